@@ -1,0 +1,36 @@
+# Two commands work on a fresh machine with only Python present:
+#   make run   -> sets up .venv and runs the main job on the offline default stack
+#   make test  -> sets up .venv and runs the test suite (plus lint, types and the import contract)
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+EXTRAS ?= dev,live,local
+EVA_DATA ?= ../shared/eva-data
+
+.PHONY: setup run test test-all lint check clean
+
+$(STAMP): pyproject.toml
+	$(PY) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e ".[$(EXTRAS)]"
+	touch $(STAMP)
+
+setup: $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/voxbench run --offline-default
+
+lint: $(STAMP)
+	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/mypy
+	$(BIN)/lint-imports
+
+test: $(STAMP) lint
+	$(BIN)/python -m pytest -q
+
+test-all: $(STAMP) lint
+	$(BIN)/python -m pytest -q -m ""
+
+clean:
+	rm -rf $(VENV) build *.egg-info

@@ -1,0 +1,1 @@
+"""The `voxbench` command line: one module per sub-command."""

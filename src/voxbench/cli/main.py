@@ -1,0 +1,43 @@
+"""Entry point: `voxbench <command> ...`.
+
+Sub-command modules are imported lazily, so `voxbench tools replay` works without the
+live extras installed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+# command name -> module exposing `add_parser(subparsers)`; the module sets `func`.
+COMMANDS = {
+    "tools": "voxbench.cli.tools",
+}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="voxbench", description="End-to-end evaluation of voice agents.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    for mod_name in COMMANDS.values():
+        importlib.import_module(mod_name).add_parser(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args) or 0)
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    except (ValueError, FileNotFoundError) as exc:
+        # User-facing input problems: one clear line, no traceback.
+        print(f"voxbench: error: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

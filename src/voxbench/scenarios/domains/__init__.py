@@ -1,0 +1,38 @@
+"""Tool implementations per domain, registered by name.
+
+Each domain package exposes `TOOLS: dict[str, ToolFn]`. A tool is a deterministic
+function of `(params, db, call_index)`: it reads and mutates `db` (auth state lives in
+`db["session"]`) and returns a dict with a `status` ("success" or "error"; errors carry
+`error_type` and `message`). Params arrive already checked against the YAML schema.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from typing import Any
+
+ToolFn = Callable[[dict[str, Any], dict[str, Any], int], dict[str, Any]]
+
+_MODULES = {
+    "airline": "voxbench.scenarios.domains.airline",
+    "itsm": "voxbench.scenarios.domains.itsm",
+    "medical_hr": "voxbench.scenarios.domains.medical_hr",
+}
+
+
+class ToolRegistry(dict[str, ToolFn]):
+    """A name -> function map filled by the `@registry.tool` decorator."""
+
+    def tool(self, fn: ToolFn) -> ToolFn:
+        self[fn.__name__] = fn
+        return fn
+
+
+def domain_tools(domain: str) -> dict[str, ToolFn]:
+    """The registered tools of `domain` (an unknown domain has none)."""
+    mod_name = _MODULES.get(domain)
+    if mod_name is None:
+        return {}
+    mod = importlib.import_module(mod_name)
+    return dict(mod.TOOLS)

@@ -1,0 +1,125 @@
+"""Replay conformance: run every scenario's reference tool calls through our executor.
+
+For each scenario we check (a) that every recorded tool response is reproduced and
+(b) that the final database passes task completion against the expected one. This is
+how we know our tools behave like EVA's without having EVA's code.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from voxbench.scenarios.executor import ToolExecutor
+from voxbench.scenarios.loader import Dataset, DomainData
+from voxbench.scenarios.hashing import format_diff
+from voxbench.scenarios.task_completion import check_task_completion
+
+
+class ScenarioReplay(BaseModel):
+    """Replay outcome of one scenario."""
+
+    domain: str
+    scenario_id: str
+    tool_calls: int
+    responses_match: bool
+    hash_match: bool
+    first_difference: str | None = None
+
+
+class DomainReplay(BaseModel):
+    domain: str
+    scenarios: int
+    responses_ok: int
+    hash_ok: int
+    tool_calls: int
+    failures: list[ScenarioReplay] = Field(default_factory=list)
+
+
+def first_difference(expected: Any, actual: Any, path: str = "$") -> str | None:
+    """The JSON path of the first place two values differ, with both values."""
+    if isinstance(expected, dict) and isinstance(actual, dict):
+        for k in sorted(set(expected) | set(actual), key=str):
+            if k not in actual:
+                return f"{path}.{k}: missing (expected {_short(expected[k])})"
+            if k not in expected:
+                return f"{path}.{k}: unexpected {_short(actual[k])}"
+            d = first_difference(expected[k], actual[k], f"{path}.{k}")
+            if d:
+                return d
+        return None
+    if isinstance(expected, list) and isinstance(actual, list):
+        for i, (e, a) in enumerate(zip(expected, actual, strict=False)):
+            d = first_difference(e, a, f"{path}[{i}]")
+            if d:
+                return d
+        if len(expected) != len(actual):
+            return f"{path}: expected {len(expected)} items, got {len(actual)}"
+        return None
+    if expected != actual or isinstance(expected, bool) != isinstance(actual, bool):
+        return f"{path}: expected {_short(expected)}, got {_short(actual)}"
+    return None
+
+
+def _short(v: Any, n: int = 120) -> str:
+    s = json.dumps(v, ensure_ascii=False, default=str)
+    return s if len(s) <= n else s[: n - 3] + "..."
+
+
+def replay_scenario(dd: DomainData, scenario_id: str, lang: str = "en") -> ScenarioReplay:
+    sc = dd.scenarios[scenario_id]
+    resolver = dd.resolver(sc, lang)
+    ex = ToolExecutor(dd.domain, dd.initial_db(scenario_id, lang), sc.current_date_time, dd.agent)
+    trace = sc.ground_truth.expected_trace.trace if sc.ground_truth.expected_trace else []
+    calls = 0
+    diff: str | None = None
+    pending: tuple[str, dict[str, Any]] | None = None
+    for ev in trace:
+        if ev.event_type == "tool_call":
+            calls += 1
+            params = resolver.resolve(ev.params or {})
+            got = json.loads(json.dumps(ex.execute(ev.tool_name or "", params)))
+            pending = (ev.tool_name or "", got)
+        elif ev.event_type == "tool_response" and pending is not None:
+            name, got = pending
+            pending = None
+            if diff is None:
+                want = resolver.resolve(ev.response or {})
+                d = first_difference(want, got)
+                if d:
+                    diff = f"call #{calls} {name}: {d}"
+    tc = check_task_completion(dd.expected_db(scenario_id, lang), ex.db)
+    hash_diff = None
+    if not tc.success:
+        hash_diff = "final db: " + (
+            "; ".join(f"session.{m['key']} expected {m['expected']!r} got {m['actual']!r}" for m in tc.auth_mismatches)
+            or format_diff(tc.diff or {}, limit=3).replace("\n", "; ")
+        )
+    return ScenarioReplay(
+        domain=dd.domain,
+        scenario_id=scenario_id,
+        tool_calls=calls,
+        responses_match=diff is None,
+        hash_match=tc.success,
+        first_difference=diff or hash_diff,
+    )
+
+
+def replay_dataset(ds: Dataset, lang: str = "en") -> list[DomainReplay]:
+    """Replay every scenario of every domain in the dataset."""
+    out = []
+    for dom, dd in ds.domains.items():
+        results = [replay_scenario(dd, sid, lang) for sid in dd.scenarios]
+        out.append(
+            DomainReplay(
+                domain=dom,
+                scenarios=len(results),
+                responses_ok=sum(r.responses_match for r in results),
+                hash_ok=sum(r.hash_match for r in results),
+                tool_calls=sum(r.tool_calls for r in results),
+                failures=[r for r in results if not (r.responses_match and r.hash_match)],
+            )
+        )
+    return out
