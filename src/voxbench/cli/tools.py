@@ -18,7 +18,9 @@ def add_parser(sub: Any) -> None:
     r.add_argument("--domain", action="append", help="only this domain (repeatable)")
     r.add_argument("--lang", default="en", help="culture used to resolve placeholders (default en)")
     r.add_argument("--json", action="store_true", help="print the full result as JSON")
-    r.add_argument("--all-failures", action="store_true", help="list every failing scenario, not the first 10")
+    r.add_argument(
+        "--all-failures", action="store_true", help="list every failing scenario, not the first 10"
+    )
     r.set_defaults(func=run_replay)
 
 

@@ -41,7 +41,11 @@ class NameAlias(BaseModel):
 def placeholder_values(scenario: Any, lang: str = "en") -> dict[str, str]:
     """Map each placeholder token to its value for `lang` (English when missing)."""
     names = scenario.culture_overrides.get(lang) or scenario.culture_overrides.get("en")
-    roman = scenario.romanized_culture_overrides.get(lang) or scenario.romanized_culture_overrides.get("en") or names
+    roman = (
+        scenario.romanized_culture_overrides.get(lang)
+        or scenario.romanized_culture_overrides.get("en")
+        or names
+    )
     values: dict[str, str] = {}
     if names is not None:
         values["<FIRST_NAME>"] = names.first_name

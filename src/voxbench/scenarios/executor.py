@@ -120,7 +120,9 @@ def validate_params(spec: ToolSpec, params: dict[str, Any]) -> tuple[dict[str, A
         )
     missing = [p.name for p in spec.required_parameters if params.get(p.name) is None]
     if missing:
-        return {}, error("missing_parameter", f"Missing required parameter(s) for {spec.name}: {', '.join(missing)}")
+        return {}, error(
+            "missing_parameter", f"Missing required parameter(s) for {spec.name}: {', '.join(missing)}"
+        )
     clean: dict[str, Any] = {}
     for name, value in params.items():
         if value is None:

@@ -13,8 +13,8 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from voxbench.scenarios.executor import ToolExecutor
-from voxbench.scenarios.loader import Dataset, DomainData
 from voxbench.scenarios.hashing import format_diff
+from voxbench.scenarios.loader import Dataset, DomainData
 from voxbench.scenarios.task_completion import check_task_completion
 
 
@@ -94,7 +94,10 @@ def replay_scenario(dd: DomainData, scenario_id: str, lang: str = "en") -> Scena
     hash_diff = None
     if not tc.success:
         hash_diff = "final db: " + (
-            "; ".join(f"session.{m['key']} expected {m['expected']!r} got {m['actual']!r}" for m in tc.auth_mismatches)
+            "; ".join(
+                f"session.{m['key']} expected {m['expected']!r} got {m['actual']!r}"
+                for m in tc.auth_mismatches
+            )
             or format_diff(tc.diff or {}, limit=3).replace("\n", "; ")
         )
     return ScenarioReplay(

@@ -1,0 +1,81 @@
+"""The contract between running and scoring: versioned run and conversation records.
+
+Imports the standard library and pydantic only, so `voxbench.eval` can re-score a run
+directory on a machine without the live extras.
+"""
+
+from voxbench.records.events import (
+    AudioSegment,
+    BargeIn,
+    ConnectionEvent,
+    EndEvent,
+    ErrorEvent,
+    Event,
+    LLMText,
+    PacingEvent,
+    Speech,
+    StageTiming,
+    ToolCall,
+    ToolResult,
+    Transcript,
+    TTSText,
+    UsageEvent,
+    Utterance,
+    VADEvent,
+    Yield,
+    parse_event,
+)
+from voxbench.records.io import (
+    EventWriter,
+    RecordBundle,
+    atomic_write_bytes,
+    atomic_write_json,
+    read_events,
+    read_record,
+    write_record,
+)
+from voxbench.records.models import (
+    SCHEMA_VERSION,
+    ConversationRecord,
+    EndReason,
+    HumanRating,
+    RecordStatus,
+    RunManifest,
+    UnknownSchemaVersion,
+)
+
+__all__ = [
+    "SCHEMA_VERSION",
+    "AudioSegment",
+    "BargeIn",
+    "ConnectionEvent",
+    "ConversationRecord",
+    "EndEvent",
+    "EndReason",
+    "ErrorEvent",
+    "Event",
+    "EventWriter",
+    "HumanRating",
+    "LLMText",
+    "PacingEvent",
+    "RecordBundle",
+    "RecordStatus",
+    "RunManifest",
+    "Speech",
+    "StageTiming",
+    "TTSText",
+    "ToolCall",
+    "ToolResult",
+    "Transcript",
+    "UnknownSchemaVersion",
+    "UsageEvent",
+    "Utterance",
+    "VADEvent",
+    "Yield",
+    "atomic_write_bytes",
+    "atomic_write_json",
+    "parse_event",
+    "read_events",
+    "read_record",
+    "write_record",
+]

@@ -1,0 +1,190 @@
+"""Typed conversation events, one clock: `t` is seconds since the conversation started.
+
+Every event says which pipeline observed it (`side`: the agent under test or the user
+simulator) and, where it concerns audio or text, whose voice it is (`channel`). Events
+are a discriminated union on `type`, written one per line to `events.jsonl`.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+Side = Literal["agent", "user", "harness"]
+Channel = Literal["agent", "user"]
+
+
+class _Event(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    t: float = Field(description="seconds since conversation start (one monotonic clock)")
+    side: Side = "harness"
+
+
+class AudioSegment(_Event):
+    """A bot started/stopped sending audio (pipeline level: TTS output began/ended)."""
+
+    type: Literal["audio_segment"] = "audio_segment"
+    channel: Channel
+    state: Literal["start", "end"]
+
+
+class Speech(_Event):
+    """Speech onset/offset stamped from the audio samples themselves (energy-based).
+
+    Sample-accurate, unlike VAD decisions that arrive 100+ ms late; turn-taking uses these.
+    """
+
+    type: Literal["speech"] = "speech"
+    channel: Channel
+    state: Literal["onset", "offset"]
+    level_db: float | None = None
+
+
+class VADEvent(_Event):
+    """A VAD decision (Silero or webrtcvad) on one channel, as a listener heard it."""
+
+    type: Literal["vad"] = "vad"
+    channel: Channel
+    state: Literal["start", "stop"]
+    engine: str = "silero"
+
+
+class BargeIn(_Event):
+    """`channel` started speaking while the other channel was speaking."""
+
+    type: Literal["barge_in"] = "barge_in"
+    channel: Channel
+
+
+class Yield(_Event):
+    """`channel` stopped its own speech because the other side barged in."""
+
+    type: Literal["yield"] = "yield"
+    channel: Channel
+
+
+class Transcript(_Event):
+    """An STT result: what a listener heard `channel` say."""
+
+    type: Literal["transcript"] = "transcript"
+    channel: Channel
+    text: str
+    final: bool = True
+
+
+class LLMText(_Event):
+    """A complete LLM response text for one turn (before TTS)."""
+
+    type: Literal["llm_text"] = "llm_text"
+    channel: Channel
+    text: str
+
+
+class TTSText(_Event):
+    """Text handed to TTS, i.e. what `channel` intended to say out loud."""
+
+    type: Literal["tts_text"] = "tts_text"
+    channel: Channel
+    text: str
+
+
+class Utterance(_Event):
+    """A whole intended utterance of a turn (what was meant, before speech and STT)."""
+
+    type: Literal["utterance"] = "utterance"
+    channel: Channel
+    text: str
+    interrupted: bool = False
+
+
+class ToolCall(_Event):
+    type: Literal["tool_call"] = "tool_call"
+    call_id: str
+    name: str
+    arguments: dict[str, Any] | str
+
+
+class ToolResult(_Event):
+    type: Literal["tool_result"] = "tool_result"
+    call_id: str
+    name: str
+    status: str
+    result: dict[str, Any]
+
+
+class ConnectionEvent(_Event):
+    type: Literal["connection"] = "connection"
+    state: Literal["connected", "disconnected", "error"]
+    detail: str = ""
+
+
+class StageTiming(_Event):
+    """Per-stage latency where the pipeline exposes it (STT, LLM TTFT, TTS TTFB)."""
+
+    type: Literal["stage_timing"] = "stage_timing"
+    stage: Literal["stt", "llm_ttft", "llm_total", "tts_ttfb", "tool"]
+    seconds: float
+    processor: str = ""
+
+
+class UsageEvent(_Event):
+    """Token usage of one LLM call (cost estimated from it)."""
+
+    type: Literal["usage"] = "usage"
+    model: str = ""
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+
+
+class PacingEvent(_Event):
+    """Audio pacing health over a window: overload shows up in the data, not silently."""
+
+    type: Literal["pacing"] = "pacing"
+    underruns: int = 0
+    late_chunks: int = 0
+    max_lateness_ms: float = 0.0
+
+
+class ErrorEvent(_Event):
+    type: Literal["error"] = "error"
+    source: str
+    message: str
+    fatal: bool = False
+
+
+class EndEvent(_Event):
+    type: Literal["end"] = "end"
+    reason: str
+
+
+Event = Annotated[
+    AudioSegment
+    | Speech
+    | VADEvent
+    | BargeIn
+    | Yield
+    | Transcript
+    | LLMText
+    | TTSText
+    | Utterance
+    | ToolCall
+    | ToolResult
+    | ConnectionEvent
+    | StageTiming
+    | UsageEvent
+    | PacingEvent
+    | ErrorEvent
+    | EndEvent,
+    Field(discriminator="type"),
+]
+
+_ADAPTER: TypeAdapter[Event] = TypeAdapter(Event)
+
+
+def parse_event(data: dict[str, Any] | str | bytes) -> Event:
+    """Parse one event from a dict or a JSON line."""
+    if isinstance(data, str | bytes):
+        return _ADAPTER.validate_json(data)
+    return _ADAPTER.validate_python(data)

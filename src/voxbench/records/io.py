@@ -1,0 +1,160 @@
+"""Reading and writing record directories, atomically.
+
+A conversation directory holds::
+
+    record.json        ConversationRecord (schema_version first)
+    events.jsonl       typed events, one per line, on one clock
+    scenario.json      the culture-resolved scenario (goal, expected db, ...) so eval
+                       needs nothing but this folder
+    agent.json         the agent spec (policy, tool schemas) the agent ran with
+    initial_db.json, final_db.json
+    user.wav, agent.wav, mix.wav (stereo: left user, right agent)
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+from voxbench.records.events import Event, parse_event
+from voxbench.records.models import ConversationRecord, check_schema_version
+
+
+def atomic_write_bytes(path: str | Path, data: bytes) -> None:
+    """Write to a temp file beside `path`, fsync, then rename: readers never see half a file."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def atomic_write_json(path: str | Path, obj: Any) -> None:
+    """JSON with sorted keys off (schema_version stays first), UTF-8, atomically."""
+    if hasattr(obj, "model_dump"):
+        obj = obj.model_dump(mode="json")
+    atomic_write_bytes(path, json.dumps(obj, indent=2, ensure_ascii=False, default=str).encode("utf-8"))
+
+
+class EventWriter:
+    """Appends events to `events.jsonl` as they happen (flushed per line).
+
+    Written live, then atomically rewritten sorted by time at close, so a crash keeps
+    everything up to the crash and a finished record is ordered.
+    """
+
+    def __init__(self, path: str | Path):
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._f: IO[str] | None = self.path.open("a", encoding="utf-8")
+        self.events: list[Event] = []
+
+    def write(self, event: Event) -> None:
+        self.events.append(event)
+        if self._f is not None:
+            self._f.write(event.model_dump_json() + "\n")
+            self._f.flush()
+
+    def close(self) -> None:
+        if self._f is None:
+            return
+        self._f.close()
+        self._f = None
+        ordered = sorted(self.events, key=lambda e: e.t)
+        atomic_write_bytes(self.path, "".join(e.model_dump_json() + "\n" for e in ordered).encode("utf-8"))
+
+
+def read_events(path: str | Path) -> list[Event]:
+    path = Path(path)
+    out: list[Event] = []
+    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if line.strip():
+            try:
+                out.append(parse_event(line))
+            except ValueError as exc:
+                raise ValueError(f"{path}:{n}: bad event: {exc}") from exc
+    return out
+
+
+@dataclass
+class RecordBundle:
+    """Everything eval reads from one conversation directory."""
+
+    path: Path
+    record: ConversationRecord
+    events: list[Event]
+    scenario: dict[str, Any] = field(default_factory=dict)
+    agent: dict[str, Any] = field(default_factory=dict)
+    initial_db: dict[str, Any] | None = None
+    final_db: dict[str, Any] | None = None
+
+    def audio_path(self, which: str) -> Path | None:
+        if self.record.audio is None:
+            return None
+        rel = getattr(self.record.audio, which, None)
+        return self.path / rel if rel else None
+
+
+def _read_json_opt(p: Path) -> Any:
+    return json.loads(p.read_text(encoding="utf-8")) if p.is_file() else None
+
+
+def read_record(path: str | Path) -> RecordBundle:
+    """Load a conversation directory; unknown schema versions raise `UnknownSchemaVersion`."""
+    path = Path(path)
+    rec_path = path / "record.json"
+    if not rec_path.is_file():
+        raise FileNotFoundError(f"{path} is not a voxbench record (no record.json)")
+    raw = json.loads(rec_path.read_text(encoding="utf-8"))
+    check_schema_version(raw.get("schema_version"), rec_path)
+    record = ConversationRecord.model_validate(raw)
+    ev = path / "events.jsonl"
+    return RecordBundle(
+        path=path,
+        record=record,
+        events=read_events(ev) if ev.is_file() else [],
+        scenario=_read_json_opt(path / "scenario.json") or {},
+        agent=_read_json_opt(path / "agent.json") or {},
+        initial_db=_read_json_opt(path / "initial_db.json"),
+        final_db=_read_json_opt(path / "final_db.json"),
+    )
+
+
+def write_record(
+    path: str | Path,
+    record: ConversationRecord,
+    events: list[Event] | None = None,
+    scenario: dict[str, Any] | None = None,
+    agent: dict[str, Any] | None = None,
+    initial_db: dict[str, Any] | None = None,
+    final_db: dict[str, Any] | None = None,
+) -> Path:
+    """Write a whole record directory (files atomically; `record.json` last, as the commit mark)."""
+    path = Path(path)
+    path.mkdir(parents=True, exist_ok=True)
+    if events is not None:
+        ordered = sorted(events, key=lambda e: e.t)
+        atomic_write_bytes(
+            path / "events.jsonl", "".join(e.model_dump_json() + "\n" for e in ordered).encode()
+        )
+    for name, obj in (("scenario.json", scenario), ("agent.json", agent)):
+        if obj is not None:
+            atomic_write_json(path / name, obj)
+    for name, db in (("initial_db.json", initial_db), ("final_db.json", final_db)):
+        if db is not None:
+            atomic_write_bytes(
+                path / name, json.dumps(db, sort_keys=True, indent=2, ensure_ascii=False).encode()
+            )
+    atomic_write_json(path / "record.json", record)
+    return path
