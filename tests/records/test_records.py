@@ -1,0 +1,55 @@
+"""Records round-trip; unknown schema versions fail loudly; writes are atomic."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from voxbench.records import (
+    ConversationRecord,
+    EventWriter,
+    Speech,
+    ToolCall,
+    UnknownSchemaVersion,
+    read_record,
+    write_record,
+)
+
+
+def test_round_trip(tmp_path: Path) -> None:
+    rec = ConversationRecord(
+        conversation_id="c1", domain="airline", scenario_id="1.1.2", end_reason="end_call"
+    )
+    events = [
+        ToolCall(t=2.0, side="agent", call_id="1", name="get_reservation", arguments={"x": 1}),
+        Speech(t=0.5, side="harness", channel="user", state="onset"),
+    ]
+    write_record(
+        tmp_path / "c1", rec, events, scenario={"id": "1.1.2"}, initial_db={"a": 1}, final_db={"a": 2}
+    )
+    b = read_record(tmp_path / "c1")
+    assert b.record == rec
+    assert [e.type for e in b.events] == ["speech", "tool_call"]
+    assert b.final_db == {"a": 2} and b.scenario == {"id": "1.1.2"}
+    assert list(json.loads((tmp_path / "c1" / "record.json").read_text()))[0] == "schema_version"
+
+
+def test_unknown_schema_version_fails_loudly(tmp_path: Path) -> None:
+    d = tmp_path / "r"
+    d.mkdir()
+    (d / "record.json").write_text(json.dumps({"schema_version": "99.0", "conversation_id": "x"}))
+    with pytest.raises(UnknownSchemaVersion, match="99.0"):
+        read_record(d)
+
+
+def test_event_writer_keeps_lines_until_close_then_orders(tmp_path: Path) -> None:
+    w = EventWriter(tmp_path / "events.jsonl")
+    w.write(Speech(t=2.0, channel="agent", state="onset"))
+    w.write(Speech(t=1.0, channel="user", state="onset"))
+    assert len((tmp_path / "events.jsonl").read_text().splitlines()) == 2
+    w.close()
+    ts = [json.loads(x)["t"] for x in (tmp_path / "events.jsonl").read_text().splitlines()]
+    assert ts == [1.0, 2.0]
+    assert not list(tmp_path.glob(".events.jsonl.*"))
