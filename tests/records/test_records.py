@@ -33,14 +33,14 @@ def test_round_trip(tmp_path: Path) -> None:
     assert b.record == rec
     assert [e.type for e in b.events] == ["speech", "tool_call"]
     assert b.final_db == {"a": 2} and b.scenario == {"id": "1.1.2"}
-    assert list(json.loads((tmp_path / "c1" / "record.json").read_text()))[0] == "schema_version"
+    assert next(iter(json.loads((tmp_path / "c1" / "record.json").read_text()))) == "schema_version"
 
 
 def test_unknown_schema_version_fails_loudly(tmp_path: Path) -> None:
     d = tmp_path / "r"
     d.mkdir()
     (d / "record.json").write_text(json.dumps({"schema_version": "99.0", "conversation_id": "x"}))
-    with pytest.raises(UnknownSchemaVersion, match="99.0"):
+    with pytest.raises(UnknownSchemaVersion, match=r"99\.0"):
         read_record(d)
 
 
