@@ -129,6 +129,12 @@ def _field_diff(e: Any, a: Any, prefix: str = "") -> dict[str, Any]:
                 sub = _field_diff(e.get(k), a.get(k), f"{prefix}{k}.")
                 out.update(sub)
         return out
+    if isinstance(e, list) and isinstance(a, list) and len(e) == len(a):
+        out = {}
+        for i, (x, y) in enumerate(zip(e, a, strict=True)):
+            if x != y:
+                out.update(_field_diff(x, y, f"{prefix.rstrip('.')}[{i}]."))
+        return out
     return {prefix.rstrip(".") or "value": {"expected": e, "actual": a}}
 
 

@@ -27,6 +27,12 @@ from voxbench.scenarios.errors import ScenarioError
 from voxbench.scenarios.models import Scenario
 
 DOMAINS = ("airline", "itsm", "medical_hr")
+BUILTIN_DATA = Path(__file__).parent / "data"
+
+
+def builtin_dataset_dir() -> Path:
+    """voxbench's own scenarios (EVA format), shipped inside the package."""
+    return BUILTIN_DATA
 
 
 def read_json(path: Path, record_id: str | None = None) -> Any:
@@ -131,9 +137,11 @@ def load_domain(root: Path, domain: str) -> DomainData:
     return DomainData(domain, scenarios, agent, db_dir, aliases)
 
 
-def load_dataset(root: str | Path, domains: list[str] | tuple[str, ...] | None = None) -> Dataset:
-    """Load the domains present in an EVA-format folder (or only `domains`)."""
-    root = Path(root)
+def load_dataset(
+    root: str | Path | None = None, domains: list[str] | tuple[str, ...] | None = None
+) -> Dataset:
+    """Load the domains present in an EVA-format folder (or only `domains`); None = built-in."""
+    root = Path(root) if root is not None else BUILTIN_DATA
     if not root.is_dir():
         raise ScenarioError(str(root), "dataset folder not found")
     wanted = domains or [d for d in DOMAINS if (root / "data" / f"{d}_dataset.json").is_file()]
