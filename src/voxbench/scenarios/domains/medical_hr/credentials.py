@@ -1,0 +1,397 @@
+"""Provider credentials: license extensions, malpractice coverage, DEA transfers.
+
+All of these need provider verification (NPI, facility code, PIN); DEA transfers also
+need a verified one-time passcode, because they carry legal weight.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+from voxbench.scenarios.domains._common import error, success
+from voxbench.scenarios.domains.medical_hr import TOOLS
+from voxbench.scenarios.domains.medical_hr._base import (
+    US_STATES,
+    Result,
+    base_auth,
+    case_id,
+    fmt,
+    notify,
+    otp_auth,
+    parse_date,
+    provider,
+    provider_auth,
+    today,
+)
+
+EXTENSION_WINDOW_DAYS = 60
+EXTENSION_DAYS = (30, 60, 90)
+MIN_PER_OCCURRENCE_USD = 1_000_000
+
+
+def _license(
+    params: dict[str, Any], db: dict[str, Any]
+) -> tuple[dict[str, Any] | None, dict[str, Any] | None, Result | None]:
+    """Validate (npi, state_license_number), gate on provider auth, find the license."""
+    npi, err = fmt("npi", params["npi"], "npi")
+    if err:
+        return None, None, err
+    lic_no, err = fmt("state_license_number", params["state_license_number"], "state_license_number")
+    if err:
+        return None, None, err
+    if err := provider_auth(db):
+        return None, None, err
+    prov, err = provider(db, npi)
+    if err or prov is None:
+        return None, None, err
+    lic = (prov.get("licenses") or {}).get(lic_no)
+    if not isinstance(lic, dict):
+        return prov, None, error("license_not_found", f"License {lic_no} not found for NPI {npi}")
+    return prov, lic, None
+
+
+def _extension_block(lic: dict[str, Any], db: dict[str, Any]) -> Result | None:
+    """Why a license cannot be extended now (pending, hold, expired, too early), if it cannot."""
+    if lic.get("extension_status") == "pending":
+        return error("already_extended", "An extension request is already pending for this license")
+    if lic.get("investigation_hold"):
+        return error("investigation_hold", "This license is under investigation and cannot be extended")
+    exp = date.fromisoformat(str(lic.get("expiration_date")))
+    now = today(db)
+    if exp < now or lic.get("status") == "expired":
+        return error(
+            "license_expired",
+            f"The license expired on {exp.isoformat()}; expired licenses cannot be extended",
+        )
+    days_left = (exp - now).days
+    if days_left > EXTENSION_WINDOW_DAYS:
+        return error(
+            "outside_extension_window",
+            f"The license expires on {exp.isoformat()}, {days_left} days from now. Extensions may only be "
+            f"requested within {EXTENSION_WINDOW_DAYS} days of expiration.",
+            license_expiration_date=exp.isoformat(),
+            days_until_expiration=days_left,
+        )
+    return None
+
+
+@TOOLS.tool
+def get_license_record(params: dict[str, Any], db: dict[str, Any], call_index: int) -> Result:
+    """The license as on file, so the agent reviews it before any change."""
+    _, lic, err = _license(params, db)
+    if err or lic is None:
+        return err or {}
+    return success(license=lic)
+
+
+@TOOLS.tool
+def check_extension_eligibility(params: dict[str, Any], db: dict[str, Any], call_index: int) -> Result:
+    """Eligibility gate for an extension, checked before collecting the extension details."""
+    _, lic, err = _license(params, db)
+    if err or lic is None:
+        return err or {}
+    if err := _extension_block(lic, db):
+        return err
+    return success(
+        eligible=True,
+        license_expiration_date=lic.get("expiration_date"),
+        message="License is eligible for extension",
+    )
+
+
+@TOOLS.tool
+def submit_license_extension(params: dict[str, Any], db: dict[str, Any], call_index: int) -> Result:
+    """File a provisional or supervised extension; supervised needs another provider's NPI."""
+    prov, lic, err = _license(params, db)
+    if err or lic is None or prov is None:
+        return err or {}
+    days = params["extension_days"]
+    if days not in EXTENSION_DAYS:
+        return error(
+            "invalid_extension_days", f"Extension duration must be exactly 30, 60 or 90 days, got {days}"
+        )
+    ext_type = params["extension_type"]
+    supervisor: str | None = None
+    if ext_type == "supervised":
+        raw = str(params.get("supervising_physician_npi") or "").strip()
+        if not raw:
+            return error(
+                "missing_supervising_physician_npi",
+                "A supervised extension requires the supervising physician's NPI",
+            )
+        supervisor, err = fmt("npi", raw, "supervising_physician_npi")
+        if err:
+            return err
+        if supervisor == prov.get("npi"):
+            return error(
+                "invalid_supervising_physician_npi",
+                "The supervising physician must be a different provider from the requesting provider",
+            )
+        if supervisor not in (db.get("providers") or {}):
+            return error(
+                "supervising_physician_not_found",
+                f"No provider with NPI {supervisor} found in the provider directory",
+            )
+    if err := _extension_block(lic, db):
+        return err
+    cid = case_id("LIC", str(prov.get("employee_id")))
+    lic.update(
+        extension_status="pending",
+        extension_type=ext_type,
+        extension_days=days,
+        supervising_physician_npi=supervisor,
+        extension_case_id=cid,
+    )
+    return success(
+        npi=prov.get("npi"),
+        state_license_number=lic.get("state_license_number"),
+        extension_type=ext_type,
+        extension_days=days,
+        supervising_physician_npi=supervisor,
+        case_id=cid,
+        message=f"{ext_type} extension submitted. Case ID: {cid}",
+    )
+
+
+@TOOLS.tool
+def notify_credentialing_committee(params: dict[str, Any], db: dict[str, Any], call_index: int) -> Result:
+    """Report a credential, privilege or malpractice change to the committee."""
+    npi, err = fmt("npi", params["npi"], "npi")
+    if err:
+        return err
+    cid, err = fmt("case_id", params["case_id"], "case_id")
+    if err:
+        return err
+    if err := base_auth(db):
+        return err
+    _, err = provider(db, npi)
+    if err:
+        return err
+    kind = params["notification_type"]
+    notify(
+        db, {"recipient": "credentialing_committee", "npi": npi, "case_id": cid, "notification_type": kind}
+    )
+    return success(
+        npi=npi,
+        case_id=cid,
+        notification_type=kind,
+        message=f"Credentialing committee notified: {kind}",
+    )
+
+
+# ── malpractice ──────────────────────────────────────────────────────────────
+
+
+@TOOLS.tool
+def get_malpractice_record(params: dict[str, Any], db: dict[str, Any], call_index: int) -> Result:
+    """Current coverage; an uninitialised (empty) record is reported as missing."""
+    npi, err = fmt("npi", params["npi"], "npi")
+    if err:
+        return err
+    if err := provider_auth(db):
+        return err
+    prov, err = provider(db, npi)
+    if err or prov is None:
+        return err or {}
+    mal = prov.get("malpractice")
+    if not mal:
+        return error("record_not_found", f"No malpractice record found for NPI {npi}")
+    return success(malpractice=mal)
+
+
+@TOOLS.tool
+def update_malpractice_coverage(params: dict[str, Any], db: dict[str, Any], call_index: int) -> Result:
+    """Replace the coverage on file; below $1M per occurrence flags re-credentialing."""
+    npi, err = fmt("npi", params["npi"], "npi")
+    if err:
+        return err
+    policy, err = fmt("policy_number", params["new_policy_number"], "new_policy_number")
+    if err:
+        return err
+    per_occ, aggregate = params["per_occurrence_limit_usd"], params["aggregate_limit_usd"]
+    if per_occ <= 0:
+        return error(
+            "invalid_per_occurrence_limit_usd", "per_occurrence_limit_usd must be a positive whole USD amount"
+        )
+    if aggregate <= 0:
+        return error("invalid_aggregate_limit_usd", "aggregate_limit_usd must be a positive whole USD amount")
+    if aggregate < per_occ:
+        return error(
+            "invalid_aggregate_limit_usd", "The aggregate limit cannot be lower than the per-occurrence limit"
+        )
+    eff, err = parse_date(params["effective_date"], "effective_date")
+    if err or eff is None:
+        return err or {}
+    exp, err = parse_date(params["expiration_date"], "expiration_date")
+    if err or exp is None:
+        return err or {}
+    if exp <= eff:
+        return error("invalid_expiration_date", "The policy expiration date must be after its effective date")
+    if err := provider_auth(db):
+        return err
+    prov, err = provider(db, npi)
+    if err or prov is None:
+        return err or {}
+    mal = prov.get("malpractice")
+    if not mal:
+        return error("record_not_found", f"No malpractice record found for NPI {npi}")
+    if policy == mal.get("policy_number"):
+        return error(
+            "invalid_new_policy_number",
+            f"{policy} is the existing policy on file; the new policy number is required",
+        )
+    recredential = per_occ < MIN_PER_OCCURRENCE_USD
+    cid = case_id("MAL", str(prov.get("employee_id")))
+    mal.update(
+        carrier=params["new_carrier"],
+        policy_number=policy,
+        per_occurrence_limit_usd=per_occ,
+        aggregate_limit_usd=aggregate,
+        effective_date=eff.isoformat(),
+        expiration_date=exp.isoformat(),
+        recredential_required=recredential,
+        update_case_id=cid,
+    )
+    msg = "Malpractice coverage updated successfully"
+    if recredential:
+        msg += (
+            f". Per-occurrence limit is below the ${MIN_PER_OCCURRENCE_USD:,} minimum; the record has been "
+            f"flagged for re-credentialing review. Re-credentialing case ID: {cid}"
+        )
+    return success(
+        npi=npi,
+        new_carrier=params["new_carrier"],
+        new_policy_number=policy,
+        per_occurrence_limit_usd=per_occ,
+        aggregate_limit_usd=aggregate,
+        effective_date=eff.isoformat(),
+        expiration_date=exp.isoformat(),
+        recredential_required=recredential,
+        case_id=cid,
+        message=msg,
+    )
+
+
+# ── DEA ──────────────────────────────────────────────────────────────────────
+
+
+def _dea(params: dict[str, Any], db: dict[str, Any]) -> tuple[dict[str, Any] | None, Result | None]:
+    """Validate (npi, dea_number), require provider auth + OTP, find the registration."""
+    npi, err = fmt("npi", params["npi"], "npi")
+    if err:
+        return None, err
+    dea_no, err = fmt("dea_number", params["dea_number"], "dea_number")
+    if err:
+        return None, err
+    if err := otp_auth(db, provider=True):
+        return None, err
+    prov, err = provider(db, npi)
+    if err or prov is None:
+        return None, err
+    dea = prov.get("dea_registration")
+    if not isinstance(dea, dict) or dea.get("dea_number") != dea_no:
+        return None, error("dea_record_not_found", f"DEA number {dea_no} not found for NPI {npi}")
+    return prov, None
+
+
+@TOOLS.tool
+def get_dea_record(params: dict[str, Any], db: dict[str, Any], call_index: int) -> Result:
+    """The DEA registration, only once provider verification and OTP are both done."""
+    prov, err = _dea(params, db)
+    if err or prov is None:
+        return err or {}
+    return success(dea_registration=prov["dea_registration"])
+
+
+@TOOLS.tool
+def transfer_dea_registration(params: dict[str, Any], db: dict[str, Any], call_index: int) -> Result:
+    """Queue a transfer; the current registration stays in force until the effective date."""
+    new_facility, err = fmt("facility_code", params["new_facility_code"], "new_facility_code")
+    if err:
+        return err
+    new_state, err = fmt("state_code", params["new_state_code"], "new_state_code")
+    if err:
+        return err
+    if new_state not in US_STATES:
+        return error("invalid_new_state_code", f"{new_state} is not a US state abbreviation")
+    eff, err = parse_date(params["effective_date"], "effective_date")
+    if err or eff is None:
+        return err or {}
+    prov, err = _dea(params, db)
+    if err or prov is None:
+        return err or {}
+    dea = prov["dea_registration"]
+    if eff < today(db):
+        return error("invalid_effective_date", f"The effective date {eff.isoformat()} is in the past")
+    if new_facility == dea.get("facility_code"):
+        return error(
+            "same_facility",
+            f"Destination facility must differ from the current DEA facility {dea.get('facility_code')}",
+        )
+    if dea.get("status") == "transfer_pending" or dea.get("pending_transfer"):
+        return error("transfer_already_pending", "A DEA transfer is already pending for this registration")
+    if dea.get("status") not in (None, "active"):
+        return error(
+            "dea_not_active", f"DEA registration status is {dea.get('status')}; only active ones transfer"
+        )
+    cid = case_id("DEA", str(prov.get("employee_id")))
+    reason = params["transfer_reason"]
+    dea["status"] = "transfer_pending"
+    dea["pending_transfer"] = {
+        "new_facility_code": new_facility,
+        "new_state_code": new_state,
+        "transfer_reason": reason,
+        "effective_date": eff.isoformat(),
+        "transfer_case_id": cid,
+    }
+    return success(
+        npi=prov.get("npi"),
+        dea_number=dea.get("dea_number"),
+        current_facility_code=dea.get("facility_code"),
+        current_state_code=dea.get("state_code"),
+        new_facility_code=new_facility,
+        new_state_code=new_state,
+        transfer_reason=reason,
+        effective_date=eff.isoformat(),
+        case_id=cid,
+        message=(
+            f"DEA transfer submitted. Current registration unchanged until effective date {eff.isoformat()}. "
+            f"Case ID: {cid}"
+        ),
+    )
+
+
+@TOOLS.tool
+def notify_pdmp(params: dict[str, Any], db: dict[str, Any], call_index: int) -> Result:
+    """Tell the state PDMP about a DEA transfer (new state and facility)."""
+    state, err = fmt("state_code", params["state_code"], "state_code")
+    if err:
+        return err
+    if state not in US_STATES:
+        return error("invalid_state_code", f"{state} is not a US state abbreviation")
+    facility, err = fmt("facility_code", params["facility_code"], "facility_code")
+    if err:
+        return err
+    prov, err = _dea(params, db)
+    if err or prov is None:
+        return err or {}
+    npi, dea_no = prov.get("npi"), prov["dea_registration"].get("dea_number")
+    notify(
+        db,
+        {
+            "recipient": "pdmp",
+            "npi": npi,
+            "dea_number": dea_no,
+            "state_code": state,
+            "facility_code": facility,
+            "notification_type": "dea_transfer",
+        },
+    )
+    return success(
+        npi=npi,
+        dea_number=dea_no,
+        state_code=state,
+        facility_code=facility,
+        message=f"PDMP notified for state {state}, facility {facility}",
+    )
