@@ -11,7 +11,7 @@ import re
 from datetime import date
 from typing import Any
 
-from voxbench.scenarios.domains._common import error, session
+from voxbench.scenarios.domains._common import error
 
 Result = dict[str, Any]
 
@@ -99,7 +99,7 @@ def authed_reservation(db: dict[str, Any], conf_raw: str) -> tuple[dict[str, Any
     conf, err = check_conf(conf_raw)
     if err:
         return {}, err
-    s = session(db)
+    s = db.get("session") or {}
     if str(s.get("confirmation_number", "")).upper() != conf:
         return {}, error(
             "authentication_required",
@@ -162,7 +162,9 @@ def select_segments(
     return chosen, None
 
 
-def adjust_seats(db: dict[str, Any], journey_id: str, fare_class: str, delta: int, flights: set[str] | None = None) -> None:
+def adjust_seats(
+    db: dict[str, Any], journey_id: str, fare_class: str, delta: int, flights: set[str] | None = None
+) -> None:
     """Add `delta` to the seat count of `fare_class` on a journey's legs (all or `flights`)."""
     j = journey(db, journey_id)
     if j is None:

@@ -50,7 +50,8 @@ def assign_seat(params: dict[str, Any], db: dict[str, Any], call_index: int) -> 
     if err:
         return err
     pax_index = next(
-        (i for i, p in enumerate(res.get("passengers", [])) if str(p.get("passenger_id", "")).upper() == pid), None
+        (i for i, p in enumerate(res.get("passengers", [])) if str(p.get("passenger_id", "")).upper() == pid),
+        None,
     )
     if pax_index is None:
         return passenger_error(res, pid)
@@ -69,14 +70,18 @@ def assign_seat(params: dict[str, Any], db: dict[str, Any], call_index: int) -> 
     seg = chosen[0]
     fare_class = str(booking.get("fare_class", "main_cabin"))
     j = journey(db, str(booking.get("journey_id")))
-    jseg = next((s for s in (j or {}).get("segments", []) if s.get("flight_number") == seg.get("flight_number")), {})
+    jseg: dict[str, Any] = next(
+        (s for s in (j or {}).get("segments", []) if s.get("flight_number") == seg.get("flight_number")), {}
+    )
     types = (jseg.get("available_seat_types") or {}).get(fare_class)
     available = list(types) if isinstance(types, list) else list(SEAT_LETTER)
     preference = params["seat_preference"]
     if preference == "no_preference":
         seat_type = next((t for t in ("window", "aisle", "middle") if t in available), None)
         if seat_type is None:
-            return error("seat_unavailable", f"No {fare_class} seats left on flight {seg.get('flight_number')}")
+            return error(
+                "seat_unavailable", f"No {fare_class} seats left on flight {seg.get('flight_number')}"
+            )
     elif preference in available:
         seat_type = preference
     else:

@@ -70,8 +70,11 @@ def _irrops_eligible(db: dict[str, Any], booking: dict[str, Any]) -> bool:
         fn, day = seg.get("flight_number"), seg.get("date")
         if any(d.get("flight_number") == fn and d.get("date") == day and d.get("is_irrops") for d in values):
             return True
-        jseg = next((s for s in j.get("segments", []) if s.get("flight_number") == fn), {})
-        if jseg.get("status") == "cancelled" or int(jseg.get("delay_minutes") or 0) >= IRROPS_REFUND_DELAY_MINUTES:
+        jseg: dict[str, Any] = next((s for s in j.get("segments", []) if s.get("flight_number") == fn), {})
+        if (
+            jseg.get("status") == "cancelled"
+            or int(jseg.get("delay_minutes") or 0) >= IRROPS_REFUND_DELAY_MINUTES
+        ):
             return True
     return False
 
@@ -149,7 +152,9 @@ def process_refund(params: dict[str, Any], db: dict[str, Any], call_index: int) 
         return err
     amount = money(params["refund_amount"])
     if amount <= 0:
-        return error("invalid_refund_amount", f"refund_amount must be positive, got {params['refund_amount']}")
+        return error(
+            "invalid_refund_amount", f"refund_amount must be positive, got {params['refund_amount']}"
+        )
     conf = str(res.get("confirmation_number"))
     refunds = db.setdefault("refunds", {})
     n = 1 + sum(1 for r in refunds.values() if isinstance(r, dict) and r.get("confirmation_number") == conf)
@@ -233,7 +238,9 @@ def issue_hotel_voucher(params: dict[str, Any], db: dict[str, Any], call_index: 
         return err
     nights = params["num_nights"]
     if not 1 <= nights <= MAX_HOTEL_NIGHTS:
-        return error("invalid_num_nights", f"num_nights must be between 1 and {MAX_HOTEL_NIGHTS}, got {nights}")
+        return error(
+            "invalid_num_nights", f"num_nights must be between 1 and {MAX_HOTEL_NIGHTS}, got {nights}"
+        )
     conf = str(res.get("confirmation_number"))
     vouchers = db.setdefault("hotel_vouchers", {})
     code = _unique_code(vouchers, f"HOTEL-{conf}")

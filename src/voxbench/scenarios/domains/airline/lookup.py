@@ -1,8 +1,9 @@
 """Authentication and read-only airline tools: reservation, flight status, disruptions, search.
 
-Read results embed the live journey/segment dicts of the database (as EVA's tools do),
-so a response held past later write calls shows their effect; EVA's recorded traces
-depend on that.
+Search options (and `rebook_flight`'s `new_journey`) embed the live segment dicts of the
+database, as EVA's tools do: EVA serialises its audit log only when the conversation
+ends, so its recorded search responses show seat counts after later rebookings.
+Flight status and disruption results are snapshots, as in EVA's traces.
 """
 
 from __future__ import annotations
@@ -89,13 +90,14 @@ def get_flight_status(params: dict[str, Any], db: dict[str, Any], call_index: in
             (
                 cand
                 for cand in journeys.values()
-                if cand.get("date") == day and any(s.get("flight_number") == fn for s in cand.get("segments", []))
+                if cand.get("date") == day
+                and any(s.get("flight_number") == fn for s in cand.get("segments", []))
             ),
             None,
         )
     if j is None:
         return error("flight_not_found", f"Flight {fn} not found on {day}")
-    return success(journey=j)
+    return success(journey=copy.deepcopy(j))
 
 
 @TOOLS.tool
@@ -114,7 +116,7 @@ def get_disruption_info(params: dict[str, Any], db: dict[str, Any], call_index: 
         rec = next((d for d in values if d.get("flight_number") == fn and d.get("date") == day), None)
     if rec is None:
         return error("not_found", f"No disruption info found for flight {fn}")
-    return success(disruption=rec)
+    return success(disruption=copy.deepcopy(rec))
 
 
 def _min_seats(segments: list[dict[str, Any]]) -> dict[str, int]:

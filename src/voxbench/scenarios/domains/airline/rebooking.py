@@ -234,7 +234,11 @@ def add_to_standby(params: dict[str, Any], db: dict[str, Any], call_index: int) 
         return error("not_eligible", "Standby is only available for flights departing today")
     standby = j.setdefault("standby_list", [])
     conf = res.get("confirmation_number")
-    already = [p for p in pids if any(e.get("confirmation_number") == conf and e.get("passenger_id") == p for e in standby)]
+    already = [
+        p
+        for p in pids
+        if any(e.get("confirmation_number") == conf and e.get("passenger_id") == p for e in standby)
+    ]
     if already:
         return error("already_on_standby", f"{', '.join(already)} already on the standby list for {jid}")
     first = len(standby) + 1
