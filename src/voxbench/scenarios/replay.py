@@ -74,22 +74,25 @@ def replay_scenario(dd: DomainData, scenario_id: str, lang: str = "en") -> Scena
     ex = ToolExecutor(dd.domain, dd.initial_db(scenario_id, lang), sc.current_date_time, dd.agent)
     trace = sc.ground_truth.expected_trace.trace if sc.ground_truth.expected_trace else []
     calls = 0
-    diff: str | None = None
+    # EVA logs a tool response when the conversation ends, and some responses share
+    # objects with the database (rebooking options point at live seat counts), so we
+    # compare after the whole trace has run, as EVA's recorded responses were taken.
+    pairs: list[tuple[int, str, dict[str, Any], dict[str, Any]]] = []
     pending: tuple[str, dict[str, Any]] | None = None
     for ev in trace:
         if ev.event_type == "tool_call":
             calls += 1
             params = resolver.resolve(ev.params or {})
-            got = json.loads(json.dumps(ex.execute(ev.tool_name or "", params)))
-            pending = (ev.tool_name or "", got)
+            pending = (ev.tool_name or "", ex.execute(ev.tool_name or "", params))
         elif ev.event_type == "tool_response" and pending is not None:
-            name, got = pending
+            pairs.append((calls, pending[0], resolver.resolve(ev.response or {}), pending[1]))
             pending = None
-            if diff is None:
-                want = resolver.resolve(ev.response or {})
-                d = first_difference(want, got)
-                if d:
-                    diff = f"call #{calls} {name}: {d}"
+    diff: str | None = None
+    for n, name, want, got in pairs:
+        d = first_difference(want, json.loads(json.dumps(got)))
+        if d:
+            diff = f"call #{n} {name}: {d}"
+            break
     tc = check_task_completion(dd.expected_db(scenario_id, lang), ex.db)
     hash_diff = None
     if not tc.success:
