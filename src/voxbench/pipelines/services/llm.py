@@ -1,0 +1,290 @@
+"""LLM services: the embedded local default (llama.cpp via xllamacpp) and any OpenAI-compatible endpoint.
+
+* :class:`LocalLLMServer` runs llama.cpp's HTTP server in-process (``xllamacpp.Server``) on
+  127.0.0.1 with the Qwen2.5-Coder-0.5B-Instruct GGUF assembled from installed packages, and
+  exposes an OpenAI-compatible ``base_url``. Sync and async context manager.
+* :func:`make_openai_compatible_llm` returns a pipecat ``OpenAILLMService`` subclass for *any*
+  OpenAI-compatible endpoint (OpenAI, vLLM, Ollama, llama.cpp, the local server).
+* :class:`ToolCallAdapterLLMService` is that subclass: when the model writes a tool call as JSON
+  text in ``content`` (small local models do, offline-models.md §12), the stream is rewritten
+  into real ``tool_calls`` so pipecat routes it to the registered function handler.
+
+Prompt-prefix caching: llama.cpp keeps the KV cache of a slot and reuses the longest matching
+prefix (``cache_prompt``, on by default and also sent explicitly for the local server). Keep the
+system instruction and tool schemas byte-identical between turns, put them first, and use one
+slot per conversation (``n_parallel=1`` by default) so a long domain policy is evaluated once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import socket
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+from voxbench.pipelines.services._assets import qwen_05b_gguf
+
+logger = logging.getLogger(__name__)
+
+LOCAL_MODEL_ALIAS = "qwen2.5-coder-0.5b-instruct-q4_k_m"
+
+
+def default_threads() -> int:
+    """llama.cpp threads: all cores up to 4 (more rarely helps on small models and starves STT/TTS)."""
+    return max(1, min(4, os.cpu_count() or 1))
+
+
+@dataclass(frozen=True)
+class LocalLLMSettings:
+    """How the in-process llama.cpp server is started."""
+
+    model_path: Path | None = None  # None: the bundled Qwen2.5-Coder-0.5B (assembled and verified)
+    n_ctx: int = 8192  # total over all slots
+    n_parallel: int = 1  # slots; one per concurrent conversation keeps its prefix cache warm
+    n_threads: int | None = None  # generation threads (None: default_threads())
+    n_threads_batch: int | None = None  # prompt-processing threads (None: same as n_threads)
+    port: int = 0  # 0: pick a free port
+    verbosity: int = 0  # llama.cpp log verbosity; its logs go to stderr
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class LocalLLMServer:
+    """llama.cpp's OpenAI-compatible server, in-process, bound to 127.0.0.1.
+
+    Usage::
+
+        with LocalLLMServer() as srv:            # or: async with LocalLLMServer() as srv:
+            llm = make_openai_compatible_llm(srv.base_url, srv.model)
+
+    ``start()`` blocks for the model load (about 2 s for the 0.5B model); ``astart()`` runs it in
+    a worker thread. The server stops when :meth:`stop` is called or the context exits.
+    """
+
+    def __init__(self, settings: LocalLLMSettings | None = None) -> None:
+        self.settings = settings or LocalLLMSettings()
+        self._server: Any = None
+        self._address: str | None = None
+        self.model_path: Path | None = None
+        self.load_secs: float | None = None
+
+    @property
+    def model(self) -> str:
+        """Model name to send in requests (llama.cpp serves the one loaded model whatever the name)."""
+        return LOCAL_MODEL_ALIAS
+
+    @property
+    def running(self) -> bool:
+        return self._server is not None
+
+    @property
+    def base_url(self) -> str:
+        """OpenAI-compatible base URL, e.g. ``http://127.0.0.1:40123/v1``."""
+        if self._address is None:
+            raise RuntimeError("LocalLLMServer is not started")
+        return self._address.rstrip("/") + "/v1"
+
+    def start(self) -> LocalLLMServer:
+        if self._server is not None:
+            return self
+        import xllamacpp
+
+        s = self.settings
+        self.model_path = s.model_path or qwen_05b_gguf()
+        threads = s.n_threads or default_threads()
+        params = xllamacpp.CommonParams()
+        params.model.path = str(self.model_path)
+        params.model_alias = {LOCAL_MODEL_ALIAS}
+        params.n_ctx = s.n_ctx
+        params.n_parallel = s.n_parallel
+        params.use_jinja = True
+        params.cache_prompt = True
+        params.hostnames = ["127.0.0.1"]
+        params.port = s.port or _free_port()
+        params.cpuparams.n_threads = threads
+        params.cpuparams_batch.n_threads = s.n_threads_batch or threads
+        params.verbosity = s.verbosity
+        params.offline = True
+        t0 = time.perf_counter()
+        self._server = xllamacpp.Server(params)
+        self.load_secs = time.perf_counter() - t0
+        self._address = str(self._server.listening_address)
+        logger.info("local LLM %s on %s (load %.1fs)", self.model_path.name, self._address, self.load_secs)
+        return self
+
+    async def astart(self) -> LocalLLMServer:
+        return await asyncio.to_thread(self.start)
+
+    def stop(self) -> None:
+        server, self._server, self._address = self._server, None, None
+        if server is not None:
+            del server  # xllamacpp stops its HTTP loop in the destructor
+
+    async def astop(self) -> None:
+        await asyncio.to_thread(self.stop)
+
+    def __enter__(self) -> LocalLLMServer:
+        return self.start()
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.stop()
+
+    async def __aenter__(self) -> LocalLLMServer:
+        return await self.astart()
+
+    async def __aexit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        await self.astop()
+
+
+def _service_class() -> type:
+    from pipecat.services.openai.llm import OpenAILLMService
+
+    from voxbench.pipelines.services.tool_calls import (
+        ToolCallTextAdapterStream,
+        flatten_tool_history,
+        tool_names_from_params,
+    )
+
+    class ToolCallAdapterLLMService(OpenAILLMService):  # type: ignore[misc]
+        """``OpenAILLMService`` that also accepts tool calls written as JSON text in ``content``."""
+
+        def __init__(
+            self, *, adapt_text_tool_calls: bool = True, flatten_tool_history: bool = False, **kwargs: Any
+        ) -> None:
+            super().__init__(**kwargs)
+            self._adapt_text_tool_calls = adapt_text_tool_calls
+            self._flatten_tool_history = flatten_tool_history
+            self._request_tool_names: frozenset[str] = frozenset()
+            self.text_tool_calls_converted = 0
+
+        def build_chat_completion_params(self, params_from_context: Any) -> dict[str, Any]:
+            params: dict[str, Any] = super().build_chat_completion_params(params_from_context)
+            self._request_tool_names = tool_names_from_params(params)
+            if self._flatten_tool_history and isinstance(params.get("messages"), list):
+                params["messages"] = flatten_tool_history(params["messages"])
+            return params
+
+        async def get_chat_completions(self, context: Any) -> Any:
+            stream = await super().get_chat_completions(context)
+            if not self._adapt_text_tool_calls or not self._request_tool_names:
+                return stream
+            return _CountingStream(ToolCallTextAdapterStream(stream, self._request_tool_names), self)
+
+    class _CountingStream:
+        def __init__(self, inner: ToolCallTextAdapterStream, owner: ToolCallAdapterLLMService) -> None:
+            self._inner = inner
+            self._owner = owner
+
+        def __aiter__(self) -> Any:
+            return self._iterate()
+
+        async def _iterate(self) -> Any:
+            async for chunk in self._inner:
+                yield chunk
+            if self._inner.converted:
+                self._owner.text_tool_calls_converted += len(self._inner.converted)
+
+        async def close(self) -> None:
+            await self._inner.close()
+
+    return ToolCallAdapterLLMService
+
+
+_SERVICE_CLASS: type | None = None
+
+
+def tool_call_adapter_service_class() -> type:
+    """The ``ToolCallAdapterLLMService`` class (built lazily so importing this module needs no pipecat)."""
+    global _SERVICE_CLASS
+    if _SERVICE_CLASS is None:
+        _SERVICE_CLASS = _service_class()
+    return _SERVICE_CLASS
+
+
+def make_openai_compatible_llm(
+    base_url: str | None,
+    model: str,
+    api_key: str | None = None,
+    *,
+    system_instruction: str | None = None,
+    temperature: float | None = None,
+    max_tokens: int | None = None,
+    adapt_text_tool_calls: bool = True,
+    flatten_tool_history: bool = False,
+    cache_prompt: bool = False,
+    extra: dict[str, Any] | None = None,
+    **service_kwargs: Any,
+) -> Any:
+    """A pipecat LLM service for any OpenAI-compatible chat-completions endpoint.
+
+    Args:
+        base_url: e.g. ``http://127.0.0.1:8080/v1``; ``None`` means OpenAI itself.
+        model: model name sent with each request.
+        api_key: key for the endpoint; local servers accept any non-empty string.
+        system_instruction: pipecat's system prompt (preferred over a system message in context).
+        adapt_text_tool_calls: rewrite JSON-text tool calls into real ``tool_calls``.
+        flatten_tool_history: send past tool calls/results as plain chat turns (see
+            :func:`~voxbench.pipelines.services.tool_calls.flatten_tool_history`); needed by
+            the 0.5B local model, which otherwise repeats its call instead of answering.
+        cache_prompt: send llama.cpp's ``cache_prompt: true`` (harmless elsewhere only if the
+            server ignores unknown fields, so it is off by default for foreign endpoints).
+        extra: additional request fields (merged into pipecat's ``Settings.extra``).
+        **service_kwargs: passed to ``OpenAILLMService`` (e.g. ``retry_on_timeout``).
+    """
+    from pipecat.services.openai.llm import OpenAILLMService
+
+    cls = tool_call_adapter_service_class()
+    req_extra: dict[str, Any] = dict(extra or {})
+    if cache_prompt:
+        body = dict(req_extra.get("extra_body") or {})
+        body.setdefault("cache_prompt", True)
+        req_extra["extra_body"] = body
+    settings_kwargs: dict[str, Any] = {"model": model, "system_instruction": system_instruction}
+    if temperature is not None:
+        settings_kwargs["temperature"] = temperature
+    if max_tokens is not None:
+        settings_kwargs["max_tokens"] = max_tokens
+    if req_extra:
+        settings_kwargs["extra"] = req_extra
+    return cls(
+        api_key=api_key or "sk-no-key",
+        base_url=base_url,
+        settings=OpenAILLMService.Settings(**settings_kwargs),
+        adapt_text_tool_calls=adapt_text_tool_calls,
+        flatten_tool_history=flatten_tool_history,
+        **service_kwargs,
+    )
+
+
+def make_local_llm(
+    server: LocalLLMServer,
+    *,
+    system_instruction: str | None = None,
+    temperature: float | None = 0.0,
+    max_tokens: int | None = 256,
+    **kwargs: Any,
+) -> Any:
+    """A pipecat LLM service talking to a started :class:`LocalLLMServer`."""
+    return make_openai_compatible_llm(
+        server.base_url,
+        server.model,
+        "sk-local",
+        system_instruction=system_instruction,
+        temperature=temperature,
+        max_tokens=max_tokens,
+        cache_prompt=True,
+        **{"flatten_tool_history": True, **kwargs},
+    )
