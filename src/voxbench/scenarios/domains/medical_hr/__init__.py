@@ -3,9 +3,33 @@
 The implementations live in one module per area; importing them registers the tools.
 """
 
-from voxbench.scenarios.domains import ToolRegistry
+from __future__ import annotations
 
-TOOLS = ToolRegistry()
+import copy
+import functools
+from typing import Any
+
+from voxbench.scenarios.domains import ToolFn, ToolRegistry
+
+
+class SnapshotRegistry(ToolRegistry):
+    """Registers each tool so its result is a deep copy, never a view of the database.
+
+    Read tools hand back records straight from the db; without a snapshot, a later
+    write in the same conversation would silently rewrite an answer already given
+    (and logged). EVA's medical_hr traces show the state at call time.
+    """
+
+    def tool(self, fn: ToolFn) -> ToolFn:
+        @functools.wraps(fn)
+        def snapshot(params: dict[str, Any], db: dict[str, Any], call_index: int) -> dict[str, Any]:
+            return copy.deepcopy(fn(params, db, call_index))
+
+        self[fn.__name__] = snapshot
+        return fn
+
+
+TOOLS = SnapshotRegistry()
 
 from voxbench.scenarios.domains.medical_hr import (  # noqa: E402  (modules register into TOOLS)
     auth,
@@ -22,6 +46,7 @@ from voxbench.scenarios.domains.medical_hr import (  # noqa: E402  (modules regi
 
 __all__ = [
     "TOOLS",
+    "SnapshotRegistry",
     "auth",
     "credentials",
     "leave",

@@ -59,7 +59,7 @@ def _extension_block(lic: dict[str, Any], db: dict[str, Any]) -> Result | None:
         return error("investigation_hold", "This license is under investigation and cannot be extended")
     exp = date.fromisoformat(str(lic.get("expiration_date")))
     now = today(db)
-    if exp < now or lic.get("status") == "expired":
+    if exp < now:
         return error(
             "license_expired",
             f"The license expired on {exp.isoformat()}; expired licenses cannot be extended",
@@ -216,18 +216,12 @@ def update_malpractice_coverage(params: dict[str, Any], db: dict[str, Any], call
         )
     if aggregate <= 0:
         return error("invalid_aggregate_limit_usd", "aggregate_limit_usd must be a positive whole USD amount")
-    if aggregate < per_occ:
-        return error(
-            "invalid_aggregate_limit_usd", "The aggregate limit cannot be lower than the per-occurrence limit"
-        )
     eff, err = parse_date(params["effective_date"], "effective_date")
     if err or eff is None:
         return err or {}
     exp, err = parse_date(params["expiration_date"], "expiration_date")
     if err or exp is None:
         return err or {}
-    if exp <= eff:
-        return error("invalid_expiration_date", "The policy expiration date must be after its effective date")
     if err := provider_auth(db):
         return err
     prov, err = provider(db, npi)
@@ -236,11 +230,6 @@ def update_malpractice_coverage(params: dict[str, Any], db: dict[str, Any], call
     mal = prov.get("malpractice")
     if not mal:
         return error("record_not_found", f"No malpractice record found for NPI {npi}")
-    if policy == mal.get("policy_number"):
-        return error(
-            "invalid_new_policy_number",
-            f"{policy} is the existing policy on file; the new policy number is required",
-        )
     recredential = per_occ < MIN_PER_OCCURRENCE_USD
     cid = case_id("MAL", str(prov.get("employee_id")))
     mal.update(
@@ -322,8 +311,6 @@ def transfer_dea_registration(params: dict[str, Any], db: dict[str, Any], call_i
     if err or prov is None:
         return err or {}
     dea = prov["dea_registration"]
-    if eff < today(db):
-        return error("invalid_effective_date", f"The effective date {eff.isoformat()} is in the past")
     if new_facility == dea.get("facility_code"):
         return error(
             "same_facility",

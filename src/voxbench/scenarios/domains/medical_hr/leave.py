@@ -162,18 +162,8 @@ def _pto_check(params: dict[str, Any], db: dict[str, Any]) -> tuple[dict[str, An
         return {}, err
     if end < start:
         return {}, error("invalid_date_range", "The end date must be on or after the start date")
-    if start < today(db):
-        return {}, error(
-            "invalid_start_date", f"PTO cannot be requested for past dates ({start.isoformat()})"
-        )
     pto_type = params["pto_type"]
     days = _pto_days(db, emp, start, end)
-    if not days:
-        return {}, error(
-            "no_working_days",
-            f"No {'scheduled shifts' if _schedule_type(emp) == 'shift' else 'working days'} fall between "
-            f"{start.isoformat()} and {end.isoformat()}, so no PTO is needed",
-        )
     required = float(len(days))
     balance = fnum((emp.get("pto_balances") or {}).get(pto_type))
     if required > balance:

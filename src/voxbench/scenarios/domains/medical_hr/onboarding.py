@@ -14,7 +14,6 @@ from voxbench.scenarios.domains.medical_hr._base import (
     fmt,
     notify,
     parse_date,
-    today,
 )
 
 # Which I-9 list each document belongs to (USCIS Form I-9 lists of acceptable documents).
@@ -140,8 +139,6 @@ def submit_i9_verification(params: dict[str, Any], db: dict[str, Any], call_inde
         return error(
             "i9_record_not_found", f"No I-9 record found for {emp_id}; reverification is not possible"
         )
-    if expires <= today(db):
-        return error("document_expired", f"The document expired on {expires.isoformat()}")
     cid = case_id("I9V", emp_id)
     fields = {
         "verification_action": action,

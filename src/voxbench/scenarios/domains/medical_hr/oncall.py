@@ -13,7 +13,6 @@ from voxbench.scenarios.domains.medical_hr._base import (
     employee,
     fmt,
     parse_date,
-    today,
     unit_requirements,
 )
 
@@ -114,25 +113,8 @@ def register_oncall_availability(params: dict[str, Any], db: dict[str, Any], cal
     emp, unit, err = _employee_unit(params, db)
     if err or emp is None:
         return err or {}
-    if start < today(db):
-        return error(
-            "invalid_availability_start_date", f"The availability window cannot start in the past ({start})"
-        )
     if err := _oncall_block(emp, unit, db):
         return err
-    for reg in _registrations(emp):
-        r_start, r_end = reg.get("availability_start_date"), reg.get("availability_end_date")
-        if (
-            reg.get("unit_code") == unit
-            and reg.get("status") == "registered"
-            and r_start
-            and r_end
-            and not (str(r_end) < start.isoformat() or str(r_start) > end.isoformat())
-        ):
-            return error(
-                "registration_conflict",
-                f"An on-call registration already covers {r_start} to {r_end} on {unit}",
-            )
     emp_id = str(emp.get("employee_id"))
     reg_id = case_id("ONC", emp_id)
     tier = params["oncall_tier"]

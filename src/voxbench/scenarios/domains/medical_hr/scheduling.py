@@ -60,12 +60,6 @@ def check_appointment_availability(params: dict[str, Any], db: dict[str, Any], c
     )
 
 
-def _future_slot(db: dict[str, Any], when: tuple[str, str]) -> Result | None:
-    if when[0] < today(db).isoformat():
-        return error("invalid_appointment_datetime", f"{when[0]} is in the past")
-    return None
-
-
 @TOOLS.tool
 def schedule_orientation_followup(params: dict[str, Any], db: dict[str, Any], call_index: int) -> Result:
     """Book a new hire's orientation follow-up in a slot confirmed as open."""
@@ -80,8 +74,6 @@ def schedule_orientation_followup(params: dict[str, Any], db: dict[str, Any], ca
     emp, err = employee(db, emp_id)
     if err or emp is None:
         return err or {}
-    if err := _future_slot(db, when):
-        return err
     dept = params["department_code"]
     if err := take_slot(db, "orientation_followup", dept, *when):
         return err
@@ -132,8 +124,6 @@ def schedule_return_to_work_checkin(params: dict[str, Any], db: dict[str, Any], 
             f"The check-in must be on or after the leave end date {leave_end}",
             leave_end_date=leave_end,
         )
-    if err := _future_slot(db, when):
-        return err
     if err := take_slot(db, "return_to_work_checkin", params["department_code"], *when):
         return err
     appt_id = case_id("RTW", emp_id)
@@ -170,8 +160,6 @@ def schedule_competency_review(params: dict[str, Any], db: dict[str, Any], call_
     prov, err = provider(db, npi)
     if err or prov is None:
         return err or {}
-    if err := _future_slot(db, when):
-        return err
     dept = params["department_code"]
     if err := take_slot(db, "competency_review", dept, *when):
         return err

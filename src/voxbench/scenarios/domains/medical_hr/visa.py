@@ -14,7 +14,6 @@ from voxbench.scenarios.domains.medical_hr._base import (
     notify,
     otp_auth,
     parse_date,
-    today,
 )
 
 
@@ -67,8 +66,6 @@ def add_visa_dependent(params: dict[str, Any], db: dict[str, Any], call_index: i
     rec, emp_id, err = _petition(params, db)
     if err or rec is None:
         return err or {}
-    if dob > today(db):
-        return error("invalid_dependent_date_of_birth", f"Date of birth {dob.isoformat()} is in the future")
     if receipt == rec.get("petition_number"):
         return error(
             "invalid_uscis_receipt_number",
