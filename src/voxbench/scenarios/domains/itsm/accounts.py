@@ -84,7 +84,7 @@ def check_existing_accounts(params: dict[str, Any], db: dict[str, Any], call_ind
         return err
     active = _active_accounts(emp)
     if active:
-        return error("accounts_already_exist", f"{len(active)} active account(s)", existing_accounts=active)
+        return error("accounts_already_exist", f"{len(active)} active account(s)")
     return success(employee_id=emp["employee_id"], existing_accounts=[], message="Ready to provision")
 
 

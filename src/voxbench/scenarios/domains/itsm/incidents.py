@@ -33,7 +33,8 @@ def _ticket(db: dict[str, Any], ticket_number: str) -> tuple[dict[str, Any] | No
 
 
 def _account(emp: dict[str, Any], target_system: str) -> dict[str, Any] | None:
-    acct = (emp.get("account_status") or {}).get(SYSTEM_KEYS.get(target_system, target_system))
+    accounts = emp.get("account_status") or {}
+    acct = accounts.get(target_system, accounts.get(SYSTEM_KEYS.get(target_system, target_system)))
     return acct if isinstance(acct, dict) else None
 
 
@@ -199,7 +200,7 @@ def check_existing_outage(params: dict[str, Any], db: dict[str, Any], call_index
     service = params["service_name"]
     o = _outage(db, service)
     if o is None:
-        return success(existing_outage=False, service_name=service, message=f"No active outage for {service}")
+        return success(existing_outage=False, service_name=service, message="No active outage found.")
     return success(
         existing_outage=True,
         ticket_number=o.get("ticket_number"),

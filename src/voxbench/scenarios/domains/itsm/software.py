@@ -40,7 +40,13 @@ _APPROVAL_HOURS = 48
 
 
 def _catalog(db: dict[str, Any], prefix: str) -> dict[str, Any]:
-    return {k: v for k, v in db.get("software_catalog", {}).items() if k.startswith(prefix) and isinstance(v, dict)}
+    """Catalog entries of one kind; the catalog is flat or split into applications/licenses."""
+    cat = db.get("software_catalog", {})
+    section = cat.get("applications" if prefix == "APP-" else "licenses")
+    out = {k: v for k, v in cat.items() if k.startswith(prefix) and isinstance(v, dict)}
+    if isinstance(section, dict):
+        out.update({k: v for k, v in section.items() if isinstance(v, dict)})
+    return out
 
 
 def _deadline(start: date) -> str:
