@@ -1,0 +1,123 @@
+"""`voxbench run`: a benchmark run (trials, validation-gated reruns, resume, backends).
+
+Re-running the same command with the same ``--out`` resumes: finished conversations
+are kept, partial ones redone. Exit codes: 0 ok, 1 a ``--fail-under`` gate failed,
+2 bad input, 3 the run lock is held, 130 interrupted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+SIMULATORS = ("trace", "llm", "scripted")
+
+
+def _kv(text: str) -> tuple[str, float]:
+    key, sep, value = text.partition("=")
+    if not sep or not key:
+        raise argparse.ArgumentTypeError(f"expected KEY=VALUE, got {text!r}")
+    try:
+        return key, float(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: value must be a number") from None
+
+
+def add_parser(sub: Any) -> None:
+    p = sub.add_parser("run", help="run a benchmark (resumable; see --out)")
+    p.add_argument("--config", help="run config YAML (precedence: YAML < VOXBENCH_* env < flags)")
+    p.add_argument("--data", help="EVA-format dataset folder (default: built-in scenarios)")
+    p.add_argument("--domain", action="append", help="only this domain (repeatable)")
+    p.add_argument("--scenarios", help="comma-separated scenario ids (or domain/id)")
+    p.add_argument("--trials", type=int, help="trials per scenario (k)")
+    p.add_argument("--max-attempts", type=int, help="attempts per conversation before giving up on validity")
+    p.add_argument("--concurrency", type=int, help="conversations at once")
+    p.add_argument("--time-limit", type=float, help="seconds per conversation")
+    p.add_argument("--seed", type=int, help="run seed (conversation seeds derive from it)")
+    p.add_argument("--out", help="run folder; rerun with the same folder to resume")
+    p.add_argument("--run-id", help="run id (default: from --out or a timestamp)")
+    p.add_argument("--backend", choices=("local", "ray"), help="where conversations run")
+    p.add_argument("--address", help="Ray cluster address (with --backend ray)")
+    p.add_argument("--agent", help="agent profile name (scripted = the no-audio scripted agent)")
+    p.add_argument("--simulator", choices=SIMULATORS, help="user simulator kind")
+    p.add_argument("--validator", choices=("auto", "builtin", "eval"), help="validation gate")
+    p.add_argument(
+        "--fail-under",
+        type=_kv,
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="exit 1 if summary KEY < VALUE (repeatable; any key of run_summary.json or metrics)",
+    )
+    p.add_argument("--no-progress", action="store_true", help="no live display (implied when not a TTY)")
+    p.add_argument("--no-score", action="store_true", help="skip scoring with voxbench.eval")
+    p.add_argument(
+        "--offline-default", action="store_true", help="built-in data with the offline default stack"
+    )
+    p.set_defaults(func=run_cmd)
+
+
+def cli_overrides(args: argparse.Namespace) -> dict[str, Any]:
+    """Only flags the user gave: absent flags must not mask YAML or env values."""
+    o: dict[str, Any] = {
+        "dataset": args.data,
+        "domains": args.domain,
+        "scenarios": [s.strip() for s in args.scenarios.split(",") if s.strip()] if args.scenarios else None,
+        "trials": args.trials,
+        "concurrency": args.concurrency,
+        "time_limit_s": args.time_limit,
+        "seed": args.seed,
+        "out": args.out,
+        "run_id": args.run_id,
+        "backend": args.backend,
+        "ray_address": args.address,
+    }
+    if args.agent:
+        o["agent"] = {"profile": args.agent}
+    if args.simulator:
+        o["simulator"] = {"kind": args.simulator}
+    validation: dict[str, Any] = {}
+    if args.max_attempts is not None:
+        validation["max_attempts"] = args.max_attempts
+    if args.validator:
+        validation["validator"] = args.validator
+    if validation:
+        o["validation"] = validation
+    if args.fail_under:
+        o["fail_under"] = dict(args.fail_under)
+    if args.no_score:
+        o["score"] = False
+    if args.offline_default and not args.agent:
+        o["agent"] = {"profile": "offline-default"}
+    return {k: v for k, v in o.items() if v is not None}
+
+
+def run_cmd(args: argparse.Namespace) -> int:
+    from voxbench.orchestrator import Orchestrator, RunLocked, check_fail_under, load_run_config
+    from voxbench.orchestrator.progress import RichProgress
+
+    config = load_run_config(args.config, cli_overrides(args))
+    progress = None
+    orch = Orchestrator(config)
+    if not args.no_progress and sys.stderr.isatty():
+        progress = RichProgress(orch.resolve_run_dir()[0])
+        orch.progress = progress
+    try:
+        result = orch.run_sync()
+    except RunLocked as exc:
+        print(f"voxbench: error: {exc}", file=sys.stderr)
+        return 3
+    s = result.summary
+    print(
+        f"run {s['run_id']}: {s['completed']}/{s['planned']} completed, "
+        f"{s['validation_failed']} invalid, {s['infra_failed']} infra-failed, "
+        f"{s['regenerated']} regenerated, {s['infra_retried']} infra retries -> {result.run_dir}"
+    )
+    if result.interrupted:
+        print("interrupted: rerun the same command to resume", file=sys.stderr)
+        return 130
+    problems = check_fail_under(s, config.fail_under)
+    for msg in problems:
+        print(f"fail-under: {msg}", file=sys.stderr)
+    return 1 if problems else 0

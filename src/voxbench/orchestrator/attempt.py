@@ -1,0 +1,153 @@
+"""Run one attempt in its own process and classify what happened.
+
+Blocking on purpose: the local backend calls it from a thread per slot and the Ray
+backend from inside a Ray task, so both backends detect crashes and hangs the same way.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel
+
+from voxbench.orchestrator.jobs import ConversationJob
+from voxbench.orchestrator.worker import WORKER_INFO
+
+JOB_FILE = "job.json"
+WORKER_LOG = "worker.log"
+
+OutcomeKind = Literal["ran", "invalid", "infra", "cancelled"]
+
+
+class AttemptOutcome(BaseModel):
+    """What one attempt produced; ``ran`` still has to pass validation."""
+
+    kind: OutcomeKind
+    cause: str | None = None
+    error_source: str | None = None
+    exit_code: int | None = None
+    process_s: float = 0.0
+    fn_s: float | None = None
+
+
+def free_port() -> int:
+    """An ephemeral port the OS says is free (for backends without a port pool)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _tail(path: Path, n: int = 1500) -> str:
+    try:
+        return path.read_text(encoding="utf-8", errors="replace")[-n:].strip()
+    except OSError:
+        return ""
+
+
+def _exit_text(code: int) -> str:
+    if code < 0:
+        try:
+            return f"killed by {signal.Signals(-code).name}"
+        except ValueError:
+            return f"killed by signal {-code}"
+    return f"exited with code {code}"
+
+
+def _kill_group(proc: subprocess.Popen[bytes]) -> None:
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        proc.kill()
+    proc.wait()
+
+
+def _classify_record(out: Path) -> tuple[OutcomeKind, str | None, str | None]:
+    rec_path = out / "record.json"
+    if not rec_path.is_file():
+        return "infra", "conversation process exited cleanly but wrote no record.json", "worker"
+    try:
+        raw = json.loads(rec_path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        return "infra", f"unreadable record.json: {exc}", "worker"
+    status = raw.get("status")
+    if status == "infra_failure":
+        return (
+            "infra",
+            raw.get("error") or "conversation reported an infrastructure failure",
+            raw.get("error_source"),
+        )
+    if status == "invalid":
+        return "invalid", raw.get("error") or "conversation marked itself invalid", "simulation"
+    return "ran", None, None
+
+
+def run_attempt(
+    job: ConversationJob, grace_s: float = 20.0, cancel: threading.Event | None = None
+) -> AttemptOutcome:
+    """Spawn the worker for `job`, enforce time limit + grace, and classify the result.
+
+    The worker runs in its own session so a hang is killed together with any bot
+    processes it started.
+    """
+    out = Path(job.output_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    job_path = out / JOB_FILE
+    job_path.write_text(job.model_dump_json(indent=2), encoding="utf-8")
+    deadline_s = job.time_limit_s + grace_s
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    t0 = time.monotonic()
+    with (out / WORKER_LOG).open("wb") as log:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "voxbench.orchestrator.worker", str(job_path)],
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            start_new_session=True,
+            env=env,
+        )
+        code: int | None = None
+        while code is None:
+            try:
+                code = proc.wait(timeout=0.05)
+            except subprocess.TimeoutExpired:
+                if cancel is not None and cancel.is_set():
+                    _kill_group(proc)
+                    return AttemptOutcome(
+                        kind="cancelled", cause="run interrupted", process_s=time.monotonic() - t0
+                    )
+                if time.monotonic() - t0 > deadline_s:
+                    _kill_group(proc)
+                    return AttemptOutcome(
+                        kind="infra",
+                        cause=f"hang: no result after {deadline_s:.1f} s (time limit {job.time_limit_s:g} s + grace {grace_s:g} s)",
+                        error_source="timeout",
+                        process_s=time.monotonic() - t0,
+                    )
+    elapsed = time.monotonic() - t0
+    fn_s = None
+    info = out / WORKER_INFO
+    if info.is_file():
+        fn_s = float(json.loads(info.read_text(encoding="utf-8")).get("fn_s", 0.0))
+    if code != 0:
+        tail = _tail(out / WORKER_LOG)
+        last = f": {tail.splitlines()[-1]}" if tail else ""
+        return AttemptOutcome(
+            kind="infra",
+            cause=f"conversation process {_exit_text(code)}{last}",
+            error_source="crash",
+            exit_code=code,
+            process_s=elapsed,
+        )
+    kind, reason, source = _classify_record(out)
+    return AttemptOutcome(
+        kind=kind, cause=reason, error_source=source, exit_code=0, process_s=elapsed, fn_s=fn_s
+    )

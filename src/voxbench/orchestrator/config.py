@@ -1,0 +1,144 @@
+"""Run configuration: one pydantic model, merged from defaults, YAML, env and CLI.
+
+Precedence (lowest to highest): model defaults < YAML file < ``VOXBENCH_*`` environment
+variables < CLI flags. A flag typed on the command line is the most deliberate choice,
+so it wins; env vars sit between so CI can override a checked-in YAML without editing
+it. Nested fields use ``__`` in env names (``VOXBENCH_VALIDATION__MAX_ATTEMPTS=2``), and
+env values are parsed as YAML scalars so ``3`` is an int and ``[a, b]`` a list.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+ENV_PREFIX = "VOXBENCH_"
+
+#: End reasons that mean the simulated call finished the way a real caller would.
+DEFAULT_VALID_END_REASONS = ("end_call", "goodbye", "transfer", "trace_finished")
+
+
+def _clean_condition() -> dict[str, dict[str, Any]]:
+    return {"clean": {}}
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class ValidationConfig(_Strict):
+    """How a finished simulation is judged valid (a simulator check, not an agent score)."""
+
+    validator: Literal["auto", "builtin", "eval"] = Field(
+        default="auto", description="auto: voxbench.eval's gate if importable, else the built-in one"
+    )
+    max_attempts: int = Field(default=3, ge=1, le=20, description="total attempts per conversation")
+    allowed_end_reasons: list[str] = Field(default_factory=lambda: list(DEFAULT_VALID_END_REASONS))
+    thresholds: dict[str, float] = Field(default_factory=dict)
+
+
+class RunConfig(_Strict):
+    """Everything that defines a benchmark run; dumped whole into ``run.json``."""
+
+    run_id: str | None = None
+    dataset: str | None = Field(default=None, description="EVA-format folder; None = built-in data")
+    domains: list[str] = Field(default_factory=list, description="empty = every domain in the dataset")
+    scenarios: list[str] = Field(default_factory=list, description="ids or domain/id; empty = all")
+    lang: str = "en"
+    agent: dict[str, Any] = Field(default_factory=lambda: {"profile": "scripted"})
+    simulator: dict[str, Any] = Field(default_factory=lambda: {"kind": "scripted"})
+    conversation_fn: str | None = Field(
+        default=None, description="scripted | live | module:function; None = from the agent profile"
+    )
+    judges: dict[str, Any] = Field(default_factory=dict)
+    trials: int = Field(default=1, ge=1, le=100)
+    conditions: dict[str, dict[str, Any]] = Field(
+        default_factory=_clean_condition, description="perturbation condition name -> config"
+    )
+    validation: ValidationConfig = Field(default_factory=ValidationConfig)
+    max_infra_retries: int = Field(default=2, ge=0, le=20)
+    concurrency: int = Field(default=1, ge=1, le=512)
+    time_limit_s: float = Field(default=600.0, gt=0)
+    hang_grace_s: float = Field(default=20.0, ge=0, description="worker guard = time limit + grace")
+    seed: int = 0
+    out: str | None = Field(default=None, description="run folder; None = runs/<run_id>")
+    backend: Literal["local", "ray"] = "local"
+    ray_address: str | None = None
+    ray_num_cpus: float = Field(default=1.0, gt=0, description="CPUs Ray reserves per conversation")
+    base_port: int = Field(default=20000, ge=1024, le=65000)
+    fail_under: dict[str, float] = Field(default_factory=dict)
+    score: bool = Field(default=True, description="score valid records with voxbench.eval if present")
+
+    @field_validator("conditions")
+    @classmethod
+    def _some_condition(cls, v: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+        if not v:
+            raise ValueError("at least one condition is needed (use {clean: {}})")
+        return v
+
+    def resolved_conversation_fn(self) -> str:
+        """The scripted fn when the agent profile says so, else the live pipelines runner."""
+        if self.conversation_fn:
+            return self.conversation_fn
+        return "scripted" if self.agent.get("profile") == "scripted" else "live"
+
+
+def deep_merge(base: Mapping[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:
+    """Merge `over` into a copy of `base`; nested mappings merge, everything else replaces."""
+    out = dict(base)
+    for k, v in over.items():
+        if isinstance(v, Mapping) and isinstance(out.get(k), Mapping):
+            out[k] = deep_merge(out[k], v)
+        else:
+            out[k] = v
+    return out
+
+
+def env_overrides(environ: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """``VOXBENCH_*`` variables naming a RunConfig field, as a nested dict.
+
+    Variables whose first part is not a field (``VOXBENCH_EVA_DATA``, ...) belong to other
+    tools and are ignored rather than rejected.
+    """
+    environ = os.environ if environ is None else environ
+    fields = set(RunConfig.model_fields)
+    out: dict[str, Any] = {}
+    for name, raw in environ.items():
+        if not name.startswith(ENV_PREFIX):
+            continue
+        path = [p.lower() for p in name[len(ENV_PREFIX) :].split("__")]
+        if path[0] not in fields:
+            continue
+        value = yaml.safe_load(raw) if raw.strip() else None
+        node = out
+        for part in path[:-1]:
+            node = node.setdefault(part, {})
+        node[path[-1]] = value
+    return out
+
+
+def load_yaml(path: str | Path) -> dict[str, Any]:
+    path = Path(path)
+    if not path.is_file():
+        raise FileNotFoundError(f"run config {path} not found")
+    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    if not isinstance(data, dict):
+        raise ValueError(f"{path}: a run config must be a YAML mapping")
+    return data
+
+
+def load_run_config(
+    yaml_path: str | Path | None = None,
+    cli: Mapping[str, Any] | None = None,
+    environ: Mapping[str, str] | None = None,
+) -> RunConfig:
+    """Merge YAML < env < CLI and validate once, so errors name the final field."""
+    merged: dict[str, Any] = load_yaml(yaml_path) if yaml_path else {}
+    merged = deep_merge(merged, env_overrides(environ))
+    merged = deep_merge(merged, {k: v for k, v in (cli or {}).items() if v is not None})
+    return RunConfig.model_validate(merged)

@@ -1,0 +1,153 @@
+"""The run folder on disk, and the rules that make resume safe.
+
+::
+
+    <out>/run.json                         provenance (RunManifest), written once
+    <out>/state.json                       small progress state, rewritten atomically
+    <out>/run_summary.json                 counts; metrics_summary.json if eval scored
+    <out>/records/<conv>/                  the final attempt: record.json with a final status
+    <out>/records/<conv>_failed_attempt_<n>/   earlier attempts, kept for diagnosis
+    <out>/records/.staging/<conv>.a<n>.<token>/  attempts in flight
+
+A conversation is finished iff ``records/<conv>/record.json`` exists: only the
+orchestrator creates that folder, by renaming a staged attempt after classifying it,
+so it never holds a half-written or unvalidated attempt. Anything in ``.staging`` after
+a crash is partial and is deleted; failed-attempt folders are kept and counted.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from voxbench.records import ConversationRecord, atomic_write_json
+
+FAILED_RE = re.compile(r"^(?P<conv>.+)_failed_attempt_(?P<n>\d+)$")
+FINAL_STATUSES = frozenset({"completed", "invalid", "infra_failure"})
+
+
+@dataclass
+class ConversationState:
+    """What the disk says about one conversation."""
+
+    final_status: str | None = None
+    failed: dict[int, str] = field(default_factory=dict)  # attempt -> status
+
+    @property
+    def done(self) -> bool:
+        return self.final_status is not None
+
+    @property
+    def next_attempt(self) -> int:
+        return max(self.failed, default=-1) + 1
+
+    def count(self, status: str) -> int:
+        return sum(1 for s in self.failed.values() if s == status)
+
+
+class RunLayout:
+    """Paths and atomic moves inside one run folder."""
+
+    def __init__(self, root: str | Path):
+        self.root = Path(root)
+        self.records = self.root / "records"
+        self.staging = self.records / ".staging"
+        self.run_json = self.root / "run.json"
+        self.state_json = self.root / "state.json"
+        self.summary_json = self.root / "run_summary.json"
+        self.lock_path = self.root / ".orchestrator.lock"
+
+    def ensure(self) -> None:
+        self.staging.mkdir(parents=True, exist_ok=True)
+
+    def final_dir(self, conv: str) -> Path:
+        return self.records / conv
+
+    def failed_dir(self, conv: str, attempt: int) -> Path:
+        return self.records / f"{conv}_failed_attempt_{attempt}"
+
+    def new_stage(self, conv: str, attempt: int) -> Path:
+        """A unique folder per try, so an orphaned writer can never touch a redo."""
+        return self.staging / f"{conv}.a{attempt}.{uuid.uuid4().hex[:8]}"
+
+    def clean_staging(self) -> int:
+        """Delete partial attempts left by a killed run; returns how many."""
+        if not self.staging.is_dir():
+            return 0
+        n = 0
+        for p in self.staging.iterdir():
+            shutil.rmtree(p, ignore_errors=True)
+            n += 1
+        return n
+
+    def scan(self) -> dict[str, ConversationState]:
+        """Read every conversation's state from the records folder."""
+        states: dict[str, ConversationState] = {}
+        if not self.records.is_dir():
+            return states
+        for p in self.records.iterdir():
+            if not p.is_dir() or p.name.startswith("."):
+                continue
+            status = _read_status(p)
+            m = FAILED_RE.match(p.name)
+            if m:
+                st = states.setdefault(m["conv"], ConversationState())
+                st.failed[int(m["n"])] = status or "infra_failure"
+            elif status in FINAL_STATUSES:
+                states.setdefault(p.name, ConversationState()).final_status = status
+            else:
+                # A final folder without a readable record cannot come from us; set it aside.
+                shutil.rmtree(p, ignore_errors=True)
+        return states
+
+    def commit(self, stage: Path, conv: str) -> Path:
+        """Make `stage` the conversation's final attempt (one rename: all or nothing)."""
+        dest = self.final_dir(conv)
+        if dest.exists():
+            shutil.rmtree(dest)
+        os.replace(stage, dest)
+        return dest
+
+    def archive(self, stage: Path, conv: str, attempt: int) -> Path:
+        dest = self.failed_dir(conv, attempt)
+        if dest.exists():
+            shutil.rmtree(dest)
+        os.replace(stage, dest)
+        return dest
+
+
+def _read_status(p: Path) -> str | None:
+    try:
+        raw = json.loads((p / "record.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    status = raw.get("status")
+    return status if isinstance(status, str) else None
+
+
+def mark_record(
+    stage: Path, job_fields: dict[str, Any], status: str, error: str | None, error_source: str | None
+) -> None:
+    """Set the outcome on an attempt's record.json, writing a minimal one if the fn died first.
+
+    Every kept attempt then says why it failed, in the same schema eval reads.
+    """
+    path = stage / "record.json"
+    rec: ConversationRecord | None = None
+    if path.is_file():
+        try:
+            rec = ConversationRecord.model_validate_json(path.read_text(encoding="utf-8"))
+        except ValueError:
+            rec = None
+    if rec is None:
+        rec = ConversationRecord(**job_fields)
+    update: dict[str, Any] = {"status": status}
+    if error is not None:
+        update.update(error=error, error_source=error_source)
+    atomic_write_json(path, rec.model_copy(update=update))

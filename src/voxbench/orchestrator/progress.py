@@ -1,0 +1,123 @@
+"""Live counters and a rich display of them (done / running / failed / regenerated, ETA)."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from rich.console import Console
+from rich.live import Live
+from rich.table import Table
+
+
+@dataclass
+class RunStats:
+    """In-memory counters for display only; the summary is recomputed from disk."""
+
+    planned: int = 0
+    already_done: int = 0
+    completed: int = 0
+    validation_failed: int = 0
+    infra_failed: int = 0
+    running: int = 0
+    regenerated: int = 0
+    infra_retried: int = 0
+    started: float = field(default_factory=time.monotonic)
+    finished_this_session: int = 0
+
+    @property
+    def done(self) -> int:
+        return self.completed + self.validation_failed + self.infra_failed
+
+    def eta_s(self) -> float | None:
+        """Remaining conversations at this session's rate (None until one has finished)."""
+        if self.finished_this_session == 0:
+            return None
+        rate = self.finished_this_session / max(1e-9, time.monotonic() - self.started)
+        return (self.planned - self.done) / rate
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "planned": self.planned,
+            "done": self.done,
+            "already_done": self.already_done,
+            "completed": self.completed,
+            "validation_failed": self.validation_failed,
+            "infra_failed": self.infra_failed,
+            "running": self.running,
+            "regenerated": self.regenerated,
+            "infra_retried": self.infra_retried,
+        }
+
+
+class ProgressSink(Protocol):
+    def start(self) -> None: ...
+
+    def update(self, stats: RunStats) -> None: ...
+
+    def stop(self) -> None: ...
+
+
+class NullProgress:
+    def start(self) -> None:
+        pass
+
+    def update(self, stats: RunStats) -> None:
+        pass
+
+    def stop(self) -> None:
+        pass
+
+
+def _fmt_eta(s: float | None) -> str:
+    if s is None:
+        return "–"
+    s = int(s)
+    return f"{s // 3600}h{s % 3600 // 60:02d}m" if s >= 3600 else f"{s // 60}m{s % 60:02d}s"
+
+
+class RichProgress:
+    """A one-table live view; redraws at most 4x a second, whatever the event rate."""
+
+    def __init__(self, run_id: str, console: Console | None = None):
+        self.run_id = run_id
+        self.console = console or Console(stderr=True)
+        self._live = Live(console=self.console, refresh_per_second=4, transient=False)
+
+    def _table(self, s: RunStats) -> Table:
+        t = Table(title=f"voxbench run {self.run_id}", show_header=True, header_style="bold")
+        for col in (
+            "done",
+            "running",
+            "completed",
+            "invalid",
+            "infra failed",
+            "regenerated",
+            "infra retried",
+            "valid",
+            "ETA",
+        ):
+            t.add_column(col, justify="right")
+        rate = f"{s.completed / s.done:.0%}" if s.done else "–"
+        t.add_row(
+            f"{s.done}/{s.planned}",
+            str(s.running),
+            str(s.completed),
+            str(s.validation_failed),
+            str(s.infra_failed),
+            str(s.regenerated),
+            str(s.infra_retried),
+            rate,
+            _fmt_eta(s.eta_s()),
+        )
+        return t
+
+    def start(self) -> None:
+        self._live.start()
+
+    def update(self, stats: RunStats) -> None:
+        self._live.update(self._table(stats))
+
+    def stop(self) -> None:
+        self._live.stop()

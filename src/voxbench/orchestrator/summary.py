@@ -1,0 +1,177 @@
+"""Run summary from the run folder, eval scoring hand-off, and ``--fail-under`` gating.
+
+Counts are recomputed from disk, not from in-memory counters, so a run killed and
+resumed three times still counts every kept attempt exactly once.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+from voxbench.orchestrator.jobs import ConversationSpec
+from voxbench.orchestrator.layout import RunLayout
+
+
+def _record(p: Path) -> dict[str, Any]:
+    try:
+        data = json.loads((p / "record.json").read_text(encoding="utf-8"))
+        return data if isinstance(data, dict) else {}
+    except (OSError, ValueError):
+        return {}
+
+
+def _pacing(p: Path) -> tuple[int, int, float]:
+    ev = p / "events.jsonl"
+    under = late = 0
+    worst = 0.0
+    if not ev.is_file():
+        return 0, 0, 0.0
+    for line in ev.read_text(encoding="utf-8").splitlines():
+        if '"pacing"' not in line:
+            continue
+        e = json.loads(line)
+        if e.get("type") == "pacing":
+            under += int(e.get("underruns", 0))
+            late += int(e.get("late_chunks", 0))
+            worst = max(worst, float(e.get("max_lateness_ms", 0.0)))
+    return under, late, worst
+
+
+def build_summary(layout: RunLayout, specs: Iterable[ConversationSpec]) -> dict[str, Any]:
+    """Count final outcomes and kept failed attempts for the planned conversations."""
+    planned = [s.conversation_id for s in specs]
+    states = layout.scan()
+    final: Counter[str] = Counter()
+    failed: Counter[str] = Counter()
+    causes: Counter[str] = Counter()
+    infra_details: list[dict[str, Any]] = []
+    regenerated_convs = 0
+    under = late = late_convs = 0
+    worst = 0.0
+    for cid in planned:
+        st = states.get(cid)
+        if st is None:
+            continue
+        if st.final_status:
+            final[st.final_status] += 1
+            fdir = layout.final_dir(cid)
+            u, lt, w = _pacing(fdir)
+            under, late, worst = under + u, late + lt, max(worst, w)
+            late_convs += lt > 0
+            if st.final_status == "infra_failure":
+                rec = _record(fdir)
+                causes[rec.get("error_source") or "unknown"] += 1
+                infra_details.append(_detail(cid, rec))
+        regenerated_convs += st.count("invalid") > 0
+        for n, status in sorted(st.failed.items()):
+            failed[status] += 1
+            if status == "infra_failure":
+                rec = _record(layout.failed_dir(cid, n))
+                causes[rec.get("error_source") or "unknown"] += 1
+                infra_details.append(_detail(cid, rec, n))
+    finished = sum(final.values())
+    n = len(planned)
+    return {
+        "planned": n,
+        "finished": finished,
+        "not_run": n - finished,
+        "completed": final["completed"],
+        "validation_failed": final["invalid"],
+        "infra_failed": final["infra_failure"],
+        "regenerated": failed["invalid"],
+        "conversations_regenerated": regenerated_convs,
+        "validation_failures": failed["invalid"] + final["invalid"],
+        "infra_retried": failed["infra_failure"],
+        "infra_failures": failed["infra_failure"] + final["infra_failure"],
+        "attempts": finished + sum(failed.values()),
+        "completed_rate": final["completed"] / n if n else 0.0,
+        "infra_failure_causes": dict(causes),
+        "infra_failure_details": infra_details,
+        "pacing": {
+            "underruns": under,
+            "late_chunks": late,
+            "max_lateness_ms": round(worst, 2),
+            "conversations_with_late_chunks": late_convs,
+            "healthy": late_convs == 0,
+        },
+    }
+
+
+def _detail(cid: str, rec: dict[str, Any], attempt: int | None = None) -> dict[str, Any]:
+    return {
+        "conversation_id": cid,
+        "attempt": rec.get("attempt", attempt),
+        "error_source": rec.get("error_source"),
+        "error": rec.get("error"),
+    }
+
+
+#: Functions voxbench.eval may expose to score a run folder; probed in order.
+_EVAL_ENTRY_POINTS = (
+    ("voxbench.eval", "score_run"),
+    ("voxbench.eval.runner", "score_run"),
+    ("voxbench.eval.aggregate", "score_run"),
+)
+
+
+def score_with_eval(run_dir: Path) -> tuple[dict[str, Any] | None, str]:
+    """Hand the run folder to voxbench.eval when it is installed; it writes metrics_summary.json.
+
+    Returns (summary or None, note). Scoring is optional: a run without eval still
+    produces records that ``voxbench eval`` can score later.
+    """
+    for mod_name, attr in _EVAL_ENTRY_POINTS:
+        try:
+            fn = getattr(importlib.import_module(mod_name), attr, None)
+        except ImportError:
+            continue
+        if fn is None:
+            continue
+        result = fn(run_dir)
+        path = run_dir / "metrics_summary.json"
+        if path.is_file():
+            return json.loads(path.read_text(encoding="utf-8")), f"{mod_name}.{attr}"
+        if isinstance(result, Mapping):
+            return dict(result), f"{mod_name}.{attr}"
+        return None, f"{mod_name}.{attr} returned nothing"
+    return None, "voxbench.eval scoring not available; run `voxbench eval` later"
+
+
+def flatten(d: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for k, v in d.items():
+        key = f"{prefix}{k}"
+        if isinstance(v, Mapping):
+            out.update(flatten(v, key + "."))
+        else:
+            out[key] = v
+    return out
+
+
+def check_fail_under(values: Mapping[str, Any], thresholds: Mapping[str, float]) -> list[str]:
+    """Return one message per threshold not met; a key that is missing fails too (a typo must not pass CI).
+
+    Keys match a flattened path exactly (``pacing.late_chunks``) or, failing that, a
+    unique last component (``EVA-A_pass@1`` inside the metrics summary).
+    """
+    flat = flatten(values)
+    problems = []
+    for key, minimum in thresholds.items():
+        if key in flat:
+            value = flat[key]
+        else:
+            hits = [v for k, v in flat.items() if k.rsplit(".", 1)[-1] == key]
+            if len(hits) != 1:
+                problems.append(f"{key}: {'not in the summary' if not hits else 'ambiguous key'}")
+                continue
+            value = hits[0]
+        if not isinstance(value, int | float):
+            problems.append(f"{key}: {value!r} is not a number")
+        elif value < minimum:
+            problems.append(f"{key}={value:g} < {minimum:g}")
+    return problems
