@@ -11,8 +11,19 @@ from voxbench.scenarios.domains.itsm import (  # noqa: E402
     facilities,
     hardware,
     incidents,
+    offboarding,
     security,
     software,
 )
 
-__all__ = ["TOOLS", "accounts", "auth", "facilities", "hardware", "incidents", "security", "software"]
+__all__ = [
+    "TOOLS",
+    "accounts",
+    "auth",
+    "facilities",
+    "hardware",
+    "incidents",
+    "offboarding",
+    "security",
+    "software",
+]

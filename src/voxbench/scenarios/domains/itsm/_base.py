@@ -174,7 +174,9 @@ def resolve_code(table: dict[str, Any], spoken: str) -> str | None:
 
 
 def name_not_found(kind: str, spoken: str, table: dict[str, Any]) -> Result:
-    known = [f"{c} ({e.get('name')})" if isinstance(e, dict) and e.get("name") else c for c, e in table.items()]
+    known = [
+        f"{c} ({e.get('name')})" if isinstance(e, dict) and e.get("name") else c for c, e in table.items()
+    ]
     return error(
         "name_not_found",
         f"Could not resolve {kind} '{spoken}'. Known {kind}s: {', '.join(known)}",

@@ -29,12 +29,16 @@ _REVIEW_DAYS, _REVIEW_TOLERANCE = 90, 3
 
 
 def _active_accounts(emp: dict[str, Any]) -> list[dict[str, Any]]:
-    return [a for a in emp.get("system_accounts") or [] if isinstance(a, dict) and a.get("status") == "active"]
+    return [
+        a for a in emp.get("system_accounts") or [] if isinstance(a, dict) and a.get("status") == "active"
+    ]
 
 
-def _reports_to(db: dict[str, Any], manager_id: str, emp: dict[str, Any]) -> bool:
+def reports_to(db: dict[str, Any], manager_id: str, emp: dict[str, Any]) -> bool:
     mgr = employee(db, manager_id) or {}
-    return emp.get("manager_employee_id") == manager_id or emp.get("employee_id") in (mgr.get("direct_reports") or [])
+    return emp.get("manager_employee_id") == manager_id or emp.get("employee_id") in (
+        mgr.get("direct_reports") or []
+    )
 
 
 @TOOLS.tool
@@ -110,7 +114,7 @@ def provision_new_account(params: dict[str, Any], db: dict[str, Any], call_index
     hire = employee(db, hire_id)
     if hire is None:
         return error("new_hire_not_found", f"No HR record for new hire {hire_id}")
-    if not _reports_to(db, mgr_id, hire):
+    if not reports_to(db, mgr_id, hire):
         return error("not_direct_report", f"{hire_id} does not report to {mgr_id}")
     for f in ("department_code", "role_code"):
         if hire.get(f) and str(params[f]).upper() != str(hire.get(f)).upper():
@@ -151,7 +155,9 @@ def get_group_memberships(params: dict[str, Any], db: dict[str, Any], call_index
     err = require_auth(db)
     if err is not None:
         return err
-    return success(employee_id=emp["employee_id"], memberships=[dict(m) for m in emp.get("group_memberships") or []])
+    return success(
+        employee_id=emp["employee_id"], memberships=[dict(m) for m in emp.get("group_memberships") or []]
+    )
 
 
 def _group(db: dict[str, Any], code: str) -> tuple[dict[str, Any] | None, Result | None]:
@@ -205,7 +211,13 @@ def submit_group_membership_change(params: dict[str, Any], db: dict[str, Any], c
         if current is None:
             return error("not_a_member", f"{emp['employee_id']} is not a member of {code}")
         case_id = "CASE-ACCT-" + new_id(
-            {"case_id": None, "employee_id": emp["employee_id"], "group_code": code, "action": "remove", "date": now},
+            {
+                "case_id": None,
+                "employee_id": emp["employee_id"],
+                "group_code": code,
+                "action": "remove",
+                "date": now,
+            },
             "case_id",
         )
         members.remove(current)
@@ -279,7 +291,11 @@ def submit_group_membership_change(params: dict[str, Any], db: dict[str, Any], c
 
 def _hr_approval(emp: dict[str, Any], new_role: str) -> dict[str, Any] | None:
     a = emp.get("pending_role_approval")
-    if isinstance(a, dict) and a.get("approved_by_hr") and str(a.get("new_role_code")).upper() == new_role.upper():
+    if (
+        isinstance(a, dict)
+        and a.get("approved_by_hr")
+        and str(a.get("new_role_code")).upper() == new_role.upper()
+    ):
         return a
     return None
 
@@ -345,9 +361,13 @@ def submit_permission_change(params: dict[str, Any], db: dict[str, Any], call_in
         return _not_authorized(emp, new_role)
     tpl = db.get("permission_templates", {}).get(params["permission_template_id"])
     if not isinstance(tpl, dict):
-        return error("template_not_found", f"Permission template {params['permission_template_id']} not found")
+        return error(
+            "template_not_found", f"Permission template {params['permission_template_id']} not found"
+        )
     if str(tpl.get("role_code")).upper() != new_role.upper():
-        return error("template_role_mismatch", f"Template {tpl.get('template_id')} is for role {tpl.get('role_code')}")
+        return error(
+            "template_role_mismatch", f"Template {tpl.get('template_id')} is for role {tpl.get('role_code')}"
+        )
     eff_date = parse_date(eff)
     if eff_date is not None and eff_date < today(db):
         return error("invalid_effective_date", f"Effective date {eff} is in the past")
@@ -387,7 +407,9 @@ def schedule_access_review(params: dict[str, Any], db: dict[str, Any], call_inde
         return err
     change = emp.get("pending_role_change")
     if not isinstance(change, dict) or change.get("case_id") != params["case_id"]:
-        return error("case_not_found", f"No permission change case {params['case_id']} for {emp['employee_id']}")
+        return error(
+            "case_not_found", f"No permission change case {params['case_id']} for {emp['employee_id']}"
+        )
     eff, rd = parse_date(change.get("effective_date")), parse_date(review)
     if eff is not None and rd is not None and abs((rd - eff).days - _REVIEW_DAYS) > _REVIEW_TOLERANCE:
         return error(
@@ -398,108 +420,6 @@ def schedule_access_review(params: dict[str, Any], db: dict[str, Any], call_inde
     review_id = "ARVW-" + params["case_id"][-6:]
     change["access_review_id"] = review_id
     change["review_date"] = review
-    return success(review_id=review_id, review_date=review, message=f"90-day review on {review}. ID: {review_id}")
-
-
-def _offboarding(emp: dict[str, Any]) -> dict[str, Any] | None:
-    rec = emp.get("offboarding_record")
-    return rec if isinstance(rec, dict) and rec.get("status") else None
-
-
-@TOOLS.tool
-def get_offboarding_record(params: dict[str, Any], db: dict[str, Any], call_index: int) -> Result:
-    """HR's off-boarding record; without one, access removal cannot start."""
-    emp, err = get_employee(db, params["employee_id"])
-    if emp is None:
-        return err or {}
-    err = require_auth(db)
-    if err is not None:
-        return err
-    rec = _offboarding(emp)
-    if rec is None:
-        return error("no_offboarding_record", f"HR has not filed an off-boarding record for {emp['employee_id']}")
-    return success(employee_id=emp["employee_id"], offboarding=dict(rec))
-
-
-@TOOLS.tool
-def submit_access_removal(params: dict[str, Any], db: dict[str, Any], call_index: int) -> Result:
-    """Permanently remove a departing report's access (manager + OTP only)."""
-    mgr_id, dep_id, lwd = params["manager_employee_id"], params["departing_employee_id"], params["last_working_day"]
-    err = (
-        check_employee_id(mgr_id, "manager_employee_id")
-        or check_employee_id(dep_id, "departing_employee_id")
-        or check_date(lwd, "last_working_day")
-        or require_manager(db, mgr_id)
-    )
-    if err is not None:
-        return err
-    dep = employee(db, dep_id)
-    if dep is None:
-        return error("employee_not_found", f"Employee {dep_id} not found")
-    if not _reports_to(db, mgr_id, dep):
-        return error("not_direct_report", f"{dep_id} does not report to {mgr_id}")
-    rec = _offboarding(dep)
-    if rec is None:
-        return error("no_offboarding_record", f"HR has not filed an off-boarding record for {dep_id}")
-    if rec.get("access_removed"):
-        return error("access_already_removed", f"Access for {dep_id} was already removed ({rec.get('removal_case_id')})")
-    if rec.get("last_working_day") and lwd != rec.get("last_working_day"):
-        return error(
-            "last_working_day_mismatch",
-            f"Last working day must match the off-boarding record ({rec.get('last_working_day')}).",
-        )
-    lwd_date = parse_date(lwd)
-    if lwd_date is not None and lwd_date < today(db):
-        return error("invalid_last_working_day", f"Last working day {lwd} is in the past")
-    scope = params["removal_scope"]
-    rec["access_removed"] = True
-    rec["removal_scope"] = scope
-    rec["removal_case_id"] = None
-    case_id = "CASE-ACCT-" + new_id(rec, "removal_case_id")
-    rec["removal_case_id"] = case_id
-    dep["employment_status"] = "terminated"
-    dep["group_memberships"] = []
-    dep["system_accounts"] = []
-    if scope == "staged" and lwd_date is not None:
-        dep["email_preserved_until"] = add_days(lwd_date, 30)
     return success(
-        case_id=case_id, departing_employee_id=dep_id, removal_scope=scope, message=f"Access removed. Case: {case_id}"
-    )
-
-
-@TOOLS.tool
-def initiate_asset_recovery(params: dict[str, Any], db: dict[str, Any], call_index: int) -> Result:
-    """Recover all company hardware of an employee whose access was removed."""
-    dep_id = params["departing_employee_id"]
-    err = check_employee_id(dep_id, "departing_employee_id") or require_manager(db)
-    if err is not None:
-        return err
-    dep = employee(db, dep_id)
-    if dep is None:
-        return error("employee_not_found", f"Employee {dep_id} not found")
-    rec = _offboarding(dep)
-    case_id = params["case_id"]
-    if rec is None or not rec.get("access_removed") or rec.get("removal_case_id") != case_id:
-        return error("case_not_found", f"No access removal case {case_id} for {dep_id}")
-    recoveries = db.setdefault("asset_recoveries", {})
-    if any(isinstance(r, dict) and r.get("case_id") == case_id for r in recoveries.values()):
-        return error("recovery_already_initiated", f"Asset recovery already started for {case_id}")
-    assets = [a for a in db.get("assets", {}).values() if isinstance(a, dict) and a.get("assigned_employee_id") == dep_id]
-    rid = "RECV-" + case_id[-6:]
-    method = params["recovery_method"]
-    recoveries[rid] = {
-        "recovery_id": rid,
-        "case_id": case_id,
-        "departing_employee_id": dep_id,
-        "recovery_method": method,
-        "assets_to_recover": [a.get("asset_tag") for a in assets],
-        "created_date": today(db).isoformat(),
-    }
-    return success(
-        recovery_id=rid,
-        recovery_method=method,
-        assets_to_recover=[
-            {"asset_tag": a.get("asset_tag"), "asset_type": a.get("asset_type"), "model": a.get("model")} for a in assets
-        ],
-        message=f"Recovery {rid}: {len(assets)} device(s) via {method}",
+        review_id=review_id, review_date=review, message=f"90-day review on {review}. ID: {review_id}"
     )

@@ -61,7 +61,9 @@ def check_desk_availability(params: dict[str, Any], db: dict[str, Any], call_ind
     desks = [
         {"desk_code": code, "zone": d.get("zone"), "near_window": d.get("near_window")}
         for code, d in _fac(db, "desks").items()
-        if d.get("building_code") == building and d.get("floor_code") == floor and d.get("status") == "available"
+        if d.get("building_code") == building
+        and d.get("floor_code") == floor
+        and d.get("status") == "available"
     ]
     return success(building_code=building, available_desks=desks, message=f"{len(desks)} desk(s)")
 
@@ -90,7 +92,12 @@ def submit_desk_assignment(params: dict[str, Any], db: dict[str, Any], call_inde
         return err
     if desk.get("status") != "available":
         return error("desk_unavailable", f"Desk {code} is not available")
-    record = {"request_id": None, "employee_id": emp["employee_id"], "desk_code": code, "date": today(db).isoformat()}
+    record = {
+        "request_id": None,
+        "employee_id": emp["employee_id"],
+        "desk_code": code,
+        "date": today(db).isoformat(),
+    }
     rid = "REQ-FAC-" + new_id(record, "request_id")
     desk["status"] = "assigned"
     desk["assigned_employee_id"] = emp["employee_id"]
@@ -100,7 +107,12 @@ def submit_desk_assignment(params: dict[str, Any], db: dict[str, Any], call_inde
 
 
 def _space_view(sid: str, s: dict[str, Any]) -> dict[str, Any]:
-    return {"parking_space_id": sid, "zone_code": s.get("zone_code"), "level": s.get("level"), "covered": s.get("covered")}
+    return {
+        "parking_space_id": sid,
+        "zone_code": s.get("zone_code"),
+        "level": s.get("level"),
+        "covered": s.get("covered"),
+    }
 
 
 @TOOLS.tool
@@ -117,7 +129,11 @@ def check_parking_availability(params: dict[str, Any], db: dict[str, Any], call_
     zone, err = resolve_zone(db, params["zone_code"])
     if zone is None:
         return err or {}
-    free = [_space_view(k, s) for k, s in spaces.items() if s.get("zone_code") == zone and s.get("status") == "available"]
+    free = [
+        _space_view(k, s)
+        for k, s in spaces.items()
+        if s.get("zone_code") == zone and s.get("status") == "available"
+    ]
     return success(zone_code=zone, available_spaces=free, message=f"{len(free)} space(s)")
 
 
@@ -145,7 +161,12 @@ def submit_parking_assignment(params: dict[str, Any], db: dict[str, Any], call_i
         return err
     if space.get("status") != "available":
         return error("parking_space_unavailable", f"Parking space {sid} is not available")
-    record = {"request_id": None, "employee_id": emp["employee_id"], "parking_space_id": sid, "date": today(db).isoformat()}
+    record = {
+        "request_id": None,
+        "employee_id": emp["employee_id"],
+        "parking_space_id": sid,
+        "date": today(db).isoformat(),
+    }
     rid = "REQ-FAC-" + new_id(record, "request_id")
     space["status"] = "assigned"
     space["assigned_employee_id"] = emp["employee_id"]
@@ -170,7 +191,9 @@ def submit_waitlist(params: dict[str, Any], db: dict[str, Any], call_index: int)
     waitlists = db.setdefault("waitlists", {})
     queue = waitlists.setdefault(kind, [])
     if any(w.get("employee_id") == emp["employee_id"] and w.get("zone_or_building") == place for w in queue):
-        return error("already_waitlisted", f"{emp['employee_id']} is already on the {kind} waitlist for {place}")
+        return error(
+            "already_waitlisted", f"{emp['employee_id']} is already on the {kind} waitlist for {place}"
+        )
     position = sum(1 for w in queue if w.get("zone_or_building") == place) + 1
     wid = f"WL-{kind[:3].upper()}-{len(queue) + 1:04d}"
     queue.append(
@@ -254,7 +277,11 @@ def submit_equipment_request(params: dict[str, Any], db: dict[str, Any], call_in
 
 
 def _window_error(p: dict[str, Any]) -> Result | None:
-    err = check_date(p["date"]) or check_time(p["start_time"], "start_time") or check_time(p["end_time"], "end_time")
+    err = (
+        check_date(p["date"])
+        or check_time(p["start_time"], "start_time")
+        or check_time(p["end_time"], "end_time")
+    )
     if err is not None:
         return err
     if p["end_time"] <= p["start_time"]:
@@ -281,7 +308,12 @@ def check_room_availability(params: dict[str, Any], db: dict[str, Any], call_ind
     floor = _floor(params["floor_code"]) if params.get("floor_code") else None
     need = set(params.get("equipment_required") or [])
     rooms = [
-        {"room_code": code, "floor_code": r.get("floor_code"), "capacity": r.get("capacity"), "equipment": r.get("equipment")}
+        {
+            "room_code": code,
+            "floor_code": r.get("floor_code"),
+            "capacity": r.get("capacity"),
+            "equipment": r.get("equipment"),
+        }
         for code, r in _fac(db, "conference_rooms").items()
         if r.get("building_code") == building
         and (floor is None or r.get("floor_code") == floor)
@@ -353,7 +385,10 @@ def send_calendar_invite(params: dict[str, Any], db: dict[str, Any], call_index:
         params["start_time"],
         params["end_time"],
     ):
-        return error("booking_mismatch", f"Booking {rid} is for {booking.get('date')} {booking.get('start_time')}-{booking.get('end_time')}")
+        return error(
+            "booking_mismatch",
+            f"Booking {rid} is for {booking.get('date')} {booking.get('start_time')}-{booking.get('end_time')}",
+        )
     events = db.setdefault("calendar_events", {})
     if any(isinstance(e, dict) and e.get("request_id") == rid for e in events.values()):
         return error("invite_already_sent", f"A calendar invite was already sent for {rid}")
@@ -368,4 +403,9 @@ def send_calendar_invite(params: dict[str, Any], db: dict[str, Any], call_index:
         "end_time": params["end_time"],
         "created_date": today(db).isoformat(),
     }
-    return success(calendar_event_id=eid, room_code=code, date=params["date"], message=f"Calendar invite sent. Event: {eid}")
+    return success(
+        calendar_event_id=eid,
+        room_code=code,
+        date=params["date"],
+        message=f"Calendar invite sent. Event: {eid}",
+    )

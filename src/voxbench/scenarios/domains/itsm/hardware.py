@@ -79,7 +79,11 @@ def get_employee_assets(params: dict[str, Any], db: dict[str, Any], call_index: 
     if err is not None:
         return err
     eid = emp["employee_id"]
-    assets = [dict(a) for a in db.get("assets", {}).values() if isinstance(a, dict) and a.get("assigned_employee_id") == eid]
+    assets = [
+        dict(a)
+        for a in db.get("assets", {}).values()
+        if isinstance(a, dict) and a.get("assigned_employee_id") == eid
+    ]
     return success(employee_id=eid, assets=assets, message=f"{len(assets)} asset(s)")
 
 
@@ -108,7 +112,12 @@ def check_hardware_entitlement(params: dict[str, Any], db: dict[str, Any], call_
     if age is not None and age < _MIN_AGE[rtype]:
         return _age_error(rtype, age)
     current = (
-        {"asset_tag": asset.get("asset_tag"), "os": asset.get("os"), "size": asset.get("size"), "model": asset.get("model")}
+        {
+            "asset_tag": asset.get("asset_tag"),
+            "os": asset.get("os"),
+            "size": asset.get("size"),
+            "model": asset.get("model"),
+        }
         if asset
         else None
     )
@@ -246,7 +255,10 @@ def initiate_asset_return(params: dict[str, Any], db: dict[str, Any], call_index
         "status": "pending_return",
     }
     return success(
-        return_auth_id=rma, asset_tag=tag, return_deadline=deadline, message=f"RMA {rma}: return by {deadline}"
+        return_auth_id=rma,
+        asset_tag=tag,
+        return_deadline=deadline,
+        message=f"RMA {rma}: return by {deadline}",
     )
 
 

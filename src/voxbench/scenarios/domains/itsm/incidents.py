@@ -67,7 +67,9 @@ def attempt_account_unlock(params: dict[str, Any], db: dict[str, Any], call_inde
         return error("account_not_locked", f"Account on {system} is not locked.")
     reason = acct.get("lock_reason")
     if reason in ("security_investigation", "admin_hold", "security_hold"):
-        what = "security investigation" if reason == "security_investigation" else str(reason).replace("_", " ")
+        what = (
+            "security investigation" if reason == "security_investigation" else str(reason).replace("_", " ")
+        )
         return error(
             "cannot_unlock_security_hold",
             f"Account on {system} is under {what}. This cannot be unlocked from the service desk. "
@@ -102,7 +104,11 @@ def attempt_password_reset(params: dict[str, Any], db: dict[str, Any], call_inde
             "in_person_required",
             f"Password reset on {system} requires in-person verification with IT security.",
         )
-    if acct.get("locked") and acct.get("lock_reason") in ("security_investigation", "admin_hold", "security_hold"):
+    if acct.get("locked") and acct.get("lock_reason") in (
+        "security_investigation",
+        "admin_hold",
+        "security_hold",
+    ):
         return error(
             "cannot_reset_security_hold",
             f"Account on {system} is under a security hold and cannot be reset from the service desk.",
@@ -221,7 +227,11 @@ def add_affected_user(params: dict[str, Any], db: dict[str, Any], call_index: in
         return err
     number = params["ticket_number"]
     o = next(
-        (x for x in db.get("active_outages", {}).values() if isinstance(x, dict) and x.get("ticket_number") == number),
+        (
+            x
+            for x in db.get("active_outages", {}).values()
+            if isinstance(x, dict) and x.get("ticket_number") == number
+        ),
         None,
     )
     if o is None:
@@ -250,7 +260,11 @@ def link_known_error(params: dict[str, Any], db: dict[str, Any], call_index: int
         return err or {}
     service = params["service_name"]
     ke = next(
-        (k for k in db.get("known_errors", {}).values() if isinstance(k, dict) and k.get("service_name") == service),
+        (
+            k
+            for k in db.get("known_errors", {}).values()
+            if isinstance(k, dict) and k.get("service_name") == service
+        ),
         None,
     )
     if ke is None:
@@ -305,7 +319,9 @@ def schedule_field_dispatch(params: dict[str, Any], db: dict[str, Any], call_ind
     t["dispatch_id"] = dispatch_id
     t["dispatch_date"] = day
     t["dispatch_window"] = window
-    return success(dispatch_id=dispatch_id, date=day, time_window=window, message=f"Dispatch {dispatch_id} confirmed")
+    return success(
+        dispatch_id=dispatch_id, date=day, time_window=window, message=f"Dispatch {dispatch_id} confirmed"
+    )
 
 
 @TOOLS.tool

@@ -137,11 +137,15 @@ def route_approval_workflow(params: dict[str, Any], db: dict[str, Any], call_ind
     if not isinstance(req, dict):
         return error("request_not_found", f"Request {params['request_id']} not found")
     if req.get("employee_id") != params["employee_id"]:
-        return error("request_not_found", f"Request {params['request_id']} does not belong to {params['employee_id']}")
+        return error(
+            "request_not_found", f"Request {params['request_id']} does not belong to {params['employee_id']}"
+        )
     if req.get("status") != "pending_approval":
         return error("approval_not_required", f"Request {req['request_id']} is not pending approval")
     if req.get("approval_routed_to"):
-        return error("already_routed", f"Request {req['request_id']} is already routed to {req['approval_routed_to']}")
+        return error(
+            "already_routed", f"Request {req['request_id']} is already routed to {req['approval_routed_to']}"
+        )
     approver = employee(db, params["approver_employee_id"])
     if approver is None:
         return employee_not_found(params["approver_employee_id"])
@@ -217,7 +221,10 @@ def submit_license_request(params: dict[str, Any], db: dict[str, Any], call_inde
     db.setdefault("requests", {})[rid] = record
     if duration is None:
         return success(
-            request_id=rid, catalog_id=params["catalog_id"], license_type="permanent", message=f"License request: {rid}"
+            request_id=rid,
+            catalog_id=params["catalog_id"],
+            license_type="permanent",
+            message=f"License request: {rid}",
         )
     return success(
         request_id=rid,
@@ -259,7 +266,9 @@ def get_employee_licenses(params: dict[str, Any], db: dict[str, Any], call_index
     err = require_auth(db)
     if err is not None:
         return err
-    return success(employee_id=emp["employee_id"], licenses=[dict(x) for x in emp.get("software_licenses") or []])
+    return success(
+        employee_id=emp["employee_id"], licenses=[dict(x) for x in emp.get("software_licenses") or []]
+    )
 
 
 @TOOLS.tool
@@ -301,7 +310,9 @@ def submit_license_renewal(params: dict[str, Any], db: dict[str, Any], call_inde
     db.setdefault("requests", {})[rid] = record
     lic["expiration_date"] = new_exp
     lic["status"] = "active"
-    return success(request_id=rid, new_expiration_date=new_exp, message=f"Renewed. Expires {new_exp}. ID: {rid}")
+    return success(
+        request_id=rid, new_expiration_date=new_exp, message=f"Renewed. Expires {new_exp}. ID: {rid}"
+    )
 
 
 def _breached(db: dict[str, Any], req: dict[str, Any]) -> bool:
