@@ -15,6 +15,7 @@ from collections.abc import Sequence
 COMMANDS = {
     "tools": "voxbench.cli.tools",
     "run": "voxbench.cli.run",
+    "eval": "voxbench.cli.eval",
 }
 
 

@@ -1,0 +1,103 @@
+"""`voxbench eval RUN_DIR`: (re-)score every record of a run and print a summary table."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from pathlib import Path
+from typing import Any
+
+
+def add_parser(sub: Any) -> None:
+    p = sub.add_parser("eval", help="score a run directory (voxbench or EVA layout)")
+    p.add_argument(
+        "run_dir", help="run directory (conversations/**/record.json or EVA records/*/result.json)"
+    )
+    p.add_argument("--metrics", help="comma-separated metric names (default: every default metric)")
+    p.add_argument(
+        "--merge", action="store_true", help="keep earlier metrics.json entries not re-run (append)"
+    )
+    p.add_argument(
+        "--judge-base-url", default=os.environ.get("VOXBENCH_JUDGE_BASE_URL"), help="OpenAI-compatible URL"
+    )
+    p.add_argument("--judge-model", default=os.environ.get("VOXBENCH_JUDGE_MODEL"), help="judge model name")
+    p.add_argument("--audio-judge-model", default=os.environ.get("VOXBENCH_AUDIO_JUDGE_MODEL"))
+    p.add_argument("--judge-cache", default=None, help="on-disk judge cache (default RUN_DIR/.judge_cache)")
+    p.add_argument(
+        "--eva-dataset", default=None, help="EVA dataset folder, for scoring EVA runs (expected DBs)"
+    )
+    p.add_argument(
+        "--pipeline-type", default="cascade", choices=["cascade", "audio_llm", "s2s"], help="EVA runs only"
+    )
+    p.add_argument("--list-metrics", action="store_true", help="list registered metrics and exit")
+    p.set_defaults(func=run_eval)
+
+
+def run_eval(args: argparse.Namespace) -> int:
+    from rich.console import Console
+    from rich.table import Table
+
+    from voxbench.eval.runner import default_metrics, score_run
+    from voxbench.eval.types import REGISTRY, EvalConfig
+
+    console = Console()
+    if args.list_metrics:
+        t = Table("metric", "category", "version", "judge", "pass thr", "default")
+        for n, s in sorted(REGISTRY.items(), key=lambda x: (x[1].category, x[0])):
+            t.add_row(
+                n,
+                s.category,
+                s.version,
+                "yes" if s.needs_judge else "",
+                str(s.pass_threshold),
+                str(s.default),
+            )
+        console.print(t)
+        return 0
+    run_dir = Path(args.run_dir)
+    if not run_dir.is_dir():
+        raise FileNotFoundError(f"run directory not found: {run_dir}")
+    config = EvalConfig()
+    if args.judge_base_url and args.judge_model:
+        from voxbench.eval.judges.openai_http import OpenAIJudge
+
+        cache = Path(args.judge_cache) if args.judge_cache else run_dir / ".judge_cache"
+        config.judge = OpenAIJudge(base_url=args.judge_base_url, model=args.judge_model, cache_dir=cache)
+        if args.audio_judge_model:
+            config.audio_judge = OpenAIJudge(
+                base_url=args.judge_base_url, model=args.audio_judge_model, cache_dir=cache
+            )
+    metrics = [m.strip() for m in args.metrics.split(",") if m.strip()] if args.metrics else default_metrics()
+    _, summary = score_run(
+        run_dir,
+        config,
+        metrics,
+        eva_dataset=args.eva_dataset,
+        pipeline_type=args.pipeline_type,
+        merge=args.merge,
+    )
+    t = Table(title=f"{run_dir.name}: {summary['scored_records']}/{summary['total_records']} records scored")
+    for col in ("metric", "mean", "95% CI", "n", "skipped/none", "errors"):
+        t.add_column(col, justify="left" if col == "metric" else "right")
+    for name, b in summary["per_metric"].items():
+        ci = "" if b["mean_ci_lower"] is None else f"[{b['mean_ci_lower']:.3f}, {b['mean_ci_upper']:.3f}]"
+        mean = "-" if b["mean"] is None else f"{b['mean']:.3f}"
+        t.add_row(name, mean, ci, str(b["count"]), str(b["none_count"]), str(b["error_count"]))
+    for name, b in summary["overall_scores"].items():
+        if name == "pass_k":
+            continue
+        mean = "-" if b["mean"] is None else f"{b['mean']:.3f}"
+        t.add_row(f"[bold]{name}[/bold]", mean, "", str(b["count"]), str(b["none_count"]), "")
+    console.print(t)
+    f = summary["failures"]
+    console.print(
+        f"infrastructure failures: {f['infrastructure']['count']}  "
+        f"validation failures: {f['validation']['count']}  "
+        f"summary: {run_dir / 'metrics_summary.json'}"
+    )
+    if config.judge is not None:
+        u = config.judge.usage  # type: ignore[attr-defined]
+        console.print(
+            f"judge calls: {u.calls} ({u.cached_calls} cached), tokens in/out {u.prompt_tokens}/{u.completion_tokens}"
+        )
+    return 0

@@ -1,0 +1,384 @@
+"""The conversation context every metric reads, and turn segmentation (EVA §3.1).
+
+Both record formats (voxbench's typed events, EVA's log folders) are first flattened to
+a list of `HEvent`s on one clock in seconds, then `segment()` cuts turns:
+
+* turn 0 is the greeting (assistant speech before the caller's first speech); a caller
+  who speaks first opens turn 1 (EVA keeps them in turn 0: `caller_first_is_turn_1`);
+* a caller speech session starts a new turn when the assistant has spoken since the
+  last advance (the caller's first session always starts turn 1);
+* caller sessions that carry no caller text are dropped first (EVA rolls back "empty
+  user audio sessions": a noise burst is not a turn), unless the record has no caller
+  text at all;
+* `assistant_interrupted_turns`: an assistant session starts while a caller session is
+  open and that caller session began in the current turn (the agent barged in);
+* `user_interrupted_turns`: a caller session starts while an assistant session is open;
+  the new turn gets the flag;
+* text events attach to the speech session of their channel nearest in time (distance
+  0 inside the session), so early intended texts and late transcripts land on the turn
+  whose audio they belong to; texts with no audio at all fall back to the turn clock;
+* tool calls, tool results and fallback nudges belong to the turn current at their
+  time; a fallback nudge opens a new (assistant-only) turn, scored 0 by turn_taking.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import asdict, dataclass, field
+from typing import Any, Literal
+
+Who = Literal["user", "assistant"]
+TEXT_KINDS = ("user_intended", "user_transcribed", "assistant_intended", "assistant_transcribed")
+
+
+@dataclass
+class HEvent:
+    """One flattened history event. `kind` is audio_start/audio_end (with `who`), one of
+    TEXT_KINDS (with `text`), tool_call/tool_response (with `name`, `data`), fallback."""
+
+    t: float
+    kind: str
+    who: Who | None = None
+    text: str = ""
+    name: str = ""
+    data: Any = None
+
+
+@dataclass
+class ToolCallInfo:
+    turn_id: int
+    name: str
+    params: Any
+    response: dict[str, Any] | None = None
+    status: str | None = None
+    error_type: str | None = None
+    t: float = 0.0
+
+
+@dataclass
+class ConversationContext:
+    """Everything metrics read about one conversation (EVA's MetricContext, plus ours)."""
+
+    record_id: str
+    scenario_id: str = ""
+    trial: int = 0
+    domain: str = ""
+    language: str = "en"
+    pipeline_type: str = "cascade"
+    source: str = "voxbench"
+    status: str = "completed"
+    error: str | None = None
+    conversation_ended_reason: str | None = None
+    simulator_ended_call: bool | None = None
+    transcribed_user_turns: dict[int, str] = field(default_factory=dict)
+    intended_user_turns: dict[int, str] = field(default_factory=dict)
+    intended_assistant_turns: dict[int, str] = field(default_factory=dict)
+    transcribed_assistant_turns: dict[int, str] = field(default_factory=dict)
+    audio_timestamps_user_turns: dict[int, list[tuple[float, float]]] = field(default_factory=dict)
+    audio_timestamps_assistant_turns: dict[int, list[tuple[float, float]]] = field(default_factory=dict)
+    latency_assistant_turns: dict[int, float] = field(default_factory=dict)
+    assistant_interrupted_turns: list[int] = field(default_factory=list)
+    user_interrupted_turns: list[int] = field(default_factory=list)
+    fallback_turn_ids: list[int] = field(default_factory=list)
+    conversation_trace: list[dict[str, Any]] = field(default_factory=list)
+    tool_calls: list[ToolCallInfo] = field(default_factory=list)
+    num_turns: int = 0
+    stage_latencies: dict[str, list[float]] = field(default_factory=dict)
+    output_tokens: list[int] = field(default_factory=list)
+    pretool_speech_rate: float | None = None
+    expected_db: dict[str, Any] | None = None
+    initial_db: dict[str, Any] | None = None
+    final_db: dict[str, Any] | None = None
+    final_db_hash: str | None = None
+    user_goal: dict[str, Any] = field(default_factory=dict)
+    user_persona: str = ""
+    agent_instructions: str = ""
+    agent_role: str = ""
+    agent_tools: list[dict[str, Any]] = field(default_factory=list)
+    current_date_time: str = ""
+    audio_paths: dict[str, str] = field(default_factory=dict)
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def num_assistant_turns(self) -> int:
+        return len(self.audio_timestamps_assistant_turns) or len(self.intended_assistant_turns)
+
+    @property
+    def num_user_turns(self) -> int:
+        return len(self.audio_timestamps_user_turns) or len(self.transcribed_user_turns)
+
+    def last_audio_speaker(self) -> Who | None:
+        ends: list[tuple[float, Who]] = []
+        for who, segs in (
+            ("user", self.audio_timestamps_user_turns),
+            ("assistant", self.audio_timestamps_assistant_turns),
+        ):
+            for lst in segs.values():
+                ends.extend((e, who) for _, e in lst)  # type: ignore[misc]
+        return max(ends)[1] if ends else None
+
+    def is_agent_timeout_on_user_turn(self) -> bool:
+        """EVA: inactivity timeout while the caller spoke last (the agent never answered)."""
+        return self.conversation_ended_reason == "inactivity_timeout" and self.last_audio_speaker() == "user"
+
+    def tool_turns(self) -> set[int]:
+        return {c.turn_id for c in self.tool_calls}
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        for k in ("expected_db", "initial_db", "final_db"):
+            d.pop(k, None)
+        return d
+
+
+# ---------------------------------------------------------------------------- segmentation
+
+
+@dataclass
+class _Session:
+    who: Who
+    start: float
+    end: float | None
+    texts: dict[str, list[str]] = field(default_factory=dict)
+    turn: int = -1
+
+
+def _pair_sessions(events: list[HEvent], end_t: float) -> list[_Session]:
+    sessions: list[_Session] = []
+    open_: dict[str, _Session] = {}
+    for ev in events:
+        if ev.kind == "audio_start" and ev.who and ev.who not in open_:
+            s = _Session(ev.who, ev.t, None)
+            open_[ev.who] = s
+            sessions.append(s)
+        elif ev.kind == "audio_end" and ev.who in open_:
+            open_.pop(ev.who).end = ev.t
+    for s in open_.values():  # a missing end uses the session-end timestamp
+        s.end = max(end_t, s.start)
+    return sessions
+
+
+def _nearest(sessions: list[_Session], t: float) -> _Session | None:
+    best, best_d = None, float("inf")
+    for s in sessions:
+        end = s.end if s.end is not None else s.start
+        d = 0.0 if s.start <= t <= end else min(abs(t - s.start), abs(t - end))
+        if d < best_d:  # ties go to the earlier session
+            best, best_d = s, d
+    return best
+
+
+TAG_ASSISTANT_INTERRUPTS = "[assistant interrupts]"
+TAG_USER_INTERRUPTS = "[user interrupts]"
+TAG_CUT_BY_USER = "[likely cut off by user]"
+_TAG_RE = re.compile(r"\[[^\]]*\]")
+
+
+def strip_tags(text: str) -> str:
+    return re.sub(r"\s+", " ", _TAG_RE.sub(" ", text)).strip()
+
+
+def segment(
+    events: list[HEvent],
+    ctx: ConversationContext,
+    drop_empty_user_sessions: bool = True,
+    caller_first_is_turn_1: bool = True,
+) -> None:
+    """Fill the turn-level fields of `ctx` from a flattened history (see module doc).
+
+    `caller_first_is_turn_1=False` is EVA's rule: a caller who speaks before any agent
+    speech stays in turn 0 (EVA assumes a greeting)."""
+    events = sorted(events, key=lambda e: e.t)  # stable: source order breaks ties
+    end_t = events[-1].t if events else 0.0
+    sessions = _pair_sessions(events, end_t)
+    by_who: dict[str, list[_Session]] = {
+        "user": [s for s in sessions if s.who == "user"],
+        "assistant": [s for s in sessions if s.who == "assistant"],
+    }
+    orphan_texts: list[HEvent] = []
+    for ev in events:
+        if ev.kind in TEXT_KINDS and ev.text.strip():
+            who = "user" if ev.kind.startswith("user") else "assistant"
+            s = _nearest(by_who[who], ev.t)
+            if s is None:
+                orphan_texts.append(ev)
+            else:
+                s.texts.setdefault(ev.kind, []).append(ev.text.strip())
+    has_user_text = any(s.texts for s in by_who["user"])
+    if drop_empty_user_sessions and has_user_text:
+        sessions = [s for s in sessions if s.who == "assistant" or s.texts]
+
+    # the turn clock: (time, turn) after each advance
+    marks: list[tuple[float, int, str]] = [(s.start, 0, "s") for s in sessions]
+    marks += [(e.t, 1, "f") for e in events if e.kind == "fallback"]
+    marks += [(e.t, 2, "o") for e in orphan_texts if e.kind.startswith("user")]
+    marks.sort(key=lambda m: (m[0], m[1]))
+    starts = sorted(sessions, key=lambda s: s.start)
+    si = 0
+    turn, spoke, any_user = 0, False, False
+    clock: list[tuple[float, int]] = [(float("-inf"), 0)]
+    fallback: list[int] = []
+    a_int: set[int] = set()
+    u_int: set[int] = set()
+    open_user: _Session | None = None
+    for t, _prio, kind in marks:
+        if kind == "s":
+            s = starts[si]
+            si += 1
+            # sessions that ended before this start are no longer open
+            if s.who == "user":
+                if spoke or not any_user:
+                    if spoke or (turn == 0 and caller_first_is_turn_1):
+                        turn += 1
+                    spoke = False
+                    clock.append((t, turn))
+                any_user = True
+                if any(o.who == "assistant" and o.start < t < (o.end or t) for o in sessions if o is not s):
+                    u_int.add(turn)
+                s.turn = turn
+                open_user = s
+            else:
+                if (
+                    open_user is not None
+                    and open_user.start <= t < (open_user.end or t)
+                    and open_user.turn == turn
+                ):
+                    a_int.add(turn)
+                s.turn = turn
+                spoke = True
+        elif kind == "f":
+            turn += 1
+            spoke = False
+            fallback.append(turn)
+            clock.append((t, turn))
+        else:  # a caller text with no audio anywhere: it advances like speech
+            if spoke or (turn == 0 and caller_first_is_turn_1):
+                turn += 1
+                spoke = False
+                clock.append((t, turn))
+    clock_t = [c[0] for c in clock]
+
+    def turn_at(t: float) -> int:
+        return clock[bisect.bisect_right(clock_t, t) - 1][1]
+
+    users: dict[int, list[tuple[float, float]]] = {}
+    assts: dict[int, list[tuple[float, float]]] = {}
+    texts: dict[str, dict[int, list[tuple[float, str]]]] = {k: {} for k in TEXT_KINDS}
+    for s in sessions:
+        (users if s.who == "user" else assts).setdefault(s.turn, []).append((s.start, s.end or s.start))
+        for kind, lst in s.texts.items():
+            texts[kind].setdefault(s.turn, []).extend((s.start, x) for x in lst)
+    for ev in orphan_texts:
+        texts[ev.kind].setdefault(turn_at(ev.t), []).append((ev.t, ev.text.strip()))
+
+    ctx.audio_timestamps_user_turns = {k: sorted(v) for k, v in sorted(users.items())}
+    ctx.audio_timestamps_assistant_turns = {k: sorted(v) for k, v in sorted(assts.items())}
+    ctx.latency_assistant_turns = {
+        t: round(min(s for s, _ in assts[t]) - max(e for _, e in users[t]), 6)
+        for t in sorted(users)
+        if t in assts and t != 0
+    }
+    ctx.assistant_interrupted_turns = sorted(a_int)
+    ctx.user_interrupted_turns = sorted(u_int)
+    ctx.fallback_turn_ids = fallback
+
+    def joined(kind: str) -> dict[int, str]:
+        return {
+            t: " ".join(x for _, x in sorted(v, key=lambda p: p[0])) for t, v in sorted(texts[kind].items())
+        }
+
+    ctx.intended_user_turns = joined("user_intended")
+    ctx.transcribed_user_turns = joined("user_transcribed")
+    ctx.intended_assistant_turns = joined("assistant_intended")
+    ctx.transcribed_assistant_turns = joined("assistant_transcribed")
+    _apply_tags(ctx)
+
+    calls: list[ToolCallInfo] = []
+    pending: dict[str, list[ToolCallInfo]] = {}
+    for ev in events:
+        if ev.kind == "tool_call":
+            c = ToolCallInfo(turn_id=turn_at(ev.t), name=ev.name, params=ev.data, t=ev.t)
+            calls.append(c)
+            pending.setdefault(ev.name, []).append(c)
+        elif ev.kind == "tool_response":
+            resp = ev.data if isinstance(ev.data, dict) else {"value": ev.data}
+            q = pending.get(ev.name) or []
+            if q:
+                c = q.pop(0)
+            else:
+                c = ToolCallInfo(turn_id=turn_at(ev.t), name=ev.name, params=None, t=ev.t)
+                calls.append(c)
+            c.response = resp
+            c.status = str(resp.get("status")) if resp.get("status") is not None else None
+            c.error_type = resp.get("error_type") if c.status == "error" else None
+    ctx.tool_calls = calls
+    turn_ids = [*users, *assts, *(c.turn_id for c in calls)]
+    ctx.num_turns = max(turn_ids) if turn_ids else 0
+    ctx.conversation_trace = build_trace(ctx, users, assts)
+
+
+def _apply_tags(ctx: ConversationContext) -> None:
+    for t in ctx.assistant_interrupted_turns:
+        for d in (ctx.intended_assistant_turns, ctx.transcribed_assistant_turns):
+            if t in d:
+                d[t] = f"{TAG_ASSISTANT_INTERRUPTS} {d[t]}"
+    for t in ctx.user_interrupted_turns:
+        for d in (ctx.intended_user_turns, ctx.transcribed_user_turns):
+            if t in d:
+                d[t] = f"{TAG_USER_INTERRUPTS} {d[t]}"
+        for d in (ctx.intended_assistant_turns, ctx.transcribed_assistant_turns):
+            if t - 1 in d:
+                d[t - 1] = f"{d[t - 1]} {TAG_CUT_BY_USER}"
+
+
+def build_trace(
+    ctx: ConversationContext,
+    users: dict[int, list[tuple[float, float]]],
+    assts: dict[int, list[tuple[float, float]]],
+) -> list[dict[str, Any]]:
+    """Time-ordered trace: caller text (STT text for cascade, intended otherwise), agent
+    text (intended), tool calls and responses, each with its turn id."""
+    cascade = ctx.pipeline_type == "cascade"
+    user_src, user_type = (
+        (ctx.transcribed_user_turns, "transcribed")
+        if cascade and ctx.transcribed_user_turns
+        else (ctx.intended_user_turns, "intended")
+    )
+    asst_src, asst_type = (
+        (ctx.intended_assistant_turns, "intended")
+        if ctx.intended_assistant_turns
+        else (ctx.transcribed_assistant_turns, "transcribed")
+    )
+    items: list[tuple[int, float, int, dict[str, Any]]] = []
+    for t, text in user_src.items():
+        at = min((s for s, _ in users.get(t, [])), default=float("-inf"))
+        items.append((t, at, 0, {"role": "user", "content": text, "type": user_type, "turn_id": t}))
+    for t, text in asst_src.items():
+        at = min((s for s, _ in assts.get(t, [])), default=float("inf"))
+        items.append((t, at, 1, {"role": "assistant", "content": text, "type": asst_type, "turn_id": t}))
+    for c in ctx.tool_calls:
+        items.append(
+            (
+                c.turn_id,
+                c.t,
+                1,
+                {"type": "tool_call", "tool_name": c.name, "parameters": c.params, "turn_id": c.turn_id},
+            )
+        )
+        if c.response is not None:
+            items.append(
+                (
+                    c.turn_id,
+                    c.t,
+                    2,
+                    {
+                        "type": "tool_response",
+                        "tool_name": c.name,
+                        "tool_response": c.response,
+                        "turn_id": c.turn_id,
+                    },
+                )
+            )
+    items.sort(key=lambda x: (x[0], x[1], x[2]))
+    return [x[3] for x in items]

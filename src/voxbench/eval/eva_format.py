@@ -1,0 +1,222 @@
+"""Read EVA run directories (`output/<run_id>/records/<id>[/trial_i]/`) as contexts.
+
+EVA's processor merges three logs (reference §3.1, §5.3); we flatten them into the same
+`HEvent` history our own records produce and cut turns with the same `segment()`:
+
+* `user_simulator_events.jsonl` (legacy `elevenlabs_events.jsonl`): audio_start /
+  audio_end with `audio_timestamp` (unix s), `user_speech` (the caller's intended text),
+  `assistant_speech` (the caller's STT of the agent), `connection_state`;
+* `audit_log.json` transcript: `user` (the agent's STT), `tool_call`, `tool_response`,
+  `turn_fallback`; `assistant` only when no TTS text was logged;
+* `pipecat_logs.jsonl`: `tts_text` chunks (what the agent handed to TTS).
+
+The scenario (expected database, goal) comes from an EVA dataset folder when given.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from voxbench.eval.context import ConversationContext, HEvent, segment
+
+_USER_NAMES = {"simulated_user", "elevenlabs_user", "user"}
+_ASSISTANT_NAMES = {"assistant", "framework_agent", "pipecat_agent"}
+SIM_EVENT_FILES = ("user_simulator_events.jsonl", "elevenlabs_events.jsonl")
+_TRIAL_RE = re.compile(r"^(?P<id>.+?)(?:/|_)trial_(?P<trial>\d+)$")
+_SUFFIX_RE = re.compile(r"_(failed_attempt|extra|unvalidated|attempt)_\d+$")
+
+
+def is_eva_record(path: Path) -> bool:
+    return (path / "result.json").is_file() and (path / "audit_log.json").is_file()
+
+
+def parse_trial_record_id(rid: str) -> tuple[str, int]:
+    """`1.1.2/trial_3` or `1.1.2_trial_3` -> ("1.1.2", 3); archive suffixes are stripped."""
+    rid = _SUFFIX_RE.sub("", rid)
+    m = _TRIAL_RE.match(rid)
+    return (m["id"], int(m["trial"])) if m else (rid, 0)
+
+
+def _jsonl(p: Path) -> list[dict[str, Any]]:
+    if not p.is_file():
+        return []
+    return [json.loads(line) for line in p.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def _sim_events(folder: Path) -> tuple[list[dict[str, Any]], Path | None]:
+    for name in SIM_EVENT_FILES:
+        p = folder / name
+        if p.is_file():
+            return _jsonl(p), p
+    return [], None
+
+
+def eva_history(folder: Path, pipeline_type: str = "cascade") -> list[HEvent]:
+    out: list[HEvent] = []
+    sim, _ = _sim_events(folder)
+    for e in sim:
+        et = e.get("event_type") or e.get("type")
+        ts = float(e.get("timestamp", 0)) / 1000.0
+        if et in ("audio_start", "audio_end"):
+            u = e.get("user")
+            who = "user" if u in _USER_NAMES else "assistant" if u in _ASSISTANT_NAMES else None
+            if who is not None:
+                out.append(HEvent(float(e.get("audio_timestamp", ts)), et, who))  # type: ignore[arg-type]
+        elif et == "user_speech":
+            out.append(HEvent(ts, "user_intended", text=(e.get("data") or {}).get("text", "")))
+        elif et == "assistant_speech":
+            out.append(HEvent(ts, "assistant_transcribed", text=(e.get("data") or {}).get("text", "")))
+    tts = [
+        (float(e["timestamp"]) / 1000.0, str((e.get("data") or {}).get("frame", "")))
+        for e in _jsonl(folder / "pipecat_logs.jsonl")
+        if e.get("type") == "tts_text"
+    ]
+    if pipeline_type != "s2s":
+        out.extend(HEvent(t, "assistant_intended", text=x) for t, x in tts)
+    audit = _audit(folder)
+    for a in audit:
+        ts = float(a.get("timestamp", 0)) / 1000.0
+        mt = a.get("message_type")
+        v = a.get("value")
+        if mt == "user":
+            out.append(HEvent(ts, "user_transcribed", text=str(v)))
+        elif mt == "assistant" and (not tts or pipeline_type == "s2s"):
+            out.append(HEvent(ts, "assistant_intended", text=str(v)))
+        elif mt == "tool_call" and isinstance(v, dict):
+            out.append(HEvent(ts, "tool_call", name=v.get("tool", ""), data=v.get("parameters")))
+        elif mt == "tool_response" and isinstance(v, dict):
+            out.append(HEvent(ts, "tool_response", name=v.get("tool", ""), data=v.get("response")))
+        elif mt == "turn_fallback":
+            out.append(HEvent(ts, "fallback"))
+    return out
+
+
+def _audit(folder: Path) -> list[dict[str, Any]]:
+    p = folder / "audit_log.json"
+    if not p.is_file():
+        return []
+    return list(json.loads(p.read_text(encoding="utf-8")).get("transcript") or [])
+
+
+def pretool_speech_rate(audit: list[dict[str, Any]]) -> float | None:
+    """Share of contiguous tool-call groups preceded by non-empty agent speech since the
+    previous group; a caller message resets the flag (EVA's `pretoolspeech_rate`)."""
+    groups = spoken_groups = 0
+    spoke, in_group = False, False
+    for a in audit:
+        mt = a.get("message_type")
+        if mt in ("tool_call", "tool_response"):
+            if not in_group:
+                groups += 1
+                spoken_groups += spoke
+                in_group = True
+            spoke = False
+        else:
+            if mt in ("user", "assistant"):
+                in_group = False
+            if mt == "user":
+                spoke = False
+            elif mt == "assistant" and str(a.get("value") or "").strip():
+                spoke = True
+    return round(spoken_groups / groups, 4) if groups else None
+
+
+def _valid_end(sim: list[dict[str, Any]]) -> bool | None:
+    if not sim:
+        return None
+    last = sim[-1]
+    data = last.get("data") or {}
+    return (
+        (last.get("type") or last.get("event_type")) == "connection_state"
+        and data.get("state") == "session_ended"
+        and (data.get("details") or {}).get("reason") == "goodbye"
+    )
+
+
+def load_eva_context(
+    folder: str | Path,
+    record_id: str | None = None,
+    dataset_root: str | Path | None = None,
+    domain: str | None = None,
+    pipeline_type: str = "cascade",
+) -> ConversationContext:
+    folder = Path(folder)
+    result = json.loads((folder / "result.json").read_text(encoding="utf-8"))
+    rid = record_id or str(result.get("record_id") or folder.name)
+    sid, trial = parse_trial_record_id(rid)
+    sim, _ = _sim_events(folder)
+    ctx = ConversationContext(
+        record_id=rid,
+        scenario_id=sid,
+        trial=trial,
+        domain=domain or "",
+        pipeline_type=pipeline_type,
+        source="eva",
+        status="completed" if result.get("completed", True) else "infra_failure",
+        error=result.get("error"),
+        conversation_ended_reason=result.get("conversation_ended_reason"),
+        simulator_ended_call=_valid_end(sim),
+        final_db_hash=result.get("final_scenario_db_hash"),
+    )
+    for name, attr in (("initial_scenario_db.json", "initial_db"), ("final_scenario_db.json", "final_db")):
+        p = folder / name
+        if p.is_file():
+            setattr(ctx, attr, json.loads(p.read_text(encoding="utf-8")))
+    segment(eva_history(folder, pipeline_type), ctx, caller_first_is_turn_1=False)
+    ctx.pretool_speech_rate = pretool_speech_rate(_audit(folder))
+    for stage in ("llm", "stt", "tts"):
+        lat = result.get(f"{stage}_latency") or {}
+        if lat.get("mean_ms") is not None:
+            # EVA stores only summaries; keep the mean so response_speed can report it
+            ctx.stage_latencies[stage] = [float(lat["mean_ms"]) / 1000.0]
+    perf = folder / "agent_perf_stats.csv"
+    if perf.is_file():
+        csv.field_size_limit(1 << 30)
+        with perf.open(encoding="utf-8", newline="") as f:
+            for row in csv.DictReader(f):
+                if (row.get("output_tokens") or "").strip().isdigit():
+                    ctx.output_tokens.append(int(row["output_tokens"]))
+    for key, fname in (
+        ("agent", "audio_assistant.wav"),
+        ("user_clean", "audio_user_clean.wav"),
+        ("mix", "audio_mixed.wav"),
+    ):
+        if (folder / fname).is_file():
+            ctx.audio_paths[key] = str(folder / fname)
+    if dataset_root is not None and domain:
+        _attach_scenario(ctx, Path(dataset_root), domain)
+    return ctx
+
+
+def _attach_scenario(ctx: ConversationContext, root: Path, domain: str) -> None:
+    from voxbench.scenarios import load_dataset
+
+    dd = load_dataset(root, [domain]).domains[domain]
+    sc = dd.scenarios.get(ctx.scenario_id)
+    if sc is None:
+        return
+    ctx.expected_db = dd.expected_db(ctx.scenario_id, ctx.language)
+    ctx.user_goal = sc.user_goal.model_dump()
+    ctx.user_persona = sc.user_config.user_persona
+    ctx.current_date_time = sc.current_date_time
+    ctx.agent_instructions = dd.agent.instructions
+    ctx.agent_role = dd.agent.role
+    ctx.agent_tools = [t.model_dump() for t in dd.agent.tools]
+
+
+def domain_from_config(run_dir: Path) -> str | None:
+    p = run_dir / "config.json"
+    if not p.is_file():
+        return None
+    cfg = json.loads(p.read_text(encoding="utf-8"))
+    if cfg.get("domain"):
+        return str(cfg["domain"])
+    for key in ("agent_config_path", "dataset_path"):
+        m = re.search(r"(airline|itsm|medical_hr)", str(cfg.get(key) or ""))
+        if m:
+            return m.group(1)
+    return None

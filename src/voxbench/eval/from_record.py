@@ -1,0 +1,120 @@
+"""Build a `ConversationContext` from a voxbench record directory (typed events).
+
+Speech timing comes from `speech` onset/offset events (stamped from the samples) when a
+channel has them, else from `audio_segment` start/end. Texts: the caller's intended
+text is `utterance`/`tts_text` on the user channel, the agent's STT of the caller is
+`transcript` on the user channel; the agent's intended text is `tts_text` (else
+`utterance`, else `llm_text`) on the agent channel, the simulator's STT of the agent is
+`transcript` on the agent channel.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from voxbench.eval.context import ConversationContext, HEvent, segment
+from voxbench.records import (
+    AudioSegment,
+    EndEvent,
+    LLMText,
+    RecordBundle,
+    Speech,
+    StageTiming,
+    ToolCall,
+    ToolResult,
+    Transcript,
+    TTSText,
+    UsageEvent,
+    Utterance,
+    read_record,
+)
+
+_WHO: dict[str, Any] = {"user": "user", "agent": "assistant"}
+# EndReason values that mean the simulator hung up on purpose (EVA's "goodbye" gate)
+SIMULATOR_END_REASONS = frozenset({"end_call", "goodbye", "transfer", "trace_finished"})
+
+
+def history_from_events(bundle: RecordBundle) -> list[HEvent]:
+    ev = bundle.events
+    speech_channels = {e.channel for e in ev if isinstance(e, Speech)}
+    intended_agent = TTSText if any(isinstance(e, TTSText) and e.channel == "agent" for e in ev) else None
+    has_user_utt = any(isinstance(e, Utterance) and e.channel == "user" for e in ev)
+    has_agent_utt = any(isinstance(e, Utterance) and e.channel == "agent" for e in ev)
+    out: list[HEvent] = []
+    for e in ev:
+        if isinstance(e, Speech):
+            out.append(HEvent(e.t, "audio_start" if e.state == "onset" else "audio_end", _WHO[e.channel]))
+        elif isinstance(e, AudioSegment) and e.channel not in speech_channels:
+            out.append(HEvent(e.t, "audio_start" if e.state == "start" else "audio_end", _WHO[e.channel]))
+        elif isinstance(e, Transcript) and e.final:
+            kind = "user_transcribed" if e.channel == "user" else "assistant_transcribed"
+            out.append(HEvent(e.t, kind, text=e.text))
+        elif isinstance(e, Utterance | TTSText | LLMText):
+            if e.channel == "user":
+                if not isinstance(e, LLMText) and (isinstance(e, Utterance) or not has_user_utt):
+                    out.append(HEvent(e.t, "user_intended", text=e.text))
+            else:
+                chosen = (
+                    isinstance(e, TTSText)
+                    if intended_agent is not None
+                    else isinstance(e, Utterance)
+                    if has_agent_utt
+                    else isinstance(e, LLMText)
+                )
+                if chosen:
+                    out.append(HEvent(e.t, "assistant_intended", text=e.text))
+        elif isinstance(e, ToolCall):
+            out.append(HEvent(e.t, "tool_call", name=e.name, data=e.arguments))
+        elif isinstance(e, ToolResult):
+            resp = dict(e.result)
+            resp.setdefault("status", e.status)
+            out.append(HEvent(e.t, "tool_response", name=e.name, data=resp))
+    return out
+
+
+def context_from_bundle(bundle: RecordBundle) -> ConversationContext:
+    rec = bundle.record
+    scen = bundle.scenario or {}
+    agent = bundle.agent or {}
+    gt = scen.get("ground_truth") or {}
+    end_reason = rec.end_reason or next((e.reason for e in bundle.events if isinstance(e, EndEvent)), None)
+    ctx = ConversationContext(
+        record_id=rec.conversation_id,
+        scenario_id=rec.scenario_id,
+        trial=rec.trial,
+        domain=rec.domain,
+        language=rec.lang,
+        pipeline_type=str(rec.agent.get("pipeline_type") or rec.agent.get("kind") or "cascade"),
+        source="voxbench",
+        status=rec.status,
+        error=rec.error,
+        conversation_ended_reason=end_reason,
+        simulator_ended_call=(end_reason in SIMULATOR_END_REASONS) if end_reason else None,
+        expected_db=gt.get("expected_scenario_db"),
+        initial_db=bundle.initial_db,
+        final_db=bundle.final_db,
+        final_db_hash=rec.final_db_hash,
+        user_goal=scen.get("user_goal") or {},
+        user_persona=(scen.get("user_config") or {}).get("user_persona", ""),
+        agent_instructions=agent.get("instructions", ""),
+        agent_role=agent.get("role", ""),
+        agent_tools=list(agent.get("tools") or []),
+        current_date_time=scen.get("current_date_time", ""),
+        extra={"condition": rec.condition, "attempt": rec.attempt, **rec.extra},
+    )
+    segment(history_from_events(bundle), ctx)
+    for e in bundle.events:
+        if isinstance(e, StageTiming):
+            ctx.stage_latencies.setdefault(e.stage, []).append(e.seconds)
+        elif isinstance(e, UsageEvent):
+            ctx.output_tokens.append(e.completion_tokens)
+    for which in ("user", "agent", "mix", "user_clean"):
+        p = bundle.audio_path(which)
+        if p is not None and p.is_file():
+            ctx.audio_paths[which] = str(p)
+    return ctx
+
+
+def load_context(path: str | Path) -> ConversationContext:
+    return context_from_bundle(read_record(path))

@@ -1,0 +1,132 @@
+"""Judge prompts, in voxbench's own words, covering the dimensions and scales of EVA §3.
+
+Each prompt is a template; its hash (`voxbench.eval.types.prompt_hash`) is recorded in
+every result it produced, so a changed prompt is visible in the output.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+TAGS_NOTE = (
+    "Bracketed tags in the transcript are annotations, not speech: [assistant interrupts] / "
+    "[user interrupts] mark who started talking over whom, [likely cut off by user] marks agent "
+    "speech that was probably not heard in full, [pause] marks a tool call in progress."
+)
+
+FAITHFULNESS = """You audit a customer-service voice agent for faithfulness. You get its role,
+its policy, its tools, the date, and the conversation with tool calls and results. The
+caller's words come from speech recognition and may contain recognition errors.
+
+Rate each dimension from 1 to 3 (3 = no problem, 2 = minor or ambiguous problem with
+little effect on the caller, 1 = a problem with real consequences for the caller):
+- fabricating_tool_parameters: tool arguments the caller never gave and the agent never looked up.
+- misrepresenting_tool_result: telling the caller something different from what a tool returned.
+- violating_policies: acting against the policy (skipping verification, unauthorised changes, ...).
+- failing_to_disambiguate: acting on unclear or likely misheard input without confirming it.
+- hallucination: stating facts that no tool, policy or caller statement supports.
+
+{tags}
+
+Reply with JSON only:
+{{"dimensions": {{"<dimension>": {{"evidence": "...", "flagged": true|false, "rating": 1|2|3}}, ...}}}}
+"""
+
+CONCISENESS = """You judge how easy a voice agent's spoken turns are to follow by ear. For every
+turn id listed, rate the agent's speech in that turn:
+3 = concise, nothing a listener has to struggle with;
+2 = one minor problem;
+1 = clear overload for a listener;
+null = the agent said nothing in that turn.
+Problems (name them in failure_modes): verbosity_or_filler, excess_information_density,
+over_enumeration_or_list_exhaustion, contextually_disproportionate_detail.
+Not problems: spelling out codes letter by letter, reading identifiers back, a closing summary.
+
+{tags}
+
+Reply with a JSON array, one item per turn:
+[{{"turn_id": <int>, "explanation": "...", "failure_modes": [...], "rating": 1|2|3|null}}]
+"""
+
+PROGRESSION = """You judge whether a voice agent moved the conversation forward efficiently.
+Leave policy questions aside (another check covers them); reading back error-prone values
+to confirm them is fine. Rate each dimension 1 to 3 (3 = fine, 2 = minor, 1 = serious):
+- unnecessary_tool_calls: repeated or pointless tool calls.
+- information_loss: asking again for what the caller already gave, forgetting results.
+- redundant_statements: saying the same thing again without reason.
+- question_quality: vague, badly ordered or needlessly many questions.
+
+{tags}
+
+Reply with JSON only:
+{{"dimensions": {{"<dimension>": {{"evidence": "...", "flagged": true|false, "rating": 1|2|3}}, ...}}}}
+"""
+
+SPEAKABILITY = """Each block below is text a voice agent sent to speech synthesis. Rate each
+turn 1 if it reads naturally aloud, 0 if it contains markdown or visual formatting
+(bullets, headers, bold, tables), JSON or code, brackets, emojis, or words run together
+without spaces. Reply with a JSON array:
+[{{"turn_id": <int>, "explanation": "...", "rating": 0|1}}]
+"""
+
+KEY_ENTITIES = """Each item pairs what a caller said (Expected) with what the agent's speech
+recognition heard (Transcribed). List the key entities in Expected (names, codes,
+numbers, dates, times, amounts, emails, addresses) and say whether each was transcribed
+with the same meaning. Mark an entity skipped when the caller's text has tags or
+fragments that make it unjudgeable. Reply with a JSON array:
+[{{"turn_id": <int>, "entities": [{{"type": "...", "value": "...", "transcribed_value": "...",
+"analysis": "...", "correct": true|false, "skipped": true|false}}], "summary": "..."}}]
+"""
+
+USER_BEHAVIOR = """You check a simulated caller (not the agent) for corruption that would make
+the test conversation invalid. You get the caller's instructions (goal, decision tree,
+facts), the conversation, and how it ended. Detect:
+extra_modifications (asked for changes outside the goal), premature_ending (hung up before
+the goal was settled), missing_information (withheld facts it was given and was asked for),
+duplicate_modifications (asked for the same change twice), decision_tree_violation
+(accepted/refused against its decision tree), wrong_language.
+Rating 1 = clean, 0 = corrupted. Reply with JSON only:
+{{"corruptions": {{"<type>": {{"analysis": "...", "detected": true|false}}, ...}}, "rating": 0|1}}
+"""
+
+AGENT_SPEECH = """You hear a voice agent's audio and see the conversation with the agent's turns
+redacted. For each agent turn, transcribe it, say whether it contains entities from the
+conversation (codes, names, numbers, dates, amounts), and rate 1 if every such entity is
+clearly and correctly articulated, 0 if any is garbled. Do not judge whether the content
+is right. Reply with a JSON array:
+[{{"turn_id": <int>, "transcript": "...", "has_entities": true|false, "explanation": "...", "rating": 0|1}}]
+"""
+
+USER_SPEECH = """You hear a simulated caller's audio and see the text it intended to say per
+turn. Rate each turn: 3 = all words and entities present; 2 = entities right but some
+unimportant words missing or stage directions spoken aloud; 1 = an entity wrong or a
+major error. Reply with a JSON array:
+[{{"turn_id": <int>, "explanation": "...", "rating": 1|2|3}}]
+"""
+
+
+def render(template: str) -> str:
+    return template.format(tags=TAGS_NOTE)
+
+
+def format_trace(trace: list[dict[str, Any]]) -> str:
+    """`Turn N:` blocks with user:/assistant:/tool_call:/tool_response: lines."""
+    lines: list[str] = []
+    cur: int | None = None
+    for e in trace:
+        t = e.get("turn_id")
+        if t != cur:
+            lines.append(f"Turn {t}:")
+            cur = t
+        if e.get("type") == "tool_call":
+            lines.append(
+                f"  tool_call: {e['tool_name']}({json.dumps(e.get('parameters'), ensure_ascii=False)})"
+            )
+        elif e.get("type") == "tool_response":
+            lines.append(
+                f"  tool_response: {e['tool_name']}: {json.dumps(e.get('tool_response'), ensure_ascii=False)}"
+            )
+        else:
+            lines.append(f"  {e['role']}: {e['content']}")
+    return "\n".join(lines)

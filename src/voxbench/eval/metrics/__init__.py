@@ -1,0 +1,5 @@
+"""Metric families; importing this package registers every metric."""
+
+from voxbench.eval.metrics import accuracy, diagnostics, judged, stt_wer, turn_taking, validation
+
+__all__ = ["accuracy", "diagnostics", "judged", "stt_wer", "turn_taking", "validation"]

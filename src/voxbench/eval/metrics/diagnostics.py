@@ -1,0 +1,181 @@
+"""Diagnostic code metrics (not in composites, excluded from pass@k)."""
+
+from __future__ import annotations
+
+from statistics import mean
+from typing import Any
+
+from voxbench.eval.context import ConversationContext
+from voxbench.eval.types import EvalConfig, MetricResult, metric, sub
+from voxbench.scenarios import session_auth_mismatches
+
+# Calls that never reached a tool body, or reached it with malformed arguments.
+GENERIC_INVALID = frozenset(
+    {
+        "tool_not_found",
+        "function_not_found",
+        "execution_error",
+        "invalid_parameter",
+        "invalid_arguments",
+        "unexpected_parameter",
+        "missing_parameter",
+    }
+)
+# `invalid_<x>` names that report a well-formed but wrong credential: a business outcome
+# (they occur in EVA's own reference traces), not a malformed call.
+CREDENTIAL_MISMATCH = frozenset({"invalid_otp", "invalid_otp_code", "invalid_clearance_code"})
+
+
+def is_invalid_call(error_type: str | None, tool_params: set[str] | None = None) -> bool:
+    """EVA counts generic errors plus airline's field-format errors only; voxbench counts
+    every domain's field-format errors: `invalid_<param>` / `*_format` for a parameter of
+    the tool (any `invalid_*` when the tool schema is unknown), minus credential mismatches."""
+    if not error_type:
+        return False
+    if error_type in GENERIC_INVALID:
+        return True
+    if error_type in CREDENTIAL_MISMATCH:
+        return False
+    if error_type.endswith("_format"):
+        return True
+    if error_type.startswith("invalid_"):
+        field = error_type.removeprefix("invalid_")
+        return tool_params is None or field in tool_params or field.removesuffix("s") in tool_params
+    return False
+
+
+def _tool_params(ctx: ConversationContext) -> dict[str, set[str]]:
+    out: dict[str, set[str]] = {}
+    for t in ctx.agent_tools:
+        ps = [*(t.get("required_parameters") or []), *(t.get("optional_parameters") or [])]
+        out[str(t.get("name"))] = {str(p.get("name")) for p in ps if isinstance(p, dict)}
+    return out
+
+
+@metric("tool_call_validity", category="diagnostic", version="v0.1-vb1", exclude_from_pass_at_k=True)
+def tool_call_validity(ctx: ConversationContext, config: EvalConfig) -> MetricResult:
+    """Share of tool calls that were well formed (all three domains' format errors)."""
+    calls = [c for c in ctx.tool_calls if c.response is not None or c.error_type]
+    if not calls:
+        return MetricResult(
+            name="tool_call_validity", score=1.0, normalized_score=1.0, details={"num_tool_calls": 0},
+            sub_metrics={"num_tool_calls": sub("num_tool_calls", 0.0, False)},
+        )  # fmt: skip
+    schemas = _tool_params(ctx)
+    invalid: dict[str, int] = {}
+    bad: list[dict[str, Any]] = []
+    for c in calls:
+        if is_invalid_call(c.error_type, schemas.get(c.name) if schemas else None):
+            invalid[str(c.error_type)] = invalid.get(str(c.error_type), 0) + 1
+            bad.append({"turn_id": c.turn_id, "tool": c.name, "error_type": c.error_type})
+    n = len(calls)
+    s = round((n - sum(invalid.values())) / n, 4)
+    subs = {"num_tool_calls": sub("num_tool_calls", float(n), False)}
+    subs.update({f"{k}_rate": sub(f"{k}_rate", round(v / n, 4)) for k, v in invalid.items()})
+    return MetricResult(
+        name="tool_call_validity", score=s, normalized_score=s,
+        details={"num_tool_calls": n, "invalid_calls": bad}, sub_metrics=subs,
+        params={"rule": "generic + every domain's field-format errors (EVA: airline only)"},
+    )  # fmt: skip
+
+
+@metric("authentication_success", category="diagnostic", version="v0.1", exclude_from_pass_at_k=True)
+def authentication_success(ctx: ConversationContext, config: EvalConfig) -> MetricResult:
+    """1 if the final session holds every expected session key (case-insensitive strings)."""
+    name = "authentication_success"
+    exp = (ctx.expected_db or {}).get("session") or {}
+    if not exp:
+        return MetricResult.skip(name, "scenario expects no authenticated session")
+    if ctx.final_db is None:
+        return MetricResult.fail(name, "no final database in the record")
+    mism = session_auth_mismatches(ctx.expected_db or {}, ctx.final_db)
+    auth_tools = {str(t.get("name")) for t in ctx.agent_tools if t.get("tool_type") == "auth"}
+    counts = {k: sum(1 for c in ctx.tool_calls if c.name == k) for k in auth_tools}
+    used = {k: v for k, v in counts.items() if v}
+    ok = not mism
+    n_calls = sum(used.values())
+    subs: dict[str, MetricResult] = {}
+    if ok and used:
+        subs["auth_first_try_success"] = sub(
+            "auth_first_try_success", float(all(v == 1 for v in used.values()))
+        )
+        subs["num_auth_calls"] = sub("num_auth_calls", round(mean(used.values()), 4), False)
+        subs["authentication_success_rate"] = sub(
+            "authentication_success_rate", round(len(used) / n_calls, 4)
+        )
+    elif not ok:
+        subs["num_auth_calls_on_failure"] = sub("num_auth_calls_on_failure", float(n_calls), False)
+    s = 1.0 if ok else 0.0
+    return MetricResult(
+        name=name, score=s, normalized_score=s, details={"mismatches": mism, "auth_calls": counts},
+        sub_metrics=subs,
+    )  # fmt: skip
+
+
+@metric("conversation_correctly_finished", category="diagnostic", version="v0.1", exclude_from_pass_at_k=True)
+def conversation_correctly_finished(ctx: ConversationContext, config: EvalConfig) -> MetricResult:
+    """0 if the agent went silent on the caller's turn until the inactivity timeout."""
+    s = 0.0 if ctx.is_agent_timeout_on_user_turn() else 1.0
+    return MetricResult(
+        name="conversation_correctly_finished", score=s, normalized_score=s,
+        details={"ended_reason": ctx.conversation_ended_reason, "last_speaker": ctx.last_audio_speaker()},
+    )  # fmt: skip
+
+
+@metric("conversation_completed_on_time", category="diagnostic", version="v0.1", exclude_from_pass_at_k=True)
+def conversation_completed_on_time(ctx: ConversationContext, config: EvalConfig) -> MetricResult:
+    """0 if the conversation hit the time limit."""
+    s = 0.0 if ctx.conversation_ended_reason in ("time_limit", "time_limit_exceeded") else 1.0
+    return MetricResult(name="conversation_completed_on_time", score=s, normalized_score=s)
+
+
+def percentile(vals: list[float], p: float) -> float:
+    """Nearest-rank percentile over the sorted values: sorted[min(n-1, int(p*n))]."""
+    s = sorted(vals)
+    return s[min(len(s) - 1, int(p * len(s)))]
+
+
+@metric(
+    "response_speed",
+    category="diagnostic",
+    version="v0.2-vb1",
+    higher_is_better=False,
+    pass_threshold=None,
+    exclude_from_pass_at_k=True,
+)
+def response_speed(ctx: ConversationContext, config: EvalConfig) -> MetricResult:
+    """Mean seconds from the caller's last speech to the agent's first speech, per turn."""
+    tool_turns = ctx.tool_turns()
+    lat = {t: v for t, v in ctx.latency_assistant_turns.items() if 0 < v < 1000}
+    if not lat:
+        return MetricResult.skip("response_speed", "no turn with a positive latency")
+    vals = list(lat.values())
+    with_tool = [v for t, v in lat.items() if t in tool_turns]
+    no_tool = [v for t, v in lat.items() if t not in tool_turns]
+
+    def stats(prefix: str, xs: list[float]) -> dict[str, MetricResult]:
+        if not xs:
+            return {f"{prefix}": sub(prefix, None, False)}
+        return {
+            prefix: sub(prefix, round(mean(xs), 4), False),
+            f"{prefix}.p50": sub(f"{prefix}.p50", round(percentile(xs, 0.5), 4), False),
+            f"{prefix}.p90": sub(f"{prefix}.p90", round(percentile(xs, 0.9), 4), False),
+            f"{prefix}.p95": sub(f"{prefix}.p95", round(percentile(xs, 0.95), 4), False),
+        }
+
+    subs: dict[str, MetricResult] = {}
+    for k in ("p50", "p90", "p95"):
+        subs[k] = sub(k, round(percentile(vals, float(f"0.{k[1:]}")), 4), False)
+    subs.update(stats("with_tool_calls", with_tool))
+    subs.update(stats("no_tool_calls", no_tool))
+    stage_names = {"stt": "stt_latency", "llm": "llm_latency", "llm_ttft": "llm_latency", "tts": "tts_latency",
+                   "tts_ttfb": "tts_latency", "llm_total": "llm_total_latency", "tool": "tool_latency"}  # fmt: skip
+    for stage, xs in ctx.stage_latencies.items():
+        if xs:
+            subs.update(stats(stage_names.get(stage, f"{stage}_latency"), xs))
+    return MetricResult(
+        name="response_speed", score=round(mean(vals), 4), normalized_score=None,
+        details={"per_turn_latency_s": lat, "num_turns": len(ctx.latency_assistant_turns),
+                 "num_evaluated": len(lat), "excluded_non_positive": sorted(set(ctx.latency_assistant_turns) - set(lat))},
+        sub_metrics=subs, params={"unit": "s", "percentile": "nearest-rank sorted[min(n-1,int(p*n))]"},
+    )  # fmt: skip

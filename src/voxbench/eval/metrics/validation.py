@@ -1,0 +1,132 @@
+"""Validation metrics: was the simulation itself sound? (gates, not agent scores, §3.5)"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from statistics import mean
+from typing import Any
+
+from voxbench.eval.context import ConversationContext
+from voxbench.eval.judges import parse_json_list, parse_json_object
+from voxbench.eval.judges import prompts as P
+from voxbench.eval.types import EvalConfig, MetricResult, metric, prompt_hash
+
+USER_BEHAVIOR_TYPES = (
+    "extra_modifications",
+    "premature_ending",
+    "missing_information",
+    "duplicate_modifications",
+    "decision_tree_violation",
+    "wrong_language",
+)
+VALIDATION_THRESHOLDS = {"conversation_valid_end": 1.0, "user_behavioral_fidelity": 1.0}
+
+
+@metric("conversation_valid_end", category="validation", version="v0.1", exclude_from_pass_at_k=True)
+def conversation_valid_end(ctx: ConversationContext, config: EvalConfig) -> MetricResult:
+    """1 if the simulator ended the call itself (or the agent timed out on the caller's turn)."""
+    name = "conversation_valid_end"
+    if ctx.is_agent_timeout_on_user_turn():
+        return MetricResult(
+            name=name, score=1.0, normalized_score=1.0, details={"reason": "agent_timeout_on_user_turn"}
+        )
+    if ctx.simulator_ended_call is None:
+        return MetricResult.fail(name, "no end reason recorded")
+    s = 1.0 if ctx.simulator_ended_call else 0.0
+    return MetricResult(
+        name=name, score=s, normalized_score=s, details={"ended_reason": ctx.conversation_ended_reason}
+    )
+
+
+@metric(
+    "user_behavioral_fidelity",
+    category="validation",
+    version="v0.1-vb1",
+    needs_judge=True,
+    exclude_from_pass_at_k=True,
+    pass_threshold=1.0,
+)
+def user_behavioral_fidelity(ctx: ConversationContext, config: EvalConfig) -> MetricResult:
+    """1 if the simulated caller behaved as instructed, 0 if it corrupted the test."""
+    name = "user_behavioral_fidelity"
+    if config.judge is None:
+        return MetricResult.unscored(name, "no judge configured")
+    intended = "\n".join(f"Turn {t}: {x}" for t, x in ctx.intended_user_turns.items())
+    user = (
+        f"Caller instructions (goal, decision tree, facts):\n{json.dumps(ctx.user_goal, ensure_ascii=False)}\n\n"
+        f"Conversation:\n{P.format_trace(ctx.conversation_trace)}\n\nWhat the caller meant to say:\n{intended}\n\n"
+        f"Ended: {ctx.conversation_ended_reason}\nExpected language: {ctx.language}"
+    )
+    reply = config.judge.complete(P.USER_BEHAVIOR, user)
+    obj = parse_json_object(reply.text) or {}
+    meta = {"judge_model": config.judge.model, "prompt_hash": prompt_hash(P.USER_BEHAVIOR)}
+    r = obj.get("rating")
+    if r not in (0, 1):
+        return MetricResult.fail(
+            name, "judge reply had no 0/1 rating", details={"raw": reply.text[:2000]}, **meta
+        )
+    detected = [
+        k for k, v in (obj.get("corruptions") or {}).items() if isinstance(v, dict) and v.get("detected")
+    ]
+    return MetricResult(
+        name=name, score=float(r), normalized_score=float(r), details={"detected": detected}, **meta
+    )
+
+
+@metric(
+    "user_speech_fidelity",
+    category="validation",
+    version="v0.2-vb1",
+    needs_judge=True,
+    exclude_from_pass_at_k=True,
+)
+def user_speech_fidelity(ctx: ConversationContext, config: EvalConfig) -> MetricResult:
+    """Per caller turn 1-3: did the simulator's TTS say what it meant? Any 1 fails the record."""
+    name = "user_speech_fidelity"
+    wav = ctx.audio_paths.get("user_clean") or ctx.audio_paths.get("user")
+    if config.audio_judge is None or not wav:
+        return MetricResult.unscored(name, "needs an audio judge and the caller's audio")
+    body = "\n".join(f"Turn {t}: {x}" for t, x in ctx.intended_user_turns.items())
+    reply = config.audio_judge.complete(P.USER_SPEECH, body, audio_wav=Path(wav).read_bytes())
+    per = {
+        int(i["turn_id"]): int(i["rating"])
+        for i in parse_json_list(reply.text) or []
+        if i.get("rating") in (1, 2, 3) and str(i.get("turn_id", "")).isdigit()
+    }
+    meta = {"judge_model": config.audio_judge.model, "prompt_hash": prompt_hash(P.USER_SPEECH)}
+    if not per:
+        return MetricResult.fail(name, "judge rated no turn", **meta)
+    m = mean(per.values())
+    return MetricResult(
+        name=name, score=round(m, 3), normalized_score=round((m - 1) / 2, 3),
+        details={"per_turn_rating": per, "any_turn_rated_1": any(v == 1 for v in per.values())}, **meta,
+    )  # fmt: skip
+
+
+def validation_gate(results: dict[str, MetricResult]) -> dict[str, Any]:
+    """EVA §3.5/§5.5: valid_end must be exactly 1 (else "not_finished"); then the judge
+    validators must pass (a judge error is a failure). Skipped judges are reported, not failed."""
+    failed: list[str] = []
+    skipped: list[str] = []
+    ve = results.get("conversation_valid_end")
+    if ve is None or not ve.ok or ve.value != 1.0:
+        return {"valid": False, "status": "not_finished", "failed_metrics": [], "skipped": skipped}
+    ub = results.get("user_behavioral_fidelity")
+    if ub is not None:
+        if ub.skipped:
+            skipped.append(ub.name)
+        elif not ub.ok or (ub.value or 0.0) < VALIDATION_THRESHOLDS["user_behavioral_fidelity"]:
+            failed.append(ub.name)
+    us = results.get("user_speech_fidelity")
+    if us is not None:
+        if us.skipped:
+            skipped.append(us.name)
+        elif not us.ok or us.details.get("any_turn_rated_1"):
+            failed.append(us.name)
+    return {
+        "valid": not failed,
+        "status": "valid" if not failed else "invalid",
+        "failed_metrics": failed,
+        "skipped": skipped,
+    }

@@ -1,0 +1,295 @@
+"""Score records and runs: metrics.json per record, metrics_summary.json per run.
+
+Only records with status "completed" that pass the validation gate are scored for agent
+metrics and aggregated. Infrastructure failures and invalid simulations are counted and
+listed in the summary (never dropped silently), with their validation results.
+"""
+
+from __future__ import annotations
+
+import json
+import platform
+import subprocess
+import sys
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import voxbench
+import voxbench.eval.metrics
+from voxbench.eval.aggregate import (
+    ScoredRecord,
+    bootstrap_seed,
+    overall_scores,
+    per_metric_summary,
+    record_aggregates,
+)
+from voxbench.eval.context import ConversationContext
+from voxbench.eval.eva_format import domain_from_config, is_eva_record, load_eva_context
+from voxbench.eval.from_record import load_context
+from voxbench.eval.metrics.validation import validation_gate
+from voxbench.eval.types import REGISTRY, EvalConfig, MetricResult, run_metric
+from voxbench.records import atomic_write_json
+
+METRICS_FILE = "metrics.json"
+SUMMARY_FILE = "metrics_summary.json"
+SUMMARY_SCHEMA = "1.0"
+
+
+def default_metrics() -> list[str]:
+    return [n for n, s in REGISTRY.items() if s.default]
+
+
+def score_context(
+    ctx: ConversationContext, config: EvalConfig, metrics: Iterable[str] | None = None
+) -> ScoredRecord:
+    names = list(metrics or default_metrics())
+    unknown = [n for n in names if n not in REGISTRY]
+    if unknown:
+        raise ValueError(f"unknown metric(s): {', '.join(unknown)} (known: {', '.join(sorted(REGISTRY))})")
+    results: dict[str, MetricResult] = {}
+    val_names = [n for n in names if REGISTRY[n].category == "validation"]
+    for n in val_names:
+        results[n] = run_metric(REGISTRY[n], ctx, config)
+    gate = (
+        validation_gate(results)
+        if "conversation_valid_end" in results
+        else {"valid": True, "status": "unchecked"}
+    )
+    status = ctx.status
+    if status == "completed" and not gate["valid"]:
+        status = "invalid"
+    if status == "completed":
+        if not ctx.num_assistant_turns or not ctx.num_user_turns:
+            for n in names:
+                if n not in results:
+                    results[n] = MetricResult.fail(n, "Skipped: no assistant or user turns")
+        else:
+            for n in names:
+                if n not in results:
+                    results[n] = run_metric(REGISTRY[n], ctx, config)
+    scored = ScoredRecord(
+        record_id=ctx.record_id,
+        scenario_id=ctx.scenario_id or ctx.record_id,
+        trial=ctx.trial,
+        status=status,
+        metrics=results,
+        aggregates=record_aggregates(results) if status == "completed" else {},
+        validation=gate,
+    )
+    return scored
+
+
+def metrics_json(scored: ScoredRecord, ctx: ConversationContext) -> dict[str, Any]:
+    return {
+        "schema_version": SUMMARY_SCHEMA,
+        "record_id": scored.record_id,
+        "scenario_id": scored.scenario_id,
+        "trial": scored.trial,
+        "status": scored.status,
+        "error": ctx.error,
+        "validation": scored.validation,
+        "metrics": {k: v.model_dump(mode="json") for k, v in scored.metrics.items()},
+        "aggregate_metrics": scored.aggregates,
+        "context": ctx.to_dict(),
+    }
+
+
+@dataclass
+class FoundRecord:
+    path: Path
+    kind: str  # "voxbench" | "eva"
+    record_id: str
+
+
+def discover(run_dir: Path) -> list[FoundRecord]:
+    """voxbench: every directory holding record.json; EVA: records/<id>[/trial_i]/result.json
+    (archived `_failed_attempt_N` folders are skipped: they are not the final attempt)."""
+    out: list[FoundRecord] = []
+    for p in sorted(run_dir.rglob("record.json")):
+        out.append(FoundRecord(p.parent, "voxbench", str(p.parent.relative_to(run_dir))))
+    if not out:
+        recs = run_dir / "records" if (run_dir / "records").is_dir() else run_dir
+        for p in sorted(recs.rglob("result.json")):
+            rel = str(p.parent.relative_to(recs))
+            if "_failed_attempt_" in rel or not is_eva_record(p.parent):
+                continue
+            out.append(FoundRecord(p.parent, "eva", rel))
+    return out
+
+
+def load_any(
+    found: FoundRecord, run_dir: Path, eva_dataset: Path | None, pipeline_type: str
+) -> ConversationContext:
+    if found.kind == "voxbench":
+        return load_context(found.path)
+    return load_eva_context(
+        found.path,
+        record_id=found.record_id,
+        dataset_root=eva_dataset,
+        domain=domain_from_config(run_dir) or domain_from_config(run_dir.parent),
+        pipeline_type=pipeline_type,
+    )
+
+
+def _git(*args: str) -> str | None:
+    try:
+        return subprocess.run(
+            ["git", *args], capture_output=True, text=True, timeout=5, check=True
+        ).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return None
+
+
+def provenance(run_dir: Path, config: EvalConfig, metrics: list[str]) -> dict[str, Any]:
+    from voxbench.eval.judges import prompts as P
+    from voxbench.eval.types import prompt_hash
+
+    judges = {
+        k: getattr(j, "model", None)
+        for k, j in (("text", config.judge), ("audio", config.audio_judge))
+        if j is not None
+    }
+    prompts = {
+        n: prompt_hash(P.render(getattr(P, n)))
+        for n in (
+            "FAITHFULNESS",
+            "CONCISENESS",
+            "PROGRESSION",
+            "SPEAKABILITY",
+            "KEY_ENTITIES",
+            "USER_BEHAVIOR",
+        )
+    }
+    run_json = run_dir / "run.json"
+    return {
+        "voxbench_version": getattr(voxbench, "__version__", None),
+        "metrics_versions": {m: REGISTRY[m].version for m in metrics},
+        "git_commit_sha": _git("rev-parse", "HEAD"),
+        "git_dirty": bool(_git("status", "--porcelain")),
+        "python_version": sys.version.split()[0],
+        "platform": platform.platform(),
+        "captured_at": datetime.now(UTC).isoformat(),
+        "judges": judges,
+        "judge_prompts": prompts,
+        "run_manifest": json.loads(run_json.read_text(encoding="utf-8")) if run_json.is_file() else None,
+        "metrics_computed": metrics,
+    }
+
+
+def data_quality(records: list[ScoredRecord]) -> dict[str, Any]:
+    none_: dict[str, int] = {}
+    err: dict[str, int] = {}
+    for r in records:
+        for m, res in r.metrics.items():
+            if res.error is not None:
+                err[m] = err.get(m, 0) + 1
+            elif res.value is None:
+                none_[m] = none_.get(m, 0) + 1
+    all_names = {m for r in records for m in r.metrics}
+    missing = {m: sum(1 for r in records if m not in r.metrics) for m in all_names}
+    return {
+        "total_records": len(records),
+        "records_with_any_none": sum(1 for r in records if any(x.value is None for x in r.metrics.values())),
+        "records_with_errors": sum(1 for r in records if any(x.error for x in r.metrics.values())),
+        "records_with_missing": sum(1 for r in records if all_names - set(r.metrics)),
+        "metrics_with_none_scores": none_,
+        "metrics_with_errors": err,
+        "metrics_with_missing": {k: v for k, v in missing.items() if v},
+    }
+
+
+def summarize(
+    run_dir: Path,
+    scored: list[ScoredRecord],
+    config: EvalConfig,
+    metrics: list[str],
+    num_draws: int | None = None,
+) -> dict[str, Any]:
+    ok = [r for r in scored if r.status == "completed"]
+    infra = [r for r in scored if r.status == "infra_failure"]
+    invalid = [r for r in scored if r.status == "invalid"]
+    trials: dict[str, int] = {}
+    for r in ok:
+        trials[r.scenario_id] = trials.get(r.scenario_id, 0) + 1
+    k = num_draws or (max(trials.values()) if trials else 1)
+    seed = bootstrap_seed(run_dir.resolve().name)
+    summary: dict[str, Any] = {
+        "schema_version": SUMMARY_SCHEMA,
+        "total_records": len(scored),
+        "scored_records": len(ok),
+        "failures": {
+            "infrastructure": {"count": len(infra), "record_ids": [r.record_id for r in infra]},
+            "validation": {
+                "count": len(invalid),
+                "record_ids": [r.record_id for r in invalid],
+                "reasons": {r.record_id: r.validation for r in invalid},
+            },
+        },
+        "data_quality": data_quality(ok),
+        "overall_scores": overall_scores(ok, seed, k),
+        "per_metric": per_metric_summary(ok, seed, k),
+        "pass_at_k_config": {
+            "num_draws": k,
+            "per_metric_thresholds": {
+                m: REGISTRY[m].pass_threshold for m in metrics if not REGISTRY[m].exclude_from_pass_at_k
+            },
+            "exclude_metrics": [m for m in metrics if REGISTRY[m].exclude_from_pass_at_k],
+        },
+        "bootstrap": {"n_boot": 2000, "alpha": 0.05, "seed": seed, "unit": "per-scenario means"},
+        "provenance": provenance(run_dir, config, metrics),
+    }
+    errs = {
+        m: {
+            "failed_count": sum(1 for r in ok if m in r.metrics and r.metrics[m].error),
+            "total_count": sum(1 for r in ok if m in r.metrics),
+            "failed_records": [r.record_id for r in ok if m in r.metrics and r.metrics[m].error],
+        }
+        for m in metrics
+    }
+    summary["metric_errors"] = {m: v for m, v in errs.items() if v["failed_count"]}
+    return summary
+
+
+def score_run(
+    run_dir: str | Path,
+    config: EvalConfig,
+    metrics: list[str] | None = None,
+    eva_dataset: str | Path | None = None,
+    pipeline_type: str = "cascade",
+    write: bool = True,
+    merge: bool = False,
+) -> tuple[list[ScoredRecord], dict[str, Any]]:
+    """Score every record under `run_dir`; with `merge`, keep earlier metrics not re-run."""
+    run_dir = Path(run_dir)
+    names = metrics or default_metrics()
+    found = discover(run_dir)
+    if not found:
+        raise FileNotFoundError(f"no records under {run_dir} (record.json or records/*/result.json)")
+    scored: list[ScoredRecord] = []
+    for f in found:
+        try:
+            ctx = load_any(f, run_dir, Path(eva_dataset) if eva_dataset else None, pipeline_type)
+        except Exception as exc:  # an unreadable record is an infrastructure failure, counted
+            ctx = ConversationContext(
+                record_id=f.record_id, status="infra_failure", error=f"unreadable: {exc}"
+            )
+        s = score_context(ctx, config, names)
+        mpath = f.path / METRICS_FILE
+        if merge and mpath.is_file():
+            old = json.loads(mpath.read_text(encoding="utf-8")).get("metrics") or {}
+            for k, v in old.items():
+                if k not in s.metrics:
+                    s.metrics[k] = MetricResult.model_validate(v)
+            if s.status == "completed":
+                s.aggregates = record_aggregates(s.metrics)
+        if write:
+            atomic_write_json(mpath, metrics_json(s, ctx))
+        scored.append(s)
+    all_names = sorted({m for s in scored for m in s.metrics} | set(names))
+    summary = summarize(run_dir, scored, config, [m for m in all_names if m in REGISTRY])
+    if write:
+        atomic_write_json(run_dir / SUMMARY_FILE, summary)
+    return scored, summary

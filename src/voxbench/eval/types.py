@@ -1,0 +1,154 @@
+"""Metric results and the metric registry.
+
+A metric is a pure function `(context, config) -> MetricResult`: no clock, no network,
+no globals. LLM judges arrive through `config.judge` (a `Judge` protocol object), so
+tests pass a fake. "Could not compute" is a value: `MetricResult.skip(...)` or
+`MetricResult.fail(...)` give `score=None` with `skipped=True` / `error=...`, never 0.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
+
+from pydantic import BaseModel, Field
+
+if TYPE_CHECKING:
+    from voxbench.eval.context import ConversationContext
+    from voxbench.eval.judges.base import Judge
+
+Category = Literal["accuracy", "experience", "diagnostic", "validation"]
+
+
+class MetricResult(BaseModel):
+    """One metric's outcome on one conversation, saying how it was made."""
+
+    name: str
+    score: float | None = None
+    normalized_score: float | None = None
+    details: dict[str, Any] = Field(default_factory=dict)
+    error: str | None = None
+    skipped: bool = False
+    version: str = ""
+    params: dict[str, Any] = Field(default_factory=dict)
+    judge_model: str | None = None
+    prompt_hash: str | None = None
+    sub_metrics: dict[str, MetricResult] = Field(default_factory=dict)
+
+    @property
+    def ok(self) -> bool:
+        """A usable value: neither errored nor skipped."""
+        return self.error is None and not self.skipped and self.value is not None
+
+    @property
+    def value(self) -> float | None:
+        """`normalized_score`, falling back to `score` (EVA's `get_score`)."""
+        return self.normalized_score if self.normalized_score is not None else self.score
+
+    @classmethod
+    def skip(cls, name: str, reason: str, **kw: Any) -> MetricResult:
+        return cls(name=name, skipped=True, details={"skip_reason": reason, **kw.pop("details", {})}, **kw)
+
+    @classmethod
+    def unscored(cls, name: str, reason: str, **kw: Any) -> MetricResult:
+        """Could not be computed here (no judge, no audio): skipped AND missing for composites,
+        unlike a skip that means "not applicable" (e.g. no turn carried entities)."""
+        res = cls.skip(name, reason, **kw)
+        res.details["unscored"] = True
+        return res
+
+    @classmethod
+    def fail(cls, name: str, error: str, **kw: Any) -> MetricResult:
+        return cls(name=name, error=error, **kw)
+
+
+def sub(name: str, value: float | None, normalized: bool = True) -> MetricResult:
+    """A flat sub-metric; raw quantities (ms, counts) carry no normalized score."""
+    return MetricResult(
+        name=name,
+        score=value,
+        normalized_score=value if normalized else None,
+        skipped=value is None,
+    )
+
+
+@dataclass
+class EvalConfig:
+    """What a metric may read besides the context. Judges are injected, never built inside."""
+
+    judge: Judge | None = None
+    audio_judge: Judge | None = None
+    params: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    def for_metric(self, name: str) -> dict[str, Any]:
+        return self.params.get(name, {})
+
+
+MetricFn = Callable[["ConversationContext", EvalConfig], MetricResult]
+
+
+@dataclass(frozen=True)
+class MetricSpec:
+    name: str
+    fn: MetricFn
+    category: Category
+    version: str
+    higher_is_better: bool = True
+    pass_threshold: float | None = 0.5
+    exclude_from_pass_at_k: bool = False
+    needs_judge: bool = False
+    default: bool = True
+    description: str = ""
+
+
+REGISTRY: dict[str, MetricSpec] = {}
+
+
+def metric(
+    name: str,
+    *,
+    category: Category,
+    version: str,
+    higher_is_better: bool = True,
+    pass_threshold: float | None = 0.5,
+    exclude_from_pass_at_k: bool = False,
+    needs_judge: bool = False,
+    default: bool = True,
+) -> Callable[[MetricFn], MetricFn]:
+    """Register a metric function under `name` (decorator)."""
+
+    def deco(fn: MetricFn) -> MetricFn:
+        if name in REGISTRY and REGISTRY[name].fn is not fn:
+            raise ValueError(f"metric {name!r} registered twice")
+        REGISTRY[name] = MetricSpec(
+            name=name,
+            fn=fn,
+            category=category,
+            version=version,
+            higher_is_better=higher_is_better,
+            pass_threshold=pass_threshold,
+            exclude_from_pass_at_k=exclude_from_pass_at_k,
+            needs_judge=needs_judge,
+            default=default,
+            description=(fn.__doc__ or "").strip().split("\n")[0],
+        )
+        return fn
+
+    return deco
+
+
+def prompt_hash(text: str) -> str:
+    """Short, stable id of a judge prompt template (12 hex chars like EVA's)."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:12]
+
+
+def run_metric(spec: MetricSpec, ctx: ConversationContext, config: EvalConfig) -> MetricResult:
+    """Call one metric; an exception becomes an explicit error result, never a 0."""
+    try:
+        res = spec.fn(ctx, config)
+    except Exception as exc:  # metric bugs and judge failures are data, not crashes
+        res = MetricResult.fail(spec.name, f"{type(exc).__name__}: {exc}")
+    res.version = res.version or spec.version
+    return res
