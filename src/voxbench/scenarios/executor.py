@@ -140,6 +140,11 @@ def validate_params(spec: ToolSpec, params: dict[str, Any]) -> tuple[dict[str, A
 def _coerce(p: ToolParam, v: Any) -> tuple[bool, Any]:
     t = p.type
     if t == "string":
+        # A number whose text is an allowed value ('60' of ['30','60','90']) is what
+        # the agent meant; EVA's parameter models accept it too.
+        if p.enum is not None and isinstance(v, int | float) and not isinstance(v, bool):
+            text = str(int(v)) if float(v).is_integer() else str(v)
+            return (True, text) if text in p.enum else (False, v)
         return isinstance(v, str), v
     if t == "boolean":
         if isinstance(v, bool):

@@ -8,10 +8,12 @@ how we know our tools behave like EVA's without having EVA's code.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from pydantic import BaseModel, Field
 
+from voxbench.scenarios.domains import generated_id_pattern
 from voxbench.scenarios.executor import ToolExecutor
 from voxbench.scenarios.hashing import format_diff
 from voxbench.scenarios.loader import Dataset, DomainData
@@ -68,12 +70,44 @@ def _short(v: Any, n: int = 120) -> str:
     return s if len(s) <= n else s[: n - 3] + "..."
 
 
+def _collect_id_changes(want: Any, got: Any, id_re: re.Pattern[str], ids: dict[str, str]) -> None:
+    """Where the reference and our response differ only in generated ids, remember the pair."""
+    if isinstance(want, dict) and isinstance(got, dict):
+        for k in want.keys() & got.keys():
+            _collect_id_changes(want[k], got[k], id_re, ids)
+    elif isinstance(want, list) and isinstance(got, list):
+        for x, y in zip(want, got, strict=False):
+            _collect_id_changes(x, y, id_re, ids)
+    elif isinstance(want, str) and isinstance(got, str) and want != got:
+        old, new = id_re.findall(want), id_re.findall(got)
+        if len(old) == len(new):
+            ids.update({a: b for a, b in zip(old, new, strict=True) if a != b})
+
+
+def _substitute(obj: Any, ids: dict[str, str]) -> Any:
+    """Replace carried-forward ids (whole tokens only) in a JSON-like value."""
+    if not ids:
+        return obj
+    if isinstance(obj, str):
+        for k in sorted(ids, key=len, reverse=True):
+            if k in obj:
+                obj = re.sub(re.escape(k) + r"(?![0-9a-zA-Z])", ids[k], obj)
+        return obj
+    if isinstance(obj, dict):
+        return {k: _substitute(v, ids) for k, v in obj.items()}
+    if isinstance(obj, list):
+        return [_substitute(v, ids) for v in obj]
+    return obj
+
+
 def replay_scenario(dd: DomainData, scenario_id: str, lang: str = "en") -> ScenarioReplay:
     sc = dd.scenarios[scenario_id]
     resolver = dd.resolver(sc, lang)
     ex = ToolExecutor(dd.domain, dd.initial_db(scenario_id, lang), sc.current_date_time, dd.agent)
     trace = sc.ground_truth.expected_trace.trace if sc.ground_truth.expected_trace else []
     calls = 0
+    id_re = generated_id_pattern(dd.domain)
+    ids: dict[str, str] = {}  # reference-trace id -> id our tools created
     # EVA logs a tool response when the conversation ends, and some responses share
     # objects with the database (rebooking options point at live seat counts), so we
     # compare after the whole trace has run, as EVA's recorded responses were taken.
@@ -82,14 +116,17 @@ def replay_scenario(dd: DomainData, scenario_id: str, lang: str = "en") -> Scena
     for ev in trace:
         if ev.event_type == "tool_call":
             calls += 1
-            params = resolver.resolve(ev.params or {})
+            params = _substitute(resolver.resolve(ev.params or {}), ids)
             pending = (ev.tool_name or "", ex.execute(ev.tool_name or "", params))
         elif ev.event_type == "tool_response" and pending is not None:
-            pairs.append((calls, pending[0], resolver.resolve(ev.response or {}), pending[1]))
+            want = resolver.resolve(ev.response or {})
+            if id_re is not None:
+                _collect_id_changes(_substitute(want, ids), json.loads(json.dumps(pending[1])), id_re, ids)
+            pairs.append((calls, pending[0], want, pending[1]))
             pending = None
     diff: str | None = None
     for n, name, want, got in pairs:
-        d = first_difference(want, json.loads(json.dumps(got)))
+        d = first_difference(_substitute(want, ids), json.loads(json.dumps(got)))
         if d:
             diff = f"call #{n} {name}: {d}"
             break

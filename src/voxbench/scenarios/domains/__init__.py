@@ -9,6 +9,7 @@ function of `(params, db, call_index)`: it reads and mutates `db` (auth state li
 from __future__ import annotations
 
 import importlib
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -27,6 +28,19 @@ class ToolRegistry(dict[str, ToolFn]):
     def tool(self, fn: ToolFn) -> ToolFn:
         self[fn.__name__] = fn
         return fn
+
+
+def generated_id_pattern(domain: str) -> re.Pattern[str] | None:
+    """The shape of ids a domain's tools create (`GENERATED_ID_RE`), if it declares one.
+
+    Replay uses it to carry ids forward when a reference trace was recorded with an older
+    id scheme than today's content hashes (as EVA's own data-integrity test does).
+    """
+    mod_name = _MODULES.get(domain)
+    if mod_name is None:
+        return None
+    pat = getattr(importlib.import_module(mod_name), "GENERATED_ID_RE", None)
+    return pat if isinstance(pat, re.Pattern) else None
 
 
 def domain_tools(domain: str) -> dict[str, ToolFn]:

@@ -1,5 +1,7 @@
 """itsm tools (EVA's `itsm_agent.yaml`), registered in `TOOLS`."""
 
+import re
+
 from voxbench.scenarios.domains import ToolRegistry
 
 TOOLS = ToolRegistry()
@@ -27,3 +29,8 @@ __all__ = [
     "security",
     "software",
 ]
+
+# Ids the ITSM tools create (content hashes, derived ids and counters); see replay.
+GENERATED_ID_RE = re.compile(
+    r"(?:INC|REQ-[A-Z]+-|CASE-[A-Z]+-|CAL-|RECV-|SEC-|DSP-|ARVW-|WL-[A-Z]+-|INT-)[0-9a-zA-Z]+"
+)
