@@ -125,3 +125,25 @@ def test_openai_schema() -> None:
     assert fn["parameters"]["required"] == ["seat", "row", "cabin"]
     assert fn["parameters"]["properties"]["price"]["type"] == "number"
     assert fn["parameters"]["properties"]["tags"]["items"] == {"type": "string"}
+
+
+def test_numeric_value_for_numeric_text_enum() -> None:
+    from voxbench.scenarios.executor import validate_params
+
+    spec = AgentSpec.model_validate(
+        {
+            "id": "agent_t",
+            "name": "t",
+            "tools": [
+                {
+                    "id": "lic",
+                    "name": "lic",
+                    "required_parameters": [{"name": "days", "type": "string", "enum": ["30", "60", "90"]}],
+                }
+            ],
+        }
+    ).tools[0]
+    assert validate_params(spec, {"days": 60}) == ({"days": "60"}, None)
+    assert validate_params(spec, {"days": 60.0}) == ({"days": "60"}, None)
+    _, err = validate_params(spec, {"days": 45})
+    assert err is not None and err["error_type"] == "invalid_days"
