@@ -1,0 +1,33 @@
+"""The services a pipeline needs, injected by the caller (real, cloud or fake)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from pipecat.services.llm_service import LLMService
+from pipecat.services.stt_service import STTService
+from pipecat.services.tts_service import TTSService
+
+
+@dataclass
+class AgentServices:
+    stt: STTService
+    llm: LLMService
+    tts: TTSService
+    info: dict[str, Any] = field(default_factory=dict)  # model names etc., copied into the record
+
+
+@dataclass
+class SimulatorServices:
+    """The trace simulator needs only `tts`; the LLM simulator also `stt` and `llm`."""
+
+    tts: TTSService
+    stt: STTService | None = None
+    llm: LLMService | None = None
+    info: dict[str, Any] = field(default_factory=dict)
+
+
+AgentFactory = Callable[[], AgentServices]
+SimulatorFactory = Callable[[], SimulatorServices]

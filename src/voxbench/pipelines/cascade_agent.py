@@ -1,0 +1,55 @@
+"""The cascade agent under test: STT -> LLM (domain tools, policy) -> TTS, served on the wire."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pipecat.pipeline.pipeline import Pipeline
+from pipecat.processors.aggregators.llm_context import LLMContext
+from pipecat.processors.aggregators.llm_response_universal import LLMContextAggregatorPair
+from pipecat.processors.frame_processor import FrameProcessor
+from pipecat.transports.websocket.server import SingleClientWebsocketServerTransport
+
+from voxbench.pipelines.bundles import AgentServices
+from voxbench.pipelines.config import AgentConfig
+from voxbench.pipelines.control import CallControl
+from voxbench.pipelines.tools import PreToolSpeech, bind_tools, tools_schema
+from voxbench.pipelines.turns import user_aggregator_params
+from voxbench.processors.clock import ConversationClock
+from voxbench.scenarios import AgentSpec, ToolExecutor
+
+
+@dataclass
+class AgentPipeline:
+    pipeline: Pipeline
+    context: LLMContext
+    transport: SingleClientWebsocketServerTransport
+
+
+def build_cascade_agent(
+    services: AgentServices,
+    transport: SingleClientWebsocketServerTransport,
+    spec: AgentSpec,
+    executor: ToolExecutor,
+    current_date_time: str,
+    cfg: AgentConfig,
+    control: CallControl,
+    clock: ConversationClock,
+    sample_rate: int,
+) -> AgentPipeline:
+    llm = services.llm
+    llm.append_system_instruction(
+        spec.system_prompt(current_date_time)
+        + "\n\nYou are speaking on a phone call: answer in one to three short spoken sentences, "
+        "no lists or markdown. Use the tools to look things up and to make changes."
+    )
+    bind_tools(llm, executor, spec, control, cfg.transfer_message, clock.now)
+    context = LLMContext(tools=tools_schema(spec))
+    user_agg, assistant_agg = LLMContextAggregatorPair(
+        context, user_params=user_aggregator_params(cfg.vad, cfg.turn, sample_rate)
+    )
+    stages: list[FrameProcessor] = [transport.input(), services.stt, user_agg, llm]
+    if cfg.pre_tool_speech:
+        stages.append(PreToolSpeech(cfg.pre_tool_speech))
+    stages += [services.tts, transport.output(), assistant_agg]
+    return AgentPipeline(Pipeline(stages), context, transport)

@@ -1,0 +1,80 @@
+"""Nested, bounded configuration of one live call (pure pydantic)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from voxbench.processors.speech_onset import OnsetConfig
+from voxbench.transports.config import WireConfig
+
+
+class _Cfg(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class VADConfig(_Cfg):
+    engine: Literal["silero", "webrtc", "energy"] = "silero"
+    confidence: float = Field(default=0.7, ge=0, le=1)
+    start_secs: float = Field(default=0.2, ge=0, le=2)
+    stop_secs: float = Field(default=0.2, ge=0, le=3)
+    min_volume: float = Field(default=0.6, ge=0, le=1)
+
+
+class TurnConfig(_Cfg):
+    """End-of-turn detection: smart-turn v3 (bundled ONNX) or a plain silence timeout."""
+
+    smart_turn: bool = True
+    speech_timeout_s: float = Field(default=0.6, ge=0, le=5, description="used when smart_turn is off")
+
+
+class AgentConfig(_Cfg):
+    kind: Literal["cascade"] = "cascade"
+    greeting: str | None = "Hello! How can I help you today?"
+    pre_tool_speech: str | None = Field(
+        default="One moment please.", description="said before a tool call when the LLM said nothing first"
+    )
+    transfer_message: str = "Transferring you to a live agent. Please wait."
+    vad: VADConfig = Field(default_factory=VADConfig)
+    turn: TurnConfig = Field(default_factory=TurnConfig)
+
+
+class TraceSimConfig(_Cfg):
+    turn_gap_s: float = Field(default=1.5, gt=0, le=30, description="agent silence that ends its turn")
+    no_greeting_s: float = Field(
+        default=6.0, gt=0, le=60, description="speak first if the agent says nothing"
+    )
+    reply_timeout_s: float = Field(
+        default=20.0, gt=0, le=120, description="speak on if the agent never answers"
+    )
+
+
+class LLMSimConfig(_Cfg):
+    no_greeting_s: float = Field(default=6.0, gt=0, le=60)
+    turn: TurnConfig = Field(default_factory=TurnConfig)
+
+
+class SimulatorConfig(_Cfg):
+    kind: Literal["trace", "llm"] = "trace"
+    vad: VADConfig = Field(default_factory=VADConfig)
+    trace: TraceSimConfig = Field(default_factory=TraceSimConfig)
+    llm: LLMSimConfig = Field(default_factory=LLMSimConfig)
+
+
+class LimitsConfig(_Cfg):
+    time_limit_s: float = Field(default=600.0, gt=0)
+    inactivity_s: float = Field(default=45.0, gt=0, description="no speech on either channel for this long")
+    drain_s: float = Field(default=6.0, ge=0, description="let the last words play out before hanging up")
+    shutdown_timeout_s: float = Field(default=10.0, gt=0)
+
+
+class CallConfig(_Cfg):
+    """Everything about one call except the services (injected) and the scenario."""
+
+    lang: str = "en"
+    wire: WireConfig = Field(default_factory=WireConfig)
+    agent: AgentConfig = Field(default_factory=AgentConfig)
+    simulator: SimulatorConfig = Field(default_factory=SimulatorConfig)
+    limits: LimitsConfig = Field(default_factory=LimitsConfig)
+    onset: OnsetConfig = Field(default_factory=OnsetConfig)

@@ -1,0 +1,344 @@
+"""Run one live call: agent server + simulator client over loopback, fully recorded.
+
+The runner owns the lifecycle: start the agent, wait until its socket listens, start
+the simulator, watch for an end (end_call, transfer, trace finished, inactivity, time
+limit, a dropped socket, a crashed pipeline), let the last words play out, shut both
+down with a timeout, and write the record. Infrastructure failures produce a record
+with status "infra_failure" and the cause; they never hang.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import datetime as dt
+import time
+from collections.abc import Coroutine
+from pathlib import Path
+from typing import Any
+
+from loguru import logger
+from pipecat.frames.frames import EndFrame, ErrorFrame
+from pipecat.pipeline.pipeline import Pipeline
+from pipecat.pipeline.worker import PipelineParams, PipelineWorker, ProcessorUnusablePolicy
+from pipecat.workers.runner import WorkerRunner
+
+from voxbench.pipelines.bundles import AgentServices, SimulatorServices
+from voxbench.pipelines.cascade_agent import build_cascade_agent
+from voxbench.pipelines.config import CallConfig
+from voxbench.pipelines.control import CallControl
+from voxbench.pipelines.record_files import write_conversation
+from voxbench.pipelines.scenario_input import CallScenario
+from voxbench.pipelines.wire import make_client, make_server, simulator_serializer
+from voxbench.processors.clock import ConversationClock
+from voxbench.processors.recorder import ConversationRecorder
+from voxbench.records import ConnectionEvent, ConversationRecord, EndEvent, ErrorEvent, EventWriter
+from voxbench.scenarios import ToolExecutor, db_hash
+from voxbench.transports.pairing import free_port
+from voxbench.transports.serializers import TwilioClientSerializer
+
+
+def _worker(
+    pipeline: Pipeline, clock: ConversationClock, observer: Any, sr: int, name: str
+) -> PipelineWorker:
+    return PipelineWorker(
+        pipeline,
+        params=PipelineParams(
+            audio_in_sample_rate=sr, audio_out_sample_rate=sr, enable_metrics=True, enable_usage_metrics=True
+        ),
+        clock=clock,
+        observers=[observer],
+        idle_timeout_secs=None,
+        enable_rtvi=False,
+        enable_turn_tracking=False,
+        processor_unusable_policy=ProcessorUnusablePolicy.END,
+        name=name,
+    )
+
+
+class _Task:
+    def __init__(self, coro: Coroutine[Any, Any, None], name: str):
+        self.name = name
+        self.task = asyncio.create_task(coro, name=name)
+
+    def failure(self) -> str | None:
+        if not self.task.done() or self.task.cancelled():
+            return None
+        exc = self.task.exception()
+        return f"{type(exc).__name__}: {exc}" if exc else None
+
+
+async def run_call(
+    call: CallScenario,
+    cfg: CallConfig,
+    agent_services: AgentServices,
+    sim_services: SimulatorServices,
+    out_dir: str | Path,
+    conversation_id: str | None = None,
+    trial: int = 0,
+) -> ConversationRecord:
+    """Run one conversation and write its record directory; returns the record."""
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    sr = cfg.wire.sample_rate
+    clock = ConversationClock()
+    control = CallControl()
+    writer = EventWriter(out / "events.jsonl")
+    vad_engine = cfg.agent.vad.engine
+    rec = ConversationRecorder(clock, sr, writer, cfg.onset, vad_engine)
+    executor = ToolExecutor(
+        call.domain, call.initial_db, call.scenario.current_date_time, call.agent, clock=clock.now
+    )
+    started_at = dt.datetime.now(dt.UTC).isoformat()
+    wall0 = time.monotonic()
+
+    def fail(reason: str, cause: str, source: str) -> None:
+        if control.end(reason, status="infra_failure", error=cause, error_source=source, t=clock.now()):
+            rec.emit(ErrorEvent(t=clock.now(), source=source, message=cause, fatal=True))
+
+    # --- agent (server) -------------------------------------------------------
+    port = free_port(cfg.wire.host)
+    server = make_server(cfg.wire, port)
+    agent = build_cascade_agent(
+        agent_services,
+        server,
+        call.agent,
+        executor,
+        call.scenario.current_date_time,
+        cfg.agent,
+        control,
+        clock,
+        sr,
+    )
+    agent_worker = _worker(agent.pipeline, clock, rec.observer("agent"), sr, "agent")
+    ready = asyncio.Event()
+    connected = asyncio.Event()
+
+    @server.event_handler("on_websocket_ready")
+    async def _ready(_t: Any) -> None:
+        ready.set()
+
+    @server.event_handler("on_client_connected")
+    async def _connected(_t: Any, _ws: Any) -> None:
+        connected.set()
+        rec.emit(ConnectionEvent(t=clock.now(), side="agent", state="connected"))
+        if cfg.agent.greeting:
+            from pipecat.frames.frames import TTSSpeakFrame
+
+            await agent_worker.queue_frame(TTSSpeakFrame(cfg.agent.greeting))
+
+    @server.event_handler("on_client_disconnected")
+    async def _disconnected(_t: Any, _ws: Any) -> None:
+        rec.emit(ConnectionEvent(t=clock.now(), side="agent", state="disconnected"))
+        if not control.ending:
+            fail("connection_lost", "the simulator's socket closed mid-call", "agent_transport")
+
+    @agent_worker.event_handler("on_pipeline_error")
+    async def _agent_error(_w: Any, frame: ErrorFrame) -> None:
+        rec.emit(
+            ErrorEvent(t=clock.now(), side="agent", source=str(frame.processor), message=str(frame.error))
+        )
+        proc = frame.processor
+        if proc is not None and not getattr(proc, "is_usable", True):
+            fail("agent_error", f"{proc}: {frame.error}", "agent")
+
+    clock.reset()
+    agent_runner = WorkerRunner(handle_sigint=False)
+    await agent_runner.add_workers(agent_worker)
+    agent_task = _Task(agent_runner.run(), "agent")
+
+    sim_task: _Task | None = None
+    sim_worker: PipelineWorker | None = None
+    try:
+        await asyncio.wait_for(ready.wait(), timeout=cfg.wire.connect_timeout_s)
+    except TimeoutError:
+        fail("agent_error", agent_task.failure() or "agent server never became ready", "agent")
+
+    # --- simulator (client) ---------------------------------------------------
+    if not control.ending:
+        sim_worker, sim_task = await _start_simulator(
+            call, cfg, sim_services, port, clock, rec, control, fail
+        )
+
+    # --- watch ------------------------------------------------------------------
+    lim = cfg.limits
+    while not control.ending:
+        await asyncio.sleep(0.05)
+        now = clock.now()
+        if f := agent_task.failure():
+            fail("agent_error", f, "agent")
+        elif agent_task.task.done():
+            fail("agent_error", "the agent pipeline stopped", "agent")
+        elif sim_task is not None and (f := sim_task.failure()):
+            fail("simulator_error", f, "simulator")
+        elif sim_task is not None and sim_task.task.done():
+            fail("simulator_error", "the simulator pipeline stopped", "simulator")
+        elif not connected.is_set() and now > cfg.wire.connect_timeout_s + 2:
+            fail("connection_lost", "the simulator never connected", "simulator_transport")
+        elif now >= lim.time_limit_s:
+            control.end("time_limit", t=now)
+        elif now - max(rec.last_speech_t, 0.0) >= lim.inactivity_s:
+            control.end("inactivity_timeout", t=now)
+
+    req = control.request
+    assert req is not None
+    logger.info(f"call ending: {req.reason} ({req.status}) at t={clock.now():.2f}s")
+
+    # --- drain: let the last words play out ------------------------------------
+    if req.status == "completed":
+        deadline = time.monotonic() + lim.drain_s
+        quiet_since = time.monotonic()
+        while time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+            if rec.speaking("user") or rec.speaking("agent"):
+                quiet_since = time.monotonic()
+            elif time.monotonic() - quiet_since > 0.6:
+                break
+
+    # --- shut down -------------------------------------------------------------
+    t_end = clock.now()
+    await _stop(sim_worker, sim_task, lim.shutdown_timeout_s)
+    await _stop(agent_worker, agent_task, lim.shutdown_timeout_s)
+    await asyncio.sleep(0.2)  # let observer queues flush
+
+    rec.emit(EndEvent(t=t_end, reason=req.reason))
+    events = rec.finalize()
+    writer.close()
+    record = ConversationRecord(
+        conversation_id=conversation_id or f"{call.domain}-{call.scenario.id}-t{trial}",
+        domain=call.domain,
+        scenario_id=call.scenario.id,
+        trial=trial,
+        lang=call.lang,
+        status=req.status,
+        end_reason=req.reason,
+        error=req.error,
+        error_source=req.error_source,
+        started_at=started_at,
+        ended_at=dt.datetime.now(dt.UTC).isoformat(),
+        duration_s=round(t_end, 3),
+        agent={"kind": cfg.agent.kind, "config": cfg.agent.model_dump(mode="json"), **agent_services.info},
+        simulator={
+            "kind": cfg.simulator.kind,
+            "config": cfg.simulator.model_dump(mode="json"),
+            **sim_services.info,
+        },
+        versions=_versions(),
+        initial_db_hash=db_hash(executor.initial_db),
+        final_db_hash=db_hash(executor.db),
+        num_tool_calls=sum(1 for a in executor.audit_log if a["type"] == "tool_call"),
+        extra={
+            "wire": cfg.wire.model_dump(mode="json"),
+            "wall_s": round(time.monotonic() - wall0, 3),
+            "audit_log": executor.audit_log,
+        },
+    )
+    write_conversation(
+        out,
+        record,
+        events,
+        rec,
+        scenario=call.resolved(),
+        agent=call.agent.model_dump(mode="json"),
+        initial_db=executor.initial_db,
+        final_db=executor.db,
+    )
+    return record
+
+
+async def _start_simulator(
+    call: CallScenario,
+    cfg: CallConfig,
+    services: SimulatorServices,
+    port: int,
+    clock: ConversationClock,
+    rec: ConversationRecorder,
+    control: CallControl,
+    fail: Any,
+) -> tuple[PipelineWorker, _Task]:
+    from voxbench.pipelines.trace_simulator import build_trace_simulator, reference_user_lines
+
+    sr = cfg.wire.sample_rate
+    interruptions: list[float] = []
+    serializer = simulator_serializer(cfg.wire, on_interruption=lambda: interruptions.append(clock.now()))
+    client = make_client(cfg.wire, port, serializer)
+    if cfg.simulator.kind == "llm":
+        from voxbench.pipelines.llm_simulator import build_llm_simulator
+
+        pipeline = build_llm_simulator(call, services, client, cfg, control, clock, sr)
+    else:
+        lines = reference_user_lines(call.scenario, call.resolver)
+
+        def done() -> None:
+            control.end("trace_finished", t=clock.now())
+
+        pipeline, _ = build_trace_simulator(
+            services,
+            client,
+            lines,
+            cfg.simulator,
+            done,
+            sr,
+            gap_fill=cfg.wire.gap_fill,
+        )
+    worker = _worker(pipeline, clock, rec.observer("user"), sr, "simulator")
+
+    @client.event_handler("on_connected")
+    async def _on_connected(_t: Any, ws: Any) -> None:
+        rec.emit(ConnectionEvent(t=clock.now(), side="user", state="connected"))
+        if isinstance(serializer, TwilioClientSerializer):
+            for m in serializer.start_messages():
+                await ws.send(m)
+
+    @worker.event_handler("on_pipeline_started")
+    async def _listening(*_a: Any) -> None:
+        serializer.accepting = True
+
+    @client.event_handler("on_disconnected")
+    async def _on_disconnected(_t: Any, _ws: Any) -> None:
+        rec.emit(ConnectionEvent(t=clock.now(), side="user", state="disconnected"))
+        if not control.ending:
+            fail("connection_lost", "the agent's socket closed mid-call", "simulator_transport")
+
+    @worker.event_handler("on_pipeline_error")
+    async def _sim_error(_w: Any, frame: ErrorFrame) -> None:
+        rec.emit(
+            ErrorEvent(t=clock.now(), side="user", source=str(frame.processor), message=str(frame.error))
+        )
+        proc = frame.processor
+        if proc is not None and not getattr(proc, "is_usable", True):
+            fail(
+                "connection_lost" if "Transport" in str(proc) else "simulator_error",
+                f"{proc}: {frame.error}",
+                "simulator",
+            )
+
+    runner = WorkerRunner(handle_sigint=False)
+    await runner.add_workers(worker)
+    return worker, _Task(runner.run(), "simulator")
+
+
+async def _stop(worker: PipelineWorker | None, task: _Task | None, timeout: float) -> None:
+    if worker is None or task is None or task.task.done():
+        return
+    with contextlib.suppress(Exception):
+        await worker.queue_frame(EndFrame())
+    try:
+        await asyncio.wait_for(asyncio.shield(task.task), timeout=timeout)
+        return
+    except (TimeoutError, Exception):
+        pass
+    with contextlib.suppress(Exception):
+        await worker.cancel(reason="shutdown timeout")
+    with contextlib.suppress(BaseException):
+        await asyncio.wait_for(task.task, timeout=timeout)
+
+
+def _versions() -> dict[str, str]:
+    from importlib.metadata import PackageNotFoundError, version
+
+    out = {}
+    for pkg in ("voxbench", "pipecat-ai", "faster-whisper", "piper-tts", "xllamacpp"):
+        with contextlib.suppress(PackageNotFoundError):
+            out[pkg] = version(pkg)
+    return out

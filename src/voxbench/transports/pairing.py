@@ -1,0 +1,76 @@
+"""Pairing the two ends: ports, readiness, and transport params with the pitfall fixes."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import socket
+import time
+
+from pipecat.audio.mixers.base_audio_mixer import BaseAudioMixer
+from pipecat.serializers.base_serializer import FrameSerializer
+from pipecat.transports.websocket.client import WebsocketClientParams
+from pipecat.transports.websocket.server import SingleClientWebsocketServerParams
+
+
+def free_port(host: str = "127.0.0.1") -> int:
+    """An ephemeral port the OS considers free right now."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind((host, 0))
+        return int(s.getsockname()[1])
+
+
+async def wait_for_server(host: str, port: int, timeout_s: float = 10.0, interval_s: float = 0.05) -> None:
+    """Block until a TCP connect to `host:port` succeeds (pitfall d).
+
+    Pipecat's websocket client connects once, in `setup()`, without retry; a refused
+    connect leaves a pipeline running with unusable transports. The probe is plain TCP
+    (closed before any websocket handshake), so it never takes the server's single
+    client slot. Raises `TimeoutError` after `timeout_s`.
+    """
+    deadline = time.monotonic() + timeout_s
+    last: Exception | None = None
+    while time.monotonic() < deadline:
+        try:
+            _, writer = await asyncio.wait_for(asyncio.open_connection(host, port), timeout=interval_s * 10)
+            writer.close()
+            with contextlib.suppress(OSError):
+                await writer.wait_closed()
+            return
+        except (OSError, TimeoutError) as exc:
+            last = exc
+            await asyncio.sleep(interval_s)
+    raise TimeoutError(f"no server listening on {host}:{port} after {timeout_s}s ({last})")
+
+
+def server_params(
+    serializer: FrameSerializer, sample_rate: int, mixer: BaseAudioMixer | None = None
+) -> SingleClientWebsocketServerParams:
+    """The agent's end: audio in and out at the pipeline rate, no WAV headers."""
+    return SingleClientWebsocketServerParams(
+        serializer=serializer,
+        audio_in_enabled=True,
+        audio_out_enabled=True,
+        audio_in_sample_rate=sample_rate,
+        audio_out_sample_rate=sample_rate,
+        add_wav_header=False,
+        audio_out_mixer=mixer,
+        audio_out_end_silence_secs=0,
+    )
+
+
+def client_params(
+    serializer: FrameSerializer, sample_rate: int, mixer: BaseAudioMixer | None = None
+) -> WebsocketClientParams:
+    """The simulator's end. `add_wav_header` defaults to True in pipecat (pitfall c):
+    every 40 ms chunk would carry a 44-byte header the server plays as audio."""
+    return WebsocketClientParams(
+        serializer=serializer,
+        audio_in_enabled=True,
+        audio_out_enabled=True,
+        audio_in_sample_rate=sample_rate,
+        audio_out_sample_rate=sample_rate,
+        add_wav_header=False,
+        audio_out_mixer=mixer,
+        audio_out_end_silence_secs=0,
+    )

@@ -1,0 +1,1 @@
+"""Test doubles that subclass pipecat's real service base classes (no mocks)."""
