@@ -114,8 +114,9 @@ class OpenAIJudge:
                 with urllib.request.urlopen(req, timeout=self.timeout_s) as resp:
                     return dict(json.loads(resp.read().decode("utf-8")))
             except urllib.error.HTTPError as exc:
-                if exc.code not in (408, 409, 429) and exc.code < 500:
-                    raise RuntimeError(f"judge HTTP {exc.code}: {exc.read()[:300]!r}") from exc
+                with exc:  # close the response socket either way
+                    if exc.code not in (408, 409, 429) and exc.code < 500:
+                        raise RuntimeError(f"judge HTTP {exc.code}: {exc.read()[:300]!r}") from exc
                 last = exc
             except (urllib.error.URLError, TimeoutError, ConnectionError) as exc:
                 last = exc

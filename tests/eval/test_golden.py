@@ -1,0 +1,59 @@
+"""Golden metric output for one small hand-built record (every metric, fake judge).
+
+Regenerate on purpose, then review the diff:
+
+    VOXBENCH_REGEN_GOLDEN=1 .venv/bin/pytest tests/eval/test_golden.py
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from tests.eval.builders import small_conversation
+from tests.eval.fake_judge import FakeJudge
+from tests.eval.test_metrics import FAITH_REPLY
+from voxbench.eval.from_record import load_context
+from voxbench.eval.runner import score_context
+from voxbench.eval.types import REGISTRY, EvalConfig
+
+GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "eval_small_record.json"
+
+JUDGE = FakeJudge(
+    {
+        "faithfulness": FAITH_REPLY,
+        "moved the conversation": json.dumps(
+            {"dimensions": {"information_loss": {"evidence": "", "flagged": False, "rating": 3}}}
+        ),
+        "easy a voice agent": json.dumps(
+            [{"turn_id": t, "rating": 3, "failure_modes": []} for t in range(4)]
+        ),
+        "reads naturally aloud": json.dumps([{"turn_id": t, "rating": 1} for t in range(4)]),
+        "Expected": json.dumps(
+            [
+                {"turn_id": 1, "entities": [{"type": "code", "value": "ZK3FFW", "correct": True}]},
+                {"turn_id": 2, "entities": [{"type": "flight", "value": "SK2", "correct": True}]},
+                {"turn_id": 3, "entities": []},
+            ]
+        ),
+        "simulated caller (not the agent)": '{"corruptions": {}, "rating": 1}',
+    }
+)
+
+
+def test_golden_small_record(tmp_path: Path) -> None:
+    ctx = load_context(small_conversation().write(tmp_path / "r"))
+    scored = score_context(ctx, EvalConfig(judge=JUDGE), sorted(REGISTRY))
+    got = {
+        "status": scored.status,
+        "validation": scored.validation,
+        "aggregate_metrics": scored.aggregates,
+        "metrics": {k: v.model_dump(mode="json") for k, v in sorted(scored.metrics.items())},
+    }
+    text = json.dumps(got, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    if os.environ.get("VOXBENCH_REGEN_GOLDEN"):
+        GOLDEN.parent.mkdir(parents=True, exist_ok=True)
+        GOLDEN.write_text(text, encoding="utf-8")
+    assert GOLDEN.is_file(), "golden missing: run with VOXBENCH_REGEN_GOLDEN=1"
+    assert json.loads(GOLDEN.read_text(encoding="utf-8")) == json.loads(text)
