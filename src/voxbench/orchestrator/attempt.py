@@ -24,6 +24,7 @@ from voxbench.orchestrator.worker import WORKER_INFO
 
 JOB_FILE = "job.json"
 WORKER_LOG = "worker.log"
+WORKER_PID = "worker.pid"
 
 OutcomeKind = Literal["ran", "invalid", "infra", "cancelled"]
 
@@ -114,6 +115,7 @@ def run_attempt(
             start_new_session=True,
             env=env,
         )
+        (out / WORKER_PID).write_text(str(proc.pid), encoding="utf-8")
         code: int | None = None
         while code is None:
             try:

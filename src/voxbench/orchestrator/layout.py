@@ -17,10 +17,12 @@ a crash is partial and is deleted; failed-attempt folders are kept and counted.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
 import shutil
+import signal
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -77,11 +79,18 @@ class RunLayout:
         return self.staging / f"{conv}.a{attempt}.{uuid.uuid4().hex[:8]}"
 
     def clean_staging(self) -> int:
-        """Delete partial attempts left by a killed run; returns how many."""
+        """Delete partial attempts left by a killed run; returns how many.
+
+        A worker orphaned by a ``kill -9`` of the orchestrator exits on its own within a
+        fraction of a second, but it could still recreate its folder meanwhile; so its
+        process group is killed first (by the pid it left, checked against its command
+        line so a recycled pid is never touched).
+        """
         if not self.staging.is_dir():
             return 0
         n = 0
         for p in self.staging.iterdir():
+            _kill_orphan(p)
             shutil.rmtree(p, ignore_errors=True)
             n += 1
         return n
@@ -120,6 +129,17 @@ class RunLayout:
             shutil.rmtree(dest)
         os.replace(stage, dest)
         return dest
+
+
+def _kill_orphan(stage: Path) -> None:
+    try:
+        pid = int((stage / "worker.pid").read_text(encoding="utf-8"))
+        cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
+    except (OSError, ValueError):
+        return  # no pid, already gone, or not on this machine
+    if str(stage).encode() in cmdline:
+        with contextlib.suppress(OSError):
+            os.killpg(pid, signal.SIGKILL)
 
 
 def _read_status(p: Path) -> str | None:

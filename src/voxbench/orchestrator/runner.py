@@ -153,6 +153,8 @@ class Orchestrator:
             await self.backend.aclose()
             self.progress.stop()
         wall = time.monotonic() - t0
+        if not interrupted:
+            layout.clean_staging()
         summary = self._finish(wall, interrupted)
         return RunResult(layout.root, summary, interrupted)
 

@@ -1,0 +1,82 @@
+"""One attempt in a worker process: each way it can go wrong is classified with its cause."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from voxbench.orchestrator import ConversationJob, run_attempt
+from voxbench.orchestrator.config import ValidationConfig
+from voxbench.orchestrator.validate import BuiltinValidator
+
+
+def _job(
+    tmp_path: Path, agent: dict[str, Any] | None = None, sim: dict[str, Any] | None = None, **kw: Any
+) -> ConversationJob:
+    fields: dict[str, Any] = {
+        "run_id": "r",
+        "conversation_id": "airline__bb.1__t0__clean",
+        "domain": "airline",
+        "scenario_id": "bb.1",
+        "trial": 0,
+        "condition": "clean",
+        "attempt": 0,
+        "seed": 1,
+        "base_seed": 1,
+        "output_dir": str(tmp_path / "out"),
+        "time_limit_s": 30,
+        "agent": {"profile": "scripted", **(agent or {})},
+        "simulator": {"kind": "scripted", **(sim or {})},
+    }
+    fields.update(kw)
+    return ConversationJob(**fields)
+
+
+def _fault(name: str) -> dict[str, Any]:
+    return {"faults": [{"scenario_id": "bb.1", "fault": name}]}
+
+
+def test_ok_attempt_writes_a_valid_record(tmp_path: Path) -> None:
+    out = run_attempt(_job(tmp_path), grace_s=5)
+    assert out.kind == "ran" and out.fn_s is not None and out.process_s >= out.fn_s
+    rec = json.loads((tmp_path / "out" / "record.json").read_text())
+    assert rec["status"] == "completed" and rec["end_reason"] == "end_call"
+    assert BuiltinValidator(ValidationConfig())(tmp_path / "out").valid
+
+
+@pytest.mark.parametrize(
+    ("fault", "source", "text"),
+    [
+        ("crash", "crash", "SIGKILL"),
+        ("exception", "crash", "RuntimeError"),
+        ("socket_drop", "transport", "websocket"),
+    ],
+)
+def test_infra_failures_carry_their_cause(tmp_path: Path, fault: str, source: str, text: str) -> None:
+    where = {"sim": _fault(fault)} if fault == "socket_drop" else {"agent": _fault(fault)}
+    out = run_attempt(_job(tmp_path, **where), grace_s=5)
+    assert out.kind == "infra"
+    assert out.error_source == source
+    assert text in (out.cause or "")
+
+
+def test_hang_is_killed_at_time_limit_plus_grace(tmp_path: Path) -> None:
+    out = run_attempt(_job(tmp_path, agent=_fault("hang"), time_limit_s=0.5), grace_s=0.5)
+    assert out.kind == "infra" and out.error_source == "timeout"
+    assert out.cause is not None and out.cause.startswith("hang")
+    assert 1.0 <= out.process_s < 5.0
+
+
+def test_invalid_simulation_fails_the_builtin_gate(tmp_path: Path) -> None:
+    out = run_attempt(_job(tmp_path, sim=_fault("invalid")), grace_s=5)
+    assert out.kind == "ran"  # the process worked; validation decides
+    res = BuiltinValidator(ValidationConfig())(tmp_path / "out")
+    assert not res.valid and "inactivity_timeout" in (res.reason or "")
+
+
+def test_unknown_conversation_fn_is_an_infra_failure(tmp_path: Path) -> None:
+    out = run_attempt(_job(tmp_path, conversation_fn="no.such.module:fn"), grace_s=5)
+    assert out.kind == "infra" and "ModuleNotFoundError" in (out.cause or "")
