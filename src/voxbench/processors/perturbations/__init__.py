@@ -1,5 +1,85 @@
 """Caller-side audio perturbations: pure numpy ops, bounded configs, conditions, streaming.
 
-The DSP (:mod:`.ops`, :mod:`.noise`) is independent of pipecat and of TTS; :mod:`.processor`
-is the thin pipecat wrapper and is imported lazily so the DSP stays importable without pipecat.
+The DSP (:mod:`.ops`, :mod:`.noise`) is independent of pipecat and of TTS. The pipecat wrapper
+:class:`PerturbationProcessor` lives in :mod:`.processor` and is imported lazily, so the DSP and
+configs stay importable without pipecat; TTS helpers (accent voices, Piper babble) live in
+:mod:`.voices`.
 """
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .config import (
+    BUILTIN_CONDITIONS,
+    CANONICAL_ORDER,
+    Condition,
+    GainClipOp,
+    MuffleOp,
+    NoiseOp,
+    Op,
+    PacketLossOp,
+    TelephonyOp,
+    derive_seed,
+    resolve_condition,
+)
+from .noise import babble_from_speech, clatter, load_noise_file, pink_noise, speech_like, white_noise
+from .ops import (
+    MixResult,
+    PacketLossResult,
+    gain_and_clip,
+    gilbert_elliott_mask,
+    mix_noise_at_snr,
+    muffle,
+    mulaw_decode,
+    mulaw_encode,
+    packet_loss,
+    speech_activity_mask,
+    telephony,
+)
+from .streaming import StreamingChain, apply_condition
+
+if TYPE_CHECKING:
+    from .processor import PerturbationProcessor
+
+__all__ = [
+    "BUILTIN_CONDITIONS",
+    "CANONICAL_ORDER",
+    "Condition",
+    "GainClipOp",
+    "MixResult",
+    "MuffleOp",
+    "NoiseOp",
+    "Op",
+    "PacketLossOp",
+    "PacketLossResult",
+    "PerturbationProcessor",
+    "StreamingChain",
+    "TelephonyOp",
+    "apply_condition",
+    "babble_from_speech",
+    "clatter",
+    "derive_seed",
+    "gain_and_clip",
+    "gilbert_elliott_mask",
+    "load_noise_file",
+    "mix_noise_at_snr",
+    "muffle",
+    "mulaw_decode",
+    "mulaw_encode",
+    "packet_loss",
+    "pink_noise",
+    "resolve_condition",
+    "speech_activity_mask",
+    "speech_like",
+    "telephony",
+    "white_noise",
+]
+
+
+def __getattr__(name: str) -> Any:
+    if name == "PerturbationProcessor":
+        from .processor import PerturbationProcessor
+
+        return PerturbationProcessor
+    raise AttributeError(name)

@@ -78,8 +78,10 @@ def clatter(
             for _k in range(int(rng.integers(2, 5))):
                 f = min(rng.uniform(2000, 7000), 0.9 * nyq)
                 tau = rng.uniform(0.03, 0.2)
-                ev += rng.uniform(0.3, 1.0) * np.sin(2 * np.pi * f * t + rng.uniform(0, 2 * np.pi)) * np.exp(
-                    -t / tau
+                ev += (
+                    rng.uniform(0.3, 1.0)
+                    * np.sin(2 * np.pi * f * t + rng.uniform(0, 2 * np.pi))
+                    * np.exp(-t / tau)
                 )
         ev = ev / (np.max(np.abs(ev)) + 1e-12) * amp
         end = min(n, start + len(ev))
@@ -154,7 +156,7 @@ def babble_from_speech(
     and starts at a random offset; tracks get random levels within ``level_spread_db`` and are
     summed. Pass utterances from several voices (different TTS speakers, rates, pitches).
     """
-    utts = [as_mono_float32(v) for v in voices if len(v) > 0]
+    utts = [u for u in (as_mono_float32(v) for v in voices) if len(u) > 0]
     if not utts:
         raise ValueError("babble needs at least one non-empty speech array")
     n = round(sample_rate * duration_s)

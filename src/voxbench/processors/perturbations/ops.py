@@ -235,7 +235,10 @@ def mulaw_decode(codes: npt.NDArray[np.uint8]) -> npt.NDArray[np.int16]:
 
 
 def float_to_pcm16(audio: FloatArray) -> npt.NDArray[np.int16]:
-    return np.asarray(np.clip(np.round(np.asarray(audio) * 32767.0), -32768, 32767), dtype=np.int16)
+    """Float in [-1, 1] to PCM16 (x 32768, clipped), the inverse of :func:`pcm16_to_float`."""
+    return np.asarray(
+        np.clip(np.round(np.asarray(audio, dtype=np.float64) * 32768.0), -32768, 32767), dtype=np.int16
+    )
 
 
 def pcm16_to_float(pcm: npt.NDArray[np.int16]) -> FloatArray:
@@ -325,14 +328,20 @@ class TelephonyChannel:
         self._up = PolyphaseResampler(TELEPHONY_RATE, sample_rate)
         delay_in = self._down.delay_out * sample_rate / TELEPHONY_RATE + self._up.delay_out
         self.delay_samples = round(delay_in)
+        self._fifo = np.zeros(0, dtype=np.float32)
 
     def process(self, chunk: npt.ArrayLike) -> FloatArray:
+        """Returns exactly ``len(chunk)`` samples (the resamplers' output is buffered)."""
         x = np.asarray(chunk, dtype=np.float64)
         y, self._zi = signal.sosfilt(self._sos, x, zi=self._zi)
         narrow = self._down.process(y)
         if self.codec == "mulaw":
             narrow = mulaw_roundtrip(narrow)
-        return self._up.process(narrow)
+        self._fifo = np.concatenate([self._fifo, self._up.process(narrow)])
+        if len(self._fifo) < len(x):  # never expected: the up-sampler runs ahead of the input
+            self._fifo = np.concatenate([self._fifo, np.zeros(len(x) - len(self._fifo), np.float32)])
+        out, self._fifo = self._fifo[: len(x)], self._fifo[len(x) :]
+        return out
 
 
 def telephony(
