@@ -1,0 +1,110 @@
+"""Terminal and Markdown summaries (for CI logs): the leaderboard in a few lines."""
+
+from __future__ import annotations
+
+from voxbench.reports.model import Conversation, RunData
+from voxbench.reports.stats import Estimate, percentiles
+from voxbench.reports.tables import by_key, latencies, leaderboard, perturbation_rows
+
+
+def _p(est: Estimate) -> str:
+    return "-" if est.value is None else f"{100 * est.value:.0f}%"
+
+
+def _rows(convs: list[Conversation]) -> tuple[list[str], list[list[str]], int]:
+    groups = leaderboard(convs)
+    k = max((g.composites["EVA-A_pass"].k for g in groups), default=1)
+    head = [
+        "system",
+        "conv",
+        "EVA-A p@1",
+        f"EVA-A p@{k}",
+        f"EVA-A p^{k}",
+        "EVA-X p@1",
+        f"EVA-X p@{k}",
+        f"EVA-X p^{k}",
+        "failing",
+        "latency p50",
+    ]
+    lat = {
+        s: percentiles(latencies(cs)[0] + latencies(cs)[1], (50,))[0]
+        for s, cs in by_key(convs, "system").items()
+    }
+    rows = []
+    for g in groups:
+        a, x = g.composites["EVA-A_pass"], g.composites["EVA-X_pass"]
+        failing = sum(1 for c in g.convs if c.failing or c.status != "completed")
+        p50 = lat.get(g.name)
+        rows.append(
+            [
+                g.name,
+                str(len(g.convs)),
+                _p(a.pass1),
+                _p(a.pass_k),
+                _p(a.pass_pow_k),
+                _p(x.pass1),
+                _p(x.pass_k),
+                _p(x.pass_pow_k),
+                str(failing),
+                "-" if p50 is None else f"{p50:.2f}s",
+            ]
+        )
+    return head, rows, k
+
+
+def terminal_summary(runs: list[RunData], convs: list[Conversation]) -> str:
+    head, rows, _ = _rows(convs)
+    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(head)]
+
+    def line(cells: list[str]) -> str:
+        return "  ".join(
+            c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths, strict=True))
+        )
+
+    out = [
+        f"voxbench report: {len(runs)} run(s), {len(convs)} conversation(s)",
+        line(head),
+        line(["-" * w for w in widths]),
+    ]
+    out += [line(r) for r in rows]
+    for r in perturbation_rows(convs):
+        d = r.deltas["EVA-A_pass"]
+        if d.value is not None:
+            out.append(
+                f"  {r.system} under {r.condition}: EVA-A pass@1 {100 * d.value:+.0f} pp{' *' if d.significant else ''}"
+            )
+    for run in runs:
+        bad = {s: n for s, n in run.failed_attempts.items()}
+        unscored = sum(1 for c in run.conversations if not c.scored)
+        if bad or unscored:
+            out.append(
+                f"  {run.name}: earlier failed attempts {bad or 'none'}, unscored conversations {unscored}"
+            )
+    return "\n".join(out)
+
+
+def markdown_summary(runs: list[RunData], convs: list[Conversation]) -> str:
+    head, rows, k = _rows(convs)
+    out = [
+        "## voxbench report",
+        "",
+        f"{len(runs)} run(s), {len(convs)} conversation(s). pass^{k}: all {k} trials pass.",
+        "",
+    ]
+    out.append("| " + " | ".join(head) + " |")
+    out.append("|" + "|".join(["---", *["---:"] * (len(head) - 1)]) + "|")
+    out += ["| " + " | ".join(r) + " |" for r in rows]
+    pert = perturbation_rows(convs)
+    if pert:
+        out += ["", "| system | condition | Δ EVA-A pass@1 | Δ EVA-X pass@1 |", "|---|---|---:|---:|"]
+        for r in pert:
+            cells = []
+            for comp in ("EVA-A_pass", "EVA-X_pass"):
+                d = r.deltas[comp]
+                cells.append(
+                    "-" if d.value is None else f"{100 * d.value:+.0f} pp{' *' if d.significant else ''}"
+                )
+            out.append(f"| {r.system} | {r.condition} | {cells[0]} | {cells[1]} |")
+        out.append("")
+        out.append("\\* 95% bootstrap CI over scenarios excludes zero.")
+    return "\n".join(out) + "\n"
