@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import platform
+import re
 import subprocess
 import sys
 from collections.abc import Iterable
@@ -36,6 +37,7 @@ from voxbench.records import atomic_write_json
 METRICS_FILE = "metrics.json"
 SUMMARY_FILE = "metrics_summary.json"
 SUMMARY_SCHEMA = "1.0"
+_ARCHIVED = re.compile(r"_(failed_attempt|attempt|unvalidated)_\d+$")
 
 
 def default_metrics() -> list[str]:
@@ -109,12 +111,14 @@ def discover(run_dir: Path) -> list[FoundRecord]:
     (archived `_failed_attempt_N` folders are skipped: they are not the final attempt)."""
     out: list[FoundRecord] = []
     for p in sorted(run_dir.rglob("record.json")):
-        out.append(FoundRecord(p.parent, "voxbench", str(p.parent.relative_to(run_dir))))
+        rel = str(p.parent.relative_to(run_dir))
+        if not _ARCHIVED.search(rel):
+            out.append(FoundRecord(p.parent, "voxbench", rel))
     if not out:
         recs = run_dir / "records" if (run_dir / "records").is_dir() else run_dir
         for p in sorted(recs.rglob("result.json")):
             rel = str(p.parent.relative_to(recs))
-            if "_failed_attempt_" in rel or not is_eva_record(p.parent):
+            if _ARCHIVED.search(rel) or not is_eva_record(p.parent):
                 continue
             out.append(FoundRecord(p.parent, "eva", rel))
     return out
