@@ -66,6 +66,9 @@ def make_run(root: Path) -> Path:
     infra = small_conversation()
     infra.scenario_id, infra.status = "1.1.3", "infra_failure"
     infra.write(run / "conversations" / "1.1.3" / "trial_0")
+    small_conversation().write(
+        run / "conversations" / "1.1.1" / "trial_0_failed_attempt_0"
+    )  # archived: ignored
     return run
 
 
