@@ -91,8 +91,17 @@ class ScriptedJudge:
         # mostly `quality`, sometimes one worse: calls come in a fixed order, so this is stable
         q = max(1, self.quality - int(self.rng.random() < 0.3))
         if "faithfulness" in system:
+            why = (
+                "It rebooked onto a flight the caller never agreed to."
+                if q < 3
+                else "Grounded in the tool results."
+            )
             dims = {
-                d: {"rating": q if i == 0 else 3, "flagged": q < 3 and i == 0, "explanation": "ok"}
+                d: {
+                    "rating": q if i == 0 else 3,
+                    "flagged": q < 3 and i == 0,
+                    "explanation": why if i == 0 else "",
+                }
                 for i, d in enumerate(FAITH_DIMS)
             }
             text = json.dumps({"dimensions": dims})

@@ -83,16 +83,6 @@ class MetricView:
         assert self.value is not None
         return self.value >= thr - 1e-9
 
-    @property
-    def explanation(self) -> str:
-        d = self.details
-        if self.error:
-            return self.error
-        for k in ("explanation", "reason", "rationale", "skip_reason", "summary", "message"):
-            if isinstance(d.get(k), str) and d[k]:
-                return str(d[k])
-        return ""
-
     @classmethod
     def from_json(cls, name: str, raw: dict[str, Any]) -> MetricView:
         return cls(

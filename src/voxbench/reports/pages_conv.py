@@ -9,6 +9,8 @@ import shutil
 from pathlib import Path
 from typing import Any
 
+from voxbench.eval.types import REGISTRY
+from voxbench.reports.explain import explain
 from voxbench.reports.html import chip, e, num, verdict
 from voxbench.reports.model import Conversation
 from voxbench.reports.tables import metric_order
@@ -30,14 +32,14 @@ CH_LABEL = {"user": "Caller (simulator)", "agent": "Agent under test"}
 
 
 def timeline_svg(tl: Timeline, wave_peaks: dict[str, list[float]], duration: float) -> str:
-    w = max(900, round(duration * PX_PER_S)) + 20
+    w = max(1200, round(duration * PX_PER_S)) + 20
     top, gap = 22, 10
     lanes = {"user": top, "agent": top + LANE_H + gap}
     ev_y = top + 2 * (LANE_H + gap)
     h = ev_y + 34
 
     def x(t: float) -> float:
-        return 10 + t * PX_PER_S if duration * PX_PER_S >= 880 else 10 + t / max(duration, 1e-9) * (w - 20)
+        return 10 + t * PX_PER_S if duration * PX_PER_S >= 1180 else 10 + t / max(duration, 1e-9) * (w - 20)
 
     p: list[str] = [
         f'<svg id="timeline" width="{w}" height="{h}" data-duration="{duration:.3f}" data-x0="10" '
@@ -125,10 +127,12 @@ def transcript_html(tl: Timeline) -> str:
             other = "agent" if ch == "user" else "caller"
             rows = []
             if intended:
-                rows.append(f"<div class='said'><span class='k'>said</span>{e(intended)}</div>")
+                rows.append(f"<div class='said'><span class='k'>said</span><span>{e(intended)}</span></div>")
             if heard:
                 body = _word_diff(intended, heard) if intended else e(heard)
-                rows.append(f"<div class='heard'><span class='k'>{other} heard</span>{body}</div>")
+                rows.append(
+                    f"<div class='heard'><span class='k'>{other} heard</span><span>{body}</span></div>"
+                )
             if not rows:
                 rows.append("<div class='muted'>(speech with no text)</div>")
             flag = chip("interrupted", "warn") if s.interrupted else ""
@@ -163,31 +167,35 @@ def metrics_html(c: Conversation) -> str:
         m = c.metrics[n]
         if m.error:
             badge = chip("error", "fail", m.error)
+        elif m.unscored:
+            badge = chip("unscored", "na", "could not be computed here (no judge or no audio)")
         elif m.skipped or m.value is None:
-            badge = chip("skipped", "na")
+            badge = chip("n/a", "na", "not applicable to this conversation")
         elif m.passed is None:
             badge = chip("info", "na", "diagnostic without a pass threshold")
         else:
             badge = chip("pass", "pass") if m.passed else chip("fail", "fail")
-        val = "–" if m.value is None else num(m.value, 3)
+        val = "–" if m.value is None else num(m.value, 2)
         raw = (
-            f" <span class='muted'>(raw {num(m.score, 3)})</span>"
-            if m.score is not None and m.normalized is not None and m.score != m.normalized
+            f"<div class='sub' title='raw score before normalisation'>raw {num(m.score, 2)}</div>"
+            if m.score is not None and m.normalized is not None and abs(m.score - m.normalized) > 1e-9
             else ""
         )
-        thr = f"<span class='muted'>≥ {m.threshold:g}</span>" if m.threshold is not None else ""
+        thr = f"<div class='sub'>pass ≥ {m.threshold:.2f}</div>" if m.threshold is not None else ""
+        spec = REGISTRY.get(n)
+        desc = f" title='{e(spec.description)}'" if spec is not None and spec.description else ""
         details = (
             f"<details><summary>details</summary><pre>{_fmt_json(m.details)}</pre></details>"
             if m.details
             else ""
         )
         rows.append(
-            f"<tr class='{'failrow' if m.passed is False or m.error else ''}'><td><b>{e(n)}</b><div class='sub'>v{e(m.version)}"
-            f"{' · ' + e(m.judge_model) if m.judge_model else ''}</div></td><td>{badge}</td><td>{val}{raw}</td><td>{thr}</td>"
-            f"<td class='expl'>{e(m.explanation)}{details}</td></tr>"
+            f"<tr class='{'failrow' if m.passed is False or m.error else ''}'><td{desc}><b>{e(n).replace('_', '_<wbr>')}</b><div class='sub'>{e(m.version)}"
+            f"{' · ' + e(m.judge_model) if m.judge_model else ''}</div></td><td>{badge}</td><td class='num'>{val}{raw}{thr}</td>"
+            f"<td class='expl'>{e(explain(m))}{details}</td></tr>"
         )
     return (
-        "<table class='mtable'><thead><tr><th>Metric</th><th></th><th>Score</th><th>Pass at</th><th>Explanation</th></tr></thead><tbody>"
+        "<table class='mtable'><thead><tr><th>Metric</th><th></th><th>Score</th><th>Why</th></tr></thead><tbody>"
         + "".join(rows)
         + "</tbody></table>"
     )

@@ -6,9 +6,10 @@ from __future__ import annotations
 import json
 from collections import Counter
 
+from voxbench.eval.types import REGISTRY
 from voxbench.reports.html import chip, e, est_cell, num, pct, table, verdict
-from voxbench.reports.model import Conversation, RunData
-from voxbench.reports.stats import pareto_front, percentiles
+from voxbench.reports.model import EVA_A, EVA_X, VALIDATION_METRICS, Conversation, RunData
+from voxbench.reports.stats import Delta, pareto_front, percentiles
 from voxbench.reports.svg import Point, color, gap_chart, latency_chart, scatter
 from voxbench.reports.tables import (
     BASE_CONDITION,
@@ -83,21 +84,34 @@ def _composite_table(groups: list[GroupStats]) -> str:
 
 
 def _metric_table(groups: list[GroupStats]) -> str:
+    """Metrics as rows (grouped EVA-A, EVA-X, diagnostics, validation), systems as columns."""
     names = metric_order({m for g in groups for m in g.metric_means})
     if not names:
         return "<p class='muted'>No metric scores yet: run <code>voxbench eval</code> on the run folder.</p>"
-    head = ["System", *[f"<span class='rot'>{e(n)}</span>" for n in names]]
+    head = ["Metric", *[e(g.name) for g in groups]]
     rows = []
-    for g in groups:
-        cells = [f"<td class='sys'>{e(g.name)}</td>"]
-        for n in names:
+    group_of = {**dict.fromkeys(EVA_A, "EVA-A (accuracy)"), **dict.fromkeys(EVA_X, "EVA-X (experience)")}
+    current = None
+    for n in names:
+        spec = REGISTRY.get(n)
+        grp = group_of.get(n) or (
+            "Validation (simulation quality)" if n in VALIDATION_METRICS else "Diagnostics"
+        )
+        if grp != current:
+            rows.append(f"<tr class='grp'><td colspan='{len(groups) + 1}'>{grp}</td></tr>")
+            current = grp
+        lower = spec is not None and not spec.higher_is_better
+        hint = " <span class='muted' title='raw value, lower is better'>↓</span>" if lower else ""
+        desc = f" title='{e(spec.description)}'" if spec is not None and spec.description else ""
+        cells = [f"<td class='mname'{desc}>{e(n)}{hint}</td>"]
+        for g in groups:
             est = g.metric_means.get(n)
             ps = g.metric_pass.get(n)
             if est is None or est.value is None:
                 cells.append("<td class='na'>–</td>")
                 continue
-            rate = ps.pass1.value if ps is not None else None
-            rate_s = f"<span class='ci'>pass {pct(rate)}</span>" if rate is not None else ""
+            rate = ps.pass1.value if ps is not None and ps.records else None
+            rate_s = f"<span class='ci'>{pct(rate)} pass</span>" if rate is not None else ""
             ci = f", 95% CI {est.ci[0]:.3f}–{est.ci[1]:.3f}" if est.ci else ""
             cells.append(
                 f"<td title='mean over {est.n} scenarios{ci}'><span class='v'>{num(est.value)}</span>{rate_s}</td>"
@@ -119,7 +133,7 @@ def _leaderboard_section(convs: list[Conversation]) -> str:
         panes.append(
             f"<div class='pane' data-pane='{e(t)}'{'' if i == 0 else ' hidden'}>"
             f"<h3>Composite pass rates</h3>{_composite_table(groups)}"
-            f"<h3>Component and diagnostic metrics <span class='muted'>(mean score; pass rate at its threshold)</span></h3>"
+            "<h3>Every metric <span class='muted'>(mean normalised score over scenarios; below it, the share of conversations at or above the metric's pass threshold)</span></h3>"
             f"{_metric_table(groups)}</div>"
         )
     conds = sorted({c.record.condition for c in convs})
@@ -170,10 +184,10 @@ def _plots_section(groups: list[GroupStats]) -> str:
             )
             for i, g in enumerate(groups)
         ]
-        gaps.append(gap_chart(rows, f"{LABEL[comp]}: pass^{k} (○) to pass@{k} (●), │ pass@1", k))
+        gaps.append(gap_chart(rows, f"{LABEL[comp]}: spread between pass^{k} and pass@{k}", k))
     return (
         "<section id='plots'><h2>Accuracy vs experience</h2>"
-        "<p class='muted'>Up and right is better. The shaded staircase is the Pareto frontier: systems on it are not beaten on both axes by any other. Whiskers: 95% CIs.</p>"
+        "<p class='muted'>Up and right is better. The dashed staircase is the Pareto frontier: systems on it are not beaten on both axes by any other. Whiskers: 95% CIs.</p>"
         f"<div class='grid2'>{''.join(svgs)}</div>"
         "<h3>Consistency gap: pass@k − pass^k</h3>"
         "<p class='muted'>A long bar means a system can do the task but does not do it every time.</p>"
@@ -181,16 +195,15 @@ def _plots_section(groups: list[GroupStats]) -> str:
     )
 
 
-def _delta_cell(d: object) -> str:
-    from voxbench.reports.stats import Delta
-
-    assert isinstance(d, Delta)
+def _delta_cell(d: Delta) -> str:
     if d.value is None:
         return "<td class='na'>–</td>"
-    cls = "neg" if d.value < 0 else "pos" if d.value > 0 else ""
+    v = 0.0 if abs(d.value) < 0.005 else d.value
+    cls = "neg" if v < 0 else "pos" if v > 0 else ""
     mark = "<sup class='sig' title='95% CI excludes 0'>*</sup>" if d.significant else ""
     ci = f"<span class='ci'>{100 * d.ci[0]:+.0f}…{100 * d.ci[1]:+.0f} pp</span>" if d.ci else ""
-    return f"<td class='{cls}' title='paired over {d.n} scenarios'><span class='v'>{100 * d.value:+.0f} pp{mark}</span>{ci}</td>"
+    val = "±0" if v == 0 else f"{100 * v:+.0f}"
+    return f"<td class='{cls}' title='paired over {d.n} scenarios'><span class='v'>{val} pp{mark}</span>{ci}</td>"
 
 
 def _perturbation_section(convs: list[Conversation]) -> str:
@@ -226,21 +239,22 @@ def _latency_section(convs: list[Conversation]) -> str:
     rows = []
     trs = []
     for i, (system, cs) in enumerate(by_key(convs, "system").items()):
-        plain, tool = latencies(cs)
+        plain, tool = latencies([c for c in cs if c.record.condition == BASE_CONDITION] or cs)
         rows.append((system, plain, tool, color(i)))
         for kind, vals in (("no tool", plain), ("tool", tool)):
             p = percentiles(vals)
             trs.append(
-                f"<tr><td class='sys'>{e(system)}</td><td>{kind}</td><td>{len(vals)}</td>"
+                f"<tr><td class='sys'>{e(system)}</td><td class='txt'>{kind}</td><td>{len(vals)}</td>"
                 + "".join(f"<td>{num(v)}{' s' if v is not None else ''}</td>" for v in p)
                 + "</tr>"
             )
     chart = latency_chart(rows, "Agent response latency (caller stops → agent starts)")
-    tbl = table(["System", "Turns", "n", "p50", "p90", "p95"], trs, "lb narrow")
+    tbl = table(["System", "<span class='txt'>Turns</span>", "n", "p50", "p90", "p95"], trs, "lb narrow")
     return (
         "<section id='latency'><h2>Latency</h2>"
-        "<p class='muted'>From the end of the caller's speech to the start of the agent's, per turn, from the recorded speech onsets. "
-        "Tool turns have a tool call in between.</p>"
+        "<p class='muted'>From the end of the caller's speech to the start of the agent's reply, per agent turn "
+        "(eval's response_speed; measured from the recorded speech onsets for unscored records). "
+        "Tool turns are turns in which the agent called a tool. Each system's clean conversations.</p>"
         f"<div class='grid2'>{chart}{tbl}</div></section>"
     )
 

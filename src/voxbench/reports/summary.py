@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from voxbench.reports.model import Conversation, RunData
 from voxbench.reports.stats import Estimate, percentiles
-from voxbench.reports.tables import by_key, latencies, leaderboard, perturbation_rows
+from voxbench.reports.tables import latencies, leaderboard, perturbation_rows
 
 
 def _p(est: Estimate) -> str:
@@ -26,10 +26,7 @@ def _rows(convs: list[Conversation]) -> tuple[list[str], list[list[str]], int]:
         "failing",
         "latency p50",
     ]
-    lat = {
-        s: percentiles(latencies(cs)[0] + latencies(cs)[1], (50,))[0]
-        for s, cs in by_key(convs, "system").items()
-    }
+    lat = {g.name: percentiles([x for part in latencies(g.convs) for x in part], (50,))[0] for g in groups}
     rows = []
     for g in groups:
         a, x = g.composites["EVA-A_pass"], g.composites["EVA-X_pass"]

@@ -33,11 +33,13 @@ def scatter(points: Sequence[Point], frontier: Sequence[str], xlabel: str, ylabe
     w, h, ml, mr, mt, mb = 460, 380, 56, 20, 34, 50
     pw, ph = w - ml - mr, h - mt - mb
 
+    pad = 0.04  # keep points at 0 or 1 off the frame
+
     def sx(v: float) -> float:
-        return ml + max(0.0, min(1.0, v)) * pw
+        return ml + (pad + max(0.0, min(1.0, v)) * (1 - 2 * pad)) * pw
 
     def sy(v: float) -> float:
-        return mt + (1 - max(0.0, min(1.0, v))) * ph
+        return mt + (1 - pad - max(0.0, min(1.0, v)) * (1 - 2 * pad)) * ph
 
     parts = [f'<svg class="plot" viewBox="0 0 {w} {h}" role="img" aria-label="{escape(title)}">']
     parts.append(f'<text class="title" x="{ml}" y="20">{escape(title)}</text>')
@@ -62,7 +64,7 @@ def scatter(points: Sequence[Point], frontier: Sequence[str], xlabel: str, ylabe
         d = f"M{_f(sx(0))},{_f(sy(front[0].y))}"
         for a, b in itertools.pairwise(front):
             d += f" L{_f(sx(a.x))},{_f(sy(a.y))} L{_f(sx(a.x))},{_f(sy(b.y))}"
-        d += f" L{_f(sx(front[-1].x))},{_f(sy(front[-1].y))} L{_f(sx(front[-1].x))},{_f(sy(0))} L{_f(sx(0))},{_f(sy(0))} Z"
+        d += f" L{_f(sx(front[-1].x))},{_f(sy(front[-1].y))} L{_f(sx(front[-1].x))},{_f(sy(0))}"
         parts.append(f'<path class="frontier" d="{d}"><title>Pareto frontier</title></path>')
     for p in points:
         cx, cy = sx(p.x), sy(p.y)
@@ -94,8 +96,8 @@ def gap_chart(
     rows = [r for r in rows if r[1] is not None and r[3] is not None]
     lab = 150
     w, rh, mt = 560, 30, 40
-    h = mt + rh * max(1, len(rows)) + 34
-    pw = w - lab - 20
+    h = mt + rh * max(1, len(rows)) + 50
+    pw = w - lab - 70
 
     def sx(v: float) -> float:
         return lab + v * pw
@@ -104,8 +106,14 @@ def gap_chart(
     parts.append(f'<text class="title" x="10" y="20">{escape(title)}</text>')
     for i in range(6):
         v = i / 5
-        parts.append(f'<line class="grid" x1="{_f(sx(v))}" y1="{mt - 6}" x2="{_f(sx(v))}" y2="{h - 28}"/>')
-        parts.append(f'<text class="tick" x="{_f(sx(v))}" y="{h - 14}" text-anchor="middle">{v:.1f}</text>')
+        parts.append(f'<line class="grid" x1="{_f(sx(v))}" y1="{mt - 6}" x2="{_f(sx(v))}" y2="{h - 44}"/>')
+        parts.append(f'<text class="tick" x="{_f(sx(v))}" y="{h - 30}" text-anchor="middle">{v:.1f}</text>')
+    ly = h - 10
+    parts.append(
+        f'<circle class="pk-low" cx="{lab + 4}" cy="{ly - 4}" r="4" stroke="#374151"/><text class="tick" x="{lab + 12}" y="{ly}">pass^{k}</text>'
+        f'<rect x="{lab + 62}" y="{ly - 10}" width="3" height="12" fill="#111"/><text class="tick" x="{lab + 70}" y="{ly}">pass@1</text>'
+        f'<circle cx="{lab + 124}" cy="{ly - 4}" r="4" fill="#374151"/><text class="tick" x="{lab + 132}" y="{ly}">pass@{k}</text>'
+    )
     if not rows:
         parts.append(f'<text class="tick" x="{lab}" y="{mt + 16}">no scenario has enough trials</text>')
     for i, (name, lo, mid, hi, col) in enumerate(rows):

@@ -26,7 +26,13 @@
     });
     if (now !== current) {
       if (current) current.classList.remove("playing");
-      if (now) now.classList.add("playing");
+      if (now) {
+        now.classList.add("playing");
+        if (audio && !audio.paused) {
+          var box = now.parentElement, top = now.offsetTop - box.offsetTop;
+          if (top < box.scrollTop || top > box.scrollTop + box.clientHeight - 60) box.scrollTop = top - 20;
+        }
+      }
       current = now;
     }
   }
