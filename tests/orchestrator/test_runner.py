@@ -132,3 +132,18 @@ def test_cli_fail_under_sets_exit_code(tmp_path: Path) -> None:
         cli(cfg, "--fail-under", "EVA-A_pass@1=0.5"), env=env(), capture_output=True, text=True
     )
     assert typo.returncode == 1 and "not in the summary" in typo.stderr
+
+
+def test_eval_gate_regenerates_and_scoring_writes_metrics_summary(tmp_path: Path) -> None:
+    pytest.importorskip("voxbench.eval.runner", reason="voxbench.eval is not installed")
+    sim = {"kind": "scripted", "faults": [{"scenario_id": "bb.1", "attempt": 0, "fault": "invalid"}]}
+    res = run_benchmark(_cfg(tmp_path, simulator=sim, validation={"validator": "eval"}, score=True))
+    s = res.summary
+    assert s["validator"] == "eval"
+    assert (s["completed"], s["regenerated"]) == (1, 1)
+    assert (res.run_dir / "metrics_summary.json").is_file()
+    assert s["metrics"]["total_records"] == 1  # the archived attempt is not scored
+    failed = json.loads(
+        (res.run_dir / "records/airline__bb.1__t0__clean_failed_attempt_0/record.json").read_text()
+    )
+    assert failed["status"] == "invalid" and failed["error"].startswith("not_finished")

@@ -2,41 +2,80 @@
 
 Imported only inside the worker process, and it imports pipecat only when called, so
 the orchestrator, its tests and the scripted function never load the live stack.
+
+Job fields used: ``agent`` = ``{profile, llm: LLMConfig, stt: STTConfig, call: CallConfig
+overrides}``; ``simulator.kind`` = ``trace`` | ``llm``; ``time_limit_s`` and ``lang``.
 """
 
 from __future__ import annotations
 
-import importlib
+import asyncio
+import json
 from pathlib import Path
 from typing import Any
 
+from voxbench.orchestrator.config import deep_merge
 from voxbench.orchestrator.jobs import ConversationJob
-
-#: Where the runner is looked for: ``(module, function)``; the function is called as
-#: ``fn(job_dict) -> record dir`` or, if it takes keyword arguments, with the job fields.
-RUNNER_CANDIDATES = (
-    ("voxbench.pipelines.runner", "run_conversation_job"),
-    ("voxbench.pipelines", "run_conversation_job"),
-)
+from voxbench.records import ConversationRecord, atomic_write_json
 
 
-def _find_runner() -> Any:
-    for mod_name, attr in RUNNER_CANDIDATES:
-        try:
-            mod = importlib.import_module(mod_name)
-        except ImportError:
-            continue
-        fn = getattr(mod, attr, None)
-        if fn is not None:
-            return fn
-    raise RuntimeError(
-        "the live conversation runner (voxbench.pipelines) is not available; "
-        "install voxbench[live] or use conversation_fn: scripted"
+def call_inputs(job: ConversationJob) -> tuple[Any, Any]:
+    """The runner's (CallScenario, CallConfig) for `job`."""
+    from voxbench.pipelines.config import CallConfig
+    from voxbench.pipelines.scenario_input import CallScenario
+    from voxbench.scenarios import load_dataset
+
+    if job.perturbation:
+        # Refuse rather than record a "noisy" condition whose audio was clean.
+        raise NotImplementedError(
+            f"condition {job.condition!r}: perturbations are not wired into live calls yet"
+        )
+    dd = load_dataset(job.dataset, [job.domain]).domains[job.domain]
+    call = CallScenario.from_domain(dd, job.scenario_id, job.lang)
+    sim_kind = job.simulator.get("kind", "trace")
+    overrides = {
+        "lang": job.lang,
+        "simulator": {"kind": "trace" if sim_kind == "scripted" else sim_kind},
+        "limits": {"time_limit_s": job.time_limit_s},
+    }
+    cfg = CallConfig.model_validate(deep_merge(job.agent.get("call") or {}, overrides))
+    return call, cfg
+
+
+def run_live(job: ConversationJob, agent_services: Any, sim_services: Any) -> Path:
+    """Run the call with the given services, then stamp the orchestrator's fields on the record."""
+    from voxbench.pipelines.runner import run_call
+
+    call, cfg = call_inputs(job)
+    out = Path(job.output_dir)
+    asyncio.run(run_call(call, cfg, agent_services, sim_services, out, job.conversation_id, job.trial))
+    path = out / "record.json"
+    rec = ConversationRecord.model_validate(json.loads(path.read_text(encoding="utf-8")))
+    stamped = rec.model_copy(
+        update={
+            "condition": job.condition,
+            "attempt": job.attempt,
+            "perturbation": job.perturbation,
+            "seeds": {**rec.seeds, "conversation": job.base_seed, "attempt": job.seed},
+        }
     )
+    atomic_write_json(path, stamped)
+    return out
 
 
 def live_conversation(job: ConversationJob) -> Path:
-    """Run one live bot-to-bot call for `job` and return its record directory."""
-    runner = _find_runner()
-    out = runner(job.model_dump(mode="json"))
-    return Path(out) if out is not None else Path(job.output_dir)
+    """One live bot-to-bot call on the offline default stack (or an OpenAI-compatible LLM)."""
+    from voxbench.pipelines.local_stack import local_agent, local_simulator, start_llm_server
+    from voxbench.pipelines.services import LLMConfig, STTConfig
+
+    llm_cfg = LLMConfig.model_validate(job.agent.get("llm") or {})
+    stt_cfg = STTConfig.model_validate(job.agent.get("stt") or {})
+    sim_kind = job.simulator.get("kind", "trace")
+    server = start_llm_server(llm_cfg) if llm_cfg.kind == "local" else None
+    try:
+        agent = local_agent(server, llm_cfg, stt_cfg)
+        sim = local_simulator("trace" if sim_kind == "scripted" else sim_kind, server, llm_cfg)
+        return run_live(job, agent, sim)
+    finally:
+        if server is not None:
+            server.stop()

@@ -85,7 +85,7 @@ class Orchestrator:
     ):
         self.config = config
         self._backend = backend
-        self.validator = validator or make_validator(config.validation)
+        self._validator = validator
         self.progress = progress or NullProgress()
         self.stats = RunStats()
         self.timings: list[tuple[float, float | None]] = []  # (process_s, fn_s) per attempt
@@ -115,6 +115,9 @@ class Orchestrator:
 
     async def _run_locked(self) -> RunResult:
         cfg, layout = self.config, self.layout
+        self.validator = self._validator or make_validator(
+            cfg.validation, cfg.judges, layout.root / ".judge_cache"
+        )
         dataset = load_dataset(cfg.dataset, cfg.domains or None)
         self.specs = expand(cfg, dataset)
         if not layout.run_json.is_file():
@@ -284,7 +287,7 @@ class Orchestrator:
         summary["session"] = self._session_timing(wall_s)
         summary["interrupted"] = interrupted
         if self.config.score and not interrupted and summary["completed"]:
-            metrics, note = score_with_eval(layout.root)
+            metrics, note = score_with_eval(layout.root, self.config.judges)
             summary["scoring"] = note
             if metrics is not None:
                 summary["metrics"] = metrics

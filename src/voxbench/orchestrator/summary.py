@@ -6,7 +6,6 @@ resumed three times still counts every kept attempt exactly once.
 
 from __future__ import annotations
 
-import importlib
 import json
 from collections import Counter
 from collections.abc import Iterable, Mapping
@@ -111,35 +110,17 @@ def _detail(cid: str, rec: dict[str, Any], attempt: int | None = None) -> dict[s
     }
 
 
-#: Functions voxbench.eval may expose to score a run folder; probed in order.
-_EVAL_ENTRY_POINTS = (
-    ("voxbench.eval", "score_run"),
-    ("voxbench.eval.runner", "score_run"),
-    ("voxbench.eval.aggregate", "score_run"),
-)
+def score_with_eval(run_dir: Path, judges: dict[str, Any]) -> tuple[dict[str, Any] | None, str]:
+    """Hand the run folder to voxbench.eval when installed (it writes metrics_summary.json).
 
-
-def score_with_eval(run_dir: Path) -> tuple[dict[str, Any] | None, str]:
-    """Hand the run folder to voxbench.eval when it is installed; it writes metrics_summary.json.
-
-    Returns (summary or None, note). Scoring is optional: a run without eval still
-    produces records that ``voxbench eval`` can score later.
+    Returns (metrics summary or None, note). Scoring is optional: records left unscored
+    here can be scored later with ``voxbench eval``.
     """
-    for mod_name, attr in _EVAL_ENTRY_POINTS:
-        try:
-            fn = getattr(importlib.import_module(mod_name), attr, None)
-        except ImportError:
-            continue
-        if fn is None:
-            continue
-        result = fn(run_dir)
-        path = run_dir / "metrics_summary.json"
-        if path.is_file():
-            return json.loads(path.read_text(encoding="utf-8")), f"{mod_name}.{attr}"
-        if isinstance(result, Mapping):
-            return dict(result), f"{mod_name}.{attr}"
-        return None, f"{mod_name}.{attr} returned nothing"
-    return None, "voxbench.eval scoring not available; run `voxbench eval` later"
+    from voxbench.orchestrator.eval_bridge import eval_available, score_run_dir
+
+    if not eval_available():
+        return None, "voxbench.eval not installed; run `voxbench eval` later"
+    return score_run_dir(run_dir, judges), "voxbench.eval.runner.score_run"
 
 
 def flatten(d: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:

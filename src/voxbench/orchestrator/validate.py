@@ -1,13 +1,12 @@
 """Validation gate: was the *simulation* good enough to score the agent on?
 
-Pluggable because the real gate (``voxbench.eval``'s validation metrics, some of them
-LLM judges) is built elsewhere; until it is importable a built-in gate checks what a
-record alone can prove: it completed, and ended the way a real caller ends a call.
+Pluggable: the real gate is ``voxbench.eval``'s validation metrics (some are LLM
+judges); without eval a built-in gate checks what a record alone can prove: it
+completed, and ended the way a real caller ends a call. Tests pass either, or a fake.
 """
 
 from __future__ import annotations
 
-import importlib
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -51,43 +50,16 @@ class BuiltinValidator:
         return ValidationResult(True)
 
 
-class EvalValidator:
-    """Adapter onto ``voxbench.eval.validation`` (imported lazily; API probed by name).
+def make_validator(
+    config: ValidationConfig, judges: dict[str, Any] | None = None, cache_dir: Path | None = None
+) -> Validator:
+    """``auto`` prefers eval's gate when it is installed; ``eval`` insists on it."""
+    from voxbench.orchestrator.eval_bridge import EvalGate, eval_available
 
-    Accepts a function ``validate_record(record_dir, config)`` returning an object or
-    dict with ``valid`` (or ``passed``) and optional ``reason``/``failed_metrics``.
-    """
-
-    name = "eval"
-
-    def __init__(self, config: ValidationConfig, fn: Any):
-        self.config = config
-        self.fn = fn
-
-    def __call__(self, record_dir: Path) -> ValidationResult:
-        res = self.fn(record_dir, self.config.model_dump())
-        get = res.get if isinstance(res, dict) else lambda k, d=None: getattr(res, k, d)
-        valid = get("valid", get("passed", False))
-        reason = get("reason", None) or (f"failed: {get('failed_metrics')}" if not valid else None)
-        return ValidationResult(bool(valid), reason)
-
-
-def _eval_fn() -> Any | None:
-    try:
-        mod = importlib.import_module("voxbench.eval.validation")
-    except ImportError:
-        return None
-    return getattr(mod, "validate_record", None)
-
-
-def make_validator(config: ValidationConfig) -> Validator:
-    """``auto`` prefers eval's gate when it exists; ``eval`` insists on it."""
     if config.validator in ("auto", "eval"):
-        fn = _eval_fn()
-        if fn is not None:
-            return EvalValidator(config, fn)
+        if eval_available():
+            gate: Validator = EvalGate(judges or {}, cache_dir)
+            return gate
         if config.validator == "eval":
-            raise ValueError(
-                "validation.validator=eval but voxbench.eval.validation.validate_record is missing"
-            )
+            raise ValueError("validation.validator=eval but voxbench.eval is not installed")
     return BuiltinValidator(config)

@@ -1,0 +1,71 @@
+"""The orchestrator's two uses of ``voxbench.eval``: the validation gate and run scoring.
+
+Imported lazily: a machine without eval (or an older one) still runs benchmarks with
+the built-in gate, and the records can be scored later with ``voxbench eval``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+
+def eval_available() -> bool:
+    try:
+        import voxbench.eval.runner  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def eval_config(judges: dict[str, Any], cache_dir: Path | None = None) -> Any:
+    """EvalConfig with OpenAI-compatible judges when ``judges`` names them.
+
+    ``judges: {base_url: ..., model: ..., audio_model: ...}``; with none, judge metrics
+    come out "unscored" (never 0) and the gate falls back to its code checks.
+    """
+    from voxbench.eval.types import EvalConfig
+
+    config = EvalConfig(params=dict(judges.get("params") or {}))
+    if judges.get("base_url") and judges.get("model"):
+        from voxbench.eval.judges.openai_http import OpenAIJudge
+
+        config.judge = OpenAIJudge(base_url=judges["base_url"], model=judges["model"], cache_dir=cache_dir)
+        if judges.get("audio_model"):
+            config.audio_judge = OpenAIJudge(
+                base_url=judges["base_url"], model=judges["audio_model"], cache_dir=cache_dir
+            )
+    return config
+
+
+class EvalGate:
+    """``voxbench.eval``'s validation metrics + gate (EVA §5.5) on one record folder."""
+
+    name = "eval"
+
+    def __init__(self, judges: dict[str, Any], cache_dir: Path | None = None):
+        from voxbench.eval.types import REGISTRY
+
+        self.config = eval_config(judges, cache_dir)
+        self.metrics = [n for n, s in REGISTRY.items() if s.category == "validation"]
+
+    def __call__(self, record_dir: Path) -> Any:
+        from voxbench.eval.from_record import load_context
+        from voxbench.eval.runner import score_context
+        from voxbench.orchestrator.validate import ValidationResult
+
+        scored = score_context(load_context(record_dir), self.config, self.metrics)
+        gate = scored.validation
+        if gate.get("valid"):
+            return ValidationResult(True, details=gate)
+        failed = gate.get("failed_metrics") or []
+        reason = str(gate.get("status")) + (f": {', '.join(failed)}" if failed else "")
+        return ValidationResult(False, reason, details=gate)
+
+
+def score_run_dir(run_dir: Path, judges: dict[str, Any]) -> dict[str, Any]:
+    """Score every final record; eval writes metrics.json per record and metrics_summary.json."""
+    from voxbench.eval.runner import score_run
+
+    _, summary = score_run(run_dir, eval_config(judges, run_dir / ".judge_cache"))
+    return dict(summary)

@@ -1,0 +1,38 @@
+"""A conversation fn for tests: the real live runner over loopback, with fake services.
+
+Runs inside an orchestrator worker process, so the orchestrator's live path (adapter,
+record stamping, validation) is exercised end to end without model weights.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.fakes.services import FakeLLM, FakeSTT, FakeTTS, Reply
+from voxbench.orchestrator import ConversationJob
+from voxbench.orchestrator.live import call_inputs, run_live
+from voxbench.pipelines.bundles import AgentServices, SimulatorServices
+from voxbench.pipelines.trace_simulator import reference_user_lines
+
+FAST_CALL = {
+    "agent": {
+        "vad": {"engine": "energy", "start_secs": 0.1, "stop_secs": 0.25},
+        "turn": {"smart_turn": False, "speech_timeout_s": 0.2},
+    },
+    "simulator": {
+        "vad": {"engine": "energy", "start_secs": 0.1, "stop_secs": 0.25},
+        "trace": {"turn_gap_s": 0.8, "no_greeting_s": 3},
+    },
+    "limits": {"inactivity_s": 10, "drain_s": 1},
+}
+
+
+def fake_live_conversation(job: ConversationJob) -> Path:
+    call, _ = call_inputs(job)
+    lines = reference_user_lines(call.scenario, call.resolver)
+    script = [Reply("Of course, how can I help?")] + [Reply("Let me check that for you.") for _ in lines]
+    agent = AgentServices(
+        stt=FakeSTT(lines), llm=FakeLLM(script), tts=FakeTTS(f0=120.0), info={"stt": "fake"}
+    )
+    sim = SimulatorServices(tts=FakeTTS(f0=220.0))
+    return run_live(job, agent, sim)
