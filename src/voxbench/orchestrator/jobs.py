@@ -14,7 +14,7 @@ from typing import Any, Protocol
 from pydantic import BaseModel, ConfigDict, Field
 
 from voxbench.orchestrator.config import RunConfig
-from voxbench.scenarios import Dataset
+from voxbench.scenarios.loader import Dataset
 
 
 def derive_seed(*parts: object) -> int:
