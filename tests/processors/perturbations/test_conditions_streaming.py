@@ -152,7 +152,9 @@ def test_streaming_noise_achieves_target_snr(target: float) -> None:
 def test_fixed_level_noise_follows_reference_level() -> None:
     x = _speech(20.0)
     level = 10 * np.log10(np.mean(x[np.abs(x) > 0].astype(np.float64) ** 2))
-    chain = StreamingChain((NoiseOp(source="white", level_mode="fixed", reference_speech_dbfs=-40.0),), SR, 1)
+    chain = StreamingChain(
+        (NoiseOp(source="white", level_mode="fixed", reference_speech_dbfs=-40.0, headroom_db=0.0),), SR, 1
+    )
     y = chain.process(x)
     added = y.astype(np.float64) - x
     assert 10 * np.log10(np.mean(added**2)) == pytest.approx(-50.0, abs=0.2)
@@ -205,3 +207,15 @@ def test_piper_accent_synthesis_differs_from_native() -> None:
     french, sr2 = voices.piper_synthesize(text, espeak_voice="fr")
     assert sr == sr2 == 22050 and len(native) > sr and len(french) > sr
     assert len(native) != len(french) or not np.array_equal(native, french)
+
+
+def test_noise_headroom_keeps_peak_normalised_speech_unclipped() -> None:
+    x = _speech(10.0)
+    x = (x / np.max(np.abs(x))).astype(np.float32)  # like Piper: peak at full scale
+    chain = StreamingChain((NoiseOp(source="pink", snr_db=5.0),), SR, seed=2)
+    y = chain.process(x)
+    stage = chain.summary()["stages"][0]
+    assert stage["clipped_fraction"] == 0.0 and np.max(np.abs(y)) < 1.0
+    hot = StreamingChain((NoiseOp(source="pink", snr_db=5.0, headroom_db=0.0),), SR, seed=2)
+    hot.process(x)
+    assert hot.summary()["stages"][0]["clipped_fraction"] > 0.0

@@ -34,7 +34,10 @@ class NoiseOp(_Op):
     level_mode: Literal["adaptive", "fixed"] = "adaptive"
     """adaptive: the noise level follows the speech-active level measured so far (starting
     from ``reference_speech_dbfs``); fixed: the level is set from ``reference_speech_dbfs``."""
-    reference_speech_dbfs: float = Field(default=-18.0, ge=-60.0, le=0.0)
+    reference_speech_dbfs: float = Field(default=-20.0, ge=-60.0, le=0.0)
+    headroom_db: float = Field(default=6.0, ge=0.0, le=20.0)
+    """The mix (speech and noise alike, so the SNR is kept) is lowered by this much, because
+    TTS output is often peak-normalised and adding noise would clip it. Clipping is reported."""
     bed_seconds: float = Field(default=30.0, ge=2.0, le=300.0)
 
     @model_validator(mode="after")

@@ -84,13 +84,13 @@ class NoiseStage:
     Speech activity and level are tracked on 20 ms frames at absolute positions: a frame is
     active when it is above -55 dBFS and within 35 dB of the loudest frame so far. In adaptive
     mode the noise gain for frame k uses the active speech power of frames before k, blended with
-    ``reference_speech_dbfs`` worth 0.5 s of speech, divided by the unscaled noise power over
+    ``reference_speech_dbfs`` worth 0.2 s of speech, divided by the unscaled noise power over
     those same frames (so a bed's local level swings are corrected too); the level settles
     within seconds and chunking does not change the output.
     """
 
     FRAME_MS = 20.0
-    PRIOR_FRAMES = 25.0
+    PRIOR_FRAMES = 10.0
 
     def __init__(
         self,
@@ -121,6 +121,8 @@ class NoiseStage:
         self._gain = self._target_gain()
         self._snr_speech = 0.0  # sample energy sums over active frames, for the achieved SNR
         self._snr_noise = 0.0
+        self._headroom = 10.0 ** (-op.headroom_db / 20.0)
+        self._clipped = 0
 
     def _build_stream(
         self, op: NoiseOp, sr: int, rng: np.random.Generator, bed_seed: int, provider: BabbleProvider | None
@@ -195,6 +197,8 @@ class NoiseStage:
             if self._frame_n == self.frame:
                 self._close_frame()
         self._pos += len(x)
+        out *= self._headroom
+        self._clipped += int(np.count_nonzero(np.abs(out) > 1.0))
         return np.clip(out, -1.0, 1.0).astype(np.float32)
 
     @property
@@ -214,6 +218,8 @@ class NoiseStage:
                 float(10 * np.log10(self._speech_sum / self._n_active)) if self._n_active else None
             ),
             "level_mode": self.op.level_mode,
+            "headroom_db": self.op.headroom_db,
+            "clipped_fraction": self._clipped / self._pos if self._pos else None,
         }
 
 
