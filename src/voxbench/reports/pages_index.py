@@ -83,12 +83,12 @@ def _composite_table(groups: list[GroupStats]) -> str:
     return table(head, rows, "lb")
 
 
-def _metric_table(groups: list[GroupStats]) -> str:
+def _metric_table(groups: list[GroupStats], units: dict[str, str]) -> str:
     """Metrics as rows (grouped EVA-A, EVA-X, diagnostics, validation), systems as columns."""
     names = metric_order({m for g in groups for m in g.metric_means})
     if not names:
         return "<p class='muted'>No metric scores yet: run <code>voxbench eval</code> on the run folder.</p>"
-    head = ["Metric", *[e(g.name) for g in groups]]
+    head = ["Metric", *[e(g.name) for g in groups], "<span class='txt'>What it measures</span>"]
     rows = []
     group_of = {**dict.fromkeys(EVA_A, "EVA-A (accuracy)"), **dict.fromkeys(EVA_X, "EVA-X (experience)")}
     current = None
@@ -98,12 +98,11 @@ def _metric_table(groups: list[GroupStats]) -> str:
             "Validation (simulation quality)" if n in VALIDATION_METRICS else "Diagnostics"
         )
         if grp != current:
-            rows.append(f"<tr class='grp'><td colspan='{len(groups) + 1}'>{grp}</td></tr>")
+            rows.append(f"<tr class='grp'><td colspan='{len(groups) + 2}'>{grp}</td></tr>")
             current = grp
-        lower = spec is not None and not spec.higher_is_better
-        hint = " <span class='muted' title='raw value, lower is better'>↓</span>" if lower else ""
-        desc = f" title='{e(spec.description)}'" if spec is not None and spec.description else ""
-        cells = [f"<td class='mname'{desc}>{e(n)}{hint}</td>"]
+        unit = units.get(n)
+        hint = f" <span class='muted'>({e(unit)}, lower is better)</span>" if unit else ""
+        cells = [f"<td class='mname'>{e(n)}</td>"]
         for g in groups:
             est = g.metric_means.get(n)
             ps = g.metric_pass.get(n)
@@ -116,6 +115,8 @@ def _metric_table(groups: list[GroupStats]) -> str:
             cells.append(
                 f"<td title='mean over {est.n} scenarios{ci}'><span class='v'>{num(est.value)}</span>{rate_s}</td>"
             )
+        desc = spec.description if spec is not None else ""
+        cells.append(f"<td class='desc'>{e(desc)}{hint}</td>")
         rows.append("<tr>" + "".join(cells) + "</tr>")
     return table(head, rows, "lb metrics")
 
@@ -127,6 +128,12 @@ def _leaderboard_section(convs: list[Conversation]) -> str:
         f"<button class='tab{' active' if i == 0 else ''}' data-tab='{e(t)}'>{'All domains' if t == 'all' else e(t)}</button>"
         for i, t in enumerate(tabs)
     )
+    units = {  # raw-valued metrics (no normalised score) say their unit, e.g. seconds
+        n: str(m.raw["params"]["unit"])
+        for c in convs
+        for n, m in c.metrics.items()
+        if m.normalized is None and isinstance(m.raw.get("params"), dict) and m.raw["params"].get("unit")
+    }
     panes = []
     for i, t in enumerate(tabs):
         groups = leaderboard(convs, None if t == "all" else t)
@@ -134,7 +141,7 @@ def _leaderboard_section(convs: list[Conversation]) -> str:
             f"<div class='pane' data-pane='{e(t)}'{'' if i == 0 else ' hidden'}>"
             f"<h3>Composite pass rates</h3>{_composite_table(groups)}"
             "<h3>Every metric <span class='muted'>(mean normalised score over scenarios; below it, the share of conversations at or above the metric's pass threshold)</span></h3>"
-            f"{_metric_table(groups)}</div>"
+            f"{_metric_table(groups, units)}</div>"
         )
     conds = sorted({c.record.condition for c in convs})
     note = (
