@@ -36,6 +36,7 @@ class AgentConfig(_Cfg):
         default="One moment please.", description="said before a tool call when the LLM said nothing first"
     )
     transfer_message: str = "Transferring you to a live agent. Please wait."
+    warm_up: bool = Field(default=True, description="prime the LLM's prompt cache before the call starts")
     vad: VADConfig = Field(default_factory=VADConfig)
     turn: TurnConfig = Field(default_factory=TurnConfig)
 
@@ -46,8 +47,9 @@ class TraceSimConfig(_Cfg):
         default=6.0, gt=0, le=60, description="speak first if the agent says nothing"
     )
     reply_timeout_s: float = Field(
-        default=20.0, gt=0, le=120, description="speak on if the agent never answers"
+        default=45.0, gt=0, le=300, description="speak on if the agent never answers"
     )
+    max_lines: int | None = Field(default=None, ge=1, description="speak only the first N reference lines")
 
 
 class LLMSimConfig(_Cfg):

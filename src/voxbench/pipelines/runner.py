@@ -29,6 +29,7 @@ from voxbench.pipelines.config import CallConfig
 from voxbench.pipelines.control import CallControl
 from voxbench.pipelines.record_files import write_conversation
 from voxbench.pipelines.scenario_input import CallScenario
+from voxbench.pipelines.warmup import warm_up
 from voxbench.pipelines.wire import make_client, make_server, simulator_serializer
 from voxbench.processors.clock import ConversationClock
 from voxbench.processors.recorder import ConversationRecorder
@@ -142,6 +143,8 @@ async def run_call(
         if proc is not None and not getattr(proc, "is_usable", True):
             fail("agent_error", f"{proc}: {frame.error}", "agent")
 
+    if cfg.agent.warm_up:
+        await warm_up(agent_services.llm, agent.context)
     clock.reset()
     agent_runner = WorkerRunner(handle_sigint=False)
     await agent_runner.add_workers(agent_worker)
@@ -197,6 +200,7 @@ async def run_call(
 
     # --- shut down -------------------------------------------------------------
     t_end = clock.now()
+    rec.freeze()  # what the pipelines do while being torn down is not part of the call
     await _stop(sim_worker, sim_task, lim.shutdown_timeout_s)
     await _stop(agent_worker, agent_task, lim.shutdown_timeout_s)
     await asyncio.sleep(0.2)  # let observer queues flush
@@ -267,7 +271,7 @@ async def _start_simulator(
 
         pipeline = build_llm_simulator(call, services, client, cfg, control, clock, sr)
     else:
-        lines = reference_user_lines(call.scenario, call.resolver)
+        lines = reference_user_lines(call.scenario, call.resolver)[: cfg.simulator.trace.max_lines]
 
         def done() -> None:
             control.end("trace_finished", t=clock.now())
@@ -319,19 +323,24 @@ async def _start_simulator(
 
 
 async def _stop(worker: PipelineWorker | None, task: _Task | None, timeout: float) -> None:
+    """EndFrame, then CancelFrame, then cancel the task: each step bounded by `timeout`."""
     if worker is None or task is None or task.task.done():
         return
     with contextlib.suppress(Exception):
         await worker.queue_frame(EndFrame())
-    try:
+    with contextlib.suppress(TimeoutError, Exception):
         await asyncio.wait_for(asyncio.shield(task.task), timeout=timeout)
+    if task.task.done():
         return
-    except (TimeoutError, Exception):
-        pass
-    with contextlib.suppress(Exception):
-        await worker.cancel(reason="shutdown timeout")
-    with contextlib.suppress(BaseException):
-        await asyncio.wait_for(task.task, timeout=timeout)
+    logger.warning(f"{task.name}: did not end within {timeout}s; cancelling")
+    with contextlib.suppress(TimeoutError, Exception):
+        await asyncio.wait_for(worker.cancel(reason="shutdown timeout"), timeout=timeout)
+    with contextlib.suppress(TimeoutError, Exception):
+        await asyncio.wait_for(asyncio.shield(task.task), timeout=timeout)
+    if not task.task.done():
+        task.task.cancel()
+        with contextlib.suppress(BaseException):
+            await asyncio.wait_for(task.task, timeout=timeout)
 
 
 def _versions() -> dict[str, str]:

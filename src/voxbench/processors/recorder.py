@@ -46,6 +46,9 @@ from voxbench.processors.speech_onset import EnergyOnsetDetector, OnsetConfig
 from voxbench.processors.turn_taking import derive_turn_taking
 from voxbench.records import (
     AudioSegment,
+    BargeIn,
+    ConnectionEvent,
+    EndEvent,
     ErrorEvent,
     Event,
     EventWriter,
@@ -59,6 +62,7 @@ from voxbench.records import (
     UsageEvent,
     Utterance,
     VADEvent,
+    Yield,
 )
 from voxbench.records.events import Channel, Side
 
@@ -91,11 +95,20 @@ class ConversationRecorder:
         }
         self.listeners: list[Callable[[Event], None]] = []
         self.last_speech_t = 0.0
+        self.frozen = False
+
+    def freeze(self) -> None:
+        """Stop recording audio and pipeline events (the call is over; teardown follows)."""
+        self.frozen = True
 
     def observer(self, side: Side) -> RecorderObserver:
         return RecorderObserver(self, side)
 
     def emit(self, event: Event) -> None:
+        if self.frozen and not isinstance(
+            event, ConnectionEvent | EndEvent | ErrorEvent | Speech | BargeIn | Yield
+        ):
+            return
         self.events.append(event)
         if self.writer is not None:
             self.writer.write(event)
@@ -103,6 +116,8 @@ class ConversationRecorder:
             fn(event)
 
     def add_audio(self, channel: Channel, frame: InputAudioRawFrame, t: float) -> None:
+        if self.frozen:
+            return
         pcm = np.frombuffer(frame.audio, dtype=np.int16)
         if frame.num_channels > 1:
             pcm = pcm[:: frame.num_channels]

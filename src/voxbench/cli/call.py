@@ -1,0 +1,60 @@
+"""`voxbench call ...`: run one live conversation and print where its record is."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+from pathlib import Path
+from typing import Any
+
+
+def add_parser(sub: Any) -> None:
+    p = sub.add_parser("call", help="run one live bot-to-bot call and record it")
+    p.add_argument("--data", required=True, help="EVA-format dataset folder (holds data/ and configs/)")
+    p.add_argument("--domain", required=True, help="airline, itsm or medical_hr")
+    p.add_argument("--scenario", required=True, help="scenario id, e.g. 7.4.1")
+    p.add_argument("--agent", default="cascade-local", choices=["cascade-local"])
+    p.add_argument("--simulator", default="trace", choices=["trace", "llm"])
+    p.add_argument("--out", required=True, help="record directory to write")
+    p.add_argument("--telephony", action="store_true", help="mu-law 8 kHz Twilio media stream on the wire")
+    p.add_argument("--time-limit", type=float, default=600.0, help="seconds (default 600)")
+    p.add_argument("--lang", default="en")
+    p.set_defaults(func=run_call_cmd)
+
+
+def run_call_cmd(args: argparse.Namespace) -> int:
+    from voxbench.pipelines.config import CallConfig, LimitsConfig, SimulatorConfig
+    from voxbench.pipelines.local_stack import local_agent, local_simulator, start_llm_server
+    from voxbench.pipelines.runner import run_call
+    from voxbench.pipelines.scenario_input import CallScenario
+    from voxbench.scenarios import check_task_completion, load_dataset
+    from voxbench.transports.config import WireConfig
+
+    ds = load_dataset(args.data, [args.domain])
+    dd = ds.domains[args.domain]
+    if args.scenario not in dd.scenarios:
+        raise ValueError(f"no scenario {args.domain}/{args.scenario} in {args.data}")
+    call = CallScenario.from_domain(dd, args.scenario, args.lang)
+    cfg = CallConfig(
+        lang=args.lang,
+        wire=WireConfig(mode="telephony" if args.telephony else "pcm16"),
+        simulator=SimulatorConfig(kind=args.simulator),
+        limits=LimitsConfig(time_limit_s=args.time_limit),
+    )
+    server = start_llm_server()
+    try:
+        agent = local_agent(server)
+        sim = local_simulator(args.simulator, server)
+        record = asyncio.run(run_call(call, cfg, agent, sim, Path(args.out)))
+    finally:
+        server.stop()
+    tc = check_task_completion(call.expected_db, json.loads((Path(args.out) / "final_db.json").read_text()))
+    print(f"record: {args.out}")
+    print(
+        f"status={record.status} end={record.end_reason} duration={record.duration_s:.1f}s "
+        f"tool_calls={record.num_tool_calls} task_completed={tc.success}"
+    )
+    if record.error:
+        print(f"error ({record.error_source}): {record.error}")
+    return 0 if record.status == "completed" else 1

@@ -1,0 +1,150 @@
+"""Pitfalls (b), (c), (d) over a real loopback WebSocket."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any
+
+import numpy as np
+import pytest
+from pipecat.frames.frames import (
+    Frame,
+    InputAudioRawFrame,
+    OutputAudioRawFrame,
+    StartFrame,
+    TTSAudioRawFrame,
+    TTSStartedFrame,
+    TTSStoppedFrame,
+)
+from pipecat.pipeline.pipeline import Pipeline
+from pipecat.pipeline.worker import PipelineParams, PipelineWorker
+from pipecat.processors.frame_processor import FrameDirection, FrameProcessor
+from pipecat.workers.runner import WorkerRunner
+
+from voxbench.pipelines.wire import make_client, make_server, simulator_serializer
+from voxbench.transports.config import WireConfig
+from voxbench.transports.pacing import GapFillProcessor
+from voxbench.transports.pairing import client_params, free_port, wait_for_server
+from voxbench.transports.serializers import AudioOnlyProtobufSerializer
+
+SR = 16000
+
+
+class Collector(FrameProcessor):
+    def __init__(self, **kw: Any):
+        super().__init__(**kw)
+        self.sizes: list[int] = []
+        self.first: float | None = None
+
+    async def process_frame(self, frame: Frame, direction: FrameDirection) -> None:
+        await super().process_frame(frame, direction)
+        if isinstance(frame, InputAudioRawFrame):
+            self.sizes.append(len(frame.audio))
+            self.first = self.first or time.monotonic()
+        await self.push_frame(frame, direction)
+
+
+class Burst(FrameProcessor):
+    """Speaks one 0.2 s burst when the pipeline starts, then nothing (like a TTS)."""
+
+    async def process_frame(self, frame: Frame, direction: FrameDirection) -> None:
+        await super().process_frame(frame, direction)
+        await self.push_frame(frame, direction)
+        if isinstance(frame, StartFrame):
+            pcm = (np.ones(int(0.2 * SR)) * 3000).astype(np.int16).tobytes()
+            await self.push_frame(TTSStartedFrame())
+            await self.push_frame(TTSAudioRawFrame(pcm, SR, 1))
+            await self.push_frame(TTSStoppedFrame())
+
+
+def _worker(stages: list[FrameProcessor]) -> PipelineWorker:
+    return PipelineWorker(
+        Pipeline(stages),
+        params=PipelineParams(audio_in_sample_rate=SR, audio_out_sample_rate=SR),
+        idle_timeout_secs=None,
+        enable_rtvi=False,
+        enable_turn_tracking=False,
+    )
+
+
+async def _exchange(continuous: bool, listen_s: float = 1.2) -> Collector:
+    wire = WireConfig(continuous_output=continuous)
+    port = free_port()
+    server = make_server(wire, port)
+    col = Collector()
+    sw = _worker([server.input(), col, server.output()])
+    sr_ = WorkerRunner(handle_sigint=False)
+    await sr_.add_workers(sw)
+    st = asyncio.create_task(sr_.run())
+    await wait_for_server("127.0.0.1", port, 5)
+    ser = simulator_serializer(wire, None)
+    ser.accepting = True
+    client = make_client(wire, port, ser)
+    cw = _worker([client.input(), Burst(), client.output()])
+    cr = WorkerRunner(handle_sigint=False)
+    await cr.add_workers(cw)
+    ct = asyncio.create_task(cr.run())
+    await asyncio.sleep(listen_s)
+    await cw.cancel()
+    await sw.cancel()
+    await asyncio.wait_for(asyncio.gather(ct, st, return_exceptions=True), 10)
+    return col
+
+
+async def test_continuous_output_streams_while_idle() -> None:
+    """(b) with the mixer the far side hears a real-time stream, not just the 0.2 s burst."""
+    col = await _exchange(continuous=True)
+    heard_s = sum(col.sizes) / 2 / SR
+    assert heard_s > 0.6, heard_s
+
+
+async def test_chunks_carry_no_wav_header() -> None:
+    """(c) every chunk is exactly 40 ms of PCM (a WAV header would add 44 bytes)."""
+    col = await _exchange(continuous=True, listen_s=0.6)
+    assert col.sizes and all(n == 1280 for n in col.sizes), set(col.sizes)
+    assert client_params(AudioOnlyProtobufSerializer(), SR).add_wav_header is False
+
+
+async def test_gap_fill_keeps_received_audio_continuous() -> None:
+    """(b) a far end that goes quiet still yields a real-time stream downstream."""
+    from pipecat.tests.utils import SleepFrame, run_test
+
+    frames = [InputAudioRawFrame(b"\x00\x10" * 640, SR, 1), SleepFrame(sleep=0.5)]
+    down, _ = await run_test(
+        GapFillProcessor(SR),
+        frames_to_send=frames,
+        pipeline_params=PipelineParams(audio_in_sample_rate=SR),
+    )
+    audio = [f for f in down if isinstance(f, InputAudioRawFrame)]
+    total = sum(len(f.audio) for f in audio) / 2 / SR
+    assert len(audio) > 5 and total >= 0.3, total
+
+
+async def test_wait_for_server_covers_connect_race() -> None:
+    """(d) a server that comes up late is waited for; a bare connect would be refused."""
+    port = free_port()
+
+    async def late_server() -> asyncio.Server:
+        await asyncio.sleep(0.4)
+        return await asyncio.start_server(lambda r, w: w.close(), "127.0.0.1", port)
+
+    with pytest.raises(OSError):
+        await asyncio.open_connection("127.0.0.1", port)
+    srv_task = asyncio.create_task(late_server())
+    t0 = time.monotonic()
+    await wait_for_server("127.0.0.1", port, timeout_s=5)
+    assert time.monotonic() - t0 >= 0.3
+    srv = await srv_task
+    srv.close()
+    await srv.wait_closed()
+    with pytest.raises(TimeoutError):
+        await wait_for_server("127.0.0.1", free_port(), timeout_s=0.3)
+
+
+async def test_no_audio_output_without_mixer_is_bursty() -> None:
+    """Documents the pipecat behaviour the mixer fixes: idle output sends nothing."""
+    col = await _exchange(continuous=False)
+    heard_s = sum(col.sizes) / 2 / SR
+    assert heard_s < 0.45, heard_s
+    _ = OutputAudioRawFrame  # keep import for readers comparing with the sender side
