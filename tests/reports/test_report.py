@@ -98,8 +98,8 @@ def test_unscored_run_still_renders(fixture_runs: list[Path], tmp_path: Path) ->
     page = next((tmp_path / "out" / "conv").glob("*.html")).read_text()
     assert "Not scored yet" in page
     assert "No metric scores yet" in (tmp_path / "out" / "index.html").read_text()
-    # latency comes from the events when eval has not run
-    assert "s2s-large" in rep.terminal
+    # latency comes from the events when eval has not run; k still reads as the trial count
+    assert "s2s-large" in rep.terminal and "p@3" in rep.terminal and "p@0" not in rep.terminal
 
 
 def test_unknown_schema_version_fails_loudly(fixture_runs: list[Path], tmp_path: Path) -> None:
@@ -111,3 +111,17 @@ def test_unknown_schema_version_fails_loudly(fixture_runs: list[Path], tmp_path:
     rec.write_text(json.dumps(raw))
     with pytest.raises(ValueError, match="schema_version"):
         load_run(run)
+
+
+def test_thresholds_come_from_eval_registry_in_a_fresh_process() -> None:
+    """The CLI never imports eval's metrics by itself: the report must register them."""
+    import subprocess
+    import sys
+
+    code = (
+        "from voxbench.reports.model import MetricView\n"
+        "m = MetricView('task_completion', score=0.5, normalized=0.5)\n"
+        "assert m.threshold == 1.0 and m.passed is False, m.threshold\n"
+        "assert MetricView('response_speed', score=1.2).threshold is None\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)

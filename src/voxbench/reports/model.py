@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import voxbench.eval.metrics  # noqa: F401  (registers every metric: thresholds, directions, descriptions)
 from voxbench.eval.aggregate import record_aggregates
 from voxbench.eval.types import REGISTRY, MetricResult
 from voxbench.records import ConversationRecord, RunManifest

@@ -66,7 +66,8 @@ def pass_stats(trials: dict[str, list[float | None]], seed: int) -> PassStats:
     valid = {s: vs for s, vs in valid.items() if vs}
     missing = sum(1 for vs in trials.values() for v in vs if v is None)
     if not valid:
-        return PassStats(Estimate(None), Estimate(None), Estimate(None), 0, 0, missing)
+        k0 = max((len(vs) for vs in trials.values()), default=0)
+        return PassStats(Estimate(None), Estimate(None), Estimate(None), k0, 0, missing)
     k = max(len(vs) for vs in valid.values())
     p1 = {s: sum(1 for v in vs if v >= 1.0 - 1e-9) / len(vs) for s, vs in valid.items()}
     full = {s: vs for s, vs in valid.items() if len(vs) >= k}
