@@ -58,6 +58,11 @@ def scatter(points: Sequence[Point], frontier: Sequence[str], xlabel: str, ylabe
     parts.append(
         f'<text class="axis" transform="translate(16 {mt + ph / 2}) rotate(-90)" text-anchor="middle">{escape(ylabel)}</text>'
     )
+    if not points:
+        parts.append(
+            f'<text class="tick" x="{ml + pw / 2}" y="{mt + ph / 2}" text-anchor="middle">'
+            "no system has both EVA-A and EVA-X values (judge metrics need a judge)</text>"
+        )
     front = sorted((p for p in points if p.name in frontier), key=lambda p: p.x)
     if front:
         # staircase: from the top-left point down to the right, the region nobody beats
@@ -115,7 +120,9 @@ def gap_chart(
         f'<circle cx="{lab + 124}" cy="{ly - 4}" r="4" fill="#374151"/><text class="tick" x="{lab + 132}" y="{ly}">pass@{k}</text>'
     )
     if not rows:
-        parts.append(f'<text class="tick" x="{lab}" y="{mt + 16}">no scenario has enough trials</text>')
+        parts.append(
+            f'<text class="tick" x="{lab}" y="{mt + 16}">no pass values: composites could not be computed</text>'
+        )
     for i, (name, lo, mid, hi, col) in enumerate(rows):
         assert lo is not None and hi is not None
         y = mt + i * rh + rh / 2
