@@ -234,7 +234,7 @@ async def _tool_success(base_url: str, model: str) -> tuple[int, int, list[str]]
 def bench_llm(threads: int | None) -> None:
     import asyncio
 
-    from voxbench.pipelines.services.llm import LocalLLMServer, LocalLLMSettings
+    from voxbench.pipelines.services.llm import LocalLLMServer, LocalLLMSettings, default_threads
 
     srv = LocalLLMServer(LocalLLMSettings(n_ctx=4096, n_threads=threads))
     with srv:
@@ -268,7 +268,7 @@ def bench_llm(threads: int | None) -> None:
                 ]
             )
         table(
-            f"LLM (Qwen2.5-Coder-0.5B Q4_K_M, llama.cpp, load {srv.load_secs:.2f} s)",
+            f"LLM (Qwen2.5-Coder-0.5B Q4_K_M, llama.cpp, {threads or default_threads()} threads, load {srv.load_secs:.2f} s)",
             ["request", "prompt tok", "cached tok", "prompt tok/s", "TTFT s", "gen tok", "gen tok/s"],
             rows,
         )
@@ -289,6 +289,9 @@ def main() -> None:
     ap.add_argument(
         "--threads", type=int, default=None, help="threads per model (default: each module's default)"
     )
+    ap.add_argument(
+        "--llm-threads", type=int, default=None, help="llama.cpp threads (default: half the cores)"
+    )
     ap.add_argument("--quick", action="store_true", help="1 TTS repeat, skip nothing else")
     ap.add_argument("--only", choices=["tts", "stt", "llm"], default=None)
     a = ap.parse_args()
@@ -297,7 +300,7 @@ def main() -> None:
     if a.only in (None, "stt"):
         bench_stt(synths["agent"], a.threads)
     if a.only in (None, "llm"):
-        bench_llm(a.threads)
+        bench_llm(a.llm_threads or a.threads)
     print(f"\nload avg at end {_load()} (other processes on the machine skew every number above)")
 
 

@@ -35,8 +35,14 @@ LOCAL_MODEL_ALIAS = "qwen2.5-coder-0.5b-instruct-q4_k_m"
 
 
 def default_threads() -> int:
-    """llama.cpp threads: all cores up to 4 (more rarely helps on small models and starves STT/TTS)."""
-    return max(1, min(4, os.cpu_count() or 1))
+    """llama.cpp threads: half the cores, at most 4.
+
+    llama.cpp's threads synchronise on every op, so one descheduled thread stalls them all: on a
+    2-core machine under load (STT, TTS and a second bot running) 2 threads generated 0.5-2
+    tok/s where 1 thread kept 8 tok/s. Leave the other half to whisper/Piper/the other bot;
+    pass ``n_threads`` explicitly when the LLM has the machine to itself (2 threads: ~40 tok/s).
+    """
+    return max(1, min(4, (os.cpu_count() or 2) // 2))
 
 
 @dataclass(frozen=True)
