@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import re
+import time
 from typing import Any
 
 import numpy as np
@@ -179,6 +181,24 @@ def _tools() -> Any:
     )
 
 
+class _then_wait_until:
+    """``frames_to_send`` for run_test: send ``frame``, then sleep in small steps until ``done()``.
+
+    run_test iterates frames lazily, so this keeps the pipeline open exactly as long as the
+    model needs (a fixed sleep is either slow or flaky on a loaded 2-core machine).
+    """
+
+    def __init__(self, frame: Any, done: Any, *, timeout: float) -> None:
+        self._frame, self._done, self._timeout = frame, done, timeout
+
+    def __iter__(self) -> Any:
+        yield self._frame
+        deadline = time.monotonic() + self._timeout
+        while not self._done() and time.monotonic() < deadline:
+            yield SleepFrame(sleep=0.25)
+        yield SleepFrame(sleep=0.25)
+
+
 def test_local_server_answers_chat_completion(local_server: Any) -> None:
     from openai import OpenAI
 
@@ -214,9 +234,16 @@ async def test_local_llm_tool_call_routes_to_handler_and_answers(local_server: A
 
     llm.register_function("lookup_booking", lookup)
     _, assistant = LLMContextAggregatorPair(context)
+    answered = asyncio.Event()
+
+    @assistant.event_handler("on_assistant_turn_stopped")
+    async def _stopped(_agg: Any, message: Any) -> None:
+        if message.content:
+            answered.set()
+
     down, _ = await run_test(
         Pipeline([llm, assistant]),
-        frames_to_send=[LLMContextFrame(context), SleepFrame(sleep=12.0)],
+        frames_to_send=_then_wait_until(LLMContextFrame(context), answered.is_set, timeout=180.0),  # type: ignore[arg-type]
         expected_down_frames=None,
         start_timeout=5.0,
     )
