@@ -33,7 +33,10 @@ class NoiseOp(_Op):
     installed else synthetic. The choice actually made is reported in the summary."""
     level_mode: Literal["adaptive", "fixed"] = "adaptive"
     """adaptive: the noise level follows the speech-active level measured so far (starting
-    from ``reference_speech_dbfs``); fixed: the level is set from ``reference_speech_dbfs``."""
+    from ``reference_speech_dbfs``); fixed: the level is set from ``reference_speech_dbfs``.
+    The achieved SNR is always measured and reported: with adaptive level on Piper speech it
+    came out ~1 dB below target after one 7 s utterance and ~0.35 dB below after 28 s (the
+    running level estimate converges). The whole-signal :func:`.ops.mix_noise_at_snr` is exact."""
     reference_speech_dbfs: float = Field(default=-20.0, ge=-60.0, le=0.0)
     headroom_db: float = Field(default=6.0, ge=0.0, le=20.0)
     """The mix (speech and noise alike, so the SNR is kept) is lowered by this much, because
