@@ -108,6 +108,7 @@ class Reply:
     text: str = ""
     tool_calls: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
     delay_s: float = 0.05
+    crash: bool = False  # the model server dies: a permanent error, the service becomes unusable
 
 
 class FakeLLM(LLMService):
@@ -142,6 +143,9 @@ class FakeLLM(LLMService):
             return
         self.contexts.append([dict(m) for m in frame.context.get_messages() if isinstance(m, dict)])
         reply = next(self._script, None)
+        if reply is not None and reply.crash:
+            await self.push_error("fake model server crashed", force_treat_as_permanent=True)
+            return
         await self.push_frame(LLMFullResponseStartFrame())
         if reply is not None:
             await self.start_ttfb_metrics()

@@ -43,12 +43,18 @@ def run_call_cmd(args: argparse.Namespace) -> int:
         limits=LimitsConfig(time_limit_s=args.time_limit),
     )
     server = start_llm_server()
-    try:
-        agent = local_agent(server)
-        sim = local_simulator(args.simulator, server)
-        record = asyncio.run(run_call(call, cfg, agent, sim, Path(args.out)))
-    finally:
-        server.stop()
+
+    async def main() -> Any:
+        try:
+            agent = local_agent(server)
+            sim = local_simulator(args.simulator, server)
+            return await run_call(call, cfg, agent, sim, Path(args.out))
+        finally:
+            # stop the model server before asyncio tears down: requests still in flight
+            # (an abandoned turn) fail fast instead of generating on
+            await server.astop()
+
+    record = asyncio.run(main())
     tc = check_task_completion(call.expected_db, json.loads((Path(args.out) / "final_db.json").read_text()))
     print(f"record: {args.out}")
     print(

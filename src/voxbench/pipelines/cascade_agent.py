@@ -8,7 +8,7 @@ from pipecat.pipeline.pipeline import Pipeline
 from pipecat.processors.aggregators.llm_context import LLMContext
 from pipecat.processors.aggregators.llm_response_universal import LLMContextAggregatorPair
 from pipecat.processors.frame_processor import FrameProcessor
-from pipecat.transports.websocket.server import SingleClientWebsocketServerTransport
+from pipecat.transports.base_transport import BaseTransport
 
 from voxbench.pipelines.bundles import AgentServices
 from voxbench.pipelines.config import AgentConfig
@@ -23,12 +23,12 @@ from voxbench.scenarios import AgentSpec, ToolExecutor
 class AgentPipeline:
     pipeline: Pipeline
     context: LLMContext
-    transport: SingleClientWebsocketServerTransport
+    transport: BaseTransport
 
 
 def build_cascade_agent(
     services: AgentServices,
-    transport: SingleClientWebsocketServerTransport,
+    transport: BaseTransport,  # the loopback websocket, or a person's WebRTC / local audio
     spec: AgentSpec,
     executor: ToolExecutor,
     current_date_time: str,

@@ -35,6 +35,7 @@ from voxbench.processors.clock import ConversationClock
 from voxbench.processors.recorder import ConversationRecorder
 from voxbench.records import ConnectionEvent, ConversationRecord, EndEvent, ErrorEvent, EventWriter
 from voxbench.scenarios import ToolExecutor, db_hash
+from voxbench.transports.pacing import AudioTransform
 from voxbench.transports.pairing import free_port
 from voxbench.transports.serializers import TwilioClientSerializer
 
@@ -77,12 +78,19 @@ async def run_call(
     out_dir: str | Path,
     conversation_id: str | None = None,
     trial: int = 0,
+    sim_audio_transform: AudioTransform | None = None,
+    clock: ConversationClock | None = None,
 ) -> ConversationRecord:
-    """Run one conversation and write its record directory; returns the record."""
+    """Run one conversation and write its record directory; returns the record.
+
+    `sim_audio_transform` (int16 -> int16) sees every chunk the caller sends, speech and
+    silence, at send time: perturbations go there. `clock` lets a harness share the
+    conversation clock (benchmarks stamp ground truth on it).
+    """
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     sr = cfg.wire.sample_rate
-    clock = ConversationClock()
+    clock = clock or ConversationClock()
     control = CallControl()
     writer = EventWriter(out / "events.jsonl")
     vad_engine = cfg.agent.vad.engine
@@ -160,7 +168,7 @@ async def run_call(
     # --- simulator (client) ---------------------------------------------------
     if not control.ending:
         sim_worker, sim_task = await _start_simulator(
-            call, cfg, sim_services, port, clock, rec, control, fail
+            call, cfg, sim_services, port, clock, rec, control, fail, sim_audio_transform
         )
 
     # --- watch ------------------------------------------------------------------
@@ -259,13 +267,14 @@ async def _start_simulator(
     rec: ConversationRecorder,
     control: CallControl,
     fail: Any,
+    transform: AudioTransform | None = None,
 ) -> tuple[PipelineWorker, _Task]:
     from voxbench.pipelines.trace_simulator import build_trace_simulator, reference_user_lines
 
     sr = cfg.wire.sample_rate
     interruptions: list[float] = []
     serializer = simulator_serializer(cfg.wire, on_interruption=lambda: interruptions.append(clock.now()))
-    client = make_client(cfg.wire, port, serializer)
+    client = make_client(cfg.wire, port, serializer, transform)
     if cfg.simulator.kind == "llm":
         from voxbench.pipelines.llm_simulator import build_llm_simulator
 
@@ -323,24 +332,27 @@ async def _start_simulator(
 
 
 async def _stop(worker: PipelineWorker | None, task: _Task | None, timeout: float) -> None:
-    """EndFrame, then CancelFrame, then cancel the task: each step bounded by `timeout`."""
+    """EndFrame, then CancelFrame, then cancel the task: each step bounded by `timeout`.
+
+    Uses `asyncio.wait`, never `wait_for` on the task: `wait_for` waits for a cancelled
+    task to *finish* cancelling, and a pipeline stuck in a blocking model call (a thread
+    that can't be interrupted) would hang the runner forever.
+    """
     if worker is None or task is None or task.task.done():
         return
     with contextlib.suppress(Exception):
-        await worker.queue_frame(EndFrame())
-    with contextlib.suppress(TimeoutError, Exception):
-        await asyncio.wait_for(asyncio.shield(task.task), timeout=timeout)
+        await asyncio.wait_for(worker.queue_frame(EndFrame()), timeout=timeout)
+    await asyncio.wait({task.task}, timeout=timeout)
     if task.task.done():
         return
     logger.warning(f"{task.name}: did not end within {timeout}s; cancelling")
-    with contextlib.suppress(TimeoutError, Exception):
-        await asyncio.wait_for(worker.cancel(reason="shutdown timeout"), timeout=timeout)
-    with contextlib.suppress(TimeoutError, Exception):
-        await asyncio.wait_for(asyncio.shield(task.task), timeout=timeout)
+    cancel = asyncio.ensure_future(worker.cancel(reason="shutdown timeout"))
+    await asyncio.wait({cancel, task.task}, timeout=timeout, return_when=asyncio.ALL_COMPLETED)
     if not task.task.done():
         task.task.cancel()
-        with contextlib.suppress(BaseException):
-            await asyncio.wait_for(task.task, timeout=timeout)
+        await asyncio.wait({task.task}, timeout=timeout)
+    if not task.task.done():
+        logger.error(f"{task.name}: still running after cancel; abandoning it")
 
 
 def _versions() -> dict[str, str]:
