@@ -196,6 +196,8 @@ class RecorderObserver(BaseObserver):
         if isinstance(frame, LLMFullResponseEndFrame) and isinstance(source, LLMService):
             text = "".join(self._llm_text).strip()
             self._llm_text = []
+            if text and s == "user":  # the caller's LLM text is what it means to say
+                self.rec.emit(Utterance(t=t, side=s, channel="user", text=text))
             return LLMText(t=t, side=s, channel=self.own, text=text) if text else None
         if isinstance(frame, TTSTextFrame):
             return TTSText(t=t, side=s, channel=self.own, text=frame.text)
