@@ -23,10 +23,11 @@ from pipecat.pipeline.pipeline import Pipeline
 from pipecat.pipeline.worker import PipelineParams, PipelineWorker, ProcessorUnusablePolicy
 from pipecat.workers.runner import WorkerRunner
 
+from voxbench.pipelines.agent_builder import AgentBundle, build_agent
 from voxbench.pipelines.bundles import AgentServices, SimulatorServices
-from voxbench.pipelines.cascade_agent import build_cascade_agent
 from voxbench.pipelines.config import CallConfig
 from voxbench.pipelines.control import CallControl
+from voxbench.pipelines.pricing import usage_summary
 from voxbench.pipelines.record_files import write_conversation
 from voxbench.pipelines.scenario_input import CallScenario
 from voxbench.pipelines.warmup import warm_up
@@ -73,7 +74,7 @@ class _Task:
 async def run_call(
     call: CallScenario,
     cfg: CallConfig,
-    agent_services: AgentServices,
+    agent_services: AgentServices | AgentBundle,
     sim_services: SimulatorServices,
     out_dir: str | Path,
     conversation_id: str | None = None,
@@ -108,7 +109,7 @@ async def run_call(
     # --- agent (server) -------------------------------------------------------
     port = free_port(cfg.wire.host)
     server = make_server(cfg.wire, port)
-    agent = build_cascade_agent(
+    agent = build_agent(
         agent_services,
         server,
         call.agent,
@@ -243,6 +244,7 @@ async def run_call(
             "wire": cfg.wire.model_dump(mode="json"),
             "wall_s": round(time.monotonic() - wall0, 3),
             "audit_log": executor.audit_log,
+            "usage": usage_summary(events, t_end, agent_services.info),
         },
     )
     write_conversation(

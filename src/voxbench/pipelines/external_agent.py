@@ -1,0 +1,300 @@
+"""An external agent under test: a bot that is not ours, reached over a WebSocket.
+
+Our side keeps the usual shape (the simulator calls our agent server on loopback, the
+recorder hears both channels), and the "agent" pipeline relays to the external bot:
+
+    server.input() -> ExternalAgentRelay (WebSocket client to the bot) -> server.output()
+
+* ``pcm16``: the bot speaks voxbench's PCM protocol, i.e. pipecat protobuf frames with raw
+  16-bit PCM audio (what a pipecat bot with ``ProtobufFrameSerializer`` on a websocket
+  server transport speaks); non-audio frames are ignored both ways.
+* ``twilio``: the bot speaks Twilio media streams (``connected``/``start``/``media``/
+  ``stop`` JSON, mu-law 8 kHz); a ``clear`` is its interruption.
+
+The relay connects when the caller's first audio arrives (the bot's greeting is then
+heard), retrying until ``connect_timeout_s``. The bot's audio is relayed as a speech
+stream (bot speaking is detected on it). If the bot closes the socket the call ends
+("agent_hangup"); a failed connect is an infrastructure failure of the agent.
+
+Tools: a :class:`~voxbench.pipelines.tool_bridge.ToolBridge` on loopback serves the
+scenario's ToolExecutor; its URL is announced in-band (query parameter ``voxbench_tools``
+on the connect URL, and ``start.customParameters.voxbench_tools`` for Twilio). Each
+bridged call is recorded as a ToolCall/ToolResult event; a successful
+``transfer_to_agent`` ends the call ("transfer").
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import time
+import uuid
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlencode, urlsplit, urlunsplit
+
+from loguru import logger
+from pipecat.frames.frames import (
+    CancelFrame,
+    EndFrame,
+    Frame,
+    FunctionCallInProgressFrame,
+    FunctionCallResultFrame,
+    FunctionCallResultProperties,
+    InputAudioRawFrame,
+    OutputAudioRawFrame,
+    SpeechOutputAudioRawFrame,
+    StartFrame,
+)
+from pipecat.pipeline.pipeline import Pipeline
+from pipecat.processors.aggregators.llm_context import LLMContext
+from pipecat.processors.frame_processor import FrameDirection, FrameProcessor, FrameProcessorSetup
+from pipecat.serializers.base_serializer import FrameSerializer
+from pipecat.transports.websocket.server import SingleClientWebsocketServerTransport
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed, ConnectionClosedOK
+
+from voxbench.pipelines.cascade_agent import AgentPipeline
+from voxbench.pipelines.config import AgentConfig
+from voxbench.pipelines.control import CallControl
+from voxbench.pipelines.profiles import ExternalAgentConfig
+from voxbench.pipelines.tool_bridge import TOOLS_PARAM, ToolBridge
+from voxbench.pipelines.tools import TRANSFER_TOOL
+from voxbench.processors.clock import ConversationClock
+from voxbench.scenarios import AgentSpec, ToolExecutor
+from voxbench.transports.serializers import AudioOnlyProtobufSerializer, TwilioClientSerializer
+
+STREAM_SID = "MZvoxbenchexternal000000000000000"
+MAX_BUFFERED_CHUNKS = 250  # ~10 s of caller audio held while connecting
+
+
+def with_query(url: str, **params: str) -> str:
+    parts = urlsplit(url)
+    query = "&".join(q for q in (parts.query, urlencode(params)) if q)
+    return urlunsplit((parts.scheme, parts.netloc, parts.path, query, parts.fragment))
+
+
+class ExternalAgentRelay(FrameProcessor):
+    """Relays caller audio to an external bot and the bot's audio back; hosts the tool bridge."""
+
+    def __init__(
+        self,
+        cfg: ExternalAgentConfig,
+        bridge: ToolBridge | None,
+        control: CallControl,
+        clock: ConversationClock,
+        headers: dict[str, str] | None = None,
+        **kwargs: Any,
+    ):
+        super().__init__(**kwargs)
+        self.cfg = cfg
+        self.bridge = bridge
+        self.control = control
+        self.clock = clock
+        self.headers = dict(headers or {})
+        self.serializer: FrameSerializer = (
+            TwilioClientSerializer(STREAM_SID) if cfg.protocol == "twilio" else AudioOnlyProtobufSerializer()
+        )
+        self._ws: ClientConnection | None = None
+        self._connect_task: asyncio.Task[None] | None = None
+        self._recv_task: asyncio.Task[None] | None = None
+        self._pending: list[InputAudioRawFrame] = []
+        self._closing = False
+        self.bytes_sent = 0
+        self.bytes_received = 0
+
+    async def setup(self, setup: FrameProcessorSetup) -> None:  # type: ignore[override]
+        await super().setup(setup)
+        await self.serializer.setup(setup)
+
+    # --- lifecycle ---------------------------------------------------------------
+    async def process_frame(self, frame: Frame, direction: FrameDirection) -> None:
+        await super().process_frame(frame, direction)
+        if isinstance(frame, StartFrame):
+            if self.bridge is not None:
+                await self.bridge.start()
+                logger.info(f"tool bridge for the external agent at {self.bridge.url}")
+            await self.push_frame(frame, direction)
+        elif isinstance(frame, InputAudioRawFrame) and direction == FrameDirection.DOWNSTREAM:
+            await self._caller_audio(frame)  # consumed: it goes to the bot, not to our output
+        elif isinstance(frame, EndFrame | CancelFrame):
+            await self._shutdown()
+            await self.push_frame(frame, direction)
+        else:
+            await self.push_frame(frame, direction)
+
+    async def cleanup(self) -> None:
+        await super().cleanup()
+        await self._shutdown()
+
+    async def _shutdown(self) -> None:
+        self._closing = True
+        for task in (self._connect_task, self._recv_task):
+            if task is not None and not task.done():
+                task.cancel()
+                with contextlib.suppress(BaseException):
+                    await task
+        self._connect_task = self._recv_task = None
+        ws, self._ws = self._ws, None
+        if ws is not None:
+            with contextlib.suppress(Exception):
+                if isinstance(self.serializer, TwilioClientSerializer):
+                    await ws.send(json.dumps({"event": "stop", "streamSid": STREAM_SID}))
+                await ws.close()
+        if self.bridge is not None:
+            await self.bridge.stop()
+
+    # --- caller -> bot -----------------------------------------------------------
+    async def _caller_audio(self, frame: InputAudioRawFrame) -> None:
+        if self._closing:
+            return
+        if self._ws is None:
+            if self._connect_task is None:
+                self._connect_task = asyncio.create_task(self._connect(), name="external-agent-connect")
+            if len(self._pending) < MAX_BUFFERED_CHUNKS:
+                self._pending.append(frame)
+            return
+        await self._send(frame)
+
+    async def _send(self, frame: InputAudioRawFrame) -> None:
+        out = OutputAudioRawFrame(
+            audio=frame.audio, sample_rate=frame.sample_rate, num_channels=frame.num_channels
+        )
+        data = await self.serializer.serialize(out)
+        if data is None or self._ws is None:
+            return
+        try:
+            await self._ws.send(data)
+            self.bytes_sent += len(data)
+        except ConnectionClosed:
+            pass  # the receive loop reports it
+
+    def _connect_url(self) -> str:
+        url = self.cfg.resolved_url()
+        if self.bridge is not None and self.cfg.protocol == "pcm16":
+            url = with_query(url, **{TOOLS_PARAM: self.bridge.url})
+        return url
+
+    async def _connect(self) -> None:
+        url = self._connect_url()
+        headers = dict(self.headers)
+        if self.bridge is not None:
+            headers["X-Voxbench-Tools"] = self.bridge.url
+        deadline = time.monotonic() + self.cfg.connect_timeout_s
+        last: Exception | None = None
+        while time.monotonic() < deadline and not self._closing:
+            try:
+                ws = await asyncio.wait_for(
+                    connect(url, additional_headers=headers, open_timeout=5, max_size=None), timeout=6
+                )
+                break
+            except (OSError, TimeoutError, ConnectionClosed, ValueError) as exc:
+                last = exc
+                await asyncio.sleep(0.2)
+        else:
+            if not self._closing:
+                await self.push_error(
+                    f"external agent at {url} not reachable within {self.cfg.connect_timeout_s:g}s: {last}",
+                    force_treat_as_permanent=True,
+                )
+            return
+        self._ws = ws
+        logger.info(f"connected to the external agent at {url} ({self.cfg.protocol})")
+        if isinstance(self.serializer, TwilioClientSerializer):
+            for msg in self._twilio_start():
+                await ws.send(msg)
+        pending, self._pending = self._pending, []
+        for f in pending:
+            await self._send(f)
+        self._recv_task = asyncio.create_task(self._receive(ws), name="external-agent-receive")
+
+    def _twilio_start(self) -> list[str]:
+        assert isinstance(self.serializer, TwilioClientSerializer)
+        msgs = self.serializer.start_messages()
+        if self.bridge is None:
+            return msgs
+        out = []
+        for m in msgs:
+            data = json.loads(m)
+            if data.get("event") == "start":
+                data["start"]["customParameters"] = {TOOLS_PARAM: self.bridge.url}
+            out.append(json.dumps(data))
+        return out
+
+    # --- bot -> caller -----------------------------------------------------------
+    async def _receive(self, ws: ClientConnection) -> None:
+        try:
+            async for message in ws:
+                self.bytes_received += len(message)
+                frame = await self.serializer.deserialize(message)
+                if isinstance(frame, InputAudioRawFrame):
+                    await self.push_frame(
+                        SpeechOutputAudioRawFrame(
+                            audio=frame.audio, sample_rate=frame.sample_rate, num_channels=frame.num_channels
+                        )
+                    )
+        except ConnectionClosedOK:
+            pass
+        except ConnectionClosed as exc:
+            if not self._closing and not self.control.ending:
+                await self.push_error(f"external agent connection lost: {exc}", force_treat_as_permanent=True)
+            return
+        if not self._closing and not self.control.ending:
+            logger.info("the external agent closed the connection")
+            self.control.end("agent_hangup", t=self.clock.now())
+
+    # --- tools ---------------------------------------------------------------------
+    async def on_tool_call(self, name: str, args: dict[str, Any], result: dict[str, Any]) -> None:
+        """Record a bridged call like a pipecat function call; transfer ends the call."""
+        call_id = f"bridge_{uuid.uuid4().hex[:12]}"
+        await self.push_frame(
+            FunctionCallInProgressFrame(function_name=name, tool_call_id=call_id, arguments=args)
+        )
+        await self.push_frame(
+            FunctionCallResultFrame(
+                function_name=name,
+                tool_call_id=call_id,
+                arguments=args,
+                result=result,
+                run_llm=False,
+                properties=FunctionCallResultProperties(run_llm=False),
+            )
+        )
+        if name == TRANSFER_TOOL and result.get("status") != "error":
+            self.control.end("transfer", t=self.clock.now())
+
+
+@dataclass
+class ExternalAgentServices:
+    """No services of ours: the agent is elsewhere. ``llm`` is None (nothing to warm up)."""
+
+    external: ExternalAgentConfig
+    headers: dict[str, str] = field(default_factory=dict)
+    info: dict[str, Any] = field(default_factory=dict)
+    llm: Any = None
+    relay: ExternalAgentRelay | None = None
+
+    def build_pipeline(
+        self,
+        transport: SingleClientWebsocketServerTransport,
+        spec: AgentSpec,
+        executor: ToolExecutor,
+        current_date_time: str,
+        cfg: AgentConfig,
+        control: CallControl,
+        clock: ConversationClock,
+        sample_rate: int,
+    ) -> AgentPipeline:
+        ext = self.external
+        bridge = (
+            ToolBridge(executor, spec, ext.tool_bridge_host, ext.tool_bridge_port)
+            if ext.tool_bridge
+            else None
+        )
+        relay = ExternalAgentRelay(ext, bridge, control, clock, headers=self.headers)
+        if bridge is not None:
+            bridge.on_call = relay.on_tool_call
+        self.relay = relay
+        pipeline = Pipeline([transport.input(), relay, transport.output()])
+        return AgentPipeline(pipeline, LLMContext(), transport)

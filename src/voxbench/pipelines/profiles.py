@@ -1,0 +1,388 @@
+"""Named agent profiles: which agent under test a call talks to, and what it needs.
+
+A profile is an architecture plus nested service configs:
+
+* ``cascade``  STT -> LLM -> TTS (``stt``, ``llm``, ``tts``);
+* ``hybrid``   audio-in LLM with text out -> TTS (``realtime`` with ``output: text``, ``tts``);
+* ``s2s``      speech-to-speech (``realtime`` with ``output: audio``);
+* ``external`` an agent that is not ours, reached over a WebSocket (``external``).
+
+What a profile needs (pip extras, API-key variables) is derived from its configs, so
+`voxbench agents list` and :func:`preflight` can tell, before any call starts, what is
+missing, in one actionable line. Built-in profiles are below; user profiles come from
+YAML files (``VOXBENCH_AGENTS`` = paths separated by ``os.pathsep``, or ``paths=``)::
+
+    my-bot:                       # a new profile...
+      architecture: external
+      external: {url: "ws://10.0.0.5:8765/ws", protocol: twilio}
+    cascade-openai-4o:            # ...or a built-in one, changed
+      base: cascade-openai
+      llm: {model: gpt-4o}
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from voxbench.pipelines.services import LLMConfig, STTConfig, TTSConfig
+from voxbench.pipelines.services.cloud import (
+    PROVIDERS,
+    CloudLLMConfig,
+    CloudSTTConfig,
+    CloudTTSConfig,
+    RealtimeConfig,
+)
+
+Architecture = Literal["cascade", "hybrid", "s2s", "external"]
+STTChoice = Annotated[STTConfig | CloudSTTConfig, Field(discriminator="kind")]
+TTSChoice = Annotated[TTSConfig | CloudTTSConfig, Field(discriminator="kind")]
+LLMChoice = Annotated[LLMConfig | CloudLLMConfig, Field(discriminator="kind")]
+
+PROFILES_ENV = "VOXBENCH_AGENTS"
+PIPECAT_EXTRAS = {
+    "openai": "openai",
+    "deepgram": "deepgram",
+    "cartesia": "cartesia",
+    "elevenlabs": "elevenlabs",
+    "anthropic": "anthropic",
+    "google": "google",
+    "ultravox": "ultravox",
+}
+
+
+class ProfileUnavailable(ValueError):
+    """A profile cannot run here (missing key or extra); the message is one actionable line."""
+
+
+class ExternalAgentConfig(BaseModel):
+    """An agent reached over a WebSocket; tools through the HTTP bridge (docs/external-agents.md)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    url: str = Field("ws://127.0.0.1:8765", description="the agent's WebSocket URL")
+    url_env: str | None = Field(
+        "VOXBENCH_EXTERNAL_AGENT_URL", description="when this variable is set it overrides url"
+    )
+    protocol: Literal["pcm16", "twilio"] = Field(
+        "pcm16", description="pcm16: pipecat protobuf audio frames; twilio: Twilio media-stream JSON"
+    )
+    sample_rate: int = Field(16000, description="pcm16 rate on the agent's wire")
+    tool_bridge: bool = True
+    tool_bridge_host: str = "127.0.0.1"
+    tool_bridge_port: int = Field(0, ge=0, le=65535, description="0: a free port, announced in-band")
+    connect_timeout_s: float = Field(10.0, gt=0, le=120)
+    headers_env: dict[str, str] = Field(
+        default_factory=dict, description="HTTP header -> variable holding its value (e.g. auth)"
+    )
+
+    def resolved_url(self) -> str:
+        if self.url_env and os.environ.get(self.url_env):
+            return os.environ[self.url_env]
+        return self.url
+
+
+class AgentProfile(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: str
+    architecture: Architecture
+    description: str = ""
+    stt: STTChoice | None = None
+    llm: LLMChoice | None = None
+    tts: TTSChoice | None = None
+    realtime: RealtimeConfig | None = None
+    external: ExternalAgentConfig | None = None
+    env: list[str] = Field(default_factory=list, description="extra required variables")
+
+    @model_validator(mode="after")
+    def _shape(self) -> AgentProfile:
+        need: dict[str, tuple[str, ...]] = {
+            "cascade": ("stt", "llm", "tts"),
+            "hybrid": ("realtime", "tts"),
+            "s2s": ("realtime",),
+            "external": ("external",),
+        }
+        allowed = set(need[self.architecture])
+        for part in ("stt", "llm", "tts", "realtime", "external"):
+            present = getattr(self, part) is not None
+            if part in allowed and not present:
+                raise ValueError(f"profile {self.name!r}: a {self.architecture} agent needs {part}")
+            if part not in allowed and present:
+                raise ValueError(f"profile {self.name!r}: a {self.architecture} agent takes no {part}")
+        if self.realtime is not None:
+            want = "text" if self.architecture == "hybrid" else "audio"
+            if self.realtime.output != want:
+                raise ValueError(
+                    f"profile {self.name!r}: a {self.architecture} agent needs realtime.output={want}"
+                )
+            if self.realtime.turn_detection == "local" and self.realtime.provider != "openai":
+                raise ValueError(f"profile {self.name!r}: turn_detection=local is supported for openai only")
+        return self
+
+    # --- what it needs ---------------------------------------------------------
+    def providers(self) -> list[str]:
+        """Provider names (keys of ``PROVIDERS``) in pipeline order, without repeats."""
+        out = ["live"]
+        for part in (self.stt, self.llm, self.realtime, self.tts):
+            if part is None:
+                continue
+            if isinstance(part, STTConfig | TTSConfig):
+                out.append("local")
+            elif isinstance(part, LLMConfig):
+                if part.kind == "local":
+                    out.append("local")
+                elif part.api_key_env == "OPENAI_API_KEY" or part.base_url is None:
+                    out.append("openai")
+            else:
+                out.append(part.vendor())
+        return list(dict.fromkeys(out))
+
+    def env_keys(self) -> list[str]:
+        keys: list[str] = []
+        for part in (self.stt, self.llm, self.realtime, self.tts):
+            if isinstance(part, CloudSTTConfig | CloudTTSConfig | CloudLLMConfig | RealtimeConfig):
+                if env := part.key_env():
+                    keys.append(env)
+            elif isinstance(part, LLMConfig) and part.api_key_env:
+                keys.append(part.api_key_env)
+        if self.external is not None:
+            keys.extend(self.external.headers_env.values())
+        keys.extend(self.env)
+        return list(dict.fromkeys(keys))
+
+    def requirements(self) -> list[Requirement]:
+        reqs = []
+        for name in self.providers():
+            p = PROVIDERS[name]
+            missing = [m for m in p.modules if not _importable(m)]
+            what = f"pipecat-ai[{PIPECAT_EXTRAS[name]}]" if name in PIPECAT_EXTRAS else p.extra
+            reqs.append(
+                Requirement(
+                    "extra",
+                    p.extra,
+                    not missing,
+                    f"{name} support ({what}; missing {', '.join(missing)})"
+                    if missing
+                    else f"{name} support",
+                    f'pip install "voxbench[{p.extra}]"',
+                )
+            )
+        for key in self.env_keys():
+            reqs.append(
+                Requirement("env", key, bool(os.environ.get(key)), f"{key} is not set", f"export {key}=...")
+            )
+        return reqs
+
+    def info(self) -> dict[str, Any]:
+        """What the record says about this agent (never secrets)."""
+        out: dict[str, Any] = {"profile": self.name, "kind": self.architecture}
+        for part in ("stt", "llm", "tts", "realtime", "external"):
+            cfg = getattr(self, part)
+            if cfg is not None:
+                out[part] = cfg.model_dump(mode="json", exclude_none=True)
+        return out
+
+
+@dataclass(frozen=True)
+class Requirement:
+    kind: Literal["extra", "env"]
+    name: str
+    present: bool
+    problem: str
+    fix: str
+
+
+def _importable(module: str) -> bool:
+    try:
+        return importlib.util.find_spec(module) is not None
+    except (ModuleNotFoundError, ValueError):
+        return False
+
+
+def missing(profile: AgentProfile) -> list[Requirement]:
+    return [r for r in profile.requirements() if not r.present]
+
+
+def preflight(profile: AgentProfile) -> None:
+    """Raise :class:`ProfileUnavailable` (one line: what is missing and how to fix it) or return."""
+    gaps = missing(profile)
+    if not gaps:
+        return
+    problems = "; ".join(dict.fromkeys(r.problem for r in gaps))
+    fixes = "; ".join(dict.fromkeys(r.fix for r in gaps))
+    raise ProfileUnavailable(f"agent profile {profile.name!r} cannot run: {problems} (fix: {fixes})")
+
+
+# --- built-in profiles ------------------------------------------------------------
+def _openai_llm(model: str = "gpt-4.1-mini") -> LLMConfig:
+    return LLMConfig(
+        kind="openai-compatible",
+        model=model,
+        api_key_env="OPENAI_API_KEY",
+        adapt_text_tool_calls=False,
+        max_tokens=512,
+    )
+
+
+def _builtins() -> list[AgentProfile]:
+    p = AgentProfile
+    return [
+        p(
+            name="cascade-local",
+            architecture="cascade",
+            description="offline default: faster-whisper tiny.en + Qwen2.5 0.5B (llama.cpp) + Piper",
+            stt=STTConfig(),
+            llm=LLMConfig(),
+            tts=TTSConfig(voice="agent"),
+        ),
+        p(
+            name="cascade-openai-compatible",
+            architecture="cascade",
+            description="local whisper + Piper around any OpenAI-compatible server (vLLM, Ollama, llama.cpp)",
+            stt=STTConfig(),
+            llm=LLMConfig(kind="openai-compatible", base_url="http://127.0.0.1:11434/v1", model="llama3.2"),
+            tts=TTSConfig(voice="agent"),
+        ),
+        p(
+            name="cascade-openai",
+            architecture="cascade",
+            description="OpenAI gpt-4o-transcribe + gpt-4.1-mini + gpt-4o-mini-tts",
+            stt=CloudSTTConfig(kind="openai"),
+            llm=_openai_llm(),
+            tts=CloudTTSConfig(kind="openai"),
+        ),
+        p(
+            name="cascade-deepgram-cartesia",
+            architecture="cascade",
+            description="Deepgram nova-3 + OpenAI gpt-4.1-mini + Cartesia sonic-2",
+            stt=CloudSTTConfig(kind="deepgram"),
+            llm=_openai_llm(),
+            tts=CloudTTSConfig(kind="cartesia"),
+        ),
+        p(
+            name="cascade-claude-elevenlabs",
+            architecture="cascade",
+            description="Deepgram nova-3 + Claude Haiku 4.5 + ElevenLabs flash v2.5",
+            stt=CloudSTTConfig(kind="deepgram"),
+            llm=CloudLLMConfig(kind="anthropic", model="claude-haiku-4-5"),
+            tts=CloudTTSConfig(kind="elevenlabs"),
+        ),
+        p(
+            name="cascade-gemini-aura",
+            architecture="cascade",
+            description="Deepgram nova-3 + Gemini 2.5 Flash + Deepgram Aura-2",
+            stt=CloudSTTConfig(kind="deepgram"),
+            llm=CloudLLMConfig(kind="google", model="gemini-2.5-flash"),
+            tts=CloudTTSConfig(kind="deepgram"),
+        ),
+        p(
+            name="hybrid-openai-realtime-text",
+            architecture="hybrid",
+            description="OpenAI Realtime hears the caller, answers in text; gpt-4o-mini-tts speaks",
+            realtime=RealtimeConfig(provider="openai", output="text"),
+            tts=CloudTTSConfig(kind="openai"),
+        ),
+        p(
+            name="hybrid-gemini-live-text",
+            architecture="hybrid",
+            description="Gemini Live in text mode + Cartesia sonic-2",
+            realtime=RealtimeConfig(provider="google", output="text"),
+            tts=CloudTTSConfig(kind="cartesia"),
+        ),
+        p(
+            name="hybrid-ultravox",
+            architecture="hybrid",
+            description="Ultravox realtime in text mode + Cartesia sonic-2",
+            realtime=RealtimeConfig(provider="ultravox", output="text"),
+            tts=CloudTTSConfig(kind="cartesia"),
+        ),
+        p(
+            name="s2s-openai-realtime",
+            architecture="s2s",
+            description="OpenAI Realtime speech-to-speech, server VAD",
+            realtime=RealtimeConfig(provider="openai"),
+        ),
+        p(
+            name="s2s-gemini-live",
+            architecture="s2s",
+            description="Gemini Live native audio",
+            realtime=RealtimeConfig(provider="google"),
+        ),
+        p(
+            name="s2s-ultravox",
+            architecture="s2s",
+            description="Ultravox realtime, voice out",
+            realtime=RealtimeConfig(provider="ultravox"),
+        ),
+        p(
+            name="external-ws",
+            architecture="external",
+            description="your agent over a WebSocket in voxbench's PCM protocol (pipecat protobuf frames)",
+            external=ExternalAgentConfig(protocol="pcm16"),
+        ),
+        p(
+            name="external-twilio",
+            architecture="external",
+            description="your agent over a WebSocket speaking Twilio media streams (mu-law 8 kHz)",
+            external=ExternalAgentConfig(url="ws://127.0.0.1:8765/ws", protocol="twilio"),
+        ),
+    ]
+
+
+BUILTIN_PROFILES: dict[str, AgentProfile] = {p.name: p for p in _builtins()}
+
+
+def _merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
+    out = dict(base)
+    for k, v in over.items():
+        out[k] = _merge(out[k], v) if isinstance(v, dict) and isinstance(out.get(k), dict) else v
+    return out
+
+
+def profiles_from_yaml(
+    path: str | Path, known: dict[str, AgentProfile] | None = None
+) -> dict[str, AgentProfile]:
+    """Profiles in one YAML file: a mapping of name -> body; ``base: <name>`` starts from another."""
+    data = yaml.safe_load(Path(path).read_text(encoding="utf-8")) or {}
+    if not isinstance(data, dict):
+        raise ValueError(f"{path}: expected a mapping of profile name -> profile")
+    known = dict(known or {})
+    out: dict[str, AgentProfile] = {}
+    for name, body in data.items():
+        body = dict(body or {})
+        base_name = body.pop("base", None)
+        if base_name is not None:
+            base = known.get(base_name) or out.get(base_name)
+            if base is None:
+                raise ValueError(f"{path}: profile {name!r} has unknown base {base_name!r}")
+            body = _merge(base.model_dump(mode="json", exclude_none=True, exclude={"name"}), body)
+        try:
+            out[name] = AgentProfile.model_validate({**body, "name": str(name)})
+        except ValueError as exc:
+            first = str(exc).splitlines()
+            raise ValueError(f"{path}: profile {name!r} is invalid: {' '.join(first[:3])}") from None
+        known[name] = out[name]
+    return out
+
+
+def load_profiles(paths: list[str | Path] | None = None) -> dict[str, AgentProfile]:
+    """Built-ins, then each YAML file in ``$VOXBENCH_AGENTS`` and ``paths`` (later wins)."""
+    found: dict[str, AgentProfile] = dict(BUILTIN_PROFILES)
+    env = [p for p in os.environ.get(PROFILES_ENV, "").split(os.pathsep) if p]
+    for path in [*env, *(paths or [])]:
+        found.update(profiles_from_yaml(path, found))
+    return found
+
+
+def get_profile(name: str, paths: list[str | Path] | None = None) -> AgentProfile:
+    profiles = load_profiles(paths)
+    if name not in profiles:
+        raise ValueError(f"unknown agent profile {name!r}; known: {', '.join(sorted(profiles))}")
+    return profiles[name]
