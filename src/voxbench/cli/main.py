@@ -19,6 +19,7 @@ COMMANDS = {
     "view": "voxbench.cli.view",
     "run": "voxbench.cli.run",
     "eval": "voxbench.cli.eval",
+    "agents": "voxbench.cli.agents",
 }
 
 
