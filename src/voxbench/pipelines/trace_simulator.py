@@ -88,6 +88,8 @@ class TraceDriver(FrameProcessor):
         elif isinstance(frame, BotStoppedSpeakingFrame):
             self._self_speaking = False
             self._my_line_ended = now
+            # only an agent turn heard after our line counts as its reply
+            self._heard_agent = self._agent_speaking
         await self.push_frame(frame, direction)
 
     def _turn_is_ours(self, now: float) -> bool:
