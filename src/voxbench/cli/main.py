@@ -20,6 +20,7 @@ COMMANDS = {
     "run": "voxbench.cli.run",
     "eval": "voxbench.cli.eval",
     "agents": "voxbench.cli.agents",
+    "talk": "voxbench.cli.talk",
 }
 
 

@@ -1,0 +1,174 @@
+"""`voxbench talk`: call the agent yourself; the call is recorded and scored like a simulated one.
+
+voxbench talk --scenario bb.1                      # page on http://127.0.0.1:8760/
+voxbench talk --scenario 7.4.1 --data ../eva-data --domain airline
+voxbench talk --scenario bb.1 --local-audio        # this machine's mic and speaker
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import datetime as dt
+import sys
+from pathlib import Path
+from typing import Any
+
+# Simulator-validation judges: they check a simulated caller against its script. A person
+# is the reference, so a human call skips them (they stay available for re-scoring).
+HUMAN_SKIPPED_METRICS = ("user_behavioral_fidelity", "user_speech_fidelity")
+HEADLINE = (
+    "task_completion",
+    "conversation_valid_end",
+    "tool_call_validity",
+    "authentication_success",
+    "turn_taking",
+    "response_speed",
+)
+
+
+def add_parser(sub: Any) -> None:
+    p = sub.add_parser(
+        "talk", help="call the agent yourself (browser page or local mic); recorded and scored"
+    )
+    p.add_argument("--agent", default="cascade-local", help="agent profile (see `voxbench agents list`)")
+    p.add_argument("--scenario", required=True, help="scenario id, e.g. bb.1 or 7.4.1")
+    p.add_argument("--data", default=None, help="EVA-format dataset folder (default: built-in scenarios)")
+    p.add_argument("--domain", default=None, help="domain (default: the one holding --scenario)")
+    p.add_argument("--port", type=int, default=8760, help="page port on 127.0.0.1 (0: any free port)")
+    p.add_argument("--local-audio", action="store_true", help="use this machine's mic/speaker (PyAudio)")
+    p.add_argument("--input-device", type=int, default=None, help="PyAudio input device index")
+    p.add_argument("--output-device", type=int, default=None, help="PyAudio output device index")
+    p.add_argument("--out", default=None, help="record directory (default runs/talk/<domain>-<id>-<time>)")
+    p.add_argument("--time-limit", type=float, default=600.0, help="seconds (default 600)")
+    p.add_argument("--raw-mic", action="store_true", help="browser: no echo cancellation / AGC (headphones)")
+    p.add_argument("--no-score", action="store_true", help="don't score the record after the rating")
+    p.add_argument("--lang", default="en")
+    p.set_defaults(func=run_talk_cmd)
+
+
+def score_talk_record(record_dir: Path) -> dict[str, Any]:
+    """Score one human-call record with `voxbench.eval`; returns headline values for the page."""
+    from voxbench.eval.runner import default_metrics, score_run
+    from voxbench.eval.types import EvalConfig
+
+    metrics = [m for m in default_metrics() if m not in HUMAN_SKIPPED_METRICS]
+    scored, _ = score_run(record_dir, EvalConfig(), metrics)
+    s = scored[0]
+    out: dict[str, Any] = {"status": s.status}
+    for name in HEADLINE:
+        r = s.metrics.get(name)
+        if r is not None:
+            out[name] = r.value
+    return out
+
+
+def resolve_call(data: str | None, domain: str | None, scenario: str, lang: str) -> Any:
+    from voxbench.pipelines.scenario_input import CallScenario
+    from voxbench.scenarios import load_dataset
+    from voxbench.scenarios.loader import builtin_dataset_dir
+
+    root = Path(data) if data else builtin_dataset_dir()
+    ds = load_dataset(root, [domain] if domain else None)
+    hits = [d for d, dd in ds.domains.items() if scenario in dd.scenarios]
+    if domain is None and len(hits) > 1:
+        raise ValueError(f"scenario {scenario} exists in several domains ({', '.join(hits)}): pass --domain")
+    if not hits:
+        raise ValueError(f"no scenario {scenario!r} in {root}" + (f" (domain {domain})" if domain else ""))
+    return CallScenario.from_domain(ds.domains[hits[0]], scenario, lang)
+
+
+def talk_config(time_limit: float, lang: str) -> Any:
+    from voxbench.pipelines.config import CallConfig, LimitsConfig
+
+    # a person pauses and thinks: be patient before calling it inactive
+    return CallConfig(
+        lang=lang, limits=LimitsConfig(time_limit_s=time_limit, inactivity_s=120.0, drain_s=8.0)
+    )
+
+
+def _check_webrtc() -> None:
+    try:
+        import aiortc  # noqa: F401
+    except ImportError as exc:
+        raise ValueError(
+            f"the browser page needs aiortc ({exc}): pip install 'voxbench[talk]' (or use --local-audio)"
+        ) from exc
+
+
+def run_talk_cmd(args: argparse.Namespace) -> int:
+    from voxbench.pipelines.talk import TalkCall, scenario_card
+    from voxbench.pipelines.talk_local import AudioDeviceError
+
+    call = resolve_call(args.data, args.domain, args.scenario, args.lang)
+    cfg = talk_config(args.time_limit, args.lang)
+    stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
+    out = Path(args.out or f"runs/talk/{call.domain}-{call.scenario.id}-{stamp}")
+    transport = None
+    if args.local_audio:
+        from voxbench.pipelines.talk_local import local_audio_transport
+
+        try:  # fail before loading any model
+            transport, devices = local_audio_transport(
+                cfg.wire.sample_rate, args.input_device, args.output_device
+            )
+        except AudioDeviceError as exc:
+            print(f"voxbench talk: {exc}", file=sys.stderr)
+            return 2
+        print(f"microphone: {devices.input_name}   speaker: {devices.output_name}")
+    else:
+        _check_webrtc()
+
+    from voxbench.pipelines.agent_builder import build_agent_services
+    from voxbench.pipelines.local_stack import start_llm_server
+    from voxbench.pipelines.profiles import get_profile
+    from voxbench.pipelines.services import LLMConfig
+
+    profile = get_profile(args.agent)
+    local_llm = isinstance(profile.llm, LLMConfig) and profile.llm.kind == "local"
+    print(f"loading the agent ({profile.name})…", flush=True)
+    server = (
+        start_llm_server(profile.llm if isinstance(profile.llm, LLMConfig) else None) if local_llm else None
+    )
+    interface = "local-audio" if args.local_audio else "browser-webrtc"
+    card = scenario_card(call)
+
+    def ready(url: str) -> None:
+        print(f"\nopen {url} in a browser on this machine, then press 'Call the agent'\n", flush=True)
+
+    async def rated(path: Path, _rec: Any) -> dict[str, Any]:
+        return {} if args.no_score else await asyncio.to_thread(score_talk_record, path)
+
+    async def main() -> Any:
+        try:
+            services = build_agent_services(profile, server=server)
+            services.info.setdefault("name", profile.name)
+            talk = TalkCall(call, cfg, services, out, interface=interface)
+            if args.local_audio:
+                from voxbench.pipelines.talk_local import run_local_talk
+
+                return await run_local_talk(talk, card, transport)
+            from voxbench.pipelines.talk_web import serve_talk
+
+            return await serve_talk(
+                talk, card, port=args.port, raw_mic=args.raw_mic, on_ready=ready, on_rated=rated
+            )
+        finally:
+            if server is not None:  # before the loop tears down (in-flight requests fail fast)
+                await server.astop()
+
+    record = asyncio.run(main())
+    if record is not None and args.local_audio and not args.no_score:
+        print(f"scores: {score_talk_record(out)}")
+    if record is None:
+        print("nobody called; no record written")
+        return 1
+    rating = record.human_rating
+    print(f"record: {out}")
+    print(
+        f"status={record.status} end={record.end_reason} duration={record.duration_s or 0:.1f}s "
+        f"tool_calls={record.num_tool_calls} rating={rating.model_dump() if rating else None}"
+    )
+    if record.error:
+        print(f"error ({record.error_source}): {record.error}")
+    return 0 if record.status == "completed" else 1
