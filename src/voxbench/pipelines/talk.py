@@ -100,10 +100,8 @@ class TalkCall:
         self.sample_rate = cfg.wire.sample_rate
         self.clock = ConversationClock()
         self.control = CallControl()
-        self.writer = EventWriter(self.out / "events.jsonl")
-        self.rec = ConversationRecorder(
-            self.clock, self.sample_rate, self.writer, cfg.onset, cfg.agent.vad.engine
-        )
+        self.writer: EventWriter | None = None  # opened when the call starts (nobody may call)
+        self.rec = ConversationRecorder(self.clock, self.sample_rate, None, cfg.onset, cfg.agent.vad.engine)
         self.executor = ToolExecutor(
             call.domain, call.initial_db, call.scenario.current_date_time, call.agent, clock=self.clock.now
         )
@@ -177,6 +175,7 @@ class TalkCall:
             raise RuntimeError("build() first")
         if self._task is not None:
             raise RuntimeError("this call has already started")
+        self.writer = self.rec.writer = EventWriter(self.out / "events.jsonl")
         self.clock.reset()
         self._started_at = dt.datetime.now(dt.UTC).isoformat()
         self._wall0 = time.monotonic()
@@ -272,7 +271,8 @@ class TalkCall:
         await asyncio.sleep(0.2)  # let observer queues flush
         self.rec.emit(EndEvent(t=t_end, reason=req.reason))
         events = self.rec.finalize()
-        self.writer.close()
+        if self.writer is not None:
+            self.writer.close()
         cfg = self.cfg
         record = ConversationRecord(
             conversation_id=self.conversation_id,

@@ -9,8 +9,10 @@ scores the record. The variant with the real offline stack is slow-marked.
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -79,10 +81,11 @@ async def browser_call(
     tmp_path: Path,
     talk: TalkCall,
     mic_wav: Path,
-    wait_for_agent_text: str,
+    wait_for_agent_text: str | None,
     timeout_s: float,
     shots: Path,
-) -> tuple[object, list[str]]:
+    wait_s: float = 0.0,
+) -> tuple[Any, list[str]]:
     """Serve the page, call from headless Chromium, hang up, rate; returns (record, page lines)."""
     from playwright.async_api import async_playwright
 
@@ -125,11 +128,13 @@ async def browser_call(
             await page.screenshot(path=str(shots / "talk-ready.png"))
             await page.click("#call-btn")
             await page.wait_for_selector("body[data-state=live]", timeout=timeout_s * 1000)
-            await page.wait_for_function(
-                "t => [...document.querySelectorAll('#transcript li.agent')].some(li => li.textContent.includes(t))",
-                arg=wait_for_agent_text,
-                timeout=timeout_s * 1000,
-            )
+            if wait_for_agent_text is not None:
+                await page.wait_for_function(
+                    "t => [...document.querySelectorAll('#transcript li.agent')].some(li => li.textContent.includes(t))",
+                    arg=wait_for_agent_text,
+                    timeout=timeout_s * 1000,
+                )
+            await asyncio.sleep(wait_s)
             await asyncio.sleep(1.0)
             await page.screenshot(path=str(shots / "talk-in-call.png"))
             lines = await page.eval_on_selector_all(
@@ -199,10 +204,79 @@ async def test_browser_call_fake_mic_to_scored_record(tmp_path: Path) -> None:
     tc = check_task_completion(b.scenario["ground_truth"]["expected_scenario_db"], b.final_db)
     assert tc.success
     assert (out / "metrics.json").is_file() and (out / "metrics_summary.json").is_file()
-    import json
-
     m = json.loads((out / "metrics.json").read_text())
     assert m["status"] == "completed"
     assert m["metrics"]["task_completion"]["score"] == 1.0
     assert m["metrics"]["conversation_valid_end"]["score"] == 1.0
     assert "user_behavioral_fidelity" not in m["metrics"]
+
+
+async def test_denied_microphone_shows_a_clear_error(tmp_path: Path) -> None:
+    """No fake-UI flag and no grant: getUserMedia is refused; the page says what to do."""
+    exe = chromium_path()
+    from playwright.async_api import async_playwright
+
+    from tests.pipelines.talk.helpers import HEADLESS_FLAGS
+    from voxbench.pipelines.talk_web import TalkWebServer
+
+    talk = TalkCall(bb1(), fast_config(), fake_agent(), tmp_path / "rec", interface="browser-webrtc")
+    server = TalkWebServer(talk, scenario_card(talk.call), port=0)
+    url = await server.start()
+    try:
+        async with async_playwright() as p:
+            ctx = await p.chromium.launch_persistent_context(
+                str(tmp_path / "profile"), executable_path=str(exe), headless=True, args=HEADLESS_FLAGS
+            )
+            try:
+                page = ctx.pages[0] if ctx.pages else await ctx.new_page()
+                await page.goto(url)
+                await page.wait_for_selector("#goal:not(:empty)")
+                await page.click("#call-btn")
+                await page.wait_for_selector("#error:not([hidden])", timeout=30000)
+                msg = await page.text_content("#error")
+                await page.screenshot(path=str(shots_dir(tmp_path) / "talk-denied.png"))
+            finally:
+                await ctx.close()
+    finally:
+        await server.stop()
+    assert msg is not None and ("permission was denied" in msg or "No microphone was found" in msg), msg
+    assert not talk.started  # no call, no record
+    assert not (tmp_path / "rec" / "record.json").exists()
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(1200)
+async def test_browser_call_real_local_stack(tmp_path: Path) -> None:
+    """The same page and flow with the offline agent (whisper + llama.cpp + Piper); the mic
+    WAV is Piper's user voice saying the reference lines with long pauses for the agent."""
+    chromium_path()
+    from voxbench.pipelines.agent_builder import build_agent_services
+    from voxbench.pipelines.local_stack import start_llm_server
+    from voxbench.pipelines.profiles import get_profile
+    from voxbench.pipelines.services.tts import PiperSynth, resolve_voice
+
+    synth = PiperSynth(resolve_voice("user"))
+    segs, t = [], 4.0
+    for line in USER_LINES:
+        pcm = np.frombuffer(synth.synthesize(line, SR), dtype=np.int16)
+        segs.append((t, pcm))
+        t += pcm.size / SR + 22.0
+    wav = write_mic_wav(tmp_path / "mic.wav", segs, total_s=t, sr=SR)
+    profile = get_profile("cascade-local")
+    server = start_llm_server()
+    try:
+        services = build_agent_services(profile, server=server)
+        cfg = CallConfig(limits=LimitsConfig(time_limit_s=t + 60, inactivity_s=60, drain_s=4))
+        talk = TalkCall(bb1(), cfg, services, tmp_path / "record", interface="browser-webrtc")
+        record, lines = await browser_call(
+            tmp_path, talk, wav, None, timeout_s=t + 120, shots=shots_dir(tmp_path), wait_s=t + 5
+        )
+    finally:
+        await server.astop()
+    assert record is not None and record.status == "completed", record and record.error
+    assert any(line.startswith("agent") for line in lines)
+    b = read_record(tmp_path / "record")
+    heard = " ".join(e.text for e in b.events if isinstance(e, Transcript) and e.channel == "user").lower()
+    assert "bag" in heard, heard
+    m = json.loads((tmp_path / "record" / "metrics.json").read_text())
+    assert m["metrics"]["conversation_valid_end"]["score"] == 1.0
