@@ -18,8 +18,14 @@ $(STAMP): pyproject.toml
 
 setup: $(STAMP)
 
+# The main job: the built-in scenarios called live over a loopback WebSocket with the
+# offline default stack, scored by voxbench.eval, rendered as an HTML report. Rerunning
+# resumes the same run folder; `make run RUN_DIR=runs/other` starts another.
+RUN_DIR ?= runs/offline-default
+
 run: $(STAMP)
-	$(BIN)/voxbench run --offline-default
+	$(BIN)/voxbench run --offline-default --out $(RUN_DIR)
+	$(BIN)/voxbench report $(RUN_DIR) --out $(RUN_DIR)/report
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks
