@@ -182,7 +182,8 @@ class TalkWebServer:
         return web.json_response(
             {
                 "card": self.card,
-                "agent": self.talk.services.info.get("name", "agent"),
+                "agent": self.talk.services.info.get("name")
+                or self.talk.services.info.get("profile", "agent"),
                 "raw_mic": self.raw_mic,
                 **self._state_json(),
             }
