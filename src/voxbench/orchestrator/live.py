@@ -25,11 +25,6 @@ def call_inputs(job: ConversationJob) -> tuple[Any, Any]:
     from voxbench.pipelines.scenario_input import CallScenario
     from voxbench.scenarios import load_dataset
 
-    if job.perturbation:
-        # Refuse rather than record a "noisy" condition whose audio was clean.
-        raise NotImplementedError(
-            f"condition {job.condition!r}: perturbations are not wired into live calls yet"
-        )
     dd = load_dataset(job.dataset, [job.domain]).domains[job.domain]
     call = CallScenario.from_domain(dd, job.scenario_id, job.lang)
     sim_kind = job.simulator.get("kind", "trace")
@@ -42,21 +37,48 @@ def call_inputs(job: ConversationJob) -> tuple[Any, Any]:
     return call, cfg
 
 
-def run_live(job: ConversationJob, agent_services: Any, sim_services: Any) -> Path:
+def job_perturbation(job: ConversationJob, **kw: Any) -> Any:
+    """The job's condition (built-in by name, or defined in the run config) with its seed,
+    as the runner's ``CallPerturbation``; None for a clean condition.
+
+    The seed derives from (scenario, trial, condition) like every perturbation seed, mixed
+    with the attempt seed for regenerations so a rerun does not replay the same noise."""
+    from voxbench.pipelines.caller_side import CallPerturbation, condition_from_job
+
+    cond = condition_from_job(job.condition, job.perturbation)
+    if cond.is_clean:
+        return None
+    seed = cond.seed(job.scenario_id, job.trial)
+    if job.attempt:
+        seed = (seed ^ job.seed) & ((1 << 63) - 1)
+    return CallPerturbation(cond, seed, **kw)
+
+
+def run_live(job: ConversationJob, agent_services: Any, sim_services: Any, **pert_kw: Any) -> Path:
     """Run the call with the given services, then stamp the orchestrator's fields on the record."""
     from voxbench.pipelines.runner import run_call
 
     call, cfg = call_inputs(job)
     out = Path(job.output_dir)
-    asyncio.run(run_call(call, cfg, agent_services, sim_services, out, job.conversation_id, job.trial))
+    pert = job_perturbation(job, **pert_kw)
+    asyncio.run(
+        run_call(
+            call, cfg, agent_services, sim_services, out, job.conversation_id, job.trial, perturbation=pert
+        )
+    )
     path = out / "record.json"
     rec = ConversationRecord.model_validate(json.loads(path.read_text(encoding="utf-8")))
     stamped = rec.model_copy(
         update={
             "condition": job.condition,
             "attempt": job.attempt,
-            "perturbation": job.perturbation,
-            "seeds": {**rec.seeds, "conversation": job.base_seed, "attempt": job.seed},
+            "perturbation": rec.perturbation or job.perturbation,
+            "seeds": {
+                **rec.seeds,
+                "conversation": job.base_seed,
+                "attempt": job.seed,
+                **({"perturbation": int(rec.perturbation["seed"])} if "seed" in rec.perturbation else {}),
+            },
         }
     )
     atomic_write_json(path, stamped)
@@ -74,7 +96,9 @@ def live_conversation(job: ConversationJob) -> Path:
     server = start_llm_server(llm_cfg) if llm_cfg.kind == "local" else None
     try:
         agent = local_agent(server, llm_cfg, stt_cfg)
-        sim = local_simulator("trace" if sim_kind == "scripted" else sim_kind, server, llm_cfg)
+        pert = job_perturbation(job)
+        voice = pert.condition.voice_id if pert is not None else None
+        sim = local_simulator("trace" if sim_kind == "scripted" else sim_kind, server, llm_cfg, voice)
         return run_live(job, agent, sim)
     finally:
         if server is not None:

@@ -44,9 +44,17 @@ def local_agent(
     )
 
 
-def local_simulator(kind: str, server: Any = None, llm_cfg: LLMConfig | None = None) -> SimulatorServices:
-    tts = make_tts(USER_VOICE)
-    info: dict[str, Any] = {"tts": USER_VOICE.voice_id}
+def local_simulator(
+    kind: str, server: Any = None, llm_cfg: LLMConfig | None = None, voice_id: str | None = None
+) -> SimulatorServices:
+    """The caller's services; `voice_id` is a perturbation condition's accent voice."""
+    from voxbench.pipelines.caller_side import tts_config_for_voice
+
+    voice = tts_config_for_voice(voice_id, USER_VOICE)
+    tts = make_tts(voice)
+    info: dict[str, Any] = {"tts": voice.voice_id}
+    if voice_id:
+        info["accent_voice_id"] = voice_id
     if kind == "trace":
         return SimulatorServices(tts=tts, info=info)
     llm_cfg = llm_cfg or LLMConfig()

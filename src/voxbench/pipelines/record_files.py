@@ -31,7 +31,11 @@ def write_audio(out: Path, recorder: ConversationRecorder) -> AudioFiles:
     atomic_write_bytes(out / "user.wav", _wav_bytes(user, sr))
     atomic_write_bytes(out / "agent.wav", _wav_bytes(agent, sr))
     atomic_write_bytes(out / "mix.wav", _wav_bytes(stereo_mix(user, agent), sr))
-    return AudioFiles(sample_rate=sr)
+    files = AudioFiles(sample_rate=sr)
+    if "user" in recorder.reference:  # a perturbed caller: what it said before the line
+        atomic_write_bytes(out / "user_clean.wav", _wav_bytes(recorder.reference["user"].samples(n)[:n], sr))
+        files.user_clean = "user_clean.wav"
+    return files
 
 
 def write_conversation(

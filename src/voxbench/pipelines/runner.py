@@ -25,6 +25,7 @@ from pipecat.workers.runner import WorkerRunner
 
 from voxbench.pipelines.agent_builder import AgentBundle, build_agent
 from voxbench.pipelines.bundles import AgentServices, SimulatorServices
+from voxbench.pipelines.caller_side import CallerSide, CallPerturbation
 from voxbench.pipelines.config import CallConfig
 from voxbench.pipelines.control import CallControl
 from voxbench.pipelines.pricing import usage_summary
@@ -81,12 +82,14 @@ async def run_call(
     trial: int = 0,
     sim_audio_transform: AudioTransform | None = None,
     clock: ConversationClock | None = None,
+    perturbation: CallPerturbation | None = None,
 ) -> ConversationRecord:
     """Run one conversation and write its record directory; returns the record.
 
     `sim_audio_transform` (int16 -> int16) sees every chunk the caller sends, speech and
     silence, at send time: perturbations go there. `clock` lets a harness share the
-    conversation clock (benchmarks stamp ground truth on it).
+    conversation clock (benchmarks stamp ground truth on it). `perturbation` (a condition
+    and its seed) perturbs the caller there, adds its behaviour, and goes into the record.
     """
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
@@ -96,6 +99,10 @@ async def run_call(
     writer = EventWriter(out / "events.jsonl")
     vad_engine = cfg.agent.vad.engine
     rec = ConversationRecorder(clock, sr, writer, cfg.onset, vad_engine)
+    caller = CallerSide(perturbation, rec, clock.now, sr, sim_services) if perturbation else None
+    if caller is not None:
+        cfg = caller.adjust_config(cfg)
+        sim_audio_transform = caller.transform(sim_audio_transform)
     executor = ToolExecutor(
         call.domain, call.initial_db, call.scenario.current_date_time, call.agent, clock=clock.now
     )
@@ -169,7 +176,7 @@ async def run_call(
     # --- simulator (client) ---------------------------------------------------
     if not control.ending:
         sim_worker, sim_task = await _start_simulator(
-            call, cfg, sim_services, port, clock, rec, control, fail, sim_audio_transform
+            call, cfg, sim_services, port, clock, rec, control, fail, sim_audio_transform, caller
         )
 
     # --- watch ------------------------------------------------------------------
@@ -222,6 +229,8 @@ async def run_call(
         domain=call.domain,
         scenario_id=call.scenario.id,
         trial=trial,
+        condition=caller.condition.name if caller is not None else "clean",
+        perturbation=caller.record() if caller is not None else {},
         lang=call.lang,
         status=req.status,
         end_reason=req.reason,
@@ -270,6 +279,7 @@ async def _start_simulator(
     control: CallControl,
     fail: Any,
     transform: AudioTransform | None = None,
+    caller: CallerSide | None = None,
 ) -> tuple[PipelineWorker, _Task]:
     from voxbench.pipelines.trace_simulator import build_trace_simulator, reference_user_lines
 
@@ -280,9 +290,13 @@ async def _start_simulator(
     if cfg.simulator.kind == "llm":
         from voxbench.pipelines.llm_simulator import build_llm_simulator
 
+        if caller is not None:
+            caller.prepare_llm_simulator(services)
         pipeline = build_llm_simulator(call, services, client, cfg, control, clock, sr)
     else:
         lines = reference_user_lines(call.scenario, call.resolver)[: cfg.simulator.trace.max_lines]
+        if caller is not None:
+            lines = caller.lines(lines)
 
         def done() -> None:
             control.end("trace_finished", t=clock.now())

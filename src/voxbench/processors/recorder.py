@@ -96,6 +96,7 @@ class ConversationRecorder:
         self.listeners: list[Callable[[Event], None]] = []
         self.last_speech_t = 0.0
         self.frozen = False
+        self.reference: dict[Channel, TimelineTrack] = {}
 
     def freeze(self) -> None:
         """Stop recording audio and pipeline events (the call is over; teardown follows)."""
@@ -124,7 +125,25 @@ class ConversationRecorder:
         if frame.sample_rate != self.sample_rate:
             return  # the transports resample to the pipeline rate; anything else is a bug upstream
         start = self.tracks[channel].add(pcm, t)
+        if channel in self.reference:
+            return  # stamped from the clean reference feed instead
         for m in self._detectors[channel].feed(pcm, start):
+            self.last_speech_t = max(self.last_speech_t, m.t)
+            self.emit(Speech(t=m.t, side="harness", channel=channel, state=m.state, level_db=m.level_db))
+
+    def use_reference(self, channel: Channel) -> None:
+        """Stamp `channel`'s speech from a clean reference feed (`add_reference`), not from the
+        audio as heard: a perturbed caller's noise bed is not caller speech. The heard audio
+        still makes the channel's WAV; the reference becomes `<channel>_clean.wav`."""
+        self.reference[channel] = TimelineTrack(self.sample_rate)
+
+    def add_reference(self, channel: Channel, pcm: np.ndarray, t: float) -> None:
+        """Clean int16 samples of `channel`, sent at `t` (the sender's clock, a few ms before
+        the far end hears them)."""
+        if self.frozen or channel not in self.reference:
+            return
+        start = self.reference[channel].add(np.asarray(pcm, dtype=np.int16), t)
+        for m in self._detectors[channel].feed(np.asarray(pcm, dtype=np.int16), start):
             self.last_speech_t = max(self.last_speech_t, m.t)
             self.emit(Speech(t=m.t, side="harness", channel=channel, state=m.state, level_db=m.level_db))
 

@@ -7,6 +7,7 @@ directory on a machine without the live extras.
 from voxbench.records.events import (
     AudioSegment,
     BargeIn,
+    CallerAct,
     ConnectionEvent,
     EndEvent,
     ErrorEvent,
@@ -48,6 +49,7 @@ __all__ = [
     "SCHEMA_VERSION",
     "AudioSegment",
     "BargeIn",
+    "CallerAct",
     "ConnectionEvent",
     "ConversationRecord",
     "EndEvent",

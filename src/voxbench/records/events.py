@@ -99,6 +99,23 @@ class Utterance(_Event):
     interrupted: bool = False
 
 
+class CallerAct(_Event):
+    """Something the caller did besides saying its lines (a perturbation's caller behaviour).
+
+    ``barge_in``: it cut in on purpose (the agent should yield); ``backchannel`` ("mm-hmm")
+    and ``side_speech`` (talking to someone else): the agent should NOT yield; ``pause``: a
+    mid-line pause of ``duration_s``. ``t`` is when the act's audio started.
+    """
+
+    type: Literal["caller_act"] = "caller_act"
+    channel: Channel = "user"
+    kind: Literal["barge_in", "backchannel", "side_speech", "pause"]
+    text: str = ""
+    duration_s: float = 0.0
+    agent_turn: int | None = None
+    agent_speaking: bool = False
+
+
 class ToolCall(_Event):
     type: Literal["tool_call"] = "tool_call"
     call_id: str
@@ -169,6 +186,7 @@ Event = Annotated[
     | LLMText
     | TTSText
     | Utterance
+    | CallerAct
     | ToolCall
     | ToolResult
     | ConnectionEvent

@@ -2,7 +2,8 @@
 
 The DSP (:mod:`.ops`, :mod:`.noise`) is independent of pipecat and of TTS. The pipecat wrapper
 :class:`PerturbationProcessor` lives in :mod:`.processor` and is imported lazily, so the DSP and
-configs stay importable without pipecat; TTS helpers (accent voices, Piper babble) live in
+configs stay importable without pipecat; caller behaviour is :mod:`.behavior` (config, text) and
+:mod:`.live` (send-time audio: acts, pauses, then the chain); TTS helpers (accent voices, Piper babble) live in
 :mod:`.voices`.
 """
 
@@ -10,6 +11,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from .behavior import (
+    BackchannelConfig,
+    BargeInPoint,
+    CallerBehavior,
+    DisfluencyConfig,
+    PauseConfig,
+    SideSpeechConfig,
+    behave_lines,
+    persona_instruction,
+)
 from .config import (
     BUILTIN_CONDITIONS,
     CANONICAL_ORDER,
@@ -45,7 +56,11 @@ if TYPE_CHECKING:
 __all__ = [
     "BUILTIN_CONDITIONS",
     "CANONICAL_ORDER",
+    "BackchannelConfig",
+    "BargeInPoint",
+    "CallerBehavior",
     "Condition",
+    "DisfluencyConfig",
     "GainClipOp",
     "MixResult",
     "MuffleOp",
@@ -53,11 +68,14 @@ __all__ = [
     "Op",
     "PacketLossOp",
     "PacketLossResult",
+    "PauseConfig",
     "PerturbationProcessor",
+    "SideSpeechConfig",
     "StreamingChain",
     "TelephonyOp",
     "apply_condition",
     "babble_from_speech",
+    "behave_lines",
     "clatter",
     "derive_seed",
     "gain_and_clip",
@@ -68,6 +86,7 @@ __all__ = [
     "mulaw_decode",
     "mulaw_encode",
     "packet_loss",
+    "persona_instruction",
     "pink_noise",
     "resolve_condition",
     "speech_activity_mask",

@@ -15,6 +15,15 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from .behavior import (
+    BackchannelConfig,
+    BargeInPoint,
+    CallerBehavior,
+    DisfluencyConfig,
+    PauseConfig,
+    SideSpeechConfig,
+)
+
 
 class _Op(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
@@ -108,23 +117,30 @@ class Condition(BaseModel):
     voice_id: str | None = None
     """Caller TTS voice (e.g. ``piper:joe@fr``); None keeps the simulator's default voice."""
     ops: tuple[Op, ...] = ()
+    behavior: CallerBehavior = Field(default_factory=CallerBehavior)
+    """What the caller does besides its lines (barge-ins, backchannels, side speech, ...)."""
 
     def ordered_ops(self) -> tuple[Op, ...]:
         return tuple(sorted(self.ops, key=lambda op: CANONICAL_ORDER.index(op.kind)))
 
     @property
     def is_clean(self) -> bool:
-        return not self.ops and self.voice_id is None
+        return not self.ops and self.voice_id is None and self.behavior.is_default
 
     def compose(self, *others: Condition, name: str | None = None) -> Condition:
-        """Combine conditions: ops are concatenated, the last voice set wins."""
+        """Combine conditions: ops are concatenated, the last voice set wins, behaviours merge
+        field by field (what a later part sets wins; barge-in points add up)."""
         parts = (self, *others)
         voice = next((c.voice_id for c in reversed(parts) if c.voice_id is not None), None)
+        behavior = CallerBehavior()
+        for c in parts:
+            behavior = behavior.merge(c.behavior)
         return Condition(
             name=name or "+".join(c.name for c in parts if not c.is_clean) or "clean",
             description="; ".join(c.description for c in parts if c.description),
             voice_id=voice,
             ops=tuple(op for c in parts for op in c.ops),
+            behavior=behavior,
         )
 
     def seed(self, scenario_id: str, trial: int) -> int:
@@ -189,6 +205,44 @@ _BUILTINS: dict[str, Condition] = {
             name="accent_mild",
             description="Scottish English (Piper joe)",
             voice_id="piper:joe@en-gb-scotland",
+        ),
+        # caller behaviour
+        Condition(
+            name="barge_in",
+            description="the caller cuts in 1 s into the agent's 2nd and 4th turns",
+            behavior=CallerBehavior(
+                barge_in=(BargeInPoint(turn=2, after_ms=1000.0), BargeInPoint(turn=4, after_ms=1000.0))
+            ),
+        ),
+        Condition(
+            name="backchannel",
+            description="'mm-hmm', 'okay' while the agent speaks (60% of agent turns)",
+            behavior=CallerBehavior(backchannel=BackchannelConfig(probability=0.6)),
+        ),
+        Condition(
+            name="side_speech",
+            description="the caller talks to someone in the room while the agent speaks (40% of turns)",
+            behavior=CallerBehavior(side_speech=SideSpeechConfig(probability=0.4)),
+        ),
+        Condition(
+            name="disfluent",
+            description="fillers and restarts in half the lines, mid-line pauses in a third",
+            behavior=CallerBehavior(
+                disfluency=DisfluencyConfig(probability=0.5), pauses=PauseConfig(probability=0.33)
+            ),
+        ),
+        Condition(
+            name="impatient",
+            description="impatient caller: short gaps, short fuse, cuts in on the agent's 3rd turn",
+            behavior=CallerBehavior(
+                persona="impatient",
+                barge_in=(BargeInPoint(turn=3, after_ms=1500.0, text="Yes, yes, I know."),),
+            ),
+        ),
+        Condition(
+            name="forgetful",
+            description="forgetful caller: stalls before the first code or number",
+            behavior=CallerBehavior(persona="forgetful"),
         ),
     )
 }

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+import numpy.typing as npt
 from pipecat.frames.frames import Frame, OutputAudioRawFrame
 from pipecat.processors.frame_processor import FrameDirection, FrameProcessor
 
@@ -21,7 +23,10 @@ class PerturbationProcessor(FrameProcessor):
     (``TTSAudioRawFrame`` included), statefully across frames.
 
     Place it after the simulator's TTS, before its output transport. Everything else passes
-    through untouched. A chain is built per sample rate on first use (a rate change restarts
+    through untouched. With a continuous output (a mixer that sends silence between turns), use
+    :meth:`process_audio` from the mixer instead and leave the processor out of the pipeline:
+    then the noise bed continues between turns and every chunk passes the chain in playback
+    order (the live runner does this). A chain is built per sample rate on first use (a rate change restarts
     the chain and is counted in the summary). Multi-channel frames pass through unperturbed and
     are counted, since the simulator speaks mono.
     """
@@ -76,6 +81,14 @@ class PerturbationProcessor(FrameProcessor):
                 frame.metadata[self.METADATA_KEY] = self._condition.name
                 self._frames += 1
         await self.push_frame(frame, direction)
+
+    def process_audio(self, pcm: npt.NDArray[np.int16], sample_rate: int) -> npt.NDArray[np.int16]:
+        """Perturb one mono int16 chunk (the mixer-level entry point; same chain and summary)."""
+        if not self._ops or pcm.size == 0:
+            return pcm
+        out = self._chain_for(sample_rate).process_pcm16(np.asarray(pcm, dtype="<i2").tobytes())
+        self._frames += 1
+        return np.frombuffer(out, dtype="<i2").astype(np.int16)
 
     def summary(self) -> dict[str, Any]:
         """What went into the conversation record: condition, seed, achieved values per op."""
