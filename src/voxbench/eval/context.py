@@ -99,6 +99,10 @@ class ConversationContext:
     current_date_time: str = ""
     audio_paths: dict[str, str] = field(default_factory=dict)
     extra: dict[str, Any] = field(default_factory=dict)
+    caller_acts: list[dict[str, Any]] = field(default_factory=list)
+    """Perturbation caller behaviour (`caller_act` events): t, kind, text, agent_turn, agent_speaking."""
+    yields: list[tuple[float, str]] = field(default_factory=list)
+    """(t, channel) of `yield` events: `channel` fell silent after the other side barged in."""
 
     @property
     def num_assistant_turns(self) -> int:

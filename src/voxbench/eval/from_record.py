@@ -16,6 +16,7 @@ from typing import Any
 from voxbench.eval.context import ConversationContext, HEvent, segment
 from voxbench.records import (
     AudioSegment,
+    CallerAct,
     EndEvent,
     LLMText,
     RecordBundle,
@@ -27,6 +28,7 @@ from voxbench.records import (
     TTSText,
     UsageEvent,
     Utterance,
+    Yield,
     read_record,
 )
 
@@ -109,6 +111,10 @@ def context_from_bundle(bundle: RecordBundle) -> ConversationContext:
             ctx.stage_latencies.setdefault(e.stage, []).append(e.seconds)
         elif isinstance(e, UsageEvent):
             ctx.output_tokens.append(e.completion_tokens)
+        elif isinstance(e, CallerAct):
+            ctx.caller_acts.append(e.model_dump(mode="json", exclude={"type", "side", "channel"}))
+        elif isinstance(e, Yield):
+            ctx.yields.append((e.t, e.channel))
     for which in ("user", "agent", "mix", "user_clean"):
         p = bundle.audio_path(which)
         if p is not None and p.is_file():

@@ -1,5 +1,13 @@
 """Metric families; importing this package registers every metric."""
 
-from voxbench.eval.metrics import accuracy, diagnostics, judged, stt_wer, turn_taking, validation
+from voxbench.eval.metrics import (
+    accuracy,
+    diagnostics,
+    judged,
+    selectivity,
+    stt_wer,
+    turn_taking,
+    validation,
+)
 
-__all__ = ["accuracy", "diagnostics", "judged", "stt_wer", "turn_taking", "validation"]
+__all__ = ["accuracy", "diagnostics", "judged", "selectivity", "stt_wer", "turn_taking", "validation"]
