@@ -5,7 +5,7 @@ PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
-EXTRAS ?= dev,live,local,ray,talk
+EXTRAS ?= dev,live,local,ray,talk,cloud
 EVA_DATA ?= ../shared/eva-data
 
 .PHONY: setup run test test-all lint check clean
