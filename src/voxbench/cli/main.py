@@ -19,8 +19,10 @@ COMMANDS = {
     "view": "voxbench.cli.view",
     "run": "voxbench.cli.run",
     "eval": "voxbench.cli.eval",
+    "experiment": "voxbench.cli.experiment",
     "agents": "voxbench.cli.agents",
     "talk": "voxbench.cli.talk",
+    "judges": "voxbench.cli.judges",
 }
 
 
