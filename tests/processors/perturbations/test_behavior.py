@@ -1,0 +1,100 @@
+"""Caller behaviour: config merging, text ops, and the send-time engine (pure numpy)."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+
+from voxbench.processors.perturbations import (
+    BackchannelConfig,
+    BargeInPoint,
+    CallerBehavior,
+    PauseConfig,
+    behave_lines,
+    resolve_condition,
+)
+from voxbench.processors.perturbations.behavior import FORGOT_LINE
+from voxbench.processors.perturbations.live import Act, CallerAudio
+
+SR = 16000
+CHUNK = 320  # 20 ms
+
+
+def _tone(seconds: float) -> np.ndarray:
+    t = np.arange(int(seconds * SR)) / SR
+    return (8000 * np.sin(2 * np.pi * 200 * t)).astype(np.int16)
+
+
+def _run(engine: CallerAudio, signal: np.ndarray, clock: list[float]) -> np.ndarray:
+    out = []
+    for i in range(0, len(signal), CHUNK):
+        clock[0] = i / SR
+        out.append(engine(signal[i : i + CHUNK]))
+    return np.concatenate(out)
+
+
+def test_conditions_compose_behaviour() -> None:
+    c = resolve_condition("noise+backchannel+barge_in")
+    assert c.behavior.backchannel.probability == 0.6 and len(c.behavior.barge_in) == 2
+    assert not c.is_clean and not resolve_condition("forgetful").is_clean
+    assert resolve_condition("clean").behavior.is_default
+
+
+def test_lines_disfluent_and_forgetful_are_seeded() -> None:
+    lines = [
+        "Hi, I'd like to add a checked bag to my flight.",
+        "It's Q X 7 T 4 M, and the name is Whitfield.",
+    ]
+    beh = CallerBehavior(persona="forgetful", disfluency=resolve_condition("disfluent").behavior.disfluency)
+    a = behave_lines(lines, beh, random.Random(3))
+    assert a == behave_lines(lines, beh, random.Random(3))
+    assert FORGOT_LINE in a and a.index(FORGOT_LINE) == 1  # a stall before the line with the code
+    assert behave_lines(lines, CallerBehavior(), random.Random(3)) == lines
+
+
+def test_pause_delays_the_rest_of_the_line_and_is_absorbed_after_it() -> None:
+    beh = CallerBehavior(
+        pauses=PauseConfig(probability=1.0, after_ms=(500.0, 500.0), duration_ms=(800.0, 800.0))
+    )
+    acts: list[Act] = []
+    clock = [0.0]
+    eng = CallerAudio(beh, SR, 1, now=lambda: clock[0], on_act=acts.append)
+    line = np.concatenate([np.zeros(SR // 2, np.int16), _tone(1.5), np.zeros(3 * SR, np.int16)])
+    out = _run(eng, line, clock)
+    loud = np.abs(out.astype(np.int32)).reshape(-1, CHUNK).max(axis=1) > 1000
+    # speech 0.5-1.0 s, silence for 0.8 s, then the remaining 1.0 s of the line
+    assert loud[int(0.6 * 50)] and not loud[int(1.3 * 50)] and loud[int(2.0 * 50)] and loud[int(2.7 * 50)]
+    assert not loud[int(3.0 * 50) :].any()
+    assert [a.kind for a in acts] == ["pause"] and abs(acts[0].duration_s - 0.8) < 0.03
+    assert int(np.count_nonzero(loud)) == 75  # 1.5 s of speech, nothing lost
+    assert eng.summary()["pause_s"] == 0.8
+
+
+def test_acts_fire_during_agent_speech_on_the_right_turn() -> None:
+    beh = CallerBehavior(
+        barge_in=(BargeInPoint(turn=1, after_ms=300.0, text="wait"),),
+        backchannel=BackchannelConfig(probability=1.0, min_agent_speech_ms=200.0, texts=("mm-hmm",)),
+    )
+    acts: list[Act] = []
+    clock = [0.0]
+    clips = {"wait": _tone(0.3), "mm-hmm": _tone(0.2)}
+    eng = CallerAudio(beh, SR, 5, clips=clips, now=lambda: clock[0], on_act=acts.append)
+    silence = np.zeros(4 * SR, np.int16)
+    eng.on_agent_speech("onset", 0.0)  # greeting: turn 0
+    _run(eng, silence, clock)
+    assert [a.kind for a in acts] == ["backchannel"] and acts[0].agent_turn == 0 and acts[0].t >= 0.2
+    eng.on_agent_speech("offset", 3.9)
+    eng.on_agent_speech("onset", 4.0)  # the caller has not spoken: still turn 0, nothing new
+    assert eng.agent_turn == 0
+    _run(eng, _tone(1.0), clock)  # the caller says a line
+    eng.on_agent_speech("onset", 5.0)  # turn 1
+    out = []
+    for i in range(0, 2 * SR, CHUNK):
+        clock[0] = 5.0 + i / SR
+        out.append(eng(np.zeros(CHUNK, np.int16)))
+    kinds = [(a.kind, a.agent_turn) for a in acts]
+    assert ("barge_in", 1) in kinds
+    barge = next(a for a in acts if a.kind == "barge_in")
+    assert 5.3 <= barge.t < 5.35 and barge.agent_speaking
+    assert np.abs(np.concatenate(out)).max() > 1000
