@@ -20,14 +20,18 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--telephony", action="store_true", help="mu-law 8 kHz Twilio media stream on the wire")
     p.add_argument("--time-limit", type=float, default=600.0, help="seconds (default 600)")
     p.add_argument("--lang", default="en")
+    p.add_argument("--condition", default="clean", help="perturbation condition, e.g. noise, accent+noise")
+    p.add_argument("--trial", type=int, default=0, help="trial index (the perturbation seed derives from it)")
     p.set_defaults(func=run_call_cmd)
 
 
 def run_call_cmd(args: argparse.Namespace) -> int:
+    from voxbench.pipelines.caller_side import CallPerturbation
     from voxbench.pipelines.config import CallConfig, LimitsConfig, SimulatorConfig
     from voxbench.pipelines.local_stack import local_agent, local_simulator, start_llm_server
     from voxbench.pipelines.runner import run_call
     from voxbench.pipelines.scenario_input import CallScenario
+    from voxbench.processors.perturbations import resolve_condition
     from voxbench.scenarios import check_task_completion, load_dataset
     from voxbench.transports.config import WireConfig
 
@@ -42,13 +46,18 @@ def run_call_cmd(args: argparse.Namespace) -> int:
         simulator=SimulatorConfig(kind=args.simulator),
         limits=LimitsConfig(time_limit_s=args.time_limit),
     )
+    try:
+        cond = resolve_condition(args.condition)
+    except KeyError as exc:
+        raise ValueError(str(exc).strip("'\"")) from None
+    pert = None if cond.is_clean else CallPerturbation(cond, cond.seed(args.scenario, args.trial))
     server = start_llm_server()
 
     async def main() -> Any:
         try:
             agent = local_agent(server)
-            sim = local_simulator(args.simulator, server)
-            return await run_call(call, cfg, agent, sim, Path(args.out))
+            sim = local_simulator(args.simulator, server, voice_id=cond.voice_id)
+            return await run_call(call, cfg, agent, sim, Path(args.out), trial=args.trial, perturbation=pert)
         finally:
             # stop the model server before asyncio tears down: requests still in flight
             # (an abandoned turn) fail fast instead of generating on
