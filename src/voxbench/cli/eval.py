@@ -7,6 +7,8 @@ import os
 from pathlib import Path
 from typing import Any
 
+from voxbench.cli._judge import add_judge_args, judge_from_args
+
 
 def add_parser(sub: Any) -> None:
     p = sub.add_parser("eval", help="score a run directory (voxbench or EVA layout)")
@@ -17,10 +19,7 @@ def add_parser(sub: Any) -> None:
     p.add_argument(
         "--merge", action="store_true", help="keep earlier metrics.json entries not re-run (append)"
     )
-    p.add_argument(
-        "--judge-base-url", default=os.environ.get("VOXBENCH_JUDGE_BASE_URL"), help="OpenAI-compatible URL"
-    )
-    p.add_argument("--judge-model", default=os.environ.get("VOXBENCH_JUDGE_MODEL"), help="judge model name")
+    add_judge_args(p)
     p.add_argument("--audio-judge-model", default=os.environ.get("VOXBENCH_AUDIO_JUDGE_MODEL"))
     p.add_argument("--judge-cache", default=None, help="on-disk judge cache (default RUN_DIR/.judge_cache)")
     p.add_argument(
@@ -58,24 +57,24 @@ def run_eval(args: argparse.Namespace) -> int:
     if not run_dir.is_dir():
         raise FileNotFoundError(f"run directory not found: {run_dir}")
     config = EvalConfig()
-    if args.judge_base_url and args.judge_model:
-        from voxbench.eval.judges.openai_http import OpenAIJudge
+    cache = Path(args.judge_cache) if args.judge_cache else run_dir / ".judge_cache"
+    metrics = [m.strip() for m in args.metrics.split(",") if m.strip()] if args.metrics else default_metrics()
+    with judge_from_args(args, cache) as judge:
+        config.judge = judge
+        if judge is not None and args.audio_judge_model and args.judge_base_url:
+            from voxbench.eval.judges.openai_http import OpenAIJudge
 
-        cache = Path(args.judge_cache) if args.judge_cache else run_dir / ".judge_cache"
-        config.judge = OpenAIJudge(base_url=args.judge_base_url, model=args.judge_model, cache_dir=cache)
-        if args.audio_judge_model:
             config.audio_judge = OpenAIJudge(
                 base_url=args.judge_base_url, model=args.audio_judge_model, cache_dir=cache
             )
-    metrics = [m.strip() for m in args.metrics.split(",") if m.strip()] if args.metrics else default_metrics()
-    _, summary = score_run(
-        run_dir,
-        config,
-        metrics,
-        eva_dataset=args.eva_dataset,
-        pipeline_type=args.pipeline_type,
-        merge=args.merge,
-    )
+        _, summary = score_run(
+            run_dir,
+            config,
+            metrics,
+            eva_dataset=args.eva_dataset,
+            pipeline_type=args.pipeline_type,
+            merge=args.merge,
+        )
     t = Table(title=f"{run_dir.name}: {summary['scored_records']}/{summary['total_records']} records scored")
     for col in ("metric", "mean", "95% CI", "n", "skipped/none", "errors"):
         t.add_column(col, justify="left" if col == "metric" else "right")
@@ -96,8 +95,11 @@ def run_eval(args: argparse.Namespace) -> int:
         f"summary: {run_dir / 'metrics_summary.json'}"
     )
     if config.judge is not None:
-        u = config.judge.usage  # type: ignore[attr-defined]
+        u = judge.usage
         console.print(
-            f"judge calls: {u.calls} ({u.cached_calls} cached), tokens in/out {u.prompt_tokens}/{u.completion_tokens}"
+            f"judge {config.judge.model}: {u.calls} calls ({u.cached_calls} cached), "
+            f"tokens in/out {u.prompt_tokens}/{u.completion_tokens}"
         )
+    for note in (summary.get("judge_confidence") or {}).get("notes", []):
+        console.print(f"[bold yellow]warning:[/bold yellow] {note}")
     return 0

@@ -167,6 +167,11 @@ def provenance(run_dir: Path, config: EvalConfig, metrics: list[str]) -> dict[st
             "USER_BEHAVIOR",
         )
     }
+    judge_details = {
+        k: dict(prov)
+        for k, j in (("text", config.judge), ("audio", config.audio_judge))
+        if j is not None and isinstance(prov := getattr(j, "provenance", None), dict)
+    }
     run_json = run_dir / "run.json"
     return {
         "voxbench_version": getattr(voxbench, "__version__", None),
@@ -177,6 +182,7 @@ def provenance(run_dir: Path, config: EvalConfig, metrics: list[str]) -> dict[st
         "platform": platform.platform(),
         "captured_at": datetime.now(UTC).isoformat(),
         "judges": judges,
+        "judge_details": judge_details,
         "judge_prompts": prompts,
         "run_manifest": json.loads(run_json.read_text(encoding="utf-8")) if run_json.is_file() else None,
         "metrics_computed": metrics,
@@ -254,6 +260,13 @@ def summarize(
         for m in metrics
     }
     summary["metric_errors"] = {m: v for m, v in errs.items() if v["failed_count"]}
+    low = [
+        str(d.get("note") or f"{d.get('model')}: low-confidence judge")
+        for d in summary["provenance"]["judge_details"].values()
+        if d.get("confidence") == "low"
+    ]
+    if low:
+        summary["judge_confidence"] = {"level": "low", "notes": low}
     return summary
 
 

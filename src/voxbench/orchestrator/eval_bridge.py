@@ -64,8 +64,33 @@ class EvalGate:
 
 
 def score_run_dir(run_dir: Path, judges: dict[str, Any]) -> dict[str, Any]:
-    """Score every final record; eval writes metrics.json per record and metrics_summary.json."""
+    """Score every final record; eval writes metrics.json per record and metrics_summary.json.
+
+    ``judges: {local: true | "qwen-0.5b" | "qwen-1.5b"}`` starts the embedded llama.cpp model
+    for the scoring pass only (grammar-constrained JSON, low-confidence; recorded in the
+    summary's provenance). The per-record validation gate does not use it: a local judge
+    there would slow every conversation and gate on a weak signal.
+    """
     from voxbench.eval.runner import score_run
 
-    _, summary = score_run(run_dir, eval_config(judges, run_dir / ".judge_cache"))
+    local = judges.get("local")
+    if not local:
+        _, summary = score_run(run_dir, eval_config(judges, run_dir / ".judge_cache"))
+        return dict(summary)
+    from voxbench.eval.judges.openai_http import OpenAIJudge
+    from voxbench.localmodels import LlamaServer, default_judge_llm
+
+    config = eval_config({k: v for k, v in judges.items() if k not in ("base_url", "model", "audio_model")})
+    with LlamaServer(default_judge_llm(local if isinstance(local, str) else None)) as srv:
+        config.judge = OpenAIJudge(
+            base_url=srv.base_url,
+            model=srv.model,
+            cache_dir=run_dir / ".judge_cache",
+            json_schema=True,
+            max_tokens=2048,
+            timeout_s=1800.0,
+            max_retries=1,
+            provenance=srv.provenance() | {"confidence": "low"},
+        )
+        _, summary = score_run(run_dir, config)
     return dict(summary)

@@ -4,6 +4,12 @@ Stdlib only (urllib). Retries with exponential backoff on 429/5xx/network errors
 on-disk cache keyed by model + prompt hash + input, and token/cost accounting.
 Configuration: `base_url`, `model`, and the API key from `api_key_env` (default
 `VOXBENCH_JUDGE_API_KEY`, then `OPENAI_API_KEY`).
+
+With `json_schema=True` every request for one of voxbench's judge prompts carries
+`response_format: {"type": "json_schema", ...}` (llama.cpp turns it into a grammar, OpenAI
+into structured output), so even a tiny local model returns a parseable rating.
+`provenance` is free-form metadata about the judge (e.g. the local GGUF and its SHA-256)
+that scoring copies into the run summary.
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from voxbench.eval.judges.base import JudgeReply
+from voxbench.eval.judges.prompts import response_schema
 
 
 @dataclass
@@ -44,15 +51,22 @@ class OpenAIJudge:
     max_retries: int = 5
     price_per_mtok_in: float = 0.0
     price_per_mtok_out: float = 0.0
+    json_schema: bool = False
+    provenance: dict[str, Any] | None = None
     usage: Usage = field(default_factory=Usage)
     sleep: Any = time.sleep
+
+    def _schema(self, system: str) -> tuple[str, dict[str, Any]] | None:
+        return response_schema(system) if self.json_schema else None
 
     def _key(self) -> str | None:
         return os.environ.get(self.api_key_env) or os.environ.get("OPENAI_API_KEY")
 
     def cache_key(self, system: str, user: str, audio_wav: bytes | None) -> str:
         h = hashlib.sha256()
-        for part in (self.model, hashlib.sha256(system.encode()).hexdigest(), user):
+        schema = self._schema(system)
+        constrained = f"json_schema:{schema[0]}" if schema else ""
+        for part in (self.model, hashlib.sha256(system.encode()).hexdigest(), user, constrained):
             h.update(part.encode("utf-8"))
             h.update(b"\0")
         if audio_wav:
@@ -80,6 +94,11 @@ class OpenAIJudge:
             "temperature": self.temperature,
             "max_tokens": self.max_tokens,
         }
+        if (schema := self._schema(system)) is not None:
+            body["response_format"] = {
+                "type": "json_schema",
+                "json_schema": {"name": schema[0], "schema": schema[1], "strict": True},
+            }
         data = self._post(body)
         usage = data.get("usage") or {}
         pt, ct = int(usage.get("prompt_tokens") or 0), int(usage.get("completion_tokens") or 0)

@@ -130,3 +130,142 @@ def format_trace(trace: list[dict[str, Any]]) -> str:
         else:
             lines.append(f"  {e['role']}: {e['content']}")
     return "\n".join(lines)
+
+
+# --- JSON schemas for constrained decoding (llama.cpp / OpenAI `response_format`) ----------
+# A grammar makes a tiny model's reply parseable; it does not make the rating right. Short
+# string caps keep generation time bounded on CPU. Roots are objects (OpenAI requires it);
+# the parsers accept a dict holding the per-turn list.
+
+_EVIDENCE = {"type": "string", "maxLength": 200}
+
+
+def _dims_schema(dims: tuple[str, ...]) -> dict[str, Any]:
+    dim = {
+        "type": "object",
+        "properties": {
+            "evidence": _EVIDENCE,
+            "flagged": {"type": "boolean"},
+            "rating": {"type": "integer", "enum": [1, 2, 3]},
+        },
+        "required": ["evidence", "flagged", "rating"],
+        "additionalProperties": False,
+    }
+    return {
+        "type": "object",
+        "properties": {
+            "dimensions": {
+                "type": "object",
+                "properties": {d: dim for d in dims},
+                "required": list(dims),
+                "additionalProperties": False,
+            }
+        },
+        "required": ["dimensions"],
+        "additionalProperties": False,
+    }
+
+
+def _turns_schema(item_props: dict[str, Any]) -> dict[str, Any]:
+    item = {
+        "type": "object",
+        "properties": {"turn_id": {"type": "integer"}, **item_props},
+        "required": ["turn_id", *item_props],
+        "additionalProperties": False,
+    }
+    return {
+        "type": "object",
+        "properties": {"turns": {"type": "array", "items": item, "minItems": 1}},
+        "required": ["turns"],
+        "additionalProperties": False,
+    }
+
+
+FAITH_DIMS = (
+    "fabricating_tool_parameters",
+    "misrepresenting_tool_result",
+    "violating_policies",
+    "failing_to_disambiguate",
+    "hallucination",
+)
+PROG_DIMS = ("unnecessary_tool_calls", "information_loss", "redundant_statements", "question_quality")
+CONCISE_MODES = (
+    "verbosity_or_filler",
+    "excess_information_density",
+    "over_enumeration_or_list_exhaustion",
+    "contextually_disproportionate_detail",
+)
+USER_BEHAVIOR_TYPES = (
+    "extra_modifications",
+    "premature_ending",
+    "missing_information",
+    "duplicate_modifications",
+    "decision_tree_violation",
+    "wrong_language",
+)
+
+_SCHEMAS: dict[str, dict[str, Any]] = {
+    "FAITHFULNESS": _dims_schema(FAITH_DIMS),
+    "PROGRESSION": _dims_schema(PROG_DIMS),
+    "CONCISENESS": _turns_schema(
+        {
+            "explanation": _EVIDENCE,
+            "failure_modes": {"type": "array", "items": {"type": "string", "enum": list(CONCISE_MODES)}},
+            "rating": {"enum": [1, 2, 3, None]},
+        }
+    ),
+    "SPEAKABILITY": _turns_schema({"explanation": _EVIDENCE, "rating": {"type": "integer", "enum": [0, 1]}}),
+    "KEY_ENTITIES": _turns_schema(
+        {
+            "entities": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "type": {"type": "string", "maxLength": 40},
+                        "value": {"type": "string", "maxLength": 80},
+                        "transcribed_value": {"type": "string", "maxLength": 80},
+                        "analysis": {"type": "string", "maxLength": 120},
+                        "correct": {"type": "boolean"},
+                        "skipped": {"type": "boolean"},
+                    },
+                    "required": ["type", "value", "transcribed_value", "analysis", "correct", "skipped"],
+                    "additionalProperties": False,
+                },
+            },
+            "summary": {"type": "string", "maxLength": 160},
+        }
+    ),
+    "USER_BEHAVIOR": {
+        "type": "object",
+        "properties": {
+            "corruptions": {
+                "type": "object",
+                "properties": {
+                    t: {
+                        "type": "object",
+                        "properties": {"analysis": _EVIDENCE, "detected": {"type": "boolean"}},
+                        "required": ["analysis", "detected"],
+                        "additionalProperties": False,
+                    }
+                    for t in USER_BEHAVIOR_TYPES
+                },
+                "required": list(USER_BEHAVIOR_TYPES),
+                "additionalProperties": False,
+            },
+            "rating": {"type": "integer", "enum": [0, 1]},
+        },
+        "required": ["corruptions", "rating"],
+        "additionalProperties": False,
+    },
+}
+
+
+def response_schema(system: str) -> tuple[str, dict[str, Any]] | None:
+    """(name, JSON schema) of the reply a judge prompt asks for, recognised by its rendered
+    system text; None for prompts without one (audio judges, foreign prompts)."""
+    for name, schema in _SCHEMAS.items():
+        template = globals()[name]
+        if system in (template, render(template)):
+            return name.lower(), schema
+    return None

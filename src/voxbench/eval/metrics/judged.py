@@ -225,8 +225,10 @@ def transcription_accuracy_key_entities(ctx: ConversationContext, config: EvalCo
     meta = _meta(name, j, P.KEY_ENTITIES)
     turn_scores: dict[int, float] = {}
     by_type: dict[str, list[float]] = {}
+    per_turn_entities: dict[int, list[dict[str, Any]]] = {}
     for t, it in per.items():
-        ents = [e for e in it.get("entities") or [] if isinstance(e, dict) and not e.get("skipped")]
+        per_turn_entities[t] = [e for e in it.get("entities") or [] if isinstance(e, dict)]
+        ents = [e for e in per_turn_entities[t] if not e.get("skipped")]
         if not ents:
             turn_scores[t] = -1.0
             continue
@@ -243,7 +245,12 @@ def transcription_accuracy_key_entities(ctx: ConversationContext, config: EvalCo
         name=name,
         score=s,
         normalized_score=s,
-        details={"per_turn_score": turn_scores, "num_turns": len(pairs), "num_evaluated": len(applicable)},
+        details={
+            "per_turn_score": turn_scores,
+            "per_turn_entities": per_turn_entities,
+            "num_turns": len(pairs),
+            "num_evaluated": len(applicable),
+        },
         sub_metrics={f"{k}_accuracy": sub(f"{k}_accuracy", round(mean(v), 4)) for k, v in by_type.items()},
         **meta,
     )

@@ -58,9 +58,9 @@ def user_behavioral_fidelity(ctx: ConversationContext, config: EvalConfig) -> Me
         f"Conversation:\n{P.format_trace(ctx.conversation_trace)}\n\nWhat the caller meant to say:\n{intended}\n\n"
         f"Ended: {ctx.conversation_ended_reason}\nExpected language: {ctx.language}"
     )
-    reply = config.judge.complete(P.USER_BEHAVIOR, user)
+    reply = config.judge.complete(P.render(P.USER_BEHAVIOR), user)
     obj = parse_json_object(reply.text) or {}
-    meta = {"judge_model": config.judge.model, "prompt_hash": prompt_hash(P.USER_BEHAVIOR)}
+    meta = {"judge_model": config.judge.model, "prompt_hash": prompt_hash(P.render(P.USER_BEHAVIOR))}
     r = obj.get("rating")
     if r not in (0, 1):
         return MetricResult.fail(

@@ -1,0 +1,173 @@
+"""`voxbench judges calibrate`: measure a judge's agreement with human labels.
+
+Scores EVA's human-labelled judge-validation sets (`--dataset DIR` of *.jsonl) and, with
+`--records RUN_DIR`, voxbench records that carry a `human_rating` from a mic-in-the-loop
+call, then writes calibration.json and prints accuracy / Cohen's kappa / MAE per metric.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from voxbench.cli._judge import LOW_CONFIDENCE_NOTE, add_judge_args, judge_from_args
+
+
+def add_parser(sub: Any) -> None:
+    p = sub.add_parser("judges", help="judge tools (calibration against human labels)")
+    jsub = p.add_subparsers(dest="judges_command", required=True)
+    c = jsub.add_parser("calibrate", help="agreement of a judge with human-labelled sets")
+    c.add_argument("--dataset", help="folder of EVA-format judge-validation *.jsonl files")
+    c.add_argument("--records", help="run directory: also calibrate on records with a human_rating")
+    c.add_argument("--metrics", help="comma-separated metric names (default: every supported set)")
+    c.add_argument("--limit", type=int, default=None, help="score a seeded random subset of N items per set")
+    c.add_argument("--seed", type=int, default=0, help="seed of the --limit subset")
+    c.add_argument(
+        "--agent-config",
+        default=None,
+        help="agent YAML (role, policy, tools) for faithfulness; default: EVA's airline agent "
+        "when the dataset sits in an EVA checkout (configs/agents/airline_agent.yaml)",
+    )
+    c.add_argument("--out", default="calibration.json", help="where to write the results")
+    c.add_argument("--judge-cache", default=None, help="on-disk judge cache (default: none)")
+    add_judge_args(c)
+    c.set_defaults(func=run_calibrate)
+
+
+def _find_agent_config(dataset: Path) -> Path | None:
+    for parent in dataset.resolve().parents:
+        cand = parent / "configs" / "agents" / "airline_agent.yaml"
+        if cand.is_file():
+            return cand
+    return None
+
+
+def _agent_info(path: Path | None) -> Any:
+    from voxbench.eval.calibration import AgentInfo
+
+    if path is None:
+        return None
+    from voxbench.scenarios.agent_spec import load_agent_spec
+
+    spec = load_agent_spec(path)
+    return AgentInfo(role=spec.role, instructions=spec.instructions, tools=spec.openai_tools())
+
+
+def _human_rated(run_dir: Path) -> list[tuple[Any, dict[str, Any]]]:
+    from voxbench.eval.from_record import load_context
+
+    out = []
+    for rec in sorted(run_dir.rglob("record.json")):
+        data = json.loads(rec.read_text(encoding="utf-8"))
+        if isinstance(data.get("human_rating"), dict):
+            out.append((load_context(rec.parent), data["human_rating"]))
+    return out
+
+
+def _fmt(x: Any) -> str:
+    return "-" if x is None else f"{x:.3f}" if isinstance(x, float) else str(x)
+
+
+def run_calibrate(args: argparse.Namespace) -> int:
+    from rich.console import Console
+    from rich.table import Table
+
+    from voxbench.eval.calibration import CALIBRATION_SCHEMA, calibrate_dataset, calibrate_records
+    from voxbench.eval.types import EvalConfig
+
+    if not args.dataset and not args.records:
+        raise ValueError("pass --dataset DIR and/or --records RUN_DIR")
+    console = Console(stderr=True)
+    metrics = [m.strip() for m in args.metrics.split(",") if m.strip()] if args.metrics else None
+    agent_path = Path(args.agent_config) if args.agent_config else None
+    if args.dataset:
+        dataset = Path(args.dataset)
+        if not dataset.is_dir():
+            raise FileNotFoundError(f"dataset folder not found: {dataset}")
+        agent_path = agent_path or _find_agent_config(dataset)
+    result: dict[str, Any] = {
+        "schema_version": CALIBRATION_SCHEMA,
+        "created_at": datetime.now(UTC).isoformat(),
+        "command": sys.argv[1:],
+    }
+
+    def progress(metric: str, n: int, total: int, res: Any) -> None:
+        v = "error" if res.error else _fmt(res.score)
+        console.print(f"  {metric} {n}/{total}: {v}", highlight=False)
+
+    cache = Path(args.judge_cache) if args.judge_cache else None
+    with judge_from_args(args, cache, required=True) as judge:
+        config = EvalConfig(judge=judge)
+        result["judge"] = {"model": judge.model, **(judge.provenance or {})}
+        if args.dataset:
+            ds = calibrate_dataset(
+                Path(args.dataset),
+                config,
+                metrics=metrics,
+                limit=args.limit,
+                seed=args.seed,
+                agent=_agent_info(agent_path),
+                progress=progress,
+            )
+            result["dataset"] = {
+                "path": str(Path(args.dataset).resolve()),
+                "files_sha256": ds.pop("files"),
+                "agent_config": str(agent_path) if agent_path else None,
+                "agent_config_sha256": hashlib.sha256(agent_path.read_bytes()).hexdigest()
+                if agent_path
+                else None,
+            }
+            result |= ds
+        if args.records:
+            rated = _human_rated(Path(args.records))
+            result["human_rated_records"] = (
+                calibrate_records(rated, config)
+                if rated
+                else {"records": 0, "note": "no record.json with a human_rating under this directory"}
+            )
+        u = judge.usage
+        result["judge_usage"] = {
+            "calls": u.calls,
+            "cached_calls": u.cached_calls,
+            "prompt_tokens": u.prompt_tokens,
+            "completion_tokens": u.completion_tokens,
+            "cost_usd": round(u.cost_usd, 6),
+        }
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(result, indent=2, default=str) + "\n", encoding="utf-8")
+
+    t = Table(title=f"judge calibration: {result['judge']['model']}")
+    for col in ("metric", "unit", "n", "accuracy", "kappa", "w-kappa", "MAE", "macro F1", "errors"):
+        t.add_column(col, justify="left" if col in ("metric", "unit") else "right")
+    for m, r in (result.get("metrics") or {}).items():
+        a = r["agreement"]
+        t.add_row(
+            m,
+            r["unit"].split(" (")[0],
+            f"{a['n']}/{r['items']}" if r["unit"].startswith("conversation") else str(a["n"]),
+            _fmt(a.get("accuracy")),
+            _fmt(a.get("cohen_kappa")),
+            _fmt(a.get("weighted_kappa_quadratic")),
+            _fmt(a.get("mae")),
+            _fmt(a.get("macro_f1")),
+            str(r["judge_errors"]),
+        )
+    for m, r in ((result.get("human_rated_records") or {}).get("metrics") or {}).items():
+        a = r["agreement"]
+        t.add_row(
+            f"{m} (records)", r["human_field"], str(a["n"]), _fmt(a.get("accuracy")), _fmt(a.get("cohen_kappa")),
+            _fmt(a.get("weighted_kappa_quadratic")), _fmt(a.get("mae")), _fmt(a.get("macro_f1")), "",
+        )  # fmt: skip
+    Console().print(t)
+    for m, why in (result.get("skipped") or {}).items():
+        console.print(f"skipped {m}: {why}")
+    if result["judge"].get("confidence") == "low":
+        console.print(f"[bold yellow]note:[/bold yellow] {LOW_CONFIDENCE_NOTE}")
+    console.print(f"wrote {out}")
+    return 0

@@ -1,0 +1,117 @@
+"""llama.cpp's OpenAI-compatible HTTP server, in-process via xllamacpp, on 127.0.0.1.
+
+Pipecat-free on purpose: eval's judges and the CLI start it here and talk to it over
+HTTP (`POST {base_url}/chat/completions`), so nothing outside `voxbench.pipelines` needs
+pipecat to run a local model.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import socket
+import time
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+from voxbench.localmodels.assets import LocalLLMSpec, default_judge_llm, llm_gguf
+
+logger = logging.getLogger(__name__)
+
+
+def default_threads() -> int:
+    """Half the cores, at most 4: llama.cpp threads stall together when one is descheduled."""
+    return max(1, min(4, (os.cpu_count() or 2) // 2))
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class LlamaServer:
+    """Start with `start()` (blocks for the model load) or as a context manager."""
+
+    def __init__(
+        self,
+        spec: LocalLLMSpec | None = None,
+        *,
+        n_ctx: int = 16384,
+        n_threads: int | None = None,
+        verbosity: int = 0,
+        model_path: Path | None = None,
+    ) -> None:
+        self.spec = spec or default_judge_llm()
+        self.n_ctx = n_ctx
+        self.n_threads = n_threads
+        self.verbosity = verbosity
+        self.model_path = model_path
+        self.load_secs: float | None = None
+        self._server: Any = None
+        self._address: str | None = None
+
+    @property
+    def model(self) -> str:
+        return self.spec.alias
+
+    @property
+    def base_url(self) -> str:
+        if self._address is None:
+            raise RuntimeError("LlamaServer is not started")
+        return self._address.rstrip("/") + "/v1"
+
+    def provenance(self) -> dict[str, Any]:
+        """What a result made with this server should say about its judge."""
+        return {
+            "kind": "embedded-local",
+            "model": self.spec.alias,
+            "gguf": self.spec.filename,
+            "sha256": self.spec.sha256,
+            "runtime": "llama.cpp (xllamacpp)",
+            "n_ctx": self.n_ctx,
+        }
+
+    def start(self) -> LlamaServer:
+        if self._server is not None:
+            return self
+        path = self.model_path or llm_gguf(self.spec)
+        t0 = time.perf_counter()
+        self._server, self._address = self._launch(path, self.n_threads or default_threads())
+        self.load_secs = time.perf_counter() - t0
+        logger.info("local judge LLM %s on %s (load %.1fs)", path.name, self._address, self.load_secs)
+        return self
+
+    def _launch(self, path: Path, threads: int) -> tuple[Any, str]:
+        """Start llama.cpp on `path`; returns (handle kept alive while serving, http address)."""
+        import xllamacpp
+
+        params = xllamacpp.CommonParams()
+        params.model.path = str(path)
+        params.model_alias = {self.spec.alias}
+        params.n_ctx = self.n_ctx
+        params.n_parallel = 1
+        params.use_jinja = True
+        params.cache_prompt = True
+        params.hostnames = ["127.0.0.1"]
+        params.port = _free_port()
+        params.cpuparams.n_threads = threads
+        params.cpuparams_batch.n_threads = threads
+        params.verbosity = self.verbosity
+        params.offline = True
+        server = xllamacpp.Server(params)
+        return server, str(server.listening_address)
+
+    def stop(self) -> None:
+        server, self._server, self._address = self._server, None, None
+        if server is not None:
+            del server  # xllamacpp stops its HTTP loop in the destructor
+
+    def __enter__(self) -> LlamaServer:
+        return self.start()
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.stop()
