@@ -151,3 +151,46 @@ def test_orchestrator_scoring_with_local_judge(tmp_path: Path, monkeypatch: pyte
     assert det["model"] == QWEN_15B.alias and det["sha256"] == QWEN_15B.sha256
     assert summary["per_metric"]["conversation_progression"]["mean"] == 1.0
     assert summary["judge_confidence"]["level"] == "low"
+
+
+def test_cli_calibrate_on_human_rated_records_and_a_set(tmp_path: Path) -> None:
+    httpd = HTTPServer(("127.0.0.1", 0), _Chat)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    run = tmp_path / "run"
+    rec = small_conversation().write(run / "conversations" / "1.1.1" / "trial_0")
+    data = json.loads((rec / "record.json").read_text())
+    data["human_rating"] = {"task_done": True, "natural": 3, "comment": ""}
+    (rec / "record.json").write_text(json.dumps(data))
+    small_conversation().write(run / "conversations" / "1.1.2" / "trial_0")  # not rated: ignored
+    sets = tmp_path / "sets"
+    sets.mkdir()
+    trace = [
+        {"event_type": "agent_utterance", "utterance": "Hello"},
+        {"event_type": "user_utterance", "utterance": "hi"},
+        {"event_type": "agent_utterance", "utterance": "Done."},
+    ]
+    (sets / "conversation_progression.jsonl").write_text(
+        json.dumps({"id": 1, "trace": trace, "expected_rating": 3}) + "\n"
+        + json.dumps({"id": 2, "trace": trace, "expected_rating": 2}) + "\n"
+    )  # fmt: skip
+    out = tmp_path / "calibration.json"
+    url = f"http://127.0.0.1:{httpd.server_port}/v1"
+    try:
+        rc = main(
+            ["judges", "calibrate", "--dataset", str(sets), "--records", str(run), "--out", str(out),
+             "--metrics", "conversation_progression", "--judge-base-url", url, "--judge-model", "m",
+             "--judge-json-schema"]
+        )  # fmt: skip
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+    assert rc == 0
+    cal = json.loads(out.read_text())
+    cp = cal["metrics"]["conversation_progression"]["agreement"]
+    assert cp["n"] == 2 and cp["accuracy"] == 0.5 and cp["mae"] == 0.5
+    assert cal["judge"]["model"] == "m" and cal["judge_usage"]["calls"] >= 2
+    hr = cal["human_rated_records"]
+    assert hr["records"] == 1
+    assert hr["metrics"]["conversation_progression"]["agreement"]["accuracy"] == 1.0
+    assert hr["metrics"]["task_completion"]["agreement"]["accuracy"] == 1.0
+    assert main(["judges", "calibrate", "--dataset", str(sets)]) == 2  # no judge: one clear error

@@ -77,7 +77,12 @@ def run_calibrate(args: argparse.Namespace) -> int:
     from rich.console import Console
     from rich.table import Table
 
-    from voxbench.eval.calibration import CALIBRATION_SCHEMA, calibrate_dataset, calibrate_records
+    from voxbench.eval.calibration import (
+        CALIBRATION_SCHEMA,
+        RECORD_PROXY_METRICS,
+        calibrate_dataset,
+        calibrate_records,
+    )
     from voxbench.eval.types import EvalConfig
 
     if not args.dataset and not args.records:
@@ -126,7 +131,9 @@ def run_calibrate(args: argparse.Namespace) -> int:
         if args.records:
             rated = _human_rated(Path(args.records))
             result["human_rated_records"] = (
-                calibrate_records(rated, config)
+                calibrate_records(
+                    rated, config, [m for m in RECORD_PROXY_METRICS if not metrics or m in metrics]
+                )
                 if rated
                 else {"records": 0, "note": "no record.json with a human_rating under this directory"}
             )
