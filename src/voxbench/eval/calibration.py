@@ -76,7 +76,7 @@ def cohen_kappa(
     d_exp = sum(w(i, j) * row[i] * col[j] for i in range(k) for j in range(k))
     if d_exp == 0:
         return None
-    return round(1.0 - d_obs / d_exp, 4)
+    return round(1.0 - d_obs / d_exp, 4) + 0.0  # no -0.0 in reports
 
 
 def agreement(
@@ -382,6 +382,7 @@ def score_items(
         out["unit"] = "agent turn (1-3 rating)"
         out["agreement"] = agreement(pairs, [1, 2, 3], ordinal=True)
         out["conversation_score_mae"] = mae(score_pairs)
+        out["human_labelled_turns"] = sum(len(it.human) for it in items)  # n below: those the judge rated
     else:
         h, j, m = ent_counts["human"], ent_counts["judge"], ent_counts["matched"]
         prec, rec = (m / j if j else None), (m / h if h else None)
