@@ -78,7 +78,7 @@ def squash(text: str) -> str:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--conditions", default=DEFAULT_CONDITIONS)
-    ap.add_argument("--seeds", type=int, default=3, help="seeds per condition with random ops")
+    ap.add_argument("--seeds", type=int, default=2, help="seeds per condition with random ops")
     ap.add_argument("--threads", type=int, default=2)
     args = ap.parse_args()
 

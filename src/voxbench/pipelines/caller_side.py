@@ -151,6 +151,7 @@ class CallerSide:
         self.processor = PerturbationProcessor(
             self.condition, pert.seed, babble_provider=pert.babble_provider
         )
+        self.processor.prepare(sample_rate)  # babble beds are built here, not mid-call
         beh = self.condition.behavior
         synth = pert.clip_synth or default_clip_synth(services)
         clips = {t: synth(t, sample_rate) for t in beh.clip_texts()}

@@ -82,6 +82,12 @@ class PerturbationProcessor(FrameProcessor):
                 self._frames += 1
         await self.push_frame(frame, direction)
 
+    def prepare(self, sample_rate: int) -> None:
+        """Build the chain now (a Piper babble bed may take seconds): call it before the
+        conversation clock starts, not from the real-time audio path."""
+        if self._ops:
+            self._chain_for(sample_rate)
+
     def process_audio(self, pcm: npt.NDArray[np.int16], sample_rate: int) -> npt.NDArray[np.int16]:
         """Perturb one mono int16 chunk (the mixer-level entry point; same chain and summary)."""
         if not self._ops or pcm.size == 0:

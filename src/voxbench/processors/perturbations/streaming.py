@@ -39,6 +39,11 @@ from .ops import (
 BabbleProvider = Callable[[int, float, int], FloatArray]
 """(sample_rate, duration_s, seed) -> unit-RMS babble bed. Lets callers inject a cached bed."""
 
+PIPER_BABBLE_VARIANTS = 4
+"""Piper babble beds are built for ``seed % 4`` only: a bed takes ~20-60 s of synthesis, and a
+run with a new seed per conversation would otherwise pay it for every call. The conversation
+seed still picks where in the (looped) bed the noise starts, so calls differ; reproducible."""
+
 
 class Stage(Protocol):
     def process(self, chunk: FloatArray) -> FloatArray: ...
@@ -68,7 +73,7 @@ def _piper_or_synthetic(choice: str) -> tuple[BabbleProvider, str]:
         if piper_available():
 
             def provider(sr: int, dur: float, seed: int) -> FloatArray:
-                return piper_babble_bed(sr, duration_s=dur, seed=seed)
+                return piper_babble_bed(sr, duration_s=dur, seed=seed % PIPER_BABBLE_VARIANTS)
 
             return provider, "piper"
         if choice == "piper":
