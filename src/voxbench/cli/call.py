@@ -14,7 +14,12 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--data", required=True, help="EVA-format dataset folder (holds data/ and configs/)")
     p.add_argument("--domain", required=True, help="airline, itsm or medical_hr")
     p.add_argument("--scenario", required=True, help="scenario id, e.g. 7.4.1")
-    p.add_argument("--agent", default="cascade-local", choices=["cascade-local"])
+    p.add_argument(
+        "--agent",
+        default="cascade-local",
+        help="agent profile (see `voxbench agents list`; default cascade-local)",
+    )
+    p.add_argument("--profiles", action="append", help="YAML file of extra agent profiles (repeatable)")
     p.add_argument("--simulator", default="trace", choices=["trace", "llm"])
     p.add_argument("--out", required=True, help="record directory to write")
     p.add_argument("--telephony", action="store_true", help="mu-law 8 kHz Twilio media stream on the wire")
@@ -26,6 +31,7 @@ def add_parser(sub: Any) -> None:
 
 
 def run_call_cmd(args: argparse.Namespace) -> int:
+    from voxbench.pipelines.agent_select import agent_services, local_llm_config, resolve_agent
     from voxbench.pipelines.caller_side import CallPerturbation
     from voxbench.pipelines.config import CallConfig, LimitsConfig, SimulatorConfig
     from voxbench.pipelines.local_stack import local_agent, local_simulator, start_llm_server
@@ -35,6 +41,7 @@ def run_call_cmd(args: argparse.Namespace) -> int:
     from voxbench.scenarios import check_task_completion, load_dataset
     from voxbench.transports.config import WireConfig
 
+    profile = resolve_agent(args.agent, args.profiles)  # fails here, before any model loads
     ds = load_dataset(args.data, [args.domain])
     dd = ds.domains[args.domain]
     if args.scenario not in dd.scenarios:
@@ -51,17 +58,23 @@ def run_call_cmd(args: argparse.Namespace) -> int:
     except KeyError as exc:
         raise ValueError(str(exc).strip("'\"")) from None
     pert = None if cond.is_clean else CallPerturbation(cond, cond.seed(args.scenario, args.trial))
-    server = start_llm_server()
+    local_llm = local_llm_config(profile)
+    # the embedded model serves the local agent and/or the LLM caller; cloud agents with a
+    # trace caller need no local model at all
+    server = start_llm_server(local_llm) if local_llm or args.simulator == "llm" else None
 
     async def main() -> Any:
         try:
-            agent = local_agent(server)
+            agent = (
+                local_agent(server) if profile.name == "cascade-local" else agent_services(profile, server)
+            )
             sim = local_simulator(args.simulator, server, voice_id=cond.voice_id)
             return await run_call(call, cfg, agent, sim, Path(args.out), trial=args.trial, perturbation=pert)
         finally:
             # stop the model server before asyncio tears down: requests still in flight
             # (an abandoned turn) fail fast instead of generating on
-            await server.astop()
+            if server is not None:
+                await server.astop()
 
     record = asyncio.run(main())
     tc = check_task_completion(call.expected_db, json.loads((Path(args.out) / "final_db.json").read_text()))

@@ -98,6 +98,11 @@ def run_cmd(args: argparse.Namespace) -> int:
     from voxbench.orchestrator.progress import RichProgress
 
     config = load_run_config(args.config, cli_overrides(args))
+    if config.resolved_conversation_fn() == "live":
+        # an unknown profile or a missing key/extra fails here, before any call starts
+        from voxbench.pipelines.agent_select import resolve_agent
+
+        resolve_agent(config.agent.get("profile"), config.agent.get("profile_files"))
     progress = None
     orch = Orchestrator(config)
     if not args.no_progress and sys.stderr.isatty():

@@ -86,16 +86,37 @@ def run_live(job: ConversationJob, agent_services: Any, sim_services: Any, **per
 
 
 def live_conversation(job: ConversationJob) -> Path:
-    """One live bot-to-bot call on the offline default stack (or an OpenAI-compatible LLM)."""
+    """One live bot-to-bot call: the offline default stack, or any named agent profile."""
+    from voxbench.pipelines.agent_select import (
+        agent_services,
+        canonical_name,
+        local_llm_config,
+        resolve_agent,
+    )
     from voxbench.pipelines.local_stack import local_agent, local_simulator, start_llm_server
     from voxbench.pipelines.services import LLMConfig, STTConfig
 
-    llm_cfg = LLMConfig.model_validate(job.agent.get("llm") or {})
-    stt_cfg = STTConfig.model_validate(job.agent.get("stt") or {})
+    name = canonical_name(job.agent.get("profile"))
+    profile = resolve_agent(name, job.agent.get("profile_files"))
     sim_kind = job.simulator.get("kind", "trace")
-    server = start_llm_server(llm_cfg) if llm_cfg.kind == "local" else None
+    if name == "cascade-local":
+        # the offline default honours per-run overrides of its LLM and STT
+        llm_cfg: LLMConfig | None = LLMConfig.model_validate(job.agent.get("llm") or {})
+        stt_cfg = STTConfig.model_validate(job.agent.get("stt") or {})
+    else:
+        llm_cfg = local_llm_config(profile)
+    needs_server = (llm_cfg is not None and llm_cfg.kind == "local") or sim_kind == "llm"
+    server = (
+        start_llm_server(llm_cfg if llm_cfg is not None and llm_cfg.kind == "local" else None)
+        if needs_server
+        else None
+    )
     try:
-        agent = local_agent(server, llm_cfg, stt_cfg)
+        agent = (
+            local_agent(server, llm_cfg, stt_cfg)
+            if name == "cascade-local"
+            else agent_services(profile, server)
+        )
         pert = job_perturbation(job)
         voice = pert.condition.voice_id if pert is not None else None
         sim = local_simulator("trace" if sim_kind == "scripted" else sim_kind, server, llm_cfg, voice)
