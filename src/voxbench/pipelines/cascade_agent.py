@@ -18,6 +18,16 @@ from voxbench.pipelines.turns import user_aggregator_params
 from voxbench.processors.clock import ConversationClock
 from voxbench.scenarios import AgentSpec, ToolExecutor
 
+PHONE_STYLE = (
+    "You are speaking on a phone call: answer in one to three short spoken sentences, "
+    "no lists or markdown. Use the tools to look things up and to make changes."
+)
+
+
+def agent_system_instruction(spec: AgentSpec, current_date_time: str) -> str:
+    """The cascade agent's system prompt: the domain policy, today's date and the phone style."""
+    return spec.system_prompt(current_date_time) + "\n\n" + PHONE_STYLE
+
 
 @dataclass
 class AgentPipeline:
@@ -38,11 +48,7 @@ def build_cascade_agent(
     sample_rate: int,
 ) -> AgentPipeline:
     llm = services.llm
-    llm.append_system_instruction(
-        spec.system_prompt(current_date_time)
-        + "\n\nYou are speaking on a phone call: answer in one to three short spoken sentences, "
-        "no lists or markdown. Use the tools to look things up and to make changes."
-    )
+    llm.append_system_instruction(agent_system_instruction(spec, current_date_time))
     bind_tools(llm, executor, spec, control, cfg.transfer_message, clock.now)
     context = LLMContext(tools=tools_schema(spec))
     user_agg, assistant_agg = LLMContextAggregatorPair(

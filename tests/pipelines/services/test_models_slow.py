@@ -257,3 +257,62 @@ async def test_local_llm_tool_call_routes_to_handler_and_answers(local_server: A
     final = messages[-1]
     assert final.get("role") == "assistant" and isinstance(final.get("content"), str), messages
     assert not final["content"].lstrip().startswith("{"), final  # spoken prose, not JSON
+
+
+@pytest.mark.ci_slow
+async def test_default_agent_llm_verifies_the_caller_on_a_builtin_scenario(local_server: Any) -> None:
+    """bb.1 after the caller gave code and name: the default local agent LLM (1.5B, JSON-schema
+    replies) must call get_reservation with them and then speak plain words, never JSON."""
+    from pipecat.processors.aggregators.llm_context import LLMContext
+    from pipecat.processors.aggregators.llm_response_universal import LLMContextAggregatorPair
+    from pipecat.services.llm_service import FunctionCallParams
+
+    from voxbench.pipelines.cascade_agent import agent_system_instruction
+    from voxbench.pipelines.tools import tools_schema
+    from voxbench.scenarios import ToolExecutor, load_dataset
+
+    dd = load_dataset(None, ["airline"]).domains["airline"]
+    sc = dd.scenarios["bb.1"]
+    last = dd.resolver(sc).resolve("<LAST_NAME>")
+    executor = ToolExecutor("airline", dd.initial_db("bb.1"), sc.current_date_time, dd.agent)
+    context = LLMContext(
+        messages=[
+            {"role": "user", "content": "Hi, I'd like to add a checked bag to my flight."},
+            {"role": "assistant", "content": "Sure. What's your confirmation code and last name?"},
+            {"role": "user", "content": f"It's QX7T4M, and the last name is {last}."},
+        ],
+        tools=tools_schema(dd.agent),
+    )
+    llm = make_llm(
+        LLMConfig(),
+        server=local_server,
+        system_instruction=agent_system_instruction(dd.agent, sc.current_date_time),
+    )
+    calls: list[tuple[str, dict[str, Any]]] = []
+
+    async def handler(params: FunctionCallParams) -> None:
+        calls.append((params.function_name, dict(params.arguments)))
+        await params.result_callback(executor.execute(params.function_name, dict(params.arguments)))
+
+    for name in dd.agent.tool_names():
+        llm.register_function(name, handler)
+    _, assistant = LLMContextAggregatorPair(context)
+    answered = asyncio.Event()
+
+    @assistant.event_handler("on_assistant_turn_stopped")
+    async def _stopped(_agg: Any, message: Any) -> None:
+        if message.content:
+            answered.set()
+
+    await run_test(
+        Pipeline([llm, assistant]),
+        frames_to_send=_then_wait_until(LLMContextFrame(context), answered.is_set, timeout=600.0),  # type: ignore[arg-type]
+        expected_down_frames=None,
+        start_timeout=5.0,
+    )
+    assert calls and calls[0] == ("get_reservation", {"confirmation_number": "QX7T4M", "last_name": last}), (
+        calls
+    )
+    final = context.get_messages()[-1]
+    assert final.get("role") == "assistant" and isinstance(final.get("content"), str), final
+    assert not re.search(r"[{}`]", final["content"]), final  # spoken words, not JSON or markdown

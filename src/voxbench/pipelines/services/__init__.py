@@ -106,6 +106,18 @@ class LLMConfig(_Config):
     n_ctx: Annotated[int, Field(ge=512, le=131072)] = 8192
     n_parallel: Annotated[int, Field(ge=1, le=64)] = 1
     n_threads: Annotated[int, Field(ge=1, le=64)] | None = None
+    local_model: Literal["qwen2.5-coder-0.5b", "qwen2.5-coder-1.5b"] = Field(
+        "qwen2.5-coder-1.5b",
+        description="bundled GGUF served with kind=local; the 0.5B is faster but completed 0/3 "
+        "built-in tasks in every tool-call mode (benchmarks/agent_text_bench.py)",
+    )
+    tool_call_mode: Literal["native", "compact", "json_schema"] | None = Field(
+        None,
+        description="native: tools in the request; compact: short tool list in the prompt; "
+        "json_schema: compact + grammar-constrained replies (llama.cpp). None = json_schema for "
+        "local, native otherwise",
+    )
+    strip_markdown: bool = Field(True, description="drop code blocks and markdown marks before TTS")
 
     @model_validator(mode="after")
     def _endpoint(self) -> LLMConfig:
@@ -169,6 +181,7 @@ def make_llm(
     from voxbench.pipelines.services.llm import make_openai_compatible_llm
 
     flatten = cfg.flatten_tool_history
+    mode = cfg.tool_call_mode
     base_url: str | None
     api_key: str | None
     if cfg.kind == "local":
@@ -176,6 +189,7 @@ def make_llm(
             raise ValueError("kind='local' needs a started LocalLLMServer (see make_local_llm_server)")
         base_url, model, api_key, cache = server.base_url, server.model, "sk-local", True
         flatten = True if flatten is None else flatten
+        mode = mode or "json_schema"
     else:
         assert cfg.model is not None
         base_url, model, api_key, cache = cfg.base_url, cfg.model, cfg.api_key(), False
@@ -189,6 +203,8 @@ def make_llm(
         adapt_text_tool_calls=cfg.adapt_text_tool_calls,
         flatten_tool_history=bool(flatten),
         cache_prompt=cache,
+        tool_call_mode=mode or "native",
+        strip_markdown=cfg.strip_markdown,
         **kwargs,
     )
 
@@ -199,5 +215,7 @@ def make_local_llm_server(cfg: LLMConfig | None = None) -> LocalLLMServer:
 
     cfg = cfg or LLMConfig()
     return LocalLLMServer(
-        LocalLLMSettings(n_ctx=cfg.n_ctx, n_parallel=cfg.n_parallel, n_threads=cfg.n_threads)
+        LocalLLMSettings(
+            model=cfg.local_model, n_ctx=cfg.n_ctx, n_parallel=cfg.n_parallel, n_threads=cfg.n_threads
+        )
     )

