@@ -71,8 +71,7 @@ def test_compact_prompt_is_short_deterministic_and_lists_parameters() -> None:
     assert text == compact_tool_prompt(json.loads(json.dumps(TOOLS)))
     assert "- get_reservation(confirmation_number: string, last_name: string): Look up a booking" in text
     assert "- assign_seat(seat_preference: window|aisle, flight_number?: string): Give a seat" in text
-    # The example uses a made-up tool, so no example value can leak into a real call.
-    assert '{"tool": "lookup_order", "arguments": {"order_number": "5512"}}' in text
+    assert "5512" not in text and "Example" not in text  # example values leak into real calls
     assert len(text) < 1200
 
 

@@ -428,12 +428,13 @@ def _param_line(name: str, schema: dict[str, Any], required: bool) -> str:
 
 
 def compact_tool_prompt(tools: Any) -> str:
-    """A short tool section for the system prompt: one line per tool, the reply format, one example.
+    """A short tool section for the system prompt: the reply format and one line per tool.
 
     Replaces the verbose JSON tool schemas that a chat template would render (several
     thousand tokens for a domain's tools), so a small CPU model's prompt stays short. It is a
-    pure function of ``tools``: the same tools give the same bytes (prompt-cache friendly). The
-    example uses a made-up tool: small models copy example *values* into real calls.
+    pure function of ``tools``: the same tools give the same bytes (prompt-cache friendly). There
+    is deliberately no example call: Qwen 1.5B copied example values (even of a made-up tool)
+    into real calls in live runs.
     """
     fns = _tool_functions(tools)
     lines = [
@@ -453,14 +454,6 @@ def compact_tool_prompt(tools: Any) -> str:
         plist = ", ".join(_param_line(n, s or {}, n in req) for n, s in props.items())
         desc = str(fn.get("description") or "").strip().split(". ")[0].rstrip(".")
         lines.append(f"- {fn['name']}({plist}): {desc}")
-    lines += [
-        "",
-        "Example with a made-up tool (not one of yours); values come from the caller's words:",
-        "Caller: Hi, I want to check on my order.",
-        json.dumps({SAY_KEY: "Sure. What is your order number?"}),
-        "Caller: It's 5 5 1 2.",
-        json.dumps({TOOL_KEY: "lookup_order", "arguments": {"order_number": "5512"}}),
-    ]
     return "\n".join(lines)
 
 
