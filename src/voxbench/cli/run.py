@@ -8,7 +8,9 @@ are kept, partial ones redone. Exit codes: 0 ok, 1 a ``--fail-under`` gate faile
 from __future__ import annotations
 
 import argparse
+import json
 import sys
+from pathlib import Path
 from typing import Any
 
 SIMULATORS = ("trace", "llm", "scripted")
@@ -119,6 +121,7 @@ def run_cmd(args: argparse.Namespace) -> int:
         f"{s['validation_failed']} invalid, {s['infra_failed']} infra-failed, "
         f"{s['regenerated']} regenerated, {s['infra_retried']} infra retries -> {result.run_dir}"
     )
+    _print_conversations(result.run_dir)
     if result.interrupted:
         print("interrupted: rerun the same command to resume", file=sys.stderr)
         return 130
@@ -126,3 +129,23 @@ def run_cmd(args: argparse.Namespace) -> int:
     for msg in problems:
         print(f"fail-under: {msg}", file=sys.stderr)
     return 1 if problems else 0
+
+
+def _print_conversations(run_dir: Path) -> None:
+    """One line per finished conversation: task done?, turns, tool calls, latency."""
+    for rec_path in sorted((run_dir / "records").glob("*/record.json")):
+        rec = json.loads(rec_path.read_text(encoding="utf-8"))
+        m_path = rec_path.parent / "metrics.json"
+        metrics = (
+            json.loads(m_path.read_text(encoding="utf-8")).get("metrics", {}) if m_path.is_file() else {}
+        )
+        task = (metrics.get("task_completion") or {}).get("score")
+        speed = metrics.get("response_speed") or {}
+        latency = speed.get("score")
+        turns = (speed.get("details") or {}).get("num_turns", "-")
+        task_s = "-" if task is None else ("done" if task == 1 else "not done")
+        latency_s = "-" if latency is None else f"{latency:.2f}s"
+        print(
+            f"  {rec_path.parent.name:<34} {rec.get('status', '?'):<13} task {task_s:<9} turns {turns!s:<3} "
+            f"tool calls {rec.get('num_tool_calls', 0):<3} latency {latency_s:<7} end {rec.get('end_reason')}"
+        )
