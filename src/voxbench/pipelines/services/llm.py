@@ -19,143 +19,68 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
-import socket
-import time
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from voxbench.pipelines.services._assets import qwen_05b_gguf, qwen_15b_gguf
+from voxbench.localmodels import QWEN_05B, QWEN_15B, LlamaServer, default_threads
 
 logger = logging.getLogger(__name__)
 
-LOCAL_MODEL_ALIAS = "qwen2.5-coder-0.5b-instruct-q4_k_m"
-# Bundled models by short name -> (request alias, assembler of the verified GGUF).
-LOCAL_MODELS = {
-    "qwen2.5-coder-0.5b": (LOCAL_MODEL_ALIAS, qwen_05b_gguf),
-    "qwen2.5-coder-1.5b": ("qwen2.5-coder-1.5b-instruct-q4_k_m", qwen_15b_gguf),
-}
+# Bundled models by short name (the config's `local_model`) -> their pinned spec.
+LOCAL_MODELS = {"qwen2.5-coder-0.5b": QWEN_05B, "qwen2.5-coder-1.5b": QWEN_15B}
 DEFAULT_LOCAL_MODEL = "qwen2.5-coder-0.5b"
+LOCAL_MODEL_ALIAS = QWEN_05B.alias
 
-
-def default_threads() -> int:
-    """llama.cpp threads: half the cores, at most 4.
-
-    llama.cpp's threads synchronise on every op, so one descheduled thread stalls them all: on a
-    2-core machine under load (STT, TTS and a second bot running) 2 threads generated 0.5-2
-    tok/s where 1 thread kept 8 tok/s. Leave the other half to whisper/Piper/the other bot;
-    pass ``n_threads`` explicitly when the LLM has the machine to itself (2 threads: ~40 tok/s).
-    """
-    return max(1, min(4, (os.cpu_count() or 2) // 2))
+__all__ = ["DEFAULT_LOCAL_MODEL", "LOCAL_MODELS", "LocalLLMServer", "LocalLLMSettings", "default_threads"]
 
 
 @dataclass(frozen=True)
 class LocalLLMSettings:
-    """How the in-process llama.cpp server is started."""
+    """How the in-process llama.cpp server is started for the live loop."""
 
     model_path: Path | None = None  # None: the bundled `model` (assembled and verified)
     model: str = DEFAULT_LOCAL_MODEL  # a key of LOCAL_MODELS
     n_ctx: int = 8192  # total over all slots
     n_parallel: int = 1  # slots; one per concurrent conversation keeps its prefix cache warm
-    n_threads: int | None = None  # generation threads (None: default_threads())
+    n_threads: int | None = None  # generation threads (None: default_threads(), half the cores)
     n_threads_batch: int | None = None  # prompt-processing threads (None: same as n_threads)
     port: int = 0  # 0: pick a free port
     verbosity: int = 0  # llama.cpp log verbosity; its logs go to stderr
 
 
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+class LocalLLMServer(LlamaServer):
+    """llama.cpp's OpenAI-compatible server, in-process on 127.0.0.1, for pipecat services.
 
-
-class LocalLLMServer:
-    """llama.cpp's OpenAI-compatible server, in-process, bound to 127.0.0.1.
-
-    Usage::
+    The pipecat-free :class:`~voxbench.localmodels.LlamaServer` (shared with eval's local
+    judges) configured from :class:`LocalLLMSettings`, plus async start/stop for pipelines::
 
         with LocalLLMServer() as srv:            # or: async with LocalLLMServer() as srv:
             llm = make_openai_compatible_llm(srv.base_url, srv.model)
-
-    ``start()`` blocks for the model load (about 2 s for the 0.5B model); ``astart()`` runs it in
-    a worker thread. The server stops when :meth:`stop` is called or the context exits.
     """
 
     def __init__(self, settings: LocalLLMSettings | None = None) -> None:
-        self.settings = settings or LocalLLMSettings()
-        self._server: Any = None
-        self._address: str | None = None
-        self.model_path: Path | None = None
-        self.load_secs: float | None = None
-
-    @property
-    def model(self) -> str:
-        """Model name to send in requests (llama.cpp serves the one loaded model whatever the name)."""
-        return (
-            LOCAL_MODELS[self.settings.model][0] if self.settings.model in LOCAL_MODELS else LOCAL_MODEL_ALIAS
-        )
-
-    @property
-    def running(self) -> bool:
-        return self._server is not None
-
-    @property
-    def base_url(self) -> str:
-        """OpenAI-compatible base URL, e.g. ``http://127.0.0.1:40123/v1``."""
-        if self._address is None:
-            raise RuntimeError("LocalLLMServer is not started")
-        return self._address.rstrip("/") + "/v1"
-
-    def start(self) -> LocalLLMServer:
-        if self._server is not None:
-            return self
-        import xllamacpp
-
-        s = self.settings
+        s = self.settings = settings or LocalLLMSettings()
         if s.model_path is None and s.model not in LOCAL_MODELS:
             raise ValueError(f"unknown local model {s.model!r}; expected one of {sorted(LOCAL_MODELS)}")
-        self.model_path = s.model_path or LOCAL_MODELS[s.model][1]()
-        threads = s.n_threads or default_threads()
-        params = xllamacpp.CommonParams()
-        params.model.path = str(self.model_path)
-        params.model_alias = {self.model}
-        params.n_ctx = s.n_ctx
-        params.n_parallel = s.n_parallel
-        params.use_jinja = True
-        params.cache_prompt = True
-        params.hostnames = ["127.0.0.1"]
-        params.port = s.port or _free_port()
-        params.cpuparams.n_threads = threads
-        params.cpuparams_batch.n_threads = s.n_threads_batch or threads
-        params.verbosity = s.verbosity
-        params.offline = True
-        t0 = time.perf_counter()
-        self._server = xllamacpp.Server(params)
-        self.load_secs = time.perf_counter() - t0
-        self._address = str(self._server.listening_address)
-        logger.info("local LLM %s on %s (load %.1fs)", self.model_path.name, self._address, self.load_secs)
-        return self
+        super().__init__(
+            LOCAL_MODELS.get(s.model, QWEN_05B),
+            n_ctx=s.n_ctx,
+            n_threads=s.n_threads,
+            verbosity=s.verbosity,
+            model_path=s.model_path,
+            n_parallel=s.n_parallel,
+            n_threads_batch=s.n_threads_batch,
+            port=s.port,
+        )
 
     async def astart(self) -> LocalLLMServer:
-        return await asyncio.to_thread(self.start)
-
-    def stop(self) -> None:
-        server, self._server, self._address = self._server, None, None
-        if server is not None:
-            del server  # xllamacpp stops its HTTP loop in the destructor
+        await asyncio.to_thread(self.start)
+        return self
 
     async def astop(self) -> None:
         await asyncio.to_thread(self.stop)
-
-    def __enter__(self) -> LocalLLMServer:
-        return self.start()
-
-    def __exit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        self.stop()
 
     async def __aenter__(self) -> LocalLLMServer:
         return await self.astart()
