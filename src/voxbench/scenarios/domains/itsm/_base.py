@@ -153,6 +153,19 @@ def get_employee(db: dict[str, Any], employee_id: str) -> tuple[dict[str, Any] |
     return emp, None
 
 
+def verified_employee(db: dict[str, Any], employee_id: str) -> tuple[dict[str, Any] | None, Result | None]:
+    """Lookup, then the standard-verification gate: the preamble of most ITSM tools.
+
+    The order matters: a malformed or unknown id is reported before missing auth, as the
+    reference traces show.
+    """
+    emp, err = get_employee(db, employee_id)
+    if emp is None:
+        return None, err
+    err = require_auth(db)
+    return (None, err) if err is not None else (emp, None)
+
+
 def full_name(emp: dict[str, Any]) -> str:
     return f"{emp.get('first_name', '')} {emp.get('last_name', '')}".strip()
 

@@ -22,6 +22,7 @@ from voxbench.scenarios.domains.itsm._base import (
     require_manager,
     require_otp,
     today,
+    verified_employee,
 )
 
 _GROUP_RE = re.compile(r"^GRP-[A-Z0-9]+$")
@@ -44,12 +45,9 @@ def reports_to(db: dict[str, Any], manager_id: str, emp: dict[str, Any]) -> bool
 @TOOLS.tool
 def get_employee_record(params: dict[str, Any], db: dict[str, Any], call_index: int) -> Result:
     """Basic profile: name, department, role, status, location and manager."""
-    emp, err = get_employee(db, params["employee_id"])
+    emp, err = verified_employee(db, params["employee_id"])
     if emp is None:
         return err or {}
-    err = require_auth(db)
-    if err is not None:
-        return err
     fields = ("employee_id", "department_code", "role_code", "hire_date", "employment_status")
     view = {f: emp.get(f) for f in fields}
     view["first_name"] = display_name(emp.get("first_name"))
@@ -80,12 +78,9 @@ def lookup_new_hire(params: dict[str, Any], db: dict[str, Any], call_index: int)
 @TOOLS.tool
 def check_existing_accounts(params: dict[str, Any], db: dict[str, Any], call_index: int) -> Result:
     """Refuse to provision twice: report any active system accounts."""
-    emp, err = get_employee(db, params["employee_id"])
+    emp, err = verified_employee(db, params["employee_id"])
     if emp is None:
         return err or {}
-    err = require_auth(db)
-    if err is not None:
-        return err
     active = _active_accounts(emp)
     if active:
         return error("accounts_already_exist", f"{len(active)} active account(s)")
@@ -149,12 +144,9 @@ def provision_new_account(params: dict[str, Any], db: dict[str, Any], call_index
 @TOOLS.tool
 def get_group_memberships(params: dict[str, Any], db: dict[str, Any], call_index: int) -> Result:
     """The employee's current access groups."""
-    emp, err = get_employee(db, params["employee_id"])
+    emp, err = verified_employee(db, params["employee_id"])
     if emp is None:
         return err or {}
-    err = require_auth(db)
-    if err is not None:
-        return err
     return success(
         employee_id=emp["employee_id"], memberships=[dict(m) for m in emp.get("group_memberships") or []]
     )
@@ -310,12 +302,9 @@ def _not_authorized(emp: dict[str, Any], new_role: str) -> Result:
 @TOOLS.tool
 def check_role_change_authorized(params: dict[str, Any], db: dict[str, Any], call_index: int) -> Result:
     """HR pre-approval (case and effective date) before any permission change."""
-    emp, err = get_employee(db, params["employee_id"])
+    emp, err = verified_employee(db, params["employee_id"])
     if emp is None:
         return err or {}
-    err = require_auth(db)
-    if err is not None:
-        return err
     appr = _hr_approval(emp, params["new_role_code"])
     if appr is None:
         return _not_authorized(emp, params["new_role_code"])

@@ -18,6 +18,7 @@ from voxbench.scenarios.domains.itsm._base import (
     resolve_building,
     resolve_zone,
     today,
+    verified_employee,
 )
 
 _NEEDS_ASSESSMENT = ("standing_desk_converter", "ergonomic_chair")
@@ -71,12 +72,9 @@ def check_desk_availability(params: dict[str, Any], db: dict[str, Any], call_ind
 @TOOLS.tool
 def submit_desk_assignment(params: dict[str, Any], db: dict[str, Any], call_index: int) -> Result:
     """Assign an available desk, unless one is held or the 90-day cooldown applies."""
-    emp, err = get_employee(db, params["employee_id"])
+    emp, err = verified_employee(db, params["employee_id"])
     if emp is None:
         return err or {}
-    err = require_auth(db)
-    if err is not None:
-        return err
     code = params["desk_code"].strip().upper()
     desk = _fac(db, "desks").get(code)
     if not isinstance(desk, dict):
@@ -140,12 +138,9 @@ def check_parking_availability(params: dict[str, Any], db: dict[str, Any], call_
 @TOOLS.tool
 def submit_parking_assignment(params: dict[str, Any], db: dict[str, Any], call_index: int) -> Result:
     """Assign an available space, unless one is held or the 180-day cooldown applies."""
-    emp, err = get_employee(db, params["employee_id"])
+    emp, err = verified_employee(db, params["employee_id"])
     if emp is None:
         return err or {}
-    err = require_auth(db)
-    if err is not None:
-        return err
     sid = params["parking_space_id"].strip().upper()
     space = _fac(db, "parking").get(sid)
     if not isinstance(space, dict):
@@ -178,12 +173,9 @@ def submit_parking_assignment(params: dict[str, Any], db: dict[str, Any], call_i
 @TOOLS.tool
 def submit_waitlist(params: dict[str, Any], db: dict[str, Any], call_index: int) -> Result:
     """Queue the caller for a desk (building) or parking (zone); never twice."""
-    emp, err = get_employee(db, params["employee_id"])
+    emp, err = verified_employee(db, params["employee_id"])
     if emp is None:
         return err or {}
-    err = require_auth(db)
-    if err is not None:
-        return err
     kind = params["resource_type"]
     place, err = (resolve_building if kind == "desk" else resolve_zone)(db, params["zone_or_building"])
     if place is None:
@@ -223,12 +215,9 @@ def _assessment_done(emp: dict[str, Any]) -> bool:
 @TOOLS.tool
 def check_ergonomic_assessment(params: dict[str, Any], db: dict[str, Any], call_index: int) -> Result:
     """Whether a completed assessment is on file (needed for chairs and converters)."""
-    emp, err = get_employee(db, params["employee_id"])
+    emp, err = verified_employee(db, params["employee_id"])
     if emp is None:
         return err or {}
-    err = require_auth(db)
-    if err is not None:
-        return err
     if not _assessment_done(emp):
         return error(
             "assessment_required",
@@ -244,12 +233,9 @@ def check_ergonomic_assessment(params: dict[str, Any], db: dict[str, Any], call_
 @TOOLS.tool
 def submit_equipment_request(params: dict[str, Any], db: dict[str, Any], call_index: int) -> Result:
     """Order office/ergonomic equipment; chairs and converters need an assessment."""
-    emp, err = get_employee(db, params["employee_id"])
+    emp, err = verified_employee(db, params["employee_id"])
     if emp is None:
         return err or {}
-    err = require_auth(db)
-    if err is not None:
-        return err
     kind = params["equipment_type"]
     if kind in _NEEDS_ASSESSMENT and not _assessment_done(emp):
         return error(

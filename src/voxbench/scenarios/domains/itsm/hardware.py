@@ -17,6 +17,7 @@ from voxbench.scenarios.domains.itsm._base import (
     require_auth,
     resolve_building,
     today,
+    verified_employee,
 )
 
 _MIN_AGE = {"laptop_replacement": 36, "monitor_bundle": 12}
@@ -72,12 +73,9 @@ def get_asset_record(params: dict[str, Any], db: dict[str, Any], call_index: int
 @TOOLS.tool
 def get_employee_assets(params: dict[str, Any], db: dict[str, Any], call_index: int) -> Result:
     """All assets assigned to an employee."""
-    emp, err = get_employee(db, params["employee_id"])
+    emp, err = verified_employee(db, params["employee_id"])
     if emp is None:
         return err or {}
-    err = require_auth(db)
-    if err is not None:
-        return err
     eid = emp["employee_id"]
     assets = [
         dict(a)
@@ -90,12 +88,9 @@ def get_employee_assets(params: dict[str, Any], db: dict[str, Any], call_index: 
 @TOOLS.tool
 def check_hardware_entitlement(params: dict[str, Any], db: dict[str, Any], call_index: int) -> Result:
     """Role entitlement, device age and pending-request check before a hardware request."""
-    emp, err = get_employee(db, params["employee_id"])
+    emp, err = verified_employee(db, params["employee_id"])
     if emp is None:
         return err or {}
-    err = require_auth(db)
-    if err is not None:
-        return err
     rtype = params["request_type"]
     ent = (emp.get("hardware_entitlements") or {}).get(rtype)
     if not isinstance(ent, dict):
@@ -265,12 +260,9 @@ def initiate_asset_return(params: dict[str, Any], db: dict[str, Any], call_index
 @TOOLS.tool
 def verify_cost_center_budget(params: dict[str, Any], db: dict[str, Any], call_index: int) -> Result:
     """Whether the caller's department can fund a hardware purchase."""
-    emp, err = get_employee(db, params["employee_id"])
+    emp, err = verified_employee(db, params["employee_id"])
     if emp is None:
         return err or {}
-    err = require_auth(db)
-    if err is not None:
-        return err
     cc, err = _budget(db, emp)
     if cc is None:
         return err or {}

@@ -18,6 +18,7 @@ from voxbench.scenarios.domains.itsm._base import (
     require_auth,
     resolve_building,
     today,
+    verified_employee,
 )
 
 _DIAG_RE = re.compile(r"^DIAG-[A-Z0-9]{8}$")
@@ -55,12 +56,9 @@ def get_troubleshooting_guide(params: dict[str, Any], db: dict[str, Any], call_i
 @TOOLS.tool
 def attempt_account_unlock(params: dict[str, Any], db: dict[str, Any], call_index: int) -> Result:
     """Unlock a locked account unless it is under a security or admin hold."""
-    emp, err = get_employee(db, params["employee_id"])
+    emp, err = verified_employee(db, params["employee_id"])
     if emp is None:
         return err or {}
-    err = require_auth(db)
-    if err is not None:
-        return err
     system = params["target_system"]
     acct = _account(emp, system)
     if acct is None or not acct.get("locked"):
@@ -89,12 +87,9 @@ def attempt_account_unlock(params: dict[str, Any], db: dict[str, Any], call_inde
 @TOOLS.tool
 def attempt_password_reset(params: dict[str, Any], db: dict[str, Any], call_index: int) -> Result:
     """Send a temporary password, unless the account needs an in-person reset."""
-    emp, err = get_employee(db, params["employee_id"])
+    emp, err = verified_employee(db, params["employee_id"])
     if emp is None:
         return err or {}
-    err = require_auth(db)
-    if err is not None:
-        return err
     system = params["target_system"]
     acct = _account(emp, system)
     if acct is None:
@@ -126,12 +121,9 @@ def attempt_password_reset(params: dict[str, Any], db: dict[str, Any], call_inde
 @TOOLS.tool
 def create_incident_ticket(params: dict[str, Any], db: dict[str, Any], call_index: int) -> Result:
     """Open an incident; login and network tickets need troubleshooting done first."""
-    emp, err = get_employee(db, params["employee_id"])
+    emp, err = verified_employee(db, params["employee_id"])
     if emp is None:
         return err or {}
-    err = require_auth(db)
-    if err is not None:
-        return err
     cat = params["category"]
     if cat in ("login_issue", "network_connectivity") and not params["troubleshooting_completed"]:
         return error(
@@ -219,12 +211,9 @@ def check_existing_outage(params: dict[str, Any], db: dict[str, Any], call_index
 @TOOLS.tool
 def add_affected_user(params: dict[str, Any], db: dict[str, Any], call_index: int) -> Result:
     """Attach the caller to an outage already on file instead of a new ticket."""
-    emp, err = get_employee(db, params["employee_id"])
+    emp, err = verified_employee(db, params["employee_id"])
     if emp is None:
         return err or {}
-    err = require_auth(db)
-    if err is not None:
-        return err
     number = params["ticket_number"]
     o = next(
         (
@@ -342,12 +331,9 @@ def attach_diagnostic_log(params: dict[str, Any], db: dict[str, Any], call_index
 @TOOLS.tool
 def mark_resolved(params: dict[str, Any], db: dict[str, Any], call_index: int) -> Result:
     """Record a call resolved without a ticket, so it still leaves a state change."""
-    emp, err = get_employee(db, params["employee_id"])
+    emp, err = verified_employee(db, params["employee_id"])
     if emp is None:
         return err or {}
-    err = require_auth(db)
-    if err is not None:
-        return err
     table = db.setdefault("interactions", {})
     iid = f"INT-{len(table) + 1:06d}"
     table[iid] = {

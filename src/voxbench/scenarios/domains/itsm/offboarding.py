@@ -12,12 +12,11 @@ from voxbench.scenarios.domains.itsm._base import (
     check_date,
     check_employee_id,
     employee,
-    get_employee,
     new_id,
     parse_date,
-    require_auth,
     require_manager,
     today,
+    verified_employee,
 )
 from voxbench.scenarios.domains.itsm.accounts import reports_to
 
@@ -30,12 +29,9 @@ def _offboarding(emp: dict[str, Any]) -> dict[str, Any] | None:
 @TOOLS.tool
 def get_offboarding_record(params: dict[str, Any], db: dict[str, Any], call_index: int) -> Result:
     """HR's off-boarding record; without one, access removal cannot start."""
-    emp, err = get_employee(db, params["employee_id"])
+    emp, err = verified_employee(db, params["employee_id"])
     if emp is None:
         return err or {}
-    err = require_auth(db)
-    if err is not None:
-        return err
     rec = _offboarding(emp)
     if rec is None:
         return error(

@@ -24,6 +24,7 @@ from voxbench.scenarios.domains.itsm._base import (
     require_otp,
     resolve_code,
     today,
+    verified_employee,
 )
 
 _LASGN_RE = re.compile(r"^LASGN-\d{6}$")
@@ -186,12 +187,9 @@ def _cost_center(db: dict[str, Any], emp: dict[str, Any]) -> dict[str, Any] | No
 @TOOLS.tool
 def submit_license_request(params: dict[str, Any], db: dict[str, Any], call_index: int) -> Result:
     """A permanent license, or a temporary one of exactly 30, 60 or 90 days."""
-    emp, err = get_employee(db, params["employee_id"])
+    emp, err = verified_employee(db, params["employee_id"])
     if emp is None:
         return err or {}
-    err = require_auth(db)
-    if err is not None:
-        return err
     lic = _catalog(db, "LIC-").get(params["catalog_id"])
     if lic is None:
         return error("license_not_found", f"Catalog item {params['catalog_id']} not found")
@@ -239,12 +237,9 @@ def submit_license_request(params: dict[str, Any], db: dict[str, Any], call_inde
 @TOOLS.tool
 def validate_cost_center(params: dict[str, Any], db: dict[str, Any], call_index: int) -> Result:
     """Check the caller's department charge code before a permanent license."""
-    emp, err = get_employee(db, params["employee_id"])
+    emp, err = verified_employee(db, params["employee_id"])
     if emp is None:
         return err or {}
-    err = require_auth(db)
-    if err is not None:
-        return err
     cc = _cost_center(db, emp)
     if cc is None or cc.get("active") is False or cc.get("status") not in (None, "active"):
         return error("invalid_cost_center", f"Cost center {emp.get('cost_center_code')} is not active")
@@ -260,12 +255,9 @@ def validate_cost_center(params: dict[str, Any], db: dict[str, Any], call_index:
 @TOOLS.tool
 def get_employee_licenses(params: dict[str, Any], db: dict[str, Any], call_index: int) -> Result:
     """The caller's license assignments (to find the one to renew)."""
-    emp, err = get_employee(db, params["employee_id"])
+    emp, err = verified_employee(db, params["employee_id"])
     if emp is None:
         return err or {}
-    err = require_auth(db)
-    if err is not None:
-        return err
     return success(
         employee_id=emp["employee_id"], licenses=[dict(x) for x in emp.get("software_licenses") or []]
     )
