@@ -87,19 +87,43 @@ def condition_from_job(name: str, spec: Mapping[str, Any] | None) -> Condition:
 
 
 def tts_config_for_voice(voice_id: str | None, base: Any = None) -> Any:
-    """The simulator's TTSConfig for an accent voice id (``piper:joe@fr``, ``...:slow``).
+    """The simulator's TTSConfig for a condition's voice id; ``None`` returns ``base`` unchanged.
 
-    Keeps the base voice's identity (the simulator's pitch) and phonemises with the accent's
-    espeak-ng voice; ``None`` returns ``base`` unchanged. espeak-ng binary voices are not
-    supported live (no pipecat service for them yet): they raise.
+    * ``kokoro:<voice>`` (``kokoro:jf_alpha``) is that Kokoro voice, ``kokoro:<voice>:slow``
+      20% slower;
+    * ``piper:joe@<espeak voice>`` (``piper:joe@fr``, ``...:slow``) is Piper joe phonemised with
+      that espeak-ng voice. It keeps the base voice's pitch when the base is a Piper voice, and
+      starts from the pitch-shifted ``user-piper`` caller otherwise, so an accent never turns
+      the caller into the agent's plain joe.
+
+    espeak-ng binary voices have no pipecat service yet and raise, as do unknown ids (the
+    message names the bad id).
     """
     from voxbench.pipelines.services import TTSConfig
 
     base = base or TTSConfig(voice="user")
-    if voice_id is None or voice_id in ("piper:joe", "piper:joe@en-us"):
+    if voice_id is None:
+        return base
+    if voice_id.startswith("kokoro:"):
+        name, _, variant = voice_id.removeprefix("kokoro:").partition(":")
+        if variant not in ("", "slow"):
+            raise ValueError(f"unknown voice variant {variant!r} in {voice_id!r} (only ':slow')")
+        from voxbench.pipelines.services.kokoro import parse_kokoro_voice
+
+        parse_kokoro_voice(f"kokoro:{name}")  # a one-line error naming an unknown voice
+        cfg = TTSConfig(voice=f"kokoro:{name}", sample_rate=base.sample_rate, n_threads=base.n_threads)
+        return cfg.model_copy(update={"speaking_rate": round(1 / 1.2, 4)}) if variant else cfg
+    if not voice_id.startswith("piper:joe"):
+        raise ValueError(
+            f"caller voice {voice_id!r} is not available in live calls "
+            "(use 'kokoro:<voice>' or 'piper:joe@<espeak voice>')"
+        )
+    if base.kind != "piper-local":
+        base = TTSConfig(voice="user-piper", sample_rate=base.sample_rate, n_threads=base.n_threads)
+    if voice_id in ("piper:joe", "piper:joe@en-us"):
         return base
     if not voice_id.startswith("piper:joe@"):
-        raise ValueError(f"accent voice {voice_id!r} is not available in live calls (only piper:joe@...)")
+        raise ValueError(f"unknown caller voice {voice_id!r} (expected 'piper:joe@<espeak voice>')")
     rest = voice_id.removeprefix("piper:joe@")
     espeak, _, variant = rest.partition(":")
     rate = base.speaking_rate or base.voice_params().speaking_rate
@@ -121,14 +145,14 @@ def _synthetic_clip(text: str, sr: int) -> Int16:
 
 
 def default_clip_synth(services: SimulatorServices) -> ClipSynth:
-    """The simulator's own Piper voice when its TTS has one, else synthetic speech."""
+    """The simulator's own voice (Piper or Kokoro synthesiser) when its TTS has one, else synthetic speech."""
     synth = getattr(services.tts, "_synth", None)
     if synth is not None and hasattr(synth, "synthesize"):
 
-        def piper(text: str, sr: int) -> Int16:
+        def own_voice(text: str, sr: int) -> Int16:
             return np.frombuffer(synth.synthesize(text, sr), dtype="<i2").astype(np.int16)
 
-        return piper
+        return own_voice
     return _synthetic_clip
 
 

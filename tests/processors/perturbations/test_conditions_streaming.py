@@ -182,6 +182,7 @@ def test_accent_voice_listing_degrades_gracefully(monkeypatch: pytest.MonkeyPatc
 
     monkeypatch.setattr(voices, "piper_available", lambda: False)
     monkeypatch.setattr(voices, "espeak_binary", lambda: None)
+    monkeypatch.setattr(voices, "kokoro_available", lambda: False)
     assert voices.list_accent_voices() == []
     assert voices.resolve_accent_voice("piper:joe@fr") is None
 

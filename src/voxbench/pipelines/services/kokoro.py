@@ -1,0 +1,200 @@
+"""Local Kokoro TTS as a pipecat service: a caller voice that is not the agent's Piper joe.
+
+The model, the voice packs and their checksums come from :mod:`voxbench.localmodels.kokoro`.
+Kokoro renders 24 kHz; audio is resampled (soxr, whole sentence) to the pipeline's output rate.
+Text is cut into sentences before synthesis so the first sentence plays while the next one is
+still being made: Kokoro's RTF here is ~0.35 (Piper's ~0.05), so synthesising a two-sentence
+caller line in one go would delay the caller's first word by a second or more.
+
+Voices are named ``kokoro:<voice>`` (``kokoro:jm_kumo``); :attr:`KokoroVoiceParams.voice_id` adds
+the rate and phonemiser language when they differ from the defaults, for run records.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import AsyncGenerator, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from voxbench.localmodels.kokoro import KOKORO_LANGS, KOKORO_RATE, KOKORO_VOICES
+
+KOKORO_PREFIX = "kokoro:"
+SENTENCE_PAUSE_S = 0.2
+"""Silence put between the sentences of one text (Kokoro's own join pause is 0.25 s)."""
+PEAK_LIMIT = 0.95
+"""Kokoro's float output overshoots full scale on some sentences (jm_kumo peaks of 1.18 on
+the built-in caller lines), which PCM16 would clip hard; such sentences are scaled down to
+this peak (at most a dB or two), the others are left as they are."""
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+
+
+@dataclass(frozen=True)
+class KokoroVoiceParams:
+    """One Kokoro voice and how it is spoken."""
+
+    voice: str = "jm_kumo"
+    speaking_rate: float = 1.0
+    lang: str = "en-us"
+
+    def __post_init__(self) -> None:
+        if self.voice not in KOKORO_VOICES:
+            raise ValueError(
+                f"unknown Kokoro voice {self.voice!r}; Kokoro voices: "
+                + ", ".join(f"{KOKORO_PREFIX}{v}" for v in KOKORO_VOICES)
+            )
+        if not 0.5 <= self.speaking_rate <= 2.0:
+            raise ValueError(f"speaking_rate must be in [0.5, 2.0], got {self.speaking_rate}")
+        if self.lang not in KOKORO_LANGS:
+            raise ValueError(f"Kokoro phonemiser language must be one of {KOKORO_LANGS}, got {self.lang!r}")
+
+    @property
+    def model(self) -> str:
+        return "kokoro-v1.0-int8"
+
+    @property
+    def voice_id(self) -> str:
+        """Stable identifier of this exact voice, e.g. ``kokoro:jm_kumo@rate1.1``."""
+        mods: list[str] = []
+        if self.speaking_rate != 1.0:
+            mods.append(f"rate{self.speaking_rate:g}")
+        if self.lang != "en-us":
+            mods.append(f"lang={self.lang}")
+        return f"{KOKORO_PREFIX}{self.voice}" + (("@" + ",".join(mods)) if mods else "")
+
+
+def parse_kokoro_voice(name: str) -> KokoroVoiceParams:
+    """``kokoro:<voice>`` -> params; a clear error naming the bad voice otherwise."""
+    if not name.startswith(KOKORO_PREFIX):
+        raise ValueError(f"{name!r} is not a Kokoro voice name (expected '{KOKORO_PREFIX}<voice>')")
+    return KokoroVoiceParams(voice=name.removeprefix(KOKORO_PREFIX))
+
+
+def split_sentences(text: str) -> list[str]:
+    """Sentences of ``text`` (split after . ! ? and whitespace), empty pieces dropped."""
+    return [s.strip() for s in _SENTENCE_END.split(text) if s.strip()]
+
+
+class KokoroSynth:
+    """Synchronous Kokoro synthesis to PCM16 (used by the service, caller acts and benchmarks).
+
+    The 92 MB model is shared by every ``KokoroSynth`` in the process with the same thread count.
+    """
+
+    def __init__(self, voice: KokoroVoiceParams, *, n_threads: int | None = None) -> None:
+        from voxbench.localmodels.kokoro import shared_kokoro_engine
+
+        self.params = voice
+        self.engine = shared_kokoro_engine(n_threads=n_threads)
+        self.native_rate = KOKORO_RATE
+
+    def sentence_pcm(self, sentence: str, out_rate: int) -> bytes:
+        from voxbench.pipelines.services.tts import to_pcm16
+
+        p = self.params
+        audio = self.engine.create(sentence, p.voice, speed=p.speaking_rate, lang=p.lang)
+        peak = float(np.max(np.abs(audio))) if audio.size else 0.0
+        if peak > PEAK_LIMIT:
+            audio = audio * (PEAK_LIMIT / peak)
+        return to_pcm16(audio, KOKORO_RATE, out_rate)
+
+    def iter_sentences(self, text: str, out_rate: int) -> Iterator[bytes]:
+        """PCM16 mono at ``out_rate`` per sentence; every sentence but the last ends in a pause."""
+        parts = split_sentences(text)
+        gap = bytes(2 * round(SENTENCE_PAUSE_S * out_rate))
+        for i, sentence in enumerate(parts):
+            pcm = self.sentence_pcm(sentence, out_rate)
+            yield pcm + gap if i < len(parts) - 1 else pcm
+
+    def sentences(self, text: str, out_rate: int) -> list[bytes]:
+        return list(self.iter_sentences(text, out_rate))
+
+    def synthesize(self, text: str, out_rate: int) -> bytes:
+        return b"".join(self.iter_sentences(text, out_rate))
+
+    def synthesize_float(self, text: str, out_rate: int) -> np.ndarray:
+        return np.frombuffer(self.synthesize(text, out_rate), dtype="<i2").astype(np.float32) / 32768.0
+
+
+def _service_class() -> type:
+    from pipecat.frames.frames import ErrorFrame, Frame, TTSAudioRawFrame
+    from pipecat.services.settings import TTSSettings
+    from pipecat.services.tts_service import TTSService
+
+    class LocalKokoroTTSService(TTSService):
+        """In-process Kokoro TTS for pipecat; one audio frame per sentence at the pipeline rate."""
+
+        def __init__(
+            self,
+            *,
+            voice: str | KokoroVoiceParams = "kokoro:jm_kumo",
+            n_threads: int | None = None,
+            **kwargs: Any,
+        ) -> None:
+            params = voice if isinstance(voice, KokoroVoiceParams) else parse_kokoro_voice(voice)
+            super().__init__(
+                push_start_frame=True,
+                push_stop_frames=True,
+                settings=TTSSettings(model=params.model, voice=params.voice_id, language="en"),
+                **kwargs,
+            )
+            self._synth = KokoroSynth(params, n_threads=n_threads)
+
+        @property
+        def voice_params(self) -> KokoroVoiceParams:
+            return self._synth.params
+
+        @property
+        def voice_id(self) -> str:
+            return self._synth.params.voice_id
+
+        def can_generate_metrics(self) -> bool:
+            return True
+
+        async def run_tts(self, text: str, context_id: str) -> AsyncGenerator[Frame, None]:
+            await self.start_tts_usage_metrics(text)
+            out_rate = self.sample_rate
+            it = self._synth.iter_sentences(text, out_rate)
+
+            def next_pcm() -> bytes | None:
+                return next(it, None)
+
+            try:
+                while True:
+                    pcm = await asyncio.to_thread(next_pcm)
+                    if pcm is None:
+                        break
+                    await self.stop_ttfb_metrics()
+                    yield TTSAudioRawFrame(pcm, out_rate, 1, context_id=context_id)
+            except Exception as e:  # pragma: no cover - surfaced as a pipeline error
+                yield ErrorFrame(error=f"Kokoro synthesis failed: {e}")
+            finally:
+                await self.stop_ttfb_metrics()
+
+    return LocalKokoroTTSService
+
+
+_SERVICE_CLASS: type | None = None
+
+
+def local_kokoro_service_class() -> type:
+    global _SERVICE_CLASS
+    if _SERVICE_CLASS is None:
+        _SERVICE_CLASS = _service_class()
+    return _SERVICE_CLASS
+
+
+def make_kokoro_tts(
+    voice: str | KokoroVoiceParams = "kokoro:jm_kumo",
+    *,
+    sample_rate: int | None = None,
+    n_threads: int | None = None,
+    **kwargs: Any,
+) -> Any:
+    """A ``LocalKokoroTTSService``. ``sample_rate=None`` follows the pipeline's output rate."""
+    cls = local_kokoro_service_class()
+    return cls(voice=voice, sample_rate=sample_rate, n_threads=n_threads, **kwargs)
