@@ -103,10 +103,15 @@ class Conv:
         return self
 
     def write(
-        self, path: Path, final_db: dict[str, Any] | None = None, expected_db: dict[str, Any] | None = None
+        self,
+        path: Path,
+        final_db: dict[str, Any] | None = None,
+        expected_db: dict[str, Any] | None = None,
+        end_t: float | None = None,
     ) -> Path:
+        """Write the record; the call ends 0.5 s after the last event unless `end_t` says when."""
         last = max((e.t for e in self.events), default=0.0)
-        events = [*self.events, EndEvent(t=last + 0.5, reason=self.end_reason)]
+        events = [*self.events, EndEvent(t=last + 0.5 if end_t is None else end_t, reason=self.end_reason)]
         rec = ConversationRecord(
             conversation_id=f"{self.scenario_id}/trial_{self.trial}",
             domain="airline",

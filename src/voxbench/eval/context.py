@@ -18,31 +18,23 @@ a list of `HEvent`s on one clock in seconds, then `segment()` cuts turns:
   0 inside the session), so early intended texts and late transcripts land on the turn
   whose audio they belong to; texts with no audio at all fall back to the turn clock;
 * tool calls, tool results and fallback nudges belong to the turn current at their
-  time; a fallback nudge opens a new (assistant-only) turn, scored 0 by turn_taking.
+  time; a fallback nudge opens a new (assistant-only) turn, scored 0 by turn_taking;
+* the turn texts carry inline interruption tags from the session timing
+  (`voxbench.eval.tags` has the rules for all seven).
 """
 
 from __future__ import annotations
 
 import bisect
 import re
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
-from typing import Any, Literal
+from typing import Any
 
-Who = Literal["user", "assistant"]
-TEXT_KINDS = ("user_intended", "user_transcribed", "assistant_intended", "assistant_transcribed")
+from voxbench.eval.sessions import TEXT_KINDS, HEvent, Session, Who, nearest, pair_sessions
+from voxbench.eval.tags import tagged_texts
 
-
-@dataclass
-class HEvent:
-    """One flattened history event. `kind` is audio_start/audio_end (with `who`), one of
-    TEXT_KINDS (with `text`), tool_call/tool_response (with `name`, `data`), fallback."""
-
-    t: float
-    kind: str
-    who: Who | None = None
-    text: str = ""
-    name: str = ""
-    data: Any = None
+__all__ = ["TEXT_KINDS", "ConversationContext", "HEvent", "ToolCallInfo", "Who", "segment", "strip_tags"]
 
 
 @dataclass
@@ -139,43 +131,6 @@ class ConversationContext:
 # ---------------------------------------------------------------------------- segmentation
 
 
-@dataclass
-class _Session:
-    who: Who
-    start: float
-    end: float | None
-    texts: dict[str, list[str]] = field(default_factory=dict)
-    turn: int = -1
-
-
-def _pair_sessions(events: list[HEvent], end_t: float) -> list[_Session]:
-    sessions: list[_Session] = []
-    open_: dict[str, _Session] = {}
-    for ev in events:
-        if ev.kind == "audio_start" and ev.who and ev.who not in open_:
-            s = _Session(ev.who, ev.t, None)
-            open_[ev.who] = s
-            sessions.append(s)
-        elif ev.kind == "audio_end" and ev.who in open_:
-            open_.pop(ev.who).end = ev.t
-    for s in open_.values():  # a missing end uses the session-end timestamp
-        s.end = max(end_t, s.start)
-    return sessions
-
-
-def _nearest(sessions: list[_Session], t: float) -> _Session | None:
-    best, best_d = None, float("inf")
-    for s in sessions:
-        end = s.end if s.end is not None else s.start
-        d = 0.0 if s.start <= t <= end else min(abs(t - s.start), abs(t - end))
-        if d < best_d:  # ties go to the earlier session
-            best, best_d = s, d
-    return best
-
-
-TAG_ASSISTANT_INTERRUPTS = "[assistant interrupts]"
-TAG_USER_INTERRUPTS = "[user interrupts]"
-TAG_CUT_BY_USER = "[likely cut off by user]"
 _TAG_RE = re.compile(r"\[[^\]]*\]")
 
 
@@ -188,15 +143,18 @@ def segment(
     ctx: ConversationContext,
     drop_empty_user_sessions: bool = True,
     caller_first_is_turn_1: bool = True,
+    final_agent_cut: bool = False,
 ) -> None:
     """Fill the turn-level fields of `ctx` from a flattened history (see module doc).
 
     `caller_first_is_turn_1=False` is EVA's rule: a caller who speaks before any agent
-    speech stays in turn 0 (EVA assumes a greeting)."""
+    speech stays in turn 0 (EVA assumes a greeting). `final_agent_cut=True` is EVA's
+    tagging of a conversation that ends on agent speech (`voxbench.eval.tags`)."""
     events = sorted(events, key=lambda e: e.t)  # stable: source order breaks ties
     end_t = events[-1].t if events else 0.0
-    sessions = _pair_sessions(events, end_t)
-    by_who: dict[str, list[_Session]] = {
+    record_end = max((e.t for e in events if e.kind == "end"), default=None)
+    sessions = pair_sessions(events, end_t)
+    by_who: dict[str, list[Session]] = {
         "user": [s for s in sessions if s.who == "user"],
         "assistant": [s for s in sessions if s.who == "assistant"],
     }
@@ -204,11 +162,11 @@ def segment(
     for ev in events:
         if ev.kind in TEXT_KINDS and ev.text.strip():
             who = "user" if ev.kind.startswith("user") else "assistant"
-            s = _nearest(by_who[who], ev.t)
+            s = nearest(by_who[who], ev.t)
             if s is None:
                 orphan_texts.append(ev)
             else:
-                s.texts.setdefault(ev.kind, []).append(ev.text.strip())
+                s.texts.setdefault(ev.kind, []).append((ev.t, ev.text.strip()))
     has_user_text = any(s.texts for s in by_who["user"])
     if drop_empty_user_sessions and has_user_text:
         sessions = [s for s in sessions if s.who == "assistant" or s.texts]
@@ -225,7 +183,7 @@ def segment(
     fallback: list[int] = []
     a_int: set[int] = set()
     u_int: set[int] = set()
-    open_user: _Session | None = None
+    open_user: Session | None = None
     for t, _prio, kind in marks:
         if kind == "s":
             s = starts[si]
@@ -238,16 +196,12 @@ def segment(
                     spoke = False
                     clock.append((t, turn))
                 any_user = True
-                if any(o.who == "assistant" and o.start < t < (o.end or t) for o in sessions if o is not s):
+                if any(o.who == "assistant" and o.spans(t) for o in sessions if o is not s):
                     u_int.add(turn)
                 s.turn = turn
                 open_user = s
             else:
-                if (
-                    open_user is not None
-                    and open_user.start <= t < (open_user.end or t)
-                    and open_user.turn == turn
-                ):
+                if open_user is not None and open_user.start <= t < open_user.end and open_user.turn == turn:
                     a_int.add(turn)
                 s.turn = turn
                 spoke = True
@@ -266,13 +220,15 @@ def segment(
     def turn_at(t: float) -> int:
         return clock[bisect.bisect_right(clock_t, t) - 1][1]
 
+    calls = _tool_calls(events, turn_at)
+    tool_times: dict[int, list[float]] = {}
+    for c in calls:
+        tool_times.setdefault(c.turn_id, []).append(c.t)
     users: dict[int, list[tuple[float, float]]] = {}
     assts: dict[int, list[tuple[float, float]]] = {}
-    texts: dict[str, dict[int, list[tuple[float, str]]]] = {k: {} for k in TEXT_KINDS}
     for s in sessions:
-        (users if s.who == "user" else assts).setdefault(s.turn, []).append((s.start, s.end or s.start))
-        for kind, lst in s.texts.items():
-            texts[kind].setdefault(s.turn, []).extend((s.start, x) for x in lst)
+        (users if s.who == "user" else assts).setdefault(s.turn, []).append((s.start, s.end))
+    texts = tagged_texts(sessions, tool_times, record_end, final_agent_cut)
     for ev in orphan_texts:
         texts[ev.kind].setdefault(turn_at(ev.t), []).append((ev.t, ev.text.strip()))
 
@@ -296,8 +252,14 @@ def segment(
     ctx.transcribed_user_turns = joined("user_transcribed")
     ctx.intended_assistant_turns = joined("assistant_intended")
     ctx.transcribed_assistant_turns = joined("assistant_transcribed")
-    _apply_tags(ctx)
+    ctx.tool_calls = calls
+    turn_ids = [*users, *assts, *(c.turn_id for c in calls)]
+    ctx.num_turns = max(turn_ids) if turn_ids else 0
+    ctx.conversation_trace = build_trace(ctx, users, assts)
 
+
+def _tool_calls(events: list[HEvent], turn_at: Callable[[float], int]) -> list[ToolCallInfo]:
+    """Tool calls with their responses (matched by name, in order), each in its turn."""
     calls: list[ToolCallInfo] = []
     pending: dict[str, list[ToolCallInfo]] = {}
     for ev in events:
@@ -316,24 +278,7 @@ def segment(
             c.response = resp
             c.status = str(resp.get("status")) if resp.get("status") is not None else None
             c.error_type = resp.get("error_type") if c.status == "error" else None
-    ctx.tool_calls = calls
-    turn_ids = [*users, *assts, *(c.turn_id for c in calls)]
-    ctx.num_turns = max(turn_ids) if turn_ids else 0
-    ctx.conversation_trace = build_trace(ctx, users, assts)
-
-
-def _apply_tags(ctx: ConversationContext) -> None:
-    for t in ctx.assistant_interrupted_turns:
-        for d in (ctx.intended_assistant_turns, ctx.transcribed_assistant_turns):
-            if t in d:
-                d[t] = f"{TAG_ASSISTANT_INTERRUPTS} {d[t]}"
-    for t in ctx.user_interrupted_turns:
-        for d in (ctx.intended_user_turns, ctx.transcribed_user_turns):
-            if t in d:
-                d[t] = f"{TAG_USER_INTERRUPTS} {d[t]}"
-        for d in (ctx.intended_assistant_turns, ctx.transcribed_assistant_turns):
-            if t - 1 in d:
-                d[t - 1] = f"{d[t - 1]} {TAG_CUT_BY_USER}"
+    return calls
 
 
 def build_trace(

@@ -166,7 +166,7 @@ def load_eva_context(
         p = folder / name
         if p.is_file():
             setattr(ctx, attr, json.loads(p.read_text(encoding="utf-8")))
-    segment(eva_history(folder, pipeline_type), ctx, caller_first_is_turn_1=False)
+    segment(eva_history(folder, pipeline_type), ctx, caller_first_is_turn_1=False, final_agent_cut=True)
     ctx.pretool_speech_rate = pretool_speech_rate(_audit(folder))
     for stage in ("llm", "stt", "tts"):
         lat = result.get(f"{stage}_latency") or {}

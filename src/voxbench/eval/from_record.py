@@ -72,6 +72,8 @@ def history_from_events(bundle: RecordBundle) -> list[HEvent]:
             resp = dict(e.result)
             resp.setdefault("status", e.status)
             out.append(HEvent(e.t, "tool_response", name=e.name, data=resp))
+        elif isinstance(e, EndEvent):
+            out.append(HEvent(e.t, "end"))
     return out
 
 

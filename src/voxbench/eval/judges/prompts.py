@@ -9,11 +9,16 @@ from __future__ import annotations
 import json
 from typing import Any
 
-TAGS_NOTE = (
-    "Bracketed tags in the transcript are annotations, not speech: [assistant interrupts] / "
-    "[user interrupts] mark who started talking over whom, [likely cut off by user] marks agent "
-    "speech that was probably not heard in full, [pause] marks a tool call in progress."
-)
+TAGS_NOTE = """Bracketed tags in the transcript are timing annotations, never speech:
+- [assistant interrupts] / [user interrupts]: at the start of a text, that speaker began while
+  the other was still talking; inside a text, roughly where the other speaker cut in.
+- [likely cut off by user] (in agent text) / [likely cut off by assistant] (in caller text):
+  the speaker stopped while the other talked over them.
+- [speaker likely cut itself off]: the speaker stopped on its own (mid-text: it then resumed).
+- [likely interruption]: the agent's speech broke off for no visible reason.
+- [pause]: the agent paused while a tool call ran.
+Words before a cut-off tag (from the start of the text or the previous tag) may not have been
+spoken at all; do not count what the speaker could not finish against them."""
 
 FAITHFULNESS = """You audit a customer-service voice agent for faithfulness. You get its role,
 its policy, its tools, the date, and the conversation with tool calls and results. The
