@@ -103,6 +103,26 @@ is right. Reply with a JSON array:
 [{{"turn_id": <int>, "transcript": "...", "has_entities": true|false, "explanation": "...", "rating": 0|1}}]
 """
 
+TTS_FIDELITY = """You hear a recording of a voice agent's side of a call (the caller is not in it)
+and read the text the agent sent to speech synthesis, turn by turn. Check whether the audio says
+that text faithfully, word for word, with extra care for entities (codes spelled letter by
+letter, identifiers, amounts, times, dates, names).
+
+{tags}
+Tags are never spoken. Words in a region a tag marks as possibly unspoken may be missing.
+
+Per turn, rating 1 = every entity right and no meaning-changing missing, added or garbled
+words; 0 otherwise. Ignore fillers, prosody, honorific variants (Mr./Mister), number forms
+that sound the same, trailing words cut off at the very end of the recording, and text that
+drifted into a neighbouring turn. For rating 0, list every failure mode that applies:
+entity_error (an entity wrong, missing or garbled), truncation (content missing where no tag
+explains it), garbled_hallucination (non-entity words unintelligible), insertion_hallucination
+(words the text does not contain), wrong_language (not the expected language). The list is
+empty for rating 1. Reply with JSON only:
+{{"turns": [{{"turn_id": <int>, "language": "...", "transcript": "...", "explanation": "...",
+"rating": 0|1, "failure_modes": [...]}}]}}
+"""
+
 USER_SPEECH = """You hear a simulated caller's audio and see the text it intended to say per
 turn. Rate each turn: 3 = all words and entities present; 2 = entities right but some
 unimportant words missing or stage directions spoken aloud; 1 = an entity wrong or a

@@ -6,8 +6,18 @@ from voxbench.eval.metrics import (
     judged,
     selectivity,
     stt_wer,
+    tts_fidelity,
     turn_taking,
     validation,
 )
 
-__all__ = ["accuracy", "diagnostics", "judged", "selectivity", "stt_wer", "turn_taking", "validation"]
+__all__ = [
+    "accuracy",
+    "diagnostics",
+    "judged",
+    "selectivity",
+    "stt_wer",
+    "tts_fidelity",
+    "turn_taking",
+    "validation",
+]

@@ -52,7 +52,8 @@ def extract_entities(text: str) -> list[str]:
     return [e for e in dict.fromkeys(ents) if e]
 
 
-def _heard(entity: str, transcript_norm: str) -> bool:
+def entity_heard(entity: str, transcript_norm: str) -> bool:
+    """True when a normalised entity occurs in a normalised transcript (spaces optional)."""
     return f" {entity} " in f" {transcript_norm} " or entity.replace(" ", "") in transcript_norm.replace(
         " ", ""
     )
@@ -83,7 +84,7 @@ def agent_speech_fidelity(ctx: ConversationContext, config: EvalConfig) -> Metri
         if not ents or t not in ctx.transcribed_assistant_turns:
             continue
         heard = normalize_text(ctx.transcribed_assistant_turns[t])
-        missing = [e for e in ents if not _heard(e, heard)]
+        missing = [e for e in ents if not entity_heard(e, heard)]
         per[t] = 0.0 if missing else 1.0
         ev[t] = {"entities": ents, "missing": missing}
     params = {"method": "offline_stt_entities", "normalizer": NORMALIZER_ID}
