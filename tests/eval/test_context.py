@@ -140,3 +140,29 @@ def test_audio_segment_events_used_when_no_speech_stamps(tmp_path: Path) -> None
     ]  # fmt: skip
     c = load_context(conv.write(tmp_path / "r"))
     assert c.latency_assistant_turns == {1: 0.5}
+
+
+def test_fallback_nudge_event_of_a_voxbench_record(tmp_path: Path) -> None:
+    from voxbench.eval.metrics.turn_taking import turn_taking
+    from voxbench.eval.types import EvalConfig
+    from voxbench.records import FallbackNudge
+
+    conv = (
+        Conv()
+        .agent(0.5, 2.0, "Hello.")
+        .user(3.0, 4.0, "Hi, I need help.")
+        .agent(5.0, 6.0, "Sure, with what?")
+    )
+    conv.events.append(FallbackNudge(t=10.0, silence_s=4.0))  # the caller said nothing for 4 s
+    conv.agent(10.6, 12.0, "Are you still there?").user(13.0, 14.0, "Yes, my flight.").agent(
+        15.0, 16.0, "Okay."
+    )
+    c = load_context(conv.write(tmp_path / "r"))
+    assert c.fallback_turn_ids == [2]
+    assert c.audio_timestamps_assistant_turns[2] == [(10.6, 12.0)]
+    assert c.audio_timestamps_user_turns == {1: [(3.0, 4.0)], 3: [(13.0, 14.0)]}
+    r = turn_taking(c, EvalConfig())
+    assert r.details["per_turn_reason"] == {1: "latency", 2: "turn_end_fallback", 3: "latency"}
+    assert r.details["per_turn_score"] == {1: 1.0, 2: 0.0, 3: 1.0}
+    assert r.sub_metrics["fallback_nudge.count"].score == 1.0
+    assert r.sub_metrics["fallback_nudge.rate"].score == 0.25  # 1 of 4 agent turns

@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
+import csv
+import shutil
+from pathlib import Path
+
 import pytest
 
+from tests.eval.builders import Conv
 from voxbench.eval.context import ConversationContext, ToolCallInfo
+from voxbench.eval.eva_format import load_eva_context
+from voxbench.eval.from_record import load_context
 from voxbench.eval.metrics.turn_taking import latency_score, turn_taking
 from voxbench.eval.types import EvalConfig
+from voxbench.records import UsageEvent
 
 
 @pytest.mark.parametrize(
@@ -164,3 +172,40 @@ def test_rates_early_on_time_late() -> None:
     assert r.sub_metrics["late_rate"].score == pytest.approx(1 / 3, abs=1e-4)
     assert r.sub_metrics["mean_latency_ms"].score == pytest.approx(1366.7, abs=0.1)
     assert r.sub_metrics["p90_latency_ms"].score == 3000.0
+
+
+def test_token_means_count_agent_responses_and_never_invent_reasoning(tmp_path: Path) -> None:
+    conv = Conv().agent(0.5, 2.0, "Hello.").user(3.0, 4.0, "Hi.").agent(5.0, 6.0, "Yes?")
+    conv.events += [
+        UsageEvent(t=4.5, side="agent", model="m", completion_tokens=20, reasoning_tokens=8),
+        UsageEvent(t=5.5, side="agent", model="m", completion_tokens=40),  # no reasoning reported
+        UsageEvent(t=3.5, side="user", model="sim", completion_tokens=999, reasoning_tokens=999),
+    ]
+    r = run(load_context(conv.write(tmp_path / "a")))
+    assert r.sub_metrics["mean_output_tokens"].score == 30.0  # the simulator's LLM is not the agent
+    rt = r.sub_metrics["mean_reasoning_tokens"]
+    assert rt.score == 8.0 and rt.normalized_score is None
+    assert rt.details == {"responses_with_usage": 2, "responses_with_reasoning": 1}
+    plain = Conv().agent(0.5, 2.0, "Hello.").user(3.0, 4.0, "Hi.").agent(5.0, 6.0, "Yes?")
+    plain.events.append(UsageEvent(t=4.5, side="agent", model="m", completion_tokens=12))
+    rt = run(load_context(plain.write(tmp_path / "b"))).sub_metrics["mean_reasoning_tokens"]
+    assert rt.score is None and rt.skipped and rt.details["skip_reason"] == "reasoning tokens not recorded"
+
+
+def test_eva_reasoning_tokens_column(eva_data: Path, tmp_path: Path) -> None:
+    sample = eva_data / "tests" / "artifacts" / "records" / "1.1.2"
+    csv.field_size_limit(1 << 30)
+    with (sample / "agent_perf_stats.csv").open(encoding="utf-8", newline="") as f:
+        rows = list(csv.DictReader(f))
+    out_tokens = [int(r["output_tokens"]) for r in rows]
+    r = run(load_eva_context(sample))
+    assert r.sub_metrics["mean_output_tokens"].score == round(sum(out_tokens) / len(out_tokens), 4)
+    assert r.sub_metrics["mean_reasoning_tokens"].skipped  # this EVA version logs none
+    copy = tmp_path / "1.1.2"
+    shutil.copytree(sample, copy)
+    with (copy / "agent_perf_stats.csv").open("w", encoding="utf-8", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=[*rows[0], "reasoning_tokens"])
+        w.writeheader()
+        w.writerows({**row, "reasoning_tokens": str(10 * i)} for i, row in enumerate(rows))
+    rt = run(load_eva_context(copy)).sub_metrics["mean_reasoning_tokens"]
+    assert rt.score == round(sum(10 * i for i in range(len(rows))) / len(rows), 4)

@@ -10,9 +10,12 @@ import pytest
 from voxbench.records import (
     ConversationRecord,
     EventWriter,
+    FallbackNudge,
     Speech,
     ToolCall,
     UnknownSchemaVersion,
+    UsageEvent,
+    parse_event,
     read_record,
     write_record,
 )
@@ -53,3 +56,12 @@ def test_event_writer_keeps_lines_until_close_then_orders(tmp_path: Path) -> Non
     ts = [json.loads(x)["t"] for x in (tmp_path / "events.jsonl").read_text().splitlines()]
     assert ts == [1.0, 2.0]
     assert not list(tmp_path.glob(".events.jsonl.*"))
+
+
+def test_usage_reasoning_tokens_and_fallback_nudge_are_additive() -> None:
+    old = parse_event('{"type": "usage", "t": 1.0, "side": "agent", "model": "m", "completion_tokens": 7}')
+    assert isinstance(old, UsageEvent) and old.reasoning_tokens is None  # not recorded, not 0
+    new = UsageEvent(t=2.0, side="agent", completion_tokens=30, reasoning_tokens=12)
+    assert parse_event(new.model_dump_json()) == new
+    nudge = parse_event({"type": "fallback_nudge", "t": 9.5, "silence_s": 4.0})
+    assert isinstance(nudge, FallbackNudge) and nudge.side == "agent" and nudge.silence_s == 4.0

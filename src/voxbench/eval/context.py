@@ -78,6 +78,9 @@ class ConversationContext:
     num_turns: int = 0
     stage_latencies: dict[str, list[float]] = field(default_factory=dict)
     output_tokens: list[int] = field(default_factory=list)
+    """Completion tokens per agent LLM response that reported usage."""
+    reasoning_tokens: list[int] = field(default_factory=list)
+    """Reasoning tokens per agent LLM response that reported them (absent, not 0, otherwise)."""
     pretool_speech_rate: float | None = None
     expected_db: dict[str, Any] | None = None
     initial_db: dict[str, Any] | None = None

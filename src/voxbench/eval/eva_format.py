@@ -180,6 +180,8 @@ def load_eva_context(
             for row in csv.DictReader(f):
                 if (row.get("output_tokens") or "").strip().isdigit():
                     ctx.output_tokens.append(int(row["output_tokens"]))
+                if (row.get("reasoning_tokens") or "").strip().isdigit():  # newer EVA runs only
+                    ctx.reasoning_tokens.append(int(row["reasoning_tokens"]))
     for key, fname in (
         ("agent", "audio_assistant.wav"),
         ("user_clean", "audio_user_clean.wav"),

@@ -5,7 +5,8 @@ channel has them, else from `audio_segment` start/end. Texts: the caller's inten
 text is `utterance`/`tts_text` on the user channel, the agent's STT of the caller is
 `transcript` on the user channel; the agent's intended text is `tts_text` (else
 `utterance`, else `llm_text`) on the agent channel, the simulator's STT of the agent is
-`transcript` on the agent channel.
+`transcript` on the agent channel. A `fallback_nudge` (the agent re-prompted a silent
+caller) opens a turn of its own, as EVA's `turn_fallback` audit entries do.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from voxbench.records import (
     AudioSegment,
     CallerAct,
     EndEvent,
+    FallbackNudge,
     LLMText,
     RecordBundle,
     Speech,
@@ -72,6 +74,8 @@ def history_from_events(bundle: RecordBundle) -> list[HEvent]:
             resp = dict(e.result)
             resp.setdefault("status", e.status)
             out.append(HEvent(e.t, "tool_response", name=e.name, data=resp))
+        elif isinstance(e, FallbackNudge):
+            out.append(HEvent(e.t, "fallback"))
         elif isinstance(e, EndEvent):
             out.append(HEvent(e.t, "end"))
     return out
@@ -111,8 +115,10 @@ def context_from_bundle(bundle: RecordBundle) -> ConversationContext:
     for e in bundle.events:
         if isinstance(e, StageTiming):
             ctx.stage_latencies.setdefault(e.stage, []).append(e.seconds)
-        elif isinstance(e, UsageEvent):
+        elif isinstance(e, UsageEvent) and e.side == "agent":  # the simulator's LLM is not scored
             ctx.output_tokens.append(e.completion_tokens)
+            if e.reasoning_tokens is not None:
+                ctx.reasoning_tokens.append(e.reasoning_tokens)
         elif isinstance(e, CallerAct):
             ctx.caller_acts.append(e.model_dump(mode="json", exclude={"type", "side", "channel"}))
         elif isinstance(e, Yield):

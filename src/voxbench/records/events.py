@@ -147,12 +147,27 @@ class StageTiming(_Event):
 
 
 class UsageEvent(_Event):
-    """Token usage of one LLM call (cost estimated from it)."""
+    """Token usage of one LLM call (cost estimated from it).
+
+    `completion_tokens` includes any reasoning tokens; `reasoning_tokens` is None when the
+    provider did not report them (most non-reasoning models), never an invented 0.
+    """
 
     type: Literal["usage"] = "usage"
     model: str = ""
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    reasoning_tokens: int | None = None
+
+
+class FallbackNudge(_Event):
+    """The agent was nudged to speak again (EVA's turn-end fallback): it had finished its
+    turn and the caller stayed silent for `silence_s`. The turn it opens scores 0 in
+    turn_taking, so an agent that needs nudging is not rewarded for the silence."""
+
+    type: Literal["fallback_nudge"] = "fallback_nudge"
+    side: Side = "agent"
+    silence_s: float
 
 
 class PacingEvent(_Event):
@@ -192,6 +207,7 @@ Event = Annotated[
     | ConnectionEvent
     | StageTiming
     | UsageEvent
+    | FallbackNudge
     | PacingEvent
     | ErrorEvent
     | EndEvent,

@@ -89,6 +89,21 @@ def _m(vals: list[float]) -> float | None:
     return round(mean(vals), 4) if vals else None
 
 
+def _reasoning_tokens(ctx: ConversationContext) -> MetricResult:
+    """Mean reasoning tokens over the agent responses that reported them; explicitly
+    unrecorded (skipped, never 0) when none did, as with non-reasoning models."""
+    name = "mean_reasoning_tokens"
+    counts = {
+        "responses_with_usage": len(ctx.output_tokens),
+        "responses_with_reasoning": len(ctx.reasoning_tokens),
+    }
+    if not ctx.reasoning_tokens:
+        return MetricResult.skip(name, "reasoning tokens not recorded", details=counts)
+    res = sub(name, _m([float(x) for x in ctx.reasoning_tokens]), False)
+    res.details = counts
+    return res
+
+
 @metric("turn_taking", category="experience", version="v0.2", pass_threshold=PASS_THRESHOLD)
 def turn_taking(ctx: ConversationContext, config: EvalConfig) -> MetricResult:
     """Timing of every exchange: latency sweet spot, interruptions, yields (EVA §3.3)."""
@@ -212,6 +227,7 @@ def turn_taking(ctx: ConversationContext, config: EvalConfig) -> MetricResult:
         "fallback_nudge.count": sub("fallback_nudge.count", float(len(fallback)), False),
         "pretoolspeech_rate": sub("pretoolspeech_rate", ctx.pretool_speech_rate),
         "mean_output_tokens": sub("mean_output_tokens", _m([float(x) for x in ctx.output_tokens]), False),
+        "mean_reasoning_tokens": _reasoning_tokens(ctx),
     }
     return MetricResult(
         name="turn_taking",
