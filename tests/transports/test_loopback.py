@@ -24,6 +24,7 @@ from pipecat.workers.runner import WorkerRunner
 
 from voxbench.pipelines.wire import make_client, make_server, simulator_serializer
 from voxbench.transports.config import WireConfig
+from voxbench.transports.paced import PacedClientOutput, SampleClockPacer
 from voxbench.transports.pacing import GapFillProcessor
 from voxbench.transports.pairing import client_params, free_port, wait_for_server
 from voxbench.transports.serializers import AudioOnlyProtobufSerializer
@@ -36,6 +37,7 @@ class Collector(FrameProcessor):
         super().__init__(**kw)
         self.sizes: list[int] = []
         self.first: float | None = None
+        self.sender_pacer: SampleClockPacer | None = None
 
     async def process_frame(self, frame: Frame, direction: FrameDirection) -> None:
         await super().process_frame(frame, direction)
@@ -68,8 +70,8 @@ def _worker(stages: list[FrameProcessor]) -> PipelineWorker:
     )
 
 
-async def _exchange(continuous: bool, listen_s: float = 1.2) -> Collector:
-    wire = WireConfig(continuous_output=continuous)
+async def _exchange(continuous: bool, listen_s: float = 1.2, chunk_ms: int = 40) -> Collector:
+    wire = WireConfig(continuous_output=continuous, chunk_ms=chunk_ms)
     port = free_port()
     server = make_server(wire, port)
     col = Collector()
@@ -79,9 +81,15 @@ async def _exchange(continuous: bool, listen_s: float = 1.2) -> Collector:
     st = asyncio.create_task(sr_.run())
     await wait_for_server("127.0.0.1", port, 5)
     ser = simulator_serializer(wire, None)
-    ser.accepting = True
     client = make_client(wire, port, ser)
     cw = _worker([client.input(), Burst(), client.output()])
+
+    @cw.event_handler("on_pipeline_started")
+    async def _listening(*_a: Any) -> None:
+        # as the runner does: audio arriving before the input queue exists kills the
+        # client's receive task (the server streams from the moment it connects)
+        ser.accepting = True
+
     cr = WorkerRunner(handle_sigint=False)
     await cr.add_workers(cw)
     ct = asyncio.create_task(cr.run())
@@ -89,6 +97,8 @@ async def _exchange(continuous: bool, listen_s: float = 1.2) -> Collector:
     await cw.cancel()
     await sw.cancel()
     await asyncio.wait_for(asyncio.gather(ct, st, return_exceptions=True), 10)
+    out = client.output()
+    col.sender_pacer = out.pacer if isinstance(out, PacedClientOutput) else None
     return col
 
 
@@ -104,6 +114,16 @@ async def test_chunks_carry_no_wav_header() -> None:
     col = await _exchange(continuous=True, listen_s=0.6)
     assert col.sizes and all(n == 1280 for n in col.sizes), set(col.sizes)
     assert client_params(AudioOnlyProtobufSerializer(), SR).add_wav_header is False
+
+
+async def test_chunk_size_is_honoured_and_paced_on_the_sample_clock() -> None:
+    """`WireConfig.chunk_ms` sets what one message carries; the sender's pipecat output asked
+    our pacer (not its own sleep-after-send) for every chunk it sent."""
+    col = await _exchange(continuous=True, listen_s=0.6, chunk_ms=20)
+    assert col.sizes and all(n == 640 for n in col.sizes), set(col.sizes)
+    pacer = col.sender_pacer
+    assert pacer is not None and pacer.due is not None
+    assert pacer.samples_sent > 0
 
 
 async def test_gap_fill_keeps_received_audio_continuous() -> None:

@@ -8,12 +8,11 @@ from pipecat.audio.vad.silero import SileroVADAnalyzer
 from pipecat.audio.vad.vad_analyzer import VADAnalyzer, VADParams
 from pipecat.serializers.base_serializer import FrameSerializer
 from pipecat.serializers.twilio import TwilioFrameSerializer
-from pipecat.transports.websocket.client import WebsocketClientTransport
-from pipecat.transports.websocket.server import SingleClientWebsocketServerTransport
 
 from voxbench.pipelines.config import VADConfig
 from voxbench.processors.vad import EnergyVADAnalyzer, WebRTCVADAnalyzer
 from voxbench.transports.config import WireConfig
+from voxbench.transports.paced import PacedWebsocketClientTransport, PacedWebsocketServerTransport
 from voxbench.transports.pacing import AudioTransform, ContinuousMixer
 from voxbench.transports.pairing import client_params, server_params
 from voxbench.transports.serializers import AudioOnlyProtobufSerializer, TwilioClientSerializer
@@ -53,12 +52,11 @@ def simulator_serializer(
     return AudioOnlyProtobufSerializer(on_interruption=on_interruption, accepting=False)
 
 
-def make_server(wire: WireConfig, port: int) -> SingleClientWebsocketServerTransport:
-    """The agent's end. Its output is continuous too, like a phone line."""
+def make_server(wire: WireConfig, port: int) -> PacedWebsocketServerTransport:
+    """The agent's end. Its output is continuous too, like a phone line, on its sample clock."""
     mixer = ContinuousMixer() if wire.continuous_output else None
-    return SingleClientWebsocketServerTransport(
-        params=server_params(agent_serializer(wire), wire.sample_rate, mixer), host=wire.host, port=port
-    )
+    params = server_params(agent_serializer(wire), wire.sample_rate, mixer, wire.chunk_ms)
+    return PacedWebsocketServerTransport(params=params, host=wire.host, port=port)
 
 
 def make_client(
@@ -66,9 +64,8 @@ def make_client(
     port: int,
     serializer: AudioOnlyProtobufSerializer | TwilioClientSerializer,
     transform: AudioTransform | None = None,
-) -> WebsocketClientTransport:
-    """The simulator's end: continuous output (and the perturbation hook)."""
+) -> PacedWebsocketClientTransport:
+    """The simulator's end: continuous output on its sample clock (and the perturbation hook)."""
     mixer = ContinuousMixer(transform) if wire.continuous_output else None
-    return WebsocketClientTransport(
-        uri=f"ws://{wire.host}:{port}", params=client_params(serializer, wire.sample_rate, mixer)
-    )
+    params = client_params(serializer, wire.sample_rate, mixer, wire.chunk_ms)
+    return PacedWebsocketClientTransport(uri=f"ws://{wire.host}:{port}", params=params)

@@ -40,8 +40,9 @@ from pipecat.processors.frame_processor import FrameDirection
 from pipecat.services.llm_service import LLMService
 from pipecat.transports.base_input import BaseInputTransport
 
-from voxbench.processors.audio_track import TimelineTrack
+from voxbench.processors.audio_track import Placement, TimelineTrack
 from voxbench.processors.clock import ConversationClock
+from voxbench.processors.fallback_nudge import FallbackNudgeFrame
 from voxbench.processors.speech_onset import EnergyOnsetDetector, OnsetConfig
 from voxbench.processors.turn_taking import derive_turn_taking
 from voxbench.records import (
@@ -52,6 +53,7 @@ from voxbench.records import (
     ErrorEvent,
     Event,
     EventWriter,
+    FallbackNudge,
     LLMText,
     Speech,
     StageTiming,
@@ -124,12 +126,11 @@ class ConversationRecorder:
             pcm = pcm[:: frame.num_channels]
         if frame.sample_rate != self.sample_rate:
             return  # the transports resample to the pipeline rate; anything else is a bug upstream
-        start = self.tracks[channel].add(pcm, t)
+        det = self._detectors[channel]
+        placed = self.tracks[channel].place(pcm, t, quiet=det.quiet(pcm))
         if channel in self.reference:
             return  # stamped from the clean reference feed instead
-        for m in self._detectors[channel].feed(pcm, start):
-            self.last_speech_t = max(self.last_speech_t, m.t)
-            self.emit(Speech(t=m.t, side="harness", channel=channel, state=m.state, level_db=m.level_db))
+        self._stamp(channel, placed)
 
     def use_reference(self, channel: Channel) -> None:
         """Stamp `channel`'s speech from a clean reference feed (`add_reference`), not from the
@@ -142,8 +143,12 @@ class ConversationRecorder:
         the far end hears them)."""
         if self.frozen or channel not in self.reference:
             return
-        start = self.reference[channel].add(np.asarray(pcm, dtype=np.int16), t)
-        for m in self._detectors[channel].feed(np.asarray(pcm, dtype=np.int16), start):
+        x = np.asarray(pcm, dtype=np.int16)
+        self._stamp(channel, self.reference[channel].place(x, t, quiet=self._detectors[channel].quiet(x)))
+
+    def _stamp(self, channel: Channel, placed: Placement) -> None:
+        """Speech marks from exactly what the track wrote, so an event's `t` is its WAV position."""
+        for m in self._detectors[channel].feed(placed.written, placed.written_start):
             self.last_speech_t = max(self.last_speech_t, m.t)
             self.emit(Speech(t=m.t, side="harness", channel=channel, state=m.state, level_db=m.level_db))
 
@@ -239,6 +244,8 @@ class RecorderObserver(BaseObserver):
                 status=status,
                 result=result,
             )
+        if isinstance(frame, FallbackNudgeFrame) and s == "agent":
+            return FallbackNudge(t=t, side=s, silence_s=frame.silence_s)
         if isinstance(frame, ErrorFrame):
             return ErrorEvent(
                 t=t,
@@ -264,6 +271,7 @@ class RecorderObserver(BaseObserver):
                             model=d.model or "",
                             prompt_tokens=u.prompt_tokens,
                             completion_tokens=u.completion_tokens,
+                            reasoning_tokens=u.reasoning_tokens,
                         )
                     )
         return None

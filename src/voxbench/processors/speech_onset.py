@@ -62,6 +62,14 @@ class EnergyOnsetDetector:
     def in_speech(self) -> bool:
         return self._in_speech and self._confirmed
 
+    def quiet(self, samples: np.ndarray) -> bool:
+        """True when no sample reaches the threshold: nothing here could start or extend speech.
+
+        The recorder's track may shift such a chunk in time (re-aligning to the sender's
+        clock) without moving any onset or offset.
+        """
+        return samples.size == 0 or int(np.max(np.abs(samples.astype(np.int32)))) < self._amp
+
     def feed(self, samples: np.ndarray, t_start: float) -> list[SpeechMark]:
         """Process samples whose first sample plays at `t_start` (seconds)."""
         if self._pending.size == 0:

@@ -9,4 +9,7 @@ Fixes for the four pitfalls of pipecat's websocket transports (see
     `pacing.GapFillProcessor` fills holes in what a listener receives;
 (c) WAV headers on chunks -> `pairing.client_params` forces `add_wav_header=False`;
 (d) the client's connect race -> `pairing.wait_for_server` before the client starts.
+
+Timing: `paced` sends each chunk on the stream's sample clock (pipecat's pacing runs a
+chunk ahead after every burst start), and `WireConfig.chunk_ms` sets the chunk length.
 """

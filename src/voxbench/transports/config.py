@@ -21,3 +21,11 @@ class WireConfig(BaseModel):
     connect_timeout_s: float = Field(default=10.0, gt=0)
     gap_fill: bool = True
     continuous_output: bool = True
+    chunk_ms: int = Field(
+        default=40,
+        ge=10,
+        le=100,
+        multiple_of=10,
+        description="audio per websocket message (pipecat's audio_out_10ms_chunks x 10): speech can only start"
+        " on a chunk boundary, so a chunk adds up to its length to when a voice starts being heard",
+    )

@@ -43,10 +43,16 @@ async def wait_for_server(host: str, port: int, timeout_s: float = 10.0, interva
     raise TimeoutError(f"no server listening on {host}:{port} after {timeout_s}s ({last})")
 
 
+def _tens(chunk_ms: int) -> int:
+    if chunk_ms < 10 or chunk_ms % 10:
+        raise ValueError(f"chunk_ms must be a positive multiple of 10, got {chunk_ms}")
+    return chunk_ms // 10
+
+
 def server_params(
-    serializer: FrameSerializer, sample_rate: int, mixer: BaseAudioMixer | None = None
+    serializer: FrameSerializer, sample_rate: int, mixer: BaseAudioMixer | None = None, chunk_ms: int = 40
 ) -> SingleClientWebsocketServerParams:
-    """The agent's end: audio in and out at the pipeline rate, no WAV headers."""
+    """The agent's end: audio in and out at the pipeline rate, no WAV headers, `chunk_ms` per message."""
     return SingleClientWebsocketServerParams(
         serializer=serializer,
         audio_in_enabled=True,
@@ -56,11 +62,12 @@ def server_params(
         add_wav_header=False,
         audio_out_mixer=mixer,
         audio_out_end_silence_secs=0,
+        audio_out_10ms_chunks=_tens(chunk_ms),
     )
 
 
 def client_params(
-    serializer: FrameSerializer, sample_rate: int, mixer: BaseAudioMixer | None = None
+    serializer: FrameSerializer, sample_rate: int, mixer: BaseAudioMixer | None = None, chunk_ms: int = 40
 ) -> WebsocketClientParams:
     """The simulator's end. `add_wav_header` defaults to True in pipecat (pitfall c):
     every 40 ms chunk would carry a 44-byte header the server plays as audio."""
@@ -73,4 +80,5 @@ def client_params(
         add_wav_header=False,
         audio_out_mixer=mixer,
         audio_out_end_silence_secs=0,
+        audio_out_10ms_chunks=_tens(chunk_ms),
     )
