@@ -28,6 +28,7 @@ from pipecat.frames.frames import (
     TranscriptionFrame,
     TTSAudioRawFrame,
 )
+from pipecat.metrics.metrics import LLMTokenUsage
 from pipecat.processors.frame_processor import FrameDirection
 from pipecat.services.llm_service import LLMService
 from pipecat.services.settings import LLMSettings, STTSettings, TTSSettings
@@ -109,6 +110,8 @@ class Reply:
     tool_calls: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
     delay_s: float = 0.05
     crash: bool = False  # the model server dies: a permanent error, the service becomes unusable
+    completion_tokens: int | None = None  # report usage (a pipecat MetricsFrame) when set
+    reasoning_tokens: int | None = None
 
 
 class FakeLLM(LLMService):
@@ -153,6 +156,15 @@ class FakeLLM(LLMService):
             await self.stop_ttfb_metrics()
             if reply.text:
                 await self.push_frame(LLMTextFrame(reply.text))
+            if reply.completion_tokens is not None:
+                await self.start_llm_usage_metrics(
+                    LLMTokenUsage(
+                        prompt_tokens=100,
+                        completion_tokens=reply.completion_tokens,
+                        total_tokens=100 + reply.completion_tokens,
+                        reasoning_tokens=reply.reasoning_tokens,
+                    )
+                )
         await self.push_frame(LLMFullResponseEndFrame())
         if reply is not None and reply.tool_calls:
             await self.run_function_calls(

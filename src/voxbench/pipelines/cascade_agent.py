@@ -6,7 +6,10 @@ from dataclasses import dataclass
 
 from pipecat.pipeline.pipeline import Pipeline
 from pipecat.processors.aggregators.llm_context import LLMContext
-from pipecat.processors.aggregators.llm_response_universal import LLMContextAggregatorPair
+from pipecat.processors.aggregators.llm_response_universal import (
+    LLMContextAggregatorPair,
+    LLMUserAggregator,
+)
 from pipecat.processors.frame_processor import FrameProcessor
 from pipecat.transports.base_transport import BaseTransport
 
@@ -16,6 +19,7 @@ from voxbench.pipelines.control import CallControl
 from voxbench.pipelines.tools import PreToolSpeech, bind_tools, tools_schema
 from voxbench.pipelines.turns import user_aggregator_params
 from voxbench.processors.clock import ConversationClock
+from voxbench.processors.fallback_nudge import FallbackNudger
 from voxbench.scenarios import AgentSpec, ToolExecutor
 
 PHONE_STYLE = (
@@ -51,11 +55,26 @@ def build_cascade_agent(
     llm.append_system_instruction(agent_system_instruction(spec, current_date_time))
     bind_tools(llm, executor, spec, control, cfg.transfer_message, clock.now)
     context = LLMContext(tools=tools_schema(spec))
-    user_agg, assistant_agg = LLMContextAggregatorPair(
-        context, user_params=user_aggregator_params(cfg.vad, cfg.turn, sample_rate)
-    )
-    stages: list[FrameProcessor] = [transport.input(), services.stt, user_agg, llm]
+    user_params = user_aggregator_params(cfg.vad, cfg.turn, sample_rate)
+    nudger = None
+    if cfg.turn_end_fallback_s is not None:
+        user_params.user_idle_timeout = cfg.turn_end_fallback_s  # pipecat's silence timer
+        nudger = FallbackNudger(cfg.turn_end_fallback_s)
+    user_agg, assistant_agg = LLMContextAggregatorPair(context, user_params=user_params)
+    stages: list[FrameProcessor] = [transport.input(), services.stt]
+    if nudger is not None:
+        stages.append(nudger)
+        _nudge_on_idle(user_agg, nudger)
+    stages += [user_agg, llm]
     if cfg.pre_tool_speech:
         stages.append(PreToolSpeech(cfg.pre_tool_speech))
     stages += [services.tts, transport.output(), assistant_agg]
     return AgentPipeline(Pipeline(stages), context, transport)
+
+
+def _nudge_on_idle(user_agg: LLMUserAggregator, nudger: FallbackNudger) -> None:
+    """The aggregator's idle event (caller silent after the agent's turn) sends a nudge."""
+
+    @user_agg.event_handler("on_user_turn_idle")
+    async def _idle(_agg: LLMUserAggregator) -> None:
+        await nudger.nudge()

@@ -37,6 +37,12 @@ class AgentConfig(_Cfg):
     )
     transfer_message: str = "Transferring you to a live agent. Please wait."
     warm_up: bool = Field(default=True, description="prime the LLM's prompt cache before the call starts")
+    turn_end_fallback_s: float | None = Field(
+        default=None,
+        ge=1.0,
+        description="cascade agents: nudge the LLM to re-prompt after this much caller silence following "
+        "the agent's turn (EVA's turn_end_fallback_time; recorded as fallback_nudge, scored 0); None = off",
+    )
     vad: VADConfig = Field(default_factory=VADConfig)
     turn: TurnConfig = Field(default_factory=TurnConfig)
 
