@@ -31,8 +31,9 @@ async def test_silent_caller_gets_nudged_and_the_record_scores_it(eva_data: Path
     line = reference_user_lines(call.scenario, call.resolver)[0]
     cfg = fast_config()
     cfg.agent.turn_end_fallback_s = FALLBACK_S
-    # the caller waits 2.5 s of agent silence before its line: longer than the fallback
-    cfg.simulator.trace = TraceSimConfig(turn_gap_s=2.5, no_greeting_s=3, max_lines=1)
+    # the caller waits 4 s of agent silence before its line: well past the fallback, so a slow
+    # re-prompt on a loaded machine still comes before the caller speaks
+    cfg.simulator.trace = TraceSimConfig(turn_gap_s=4.0, no_greeting_s=3, max_lines=1)
     script = [
         Reply(f"Reply number {i}.", completion_tokens=10 + i, reasoning_tokens=5 if i % 2 else None)
         for i in range(8)
