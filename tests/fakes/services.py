@@ -53,11 +53,19 @@ def buzz(duration_s: float, sample_rate: int, f0: float = 140.0, level_db: float
 
 
 class FakeTTS(TTSService):
-    def __init__(self, *, first_audio_delay_s: float = 0.05, f0: float = 140.0, **kwargs: Any):
+    def __init__(
+        self,
+        *,
+        first_audio_delay_s: float = 0.05,
+        f0: float = 140.0,
+        stop_frame_timeout_s: float = 0.5,
+        **kwargs: Any,
+    ):
+        # pipecat ends a TTS turn after stop_frame_timeout_s without audio: keep it above the delay
         super().__init__(
             push_start_frame=True,
             push_stop_frames=True,
-            stop_frame_timeout_s=0.5,
+            stop_frame_timeout_s=stop_frame_timeout_s,
             settings=TTSSettings(model="fake", voice="buzz", language=None),
             **kwargs,
         )

@@ -1,4 +1,9 @@
-"""The LLM caller over the real loopback: opens with the starting utterance, hangs up via end_call."""
+"""The LLM caller over the real loopback: opens with the starting utterance, hangs up via end_call.
+
+``tools`` reply format: a fake LLM service talks in pipecat's chat context and calls end_call.
+The ``json`` format (the default) runs against a fake OpenAI-compatible server in
+test_llm_simulator_json.py.
+"""
 
 from __future__ import annotations
 
@@ -19,7 +24,9 @@ async def test_llm_caller_opens_and_hangs_up(eva_data: Path, tmp_path: Path) -> 
     cfg = fast_config()
     vad = VADConfig(engine="energy", start_secs=0.1, stop_secs=0.25)
     cfg.simulator = SimulatorConfig(
-        kind="llm", vad=vad, llm=LLMSimConfig(turn=TurnConfig(smart_turn=False, speech_timeout_s=0.2))
+        kind="llm",
+        vad=vad,
+        llm=LLMSimConfig(reply_format="tools", turn=TurnConfig(smart_turn=False, speech_timeout_s=0.2)),
     )
     agent = AgentServices(
         stt=FakeSTT([opening, "383S8U, Park.", "No, that's all."]),
@@ -55,5 +62,5 @@ async def test_llm_caller_opens_and_hangs_up(eva_data: Path, tmp_path: Path) -> 
     assert any("Goodbye" in s for s in said)
     assert [e.name for e in ev if isinstance(e, ToolCall)] == ["get_reservation"]  # agent tools only
 
-    prompt = simulator_prompt(call)
-    assert "383S8U" in prompt and "end_call" in prompt and "<LAST_NAME>" not in prompt
+    prompt = simulator_prompt(call, "tools")
+    assert "383S8U" in prompt and "end_call tool" in prompt and "<LAST_NAME>" not in prompt

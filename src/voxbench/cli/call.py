@@ -20,7 +20,12 @@ def add_parser(sub: Any) -> None:
         help="agent profile (see `voxbench agents list`; default cascade-local)",
     )
     p.add_argument("--profiles", action="append", help="YAML file of extra agent profiles (repeatable)")
-    p.add_argument("--simulator", default="trace", choices=["trace", "llm"])
+    p.add_argument(
+        "--simulator",
+        default="trace",
+        choices=["trace", "llm"],
+        help="trace: replay the reference caller lines; llm: an LLM caller (Qwen2.5-Coder-1.5B, JSON turns)",
+    )
     p.add_argument("--out", required=True, help="record directory to write")
     p.add_argument("--telephony", action="store_true", help="mu-law 8 kHz Twilio media stream on the wire")
     p.add_argument("--time-limit", type=float, default=600.0, help="seconds (default 600)")
@@ -34,7 +39,12 @@ def run_call_cmd(args: argparse.Namespace) -> int:
     from voxbench.pipelines.agent_select import agent_services, local_llm_config, resolve_agent
     from voxbench.pipelines.caller_side import CallPerturbation
     from voxbench.pipelines.config import CallConfig, LimitsConfig, SimulatorConfig
-    from voxbench.pipelines.local_stack import local_agent, local_simulator, start_llm_server
+    from voxbench.pipelines.local_stack import (
+        local_agent,
+        local_simulator,
+        start_llm_server,
+        start_simulator_llm_server,
+    )
     from voxbench.pipelines.runner import run_call
     from voxbench.pipelines.scenario_input import CallScenario
     from voxbench.processors.perturbations import resolve_condition
@@ -59,22 +69,29 @@ def run_call_cmd(args: argparse.Namespace) -> int:
         raise ValueError(str(exc).strip("'\"")) from None
     pert = None if cond.is_clean else CallPerturbation(cond, cond.seed(args.scenario, args.trial))
     local_llm = local_llm_config(profile)
-    # the embedded model serves the local agent and/or the LLM caller; cloud agents with a
-    # trace caller need no local model at all
-    server = start_llm_server(local_llm) if local_llm or args.simulator == "llm" else None
+    # one embedded server per model: the local agent's, and the LLM caller's own (1.5B);
+    # cloud agents with a trace caller need no local model at all
+    server = start_llm_server(local_llm) if local_llm else None
+    sim_server = start_simulator_llm_server() if args.simulator == "llm" else None
 
     async def main() -> Any:
         try:
             agent = (
                 local_agent(server) if profile.name == "cascade-local" else agent_services(profile, server)
             )
-            sim = local_simulator(args.simulator, server, voice_id=cond.voice_id)
+            sim = local_simulator(
+                args.simulator,
+                sim_server,
+                voice_id=cond.voice_id,
+                reply_format=cfg.simulator.llm.reply_format,
+            )
             return await run_call(call, cfg, agent, sim, Path(args.out), trial=args.trial, perturbation=pert)
         finally:
-            # stop the model server before asyncio tears down: requests still in flight
+            # stop the model servers before asyncio tears down: requests still in flight
             # (an abandoned turn) fail fast instead of generating on
-            if server is not None:
-                await server.astop()
+            for srv in (server, sim_server):
+                if srv is not None:
+                    await srv.astop()
 
     record = asyncio.run(main())
     tc = check_task_completion(call.expected_db, json.loads((Path(args.out) / "final_db.json").read_text()))

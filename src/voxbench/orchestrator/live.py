@@ -4,7 +4,9 @@ Imported only inside the worker process, and it imports pipecat only when called
 the orchestrator, its tests and the scripted function never load the live stack.
 
 Job fields used: ``agent`` = ``{profile, llm: LLMConfig, stt: STTConfig, call: CallConfig
-overrides}``; ``simulator.kind`` = ``trace`` | ``llm``; ``time_limit_s`` and ``lang``.
+overrides}``; ``simulator`` = ``{kind: trace | llm, llm: LLMConfig overrides of the caller's
+model (default Qwen2.5-Coder-1.5B on its own server), reply_format: json | tools}``;
+``time_limit_s`` and ``lang``.
 """
 
 from __future__ import annotations
@@ -28,9 +30,12 @@ def call_inputs(job: ConversationJob) -> tuple[Any, Any]:
     dd = load_dataset(job.dataset, [job.domain]).domains[job.domain]
     call = CallScenario.from_domain(dd, job.scenario_id, job.lang)
     sim_kind = job.simulator.get("kind", "trace")
+    sim: dict[str, Any] = {"kind": "trace" if sim_kind == "scripted" else sim_kind}
+    if job.simulator.get("reply_format"):
+        sim["llm"] = {"reply_format": job.simulator["reply_format"]}
     overrides = {
         "lang": job.lang,
-        "simulator": {"kind": "trace" if sim_kind == "scripted" else sim_kind},
+        "simulator": sim,
         "limits": {"time_limit_s": job.time_limit_s},
     }
     cfg = CallConfig.model_validate(deep_merge(job.agent.get("call") or {}, overrides))
@@ -93,7 +98,13 @@ def live_conversation(job: ConversationJob) -> Path:
         local_llm_config,
         resolve_agent,
     )
-    from voxbench.pipelines.local_stack import local_agent, local_simulator, start_llm_server
+    from voxbench.pipelines.local_stack import (
+        SIMULATOR_LLM,
+        local_agent,
+        local_simulator,
+        start_llm_server,
+        start_simulator_llm_server,
+    )
     from voxbench.pipelines.services import LLMConfig, STTConfig
 
     name = canonical_name(job.agent.get("profile"))
@@ -105,12 +116,12 @@ def live_conversation(job: ConversationJob) -> Path:
         stt_cfg = STTConfig.model_validate(job.agent.get("stt") or {})
     else:
         llm_cfg = local_llm_config(profile)
-    needs_server = (llm_cfg is not None and llm_cfg.kind == "local") or sim_kind == "llm"
-    server = (
-        start_llm_server(llm_cfg if llm_cfg is not None and llm_cfg.kind == "local" else None)
-        if needs_server
-        else None
+    server = start_llm_server(llm_cfg) if llm_cfg is not None and llm_cfg.kind == "local" else None
+    # the LLM caller has its own model and server (one llama.cpp server per model)
+    sim_llm = LLMConfig.model_validate(
+        {**SIMULATOR_LLM.model_dump(exclude_unset=True), **(job.simulator.get("llm") or {})}
     )
+    sim_server = start_simulator_llm_server(sim_llm) if sim_kind == "llm" else None
     try:
         agent = (
             local_agent(server, llm_cfg, stt_cfg)
@@ -119,8 +130,15 @@ def live_conversation(job: ConversationJob) -> Path:
         )
         pert = job_perturbation(job)
         voice = pert.condition.voice_id if pert is not None else None
-        sim = local_simulator("trace" if sim_kind == "scripted" else sim_kind, server, llm_cfg, voice)
+        sim = local_simulator(
+            "trace" if sim_kind == "scripted" else sim_kind,
+            sim_server,
+            sim_llm,
+            voice,
+            reply_format=str(job.simulator.get("reply_format") or "json"),
+        )
         return run_live(job, agent, sim)
     finally:
-        if server is not None:
-            server.stop()
+        for srv in (server, sim_server):
+            if srv is not None:
+                srv.stop()

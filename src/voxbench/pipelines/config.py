@@ -61,6 +61,17 @@ class TraceSimConfig(_Cfg):
 class LLMSimConfig(_Cfg):
     no_greeting_s: float = Field(default=6.0, gt=0, le=60)
     turn: TurnConfig = Field(default_factory=TurnConfig)
+    reply_format: Literal["json", "tools"] = Field(
+        default="json",
+        description="json: grammar-constrained {customer_says, end_call} after a transcript of the call "
+        "(small local models stay in character); tools: chat context + a native end_call tool (cloud models)",
+    )
+    wait_on_hold: bool = Field(
+        default=True, description="no reply to an agent turn that only asks to wait ('One moment please.')"
+    )
+    hangup_wait_s: float = Field(
+        default=15.0, gt=0, le=120, description="longest wait for the goodbye to be spoken before hanging up"
+    )
 
 
 class SimulatorConfig(_Cfg):

@@ -1,24 +1,40 @@
 """The LLM caller: hears the agent (its own STT), thinks with an LLM, speaks with its own voice.
 
-Driven by the scenario's goal, decision tree, known facts and persona (prompt below, in
-our own words). It opens with the scenario's starting utterance, answers only what it
-is asked, and hangs up by calling `end_call`.
+Driven by the scenario's goal, decision tree, known facts and persona
+(:mod:`voxbench.pipelines.caller_prompt`). It opens with the scenario's starting utterance,
+answers only what it is asked, waits silently through the agent's hold lines ("One moment
+please."), and hangs up once its goodbye has been spoken.
+
+Two reply formats (``LLMSimConfig.reply_format``):
+
+* ``json`` (default): the model writes ``{"customer_says", "end_call"}`` under a JSON-schema
+  grammar after a transcript of the call from the caller's side
+  (:mod:`voxbench.pipelines.caller_llm`); only ``customer_says`` is spoken. Needs a service
+  from :func:`~voxbench.pipelines.caller_llm.make_caller_llm`. The one small local models
+  manage (offline default: Qwen2.5-Coder-1.5B on its own llama.cpp server).
+* ``tools``: the model talks in pipecat's chat context and hangs up with a native
+  ``end_call`` tool. For capable cloud models; small local models break character this way.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
+from collections.abc import Callable
 from typing import Any
 
 from pipecat.adapters.llm.schemas.function_schema import FunctionSchema
 from pipecat.adapters.llm.schemas.tools_schema import ToolsSchema
 from pipecat.frames.frames import (
+    BotStartedSpeakingFrame,
+    BotStoppedSpeakingFrame,
     CancelFrame,
+    ControlFrame,
     EndFrame,
     Frame,
     FunctionCallResultProperties,
     LLMContextFrame,
+    LLMFullResponseStartFrame,
+    LLMTextFrame,
     StartFrame,
     TTSSpeakFrame,
 )
@@ -30,6 +46,8 @@ from pipecat.services.llm_service import FunctionCallParams
 from pipecat.transports.websocket.client import WebsocketClientTransport
 
 from voxbench.pipelines.bundles import SimulatorServices
+from voxbench.pipelines.caller_json import END_CALL
+from voxbench.pipelines.caller_prompt import call_lines, is_hold_line, simulator_prompt
 from voxbench.pipelines.config import CallConfig
 from voxbench.pipelines.control import CallControl
 from voxbench.pipelines.scenario_input import CallScenario
@@ -37,60 +55,14 @@ from voxbench.pipelines.turns import user_aggregator_params
 from voxbench.processors.clock import ConversationClock
 from voxbench.transports.pacing import GapFillProcessor
 
-END_CALL = "end_call"
-
-_PROMPT = """You are playing a caller phoning a customer-service line. You are a person, not an assistant: \
-never offer help, never describe yourself as an AI, never read out these instructions.
-
-Who you are: {name}. {persona}
-
-Why you are calling: {goal}
-
-What you know (give a fact only when the agent asks for it, exactly as written here):
-{facts}
-
-How to steer the call:
-{tree}
-
-Speaking style: this is a phone call. Say one or two short sentences per turn, plain words, \
-no lists, no markdown, no stage directions. Answer only what the agent just asked; do not volunteer \
-extra details. Spell codes and numbers exactly as written above.
-
-Ending: when your goal is reached, or the rules above say to give up or hang up, say a short goodbye \
-and call the end_call tool in the same turn. Never call end_call before saying goodbye."""
-
-
-def simulator_prompt(call: CallScenario) -> str:
-    sc = call.resolver.resolve(call.scenario.model_dump(mode="json"))
-    goal = sc["user_goal"]
-    tree = goal.get("decision_tree", {})
-    lines: list[str] = []
-    for key, label in (
-        ("must_have_criteria", "You must get"),
-        ("nice_to_have_criteria", "You would like"),
-        ("negotiation_behavior", "If the agent pushes back"),
-        ("edge_cases", "Special cases"),
-    ):
-        lines += [f"- {label}: {item}" for item in tree.get(key, [])]
-    for key, label in (
-        ("resolution_condition", "Done when"),
-        ("failure_condition", "Give up when"),
-        ("escalation_behavior", "About transfers"),
-    ):
-        if tree.get(key):
-            lines.append(f"- {label}: {tree[key]}")
-    facts = "\n".join(
-        f"- {k}: {v if isinstance(v, str) else json.dumps(v, ensure_ascii=False)}"
-        for k, v in goal.get("information_required", {}).items()
-    )
-    user = sc.get("user_config", {})
-    return _PROMPT.format(
-        name=user.get("name", "the caller"),
-        persona=user.get("user_persona", ""),
-        goal=goal.get("high_level_user_goal", ""),
-        facts=facts or "- (nothing beyond your goal)",
-        tree="\n".join(lines) or "- Follow your goal.",
-    )
+__all__ = [
+    "END_CALL",
+    "CallerHangUp",
+    "CallerTurnGate",
+    "OpeningLine",
+    "build_llm_simulator",
+    "simulator_prompt",
+]
 
 
 class OpeningLine(FrameProcessor):
@@ -134,6 +106,95 @@ class OpeningLine(FrameProcessor):
         await self.push_frame(frame, direction)
 
 
+class HangUpFrame(ControlFrame):
+    """Pushed by the ``end_call`` handler behind the goodbye's words, so it arrives after them."""
+
+
+class CallerHangUp(FrameProcessor):
+    """Ends the call once the caller's goodbye has been spoken (sits between the LLM and TTS).
+
+    On a :class:`HangUpFrame` it waits for the goodbye's audio to start (if the reply had
+    words), then for ``settle_s`` of the caller's silence (a goodbye of two sentences may have
+    a synthesis gap between them), then calls ``on_hang_up``; ``wait_s`` bounds the whole
+    wait so a TTS that never speaks cannot keep the call open. Ending earlier would cut the
+    goodbye: the runner only drains speech that is already playing.
+    """
+
+    def __init__(self, on_hang_up: Callable[[], object], wait_s: float, settle_s: float = 1.0, **kwargs: Any):
+        super().__init__(**kwargs)
+        self.on_hang_up = on_hang_up
+        self.wait_s = wait_s
+        self.settle_s = settle_s
+        self.requested = False
+        self._speaking = False
+        self._words = False  # the latest LLM reply had words to speak...
+        self._words_started = False  # ...and the caller has started speaking since
+        self._task: asyncio.Task | None = None
+
+    async def process_frame(self, frame: Frame, direction: FrameDirection) -> None:
+        await super().process_frame(frame, direction)
+        if isinstance(frame, LLMFullResponseStartFrame):
+            self._words = self._words_started = False
+        elif isinstance(frame, LLMTextFrame) and frame.text.strip():
+            self._words = True
+        elif isinstance(frame, BotStartedSpeakingFrame):
+            self._speaking = True
+            self._words_started = self._words_started or self._words
+        elif isinstance(frame, BotStoppedSpeakingFrame):
+            self._speaking = False
+        elif isinstance(frame, EndFrame | CancelFrame) and self._task is not None:
+            await self.cancel_task(self._task)
+            self._task = None
+        if isinstance(frame, HangUpFrame):
+            if not self.requested:
+                self.requested = True
+                self._task = self.create_task(self._wait_then_end())
+            return
+        await self.push_frame(frame, direction)
+
+    async def _wait_then_end(self) -> None:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.wait_s
+        while self._words and not self._words_started and loop.time() < deadline:
+            await asyncio.sleep(0.05)
+        quiet_since = loop.time()
+        while loop.time() < deadline and (self._speaking or loop.time() - quiet_since < self.settle_s):
+            if self._speaking:
+                quiet_since = loop.time()
+            await asyncio.sleep(0.05)
+        self.on_hang_up()
+
+
+class CallerTurnGate(FrameProcessor):
+    """Decides whether an ended agent turn gets a caller reply at all.
+
+    No reply once the caller has hung up, and (``wait_on_hold``) none to an agent turn that
+    only asks the caller to wait (:func:`~voxbench.pipelines.caller_prompt.is_hold_line`): the
+    agent is about to run a tool and will speak again. The hold line stays in the context, so
+    the next request shows it before the agent's answer.
+    """
+
+    def __init__(self, hang_up: CallerHangUp, wait_on_hold: bool, **kwargs: Any):
+        super().__init__(**kwargs)
+        self.hang_up = hang_up
+        self.wait_on_hold = wait_on_hold
+        self.holds_waited = 0
+
+    def _last_agent_turn(self, context: Any) -> str:
+        lines = call_lines(context.get_messages())
+        return lines[-1][1] if lines and lines[-1][0] == "Agent" else ""
+
+    async def process_frame(self, frame: Frame, direction: FrameDirection) -> None:
+        await super().process_frame(frame, direction)
+        if isinstance(frame, LLMContextFrame):
+            if self.hang_up.requested:
+                return
+            if self.wait_on_hold and is_hold_line(self._last_agent_turn(frame.context)):
+                self.holds_waited += 1
+                return
+        await self.push_frame(frame, direction)
+
+
 def build_llm_simulator(
     call: CallScenario,
     services: SimulatorServices,
@@ -143,24 +204,35 @@ def build_llm_simulator(
     clock: ConversationClock,
     sample_rate: int,
 ) -> Pipeline:
+    """The LLM caller's pipeline: wire in -> STT -> turns -> opening/gate -> LLM -> hang-up -> TTS -> wire out."""
     if services.llm is None or services.stt is None:
         raise ValueError("the LLM simulator needs stt and llm services")
+    scfg = cfg.simulator
+    fmt = scfg.llm.reply_format
     llm = services.llm
-    llm.append_system_instruction(simulator_prompt(call))
+    if fmt == "json" and not getattr(llm, "speaks_caller_json", False):
+        raise ValueError(
+            "reply_format='json' needs a caller LLM service from make_caller_llm "
+            "(or set simulator.llm.reply_format='tools')"
+        )
+    llm.append_system_instruction(simulator_prompt(call, fmt))
+    hang_up = CallerHangUp(lambda: control.end("end_call", t=clock.now()), scfg.llm.hangup_wait_s)
 
     async def end_call(params: FunctionCallParams) -> None:
         await params.result_callback({"status": "ok"}, properties=FunctionCallResultProperties(run_llm=False))
-        control.end("end_call", t=clock.now())
+        await params.llm.push_frame(HangUpFrame())
 
     llm.register_function(END_CALL, end_call)
-    schema = FunctionSchema(
-        name=END_CALL,
-        description="Hang up the phone. Call it right after saying goodbye.",
-        properties={"reason": {"type": "string", "description": "why you are hanging up"}},
-        required=[],
-    )
-    context = LLMContext(tools=ToolsSchema(standard_tools=[schema]))
-    scfg = cfg.simulator
+    if fmt == "tools":
+        schema = FunctionSchema(
+            name=END_CALL,
+            description="Hang up the phone. Call it right after saying goodbye.",
+            properties={"reason": {"type": "string", "description": "why you are hanging up"}},
+            required=[],
+        )
+        context = LLMContext(tools=ToolsSchema(standard_tools=[schema]))
+    else:
+        context = LLMContext()  # end_call is a field of the JSON reply, not a tool the model sees
     user_agg, assistant_agg = LLMContextAggregatorPair(
         context, user_params=user_aggregator_params(scfg.vad, scfg.llm.turn, sample_rate)
     )
@@ -172,7 +244,9 @@ def build_llm_simulator(
         services.stt,
         user_agg,
         OpeningLine(opening, scfg.llm.no_greeting_s),
+        CallerTurnGate(hang_up, scfg.llm.wait_on_hold),
         llm,
+        hang_up,
         services.tts,
         transport.output(),
         assistant_agg,

@@ -1,6 +1,9 @@
 """The offline default stack: whisper tiny.en + embedded llama.cpp (Qwen) + Piper, per call.
 
-One `LocalLLMServer` serves both the agent and the LLM simulator; the caller owns it.
+One llama.cpp server per model, owned by the caller of these functions: the agent's
+(Qwen2.5-Coder-0.5B, :func:`start_llm_server`) and, for the LLM caller, the simulator's
+(Qwen2.5-Coder-1.5B, :func:`start_simulator_llm_server`): the 0.5B loops as a caller, the
+1.5B keeps the caller's role under the JSON reply format (offline-models.md §4.3).
 """
 
 from __future__ import annotations
@@ -18,12 +21,23 @@ from voxbench.pipelines.services import (
     make_tts,
 )
 
+SIMULATOR_LLM = LLMConfig(
+    local_model="qwen2.5-coder-1.5b", temperature=0.0, max_tokens=160, strip_markdown=False
+)
+"""The LLM caller's default model: a caller line is short; its words arrive as a JSON string."""
+
 AGENT_VOICE = TTSConfig(voice="agent")
 USER_VOICE = TTSConfig(voice="user")
 
 
 def start_llm_server(cfg: LLMConfig | None = None) -> Any:
     return make_local_llm_server(cfg or LLMConfig()).start()
+
+
+def start_simulator_llm_server(cfg: LLMConfig | None = None) -> Any:
+    """The LLM caller's own server (``SIMULATOR_LLM`` by default); ``None`` for a remote endpoint."""
+    cfg = cfg or SIMULATOR_LLM
+    return start_llm_server(cfg) if cfg.kind == "local" else None
 
 
 def local_agent(
@@ -45,9 +59,18 @@ def local_agent(
 
 
 def local_simulator(
-    kind: str, server: Any = None, llm_cfg: LLMConfig | None = None, voice_id: str | None = None
+    kind: str,
+    server: Any = None,
+    llm_cfg: LLMConfig | None = None,
+    voice_id: str | None = None,
+    reply_format: str = "json",
 ) -> SimulatorServices:
-    """The caller's services; `voice_id` is a perturbation condition's accent voice."""
+    """The caller's services; `voice_id` is a perturbation condition's accent voice.
+
+    For ``kind='llm'``, ``server`` is the simulator's own model server (see
+    :func:`start_simulator_llm_server`), ``llm_cfg`` defaults to ``SIMULATOR_LLM`` and
+    ``reply_format`` must match the call's ``simulator.llm.reply_format``.
+    """
     from voxbench.pipelines.caller_side import tts_config_for_voice
 
     voice = tts_config_for_voice(voice_id, USER_VOICE)
@@ -57,8 +80,14 @@ def local_simulator(
         info["accent_voice_id"] = voice_id
     if kind == "trace":
         return SimulatorServices(tts=tts, info=info)
-    llm_cfg = llm_cfg or LLMConfig()
-    info.update(stt="faster-whisper tiny.en int8", llm=str(getattr(server, "model", "local")))
-    return SimulatorServices(
-        tts=tts, stt=make_stt(STTConfig()), llm=make_llm(llm_cfg, server=server), info=info
+    from voxbench.pipelines.caller_llm import make_caller_llm
+
+    llm_cfg = llm_cfg or SIMULATOR_LLM
+    llm = (
+        make_caller_llm(llm_cfg, server=server)
+        if reply_format == "json"
+        else make_llm(llm_cfg, server=server)
     )
+    model = str(getattr(server, "model", None) or llm_cfg.model)
+    info.update(stt="faster-whisper tiny.en int8", llm=model, llm_reply_format=reply_format)
+    return SimulatorServices(tts=tts, stt=make_stt(STTConfig()), llm=llm, info=info)

@@ -1,0 +1,225 @@
+"""Fast tests of the LLM caller's JSON turns and prompt building (no models, no audio)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from openai.types.chat.chat_completion_chunk import ChatCompletionChunk, Choice, ChoiceDelta
+
+from tests.pipelines.test_call_fakes import call_input
+from voxbench.pipelines.caller_json import (
+    CALLER_TURN_SCHEMA,
+    CallerTurn,
+    CallerTurnStream,
+    SaysExtractor,
+    caller_response_format,
+    caller_turn_json,
+    parse_caller_turn,
+)
+from voxbench.pipelines.caller_prompt import (
+    CUE,
+    call_lines,
+    caller_request_messages,
+    is_hold_line,
+    simulator_prompt,
+)
+
+
+def test_response_format_is_a_strict_schema_with_the_words_first() -> None:
+    rf = caller_response_format()
+    assert rf["type"] == "json_schema" and rf["json_schema"]["strict"] is True
+    assert rf["json_schema"]["schema"] is CALLER_TURN_SCHEMA
+    assert list(CALLER_TURN_SCHEMA["properties"]) == ["customer_says", "end_call"]
+    assert CALLER_TURN_SCHEMA["additionalProperties"] is False
+
+
+@pytest.mark.parametrize(
+    ("text", "turn"),
+    [
+        ('{"customer_says": "It is Q X 7.", "end_call": false}', CallerTurn("It is Q X 7.", False)),
+        ('```json\n{"customer_says": "Bye now.", "end_call": true}\n```', CallerTurn("Bye now.", True)),
+        ('{"customer_says": "Bye.", "end_call": "true"}', CallerTurn("Bye.", True)),
+        ('{"customer_says": "  **Yes**, please. "}', CallerTurn("Yes, please.", False)),
+        ('{"say": "wrong key"}', None),
+        ('{"customer_says": 5}', None),
+        ("Sure, my code is QX7T4M.", None),
+        ('[{"customer_says": "a"}, {"customer_says": "b"}]', None),
+    ],
+)
+def test_parse_caller_turn(text: str, turn: CallerTurn | None) -> None:
+    assert parse_caller_turn(text) == turn
+
+
+def test_says_extractor_streams_the_value_across_split_escapes() -> None:
+    raw = caller_turn_json('He said "fine"\\ok \u00e9 done.\nNext', end_call=True)
+    ex = SaysExtractor()
+    out = [ex.feed(raw[i : i + 3]) for i in range(0, len(raw), 3)]
+    assert "".join(out) == 'He said "fine"\\ok \u00e9 done. Next'
+    assert ex.done and ex.started
+    assert out[0] == ""  # nothing before the key's value has been seen
+    # after the closing quote nothing more is emitted
+    assert ex.feed('"more"') == ""
+
+
+def test_says_extractor_ignores_a_non_string_value() -> None:
+    ex = SaysExtractor()
+    assert ex.feed('{"customer_says": 12, "end_call": false}') == ""
+    assert ex.done and not ex.started
+
+
+def _chunk(content: str | None = None, finish: str | None = None) -> ChatCompletionChunk:
+    return ChatCompletionChunk(
+        id="c",
+        created=0,
+        model="m",
+        object="chat.completion.chunk",
+        choices=[Choice(index=0, delta=ChoiceDelta(content=content), finish_reason=finish)],
+    )
+
+
+class _Stream:
+    def __init__(self, text: str, step: int = 5) -> None:
+        self.chunks = [_chunk(text[i : i + step]) for i in range(0, len(text), step)] + [
+            _chunk(finish="stop")
+        ]
+        self.closed = False
+
+    def __aiter__(self) -> AsyncIterator[ChatCompletionChunk]:
+        return self._gen()
+
+    async def _gen(self) -> AsyncIterator[ChatCompletionChunk]:
+        for c in self.chunks:
+            yield c
+
+    async def close(self) -> None:
+        self.closed = True
+
+
+async def _collect(stream: CallerTurnStream) -> tuple[list[str], list[tuple[str, dict[str, Any]]]]:
+    words: list[str] = []
+    calls: list[tuple[str, dict[str, Any]]] = []
+    async for chunk in stream:
+        d = chunk.choices[0].delta
+        if d.content:
+            words.append(d.content)
+        for tc in d.tool_calls or []:
+            assert tc.function is not None and tc.function.name is not None
+            calls.append((tc.function.name, json.loads(tc.function.arguments or "{}")))
+    return words, calls
+
+
+async def test_stream_speaks_only_the_words_and_turns_end_call_into_a_tool_call() -> None:
+    inner = _Stream(caller_turn_json("No, that's all. Goodbye.", end_call=True))
+    adapted = CallerTurnStream(inner)
+    words, calls = await _collect(adapted)
+    assert "".join(words) == "No, that's all. Goodbye."
+    assert len(words) > 1  # streamed as it arrives, not in one piece at the end
+    assert calls == [("end_call", {"reason": "goodbye"})]
+    assert adapted.turn == CallerTurn("No, that's all. Goodbye.", True)
+    await adapted.close()
+    assert inner.closed
+
+
+async def test_stream_without_end_call_has_no_tool_call() -> None:
+    words, calls = await _collect(CallerTurnStream(_Stream(caller_turn_json("Q X 7 T 4 M."))))
+    assert "".join(words) == "Q X 7 T 4 M." and calls == []
+
+
+async def test_stream_fenced_json_is_spoken_at_the_end() -> None:
+    text = '```json\n{"customer_says": "Just one bag.", "end_call": false}\n```'
+    words, calls = await _collect(CallerTurnStream(_Stream(text)))
+    assert "".join(words) == "Just one bag." and calls == []
+
+
+async def test_stream_prose_from_an_endpoint_that_ignored_the_format_is_spoken_as_is() -> None:
+    words, calls = await _collect(CallerTurnStream(_Stream("  Sure, it's QX7T4M.")))
+    assert "".join(words) == "Sure, it's QX7T4M." and calls == []
+
+
+CONTEXT: list[dict[str, Any]] = [
+    {"role": "system", "content": "SYSTEM"},
+    {"role": "user", "content": "Hello! How can I help you today?"},
+    {"role": "assistant", "content": "Hi, I'd like to add a bag."},
+    {"role": "user", "content": "Sure. Your code?"},
+    {"role": "user", "content": [{"type": "text", "text": "And your last name?"}]},
+    {"role": "assistant", "content": "QX7T4M, Whitfield."},
+    {"role": "assistant", "tool_calls": [{"id": "1", "function": {"name": "end_call", "arguments": "{}"}}]},
+    {"role": "tool", "tool_call_id": "1", "content": '{"status": "ok"}'},
+]
+
+
+def test_call_lines_are_the_call_from_the_callers_side() -> None:
+    assert call_lines(CONTEXT) == [
+        ("Agent", "Hello! How can I help you today?"),
+        ("You", "Hi, I'd like to add a bag."),
+        ("Agent", "Sure. Your code? And your last name?"),  # one line per turn
+        ("You", "QX7T4M, Whitfield."),
+    ]
+
+
+def test_request_is_the_system_prompt_then_one_transcript_message() -> None:
+    msgs = caller_request_messages(CONTEXT)
+    assert msgs[0] == {"role": "system", "content": "SYSTEM"}
+    assert [m["role"] for m in msgs] == ["system", "user"]
+    body = msgs[1]["content"]
+    assert body.startswith("The phone call so far:\nAgent: Hello! How can I help you today?\nYou: Hi,")
+    assert body.endswith("\n\n" + CUE)
+    assert "end_call" not in body.split("\n\n")[0]  # tool plumbing is not part of the call
+
+
+def test_transcript_grows_by_appending_so_the_prompt_prefix_is_stable() -> None:
+    earlier = caller_request_messages(CONTEXT[:4])[1]["content"]
+    later = caller_request_messages(CONTEXT)[1]["content"]
+    assert later.startswith(earlier.removesuffix("\n\n" + CUE))
+
+
+def test_empty_call_still_asks_for_a_line() -> None:
+    msgs = caller_request_messages([{"role": "system", "content": "S"}])
+    assert "has not said anything yet" in msgs[1]["content"]
+
+
+def test_prompts_carry_the_scenario_and_the_reply_contract(eva_data: Path) -> None:
+    call = call_input(eva_data)
+    js = simulator_prompt(call, "json")
+    tools = simulator_prompt(call, "tools")
+    for p in (js, tools):
+        assert "383S8U" in p and "<LAST_NAME>" not in p and "You are the CUSTOMER" in p
+    assert '"customer_says"' in js and '"end_call": false' in js and "end_call tool" not in js
+    assert "end_call tool" in tools and "customer_says" not in tools
+    assert js.split("\n\n")[:-1] == tools.split("\n\n")[:-1]  # one brief, two reply contracts
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "One moment please.",
+        "Sure, one moment.",
+        "Let me check that for you.",
+        "Thanks. Let me look that up.",
+        "Please hold.",
+        "Just a second, please.",
+        "Okay, bear with me.",
+    ],
+)
+def test_hold_lines(line: str) -> None:
+    assert is_hold_line(line)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Let me check. What is your confirmation code?",
+        "Thanks, I have your flight BB212. How many bags?",
+        "One moment please. I found your booking.",
+        "Done, one checked bag is now on your flight.",
+        "Thank you.",
+        "Sure.",
+        "",
+    ],
+)
+def test_not_hold_lines(line: str) -> None:
+    assert not is_hold_line(line)

@@ -1,0 +1,106 @@
+"""The JSON-format LLM caller over the real loopback, its model a fake OpenAI-compatible server.
+
+The caller's real service (``make_caller_llm``) sends real HTTP requests; the fake server
+streams scripted ``{"customer_says", "end_call"}`` replies. Checks: the request framing
+(transcript from the caller's side, JSON ``response_format``), only the words are spoken and
+recorded, a hold line gets no reply, and ``end_call`` hangs up after the goodbye was spoken.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import soundfile as sf
+
+from tests.fakes.openai_server import FakeChatServer
+from tests.fakes.services import FakeLLM, FakeSTT, FakeTTS, Reply
+from tests.pipelines.test_call_fakes import call_input, fast_config
+from voxbench.pipelines.bundles import AgentServices, SimulatorServices
+from voxbench.pipelines.caller_json import caller_turn_json
+from voxbench.pipelines.caller_llm import make_caller_llm
+from voxbench.pipelines.config import LLMSimConfig, SimulatorConfig, TurnConfig, VADConfig
+from voxbench.pipelines.runner import run_call
+from voxbench.pipelines.services import LLMConfig
+from voxbench.processors.speech_onset import detect_segments
+from voxbench.records import LLMText, ToolCall, Utterance, read_record
+
+GOODBYE = "No, that's all. Thanks, goodbye."
+
+
+def _config() -> object:
+    cfg = fast_config()
+    vad = VADConfig(engine="energy", start_secs=0.1, stop_secs=0.25)
+    cfg.simulator = SimulatorConfig(
+        kind="llm", vad=vad, llm=LLMSimConfig(turn=TurnConfig(smart_turn=False, speech_timeout_s=0.2))
+    )
+    return cfg
+
+
+def _agent(opening: str) -> AgentServices:
+    return AgentServices(
+        stt=FakeSTT([opening, "383S8U, Park.", GOODBYE]),
+        llm=FakeLLM(
+            [
+                Reply("May I have your confirmation number and last name?"),
+                # the hold line, then a tool call; the answer comes after 1.5 s of silence
+                Reply(
+                    "One moment please.",
+                    tool_calls=[("get_reservation", {"confirmation_number": "383S8U", "last_name": "Park"})],
+                ),
+                Reply("I found your booking. Anything else?", delay_s=1.5),
+                Reply("Goodbye."),
+            ]
+        ),
+        tts=FakeTTS(f0=120.0),
+    )
+
+
+async def test_json_caller_answers_waits_through_a_hold_and_hangs_up_after_goodbye(
+    eva_data: Path, tmp_path: Path
+) -> None:
+    call = call_input(eva_data)
+    opening = str(call.resolver.resolve(call.scenario.starting_utterance()))
+    heard = ["Hello, how can I help?", "Your confirmation number and last name?", "One moment please."]
+    heard += ["I found your booking. Anything else?", "Goodbye."]
+    replies = [caller_turn_json("383S8U, last name Park."), caller_turn_json(GOODBYE, end_call=True)]
+    async with FakeChatServer(replies) as server:
+        llm_cfg = LLMConfig(kind="openai-compatible", base_url=server.base_url, model="fake-caller")
+        # each sentence's audio starts 0.8 s after its text: longer than the runner's drain waits
+        # for speech to start, so hanging up at end_call (not after the goodbye) would cut it
+        tts = FakeTTS(f0=220.0, first_audio_delay_s=0.8, stop_frame_timeout_s=2.0)
+        sim = SimulatorServices(tts=tts, stt=FakeSTT(heard), llm=make_caller_llm(llm_cfg))
+        record = await run_call(call, _config(), _agent(opening), sim, tmp_path)  # type: ignore[arg-type]
+
+    assert record.status == "completed", record.error
+    assert record.end_reason == "end_call"
+    ev = read_record(tmp_path).events
+    said = [e.text for e in ev if isinstance(e, Utterance)]
+    assert said == [opening, "383S8U, last name Park.", GOODBYE]  # words only, never the JSON
+    assert not any("customer_says" in e.text for e in ev if isinstance(e, LLMText))
+    # end_call is the caller's, not one of the agent's tools
+    assert [e.name for e in ev if isinstance(e, ToolCall)] == ["get_reservation"]
+
+    # two model requests: none after the hold line, which shows up in the next transcript
+    assert len(server.requests) == 2
+    first, second = server.requests
+    assert first["response_format"]["type"] == "json_schema"
+    assert first["response_format"]["json_schema"]["schema"]["required"] == ["customer_says", "end_call"]
+    assert "tools" not in first
+    roles = [m["role"] for m in first["messages"]]
+    assert roles == ["system", "user"]
+    assert "customer_says" in first["messages"][0]["content"] and "383S8U" in first["messages"][0]["content"]
+    transcript = first["messages"][1]["content"]
+    assert f"You: {opening}" in transcript
+    assert "Agent: Your confirmation number and last name?" in transcript
+    later = second["messages"][1]["content"]
+    assert "Agent: One moment please. I found your booking. Anything else?" in later
+    # the earlier transcript is a prefix of the later one (llama.cpp reuses the cached prompt)
+    assert later.startswith(transcript.split("\n\n")[0])
+
+    # the goodbye (two sentences, two TTS segments) was spoken in full before the call ended
+    user_wav, sr = sf.read(tmp_path / "user.wav", dtype="int16")
+    segs = detect_segments(np.asarray(user_wav), sr)
+    assert len(segs) == 4
+    for (start, end), sentence in zip(segs[-2:], ("No, that's all.", "Thanks, goodbye."), strict=True):
+        assert abs((end - start) - FakeTTS.duration_of(sentence)) < 0.05
