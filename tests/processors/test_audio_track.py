@@ -93,3 +93,26 @@ def test_recorder_onset_is_when_heard_and_its_wav_position() -> None:
     wav = rec.tracks["user"].samples()
     first_loud = int(np.flatnonzero(wav)[0])
     assert abs(first_loud / SR - onsets[0]) < 1 / SR
+
+
+def test_a_late_onset_lands_at_its_arrival_but_speech_stays_contiguous() -> None:
+    """A sender whose loop stalled sends the first chunk of a sound 15 ms late: it is heard
+    late, so it is laid at its arrival; the rest of the sound follows end to end."""
+    tr = TimelineTrack(SR)
+    t0, late = 0.5, 0.015
+    for k in range(5):
+        tr.add(quiet(), t0 + k * P, quiet=True)
+    onset_t = t0 + 5 * P + late
+    assert abs(tr.add(loud(), onset_t, starts_sound=True) - onset_t) < 1 / SR
+    assert abs(tr.add(loud(), t0 + 6 * P) - (onset_t + P)) < 1 / SR  # on time, but after the onset
+
+
+def test_recorder_stamps_a_late_onset_when_heard() -> None:
+    rec = ConversationRecorder(ConversationClock(), SR)
+    t0, late = 0.5, 0.015
+    for k in range(12):
+        pcm = loud() if k >= 8 else quiet()
+        t = t0 + k * P + (late if k == 8 else 0.0)
+        rec.add_audio("agent", InputAudioRawFrame(pcm.tobytes(), SR, 1), t)
+    onsets = [e.t for e in rec.events if isinstance(e, Speech) and e.state == "onset"]
+    assert len(onsets) == 1 and abs(onsets[0] - (t0 + 8 * P + late)) < 1 / SR

@@ -73,3 +73,17 @@ def test_chunk_size_is_validated() -> None:
         WireConfig(chunk_ms=25)
     with pytest.raises(ValueError):
         client_params(AudioOnlyProtobufSerializer(), SR, chunk_ms=5)
+
+
+def test_default_rushes_nothing_after_a_stall() -> None:
+    """A 30 ms stall (the sender's loop busy cutting a TTS frame): the stream resumes late on
+    a new clock instead of sending the backlog back to back."""
+    clk = FakeClock()
+    p = SampleClockPacer(SR, now=clk)
+    p.sent(N)
+    clk.t += 0.04 + 0.03
+    assert p.sent(N) == pytest.approx(0.04)
+    assert p.reanchors == 1
+    clk.t += 0.04 + 0.002  # ordinary overshoot: caught up on the same clock
+    assert p.sent(N) == pytest.approx(0.038)
+    assert p.reanchors == 1

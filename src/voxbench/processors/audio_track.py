@@ -12,7 +12,10 @@ speech sample-contiguous and keeps the timeline honest:
   inserted or dropped so it starts at the earliest the stream has been arriving over the
   last `realign_window_s` (the sender's clock plus the minimum transit, a jitter-free
   estimate). Drift from early or late senders is thus undone between utterances, where
-  it costs nothing audible, and the next onset lands where it was heard.
+  it costs nothing audible;
+* a chunk that *starts* a sound after quiet is laid at its own arrival when that is
+  later than the track's end (silence inserted, nothing dropped): a sender that sent it
+  late (its loop stalled) is heard late, and the onset is stamped when it was heard.
 
 So the WAV's sample positions agree with arrival times, and event times derived from
 positions (speech onsets) agree with both.
@@ -62,11 +65,15 @@ class TimelineTrack:
     def duration(self) -> float:
         return self._cursor / self.sr
 
-    def add(self, samples: np.ndarray, t_arrival: float, quiet: bool = False) -> float:
+    def add(
+        self, samples: np.ndarray, t_arrival: float, quiet: bool = False, starts_sound: bool = False
+    ) -> float:
         """Place `samples` (int16) that arrived at `t_arrival`; return their start time."""
-        return self.place(samples, t_arrival, quiet).start
+        return self.place(samples, t_arrival, quiet, starts_sound).start
 
-    def place(self, samples: np.ndarray, t_arrival: float, quiet: bool = False) -> Placement:
+    def place(
+        self, samples: np.ndarray, t_arrival: float, quiet: bool = False, starts_sound: bool = False
+    ) -> Placement:
         """Place a chunk; see the module docstring for the rules."""
         x = samples.astype(np.int16, copy=False)
         before = self._cursor
@@ -87,6 +94,9 @@ class TimelineTrack:
                     pad = min(target - self._cursor, self.tol)
                 else:
                     x = x[min(self._cursor - target, x.size) :]
+        elif starts_sound and pad == 0 and pos - self._cursor > self._realign_tol:
+            self.realigned += 1
+            pad = pos - self._cursor
         written = [np.zeros(pad, dtype=np.int16)] if pad > 0 else []
         written.append(x)
         self._received += samples.size

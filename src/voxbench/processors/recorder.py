@@ -127,10 +127,11 @@ class ConversationRecorder:
         if frame.sample_rate != self.sample_rate:
             return  # the transports resample to the pipeline rate; anything else is a bug upstream
         det = self._detectors[channel]
-        placed = self.tracks[channel].place(pcm, t, quiet=det.quiet(pcm))
-        if channel in self.reference:
-            return  # stamped from the clean reference feed instead
-        self._stamp(channel, placed)
+        quiet = det.quiet(pcm)
+        if channel in self.reference:  # stamped from the clean reference feed instead
+            self.tracks[channel].place(pcm, t, quiet)
+            return
+        self._stamp(channel, self.tracks[channel].place(pcm, t, quiet, starts_sound=not quiet and det.idle))
 
     def use_reference(self, channel: Channel) -> None:
         """Stamp `channel`'s speech from a clean reference feed (`add_reference`), not from the
@@ -144,7 +145,9 @@ class ConversationRecorder:
         if self.frozen or channel not in self.reference:
             return
         x = np.asarray(pcm, dtype=np.int16)
-        self._stamp(channel, self.reference[channel].place(x, t, quiet=self._detectors[channel].quiet(x)))
+        det = self._detectors[channel]
+        quiet = det.quiet(x)
+        self._stamp(channel, self.reference[channel].place(x, t, quiet, starts_sound=not quiet and det.idle))
 
     def _stamp(self, channel: Channel, placed: Placement) -> None:
         """Speech marks from exactly what the track wrote, so an event's `t` is its WAV position."""

@@ -62,6 +62,11 @@ class EnergyOnsetDetector:
     def in_speech(self) -> bool:
         return self._in_speech and self._confirmed
 
+    @property
+    def idle(self) -> bool:
+        """No segment open, not even an unconfirmed one or a hangover: the next sound is new."""
+        return not self._in_speech
+
     def quiet(self, samples: np.ndarray) -> bool:
         """True when no sample reaches the threshold: nothing here could start or extend speech.
 
