@@ -1,7 +1,7 @@
 """What each perturbation condition does to the local STT: WER and key-entity accuracy.
 
 The built-in scenarios' caller lines (bb.1-bb.3, reference traces) are spoken by the
-simulator's Piper voice (the condition's accent voice when it has one), perturbed with the
+simulator's default caller voice (the condition's accent voice when it has one), perturbed with the
 condition's streaming chain exactly as a live call would (with 0.6 s of lead-in and tail, so
 noise is already playing when speech starts), and transcribed by faster-whisper tiny.en
 (packaged weights, int8, beam 5). Noisy conditions are averaged over ``--seeds`` seeds.
@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import re
 import time
+from typing import Any
 
 import jiwer
 import numpy as np
@@ -88,7 +89,7 @@ def main() -> None:
     from voxbench.pipelines.caller_side import tts_config_for_voice
     from voxbench.pipelines.local_stack import USER_VOICE
     from voxbench.pipelines.services.stt import resolve_whisper_model
-    from voxbench.pipelines.services.tts import PiperSynth
+    from voxbench.pipelines.services.tts import make_synth
     from voxbench.processors.perturbations import apply_condition, resolve_condition
 
     sr = 16000
@@ -96,7 +97,7 @@ def main() -> None:
     model = WhisperModel(
         str(resolve_whisper_model("tiny.en")), device="cpu", compute_type="int8", cpu_threads=args.threads
     )
-    synths: dict[str, PiperSynth] = {}
+    synths: dict[str, Any] = {}
     speech_cache: dict[tuple[str, str], np.ndarray] = {}
 
     def speak(voice_id: str | None, text: str) -> np.ndarray:
@@ -104,7 +105,7 @@ def main() -> None:
         if key not in speech_cache:
             cfg = tts_config_for_voice(voice_id, USER_VOICE)
             if cfg.voice_id not in synths:
-                synths[cfg.voice_id] = PiperSynth(cfg.voice_params())
+                synths[cfg.voice_id] = make_synth(cfg.voice_params())
             pcm = np.frombuffer(synths[cfg.voice_id].synthesize(text, sr), dtype="<i2")
             speech_cache[key] = pcm.astype(np.float32) / 32768.0
         return speech_cache[key]

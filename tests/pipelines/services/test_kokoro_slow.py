@@ -16,6 +16,7 @@ pytest.importorskip("pipecat")
 pytest.importorskip("kokoro_onnx")
 
 from pipecat.frames.frames import (
+    ErrorFrame,
     TTSAudioRawFrame,
     TTSSpeakFrame,
     TTSStartedFrame,
@@ -39,16 +40,21 @@ pytestmark = [
 ]
 
 
-async def _frames(voice: str, text: str) -> tuple[list[object], object]:
-    tts = make_tts(TTSConfig(voice=voice))
-    down, _ = await run_test(
+async def _frames(voice: str, text: str, **kwargs: object) -> tuple[list[object], object]:
+    down, _, tts = await _run(voice, text, **kwargs)
+    return down, tts
+
+
+async def _run(voice: str, text: str, **kwargs: object) -> tuple[list[object], list[object], object]:
+    tts = make_tts(TTSConfig(voice=voice), **kwargs)
+    down, up = await run_test(
         tts,
         frames_to_send=[TTSSpeakFrame(text), SleepFrame(sleep=0.3)],
         expected_down_frames=None,
         pipeline_params=PipelineParams(audio_in_sample_rate=RATE, audio_out_sample_rate=RATE),
         start_timeout=15.0,
     )
-    return down, tts
+    return down, up, tts
 
 
 def _audio(frames: list[object]) -> np.ndarray:
@@ -103,3 +109,20 @@ async def test_kokoro_code_survives_whisper_and_voice_differs_from_agent() -> No
     assert "k7x9p2" in squashed, text
     # jf_alpha is a female voice: its pitch is far above joe's (about an octave)
     assert _median_f0(_audio(caller)) > 1.5 * _median_f0(_audio(agent))
+
+
+async def test_slow_sentence_keeps_its_audio_context_alive() -> None:
+    """A sentence that takes longer than pipecat's idle timeout must not end the context.
+
+    With ``stop_frame_timeout_s`` far below Kokoro's synthesis time for a sentence (as on a
+    loaded machine with the default 3 s), pipecat would report "completed with no audio" and
+    play the sentence in a new context; the service refreshes the context while it works.
+    """
+    text = "Hi, this is Dana calling about my booking for next week. " + CODE_SENTENCE
+    down, up, _ = await _run("kokoro:jm_kumo", text, stop_frame_timeout_s=0.3)
+    errors = [f for f in [*down, *up] if isinstance(f, ErrorFrame)]
+    assert not errors, [e.error for e in errors]
+    audio = [f for f in down if isinstance(f, TTSAudioRawFrame)]
+    assert len(audio) == 2 and len({f.context_id for f in audio}) == 1
+    kinds = [type(f) for f in down]
+    assert kinds.count(TTSStartedFrame) == 1 and kinds.count(TTSStoppedFrame) == 1

@@ -25,6 +25,9 @@ from voxbench.localmodels.kokoro import KOKORO_LANGS, KOKORO_RATE, KOKORO_VOICES
 KOKORO_PREFIX = "kokoro:"
 SENTENCE_PAUSE_S = 0.2
 """Silence put between the sentences of one text (Kokoro's own join pause is 0.25 s)."""
+KEEPALIVE_S = 1.0
+"""How often (at most; a third of pipecat's idle timeout if that is shorter) a sentence still
+being synthesised refreshes pipecat's audio context."""
 PEAK_LIMIT = 0.95
 """Kokoro's float output overshoots full scale on some sentences (jm_kumo peaks of 1.18 on
 the built-in caller lines), which PCM16 would clip hard; such sentences are scaled down to
@@ -155,6 +158,23 @@ def _service_class() -> type:
         def can_generate_metrics(self) -> bool:
             return True
 
+        async def _synthesize_next(self, next_pcm: Any, context_id: str) -> bytes | None:
+            """Run one sentence in a worker thread, keeping pipecat's audio context alive.
+
+            Pipecat ends an audio context that gets no item for ``stop_frame_timeout_s`` (3 s)
+            and reports it as "completed with no audio"; enough of those in a row mark the
+            service unusable. A long sentence on a loaded 2-core machine takes Kokoro longer
+            than that (RTF above 1 measured under load), so the context is refreshed while the
+            sentence is being made.
+            """
+            job = asyncio.ensure_future(asyncio.to_thread(next_pcm))
+            every = min(KEEPALIVE_S, self._stop_frame_timeout_s / 3)
+            while True:
+                done, _ = await asyncio.wait({job}, timeout=every)
+                if done:
+                    return job.result()  # type: ignore[no-any-return]
+                self._refresh_audio_context(context_id)
+
         async def run_tts(self, text: str, context_id: str) -> AsyncGenerator[Frame, None]:
             await self.start_tts_usage_metrics(text)
             out_rate = self.sample_rate
@@ -165,7 +185,7 @@ def _service_class() -> type:
 
             try:
                 while True:
-                    pcm = await asyncio.to_thread(next_pcm)
+                    pcm = await self._synthesize_next(next_pcm, context_id)
                     if pcm is None:
                         break
                     await self.stop_ttfb_metrics()
