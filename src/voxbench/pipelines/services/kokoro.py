@@ -172,7 +172,7 @@ def _service_class() -> type:
             while True:
                 done, _ = await asyncio.wait({job}, timeout=every)
                 if done:
-                    return job.result()  # type: ignore[no-any-return]
+                    return job.result()
                 self._refresh_audio_context(context_id)
 
         async def run_tts(self, text: str, context_id: str) -> AsyncGenerator[Frame, None]:
