@@ -1,6 +1,7 @@
 """Text-only task completion of the offline agent LLM: no audio, same prompt and request shaping.
 
     .venv/bin/python benchmarks/agent_text_bench.py [--models 0.5b,1.5b] [--modes native,compact,json_schema]
+        (a mode may carry options after '+': plan, ground, saytool, e.g. json_schema+ground+saytool)
         [--data builtin|/work/shared/eva-data] [--scenarios bb.1,bb.2] [--limit N] [--threads 2] [--json out.json]
 
 For each scenario the reference trace's user lines are fed, one per turn, to the agent LLM on
@@ -30,6 +31,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 from voxbench.pipelines.cascade_agent import agent_system_instruction
+from voxbench.pipelines.services.grounding import GroundingGuard, request_text, tool_parameter_schemas
 from voxbench.pipelines.services.llm import LocalLLMServer, LocalLLMSettings
 from voxbench.pipelines.services.tool_calls import (
     ToolCallTextAdapterStream,
@@ -44,7 +46,14 @@ _LEAK = re.compile(r"[{}`*#]|\b(get_reservation|add_baggage|assign_seat|json)\b"
 
 
 async def run_turn_llm(
-    client: Any, model: str, messages: list[dict[str, Any]], tools: list[Any], mode: str
+    client: Any,
+    model: str,
+    messages: list[dict[str, Any]],
+    tools: list[Any],
+    mode: str,
+    plan: bool = False,
+    ground: bool = False,
+    say_then_tool: bool = False,
 ) -> Any:
     params: dict[str, Any] = {
         "model": model,
@@ -55,9 +64,18 @@ async def run_turn_llm(
         "stream": True,
         "extra_body": {"cache_prompt": True},
     }
-    names = prepare_tool_request(params, mode=mode, flatten=True)
+    guard = (
+        GroundingGuard(request_text(params["messages"]), tool_parameter_schemas(tools)) if ground else None
+    )
+    names = prepare_tool_request(params, mode=mode, flatten=True, plan=plan, say_then_tool=say_then_tool)
     stream = await client.chat.completions.create(**params)
-    adapted = ToolCallTextAdapterStream(stream, names, unwrap_say=mode != "native", strip_markdown=True)
+    adapted = ToolCallTextAdapterStream(
+        stream,
+        names,
+        unwrap_say=mode != "native",
+        strip_markdown=True,
+        guard=guard.ask_instead if guard is not None else None,
+    )
     text = ""
     calls: list[dict[str, Any]] = []
     async for chunk in adapted:
@@ -103,7 +121,17 @@ async def run_scenario(
         transcript.append(f"U: {line}")
         for _ in range(max_steps):
             t1 = time.perf_counter()
-            text, calls = await run_turn_llm(client, model, messages, tools, mode)
+            base, *flags = mode.split("+")
+            text, calls = await run_turn_llm(
+                client,
+                model,
+                messages,
+                tools,
+                base,
+                plan="plan" in flags,
+                ground="ground" in flags,
+                say_then_tool="saytool" in flags,
+            )
             llm_calls += 1
             if VERBOSE:
                 print(f"    [{time.perf_counter() - t1:.1f}s] {text!r} {calls}", flush=True)

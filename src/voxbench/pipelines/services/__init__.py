@@ -146,6 +146,17 @@ class LLMConfig(_Config):
         "json_schema: compact + grammar-constrained replies (llama.cpp). None = native",
     )
     strip_markdown: bool = Field(True, description="drop code blocks and markdown marks before TTS")
+    say_then_tool: bool = Field(
+        False,
+        description="json_schema mode: every reply is {say, tool} with tool a name or 'none' "
+        "(Qwen 1.5B makes the lookups it announces; see services/tool_calls.reply_json_schema)",
+    )
+    plan_replies: bool = Field(False, description="json_schema mode: each reply starts with an unspoken plan")
+    ground_tool_arguments: bool = Field(
+        False,
+        description="do not run tool calls with identifier values the model was never shown; "
+        "ask the caller instead (services/grounding.py)",
+    )
 
     @model_validator(mode="after")
     def _endpoint(self) -> LLMConfig:
@@ -238,6 +249,9 @@ def make_llm(
         cache_prompt=cache,
         tool_call_mode=mode or "native",
         strip_markdown=cfg.strip_markdown,
+        say_then_tool=cfg.say_then_tool,
+        plan_replies=cfg.plan_replies,
+        ground_tool_arguments=cfg.ground_tool_arguments,
         **kwargs,
     )
 

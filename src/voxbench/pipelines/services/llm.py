@@ -94,6 +94,7 @@ class LocalLLMServer(LlamaServer):
 def _service_class() -> type:
     from pipecat.services.openai.llm import OpenAILLMService
 
+    from voxbench.pipelines.services.grounding import GroundingGuard, request_text, tool_parameter_schemas
     from voxbench.pipelines.services.tool_calls import (
         ToolCallTextAdapterStream,
         prepare_tool_request,
@@ -109,6 +110,9 @@ def _service_class() -> type:
             flatten_tool_history: bool = False,
             tool_call_mode: str = "native",
             strip_markdown: bool = False,
+            plan_replies: bool = False,
+            ground_tool_arguments: bool = False,
+            say_then_tool: bool = False,
             **kwargs: Any,
         ) -> None:
             super().__init__(**kwargs)
@@ -116,13 +120,29 @@ def _service_class() -> type:
             self._flatten_tool_history = flatten_tool_history
             self._tool_call_mode = tool_call_mode
             self._strip_markdown = strip_markdown
+            self._plan_replies = plan_replies
+            self._say_then_tool = say_then_tool
+            self._ground = ground_tool_arguments
             self._request_tool_names: frozenset[str] = frozenset()
+            self._request_guard: GroundingGuard | None = None
             self.text_tool_calls_converted = 0
+            self.tool_calls_refused = 0
 
         def build_chat_completion_params(self, params_from_context: Any) -> dict[str, Any]:
             params: dict[str, Any] = super().build_chat_completion_params(params_from_context)
+            self._request_guard = (
+                GroundingGuard(
+                    request_text(params.get("messages")), tool_parameter_schemas(params.get("tools"))
+                )
+                if self._ground
+                else None
+            )
             self._request_tool_names = prepare_tool_request(
-                params, mode=self._tool_call_mode, flatten=self._flatten_tool_history
+                params,
+                mode=self._tool_call_mode,
+                flatten=self._flatten_tool_history,
+                plan=self._plan_replies,
+                say_then_tool=self._say_then_tool,
             )
             return params
 
@@ -136,6 +156,7 @@ def _service_class() -> type:
                 names,
                 unwrap_say=self._tool_call_mode != "native",
                 strip_markdown=self._strip_markdown,
+                guard=self._request_guard.ask_instead if self._request_guard is not None else None,
             )
             return _CountingStream(adapted, self)
 
@@ -152,6 +173,9 @@ def _service_class() -> type:
                 yield chunk
             if self._inner.converted:
                 self._owner.text_tool_calls_converted += len(self._inner.converted)
+            if self._inner.refused:
+                self._owner.tool_calls_refused += len(self._inner.refused)
+                logger.info("refused tool calls with ungrounded values: %s", self._inner.refused)
 
         async def close(self) -> None:
             await self._inner.close()
@@ -183,6 +207,9 @@ def make_openai_compatible_llm(
     cache_prompt: bool = False,
     tool_call_mode: str = "native",
     strip_markdown: bool = False,
+    plan_replies: bool = False,
+    ground_tool_arguments: bool = False,
+    say_then_tool: bool = False,
     extra: dict[str, Any] | None = None,
     **service_kwargs: Any,
 ) -> Any:
@@ -202,6 +229,10 @@ def make_openai_compatible_llm(
             plus each reply grammar-constrained by ``response_format``; llama.cpp servers only).
             See :func:`~voxbench.pipelines.services.tool_calls.prepare_tool_request`.
         strip_markdown: drop code blocks and markdown marks from spoken content.
+        plan_replies: in ``json_schema`` mode, start each reply with an unspoken ``"plan"``.
+        say_then_tool: in ``json_schema`` mode, every reply is ``{"say", "tool"}`` (a name or "none").
+        ground_tool_arguments: do not run tool calls whose identifier-like values the model was
+            never shown; ask the caller instead (:mod:`~voxbench.pipelines.services.grounding`).
         cache_prompt: send llama.cpp's ``cache_prompt: true`` (harmless elsewhere only if the
             server ignores unknown fields, so it is off by default for foreign endpoints).
         extra: additional request fields (merged into pipecat's ``Settings.extra``).
@@ -230,6 +261,9 @@ def make_openai_compatible_llm(
         flatten_tool_history=flatten_tool_history,
         tool_call_mode=tool_call_mode,
         strip_markdown=strip_markdown,
+        plan_replies=plan_replies,
+        ground_tool_arguments=ground_tool_arguments,
+        say_then_tool=say_then_tool,
         **service_kwargs,
     )
 

@@ -22,7 +22,7 @@ import contextlib
 import json
 import re
 import uuid
-from collections.abc import AsyncIterator, Collection
+from collections.abc import AsyncIterator, Callable, Collection
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -171,12 +171,15 @@ class ToolCallTextAdapterStream:
         *,
         unwrap_say: bool = False,
         strip_markdown: bool = False,
+        guard: Callable[[list[ParsedToolCall]], str | None] | None = None,
     ) -> None:
         self._stream = stream
         self._tool_names = frozenset(tool_names)
         self._unwrap_say = unwrap_say
         self._md = MarkdownSpeechFilter() if strip_markdown else None
+        self._guard = guard
         self.converted: list[ParsedToolCall] = []
+        self.refused: list[ParsedToolCall] = []  # calls the guard stopped (said a line instead)
 
     def __aiter__(self) -> AsyncIterator[ChatCompletionChunk]:
         return self._iterate()
@@ -226,26 +229,30 @@ class ToolCallTextAdapterStream:
         if not held:
             return
         reply = parse_reply(text, self._tool_names) if self._unwrap_say else None
+        pending = reply[1] if reply is not None else parse_tool_calls(text, self._tool_names)
+        instead = self._guard(pending) if pending and self._guard is not None else None
+        if pending and instead is not None:  # ungrounded values: ask the caller, run nothing
+            self.refused = pending
+            yield _chunk(template, ChoiceDelta(role="assistant", content=instead))
+            for c in _without_content(held):
+                yield c  # finish reason / usage
+            return
         if reply is not None and reply[0] and reply[1]:  # {"say"} and a call: speak, then call
             say, calls = reply
             self.converted = calls
             yield _chunk(template, ChoiceDelta(role="assistant", content=say))
             for c in tool_call_chunks(calls, template):
                 yield c
-            for c in held:
-                d = c.choices[0].delta if c.choices else None
-                if d is None or not d.content:
-                    yield c
+            for c in _without_content(held):
+                yield c  # finish reason / usage
             return
         only_calls = parse_tool_calls(text, self._tool_names)
         if only_calls:
             self.converted = only_calls
             for c in tool_call_chunks(only_calls, template):
                 yield c
-            for c in held:
-                d = c.choices[0].delta if c.choices else None
-                if d is None or not d.content:
-                    yield c  # finish reason / usage
+            for c in _without_content(held):
+                yield c  # finish reason / usage
             return
         spoken = parse_say(text) if self._unwrap_say else None
         if spoken is not None:
@@ -260,6 +267,11 @@ class ToolCallTextAdapterStream:
             return
         for c in held:
             yield c
+
+
+def _without_content(chunks: list[ChatCompletionChunk]) -> list[ChatCompletionChunk]:
+    """The held chunks that carry no text (finish reason, usage): kept when the text is replaced."""
+    return [c for c in chunks if not (c.choices and c.choices[0].delta.content)]
 
 
 class MarkdownSpeechFilter:
@@ -360,6 +372,9 @@ def flatten_tool_history(messages: list[Any], *, instruction: str = FLATTEN_INST
 
 SAY_KEY = "say"
 TOOL_KEY = "tool"
+PLAN_KEY = "plan"  # optional first field of a json_schema reply: the next step, never spoken
+PLAN_MAX_CHARS = 160
+NO_TOOL = "none"  # the "tool" of a say_then_tool reply that calls nothing
 ToolCallMode = Literal["native", "compact", "json_schema"]
 TOOL_CALL_MODES: tuple[str, ...] = ("native", "compact", "json_schema")
 
@@ -390,33 +405,37 @@ def _strict_params(params: Any) -> dict[str, Any]:
     return {"type": "object", "properties": clean, "required": required, "additionalProperties": False}
 
 
-def reply_json_schema(tools: Any) -> dict[str, Any]:
+def reply_json_schema(tools: Any, *, plan: bool = False, say_then_tool: bool = False) -> dict[str, Any]:
     """JSON schema of one agent turn: ``{"say": text}`` or ``{"tool": name, "arguments": {...}}``.
 
     ``tools`` is an OpenAI ``tools`` list; each tool becomes one ``anyOf`` branch whose
     ``arguments`` follow that tool's parameter schema (required fields, enums, types), so a
     grammar-constrained model can only produce a speakable line or a well-formed call.
+    With ``plan`` every branch starts with a short ``"plan"`` string: the model first writes
+    what the caller needs and which step comes next, *then* chooses between speaking and a
+    tool (a small model that must pick at the first token tends to skip the lookup).
+    With ``say_then_tool`` every reply is ``{"say", "tool"}``: a spoken line, then an explicit
+    choice of a tool (with ``arguments``) or ``"none"``. Qwen 1.5B, free to close the object
+    after "I'll look up your booking", closed it and never called; asked to name the tool
+    right after saying that, it can. The caller also hears speech before every slow tool.
     """
-    branches: list[dict[str, Any]] = [
-        {
-            "type": "object",
-            "properties": {SAY_KEY: {"type": "string", "minLength": 1}},
-            "required": [SAY_KEY],
-            "additionalProperties": False,
-        }
-    ]
+    lead: dict[str, Any] = {PLAN_KEY: {"type": "string", "maxLength": PLAN_MAX_CHARS}} if plan else {}
+
+    def branch(props: dict[str, Any]) -> dict[str, Any]:
+        props = {**lead, **props}
+        return {"type": "object", "properties": props, "required": list(props), "additionalProperties": False}
+
+    say = {SAY_KEY: {"type": "string", "minLength": 1}}
+    if say_then_tool:
+        branches = [branch({**say, TOOL_KEY: {"type": "string", "const": NO_TOOL}})]
+    else:
+        branches = [branch(say)]
     for fn in _tool_functions(tools):
-        branches.append(
-            {
-                "type": "object",
-                "properties": {
-                    TOOL_KEY: {"type": "string", "const": fn["name"]},
-                    "arguments": _strict_params(fn.get("parameters")),
-                },
-                "required": [TOOL_KEY, "arguments"],
-                "additionalProperties": False,
-            }
-        )
+        call = {
+            TOOL_KEY: {"type": "string", "const": fn["name"]},
+            "arguments": _strict_params(fn.get("parameters")),
+        }
+        branches.append(branch({**say, **call} if say_then_tool else call))
     return {"anyOf": branches}
 
 
@@ -427,7 +446,7 @@ def _param_line(name: str, schema: dict[str, Any], required: bool) -> str:
     return f"{name}{'' if required else '?'}: {kind}"
 
 
-def compact_tool_prompt(tools: Any) -> str:
+def compact_tool_prompt(tools: Any, *, plan: bool = False, say_then_tool: bool = False) -> str:
     """A short tool section for the system prompt: the reply format and one line per tool.
 
     Replaces the verbose JSON tool schemas that a chat template would render (several
@@ -437,10 +456,28 @@ def compact_tool_prompt(tools: Any) -> str:
     into real calls in live runs.
     """
     fns = _tool_functions(tools)
+    lead = '"plan": "<next step>", ' if plan else ""
+    spoken = '"say": "<one or two short spoken sentences>"'
+    if say_then_tool:
+        shapes = [
+            f'Reply with exactly one JSON object and nothing else: {{{lead}{spoken}, "tool": ...}}.',
+            f'"tool" is "{NO_TOOL}" when you only speak, or a tool name followed by "arguments": '
+            "{<parameters>} when you use a tool (then say what you are doing, e.g. looking it up).",
+        ]
+    else:
+        shapes = [
+            "Reply with exactly one JSON object and nothing else:",
+            f"- to speak to the caller: {{{lead}{spoken}}}",
+            f'- to use a tool: {{{lead}"tool": "<tool name>", "arguments": {{<parameters>}}}}',
+        ]
+    if plan:
+        shapes.append(
+            '"plan" comes first: in a few words, what the caller needs and what the policy says '
+            "to do next (look something up, ask the caller, make the change, or answer). The "
+            "caller never hears it."
+        )
     lines = [
-        "Reply with exactly one JSON object and nothing else:",
-        '- to speak to the caller: {"say": "<one or two short spoken sentences>"}',
-        '- to use a tool: {"tool": "<tool name>", "arguments": {<parameters>}}',
+        *shapes,
         "Only use a tool when the caller has told you every required value (or an earlier tool "
         "result gave it); otherwise ask the caller for what is missing. Copy values exactly. "
         "Never describe a tool or show JSON to the caller.",
@@ -465,9 +502,13 @@ def parse_reply(text: str, tool_names: Collection[str]) -> tuple[str, list[Parse
     said: list[str] = []
     calls: list[ParsedToolCall] = []
     for obj in objects:
-        if isinstance(obj, dict) and set(obj) == {SAY_KEY} and isinstance(obj[SAY_KEY], str):
+        if isinstance(obj, dict):
+            obj = {k: v for k, v in obj.items() if k != PLAN_KEY}
+        if isinstance(obj, dict) and isinstance(obj.get(SAY_KEY), str):
             said.append(obj[SAY_KEY].strip())
-            continue
+            obj = {k: v for k, v in obj.items() if k != SAY_KEY and obj.get(TOOL_KEY) != NO_TOOL}
+            if not obj:
+                continue
         parsed = parse_tool_calls(json.dumps(obj), tool_names)
         if not parsed:
             return None
@@ -497,8 +538,12 @@ def spoken_text(text: str) -> str:
     return re.sub(r"[ \t]+", " ", out).strip() if out != text else text
 
 
-def _json_history(messages: list[Any], instruction: str) -> list[Any]:
-    """Tool history and assistant turns rendered in the ``{"say"}/{"tool"}`` reply format."""
+def _json_history(messages: list[Any], instruction: str, *, say_then_tool: bool = False) -> list[Any]:
+    """Tool history and assistant turns rendered in the ``{"say"}/{"tool"}`` reply format.
+
+    With ``say_then_tool`` each assistant turn becomes one ``{"say", "tool"}`` object, the
+    shape the model is asked to write (small models copy the shape they see in history).
+    """
     names_by_id: dict[str, str] = {}
     out: list[Any] = []
     pending: list[str] = []
@@ -527,11 +572,30 @@ def _json_history(messages: list[Any], instruction: str) -> list[Any]:
                 with contextlib.suppress(json.JSONDecodeError, TypeError):
                     args = json.loads(args) if isinstance(args, str) else args
                 parts.append(json.dumps({TOOL_KEY: name, "arguments": args}, ensure_ascii=False))
+            if say_then_tool:
+                parts = [_combined_turn(parts)]
             out.append({"role": "assistant", "content": "\n".join(parts) or json.dumps({SAY_KEY: "..."})})
             continue
         out.append(msg)
     flush()
     return out
+
+
+def _combined_turn(parts: list[str]) -> str:
+    """``{"say"}`` + ``{"tool"}`` lines of one assistant turn as a single ``{"say", "tool"}`` object."""
+    say = ""
+    calls: list[dict[str, Any]] = []
+    for part in parts:
+        obj = json.loads(part)
+        if SAY_KEY in obj:
+            say = obj[SAY_KEY]
+        else:
+            calls.append(obj)
+    if not calls:
+        return json.dumps({SAY_KEY: say or "...", TOOL_KEY: NO_TOOL}, ensure_ascii=False)
+    lines = [json.dumps({SAY_KEY: say or "One moment.", **calls[0]}, ensure_ascii=False)]
+    lines += [json.dumps({SAY_KEY: "One moment.", **c}, ensure_ascii=False) for c in calls[1:]]
+    return "\n".join(lines)
 
 
 def _tool_result_line(msg: dict[str, Any], names_by_id: dict[str, str]) -> str:
@@ -568,7 +632,13 @@ def tool_rounds_since_user(messages: Any) -> int:
 
 
 def prepare_tool_request(
-    params: dict[str, Any], *, mode: str = "native", flatten: bool = False, max_tool_rounds: int = 3
+    params: dict[str, Any],
+    *,
+    mode: str = "native",
+    flatten: bool = False,
+    max_tool_rounds: int = 3,
+    plan: bool = False,
+    say_then_tool: bool = False,
 ) -> frozenset[str]:
     """Shape an OpenAI chat request for a small local model; returns the request's tool names.
 
@@ -580,6 +650,8 @@ def prepare_tool_request(
       :func:`reply_json_schema` (llama.cpp turns it into a grammar). After ``max_tool_rounds``
       tool calls in a row without a new caller message only ``{"say"}`` is allowed, so a small
       model cannot loop on tool calls (pipecat re-runs the LLM after every result).
+      With ``plan`` each reply starts with a short unspoken ``"plan"``; with ``say_then_tool`` a
+      reply may speak and call in one object (see :func:`reply_json_schema`).
 
     Mutates ``params`` in place. Deterministic, so the prompt prefix is stable between turns.
     """
@@ -594,12 +666,17 @@ def prepare_tool_request(
     tools = params.pop("tools")
     params.pop("tool_choice", None)
     if isinstance(messages, list):
-        msgs = _json_history(messages, JSON_RESULT_INSTRUCTION)
-        params["messages"] = _append_to_system(msgs, compact_tool_prompt(tools))
+        msgs = _json_history(messages, JSON_RESULT_INSTRUCTION, say_then_tool=say_then_tool)
+        params["messages"] = _append_to_system(
+            msgs, compact_tool_prompt(tools, plan=plan, say_then_tool=say_then_tool)
+        )
     if mode == "json_schema":
         looping = tool_rounds_since_user(messages) >= max_tool_rounds
         params["response_format"] = {
             "type": "json_schema",
-            "json_schema": {"name": "agent_turn", "schema": reply_json_schema([] if looping else tools)},
+            "json_schema": {
+                "name": "agent_turn",
+                "schema": reply_json_schema([] if looping else tools, plan=plan, say_then_tool=say_then_tool),
+            },
         }
     return names
