@@ -133,6 +133,9 @@ class KokoroEngine:
         missing = [v for v in KOKORO_VOICES if v not in self._kokoro.voices]
         if missing:
             raise ModelAssetError(f"Kokoro voice pack {voices} lacks voices {missing}")
+        # onnxruntime's first run is ~0.5 s slower than the next ones (measured): pay it here,
+        # at load, instead of on the caller's first line.
+        self._kokoro.create("Hello.", KOKORO_VOICES[0])
         self.model_path = model
         self.load_secs = time.perf_counter() - t0
 

@@ -2,9 +2,12 @@
 
 The model, the voice packs and their checksums come from :mod:`voxbench.localmodels.kokoro`.
 Kokoro renders 24 kHz; audio is resampled (soxr, whole sentence) to the pipeline's output rate.
-Text is cut into sentences before synthesis so the first sentence plays while the next one is
-still being made: Kokoro's RTF here is ~0.35 (Piper's ~0.05), so synthesising a two-sentence
-caller line in one go would delay the caller's first word by a second or more.
+Text is cut into sentences before synthesis so the first sentence can play while the next one
+is still being made: Kokoro's RTF here is ~0.35 (Piper's ~0.05), so synthesising a two-sentence
+caller line in one go would delay the caller's first word by a second or more. A sentence is
+released only when the rest of the line will be ready before it has played
+(:mod:`voxbench.pipelines.services.playout`), so a slow machine delays the line but never
+splits it with a silence the agent would take for the end of the caller's turn.
 
 Voices are named ``kokoro:<voice>`` (``kokoro:jm_kumo``); :attr:`KokoroVoiceParams.voice_id` adds
 the rate and phonemiser language when they differ from the defaults, for run records.
@@ -106,12 +109,23 @@ class KokoroSynth:
         return to_pcm16(audio, KOKORO_RATE, out_rate)
 
     def iter_sentences(self, text: str, out_rate: int) -> Iterator[bytes]:
-        """PCM16 mono at ``out_rate`` per sentence; every sentence but the last ends in a pause."""
+        """PCM16 mono at ``out_rate``, a sentence (or several) per chunk, released without gaps.
+
+        Every sentence but the last ends in a pause. A chunk is handed over only when the next
+        sentence is predicted to be ready before it has played (:mod:`.playout`), so a line
+        never stalls mid-way however loaded the machine is; on an idle one it is one chunk per
+        sentence.
+        """
+        from voxbench.pipelines.services.playout import gapless_chunks
+
         parts = split_sentences(text)
         gap = bytes(2 * round(SENTENCE_PAUSE_S * out_rate))
-        for i, sentence in enumerate(parts):
+
+        def one(i: int, sentence: str) -> bytes:
             pcm = self.sentence_pcm(sentence, out_rate)
-            yield pcm + gap if i < len(parts) - 1 else pcm
+            return pcm + gap if i < len(parts) - 1 else pcm
+
+        yield from gapless_chunks(parts, one, 2.0 * out_rate)
 
     def sentences(self, text: str, out_rate: int) -> list[bytes]:
         return list(self.iter_sentences(text, out_rate))
@@ -129,7 +143,7 @@ def _service_class() -> type:
     from pipecat.services.tts_service import TTSService
 
     class LocalKokoroTTSService(TTSService):
-        """In-process Kokoro TTS for pipecat; one audio frame per sentence at the pipeline rate."""
+        """In-process Kokoro TTS for pipecat; audio frames at the pipeline rate, one per released chunk."""
 
         def __init__(
             self,
