@@ -31,6 +31,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 from voxbench.pipelines.cascade_agent import agent_system_instruction
+from voxbench.pipelines.config import AgentConfig
 from voxbench.pipelines.services.grounding import GroundingGuard, request_text, tool_parameter_schemas
 from voxbench.pipelines.services.llm import LocalLLMServer, LocalLLMSettings
 from voxbench.pipelines.services.tool_calls import (
@@ -42,6 +43,7 @@ from voxbench.scenarios import ToolExecutor, check_task_completion, load_dataset
 
 MODELS = {"0.5b": "qwen2.5-coder-0.5b", "1.5b": "qwen2.5-coder-1.5b"}
 VERBOSE = False
+GREETING = AgentConfig().greeting
 _LEAK = re.compile(r"[{}`*#]|\b(get_reservation|add_baggage|assign_seat|json)\b")
 
 
@@ -108,6 +110,8 @@ async def run_scenario(
     messages: list[dict[str, Any]] = [
         {"role": "system", "content": agent_system_instruction(spec, sc.current_date_time)}
     ]
+    if GREETING:  # the live cascade agent greets first (AgentConfig.greeting)
+        messages.append({"role": "assistant", "content": GREETING})
     tools = spec.openai_tools()
     transcript: list[str] = []
     tool_log: list[str] = []

@@ -105,14 +105,16 @@ def live_conversation(job: ConversationJob) -> Path:
         start_llm_server,
         start_simulator_llm_server,
     )
-    from voxbench.pipelines.services import LLMConfig, STTConfig
+    from voxbench.pipelines.services import LOCAL_AGENT_LLM, LLMConfig, STTConfig
 
     name = canonical_name(job.agent.get("profile"))
     profile = resolve_agent(name, job.agent.get("profile_files"))
     sim_kind = job.simulator.get("kind", "trace")
     if name == "cascade-local":
         # the offline default honours per-run overrides of its LLM and STT
-        llm_cfg: LLMConfig | None = LLMConfig.model_validate(job.agent.get("llm") or {})
+        llm_cfg: LLMConfig | None = LLMConfig.model_validate(
+            {**LOCAL_AGENT_LLM.model_dump(exclude_unset=True), **(job.agent.get("llm") or {})}
+        )
         stt_cfg = STTConfig.model_validate(job.agent.get("stt") or {})
     else:
         llm_cfg = local_llm_config(profile)

@@ -1,9 +1,11 @@
 """The offline default stack: whisper tiny.en + embedded llama.cpp (Qwen) + Piper, per call.
 
-One llama.cpp server per model, owned by the caller of these functions: the agent's
-(Qwen2.5-Coder-0.5B, :func:`start_llm_server`) and, for the LLM caller, the simulator's
-(Qwen2.5-Coder-1.5B, :func:`start_simulator_llm_server`): the 0.5B loops as a caller, the
-1.5B keeps the caller's role under the JSON reply format (offline-models.md §4.3).
+One llama.cpp server per role, owned by the caller of these functions: the agent's
+(Qwen2.5-Coder-1.5B with grammar-constrained ``{say, tool}`` replies, ``LOCAL_AGENT_LLM``,
+:func:`start_llm_server`) and, for the LLM caller, the simulator's (Qwen2.5-Coder-1.5B,
+:func:`start_simulator_llm_server`): the 0.5B loops as a caller and makes no useful tool
+calls as an agent; the 1.5B keeps the caller's role under the JSON reply format
+(offline-models.md §4.3).
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from typing import Any
 
 from voxbench.pipelines.bundles import AgentServices, SimulatorServices
 from voxbench.pipelines.services import (
+    LOCAL_AGENT_LLM,
     LLMConfig,
     STTConfig,
     TTSConfig,
@@ -31,7 +34,7 @@ USER_VOICE = TTSConfig(voice="user")
 
 
 def start_llm_server(cfg: LLMConfig | None = None) -> Any:
-    return make_local_llm_server(cfg or LLMConfig()).start()
+    return make_local_llm_server(cfg or LOCAL_AGENT_LLM).start()
 
 
 def start_simulator_llm_server(cfg: LLMConfig | None = None) -> Any:
@@ -43,7 +46,7 @@ def start_simulator_llm_server(cfg: LLMConfig | None = None) -> Any:
 def local_agent(
     server: Any, llm_cfg: LLMConfig | None = None, stt_cfg: STTConfig | None = None
 ) -> AgentServices:
-    llm_cfg = llm_cfg or LLMConfig()
+    llm_cfg = llm_cfg or LOCAL_AGENT_LLM
     stt_cfg = stt_cfg or STTConfig()
     return AgentServices(
         stt=make_stt(stt_cfg),

@@ -31,7 +31,7 @@ from typing import Annotated, Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from voxbench.pipelines.services import LLMConfig, STTConfig, TTSConfig
+from voxbench.pipelines.services import LOCAL_AGENT_LLM, LLMConfig, STTConfig, TTSConfig
 from voxbench.pipelines.services.cloud import (
     PROVIDERS,
     CloudLLMConfig,
@@ -237,7 +237,17 @@ def _builtins() -> list[AgentProfile]:
         p(
             name="cascade-local",
             architecture="cascade",
-            description="offline default: faster-whisper tiny.en + Qwen2.5 0.5B (llama.cpp) + Piper",
+            description="offline default: faster-whisper tiny.en + Qwen2.5-Coder 1.5B (llama.cpp, "
+            "grammar-constrained replies) + Piper",
+            stt=STTConfig(),
+            llm=LOCAL_AGENT_LLM,
+            tts=TTSConfig(voice="agent"),
+        ),
+        p(
+            name="cascade-local-0.5b",
+            architecture="cascade",
+            description="faster offline stack: Qwen2.5-Coder 0.5B with native tool calls (made no "
+            "useful tool call on the built-in tasks; for harness smoke runs)",
             stt=STTConfig(),
             llm=LLMConfig(),
             tts=TTSConfig(voice="agent"),

@@ -463,6 +463,8 @@ def compact_tool_prompt(tools: Any, *, plan: bool = False, say_then_tool: bool =
             f'Reply with exactly one JSON object and nothing else: {{{lead}{spoken}, "tool": ...}}.',
             f'"tool" is "{NO_TOOL}" when you only speak, or a tool name followed by "arguments": '
             "{<parameters>} when you use a tool (then say what you are doing, e.g. looking it up).",
+            "Never tell the caller you found, checked or changed something unless a tool result "
+            "above shows it: when the caller has given what a tool needs, use that tool in this reply.",
         ]
     else:
         shapes = [
