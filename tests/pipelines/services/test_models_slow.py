@@ -72,9 +72,9 @@ async def test_piper_synthesizes_plausible_audio() -> None:
     assert tts.voice_id == "piper:en_US-joe-medium"
 
 
-async def test_user_voice_is_distinct_but_same_length_scale() -> None:
+async def test_piper_user_voice_is_distinct_but_same_length_scale() -> None:
     agent, _ = await _synthesize(TTSConfig(voice="agent"), CODE_SENTENCE)
-    user, tts = await _synthesize(TTSConfig(voice="user"), CODE_SENTENCE)
+    user, tts = await _synthesize(TTSConfig(voice="user-piper"), CODE_SENTENCE)
     assert tts.voice_id != "piper:en_US-joe-medium"
     # Pitch shift keeps duration; the preset is 5% slower.
     assert 0.9 < (len(user) / len(agent)) < 1.3
@@ -259,14 +259,19 @@ async def test_local_llm_tool_call_routes_to_handler_and_answers(local_server: A
     assert not final["content"].lstrip().startswith("{"), final  # spoken prose, not JSON
 
 
-@pytest.mark.xfail(
-    reason="measured 2026-12-02: the bundled models make no get_reservation call here (prose instead); "
-    "kept to track the offline agent's capability",
-    strict=False,
-)
-async def test_default_agent_llm_verifies_the_caller_on_a_builtin_scenario(local_server: Any) -> None:
-    """bb.1 after the caller gave code and name: the local agent LLM must call get_reservation
-    with them and then speak plain words, never JSON."""
+@pytest.fixture(scope="module")
+def agent_server():  # type: ignore[no-untyped-def]
+    from voxbench.pipelines.services import LOCAL_AGENT_LLM, make_local_llm_server
+
+    with make_local_llm_server(LOCAL_AGENT_LLM) as srv:
+        yield srv
+
+
+async def test_default_agent_llm_verifies_the_caller_on_a_builtin_scenario(agent_server: Any) -> None:
+    """bb.1 after the caller gave code and name: the offline default agent LLM (LOCAL_AGENT_LLM)
+    must call get_reservation with them and then speak plain words, never JSON."""
+    from voxbench.pipelines.services import LOCAL_AGENT_LLM
+
     from pipecat.processors.aggregators.llm_context import LLMContext
     from pipecat.processors.aggregators.llm_response_universal import LLMContextAggregatorPair
     from pipecat.services.llm_service import FunctionCallParams
@@ -288,8 +293,8 @@ async def test_default_agent_llm_verifies_the_caller_on_a_builtin_scenario(local
         tools=tools_schema(dd.agent),
     )
     llm = make_llm(
-        LLMConfig(),
-        server=local_server,
+        LOCAL_AGENT_LLM,
+        server=agent_server,
         system_instruction=agent_system_instruction(dd.agent, sc.current_date_time),
     )
     calls: list[tuple[str, dict[str, Any]]] = []
