@@ -118,6 +118,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--voices", default="user-piper,kokoro:jm_kumo")
     ap.add_argument("--lines", type=int, default=4, help="caller lines per call")
+    ap.add_argument("--keep", type=Path, default=None, help="keep the record directories here")
     a = ap.parse_args()
 
     from voxbench.pipelines.local_stack import start_llm_server
@@ -129,8 +130,9 @@ def main() -> None:
     rows = []
     try:
         with tempfile.TemporaryDirectory() as d:
+            root = a.keep or Path(d)
             for i, voice in enumerate(v.strip() for v in a.voices.split(",") if v.strip()):
-                s = asyncio.run(one_call(voice, server, a.lines, Path(d) / f"c{i}"))
+                s = asyncio.run(one_call(voice, server, a.lines, root / f"c{i}-{voice.replace(':', '_')}"))
                 print(f"  {voice}: {s['status']} in {s['wall']:.0f} s", flush=True)
                 rows.append(
                     [

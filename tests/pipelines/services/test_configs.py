@@ -64,7 +64,7 @@ def test_tts_config_voice_ids_are_distinct_and_stable() -> None:
 
 
 def test_voice_params_bounds_and_pitch_ratio() -> None:
-    assert resolve_voice("user", pitch_semitones=12).pitch_ratio == pytest.approx(2.0)
+    assert resolve_voice("user-piper", pitch_semitones=12).pitch_ratio == pytest.approx(2.0)
     with pytest.raises(ValueError):
         PiperVoiceParams(pitch_semitones=13)
     with pytest.raises(ValueError):

@@ -253,9 +253,9 @@ async def test_browser_call_real_local_stack(tmp_path: Path) -> None:
     from voxbench.pipelines.agent_builder import build_agent_services
     from voxbench.pipelines.local_stack import start_llm_server
     from voxbench.pipelines.profiles import get_profile
-    from voxbench.pipelines.services.tts import PiperSynth, resolve_voice
+    from voxbench.pipelines.services.tts import PiperSynth, resolve_piper_voice
 
-    synth = PiperSynth(resolve_voice("user"))
+    synth = PiperSynth(resolve_piper_voice("user-piper"))
     segs, t = [], 4.0
     for line in USER_LINES:
         pcm = np.frombuffer(synth.synthesize(line, SR), dtype=np.int16)

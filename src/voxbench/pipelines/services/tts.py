@@ -86,13 +86,17 @@ class PiperVoiceParams:
         return f"piper:{self.model}" + (("@" + ",".join(mods)) if mods else "")
 
 
-# Named presets. "agent" is plain joe. "user" is the default caller voice; "user-piper" is joe
-# pitched down 3 semitones and 5% slower (whisper transcribes it as well as joe), kept as the
-# cheap option (RTF ~0.05 vs Kokoro's ~0.35; benchmarks/caller_voice.py has the comparison).
+# Named presets. "agent" is plain joe. "user" is the default caller voice: Kokoro jm_kumo, a
+# different speaker from joe (MFCC timbre distance d' 4.0 vs 1.6 for pitch-shifted joe) that
+# whisper transcribes as well (WER/entities within noise of Piper) and speaks at joe's pace with
+# the most English-sounding of the five Kokoro voices (whisper-base P(en) 0.85; jf_* 0.49-0.78).
+# It costs ~7x Piper's CPU (RTF ~0.35 idle, >1 when the 2 cores are loaded) and delays the
+# caller's lines by 1-2 s live. "user-piper" is joe pitched down 3 semitones and 5% slower, the
+# cheap option. Numbers: docs/voices.md (benchmarks/caller_voice.py, caller_voice_live.py).
 VOICE_PRESETS: dict[str, PiperVoiceParams | KokoroVoiceParams] = {
     "agent": PiperVoiceParams(),
     "joe": PiperVoiceParams(),
-    "user": PiperVoiceParams(pitch_semitones=-3.0, speaking_rate=0.95, noise_w_scale=0.9),
+    "user": KokoroVoiceParams(voice="jm_kumo"),
     "user-piper": PiperVoiceParams(pitch_semitones=-3.0, speaking_rate=0.95, noise_w_scale=0.9),
     "user-high": PiperVoiceParams(pitch_semitones=3.0, speaking_rate=1.05),
 }

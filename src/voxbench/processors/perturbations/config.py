@@ -115,7 +115,8 @@ class Condition(BaseModel):
     name: str = Field(pattern=r"^[a-z0-9_][a-z0-9_+\-.]*$", max_length=80)
     description: str = ""
     voice_id: str | None = None
-    """Caller TTS voice (e.g. ``piper:joe@fr``); None keeps the simulator's default voice."""
+    """Caller TTS voice (``kokoro:jf_alpha``, ``piper:joe@fr``, ...; docs/voices.md); None keeps
+    the simulator's default voice."""
     ops: tuple[Op, ...] = ()
     behavior: CallerBehavior = Field(default_factory=CallerBehavior)
     """What the caller does besides its lines (barge-ins, backchannels, side speech, ...)."""
