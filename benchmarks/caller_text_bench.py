@@ -7,10 +7,14 @@ For each scenario the caller hears the agent's greeting and then the reference t
 lines, one per turn (the agent does not react to the caller: a fixed script). The caller's
 first line is the scenario's starting utterance, as in a live call. Each turn is requested
 like the live simulator's (``simulator_prompt(call, "json")`` as the system prompt, the JSON
-``response_format``, temperature 0, ``CallerTurnStream`` extracting the words):
+``response_format``, temperature 0, ``CallerTurnStream`` extracting the words and giving up
+instead of saying a line a third time):
 
 * ``transcript`` framing (the live default): one user message with the call so far from the
   caller's point of view, then the cue;
+``--script unhelpful`` replaces the agent with what the 0.5B local agent said in a live call
+(it never did the task): a good caller asks again, then gives up and hangs up.
+
 * ``chat`` framing (for comparison): the call as alternating chat turns (agent = user,
   caller = assistant), as pipecat's context holds it.
 
@@ -34,7 +38,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
-from voxbench.pipelines.caller_json import CallerTurnStream, caller_response_format
+from voxbench.pipelines.caller_json import CallerTurnStream, GiveUp, caller_response_format
 from voxbench.pipelines.caller_prompt import caller_request_messages, is_hold_line, simulator_prompt
 from voxbench.pipelines.scenario_input import CallScenario
 from voxbench.pipelines.services.llm import LocalLLMServer, LocalLLMSettings
@@ -48,6 +52,12 @@ AGENT_LIKE = re.compile(
     re.IGNORECASE,
 )
 BUILTIN = Path(__file__).resolve().parents[1] / "src/voxbench/scenarios/data"
+# What the 0.5B local agent said in a live bb.1 call: it explained its tool instead of using it,
+# then thanked the caller, again and again. A caller should ask again, then give up politely.
+UNHELPFUL = [
+    "Sure! To add a checked bag to your flight, you can use the add_baggage_allowance function. "
+    "Here's an example JSON object. This will add a checked bag to your flight with one bag.",
+] + ["You're welcome! I'm glad I could help. If you have any other questions, feel free to ask."] * 5
 
 
 def agent_lines(call: CallScenario, hold: str | None = None) -> list[str]:
@@ -74,7 +84,7 @@ def chat_messages(system: str, lines: list[tuple[str, str]]) -> list[dict[str, A
 
 
 async def caller_turn(
-    client: Any, model: str, messages: list[dict[str, Any]]
+    client: Any, model: str, messages: list[dict[str, Any]], said_before: list[str]
 ) -> tuple[str, bool, float, float]:
     t0 = time.perf_counter()
     stream = await client.chat.completions.create(
@@ -86,7 +96,7 @@ async def caller_turn(
         response_format=caller_response_format(),
         extra_body={"cache_prompt": True},
     )
-    adapted = CallerTurnStream(stream)
+    adapted = CallerTurnStream(stream, said_before=said_before, give_up=GiveUp())
     first = 0.0
     said = ""
     end = False
@@ -101,7 +111,12 @@ async def caller_turn(
 
 
 async def run_scenario(
-    client: Any, model: str, call: CallScenario, framing: str, hold: str | None = None
+    client: Any,
+    model: str,
+    call: CallScenario,
+    framing: str,
+    hold: str | None = None,
+    script: str = "trace",
 ) -> dict[str, Any]:
     system = simulator_prompt(call, "json")
     opening = str(call.resolver.resolve(call.scenario.starting_utterance(call.lang)))
@@ -115,7 +130,7 @@ async def run_scenario(
         "secs": [],
         "first": [],
     }
-    for agent in agent_lines(call, hold):
+    for agent in agent_lines(call, hold) if script == "trace" else UNHELPFUL:
         lines.append(("Agent", agent))
         print(f"  Agent: {agent}")
         if is_hold_line(agent):  # the live caller waits silently, as here
@@ -126,12 +141,15 @@ async def run_scenario(
             msgs = caller_request_messages(chat_messages(system, lines))
         else:
             msgs = chat_messages(system, lines)
-        said, end, first, secs = await caller_turn(client, model, msgs)
+        mine = [text for who, text in lines if who == "You"]
+        said, end, first, secs = await caller_turn(client, model, msgs, mine)
         flags = []
         if AGENT_LIKE.search(said):
             flags.append("agent-like")
             stats["agent_like"] += 1
-        if said and said in (lines[-1][1], lines[-2][1]):  # echoes the agent or itself
+        if said == GiveUp().line:
+            flags.append("gave-up")
+        elif said and said in (lines[-1][1], lines[-2][1]):  # echoes the agent or itself
             flags.append("repeat")
             stats["repeats"] += 1
         stats["turns"] += 1
@@ -154,6 +172,12 @@ async def main() -> None:
     ap.add_argument("--scenarios", default="bb.1,bb.2,bb.3")
     ap.add_argument("--threads", type=int, default=None)
     ap.add_argument(
+        "--script",
+        default="trace",
+        choices=["trace", "unhelpful"],
+        help="agent lines: the reference trace's, or an agent that never does the task",
+    )
+    ap.add_argument(
         "--hold", default=None, help='agent line said before each tool answer, e.g. "One moment please."'
     )
     args = ap.parse_args()
@@ -170,7 +194,7 @@ async def main() -> None:
                 for sid in args.scenarios.split(","):
                     print(f"\n== {short} {framing} {args.domain}/{sid}")
                     st = await run_scenario(
-                        client, srv.model, CallScenario.from_domain(dd, sid), framing, args.hold
+                        client, srv.model, CallScenario.from_domain(dd, sid), framing, args.hold, args.script
                     )
                     rows.append((short, framing, sid, st))
             await client.close()

@@ -3,7 +3,8 @@
 Real services (pipecat's ``OpenAILLMService`` and our subclasses) talk to it over HTTP, so the
 request a model would get (messages, ``response_format``) and the streamed reply path are the
 real ones. Each request is answered with the next scripted reply, streamed as SSE chunks of a
-few characters; every request body is kept in ``requests``.
+few characters; every request body is kept in ``requests``, and ``abandoned`` counts replies
+the client stopped reading.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ class FakeChatServer:
         self.chunk_chars = chunk_chars
         self.delay_s = delay_s
         self.requests: list[dict[str, Any]] = []
+        self.abandoned = 0
         self._runner: web.AppRunner | None = None
         self.base_url = ""
 
@@ -58,11 +60,14 @@ class FakeChatServer:
         resp = web.StreamResponse(headers={"Content-Type": "text/event-stream"})
         resp.force_close()  # no keep-alive: pipecat never closes its OpenAI client's pool
         await resp.prepare(request)
-        await resp.write(self._chunk({"role": "assistant", "content": ""}))
-        for i in range(0, len(text), self.chunk_chars):
-            await asyncio.sleep(self.delay_s)
-            await resp.write(self._chunk({"content": text[i : i + self.chunk_chars]}))
-        await resp.write(self._chunk({}, finish="stop"))
-        await resp.write(b"data: [DONE]\n\n")
-        await resp.write_eof()
+        try:
+            await resp.write(self._chunk({"role": "assistant", "content": ""}))
+            for i in range(0, len(text), self.chunk_chars):
+                await asyncio.sleep(self.delay_s)
+                await resp.write(self._chunk({"content": text[i : i + self.chunk_chars]}))
+            await resp.write(self._chunk({}, finish="stop"))
+            await resp.write(b"data: [DONE]\n\n")
+            await resp.write_eof()
+        except ConnectionResetError:  # the client stopped reading (a warm-up, an interruption)
+            self.abandoned += 1
         return resp

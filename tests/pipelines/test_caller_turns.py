@@ -15,6 +15,7 @@ from voxbench.pipelines.caller_json import (
     CALLER_TURN_SCHEMA,
     CallerTurn,
     CallerTurnStream,
+    GiveUp,
     SaysExtractor,
     caller_response_format,
     caller_turn_json,
@@ -133,6 +134,36 @@ async def test_stream_fenced_json_is_spoken_at_the_end() -> None:
     text = '```json\n{"customer_says": "Just one bag.", "end_call": false}\n```'
     words, calls = await _collect(CallerTurnStream(_Stream(text)))
     assert "".join(words) == "Just one bag." and calls == []
+
+
+LOOP = "I'll use the JSON object you provided."
+
+
+async def test_stream_gives_up_instead_of_saying_a_line_a_third_time() -> None:
+    give_up = GiveUp("Sorry, I'll call back. Goodbye.", max_says=2)
+    adapted = CallerTurnStream(
+        _Stream(caller_turn_json(LOOP)),
+        said_before=["Hi.", LOOP, "Thank you! " + LOOP, LOOP],
+        give_up=give_up,
+    )
+    words, calls = await _collect(adapted)
+    assert "".join(words) == "Sorry, I'll call back. Goodbye."  # none of the repeat was spoken
+    assert calls == [("end_call", {"reason": "goodbye"})]
+    assert adapted.gave_up and adapted.turn == CallerTurn(give_up.line, True)
+
+
+async def test_stream_holds_words_only_while_they_could_be_a_worn_out_line() -> None:
+    longer = LOOP + " Can you add it for me?"
+    adapted = CallerTurnStream(_Stream(caller_turn_json(longer)), said_before=[LOOP, LOOP], give_up=GiveUp())
+    words, calls = await _collect(adapted)
+    assert "".join(words) == longer and calls == [] and not adapted.gave_up
+    # once said before is fine, and nothing is held back
+    once = CallerTurnStream(_Stream(caller_turn_json(LOOP)), said_before=[LOOP], give_up=GiveUp())
+    words, _ = await _collect(once)
+    assert "".join(words) == LOOP and len(words) > 1 and not once.gave_up
+    # without a give-up rule a loop is spoken as it is
+    words, calls = await _collect(CallerTurnStream(_Stream(caller_turn_json(LOOP)), said_before=[LOOP] * 5))
+    assert "".join(words) == LOOP and calls == []
 
 
 async def test_stream_prose_from_an_endpoint_that_ignored_the_format_is_spoken_as_is() -> None:

@@ -1,9 +1,10 @@
 """The JSON-format LLM caller over the real loopback, its model a fake OpenAI-compatible server.
 
 The caller's real service (``make_caller_llm``) sends real HTTP requests; the fake server
-streams scripted ``{"customer_says", "end_call"}`` replies. Checks: the request framing
-(transcript from the caller's side, JSON ``response_format``), only the words are spoken and
-recorded, a hold line gets no reply, and ``end_call`` hangs up after the goodbye was spoken.
+streams scripted ``{"customer_says", "end_call"}`` replies. Checks: the prompt is
+warmed before the call, the request framing (transcript from the caller's side, JSON
+``response_format``), only the words are spoken and recorded, a hold line gets no reply, and
+``end_call`` hangs up after the goodbye was spoken.
 """
 
 from __future__ import annotations
@@ -63,7 +64,11 @@ async def test_json_caller_answers_waits_through_a_hold_and_hangs_up_after_goodb
     opening = str(call.resolver.resolve(call.scenario.starting_utterance()))
     heard = ["Hello, how can I help?", "Your confirmation number and last name?", "One moment please."]
     heard += ["I found your booking. Anything else?", "Goodbye."]
-    replies = [caller_turn_json("383S8U, last name Park."), caller_turn_json(GOODBYE, end_call=True)]
+    replies = [
+        caller_turn_json("(warm-up)"),  # read up to its first chunk before the call starts
+        caller_turn_json("383S8U, last name Park."),
+        caller_turn_json(GOODBYE, end_call=True),
+    ]
     async with FakeChatServer(replies) as server:
         llm_cfg = LLMConfig(kind="openai-compatible", base_url=server.base_url, model="fake-caller")
         # each sentence's audio starts 0.8 s after its text: longer than the runner's drain waits
@@ -74,6 +79,8 @@ async def test_json_caller_answers_waits_through_a_hold_and_hangs_up_after_goodb
 
     assert record.status == "completed", record.error
     assert record.end_reason == "end_call"
+    assert record.simulator["caller_stats"] == {"turns": 2, "not_json": 0, "gave_up": 0}
+    assert len(record.simulator["prompt_sha256"]) == 16
     ev = read_record(tmp_path).events
     said = [e.text for e in ev if isinstance(e, Utterance)]
     assert said == [opening, "383S8U, last name Park.", GOODBYE]  # words only, never the JSON
@@ -81,9 +88,12 @@ async def test_json_caller_answers_waits_through_a_hold_and_hangs_up_after_goodb
     # end_call is the caller's, not one of the agent's tools
     assert [e.name for e in ev if isinstance(e, ToolCall)] == ["get_reservation"]
 
-    # two model requests: none after the hold line, which shows up in the next transcript
-    assert len(server.requests) == 2
-    first, second = server.requests
+    # the warm-up (same system prompt), then two turns: none after the hold line, which shows
+    # up in the next transcript
+    assert len(server.requests) == 3
+    warm, first, second = server.requests
+    assert warm["messages"][0] == first["messages"][0]
+    assert warm["messages"][1]["content"].startswith("The phone call so far:\nAgent: Hello.")
     assert first["response_format"]["type"] == "json_schema"
     assert first["response_format"]["json_schema"]["schema"]["required"] == ["customer_says", "end_call"]
     assert "tools" not in first

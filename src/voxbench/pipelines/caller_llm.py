@@ -8,7 +8,9 @@ endpoint (the embedded llama.cpp server or a cloud/vLLM/Ollama one) that
 * asks for ``{"customer_says", "end_call"}`` JSON through ``response_format`` (a grammar on
   llama.cpp, strict structured output on OpenAI), and
 * streams only the words to TTS and turns ``end_call: true`` into an ``end_call`` tool call
-  (:class:`~voxbench.pipelines.caller_json.CallerTurnStream`).
+  (:class:`~voxbench.pipelines.caller_json.CallerTurnStream`), and
+* gives up (a goodbye and ``end_call``) instead of saying a line a third time
+  (:class:`~voxbench.pipelines.caller_json.GiveUp`; small models loop).
 
 The pipeline keeps pipecat's ordinary context (agent turns as ``user``, caller turns as
 ``assistant``), so the record and the aggregators need nothing special.
@@ -18,8 +20,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from voxbench.pipelines.caller_json import CallerTurnStream, caller_response_format
-from voxbench.pipelines.caller_prompt import caller_request_messages
+from voxbench.pipelines.caller_json import CallerTurnStream, GiveUp, caller_response_format
+from voxbench.pipelines.caller_prompt import CALLER_LABEL, call_lines, caller_request_messages
 
 if TYPE_CHECKING:
     from voxbench.pipelines.services import LLMConfig
@@ -35,6 +37,17 @@ def _service_class() -> type:
 
         speaks_caller_json = True  # build_llm_simulator checks this before choosing the json format
 
+        def __init__(self, **kwargs: Any) -> None:
+            super().__init__(**kwargs)
+            self.give_up: GiveUp | None = GiveUp()  # prepare_llm_caller sets it from the call config
+            # shared with SimulatorServices.info, so the record says how the caller behaved
+            self.caller_stats: dict[str, int] = {"turns": 0, "not_json": 0, "gave_up": 0}
+
+        def _count(self, stream: CallerTurnStream) -> None:
+            self.caller_stats["turns"] += 1
+            self.caller_stats["not_json"] += stream.turn is None
+            self.caller_stats["gave_up"] += stream.gave_up
+
         def build_chat_completion_params(self, params_from_context: Any) -> dict[str, Any]:
             params: dict[str, Any] = super().build_chat_completion_params(params_from_context)
             params["messages"] = caller_request_messages(params.get("messages") or [])
@@ -44,7 +57,9 @@ def _service_class() -> type:
             return params
 
         async def get_chat_completions(self, context: Any) -> Any:
-            return CallerTurnStream(await super().get_chat_completions(context))
+            said = [text for who, text in call_lines(context.get_messages()) if who == CALLER_LABEL]
+            inner = await super().get_chat_completions(context)
+            return CallerTurnStream(inner, said_before=said, give_up=self.give_up, on_done=self._count)
 
     return CallerLLMService
 

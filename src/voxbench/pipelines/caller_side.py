@@ -244,11 +244,9 @@ class CallerSide:
         )
         return out
 
-    def prepare_llm_simulator(self, services: SimulatorServices) -> None:
-        """Persona instructions appended to the LLM caller's system prompt."""
-        text = persona_instruction(self.condition.behavior)
-        if text and services.llm is not None:
-            services.llm.append_system_instruction(text)
+    def persona_text(self) -> str:
+        """The condition's persona instruction for the LLM caller's system prompt ("" for none)."""
+        return persona_instruction(self.condition.behavior) or ""
 
     def record(self) -> dict[str, Any]:
         """``ConversationRecord.perturbation``: condition dump, seed, achieved values."""

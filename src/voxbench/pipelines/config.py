@@ -56,6 +56,21 @@ class TraceSimConfig(_Cfg):
         default=45.0, gt=0, le=300, description="speak on if the agent never answers"
     )
     max_lines: int | None = Field(default=None, ge=1, description="speak only the first N reference lines")
+    follow_trace_turns: bool = Field(
+        default=True,
+        description="wait for as many agent turns as the reference trace has before each line (a hold "
+        "line per unannounced tool call), so the caller does not answer into the silence of a tool call",
+    )
+    hold_max_s: float = Field(
+        default=1.6,
+        gt=0,
+        le=30,
+        description="an agent turn with more speech than this is an answer, not a hold ('One moment "
+        "please.' is about 1 s)",
+    )
+    hold_gap_s: float = Field(
+        default=12.0, gt=0, le=300, description="after a hold, speak anyway once the agent is quiet this long"
+    )
 
 
 class LLMSimConfig(_Cfg):
@@ -72,6 +87,16 @@ class LLMSimConfig(_Cfg):
     hangup_wait_s: float = Field(
         default=15.0, gt=0, le=120, description="longest wait for the goodbye to be spoken before hanging up"
     )
+    warm_up: bool = Field(
+        default=True, description="prime the caller LLM's prompt cache before the call starts"
+    )
+    give_up_after_says: int | None = Field(
+        default=2,
+        ge=1,
+        description="json format: instead of saying a line more often than this, say give_up_line and hang "
+        "up (small models loop at temperature 0); None = never",
+    )
+    give_up_line: str = "Sorry, this isn't getting anywhere. I'll call back later. Goodbye."
 
 
 class SimulatorConfig(_Cfg):

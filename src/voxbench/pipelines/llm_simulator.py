@@ -3,7 +3,7 @@
 Driven by the scenario's goal, decision tree, known facts and persona
 (:mod:`voxbench.pipelines.caller_prompt`). It opens with the scenario's starting utterance,
 answers only what it is asked, waits silently through the agent's hold lines ("One moment
-please."), and hangs up once its goodbye has been spoken.
+please."), gives up instead of looping, and hangs up once its goodbye has been spoken.
 
 Two reply formats (``LLMSimConfig.reply_format``):
 
@@ -19,7 +19,8 @@ Two reply formats (``LLMSimConfig.reply_format``):
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+import hashlib
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from pipecat.adapters.llm.schemas.function_schema import FunctionSchema
@@ -46,12 +47,13 @@ from pipecat.services.llm_service import FunctionCallParams
 from pipecat.transports.websocket.client import WebsocketClientTransport
 
 from voxbench.pipelines.bundles import SimulatorServices
-from voxbench.pipelines.caller_json import END_CALL
+from voxbench.pipelines.caller_json import END_CALL, GiveUp
 from voxbench.pipelines.caller_prompt import call_lines, is_hold_line, simulator_prompt
 from voxbench.pipelines.config import CallConfig
 from voxbench.pipelines.control import CallControl
 from voxbench.pipelines.scenario_input import CallScenario
 from voxbench.pipelines.turns import user_aggregator_params
+from voxbench.pipelines.warmup import warm_up
 from voxbench.processors.clock import ConversationClock
 from voxbench.transports.pacing import GapFillProcessor
 
@@ -61,7 +63,9 @@ __all__ = [
     "CallerTurnGate",
     "OpeningLine",
     "build_llm_simulator",
+    "prepare_llm_caller",
     "simulator_prompt",
+    "warm_up_llm_caller",
 ]
 
 
@@ -195,6 +199,36 @@ class CallerTurnGate(FrameProcessor):
         await self.push_frame(frame, direction)
 
 
+def prepare_llm_caller(
+    call: CallScenario, services: SimulatorServices, cfg: CallConfig, extra_instructions: Sequence[str] = ()
+) -> None:
+    """Give the caller's LLM its brief (plus e.g. a perturbation persona) and its give-up rule.
+
+    Separate from :func:`build_llm_simulator` so the runner can :func:`warm_up_llm_caller` the
+    finished prompt before the call clock starts. Idempotent; ``services.info`` records a hash of
+    the prompt and, for the JSON service, the caller's turn statistics.
+    """
+    if services.llm is None or "prompt_sha256" in services.info:
+        return
+    llm = services.llm
+    scfg = cfg.simulator.llm
+    parts = [simulator_prompt(call, scfg.reply_format), *[t for t in extra_instructions if t]]
+    for text in parts:
+        llm.append_system_instruction(text)
+    services.info["prompt_sha256"] = hashlib.sha256("\n\n".join(parts).encode()).hexdigest()[:16]
+    if getattr(llm, "speaks_caller_json", False):
+        n = scfg.give_up_after_says
+        llm.give_up = GiveUp(scfg.give_up_line, n) if n is not None else None  # type: ignore[attr-defined]
+        services.info["caller_stats"] = llm.caller_stats  # type: ignore[attr-defined]
+
+
+async def warm_up_llm_caller(services: SimulatorServices) -> float | None:
+    """Prime the caller LLM's prompt cache with its system prompt (best effort; seconds or None)."""
+    if services.llm is None:
+        return None
+    return await warm_up(services.llm, LLMContext())
+
+
 def build_llm_simulator(
     call: CallScenario,
     services: SimulatorServices,
@@ -215,7 +249,7 @@ def build_llm_simulator(
             "reply_format='json' needs a caller LLM service from make_caller_llm "
             "(or set simulator.llm.reply_format='tools')"
         )
-    llm.append_system_instruction(simulator_prompt(call, fmt))
+    prepare_llm_caller(call, services, cfg)  # no-op when the runner already did it
     hang_up = CallerHangUp(lambda: control.end("end_call", t=clock.now()), scfg.llm.hangup_wait_s)
 
     async def end_call(params: FunctionCallParams) -> None:

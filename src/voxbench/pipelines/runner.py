@@ -161,6 +161,8 @@ async def run_call(
 
     if cfg.agent.warm_up:
         await warm_up(agent_services.llm, agent.context)
+    if cfg.simulator.kind == "llm":
+        await _prepare_llm_caller(call, cfg, sim_services, caller)
     clock.reset()
     agent_runner = WorkerRunner(handle_sigint=False)
     await agent_runner.add_workers(agent_worker)
@@ -175,8 +177,10 @@ async def run_call(
 
     # --- simulator (client) ---------------------------------------------------
     if not control.ending:
+        # only the cascade agent is known to speak (pre_tool_speech) before every tool call
+        holds = isinstance(agent_services, AgentServices) and bool(cfg.agent.pre_tool_speech)
         sim_worker, sim_task = await _start_simulator(
-            call, cfg, sim_services, port, clock, rec, control, fail, sim_audio_transform, caller
+            call, cfg, sim_services, port, clock, rec, control, fail, sim_audio_transform, caller, holds
         )
 
     # --- watch ------------------------------------------------------------------
@@ -269,6 +273,18 @@ async def run_call(
     return record
 
 
+async def _prepare_llm_caller(
+    call: CallScenario, cfg: CallConfig, services: SimulatorServices, caller: CallerSide | None
+) -> None:
+    """The LLM caller's prompt (with a condition's persona) in place, warmed before the clock starts."""
+    from voxbench.pipelines.llm_simulator import prepare_llm_caller, warm_up_llm_caller
+
+    extra = [caller.persona_text()] if caller is not None else []
+    prepare_llm_caller(call, services, cfg, extra)
+    if cfg.simulator.llm.warm_up:
+        await warm_up_llm_caller(services)
+
+
 async def _start_simulator(
     call: CallScenario,
     cfg: CallConfig,
@@ -280,8 +296,9 @@ async def _start_simulator(
     fail: Any,
     transform: AudioTransform | None = None,
     caller: CallerSide | None = None,
+    tool_holds: bool = False,
 ) -> tuple[PipelineWorker, _Task]:
-    from voxbench.pipelines.trace_simulator import build_trace_simulator, reference_user_lines
+    from voxbench.pipelines.trace_simulator import build_trace_simulator, reference_user_turns
 
     sr = cfg.wire.sample_rate
     interruptions: list[float] = []
@@ -290,13 +307,14 @@ async def _start_simulator(
     if cfg.simulator.kind == "llm":
         from voxbench.pipelines.llm_simulator import build_llm_simulator
 
-        if caller is not None:
-            caller.prepare_llm_simulator(services)
         pipeline = build_llm_simulator(call, services, client, cfg, control, clock, sr)
     else:
-        lines = reference_user_lines(call.scenario, call.resolver)[: cfg.simulator.trace.max_lines]
+        turns = reference_user_turns(call.scenario, call.resolver, tool_holds)[
+            : cfg.simulator.trace.max_lines
+        ]
+        lines = [t.text for t in turns]
         if caller is not None:
-            lines = caller.lines(lines)
+            lines = caller.lines(lines)  # a behaviour that adds or drops lines drops the turn counts
 
         def done() -> None:
             control.end("trace_finished", t=clock.now())
@@ -309,6 +327,9 @@ async def _start_simulator(
             done,
             sr,
             gap_fill=cfg.wire.gap_fill,
+            agent_turns=[t.agent_turns for t in turns],
+            # end a hold wait while the caller's voice can still beat the inactivity limit
+            max_wait_s=max(cfg.simulator.trace.turn_gap_s, cfg.limits.inactivity_s - 2.0),
         )
     worker = _worker(pipeline, clock, rec.observer("user"), sr, "simulator")
 

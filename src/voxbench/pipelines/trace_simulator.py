@@ -1,9 +1,24 @@
 """The deterministic trace-replay caller: speaks a scenario's reference user lines.
 
-It listens to the agent only through VAD: after the agent has spoken and then been
-quiet for `turn_gap_s`, the next line is spoken. It speaks first if the agent does not
-greet, and moves on if the agent never answers. After the last line and the agent's
+It listens to the agent only through VAD: an agent *turn* ends when the agent has been
+quiet for `turn_gap_s`, and then the next line is spoken. It speaks first if the agent does
+not greet, and moves on if the agent never answers. After the last line and the agent's
 reply, it ends the call ("trace_finished").
+
+Tool calls make the agent speak more than once before it needs the caller again: a live
+cascade agent says a hold line ("One moment please.") and goes quiet while its LLM and the
+tool run, then gives the answer. A caller that took the hold line's silence for the end of
+the agent's turn would answer a question not asked yet. The caller hears only audio, so the
+reference trace says how many agent turns to expect before each line
+(:func:`reference_user_turns`: the agent's utterances, plus, for an agent known to speak
+before every tool call, a hold line for each tool call it did not announce itself), and the
+driver waits for them, except that
+
+* a turn longer than ``hold_max_s`` is taken as the answer (an agent that skipped the hold
+  line, or merged it into its answer, would otherwise leave the caller waiting), and
+* after a short turn it speaks anyway once the agent has been quiet for ``hold_gap_s``
+  (bounded by ``reply_timeout_s``, the safety net for an agent that never answers, and by
+  ``max_wait_s``, which the runner keeps under its inactivity limit).
 """
 
 from __future__ import annotations
@@ -11,6 +26,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from pipecat.frames.frames import (
@@ -37,28 +53,85 @@ from voxbench.scenarios.culture import CultureResolver
 from voxbench.transports.pacing import GapFillProcessor
 
 
-def reference_user_lines(scenario: Scenario, resolver: CultureResolver) -> list[str]:
+@dataclass(frozen=True)
+class TraceTurn:
+    """One reference user line and how many agent turns to expect before it is spoken."""
+
+    text: str
+    agent_turns: int = 1
+
+
+def reference_user_turns(
+    scenario: Scenario, resolver: CultureResolver, tool_holds: bool = True
+) -> list[TraceTurn]:
+    """The reference user lines, each with the agent turns the trace puts before it.
+
+    Between two user lines the trace has the agent's utterances and its tool calls. A live
+    agent speaks each of those utterances; with ``tool_holds`` (an agent that always speaks
+    before a tool call, like the cascade agent with ``pre_tool_speech``) it also says a hold
+    line before each tool-call run it did not announce in words. The expected agent turns are
+    the utterances plus those hold lines (at least one).
+    """
     trace = scenario.ground_truth.expected_trace.trace if scenario.ground_truth.expected_trace else []
-    lines = [
-        str(resolver.resolve(e.utterance)) for e in trace if e.event_type == "user_utterance" and e.utterance
-    ]
-    if not lines and scenario.starting_utterance():
-        lines = [str(resolver.resolve(scenario.starting_utterance()))]
-    return lines
+    turns: list[TraceTurn] = []
+    utterances = holds = 0
+    prev = ""
+    for e in trace:
+        kind = e.event_type
+        if kind == "user_utterance" and e.utterance:
+            turns.append(TraceTurn(str(resolver.resolve(e.utterance)), max(1, utterances + holds)))
+            utterances = holds = 0
+        elif kind == "agent_utterance" and e.utterance:
+            utterances += 1
+        elif (
+            tool_holds
+            and kind == "tool_call"
+            and prev not in ("tool_call", "tool_response", "agent_utterance")
+        ):
+            holds += 1  # a run of tool calls the agent did not announce: expect a hold line
+        prev = kind
+    if not turns and scenario.starting_utterance():
+        turns = [TraceTurn(str(resolver.resolve(scenario.starting_utterance())))]
+    return turns
+
+
+def reference_user_lines(scenario: Scenario, resolver: CultureResolver) -> list[str]:
+    return [t.text for t in reference_user_turns(scenario, resolver)]
 
 
 class TraceDriver(FrameProcessor):
-    """Turn-taking by VAD on the agent's audio; pushes one `TTSSpeakFrame` per line."""
+    """Turn-taking by VAD on the agent's audio; pushes one `TTSSpeakFrame` per line.
 
-    def __init__(self, lines: Sequence[str], cfg: TraceSimConfig, on_done: Callable[[], None], **kwargs: Any):
+    ``agent_turns[i]`` is how many agent turns to wait for before line ``i`` (see the module
+    docstring); ``None`` (or ``cfg.follow_trace_turns`` off) waits for one turn per line.
+    """
+
+    def __init__(
+        self,
+        lines: Sequence[str],
+        cfg: TraceSimConfig,
+        on_done: Callable[[], None],
+        agent_turns: Sequence[int] | None = None,
+        max_wait_s: float | None = None,
+        **kwargs: Any,
+    ):
         super().__init__(**kwargs)
+        # a hold wait must end before the runner's inactivity limit would end the call
+        self._hold_wait_s = min(cfg.hold_gap_s, cfg.reply_timeout_s, max_wait_s or cfg.hold_gap_s)
         self.lines = list(lines)
         self.cfg = cfg
         self.on_done = on_done
+        use = cfg.follow_trace_turns and agent_turns is not None and len(agent_turns) == len(self.lines)
+        self.agent_turns = list(agent_turns) if use and agent_turns is not None else [1] * len(self.lines)
         self.next_line = 0
+        self.turns_heard = 0  # agent turns completed since our last line
+        self.holds_waited = 0  # short agent turns after which we kept waiting for more
         self._agent_speaking = False
-        self._heard_agent = False
         self._agent_quiet_since = 0.0
+        self._segment_start = 0.0
+        self._turn_open = False  # the agent has spoken since its last completed turn
+        self._turn_speech_s = 0.0
+        self._last_turn_s = 0.0
         self._self_speaking = False
         self._pending_since: float | None = None
         self._my_line_ended = 0.0
@@ -78,10 +151,12 @@ class TraceDriver(FrameProcessor):
             await self.cancel_task(self._task)
             self._task = None
         elif isinstance(frame, VADUserStartedSpeakingFrame):
-            self._agent_speaking = self._heard_agent = True
+            self._agent_speaking = self._turn_open = True
+            self._segment_start = now
         elif isinstance(frame, VADUserStoppedSpeakingFrame):
             self._agent_speaking = False
             self._agent_quiet_since = now
+            self._turn_speech_s += now - self._segment_start
         elif isinstance(frame, BotStartedSpeakingFrame):
             self._self_speaking = True
             self._pending_since = None
@@ -89,7 +164,9 @@ class TraceDriver(FrameProcessor):
             self._self_speaking = False
             self._my_line_ended = now
             # only an agent turn heard after our line counts as its reply
-            self._heard_agent = self._agent_speaking
+            self.turns_heard = 0
+            self._turn_open = self._agent_speaking
+            self._turn_speech_s = 0.0
         await self.push_frame(frame, direction)
 
     def _turn_is_ours(self, now: float) -> bool:
@@ -99,10 +176,27 @@ class TraceDriver(FrameProcessor):
             if now - self._pending_since < 10.0:
                 return False
             self._pending_since = None  # TTS produced nothing; carry on
-        if self._heard_agent:
-            return now - self._agent_quiet_since >= self.cfg.turn_gap_s
+        quiet = now - self._agent_quiet_since
+        if self._turn_open and quiet >= self.cfg.turn_gap_s:  # the agent's turn has ended
+            self.turns_heard += 1
+            self._last_turn_s = self._turn_speech_s
+            self._turn_open = False
+            self._turn_speech_s = 0.0
+            if self._expecting_more():
+                self.holds_waited += 1
+        if self._turn_open:
+            return False  # the agent's turn has not ended yet: hear it out
+        if self.turns_heard:
+            if not self._expecting_more():
+                return True
+            return quiet >= self._hold_wait_s
         limit = self.cfg.no_greeting_s if self.next_line == 0 else self.cfg.reply_timeout_s
         return now - self._my_line_ended >= limit
+
+    def _expecting_more(self) -> bool:
+        """More agent turns are due before the next line, and the last one sounded like a hold."""
+        need = self.agent_turns[self.next_line] if self.next_line < len(self.agent_turns) else 1
+        return self.turns_heard < need and self._last_turn_s <= self.cfg.hold_max_s
 
     async def _loop(self) -> None:
         while not self._done:
@@ -116,7 +210,7 @@ class TraceDriver(FrameProcessor):
                 return
             text = self.lines[self.next_line]
             self.next_line += 1
-            self._heard_agent = False
+            self.turns_heard = 0
             self._pending_since = now
             await self.push_frame(TTSSpeakFrame(text))
 
@@ -129,8 +223,12 @@ def build_trace_simulator(
     on_done: Callable[[], None],
     sample_rate: int,
     gap_fill: bool = True,
+    agent_turns: Sequence[int] | None = None,
+    max_wait_s: float | None = None,
 ) -> tuple[Pipeline, TraceDriver]:
-    driver = TraceDriver(lines, cfg.trace, on_done)
+    """The trace caller's pipeline; ``agent_turns`` aligns with ``lines`` and ``max_wait_s`` bounds
+    a hold wait (see :class:`TraceDriver`)."""
+    driver = TraceDriver(lines, cfg.trace, on_done, agent_turns, max_wait_s)
     stages: list[FrameProcessor] = [transport.input()]
     if gap_fill:
         stages.append(GapFillProcessor(sample_rate))
