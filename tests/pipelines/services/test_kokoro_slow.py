@@ -114,11 +114,16 @@ async def test_kokoro_service_emits_audio_frames_at_pipeline_rate() -> None:
 async def test_kokoro_code_survives_whisper_and_voice_differs_from_agent() -> None:
     from voxbench.pipelines.services.stt import WhisperTranscriber
 
+    whisper = WhisperTranscriber()
     caller, _ = await _frames("kokoro:jf_alpha", CODE_SENTENCE)
     agent, _ = await _frames("agent", CODE_SENTENCE)
-    text = WhisperTranscriber().transcribe(_audio(caller), RATE)
+    text = whisper.transcribe(_audio(caller), RATE)
     squashed = "".join(re.findall(r"[a-z0-9]+", text.lower()))
     assert "k7x9p2" in squashed, text
+    # bb.1's code: without pauses between the characters Kokoro says "seventy-four" (QX74M)
+    bb1, _ = await _frames("user", "It's Q X 7 T 4 M, and the last name is Whitfield.")
+    heard = whisper.transcribe(_audio(bb1), RATE)
+    assert "qx7t4m" in "".join(re.findall(r"[a-z0-9]+", heard.lower())), heard
     # jf_alpha is a female voice: its pitch is far above joe's (about an octave)
     assert _median_f0(_audio(caller)) > 1.5 * _median_f0(_audio(agent))
 

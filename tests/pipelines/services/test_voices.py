@@ -11,7 +11,12 @@ from pydantic import ValidationError
 from voxbench.localmodels.assets import ModelAssetError
 from voxbench.localmodels.kokoro import KOKORO_INT8, KOKORO_VOICES, kokoro_installed, kokoro_model_path
 from voxbench.pipelines.services import TTSConfig
-from voxbench.pipelines.services.kokoro import KokoroVoiceParams, parse_kokoro_voice, split_sentences
+from voxbench.pipelines.services.kokoro import (
+    KokoroVoiceParams,
+    parse_kokoro_voice,
+    spell_with_pauses,
+    split_sentences,
+)
 from voxbench.pipelines.services.tts import PiperVoiceParams, engine_of, known_voice_names, resolve_voice
 
 
@@ -76,6 +81,13 @@ def test_split_sentences_keeps_codes_together() -> None:
     text = "Hi, it's Dana. My code is Q X 7 T 4 M!  Can you check it?"
     assert split_sentences(text) == ["Hi, it's Dana.", "My code is Q X 7 T 4 M!", "Can you check it?"]
     assert split_sentences("  ") == []
+
+
+def test_spelled_codes_get_pauses_between_characters() -> None:
+    assert spell_with_pauses("It's Q X 7 T 4 M, and") == "It's Q, X, 7, T, 4, M, and"
+    assert spell_with_pauses("call 5 5 5, 8 6 7 now") == "call 5, 5, 5, 8, 6, 7 now"
+    for text in ("Flight UA 123 on March 5th.", "I am here.", "A B and C", "Seat 12 A."):
+        assert spell_with_pauses(text) == text
 
 
 def test_caller_voice_ids_resolve_for_conditions() -> None:
