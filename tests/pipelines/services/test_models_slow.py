@@ -270,13 +270,12 @@ def agent_server():  # type: ignore[no-untyped-def]
 async def test_default_agent_llm_verifies_the_caller_on_a_builtin_scenario(agent_server: Any) -> None:
     """bb.1 after the caller gave code and name: the offline default agent LLM (LOCAL_AGENT_LLM)
     must call get_reservation with them and then speak plain words, never JSON."""
-    from voxbench.pipelines.services import LOCAL_AGENT_LLM
-
     from pipecat.processors.aggregators.llm_context import LLMContext
     from pipecat.processors.aggregators.llm_response_universal import LLMContextAggregatorPair
     from pipecat.services.llm_service import FunctionCallParams
 
     from voxbench.pipelines.cascade_agent import agent_system_instruction
+    from voxbench.pipelines.services import LOCAL_AGENT_LLM
     from voxbench.pipelines.tools import tools_schema
     from voxbench.scenarios import ToolExecutor, load_dataset
 
