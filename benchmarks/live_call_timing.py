@@ -184,6 +184,16 @@ def report(calls: list[dict[str, Any]], chunk_ms: int) -> dict[str, list[float]]
     return pooled
 
 
+def load_label(load1: float) -> str:
+    """The 1-min load average relative to the cores (the machine is shared)."""
+    ncpu = os.cpu_count() or 2
+    if load1 < ncpu / 2:
+        return "low"
+    if load1 < ncpu:
+        return "moderate"
+    return f"HIGH (more runnable threads than the {ncpu} cores: the machine is busy)"
+
+
 def load_line(load: tuple[float, float, float]) -> str:
     return "/".join(f"{x:.2f}" for x in load)
 
@@ -213,8 +223,7 @@ async def main() -> None:
         with tempfile.TemporaryDirectory() as d:
             calls = [await one_call(a.data, Path(d) / f"c{i}", a.chunk_ms, a.silero) for i in range(a.calls)]
         l0, l1 = calls[0]["load"][0], calls[-1]["load"][1]
-        ncpu = os.cpu_count() or 2
-        busy = "HIGH (shared machine busy)" if max(l0[0], l1[0]) >= ncpu else "low"
+        busy = load_label(max(l0[0], l1[0]))
         print(
             f"\n## run {r + 1}: chunk {a.chunk_ms} ms, {a.calls} calls{', Silero VAD in the loop' if a.silero else ''}, "
             "load avg (1/5/15 min) "
