@@ -18,6 +18,7 @@ Licence: weights and voices Apache-2.0 (hexgrad), ONNX export MIT (kokoro-onnx).
 from __future__ import annotations
 
 import os
+import re
 import threading
 from dataclasses import dataclass
 from pathlib import Path
@@ -40,6 +41,25 @@ KOKORO_VOICES: tuple[str, ...] = ("jf_alpha", "jf_gongitsune", "jf_nezumi", "jf_
 
 KOKORO_LANGS: tuple[str, ...] = ("en-us", "en-gb")
 """espeak-ng languages the English phonemiser is used with (Kokoro's vocabulary covers both)."""
+
+PEAK_LIMIT = 0.95
+"""Kokoro's float output overshoots full scale on some sentences (jm_kumo peaks of 1.18 on
+the built-in caller lines), which PCM16 would clip hard; such sentences are scaled down to
+this peak (at most a dB or two), the others are left as they are."""
+
+_SPELLED = re.compile(r"\b[A-Z0-9](?: [A-Z0-9]){2,}\b")
+
+
+def spell_with_pauses(text: str) -> str:
+    """Put a comma between the characters of a spelled code: "Q X 7 T 4 M" -> "Q, X, 7, T, 4, M".
+
+    Kokoro runs spelled characters together: "7 T 4" comes out as "seventy-four" and whisper
+    hears QX74M for QX7T4M, the booking code of built-in scenario bb.1 (both jm_kumo and
+    jf_gongitsune; Piper separates them). With a short pause after each character, as people
+    spell on the phone, the caller lines measured WER 0.128 -> 0.096 and entities 20 -> 21/22.
+    Only runs of three or more single capitals/digits change.
+    """
+    return _SPELLED.sub(lambda m: ", ".join(m.group(0).split(" ")), text)
 
 
 @dataclass(frozen=True)
@@ -142,14 +162,23 @@ class KokoroEngine:
     def create(
         self, text: str, voice: str, *, speed: float = 1.0, lang: str = "en-us"
     ) -> npt.NDArray[np.float32]:
-        """Float32 mono audio at :data:`KOKORO_RATE` for ``text`` (silence trimmed at the ends)."""
+        """Float32 mono audio at :data:`KOKORO_RATE` for ``text`` (silence trimmed at the ends).
+
+        Spelled codes get pauses between their characters and overshooting sentences are
+        scaled down to :data:`PEAK_LIMIT`, for every user of the engine (service, accent
+        voices, benchmarks) alike.
+        """
         if voice not in KOKORO_VOICES:
             raise ValueError(f"unknown Kokoro voice {voice!r}; voices: {', '.join(KOKORO_VOICES)}")
         if not text.strip():
             return np.zeros(0, dtype=np.float32)
-        audio, rate = self._kokoro.create(text, voice, speed=speed, lang=lang)
+        audio, rate = self._kokoro.create(spell_with_pauses(text), voice, speed=speed, lang=lang)
         assert rate == KOKORO_RATE, rate
-        return np.asarray(audio, dtype=np.float32)
+        audio = np.asarray(audio, dtype=np.float32)
+        peak = float(np.max(np.abs(audio))) if audio.size else 0.0
+        if peak > PEAK_LIMIT:
+            audio = (audio * np.float32(PEAK_LIMIT / peak)).astype(np.float32)
+        return audio
 
 
 _ENGINES: dict[tuple[int | None, Path | None], KokoroEngine] = {}

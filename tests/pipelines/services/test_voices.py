@@ -9,14 +9,15 @@ import pytest
 from pydantic import ValidationError
 
 from voxbench.localmodels.assets import ModelAssetError
-from voxbench.localmodels.kokoro import KOKORO_INT8, KOKORO_VOICES, kokoro_installed, kokoro_model_path
-from voxbench.pipelines.services import TTSConfig
-from voxbench.pipelines.services.kokoro import (
-    KokoroVoiceParams,
-    parse_kokoro_voice,
+from voxbench.localmodels.kokoro import (
+    KOKORO_INT8,
+    KOKORO_VOICES,
+    kokoro_installed,
+    kokoro_model_path,
     spell_with_pauses,
-    split_sentences,
 )
+from voxbench.pipelines.services import TTSConfig
+from voxbench.pipelines.services.kokoro import KokoroVoiceParams, parse_kokoro_voice, split_sentences
 from voxbench.pipelines.services.tts import PiperVoiceParams, engine_of, known_voice_names, resolve_voice
 
 

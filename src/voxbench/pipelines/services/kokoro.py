@@ -31,13 +31,8 @@ SENTENCE_PAUSE_S = 0.2
 KEEPALIVE_S = 1.0
 """How often (at most; a third of pipecat's idle timeout if that is shorter) a sentence still
 being synthesised refreshes pipecat's audio context."""
-PEAK_LIMIT = 0.95
-"""Kokoro's float output overshoots full scale on some sentences (jm_kumo peaks of 1.18 on
-the built-in caller lines), which PCM16 would clip hard; such sentences are scaled down to
-this peak (at most a dB or two), the others are left as they are."""
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
-_SPELLED = re.compile(r"\b[A-Z0-9](?: [A-Z0-9]){2,}\b")
 
 
 @dataclass(frozen=True)
@@ -81,18 +76,6 @@ def parse_kokoro_voice(name: str) -> KokoroVoiceParams:
     return KokoroVoiceParams(voice=name.removeprefix(KOKORO_PREFIX))
 
 
-def spell_with_pauses(text: str) -> str:
-    """Put a comma between the characters of a spelled code: "Q X 7 T 4 M" -> "Q, X, 7, T, 4, M".
-
-    Kokoro runs spelled characters together: "7 T 4" comes out as "seventy-four" and whisper
-    hears QX74M for QX7T4M, the booking code of built-in scenario bb.1 (both jm_kumo and
-    jf_gongitsune; Piper separates them). With a short pause after each character, as people
-    spell on the phone, the caller lines measured WER 0.128 -> 0.096 and entities 20 -> 21/22.
-    Only runs of three or more single capitals/digits change.
-    """
-    return _SPELLED.sub(lambda m: ", ".join(m.group(0).split(" ")), text)
-
-
 def split_sentences(text: str) -> list[str]:
     """Sentences of ``text`` (split after . ! ? and whitespace), empty pieces dropped."""
     return [s.strip() for s in _SENTENCE_END.split(text) if s.strip()]
@@ -116,9 +99,6 @@ class KokoroSynth:
 
         p = self.params
         audio = self.engine.create(sentence, p.voice, speed=p.speaking_rate, lang=p.lang)
-        peak = float(np.max(np.abs(audio))) if audio.size else 0.0
-        if peak > PEAK_LIMIT:
-            audio = audio * (PEAK_LIMIT / peak)
         return to_pcm16(audio, KOKORO_RATE, out_rate)
 
     def iter_sentences(self, text: str, out_rate: int) -> Iterator[bytes]:
@@ -131,7 +111,7 @@ class KokoroSynth:
         """
         from voxbench.pipelines.services.playout import gapless_chunks
 
-        parts = split_sentences(spell_with_pauses(text))
+        parts = split_sentences(text)
         gap = bytes(2 * round(SENTENCE_PAUSE_S * out_rate))
 
         def one(i: int, sentence: str) -> bytes:
