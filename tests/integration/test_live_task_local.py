@@ -31,7 +31,12 @@ async def test_offline_default_agent_completes_builtin_bag_task(tmp_path: Path) 
     dd = load_dataset(None, ["airline"]).domains["airline"]
     call = CallScenario.from_domain(dd, "bb.1")
     cfg = CallConfig(
-        simulator=SimulatorConfig(kind="trace", trace=TraceSimConfig(turn_gap_s=2.0)),
+        # The agent announces a lookup with a sentence of up to ~3 s ("Okay, I'll look up the
+        # booking. Please hold.") and its answer after the tool can take 10-30 s on a loaded
+        # 2-core machine: the caller treats turns up to 3.5 s as holds and waits up to 40 s.
+        simulator=SimulatorConfig(
+            kind="trace", trace=TraceSimConfig(turn_gap_s=2.0, hold_max_s=3.5, hold_gap_s=40.0)
+        ),
         limits=LimitsConfig(time_limit_s=600, inactivity_s=120),
     )
     server = start_llm_server()
