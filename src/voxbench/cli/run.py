@@ -16,6 +16,11 @@ from typing import Any
 SIMULATORS = ("trace", "llm", "scripted")
 
 
+OFFLINE_DEFAULT_CALL = {"simulator": {"trace": {"hold_max_s": 3.5, "hold_gap_s": 40.0}}}
+"""The bundled 1.5B agent announces a lookup in a sentence of up to ~3 s and answers 10-30 s
+later on 2 loaded cores: the trace caller treats such turns as holds and waits that long."""
+
+
 def _kv(text: str) -> tuple[str, float]:
     key, sep, value = text.partition("=")
     if not sep or not key:
@@ -91,7 +96,7 @@ def cli_overrides(args: argparse.Namespace) -> dict[str, Any]:
     if args.no_score:
         o["score"] = False
     if args.offline_default and not args.agent:
-        o["agent"] = {"profile": "offline-default"}
+        o["agent"] = {"profile": "offline-default", "call": OFFLINE_DEFAULT_CALL}
     return {k: v for k, v in o.items() if v is not None}
 
 
