@@ -154,14 +154,14 @@ def _script(
             ev.append(TTSText(t=start - 0.2, side="agent", channel="agent", text=text))
         else:
             ev.append(Utterance(t=start - 0.2, side="user", channel="user", text=text))
-        ev.extend([Speech(t=start, channel=ch, state="onset"), Speech(t=end, channel=ch, state="offset")])  # type: ignore[arg-type]
+        ev.extend([Speech(t=start, channel=ch, state="onset"), Speech(t=end, channel=ch, state="offset")])
         ev.extend(
             [
                 VADEvent(t=start + 0.15, side=other, channel=ch, state="start"),
                 VADEvent(t=end + 0.25, side=other, channel=ch, state="stop"),
             ]
-        )  # type: ignore[arg-type]
-        ev.append(Transcript(t=end + 0.3, side=other, channel=ch, text=heard))  # type: ignore[arg-type]
+        )
+        ev.append(Transcript(t=end + 0.3, side=other, channel=ch, text=heard))
         spans.append((ch, start, end))
 
     t = 0.3

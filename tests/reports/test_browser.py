@@ -172,3 +172,28 @@ def test_view_serves_on_loopback(browser: Any, report_dir: Path) -> None:
     finally:
         httpd.shutdown()
         httpd.server_close()
+
+
+def test_experiment_section(browser: Any, fixture_runs: list[Path], tmp_path: Path, shots: Path) -> None:
+    """The experiment table reads in a real browser: rows worst first, verdict chips visible."""
+    import json
+
+    from tests.reports.test_experiment import hand_made
+    from voxbench.reports import build_report
+
+    run = tmp_path / "exp"
+    shutil.copytree(fixture_runs[0], run)
+    (run / "experiment.json").write_text(json.dumps(hand_made()), encoding="utf-8")
+    build_report([run], tmp_path / "out", copy_audio=False)
+    with Page(browser) as pg:
+        p = pg.page
+        p.goto((tmp_path / "out" / "index.html").as_uri())
+        sec = p.locator("#experiment")
+        assert sec.locator("h2").inner_text() == "Perturbation experiment"
+        rows = sec.locator("table.experiment tbody tr")
+        assert rows.count() == 6
+        assert rows.first.get_attribute("data-metric") == "response_speed"
+        assert "significant · worse" in rows.nth(1).locator("td.mark").inner_text()
+        assert sec.locator(".chip.fail").first.is_visible()
+        sec.screenshot(path=str(shots / "experiment.png"))
+        assert pg.errors == []

@@ -23,7 +23,8 @@ def test_pass_stats_by_scenario() -> None:
     assert st.pass_k.n == 2 and st.pass_k.value == pytest.approx(1.0)
     assert st.pass_pow_k.value == pytest.approx(0.5)
     assert st.missing == 1
-    assert st.pass1.ci is not None and st.pass1.ci[0] <= st.pass1.value <= st.pass1.ci[1]
+    assert st.pass1.ci is not None and st.pass1.value is not None
+    assert st.pass1.ci[0] <= st.pass1.value <= st.pass1.ci[1]
 
 
 def test_pareto_and_delta() -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -34,7 +35,7 @@ def _version() -> str:
         return ""
 
 
-def load_runs(paths: list[str | Path]) -> list[RunData]:
+def load_runs(paths: Sequence[str | Path]) -> list[RunData]:
     runs: list[RunData] = []
     seen: dict[str, int] = {}
     for p in paths:
@@ -53,7 +54,7 @@ def load_runs(paths: list[str | Path]) -> list[RunData]:
     return runs
 
 
-def build_report(run_dirs: list[str | Path], out: str | Path, copy_audio: bool = True) -> Report:
+def build_report(run_dirs: Sequence[str | Path], out: str | Path, copy_audio: bool = True) -> Report:
     out = Path(out)
     runs = load_runs(run_dirs)
     convs = [c for r in runs for c in r.conversations]

@@ -5,6 +5,8 @@ eval can score (and one it has not scored yet):
 
 * ``<run>/run.json``                  optional `RunManifest` (system name, provenance)
 * ``<run>/metrics_summary.json``      optional; shown as eval wrote it (data quality, provenance)
+* ``<run>/experiment.json``           optional; `voxbench experiment`'s deltas vs the baseline,
+                                      validated by `reports.experiment.Experiment`
 * ``<run>/records/<conv>/record.json`` a `ConversationRecord` (events, audio, dbs beside it)
 * ``<run>/records/<conv>/metrics.json`` optional, EVA's RecordMetrics shape::
 
@@ -31,6 +33,7 @@ from voxbench.eval.aggregate import record_aggregates
 from voxbench.eval.types import REGISTRY, MetricResult
 from voxbench.records import ConversationRecord, RunManifest
 from voxbench.records.models import check_schema_version
+from voxbench.reports.experiment import Experiment, load_experiment
 
 FAILED_ATTEMPT_RE = re.compile(r"^(?P<conv>.+)_failed_attempt_(?P<n>\d+)$")
 
@@ -140,6 +143,7 @@ class RunData:
     summary: dict[str, Any] | None
     conversations: list[Conversation]
     failed_attempts: dict[str, int]  # status -> count of archived attempts
+    experiment: Experiment | None = None  # <run>/experiment.json from `voxbench experiment`
 
 
 def _num(v: Any) -> float | None:
@@ -256,7 +260,7 @@ def load_run(path: str | Path, name: str | None = None) -> RunData:
         )
     if not convs:
         raise ValueError(f"{root}: no conversation records found (expected records/<id>/record.json)")
-    return RunData(root, run_name, manifest, summary, convs, failed)
+    return RunData(root, run_name, manifest, summary, convs, failed, load_experiment(root))
 
 
 def _status_of(d: Path) -> str:

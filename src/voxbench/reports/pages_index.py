@@ -1,4 +1,4 @@
-"""The report's front page (leaderboard, plots, perturbations, latency) and the
+"""The report's front page (leaderboard, plots, perturbations, experiment, latency) and the
 conversation browser with failure filters."""
 
 from __future__ import annotations
@@ -9,6 +9,7 @@ from collections import Counter
 from voxbench.eval.types import REGISTRY
 from voxbench.reports.html import chip, e, est_cell, num, pct, table, verdict
 from voxbench.reports.model import EVA_A, EVA_X, VALIDATION_METRICS, Conversation, RunData
+from voxbench.reports.pages_experiment import experiment_section
 from voxbench.reports.stats import Delta, pareto_front, percentiles
 from voxbench.reports.svg import Point, color, gap_chart, latency_chart, scatter
 from voxbench.reports.tables import (
@@ -274,6 +275,7 @@ def index_body(runs: list[RunData], convs: list[Conversation]) -> str:
         + _leaderboard_section(convs)
         + _plots_section(groups)
         + _perturbation_section(convs)
+        + experiment_section(runs, convs)
         + _latency_section(convs)
         + "<section><h2>Conversations</h2><p><a class='button' href='conversations.html'>Browse all conversations</a> "
         + "<a class='button' href='conversations.html#only=fail'>Only failed ones</a></p></section>"
