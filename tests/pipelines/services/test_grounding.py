@@ -125,3 +125,48 @@ def test_a_value_that_comes_from_another_tool_asks_for_that_tools_inputs() -> No
     guard = GroundingGuard("I'd like to add a bag.", tool_parameter_schemas(tools))
     bag = ParsedToolCall("add_bag", {"journey_id": "789012", "num_bags": 1})
     assert guard.ask_instead([bag]) == "Could you tell me the confirmation number and last name, please?"
+
+
+def test_say_streamer_decodes_the_leading_say_as_it_arrives() -> None:
+    from voxbench.pipelines.services.tool_calls import SayStreamer
+
+    s = SayStreamer()
+    text = ""
+    out = []
+    for piece in ['{"say": "Let', "'s see: \\", 'u00e9t\\"e', '\\" ok", "tool": "none"}']:
+        text += piece
+        out.append(s.feed(text))
+    assert out == ["Let", "'s see: ", 'ét"e', '" ok']
+    assert s.emitted == 'Let\'s see: \u00e9t"e" ok' and s.closed
+    assert SayStreamer().feed('{"plan": "x", "say": "y"}') == ""  # only a *leading* say streams
+
+
+async def test_say_then_tool_reply_speaks_while_generating_and_calls_once() -> None:
+    pieces = [
+        '{"say": "One moment, ',
+        'looking it up.", "tool": "get_reservation", ',
+        '"arguments": {"confirmation_number": "QX7T4M", "last_name": "Whitfield"}}',
+    ]
+    adapter_text: list[str] = []
+    from tests.pipelines.services.test_tool_modes import _Stream
+    from voxbench.pipelines.services.tool_calls import ToolCallTextAdapterStream
+
+    adapter = ToolCallTextAdapterStream(_Stream(pieces), NAMES, unwrap_say=True)
+    calls = []
+    async for c in adapter:
+        d = c.choices[0].delta
+        if d.content:
+            adapter_text.append(d.content)
+        calls += d.tool_calls or []
+    assert adapter_text[0] == "One moment, "  # spoken before the reply was complete
+    assert "".join(adapter_text) == "One moment, looking it up."
+    assert [c.function.name for c in calls] == ["get_reservation"]
+    # an ungrounded call after a streamed say: the question follows the words already spoken
+    guard = _guard(SHOWN)
+    bad = [
+        '{"say": "Sure.", "tool": "assign_seat", "arguments": {"seat_preference": "aisle", "flight_number": "ZZ9"}}'
+    ]
+    text, calls = await _run(bad, unwrap_say=True, guard=guard.ask_instead)
+    assert calls == [] and text == "Sure. Could you tell me the flight number, please?"
+    text, calls = await _run(['{"say": "Bye.", "tool": "none"}'], unwrap_say=True)
+    assert (text, calls) == ("Bye.", [])

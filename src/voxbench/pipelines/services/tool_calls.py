@@ -204,6 +204,7 @@ class ToolCallTextAdapterStream:
         text = ""
         decided = False  # prose, or the server sent native tool_calls: stream through untouched
         template: ChatCompletionChunk | None = None
+        say_stream = SayStreamer()  # speaks a leading {"say": "..."} while it is generated
         async for chunk in self._stream:
             template = template or chunk
             if decided:
@@ -216,6 +217,10 @@ class ToolCallTextAdapterStream:
                 text += delta.content
                 held.append(chunk)
                 if could_be_tool_call(text):
+                    if self._unwrap_say:
+                        fresh = say_stream.feed(text)
+                        if fresh:
+                            yield _chunk(chunk, ChoiceDelta(role=delta.role, content=fresh))
                     continue
                 decided = True
             elif text:
@@ -231,16 +236,19 @@ class ToolCallTextAdapterStream:
         reply = parse_reply(text, self._tool_names) if self._unwrap_say else None
         pending = reply[1] if reply is not None else parse_tool_calls(text, self._tool_names)
         instead = self._guard(pending) if pending and self._guard is not None else None
+        spoken_already = say_stream.emitted
         if pending and instead is not None:  # ungrounded values: ask the caller, run nothing
             self.refused = pending
-            yield _chunk(template, ChoiceDelta(role="assistant", content=instead))
+            lead = " " if spoken_already else ""
+            yield _chunk(template, ChoiceDelta(role="assistant", content=lead + instead))
             for c in _without_content(held):
                 yield c  # finish reason / usage
             return
         if reply is not None and reply[0] and reply[1]:  # {"say"} and a call: speak, then call
             say, calls = reply
             self.converted = calls
-            yield _chunk(template, ChoiceDelta(role="assistant", content=say))
+            if not spoken_already:
+                yield _chunk(template, ChoiceDelta(role="assistant", content=say))
             for c in tool_call_chunks(calls, template):
                 yield c
             for c in _without_content(held):
@@ -255,6 +263,12 @@ class ToolCallTextAdapterStream:
                 yield c  # finish reason / usage
             return
         spoken = parse_say(text) if self._unwrap_say else None
+        if spoken is None and reply is not None and reply[0] and not reply[1]:
+            spoken = reply[0]  # {"say", "tool": "none"}
+        if spoken is not None and spoken_already:
+            for c in _without_content(held):
+                yield c  # the words went out while they were generated
+            return
         if spoken is not None:
             first = True
             for c in held:
@@ -267,6 +281,52 @@ class ToolCallTextAdapterStream:
             return
         for c in held:
             yield c
+
+
+class SayStreamer:
+    """Decodes the value of a leading ``"say"`` key while the JSON reply is still streaming.
+
+    A grammar-constrained reply ``{"say": "...", "tool": ...}`` is only parseable at its end,
+    and Qwen 1.5B on two loaded cores takes 10-40 s for a whole reply after a long tool
+    result; the words, though, come first. ``feed(text_so_far)`` returns the newly decoded
+    characters of the say string (never half an escape sequence), so TTS can start on the
+    first sentence while the rest, and any tool call, is still being generated.
+    """
+
+    _OPEN = re.compile(r'^\s*\{\s*"say"\s*:\s*"')
+
+    def __init__(self) -> None:
+        self.emitted = ""
+        self.closed = False
+
+    def feed(self, text: str) -> str:
+        if self.closed:
+            return ""
+        m = self._OPEN.match(text)
+        if m is None:
+            return ""
+        raw, i, body = text[m.end() :], 0, []
+        while i < len(raw):
+            ch = raw[i]
+            if ch == '"':
+                self.closed = True
+                break
+            if ch == "\\":
+                size = 6 if raw[i + 1 : i + 2] == "u" else 2
+                if i + size > len(raw):
+                    break  # incomplete escape: wait for the next chunk
+                body.append(raw[i : i + size])
+                i += size
+                continue
+            body.append(ch)
+            i += 1
+        try:
+            decoded = json.loads('"' + "".join(body) + '"')
+        except json.JSONDecodeError:
+            return ""
+        fresh = decoded[len(self.emitted) :]
+        self.emitted = decoded
+        return fresh
 
 
 def _without_content(chunks: list[ChatCompletionChunk]) -> list[ChatCompletionChunk]:
