@@ -5,7 +5,9 @@ channel has them, else from `audio_segment` start/end. Texts: the caller's inten
 text is `utterance`/`tts_text` on the user channel, the agent's STT of the caller is
 `transcript` on the user channel; the agent's intended text is `tts_text` (else
 `utterance`, else `llm_text`) on the agent channel, the simulator's STT of the agent is
-`transcript` on the agent channel. A `fallback_nudge` (the agent re-prompted a silent
+`transcript` on the agent channel, live or (`source="post_call"`) the harness's
+transcription of the recording after the call; a post-call transcript of the user
+channel is never taken for the agent's own STT (stt_wer scores that). A `fallback_nudge` (the agent re-prompted a silent
 caller) opens a turn of its own, as EVA's `turn_fallback` audit entries do.
 """
 
@@ -52,6 +54,8 @@ def history_from_events(bundle: RecordBundle) -> list[HEvent]:
         elif isinstance(e, AudioSegment) and e.channel not in speech_channels:
             out.append(HEvent(e.t, "audio_start" if e.state == "start" else "audio_end", _WHO[e.channel]))
         elif isinstance(e, Transcript) and e.final:
+            if e.channel == "user" and e.source == "post_call":
+                continue  # what the recording said, not what the agent heard
             kind = "user_transcribed" if e.channel == "user" else "assistant_transcribed"
             out.append(HEvent(e.t, kind, text=e.text))
         elif isinstance(e, Utterance | TTSText | LLMText):
@@ -111,6 +115,10 @@ def context_from_bundle(bundle: RecordBundle) -> ConversationContext:
         current_date_time=scen.get("current_date_time", ""),
         extra={"condition": rec.condition, "attempt": rec.attempt, **rec.extra},
     )
+    if any(
+        isinstance(e, Transcript) and e.channel == "agent" and e.source == "post_call" for e in bundle.events
+    ):
+        ctx.extra["agent_transcript_source"] = "post_call"  # fidelity metrics say how they were made
     segment(history_from_events(bundle), ctx)
     for e in bundle.events:
         if isinstance(e, StageTiming):

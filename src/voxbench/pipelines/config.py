@@ -122,3 +122,9 @@ class CallConfig(_Cfg):
     simulator: SimulatorConfig = Field(default_factory=SimulatorConfig)
     limits: LimitsConfig = Field(default_factory=LimitsConfig)
     onset: OnsetConfig = Field(default_factory=OnsetConfig)
+    post_call_transcribe_agent: bool = Field(
+        default=True,
+        description="after the call, transcribe the agent's recorded speech with the local whisper "
+        "(transcript source post_call) when nothing transcribed it live (trace caller, external "
+        "agents), so the offline speech-fidelity metrics can score it; skipped if whisper is absent",
+    )

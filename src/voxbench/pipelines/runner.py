@@ -270,7 +270,28 @@ async def run_call(
         initial_db=executor.initial_db,
         final_db=executor.db,
     )
+    if cfg.post_call_transcribe_agent:
+        await _post_call_stt(out, record)
     return record
+
+
+async def _post_call_stt(out: Path, record: ConversationRecord) -> None:
+    """Transcribe the agent channel after the call (in a thread: other calls may share the loop).
+
+    A failure here leaves the written record as it was (its fidelity metrics then say
+    unscored); it never turns a finished call into an infrastructure failure.
+    """
+    from voxbench.pipelines.post_call_stt import transcribe_agent_record
+
+    try:
+        done = await asyncio.to_thread(transcribe_agent_record, out)
+    except Exception as exc:
+        logger.warning(f"post-call STT of the agent channel failed: {type(exc).__name__}: {exc}")
+        return
+    if done.status == "transcribed":
+        record.extra["post_call_stt"] = done.model_dump(mode="json")
+    else:
+        logger.info(f"post-call STT skipped: {done.reason}")
 
 
 async def _prepare_llm_caller(

@@ -66,12 +66,19 @@ class Yield(_Event):
 
 
 class Transcript(_Event):
-    """An STT result: what a listener heard `channel` say."""
+    """An STT result: what a listener heard `channel` say.
+
+    ``source="live"``: a pipeline's recogniser during the call (side agent, channel user is
+    the agent's own STT of the caller). ``"post_call"``: the harness transcribed the
+    recorded audio after the call (side harness), because nothing heard that channel
+    live; it is evidence of what was said, never of what the agent understood.
+    """
 
     type: Literal["transcript"] = "transcript"
     channel: Channel
     text: str
     final: bool = True
+    source: Literal["live", "post_call"] = "live"
 
 
 class LLMText(_Event):

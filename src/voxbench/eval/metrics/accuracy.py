@@ -35,6 +35,13 @@ def task_completion(ctx: ConversationContext, config: EvalConfig) -> MetricResul
     return MetricResult(name="task_completion", score=s, normalized_score=s, details=details)
 
 
+def transcript_source_params(ctx: ConversationContext) -> dict[str, str]:
+    """``{"agent_transcript": "post_call"}`` when the harness transcribed the recording after
+    the call (no caller-side STT heard the agent live); empty for live transcripts."""
+    src = ctx.extra.get("agent_transcript_source")
+    return {"agent_transcript": src} if src else {}
+
+
 _CODE_RE = re.compile(r"\b(?=[A-Z0-9]*\d)[A-Z0-9]{3,}\b|\b[A-Z]{3,}\b")
 
 
@@ -87,7 +94,7 @@ def agent_speech_fidelity(ctx: ConversationContext, config: EvalConfig) -> Metri
         missing = [e for e in ents if not entity_heard(e, heard)]
         per[t] = 0.0 if missing else 1.0
         ev[t] = {"entities": ents, "missing": missing}
-    params = {"method": "offline_stt_entities", "normalizer": NORMALIZER_ID}
+    params = {"method": "offline_stt_entities", "normalizer": NORMALIZER_ID, **transcript_source_params(ctx)}
     if not per:
         return MetricResult.skip(name, "no agent turn with entities", params=params)
     s = round(mean(per.values()), 4)

@@ -8,7 +8,8 @@ set as in EVA (run it with `--metrics tts_fidelity`). Two methods, named in
   tagged intended turns.
 * ``offline_stt_alignment``: no audio judge, so we compare the intended text with what the
   caller side's speech recognition heard on the agent channel during the call (the
-  record's `transcript` events; eval never runs STT itself). Both are normalised
+  record's `transcript` events, or the harness's post-call transcription of the
+  recording when nothing heard the agent live; eval never runs STT itself). Both are normalised
   (`voxbench.eval.normalize`) and aligned word by word (jiwer), and a turn fails with:
 
   - ``entity_error``: an entity of the intended text (codes, numbers, amounts;
@@ -41,7 +42,7 @@ import jiwer
 from voxbench.eval.context import ConversationContext, strip_tags
 from voxbench.eval.judges import Judge, parse_json_list
 from voxbench.eval.judges import prompts as P
-from voxbench.eval.metrics.accuracy import entity_heard, extract_entities
+from voxbench.eval.metrics.accuracy import entity_heard, extract_entities, transcript_source_params
 from voxbench.eval.normalize import NORMALIZER_ID, normalize_text
 from voxbench.eval.tags import CUT_OFF_TAGS, TAG_USER_INTERRUPTS, iter_regions
 from voxbench.eval.types import EvalConfig, MetricResult, metric, prompt_hash, sub
@@ -163,7 +164,12 @@ def tts_fidelity(ctx: ConversationContext, config: EvalConfig) -> MetricResult:
     agent_wav = ctx.audio_paths.get("agent")
     if config.audio_judge is not None and agent_wav:
         return _audio_judge(ctx, config.audio_judge, Path(agent_wav), turns)
-    params = {"method": "offline_stt_alignment", "normalizer": NORMALIZER_ID, "run_min_words": RUN_MIN_WORDS}
+    params = {
+        "method": "offline_stt_alignment",
+        "normalizer": NORMALIZER_ID,
+        "run_min_words": RUN_MIN_WORDS,
+        **transcript_source_params(ctx),
+    }
     if not ctx.transcribed_assistant_turns:
         return MetricResult.unscored(
             NAME, "no transcript of the agent channel (and no audio judge)", params=params
