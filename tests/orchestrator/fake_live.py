@@ -24,6 +24,7 @@ FAST_CALL = {
         "trace": {"turn_gap_s": 0.8, "no_greeting_s": 3},
     },
     "limits": {"inactivity_s": 10, "drain_s": 1},
+    "post_call_transcribe_agent": False,  # fake TTS is a buzz: nothing to transcribe
 }
 
 

@@ -40,6 +40,7 @@ SCENARIO = "7.4.1"
 
 def fast_config(**kw) -> CallConfig:
     vad = VADConfig(engine="energy", start_secs=0.1, stop_secs=0.25)
+    kw.setdefault("post_call_transcribe_agent", False)  # fake TTS is a buzz: nothing to transcribe
     return CallConfig(
         agent=AgentConfig(vad=vad, turn=TurnConfig(smart_turn=False, speech_timeout_s=0.2)),
         simulator=SimulatorConfig(

@@ -52,6 +52,7 @@ def fast_config() -> CallConfig:
             kind="trace", vad=vad, trace=TraceSimConfig(turn_gap_s=0.8, no_greeting_s=3)
         ),
         limits=LimitsConfig(time_limit_s=60, inactivity_s=10, drain_s=2),
+        post_call_transcribe_agent=False,  # fake TTS is a buzz: nothing to transcribe
     )
 
 

@@ -33,13 +33,14 @@ FAKE_KEYS = (
 def fast_config(**kw: object) -> CallConfig:
     """Energy VAD and short gaps; generous limits (the machine is shared and slow)."""
     vad = VADConfig(engine="energy", start_secs=0.1, stop_secs=0.25)
+    kw.setdefault("post_call_transcribe_agent", False)  # fake TTS is a buzz: nothing to transcribe
     return CallConfig(
         agent=AgentConfig(vad=vad, turn=TurnConfig(smart_turn=False, speech_timeout_s=0.2)),
         simulator=SimulatorConfig(
             kind="trace", vad=vad, trace=TraceSimConfig(turn_gap_s=0.8, no_greeting_s=4)
         ),
         limits=LimitsConfig(time_limit_s=90, inactivity_s=15, drain_s=2),
-        **kw,  # type: ignore[arg-type]
+        **kw,
     )
 
 
