@@ -7,13 +7,18 @@ For each scenario the caller hears the agent's greeting and then the reference t
 lines, one per turn (the agent does not react to the caller: a fixed script). The caller's
 first line is the scenario's starting utterance, as in a live call. Each turn is requested
 like the live simulator's (``simulator_prompt(call, "json")`` as the system prompt, the JSON
-``response_format``, temperature 0, ``CallerTurnStream`` extracting the words and giving up
-instead of saying a line a third time):
+``response_format``, temperature 0, ``CallerTurnStream`` extracting the words, asking once
+more when a reply echoes the agent (transcript framing only) and giving up instead of saying
+a line a third time):
 
 * ``transcript`` framing (the live default): one user message with the call so far from the
   caller's point of view, then the cue;
 ``--script unhelpful`` replaces the agent with what the 0.5B local agent said in a live call
 (it never did the task): a good caller asks again, then gives up and hangs up.
+``--script asks-unknown`` is the 1.5B agent of another live call asking for the flight number,
+which the caller does not have: a good caller says so and offers what it knows.
+``--script open-question`` (for bb.3) has the agent ask "What would you like to know about it?":
+a good caller restates its question.
 
 * ``chat`` framing (for comparison): the call as alternating chat turns (agent = user,
   caller = assistant), as pipecat's context holds it.
@@ -38,8 +43,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
-from voxbench.pipelines.caller_json import CallerTurnStream, GiveUp, caller_response_format
-from voxbench.pipelines.caller_prompt import caller_request_messages, is_hold_line, simulator_prompt
+from voxbench.pipelines.caller_json import caller_response_format
+from voxbench.pipelines.caller_prompt import ECHO_CUE, caller_request_messages, is_hold_line, simulator_prompt
+from voxbench.pipelines.caller_stream import CallerTurnStream, GiveUp
 from voxbench.pipelines.scenario_input import CallScenario
 from voxbench.pipelines.services.llm import LocalLLMServer, LocalLLMSettings
 from voxbench.scenarios import load_dataset
@@ -58,6 +64,20 @@ UNHELPFUL = [
     "Sure! To add a checked bag to your flight, you can use the add_baggage_allowance function. "
     "Here's an example JSON object. This will add a checked bag to your flight with one bag.",
 ] + ["You're welcome! I'm glad I could help. If you have any other questions, feel free to ask."] * 5
+# What the 1.5B local agent said in a live bb.1 call: it asked for something the caller does not
+# know (the flight number). A caller should say so and offer what it knows, not echo the agent.
+ASKS_UNKNOWN = [
+    "Sure, I can help with that. How many bags do you want to add?",
+    "Okay, I'll add one checked bag to your flight. What's the flight number?",
+] + ["Okay, I'll check the status of your flight. What's the flight number?"] * 3
+# bb.3 with an agent that asks an open question after the lookup: the caller should restate
+# its question, not answer it for the agent (the 1.5B did, live: "Yes, it is on time...").
+OPEN_QUESTION = [
+    "Could you tell me the confirmation number and last name, please?",
+    "I found a booking for T C 2 W 9 K, Raman. What would you like to know about it?",
+    "Flight BB105 to Denver is on time, leaving at eleven forty-five from gate B7. Anything else?",
+]
+SCRIPTS = {"unhelpful": UNHELPFUL, "asks-unknown": ASKS_UNKNOWN, "open-question": OPEN_QUESTION}
 
 
 def agent_lines(call: CallScenario, hold: str | None = None) -> list[str]:
@@ -84,19 +104,37 @@ def chat_messages(system: str, lines: list[tuple[str, str]]) -> list[dict[str, A
 
 
 async def caller_turn(
-    client: Any, model: str, messages: list[dict[str, Any]], said_before: list[str]
+    client: Any,
+    model: str,
+    messages: list[dict[str, Any]],
+    said_before: list[str],
+    agent: str = "",
+    echo_messages: list[dict[str, Any]] | None = None,
 ) -> tuple[str, bool, float, float]:
     t0 = time.perf_counter()
-    stream = await client.chat.completions.create(
-        model=model,
-        messages=messages,
-        temperature=0.0,
-        max_tokens=160,
-        stream=True,
-        response_format=caller_response_format(),
-        extra_body={"cache_prompt": True},
+
+    async def ask(msgs: list[dict[str, Any]]) -> Any:
+        return await client.chat.completions.create(
+            model=model,
+            messages=msgs,
+            temperature=0.0,
+            max_tokens=160,
+            stream=True,
+            response_format=caller_response_format(),
+            extra_body={"cache_prompt": True},
+        )
+
+    async def again() -> Any:
+        assert echo_messages is not None
+        return await ask(echo_messages)
+
+    adapted = CallerTurnStream(
+        await ask(messages),
+        said_before=said_before,
+        give_up=GiveUp(),
+        agent_turn=agent,
+        retry=again if echo_messages is not None else None,
     )
-    adapted = CallerTurnStream(stream, said_before=said_before, give_up=GiveUp())
     first = 0.0
     said = ""
     end = False
@@ -130,19 +168,21 @@ async def run_scenario(
         "secs": [],
         "first": [],
     }
-    for agent in agent_lines(call, hold) if script == "trace" else UNHELPFUL:
+    for agent in agent_lines(call, hold) if script == "trace" else SCRIPTS[script]:
         lines.append(("Agent", agent))
         print(f"  Agent: {agent}")
         if is_hold_line(agent):  # the live caller waits silently, as here
             print("  You:   (waits: hold line)")
             continue
+        echo: list[dict[str, Any]] | None = None
         if framing == "transcript":
             # the service sees pipecat's context: agent = user, caller = assistant
             msgs = caller_request_messages(chat_messages(system, lines))
+            echo = caller_request_messages(chat_messages(system, lines), ECHO_CUE)
         else:
             msgs = chat_messages(system, lines)
         mine = [text for who, text in lines if who == "You"]
-        said, end, first, secs = await caller_turn(client, model, msgs, mine)
+        said, end, first, secs = await caller_turn(client, model, msgs, mine, agent, echo)
         flags = []
         if AGENT_LIKE.search(said):
             flags.append("agent-like")
@@ -174,8 +214,9 @@ async def main() -> None:
     ap.add_argument(
         "--script",
         default="trace",
-        choices=["trace", "unhelpful"],
-        help="agent lines: the reference trace's, or an agent that never does the task",
+        choices=["trace", *SCRIPTS],
+        help="agent lines: the reference trace's, or scripted troubles: unhelpful / asks-unknown (bb.1), "
+        "open-question (bb.3)",
     )
     ap.add_argument(
         "--hold", default=None, help='agent line said before each tool answer, e.g. "One moment please."'

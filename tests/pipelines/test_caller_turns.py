@@ -14,8 +14,6 @@ from tests.pipelines.test_call_fakes import call_input
 from voxbench.pipelines.caller_json import (
     CALLER_TURN_SCHEMA,
     CallerTurn,
-    CallerTurnStream,
-    GiveUp,
     SaysExtractor,
     caller_response_format,
     caller_turn_json,
@@ -28,6 +26,7 @@ from voxbench.pipelines.caller_prompt import (
     is_hold_line,
     simulator_prompt,
 )
+from voxbench.pipelines.caller_stream import ECHO_FALLBACK, CallerTurnStream, GiveUp, echo_lines
 
 
 def test_response_format_is_a_strict_schema_with_the_words_first() -> None:
@@ -164,6 +163,67 @@ async def test_stream_holds_words_only_while_they_could_be_a_worn_out_line() -> 
     # without a give-up rule a loop is spoken as it is
     words, calls = await _collect(CallerTurnStream(_Stream(caller_turn_json(LOOP)), said_before=[LOOP] * 5))
     assert "".join(words) == LOOP and calls == []
+
+
+AGENT = "Okay, I'll add one checked bag to your flight. What's the flight number?"
+
+
+def test_echo_lines_are_the_agent_turn_and_its_longer_sentences() -> None:
+    assert echo_lines(AGENT) == [
+        "okay ill add one checked bag to your flight whats the flight number",
+        "okay ill add one checked bag to your flight",
+        "whats the flight number",
+    ]
+    assert echo_lines("Okay. Sure thing, one moment.") == [
+        "okay sure thing one moment",
+        "sure thing one moment",
+    ]
+    assert echo_lines("Thank you. Bye.") == []
+
+
+async def test_stream_asks_again_when_the_reply_echoes_the_agent() -> None:
+    retried: list[_Stream] = []
+
+    async def again() -> _Stream:
+        retried.append(_Stream(caller_turn_json("I don't know the flight number.")))
+        return retried[-1]
+
+    echo = _Stream(caller_turn_json(AGENT))
+    adapted = CallerTurnStream(echo, agent_turn=AGENT, retry=again)
+    words, calls = await _collect(adapted)
+    assert "".join(words) == "I don't know the flight number."  # the echo was never spoken
+    assert adapted.echoed and calls == [] and len(retried) == 1
+    await adapted.close()
+    assert echo.closed and retried[0].closed
+    # one sentence of the agent's turn back is an echo too; a short "Okay." is not
+    words, _ = await _collect(
+        CallerTurnStream(
+            _Stream(caller_turn_json("What's the flight number?")), agent_turn=AGENT, retry=again
+        )
+    )
+    assert "".join(words) == "I don't know the flight number." and len(retried) == 2
+    ok = CallerTurnStream(_Stream(caller_turn_json("Okay.")), agent_turn="Okay. One moment.", retry=again)
+    words, _ = await _collect(ok)
+    assert "".join(words) == "Okay." and not ok.echoed and len(retried) == 2
+
+
+async def test_stream_replaces_a_second_echo_with_the_fallback_line() -> None:
+    async def again() -> _Stream:
+        return _Stream(caller_turn_json("What's the flight number?"))
+
+    adapted = CallerTurnStream(_Stream(caller_turn_json(AGENT)), agent_turn=AGENT, retry=again)
+    words, calls = await _collect(adapted)
+    assert "".join(words) == ECHO_FALLBACK and adapted.echoed and calls == []
+    # ...until the fallback itself is worn out: then the caller gives up
+    worn = CallerTurnStream(
+        _Stream(caller_turn_json(AGENT)),
+        said_before=[ECHO_FALLBACK, ECHO_FALLBACK],
+        give_up=GiveUp(),
+        agent_turn=AGENT,
+        retry=again,
+    )
+    words, calls = await _collect(worn)
+    assert "".join(words) == GiveUp().line and worn.gave_up and calls == [("end_call", {"reason": "goodbye"})]
 
 
 async def test_stream_prose_from_an_endpoint_that_ignored_the_format_is_spoken_as_is() -> None:

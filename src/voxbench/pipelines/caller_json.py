@@ -1,15 +1,9 @@
-"""The LLM caller's JSON reply ``{"customer_says": str, "end_call": bool}``: schema, parsing, streaming.
+"""The LLM caller's JSON reply ``{"customer_says": str, "end_call": bool}``: schema and parsing.
 
 A grammar-constrained reply keeps a small local model in the caller's role (see
 :mod:`voxbench.pipelines.caller_prompt`); what reaches the caller's voice must still be only
-the words. :class:`CallerTurnStream` rewrites an OpenAI chat-completions chunk stream:
-
-* the characters of the ``customer_says`` string are streamed as plain ``content`` as soon as
-  they arrive (the caller's TTS starts on the first sentence, no wait for the closing brace);
-* ``"end_call": true`` becomes a synthetic ``end_call`` tool call after the words, so the
-  simulator's one ``end_call`` handler serves both reply formats;
-* a reply that is not JSON at all (an endpoint that ignored ``response_format``) is spoken as
-  it is, so a misconfigured cloud model degrades to the plain-text caller instead of silence.
+the words: :class:`SaysExtractor` decodes the ``customer_says`` string as it streams in, and
+:mod:`voxbench.pipelines.caller_stream` turns a chunk stream into spoken words.
 
 Pure (no pipecat import); JSON-in-text parsing is shared with the agent's tool-call adapter.
 """
@@ -18,21 +12,11 @@ from __future__ import annotations
 
 import contextlib
 import json
-import re
-from collections import Counter
-from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from openai.types.chat.chat_completion_chunk import ChatCompletionChunk, Choice, ChoiceDelta
-
 from voxbench.pipelines.caller_prompt import END_KEY, SAYS_KEY
-from voxbench.pipelines.services.tool_calls import (
-    ParsedToolCall,
-    _objects_from_text,
-    spoken_text,
-    tool_call_chunks,
-)
+from voxbench.pipelines.services.tool_calls import _objects_from_text, spoken_text
 
 END_CALL = "end_call"
 
@@ -155,148 +139,6 @@ class SaysExtractor:
         new = "".join(out)
         self.text += new
         return new
-
-
-def _chunk(template: ChatCompletionChunk | None, content: str) -> ChatCompletionChunk:
-    return ChatCompletionChunk(
-        id=template.id if template else "voxbench-caller",
-        created=template.created if template else 0,
-        model=template.model if template else "",
-        object="chat.completion.chunk",
-        choices=[Choice(index=0, delta=ChoiceDelta(role="assistant", content=content), finish_reason=None)],
-    )
-
-
-def _norm(text: str) -> str:
-    return " ".join(re.sub(r"[^a-z0-9 ]+", "", text.lower()).split())
-
-
-@dataclass(frozen=True)
-class GiveUp:
-    """The caller's way out of a loop: instead of saying a line for the ``max_says + 1``-th time,
-    it says ``line`` and hangs up.
-
-    Small models at temperature 0 repeat themselves when the agent does (measured: Qwen 1.5B
-    said "I'll use the JSON object you provided." six times to an agent that kept thanking it,
-    benchmarks/caller_text_bench.py --script unhelpful), and the call would run to its time
-    limit. A person would give up; so does the simulator, deterministically.
-    """
-
-    line: str = "Sorry, this isn't getting anywhere. I'll call back later. Goodbye."
-    max_says: int = 2
-
-
-class RepeatGuard:
-    """Holds streamed words while they may still turn out to be a line said too often already."""
-
-    def __init__(self, said_before: Sequence[str], max_says: int) -> None:
-        counts = Counter(_norm(s) for s in said_before if _norm(s))
-        self._worn = [line for line, n in counts.items() if n >= max_says]
-        self._text = ""
-        self._held = ""
-        self.clear = not self._worn  # nothing to fear: stream straight through
-
-    def feed(self, new: str) -> str:
-        """Words to speak now ("" while they could still be a worn-out line)."""
-        if self.clear:
-            return new
-        self._text += new
-        self._held += new
-        head = _norm(self._text)
-        if any(line.startswith(head) for line in self._worn):
-            return ""
-        self.clear = True
-        out, self._held = self._held, ""
-        return out
-
-    def repeats(self, says: str) -> bool:
-        return not self.clear and _norm(says) in self._worn
-
-    def release(self) -> str:
-        out, self._held = self._held, ""
-        return out
-
-
-class CallerTurnStream:
-    """Wraps an ``AsyncStream[ChatCompletionChunk]``: JSON caller turns in, spoken words (+ end_call) out.
-
-    Exposes ``__aiter__`` and ``close()`` like the OpenAI SDK stream, which is all pipecat
-    uses. After iteration, ``turn`` is the parsed reply (or ``None`` for plain prose) and
-    ``raw`` the model's text. With ``give_up``, a reply repeating one of ``said_before`` (the
-    caller's earlier lines) more than ``give_up.max_says`` times is replaced by the give-up line
-    and ``end_call`` (``gave_up`` is then True); words that may turn out to be such a repeat are
-    held back until they differ.
-    """
-
-    def __init__(
-        self,
-        stream: Any,
-        end_call_name: str = END_CALL,
-        said_before: Sequence[str] = (),
-        give_up: GiveUp | None = None,
-        on_done: Callable[[CallerTurnStream], None] | None = None,
-    ) -> None:
-        self._stream = stream
-        self._on_done = on_done
-        self._end_call = end_call_name
-        self._give_up = give_up
-        self._guard = RepeatGuard(said_before, give_up.max_says if give_up else 0)
-        if give_up is None:
-            self._guard.clear = True
-        self.turn: CallerTurn | None = None
-        self.gave_up = False
-        self.raw = ""
-
-    def __aiter__(self) -> AsyncIterator[ChatCompletionChunk]:
-        return self._iterate()
-
-    async def close(self) -> None:
-        closer = getattr(self._stream, "close", None) or getattr(self._stream, "aclose", None)
-        if closer is not None:
-            await closer()
-
-    async def _iterate(self) -> AsyncIterator[ChatCompletionChunk]:
-        says = SaysExtractor()
-        prose: bool | None = None  # None: undecided until the first non-blank character
-        template: ChatCompletionChunk | None = None
-        async for chunk in self._stream:
-            template = template or chunk
-            delta = chunk.choices[0].delta if chunk.choices else None
-            if delta is None or not delta.content:
-                if delta is None or not delta.tool_calls:  # usage, finish reason; never native calls
-                    yield chunk
-                continue
-            self.raw += delta.content
-            if prose is None and self.raw.strip():
-                prose = self.raw.lstrip()[0] not in "{`"
-                if prose:
-                    yield _chunk(chunk, self.raw.lstrip())
-                    continue
-            if prose:
-                yield chunk
-                continue
-            new = self._guard.feed(says.feed(delta.content))
-            if new:
-                yield _chunk(chunk, new)
-        if prose:
-            if self._on_done is not None:
-                self._on_done(self)
-            return
-        self.turn = parse_caller_turn(self.raw)
-        if self.turn is not None and self._give_up is not None and self._guard.repeats(self.turn.says):
-            self.gave_up = True
-            self.turn = CallerTurn(self._give_up.line, end_call=True)
-            yield _chunk(template, self.turn.says)
-        else:
-            if held := self._guard.release():  # a strict prefix of a worn-out line (or cut off)
-                yield _chunk(template, held)
-            if self.turn is not None and self.turn.says and not says.started:  # keys out of order
-                yield _chunk(template, self.turn.says)
-        if self.turn is not None and self.turn.end_call:
-            for c in tool_call_chunks([ParsedToolCall(self._end_call, {"reason": "goodbye"})], template):
-                yield c
-        if self._on_done is not None:
-            self._on_done(self)
 
 
 def caller_turn_json(says: str, end_call: bool = False) -> str:

@@ -8,9 +8,10 @@ endpoint (the embedded llama.cpp server or a cloud/vLLM/Ollama one) that
 * asks for ``{"customer_says", "end_call"}`` JSON through ``response_format`` (a grammar on
   llama.cpp, strict structured output on OpenAI), and
 * streams only the words to TTS and turns ``end_call: true`` into an ``end_call`` tool call
-  (:class:`~voxbench.pipelines.caller_json.CallerTurnStream`), and
-* gives up (a goodbye and ``end_call``) instead of saying a line a third time
-  (:class:`~voxbench.pipelines.caller_json.GiveUp`; small models loop).
+  (:class:`~voxbench.pipelines.caller_stream.CallerTurnStream`), and
+* asks once more, cued against it, when a reply echoes the agent's last turn, and gives up (a
+  goodbye and ``end_call``) instead of saying a line a third time
+  (:mod:`~voxbench.pipelines.caller_stream`; small models parrot and loop).
 
 The pipeline keeps pipecat's ordinary context (agent turns as ``user``, caller turns as
 ``assistant``), so the record and the aggregators need nothing special.
@@ -20,8 +21,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from voxbench.pipelines.caller_json import CallerTurnStream, GiveUp, caller_response_format
-from voxbench.pipelines.caller_prompt import CALLER_LABEL, call_lines, caller_request_messages
+from voxbench.pipelines.caller_json import caller_response_format
+from voxbench.pipelines.caller_prompt import (
+    AGENT_LABEL,
+    CALLER_LABEL,
+    CUE,
+    ECHO_CUE,
+    call_lines,
+    caller_request_messages,
+)
+from voxbench.pipelines.caller_stream import CallerTurnStream, GiveUp
 
 if TYPE_CHECKING:
     from voxbench.pipelines.services import LLMConfig
@@ -40,26 +49,46 @@ def _service_class() -> type:
         def __init__(self, **kwargs: Any) -> None:
             super().__init__(**kwargs)
             self.give_up: GiveUp | None = GiveUp()  # prepare_llm_caller sets it from the call config
+            self.retry_echoes = True
+            self._cue = CUE
             # shared with SimulatorServices.info, so the record says how the caller behaved
-            self.caller_stats: dict[str, int] = {"turns": 0, "not_json": 0, "gave_up": 0}
+            self.caller_stats: dict[str, int] = {"turns": 0, "not_json": 0, "echo_retries": 0, "gave_up": 0}
 
         def _count(self, stream: CallerTurnStream) -> None:
             self.caller_stats["turns"] += 1
             self.caller_stats["not_json"] += stream.turn is None
+            self.caller_stats["echo_retries"] += stream.echoed
             self.caller_stats["gave_up"] += stream.gave_up
 
         def build_chat_completion_params(self, params_from_context: Any) -> dict[str, Any]:
             params: dict[str, Any] = super().build_chat_completion_params(params_from_context)
-            params["messages"] = caller_request_messages(params.get("messages") or [])
+            params["messages"] = caller_request_messages(params.get("messages") or [], self._cue)
             params.pop("tools", None)
             params.pop("tool_choice", None)
             params["response_format"] = caller_response_format()
             return params
 
         async def get_chat_completions(self, context: Any) -> Any:
-            said = [text for who, text in call_lines(context.get_messages()) if who == CALLER_LABEL]
+            lines = call_lines(context.get_messages())
+            said = [text for who, text in lines if who == CALLER_LABEL]
+            agent = lines[-1][1] if lines and lines[-1][0] == AGENT_LABEL else ""
             inner = await super().get_chat_completions(context)
-            return CallerTurnStream(inner, said_before=said, give_up=self.give_up, on_done=self._count)
+
+            async def again() -> Any:  # the same request, cued against echoing the agent
+                self._cue = ECHO_CUE
+                try:
+                    return await OpenAILLMService.get_chat_completions(self, context)
+                finally:
+                    self._cue = CUE
+
+            return CallerTurnStream(
+                inner,
+                said_before=said,
+                give_up=self.give_up,
+                on_done=self._count,
+                agent_turn=agent,
+                retry=again if self.retry_echoes and agent else None,
+            )
 
     return CallerLLMService
 

@@ -60,6 +60,10 @@ say a short goodbye and call the end_call tool in the same turn. Never call end_
 saying goodbye."""
 
 CUE = f"What do you, the customer, say next? Reply with the JSON object ({SAYS_KEY}, {END_KEY})."
+# Asked again after a reply that echoed the agent. Not the default: as the only cue it fixed
+# echoes but broke other turns ("I'm sorry, but I can't assist with that." to "Let me check.
+# What's your confirmation code and last name?"; benchmarks/caller_text_bench.py).
+ECHO_CUE = "Careful: you are the customer. Do not repeat the agent's words. " + CUE
 EMPTY_CALL = "(The agent has not said anything yet.)"
 
 

@@ -97,6 +97,11 @@ class LLMSimConfig(_Cfg):
         "up (small models loop at temperature 0); None = never",
     )
     give_up_line: str = "Sorry, this isn't getting anywhere. I'll call back later. Goodbye."
+    retry_echoes: bool = Field(
+        default=True,
+        description="json format: a reply echoing the agent's last turn is asked for once more, cued "
+        "against it (small models parrot)",
+    )
 
 
 class SimulatorConfig(_Cfg):

@@ -47,8 +47,9 @@ from pipecat.services.llm_service import FunctionCallParams
 from pipecat.transports.websocket.client import WebsocketClientTransport
 
 from voxbench.pipelines.bundles import SimulatorServices
-from voxbench.pipelines.caller_json import END_CALL, GiveUp
+from voxbench.pipelines.caller_json import END_CALL
 from voxbench.pipelines.caller_prompt import call_lines, is_hold_line, simulator_prompt
+from voxbench.pipelines.caller_stream import GiveUp
 from voxbench.pipelines.config import CallConfig
 from voxbench.pipelines.control import CallControl
 from voxbench.pipelines.scenario_input import CallScenario
@@ -202,7 +203,7 @@ class CallerTurnGate(FrameProcessor):
 def prepare_llm_caller(
     call: CallScenario, services: SimulatorServices, cfg: CallConfig, extra_instructions: Sequence[str] = ()
 ) -> None:
-    """Give the caller's LLM its brief (plus e.g. a perturbation persona) and its give-up rule.
+    """Give the caller's LLM its brief (plus e.g. a perturbation persona) and its echo/give-up rules.
 
     Separate from :func:`build_llm_simulator` so the runner can :func:`warm_up_llm_caller` the
     finished prompt before the call clock starts. Idempotent; ``services.info`` records a hash of
@@ -219,6 +220,7 @@ def prepare_llm_caller(
     if getattr(llm, "speaks_caller_json", False):
         n = scfg.give_up_after_says
         llm.give_up = GiveUp(scfg.give_up_line, n) if n is not None else None  # type: ignore[attr-defined]
+        llm.retry_echoes = scfg.retry_echoes  # type: ignore[attr-defined]
         services.info["caller_stats"] = llm.caller_stats  # type: ignore[attr-defined]
 
 
