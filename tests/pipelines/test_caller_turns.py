@@ -26,7 +26,7 @@ from voxbench.pipelines.caller_prompt import (
     is_hold_line,
     simulator_prompt,
 )
-from voxbench.pipelines.caller_stream import ECHO_FALLBACK, CallerTurnStream, GiveUp, echo_lines
+from voxbench.pipelines.caller_stream import ECHO_FALLBACK, CallerTurnStream, GiveUp, is_echo
 
 
 def test_response_format_is_a_strict_schema_with_the_words_first() -> None:
@@ -168,17 +168,21 @@ async def test_stream_holds_words_only_while_they_could_be_a_worn_out_line() -> 
 AGENT = "Okay, I'll add one checked bag to your flight. What's the flight number?"
 
 
-def test_echo_lines_are_the_agent_turn_and_its_longer_sentences() -> None:
-    assert echo_lines(AGENT) == [
-        "okay ill add one checked bag to your flight whats the flight number",
-        "okay ill add one checked bag to your flight",
-        "whats the flight number",
-    ]
-    assert echo_lines("Okay. Sure thing, one moment.") == [
-        "okay sure thing one moment",
-        "sure thing one moment",
-    ]
-    assert echo_lines("Thank you. Bye.") == []
+@pytest.mark.parametrize(
+    ("says", "agent", "echo"),
+    [
+        (AGENT, AGENT, True),
+        ("I see, I'll add one check bag to my flight. What's the flight number?", AGENT, True),  # live
+        ("What's the flight number?", AGENT, True),
+        ("I don't know the flight number.", AGENT, False),
+        ("Yes, I'd like a window seat.", "Got it. You'd like a window seat, right?", False),
+        ("Is my flight on time?", "Your flight is on time.", False),
+        ("Okay.", "Okay. One moment.", False),
+        ("No, thank you.", "Anything else? No? Thank you.", False),
+    ],
+)
+def test_is_echo(says: str, agent: str, echo: bool) -> None:
+    assert is_echo(says, agent) is echo
 
 
 async def test_stream_asks_again_when_the_reply_echoes_the_agent() -> None:

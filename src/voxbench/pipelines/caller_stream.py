@@ -8,13 +8,14 @@
   simulator's one ``end_call`` handler serves both reply formats;
 * a reply that is not JSON at all (an endpoint that ignored ``response_format``) is spoken as
   it is, so a misconfigured cloud model degrades to the plain-text caller instead of silence;
-* **echoes**: a reply that repeats the agent's last turn (or one of its sentences) is asked for
-  again once, with a cue reminding the model that it is the customer (``retry``); a second
+* **echoes**: a reply that repeats the agent (a sentence of it nearly one of the agent's last
+  turn: :func:`is_echo`) is asked for again once, with a cue reminding the model that it is the customer (``retry``); a second
   echo is replaced by ``echo_fallback`` ("Sorry, I'm not sure what you mean.");
 * **loops**: instead of saying a line a third time the caller gives up (:class:`GiveUp`).
 
-Words that may still turn out to be an echo or a worn-out line are held back until they
-differ (:class:`HoldGuard`), so neither ever reaches the caller's voice. Pure (no pipecat).
+Words that may still turn out to be an echo or a worn-out line are held back (the whole
+reply while an echo is possible, otherwise until they differ from every worn-out line:
+:class:`HoldGuard`), so neither ever reaches the caller's voice. Pure (no pipecat).
 """
 
 from __future__ import annotations
@@ -30,7 +31,8 @@ from openai.types.chat.chat_completion_chunk import ChatCompletionChunk, Choice,
 from voxbench.pipelines.caller_json import END_CALL, CallerTurn, SaysExtractor, parse_caller_turn
 from voxbench.pipelines.services.tool_calls import ParsedToolCall, tool_call_chunks
 
-ECHO_MIN_WORDS = 4  # "Okay." or "Thank you." back to the agent is not an echo
+ECHO_MIN_WORDS = 3  # "Okay." or "Thank you." back to the agent is not an echo
+ECHO_SHARE = 0.85  # of a reply sentence's words found in one agent sentence
 ECHO_FALLBACK = "Sorry, I'm not sure what you mean."
 
 
@@ -59,25 +61,49 @@ def worn_lines(said_before: Sequence[str], max_says: int) -> list[str]:
     return [line for line, k in counts.items() if k >= max_says]
 
 
-def echo_lines(agent_turn: str) -> list[str]:
-    """The agent's turn and each of its sentences (normalised, at least ``ECHO_MIN_WORDS`` words)."""
-    parts = [agent_turn, *re.split(r"(?<=[.!?])\s+", agent_turn)]
-    return list(dict.fromkeys(n for n in (_norm(p) for p in parts) if len(n.split()) >= ECHO_MIN_WORDS))
+def _sentences(text: str) -> list[list[str]]:
+    parts = (_norm(p).split() for p in re.split(r"(?<=[.!?])\s+", text))
+    return [p for p in parts if len(p) >= ECHO_MIN_WORDS]
+
+
+def is_echo(says: str, agent_turn: str) -> bool:
+    """Whether a reply repeats the agent: a sentence of it is (nearly) one of the agent's.
+
+    Measured live: "I see, I'll add one check bag to my flight. What's the flight number?" to
+    the agent's "Okay, I'll add one checked bag to your flight. What's the flight number?". A
+    sentence counts when at least ``ECHO_SHARE`` of its words (``ECHO_MIN_WORDS`` or more) are
+    in one agent sentence: confirming an offer ("Yes, I'd like a window seat." to "You'd like a
+    window seat, right?", 4 of 6) is not an echo.
+    """
+    theirs = [set(s) for s in _sentences(agent_turn)]
+    for mine in _sentences(says):
+        if any(sum(w in t for w in mine) >= ECHO_SHARE * len(mine) for t in theirs):
+            return True
+    return False
 
 
 class HoldGuard:
-    """Holds streamed words while they may still turn out to be one of ``lines`` (normalised)."""
+    """Holds streamed words while they may still turn out to be one of ``lines`` (normalised).
 
-    def __init__(self, lines: Sequence[str]) -> None:
+    With ``hold_all`` every word is held until the reply is complete: whether a reply echoes
+    the agent shows only in the whole sentence. That costs little, since the caller's TTS
+    waits for a sentence's end anyway; it delays a second sentence by its generation time.
+    """
+
+    def __init__(self, lines: Sequence[str], hold_all: bool = False) -> None:
         self._lines = list(lines)
+        self._hold_all = hold_all
         self._text = ""
         self._held = ""
-        self.clear = not self._lines  # nothing to fear: stream straight through
+        self.clear = not self._lines and not hold_all  # nothing to fear: stream straight through
 
     def feed(self, new: str) -> str:
         """Words to speak now ("" while they could still be one of the lines)."""
         if self.clear:
             return new
+        if self._hold_all:
+            self._held += new
+            return ""
         self._text += new
         self._held += new
         head = _norm(self._text)
@@ -86,10 +112,6 @@ class HoldGuard:
         self.clear = True
         out, self._held = self._held, ""
         return out
-
-    def matches(self, says: str, lines: Sequence[str]) -> bool:
-        """Whether the whole reply ``says`` is one of ``lines`` (and so was never spoken)."""
-        return not self.clear and _norm(says) in lines
 
     def release(self) -> str:
         out, self._held = self._held, ""
@@ -134,7 +156,7 @@ class CallerTurnStream:
         self._end_call = end_call_name
         self._give_up = give_up
         self._worn = worn_lines(said_before, give_up.max_says) if give_up else []
-        self._echo = echo_lines(agent_turn) if retry else []
+        self._agent_turn = agent_turn if retry is not None and _sentences(agent_turn) else ""
         self._retry = retry
         self._echo_fallback = echo_fallback
         self.turn: CallerTurn | None = None
@@ -160,7 +182,7 @@ class CallerTurnStream:
     async def _consume(
         self, stream: Any, retry: Callable[[], Awaitable[Any]] | None
     ) -> AsyncIterator[ChatCompletionChunk]:
-        guard = HoldGuard(self._worn + self._echo)
+        guard = HoldGuard(self._worn, hold_all=bool(self._agent_turn))
         says = SaysExtractor()
         prose: bool | None = None  # None: undecided until the first non-blank character
         template: ChatCompletionChunk | None = None
@@ -188,7 +210,7 @@ class CallerTurnStream:
             return
         turn = parse_caller_turn(self.raw)
         replaced = False  # held words of the reply are dropped and another line is said whole
-        if turn is not None and guard.matches(turn.says, self._echo):
+        if turn is not None and self._agent_turn and is_echo(turn.says, self._agent_turn):
             self.echoed = True
             if retry is not None:
                 self._streams.append(again := await retry())
