@@ -179,11 +179,14 @@ class CallerTurnGate(FrameProcessor):
     the next request shows it before the agent's answer.
     """
 
-    def __init__(self, hang_up: CallerHangUp, wait_on_hold: bool, **kwargs: Any):
+    def __init__(
+        self, hang_up: CallerHangUp, wait_on_hold: bool, stats: dict[str, int] | None = None, **kwargs: Any
+    ):
         super().__init__(**kwargs)
         self.hang_up = hang_up
         self.wait_on_hold = wait_on_hold
-        self.holds_waited = 0
+        self.stats = stats if stats is not None else {}
+        self.stats.setdefault("holds_waited", 0)
 
     def _last_agent_turn(self, context: Any) -> str:
         lines = call_lines(context.get_messages())
@@ -195,7 +198,7 @@ class CallerTurnGate(FrameProcessor):
             if self.hang_up.requested:
                 return
             if self.wait_on_hold and is_hold_line(self._last_agent_turn(frame.context)):
-                self.holds_waited += 1
+                self.stats["holds_waited"] += 1
                 return
         await self.push_frame(frame, direction)
 
@@ -217,11 +220,14 @@ def prepare_llm_caller(
     for text in parts:
         llm.append_system_instruction(text)
     services.info["prompt_sha256"] = hashlib.sha256("\n\n".join(parts).encode()).hexdigest()[:16]
+    stats: dict[str, int] = {}
     if getattr(llm, "speaks_caller_json", False):
         n = scfg.give_up_after_says
         llm.give_up = GiveUp(scfg.give_up_line, n) if n is not None else None  # type: ignore[attr-defined]
         llm.retry_echoes = scfg.retry_echoes  # type: ignore[attr-defined]
-        services.info["caller_stats"] = llm.caller_stats  # type: ignore[attr-defined]
+        stats = llm.caller_stats  # type: ignore[attr-defined]
+    stats.setdefault("holds_waited", 0)
+    services.info["caller_stats"] = stats  # filled during the call, written with the record
 
 
 async def warm_up_llm_caller(services: SimulatorServices) -> float | None:
@@ -280,7 +286,7 @@ def build_llm_simulator(
         services.stt,
         user_agg,
         OpeningLine(opening, scfg.llm.no_greeting_s),
-        CallerTurnGate(hang_up, scfg.llm.wait_on_hold),
+        CallerTurnGate(hang_up, scfg.llm.wait_on_hold, services.info.get("caller_stats")),
         llm,
         hang_up,
         services.tts,
