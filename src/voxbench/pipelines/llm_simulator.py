@@ -122,10 +122,13 @@ class CallerHangUp(FrameProcessor):
     words), then for ``settle_s`` of the caller's silence (a goodbye of two sentences may have
     a synthesis gap between them), then calls ``on_hang_up``; ``wait_s`` bounds the whole
     wait so a TTS that never speaks cannot keep the call open. Ending earlier would cut the
-    goodbye: the runner only drains speech that is already playing.
+    goodbye: the runner only drains speech that is already playing. ``settle_s`` is 2.5 s, not
+    1 s: Kokoro's first audio of a sentence came 3 s after its text on a loaded 2-core machine,
+    and under CI load a 1 s settle hung up between the two sentences of a goodbye (the second
+    was cut after 0.2 of its 0.32 s).
     """
 
-    def __init__(self, on_hang_up: Callable[[], object], wait_s: float, settle_s: float = 1.0, **kwargs: Any):
+    def __init__(self, on_hang_up: Callable[[], object], wait_s: float, settle_s: float = 2.5, **kwargs: Any):
         super().__init__(**kwargs)
         self.on_hang_up = on_hang_up
         self.wait_s = wait_s
