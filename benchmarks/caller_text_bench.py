@@ -18,7 +18,8 @@ a line a third time):
 ``--script asks-unknown`` is the 1.5B agent of another live call asking for the flight number,
 which the caller does not have: a good caller says so and offers what it knows.
 ``--script open-question`` (for bb.3) has the agent ask "What would you like to know about it?":
-a good caller restates its question.
+a good caller restates its question. ``--script hold-and-ask`` (for bb.2) puts a hold phrase and
+a question for the code in one agent turn: a good caller gives the code.
 
 * ``chat`` framing (for comparison): the call as alternating chat turns (agent = user,
   caller = assistant), as pipecat's context holds it.
@@ -44,7 +45,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 from voxbench.pipelines.caller_json import caller_response_format
-from voxbench.pipelines.caller_prompt import ECHO_CUE, caller_request_messages, is_hold_line, simulator_prompt
+from voxbench.pipelines.caller_prompt import caller_request_messages, is_hold_line, simulator_prompt
 from voxbench.pipelines.caller_stream import CallerTurnStream, GiveUp
 from voxbench.pipelines.scenario_input import CallScenario
 from voxbench.pipelines.services.llm import LocalLLMServer, LocalLLMSettings
@@ -77,7 +78,20 @@ OPEN_QUESTION = [
     "I found a booking for T C 2 W 9 K, Raman. What would you like to know about it?",
     "Flight BB105 to Denver is on time, leaving at eleven forty-five from gate B7. Anything else?",
 ]
-SCRIPTS = {"unhelpful": UNHELPFUL, "asks-unknown": ASKS_UNKNOWN, "open-question": OPEN_QUESTION}
+# bb.2 with the 1.5B agent of a live call: a hold phrase and a question in one turn; the caller
+# parroted it back instead of giving its code.
+HOLD_AND_ASK = [
+    "Sure, I can help you with that. What is your last name?",
+    "Okay, I'll look up your booking. Please hold on. Could you tell me the confirmation number, please?",
+    "Got it, flight BB488 from Phoenix to Denver on May thirteenth. You'd like a window seat, right?",
+    "You're all set with a window seat. Anything else?",
+]
+SCRIPTS = {
+    "unhelpful": UNHELPFUL,
+    "asks-unknown": ASKS_UNKNOWN,
+    "open-question": OPEN_QUESTION,
+    "hold-and-ask": HOLD_AND_ASK,
+}
 
 
 def agent_lines(call: CallScenario, hold: str | None = None) -> list[str]:
@@ -178,7 +192,7 @@ async def run_scenario(
         if framing == "transcript":
             # the service sees pipecat's context: agent = user, caller = assistant
             msgs = caller_request_messages(chat_messages(system, lines))
-            echo = caller_request_messages(chat_messages(system, lines), ECHO_CUE)
+            echo = caller_request_messages(chat_messages(system, lines), careful=True)
         else:
             msgs = chat_messages(system, lines)
         mine = [text for who, text in lines if who == "You"]
@@ -216,7 +230,7 @@ async def main() -> None:
         default="trace",
         choices=["trace", *SCRIPTS],
         help="agent lines: the reference trace's, or scripted troubles: unhelpful / asks-unknown (bb.1), "
-        "open-question (bb.3)",
+        "hold-and-ask (bb.2), open-question (bb.3)",
     )
     ap.add_argument(
         "--hold", default=None, help='agent line said before each tool answer, e.g. "One moment please."'

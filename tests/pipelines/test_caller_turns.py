@@ -269,7 +269,18 @@ def test_request_is_the_system_prompt_then_one_transcript_message() -> None:
 def test_transcript_grows_by_appending_so_the_prompt_prefix_is_stable() -> None:
     earlier = caller_request_messages(CONTEXT[:4])[1]["content"]
     later = caller_request_messages(CONTEXT)[1]["content"]
-    assert later.startswith(earlier.removesuffix("\n\n" + CUE))
+    assert later.startswith(earlier.split("\n\n")[0])
+
+
+def test_cue_quotes_the_agents_last_question() -> None:
+    asked = caller_request_messages(CONTEXT[:5])[1]["content"]
+    assert asked.endswith(
+        '\n\nThe agent asked you: "And your last name?" Answer it as the customer, in your own words. ' + CUE
+    )
+    careful = caller_request_messages(CONTEXT[:5], careful=True)[1]["content"]
+    assert careful.split("\n\n")[-1].startswith("Careful: you are the customer.")
+    statement = caller_request_messages([*CONTEXT[:3], {"role": "user", "content": "Done. Bye now."}])
+    assert statement[1]["content"].endswith("\n\n" + CUE)  # no question, plain cue
 
 
 def test_empty_call_still_asks_for_a_line() -> None:

@@ -4,7 +4,8 @@
 endpoint (the embedded llama.cpp server or a cloud/vLLM/Ollama one) that
 
 * rewrites each request into the caller's framing (system prompt, then one user message with
-  the call so far from the caller's side and the cue: :func:`caller_request_messages`),
+  the call so far from the caller's side and a cue quoting the agent's question:
+  :func:`~voxbench.pipelines.caller_prompt.caller_request_messages`),
 * asks for ``{"customer_says", "end_call"}`` JSON through ``response_format`` (a grammar on
   llama.cpp, strict structured output on OpenAI), and
 * streams only the words to TTS and turns ``end_call: true`` into an ``end_call`` tool call
@@ -22,14 +23,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from voxbench.pipelines.caller_json import caller_response_format
-from voxbench.pipelines.caller_prompt import (
-    AGENT_LABEL,
-    CALLER_LABEL,
-    CUE,
-    ECHO_CUE,
-    call_lines,
-    caller_request_messages,
-)
+from voxbench.pipelines.caller_prompt import AGENT_LABEL, CALLER_LABEL, call_lines, caller_request_messages
 from voxbench.pipelines.caller_stream import CallerTurnStream, GiveUp
 
 if TYPE_CHECKING:
@@ -50,7 +44,7 @@ def _service_class() -> type:
             super().__init__(**kwargs)
             self.give_up: GiveUp | None = GiveUp()  # prepare_llm_caller sets it from the call config
             self.retry_echoes = True
-            self._cue = CUE
+            self._careful = False  # set while asking again after an echo
             # shared with SimulatorServices.info, so the record says how the caller behaved
             self.caller_stats: dict[str, int] = {"turns": 0, "not_json": 0, "echo_retries": 0, "gave_up": 0}
 
@@ -62,7 +56,7 @@ def _service_class() -> type:
 
         def build_chat_completion_params(self, params_from_context: Any) -> dict[str, Any]:
             params: dict[str, Any] = super().build_chat_completion_params(params_from_context)
-            params["messages"] = caller_request_messages(params.get("messages") or [], self._cue)
+            params["messages"] = caller_request_messages(params.get("messages") or [], self._careful)
             params.pop("tools", None)
             params.pop("tool_choice", None)
             params["response_format"] = caller_response_format()
@@ -75,11 +69,11 @@ def _service_class() -> type:
             inner = await super().get_chat_completions(context)
 
             async def again() -> Any:  # the same request, cued against echoing the agent
-                self._cue = ECHO_CUE
+                self._careful = True
                 try:
                     return await OpenAILLMService.get_chat_completions(self, context)
                 finally:
-                    self._cue = CUE
+                    self._careful = False
 
             return CallerTurnStream(
                 inner,

@@ -60,10 +60,18 @@ say a short goodbye and call the end_call tool in the same turn. Never call end_
 saying goodbye."""
 
 CUE = f"What do you, the customer, say next? Reply with the JSON object ({SAYS_KEY}, {END_KEY})."
-# Asked again after a reply that echoed the agent. Not the default: as the only cue it fixed
-# echoes but broke other turns ("I'm sorry, but I can't assist with that." to "Let me check.
-# What's your confirmation code and last name?"; benchmarks/caller_text_bench.py).
-ECHO_CUE = "Careful: you are the customer. Do not repeat the agent's words. " + CUE
+# Quoting the agent's question makes the turn a question to answer rather than a dialogue to
+# continue. Measured (benchmarks/caller_text_bench.py, Qwen 1.5B): without it the caller echoed
+# "Okay, I'll look up your booking. Please hold on. Could you tell me the confirmation number,
+# please?" back (live) and answered "What would you like to know about it?" for the agent
+# ("Yes, it is on time..."); with it: "Sure, my confirmation number is HN4R8B." and "I would
+# like to know if the flight is on time and its departure time and gate."; the reference-trace
+# calls stayed in character and ended.
+QUESTION_CUE = 'The agent asked you: "{question}" Answer it as the customer, in your own words.'
+# Added when a reply echoed the agent and is asked for again. Not the default: as the only cue
+# it fixed echoes but broke other turns ("I'm sorry, but I can't assist with that." to "Let me
+# check. What's your confirmation code and last name?").
+CAREFUL = "Careful: you are the customer. Do not repeat the agent's words."
 EMPTY_CALL = "(The agent has not said anything yet.)"
 
 
@@ -169,17 +177,33 @@ def call_lines(messages: Sequence[Any]) -> list[tuple[str, str]]:
     return out
 
 
+def last_question(agent_turn: str) -> str:
+    """The last sentence of ``agent_turn`` that is a question ("" if none)."""
+    asked = [q.strip() for q in re.split(r"(?<=[.!?])\s+", agent_turn) if q.strip().endswith("?")]
+    return asked[-1] if asked else ""
+
+
+def turn_cue(lines: Sequence[tuple[str, str]], careful: bool = False) -> str:
+    """The request's closing cue: quote the agent's question (if its last turn asked one)."""
+    parts = [CAREFUL] if careful else []
+    if lines and lines[-1][0] == AGENT_LABEL and (question := last_question(lines[-1][1])):
+        parts.append(QUESTION_CUE.format(question=question))
+    return " ".join([*parts, CUE])
+
+
 def transcript_request(lines: Sequence[tuple[str, str]], cue: str = CUE) -> str:
     """The one user message of a json-format request: the call so far, then the cue."""
     body = "\n".join(f"{who}: {text}" for who, text in lines) or EMPTY_CALL
     return f"The phone call so far:\n{body}\n\n{cue}"
 
 
-def caller_request_messages(messages: Sequence[Any], cue: str = CUE) -> list[dict[str, Any]]:
+def caller_request_messages(messages: Sequence[Any], careful: bool = False) -> list[dict[str, Any]]:
     """Rewrite an OpenAI ``messages`` list into the json-format request.
 
     System messages stay first and unchanged (the prompt-cache prefix); every other message
-    becomes part of one transcript user message.
+    becomes part of one transcript user message, closed by :func:`turn_cue` (``careful`` when
+    asking again after an echo).
     """
     system = [dict(m) for m in messages if isinstance(m, dict) and m.get("role") == "system"]
-    return [*system, {"role": "user", "content": transcript_request(call_lines(messages), cue)}]
+    lines = call_lines(messages)
+    return [*system, {"role": "user", "content": transcript_request(lines, turn_cue(lines, careful))}]
