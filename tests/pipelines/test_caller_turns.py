@@ -24,6 +24,7 @@ from voxbench.pipelines.caller_prompt import (
     call_lines,
     caller_request_messages,
     is_hold_line,
+    last_question,
     simulator_prompt,
 )
 from voxbench.pipelines.caller_stream import ECHO_FALLBACK, CallerTurnStream, GiveUp, is_echo
@@ -272,10 +273,31 @@ def test_transcript_grows_by_appending_so_the_prompt_prefix_is_stable() -> None:
     assert later.startswith(earlier.split("\n\n")[0])
 
 
+@pytest.mark.parametrize(
+    ("turn", "asked"),
+    [
+        (
+            "Sure. Please provide your confirmation number and last name.",
+            "Please provide your confirmation number and last name.",
+        ),
+        (
+            "I'll look up your booking. Please hold on. Could you tell me the code, please?",
+            "Could you tell me the code, please?",
+        ),
+        ("Could you tell me the code, please? Please hold.", "Could you tell me the code, please?"),
+        ("Done. Anything else?", "Anything else?"),
+        ("The flight is on time.", ""),
+    ],
+)
+def test_last_question_is_a_question_or_request_but_not_a_hold(turn: str, asked: str) -> None:
+    assert last_question(turn) == asked
+
+
 def test_cue_quotes_the_agents_last_question() -> None:
     asked = caller_request_messages(CONTEXT[:5])[1]["content"]
     assert asked.endswith(
-        '\n\nThe agent asked you: "And your last name?" Answer it as the customer, in your own words. ' + CUE
+        '\n\nThe agent asked you: "And your last name?" Answer it as the customer, in your own words; give '
+        "what you know from your facts. " + CUE
     )
     careful = caller_request_messages(CONTEXT[:5], careful=True)[1]["content"]
     assert careful.split("\n\n")[-1].startswith("Careful: you are the customer.")

@@ -67,7 +67,10 @@ CUE = f"What do you, the customer, say next? Reply with the JSON object ({SAYS_K
 # ("Yes, it is on time..."); with it: "Sure, my confirmation number is HN4R8B." and "I would
 # like to know if the flight is on time and its departure time and gate."; the reference-trace
 # calls stayed in character and ended.
-QUESTION_CUE = 'The agent asked you: "{question}" Answer it as the customer, in your own words.'
+QUESTION_CUE = (
+    'The agent asked you: "{question}" Answer it as the customer, in your own words; give what you '
+    "know from your facts."
+)
 # Added when a reply echoed the agent and is asked for again. Not the default: as the only cue
 # it fixed echoes but broke other turns ("I'm sorry, but I can't assist with that." to "Let me
 # check. What's your confirmation code and last name?").
@@ -177,9 +180,21 @@ def call_lines(messages: Sequence[Any]) -> list[tuple[str, str]]:
     return out
 
 
+_REQUEST = re.compile(
+    r"^(please\b|(can|could|would|will|may) (you|i)\b|tell me\b|give me\b|provide\b|spell\b|confirm\b)"
+    r"|\bplease (provide|tell|give|confirm|spell|say|share)\b",
+    re.IGNORECASE,
+)
+
+
 def last_question(agent_turn: str) -> str:
-    """The last sentence of ``agent_turn`` that is a question ("" if none)."""
-    asked = [q.strip() for q in re.split(r"(?<=[.!?])\s+", agent_turn) if q.strip().endswith("?")]
+    """The last sentence of ``agent_turn`` that asks the caller something ("" if none).
+
+    A question, or a request ("Please provide your confirmation number and last name."; live,
+    the caller answered that one by restating its goal), but not a hold ("Please hold on.").
+    """
+    sentences = [q.strip() for q in re.split(r"(?<=[.!?])\s+", agent_turn) if q.strip()]
+    asked = [q for q in sentences if q.endswith("?") or (_REQUEST.search(q) and not is_hold_line(q))]
     return asked[-1] if asked else ""
 
 
