@@ -286,6 +286,8 @@ def test_transcript_grows_by_appending_so_the_prompt_prefix_is_stable() -> None:
         ),
         ("Could you tell me the code, please? Please hold.", "Could you tell me the code, please?"),
         ("Done. Anything else?", "Anything else?"),
+        ("Okay. Please hold on, could you tell me the code, please?", "Could you tell me the code, please?"),
+        ("Sure, one moment, what's your last name?", "What's your last name?"),
         ("The flight is on time.", ""),
     ],
 )

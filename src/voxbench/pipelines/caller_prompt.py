@@ -187,15 +187,27 @@ _REQUEST = re.compile(
 )
 
 
+_HOLD_CLAUSE = re.compile(
+    rf"^(?:{_FILLER}[,.!]?\s+)*(?:please\s+)?(?:hold(?:\s+on)?|wait|(?:one|a|just\s+a)\s+(?:moment|second))"
+    r"(?:\s+please)?[,;]\s*",
+    re.IGNORECASE,
+)
+
+
 def last_question(agent_turn: str) -> str:
     """The last sentence of ``agent_turn`` that asks the caller something ("" if none).
 
     A question, or a request ("Please provide your confirmation number and last name."; live,
-    the caller answered that one by restating its goal), but not a hold ("Please hold on.").
+    the caller answered that one by restating its goal), but not a hold ("Please hold on."),
+    and without a leading hold clause: STT wrote "Please hold on, could you tell me the
+    confirmation number, please?" and, quoted whole, the caller answered "Sure, please hold on."
     """
     sentences = [q.strip() for q in re.split(r"(?<=[.!?])\s+", agent_turn) if q.strip()]
     asked = [q for q in sentences if q.endswith("?") or (_REQUEST.search(q) and not is_hold_line(q))]
-    return asked[-1] if asked else ""
+    if not asked:
+        return ""
+    q = _HOLD_CLAUSE.sub("", asked[-1])
+    return q[:1].upper() + q[1:]
 
 
 def turn_cue(lines: Sequence[tuple[str, str]], careful: bool = False) -> str:
