@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from voxbench.pipelines.caller_json import caller_response_format
 from voxbench.pipelines.caller_prompt import AGENT_LABEL, CALLER_LABEL, call_lines, caller_request_messages
-from voxbench.pipelines.caller_stream import CallerTurnStream, GiveUp
+from voxbench.pipelines.caller_stream import ECHO_FALLBACK, CallerTurnStream, GiveUp
 
 if TYPE_CHECKING:
     from voxbench.pipelines.services import LLMConfig
@@ -44,6 +44,7 @@ def _service_class() -> type:
             super().__init__(**kwargs)
             self.give_up: GiveUp | None = GiveUp()  # prepare_llm_caller sets it from the call config
             self.retry_echoes = True
+            self.echo_fallback = ECHO_FALLBACK  # prepare_llm_caller: the scenario's opening line
             self._careful = False  # set while asking again after an echo
             # shared with SimulatorServices.info, so the record says how the caller behaved
             self.caller_stats: dict[str, int] = {"turns": 0, "not_json": 0, "echo_retries": 0, "gave_up": 0}
@@ -82,6 +83,7 @@ def _service_class() -> type:
                 on_done=self._count,
                 agent_turn=agent,
                 retry=again if self.retry_echoes and agent else None,
+                echo_fallback=self.echo_fallback,
             )
 
     return CallerLLMService

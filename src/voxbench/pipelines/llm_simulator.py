@@ -228,6 +228,8 @@ def prepare_llm_caller(
         n = scfg.give_up_after_says
         llm.give_up = GiveUp(scfg.give_up_line, n) if n is not None else None  # type: ignore[attr-defined]
         llm.retry_echoes = scfg.retry_echoes  # type: ignore[attr-defined]
+        # a second echo is replaced by the caller's own request, in its opening words
+        llm.echo_fallback = str(call.resolver.resolve(call.scenario.starting_utterance(call.lang)))  # type: ignore[attr-defined]
         stats = llm.caller_stats  # type: ignore[attr-defined]
     stats.setdefault("holds_waited", 0)
     services.info["caller_stats"] = stats  # filled during the call, written with the record
