@@ -179,6 +179,12 @@ AGENT = "Okay, I'll add one checked bag to your flight. What's the flight number
         ("Yes, I'd like a window seat.", "Got it. You'd like a window seat, right?", False),
         ("Is my flight on time?", "Your flight is on time.", False),
         ("Okay.", "Okay. One moment.", False),
+        # the service passes every agent line: an echo of an earlier one counts too (live)
+        (
+            "I'm sorry, but I can't assist with that.",
+            "I'm sorry, but I can't assist with that. Hold on.",
+            True,
+        ),
         ("No, thank you.", "Anything else? No? Thank you.", False),
     ],
 )

@@ -66,7 +66,9 @@ def _service_class() -> type:
         async def get_chat_completions(self, context: Any) -> Any:
             lines = call_lines(context.get_messages())
             said = [text for who, text in lines if who == CALLER_LABEL]
-            agent = lines[-1][1] if lines and lines[-1][0] == AGENT_LABEL else ""
+            # an echo of any agent line counts (live: a refusal from three turns back, verbatim)
+            agent = " ".join(text for who, text in lines if who == AGENT_LABEL)
+            asked = bool(lines) and lines[-1][0] == AGENT_LABEL
             inner = await super().get_chat_completions(context)
 
             async def again() -> Any:  # the same request, cued against echoing the agent
@@ -82,7 +84,7 @@ def _service_class() -> type:
                 give_up=self.give_up,
                 on_done=self._count,
                 agent_turn=agent,
-                retry=again if self.retry_echoes and agent else None,
+                retry=again if self.retry_echoes and asked else None,
                 echo_fallback=self.echo_fallback,
             )
 

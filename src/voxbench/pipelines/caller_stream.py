@@ -8,8 +8,8 @@
   simulator's one ``end_call`` handler serves both reply formats;
 * a reply that is not JSON at all (an endpoint that ignored ``response_format``) is spoken as
   it is, so a misconfigured cloud model degrades to the plain-text caller instead of silence;
-* **echoes**: a reply that repeats the agent (a sentence of it nearly one of the agent's last
-  turn: :func:`is_echo`) is asked for again once, with a cue reminding the model that it is the customer (``retry``); a second
+* **echoes**: a reply that repeats the agent (a sentence of it nearly one of the agent's:
+  :func:`is_echo`) is asked for again once, with a cue reminding the model that it is the customer (``retry``); a second
   echo is replaced by ``echo_fallback`` ("Sorry, I'm not sure what you mean.");
 * **loops**: instead of saying a line a third time the caller gives up (:class:`GiveUp`).
 
@@ -133,8 +133,8 @@ class CallerTurnStream:
 
     Exposes ``__aiter__`` and ``close()`` like the OpenAI SDK stream, which is all pipecat
     uses. ``said_before`` are the caller's earlier lines and ``give_up`` its loop rule;
-    ``agent_turn`` is what the agent just said and ``retry`` fetches a second reply (with a
-    stronger cue) when the first one echoed it; a second echo becomes ``echo_fallback``
+    ``agent_turn`` is what the agent has said (the live service passes all of it) and ``retry``
+    fetches a second reply (with a stronger cue) when the first one echoed it; a second echo becomes ``echo_fallback``
     (or the give-up line once that is worn out too). After iteration, ``turn`` is the spoken reply
     (``None`` for prose), ``raw`` the model's last text, and ``echoed`` / ``gave_up`` say whether
     a guard stepped in.
