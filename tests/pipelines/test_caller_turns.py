@@ -204,6 +204,7 @@ async def test_stream_asks_again_when_the_reply_echoes_the_agent() -> None:
     words, calls = await _collect(adapted)
     assert "".join(words) == "I don't know the flight number."  # the echo was never spoken
     assert adapted.echoed and calls == [] and len(retried) == 1
+    assert adapted.unspoken == [{"why": "echo", "text": AGENT}]
     await adapted.close()
     assert echo.closed and retried[0].closed
     # one sentence of the agent's turn back is an echo too; a short "Okay." is not

@@ -48,12 +48,14 @@ def _service_class() -> type:
             self._careful = False  # set while asking again after an echo
             # shared with SimulatorServices.info, so the record says how the caller behaved
             self.caller_stats: dict[str, int] = {"turns": 0, "not_json": 0, "echo_retries": 0, "gave_up": 0}
+            self.caller_unspoken: list[dict[str, str]] = []  # what the guards replaced, for diagnosis
 
         def _count(self, stream: CallerTurnStream) -> None:
             self.caller_stats["turns"] += 1
             self.caller_stats["not_json"] += stream.turn is None
             self.caller_stats["echo_retries"] += stream.echoed
             self.caller_stats["gave_up"] += stream.gave_up
+            self.caller_unspoken += stream.unspoken
 
         def build_chat_completion_params(self, params_from_context: Any) -> dict[str, Any]:
             params: dict[str, Any] = super().build_chat_completion_params(params_from_context)

@@ -136,8 +136,8 @@ class CallerTurnStream:
     ``agent_turn`` is what the agent has said (the live service passes all of it) and ``retry``
     fetches a second reply (with a stronger cue) when the first one echoed it; a second echo becomes ``echo_fallback``
     (or the give-up line once that is worn out too). After iteration, ``turn`` is the spoken reply
-    (``None`` for prose), ``raw`` the model's last text, and ``echoed`` / ``gave_up`` say whether
-    a guard stepped in.
+    (``None`` for prose), ``raw`` the model's last text, ``echoed`` / ``gave_up`` say whether a
+    guard stepped in and ``unspoken`` lists the replies it kept from the caller's voice.
     """
 
     def __init__(
@@ -162,6 +162,7 @@ class CallerTurnStream:
         self.turn: CallerTurn | None = None
         self.gave_up = False
         self.echoed = False
+        self.unspoken: list[dict[str, str]] = []  # model replies a guard kept from the caller's voice
         self.raw = ""
 
     def __aiter__(self) -> AsyncIterator[ChatCompletionChunk]:
@@ -212,6 +213,7 @@ class CallerTurnStream:
         replaced = False  # held words of the reply are dropped and another line is said whole
         if turn is not None and self._agent_turn and is_echo(turn.says, self._agent_turn):
             self.echoed = True
+            self.unspoken.append({"why": "echo", "text": turn.says})
             if retry is not None:
                 self._streams.append(again := await retry())
                 async for chunk in self._consume(again, None):
@@ -220,6 +222,7 @@ class CallerTurnStream:
             turn, replaced = CallerTurn(self._echo_fallback, end_call=turn.end_call), True
         if turn is not None and self._give_up is not None and _norm(turn.says) in self._worn:
             self.gave_up = True
+            self.unspoken.append({"why": "repeat", "text": turn.says})
             turn, replaced = CallerTurn(self._give_up.line, end_call=True), True
         if turn is not None and replaced:
             yield _chunk(template, turn.says)

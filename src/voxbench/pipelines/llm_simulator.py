@@ -231,6 +231,7 @@ def prepare_llm_caller(
         # a second echo is replaced by the caller's own request, in its opening words
         llm.echo_fallback = str(call.resolver.resolve(call.scenario.starting_utterance(call.lang)))  # type: ignore[attr-defined]
         stats = llm.caller_stats  # type: ignore[attr-defined]
+        services.info["caller_unspoken"] = llm.caller_unspoken  # type: ignore[attr-defined]
     stats.setdefault("holds_waited", 0)
     services.info["caller_stats"] = stats  # filled during the call, written with the record
 
