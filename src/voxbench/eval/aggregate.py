@@ -63,7 +63,8 @@ def _ge(a: float, b: float) -> bool:
 
 def record_aggregates(results: dict[str, MetricResult]) -> dict[str, float | None]:
     """Per-record composites. pass: None if a component is missing/errored; skipped
-    components are ignored; None if all are skipped. mean: average of usable values."""
+    components are ignored; None if all are skipped. mean: average of usable values, not
+    rounded (EVA stores the exact mean; run-level summaries round to 4 places)."""
     out: dict[str, float | None] = {}
     for comp in COMPOSITES:
         if comp.kind == "pass":
@@ -90,7 +91,7 @@ def record_aggregates(results: dict[str, MetricResult]) -> dict[str, float | Non
                 for m in comp.components
                 if (r := results.get(m)) is not None and r.ok and r.value is not None
             ]
-            out[comp.name] = round(mean(vals), 4) if vals else None
+            out[comp.name] = mean(vals) if vals else None  # unrounded, as EVA stores it
         else:
             a, b = (out.get(p) for p in comp.parts)
             out[comp.name] = None if a is None or b is None else float(a == 1.0 and b == 1.0)

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from voxbench.eval.context import ConversationContext, HEvent, segment
+from voxbench.records.io import read_jsonl
 
 _USER_NAMES = {"simulated_user", "elevenlabs_user", "user"}
 _ASSISTANT_NAMES = {"assistant", "framework_agent", "pipecat_agent"}
@@ -42,9 +43,17 @@ def parse_trial_record_id(rid: str) -> tuple[str, int]:
 
 
 def _jsonl(p: Path) -> list[dict[str, Any]]:
-    if not p.is_file():
-        return []
-    return [json.loads(line) for line in p.read_text(encoding="utf-8").splitlines() if line.strip()]
+    return list(read_jsonl(p).rows) if p.is_file() else []
+
+
+def torn_logs(folder: Path) -> dict[str, str]:
+    """JSONL logs of an EVA record whose last line is torn (a killed writer), with that line."""
+    out: dict[str, str] = {}
+    for name in (*SIM_EVENT_FILES, "pipecat_logs.jsonl"):
+        p = folder / name
+        if p.is_file() and (tail := read_jsonl(p).torn_tail) is not None:
+            out[name] = tail
+    return out
 
 
 def _sim_events(folder: Path) -> tuple[list[dict[str, Any]], Path | None]:
@@ -102,12 +111,21 @@ def _audit(folder: Path) -> list[dict[str, Any]]:
     return list(json.loads(p.read_text(encoding="utf-8")).get("transcript") or [])
 
 
+def _stamp(a: dict[str, Any]) -> float:
+    try:
+        return float(a.get("timestamp") or 0)
+    except (TypeError, ValueError):
+        return 0.0
+
+
 def pretool_speech_rate(audit: list[dict[str, Any]]) -> float | None:
     """Share of contiguous tool-call groups preceded by non-empty agent speech since the
-    previous group; a caller message resets the flag (EVA's `pretoolspeech_rate`)."""
+    previous group; a caller message resets the flag (EVA's `pretoolspeech_rate`). The log
+    is read in timestamp order (stable for equal stamps), as EVA sorts it before grouping:
+    entries are appended by concurrent tasks and can be out of order in the file."""
     groups = spoken_groups = 0
     spoke, in_group = False, False
-    for a in audit:
+    for a in sorted(audit, key=_stamp):
         mt = a.get("message_type")
         if mt in ("tool_call", "tool_response"):
             if not in_group:
@@ -130,11 +148,10 @@ def _valid_end(sim: list[dict[str, Any]]) -> bool | None:
         return None
     last = sim[-1]
     data = last.get("data") or {}
-    return (
-        (last.get("type") or last.get("event_type")) == "connection_state"
-        and data.get("state") == "session_ended"
-        and (data.get("details") or {}).get("reason") == "goodbye"
-    )
+    # EVA accepts any connection-state event whose reason is goodbye (the simulator hung up),
+    # whatever its state value; the reason sits in `details` (or directly in `data`).
+    reason = (data.get("details") or {}).get("reason") or data.get("reason")
+    return (last.get("type") or last.get("event_type")) == "connection_state" and reason == "goodbye"
 
 
 def load_eva_context(
@@ -149,6 +166,10 @@ def load_eva_context(
     rid = record_id or str(result.get("record_id") or folder.name)
     sid, trial = parse_trial_record_id(rid)
     sim, _ = _sim_events(folder)
+    torn = torn_logs(folder)
+    # EVA reads the simulator log's last line for the goodbye: a torn last line means the call
+    # did not end cleanly (not finished), never an unreadable record
+    sim_torn = any(name in torn for name in SIM_EVENT_FILES)
     ctx = ConversationContext(
         record_id=rid,
         scenario_id=sid,
@@ -159,13 +180,15 @@ def load_eva_context(
         status="completed" if result.get("completed", True) else "infra_failure",
         error=result.get("error"),
         conversation_ended_reason=result.get("conversation_ended_reason"),
-        simulator_ended_call=_valid_end(sim),
+        simulator_ended_call=False if sim_torn else _valid_end(sim),
         final_db_hash=result.get("final_scenario_db_hash"),
     )
     for name, attr in (("initial_scenario_db.json", "initial_db"), ("final_scenario_db.json", "final_db")):
         p = folder / name
         if p.is_file():
             setattr(ctx, attr, json.loads(p.read_text(encoding="utf-8")))
+    if torn:
+        ctx.extra["torn_logs"] = torn
     segment(eva_history(folder, pipeline_type), ctx, caller_first_is_turn_1=False, final_agent_cut=True)
     ctx.pretool_speech_rate = pretool_speech_rate(_audit(folder))
     for stage in ("llm", "stt", "tts"):

@@ -115,6 +115,8 @@ def context_from_bundle(bundle: RecordBundle) -> ConversationContext:
         current_date_time=scen.get("current_date_time", ""),
         extra={"condition": rec.condition, "attempt": rec.attempt, **rec.extra},
     )
+    if bundle.torn_logs:
+        ctx.extra["torn_logs"] = dict(bundle.torn_logs)  # a killed writer's last line, dropped
     if any(
         isinstance(e, Transcript) and e.channel == "agent" and e.source == "post_call" for e in bundle.events
     ):

@@ -5,23 +5,30 @@ from __future__ import annotations
 from math import comb
 
 
+def _check(n: int, c: int, k: int) -> None:
+    if not 0 <= c <= n or not 0 <= k <= n:
+        raise ValueError(f"need 0 <= c <= n and 0 <= k <= n, got n={n} c={c} k={k}")
+
+
 def pass_at_1(n: int, c: int) -> float:
     return c / n
 
 
 def pass_at_k(n: int, c: int, k: int) -> float:
-    """P(at least one of k draws without replacement passes) = 1 - C(n-c,k)/C(n,k)."""
-    if not 0 <= c <= n or not 1 <= k <= n:
-        raise ValueError(f"need 0 <= c <= n and 1 <= k <= n, got n={n} c={c} k={k}")
-    if n - c < k:
+    """P(at least one of k draws without replacement passes) = 1 - C(n-c,k)/C(n,k).
+
+    k = 0 draws is 1.0, as in EVA (nothing was required of the scenario)."""
+    _check(n, c, k)
+    if k == 0 or n - c < k:
         return 1.0
     return 1.0 - comb(n - c, k) / comb(n, k)
 
 
 def pass_power_k_observed(n: int, c: int, k: int) -> float:
-    """P(all k draws without replacement pass) = C(c,k)/C(n,k)."""
-    if not 0 <= c <= n or not 1 <= k <= n:
-        raise ValueError(f"need 0 <= c <= n and 1 <= k <= n, got n={n} c={c} k={k}")
+    """P(all k draws without replacement pass) = C(c,k)/C(n,k); 1.0 for k = 0 (EVA)."""
+    _check(n, c, k)
+    if k == 0:
+        return 1.0
     if c < k:
         return 0.0
     return comb(c, k) / comb(n, k)

@@ -75,16 +75,34 @@ class EventWriter:
         atomic_write_bytes(self.path, "".join(e.model_dump_json() + "\n" for e in ordered).encode("utf-8"))
 
 
-def read_events(path: str | Path) -> list[Event]:
+@dataclass
+class JsonlLines:
+    """The parsed lines of a JSONL log, and its torn last line if the writer was killed."""
+
+    rows: list[Any]
+    torn_tail: str | None = None
+
+
+def read_jsonl(path: str | Path, parse: Any = json.loads) -> JsonlLines:
+    """Parse every non-blank line with `parse`. A last line that does not parse is what a
+    writer killed mid-line leaves: it is returned as `torn_tail` and the rest is kept. A bad
+    line anywhere else is corruption, not a torn write, and raises with its line number."""
     path = Path(path)
-    out: list[Event] = []
-    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        if line.strip():
-            try:
-                out.append(parse_event(line))
-            except ValueError as exc:
-                raise ValueError(f"{path}:{n}: bad event: {exc}") from exc
-    return out
+    lines = [(n, ln) for n, ln in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if ln.strip()]
+    out: list[Any] = []
+    for i, (n, line) in enumerate(lines):
+        try:
+            out.append(parse(line))
+        except ValueError as exc:
+            if i == len(lines) - 1:
+                return JsonlLines(out, torn_tail=line)
+            raise ValueError(f"{path}:{n}: bad line: {exc}") from exc
+    return JsonlLines(out)
+
+
+def read_events(path: str | Path) -> list[Event]:
+    """The events of `events.jsonl`; a torn last line (killed writer) is dropped."""
+    return list(read_jsonl(path, parse_event).rows)
 
 
 @dataclass
@@ -98,6 +116,8 @@ class RecordBundle:
     agent: dict[str, Any] = field(default_factory=dict)
     initial_db: dict[str, Any] | None = None
     final_db: dict[str, Any] | None = None
+    torn_logs: dict[str, str] = field(default_factory=dict)
+    """Log file name -> its torn last line, dropped on reading (the writer was killed)."""
 
     def audio_path(self, which: str) -> Path | None:
         if self.record.audio is None:
@@ -120,10 +140,12 @@ def read_record(path: str | Path) -> RecordBundle:
     check_schema_version(raw.get("schema_version"), rec_path)
     record = ConversationRecord.model_validate(raw)
     ev = path / "events.jsonl"
+    lines = read_jsonl(ev, parse_event) if ev.is_file() else JsonlLines([])
     return RecordBundle(
         path=path,
         record=record,
-        events=read_events(ev) if ev.is_file() else [],
+        events=list(lines.rows),
+        torn_logs={ev.name: lines.torn_tail} if lines.torn_tail is not None else {},
         scenario=_read_json_opt(path / "scenario.json") or {},
         agent=_read_json_opt(path / "agent.json") or {},
         initial_db=_read_json_opt(path / "initial_db.json"),

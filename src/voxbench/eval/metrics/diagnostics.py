@@ -21,6 +21,20 @@ GENERIC_INVALID = frozenset(
         "missing_parameter",
     }
 )
+# EVA's airline field-format error types (its FIELD_ERROR_TYPES values), which EVA counts
+# in every domain; they are part of the catalogue of rates every record reports.
+EVA_FIELD_ERROR_TYPES = frozenset(
+    {
+        "invalid_confirmation_number_format",
+        "invalid_flight_number_format",
+        "invalid_date_format",
+        "invalid_journey_id_format",
+        "invalid_passenger_id_format",
+        "invalid_airport_code_format",
+        "invalid_fare_class",
+        "invalid_bag_count",
+    }
+)
 # `invalid_<x>` names that report a well-formed but wrong credential: a business outcome
 # (they occur in EVA's own reference traces), not a malformed call.
 CREDENTIAL_MISMATCH = frozenset({"invalid_otp", "invalid_otp_code", "invalid_clearance_code"})
@@ -52,7 +66,17 @@ def _tool_params(ctx: ConversationContext) -> dict[str, set[str]]:
     return out
 
 
-@metric("tool_call_validity", category="diagnostic", version="v0.1-vb1", exclude_from_pass_at_k=True)
+def error_catalogue(schemas: dict[str, set[str]]) -> set[str]:
+    """Every invalid-call type a record reports a rate for, 0 when it did not occur (as EVA
+    does), so run-level rates average over all records, not only those that had the error:
+    the generic types, EVA's field-format types, and `invalid_<param>` for each parameter
+    of the agent's tools."""
+    return set(GENERIC_INVALID | EVA_FIELD_ERROR_TYPES) | {
+        f"invalid_{p}" for ps in schemas.values() for p in ps
+    }
+
+
+@metric("tool_call_validity", category="diagnostic", version="v0.1-vb2", exclude_from_pass_at_k=True)
 def tool_call_validity(ctx: ConversationContext, config: EvalConfig) -> MetricResult:
     """Share of tool calls that were well formed (all three domains' format errors)."""
     calls = [c for c in ctx.tool_calls if c.response is not None or c.error_type]
@@ -71,7 +95,8 @@ def tool_call_validity(ctx: ConversationContext, config: EvalConfig) -> MetricRe
     n = len(calls)
     s = round((n - sum(invalid.values())) / n, 4)
     subs = {"num_tool_calls": sub("num_tool_calls", float(n), False)}
-    subs.update({f"{k}_rate": sub(f"{k}_rate", round(v / n, 4)) for k, v in invalid.items()})
+    kinds = sorted(error_catalogue(schemas) | set(invalid))
+    subs.update({f"{k}_rate": sub(f"{k}_rate", round(invalid.get(k, 0) / n, 4)) for k in kinds})
     return MetricResult(
         name="tool_call_validity", score=s, normalized_score=s,
         details={"num_tool_calls": n, "invalid_calls": bad}, sub_metrics=subs,

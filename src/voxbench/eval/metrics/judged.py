@@ -29,7 +29,8 @@ CONCISE_MODES = (
 
 
 def norm(rating: float, lo: float, hi: float) -> float:
-    return (rating - lo) / (hi - lo)
+    """(r - lo) / (hi - lo); a one-point scale (lo == hi) is 1.0, as in EVA."""
+    return 1.0 if hi == lo else (rating - lo) / (hi - lo)
 
 
 def _judge_or_skip(name: str, config: EvalConfig) -> Judge | MetricResult:

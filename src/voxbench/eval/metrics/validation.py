@@ -34,9 +34,10 @@ def conversation_valid_end(ctx: ConversationContext, config: EvalConfig) -> Metr
     if ctx.simulator_ended_call is None:
         return MetricResult.fail(name, "no end reason recorded")
     s = 1.0 if ctx.simulator_ended_call else 0.0
-    return MetricResult(
-        name=name, score=s, normalized_score=s, details={"ended_reason": ctx.conversation_ended_reason}
-    )
+    details: dict[str, Any] = {"ended_reason": ctx.conversation_ended_reason}
+    if ctx.extra.get("torn_logs"):
+        details["torn_logs"] = ctx.extra["torn_logs"]  # the log's last line was cut: not finished
+    return MetricResult(name=name, score=s, normalized_score=s, details=details)
 
 
 @metric(
