@@ -17,6 +17,8 @@ PERSONA = (
     "extra information. You want the call done quickly."
 )
 
+DOMAIN = "airline"
+
 EDGE = [
     "If the agent asks whether there is anything else, say no, thank them and end the call.",
     "Never invent new requests beyond your goal.",

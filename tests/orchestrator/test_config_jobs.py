@@ -74,3 +74,14 @@ def test_fail_under() -> None:
     assert check_fail_under(summary, {"EVA-A_pass@1": 0.5}) == ["EVA-A_pass@1=0.4 < 0.5"]
     assert check_fail_under(summary, {"metrics.overall.EVA-A_pass@1": 0.3}) == []
     assert check_fail_under(summary, {"typo": 0.1}) == ["typo: not in the summary"]
+
+
+def test_builtin_default_run_is_airline_and_filters_reach_other_domains() -> None:
+    ds = load_dataset(None)
+    assert {"airline", "itsm", "medical_hr"} <= set(ds.domains)
+    default = expand(load_run_config(None, {}, environ={}), ds)
+    assert {s.domain for s in default} == {"airline"}
+    itsm = expand(load_run_config(None, {"domains": ["itsm"]}, environ={}), ds)
+    assert [s.scenario_id for s in itsm] == ["it.1", "it.2", "it.3"]
+    picked = expand(load_run_config(None, {"scenarios": ["hr.2", "bb.1"]}, environ={}), ds)
+    assert sorted(s.scenario_id for s in picked) == ["bb.1", "hr.2"]

@@ -10,9 +10,11 @@ from voxbench.scenarios.replay import replay_dataset
 def test_builtin_dataset_replays_exactly() -> None:
     ds = load_dataset()
     assert ds.root == builtin_dataset_dir()
-    [res] = replay_dataset(ds)
-    assert res.domain == "airline" and res.scenarios >= 3
-    assert res.responses_ok == res.scenarios and res.hash_ok == res.scenarios, res.failures
+    results = replay_dataset(ds)
+    assert [r.domain for r in results] == ["airline", "itsm", "medical_hr"]
+    for res in results:
+        assert res.scenarios >= 3
+        assert res.responses_ok == res.scenarios and res.hash_ok == res.scenarios, res.failures
 
 
 def test_builtin_expected_dbs_change_what_the_goal_asks() -> None:

@@ -47,7 +47,9 @@ class RunConfig(_Strict):
 
     run_id: str | None = None
     dataset: str | None = Field(default=None, description="EVA-format folder; None = built-in data")
-    domains: list[str] = Field(default_factory=list, description="empty = every domain in the dataset")
+    domains: list[str] = Field(
+        default_factory=list, description="empty = every domain (built-in data: airline)"
+    )
     scenarios: list[str] = Field(default_factory=list, description="ids or domain/id; empty = all")
     lang: str = "en"
     agent: dict[str, Any] = Field(default_factory=lambda: {"profile": "scripted"})

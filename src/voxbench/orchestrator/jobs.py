@@ -14,7 +14,7 @@ from typing import Any, Protocol
 from pydantic import BaseModel, ConfigDict, Field
 
 from voxbench.orchestrator.config import RunConfig
-from voxbench.scenarios.loader import Dataset
+from voxbench.scenarios.loader import BUILTIN_DEFAULT_DOMAINS, Dataset
 
 
 def derive_seed(*parts: object) -> int:
@@ -88,9 +88,21 @@ def _wanted(filters: list[str], domain: str, sid: str) -> bool:
     return not filters or sid in filters or f"{domain}/{sid}" in filters
 
 
+def default_domains(config: RunConfig, dataset: Dataset) -> list[str]:
+    """Every domain of a dataset folder; for the built-in data only its default benchmark.
+
+    The built-in data also holds itsm and medical_hr scenarios; a run of the built-in
+    data with no domain or scenario filter stays the three airline calls (`make run` on
+    two cores), and `--domain itsm` or `--scenarios it.1` reaches the others.
+    """
+    if config.dataset is None and not config.scenarios:
+        return [d for d in BUILTIN_DEFAULT_DOMAINS if d in dataset.domains]
+    return list(dataset.domains)
+
+
 def expand(config: RunConfig, dataset: Dataset) -> list[ConversationSpec]:
     """(scenario x trial x condition), in a stable order: scenario-major, so early results span trials."""
-    domains = config.domains or list(dataset.domains)
+    domains = config.domains or default_domains(config, dataset)
     missing = [d for d in domains if d not in dataset.domains]
     if missing:
         raise ValueError(f"domains {missing} not in dataset {dataset.root} (has {sorted(dataset.domains)})")

@@ -26,13 +26,21 @@ from voxbench.scenarios.culture import CultureResolver, NameAlias, index_aliases
 from voxbench.scenarios.errors import ScenarioError
 from voxbench.scenarios.models import Scenario
 
-DOMAINS = ("airline", "itsm", "medical_hr")
+DOMAINS = ("airline", "itsm", "medical_hr", "toy")
 BUILTIN_DATA = Path(__file__).parent / "data"
+TOY_DATA = Path(__file__).parent / "toy_data"
+BUILTIN_DEFAULT_DOMAINS = ("airline",)
+"""What a run of the built-in data covers when no domain or scenario is chosen."""
 
 
 def builtin_dataset_dir() -> Path:
     """voxbench's own scenarios (EVA format), shipped inside the package."""
     return BUILTIN_DATA
+
+
+def toy_dataset_dir() -> Path:
+    """The `toy` domain (three tools, two scenarios): small enough for tests and examples."""
+    return TOY_DATA
 
 
 def read_json(path: Path, record_id: str | None = None) -> Any:

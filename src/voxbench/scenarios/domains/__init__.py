@@ -19,6 +19,7 @@ _MODULES = {
     "airline": "voxbench.scenarios.domains.airline",
     "itsm": "voxbench.scenarios.domains.itsm",
     "medical_hr": "voxbench.scenarios.domains.medical_hr",
+    "toy": "voxbench.scenarios.domains.toy",
 }
 
 
