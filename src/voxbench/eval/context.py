@@ -28,10 +28,10 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
-from voxbench.eval.sessions import TEXT_KINDS, HEvent, Session, Who, nearest, pair_sessions
+from voxbench.eval.sessions import TEXT_KINDS, HEvent, NearestIndex, Session, Who, pair_sessions
 from voxbench.eval.tags import tagged_texts
 
 __all__ = ["TEXT_KINDS", "ConversationContext", "HEvent", "ToolCallInfo", "Who", "segment", "strip_tags"]
@@ -125,10 +125,23 @@ class ConversationContext:
         return {c.turn_id for c in self.tool_calls}
 
     def to_dict(self) -> dict[str, Any]:
+        """A deep copy as plain data, without the three databases."""
         d = asdict(self)
-        for k in ("expected_db", "initial_db", "final_db"):
+        for k in _DB_FIELDS:
             d.pop(k, None)
         return d
+
+    def json_view(self) -> dict[str, Any]:
+        """The same content as `to_dict()` for serializing at once: it shares the context's
+        containers instead of deep-copying them (the copy cost more than scoring a record),
+        so it must not be mutated."""
+        d = {f.name: getattr(self, f.name) for f in fields(self) if f.name not in _DB_FIELDS}
+        d["tool_calls"] = [{f.name: getattr(c, f.name) for f in _TOOL_CALL_FIELDS} for c in self.tool_calls]
+        return d
+
+
+_DB_FIELDS = ("expected_db", "initial_db", "final_db")
+_TOOL_CALL_FIELDS = fields(ToolCallInfo)
 
 
 # ---------------------------------------------------------------------------- segmentation
@@ -161,11 +174,12 @@ def segment(
         "user": [s for s in sessions if s.who == "user"],
         "assistant": [s for s in sessions if s.who == "assistant"],
     }
+    near = {who: NearestIndex(ss) for who, ss in by_who.items()}
     orphan_texts: list[HEvent] = []
     for ev in events:
         if ev.kind in TEXT_KINDS and ev.text.strip():
             who = "user" if ev.kind.startswith("user") else "assistant"
-            s = nearest(by_who[who], ev.t)
+            s = near[who](ev.t)
             if s is None:
                 orphan_texts.append(ev)
             else:

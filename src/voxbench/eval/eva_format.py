@@ -19,10 +19,13 @@ import csv
 import json
 import re
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from voxbench.eval.context import ConversationContext, HEvent, segment
-from voxbench.records.io import read_jsonl
+from voxbench.records.io import JsonlLines, read_jsonl
+
+if TYPE_CHECKING:
+    from voxbench.eval.eva_dataset import EvaDataset
 
 _USER_NAMES = {"simulated_user", "elevenlabs_user", "user"}
 _ASSISTANT_NAMES = {"assistant", "framework_agent", "pipecat_agent"}
@@ -46,27 +49,52 @@ def _jsonl(p: Path) -> list[dict[str, Any]]:
     return list(read_jsonl(p).rows) if p.is_file() else []
 
 
-def torn_logs(folder: Path) -> dict[str, str]:
+class RecordLogs:
+    """The JSON-lines logs of one EVA record folder, each read and parsed at most once
+    (loading a record used to parse the simulator log three times and the pipecat log,
+    EVA's largest, twice)."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self._read: dict[str, JsonlLines] = {}
+
+    def __call__(self, name: str) -> JsonlLines:
+        if name not in self._read:
+            p = self.folder / name
+            self._read[name] = read_jsonl(p) if p.is_file() else JsonlLines([])
+        return self._read[name]
+
+
+def torn_logs(folder: Path, logs: RecordLogs | None = None) -> dict[str, str]:
     """JSONL logs of an EVA record whose last line is torn (a killed writer), with that line."""
+    logs = logs or RecordLogs(folder)
     out: dict[str, str] = {}
     for name in (*SIM_EVENT_FILES, "pipecat_logs.jsonl"):
-        p = folder / name
-        if p.is_file() and (tail := read_jsonl(p).torn_tail) is not None:
+        if (folder / name).is_file() and (tail := logs(name).torn_tail) is not None:
             out[name] = tail
     return out
 
 
-def _sim_events(folder: Path) -> tuple[list[dict[str, Any]], Path | None]:
+def _sim_events(folder: Path, logs: RecordLogs | None = None) -> tuple[list[dict[str, Any]], Path | None]:
+    logs = logs or RecordLogs(folder)
     for name in SIM_EVENT_FILES:
         p = folder / name
         if p.is_file():
-            return _jsonl(p), p
+            return list(logs(name).rows), p
     return [], None
 
 
-def eva_history(folder: Path, pipeline_type: str = "cascade") -> list[HEvent]:
+def eva_history(
+    folder: Path,
+    pipeline_type: str = "cascade",
+    logs: RecordLogs | None = None,
+    audit: list[dict[str, Any]] | None = None,
+) -> list[HEvent]:
+    """The merged history; pass the record's `logs` and parsed `audit` transcript when the
+    caller has them, so each file is parsed once per record."""
+    logs = logs or RecordLogs(folder)
     out: list[HEvent] = []
-    sim, _ = _sim_events(folder)
+    sim, _ = _sim_events(folder, logs)
     for e in sim:
         et = e.get("event_type") or e.get("type")
         ts = float(e.get("timestamp", 0)) / 1000.0
@@ -81,12 +109,13 @@ def eva_history(folder: Path, pipeline_type: str = "cascade") -> list[HEvent]:
             out.append(HEvent(ts, "assistant_transcribed", text=(e.get("data") or {}).get("text", "")))
     tts = [
         (float(e["timestamp"]) / 1000.0, str((e.get("data") or {}).get("frame", "")))
-        for e in _jsonl(folder / "pipecat_logs.jsonl")
+        for e in logs("pipecat_logs.jsonl").rows
         if e.get("type") == "tts_text"
     ]
     if pipeline_type != "s2s":
         out.extend(HEvent(t, "assistant_intended", text=x) for t, x in tts)
-    audit = _audit(folder)
+    if audit is None:
+        audit = _audit(folder)
     for a in audit:
         ts = float(a.get("timestamp", 0)) / 1000.0
         mt = a.get("message_type")
@@ -160,13 +189,17 @@ def load_eva_context(
     dataset_root: str | Path | None = None,
     domain: str | None = None,
     pipeline_type: str = "cascade",
+    dataset: EvaDataset | None = None,
 ) -> ConversationContext:
+    """One EVA record folder as a context. The scenario comes from `dataset` (pass one
+    `EvaDataset` for a whole run: it loads each domain once) or else from `dataset_root`."""
     folder = Path(folder)
     result = json.loads((folder / "result.json").read_text(encoding="utf-8"))
     rid = record_id or str(result.get("record_id") or folder.name)
     sid, trial = parse_trial_record_id(rid)
-    sim, _ = _sim_events(folder)
-    torn = torn_logs(folder)
+    logs = RecordLogs(folder)
+    sim, _ = _sim_events(folder, logs)
+    torn = torn_logs(folder, logs)
     # EVA reads the simulator log's last line for the goodbye: a torn last line means the call
     # did not end cleanly (not finished), never an unreadable record
     sim_torn = any(name in torn for name in SIM_EVENT_FILES)
@@ -189,8 +222,14 @@ def load_eva_context(
             setattr(ctx, attr, json.loads(p.read_text(encoding="utf-8")))
     if torn:
         ctx.extra["torn_logs"] = torn
-    segment(eva_history(folder, pipeline_type), ctx, caller_first_is_turn_1=False, final_agent_cut=True)
-    ctx.pretool_speech_rate = pretool_speech_rate(_audit(folder))
+    audit = _audit(folder)
+    segment(
+        eva_history(folder, pipeline_type, logs=logs, audit=audit),
+        ctx,
+        caller_first_is_turn_1=False,
+        final_agent_cut=True,
+    )
+    ctx.pretool_speech_rate = pretool_speech_rate(audit)
     for stage in ("llm", "stt", "tts"):
         lat = result.get(f"{stage}_latency") or {}
         if lat.get("mean_ms") is not None:
@@ -212,25 +251,13 @@ def load_eva_context(
     ):
         if (folder / fname).is_file():
             ctx.audio_paths[key] = str(folder / fname)
-    if dataset_root is not None and domain:
-        _attach_scenario(ctx, Path(dataset_root), domain)
+    if dataset is None and dataset_root is not None:
+        from voxbench.eval.eva_dataset import EvaDataset
+
+        dataset = EvaDataset(Path(dataset_root))
+    if dataset is not None and domain:
+        dataset.attach(ctx, domain)
     return ctx
-
-
-def _attach_scenario(ctx: ConversationContext, root: Path, domain: str) -> None:
-    from voxbench.scenarios import load_dataset
-
-    dd = load_dataset(root, [domain]).domains[domain]
-    sc = dd.scenarios.get(ctx.scenario_id)
-    if sc is None:
-        return
-    ctx.expected_db = dd.expected_db(ctx.scenario_id, ctx.language)
-    ctx.user_goal = sc.user_goal.model_dump()
-    ctx.user_persona = sc.user_config.user_persona
-    ctx.current_date_time = sc.current_date_time
-    ctx.agent_instructions = dd.agent.instructions
-    ctx.agent_role = dd.agent.role
-    ctx.agent_tools = [t.model_dump() for t in dd.agent.tools]
 
 
 def domain_from_config(run_dir: Path) -> str | None:

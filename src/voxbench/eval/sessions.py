@@ -6,6 +6,8 @@ Turn segmentation (`voxbench.eval.context`) and the inline interruption tags
 
 from __future__ import annotations
 
+import bisect
+import itertools
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -65,11 +67,48 @@ def pair_sessions(events: Iterable[HEvent], end_t: float) -> list[Session]:
     return sessions
 
 
+def _distance(s: Session, t: float) -> float:
+    return 0.0 if s.start <= t <= s.end else min(abs(t - s.start), abs(t - s.end))
+
+
 def nearest(sessions: list[Session], t: float) -> Session | None:
     """The session closest to `t` (distance 0 inside it); ties go to the earlier one."""
     best, best_d = None, float("inf")
     for s in sessions:
-        d = 0.0 if s.start <= t <= s.end else min(abs(t - s.start), abs(t - s.end))
+        d = _distance(s, t)
         if d < best_d:
             best, best_d = s, d
     return best
+
+
+class NearestIndex:
+    """`nearest()` in O(log n) over one speaker's sessions, as `pair_sessions` makes them
+    from a time-sorted history: one after another, starts and ends both non-decreasing.
+
+    Why: EVA records carry hundreds of TTS text chunks, and the linear scan per chunk was
+    a large share of loading one. Then the distance is non-increasing over the sessions
+    that start at or before `t` and non-decreasing over the later ones, so the answer is
+    the last of the first group or the first of the second, moved back over equal
+    distances to keep `nearest()`'s earliest-wins ties. Lists not in that order use the
+    linear scan, so the result is always `nearest()`'s."""
+
+    def __init__(self, sessions: list[Session]) -> None:
+        self.sessions = sessions
+        self.starts = [s.start for s in sessions]
+        self.ordered = all(a.start <= b.start and a.end <= b.end for a, b in itertools.pairwise(sessions))
+
+    def __call__(self, t: float) -> Session | None:
+        ss = self.sessions
+        if not self.ordered:
+            return nearest(ss, t)
+        if not ss:
+            return None
+        i = bisect.bisect_right(self.starts, t) - 1  # last session starting at or before t
+        if i < 0:
+            return ss[0]
+        d = _distance(ss[i], t)
+        if i + 1 < len(ss) and _distance(ss[i + 1], t) < d:
+            return ss[i + 1]
+        while i > 0 and _distance(ss[i - 1], t) == d:
+            i -= 1
+        return ss[i]

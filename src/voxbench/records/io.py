@@ -24,8 +24,12 @@ from voxbench.records.events import Event, parse_event
 from voxbench.records.models import ConversationRecord, check_schema_version
 
 
-def atomic_write_bytes(path: str | Path, data: bytes) -> None:
-    """Write to a temp file beside `path`, fsync, then rename: readers never see half a file."""
+def atomic_write_bytes(path: str | Path, data: bytes, *, durable: bool = True) -> None:
+    """Write to a temp file beside `path`, fsync, then rename: readers never see half a file.
+
+    `durable=False` skips the fsync (still atomic for readers) for files derived from
+    others that a rerun rewrites, e.g. eval's per-record metrics.json: the fsync was a
+    large share of scoring a record."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
@@ -33,7 +37,8 @@ def atomic_write_bytes(path: str | Path, data: bytes) -> None:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
             f.flush()
-            os.fsync(f.fileno())
+            if durable:
+                os.fsync(f.fileno())
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

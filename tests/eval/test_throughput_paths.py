@@ -1,0 +1,127 @@
+"""The fast paths of scoring give what the plain ones give: the nearest-session index, the
+run-wide EVA dataset, and metrics.json serialization."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.eval.builders import small_conversation
+from voxbench.eval.eva_dataset import EvaDataset
+from voxbench.eval.eva_format import load_eva_context
+from voxbench.eval.from_record import load_context
+from voxbench.eval.runner import json_bytes, metrics_json, score_context, score_run
+from voxbench.eval.sessions import NearestIndex, Session, nearest
+from voxbench.eval.types import REGISTRY, EvalConfig
+from voxbench.records import atomic_write_bytes
+
+CODE_METRICS = [n for n, s in REGISTRY.items() if s.default and not s.needs_judge]
+
+
+def _sequential_sessions(rng: random.Random, n: int) -> list[Session]:
+    """One speaker's sessions as pair_sessions makes them: one after another, with
+    zero-length and touching sessions and repeated times to exercise the ties."""
+    out: list[Session] = []
+    t = rng.choice([0.0, 1.0])
+    for _ in range(n):
+        t += rng.choice([0.0, 0.0, 0.5, 1.0, rng.uniform(0, 3)])
+        end = t + rng.choice([0.0, 0.5, 1.0, rng.uniform(0, 2)])
+        out.append(Session("user", t, end))
+        t = end
+    return out
+
+
+def test_nearest_index_agrees_with_the_linear_scan() -> None:
+    rng = random.Random(7)
+    for _ in range(400):
+        ss = _sequential_sessions(rng, rng.randint(0, 9))
+        index = NearestIndex(ss)
+        assert index.ordered
+        probes = [rng.uniform(-1, 25) for _ in range(20)]
+        probes += [x for s in ss for x in (s.start, s.end, (s.start + s.end) / 2)]
+        probes += [(a.end + b.start) / 2 for a, b in itertools.pairwise(ss)]  # equal distances
+        for t in probes:
+            assert index(t) is nearest(ss, t), (t, [(s.start, s.end) for s in ss])
+
+
+def test_nearest_index_falls_back_on_unordered_sessions() -> None:
+    ss = [Session("user", 5.0, 6.0), Session("user", 0.0, 1.0), Session("user", 2.0, 9.0)]
+    index = NearestIndex(ss)
+    assert not index.ordered
+    for t in (-1.0, 0.5, 1.5, 3.0, 5.5, 7.0, 10.0):
+        assert index(t) is nearest(ss, t)
+
+
+@pytest.fixture
+def sample(eva_data: Path) -> Path:
+    return eva_data / "tests" / "artifacts" / "records" / "1.1.2"
+
+
+def test_run_wide_dataset_gives_the_per_record_load(sample: Path, eva_data: Path, tmp_path: Path) -> None:
+    run = tmp_path / "evarun"
+    run.mkdir()
+    shutil.copy(sample.parents[1] / "config.json", run / "config.json")
+    for i in range(3):
+        shutil.copytree(sample, run / "records" / "1.1.2" / f"trial_{i}")
+    scored, _ = score_run(run, EvalConfig(), CODE_METRICS, eva_dataset=eva_data)
+    for i, s in enumerate(scored):
+        alone = load_eva_context(
+            run / "records" / "1.1.2" / f"trial_{i}",
+            record_id=f"1.1.2/trial_{i}",
+            dataset_root=eva_data,
+            domain="airline",
+        )
+        assert alone.expected_db is not None and alone.agent_tools
+        want = score_context(alone, EvalConfig(), CODE_METRICS)
+        assert s.metrics == want.metrics
+        written = json.loads((run / "records" / "1.1.2" / f"trial_{i}" / "metrics.json").read_text())
+        assert written == json.loads(json.dumps(metrics_json(want, alone), default=str))
+
+
+def test_dataset_loads_a_domain_once_and_shares_it(sample: Path, eva_data: Path) -> None:
+    ds = EvaDataset(eva_data)
+    a = load_eva_context(sample, record_id="1.1.2/trial_0", domain="airline", dataset=ds)
+    b = load_eva_context(sample, record_id="1.1.2/trial_1", domain="airline", dataset=ds)
+    assert a.agent_tools is b.agent_tools and a.expected_db is b.expected_db
+    assert ds.domain("airline") is ds.domain("airline")
+    c = load_eva_context(sample, record_id="9.9.9", domain="airline", dataset=ds)
+    assert c.expected_db is None and not c.agent_tools  # not in the dataset: left unset
+
+
+def test_dataset_load_error_fails_every_record(sample: Path, tmp_path: Path) -> None:
+    ds = EvaDataset(tmp_path / "no-such-dataset")
+    for _ in range(2):
+        with pytest.raises(Exception, match="not found"):
+            load_eva_context(sample, domain="airline", dataset=ds)
+
+
+def test_metrics_json_bytes_parse_as_the_stdlib_writes(tmp_path: Path) -> None:
+    ctx = load_context(small_conversation().write(tmp_path / "r"))
+    ctx.extra["odd"] = {
+        "nan": float("nan"),
+        "inf": float("inf"),
+        "tiny": 5e-05,
+        "tuple": (1, 2),
+        "path": tmp_path,
+    }
+    doc = metrics_json(score_context(ctx, EvalConfig(), CODE_METRICS), ctx)
+    stdlib = json.dumps(doc, indent=2, ensure_ascii=False, default=str)
+    fast = json_bytes(doc).decode("utf-8")
+    assert fast != stdlib  # 5e-05 is spelled 0.00005
+    # parsed alike (compared as canonical text: NaN is not equal to itself)
+    assert json.dumps(json.loads(fast), sort_keys=True) == json.dumps(json.loads(stdlib), sort_keys=True)
+    view = json.dumps(json.loads(fast)["context"], sort_keys=True)
+    assert view == json.dumps(json.loads(json.dumps(ctx.to_dict(), default=str)), sort_keys=True)
+
+
+def test_non_durable_write_is_still_whole(tmp_path: Path) -> None:
+    p = tmp_path / "d" / "metrics.json"
+    for k in range(3):
+        atomic_write_bytes(p, b"x" * (1000 * (3 - k)), durable=False)
+    assert p.read_bytes() == b"x" * 1000
+    assert [q.name for q in p.parent.iterdir()] == ["metrics.json"]
