@@ -96,19 +96,30 @@ def _numbers(tokens: list[str]) -> list[str]:
     return out
 
 
+# compiled once: normalize_text runs tens of times per record when a run is scored
+_TAG = re.compile(r"\[[^\]]*\]")
+_DOLLARS = re.compile(r"\$\s?(\d[\d,]*(?:\.\d+)?)")
+_THOUSANDS = re.compile(r"(?<=\d),(?=\d{3})")
+_JOINERS = re.compile(r"[-/]")
+_NON_DECIMAL_DOT = re.compile(r"(?<!\d)\.|\.(?!\d)")
+_PUNCT = re.compile(r"[^\w\s.']")
+_OUTER_APOSTROPHE = re.compile(r"(?<!\w)'|'(?!\w)")
+_LEADING_ZEROS = re.compile(r"^0+(?=\d)")
+
+
 def normalize_text(text: str, language: str = "en") -> str:
-    t = re.sub(r"\[[^\]]*\]", " ", text)
+    t = _TAG.sub(" ", text)
     t = unicodedata.normalize("NFKC", t).replace("\u2019", "'").replace("\u2018", "'").lower()
-    t = re.sub(r"\$\s?(\d[\d,]*(?:\.\d+)?)", r"\1 dollars", t)
-    t = re.sub(r"(?<=\d),(?=\d{3})", "", t)
-    t = re.sub(r"[-/]", " ", t)
-    t = re.sub(r"(?<!\d)\.|\.(?!\d)", " ", t)
-    t = re.sub(r"[^\w\s.']", " ", t)
-    t = re.sub(r"(?<!\w)'|'(?!\w)", " ", t)
+    t = _DOLLARS.sub(r"\1 dollars", t)
+    t = _THOUSANDS.sub("", t)
+    t = _JOINERS.sub(" ", t)
+    t = _NON_DECIMAL_DOT.sub(" ", t)
+    t = _PUNCT.sub(" ", t)
+    t = _OUTER_APOSTROPHE.sub(" ", t)
     toks = t.split()
     if language.startswith("en"):
         toks = _numbers(toks)
-    toks = [re.sub(r"^0+(?=\d)", "", x) if x.isdigit() and len(x) > 1 else x for x in toks]
+    toks = [_LEADING_ZEROS.sub("", x) if x.isdigit() and len(x) > 1 else x for x in toks]
     out: list[str] = []
     run: list[str] = []
     for x in [*toks, ""]:
