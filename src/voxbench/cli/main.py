@@ -14,6 +14,7 @@ from collections.abc import Sequence
 # command name -> module exposing `add_parser(subparsers)`; the module sets `func`.
 COMMANDS = {
     "tools": "voxbench.cli.tools",
+    "scenarios": "voxbench.cli.scenarios",
     "call": "voxbench.cli.call",
     "report": "voxbench.cli.report",
     "view": "voxbench.cli.view",
