@@ -44,6 +44,14 @@ def generated_id_pattern(domain: str) -> re.Pattern[str] | None:
     return pat if isinstance(pat, re.Pattern) else None
 
 
+def domain_param_rules(domain: str) -> Any:
+    """The domain's `PARAM_RULES` (EVA's per-tool validation conventions), if declared."""
+    mod_name = _MODULES.get(domain)
+    if mod_name is None:
+        return None
+    return getattr(importlib.import_module(mod_name), "PARAM_RULES", None)
+
+
 def domain_tools(domain: str) -> dict[str, ToolFn]:
     """The registered tools of `domain` (an unknown domain has none)."""
     mod_name = _MODULES.get(domain)

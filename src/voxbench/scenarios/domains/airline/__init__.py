@@ -1,6 +1,7 @@
 """airline tools (EVA's `airline_agent.yaml`), registered in `TOOLS`."""
 
 from voxbench.scenarios.domains import ToolRegistry
+from voxbench.scenarios.domains.airline._params import PARAM_RULES
 
 TOOLS = ToolRegistry()
 
@@ -12,4 +13,4 @@ from voxbench.scenarios.domains.airline import (  # noqa: E402
     rebooking,
 )
 
-__all__ = ["TOOLS", "ancillaries", "compensation", "lookup", "rebooking"]
+__all__ = ["PARAM_RULES", "TOOLS", "ancillaries", "compensation", "lookup", "rebooking"]

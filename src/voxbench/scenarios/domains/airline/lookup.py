@@ -9,25 +9,11 @@ Flight status and disruption results are snapshots, as in EVA's traces.
 from __future__ import annotations
 
 import copy
-import unicodedata
 from typing import Any
 
-from voxbench.scenarios.domains._common import error, norm, session, success
+from voxbench.scenarios.domains._common import error, session, success
 from voxbench.scenarios.domains.airline import TOOLS
-from voxbench.scenarios.domains.airline._base import (
-    FARE_CLASSES,
-    Result,
-    check_airport,
-    check_conf,
-    check_date,
-    check_flight_number,
-)
-
-
-def _fold(s: Any) -> str:
-    """Accent-, case- and punctuation-insensitive name for last-name verification."""
-    decomposed = unicodedata.normalize("NFKD", str(s))
-    return norm("".join(c for c in decomposed if not unicodedata.combining(c)))
+from voxbench.scenarios.domains.airline._base import FARE_CLASSES, Result
 
 
 def _journey_segment(db: dict[str, Any], journey_id: str, flight_number: str) -> dict[str, Any]:
@@ -44,22 +30,15 @@ def get_reservation(params: dict[str, Any], db: dict[str, Any], call_index: int)
 
     Success stores the verified reservation in the session, which gates every write tool.
     """
-    conf, err = check_conf(params["confirmation_number"])
-    if err:
-        return err
+    conf = params["confirmation_number"].upper()
     res = db.get("reservations", {}).get(conf)
     if not isinstance(res, dict):
         return error("not_found", f"Reservation {conf} not found")
-    wanted = _fold(params["last_name"])
-    match = next((p for p in res.get("passengers", []) if _fold(p.get("last_name", "")) == wanted), None)
-    if not wanted or match is None:
-        return error(
-            "authentication_failed",
-            f"Last name does not match any passenger on reservation {conf}",
-        )
-    s = session(db)
-    s["confirmation_number"] = conf
-    s["last_name"] = str(match.get("last_name", "")).lower()
+    given = params["last_name"].lower()
+    # EVA: an empty last name skips the check; otherwise an exact lower-case match.
+    if given and not any(str(p.get("last_name", "")).lower() == given for p in res.get("passengers", [])):
+        return error("authentication_failed", f"Last name does not match reservation {conf}")
+    session(db).update({"confirmation_number": conf, "last_name": given})
     view = copy.deepcopy(res)
     for booking in view.get("bookings", []):
         for seg in booking.get("segments", []):
@@ -77,12 +56,7 @@ def get_reservation(params: dict[str, Any], db: dict[str, Any], call_index: int)
 @TOOLS.tool
 def get_flight_status(params: dict[str, Any], db: dict[str, Any], call_index: int) -> Result:
     """The journey containing a flight on a date (direct key first, then any connection)."""
-    fn, err = check_flight_number(params["flight_number"])
-    if err:
-        return err
-    day, err = check_date(params["flight_date"], "flight_date")
-    if err:
-        return err
+    fn, day = params["flight_number"].upper(), params["flight_date"]
     journeys = db.get("journeys", {})
     j = journeys.get(f"FL_{fn}_{day.replace('-', '')}")
     if j is None:
@@ -96,59 +70,44 @@ def get_flight_status(params: dict[str, Any], db: dict[str, Any], call_index: in
             None,
         )
     if j is None:
-        return error("flight_not_found", f"Flight {fn} not found on {day}")
+        return error("not_found", f"Flight {params['flight_number']} not found for date {day}")
     return success(journey=copy.deepcopy(j))
 
 
 @TOOLS.tool
 def get_disruption_info(params: dict[str, Any], db: dict[str, Any], call_index: int) -> Result:
     """The disruption record (cause, IRROPS flag, entitlements) of a flight on a date."""
-    fn, err = check_flight_number(params["flight_number"])
-    if err:
-        return err
-    day, err = check_date(params["date"])
-    if err:
-        return err
+    fn, day = params["flight_number"].upper(), params["date"]
     disruptions = db.get("disruptions") or {}
     rec = disruptions.get(f"{fn}_{day}") if isinstance(disruptions, dict) else None
-    if rec is None:
-        values = disruptions.values() if isinstance(disruptions, dict) else disruptions
-        rec = next((d for d in values if d.get("flight_number") == fn and d.get("date") == day), None)
     if rec is None:
         return error("not_found", f"No disruption info found for flight {fn}")
     return success(disruption=copy.deepcopy(rec))
 
 
-def _min_seats(segments: list[dict[str, Any]]) -> dict[str, int]:
-    """Seats bookable end to end: the scarcest leg decides, per fare class."""
-    out: dict[str, int] = {}
-    for cls in FARE_CLASSES:
-        counts = [int((s.get("available_seats") or {}).get(cls) or 0) for s in segments]
-        out[cls] = min(counts) if counts else 0
-    return out
+def _min_seats(segments: list[dict[str, Any]]) -> dict[str, int | None]:
+    """EVA: per class of the first leg, the scarcest leg decides; other classes are null."""
+    first = segments[0].get("available_seats") or {}
+    return {
+        cls: min(int((s.get("available_seats") or {}).get(cls) or 0) for s in segments)
+        if cls in first
+        else None
+        for cls in FARE_CLASSES
+    }
 
 
 @TOOLS.tool
 def search_rebooking_options(params: dict[str, Any], db: dict[str, Any], call_index: int) -> Result:
     """Bookable journeys on a route and date with seats for the party, by departure time.
 
-    With `fare_class="any"` the quoted fare is the cheapest class that still has seats.
+    As in EVA: a journey qualifies on seats alone (its fare may be null); with
+    `fare_class="any"` the quoted fare is the cheapest class with seats and a fare.
     """
-    origin, err = check_airport(params["origin"], "origin")
-    if err:
-        return err
-    dest, err = check_airport(params["destination"], "destination")
-    if err:
-        return err
-    day, err = check_date(params["date"])
-    if err:
-        return err
+    origin, dest, day = params["origin"].upper(), params["destination"].upper(), params["date"]
     count = params["passenger_count"]
-    if count < 1:
-        return error("invalid_passenger_count", "passenger_count must be at least 1")
     fare_class = params["fare_class"]
     options = []
-    for j in db.get("journeys", {}).values():
+    for key, j in db.get("journeys", {}).items():
         if j.get("origin") != origin or j.get("destination") != dest or j.get("date") != day:
             continue
         if not j.get("bookable") or j.get("status") not in ("scheduled", "on_time", "delayed"):
@@ -159,28 +118,30 @@ def search_rebooking_options(params: dict[str, Any], db: dict[str, Any], call_in
         seats = _min_seats(segs)
         fares = j.get("fares") or {}
         classes = FARE_CLASSES if fare_class == "any" else (fare_class,)
-        priced = [(fares[c], c) for c in classes if fares.get(c) is not None and seats.get(c, 0) >= count]
-        if not priced:
+        open_classes = [c for c in classes if (seats.get(c) or 0) >= count]
+        if not open_classes:
             continue
+        priced = [fares[c] for c in open_classes if fares.get(c) is not None]
         options.append(
             {
-                "journey_id": j.get("journey_id"),
+                "journey_id": key,
                 "origin": j.get("origin"),
                 "destination": j.get("destination"),
-                "num_stops": j.get("num_stops"),
+                "num_stops": j.get("num_stops", 0),
                 "total_duration_minutes": j.get("total_duration_minutes"),
                 "segments": segs,
-                "departure_time": segs[0].get("scheduled_departure"),
-                "arrival_time": segs[-1].get("scheduled_arrival"),
+                "departure_time": segs[0]["scheduled_departure"],
+                "arrival_time": segs[-1]["scheduled_arrival"],
                 "available_seats": seats,
-                "fare": min(priced)[0],
+                "fare": min(priced) if priced else None,
             }
         )
-    options.sort(key=lambda o: (str(o["departure_time"]), str(o["journey_id"])))
+    options.sort(key=lambda o: str(o["departure_time"]))
     return success(options=options, count=len(options), message=f"{len(options)} flight(s) found")
 
 
 @TOOLS.tool
 def transfer_to_agent(params: dict[str, Any], db: dict[str, Any], call_index: int) -> Result:
-    """Hand the call to a human; it changes nothing, so it never fails on data."""
+    """Hand the call to a human. EVA's cascade agent answers this call itself, before any
+    validation, with `transfer_initiated` (the reference traces show it)."""
     return {"status": "transfer_initiated"}

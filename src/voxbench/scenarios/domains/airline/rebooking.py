@@ -1,172 +1,164 @@
-"""Flight changes: rebooking (full or one leg) and same-day standby.
+"""Flight changes: rebooking (full or one leg) and standby, as EVA's tools do them.
 
 Fees follow the policy in `airline_agent.yaml`: the change fee depends on the
-*original* fare class and on whether the change is voluntary or same-day; IRROPS and
-airline-fault missed connections waive fees and fare differences and keep the fare
-already paid. Elite waivers are the agent's decision (`waive_change_fee`).
+*original* fare class and on whether the change is voluntary or same-day. Only
+`irrops_*` types are IRROPS in EVA (no fee, nothing collected, old fare kept); an
+airline-fault missed connection pays like a voluntary change. Seat counts move by one
+seat per journey leg (EVA's bookkeeping), whatever the party size.
 """
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from voxbench.scenarios.domains._common import error, success
 from voxbench.scenarios.domains.airline import TOOLS
 from voxbench.scenarios.domains.airline._base import (
-    IRROPS_TYPES,
     Result,
-    adjust_seats,
-    authed_reservation,
-    check_flight_number,
-    check_journey_id,
-    check_passenger_id,
+    add_seats,
     find_booking,
-    find_passenger,
+    is_irrops,
     journey,
-    money,
-    passenger_error,
-    today,
+    journey_segment,
+    reservation,
 )
 
 VOLUNTARY_FEE = {"basic_economy": 75, "main_cabin": 75, "premium_economy": 75, "business": 0, "first": 0}
 SAME_DAY_FEE = {"basic_economy": 199, "main_cabin": 75, "premium_economy": 75, "business": 75, "first": 75}
-BOOKABLE_STATUSES = ("scheduled", "on_time", "delayed")
 
 
 def _change_fee(rebooking_type: str, original_class: str) -> int:
-    if rebooking_type in IRROPS_TYPES:
+    if is_irrops(rebooking_type):
         return 0
     table = SAME_DAY_FEE if rebooking_type == "same_day" else VOLUNTARY_FEE
     return table.get(original_class, 75)
 
 
-def _split_fare(total: float, weights: list[float]) -> list[float]:
-    """Spread a journey fare over its legs in proportion to the leg prices."""
-    if len(weights) <= 1:
-        return [money(total)] * len(weights)
-    wsum = sum(weights) or float(len(weights))
-    parts = [money(total * (w or 1.0) / wsum) for w in weights]
-    parts[-1] = money(total - sum(parts[:-1]))
-    return parts
-
-
-def _new_booking(new_j: dict[str, Any], fare_class: str, fare_paid: float, keep_fare: bool) -> dict[str, Any]:
-    segs = new_j.get("segments", [])
-    if keep_fare:
-        leg_fares = _split_fare(fare_paid, [float((s.get("fares") or {}).get(fare_class) or 0) for s in segs])
-    else:
-        leg_fares = [money((s.get("fares") or {}).get(fare_class) or 0) for s in segs]
-        if len(segs) == 1:
-            leg_fares = [money(fare_paid)]
-    return {
-        "journey_id": new_j.get("journey_id"),
-        "fare_class": fare_class,
-        "fare_paid": money(fare_paid),
-        "status": "confirmed",
-        "segments": [
-            {
-                "flight_number": s.get("flight_number"),
-                "date": new_j.get("date"),
-                "fare_paid": fare,
-                "seat": None,
-                "bags_checked": 0,
-                "meal_request": None,
-            }
-            for s, fare in zip(segs, leg_fares, strict=True)
-        ],
-    }
-
-
-def _check_new_journey(
-    new_j: dict[str, Any] | None, new_id: str, fare_class: str, party: int
-) -> Result | None:
+def _check_new_journey(new_j: dict[str, Any] | None, new_id: str, fare_class: str) -> Result | None:
     if new_j is None:
-        return error("journey_not_found", f"Flight {new_id} not found")
-    if not new_j.get("bookable") or new_j.get("status") not in BOOKABLE_STATUSES:
-        return error("journey_not_bookable", f"Flight {new_id} is not available for booking")
+        return error("flight_not_found", f"Flight {new_id} not found")
+    if not new_j.get("bookable", True):
+        return error("not_bookable", f"Flight {new_id} is not available for booking")
     if (new_j.get("fares") or {}).get(fare_class) is None:
-        return error("fare_class_unavailable", f"{fare_class} is not offered on {new_id}")
-    for seg in new_j.get("segments", []):
-        if int((seg.get("available_seats") or {}).get(fare_class) or 0) < party:
-            return error(
-                "no_availability",
-                f"Not enough {fare_class} seats on {new_id} for {party} passenger(s)",
-            )
+        return error(
+            "fare_class_not_available", f"Fare class '{fare_class}' is not available on flight {new_id}"
+        )
+    segs = new_j.get("segments", [])
+    seats = min((int((s.get("available_seats") or {}).get(fare_class) or 0) for s in segs), default=0)
+    if seats < 1:
+        return error("no_seats_available", f"No seats available in {fare_class} on flight {new_id}")
     return None
+
+
+def _segment_fares(
+    new_j: dict[str, Any], fare_class: str, irrops: bool, old: dict[str, Any], replaced: dict[str, Any] | None
+) -> list[Any]:
+    """EVA's per-leg `fare_paid` of the new booking."""
+    segs = new_j.get("segments", [])
+    leg_fares = [(s.get("fares") or {}).get(fare_class, 0) for s in segs]
+    if irrops and replaced is None:
+        old_segs = old.get("segments", [])
+        return [old_segs[i].get("fare_paid") if i < len(old_segs) else f for i, f in enumerate(leg_fares)]
+    if irrops and replaced is not None and len(segs) == 1:
+        return [replaced.get("fare_paid")]
+    return leg_fares
+
+
+def _leg_view(db: dict[str, Any], journey_id: str, seg: dict[str, Any], with_seat: bool) -> dict[str, Any]:
+    jseg = journey_segment(db, journey_id, seg.get("flight_number"))
+    out = {
+        "flight_number": seg.get("flight_number"),
+        "origin": jseg.get("origin"),
+        "destination": jseg.get("destination"),
+        "fare_paid": seg.get("fare_paid"),
+    }
+    if with_seat:
+        out["seat"] = seg.get("seat")
+    return out
 
 
 @TOOLS.tool
 def rebook_flight(params: dict[str, Any], db: dict[str, Any], call_index: int) -> Result:
-    """Move a booked journey (or one leg of it) to another journey and price the change."""
-    res, err = authed_reservation(db, params["confirmation_number"])
+    """Move a booked journey (or one leg of it, when `flight_number` is given) to another."""
+    conf, res, err = reservation(db, params["confirmation_number"])
     if err:
         return err
-    old_id, err = check_journey_id(params["journey_id"])
-    if err:
-        return err
-    new_id, err = check_journey_id(params["new_journey_id"], "new_journey_id")
-    if err:
-        return err
+    old_id, new_id = params["journey_id"], params["new_journey_id"]
     old, err = find_booking(res, old_id)
     if err:
         return err
-    if old.get("status") == "cancelled":
-        return error("journey_cancelled", f"Journey {old_id} is already cancelled and cannot be changed")
-    if new_id == old_id:
-        return error("same_journey", f"Journey {old_id} is already booked on this reservation")
     rtype = params["rebooking_type"]
     orig_class = str(old.get("fare_class", "main_cabin"))
     fare_class = params.get("new_fare_class", orig_class)
-    party = max(1, len(res.get("passengers", [])))
     new_j = journey(db, new_id)
-    err = _check_new_journey(new_j, new_id, fare_class, party)
+    err = _check_new_journey(new_j, new_id, fare_class)
     if err or new_j is None:
-        return err or error("journey_not_found", f"Flight {new_id} not found")
+        return err or error("flight_not_found", f"Flight {new_id} not found")
 
     replaced: dict[str, Any] | None = None
     kept: list[dict[str, Any]] = []
-    old_fare = float(old.get("fare_paid") or 0)
-    if params.get("flight_number") is not None and len(old.get("segments", [])) > 1:
-        fn, err = check_flight_number(params["flight_number"])
-        if err:
-            return err
-        replaced = next((s for s in old["segments"] if str(s.get("flight_number")).upper() == fn), None)
+    old_fare = old.get("fare_paid") or 0
+    if params.get("flight_number") is not None:
+        fn = params["flight_number"].upper()
+        replaced = next((s for s in old.get("segments", []) if s.get("flight_number") == fn), None)
         if replaced is None:
-            return error("flight_not_in_journey", f"Flight {fn} is not a segment of journey {old_id}")
+            return error("flight_not_found", f"Flight {fn} not found in journey {old_id}")
         kept = [s for s in old["segments"] if s is not replaced]
-        old_fare = float(replaced.get("fare_paid") or 0)
+        old_fare = replaced.get("fare_paid") or 0
 
-    irrops = rtype in IRROPS_TYPES
-    new_fare = float((new_j.get("fares") or {})[fare_class])
-    fare_difference = money(new_fare - old_fare)
+    irrops = is_irrops(rtype)
+    new_fare = new_j["fares"][fare_class]
+    fare_difference = new_fare - old_fare
     change_fee = 0 if params["waive_change_fee"] else _change_fee(rtype, orig_class)
-    fee_waived = irrops or bool(params["waive_change_fee"])
-    if irrops:
-        credit_due: float = 0
-        total: float = 0
-    else:
-        credit_due = money(-fare_difference) if fare_difference < 0 else 0
-        total = money(change_fee + max(fare_difference, 0))
+    credit_due = max(0, -fare_difference)
+    total = 0 if irrops else change_fee + max(fare_difference, 0)
 
-    old["status"] = "cancelled"
-    if replaced is None:
-        adjust_seats(db, old_id, orig_class, party)
-    else:
-        adjust_seats(db, old_id, orig_class, party, {str(replaced.get("flight_number"))})
-    adjust_seats(db, new_id, fare_class, -party)
+    # EVA cancels the first booking listed under the journey id (possibly a cancelled one).
+    first = next(b for b in res.get("bookings", []) if b.get("journey_id") == old_id)
+    first["status"] = "cancelled"
+    add_seats(db, old_id, orig_class, 1)
+    add_seats(db, new_id, fare_class, -1)
+    segs = new_j.get("segments", [])
+    leg_fares = _segment_fares(new_j, fare_class, irrops, old, replaced)
     bookings = res.setdefault("bookings", [])
-    bookings.append(_new_booking(new_j, fare_class, old_fare if irrops else new_fare, keep_fare=irrops))
-    if kept:
-        bookings.append(_kept_booking(kept, orig_class))
+    bookings.append(
+        {
+            "journey_id": new_id,
+            "fare_class": fare_class,
+            "fare_paid": old_fare if irrops else new_fare,
+            "status": "confirmed",
+            "segments": [
+                {
+                    "flight_number": s.get("flight_number"),
+                    "date": new_j.get("date"),
+                    "fare_paid": fare,
+                    "seat": None,
+                    "bags_checked": 0,
+                    "meal_request": None,
+                }
+                for s, fare in zip(segs, leg_fares, strict=True)
+            ],
+        }
+    )
+    if replaced is not None:
+        bookings.append(
+            {
+                "journey_id": old_id,
+                "fare_class": orig_class,
+                "fare_paid": sum(s.get("fare_paid") or 0 for s in kept),
+                "status": "confirmed",
+                "segments": copy.deepcopy(kept),
+            }
+        )
     res["status"] = "changed"
 
-    segs = new_j.get("segments", [])
     result = success(
-        confirmation_number=res.get("confirmation_number"),
+        confirmation_number=conf,
         new_journey={
             "journey_id": new_id,
-            "num_stops": new_j.get("num_stops"),
-            "segments": segs,
+            "num_stops": new_j.get("num_stops", 0),
+            "segments": copy.deepcopy(segs),
             "departure": segs[0].get("scheduled_departure") if segs else None,
             "arrival": segs[-1].get("scheduled_arrival") if segs else None,
             "origin": new_j.get("origin"),
@@ -180,76 +172,47 @@ def rebook_flight(params: dict[str, Any], db: dict[str, Any], call_index: int) -
             "fare_difference": fare_difference,
             "credit_due": credit_due,
             "total_collected": total,
-            "fee_waived": fee_waived,
+            "fee_waived": irrops or bool(params["waive_change_fee"]),
         },
         message=f"Successfully rebooked to flight {new_id}"
         + (f" in {fare_class}" if fare_class != orig_class else ""),
     )
     if replaced is not None:
         result["partial_rebook"] = True
-        result["replaced_segment"] = replaced.get("flight_number")
-        result["kept_segments"] = [s.get("flight_number") for s in kept]
+        result["replaced_segment"] = _leg_view(db, old_id, replaced, with_seat=False)
+        result["kept_segments"] = [_leg_view(db, old_id, s, with_seat=True) for s in kept]
     return result
-
-
-def _kept_booking(kept: list[dict[str, Any]], fare_class: str) -> dict[str, Any]:
-    """The untouched legs of a partially rebooked journey, rebooked under their own id."""
-    day = str(kept[0].get("date", "")).replace("-", "")
-    flights = "_".join(str(s.get("flight_number")) for s in kept)
-    return {
-        "journey_id": f"FL_{flights}_{day}",
-        "fare_class": fare_class,
-        "fare_paid": money(sum(float(s.get("fare_paid") or 0) for s in kept)),
-        "status": "confirmed",
-        "segments": [dict(s) for s in kept],
-    }
 
 
 @TOOLS.tool
 def add_to_standby(params: dict[str, Any], db: dict[str, Any], call_index: int) -> Result:
-    """Put passengers on a same-day flight's standby list (free; positions are FIFO)."""
-    res, err = authed_reservation(db, params["confirmation_number"])
-    if err:
-        return err
-    jid, err = check_journey_id(params["journey_id"])
-    if err:
-        return err
-    pids: list[str] = []
-    for raw in params["passenger_ids"]:
-        pid, err = check_passenger_id(raw, "passenger_ids")
-        if err:
-            return err
-        if find_passenger(res, pid) is None:
-            return passenger_error(res, pid)
-        if pid not in pids:
-            pids.append(pid)
-    if not pids:
-        return error("invalid_passenger_ids", "passenger_ids must name at least one passenger")
+    """Put passengers on a flight's standby list (EVA: no same-day or duplicate checks)."""
+    conf = params["confirmation_number"].upper()
+    jid = params["journey_id"]
     j = journey(db, jid)
     if j is None:
-        return error("journey_not_found", f"Flight {jid} not found")
-    if j.get("status") in ("cancelled", "departed"):
-        return error("journey_not_available", f"Flight {jid} is {j.get('status')}; standby is not possible")
-    if j.get("date") != today(db):
-        return error("not_eligible", "Standby is only available for flights departing today")
+        return error("flight_not_found", f"Flight {jid} not found")
+    if j.get("status") == "cancelled":
+        return error("flight_cancelled", "Cannot add to standby for cancelled flight")
+    pids: list[str] = params["passenger_ids"]
+    res = db.get("reservations", {}).get(conf)
+    if isinstance(res, dict):
+        known = {p.get("passenger_id") for p in res.get("passengers", [])}
+        unknown = [p for p in pids if p not in known]
+        if unknown:
+            return error("invalid_passengers", f"Unknown passenger ID(s): {', '.join(unknown)}")
     standby = j.setdefault("standby_list", [])
-    conf = res.get("confirmation_number")
-    already = [
-        p
-        for p in pids
-        if any(e.get("confirmation_number") == conf and e.get("passenger_id") == p for e in standby)
-    ]
-    if already:
-        return error("already_on_standby", f"{', '.join(already)} already on the standby list for {jid}")
-    first = len(standby) + 1
+    start = len(standby)
     for i, pid in enumerate(pids):
-        standby.append({"confirmation_number": conf, "passenger_id": pid, "position": first + i})
-    res.setdefault("standby_list", []).append(
-        {"journey_id": jid, "passenger_ids": pids, "position": first, "status": "pending"}
-    )
+        standby.append({"confirmation_number": conf, "passenger_id": pid, "position": start + i + 1})
+    position = start + len(pids)
+    if isinstance(res, dict):
+        res.setdefault("standby_list", []).append(
+            {"journey_id": jid, "passenger_ids": list(pids), "position": position, "status": "pending"}
+        )
     return success(
         confirmation_number=conf,
         journey_id=jid,
-        standby_list_position=first,
+        standby_list_position=position,
         message=f"Added {len(pids)} passenger(s) to standby list",
     )

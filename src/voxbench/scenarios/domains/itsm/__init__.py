@@ -3,6 +3,7 @@
 import re
 
 from voxbench.scenarios.domains import ToolRegistry
+from voxbench.scenarios.domains.itsm._params import PARAM_RULES
 
 TOOLS = ToolRegistry()
 
@@ -19,6 +20,7 @@ from voxbench.scenarios.domains.itsm import (  # noqa: E402
 )
 
 __all__ = [
+    "PARAM_RULES",
     "TOOLS",
     "accounts",
     "auth",

@@ -194,6 +194,8 @@ def submit_license_request(params: dict[str, Any], db: dict[str, Any], call_inde
     if lic is None:
         return error("license_not_found", f"Catalog item {params['catalog_id']} not found")
     duration = params.get("duration_days")
+    if duration in (0, "0"):
+        duration = None
     kind = "permanent" if duration is None else "temporary"
     supported = lic.get("license_types_supported") or ["permanent", "temporary"]
     if kind not in supported:
