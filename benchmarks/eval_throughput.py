@@ -1,29 +1,62 @@
-"""Eval throughput: code metrics over N synthetic records, and judge calls per conversation.
+"""Eval throughput: code metrics over many records, this tree against a baseline commit.
 
-    .venv/bin/python benchmarks/eval_throughput.py [N]
+    .venv/bin/python benchmarks/eval_throughput.py [--records 1000] [--eva-copies 200,1000]
+        [--baseline REF] [--repeat 1]
 
-Prints a table: records/s for reading + segmenting + every code metric (writing
-metrics.json included), and the number of judge calls one conversation costs.
+Workloads:
+* `synthetic`: N synthetic voxbench records (tests/eval/builders), every default code
+  metric (11), metrics.json written: issue 18's "records/s on the eval benchmark";
+* `eva xN`: EVA's sample record (`../shared/eva-data/tests/artifacts/records/1.1.2`) copied
+  N times into EVA's run folder layout (`records/1.1.2/trial_i/`, the run's config.json),
+  scored with the dataset (`--eva-dataset`) and EVA's nine code metrics.
+
+Each workload is scored in a fresh process by this tree's sources and by the baseline's
+(`git archive REF src`), alternating, in the same run: the ratio is what is comparable on a
+shared machine, the absolute figures move with its load (printed before and after).
+Timing starts after imports ("after start-up"); CPU is the scoring process's own.
+EVA's own metrics runner is not in ../shared/eva-data (data only) and is not on PyPI, so
+it cannot run here: its ~51 ms/record after start-up (issue 18) is the reference.
+Also prints how many judge calls one conversation costs with every metric on.
 """
 
 from __future__ import annotations
 
+import argparse
+import json
+import os
 import random
+import shutil
+import subprocess
 import sys
+import tarfile
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
 
-from tests.eval.builders import Conv
+EVA_DATA = Path(os.environ.get("VOXBENCH_EVA_DATA") or REPO.parent / "shared" / "eva-data")
+EVA_SAMPLE = EVA_DATA / "tests" / "artifacts" / "records" / "1.1.2"
+EVA_MS_PER_RECORD = 51.0  # EVA's metrics runner on the same copies, after start-up (issue 18)
+EVA_CODE_METRICS = [
+    "task_completion",
+    "tool_call_validity",
+    "authentication_success",
+    "conversation_correctly_finished",
+    "conversation_completed_on_time",
+    "response_speed",
+    "stt_wer",
+    "turn_taking",
+    "conversation_valid_end",
+]
+BASELINE = "e0933a6"  # main just before issue 18 item 5 (scoring throughput)
 
-from voxbench.eval.judges import JudgeReply
-from voxbench.eval.runner import default_metrics, score_run
-from voxbench.eval.types import REGISTRY, EvalConfig
 
+def synthetic(rng: random.Random, i: int):  # type: ignore[no-untyped-def]
+    from tests.eval.builders import Conv
 
-def synthetic(rng: random.Random, i: int) -> Conv:
     c = Conv(scenario_id=f"s{i % 50}", trial=i // 50)
     t = 0.5
     c.agent(t, t + 2.0, "Hello! How can I help you today?", heard="Hello, how can I help you today?")
@@ -49,38 +82,178 @@ def synthetic(rng: random.Random, i: int) -> Conv:
     return c
 
 
-class CountingJudge:
-    model = "counting"
+def build_synthetic(root: Path, n: int) -> Path:
+    run = root / f"synthetic{n}"
+    rng = random.Random(0)
+    for i in range(n):
+        synthetic(rng, i).write(run / "conversations" / f"r{i:05d}")
+    return run
 
-    def __init__(self) -> None:
-        self.calls = 0
 
-    def complete(self, system: str, user: str, *, audio_wav: bytes | None = None) -> JudgeReply:
-        self.calls += 1
-        return JudgeReply(text='{"rating": 1}', model=self.model)
+def build_eva_copies(root: Path, n: int) -> Path:
+    """EVA's run layout: config.json, records/1.1.2/trial_i/ (files hard-linked: same bytes)."""
+    run = root / f"eva{n}"
+    (run / "records" / "1.1.2").mkdir(parents=True)
+    shutil.copy(EVA_SAMPLE.parents[1] / "config.json", run / "config.json")
+    for i in range(n):
+        d = run / "records" / "1.1.2" / f"trial_{i}"
+        d.mkdir()
+        for f in EVA_SAMPLE.iterdir():
+            try:
+                os.link(f, d / f.name)
+            except OSError:
+                shutil.copy(f, d / f.name)
+    return run
+
+
+def score_once(run: Path, kind: str) -> None:
+    """The child: score `run` with whatever voxbench PYTHONPATH gives; print timings as JSON."""
+    from voxbench.eval.runner import default_metrics, score_run
+    from voxbench.eval.types import REGISTRY, EvalConfig
+
+    t0, c0 = time.perf_counter(), time.process_time()
+    if kind == "eva":
+        scored, _ = score_run(run, EvalConfig(), EVA_CODE_METRICS, eva_dataset=EVA_DATA)
+    else:
+        scored, _ = score_run(
+            run, EvalConfig(), [m for m in default_metrics() if not REGISTRY[m].needs_judge]
+        )
+    wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+    print(json.dumps({"records": len(scored), "wall": wall, "cpu": cpu}))
+
+
+@dataclass
+class Timing:
+    records: int
+    wall: float
+    cpu: float
+
+
+def run_child(src: Path, run: Path, kind: str) -> Timing:
+    for p in run.rglob("metrics*.json"):
+        p.unlink()
+    env = {**os.environ, "PYTHONPATH": str(src)}
+    out = subprocess.run(
+        [sys.executable, __file__, "--score", str(run), kind],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    d = json.loads(out.strip().splitlines()[-1])
+    return Timing(d["records"], d["wall"], d["cpu"])
+
+
+def baseline_src(ref: str, root: Path) -> Path | None:
+    """The baseline's sources, exported with `git archive` (None without git history)."""
+    try:
+        data = subprocess.run(
+            ["git", "-C", str(REPO), "archive", ref, "src"], capture_output=True, check=True
+        ).stdout
+    except (OSError, subprocess.CalledProcessError) as exc:
+        print(f"baseline {ref}: not available ({exc}); measuring this tree only")
+        return None
+    dest = root / "baseline"
+    dest.mkdir()
+    tar = root / "baseline.tar"
+    tar.write_bytes(data)
+    with tarfile.open(tar) as t:
+        t.extractall(dest, filter="data")
+    return dest / "src"
+
+
+def judge_calls_per_conversation(root: Path) -> int:
+    from voxbench.eval.judges import JudgeReply
+    from voxbench.eval.runner import default_metrics, score_run
+    from voxbench.eval.types import EvalConfig
+
+    class CountingJudge:
+        model = "counting"
+        calls = 0
+
+        def complete(self, system: str, user: str, *, audio_wav: bytes | None = None) -> JudgeReply:
+            self.calls += 1
+            return JudgeReply(text='{"rating": 1}', model=self.model)
+
+    judge = CountingJudge()
+    one = root / "one"
+    synthetic(random.Random(0), 0).write(one / "conversations" / "r0")
+    score_run(one, EvalConfig(judge=judge), default_metrics())
+    return judge.calls
+
+
+def best(timings: list[Timing]) -> Timing:
+    return min(timings, key=lambda t: t.wall)
+
+
+def load_average() -> str:
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
 def main() -> None:
-    n = int(sys.argv[1]) if len(sys.argv) > 1 else 1000
-    rng = random.Random(0)
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--records", type=int, default=1000, help="synthetic records")
+    ap.add_argument("--eva-copies", default="200,1000", help="copies of EVA's sample record ('' for none)")
+    ap.add_argument("--baseline", default=BASELINE, help="git ref to compare with ('' for none)")
+    ap.add_argument("--repeat", type=int, default=1, help="runs per side; the best is kept")
+    ap.add_argument("--score", nargs=2, metavar=("RUN", "KIND"), help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.score:
+        score_once(Path(args.score[0]), args.score[1])
+        return
+    load_before = load_average()
     with tempfile.TemporaryDirectory() as d:
-        run = Path(d) / "run"
-        t0 = time.perf_counter()
-        for i in range(n):
-            synthetic(rng, i).write(run / "conversations" / f"r{i:05d}")
-        build = time.perf_counter() - t0
-        code = [m for m in default_metrics() if not REGISTRY[m].needs_judge]
-        t0 = time.perf_counter()
-        score_run(run, EvalConfig(), code)
-        dt = time.perf_counter() - t0
-        judge = CountingJudge()
-        small = Path(d) / "one"
-        synthetic(rng, 0).write(small / "conversations" / "r0")
-        score_run(small, EvalConfig(judge=judge), default_metrics())
-    print(
-        f"{'records':>8} {'metrics':>8} {'build s':>8} {'score s':>8} {'records/s':>10} {'judge calls/conv':>17}"
+        root = Path(d)
+        workloads = [("synthetic", "syn", build_synthetic(root, args.records))]
+        copies = [int(x) for x in args.eva_copies.split(",") if x.strip()]
+        if copies and not EVA_SAMPLE.is_dir():
+            print(f"EVA sample record not found at {EVA_SAMPLE}: EVA workloads skipped")
+            copies = []
+        workloads += [(f"eva x{n}", "eva", build_eva_copies(root, n)) for n in copies]
+        sides = {"this tree": REPO / "src"}
+        base = baseline_src(args.baseline, root) if args.baseline else None
+        if base is not None:
+            sides = {f"baseline {args.baseline}": base, **sides}
+        results: dict[tuple[str, str], list[Timing]] = {}
+        for name, kind, run in workloads:
+            for _ in range(args.repeat):
+                for side, src in sides.items():  # alternating: both sides see the same load
+                    results.setdefault((name, side), []).append(run_child(src, run, kind))
+        calls = judge_calls_per_conversation(root)
+    print_table(workloads, sides, results)
+    print(f"load average before: {load_before}   after: {load_average()}   (cores: {os.cpu_count()})")
+    print(f"judge calls per conversation with every metric on: {calls}")
+    if copies:
+        print(
+            f"EVA's runner cannot run here (not in ../shared/eva-data, not on PyPI): "
+            f"'vs EVA' uses its {EVA_MS_PER_RECORD:.0f} ms/record after start-up from issue 18."
+        )
+
+
+def print_table(
+    workloads: list[tuple[str, str, Path]],
+    sides: dict[str, Path],
+    results: dict[tuple[str, str], list[Timing]],
+) -> None:
+    """rec/s and ms/rec are wall clock; 'x base' is the speed-up over the baseline by wall
+    clock and by CPU time (the steadier one on a loaded machine); 'vs EVA' is EVA's
+    ms/record over ours (above 1: faster than EVA)."""
+    head = (
+        f"{'workload':<11} {'side':<17} {'records':>7} {'wall s':>7} {'cpu s':>7} {'rec/s':>7} "
+        f"{'ms/rec':>7} {'x base':>7} {'x cpu':>7} {'vs EVA':>7}"
     )
-    print(f"{n:>8} {len(code):>8} {build:>8.2f} {dt:>8.2f} {n / dt:>10.1f} {judge.calls:>17}")
+    print(head)
+    print("-" * len(head))
+    for name, kind, _ in workloads:
+        b = best(results[(name, next(iter(sides)))])
+        for side in sides:
+            t = best(results[(name, side)])
+            ms = t.wall / t.records * 1000
+            vs_eva = f"{EVA_MS_PER_RECORD / ms:.2f}x" if kind == "eva" else ""
+            print(
+                f"{name:<11} {side:<17} {t.records:>7} {t.wall:>7.2f} {t.cpu:>7.2f} "
+                f"{t.records / t.wall:>7.0f} {ms:>7.2f} {b.wall / t.wall:>6.2f}x {b.cpu / t.cpu:>6.2f}x {vs_eva:>7}"
+            )
 
 
 if __name__ == "__main__":
