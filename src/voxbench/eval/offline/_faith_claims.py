@@ -1,0 +1,295 @@
+"""Faithfulness rules over what the agent *says*: amounts, codes and times no source holds,
+statements that contradict a tool result, policies the policy text does not contain, a
+different brand than the agent's role, capabilities no tool provides, and lookups that
+failed without asking the caller to confirm."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from voxbench.eval.offline._faith_rules import (
+    DISAMBIGUATE,
+    HALLUCINATION,
+    MISREPRESENT,
+    POLICY,
+    Finding,
+    _number_grounded,
+)
+from voxbench.eval.offline._trace import Conversation, Step, lookup_missed, tool_names
+from voxbench.eval.offline._values import amount_values, canon_code, code_supported, spoken_values
+
+_OFFER = re.compile(
+    r"\b(i can|i could|i'll|i will|would you like me to|want me to|shall i|i'm able to|if you (want|like|'d like))\b",
+    re.I,
+)
+_SENT = re.compile(r"(?<=[.!?])\s+|\n+")
+
+
+def _sentences(text: str) -> list[str]:
+    return [x.strip() for x in _SENT.split(text) if x.strip()]
+
+
+def _later_keys(conv: Conversation, s: Step) -> set[str]:
+    """Keys the agent itself put in tool calls before this point (echoing them is not new)."""
+    out: set[str] = set()
+    for x in conv.steps[: s.i]:
+        if x.kind == "tool_call":
+            for v in x.params.values():
+                out |= {f"c:{canon_code(str(v))}"}
+    return out
+
+
+def unsupported_values(conv: Conversation) -> Iterator[Finding]:
+    """Amounts, codes and clock times in agent speech that nothing before it supports."""
+    any_tool = False
+    for s in conv.steps:
+        if s.kind == "tool_response":
+            any_tool = True
+        if s.kind != "assistant":
+            continue
+        known = s.known | _later_keys(conv, s)
+        dim = MISREPRESENT if any_tool else HALLUCINATION
+        for v in amount_values(s.text):
+            x = float(v.key[2:])
+            if x >= 10 and not _number_grounded(x, known):
+                yield Finding(dim, 1, s.turn, f"amount {v.surface!r}",
+                              "amount no tool result, caller statement or policy gives (nor a sum/difference)")  # fmt: skip
+        for v in spoken_values(s.text):
+            body = v.key[2:]
+            if v.kind == "c" and any(ch.isalpha() for ch in body) and any(ch.isdigit() for ch in body):
+                if not code_supported(v.key, known):
+                    yield Finding(HALLUCINATION, 1, s.turn, f"code {v.surface!r} -> {body.upper()}",
+                                  "code / number no caller statement or tool result contains")  # fmt: skip
+            elif v.kind == "t" and any_tool and v.key not in known and not _time_derivable(v.key, known):
+                yield Finding(dim, 2, s.turn, f"time {v.surface!r}",
+                              "clock time no tool result or caller statement gives")  # fmt: skip
+
+
+def _time_derivable(key: str, known: set[str]) -> bool:
+    """A time equal to a known time plus or minus whole or half hours, or a known duration
+    (arrival = departure + duration; time zones)."""
+    t = int(key[2:4]) * 60 + int(key[4:6])
+    times = [int(k[2:4]) * 60 + int(k[4:6]) for k in known if k.startswith("t:")]
+    mins = [int(float(k[2:])) for k in known if k.startswith("n:") and k[2:].replace(".", "").isdigit()]
+    mins = [m for m in mins if 0 < m < 24 * 60]
+    for a in times:
+        if (t - a) % 60 == 0 or ((t - a) % 30 == 0 and abs(t - a) <= 180):
+            return True
+        if any((a + m) % 1440 == t or (a - m) % 1440 == t for m in mins):
+            return True
+    return False
+
+
+_NO_DELAY = re.compile(r"\b(no delays?|not delayed|on time|on schedule|no changes? to your flight)\b", re.I)
+
+
+def contradictions(conv: Conversation) -> Iterator[Finding]:
+    """'On time' / 'no delay' while an earlier tool result shows a delay or cancellation."""
+    delayed: str | None = None
+    for s in conv.steps:
+        if s.kind == "tool_response":
+            d = _find(s.response, "delay_minutes")
+            st = str(_find(s.response, "status") or "").lower()
+            if isinstance(d, int | float) and d > 0:
+                delayed = f"delay_minutes={d}"
+            elif st in ("delayed", "cancelled", "canceled"):
+                delayed = f"status={st}"
+        elif (
+            s.kind == "assistant"
+            and delayed
+            and (m := _NO_DELAY.search(s.text))
+            and not re.search(r"\b(not|isn't|wasn't|no longer)\s+" + re.escape(m.group(0)), s.text, re.I)
+        ):
+            yield Finding(MISREPRESENT, 1, s.turn, f"{m.group(0)!r} while a tool showed {delayed}",
+                          "statement contradicts a tool result")  # fmt: skip
+
+
+def _find(obj: object, key: str) -> object:
+    if isinstance(obj, dict):
+        if key in obj:
+            return obj[key]
+        for v in obj.values():
+            r = _find(v, key)
+            if r is not None:
+                return r
+    elif isinstance(obj, list):
+        for v in obj:
+            r = _find(v, key)
+            if r is not None:
+                return r
+    return None
+
+
+_POLICY_CUE = re.compile(
+    r"\b(polic(y|ies)|guidelines?|entitled|guarantee[sd]?|per our|company rules?|unlimited|"
+    r"all (passengers|customers|elite|members|travelers|travellers|tickets|fares|bookings))\b",
+    re.I,
+)
+_NEGATED = re.compile(r"\b(not|can't|cannot|can’t|unable|won't|won’t|doesn't|doesn’t|isn't|isn’t|no)\b", re.I)
+_STOP = set(
+    [
+        "that",
+        "this",
+        "with",
+        "your",
+        "have",
+        "will",
+        "from",
+        "they",
+        "their",
+        "there",
+        "what",
+        "when",
+        "which",
+        "would",
+        "could",
+        "should",
+        "about",
+        "into",
+        "them",
+        "then",
+        "than",
+        "also",
+        "just",
+        "only",
+        "been",
+        "were",
+        "being",
+        "does",
+        "doing",
+        "done",
+        "very",
+        "more",
+        "most",
+        "such",
+        "some",
+        "any",
+        "each",
+        "every",
+        "other",
+        "these",
+        "those",
+        "here",
+        "where",
+        "while",
+        "within",
+        "without",
+        "over",
+        "under",
+        "after",
+        "before",
+        "today",
+        "call",
+        "calls",
+        "help",
+        "happy",
+        "sure",
+        "thanks",
+        "thank",
+        "please",
+        "like",
+        "need",
+        "want",
+        "make",
+        "made",
+        "know",
+        "let",
+        "okay",
+    ]
+)
+
+
+def _words(text: str) -> set[str]:
+    return {w for w in re.findall(r"[a-z]+", text.lower()) if len(w) >= 4 and w not in _STOP}
+
+
+def invented_policies(conv: Conversation) -> Iterator[Finding]:
+    """A sentence that states a policy ('per our guidelines', 'all passengers are entitled')
+    with content words found nowhere in the policy, the tool results or the caller's words."""
+    if not conv.has_policy:
+        return
+    vocab = _words(conv.policy_text) | _stems(_words(conv.policy_text))
+    for s in conv.steps:
+        if s.kind != "assistant":
+            continue
+        known = vocab | _words(s.known_text)
+        for sent in _sentences(s.text):
+            if not _POLICY_CUE.search(sent) or _NEGATED.search(sent) or _OFFER.search(sent) or "?" in sent:
+                continue
+            novel = sorted(w for w in _words(sent) if w not in known and _stem(w) not in known)
+            if novel:
+                yield Finding(POLICY, 1, s.turn, sent[:200],
+                              f"policy statement not in the policy text (unknown: {', '.join(novel[:4])})")  # fmt: skip
+
+
+def _stem(w: str) -> str:
+    for suf in ("ies", "es", "s", "ed", "ing", "ly"):
+        if w.endswith(suf) and len(w) - len(suf) >= 4:
+            return w[: -len(suf)]
+    return w
+
+
+def _stems(ws: set[str]) -> set[str]:
+    return {_stem(w) for w in ws}
+
+
+_OTHER_BRANDS = ("Southwest", "JetBlue", "United", "American", "Alaska", "Spirit", "Frontier", "Hawaiian",
+                 "Allegiant", "Delta", "Lufthansa", "Ryanair", "Emirates")  # fmt: skip
+_NUMWORD = r"(?:\d|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)"
+
+
+def wrong_brand(conv: Conversation, role: str) -> Iterator[Finding]:
+    """The agent names another company than the one its role names."""
+    m = re.search(r"\bfor ([A-Z][\w&]+(?: [A-Z][\w&]+)*)", role)
+    own = m.group(1).split()[0] if m else ""
+    for s in conv.steps:
+        if s.kind != "assistant":
+            continue
+        for b in _OTHER_BRANDS:
+            if b == own:
+                continue
+            if re.search(rf"\b{b}\s+(Airlines?|Airways|flight|{_NUMWORD})", s.text):
+                yield Finding(HALLUCINATION, 2, s.turn, f"{b!r} (agent role: {own or '?'})",
+                              "brand other than the agent's own")  # fmt: skip
+                break
+
+
+_SEND = re.compile(r"\b(text|e-?mail|sms|send)\b(?! (?:address|on file))", re.I)
+
+
+def missing_capabilities(conv: Conversation, tools: list[dict[str, Any]]) -> Iterator[Finding]:
+    """The agent offers to text / email / send something when no tool can send anything."""
+    names = " ".join(tool_names(tools)).lower()
+    if not names or re.search(r"send|email|sms|notify|message|text", names):
+        return
+    for s in conv.steps:
+        if s.kind != "assistant":
+            continue
+        for sent in _sentences(s.text):
+            if _OFFER.search(sent) and _SEND.search(sent):
+                yield Finding(HALLUCINATION, 2, s.turn, sent[:200], "offers a capability no tool provides")
+                return
+
+
+_ASK_CONFIRM = re.compile(
+    r"\b(spell|confirm|repeat|double-?check|verify|say (it|that) again|one more time|read (it|that) back|"
+    r"could you (give|provide|tell)|can you (give|provide|tell)|is that correct|try again)\b",
+    re.I,
+)
+
+
+def failed_lookup_not_clarified(conv: Conversation) -> Iterator[Finding]:
+    """A lookup failed and the agent neither retried nor asked the caller to confirm / spell."""
+    steps = conv.steps
+    for s in steps:
+        if s.kind != "tool_response" or conv.tool_kind(s.tool) != "read" or not lookup_missed(s.response):
+            continue
+        nxt_user = next((x.i for x in steps[s.i + 1 :] if x.kind == "user"), len(steps))
+        window = steps[s.i + 1 : nxt_user]
+        retried = any(x.kind == "tool_call" and x.tool == s.tool for x in window)
+        asked = any(x.kind == "assistant" and _ASK_CONFIRM.search(x.text) for x in window)
+        if not retried and not asked and any(x.kind == "assistant" for x in window):
+            yield Finding(DISAMBIGUATE, 2, s.turn, f"{s.tool} failed; agent did not ask to confirm or spell",
+                          "failed lookup without clarification")  # fmt: skip

@@ -1,0 +1,192 @@
+"""The conversation as the offline judges read it: ordered steps, what each side knew when,
+and the agent's tools by kind (read / write / system).
+
+A claim or a tool parameter is *grounded* when a source available at that point holds it:
+something the caller said before, a tool result returned before, the policy / role text or
+the system context (current date and time). `Step.known` is that set of value keys
+(`voxbench.eval.offline._values`), built once per conversation.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from voxbench.eval.context import ConversationContext, strip_tags
+from voxbench.eval.offline._values import data_keys, scalar_keys, text_keys
+
+_READ_PREFIX = re.compile(
+    r"^(get|search|find|list|lookup|look_up|check|query|fetch|read|view|retrieve|show|verify|validate|"
+    r"authenticate|calculate|estimate|compute)_?"
+)
+_SYSTEM = re.compile(r"transfer|escalat|end_call|hang_?up|handoff")
+# writes that add something the caller is owed or moves ancillaries: no confirmation rule
+_ANCILLARY = re.compile(r"seat|bag|meal|voucher|note|comment|log_")
+
+
+@dataclass
+class Step:
+    """One trace entry with the value keys known before it (caller, tools, policy)."""
+
+    i: int
+    turn: int
+    kind: str  # "user" | "assistant" | "tool_call" | "tool_response"
+    text: str = ""
+    tool: str = ""
+    params: dict[str, Any] = field(default_factory=dict)
+    response: dict[str, Any] = field(default_factory=dict)
+    known: set[str] = field(default_factory=set)
+    known_text: str = ""
+
+
+@dataclass
+class Conversation:
+    steps: list[Step]
+    tool_kinds: dict[str, str]
+    policy_keys: set[str]
+    policy_text: str
+    has_policy: bool
+
+    def tool_kind(self, name: str) -> str:
+        return self.tool_kinds.get(name) or infer_tool_kind(name)
+
+    def assistant(self) -> list[Step]:
+        return [s for s in self.steps if s.kind == "assistant"]
+
+    def user(self) -> list[Step]:
+        return [s for s in self.steps if s.kind == "user"]
+
+
+def infer_tool_kind(name: str) -> str:
+    n = name.lower()
+    if _SYSTEM.search(n):
+        return "system"
+    if _READ_PREFIX.match(n) or re.search(r"otp|auth|verif|login", n):
+        return "read"
+    return "write"
+
+
+def is_ancillary(name: str) -> bool:
+    return bool(_ANCILLARY.search(name.lower()))
+
+
+def tool_kinds(tools: list[dict[str, Any]]) -> dict[str, str]:
+    """Tool name -> kind, from either tool format (EVA/voxbench spec with `tool_type`, or the
+    OpenAI function schema, whose kind is inferred from the name)."""
+    out: dict[str, str] = {}
+    for t in tools:
+        f = t.get("function")
+        fn: dict[str, Any] = f if isinstance(f, dict) else {}
+        name = t.get("name") or fn.get("name")
+        if not name:
+            continue
+        kind = t.get("tool_type") or infer_tool_kind(str(name))
+        out[str(name)] = "read" if kind == "auth" else str(kind)
+    return out
+
+
+def tool_names(tools: list[dict[str, Any]]) -> list[str]:
+    return list(tool_kinds(tools))
+
+
+def _as_dict(x: Any) -> dict[str, Any]:
+    return x if isinstance(x, dict) else {"value": x} if x is not None else {}
+
+
+def read_conversation(ctx: ConversationContext) -> Conversation:
+    """Walk the trace once; each step knows the keys of everything before it."""
+    policy_text = "\n".join(x for x in (ctx.agent_role, ctx.agent_instructions) if x)
+    policy_keys = (
+        text_keys(policy_text) | scalar_keys(ctx.current_date_time) | text_keys(ctx.current_date_time)
+    )
+    known = set(policy_keys)
+    known_text: list[str] = [policy_text.lower()]
+    steps: list[Step] = []
+    for i, e in enumerate(ctx.conversation_trace):
+        turn = int(e.get("turn_id", 0))
+        role, typ = e.get("role"), e.get("type")
+        snap = Step(i=i, turn=turn, kind="", known=set(known), known_text=" ".join(known_text))
+        if role == "user":
+            snap.kind, snap.text = "user", strip_tags(str(e.get("content", "")))
+            known |= text_keys(snap.text)
+            known_text.append(snap.text.lower())
+        elif role == "assistant":
+            snap.kind, snap.text = "assistant", strip_tags(str(e.get("content", "")))
+        elif typ == "tool_call":
+            snap.kind, snap.tool, snap.params = (
+                "tool_call",
+                str(e.get("tool_name")),
+                _as_dict(e.get("parameters")),
+            )
+        elif typ == "tool_response":
+            snap.kind, snap.tool = "tool_response", str(e.get("tool_name"))
+            snap.response = _as_dict(e.get("tool_response"))
+            known |= data_keys(snap.response)
+            known_text.append(_flat_text(snap.response))
+        else:
+            continue
+        steps.append(snap)
+    return Conversation(
+        steps=steps,
+        tool_kinds=tool_kinds(ctx.agent_tools),
+        policy_keys=policy_keys,
+        policy_text=policy_text,
+        has_policy=bool(ctx.agent_instructions.strip()),
+    )
+
+
+def _flat_text(obj: Any) -> str:
+    if isinstance(obj, dict):
+        return " ".join(f"{k} {_flat_text(v)}" for k, v in obj.items()).lower()
+    if isinstance(obj, list):
+        return " ".join(_flat_text(v) for v in obj)
+    return str(obj).lower()
+
+
+_NOT_FOUND = re.compile(
+    r"not[_ ]?found|no match|does not exist|doesn't exist|invalid|mismatch|unknown|no record", re.I
+)
+
+
+def lookup_missed(resp: dict[str, Any]) -> bool:
+    """A failed lookup that says the identifier / name matched nothing."""
+    return response_failed(resp) and bool(
+        _NOT_FOUND.search(f"{resp.get('error_type', '')} {resp.get('message', '')}")
+    )
+
+
+def response_failed(resp: dict[str, Any]) -> bool:
+    st = str(resp.get("status", "")).lower()
+    return st in ("error", "failed", "failure", "not_found") or bool(resp.get("error_type"))
+
+
+_CHARGE_KEYS = re.compile(
+    r"(collected|charged|charge_amount|change_fee|cancellation_fee|penalty|amount_due)$"
+)
+
+
+def charges(resp: dict[str, Any]) -> list[tuple[str, float]]:
+    """Positive amounts a write result says the caller pays (fees, collected totals)."""
+    out: list[tuple[str, float]] = []
+
+    def walk(o: Any) -> None:
+        if isinstance(o, dict):
+            for k, v in o.items():
+                if (
+                    isinstance(v, int | float)
+                    and not isinstance(v, bool)
+                    and v > 0
+                    and _CHARGE_KEYS.search(k)
+                ):
+                    out.append((k, float(v)))
+                else:
+                    walk(v)
+        elif isinstance(o, list):
+            for v in o:
+                walk(v)
+
+    walk(resp)
+    if resp.get("fee_waived") is True:
+        out = [(k, v) for k, v in out if "fee" not in k]
+    return out

@@ -1,0 +1,80 @@
+"""Offline faithfulness: EVA's five dimensions rated by deterministic checks over the record.
+
+Each dimension starts at 3 and drops to the worst finding's rating (1 or 2); the overall
+rating is the minimum, on the LLM judge's 1-3 scale (normalised 0 / 0.5 / 1). Findings are
+the evidence: {turn, claim, rule} plus the dimension and its rating.
+
+The checks (`_faith_rules`, `_faith_claims`) cover what can be verified without a model:
+tool parameters no source supports, placeholders, writes without confirmation or fee
+disclosure, amounts / codes / times the agent states that no tool result, caller statement or
+policy holds, 'on time' against a delayed flight, policy statements with words the policy
+does not contain, another brand than the role's, offered capabilities no tool has, failed
+lookups not clarified. Subtler issues (misapplied policy, a wrong choice between options,
+omitted caveats) are out of reach, so a 3 here means "no checkable issue found".
+The agreement with EVA's human labels is measured by benchmarks/offline_claims_agreement.py.
+"""
+
+from __future__ import annotations
+
+from voxbench.eval.context import ConversationContext
+from voxbench.eval.offline import offline_method
+from voxbench.eval.offline._faith_claims import (
+    contradictions,
+    failed_lookup_not_clarified,
+    invented_policies,
+    missing_capabilities,
+    unsupported_values,
+    wrong_brand,
+)
+from voxbench.eval.offline._faith_rules import Finding, fabricated_params, unconfirmed_writes
+from voxbench.eval.offline._trace import read_conversation
+from voxbench.eval.types import MetricResult, sub
+
+NAME = "faithfulness"
+DIMENSIONS = (
+    "fabricating_tool_parameters",
+    "misrepresenting_tool_result",
+    "violating_policies",
+    "failing_to_disambiguate",
+    "hallucination",
+)
+VERSION = "0.1"
+
+
+def find_issues(ctx: ConversationContext) -> list[Finding]:
+    """Every finding of every rule, in trace order."""
+    conv = read_conversation(ctx)
+    found = [
+        *fabricated_params(conv),
+        *unconfirmed_writes(conv),
+        *unsupported_values(conv),
+        *contradictions(conv),
+        *invented_policies(conv),
+        *wrong_brand(conv, ctx.agent_role),
+        *missing_capabilities(conv, ctx.agent_tools),
+        *failed_lookup_not_clarified(conv),
+    ]
+    return sorted(found, key=lambda f: (f.turn, f.rating))
+
+
+@offline_method(NAME, method="claims-rules", version=VERSION)
+def faithfulness_offline(ctx: ConversationContext) -> MetricResult:
+    """Checkable faithfulness issues (ungrounded parameters and claims, unconfirmed writes)."""
+    if not any(e.get("role") == "assistant" for e in ctx.conversation_trace):
+        return MetricResult.skip(NAME, "no assistant turns")
+    found = find_issues(ctx)
+    dims = {d: {"rating": 3, "flagged": False, "evidence": []} for d in DIMENSIONS}
+    for f in found:
+        d = dims[f.dimension]
+        d["rating"] = min(int(d["rating"]), f.rating)  # type: ignore[call-overload]
+        d["flagged"] = True
+        d["evidence"].append(f.evidence())  # type: ignore[attr-defined]
+    overall = min(int(d["rating"]) for d in dims.values())  # type: ignore[call-overload]
+    return MetricResult(
+        name=NAME,
+        score=float(overall),
+        normalized_score=(overall - 1) / 2,
+        details={"dimensions": dims, "evidence": [f.evidence() for f in found]},
+        sub_metrics={f"{d}_rate": sub(f"{d}_rate", float(bool(v["flagged"]))) for d, v in dims.items()},
+        params={"confidence": "low", "has_policy": bool(ctx.agent_instructions.strip())},
+    )

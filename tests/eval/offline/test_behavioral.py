@@ -1,0 +1,79 @@
+"""Offline user_behavioral_fidelity on hand-made calls: a caller inventing a booking code,
+asking for a supervisor it was told not to, or hanging up mid-task fails; a clean caller passes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from voxbench.eval.offline import rate_offline
+from voxbench.eval.offline.behavioral import user_behavioral_fidelity_offline
+
+from .convs import A, U, call, context, lookup, result
+
+GOAL: dict[str, Any] = {
+    "high_level_user_goal": "Cancel your flight and get a refund.",
+    "decision_tree": {
+        "must_have_criteria": ["Refund of $260 to the original payment."],
+        "escalation_behavior": "Do not ask to speak to a supervisor or live agent. If the agent offers to "
+        "transfer you to a live agent, you must decline.",
+    },
+    "information_required": {"confirmation_number": "ZK3FFW", "last_name": "Rodriguez"},
+}
+
+
+def _ctx(events: list[dict[str, Any]], **kw: Any):
+    return context(
+        events, user_goal=GOAL, conversation_ended_reason="end_call", simulator_ended_call=True, **kw
+    )
+
+
+def _clean() -> list[dict[str, Any]]:
+    return [
+        *lookup(),
+        U("Yes, please cancel it."),
+        call("cancel_reservation", confirmation_number="ZK3FFW"),
+        result("cancel_reservation", {"status": "success", "refund_amount": 260}),
+        A("Done, two hundred sixty dollars goes back to your card. Anything else?"),
+        U("No, that's all. Goodbye."),
+    ]
+
+
+def test_clean_caller_passes() -> None:
+    res = user_behavioral_fidelity_offline(_ctx(_clean()))
+    assert res.score == 1.0 and res.details["detected"] == []
+
+
+def test_invented_booking_code_fails() -> None:
+    events = _clean()
+    events[1] = U("I want to cancel my flight. My confirmation code is Q X seven P L M, last name Rodriguez.")
+    res = user_behavioral_fidelity_offline(_ctx(events))
+    assert res.score == 0.0 and res.normalized_score == 0.0
+    assert "invented_information" in res.details["detected"]
+    assert any("qx7plm" in e["claim"] for e in res.details["evidence"])
+
+
+def test_repeating_what_the_agent_said_is_not_invented() -> None:
+    events = _clean()
+    events[5] = U("Yes, cancel flight S K four one two please.")  # the agent read SK412 out before
+    assert user_behavioral_fidelity_offline(_ctx(events)).score == 1.0
+
+
+def test_forbidden_escalation_fails() -> None:
+    events = _clean()
+    events[5] = U("I want to speak to a supervisor right now.")
+    res = user_behavioral_fidelity_offline(_ctx(events))
+    assert res.score == 0.0 and "decision_tree_violation" in res.details["detected"]
+
+
+def test_hanging_up_while_the_agent_progresses_fails() -> None:
+    events = [*lookup(), U("Never mind, goodbye.")]
+    res = user_behavioral_fidelity_offline(_ctx(events))
+    assert res.score == 0.0 and "premature_ending" in res.details["detected"]
+    # the same hang-up after the agent reported it cannot help is the agent's failure, not the caller's
+    events[-2] = A("Sorry, I am unable to cancel this booking due to a technical error.")
+    assert user_behavioral_fidelity_offline(_ctx(events)).score == 1.0
+
+
+def test_registered_for_the_gate() -> None:
+    res = rate_offline("user_behavioral_fidelity", _ctx(_clean()))
+    assert res is not None and res.params["method"] == "offline:caller-rules" and res.value == 1.0

@@ -1,0 +1,114 @@
+"""Offline faithfulness on hand-made conversations: each rule fires on its issue, and a
+clean call is rated 3."""
+
+from __future__ import annotations
+
+from voxbench.eval.offline import load_all, rate_offline
+from voxbench.eval.offline.faithfulness import faithfulness_offline
+
+from .convs import RESERVATION, A, U, call, context, lookup, result
+
+CANCELLED = {"status": "success", "cancellation_fee": 0, "refund_amount": 260}
+
+
+def _clean() -> list[dict]:
+    return [
+        *lookup(),
+        U("Yes, please cancel it."),
+        call("cancel_reservation", confirmation_number="ZK3FFW"),
+        result("cancel_reservation", CANCELLED),
+        A("Done. Your reservation is cancelled and two hundred sixty dollars goes back to your card."),
+    ]
+
+
+def _rules(res) -> set[str]:
+    return {e["rule"] for e in res.details["evidence"]}
+
+
+def test_clean_call_is_rated_3() -> None:
+    res = faithfulness_offline(context(_clean()))
+    assert res.score == 3.0 and res.normalized_score == 1.0
+    assert res.details["evidence"] == []
+
+
+def test_refund_amount_no_tool_returned_fails() -> None:
+    events = _clean()
+    events[-1] = A(
+        "Done. Your reservation is cancelled and three hundred forty dollars goes back to your card."
+    )
+    res = faithfulness_offline(context(events))
+    assert res.score == 1.0
+    ev = res.details["dimensions"]["misrepresenting_tool_result"]["evidence"]
+    assert ev and "340" in ev[0]["claim"] and ev[0]["turn"] == 2
+
+
+def test_write_without_confirmation_fails() -> None:
+    events = [*lookup()[:-1], A("One moment."), U("Can you check what the refund would be first?"),
+              call("cancel_reservation", confirmation_number="ZK3FFW"), result("cancel_reservation", CANCELLED),
+              A("I cancelled it; two hundred sixty dollars will be refunded.")]  # fmt: skip
+    res = faithfulness_offline(context(events))
+    assert res.score == 1.0
+    assert "write tool run without the caller's explicit confirmation" in _rules(res)
+
+
+def test_undisclosed_fee_fails() -> None:
+    events = _clean()
+    events[-2] = result(
+        "cancel_reservation", {"status": "success", "cancellation_fee": 100, "refund_amount": 160}
+    )
+    events[-1] = A("Done, it is cancelled and one hundred sixty dollars comes back to you.")
+    res = faithfulness_offline(context(events))
+    assert res.score == 1.0
+    assert any("not disclosed" in r for r in _rules(res))
+
+
+def test_placeholder_parameter_on_a_lookup_is_minor() -> None:
+    events = [A("Hi, how can I help?"), U("I need to change my flight."),
+              call("get_reservation", confirmation_number="UNKNOWN", last_name="UNKNOWN"),
+              result("get_reservation", {"status": "error", "error_type": "not_found", "message": "not found"}),
+              A("Could you give me your confirmation code and last name?")]  # fmt: skip
+    res = faithfulness_offline(context(events))
+    assert res.score == 2.0
+    assert res.details["dimensions"]["fabricating_tool_parameters"]["rating"] == 2
+
+
+def test_code_nobody_said_in_a_write_is_major() -> None:
+    events = _clean()
+    events[-3] = call("cancel_reservation", confirmation_number="QX7PLM")
+    res = faithfulness_offline(context(events))
+    assert res.score == 1.0
+    assert res.details["dimensions"]["fabricating_tool_parameters"]["rating"] == 1
+
+
+def test_invented_policy_and_gate_fail() -> None:
+    events = [*lookup()[:-1], A("Per our guidelines, all passengers receive complimentary lounge access. "
+                                "Your flight leaves from gate C twelve. Shall I cancel it?")]  # fmt: skip
+    res = faithfulness_offline(context(events))
+    assert res.score == 1.0
+    assert res.details["dimensions"]["violating_policies"]["flagged"]
+    assert any("C12" in e["claim"] for e in res.details["dimensions"]["hallucination"]["evidence"])
+
+
+def test_on_time_against_a_delay_fails() -> None:
+    delayed = {**RESERVATION, "flight": {"status": "delayed", "delay_minutes": 180}}
+    events = [A("Hi."), U("Is my flight Z K three F F W on time? Last name Rodriguez."),
+              call("get_reservation", confirmation_number="ZK3FFW", last_name="Rodriguez"),
+              result("get_reservation", delayed), A("Good news, your flight is on time.")]  # fmt: skip
+    res = faithfulness_offline(context(events))
+    assert res.details["dimensions"]["misrepresenting_tool_result"]["rating"] == 1
+
+
+def test_other_brand_is_minor() -> None:
+    events = _clean()
+    events[-1] = A(
+        "Done. Your Southwest flight is cancelled and two hundred sixty dollars goes back to your card."
+    )
+    res = faithfulness_offline(context(events))
+    assert res.score == 2.0 and res.details["dimensions"]["hallucination"]["rating"] == 2
+
+
+def test_registered_and_stamped() -> None:
+    assert "faithfulness" in load_all()
+    res = rate_offline("faithfulness", context(_clean()))
+    assert res is not None and res.params["method"] == "offline:claims-rules"
+    assert res.params["confidence"] == "low"
