@@ -65,3 +65,23 @@ def test_usage_reasoning_tokens_and_fallback_nudge_are_additive() -> None:
     assert parse_event(new.model_dump_json()) == new
     nudge = parse_event({"type": "fallback_nudge", "t": 9.5, "silence_s": 4.0})
     assert isinstance(nudge, FallbackNudge) and nudge.side == "agent" and nudge.silence_s == 4.0
+
+
+def test_caller_act_carries_goal_caller_decisions() -> None:
+    """Contract: a goal caller's decision is a ``caller_act`` event with its rule and disclosed fact keys;
+    perturbation acts written before the goal fields existed still parse unchanged."""
+    from voxbench.records.events import CallerAct as _CallerAct
+
+    old = parse_event(
+        '{"type": "caller_act", "t": 1.0, "side": "user", "kind": "backchannel", "text": "mm-hmm"}'
+    )
+    assert isinstance(old, _CallerAct) and old.rule == "" and old.facts == [] and not old.ends_call
+    ev = _CallerAct(
+        t=3.2, side="user", kind="answer", text="Z K three F F W.", agent_turn=2, rule="answer_asked_facts",
+        rules=["ask:confirmation_number:name", "answer_asked_facts"], classifier="rules",
+        heard=["request"], facts=["confirmation_number"],
+    )  # fmt: skip
+    back = parse_event(ev.model_dump_json())
+    assert back == ev
+    with pytest.raises(ValueError):
+        parse_event('{"type": "caller_act", "t": 1.0, "kind": "invent_a_fact"}')

@@ -24,6 +24,7 @@ COMMANDS = {
     "agents": "voxbench.cli.agents",
     "talk": "voxbench.cli.talk",
     "judges": "voxbench.cli.judges",
+    "caller": "voxbench.cli.caller",
 }
 
 

@@ -106,21 +106,55 @@ class Utterance(_Event):
     interrupted: bool = False
 
 
-class CallerAct(_Event):
-    """Something the caller did besides saying its lines (a perturbation's caller behaviour).
+GoalActKind = Literal[
+    "open",
+    "answer",
+    "choose",
+    "confirm",
+    "correct",
+    "refuse",
+    "wait",
+    "acknowledge",
+    "decline_transfer",
+    "accept_transfer",
+    "cannot_answer",
+    "state_request",
+    "pushback",
+    "report",
+    "end",
+]
+"""What a goal-directed caller decided in one turn (``pipelines/caller/goal``)."""
 
-    ``barge_in``: it cut in on purpose (the agent should yield); ``backchannel`` ("mm-hmm")
-    and ``side_speech`` (talking to someone else): the agent should NOT yield; ``pause``: a
-    mid-line pause of ``duration_s``. ``t`` is when the act's audio started.
+
+class CallerAct(_Event):
+    """Something the caller did, and (for the goal caller) why.
+
+    Perturbation behaviour: ``barge_in``: it cut in on purpose (the agent should yield);
+    ``backchannel`` ("mm-hmm") and ``side_speech`` (talking to someone else): the agent should
+    NOT yield; ``pause``: a mid-line pause of ``duration_s``. ``t`` is when the act's audio started.
+
+    Goal caller decisions (:data:`GoalActKind`, one per caller turn): ``rule`` is the policy rule
+    that decided it, ``rules`` every rule and classifier match that fired, ``classifier`` says
+    whether deterministic rules or an LLM choice classified the agent's turn, ``heard`` what
+    the agent's turn was taken for, ``facts`` the goal's fact keys disclosed, ``choice`` the option
+    chosen or yes/no, ``ends_call`` whether the act hangs up. ``agent_turn`` counts the agent
+    turns heard before it.
     """
 
     type: Literal["caller_act"] = "caller_act"
     channel: Channel = "user"
-    kind: Literal["barge_in", "backchannel", "side_speech", "pause"]
+    kind: Literal["barge_in", "backchannel", "side_speech", "pause"] | GoalActKind
     text: str = ""
     duration_s: float = 0.0
     agent_turn: int | None = None
     agent_speaking: bool = False
+    rule: str = ""
+    rules: list[str] = Field(default_factory=list)
+    classifier: str = ""
+    heard: list[str] = Field(default_factory=list)
+    facts: list[str] = Field(default_factory=list)
+    choice: str = ""
+    ends_call: bool = False
 
 
 class ToolCall(_Event):

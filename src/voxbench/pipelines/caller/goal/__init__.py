@@ -1,0 +1,1 @@
+"""Goal-directed offline caller."""

@@ -1,0 +1,48 @@
+"""A goal caller's decision, typed: what it did, which rule fired, which facts it gave.
+
+Every reply of the goal caller is one :class:`CallerAct`. The record keeps it as a
+``caller_act`` event (:meth:`CallerAct.to_event`), so offline validation can check the caller
+against its goal: which facts it disclosed and when, which option it chose and why, when and
+why it ended the call.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field
+
+from voxbench.records.events import CallerAct as CallerActEvent
+from voxbench.records.events import GoalActKind
+
+ActKind = GoalActKind
+
+
+class CallerAct(BaseModel):
+    """One turn of the goal caller: the words and the decision behind them."""
+
+    turn: int = Field(description="agent turns heard before this act (0: the opening)")
+    kind: ActKind
+    text: str = Field(description="what the caller says ('' when it waits)")
+    rule: str = Field(description="the policy rule that decided the act")
+    rules: list[str] = Field(default_factory=list, description="every rule and classifier match that fired")
+    classifier: str = Field("rules", description="'rules', or 'llm:<name>' when the LLM hook chose")
+    heard: list[str] = Field(default_factory=list, description="what the agent turn was classified as")
+    facts: list[str] = Field(default_factory=list, description="fact keys disclosed in this act")
+    choice: str = Field("", description="the option chosen, or 'yes' / 'no' to a confirmation")
+    ends_call: bool = False
+
+    def to_event(self, t: float) -> CallerActEvent:
+        """The ``caller_act`` event for the record, at call time ``t``."""
+        return CallerActEvent(
+            t=t,
+            side="user",
+            kind=self.kind,
+            text=self.text,
+            agent_turn=self.turn,
+            rule=self.rule,
+            rules=self.rules,
+            classifier=self.classifier,
+            heard=self.heard,
+            facts=self.facts,
+            choice=self.choice,
+            ends_call=self.ends_call,
+        )

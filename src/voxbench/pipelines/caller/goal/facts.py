@@ -1,0 +1,182 @@
+"""The caller's facts: what it may say, under which names an agent asks for it.
+
+A scenario gives the caller ``information_required`` (and, in ITSM / medical HR, ``seed_data``)
+as free-form keys: ``confirmation_number``, ``Booking confirmation number``,
+``phone_number_if_asked``, ``per_occurrence_limit_usd``, ``seat_preference: {first_choice: ...}``.
+:func:`goal_facts` flattens them into leaf :class:`Fact` s, each with the words an agent may
+use to ask for it: the key's own words, split into the *distinctive* ones (``building``,
+``employee``, ``dependent``) and the *head* noun (``name``, ``number``, ``date``), plus a small
+table of field-word synonyms that hold in any domain ("code" for "number", "I D" for "id").
+Nothing here names a scenario or a domain.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from voxbench.pipelines.caller.goal.spoken import matchable, say_value
+
+# Key words that say nothing about which fact is meant.
+_DROP = {
+    "if", "asked", "requested", "request", "for", "your", "the", "of", "a", "an", "to", "usd", "preferred",
+    "desired", "my", "in", "on", "at", "when", "is", "and", "or", "local", "product",
+}  # fmt: skip
+# Head nouns: an agent says "the date" or "the code" and means the one it is collecting.
+HEADS = {
+    "name", "number", "code", "id", "date", "time", "count", "type", "level", "size", "days", "reason",
+    "address", "limit", "hours", "category", "description", "tier",
+}  # fmt: skip
+# Heads an agent leaves out ("the building", "your new state"); the others it says ("the date").
+FLUFF_HEADS = {"name", "number", "code", "id", "type", "level", "category", "description", "address"}
+# Key words that mark what the caller wants (as opposed to what it has now).
+WANT_WORDS = {"desired", "target", "new", "preferred", "requested", "wanted"}
+# Modifiers too common in agent speech ("First, I need...") to identify a fact alone.
+_WEAK = {
+    "first", "last", "new", "current", "start", "end", "other", "full", "original", "total", "home", "target",
+    "affected", "primary", "main", "passenger", "second", "third",
+}  # fmt: skip
+# Field-word synonyms, for any domain: word -> phrases an agent may say for it.
+SYNONYMS: dict[str, tuple[str, ...]] = {
+    "number": ("number", "code", "reference", "no", "num"),
+    "code": ("code", "number", "passcode"),
+    "id": ("id", "identifier", "number"),
+    "confirmation": ("confirmation", "booking", "reservation", "locator"),
+    "birth": ("birth", "birthday", "dob"),
+    "phone": ("phone", "telephone", "mobile", "cell"),
+    "email": ("email", "e mail"),
+    "otp": ("otp", "one time", "passcode", "text message", "verification code", "6 digit code"),
+    "os": ("os", "operating system", "mac or windows", "windows or mac"),
+    "count": ("count", "how many", "number"),
+    "attendee": ("attendee", "attend", "people", "person", "guests"),
+    "building": ("building", "location", "site", "campus"),
+    "justification": ("justification", "reason", "why", "what wrong", "issue", "driving"),
+    "laptop": ("laptop", "screen", "computer"),
+    "monitor": ("monitor", "screen", "display"),
+    "size": ("size", "inch", "big"),
+    "days": ("days", "how long", "duration"),
+    "duration": ("duration", "how long", "days"),
+    "description": ("description", "what happening", "issue", "problem", "describe"),
+    "issue": ("issue", "problem"),
+    "relationship": ("relationship", "relation", "related"),
+    "limit": ("limit", "amount", "coverage"),
+    "last": ("last",),
+    "four": ("four", "4"),
+}
+
+
+def stem(word: str) -> str:
+    """A crude stem so 'delivered', 'delivery', 'deliver' and 'attendees', 'attend' meet."""
+    w = word.lower()
+    if len(w) <= 4 or w.isdigit():
+        return w
+    for group in (("ies", "es", "s"), ("ing", "ed")):
+        for suf in group:
+            if w.endswith(suf) and len(w) - len(suf) >= 4:
+                w = w[: -len(suf)]
+                break
+    w = w.rstrip("ey") if len(w.rstrip("ey")) >= 4 else w
+    return w
+
+
+def key_words(key: str) -> list[str]:
+    """The meaningful words of a fact key ('phone_number_if_asked' -> ['phone', 'number'])."""
+    words = [w for w in re.split(r"[^a-z0-9]+", key.lower()) if w and w not in _DROP and not w.isdigit()]
+    out: list[str] = []
+    for w in words:
+        if w == "dob":
+            out += ["date", "birth"]
+        elif w not in out:
+            out.append(w)
+    return out
+
+
+@dataclass(frozen=True)
+class Fact:
+    """One thing the caller knows: ``key`` is its path ('seat_preference.first_choice')."""
+
+    key: str
+    value: Any
+    words: tuple[str, ...]
+    source: str = "information_required"
+    order: int = 0
+
+    @property
+    def distinctive(self) -> tuple[str, ...]:
+        return tuple(w for w in self.words if w not in HEADS)
+
+    @property
+    def heads(self) -> tuple[str, ...]:
+        return tuple(w for w in self.words if w in HEADS)
+
+    @property
+    def wanted(self) -> bool:
+        """Whether the key names something the caller wants ('desired_return_date', 'new_carrier')."""
+        return bool(set(re.split(r"[^a-z]+", self.key.lower())) & WANT_WORDS)
+
+    @property
+    def top(self) -> str:
+        return self.key.split(".")[0]
+
+    def spoken(self) -> str:
+        return say_value(self.value)
+
+    def values(self) -> list[str]:
+        """The value(s) as strings, for matching against speech."""
+        if isinstance(self.value, list):
+            return [str(v) for v in self.value if not isinstance(v, dict | list)]
+        return [str(self.value)]
+
+    @property
+    def matchable(self) -> bool:
+        return any(matchable(v) for v in self.values())
+
+
+@dataclass
+class FactBook:
+    """All of a caller's facts, in the scenario's order."""
+
+    facts: list[Fact] = field(default_factory=list)
+
+    def get(self, key: str) -> Fact | None:
+        return next((f for f in self.facts if f.key == key), None)
+
+    def key_set(self) -> set[str]:
+        return {f.key for f in self.facts}
+
+    def __iter__(self) -> Any:
+        return iter(self.facts)
+
+
+def _leaves(prefix: str, value: Any, words: list[str]) -> list[tuple[str, Any, list[str]]]:
+    if isinstance(value, dict):
+        out: list[tuple[str, Any, list[str]]] = []
+        for k, v in value.items():
+            out += _leaves(f"{prefix}.{k}", v, words + [w for w in key_words(str(k)) if w not in words])
+        return out
+    if isinstance(value, list) and any(isinstance(v, dict | list) for v in value):
+        out = []
+        for i, v in enumerate(value):
+            out += _leaves(f"{prefix}.{i}", v, words)
+        return out
+    return [(prefix, value, words)]
+
+
+def goal_facts(information_required: dict[str, Any], seed_data: dict[str, Any] | None = None) -> FactBook:
+    """Flatten the goal's facts (and seed facts whose values it does not already hold)."""
+    book = FactBook()
+    seen: set[str] = set()
+    order = 0
+    for source, data in (("information_required", information_required), ("seed_data", seed_data or {})):
+        for k, v in data.items():
+            for key, value, words in _leaves(str(k), v, key_words(str(k))):
+                if value is None or value == "" or value == []:
+                    continue
+                sval = re.sub(r"[^a-z0-9]", "", str(value).lower())
+                if source == "seed_data" and (sval in seen or key in book.key_set()):
+                    continue
+                seen.add(sval)
+                book.facts.append(Fact(key, value, tuple(words), source, order))
+                order += 1
+    return book

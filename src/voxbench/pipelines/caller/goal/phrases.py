@@ -1,0 +1,110 @@
+"""The goal caller's few phrasings: a seeded choice among equivalents, styled by the persona.
+
+Content comes from the scenario (facts, quoted lines, intents); these templates only frame
+it. A trial's seed picks among equivalent wordings, so trials differ in words and never in
+what is disclosed or decided. The persona sets style: a curt caller drops the pleasantries.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+
+PHRASES: dict[str, tuple[str, ...]] = {
+    "yes": ("Yes, that's correct.", "Yes, that's right.", "Yes, correct."),
+    "yes_go": ("Yes, please go ahead.", "Yes, go ahead.", "Yes, please do that."),
+    "no_offer": ("No, that doesn't work for me.", "No, I can't accept that.", "No, that won't work."),
+    "choose": ("{option}, please.", "I'll take {option}.", "Let's go with {option}."),
+    "correct": ("No, that's not right. {fact}", "That's not correct. {fact}"),
+    "fact": ("My {label} is {value}.", "The {label} is {value}."),
+    "ranked": ("{first} if available, otherwise {second}.", "{first} please, or {second} if not."),
+    "dont_have": (
+        "Sorry, I don't have that information.",
+        "I'm afraid I don't have that.",
+        "I don't have that, sorry.",
+    ),
+    "decline_transfer": (
+        "No, I don't want to be transferred.",
+        "No thanks, I don't need a transfer.",
+        "No, please don't transfer me.",
+    ),
+    "accept_transfer": ("Yes, please transfer me.", "Yes, transfer me please.", "Yes, please connect me."),
+    "fixed": ("Yes, that fixed it. It's working now.", "That worked, it's fine now.", "Yes, it works now."),
+    "not_fixed": (
+        "I already tried that. It's still not working.",
+        "I did that already, and it still isn't working.",
+        "That didn't fix it. It's still not working.",
+    ),
+    "follow_up": (
+        "Is there really no other way to do it?",
+        "Is there any other option?",
+        "Is there anything else you can do?",
+    ),
+    "ok": ("Okay.", "Alright.", "Okay, thanks."),
+    "bye_done": ("Great, thank you. Goodbye.", "Thanks for your help. Goodbye.", "Perfect, thanks. Bye."),
+    "bye_nothing": (
+        "No, that's all. Goodbye.",
+        "No, that's everything. Thanks, bye.",
+        "No, that's it. Goodbye.",
+    ),
+    "bye_give_up": (
+        "Okay, I understand. Goodbye.",
+        "Alright, I'll leave it there. Goodbye.",
+        "Okay, thanks anyway. Goodbye.",
+    ),
+    "bye": ("Goodbye.", "Bye.", "Thanks, goodbye."),
+    "next_request": (
+        "I also need help with something else: {intent}.",
+        "One more thing: {intent}.",
+        "Next, {intent}.",
+    ),
+    "restate": ("{goal}", "As I said, {goal_lc}", "{goal}"),
+}
+_PLEASANTRIES = re.compile(r"^(okay|alright|great|perfect|thanks?|thank you)[,.]?\s+", re.I)
+_CURT = re.compile(r"\b(direct|curt|to the point|brief|concise|short|impatient|no time)\b", re.I)
+
+
+class Phrasing:
+    """Picks a template per kind with a seeded RNG; a curt persona drops leading pleasantries."""
+
+    def __init__(self, seed: int = 0, persona: str = "") -> None:
+        self._rng = random.Random(seed)
+        self.curt = bool(_CURT.search(persona or ""))
+
+    def say(self, kind: str, **slots: str) -> str:
+        text = self._rng.choice(PHRASES[kind]).format(**slots)
+        if self.curt and kind not in ("bye_done", "bye_give_up", "bye", "bye_nothing"):
+            text = _PLEASANTRIES.sub("", text)
+            text = text[:1].upper() + text[1:]
+        return text
+
+
+_PRONOUNS = [
+    (r"\byou are\b", "I am"),
+    (r"\byou're\b", "I'm"),
+    (r"\byou've\b", "I've"),
+    (r"\byou'll\b", "I'll"),
+    (r"\byou were\b", "I was"),
+    (r"\byourself\b", "myself"),
+    (r"\byours\b", "mine"),
+    (r"\byour\b", "my"),
+    (r"(^|[.;,]\s*|\b(?:and|but|so|that|if|because|when|while|or|since|until|unless)\s+)you\b", r"\1I"),
+    (r"\byou\b", "me"),
+]
+
+
+def first_person(text: str) -> str:
+    """A goal written to the caller ('You want your flight...') as the caller says it ('I want my flight...')."""
+    out = text.strip()
+    for pat, rep in _PRONOUNS:
+        out = re.sub(pat, rep, out, flags=re.I)
+    out = re.sub(r"\bI wants\b", "I want", out)
+    return out[:1].upper() + out[1:]
+
+
+def as_need(intent: str) -> str:
+    """An intent label ('Update malpractice coverage record') as a request ('I need to update ...')."""
+    s = intent.strip().rstrip(".")
+    if re.match(r"^(i|my)\b", s, re.I):
+        return first_person(s)
+    return "I need to " + s[:1].lower() + s[1:]

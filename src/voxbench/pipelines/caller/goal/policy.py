@@ -1,0 +1,372 @@
+"""The goal caller: decides each reply by its decision tree and says only its own facts.
+
+``GoalCaller(scenario).open()`` gives the starting utterance; ``respond(agent_text)`` classifies
+the agent's turn (:mod:`.classify`) and decides, in this order:
+
+1. the agent transfers or says goodbye: end the call;
+2. the agent asks for facts: give exactly those, codes spelled (:func:`.spoken.say_value`);
+   reads a fact back wrong: correct it; asks a yes/no question: yes when the read-back or the
+   offer meets the goal (:mod:`.tree` limits), no and the must-haves otherwise;
+3. offers options: the one the criteria pick (limits, the tree's earliest/latest rule, the
+   caller's ranked preferences, its facts, its goal's words);
+4. offers a transfer: decline or accept, as the escalation rule says;
+5. reports the task done, or asks "anything else?": the next intent, or goodbye when none is left;
+6. refuses: the tree's next scripted line, one follow-up question, then goodbye (failure);
+7. a troubleshooting step: fixed or not, by the steps the tree says fix it;
+8. a hold: wait silently; a question it has no fact for: say so (it never invents one).
+
+Deterministic for a seed (the seed only picks among equivalent phrasings).
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from typing import Any
+
+from pydantic import BaseModel
+
+from voxbench.pipelines.caller.goal.acts import ActKind, CallerAct
+from voxbench.pipelines.caller.goal.classify import ChoiceClassifier, Heard, classify
+from voxbench.pipelines.caller.goal.facts import Fact, FactBook, goal_facts, key_words
+from voxbench.pipelines.caller.goal.phrases import Phrasing, as_need, first_person
+from voxbench.pipelines.caller.goal.spoken import mentions, sentences_of, times
+from voxbench.pipelines.caller.goal.tree import _OUTCOME, TreeRules, content_words, read_tree, violations
+from voxbench.scenarios import Scenario
+
+
+class GoalCallerConfig(BaseModel):
+    seed: int = 0
+    give_up_after: int = 3
+    """Turns in a row without progress (refusals, questions it cannot answer) before goodbye."""
+    follow_ups: int = 1
+    """Generic follow-up questions after a refusal, once the tree's scripted lines are used."""
+
+
+_CURRENT = re.compile(
+    r"\b(currently|current|original|existing|previous|you('re| are) (now )?on|booked on|today you)\b", re.I
+)
+_SHORT_WORDS = {"id", "pin"}
+
+
+def fact_label(f: Fact) -> str:
+    words = key_words(f.key.split(".")[0]) if "." in f.key else list(f.words)
+    out = []
+    for w in words:
+        if w == "id":
+            out.append("ID")
+        elif len(w) <= 3 and w.isalpha() and w not in ("of", "on", "day", "end", "new", "zip", "pin", "fee"):
+            out.append(" ".join(w.upper()))
+        elif w == "pin":
+            out.append("PIN")
+        else:
+            out.append(w)
+    return " ".join(out) or f.key
+
+
+class GoalCaller:
+    """A scripted-by-construction caller for one (culture-resolved) scenario."""
+
+    def __init__(
+        self, scenario: Scenario, config: GoalCallerConfig | None = None, hook: ChoiceClassifier | None = None
+    ) -> None:
+        self.scenario = scenario
+        self.config = config or GoalCallerConfig()
+        self.hook = hook
+        goal = scenario.user_goal
+        tree = goal.decision_tree
+        self.book: FactBook = goal_facts(goal.information_required, scenario.seed_data)
+        self.rules: TreeRules = read_tree(
+            tree.must_have_criteria,
+            tree.nice_to_have_criteria,
+            tree.negotiation_behavior,
+            tree.edge_cases,
+            tree.escalation_behavior,
+            goal.high_level_user_goal,
+            tree.failure_condition,
+        )
+        self.phr = Phrasing(self.config.seed, scenario.user_config.user_persona)
+        intents = [
+            str(i.get("intent", ""))
+            for i in (scenario.scenario_context.get("intents") or [])
+            if isinstance(i, dict)
+        ]
+        self.intents = [i for i in intents if i] or [goal.high_level_user_goal]
+        self.done: list[bool] = [False] * len(self.intents)
+        self.given: set[str] = set()
+        self.acts: list[CallerAct] = []
+        self.turn = 0
+        self.ended = False
+        self.opened = False
+        self._scripted_next = 0
+        self._follow_ups = 0
+        self._stuck = 0
+        self._goal_words = content_words(
+            " ".join([goal.high_level_user_goal, *tree.must_have_criteria, *tree.nice_to_have_criteria])
+        )
+
+    @classmethod
+    def from_resolved(cls, data: dict[str, Any], **kw: Any) -> GoalCaller:
+        """From a culture-resolved scenario dict (``CallScenario.resolved()``, or a record's scenario.json)."""
+        return cls(Scenario.model_validate(data), **kw)
+
+    # -- acts ---------------------------------------------------------------------------------
+
+    def _act(self, kind: ActKind, text: str, rule: str, heard: Heard | None = None, **kw: Any) -> CallerAct:
+        act = CallerAct(
+            turn=self.turn,
+            kind=kind,
+            text=text.strip(),
+            rule=rule,
+            rules=[*(heard.rules if heard else []), rule],
+            classifier=next(
+                (r.split(":", 3)[-1] for r in (heard.rules if heard else []) if ":llm:" in r), "rules"
+            ),
+            heard=list(heard.kinds) if heard else [],
+            **kw,
+        )
+        if act.ends_call:
+            self.ended = True
+        self.given.update(act.facts)
+        self.acts.append(act)
+        return act
+
+    def open(self) -> CallerAct:
+        """The starting utterance (the opening line of the call)."""
+        self.opened = True
+        text = self.scenario.starting_utterance() or as_need(self.intents[0])
+        return self._act("open", text, "starting_utterance")
+
+    def respond(self, agent_text: str) -> CallerAct:
+        """Decide the reply to one agent turn (timed in ``ms`` by the caller of this method)."""
+        self.turn += 1
+        heard = classify(agent_text, self.book, self.given, self.hook)
+        if not self.opened:
+            self.opened = True
+            text = self.scenario.starting_utterance() or as_need(self.intents[0])
+            return self._act("open", text, "starting_utterance", heard)
+        return self._decide(agent_text, heard)
+
+    # -- the decision ---------------------------------------------------------------------------
+
+    def _decide(self, text: str, heard: Heard) -> CallerAct:
+        if heard.has("transfer"):
+            return self._act("end", self.phr.say("bye"), "transfer_ends_call", heard, ends_call=True)
+        if heard.has("goodbye") and not heard.has("request"):
+            return self._act("end", self.phr.say("bye"), "agent_goodbye", heard, ends_call=True)
+        parts: list[str] = []
+        facts: list[str] = []
+        kind: ActKind | None = None
+        rule = ""
+        choice = ""
+        if heard.has("request"):
+            parts.append(self._answer([k for k in heard.asked]))
+            facts += heard.asked
+            kind, rule = "answer", "answer_asked_facts"
+        if heard.readback_wrong:
+            fixes = [self.book.get(k) for k in heard.readback_wrong]
+            said = " ".join(self._fact_sentence(f) for f in fixes if f)
+            parts.append(self.phr.say("correct", fact=said))
+            facts += heard.readback_wrong
+            kind, rule, choice = "correct", "correct_wrong_readback", "no"
+        elif heard.has("options") and not heard.has("request"):
+            picked, why = self._choose(heard.options)
+            if picked:
+                parts.append(self.phr.say("choose", option=picked))
+                kind, rule, choice = "choose", why, picked
+            else:
+                parts.append(self._refuse_line())
+                kind, rule, choice = "refuse", "no_option_meets_goal", "none"
+        elif heard.has("confirm_question") and not self._about_transfer(heard.question):
+            offer = self._offer_text(text, heard.question)
+            bad = violations(self.rules, offer)
+            if bad:
+                parts.append(self._refuse_line(bad))
+                kind, rule, choice = "refuse", "offer_breaks_must_have", "no"
+            elif kind is None:
+                readback = heard.has("readback") and not re.search(
+                    r"\b(would you like|shall i|do you want|submit|proceed|go ahead|book|approv)",
+                    heard.question,
+                    re.I,
+                )
+                parts.append(self.phr.say("yes" if readback else "yes_go"))
+                kind = "confirm"
+                rule = "confirm_readback_matches" if readback else "confirm_offer_meets_goal"
+                choice = "yes"
+        if (
+            heard.has("transfer_offer")
+            and (self._about_transfer(heard.question) or kind is None)
+            and kind != "answer"
+        ):
+            if self.rules.accept_transfer:
+                return self._act(
+                    "accept_transfer",
+                    self.phr.say("accept_transfer"),
+                    "escalation_accepts_transfer",
+                    heard,
+                    choice="yes",
+                )
+            if not heard.has("denial") or self._about_transfer(heard.question):
+                parts.append(self.phr.say("decline_transfer"))
+                kind, rule, choice = (
+                    kind or "decline_transfer",
+                    rule or "escalation_declines_transfer",
+                    choice or "no",
+                )
+        if kind is not None and kind != "decline_transfer":
+            self._stuck = 0
+            return self._act(
+                kind, " ".join(parts), rule, heard, facts=list(dict.fromkeys(facts)), choice=choice
+            )
+        if heard.has("completed") or heard.has("anything_else"):
+            return self._after_done(heard)
+        if heard.has("troubleshoot"):
+            fixed = self._step_fixes(text)
+            self._stuck = 0
+            return self._act("report", self.phr.say("fixed" if fixed else "not_fixed"),
+                             "tree_step_fixes" if fixed else "tree_step_does_not_fix", heard,
+                             choice="fixed" if fixed else "not_fixed")  # fmt: skip
+        if heard.has("denial"):
+            return self._after_refusal(text, heard, prefix=" ".join(parts))
+        if kind == "decline_transfer":
+            return self._act(kind, " ".join(parts), rule, heard, choice=choice)
+        if heard.has("hold"):
+            return self._act("wait", "", "hold_waits", heard)
+        if heard.has("open_question"):
+            one = bool(re.search(r"\b(second|next|other|another|third|remaining)\b", heard.question, re.I))
+            return self._act("state_request", self._request_line(one), "state_request", heard)
+        if heard.has("question"):
+            return self._unanswerable(heard)
+        return self._act("acknowledge", self.phr.say("ok"), "acknowledge_statement", heard)
+
+    # -- pieces ---------------------------------------------------------------------------------
+
+    def _fact_sentence(self, f: Fact) -> str:
+        return self.phr.say("fact", label=fact_label(f), value=f.spoken())
+
+    def _answer(self, keys: list[str]) -> str:
+        groups: dict[str, list[Fact]] = {}
+        for k in keys:
+            f = self.book.get(k)
+            if f is not None:
+                groups.setdefault(f.top if "." in f.key else f.key, []).append(f)
+        out: list[str] = []
+        for fs in groups.values():
+            ranked = sorted(
+                (f for f in fs if re.search(r"(first|second|third)_choice$", f.key)), key=lambda f: f.key
+            )
+            if len(ranked) >= 2:
+                order = {"first": 0, "second": 1, "third": 2}
+                ranked.sort(key=lambda f: order[f.key.rsplit(".", 1)[-1].split("_")[0]])
+                out.append(
+                    self.phr.say("ranked", first=ranked[0].spoken().capitalize(), second=ranked[1].spoken())
+                )
+                fs = [f for f in fs if f not in ranked[:2]]
+            out += [self._fact_sentence(f) for f in fs]
+        return " ".join(out)
+
+    def _about_transfer(self, question: str) -> bool:
+        return bool(
+            re.search(r"\btransfer|\blive (agent|specialist|person)|\bsupervisor|\bhuman\b", question, re.I)
+        )
+
+    def _offer_text(self, text: str, question: str) -> str:
+        sents = [s for s in sentences_of(text) if not _CURRENT.search(s)]
+        qt = times(question)
+        if qt:
+            sel = [s for s in sents if set(times(s)) & set(qt)]
+            return " ".join(sel or [question])
+        return " ".join(sents)
+
+    def _choose(self, options: list[str]) -> tuple[str, str]:
+        ok = [o for o in options if not violations(self.rules, o)]
+        if not ok:
+            return "", ""
+        for f in self.book:  # ranked preferences and facts named in an option
+            if f.key.endswith("first_choice") or not re.search(r"_choice$", f.key):
+                hit = [o for o in ok if any(mentions(o, v) for v in f.values())]
+                if len(hit) == 1 and len(ok) > 1:
+                    return hit[0], f"option_matches_fact:{f.key}"
+        if self.rules.prefer in ("earliest", "latest") and all(times(o) for o in ok):
+            key = [min(h * 60 + m for h, m in times(o)) for o in ok]
+            i = key.index(min(key) if self.rules.prefer == "earliest" else max(key))
+            return ok[i], f"tree_prefers_{self.rules.prefer}"
+        scored = sorted(ok, key=lambda o: -len(content_words(o) & self._goal_words))
+        if len(content_words(scored[0]) & self._goal_words) > (
+            len(content_words(scored[1]) & self._goal_words) if len(scored) > 1 else -1
+        ):
+            return scored[0], "option_matches_goal_words"
+        return ok[0], "first_option_meeting_must_haves" if self.rules.limits else "first_option"
+
+    def _refuse_line(self, bad: list[str] | None = None) -> str:
+        restate = [c for c in (bad or []) if c != "direct"] or list(
+            self.scenario.user_goal.decision_tree.must_have_criteria[:1]
+        )
+        line = self.phr.say("no_offer")
+        return f"{line} {first_person(restate[0])}" if restate else line
+
+    def _request_line(self, only_next: bool = False) -> str:
+        pending = [i for i, d in zip(self.intents, self.done, strict=True) if not d]
+        if only_next and pending:
+            pending = pending[:1]
+        if len(self.intents) == 1 and self.intents[0] == self.scenario.user_goal.high_level_user_goal:
+            return first_person(self.intents[0])
+        parts = [as_need(i) for i in pending or self.intents]
+        return (", and ".join(parts) + ".").replace(", and I need to ", ", and ")
+
+    def _after_done(self, heard: Heard) -> CallerAct:
+        if heard.has("completed") and False in self.done:
+            self.done[self.done.index(False)] = True
+        self._stuck = 0
+        if False in self.done and (heard.has("anything_else") or not heard.has("question")):
+            nxt = self.intents[self.done.index(False)]
+            return self._act(
+                "state_request",
+                self.phr.say("next_request", intent=as_need(nxt)[0].lower() + as_need(nxt)[1:]),
+                "next_intent",
+                heard,
+            )
+        if heard.has("anything_else"):
+            return self._act("end", self.phr.say("bye_nothing"), "nothing_else_end", heard, ends_call=True)
+        if heard.has("question"):
+            return self._unanswerable(heard)
+        return self._act("end", self.phr.say("bye_done"), "resolution_end", heard, ends_call=True)
+
+    def _step_fixes(self, text: str) -> bool:
+        words = content_words(text) - _OUTCOME
+        fix = len(words & (self.rules.fixing_words - self.rules.not_fixing_words))
+        return fix >= 2 and fix > len(words & self.rules.not_fixing_words)
+
+    def _after_refusal(self, text: str, heard: Heard, prefix: str = "") -> CallerAct:
+        self._stuck += 1
+        words = content_words(text)
+        for s in self.rules.scripted[self._scripted_next :]:
+            cond = content_words(s.condition)
+            if len(cond & words) >= 2 or re.search(
+                r"\b(refus|can't|cannot|declin|not eligible|pushback|push back|denied|still)",
+                s.condition,
+                re.I,
+            ):
+                self._scripted_next = s.index + 1
+                return self._act("pushback", f"{prefix} {s.line}", f"tree_scripted_line:{s.index}", heard)
+        if self._follow_ups < self.config.follow_ups and self._stuck < self.config.give_up_after:
+            self._follow_ups += 1
+            return self._act(
+                "pushback", f"{prefix} {self.phr.say('follow_up')}", "one_follow_up_question", heard
+            )
+        if heard.has("question") and self._stuck < self.config.give_up_after:
+            return self._unanswerable(heard)
+        return self._act("end", self.phr.say("bye_give_up"), "failure_condition_end", heard, ends_call=True)
+
+    def _unanswerable(self, heard: Heard) -> CallerAct:
+        self._stuck += 1
+        if self._stuck >= self.config.give_up_after:
+            return self._act("end", self.phr.say("bye_give_up"), "no_progress_end", heard, ends_call=True)
+        return self._act("cannot_answer", self.phr.say("dont_have"), "no_fact_for_question", heard)
+
+
+def timed_respond(caller: GoalCaller, agent_text: str) -> tuple[CallerAct, float]:
+    """``respond`` and how long it took, in milliseconds."""
+    t0 = time.perf_counter()
+    act = caller.respond(agent_text)
+    return act, (time.perf_counter() - t0) * 1000.0

@@ -1,0 +1,250 @@
+"""The decision tree, read once: checkable criteria, scripted lines, transfer stance, what fixes the issue.
+
+EVA writes a caller's decision tree as prose ("departs LAX before 2:00 PM", "fee under $80",
+"make ONE attempt to push back by saying: \"...\"", "If the agent offers to transfer you to a
+live agent, you must decline"). :func:`read_tree` pulls out the parts a rule can check
+without understanding the prose: time and money limits with what they apply to (departure,
+arrival, cost), "direct" requirements, the quoted lines the caller is told to say and the
+condition before each, whether it should accept a transfer, and the words of the steps
+that fix its problem. What it cannot read it leaves alone: the policy then falls back to
+generic, content-free behaviour (confirm, ask once more, end).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Literal
+
+from voxbench.pipelines.caller.goal.facts import stem
+from voxbench.pipelines.caller.goal.spoken import money, parse_time_value, sentences_of, times, tokens
+
+Subject = Literal["depart", "arrive", "any"]
+
+
+@dataclass(frozen=True)
+class Limit:
+    """A checkable must-have: a time or an amount compared with a bound."""
+
+    what: Literal["time", "money"]
+    op: Literal["lt", "le", "gt", "ge"]
+    bound: float
+    subject: Subject
+    source: str
+
+    def ok(self, x: float) -> bool:
+        return {"lt": x < self.bound, "le": x <= self.bound, "gt": x > self.bound, "ge": x >= self.bound}[
+            self.op
+        ]
+
+
+@dataclass(frozen=True)
+class Scripted:
+    """A line the tree tells the caller to say, and the condition written before it."""
+
+    condition: str
+    line: str
+    index: int
+
+
+@dataclass
+class TreeRules:
+    limits: list[Limit] = field(default_factory=list)
+    direct_only: bool = False
+    scripted: list[Scripted] = field(default_factory=list)
+    accept_transfer: bool = False
+    fixing_words: set[str] = field(default_factory=set)
+    not_fixing_words: set[str] = field(default_factory=set)
+    prefer: Literal["earliest", "latest", "cheapest", ""] = ""
+
+
+_TIME = r"(\d{1,2}(?::\d{2})?\s*(?:[ap]\.?m\.?)|noon|\d{1,2}:\d{2})"
+_BEFORE = re.compile(rf"\b(before|by|no later than|earlier than|prior to|at or before)\s+{_TIME}", re.I)
+_AFTER = re.compile(rf"\b(after|no earlier than|later than|at or after)\s+{_TIME}", re.I)
+_UNDER = re.compile(
+    r"\b(under|less than|below|no more than|at most|up to|not (?:to )?exceed|maximum(?: of)?|max(?:imum)?|"
+    r"within|cap(?:ped)? at|lower than)\s+\$\s?(\d[\d,]*(?:\.\d+)?)",
+    re.I,
+)
+_OR_LESS = re.compile(r"\$\s?(\d[\d,]*(?:\.\d+)?)\s+or (less|under)", re.I)
+_QUOTE = re.compile(r"[\"“]([^\"”]{6,}?)[\"”]")
+_DIRECT = re.compile(r"\b(direct|nonstop|non-stop|no connections?|no layovers?)\b", re.I)
+_FIXES = re.compile(
+    r"\b(fix(es|ed)?|resolv(es|ed)|works?|worked|working( again)?|now able|can connect|clears? it)\b", re.I
+)
+_NEGATED = re.compile(r"\b(not|n't|never|no longer|still)\b", re.I)
+_STOP = set(
+    [
+        "the",
+        "a",
+        "an",
+        "and",
+        "or",
+        "to",
+        "of",
+        "your",
+        "you",
+        "it",
+        "is",
+        "that",
+        "this",
+        "then",
+        "if",
+        "after",
+        "before",
+        "with",
+        "on",
+        "in",
+        "for",
+        "at",
+        "by",
+        "be",
+    ]
+)
+# Words of any troubleshooting talk: they say nothing about *which* step it is.
+_OUTCOME = {
+    "work", "fix", "fixe", "resolv", "issu", "step", "say", "now", "pleas", "try", "still", "again", "problem",
+    "already", "did", "tell", "know", "let", "whether", "then", "agent", "asks", "report", "not", "that",
+}  # fmt: skip
+
+
+def _subject(text: str, at: int) -> Subject:
+    before = text[max(0, at - 60) : at].lower()
+    d = max(before.rfind("depart"), before.rfind("leav"), before.rfind("take off"))
+    a = max(before.rfind("arriv"), before.rfind("land"), before.rfind("be in "), before.rfind("get to"))
+    if d < 0 and a < 0:
+        return "any"
+    return "depart" if d > a else "arrive"
+
+
+def _minutes(t: str) -> float | None:
+    t = t.strip().lower()
+    if t == "noon":
+        return 12 * 60.0
+    hm = parse_time_value(t)
+    if hm is None:
+        got = times(t)
+        if not got:
+            return None
+        hm = got[0]
+    return hm[0] * 60.0 + hm[1]
+
+
+def limits_of(text: str) -> list[Limit]:
+    """Time and money limits stated in one criterion."""
+    out: list[Limit] = []
+    for m in _BEFORE.finditer(text):
+        v = _minutes(m.group(2))
+        if v is not None:
+            op: Literal["lt", "le"] = (
+                "le" if m.group(1).lower() in ("by", "no later than", "at or before") else "lt"
+            )
+            out.append(Limit("time", op, v, _subject(text, m.start()), text))
+    for m in _AFTER.finditer(text):
+        v = _minutes(m.group(2))
+        if v is not None:
+            op2: Literal["gt", "ge"] = (
+                "ge" if m.group(1).lower() in ("no earlier than", "at or after") else "gt"
+            )
+            out.append(Limit("time", op2, v, _subject(text, m.start()), text))
+    for m in _UNDER.finditer(text):
+        op3: Literal["lt", "le"] = (
+            "lt" if m.group(1).lower() in ("under", "less than", "below", "lower than") else "le"
+        )
+        out.append(Limit("money", op3, float(m.group(2).replace(",", "")), "any", text))
+    for m in _OR_LESS.finditer(text):
+        out.append(Limit("money", "le", float(m.group(1).replace(",", "")), "any", text))
+    return out
+
+
+def content_words(text: str) -> set[str]:
+    return {stem(t) for t in tokens(text) if t.isalpha() and len(t) > 2 and t not in _STOP}
+
+
+def read_tree(must: list[str], nice: list[str], negotiation: list[str], edge: list[str], escalation: str,
+              goal: str, failure: str = "") -> TreeRules:  # fmt: skip
+    """Pull checkable rules out of the decision tree's prose (see the module docstring)."""
+    rules = TreeRules()
+    for c in must:
+        rules.limits += limits_of(c)
+        if _DIRECT.search(c):
+            rules.direct_only = True
+    idx = 0
+    for text in [*negotiation, *edge, escalation, failure]:
+        for m in _QUOTE.finditer(text):
+            line = m.group(1).strip()
+            if len(line.split()) < 3:
+                continue
+            rules.scripted.append(Scripted(text[: m.start()], line, idx))
+            idx += 1
+    esc = f"{escalation} {goal}"
+    wants = re.search(
+        r"\b(ask|request|want|accept|agree)\w*\s+(?:to\s+(?:be\s+)?)?(?:a\s+|the\s+)?transfer|"
+        r"\btransfer(?:red)?\s+to\s+a\s+live\s+agent\s+is\s+(?:ok|fine|acceptable)|speak (to|with) a live agent",
+        esc,
+        re.I,
+    )
+    refuses = re.search(
+        r"\b(must decline|decline|never speak to a live agent|do not ask to speak)\b", escalation, re.I
+    )
+    rules.accept_transfer = bool(wants) and not (
+        refuses and not re.search(r"\byou may\b|\bask to be\b", escalation, re.I)
+    )
+    for text in [*must, *negotiation, *edge]:
+        for s in sentences_of(text):
+            if _FIXES.search(s):
+                words = content_words(s) - _OUTCOME
+                (rules.not_fixing_words if _NEGATED.search(s) else rules.fixing_words).update(words)
+    joined = " ".join(negotiation).lower()
+    if re.search(r"\b(choose|pick|accept|take) the earliest\b", joined):
+        rules.prefer = "earliest"
+    elif re.search(r"\b(choose|pick|accept|take) the latest\b", joined):
+        rules.prefer = "latest"
+    elif re.search(r"\b(choose|pick|accept|take) the (cheapest|lowest)", joined):
+        rules.prefer = "cheapest"
+    return rules
+
+
+def offer_values(text: str, subject: Subject) -> list[float]:
+    """Times (minutes) in an offer that belong to ``subject`` ('departing at one PM' -> depart)."""
+    out: list[float] = []
+    for s in sentences_of(text):
+        low = s.lower()
+        for m in re.finditer(r"[^,;]+", low):
+            chunk = m.group(0)
+            ts = times(chunk)
+            if not ts:
+                continue
+            subj = _subject(low, m.end())
+            if subject == "any" or subj in (subject, "any"):
+                out += [h * 60.0 + mi for h, mi in ts]
+    return out
+
+
+def offer_cost(text: str) -> float | None:
+    """The offer's cost: the amount called total, else the largest amount named."""
+    low = text.lower()
+    i = low.rfind("total")
+    if i >= 0:
+        after = money(text[i:])
+        if after:
+            return after[0]
+    amounts = money(text)
+    return max(amounts) if amounts else None
+
+
+def violations(rules: TreeRules, offer: str) -> list[str]:
+    """The must-haves an offer breaks, as the criterion texts (empty: nothing checkable breaks)."""
+    bad: list[str] = []
+    for lim in rules.limits:
+        if lim.what == "money":
+            cost = offer_cost(offer)
+            if cost is not None and not lim.ok(cost):
+                bad.append(lim.source)
+        else:
+            vals = offer_values(offer, lim.subject)
+            if vals and not all(lim.ok(v) for v in vals):
+                bad.append(lim.source)
+    if rules.direct_only and re.search(r"\b(connect(ion|ing)|layover|one stop|stops? in|via)\b", offer, re.I):
+        bad.append("direct")
+    return list(dict.fromkeys(bad))

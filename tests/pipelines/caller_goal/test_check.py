@@ -1,0 +1,78 @@
+"""`caller check` on a small scenario: requests, withheld facts, decisions, endings, invented values."""
+
+from __future__ import annotations
+
+import json
+
+from voxbench.pipelines.caller.goal.check import (
+    GoalTextCaller,
+    Reply,
+    reference_turns,
+    reply_polarity,
+    run_check,
+)
+
+from .conftest import make_scenario
+
+TRACE = [
+    ("agent", "Hi, how can I help you today?"),
+    ("user", "Hi, I need to change my flight."),
+    ("agent", "May I have your confirmation number and last name?"),
+    ("user", "Z K three F F W. Lima."),
+    ("agent", "I found a nonstop at one PM with a fifty dollar fee. Would you like me to book it?"),
+    ("user", "Yes, please."),
+    ("agent", "You're all set."),
+]
+
+
+def _scenario():  # type: ignore[no-untyped-def]
+    return make_scenario(
+        {"confirmation_number": "ZK3FFW", "last_name": "Lima"},
+        must=["The new flight departs before 2:00 PM today."],
+        trace=TRACE,
+    )
+
+
+def test_reference_turns_pair_agent_turns_with_replies() -> None:
+    opening, turns = reference_turns(_scenario())
+    assert opening is None
+    assert [r for _, r in turns] == [
+        "Hi, I need to change my flight.",
+        "Z K three F F W. Lima.",
+        "Yes, please.",
+        "",
+    ]
+
+
+def test_goal_caller_scores_clean() -> None:
+    rep = run_check([("airline", _scenario())], lambda d, s: GoalTextCaller(s), "goal", "x")
+    o = rep.overall
+    assert o["requests_answered_right_pct"] == 100.0 and o["invented_facts"] == 0
+    assert o["decisions_matched_pct"] == 100.0 and o["premature_endings"] == 0 and o["missed_endings"] == 0
+    json.dumps(rep.model_dump(mode="json"))
+
+
+class _Bad:
+    """A caller that invents a code, withholds the last name, says no, and never hangs up."""
+
+    def open(self) -> Reply:
+        return Reply(text="hi")
+
+    def respond(self, agent_text: str) -> Reply:
+        if "confirmation" in agent_text:
+            return Reply(text="It is Q X seven T four M.")
+        return Reply(text="No.")
+
+
+def test_a_bad_caller_is_caught() -> None:
+    rep = run_check([("airline", _scenario())], lambda d, s: _Bad(), "bad", "x")
+    c = rep.overall_counts
+    assert c.requests == 1 and c.requests_right == 0 and c.facts_withheld == 2
+    assert c.invented >= 1 and c.decisions == 1 and c.decisions_matched == 0 and c.missed_endings == 1
+
+
+def test_reply_polarity() -> None:
+    assert reply_polarity("Yes, that's correct.") == "yes"
+    assert reply_polarity("No, I don't want that.") == "no"
+    assert reply_polarity("I already tried that. It's still not working.") == "no"
+    assert reply_polarity("My employee ID is E M P.") == ""

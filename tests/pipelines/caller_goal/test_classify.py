@@ -1,0 +1,78 @@
+"""The agent-turn classifier: fact requests by the scenario's own field names, and the other kinds."""
+
+from __future__ import annotations
+
+from voxbench.pipelines.caller.goal.classify import classify
+from voxbench.pipelines.caller.goal.facts import goal_facts
+from voxbench.scenarios import Scenario
+
+
+def _book(sc: Scenario):  # type: ignore[no-untyped-def]
+    return goal_facts(sc.user_goal.information_required, sc.seed_data)
+
+
+def test_request_for_two_facts(itsm: Scenario) -> None:
+    h = classify(
+        "First, I need to verify your identity. Please give me your employee I D, and the last four digits "
+        "of your phone number on file.",
+        _book(itsm),
+    )
+    assert h.has("request")
+    assert h.asked == ["employee_id", "phone_last_four"]
+
+
+def test_request_words_from_the_rest_of_the_turn(itsm: Scenario) -> None:
+    h = classify("Got it. Where should we deliver it? Please give me the building and floor.", _book(itsm))
+    assert set(h.asked) == {"delivery_building", "delivery_floor"}
+
+
+def test_head_noun_alone_means_the_one_fact_not_given(itsm: Scenario) -> None:
+    h = classify("To book the room, I need the building, the date and the start time.", _book(itsm))
+    assert "meeting_date" in h.asked and "start_time" in h.asked
+
+
+def test_readback_right_and_wrong(airline: Scenario) -> None:
+    book = _book(airline)
+    ok = classify("I found reservation Z K three F F W. Is that correct?", book)
+    assert ok.readback_ok == ["confirmation_number"] and ok.has("confirm_question")
+    wrong = classify("I have Z K three F F M. Is that correct?", book)
+    assert wrong.readback_wrong == ["confirmation_number"]
+
+
+def test_options_hold_transfer_completed_goodbye(airline: Scenario) -> None:
+    book = _book(airline)
+    assert classify("Would you like a window or an aisle seat?", book).options == [
+        "a window",
+        "an aisle seat",
+    ]
+    assert classify("One moment please.", book).kinds == ["hold"]
+    assert classify("Let me check that for you.", book).has("hold")
+    assert classify("Transferring you to a live agent. Please wait.", book).has("transfer")
+    assert classify("I can transfer you to a live agent. Would you like that?", book).has("transfer_offer")
+    done = classify(
+        "You're all set. Your seat has been assigned. Is there anything else I can help with?", book
+    )
+    assert done.has("completed") and done.has("anything_else")
+    assert classify("Thanks for calling. Goodbye.", book).has("goodbye")
+
+
+def test_llm_hook_is_off_by_default_and_only_chooses(airline: Scenario) -> None:
+    book = _book(airline)
+    text = "What do you go by?"
+    assert classify(text, book).asked == []
+
+    class Picker:
+        name = "fake"
+
+        def __init__(self) -> None:
+            self.seen: list[str] = []
+
+        def choose(self, question: str, choices: list[str]) -> int | None:
+            self.seen = choices
+            return choices.index("last_name")
+
+    hook = Picker()
+    h = classify(text, book, hook=hook)
+    assert h.asked == ["last_name"]
+    assert hook.seen[-1] == "none of these" and "confirmation_number" in hook.seen
+    assert any("llm:fake" in r for r in h.rules)
