@@ -102,7 +102,9 @@ def test_late_transcript_and_early_intended_text_land_on_their_audio() -> None:
         ]
     )  # fmt: skip
     assert c.intended_user_turns == {1: "first", 2: "second"}
-    assert c.transcribed_user_turns == {1: "first heard"}
+    # the caller's last turn was never transcribed (the call ended): EVA's intended stand-in
+    assert c.transcribed_user_turns == {1: "first heard", 2: "second"}
+    assert c.stt_fallback_turns == [2]
 
 
 def test_caller_speaking_first_opens_turn_one_but_eva_mode_keeps_zero() -> None:

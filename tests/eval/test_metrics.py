@@ -160,7 +160,7 @@ def test_stt_wer_hand_counted() -> None:
     assert (r.details["insertions"], r.details["deletions"], r.details["substitutions"]) == (1, 2, 0)
     assert r.score == pytest.approx(3 / 7, abs=1e-4)
     assert r.normalized_score == pytest.approx(1 - 3 / 7, abs=1e-4)
-    assert r.params["normalizer"] == "vb-en-1"
+    assert r.params["normalizer"] == "vb-eva-2"
 
 
 def test_agent_speech_fidelity_offline(small: ConversationContext) -> None:
@@ -170,7 +170,9 @@ def test_agent_speech_fidelity_offline(small: ConversationContext) -> None:
     assert r.details["per_turn_rating"] == {1: 1.0, 2: 1.0}
     small.transcribed_assistant_turns[2] = "Done. You are on flight S K 3 for 120 dollars."
     r = agent_speech_fidelity(small, CFG)
-    assert r.score == 0.5 and r.details["per_turn_entities"][2]["missing"] == ["sk2"]
+    assert r.score == 0.5 and r.details["per_turn_entities"][2]["missing"] == [
+        "sk 2"
+    ]  # letters | digits split, as EVA
     small.transcribed_assistant_turns = {}
     r = agent_speech_fidelity(small, CFG)
     assert r.skipped and r.details["unscored"]

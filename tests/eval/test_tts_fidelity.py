@@ -57,7 +57,7 @@ def test_offline_failure_modes_per_turn(tmp_path: Path) -> None:
         4: [],  # one word misheard is under the three-word run
     }
     ev = r.details["per_turn_evidence"]
-    assert ev[1]["missing_entities"] == ["zk3ffw"]
+    assert ev[1]["missing_entities"] == ["zk 3 ffw"]  # letters | digits split, as EVA
     assert ev[2]["dropped"] == ["in the morning from the north terminal"]
     assert ev[3]["inserted"] == ["please hold hold hold"]
     assert r.score == 0.4 and r.normalized_score == 0.4

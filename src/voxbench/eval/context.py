@@ -82,6 +82,9 @@ class ConversationContext:
     reasoning_tokens: list[int] = field(default_factory=list)
     """Reasoning tokens per agent LLM response that reported them (absent, not 0, otherwise)."""
     pretool_speech_rate: float | None = None
+    stt_fallback_turns: list[int] = field(default_factory=list)
+    """Caller turns the agent never transcribed (the call ended first): their transcribed
+    text is the intended text, as in EVA."""
     expected_db: dict[str, Any] | None = None
     initial_db: dict[str, Any] | None = None
     final_db: dict[str, Any] | None = None
@@ -267,12 +270,31 @@ def segment(
 
     ctx.intended_user_turns = joined("user_intended")
     ctx.transcribed_user_turns = joined("user_transcribed")
+    if ctx.pipeline_type == "cascade":
+        _untranscribed_last_turn(ctx)
     ctx.intended_assistant_turns = joined("assistant_intended")
     ctx.transcribed_assistant_turns = joined("assistant_transcribed")
     ctx.tool_calls = calls
     turn_ids = [*users, *assts, *(c.turn_id for c in calls)]
     ctx.num_turns = max(turn_ids) if turn_ids else 0
     ctx.conversation_trace = build_trace(ctx, users, assts)
+
+
+def _untranscribed_last_turn(ctx: ConversationContext) -> None:
+    """EVA's rule for the caller's last words: when the call ended before the agent's STT
+    produced text for the caller's final turn (no agent turn follows it), that turn's
+    transcribed text is the intended text, marked `intended` in the trace. stt_wer then
+    counts it as heard correctly, as EVA does; `stt_fallback_turns` lists it."""
+    if not ctx.intended_user_turns or not ctx.transcribed_user_turns:
+        return  # no live STT at all (e.g. only post-call transcripts): nothing to stand in for
+    last = max(ctx.intended_user_turns)
+    later_agent = any(t >= last for t in ctx.intended_assistant_turns) or any(
+        t >= last for t in ctx.transcribed_assistant_turns
+    )
+    if last in ctx.transcribed_user_turns or later_agent or not ctx.intended_user_turns[last].strip():
+        return
+    ctx.transcribed_user_turns[last] = ctx.intended_user_turns[last]
+    ctx.stt_fallback_turns = [last]
 
 
 def _tool_calls(events: list[HEvent], turn_at: Callable[[float], int]) -> list[ToolCallInfo]:
@@ -319,7 +341,8 @@ def build_trace(
     items: list[tuple[int, float, int, dict[str, Any]]] = []
     for t, text in user_src.items():
         at = min((s for s, _ in users.get(t, [])), default=float("-inf"))
-        items.append((t, at, 0, {"role": "user", "content": text, "type": user_type, "turn_id": t}))
+        kind = "intended" if t in ctx.stt_fallback_turns else user_type
+        items.append((t, at, 0, {"role": "user", "content": text, "type": kind, "turn_id": t}))
     for t, text in asst_src.items():
         at = min((s for s, _ in assts.get(t, [])), default=float("inf"))
         items.append((t, at, 1, {"role": "assistant", "content": text, "type": asst_type, "turn_id": t}))

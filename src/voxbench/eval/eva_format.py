@@ -183,6 +183,21 @@ def _valid_end(sim: list[dict[str, Any]]) -> bool | None:
     return (last.get("type") or last.get("event_type")) == "connection_state" and reason == "goodbye"
 
 
+def run_language(folder: Path) -> str:
+    """The run's language (EVA's RunConfig.language in the run's config.json), "en" if unset:
+    WER normalisation is chosen by it."""
+    for d in (folder, *list(folder.parents)[:3]):
+        p = d / "config.json"
+        if p.is_file():
+            try:
+                lang = json.loads(p.read_text(encoding="utf-8")).get("language")
+            except (ValueError, AttributeError):
+                continue
+            if isinstance(lang, str) and lang:
+                return lang
+    return "en"
+
+
 def load_eva_context(
     folder: str | Path,
     record_id: str | None = None,
@@ -190,6 +205,7 @@ def load_eva_context(
     domain: str | None = None,
     pipeline_type: str = "cascade",
     dataset: EvaDataset | None = None,
+    language: str | None = None,
 ) -> ConversationContext:
     """One EVA record folder as a context. The scenario comes from `dataset` (pass one
     `EvaDataset` for a whole run: it loads each domain once) or else from `dataset_root`."""
@@ -209,6 +225,7 @@ def load_eva_context(
         trial=trial,
         domain=domain or "",
         pipeline_type=pipeline_type,
+        language=language or run_language(folder),
         source="eva",
         status="completed" if result.get("completed", True) else "infra_failure",
         error=result.get("error"),

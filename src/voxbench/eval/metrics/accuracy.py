@@ -53,7 +53,8 @@ def extract_entities(text: str) -> list[str]:
     ents: list[str] = []
     for code in _CODE_RE.findall(raw):
         ents.append(normalize_text(code))
-    for tok in normalize_text(raw).split():
+    # other numbers, outside the codes (a code's digits are not a second entity)
+    for tok in normalize_text(_CODE_RE.sub(" ", raw)).split():
         if any(c.isdigit() for c in tok) and tok not in ents:
             ents.append(tok)
     return [e for e in dict.fromkeys(ents) if e]

@@ -15,7 +15,7 @@ CER_LANGS = ("ja", "zh", "ko")
 
 
 @metric(
-    "stt_wer", category="diagnostic", version="v0.1-vb1", higher_is_better=False, exclude_from_pass_at_k=True
+    "stt_wer", category="diagnostic", version="v0.1-vb2", higher_is_better=False, exclude_from_pass_at_k=True
 )
 def stt_wer(ctx: ConversationContext, config: EvalConfig) -> MetricResult:
     """Corpus WER over caller turns that have both texts; score = WER, norm = 1 - min(1, WER)."""
@@ -67,6 +67,8 @@ def stt_wer(ctx: ConversationContext, config: EvalConfig) -> MetricResult:
             "top_errors": errs.most_common(10),
             "num_turns": len(ctx.intended_user_turns),
             "num_evaluated": len(pairs),
+            # caller turns the agent never transcribed (call ended): intended text stands in (EVA)
+            "stt_fallback_turns": list(ctx.stt_fallback_turns),
         },
         sub_metrics={
             "substitution_rate": sub(
