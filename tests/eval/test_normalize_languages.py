@@ -169,3 +169,10 @@ def test_eva_run_language_comes_from_the_run_config(tmp_path: Path) -> None:
     (rec / "result.json").write_text(json.dumps({"record_id": "1.1.1"}))
     (rec / "audit_log.json").write_text(json.dumps({"transcript": []}))
     assert load_eva_context(rec).language == "de"
+
+
+def test_values_mode_keeps_units_and_digits() -> None:
+    """For value extraction (offline judges), amounts keep their unit as a word."""
+    assert normalize_text("three hundred forty dollars, 5% off", values=True) == "340 dollars 5 percent off"
+    assert normalize_text("$12.50 for 1 bag", values=True) == "12.50 dollars for 1 bag"
+    assert normalize_text("$12.50 for 1 bag") == "12.50 for one bag"  # WER form, as EVA

@@ -117,7 +117,7 @@ def _tokens(clause: str) -> list[str]:
     c = clause  # 4:30 -> 4 30
     c = re.sub(r"\b(\d{1,2})\s*([ap])\.?\s?m\b\.?", r"\1 \2m", c, flags=re.I)  # 8 a.m. -> 8 am
     c = re.sub(r"\bo'clock\b", "", c, flags=re.I)
-    toks = _merge_teens([t for t in normalize_text(c).split() if t.isascii()])
+    toks = _merge_teens([t for t in normalize_text(c, values=True).split() if t.isascii()])
     out: list[str] = []
     for i, t in enumerate(toks):
         prev = out[-1] if out else ""

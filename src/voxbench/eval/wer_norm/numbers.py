@@ -314,16 +314,17 @@ class NumberNormalizer:
         if value is not None:
             yield output(value)
 
-    def postprocess(self, s: str) -> str:
+    def postprocess(self, s: str, spell_one: bool = True) -> str:
         cfg = self.cfg
         conn = rf"(?:{re.escape(cfg.cents_connector)} )?" if cfg.cents_connector else ""
         s = re.sub(rf"([€£$])([0-9]+) {conn}¢([0-9]{{1,2}})\b", lambda m: f"{m[1]}{m[2]}.{int(m[3]):02d}", s)
         s = re.sub(r"[€£$]0\.([0-9]{1,2})\b", lambda m: f"¢{int(m[1])}", s)
-        if cfg.one_word:
+        if cfg.one_word and spell_one:
             s = re.sub(r"\b1(s?)\b", lambda m: cfg.one_word + (cfg.one_plural_suffix if m[1] else ""), s)  # type: ignore[operator]
         return s
 
-    def __call__(self, s: str) -> str:
+    def __call__(self, s: str, spell_one: bool = True) -> str:
+        """`spell_one=False` keeps a lone 1 as a digit (EVA writes it back as "one" for WER)."""
         s = self.preprocess(s)
         s = " ".join(w for w in self.process_words(s.split()) if w)
-        return self.postprocess(s)
+        return self.postprocess(s, spell_one)

@@ -128,7 +128,7 @@ def _engine(
     return cfg, NumberNormalizer(cfg), reps, ignore
 
 
-def _with_table(t: str, code: str) -> str:
+def _with_table(t: str, code: str, values: bool = False) -> str:
     cfg, numbers, reps, ignore = _engine(code)
     t = t.lower()
     t = re.sub(r"\(([^)]+?)\)", " ", t)
@@ -150,7 +150,7 @@ def _with_table(t: str, code: str) -> str:
         t = re.sub(r"(?<=\d),(?=\d)", ".", t)
     t = re.sub(r"\.([^0-9]|$)", r" \1", t)
     t = _symbols(t, _KEEP + ("-" if cfg.split_hyphenated_numbers else ""), not cfg.preserve_combining_marks)
-    t = numbers(t)
+    t = numbers(t, spell_one=not values)
     if cfg.spelling_map_path:
         spelling = load_spelling(cfg.spelling_map_path)
         t = " ".join(spelling.get(w, w) for w in t.split())
@@ -167,22 +167,31 @@ def _basic(t: str, language: str) -> str:
     return t
 
 
-def _punctuation(t: str) -> str:
+_AMOUNT = re.compile(r"([$€£¢])(\d+(?:\.\d+)?)|(\d+(?:\.\d+)?)%")
+_SYMBOL_WORD = {"$": "dollars", "€": "euros", "£": "pounds", "¢": "cents"}
+
+
+def _punctuation(t: str, values: bool = False) -> str:
+    if values:  # "$340" -> "340 dollars", "5%" -> "5 percent": the unit stays a word
+        t = _AMOUNT.sub(lambda m: f"{m[2]} {_SYMBOL_WORD[m[1]]}" if m[1] else f"{m[3]} percent", t)
     t = t.replace("-", " ")
     t = re.sub(r"(?<!\d)\.|\.(?!\d)", " ", t)
     return "".join(" " if (c != "." and unicodedata.category(c)[0] in "SP") else c for c in t)
 
 
-def normalize_text(text: str, language: str = "en") -> str:
-    """Normalise one caller/agent text for comparison in the conversation's language."""
+def normalize_text(text: str, language: str = "en", values: bool = False) -> str:
+    """Normalise one caller/agent text for comparison in the conversation's language.
+
+    `values=True` is for extracting values rather than scoring WER: amounts keep their unit
+    as a word ("$340" -> "340 dollars") and a lone 1 stays a digit."""
     t = _apostrophes(_strip_tags(text or ""))
     t = _letter_runs(t)
     t = _hyphen_groups(t)
     t = _dash_word(t)
     t = _list_commas(t)
     code = config_code(language)
-    t = _with_table(t, code) if code else _basic(t, language)
-    t = _punctuation(t.lower())
+    t = _with_table(t, code, values) if code else _basic(t, language)
+    t = _punctuation(t.lower(), values)
     toks = [re.sub(r"^0+(?=\d)", "", w) if w.isdigit() else w for w in t.split()]
     out = " ".join(toks)
     sfx = load_config(code).ordinal_suffix_pattern if code else ""
