@@ -10,13 +10,14 @@ quadratic-weighted kappa, macro-F1 and the confusion matrix (rows human, columns
 for key entities, EVA's lenient entity-extraction F1 and the correctness agreement of matched
 entities; and the mean / max time per conversation. The methods are rules, nothing is fitted
 on the labels, so there is no cross-validation to report. Not a test.
-Default paths are relative to the repository root (`../shared/eva-data`).
+Default paths: $VOXBENCH_EVA_DATA, else `../shared/eva-data` from the repository root.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -27,7 +28,7 @@ from voxbench.eval.offline import load_all
 from voxbench.scenarios.agent_spec import load_agent_spec
 
 ROOT = Path(__file__).resolve().parent.parent
-DEFAULT_DATA = ROOT / ".." / "shared" / "eva-data"
+DEFAULT_DATA = Path(os.environ.get("VOXBENCH_EVA_DATA") or ROOT / ".." / "shared" / "eva-data")
 FILES = {
     "faithfulness": "faithfulness.jsonl",
     "transcription_accuracy_key_entities": "key_entity_transcription.jsonl",

@@ -98,13 +98,17 @@ def clauses(text: str) -> list[str]:
     t = re.sub(r"\b(\d{1,2}):(\d\d)\b", r"\1\2", t)  # 2:00 -> 200 (the normaliser would drop "00")
     t = re.sub(r"(?<=\w)\s+(?:dash|hyphen)\s+(?=\w)", " ", t, flags=re.I)
     t = re.sub(
-        rf"\b(\d+|{_NUMBER_WORDS})\s+([AP])\s?M\b\.?", lambda m: f"{m.group(1)} {m.group(2).lower()}m", t
+        rf"\b(\d+|{_NUMBER_WORDS})\s+([AP])\s?M\b\.?",
+        lambda m: f"{m.group(1)} {m.group(2).lower()}m",
+        t,
+        flags=re.I,
     )
+    t = re.sub(r"\b(\d{1,2})\.(\d\d)(?=\s*[ap]m\b)", r"\1\2", t, flags=re.I)  # 8.05 am -> 805 am
     t = re.sub(rf"\b(\d+|{_NUMBER_WORDS})\s+A\b", r"\1 alpha", t)
     t = _DIGIT_RUN.sub(
         lambda m: "".join(_DIGIT[w.lower()] for w in re.findall(r"[a-z]+", m.group(0), re.I)), t
     )
-    t = re.sub(r"\b([A-Za-z])\s+as\s+in\s+[A-Za-z-]+", r"\1", t)
+    t = re.sub(rf"\b([A-Za-z]|{_NUMBER_WORDS})\s+as\s+in\s+[A-Za-z-]+", r"\1", t, flags=re.I)
     t = _SPELL_SEP.sub(r"\1 ", t)
     t = _CAPS_PREFIX.sub(_split_caps, t)
     t = _SPELLED.sub(_spelled_letters, t)

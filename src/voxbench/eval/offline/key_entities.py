@@ -1,0 +1,141 @@
+"""Offline transcription_accuracy_key_entities: EVA's per-turn entity scoring, by rule.
+
+For each caller turn, key entities are extracted from what the caller's TTS was meant to say
+(`_entities`), then looked for in what the agent's STT heard, on normalised value keys
+(`voxbench.eval.normalize` + `_values`: "one hundred twenty dollars" = "$120", "Z K three F F
+W" = "ZK3FFW", "eight fifty five a m" = "8:55 a.m."). An entity is correct when every key it
+carries is in the transcript as often as it was said (a code said twice and heard once is
+wrong); EVA's adjacent-turn drift rule lets a value found in a neighbouring turn count.
+Entities after an interruption tag are reported but skipped. Turn score = correct / judged;
+turns without entities are -1 and excluded; the metric is the mean, as with the LLM judge.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from statistics import mean
+from typing import Any
+
+from voxbench.eval.context import ConversationContext
+from voxbench.eval.offline import offline_method
+from voxbench.eval.offline._entities import Entity, email_canon, extract
+from voxbench.eval.offline._values import spoken_values
+from voxbench.eval.types import MetricResult, sub
+
+NAME = "transcription_accuracy_key_entities"
+VERSION = "0.1"
+_INTERRUPT_TAG = re.compile(r"\[[^\]]*(interrupt|cut off|talked over|overlap)[^\]]*\]", re.I)
+_TAG = re.compile(r"\[[^\]]*\]")
+
+
+class Heard:
+    """What the STT of one turn holds, in every comparable form."""
+
+    def __init__(self, text: str) -> None:
+        self.keys = Counter(v.key for v in spoken_values(text))
+        words = [re.sub(r"[^a-z]", "", w) for w in text.lower().split()]
+        words = [w for w in words if w]
+        self.spans = {
+            "w:" + "".join(words[i:j])
+            for i in range(len(words))
+            for j in range(i + 1, min(i + 5, len(words) + 1))
+        }
+        self.email = email_canon(text)
+        self.digits = "".join(
+            re.findall(r"\d", re.sub(r"[a-z]+", lambda m: _DW.get(m.group(0), ""), text.lower()))
+        )
+
+    def holds(self, key: str, times: int = 1) -> bool:
+        kind, body = key.split(":", 1)
+        if kind == "w":
+            return key in self.spans
+        if kind == "e":
+            return body in self.email
+        if kind == "p":
+            return body in self.digits
+        return self.keys[key] >= times
+
+
+_DW = {"zero": "0", "oh": "0", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6",
+       "seven": "7", "eight": "8", "nine": "9"}  # fmt: skip
+
+
+def judge_turn(
+    ents: list[Entity], heard: Heard, neighbours: list[tuple[Heard, Heard]]
+) -> list[dict[str, Any]]:
+    """`neighbours`: (what the STT heard, what the caller meant) of the adjacent turns; a value
+    heard next door counts only when that turn did not mean to say it itself."""
+    out = []
+    for e in ents:
+        times = e.mentions if e.type in ("code", "flight_number", "phone") else 1
+        missing = sorted(k for k in e.keys if not heard.holds(k, times))
+        drift = (
+            bool(missing)
+            and times == 1
+            and all(any(n.holds(k) and not own.holds(k) for n, own in neighbours) for k in missing)
+        )
+        ok = not missing or drift
+        why = (
+            "all values heard"
+            if not missing
+            else ("heard in an adjacent turn" if drift else f"not heard: {', '.join(missing)}")
+        )
+        out.append({"type": e.type, "value": e.value, "correct": ok, "skipped": False, "analysis": why,
+                    "mentions": e.mentions})  # fmt: skip
+    return out
+
+
+@offline_method(NAME, method="entity-rules", version=VERSION)
+def key_entities_offline(ctx: ConversationContext) -> MetricResult:
+    """Per caller turn: entities of the intended text found in the STT text; mean over turns."""
+    turns = {t: x for t, x in sorted(ctx.intended_user_turns.items())}
+    if not turns or not ctx.transcribed_user_turns:
+        return MetricResult.skip(NAME, "needs intended and transcribed caller text")
+    heard = {t: Heard(_TAG.sub(" ", ctx.transcribed_user_turns.get(t, ""))) for t in turns}
+    meant = {t: Heard(_TAG.sub(" ", x)) for t, x in turns.items()}
+    per_turn_entities: dict[int, list[dict[str, Any]]] = {}
+    turn_scores: dict[int, float] = {}
+    by_type: dict[str, list[float]] = {}
+    for t, text in turns.items():
+        cut = _INTERRUPT_TAG.search(text)
+        ents = extract(_TAG.sub(lambda m: " " * len(m.group(0)), text))
+        neighbours = [(heard[n], meant[n]) for n in (t - 1, t + 1) if n in heard]
+        judged = judge_turn(ents, heard[t], neighbours)
+        for e, j in zip(ents, judged, strict=True):
+            if cut is not None and e.start > cut.start():
+                j["skipped"] = True
+                j["analysis"] += " (after an interruption tag: skipped)"
+        per_turn_entities[t] = judged
+        scored = [j for j in judged if not j["skipped"]]
+        if not scored:
+            turn_scores[t] = -1.0
+            continue
+        turn_scores[t] = round(sum(j["correct"] for j in scored) / len(scored), 4)
+        for j in scored:
+            by_type.setdefault(j["type"], []).append(float(j["correct"]))
+    applicable = [v for v in turn_scores.values() if v >= 0]
+    evidence = [
+        {"turn": t, "claim": f"{j['type']} {j['value']!r}", "rule": j["analysis"]}
+        for t, js in per_turn_entities.items()
+        for j in js
+        if not j["correct"] and not j["skipped"]
+    ]
+    if not applicable:
+        return MetricResult.skip(
+            NAME, "no caller turn carried key entities", details={"per_turn_score": turn_scores}
+        )
+    s = round(mean(applicable), 3)
+    return MetricResult(
+        name=NAME,
+        score=s,
+        normalized_score=s,
+        details={
+            "per_turn_score": turn_scores,
+            "per_turn_entities": per_turn_entities,
+            "num_turns": len(turns),
+            "num_evaluated": len(applicable),
+            "evidence": evidence,
+        },
+        sub_metrics={f"{k}_accuracy": sub(f"{k}_accuracy", round(mean(v), 4)) for k, v in by_type.items()},
+    )

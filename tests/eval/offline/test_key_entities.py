@@ -1,0 +1,83 @@
+"""Offline key-entity transcription accuracy: entities of the intended caller text looked for
+in the STT text on normalised values."""
+
+from __future__ import annotations
+
+from voxbench.eval.context import ConversationContext
+from voxbench.eval.offline import rate_offline
+from voxbench.eval.offline._entities import extract
+from voxbench.eval.offline.key_entities import key_entities_offline
+
+
+def _ctx(pairs: list[tuple[str, str]]) -> ConversationContext:
+    ctx = ConversationContext(record_id="ke")
+    ctx.intended_user_turns = {i: a for i, (a, _) in enumerate(pairs)}
+    ctx.transcribed_user_turns = {i: b for i, (_, b) in enumerate(pairs)}
+    return ctx
+
+
+def _values(text: str) -> list[tuple[str, str]]:
+    return [(e.type, e.value) for e in extract(text)]
+
+
+def test_extracts_the_kinds_eva_counts() -> None:
+    got = _values(
+        "My confirmation is Z K three F F W and my last name is Rodriguez. Move me from AUS to Boston on "
+        "March twenty fifth, arriving by four p m, for under one hundred twenty dollars, seat twenty one A."
+    )
+    kinds = {k for k, _ in got}
+    assert {"code", "name", "airport_code", "date", "time", "amount", "seat"} <= kinds
+    assert ("code", "Z K three F F W (ZK3FFW)") in got
+    assert ("amount", "one hundred twenty dollars ($120)") in got
+    assert not any(v.startswith("My") or v == "Move" for _, v in got)
+
+
+def test_clean_transcript_scores_1() -> None:
+    res = key_entities_offline(
+        _ctx(
+            [
+                (
+                    "My code is Z K three F F W, last name Rodriguez.",
+                    "My code is ZK3FFW, last name Rodriguez.",
+                ),
+                ("It was one hundred twenty dollars at eight fifty five a m.", "It was $120 at 8:55 a.m."),
+            ]
+        )
+    )
+    assert res.score == 1.0 and res.details["evidence"] == []
+
+
+def test_misheard_entity_lowers_the_score() -> None:
+    res = key_entities_offline(
+        _ctx(
+            [
+                (
+                    "My code is Z K three F F W, last name Rodriguez.",
+                    "My code is ZK3FF, last name Rodriguez.",
+                ),
+                ("Keep it under one hundred fifteen dollars.", "Keep it under $150."),
+            ]
+        )
+    )
+    assert res.details["per_turn_score"] == {0: 0.5, 1: 0.0}
+    assert res.score == 0.25
+    assert any("ZK3FFW" in e["claim"] for e in res.details["evidence"])
+
+
+def test_code_said_twice_heard_once_is_wrong() -> None:
+    res = key_entities_offline(
+        _ctx([("It is B five O D Z X, that's B five O D Z X.", "It is BODZX. That's B5ODZX.")])
+    )
+    assert res.score == 0.0
+
+
+def test_turns_without_entities_are_excluded() -> None:
+    res = key_entities_offline(
+        _ctx([("Hi, I need help.", "Hi, I need help."), ("Last name Patel.", "Last name Patel.")])
+    )
+    assert res.details["per_turn_score"][0] == -1.0 and res.score == 1.0
+
+
+def test_no_entities_at_all_skips() -> None:
+    res = rate_offline("transcription_accuracy_key_entities", _ctx([("Goodbye.", "Goodbye.")]))
+    assert res is not None and res.skipped
