@@ -6,11 +6,11 @@ import hashlib
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from statistics import mean
 from typing import Any
 
 import numpy as np
 
+from voxbench.eval.exact_mean import mean
 from voxbench.eval.passk import scenario_pass_k
 from voxbench.eval.types import REGISTRY, MetricResult
 

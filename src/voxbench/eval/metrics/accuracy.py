@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from statistics import mean
 
 from voxbench.eval.context import ConversationContext, strip_tags
+from voxbench.eval.exact_mean import mean
 from voxbench.eval.judges import parse_json_list
 from voxbench.eval.judges import prompts as P
 from voxbench.eval.normalize import NORMALIZER_ID, normalize_text

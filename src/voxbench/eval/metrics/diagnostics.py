@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from statistics import mean
 from typing import Any
 
 from voxbench.eval.context import ConversationContext
+from voxbench.eval.exact_mean import mean
 from voxbench.eval.types import EvalConfig, MetricResult, metric, sub
 from voxbench.scenarios import session_auth_mismatches
 

@@ -7,10 +7,10 @@ latency curve (tool-aware), agent-interrupt min(overlap, count, post-latency) ca
 
 from __future__ import annotations
 
-from statistics import mean
 from typing import Any
 
 from voxbench.eval.context import ConversationContext
+from voxbench.eval.exact_mean import mean
 from voxbench.eval.types import EvalConfig, MetricResult, metric, sub
 
 LATENCY_HARD_EARLY_MS = -500.0
