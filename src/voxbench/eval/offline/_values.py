@@ -77,6 +77,20 @@ _CAPS_PREFIX = re.compile(
 )
 
 
+_WRITTEN_CODE = re.compile(r"\b(?=[A-Za-z]*\d)(?=\d*[A-Za-z])[A-Za-z0-9]{2,}\b")
+_NOT_WRITTEN_CODE = re.compile(r"^\d+(st|nd|rd|th|am|pm|s)$|^[a-z]+\d*$", re.I)
+
+
+def _spell_written(m: re.Match[str]) -> str:
+    """A written code ("ZK3FFW", "21A") as NATO words and digit groups, so the normaliser
+    cannot split or merge it ("zk 3 ffw")."""
+    w = m.group(0)
+    if _NOT_WRITTEN_CODE.match(w) and not w.isupper():
+        return w
+    parts = re.findall(r"\d+|[A-Za-z]", w)
+    return " ".join(p if p.isdigit() else _LETTER_WORD[p.lower()] for p in parts)
+
+
 def _spelled_letters(m: re.Match[str]) -> str:
     """Inside a spelled run ("M L A T G two"), A and I are letters too."""
     toks = m.group(0).split()
@@ -112,6 +126,7 @@ def clauses(text: str) -> list[str]:
     t = _SPELL_SEP.sub(r"\1 ", t)
     t = _CAPS_PREFIX.sub(_split_caps, t)
     t = _SPELLED.sub(_spelled_letters, t)
+    t = _WRITTEN_CODE.sub(_spell_written, t)
     # spelled capitals as NATO words, so the normaliser does not merge them with neighbours
     t = re.sub(r"\b(?<!')([B-HJ-Z])\b(?!')", lambda m: _LETTER_WORD[m.group(1).lower()], t)
     return [c for c in _CLAUSE.split(t) if c and c.strip()]
