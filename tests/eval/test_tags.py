@@ -25,10 +25,9 @@ def test_agent_barges_in_and_cuts_the_caller_off(tmp_path: Path) -> None:
     )
     assert c.assistant_interrupted_turns == [1]
     assert c.intended_assistant_turns[1] == "[assistant interrupts] Let me look that up."
-    assert c.intended_user_turns[1] == "I want to rebook my flight to Boston. [likely cut off by assistant]"
-    assert (
-        c.transcribed_user_turns[1] == "I want to rebook my flight to Boston. [likely cut off by assistant]"
-    )
+    # EVA: the cut-off tag is in the trace only, not in the caller's turn texts
+    assert c.intended_user_turns[1] == "I want to rebook my flight to Boston."
+    assert c.transcribed_user_turns[1] == "I want to rebook my flight to Boston."
     assert _trace(c, "user", 1).endswith("[likely cut off by assistant]")
     assert _trace(c, "assistant", 1).startswith("[assistant interrupts]")
     assert tags_in(c.intended_assistant_turns[0]) == []

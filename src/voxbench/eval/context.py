@@ -32,7 +32,7 @@ from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
 from voxbench.eval.sessions import TEXT_KINDS, HEvent, NearestIndex, Session, Who, pair_sessions
-from voxbench.eval.tags import tagged_texts
+from voxbench.eval.tags import TAG_CUT_BY_ASSISTANT, tagged_texts
 
 __all__ = ["TEXT_KINDS", "ConversationContext", "HEvent", "ToolCallInfo", "Who", "segment", "strip_tags"]
 
@@ -278,6 +278,11 @@ def segment(
     turn_ids = [*users, *assts, *(c.turn_id for c in calls)]
     ctx.num_turns = max(turn_ids) if turn_ids else 0
     ctx.conversation_trace = build_trace(ctx, users, assts)
+    # EVA writes "the agent cut the caller off" only into the trace the judges read, not
+    # into the caller's turn texts (STT reference/hypothesis, intended text)
+    for turns in (ctx.intended_user_turns, ctx.transcribed_user_turns):
+        for t, text in turns.items():
+            turns[t] = text.replace(f" {TAG_CUT_BY_ASSISTANT}", "").replace(TAG_CUT_BY_ASSISTANT, "")
 
 
 def _untranscribed_last_turn(ctx: ConversationContext) -> None:

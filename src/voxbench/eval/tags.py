@@ -14,7 +14,9 @@ other speaker being Y:
   would say nothing about where the words were lost.
 * After S's text, when Y was still speaking at S's end:
   ``[likely cut off by user]`` / ``[likely cut off by assistant]`` if Y started during
-  S (X stopped because Y barged in); ``[speaker likely cut itself off]`` if Y was
+  S (X stopped because Y barged in; a caller's ``[likely cut off by assistant]`` stays in
+  the conversation trace only, as in EVA: `segment()` drops it from the caller's turn
+  texts); ``[speaker likely cut itself off]`` if Y was
   already speaking when S started (X cut in, then gave up) **and X speaks again later
   in the same turn**. Without a resumption the pattern is equally what a short reply
   over a long session of the other side looks like (EVA's real sample 1.1.2 has an
