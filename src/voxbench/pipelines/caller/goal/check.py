@@ -73,6 +73,7 @@ class Tally(BaseModel):
     """Counts of one scenario, a domain or the whole run."""
 
     scenarios: int = 0
+    errors: int = 0
     turns: int = 0
     requests: int = 0
     requests_right: int = 0
@@ -106,6 +107,7 @@ class Tally(BaseModel):
             "missed_endings": self.missed_endings,
             "ms_per_turn": round(self.ms_total / self.turns, 2) if self.turns else None,
             "ms_max": round(self.ms_max, 2),
+            "errors": self.errors,
         }
 
 
@@ -154,6 +156,23 @@ def reply_polarity(text: str) -> str:
     if _YES.match(t) or _FIXED.search(t):
         return "yes"
     return ""
+
+
+_AUX = re.compile(
+    r"^(?:\w+,\s+)?(is|are|was|were|do|does|did|would|will|can|could|shall|should|may|have|has|am)\b", re.I
+)
+
+
+def yes_no_question(agent_text: str) -> bool:
+    """Whether the agent asked a yes/no question: an auxiliary-first question, a tag ('..., correct?'),
+    or 'please confirm'. Grammar only, independent of the caller's classifier."""
+    for s in re.split(r"(?<=[.?!])\s+|\n+", agent_text.strip()):
+        s = s.strip()
+        if s.endswith("?") and (_AUX.match(s) or re.search(r",\s*(correct|right|okay|ok)\?$", s, re.I)):
+            return True
+        if re.match(r"^(please )?(confirm|say yes)\b", s, re.I):
+            return True
+    return False
 
 
 def chosen_option(text: str, options: list[str]) -> int | None:
@@ -280,7 +299,7 @@ def check_scenario(domain: str, scenario: Scenario, caller: TextCaller) -> Scena
                 f"option:{ref_opt}",
                 f"option:{ours}" if ours is not None else reply_polarity(reply.text),
             )
-        elif ref_pol and (asks or heard.has("troubleshoot")):
+        elif ref_pol and (yes_no_question(agent) or heard.has("troubleshoot")):
             row.decision_ref, row.decision_ours = ref_pol, reply_polarity(reply.text)
         if row.decision_ref:
             tally.decisions += 1

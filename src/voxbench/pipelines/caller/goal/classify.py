@@ -17,7 +17,6 @@ unless injected.
 
 from __future__ import annotations
 
-import difflib
 import re
 from typing import Literal, Protocol
 
@@ -95,7 +94,7 @@ _HOLD = re.compile(
     re.IGNORECASE,
 )
 _TRANSFER_NOW = re.compile(
-    r"\btransferring you\b|\bi('m| am) (now )?transferring\b|\bconnecting you (to|with)\b|"
+    r"\btransferring you\b|\bi('m| am) (now )?transferring\b|\bi('ve| have) transferred you\b|\bconnecting you (to|with)\b|"
     r"stay on the line for (the|a) (live )?(agent|specialist)|\bi('ve| have) (initiated|started) (the|a) transfer\b",
     re.IGNORECASE,
 )
@@ -123,6 +122,15 @@ _COMPLETED = re.compile(
     rf"(confirmed|booked|registered|on (the )?(standby|waitlist))|your (\w+ )?(request|case|ticket|booking|"
     rf"confirmation|reference|registration|waitlist) (number|id|code)s? (is|are)|you('re| are) back in)",
     re.IGNORECASE,
+)
+# A completion verb under a negation or a condition is not a completion ("cannot be submitted",
+# "has to wait until that record is updated").
+_NOT_DONE = re.compile(
+    r"\b(not|cannot|can't|can’t|unable|won't|won’t|until|once|if|unless|before|after|will be)\b", re.I
+)
+_NEXT_STEP = re.compile(
+    r"\b(now (for|let'?s|let’s|we('ll| will)|on to|to)|next,|let(')?s (do|move|start|turn|handle|take care)|moving on)\b",
+    re.I,
 )
 _DENIAL = re.compile(
     r"\b(can('|no)?t|cannot|unable to|not able to|not allowed|(is|are)n('|o)t (eligible|available|allowed|"
@@ -160,6 +168,11 @@ _OUTCOME_Q = re.compile(
     r"(fix|resolve|work)|(let me|tell me) (know )?(if|whether|when|once)|has that (fixed|resolved)|"
     r"is the (\w+ )?(stable|working)|are you (able|still)|still (happening|not working|having))",
     re.IGNORECASE,
+)
+
+
+_READBACK_CUE = re.compile(
+    r"\b(let me read (that|it) back|i heard|to confirm|just to confirm|i have (you|your))\b", re.I
 )
 
 
@@ -261,6 +274,26 @@ def _prefer_not_given(
     return list(dict.fromkeys(out))
 
 
+def _prefer_heard_digits(text: str, book: FactBook, asked: dict[str, str]) -> dict[str, str]:
+    """Asked to repeat a number the agent half heard, the caller means the fact holding those digits."""
+    heard_runs = [r for r in runs(text) if sum(c.isdigit() for c in r) >= 4]
+    if not heard_runs:
+        return asked
+    out: dict[str, str] = {}
+    for k, rule in asked.items():
+        f = book.get(k)
+        if f is None or any(r in compact(v) for v in f.values() for r in heard_runs):
+            out[k] = rule
+            continue
+        same = [o for o in book if set(o.heads) & set(f.heads) | (set(o.words) & set(f.words))
+                and any(r in compact(v) for v in o.values() for r in heard_runs)]  # fmt: skip
+        if len(same) == 1:
+            out[same[0].key] = f"heard_digits:{k}"
+        else:
+            out[k] = rule
+    return out
+
+
 def head_fallback(sentence: str, book: FactBook, given: set[str], covered: set[str]) -> list[tuple[str, str]]:
     """'the date' / 'what time' alone: the fact(s) with that head noun not given yet (at most two).
 
@@ -299,10 +332,11 @@ def readbacks(text: str, book: FactBook) -> tuple[list[str], list[str]]:
                 ok.append(f.key)  # "the phone ending in four eight two nine"
                 break
             if len(c) >= 4 and is_code(v) and any(ch.isdigit() for ch in c):
-                near = [
+                near = [  # same length, one or two characters off: a mishearing, not another code
                     r
                     for r in rs
-                    if abs(len(r) - len(c)) <= 2 and difflib.SequenceMatcher(None, r, c).ratio() >= 0.7
+                    if len(r) == len(c)
+                    and sum(a != b for a, b in zip(r, c, strict=True)) <= min(2, len(c) // 3)
                 ]
                 if near:
                     wrong.append(f.key)
@@ -310,14 +344,24 @@ def readbacks(text: str, book: FactBook) -> tuple[list[str], list[str]]:
     return ok, wrong
 
 
+_LEAD = re.compile(
+    r"^(?:.*?\b(?:would you (?:still )?(?:like|prefer|want)|do you (?:want|need|prefer)|should i|shall i|"
+    r"is it|is this|is that|are you|did you want|can i)\b\s*(?:to\s+)?(?:me to\s+)?)",
+    re.I,
+)
+_OFFER_ITEM = re.compile(r"\b(am|pm|dollars?|noon)\b")
+_NOT_AN_OFFER = re.compile(r"\b(current(ly)?|original|existing|previous|because|so the|since)\b", re.I)
+
+
 def _options(sents: list[str], question: str) -> list[str]:
     """The alternatives an agent offered: 'window or aisle?', or the items listed before 'Which one?'."""
-    q = question.rstrip("?")
+    q = question.rstrip("?").strip()
     if ":" in q:
         q = q.split(":", 1)[1]
     if re.search(r"\bor\b", q, re.I):
-        tail = re.split(r"\b(?:like|want|prefer|need|choose|is it|is this|be)\b", q, flags=re.I)[-1]
-        parts = [p.strip(" ,.") for p in re.split(r",\s*(?:or\s+)?|\s+or\s+", tail) if p.strip(" ,.")]
+        parts = [p.strip(" ,.") for p in re.split(r",\s*(?:or\s+)?|\s+or\s+", q) if p.strip(" ,.")]
+        parts = [_LEAD.sub("", p).strip(" ,.") for p in parts]
+        parts = [p for p in parts if p and len(p.split()) <= 12]
         if len(parts) >= 2:
             return parts
     listed: list[str] = []
@@ -328,12 +372,12 @@ def _options(sents: list[str], question: str) -> list[str]:
             break
         items = [
             p.strip(" ,.")
-            for p in re.split(r",\s*(?:and\s+)?(?=(?:an?|one|the|option|flight)\b)|;\s*", s)
+            for p in re.split(r",\s*(?:and\s+)?(?=(?:an?|one|the|option|flight)\b)|;\s*|\band (?=an?\b)", s)
             if p.strip()
         ]
         for it in items:
-            if re.search(r"\b(am|pm|dollars?|option)\b", " ".join(tokens(it))):
-                listed.append(it)
+            if _OFFER_ITEM.search(" ".join(tokens(it))) and not _NOT_AN_OFFER.search(it):
+                listed.append(re.sub(r"^(there (is|are)|i (found|have)|we have)\s+", "", it, flags=re.I))
     return listed if len(listed) >= 2 else []
 
 
@@ -342,6 +386,7 @@ def classify(
 ) -> Heard:
     """Classify one agent turn against the caller's facts (``given``: keys already disclosed)."""
     given = given or set()
+    text = text.replace("’", "'").replace("‘", "'")
     sents = sentences(text)
     heard = Heard()
     rules = heard.rules
@@ -364,7 +409,7 @@ def classify(
         heard.kinds.append("goodbye")
         rules.append("goodbye")
     statements = [s for s in sents if not s.endswith("?")]
-    if any(_COMPLETED.search(s) for s in statements):
+    if any(_COMPLETED.search(s) and not _NOT_DONE.search(s) for s in statements):
         heard.kinds.append("completed")
         rules.append("completed_phrase")
     if any(_DENIAL.search(s) for s in statements):
@@ -387,6 +432,13 @@ def classify(
         i = hook.choose(heard.question, choices)
         if i is not None and 0 <= i < len(book.facts):
             asked[book.facts[i].key] = f"llm:{hook.name}"
+    # a fact whose value the agent just said is not asked for ("forget the network called CorpNet")
+    asked = {
+        k: r
+        for k, r in asked.items()
+        if not ((f := book.get(k)) and f.matchable and any(mentions(text, v) for v in f.values()))
+    }
+    asked = _prefer_heard_digits(text, book, asked)
     if asked:
         heard.kinds.append("request")
         heard.asked = list(asked)
@@ -396,7 +448,7 @@ def classify(
     heard.readback_wrong = [k for k in wrong if k not in asked and k not in ok]
     if heard.readback_ok or heard.readback_wrong:
         heard.kinds.append("readback")
-    if any(_CONFIRM_Q.search(s) for s in sents):
+    if any(_CONFIRM_Q.search(s) for s in sents) or (heard.readback_ok and _READBACK_CUE.search(text)):
         heard.kinds.append("confirm_question")
         rules.append("confirm_question")
     if (heard.question and not heard.has("confirm_question")) or re.search(r"\bor\b", heard.question):
@@ -408,13 +460,16 @@ def classify(
             heard.options = opts
             rules.append("options")
     if any(_STEP.search(s) for s in sents) and any(_OUTCOME_Q.search(s) for s in sents):
-        if "confirm_question" in heard.kinds and not heard.readback_ok:
+        if "confirm_question" in heard.kinds:
             heard.kinds.remove("confirm_question")
         heard.kinds.append("troubleshoot")
         rules.append("troubleshoot_step")
     if any(_OPEN_Q.search(s) for s in sents) and not heard.has("request"):
         heard.kinds.append("open_question")
         rules.append("open_question")
+    if _NEXT_STEP.search(text) and heard.has("completed") and not questions and not heard.has("request"):
+        heard.kinds.append("hold")  # done with one thing and moving to the next: the agent keeps going
+        rules.append("next_step_announced")
     if not heard.kinds or (questions and not set(heard.kinds) - {"completed", "denial", "readback"}):
         heard.kinds.append("question" if (questions or requests) else "statement")
     return heard

@@ -21,7 +21,8 @@ from voxbench.pipelines.caller.goal.spoken import matchable, say_value
 # Key words that say nothing about which fact is meant.
 _DROP = {
     "if", "asked", "requested", "request", "for", "your", "the", "of", "a", "an", "to", "usd", "preferred",
-    "desired", "my", "in", "on", "at", "when", "is", "and", "or", "local", "product",
+    "desired", "my", "in", "on", "at", "when", "is", "and", "or", "local", "product", "eventually", "provided",
+    "needed", "required", "given", "only", "necessary",
 }  # fmt: skip
 # Head nouns: an agent says "the date" or "the code" and means the one it is collecting.
 HEADS = {

@@ -54,9 +54,14 @@ PHRASES: dict[str, tuple[str, ...]] = {
     ),
     "bye": ("Goodbye.", "Bye.", "Thanks, goodbye."),
     "next_request": (
-        "I also need help with something else: {intent}.",
-        "One more thing: {intent}.",
-        "Next, {intent}.",
+        "Yes, I also need help with something else: {intent}.",
+        "Yes, one more thing: {intent}.",
+        "Yes. Next, {intent}.",
+    ),
+    "push_back": (
+        "I understand, but this is important. Can you please make an exception?",
+        "I really need this done. Is there no way you can do it?",
+        "Please, can you check again? I really need this.",
     ),
     "restate": ("{goal}", "As I said, {goal_lc}", "{goal}"),
 }

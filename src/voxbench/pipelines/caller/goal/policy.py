@@ -28,9 +28,9 @@ from pydantic import BaseModel
 
 from voxbench.pipelines.caller.goal.acts import ActKind, CallerAct
 from voxbench.pipelines.caller.goal.classify import ChoiceClassifier, Heard, classify
-from voxbench.pipelines.caller.goal.facts import Fact, FactBook, goal_facts, key_words
+from voxbench.pipelines.caller.goal.facts import Fact, FactBook, goal_facts, key_words, stem
 from voxbench.pipelines.caller.goal.phrases import Phrasing, as_need, first_person
-from voxbench.pipelines.caller.goal.spoken import mentions, sentences_of, times
+from voxbench.pipelines.caller.goal.spoken import mentions, say_time, sentences_of, times
 from voxbench.pipelines.caller.goal.tree import _OUTCOME, TreeRules, content_words, read_tree, violations
 from voxbench.scenarios import Scenario
 
@@ -46,7 +46,32 @@ class GoalCallerConfig(BaseModel):
 _CURRENT = re.compile(
     r"\b(currently|current|original|existing|previous|you('re| are) (now )?on|booked on|today you)\b", re.I
 )
-_SHORT_WORDS = {"id", "pin"}
+# Words of any request: they do not tell one intent from another.
+_GENERIC = {
+    "get",
+    "need",
+    "want",
+    "request",
+    "make",
+    "help",
+    "updat",
+    "new",
+    "submit",
+    "would",
+    "like",
+    "also",
+}
+
+
+def _short(option: str) -> str:
+    """How the caller names the option it picks: by its time when it has one ('the 12:05 PM one')."""
+    ts = times(option)
+    if ts:
+        h, m = ts[0]
+        return f"The {say_time(f'{h:02d}:{m:02d}')} one"
+    words = option.split()
+    text = " ".join(words[:8])
+    return text[:1].upper() + text[1:]
 
 
 def fact_label(f: Fact) -> str:
@@ -93,6 +118,8 @@ class GoalCaller:
         ]
         self.intents = [i for i in intents if i] or [goal.high_level_user_goal]
         self.done: list[bool] = [False] * len(self.intents)
+        self._resolutions: list[str] = []  # agent sentences that completed or refused something
+        self._completions = 0
         self.given: set[str] = set()
         self.acts: list[CallerAct] = []
         self.turn = 0
@@ -100,6 +127,7 @@ class GoalCaller:
         self.opened = False
         self._scripted_next = 0
         self._follow_ups = 0
+        self._pushbacks = 0
         self._stuck = 0
         self._goal_words = content_words(
             " ".join([goal.high_level_user_goal, *tree.must_have_criteria, *tree.nice_to_have_criteria])
@@ -150,6 +178,7 @@ class GoalCaller:
     # -- the decision ---------------------------------------------------------------------------
 
     def _decide(self, text: str, heard: Heard) -> CallerAct:
+        self._note_resolutions(text, heard)
         if heard.has("transfer"):
             return self._act("end", self.phr.say("bye"), "transfer_ends_call", heard, ends_call=True)
         if heard.has("goodbye") and not heard.has("request"):
@@ -160,7 +189,10 @@ class GoalCaller:
         rule = ""
         choice = ""
         if heard.has("request"):
-            parts.append(self._answer([k for k in heard.asked]))
+            if heard.readback_ok and heard.has("confirm_question") and not heard.readback_wrong:
+                parts.append(self.phr.say("yes"))
+                choice = "yes"
+            parts.append(self._answer(list(heard.asked)))
             facts += heard.asked
             kind, rule = "answer", "answer_asked_facts"
         if heard.readback_wrong:
@@ -172,12 +204,12 @@ class GoalCaller:
         elif heard.has("options") and not heard.has("request"):
             picked, why = self._choose(heard.options)
             if picked:
-                parts.append(self.phr.say("choose", option=picked))
+                parts.append(self.phr.say("choose", option=_short(picked)))
                 kind, rule, choice = "choose", why, picked
             else:
                 parts.append(self._refuse_line())
                 kind, rule, choice = "refuse", "no_option_meets_goal", "none"
-        elif heard.has("confirm_question") and not self._about_transfer(heard.question):
+        elif heard.has("confirm_question") and not self._about_transfer(heard.question, heard):
             offer = self._offer_text(text, heard.question)
             bad = violations(self.rules, offer)
             if bad:
@@ -190,12 +222,17 @@ class GoalCaller:
                     re.I,
                 )
                 parts.append(self.phr.say("yes" if readback else "yes_go"))
+                if not readback:  # accepting an offer that touches a ranked preference: state it
+                    touched = self._touched_preferences(text)
+                    if touched:
+                        parts.append(self._answer(touched))
+                        facts += touched
                 kind = "confirm"
                 rule = "confirm_readback_matches" if readback else "confirm_offer_meets_goal"
                 choice = "yes"
         if (
             heard.has("transfer_offer")
-            and (self._about_transfer(heard.question) or kind is None)
+            and (self._about_transfer(heard.question, heard) or kind is None)
             and kind != "answer"
         ):
             if self.rules.accept_transfer:
@@ -206,7 +243,7 @@ class GoalCaller:
                     heard,
                     choice="yes",
                 )
-            if not heard.has("denial") or self._about_transfer(heard.question):
+            if not heard.has("denial") or self._about_transfer(heard.question, heard):
                 parts.append(self.phr.say("decline_transfer"))
                 kind, rule, choice = (
                     kind or "decline_transfer",
@@ -218,6 +255,11 @@ class GoalCaller:
             return self._act(
                 kind, " ".join(parts), rule, heard, facts=list(dict.fromkeys(facts)), choice=choice
             )
+        refused = heard.has("denial") and not heard.has("completed")
+        if refused and heard.has("anything_else") and self._pushbacks_left():
+            return self._after_refusal(text, heard)
+        if heard.has("completed") and heard.has("hold") and not heard.has("anything_else"):
+            return self._act("wait", "", "next_step_waits", heard)
         if heard.has("completed") or heard.has("anything_else"):
             return self._after_done(heard)
         if heard.has("troubleshoot"):
@@ -265,10 +307,26 @@ class GoalCaller:
             out += [self._fact_sentence(f) for f in fs]
         return " ".join(out)
 
-    def _about_transfer(self, question: str) -> bool:
-        return bool(
-            re.search(r"\btransfer|\blive (agent|specialist|person)|\bsupervisor|\bhuman\b", question, re.I)
+    def _touched_preferences(self, text: str) -> list[str]:
+        """Ranked preferences (first/second choice) whose subject the agent's offer mentions ('seat')."""
+        words = content_words(text)
+        out: list[str] = []
+        for f in self.book:
+            if re.search(r"(first|second|third)_choice$", f.key):
+                subject = [
+                    w for w in f.distinctive if w not in ("first", "second", "third", "choice", "preference")
+                ]
+                if subject and all(stem(w) in words for w in subject):
+                    out.append(f.key)
+        return out
+
+    def _about_transfer(self, question: str, heard: Heard | None = None) -> bool:
+        if re.search(r"\btransfer|\blive (agent|specialist|person)|\bsupervisor|\bhuman\b", question, re.I):
+            return True
+        vague = (
+            r"\b(would you like|do you want|shall i|should i)\b.{0,25}\b(do that|that|this|connect|now)\?$"
         )
+        return bool(heard and heard.has("transfer_offer") and re.search(vague, question, re.I))
 
     def _offer_text(self, text: str, question: str) -> str:
         sents = [s for s in sentences_of(text) if not _CURRENT.search(s)]
@@ -314,9 +372,22 @@ class GoalCaller:
         parts = [as_need(i) for i in pending or self.intents]
         return (", and ".join(parts) + ".").replace(", and I need to ", ", and ")
 
+    def _note_resolutions(self, text: str, heard: Heard) -> None:
+        """Which intents the agent has completed or refused, by their words in its closing sentences."""
+        if not (heard.has("completed") or heard.has("denial")):
+            return
+        self._completions += heard.has("completed")
+        self._resolutions.append(text)
+        said = content_words(" ".join(self._resolutions))
+        before = list(self.done)
+        for i, intent in enumerate(self.intents):
+            words = content_words(intent) - _GENERIC
+            if words and len(words & said) >= min(2, len(words)):
+                self.done[i] = True
+        if heard.has("completed") and self.done == before and False in self.done:
+            self.done[self.done.index(False)] = True  # done, but not in the intent's words: the next one
+
     def _after_done(self, heard: Heard) -> CallerAct:
-        if heard.has("completed") and False in self.done:
-            self.done[self.done.index(False)] = True
         self._stuck = 0
         if False in self.done and (heard.has("anything_else") or not heard.has("question")):
             nxt = self.intents[self.done.index(False)]
@@ -337,6 +408,13 @@ class GoalCaller:
         fix = len(words & (self.rules.fixing_words - self.rules.not_fixing_words))
         return fix >= 2 and fix > len(words & self.rules.not_fixing_words)
 
+    def _pushbacks_left(self) -> bool:
+        return bool(
+            self.rules.scripted[self._scripted_next :]
+            or self._pushbacks < self.rules.pushbacks - len(self.rules.scripted)
+            or self._follow_ups < self.config.follow_ups
+        )
+
     def _after_refusal(self, text: str, heard: Heard, prefix: str = "") -> CallerAct:
         self._stuck += 1
         words = content_words(text)
@@ -349,7 +427,10 @@ class GoalCaller:
             ):
                 self._scripted_next = s.index + 1
                 return self._act("pushback", f"{prefix} {s.line}", f"tree_scripted_line:{s.index}", heard)
-        if self._follow_ups < self.config.follow_ups and self._stuck < self.config.give_up_after:
+        if self._pushbacks < self.rules.pushbacks - len(self.rules.scripted):
+            self._pushbacks += 1
+            return self._act("pushback", f"{prefix} {self.phr.say('push_back')}", "tree_push_back", heard)
+        if self._follow_ups < self.config.follow_ups:
             self._follow_ups += 1
             return self._act(
                 "pushback", f"{prefix} {self.phr.say('follow_up')}", "one_follow_up_question", heard

@@ -56,6 +56,8 @@ class TreeRules:
     fixing_words: set[str] = field(default_factory=set)
     not_fixing_words: set[str] = field(default_factory=set)
     prefer: Literal["earliest", "latest", "cheapest", ""] = ""
+    pushbacks: int = 0
+    """Times the tree tells the caller to push back after a refusal (beyond its scripted lines)."""
 
 
 _TIME = r"(\d{1,2}(?::\d{2})?\s*(?:[ap]\.?m\.?)|noon|\d{1,2}:\d{2})"
@@ -196,6 +198,7 @@ def read_tree(must: list[str], nice: list[str], negotiation: list[str], edge: li
                 words = content_words(s) - _OUTCOME
                 (rules.not_fixing_words if _NEGATED.search(s) else rules.fixing_words).update(words)
     joined = " ".join(negotiation).lower()
+    rules.pushbacks = _pushback_count(" ".join([*must, *nice, *negotiation, *edge]))
     if re.search(r"\b(choose|pick|accept|take) the earliest\b", joined):
         rules.prefer = "earliest"
     elif re.search(r"\b(choose|pick|accept|take) the latest\b", joined):
@@ -203,6 +206,26 @@ def read_tree(must: list[str], nice: list[str], negotiation: list[str], edge: li
     elif re.search(r"\b(choose|pick|accept|take) the (cheapest|lowest)", joined):
         rules.prefer = "cheapest"
     return rules
+
+
+_COUNT = {"once": 1, "one": 1, "twice": 2, "two": 2, "three": 3, "3": 3, "2": 2, "1": 1}
+
+
+def _pushback_count(text: str) -> int:
+    """'push back firmly 3 times', 'ONE attempt to push back', 'third and final pushback' -> 3, 1, 3."""
+    low = text.lower()
+    n = 0
+    for m in re.finditer(
+        r"push(?:ing)?[ -]?back\w*\s+(?:\w+\s+){0,2}?(once|twice|\d|one|two|three)\b(?:\s+times?)?", low
+    ):
+        n = max(n, _COUNT.get(m.group(1), 0))
+    for m in re.finditer(r"\b(one|two|three|\d)\s+(?:\w+\s+)?(?:attempts?|times?)\s+(?:to\s+)?push", low):
+        n = max(n, _COUNT.get(m.group(1), 0))
+    for word, k in (("third", 3), ("second", 2), ("first", 1)):
+        if re.search(rf"\b{word}(?: and final)? pushback\b", low):
+            n = max(n, k)
+            break
+    return n
 
 
 def offer_values(text: str, subject: Subject) -> list[float]:
@@ -229,8 +252,13 @@ def offer_cost(text: str) -> float | None:
         after = money(text[i:])
         if after:
             return after[0]
-    amounts = money(text)
-    return max(amounts) if amounts else None
+    best: float | None = None
+    for s in sentences_of(text):  # "a seventy-five dollar fee, plus a forty dollar fare difference"
+        amounts = money(s)
+        if amounts:
+            v = sum(amounts) if re.search(r"\bplus\b", s, re.I) else max(amounts)
+            best = v if best is None else max(best, v)
+    return best
 
 
 def violations(rules: TreeRules, offer: str) -> list[str]:
