@@ -103,7 +103,10 @@ def _db(emp: dict[str, Any]) -> dict[str, Any]:
 
 
 _LOCKED = _employee("EMP204817", "6620")
-_LOCKED["account_status"]["vpn"] = {
+# EVA's tools look the account up under the target_system name as given (as EVA's own
+# data does for email_exchange), so the locked account is keyed `vpn_gateway`.
+del _LOCKED["account_status"]["vpn"]
+_LOCKED["account_status"]["vpn_gateway"] = {
     "locked": True,
     "lock_reason": "failed_attempts",
     "requires_in_person_reset": False,

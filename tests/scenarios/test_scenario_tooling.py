@@ -21,7 +21,7 @@ def test_list_and_show_builtin(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["scenarios", "show", "itsm/it.1"]) == 0
     out = capsys.readouterr().out
     assert "attempt_account_unlock(employee_id='EMP204817', target_system='vpn_gateway')" in out
-    assert "account_status.vpn.locked: True -> False" in out
+    assert "account_status.vpn_gateway.locked: True -> False" in out
     assert main(["scenarios", "show", "nope"]) == 2
 
 

@@ -30,19 +30,29 @@ def run_replay(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps([r.model_dump() for r in results], indent=2, ensure_ascii=False))
     else:
-        print(f"{'domain':<12} {'scenarios':>9} {'calls':>6} {'responses ok':>13} {'final hash ok':>14}")
+        print(
+            f"{'domain':<12} {'scenarios':>9} {'calls':>6} {'responses ok':>13} {'final hash ok':>14} "
+            f"{'stale traces':>13}"
+        )
         for r in results:
             print(
                 f"{r.domain:<12} {r.scenarios:>9} {r.tool_calls:>6} "
-                f"{_pct(r.responses_ok, r.scenarios):>13} {_pct(r.hash_ok, r.scenarios):>14}"
+                f"{_pct(r.responses_ok, r.scenarios):>13} {_pct(r.hash_ok, r.scenarios):>14} {r.stale_traces:>13}"
             )
         for r in results:
-            shown = r.failures if args.all_failures else r.failures[:10]
+            real = [f for f in r.failures if not (f.stale_trace and f.hash_match)]
+            shown = real if args.all_failures else real[:10]
             for f in shown:
                 print(f"  FAIL {f.domain}/{f.scenario_id}: {f.first_difference}")
-            if len(r.failures) > len(shown):
-                print(f"  ... {len(r.failures) - len(shown)} more {r.domain} failures (--all-failures)")
-    ok = all(r.responses_ok == r.scenarios and r.hash_ok == r.scenarios for r in results)
+            if len(real) > len(shown):
+                print(f"  ... {len(real) - len(shown)} more {r.domain} failures (--all-failures)")
+            stale = [f for f in r.failures if f.stale_trace and f.hash_match]
+            for f in stale if args.all_failures else stale[:5]:
+                print(f"  STALE TRACE {f.domain}/{f.scenario_id}: {'; '.join(f.trace_evidence[:2])}")
+            if not args.all_failures and len(stale) > 5:
+                print(f"  ... {len(stale) - 5} more {r.domain} stale traces (--all-failures)")
+    # Done when every hash matches and every response matches or is explained by a stale trace.
+    ok = all(r.responses_ok + r.stale_traces == r.scenarios and r.hash_ok == r.scenarios for r in results)
     return 0 if ok else 1
 
 

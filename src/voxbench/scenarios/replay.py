@@ -18,6 +18,7 @@ from voxbench.scenarios.executor import ToolExecutor
 from voxbench.scenarios.hashing import format_diff
 from voxbench.scenarios.loader import Dataset, DomainData
 from voxbench.scenarios.task_completion import check_task_completion
+from voxbench.scenarios.trace_evidence import differences, explain
 
 
 class ScenarioReplay(BaseModel):
@@ -29,6 +30,10 @@ class ScenarioReplay(BaseModel):
     responses_match: bool
     hash_match: bool
     first_difference: str | None = None
+    # Response differences explained by a stale reference trace (each with its evidence);
+    # `responses_match` is then False but `stale_trace` True.
+    stale_trace: bool = False
+    trace_evidence: list[str] = Field(default_factory=list)
 
 
 class DomainReplay(BaseModel):
@@ -37,6 +42,7 @@ class DomainReplay(BaseModel):
     responses_ok: int
     hash_ok: int
     tool_calls: int
+    stale_traces: int = 0
     failures: list[ScenarioReplay] = Field(default_factory=list)
 
 
@@ -125,11 +131,19 @@ def replay_scenario(dd: DomainData, scenario_id: str, lang: str = "en") -> Scena
             pairs.append((calls, pending[0], want, pending[1]))
             pending = None
     diff: str | None = None
+    evidence: list[str] = []
+    values = resolver.values
+    initial = dd.initial_db(scenario_id, lang)
     for n, name, want, got in pairs:
-        d = first_difference(_substitute(want, ids), json.loads(json.dumps(got)))
-        if d:
+        want, got = _substitute(want, ids), json.loads(json.dumps(got))
+        d = first_difference(want, got)
+        if not d:
+            continue
+        notes = [explain(name, x, values, initial) for x in differences(want, got)]
+        if all(notes):
+            evidence += [f"call #{n} {name}: {e}" for e in notes if e]
+        elif diff is None:
             diff = f"call #{n} {name}: {d}"
-            break
     tc = check_task_completion(dd.expected_db(scenario_id, lang), ex.db)
     hash_diff = None
     if not tc.success:
@@ -144,9 +158,11 @@ def replay_scenario(dd: DomainData, scenario_id: str, lang: str = "en") -> Scena
         domain=dd.domain,
         scenario_id=scenario_id,
         tool_calls=calls,
-        responses_match=diff is None,
+        responses_match=diff is None and not evidence,
         hash_match=tc.success,
-        first_difference=diff or hash_diff,
+        first_difference=diff or hash_diff or (evidence[0] if evidence else None),
+        stale_trace=diff is None and bool(evidence),
+        trace_evidence=evidence,
     )
 
 
@@ -162,6 +178,7 @@ def replay_dataset(ds: Dataset, lang: str = "en") -> list[DomainReplay]:
                 responses_ok=sum(r.responses_match for r in results),
                 hash_ok=sum(r.hash_match for r in results),
                 tool_calls=sum(r.tool_calls for r in results),
+                stale_traces=sum(r.stale_trace for r in results),
                 failures=[r for r in results if not (r.responses_match and r.hash_match)],
             )
         )

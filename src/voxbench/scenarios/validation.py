@@ -35,6 +35,7 @@ class Rule(BaseModel):
     error_type: str | None = None
     pattern: str | None = None
     item_pattern: str | None = None
+    str_or_list: bool = False
     description: str | None = None
     examples: tuple[str, ...] = ()
     ge: float | None = None
@@ -83,6 +84,8 @@ def _annotation(p: ToolParam, rule: Rule) -> Any:
     enum = rule.enum if rule.enum is not None else (None if rule.no_enum else p.enum)
     if enum:
         return Literal[tuple(enum)]
+    if rule.str_or_list:
+        return str | list[str]
     if p.type == "array":
         item = (p.items or {}).get("type")
         if rule.item_pattern is not None:

@@ -14,7 +14,10 @@ from voxbench.scenarios.domains.itsm import (  # noqa: E402
     facilities,
     hardware,
     incidents,
+    licenses,
     offboarding,
+    permissions,
+    rooms,
     security,
     software,
 )
@@ -27,7 +30,10 @@ __all__ = [
     "facilities",
     "hardware",
     "incidents",
+    "licenses",
     "offboarding",
+    "permissions",
+    "rooms",
     "security",
     "software",
 ]

@@ -1,24 +1,24 @@
-"""Shared helpers for the ITSM tools: auth gates, lookups, formats, dates and ids.
+"""Shared helpers for the ITSM tools: auth gates, lookups, dates and ids (EVA's rules).
 
-EVA's ITSM ids for new records are content hashes: the record as first written, with
-its own id field(s) set to `None` and the mutable `status` left out, hashed by
-`content_hash`. The same rule reproduces every id in EVA's expected databases.
+Parameters arrive validated (`_params.py`). As in EVA, the auth gate comes before any
+record lookup, a missing record is `not_found`, and auth errors name the level
+(`Authentication (employee_auth) required`). New records get EVA's content-hash ids:
+SHA-1 over the record's sorted compact JSON (first 12 characters) after removing the
+mutable keys at every nesting level and nulling every generated-id-shaped string.
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 from datetime import date, timedelta
 from typing import Any
 
-from voxbench.scenarios.domains._common import content_hash, error, norm, session
+from voxbench.scenarios.domains._common import content_hash, error, session
 
 Result = dict[str, Any]
 
-EMP_RE = re.compile(r"^EMP\d{6}$")
-ASSET_RE = re.compile(r"^AST-[A-Z]{3}-\d{6}$")
 DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
-TIME_RE = re.compile(r"^([01]\d|2[0-3]):[0-5]\d$")
 
 # The YAML's target_system names -> the keys of an employee's `account_status`.
 SYSTEM_KEYS = {
@@ -64,73 +64,75 @@ def add_years(d: date, n: int) -> date:
         return d.replace(year=d.year + n, day=28)
 
 
+_MUTABLE_KEYS = frozenset(
+    {
+        "status",
+        "resolved_date",
+        "sla_tier",
+        "sla_response_hours",
+        "sla_resolution_hours",
+        "linked_known_error_id",
+        "dispatch_id",
+        "dispatch_date",
+        "dispatch_window",
+        "diagnostic_ref_code",
+        "diagnostic_attached",
+        "approval_routed_to",
+        "approval_sla_deadline",
+        "escalated_to",
+        "escalation_sla_deadline",
+        "remote_wipe_id",
+        "access_review_id",
+        "review_date",
+    }
+)
+_GENERATED_ID = re.compile(r"^(REQ-[A-Z]+-|INC|CASE-[A-Z]+-|SEC-|CAL-)[A-Za-z0-9]+$")
+
+
+def _hash_view(obj: Any) -> Any:
+    if isinstance(obj, dict):
+        return {k: _hash_view(v) for k, v in obj.items() if k not in _MUTABLE_KEYS}
+    if isinstance(obj, list):
+        return [_hash_view(v) for v in obj]
+    if isinstance(obj, str) and _GENERATED_ID.match(obj):
+        return None
+    return obj
+
+
 def new_id(record: dict[str, Any], *id_fields: str) -> str:
-    """EVA's content-hash id fragment for a record being created."""
-    body = {k: v for k, v in record.items() if k != "status"}
+    """EVA's content-hash id fragment for a record being created (`id_fields` nulled)."""
+    body = dict(record)
     for f in id_fields:
         body[f] = None
-    return content_hash(body)
+    return content_hash(_hash_view(body))
 
 
-def check_format(value: str, pattern: re.Pattern[str], field: str, example: str) -> Result | None:
-    """The `invalid_<field>` error EVA's params models give for a malformed value."""
-    if pattern.match(value):
-        return None
-    return error(f"invalid_{field}", f"Invalid {field} '{value}'. Expected format like {example}.")
-
-
-def check_employee_id(value: str, field: str = "employee_id") -> Result | None:
-    return check_format(value, EMP_RE, field, "EMP048271")
-
-
-def check_asset_tag(value: str, field: str = "asset_tag") -> Result | None:
-    return check_format(value, ASSET_RE, field, "AST-LPT-284719")
-
-
-def check_date(value: str, field: str = "date") -> Result | None:
-    if parse_date(value) is None:
-        return error(f"invalid_{field}", f"Invalid {field} '{value}'. Use YYYY-MM-DD.")
-    return None
-
-
-def check_time(value: str, field: str) -> Result | None:
-    return check_format(value, TIME_RE, field, "09:00 (24-hour HH:MM)")
+def _required(level: str) -> Result:
+    return error("authentication_required", f"Authentication ({level}) required")
 
 
 def require_auth(db: dict[str, Any]) -> Result | None:
-    """Standard verification (or manager verification, which includes it)."""
-    s = session(db)
-    if s.get("employee_auth") is True or s.get("manager_auth") is True:
-        return None
-    return error(
-        "authentication_required",
-        "Caller must be verified with employee ID and phone last four before this action.",
-    )
+    """EVA's employee-level gate: `employee_auth` (manager verification also sets it)."""
+    return None if session(db).get("employee_auth") is True else _required("employee_auth")
+
+
+def require_otp_only(db: dict[str, Any]) -> Result | None:
+    """EVA's OTP gate without an employee-verification check."""
+    return None if session(db).get("otp_auth") is True else _required("otp_auth")
 
 
 def require_otp(db: dict[str, Any]) -> Result | None:
-    """Elevated verification: standard verification plus a verified OTP."""
-    err = require_auth(db)
-    if err is not None:
-        return err
-    if session(db).get("otp_auth") is not True:
-        return error("authentication_required", "This action requires elevated verification (OTP).")
-    return None
+    """Employee verification, then a verified OTP."""
+    return require_auth(db) or require_otp_only(db)
 
 
-def require_manager(db: dict[str, Any], manager_employee_id: str | None = None) -> Result | None:
-    """Manager verification plus OTP, for actions on behalf of another employee."""
-    s = session(db)
-    if s.get("manager_auth") is not True:
-        return error("authentication_required", "This action requires manager verification.")
-    if manager_employee_id is not None and s.get("manager_employee_id") != manager_employee_id:
-        return error(
-            "authentication_required",
-            f"Manager {manager_employee_id} is not the verified manager on this call.",
-        )
-    if s.get("otp_auth") is not True:
-        return error("authentication_required", "This action requires elevated verification (OTP).")
-    return None
+def require_manager(db: dict[str, Any]) -> Result | None:
+    """EVA's manager gate: `manager_auth` only (the session manager is not compared)."""
+    return None if session(db).get("manager_auth") is True else _required("manager_auth")
+
+
+def require_manager_otp(db: dict[str, Any]) -> Result | None:
+    return require_manager(db) or require_otp_only(db)
 
 
 def employee(db: dict[str, Any], employee_id: str) -> dict[str, Any] | None:
@@ -138,15 +140,16 @@ def employee(db: dict[str, Any], employee_id: str) -> dict[str, Any] | None:
     return emp if isinstance(emp, dict) else None
 
 
+def not_found(message: str) -> Result:
+    """EVA's one error type for any missing record."""
+    return error("not_found", message)
+
+
 def employee_not_found(employee_id: str) -> Result:
-    return error("employee_not_found", f"Employee {employee_id} not found")
+    return not_found(f"Employee {employee_id} not found")
 
 
 def get_employee(db: dict[str, Any], employee_id: str) -> tuple[dict[str, Any] | None, Result | None]:
-    """Format check + lookup, the first step of most tools."""
-    err = check_employee_id(employee_id)
-    if err is not None:
-        return None, err
     emp = employee(db, employee_id)
     if emp is None:
         return None, employee_not_found(employee_id)
@@ -154,67 +157,53 @@ def get_employee(db: dict[str, Any], employee_id: str) -> tuple[dict[str, Any] |
 
 
 def verified_employee(db: dict[str, Any], employee_id: str) -> tuple[dict[str, Any] | None, Result | None]:
-    """Lookup, then the standard-verification gate: the preamble of most ITSM tools.
-
-    The order matters: a malformed or unknown id is reported before missing auth, as the
-    reference traces show.
-    """
-    emp, err = get_employee(db, employee_id)
-    if emp is None:
-        return None, err
+    """EVA's preamble: the employee-auth gate, then the employee lookup."""
     err = require_auth(db)
-    return (None, err) if err is not None else (emp, None)
+    if err is not None:
+        return None, err
+    return get_employee(db, employee_id)
 
 
 def full_name(emp: dict[str, Any]) -> str:
     return f"{emp.get('first_name', '')} {emp.get('last_name', '')}".strip()
 
 
-def _matches(code: str, entry: dict[str, Any], spoken: str) -> bool:
-    n = norm(spoken)
-    names = [code, entry.get("name"), *(entry.get("name_aliases") or []), *(entry.get("aliases") or [])]
-    return any(isinstance(x, str) and norm(x) == n for x in names)
+_BUILDING_CODE = re.compile(r"^BLD\d{1,2}$")
+_ZONE_CODE = re.compile(r"^PZ[A-Z]$")
 
 
-def resolve_code(table: dict[str, Any], spoken: str) -> str | None:
-    """Resolve a code or a spoken name/alias (any case or punctuation) to its code."""
-    if spoken in table:
-        return spoken
+def fold(s: str) -> str:
+    """EVA's name key: lower case with every Unicode punctuation/symbol character deleted."""
+    return "".join(c for c in s.lower() if unicodedata.category(c)[0] not in "PS")
+
+
+def _resolve_facility(
+    table: dict[str, Any], spoken: str, code_re: re.Pattern[str], kind: str
+) -> tuple[str | None, Result | None]:
+    """EVA's `_resolve_facility`: a code-shaped value is taken as is (even if unknown);
+    otherwise `name` / `name_aliases` are compared after `_fold`."""
+    if code_re.match(spoken):
+        return spoken, None
+    key = fold(spoken)
     for code, entry in table.items():
-        if isinstance(entry, dict) and _matches(code, entry, spoken):
-            return code
-    return None
-
-
-def name_not_found(kind: str, spoken: str, table: dict[str, Any]) -> Result:
-    known = [
-        f"{c} ({e.get('name')})" if isinstance(e, dict) and e.get("name") else c for c, e in table.items()
-    ]
-    return error(
+        if not isinstance(entry, dict):
+            continue
+        names = [entry.get("name"), *(entry.get("name_aliases") or [])]
+        if any(isinstance(n, str) and fold(n) == key for n in names):
+            return code, None
+    known = [str(e.get("name")) for e in table.values() if isinstance(e, dict) and e.get("name")]
+    return None, error(
         "name_not_found",
-        f"Could not resolve {kind} '{spoken}'. Known {kind}s: {', '.join(known)}",
-        known=sorted(table),
+        f"{kind} '{spoken}' not recognized. Provide a code or a known name. "
+        f"Known names: {', '.join(known) if known else '(none on file)'}.",
     )
 
 
 def resolve_building(db: dict[str, Any], spoken: str) -> tuple[str | None, Result | None]:
     table = db.get("facilities", {}).get("buildings", {})
-    code = resolve_code(table, spoken)
-    if code is None:
-        return None, name_not_found("building", spoken, table)
-    return code, None
+    return _resolve_facility(table, spoken, _BUILDING_CODE, "Building")
 
 
 def resolve_zone(db: dict[str, Any], spoken: str) -> tuple[str | None, Result | None]:
     table = db.get("facilities", {}).get("zones", {})
-    code = resolve_code(table, spoken)
-    if code is None:
-        return None, name_not_found("parking zone", spoken, table)
-    return code, None
-
-
-def display_name(s: Any) -> Any:
-    """A stored name as spoken back (romanized DB names are stored lower-case)."""
-    if isinstance(s, str) and s and s == s.lower():
-        return " ".join(w[:1].upper() + w[1:] for w in s.split(" "))
-    return s
+    return _resolve_facility(table, spoken, _ZONE_CODE, "Parking zone")

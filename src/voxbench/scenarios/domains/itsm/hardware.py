@@ -1,4 +1,8 @@
-"""Hardware tools: assets, entitlement, budget, replacement requests and returns."""
+"""Hardware tools: assets, entitlement, budget, replacement requests and returns (EVA's rules).
+
+EVA's request and return tools check little beyond auth: the agent's policy (the
+entitlement and budget checks it is told to run first) does the rest.
+"""
 
 from __future__ import annotations
 
@@ -9,10 +13,11 @@ from voxbench.scenarios.domains.itsm import TOOLS
 from voxbench.scenarios.domains.itsm._base import (
     Result,
     add_days,
-    check_asset_tag,
+    employee,
     get_employee,
     months_between,
     new_id,
+    not_found,
     parse_date,
     require_auth,
     resolve_building,
@@ -21,12 +26,7 @@ from voxbench.scenarios.domains.itsm._base import (
 )
 
 _MIN_AGE = {"laptop_replacement": 36, "monitor_bundle": 12}
-_JUSTIFICATIONS = {
-    "laptop_replacement": ("end_of_life", "performance_degradation", "physical_damage", "lost_or_stolen"),
-    "monitor_bundle": ("new_setup", "replacement"),
-}
-# Reasons that replace a device regardless of its age.
-_AGE_EXEMPT = ("physical_damage", "lost_or_stolen", "new_setup")
+_LAPTOP_ONLY = ("laptop_os", "laptop_size")
 
 
 def _asset(db: dict[str, Any], tag: str) -> dict[str, Any] | None:
@@ -41,7 +41,9 @@ def _age_error(request_type: str, age: int) -> Result:
             f"Laptop is {age} months old; minimum 36 months for standard replacement. "
             "File a security incident if lost/stolen/damaged.",
         )
-    return error("device_too_new", f"Monitor is {age} months old; minimum 12 months for replacement.")
+    return error(
+        "replaced_too_recently", f"Monitor is {age} months old; minimum 12 months between replacements."
+    )
 
 
 def _device_age(db: dict[str, Any], asset: dict[str, Any] | None) -> int | None:
@@ -49,34 +51,26 @@ def _device_age(db: dict[str, Any], asset: dict[str, Any] | None) -> int | None:
     return months_between(bought, today(db)) if bought else None
 
 
-def _budget(db: dict[str, Any], emp: dict[str, Any]) -> tuple[dict[str, Any] | None, Result | None]:
-    code = emp.get("cost_center_code")
-    cc = db.get("cost_centers", {}).get(code) if code else None
-    if not isinstance(cc, dict):
-        return None, error("cost_center_not_found", f"No cost center on file for {emp['employee_id']}")
-    return cc, None
-
-
 @TOOLS.tool
 def get_asset_record(params: dict[str, Any], db: dict[str, Any], call_index: int) -> Result:
     """One asset by tag."""
-    tag = params["asset_tag"]
-    err = check_asset_tag(tag) or require_auth(db)
+    err = require_auth(db)
     if err is not None:
         return err
+    tag = params["asset_tag"]
     a = _asset(db, tag)
     if a is None:
-        return error("asset_not_found", f"Asset {tag} not found")
+        return not_found(f"Asset {tag} not found")
     return success(asset=dict(a))
 
 
 @TOOLS.tool
 def get_employee_assets(params: dict[str, Any], db: dict[str, Any], call_index: int) -> Result:
-    """All assets assigned to an employee."""
-    emp, err = verified_employee(db, params["employee_id"])
-    if emp is None:
-        return err or {}
-    eid = emp["employee_id"]
+    """All assets assigned to an employee (EVA: an unknown id simply has none)."""
+    err = require_auth(db)
+    if err is not None:
+        return err
+    eid = params["employee_id"]
     assets = [
         dict(a)
         for a in db.get("assets", {}).values()
@@ -94,13 +88,9 @@ def check_hardware_entitlement(params: dict[str, Any], db: dict[str, Any], call_
     rtype = params["request_type"]
     ent = (emp.get("hardware_entitlements") or {}).get(rtype)
     if not isinstance(ent, dict):
-        return error("not_entitled", f"Role {emp.get('role_code')} is not provisioned for {rtype}.")
+        return error("no_entitlement", f"No entitlement for {rtype}")
     if ent.get("pending_request"):
-        return error(
-            "pending_request_exists",
-            f"A {rtype} request is already pending: {ent.get('pending_request_id')}",
-            pending_request_id=ent.get("pending_request_id"),
-        )
+        return error("request_already_pending", f"Pending: {ent.get('pending_request_id')}")
     tag = ent.get("current_asset_tag")
     asset = _asset(db, tag) if tag else None
     age = _device_age(db, asset)
@@ -127,125 +117,76 @@ def check_hardware_entitlement(params: dict[str, Any], db: dict[str, Any], call_
     )
 
 
-def _hardware_params_error(p: dict[str, Any]) -> Result | None:
-    rtype, why = p["request_type"], p["justification"]
-    if why not in _JUSTIFICATIONS[rtype]:
-        return error(
-            "invalid_justification",
-            f"Justification for {rtype} must be one of {', '.join(_JUSTIFICATIONS[rtype])}.",
-        )
-    if rtype == "laptop_replacement":
-        if p.get("monitor_size") is not None:
-            return error("invalid_monitor_size", "monitor_size applies to monitor bundles only.")
-        for f in ("laptop_os", "laptop_size"):
-            if p.get(f) is None:
-                return error(f"missing_{f}", f"{f} is required for a laptop replacement.")
-        if why != "lost_or_stolen" and p.get("current_asset_tag") is None:
-            return error("missing_current_asset_tag", "current_asset_tag is required to replace a laptop.")
+def _request_fields(params: dict[str, Any]) -> dict[str, Any]:
+    """EVA's params model drops the fields of the other request type (and the asset tag of
+    a monitor `new_setup`)."""
+    p = dict(params)
+    if p["request_type"] == "laptop_replacement":
+        p.pop("monitor_size", None)
     else:
-        for f in ("laptop_os", "laptop_size"):
-            if p.get(f) is not None:
-                return error(f"invalid_{f}", f"{f} applies to laptop replacements only.")
-        if p.get("monitor_size") is None:
-            return error("missing_monitor_size", "monitor_size is required for a monitor bundle.")
-        if why == "replacement" and p.get("current_asset_tag") is None:
-            return error("missing_current_asset_tag", "current_asset_tag is required to replace a monitor.")
-    if p.get("current_asset_tag") is not None:
-        return check_asset_tag(p["current_asset_tag"], "current_asset_tag")
-    return None
+        for f in _LAPTOP_ONLY:
+            p.pop(f, None)
+        if p["justification"] == "new_setup":
+            p.pop("current_asset_tag", None)
+    return p
 
 
 @TOOLS.tool
 def submit_hardware_request(params: dict[str, Any], db: dict[str, Any], call_index: int) -> Result:
-    """File a laptop replacement or monitor bundle against the department's budget."""
-    emp, err = get_employee(db, params["employee_id"])
-    if emp is None:
-        return err or {}
-    err = _hardware_params_error(params) or require_auth(db)
+    """File a laptop replacement or monitor bundle (EVA: auth and the building only)."""
+    err = require_auth(db)
     if err is not None:
         return err
-    rtype, why = params["request_type"], params["justification"]
-    ent = (emp.get("hardware_entitlements") or {}).get(rtype)
-    if not isinstance(ent, dict):
-        return error("not_entitled", f"Role {emp.get('role_code')} is not provisioned for {rtype}.")
-    if ent.get("pending_request"):
-        return error(
-            "pending_request_exists",
-            f"A {rtype} request is already pending: {ent.get('pending_request_id')}",
-            pending_request_id=ent.get("pending_request_id"),
-        )
-    tag = params.get("current_asset_tag")
-    if tag is not None:
-        asset = _asset(db, tag)
-        if asset is None:
-            return error("asset_not_found", f"Asset {tag} not found")
-        if asset.get("assigned_employee_id") != emp["employee_id"]:
-            return error("asset_not_assigned", f"Asset {tag} is not assigned to {emp['employee_id']}")
-        age = _device_age(db, asset)
-        if why not in _AGE_EXEMPT and age is not None and age < _MIN_AGE[rtype]:
-            return _age_error(rtype, age)
-    cc, err = _budget(db, emp)
-    if cc is None:
-        return err or {}
-    if not cc.get("has_budget"):
-        return error(
-            "insufficient_budget",
-            f"Cost center {cc.get('cost_center_code')} has insufficient budget",
-            cost_center_code=cc.get("cost_center_code"),
-            remaining_budget_usd=cc.get("remaining_budget_usd"),
-        )
-    building, err = resolve_building(db, params["delivery_building"])
+    p = _request_fields(params)
+    building, err = resolve_building(db, p["delivery_building"])
     if building is None:
         return err or {}
+    rtype, why, tag = p["request_type"], p["justification"], p.get("current_asset_tag")
     record: dict[str, Any] = {
         "request_id": None,
-        "employee_id": emp["employee_id"],
+        "employee_id": p["employee_id"],
         "request_type": rtype,
         "justification": why,
         "current_asset_tag": tag,
-        "monitor_size": params.get("monitor_size"),
-        "laptop_os": params.get("laptop_os"),
-        "laptop_size": params.get("laptop_size"),
+        "monitor_size": p.get("monitor_size"),
+        "laptop_os": p.get("laptop_os"),
+        "laptop_size": p.get("laptop_size"),
         "delivery_building": building,
-        "delivery_floor": params["delivery_floor"],
+        "delivery_floor": p["delivery_floor"],
         "status": "submitted",
         "created_date": today(db).isoformat(),
     }
     rid = "REQ-HW-" + new_id(record, "request_id")
     record["request_id"] = rid
     db.setdefault("requests", {})[rid] = record
-    ent["pending_request"] = True
-    ent["pending_request_id"] = rid
+    if why == "lost_or_stolen" and tag is not None:
+        asset = _asset(db, tag)
+        if asset is not None:
+            asset["lifecycle_status"] = "lost_or_stolen"
+            asset["status"] = "inactive"
+    emp = employee(db, p["employee_id"])
+    ent = ((emp or {}).get("hardware_entitlements") or {}).get(rtype)
+    if isinstance(ent, dict):
+        ent["pending_request"] = True
+        ent["pending_request_id"] = rid
     return success(request_id=rid, request_type=rtype, message=f"Submitted: {rid}")
 
 
 @TOOLS.tool
 def initiate_asset_return(params: dict[str, Any], db: dict[str, Any], call_index: int) -> Result:
-    """Return label and 14-day deadline for the device being replaced."""
-    emp, err = get_employee(db, params["employee_id"])
-    if emp is None:
-        return err or {}
-    tag = params["asset_tag"]
-    err = check_asset_tag(tag) or require_auth(db)
+    """Return label and 14-day deadline for a device (EVA: only the asset must exist)."""
+    err = require_auth(db)
     if err is not None:
         return err
+    tag = params["asset_tag"]
     asset = _asset(db, tag)
     if asset is None:
-        return error("asset_not_found", f"Asset {tag} not found")
-    if asset.get("assigned_employee_id") != emp["employee_id"]:
-        return error("asset_not_assigned", f"Asset {tag} is not assigned to {emp['employee_id']}")
-    req = db.get("requests", {}).get(params["request_id"])
-    if not isinstance(req, dict):
-        return error("request_not_found", f"Request {params['request_id']} not found")
-    if req.get("justification") == "lost_or_stolen":
-        return error("return_not_applicable", "A lost or stolen device cannot be returned.")
-    if isinstance(asset.get("return_authorization"), dict):
-        return error("return_already_initiated", f"A return is already open for {tag}")
+        return not_found(f"Asset {tag} not found")
     rma = "RMA-" + tag.rsplit("-", 1)[-1]
     deadline = add_days(today(db), 14)
     asset["return_authorization"] = {
         "return_auth_id": rma,
-        "request_id": req["request_id"],
+        "request_id": params["request_id"],
         "return_deadline": deadline,
         "status": "pending_return",
     }
@@ -257,26 +198,48 @@ def initiate_asset_return(params: dict[str, Any], db: dict[str, Any], call_index
     )
 
 
+def cost_center(
+    db: dict[str, Any], emp: dict[str, Any], mismatch: str
+) -> tuple[dict[str, Any], Result | None]:
+    """EVA's cost-center lookup: on file, exists, and belongs to the employee's department.
+
+    `mismatch` is the department-mismatch message template ({cc}, {cc_dept}, {dept}).
+    """
+    code = emp.get("cost_center_code")
+    if not code:
+        return {}, error("cc_not_on_file", f"No cost center on file for {emp['employee_id']}")
+    cc = db.get("cost_centers", {}).get(code)
+    if not isinstance(cc, dict):
+        return {}, not_found(f"Cost center {code} not found")
+    dept, cc_dept = emp.get("department_code"), cc.get("department_code")
+    if cc_dept is not None and cc_dept != dept:
+        return {}, error("department_mismatch", mismatch.format(cc=code, cc_dept=cc_dept, dept=dept))
+    return cc, None
+
+
 @TOOLS.tool
 def verify_cost_center_budget(params: dict[str, Any], db: dict[str, Any], call_index: int) -> Result:
     """Whether the caller's department can fund a hardware purchase."""
-    emp, err = verified_employee(db, params["employee_id"])
+    err = require_auth(db)
+    if err is not None:
+        return err
+    emp, err = get_employee(db, params["employee_id"])
     if emp is None:
         return err or {}
-    cc, err = _budget(db, emp)
-    if cc is None:
-        return err or {}
-    if not cc.get("has_budget"):
+    cc, err = cost_center(db, emp, "{cc} belongs to {cc_dept}, not {dept}")
+    if err is not None:
+        return err
+    if not cc.get("has_budget", True):
         return error(
             "insufficient_budget",
             f"Cost center {cc.get('cost_center_code')} has insufficient budget",
             cost_center_code=cc.get("cost_center_code"),
-            remaining_budget_usd=cc.get("remaining_budget_usd"),
+            remaining_budget_usd=cc.get("remaining_budget_usd", 0),
         )
     return success(
         cost_center_code=cc.get("cost_center_code"),
-        department_code=cc.get("department_code", emp.get("department_code")),
+        department_code=emp.get("department_code"),
         has_budget=True,
-        remaining_budget_usd=cc.get("remaining_budget_usd"),
+        remaining_budget_usd=cc.get("remaining_budget_usd", 0),
         message="Budget verified",
     )

@@ -1,41 +1,37 @@
-"""Incident tools: troubleshooting, unlock/reset, tickets, SLA, outages, dispatch, wrap-up."""
+"""Incident tools: troubleshooting, unlock/reset, tickets, SLA, outages, dispatch, wrap-up.
+
+EVA's rules: account keys are the `target_system` names as given, a password reset
+marks the temporary password on the account, outages and tickets need no employee
+check, and a dispatch reads `field_dispatch_availability[date][window]` only.
+"""
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from voxbench.scenarios.domains._common import error, success
 from voxbench.scenarios.domains.itsm import TOOLS
 from voxbench.scenarios.domains.itsm._base import (
-    SYSTEM_KEYS,
     Result,
-    check_asset_tag,
-    check_date,
-    check_format,
-    get_employee,
     new_id,
+    not_found,
     require_auth,
-    resolve_building,
     today,
     verified_employee,
 )
 
-_DIAG_RE = re.compile(r"^DIAG-[A-Z0-9]{8}$")
 _SLA = {"tier_1": ("high", 1, 4), "tier_2": ("medium", 4, 8), "tier_3": ("low", 8, 24)}
-_WINDOWS = {"morning": ["morning"], "afternoon": ["afternoon"], "full_day": ["morning", "afternoon"]}
 
 
 def _ticket(db: dict[str, Any], ticket_number: str) -> tuple[dict[str, Any] | None, Result | None]:
     t = db.get("tickets", {}).get(ticket_number)
     if not isinstance(t, dict):
-        return None, error("ticket_not_found", f"Ticket {ticket_number} not found")
+        return None, not_found(f"Ticket {ticket_number} not found")
     return t, None
 
 
 def _account(emp: dict[str, Any], target_system: str) -> dict[str, Any] | None:
-    accounts = emp.get("account_status") or {}
-    acct = accounts.get(target_system, accounts.get(SYSTEM_KEYS.get(target_system, target_system)))
+    acct = (emp.get("account_status") or {}).get(target_system)
     return acct if isinstance(acct, dict) else None
 
 
@@ -48,7 +44,7 @@ def get_troubleshooting_guide(params: dict[str, Any], db: dict[str, Any], call_i
     cat = params["issue_category"]
     guide = db.get("troubleshooting_guides", {}).get(cat)
     if not isinstance(guide, dict):
-        return error("guide_not_found", f"No troubleshooting guide for {cat}")
+        return error("guide_not_found", f"No guide for {cat}")
     steps = list(guide.get("steps") or [])
     return success(issue_category=cat, steps=steps, message=f"{len(steps)} steps")
 
@@ -61,10 +57,12 @@ def attempt_account_unlock(params: dict[str, Any], db: dict[str, Any], call_inde
         return err or {}
     system = params["target_system"]
     acct = _account(emp, system)
-    if acct is None or not acct.get("locked"):
-        return error("account_not_locked", f"Account on {system} is not locked.")
+    if acct is None:
+        return error("no_account", f"No account found on {system} for {emp['employee_id']}")
+    if not acct.get("locked"):
+        return error("not_locked", f"Account on {system} is not locked")
     reason = acct.get("lock_reason")
-    if reason in ("security_investigation", "admin_hold", "security_hold"):
+    if reason in ("security_investigation", "admin_hold"):
         what = (
             "security investigation" if reason == "security_investigation" else str(reason).replace("_", " ")
         )
@@ -93,50 +91,34 @@ def attempt_password_reset(params: dict[str, Any], db: dict[str, Any], call_inde
     system = params["target_system"]
     acct = _account(emp, system)
     if acct is None:
-        return error("account_not_found", f"No {system} account on file for {emp['employee_id']}")
+        return error("no_account", f"No account on {system} for {emp['employee_id']}")
     if acct.get("requires_in_person_reset"):
         return error(
             "in_person_required",
-            f"Password reset on {system} requires in-person verification with IT security.",
+            f"Password reset for {system} requires in-person verification at the IT security office",
         )
-    if acct.get("locked") and acct.get("lock_reason") in (
-        "security_investigation",
-        "admin_hold",
-        "security_hold",
-    ):
-        return error(
-            "cannot_reset_security_hold",
-            f"Account on {system} is under a security hold and cannot be reset from the service desk.",
-            lock_reason=acct.get("lock_reason"),
-        )
-    phone = str(emp.get("phone_last_four"))
+    acct["password_expired"] = False
+    acct["temp_password_issued"] = True
     return success(
         employee_id=emp["employee_id"],
         target_system=system,
         resolved=True,
-        message=f"Temporary password for {system} sent to ***{phone}",
+        message="Temporary password sent to phone on file. Caller must change on first login.",
     )
 
 
 @TOOLS.tool
 def create_incident_ticket(params: dict[str, Any], db: dict[str, Any], call_index: int) -> Result:
     """Open an incident; login and network tickets need troubleshooting done first."""
-    emp, err = verified_employee(db, params["employee_id"])
-    if emp is None:
-        return err or {}
+    err = require_auth(db)
+    if err is not None:
+        return err
     cat = params["category"]
     if cat in ("login_issue", "network_connectivity") and not params["troubleshooting_completed"]:
-        return error(
-            "troubleshooting_required",
-            f"Troubleshooting must be completed before creating a {cat} ticket.",
-        )
-    if cat == "hardware_malfunction":
-        err = check_asset_tag(params["affected_system"], "affected_system")
-        if err is not None:
-            return err
+        return error("troubleshooting_required", f"Complete troubleshooting before creating {cat} ticket")
     record: dict[str, Any] = {
         "ticket_number": None,
-        "employee_id": emp["employee_id"],
+        "employee_id": params["employee_id"],
         "category": cat,
         "urgency": params["urgency"],
         "affected_system": params["affected_system"],
@@ -145,7 +127,7 @@ def create_incident_ticket(params: dict[str, Any], db: dict[str, Any], call_inde
         "sla_tier": None,
         "created_date": today(db).isoformat(),
     }
-    number = "INC" + new_id({k: v for k, v in record.items() if k != "sla_tier"}, "ticket_number")
+    number = "INC" + new_id(record, "ticket_number")
     record["ticket_number"] = number
     db.setdefault("tickets", {})[number] = record
     return success(
@@ -163,12 +145,12 @@ def assign_sla_tier(params: dict[str, Any], db: dict[str, Any], call_index: int)
     if t is None:
         return err or {}
     tier = params["sla_tier"]
-    urgency, resp, resol = _SLA[tier]
-    if t.get("urgency") != urgency:
-        want = next(k for k, v in _SLA.items() if v[0] == t.get("urgency")) if t.get("urgency") else None
+    _, resp, resol = _SLA[tier]
+    want = next((k for k, v in _SLA.items() if v[0] == t.get("urgency")), None)
+    if want is not None and want != tier:
         return error(
-            "sla_tier_mismatch",
-            f"Ticket urgency is {t.get('urgency')}; {tier} is for {urgency} urgency (use {want}).",
+            "tier_urgency_mismatch",
+            f"Ticket urgency is '{t.get('urgency')}' which requires {want}, not {tier}",
         )
     t["sla_tier"] = tier
     t["sla_response_hours"] = resp
@@ -184,9 +166,7 @@ def assign_sla_tier(params: dict[str, Any], db: dict[str, Any], call_index: int)
 
 def _outage(db: dict[str, Any], service: str) -> dict[str, Any] | None:
     o = db.get("active_outages", {}).get(service)
-    if isinstance(o, dict) and o.get("status") not in ("resolved", "closed"):
-        return o
-    return None
+    return o if isinstance(o, dict) else None
 
 
 @TOOLS.tool
@@ -203,18 +183,19 @@ def check_existing_outage(params: dict[str, Any], db: dict[str, Any], call_index
         existing_outage=True,
         ticket_number=o.get("ticket_number"),
         service_name=service,
-        affected_user_count=o.get("affected_user_count", len(o.get("affected_users") or [])),
+        affected_user_count=o.get("affected_user_count", 0),
         message=f"Active outage: {o.get('ticket_number')}",
     )
 
 
 @TOOLS.tool
 def add_affected_user(params: dict[str, Any], db: dict[str, Any], call_index: int) -> Result:
-    """Attach the caller to an outage already on file instead of a new ticket."""
-    emp, err = verified_employee(db, params["employee_id"])
-    if emp is None:
-        return err or {}
-    number = params["ticket_number"]
+    """Attach the caller to an outage already on file (EVA: no employee check; a caller
+    already listed is not added twice; the count is the list length)."""
+    err = require_auth(db)
+    if err is not None:
+        return err
+    number, eid = params["ticket_number"], params["employee_id"]
     o = next(
         (
             x
@@ -224,15 +205,14 @@ def add_affected_user(params: dict[str, Any], db: dict[str, Any], call_index: in
         None,
     )
     if o is None:
-        return error("outage_not_found", f"No active outage with ticket {number}")
+        return error("ticket_not_found", f"No active outage {number}")
     users = o.setdefault("affected_users", [])
-    if emp["employee_id"] in users:
-        return error("already_affected", f"{emp['employee_id']} is already on {number}")
-    users.append(emp["employee_id"])
-    o["affected_user_count"] = int(o.get("affected_user_count", len(users) - 1)) + 1
+    if eid not in users:
+        users.append(eid)
+    o["affected_user_count"] = len(users)
     return success(
         ticket_number=number,
-        employee_id=emp["employee_id"],
+        employee_id=eid,
         total_affected=o["affected_user_count"],
         message=f"Added to {number}",
     )
@@ -248,15 +228,8 @@ def link_known_error(params: dict[str, Any], db: dict[str, Any], call_index: int
     if t is None:
         return err or {}
     service = params["service_name"]
-    ke = next(
-        (
-            k
-            for k in db.get("known_errors", {}).values()
-            if isinstance(k, dict) and k.get("service_name") == service
-        ),
-        None,
-    )
-    if ke is None:
+    ke = db.get("known_errors", {}).get(service)
+    if not isinstance(ke, dict):
         return success(linked=False, ticket_number=t["ticket_number"], message="No known error found.")
     t["linked_known_error_id"] = ke.get("known_error_id")
     return success(
@@ -268,42 +241,34 @@ def link_known_error(params: dict[str, Any], db: dict[str, Any], call_index: int
     )
 
 
-def _day_slots(db: dict[str, Any], building: str, day: str) -> dict[str, Any] | None:
-    fda = db.get("field_dispatch_availability", {})
-    slots = fda.get(day)
-    if not isinstance(slots, dict):
-        slots = (fda.get(building) or {}).get(day)
-    return slots if isinstance(slots, dict) else None
+def _alternatives(db: dict[str, Any], day: str) -> list[dict[str, str]]:
+    """Up to 3 open `{date, time_window}` slots on or after `day`."""
+    out = []
+    for d, slots in sorted((db.get("field_dispatch_availability") or {}).items()):
+        if d < day or not isinstance(slots, dict):
+            continue
+        for w, s in slots.items():
+            if isinstance(s, dict) and s.get("available"):
+                out.append({"date": d, "time_window": w})
+    return out[:3]
 
 
 @TOOLS.tool
 def schedule_field_dispatch(params: dict[str, Any], db: dict[str, Any], call_index: int) -> Result:
-    """Book a technician visit in an available window for a hardware ticket."""
-    emp, err = get_employee(db, params["employee_id"])
-    if emp is None:
-        return err or {}
-    err = check_date(params["preferred_date"], "preferred_date") or require_auth(db)
+    """Book a technician visit in an open window for a ticket (EVA ignores the building)."""
+    err = require_auth(db)
     if err is not None:
         return err
     t, err = _ticket(db, params["ticket_number"])
     if t is None:
         return err or {}
-    building, err = resolve_building(db, params["building_code"])
-    if building is None:
-        return err or {}
     day, window = params["preferred_date"], params["time_window"]
-    slots = _day_slots(db, building, day) or {}
-    wanted = [slots.get(w) for w in _WINDOWS[window]]
-    if not all(isinstance(s, dict) and s.get("available") for s in wanted):
-        free = [w for w, s in slots.items() if isinstance(s, dict) and s.get("available")]
+    slot = ((db.get("field_dispatch_availability") or {}).get(day) or {}).get(window)
+    if not (isinstance(slot, dict) and slot.get("available")):
         return error(
-            "no_availability",
-            f"No technician available on {day} ({window}).",
-            available_windows=free,
+            "no_availability", f"No tech on {day} {window}", alternative_slots=_alternatives(db, day)
         )
-    for s in wanted:
-        if isinstance(s, dict):
-            s["available"] = False
+    slot["available"] = False
     dispatch_id = "DSP-" + t["ticket_number"][-7:]
     t["dispatch_id"] = dispatch_id
     t["dispatch_date"] = day
@@ -317,7 +282,7 @@ def schedule_field_dispatch(params: dict[str, Any], db: dict[str, Any], call_ind
 def attach_diagnostic_log(params: dict[str, Any], db: dict[str, Any], call_index: int) -> Result:
     """Attach the caller's netdiag reference code to a ticket."""
     code = params["diagnostic_ref_code"]
-    err = check_format(code, _DIAG_RE, "diagnostic_ref_code", "DIAG-4KM29X7B") or require_auth(db)
+    err = require_auth(db)
     if err is not None:
         return err
     t, err = _ticket(db, params["ticket_number"])

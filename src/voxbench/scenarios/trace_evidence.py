@@ -1,0 +1,79 @@
+"""Why a reference-trace response may differ from EVA's current tool code, with evidence.
+
+EVA's `expected_trace` responses were recorded with earlier revisions of its tools and
+databases (`eva-tool-semantics.md`, "A note on the reference traces"). The tool code is
+the reference for responses and the expected database for hashes, so replay lists each
+remaining trace difference with the evidence that the trace, not the tool, is stale.
+The rules are generic (by shape of the difference), never per scenario.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+MISSING = object()
+Difference = tuple[str, Any, Any]  # (JSON path, expected, actual); MISSING marks an absent key
+
+_NAME_TOKENS = (
+    ("<FIRST_NAME>", "<FIRST_NAME_ROMANIZED>"),
+    ("<LAST_NAME>", "<LAST_NAME_ROMANIZED>"),
+    ("<COMPANION_FIRST_NAME>", "<COMPANION_FIRST_NAME_ROMANIZED>"),
+)
+
+
+def differences(expected: Any, actual: Any, path: str = "$") -> list[Difference]:
+    """Every place two JSON values differ (lists by position; a length change is one entry)."""
+    if isinstance(expected, dict) and isinstance(actual, dict):
+        out: list[Difference] = []
+        for k in sorted(set(expected) | set(actual), key=str):
+            out += differences(expected.get(k, MISSING), actual.get(k, MISSING), f"{path}.{k}")
+        return out
+    if isinstance(expected, list) and isinstance(actual, list) and len(expected) == len(actual):
+        out = []
+        for i, (e, a) in enumerate(zip(expected, actual, strict=True)):
+            out += differences(e, a, f"{path}[{i}]")
+        return out
+    if expected is MISSING or actual is MISSING:
+        return [(path, expected, actual)]
+    if expected != actual or isinstance(expected, bool) != isinstance(actual, bool):
+        return [(path, expected, actual)]
+    return []
+
+
+def _scalars(obj: Any) -> set[str]:
+    if isinstance(obj, dict):
+        return set().union(*(_scalars(v) for v in obj.values())) if obj else set()
+    if isinstance(obj, list):
+        return set().union(*(_scalars(v) for v in obj)) if obj else set()
+    return {json.dumps(obj)}
+
+
+def explain(tool: str, diff: Difference, values: dict[str, str], db: dict[str, Any]) -> str | None:
+    """Evidence that one difference comes from a stale trace, or None if it is ours."""
+    path, exp, act = diff
+    for token, roman in _NAME_TOKENS:
+        if isinstance(exp, str) and exp == values.get(token) and act == values.get(roman):
+            return (
+                f"{path}: trace shows {token} ({exp!r}) where the database stores {roman} ({act!r}); "
+                "EVA's tools return names as stored"
+            )
+    if path.endswith(".name_aliases") and exp is MISSING:
+        return (
+            f"{path}: the database entry carries injected name_aliases and EVA's tool returns the whole "
+            "entry; the trace predates the alias injection"
+        )
+    if tool == "check_ergonomic_assessment" and path == "$.assessment_date" and exp is None:
+        return (
+            f"{path}: trace shows null, EVA's current code returns ergonomic_assessment.completed_date "
+            f"({act!r}); the trace predates it (an older revision read a key that did not exist)"
+        )
+    if (
+        not isinstance(exp, dict | list)
+        and exp is not MISSING
+        and act is not MISSING
+        and json.dumps(exp) not in _scalars(db)
+        and json.dumps(act) in _scalars(db)
+    ):
+        return f"{path}: trace value {exp!r} appears nowhere in the scenario database; ours ({act!r}) is the database's"
+    return None
