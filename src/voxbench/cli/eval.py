@@ -28,6 +28,20 @@ def add_parser(sub: Any) -> None:
     p.add_argument(
         "--pipeline-type", default="cascade", choices=["cascade", "audio_llm", "s2s"], help="EVA runs only"
     )
+    p.add_argument(
+        "--judge-repeats",
+        type=int,
+        default=0,
+        metavar="R",
+        help="also rate every conversation R more times with the judge (R >= 2), to split judge noise out",
+    )
+    p.add_argument(
+        "--ci-target",
+        type=float,
+        default=0.10,
+        metavar="W",
+        help="target 95%% CI width of pass@1 for the trials-needed estimate (default 0.10)",
+    )
     p.add_argument("--list-metrics", action="store_true", help="list registered metrics and exit")
     p.set_defaults(func=run_eval)
 
@@ -38,6 +52,7 @@ def run_eval(args: argparse.Namespace) -> int:
 
     from voxbench.eval.runner import default_metrics, score_run
     from voxbench.eval.types import REGISTRY, EvalConfig
+    from voxbench.reports.summary_analysis import analysis_lines
 
     console = Console()
     if args.list_metrics:
@@ -74,6 +89,8 @@ def run_eval(args: argparse.Namespace) -> int:
             eva_dataset=args.eva_dataset,
             pipeline_type=args.pipeline_type,
             merge=args.merge,
+            judge_repeats=args.judge_repeats,
+            ci_target=args.ci_target,
         )
     t = Table(title=f"{run_dir.name}: {summary['scored_records']}/{summary['total_records']} records scored")
     for col in ("metric", "mean", "95% CI", "n", "skipped/none", "errors"):
@@ -94,6 +111,8 @@ def run_eval(args: argparse.Namespace) -> int:
         f"validation failures: {f['validation']['count']}  "
         f"summary: {run_dir / 'metrics_summary.json'}"
     )
+    for line in analysis_lines(summary):
+        console.print(line, highlight=False)
     if config.judge is not None:
         u = judge.usage
         console.print(

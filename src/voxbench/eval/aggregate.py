@@ -128,6 +128,8 @@ class ScoredRecord:
     metrics: dict[str, MetricResult]
     aggregates: dict[str, float | None]
     validation: dict[str, Any] = field(default_factory=dict)
+    analysis: dict[str, Any] = field(default_factory=dict)
+    """Completion time, failure cause, judge repeats (`voxbench.eval.analysis`)."""
 
 
 def _stats(vals: list[float | None], total: int, errors: int, missing: int) -> dict[str, Any]:

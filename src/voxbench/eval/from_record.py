@@ -113,7 +113,12 @@ def context_from_bundle(bundle: RecordBundle) -> ConversationContext:
         agent_role=agent.get("role", ""),
         agent_tools=list(agent.get("tools") or []),
         current_date_time=scen.get("current_date_time", ""),
-        extra={"condition": rec.condition, "attempt": rec.attempt, **rec.extra},
+        extra={
+            "condition": rec.condition,
+            "attempt": rec.attempt,
+            "error_source": rec.error_source,
+            **rec.extra,
+        },
     )
     if bundle.torn_logs:
         ctx.extra["torn_logs"] = dict(bundle.torn_logs)  # a killed writer's last line, dropped

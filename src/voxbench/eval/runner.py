@@ -29,10 +29,12 @@ from voxbench.eval.aggregate import (
     per_metric_summary,
     record_aggregates,
 )
+from voxbench.eval.analysis import DEFAULT_CI_TARGET, analysis_summary, analyze_record
 from voxbench.eval.context import ConversationContext
 from voxbench.eval.eva_dataset import EvaDataset
 from voxbench.eval.eva_format import domain_from_config, is_eva_record, load_eva_context
 from voxbench.eval.from_record import load_context
+from voxbench.eval.judge_repeats import repeat_configs, repeat_values
 from voxbench.eval.metrics.validation import validation_gate
 from voxbench.eval.types import REGISTRY, EvalConfig, MetricResult, run_metric
 from voxbench.records import atomic_write_bytes, atomic_write_json
@@ -84,6 +86,7 @@ def score_context(
         aggregates=record_aggregates(results) if status == "completed" else {},
         validation=gate,
     )
+    scored.analysis = analyze_record(ctx, scored)
     return scored
 
 
@@ -98,6 +101,7 @@ def metrics_json(scored: ScoredRecord, ctx: ConversationContext) -> dict[str, An
         "validation": scored.validation,
         "metrics": {k: v.model_dump(mode="json") for k, v in scored.metrics.items()},
         "aggregate_metrics": scored.aggregates,
+        "analysis": scored.analysis,
         "context": ctx.json_view(),
     }
 
@@ -251,6 +255,7 @@ def summarize(
     config: EvalConfig,
     metrics: list[str],
     num_draws: int | None = None,
+    ci_target: float = DEFAULT_CI_TARGET,
 ) -> dict[str, Any]:
     ok = [r for r in scored if r.status == "completed"]
     infra = [r for r in scored if r.status == "infra_failure"]
@@ -294,6 +299,7 @@ def summarize(
         for m in metrics
     }
     summary["metric_errors"] = {m: v for m, v in errs.items() if v["failed_count"]}
+    summary.update(analysis_summary(scored, seed, k, ci_target))
     low = [
         str(d.get("note") or f"{d.get('model')}: low-confidence judge")
         for d in summary["provenance"]["judge_details"].values()
@@ -312,8 +318,13 @@ def score_run(
     pipeline_type: str = "cascade",
     write: bool = True,
     merge: bool = False,
+    judge_repeats: int = 0,
+    ci_target: float = DEFAULT_CI_TARGET,
 ) -> tuple[list[ScoredRecord], dict[str, Any]]:
-    """Score every record under `run_dir`; with `merge`, keep earlier metrics not re-run."""
+    """Score every record under `run_dir`; with `merge`, keep earlier metrics not re-run.
+
+    `judge_repeats` R >= 2: the judge metrics are also rated R more times per record
+    (`judge_repeats.py`) so the variance split can separate judge noise."""
     run_dir = Path(run_dir)
     names = metrics or default_metrics()
     found = discover(run_dir)
@@ -322,6 +333,7 @@ def score_run(
     scored: list[ScoredRecord] = []
     dataset_root = Path(eva_dataset) if eva_dataset else None
     shared = EvaRunInputs(run_dir, dataset_root)
+    repeats = repeat_configs(config, judge_repeats) if judge_repeats >= 2 else []
     for f in found:
         try:
             ctx = load_any(f, run_dir, dataset_root, pipeline_type, shared)
@@ -338,11 +350,14 @@ def score_run(
                     s.metrics[k] = MetricResult.model_validate(v)
             if s.status == "completed":
                 s.aggregates = record_aggregates(s.metrics)
+            s.analysis = analyze_record(ctx, s)
+        if judge_repeats >= 2:
+            s.analysis["judge_repeats"] = repeat_values(ctx, s, repeats, names)
         if write:
             atomic_write_bytes(mpath, json_bytes(metrics_json(s, ctx)), durable=False)
         scored.append(s)
     all_names = sorted({m for s in scored for m in s.metrics} | set(names))
-    summary = summarize(run_dir, scored, config, [m for m in all_names if m in REGISTRY])
+    summary = summarize(run_dir, scored, config, [m for m in all_names if m in REGISTRY], ci_target=ci_target)
     if write:
         atomic_write_json(run_dir / SUMMARY_FILE, summary)
     return scored, summary

@@ -116,6 +116,13 @@ class Conversation:
     status: str = "completed"  # eval's verdict when scored (a completed record can be invalid)
     # per agent turn (seconds, had a tool call) as eval's response_speed measured it, if scored
     turn_latencies: list[tuple[float, bool]] | None = None
+    # eval's per-record analyses: completion (time/turns to completion), failure_cause
+    analysis: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def failure_cause(self) -> str | None:
+        fc = self.analysis.get("failure_cause")
+        return str(fc["cause"]) if isinstance(fc, dict) and fc.get("cause") else None
 
     @property
     def id(self) -> str:
@@ -192,12 +199,18 @@ def _turn_latencies(raw: dict[str, Any], metrics: dict[str, MetricView]) -> list
 
 def load_metrics(
     conv_dir: Path,
-) -> tuple[dict[str, MetricView], dict[str, float | None], str | None, list[tuple[float, bool]] | None]:
-    """(metrics, composites, status eval gave the record, turn latencies) from metrics.json;
-    status None: not scored yet."""
+) -> tuple[
+    dict[str, MetricView],
+    dict[str, float | None],
+    str | None,
+    list[tuple[float, bool]] | None,
+    dict[str, Any],
+]:
+    """(metrics, composites, status eval gave the record, turn latencies, analyses) from
+    metrics.json; status None: not scored yet."""
     p = conv_dir / "metrics.json"
     if not p.is_file():
-        return {}, {}, None, None
+        return {}, {}, None, None, {}
     raw = json.loads(p.read_text(encoding="utf-8"))
     metrics = {
         n: MetricView.from_json(n, m) for n, m in (raw.get("metrics") or {}).items() if isinstance(m, dict)
@@ -210,7 +223,8 @@ def load_metrics(
         agg = compute_aggregates(metrics)
     else:
         agg = {}
-    return metrics, agg, status, _turn_latencies(raw, metrics)
+    analysis = raw.get("analysis") if isinstance(raw.get("analysis"), dict) else {}
+    return metrics, agg, status, _turn_latencies(raw, metrics), analysis
 
 
 def load_run(path: str | Path, name: str | None = None) -> RunData:
@@ -244,7 +258,7 @@ def load_run(path: str | Path, name: str | None = None) -> RunData:
         rec_raw = json.loads((d / "record.json").read_text(encoding="utf-8"))
         check_schema_version(rec_raw.get("schema_version"), d / "record.json")
         rec = ConversationRecord.model_validate(rec_raw)
-        metrics, agg, scored_status, lat = load_metrics(d)
+        metrics, agg, scored_status, lat, analysis = load_metrics(d)
         convs.append(
             Conversation(
                 path=d,
@@ -256,6 +270,7 @@ def load_run(path: str | Path, name: str | None = None) -> RunData:
                 scored=scored_status is not None,
                 status=scored_status or rec.status,
                 turn_latencies=lat,
+                analysis=analysis,
             )
         )
     if not convs:

@@ -13,6 +13,7 @@ from voxbench.eval.types import REGISTRY
 from voxbench.reports.explain import explain
 from voxbench.reports.html import chip, e, num, verdict
 from voxbench.reports.model import Conversation
+from voxbench.reports.pages_analysis import cause_block
 from voxbench.reports.tables import metric_order
 from voxbench.reports.timeline import (
     Timeline,
@@ -278,7 +279,7 @@ def conversation_body(c: Conversation, out_dir: Path, copy_audio: bool = True) -
     return (
         f"<p class='crumbs'><a href='../conversations.html'>← Conversations</a></p>"
         f"<h1>{e(r.conversation_id)} {verdict(c.aggregates.get('EVA-A_pass'), 'EVA-A')} {verdict(c.aggregates.get('EVA-X_pass'), 'EVA-X')}</h1>"
-        f"<div class='meta'>{meta_html}</div>{goal}{failing}{err}"
+        f"<div class='meta'>{meta_html}</div>{goal}{failing}{err}{cause_block(c)}"
         f"<section class='player'>{player}<span id='clock' class='clock'>0.0 s</span>{legend}"
         f"<div class='tlwrap' id='tlwrap'>{timeline_svg(tl, wave_peaks, dur)}</div></section>"
         "<div class='cols'><section><h2>What was said and heard</h2>"

@@ -9,6 +9,7 @@ from collections import Counter
 from voxbench.eval.types import REGISTRY
 from voxbench.reports.html import chip, e, est_cell, num, pct, table, verdict
 from voxbench.reports.model import EVA_A, EVA_X, VALIDATION_METRICS, Conversation, RunData
+from voxbench.reports.pages_analysis import analysis_sections, cause_cell
 from voxbench.reports.pages_experiment import experiment_section
 from voxbench.reports.stats import Delta, pareto_front, percentiles
 from voxbench.reports.svg import Point, color, gap_chart, latency_chart, scatter
@@ -277,6 +278,7 @@ def index_body(runs: list[RunData], convs: list[Conversation]) -> str:
         + _perturbation_section(convs)
         + experiment_section(runs, convs)
         + _latency_section(convs)
+        + analysis_sections(runs, convs)
         + "<section><h2>Conversations</h2><p><a class='button' href='conversations.html'>Browse all conversations</a> "
         + "<a class='button' href='conversations.html#only=fail'>Only failed ones</a></p></section>"
     )
@@ -287,6 +289,7 @@ def conversations_body(convs: list[Conversation]) -> str:
         return f"<option value=''>{label}</option>" + "".join(f"<option>{e(v)}</option>" for v in values)
 
     metrics = metric_order({m for c in convs for m in c.metrics})
+    causes = sorted({c.failure_cause for c in convs if c.failure_cause})
     filters = (
         "<div class='filters'>"
         f"<label>Failing metric <select data-filter='metric'>{opts(metrics, 'any')}</select></label>"
@@ -294,6 +297,7 @@ def conversations_body(convs: list[Conversation]) -> str:
         f"<label>Condition <select data-filter='condition'>{opts(sorted({c.record.condition for c in convs}), 'all')}</select></label>"
         f"<label>Agent <select data-filter='system'>{opts(sorted({c.system for c in convs}), 'all')}</select></label>"
         f"<label>Status <select data-filter='status'>{opts(sorted({c.status for c in convs}), 'all')}</select></label>"
+        f"<label>Failure cause <select data-filter='cause'>{opts(causes, 'any')}</select></label>"
         "<label class='check'><input type='checkbox' data-filter='only' value='fail'> only conversations that fail something</label>"
         "<span class='count' id='count'></span></div>"
     )
@@ -313,7 +317,8 @@ def conversations_body(convs: list[Conversation]) -> str:
             "condition": r.condition,
             "system": c.system,
             "status": c.status,
-            "fail": "1" if fails or c.status != "completed" else "0",
+            "cause": c.failure_cause or "",
+            "fail": "1" if fails or c.status != "completed" or c.failure_cause else "0",
         }
         attrs = " ".join(f"data-{k}='{e(v)}'" for k, v in data.items())
         rows.append(
@@ -321,7 +326,7 @@ def conversations_body(convs: list[Conversation]) -> str:
             f"<td>{e(c.system)}</td><td>{e(r.domain)}</td><td>{e(r.scenario_id)}</td><td>{r.trial}</td><td>{e(r.condition)}</td>"
             f"<td>{chip(c.status, 'pass' if c.status == 'completed' else 'fail')}</td>"
             f"<td>{verdict(c.aggregates.get('EVA-A_pass'), 'A')} {verdict(c.aggregates.get('EVA-X_pass'), 'X')}</td>"
-            f"<td class='chips'>{chips}</td><td>{num(r.duration_s, 1)} s</td></tr>"
+            f"<td class='chips'>{chips}</td><td>{cause_cell(c)}</td><td>{num(r.duration_s, 1)} s</td></tr>"
         )
     head = [
         "Conversation",
@@ -333,6 +338,7 @@ def conversations_body(convs: list[Conversation]) -> str:
         "Status",
         "EVA",
         "Failing metrics",
+        "Failure cause",
         "Length",
     ]
     data_js = json.dumps({"n": len(convs)})

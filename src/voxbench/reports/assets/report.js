@@ -22,7 +22,7 @@
     rows.forEach(function (r) {
       var ok = true;
       if (want.metric && (" " + r.dataset.metric + " ").indexOf(" " + want.metric + " ") < 0) ok = false;
-      ["domain", "condition", "system", "status"].forEach(function (k) { if (want[k] && r.dataset[k] !== want[k]) ok = false; });
+      ["domain", "condition", "system", "status", "cause"].forEach(function (k) { if (want[k] && r.dataset[k] !== want[k]) ok = false; });
       if (want.only && r.dataset.fail !== "1") ok = false;
       r.hidden = !ok;
       if (ok) shown++;
