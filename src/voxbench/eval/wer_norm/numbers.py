@@ -26,6 +26,7 @@ from fractions import Fraction
 from voxbench.eval.wer_norm.config import NumberConfig
 
 _NUMERIC = re.compile(r"^\d+(\.\d+)?$")
+_ASCII_DIGIT = re.compile(r"[0-9]")
 
 
 def _frac(s: str) -> Fraction | None:
@@ -58,6 +59,19 @@ class NumberNormalizer:
         self.vigesimal = set(cfg.vigesimal_trigger_words)
         self.additive = {0, *cfg.additive_teen_residuals}
         self.categories = {"scaling_units": set(self.mult), "tens": set(self.tens)}
+        # compiled once per table (scoring normalises tens of texts per record); each is
+        # run only when the text has what it needs (a digit, a currency sign, "1")
+        letters = cfg.letter_class
+        self._half = re.compile(cfg.half_pattern) if cfg.half_pattern and cfg.half_replacement else None
+        self._letter_digit = re.compile(rf"([{letters}])([0-9])")
+        self._digit_letter = re.compile(rf"([0-9])([{letters}])")
+        self._ordinal = (
+            re.compile(rf"([0-9])\s+({cfg.ordinal_suffix_pattern})\b") if cfg.ordinal_suffix_pattern else None
+        )
+        conn = rf"(?:{re.escape(cfg.cents_connector)} )?" if cfg.cents_connector else ""
+        self._cents = re.compile(rf"([€£$])([0-9]+) {conn}¢([0-9]{{1,2}})\b")
+        self._under_one = re.compile(r"[€£$]0\.([0-9]{1,2})\b")
+        self._one = re.compile(r"\b1(s?)\b")
 
     # ---- preprocessing: hyphens, glued compounds, reversed units, "and a half"
 
@@ -111,8 +125,8 @@ class NumberNormalizer:
 
     def preprocess(self, s: str) -> str:
         cfg = self.cfg
-        if cfg.half_pattern and cfg.half_replacement:
-            segs = re.split(cfg.half_pattern, s)
+        if self._half is not None and cfg.half_pattern and cfg.half_replacement:
+            segs = self._half.split(s)
             res: list[str] = []
             for i, seg in enumerate(segs):
                 if not seg.strip():
@@ -123,11 +137,11 @@ class NumberNormalizer:
                     whole = last in self.decimals or last in self.mult
                     res.append(cfg.half_replacement if whole else re.sub(r"\\[bs]\+?", " ", cfg.half_pattern))
             s = " ".join(res)
-        letters = cfg.letter_class
-        s = re.sub(rf"([{letters}])([0-9])", r"\1 \2", s)
-        s = re.sub(rf"([0-9])([{letters}])", r"\1 \2", s)
-        if cfg.ordinal_suffix_pattern:
-            s = re.sub(rf"([0-9])\s+({cfg.ordinal_suffix_pattern})\b", r"\1\2", s)
+        if _ASCII_DIGIT.search(s):
+            s = self._letter_digit.sub(r"\1 \2", s)
+            s = self._digit_letter.sub(r"\1 \2", s)
+            if self._ordinal is not None:
+                s = self._ordinal.sub(r"\1\2", s)
         words = [p for w in s.split() for p in self.split_token(w)]
         if cfg.reversed_units and cfg.conjunction_word:
             words = self._reverse_units(words)
@@ -316,11 +330,12 @@ class NumberNormalizer:
 
     def postprocess(self, s: str, spell_one: bool = True) -> str:
         cfg = self.cfg
-        conn = rf"(?:{re.escape(cfg.cents_connector)} )?" if cfg.cents_connector else ""
-        s = re.sub(rf"([€£$])([0-9]+) {conn}¢([0-9]{{1,2}})\b", lambda m: f"{m[1]}{m[2]}.{int(m[3]):02d}", s)
-        s = re.sub(r"[€£$]0\.([0-9]{1,2})\b", lambda m: f"¢{int(m[1])}", s)
-        if cfg.one_word and spell_one:
-            s = re.sub(r"\b1(s?)\b", lambda m: cfg.one_word + (cfg.one_plural_suffix if m[1] else ""), s)  # type: ignore[operator]
+        if "¢" in s:
+            s = self._cents.sub(lambda m: f"{m[1]}{m[2]}.{int(m[3]):02d}", s)
+        if "0." in s:
+            s = self._under_one.sub(lambda m: f"¢{int(m[1])}", s)
+        if cfg.one_word and spell_one and "1" in s:
+            s = self._one.sub(lambda m: cfg.one_word + (cfg.one_plural_suffix if m[1] else ""), s)  # type: ignore[operator]
         return s
 
     def __call__(self, s: str, spell_one: bool = True) -> str:

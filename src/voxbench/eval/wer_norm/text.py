@@ -22,6 +22,8 @@ In order (our code, EVA's semantics, reference §3.4):
 from __future__ import annotations
 
 import re
+import re._constants as _const
+import re._parser as _parser
 import unicodedata
 from functools import lru_cache
 
@@ -32,16 +34,27 @@ from voxbench.eval.wer_norm.numbers import NumberNormalizer
 CJK_LANGS = ("ja", "zh", "ko")
 _KEEP = ".%$¢€£"
 
+# Speed (issue 18): scoring a record normalises ~40 texts, so the per-call work matters.
+# Patterns are compiled once; a pattern that needs a character absent from the text is not
+# run (`if "-" in t`); ASCII text, the common case, takes str.translate tables built from
+# the same unicodedata rules as the per-character loops. Every shortcut gives the same
+# string as the general path (tests/eval/test_wer_norm_speed.py compares them).
+
 
 def _strip_tags(t: str) -> str:
-    t = re.sub(r"\[[^\]]*\]", " ", t)
+    if "[" in t:
+        t = _TAGS.sub(" ", t)
     if t.isascii() and "\\u" in t:
         t = re.sub(r"\\u([0-9a-fA-F]{4})", lambda m: chr(int(m[1], 16)), t)
     return t
 
 
+_TAGS = re.compile(r"\[[^\]]*\]")
+_APOSTROPHES = re.compile(r"[\u2019\u2018\u02bc\u0060\u00b4]")
+
+
 def _apostrophes(t: str) -> str:
-    return re.sub(r"[\u2019\u2018\u02bc\u0060\u00b4]", "'", t)
+    return _APOSTROPHES.sub("'", t)
 
 
 def _letter_runs(t: str) -> str:
@@ -49,11 +62,14 @@ def _letter_runs(t: str) -> str:
     or comma: "X. F. O.", "F F W,"), are one spelled token; the punctuation goes with them."""
 
     def join(m: re.Match[str]) -> str:
-        return "".join(re.findall(r"[^\W\d_]", m[0]))
+        return "".join(_LETTER.findall(m[0]))
 
-    end = r"[.,;:!?]?(?=\s|$|[;:!?)])"
-    one = rf"(?<!\S)[^\W\d_]{end}"
-    return re.sub(rf"{one}(?:\s+[^\W\d_]{end}){{2,}}", join, t)
+    return _LETTER_RUN.sub(join, t)
+
+
+_LETTER = re.compile(r"[^\W\d_]")
+_RUN_END = r"[.,;:!?]?(?=\s|$|[;:!?)])"
+_LETTER_RUN = re.compile(rf"(?<!\S)[^\W\d_]{_RUN_END}(?:\s+[^\W\d_]{_RUN_END}){{2,}}")
 
 
 def _hyphen_groups(t: str) -> str:
@@ -63,7 +79,10 @@ def _hyphen_groups(t: str) -> str:
             return s.replace("-", " ")
         return s.replace("-", "") if re.search(r"\d", s) else s
 
-    return re.sub(r"\w+(?:-\w+)+", fix, t)
+    return _HYPHEN_GROUP.sub(fix, t) if "-" in t else t
+
+
+_HYPHEN_GROUP = re.compile(r"\w+(?:-\w+)+")
 
 
 def _dash_word(t: str) -> str:
@@ -71,12 +90,54 @@ def _dash_word(t: str) -> str:
 
 
 def _list_commas(t: str) -> str:
-    return re.sub(r",(?!\d)|(?<!\d),", " ", t)
+    return _LIST_COMMA.sub(" ", t) if "," in t else t
+
+
+_LIST_COMMA = re.compile(r",(?!\d)|(?<!\d),")
+
+
+@lru_cache(maxsize=32)
+def _ascii_table(keep: str, categories: str) -> dict[int, str]:
+    """str.translate table: ASCII characters whose Unicode category starts with one of
+    `categories` become a space, except those in `keep`."""
+    return {
+        c: " " for c in range(128) if chr(c) not in keep and unicodedata.category(chr(c))[0] in categories
+    }
+
+
+def required_literal(pat: re.Pattern[str]) -> str:
+    """The longest run of literal characters every match of `pat` contains ("" if none or
+    the pattern ignores case): a text without it cannot match, so the regex is not run.
+    Zero-width assertions (\\b, lookarounds) inside a run do not break it."""
+    if pat.flags & re.IGNORECASE:
+        return ""
+    try:
+        items = list(_parser.parse(pat.pattern, pat.flags))
+    except Exception:  # an unexpected parse: no shortcut
+        return ""
+    best, run = "", ""
+    for op, arg in items:
+        if op is _const.LITERAL:
+            run += chr(arg)
+        elif op in (_const.AT, _const.ASSERT, _const.ASSERT_NOT):
+            continue  # zero-width: the literal characters around it stay adjacent
+        else:
+            run = ""
+        if len(run) > len(best):
+            best = run
+    return best
 
 
 def _symbols(t: str, keep: str, fold_marks: bool) -> str:
     """Replace marks/symbols/punctuation with spaces (keeping `keep`); strip diacritics
     unless the script needs its combining marks."""
+    if t.isascii():  # no folds, NFKD/NFC change nothing, no combining marks: one table
+        return t.translate(_ascii_table(keep, "MSP" if fold_marks else "SP"))
+    return _symbols_unicode(t, keep, fold_marks)
+
+
+def _symbols_unicode(t: str, keep: str, fold_marks: bool) -> str:
+    """`_symbols` character by character (any text)."""
     if fold_marks:
         t = "".join(EXTRA_FOLDS.get(c, c) for c in t)
         t = unicodedata.normalize("NFKD", t)
@@ -96,6 +157,8 @@ def _symbols(t: str, keep: str, fold_marks: bool) -> str:
 
 
 def _ascii_digits(t: str) -> str:
+    if t.isascii():
+        return t
     return "".join(str(unicodedata.digit(c)) if c.isdigit() and not c.isascii() else c for c in t)
 
 
@@ -111,14 +174,15 @@ def _boundaries(pattern: str, cfg: NumberConfig) -> str:
 @lru_cache(maxsize=16)
 def _engine(
     code: str,
-) -> tuple[NumberConfig, NumberNormalizer, list[tuple[re.Pattern[str], str]], re.Pattern[str] | None]:
+) -> tuple[NumberConfig, NumberNormalizer, list[tuple[re.Pattern[str], str, str]], re.Pattern[str] | None]:
     cfg = load_config(code)
-    reps: list[tuple[re.Pattern[str], str]] = []
+    reps: list[tuple[re.Pattern[str], str, str]] = []
     for pat, rep in cfg.replacers.items():
         try:
-            reps.append((re.compile(_boundaries(pat, cfg)), rep))
+            rx = re.compile(_boundaries(pat, cfg))
         except re.error:
             continue  # EVA drops invalid patterns silently
+        reps.append((rx, rep, required_literal(rx)))
     ignore = None
     if cfg.ignore_patterns:
         try:
@@ -131,30 +195,42 @@ def _engine(
 def _with_table(t: str, code: str, values: bool = False) -> str:
     cfg, numbers, reps, ignore = _engine(code)
     t = t.lower()
-    t = re.sub(r"\(([^)]+?)\)", " ", t)
+    if "(" in t:
+        t = _PAREN.sub(" ", t)
     if ignore is not None:
         t = ignore.sub(" ", t)
-    if cfg.strip_space_before_apostrophe:
-        t = re.sub(r"\s+'", "'", t)
-    for pat, rep in reps:
-        t = pat.sub(rep, t)
+    if cfg.strip_space_before_apostrophe and "'" in t:
+        t = _SPACE_APOSTROPHE.sub("'", t)
+    for pat, rep, lit in reps:
+        if lit in t:
+            t = pat.sub(rep, t)
     t = _ascii_digits(t)
     seps = {"comma": ",", "dot": ".", "space": " "}
     for name in cfg.thousand_separators:
-        sep = re.escape(seps.get(name, name))
+        raw = seps.get(name, name)
+        if raw not in t:
+            continue
+        sep = re.escape(raw)
         if name == "comma" and cfg.decimal_separator != "comma":
             t = re.sub(rf"(\d){sep}(\d)", r"\1\2", t)
         else:
             t = re.sub(rf"(?<=\d){sep}(?=\d{{3}}(?!\d))", "", t)
-    if cfg.decimal_separator == "comma":
-        t = re.sub(r"(?<=\d),(?=\d)", ".", t)
-    t = re.sub(r"\.([^0-9]|$)", r" \1", t)
+    if cfg.decimal_separator == "comma" and "," in t:
+        t = _DECIMAL_COMMA.sub(".", t)
+    if "." in t:
+        t = _DOT_NOT_BEFORE_DIGIT.sub(r" \1", t)
     t = _symbols(t, _KEEP + ("-" if cfg.split_hyphenated_numbers else ""), not cfg.preserve_combining_marks)
     t = numbers(t, spell_one=not values)
     if cfg.spelling_map_path:
         spelling = load_spelling(cfg.spelling_map_path)
         t = " ".join(spelling.get(w, w) for w in t.split())
     return t
+
+
+_PAREN = re.compile(r"\(([^)]+?)\)")
+_SPACE_APOSTROPHE = re.compile(r"\s+'")
+_DECIMAL_COMMA = re.compile(r"(?<=\d),(?=\d)")
+_DOT_NOT_BEFORE_DIGIT = re.compile(r"\.([^0-9]|$)")
 
 
 def _basic(t: str, language: str) -> str:
@@ -175,8 +251,21 @@ def _punctuation(t: str, values: bool = False) -> str:
     if values:  # "$340" -> "340 dollars", "5%" -> "5 percent": the unit stays a word
         t = _AMOUNT.sub(lambda m: f"{m[2]} {_SYMBOL_WORD[m[1]]}" if m[1] else f"{m[3]} percent", t)
     t = t.replace("-", " ")
-    t = re.sub(r"(?<!\d)\.|\.(?!\d)", " ", t)
+    if "." in t:
+        t = _LONE_DOT.sub(" ", t)
+    return t.translate(_ascii_table(".", "SP")) if t.isascii() else _punctuation_unicode(t)
+
+
+def _punctuation_unicode(t: str) -> str:
+    """Symbols and punctuation but "." to spaces, character by character (any text)."""
     return "".join(" " if (c != "." and unicodedata.category(c)[0] in "SP") else c for c in t)
+
+
+_LONE_DOT = re.compile(r"(?<!\d)\.|\.(?!\d)")
+
+
+_LEADING_ZEROS = re.compile(r"^0+(?=\d)")
+_DIGIT = re.compile(r"\d")
 
 
 def normalize_text(text: str, language: str = "en", values: bool = False) -> str:
@@ -192,10 +281,10 @@ def normalize_text(text: str, language: str = "en", values: bool = False) -> str
     code = config_code(language)
     t = _with_table(t, code, values) if code else _basic(t, language)
     t = _punctuation(t.lower(), values)
-    toks = [re.sub(r"^0+(?=\d)", "", w) if w.isdigit() else w for w in t.split()]
+    toks = [_LEADING_ZEROS.sub("", w) if w.isdigit() else w for w in t.split()]
     out = " ".join(toks)
     sfx = load_config(code).ordinal_suffix_pattern if code else ""
-    if sfx:
+    if sfx and _DIGIT.search(out):
         out = re.sub(rf"\b(\d+) ({sfx})\b", r"\1\2", out)
     if language[:2].lower() in ("ja", "zh"):
         out = out.replace(" ", "")  # no word spaces in these scripts: they would count as characters

@@ -1,0 +1,82 @@
+"""The normaliser's shortcuts give what its general path gives (issue 18: speed).
+
+The shortcuts: a regex is not run when the text lacks a literal every match needs; ASCII
+text goes through str.translate tables instead of per-character unicodedata loops."""
+
+from __future__ import annotations
+
+import random
+import re
+import string
+
+import pytest
+
+from voxbench.eval.wer_norm import text as T
+from voxbench.eval.wer_norm.config import SHIPPED
+
+ASCII = [chr(c) for c in range(128)]
+
+
+def _random_texts(seed: int, alphabet: str, n: int = 400) -> list[str]:
+    rng = random.Random(seed)
+    return ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 40))) for _ in range(n)]
+
+
+@pytest.mark.parametrize("keep", [T._KEEP, T._KEEP + "-", ""])
+@pytest.mark.parametrize("fold_marks", [True, False])
+def test_ascii_symbol_table_matches_the_character_loop(keep: str, fold_marks: bool) -> None:
+    for t in ["".join(ASCII), *_random_texts(1, string.printable)]:
+        assert T._symbols(t, keep, fold_marks) == T._symbols_unicode(t, keep, fold_marks)
+
+
+def test_ascii_punctuation_table_matches_the_character_loop() -> None:
+    for t in ["".join(ASCII), *_random_texts(2, string.printable)]:
+        assert t.translate(T._ascii_table(".", "SP")) == T._punctuation_unicode(t)
+
+
+@pytest.mark.parametrize("code", SHIPPED)
+def test_replacers_never_match_without_their_literal(code: str) -> None:
+    _, _, reps, _ = T._engine(code)
+    rng = random.Random(3)
+    for pat, _rep, lit in reps:
+        assert lit == "" or lit in pat.pattern.replace("\\", "")
+        # texts built around the pattern's own words, with the literal removed
+        words = [*re.findall(r"[\w']+", pat.pattern.replace("\\b", " ")), "a", "s", "'", " "]
+        for _ in range(200):
+            t = " ".join(rng.choice(words) for _ in range(rng.randint(1, 6)))
+            if lit and lit not in t:
+                assert pat.search(t) is None, (pat.pattern, t)
+
+
+def test_required_literal_of_common_shapes() -> None:
+    assert T.required_literal(re.compile(r"\bmr\b")) == "mr"
+    assert T.required_literal(re.compile(r"'d been\b")) == "'d been"
+    assert T.required_literal(re.compile(r"\band\s+a\s+half\b")) == "half"
+    assert T.required_literal(re.compile(r"\b(hmm|mm)\b")) == ""
+    assert T.required_literal(re.compile(r"\bmr\b", re.IGNORECASE)) == ""
+    assert T.required_literal(re.compile(r"(?i)\bmr\b")) == ""
+
+
+# outputs of the general path before the shortcuts existed (main at a3d4760)
+BEFORE = [
+    (("Mr. O'Neil won't go; y'all gonna pay $1,250.50 for 2026-03-25 flights?", "en", False),
+     "mister 0 neil will not go you all going to pay 1250.50 for 2026 3 25 flights"),
+    (("Mr. O'Neil won't go; y'all gonna pay $1,250.50 for 2026-03-25 flights?", "en", True),
+     "mister 0 neil will not go you all going to pay 1250.50 dollars for 2026 3 25 flights"),
+    (("Café crème, it's 3:30 p.m.; the co-pilot's ID is AB-12-34! Z K 3 F F W, dash one two", "en", False),
+     "cafe creme it is 3 30 p m the co pilot is id is ab 1234 z k 3 ffw 12"),
+    (("I'd been there, she's got one oh one and a half, the 3 rd; hmm [slow] (aside) \\u00e9t\\u00e9", "en", False),
+     "i had been there she has got 101.5 the 3rd ete"),
+    (("quatre-vingt-dix-sept personnes, soixante-dix, vingt et un", "fr", False), "97 personnes 7021"),
+    (("Ich möchte dreiundzwanzig Euro und fünfzig Cent, Straße Nr. 5", "de", False),
+     "ich mochte 23 euro und 50 cent strasse nr 5"),
+    (("Dr. García pagó 1.250,50 euros, veintiún", "es", False), "doctor garcia pago 1250.50 euros 21"),
+    (("मेरा नंबर नौ आठ सात है, और ५० रुपये", "hi", False), "मेरा नंबर 987 है और 50 रुपये"),
+    (("三千五百円です。電話番号は〇九〇", "ja", False), "3500円です電話番号は090"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("args", "want"), BEFORE)
+def test_normalize_text_outputs_unchanged(args: tuple[str, str, bool], want: str) -> None:
+    text, lang, values = args
+    assert T.normalize_text(text, lang, values=values) == want
