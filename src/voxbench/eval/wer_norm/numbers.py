@@ -36,6 +36,27 @@ def _frac(s: str) -> Fraction | None:
         return None
 
 
+class _State:
+    """The running number: its value (int while composed, str once read digit by digit),
+    a pending prefix ($, -), the last word that fed it, and whether to skip the next word."""
+
+    def __init__(self) -> None:
+        self.value: str | int | None = None
+        self.prefix: str | None = None
+        self.prev_num: str | None = None
+        self.skip = False
+
+    def emit(self, result: str | int) -> str:
+        """`result` with the pending prefix; the running number is reset."""
+        text = str(result) if self.prefix is None else self.prefix + str(result)
+        self.value, self.prefix, self.prev_num = None, None, None
+        return text
+
+    def flush(self) -> Iterator[str]:
+        if self.value is not None:
+            yield self.emit(self.value)
+
+
 class NumberNormalizer:
     """Converts number words in one language; build once per table."""
 
@@ -150,183 +171,165 @@ class NumberNormalizer:
     # ---- the state machine
 
     def process_words(self, words: list[str]) -> Iterator[str]:
-        cfg = self.cfg
-        prefix: str | None = None
-        value: str | int | None = None
-        prev_num: str | None = None  # the last word that fed `value` (skips a passed conjunction)
-        skip = False
-
-        def output(result: str | int) -> str:
-            nonlocal prefix, value, prev_num
-            text = str(result)
-            if prefix is not None:
-                text = prefix + text
-            value, prefix, prev_num = None, None, None
-            return text
-
-        def join_digit(v: str | int, d: int) -> str:
-            if prev_num in self.tens and d < 10 and str(v).endswith("0"):
-                return str(v)[:-1] + str(d)  # "twenty twenty four" -> 2024
-            return str(v) + str(d)
-
-        def add_ones(v: str | int | None, d: int) -> str | int:
-            if v is None:
-                return d
-            if isinstance(v, str) or (cfg.cardinal_continuation_on_prev_cardinal and prev_num in self.ones):
-                return join_digit(v, d)
-            if d < 10:
-                return v + d if v % 10 == 0 else f"{v}{d}"
-            return v + d if v % 100 in self.additive else f"{v}{d}"
-
+        """Words in, words out: number words become digit strings, the rest pass through."""
+        st = _State()
         padded: list[str | None] = [None, *words, None]
         for idx in range(1, len(padded) - 1):
             prev, cur, nxt = padded[idx - 1], padded[idx], padded[idx + 1]
             assert cur is not None
-            if skip:
-                skip = False
+            if st.skip:
+                st.skip = False
                 continue
-            next_numeric = nxt is not None and bool(_NUMERIC.match(nxt))
-            has_prefix = cur[0] in self.prefixes
-            bare = cur[1:] if has_prefix else cur
+            bare = cur[1:] if cur[0] in self.prefixes else cur
             if _NUMERIC.match(bare):
-                f = _frac(bare)
-                if value is not None:
-                    if isinstance(value, str) and value.endswith("."):
-                        value = value + cur  # decimals, dotted groups
-                        continue
-                    yield output(value)
-                prefix = cur[0] if has_prefix else prefix
-                value = f.numerator if f is not None and f.denominator == 1 else bare
-                prev_num = None
+                yield from self._digits(st, cur, bare)
             elif cur not in self.words:
-                if value is not None:
-                    yield output(value)
-                yield output(cur)
-            elif cur in self.zeros:
-                value = str(value if value is not None else "") + "0"
-                prev_num = cur
-            elif cur in self.ones:
-                value = add_ones(value, self.ones[cur])
-                prev_num = cur
-            elif cur in self.ones_sfx:
-                n, suffix = self.ones_sfx[cur]
-                yield output(f"{add_ones(value, n)}{suffix}")
-            elif cur in self.tens:
-                t = self.tens[cur]
-                if value is None:
-                    value = t
-                elif (
-                    cur in self.vigesimal
-                    and isinstance(value, int)
-                    and value % 100 in cfg.vigesimal_residuals
-                ):
-                    value = value - value % 100 + (value % 100) * cfg.vigesimal_multiplier
-                elif isinstance(value, str):
-                    value = value + str(t)
-                else:
-                    value = value + t if value % 100 == 0 else f"{value}{t}"
-                prev_num = cur
-            elif cur in self.tens_sfx:
-                t, suffix = self.tens_sfx[cur]
-                if value is None:
-                    yield output(f"{t}{suffix}")
-                elif (
-                    cur in self.vigesimal
-                    and isinstance(value, int)
-                    and value % 100 in cfg.vigesimal_residuals
-                ):
-                    yield output(f"{value - value % 100 + (value % 100) * cfg.vigesimal_multiplier}{suffix}")
-                elif isinstance(value, str):
-                    yield output(f"{value}{t}{suffix}")
-                else:
-                    yield output(f"{value + t if value % 100 == 0 else f'{value}{t}'}{suffix}")
-            elif cur in self.mult:
-                m = self.mult[cur]
-                if value is None:
-                    value = m
-                elif isinstance(value, str) or value == 0:
-                    f = _frac(str(value))
-                    if f is not None and (f * m).denominator == 1:
-                        value = (f * m).numerator
-                    else:
-                        yield output(value)
-                        value = m
-                else:
-                    value = value // 1000 * 1000 + value % 1000 * m
-                prev_num = cur
-            elif cur in self.mult_sfx:
-                m, suffix = self.mult_sfx[cur]
-                if value is None:
-                    yield output(f"{m}{suffix}")
-                elif isinstance(value, str):
-                    f = _frac(value)
-                    if f is not None and (f * m).denominator == 1:
-                        yield output(f"{(f * m).numerator}{suffix}")
-                    else:
-                        yield output(value)
-                        yield output(f"{m}{suffix}")
-                else:
-                    yield output(f"{value // 1000 * 1000 + value % 1000 * m}{suffix}")
-            elif cur in cfg.preceding_prefixers:
-                if value is not None:
-                    yield output(value)
-                if nxt in self.words or next_numeric:
-                    prefix = cfg.preceding_prefixers[cur]
-                else:
-                    yield output(cur)
-            elif cur in cfg.following_prefixers:
-                if value is not None:
-                    prefix = cfg.following_prefixers[cur]
-                    yield output(value)
-                else:
-                    yield output(cur)
-            elif cur in cfg.suffixers:
-                sfx = cfg.suffixers[cur]
-                if value is None:
-                    yield output(cur)
-                elif isinstance(sfx, dict):
-                    if nxt in sfx:
-                        yield output(f"{value}{sfx[nxt]}")
-                        skip = True
-                    else:
-                        yield output(value)
-                        yield output(cur)
-                else:
-                    yield output(f"{value}{sfx}")
-            elif nxt not in self.words and not next_numeric:
-                # a special word that cannot start or continue a number here
-                if value is not None:
-                    yield output(value)
-                yield output(cur)
-            elif cur == cfg.conjunction_word:
-                passes = any(prev in self.categories.get(c, ()) for c in cfg.conjunction_ignore_prev)
-                if not passes or value is None:
-                    if value is not None:
-                        yield output(value)
-                    yield output(cur)
-            elif cur in cfg.repeat_words:
-                if nxt in self.ones or nxt in self.zeros:
-                    d = self.ones.get(nxt or "", 0)
-                    value = str(value if value is not None else "") + str(d) * cfg.repeat_words[cur]
-                    prev_num = nxt
-                    skip = True
-                else:
-                    if value is not None:
-                        yield output(value)
-                    yield output(cur)
-            elif cur == cfg.decimal_word:
-                if nxt in self.decimals or next_numeric:
-                    value = str(value if value is not None else "") + "."
-                else:
-                    if value is not None:
-                        yield output(value)
-                    yield output(cur)
+                yield from st.flush()
+                yield st.emit(cur)
+            elif cur in self.zeros or cur in self.ones or cur in self.tens or cur in self.mult:
+                yield from self._compose(st, cur)
+            elif cur in self.ones_sfx or cur in self.tens_sfx or cur in self.mult_sfx:
+                yield from self._suffixed(st, cur)
             else:
-                if value is not None:
-                    yield output(value)
-                yield output(cur)
-        if value is not None:
-            yield output(value)
+                yield from self._affix_or_special(st, prev, cur, nxt)
+        yield from st.flush()
+
+    def _digits(self, st: _State, cur: str, bare: str) -> Iterator[str]:
+        """Written digits: continue a decimal ("3." + "5"), else start a new number."""
+        if st.value is not None:
+            if isinstance(st.value, str) and st.value.endswith("."):
+                st.value += cur
+                return
+            yield from st.flush()
+        if bare is not cur:
+            st.prefix = cur[0]
+        f = _frac(bare)
+        st.value = f.numerator if f is not None and f.denominator == 1 else bare
+        st.prev_num = None
+
+    def _add_ones(self, st: _State, d: int) -> str | int:
+        """`value` followed by a cardinal `d`: add, append its digits, or fill a tens zero."""
+        v = st.value
+        if v is None:
+            return d
+        if isinstance(v, str) or (
+            self.cfg.cardinal_continuation_on_prev_cardinal and st.prev_num in self.ones
+        ):
+            if st.prev_num in self.tens and d < 10 and str(v).endswith("0"):
+                return str(v)[:-1] + str(d)  # "twenty twenty four" -> 2024
+            return str(v) + str(d)
+        if d < 10:
+            return v + d if v % 10 == 0 else f"{v}{d}"
+        return v + d if v % 100 in self.additive else f"{v}{d}"
+
+    def _add_tens(self, v: str | int | None, word: str, t: int) -> str | int:
+        if v is None:
+            return t
+        if word in self.vigesimal and isinstance(v, int) and v % 100 in self.cfg.vigesimal_residuals:
+            return v - v % 100 + (v % 100) * self.cfg.vigesimal_multiplier  # quatre vingt -> 80
+        if isinstance(v, str):
+            return v + str(t)
+        return v + t if v % 100 == 0 else f"{v}{t}"
+
+    def _compose(self, st: _State, cur: str) -> Iterator[str]:
+        """Zeros, cardinals, tens and scaling units extend the running value."""
+        if cur in self.zeros:
+            st.value = str(st.value or "") + "0"
+        elif cur in self.ones:
+            st.value = self._add_ones(st, self.ones[cur])
+        elif cur in self.tens:
+            st.value = self._add_tens(st.value, cur, self.tens[cur])
+        else:
+            m = self.mult[cur]
+            v = st.value
+            if v is None:
+                st.value = m
+            elif isinstance(v, str) or v == 0:
+                f = _frac(str(v))
+                if f is not None and (f * m).denominator == 1:
+                    st.value = (f * m).numerator
+                else:
+                    yield from st.flush()
+                    st.value = m
+            else:
+                st.value = v // 1000 * 1000 + v % 1000 * m
+        st.prev_num = cur
+
+    def _suffixed(self, st: _State, cur: str) -> Iterator[str]:
+        """Ordinals and plurals ("third", "twenties", "hundredth") end the number with a suffix."""
+        v = st.value
+        if cur in self.ones_sfx:
+            n, suffix = self.ones_sfx[cur]
+            yield st.emit(f"{self._add_ones(st, n)}{suffix}")
+        elif cur in self.tens_sfx:
+            t, suffix = self.tens_sfx[cur]
+            yield st.emit(f"{self._add_tens(v, cur, t)}{suffix}")
+        else:
+            m, suffix = self.mult_sfx[cur]
+            if v is None:
+                yield st.emit(f"{m}{suffix}")
+            elif isinstance(v, str):
+                f = _frac(v)
+                if f is not None and (f * m).denominator == 1:
+                    yield st.emit(f"{(f * m).numerator}{suffix}")
+                else:
+                    yield from st.flush()
+                    yield st.emit(f"{m}{suffix}")
+            else:
+                yield st.emit(f"{v // 1000 * 1000 + v % 1000 * m}{suffix}")
+
+    def _affix_or_special(self, st: _State, prev: str | None, cur: str, nxt: str | None) -> Iterator[str]:
+        """Prefix/suffix words ($, %), then the conjunction, repeat and decimal words."""
+        cfg = self.cfg
+        next_numeric = nxt is not None and bool(_NUMERIC.match(nxt))
+        if cur in cfg.preceding_prefixers:
+            yield from st.flush()
+            if nxt in self.words or next_numeric:
+                st.prefix = cfg.preceding_prefixers[cur]
+            else:
+                yield st.emit(cur)
+        elif cur in cfg.following_prefixers:
+            if st.value is not None:
+                st.prefix = cfg.following_prefixers[cur]
+                yield from st.flush()
+            else:
+                yield st.emit(cur)
+        elif cur in cfg.suffixers:
+            sfx = cfg.suffixers[cur]
+            if st.value is None:
+                yield st.emit(cur)
+            elif not isinstance(sfx, dict):
+                yield st.emit(f"{st.value}{sfx}")
+            elif nxt in sfx:
+                yield st.emit(f"{st.value}{sfx[nxt]}")
+                st.skip = True
+            else:
+                yield from st.flush()
+                yield st.emit(cur)
+        elif nxt not in self.words and not next_numeric:
+            yield from st.flush()  # a special word that cannot lead into a number here
+            yield st.emit(cur)
+        else:
+            yield from self._special(st, prev, cur, nxt, next_numeric)
+
+    def _special(
+        self, st: _State, prev: str | None, cur: str, nxt: str | None, next_numeric: bool
+    ) -> Iterator[str]:
+        cfg = self.cfg
+        if cur == cfg.conjunction_word:
+            passes = any(prev in self.categories.get(c, ()) for c in cfg.conjunction_ignore_prev)
+            if not passes or st.value is None:
+                yield from st.flush()
+                yield st.emit(cur)
+        elif cur in cfg.repeat_words and (nxt in self.ones or nxt in self.zeros):
+            d = self.ones.get(nxt or "", 0)
+            st.value = str(st.value or "") + str(d) * cfg.repeat_words[cur]
+            st.prev_num, st.skip = nxt, True
+        elif cur == cfg.decimal_word and (nxt in self.decimals or next_numeric):
+            st.value = str(st.value or "") + "."
+        else:
+            yield from st.flush()
+            yield st.emit(cur)
 
     def postprocess(self, s: str, spell_one: bool = True) -> str:
         cfg = self.cfg
