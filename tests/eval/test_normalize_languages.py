@@ -176,3 +176,16 @@ def test_values_mode_keeps_units_and_digits() -> None:
     assert normalize_text("three hundred forty dollars, 5% off", values=True) == "340 dollars 5 percent off"
     assert normalize_text("$12.50 for 1 bag", values=True) == "12.50 dollars for 1 bag"
     assert normalize_text("$12.50 for 1 bag") == "12.50 for one bag"  # WER form, as EVA
+
+
+def test_entity_fidelity_reads_numbers_in_the_conversation_language() -> None:
+    from voxbench.eval.metrics.accuracy import agent_speech_fidelity
+
+    ctx = ConversationContext(
+        record_id="x",
+        language="de",
+        intended_assistant_turns={1: "Ihr Flug kostet dreihundertvierzig Euro."},
+        transcribed_assistant_turns={1: "Ihr Flug kostet 340 Euro."},
+    )
+    r = agent_speech_fidelity(ctx, EvalConfig())
+    assert r.score == 1.0 and r.details["per_turn_entities"][1]["entities"] == ["340"]

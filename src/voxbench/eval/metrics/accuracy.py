@@ -45,16 +45,16 @@ def transcript_source_params(ctx: ConversationContext) -> dict[str, str]:
 _CODE_RE = re.compile(r"\b(?=[A-Z0-9]*\d)[A-Z0-9]{3,}\b|\b[A-Z]{3,}\b")
 
 
-def extract_entities(text: str) -> list[str]:
+def extract_entities(text: str, language: str = "en") -> list[str]:
     """Entities a listener must hear right: numbers (spoken or written), codes, amounts.
 
     Returned in normalised form; spoken forms ("Zulu Kilo three") are not expanded."""
     raw = strip_tags(text)
     ents: list[str] = []
     for code in _CODE_RE.findall(raw):
-        ents.append(normalize_text(code))
+        ents.append(normalize_text(code, language))
     # other numbers, outside the codes (a code's digits are not a second entity)
-    for tok in normalize_text(_CODE_RE.sub(" ", raw)).split():
+    for tok in normalize_text(_CODE_RE.sub(" ", raw), language).split():
         if any(c.isdigit() for c in tok) and tok not in ents:
             ents.append(tok)
     return [e for e in dict.fromkeys(ents) if e]
@@ -88,10 +88,10 @@ def agent_speech_fidelity(ctx: ConversationContext, config: EvalConfig) -> Metri
     per: dict[int, float] = {}
     ev: dict[int, dict[str, list[str]]] = {}
     for t, intended in ctx.intended_assistant_turns.items():
-        ents = extract_entities(intended)
+        ents = extract_entities(intended, ctx.language)
         if not ents or t not in ctx.transcribed_assistant_turns:
             continue
-        heard = normalize_text(ctx.transcribed_assistant_turns[t])
+        heard = normalize_text(ctx.transcribed_assistant_turns[t], ctx.language)
         missing = [e for e in ents if not entity_heard(e, heard)]
         per[t] = 0.0 if missing else 1.0
         ev[t] = {"entities": ents, "missing": missing}

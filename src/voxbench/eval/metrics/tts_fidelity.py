@@ -98,7 +98,7 @@ def check_turn(intended: str, heard: str, language: str = "en", last_turn: bool 
         words += toks
         optional += [unspoken_ok] * len(toks)
         if not unspoken_ok:
-            entities += extract_entities(text)
+            entities += extract_entities(text, language)
     if not words:
         return None
     heard_norm = normalize_text(strip_tags(heard), language)
