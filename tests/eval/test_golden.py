@@ -57,3 +57,19 @@ def test_golden_small_record(tmp_path: Path) -> None:
         GOLDEN.write_text(text, encoding="utf-8")
     assert GOLDEN.is_file(), "golden missing: run with VOXBENCH_REGEN_GOLDEN=1"
     assert json.loads(GOLDEN.read_text(encoding="utf-8")) == json.loads(text)
+
+
+GOLDEN_OFFLINE = GOLDEN.with_name("eval_small_record_offline.json")
+OFFLINE_METRICS = ("conciseness", "conversation_progression", "speakability")
+
+
+def test_golden_small_record_offline(tmp_path: Path) -> None:
+    """The offline methods on the same record, with no judge (the default mode)."""
+    ctx = load_context(small_conversation().write(tmp_path / "r"))
+    scored = score_context(ctx, EvalConfig(), list(OFFLINE_METRICS))
+    got = {k: v.model_dump(mode="json") for k, v in sorted(scored.metrics.items())}
+    text = json.dumps(got, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    if os.environ.get("VOXBENCH_REGEN_GOLDEN"):
+        GOLDEN_OFFLINE.write_text(text, encoding="utf-8")
+    assert GOLDEN_OFFLINE.is_file(), "golden missing: run with VOXBENCH_REGEN_GOLDEN=1"
+    assert json.loads(GOLDEN_OFFLINE.read_text(encoding="utf-8")) == json.loads(text)

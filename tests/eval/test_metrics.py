@@ -195,7 +195,8 @@ def test_faithfulness_is_min_over_dimensions(small: ConversationContext) -> None
     assert r.sub_metrics["violating_policies_rate"].score == 1.0
     assert r.judge_model == "fake-judge" and r.prompt_hash and len(r.prompt_hash) == 12
     assert "Turn 2:" in j.calls[0][1]
-    assert faithfulness(small, EvalConfig()).details["unscored"]
+    assert faithfulness(small, EvalConfig(judge_mode="none")).details["unscored"]
+    assert faithfulness(small, EvalConfig(judge_mode="llm")).details["unscored"]  # llm, but no judge
 
 
 def _prog(ratings: dict[str, tuple[bool, int]]) -> str:

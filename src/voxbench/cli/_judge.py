@@ -1,6 +1,7 @@
 """Judge options shared by `voxbench eval` and `voxbench judges`: an OpenAI-compatible
-endpoint (`--judge-base-url/--judge-model`) or the embedded local LLM (`--judge local`),
-which the CLI starts here (eval itself only speaks HTTP to it)."""
+endpoint (`--judge-base-url/--judge-model`), the embedded local LLM (`--judge local`, which
+the CLI starts here: eval itself only speaks HTTP to it), the offline methods
+(`--judge offline`, the default when no endpoint is configured) or none (`--judge none`)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 LOW_CONFIDENCE_NOTE = (
     "judge is a small embedded local model: ratings are LOW-CONFIDENCE (grammar-constrained, "
@@ -21,9 +22,11 @@ LOW_CONFIDENCE_NOTE = (
 def add_judge_args(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--judge",
-        choices=["local"],
+        choices=["offline", "local", "none"],
         default=None,
-        help="'local': start the embedded llama.cpp model (Qwen2.5-Coder 1.5B if installed, else 0.5B)",
+        help="'offline' (default without --judge-base-url/--judge-model): rule-based and fitted "
+        "offline methods, no model server; 'local': start the embedded llama.cpp model (Qwen2.5-Coder "
+        "1.5B if installed, else 0.5B); 'none': leave judge metrics unscored",
     )
     p.add_argument(
         "--judge-local-model",
@@ -50,6 +53,9 @@ def judge_from_args(
     server is started for the duration and stopped afterwards."""
     from voxbench.eval.judges.openai_http import OpenAIJudge
 
+    if args.judge in ("offline", "none"):
+        yield None
+        return
     if args.judge == "local":
         from voxbench.localmodels import LlamaServer, default_judge_llm
 
@@ -85,5 +91,17 @@ def judge_from_args(
         )
         return
     if required:
-        raise ValueError("no judge configured: pass --judge local or --judge-base-url URL --judge-model NAME")
+        raise ValueError(
+            "no judge configured: pass --judge offline, --judge local or --judge-base-url URL --judge-model NAME"
+        )
     yield None
+
+
+def judge_mode(args: argparse.Namespace) -> Literal["auto", "offline", "none"]:
+    """EvalConfig.judge_mode for these flags: `auto` rates with the LLM judge when one is
+    configured and offline otherwise; `--judge offline` forces offline even with an endpoint."""
+    if args.judge == "offline":
+        return "offline"
+    if args.judge == "none":
+        return "none"
+    return "auto"

@@ -7,7 +7,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from voxbench.cli._judge import add_judge_args, judge_from_args
+from voxbench.cli._judge import add_judge_args, judge_from_args, judge_mode
 
 
 def add_parser(sub: Any) -> None:
@@ -71,7 +71,7 @@ def run_eval(args: argparse.Namespace) -> int:
     run_dir = Path(args.run_dir)
     if not run_dir.is_dir():
         raise FileNotFoundError(f"run directory not found: {run_dir}")
-    config = EvalConfig()
+    config = EvalConfig(judge_mode=judge_mode(args))
     cache = Path(args.judge_cache) if args.judge_cache else run_dir / ".judge_cache"
     metrics = [m.strip() for m in args.metrics.split(",") if m.strip()] if args.metrics else default_metrics()
     with judge_from_args(args, cache) as judge:
@@ -105,6 +105,10 @@ def run_eval(args: argparse.Namespace) -> int:
         mean = "-" if b["mean"] is None else f"{b['mean']:.3f}"
         t.add_row(f"[bold]{name}[/bold]", mean, "", str(b["count"]), str(b["none_count"]), "")
     console.print(t)
+    from voxbench.eval.headline import headline_lines
+
+    for line in headline_lines(summary):
+        console.print(line, highlight=False)
     f = summary["failures"]
     console.print(
         f"infrastructure failures: {f['infrastructure']['count']}  "

@@ -35,6 +35,9 @@ def add_parser(sub: Any) -> None:
     )
     c.add_argument("--out", default="calibration.json", help="where to write the results")
     c.add_argument("--judge-cache", default=None, help="on-disk judge cache (default: none)")
+    c.add_argument(
+        "--cv-folds", type=int, default=5, help="k of the k-fold figures of offline methods fitted on labels"
+    )
     add_judge_args(c)
     c.set_defaults(func=run_calibrate)
 
@@ -106,9 +109,20 @@ def run_calibrate(args: argparse.Namespace) -> int:
         console.print(f"  {metric} {n}/{total}: {v}", highlight=False)
 
     cache = Path(args.judge_cache) if args.judge_cache else None
-    with judge_from_args(args, cache, required=True) as judge:
-        config = EvalConfig(judge=judge)
-        result["judge"] = {"model": judge.model, **(judge.provenance or {})}
+    offline = args.judge == "offline"
+    with judge_from_args(args, cache, required=not offline) as judge:
+        if offline:
+            from voxbench.eval.offline import load_all
+
+            config = EvalConfig(judge_mode="offline")
+            result["judge"] = {
+                "model": "offline",
+                "kind": "offline",
+                "methods": {m: f"offline:{s.method} v{s.version}" for m, s in sorted(load_all().items())},
+            }
+        else:
+            config = EvalConfig(judge=judge, judge_mode="llm")
+            result["judge"] = {"model": judge.model, **(judge.provenance or {})}
         if args.dataset:
             ds = calibrate_dataset(
                 Path(args.dataset),
@@ -117,7 +131,8 @@ def run_calibrate(args: argparse.Namespace) -> int:
                 limit=args.limit,
                 seed=args.seed,
                 agent=_agent_info(agent_path),
-                progress=progress,
+                progress=None if offline else progress,
+                cv_folds=args.cv_folds,
             )
             result["dataset"] = {
                 "path": str(Path(args.dataset).resolve()),
@@ -137,14 +152,15 @@ def run_calibrate(args: argparse.Namespace) -> int:
                 if rated
                 else {"records": 0, "note": "no record.json with a human_rating under this directory"}
             )
-        u = judge.usage
-        result["judge_usage"] = {
-            "calls": u.calls,
-            "cached_calls": u.cached_calls,
-            "prompt_tokens": u.prompt_tokens,
-            "completion_tokens": u.completion_tokens,
-            "cost_usd": round(u.cost_usd, 6),
-        }
+        if judge is not None:
+            u = judge.usage
+            result["judge_usage"] = {
+                "calls": u.calls,
+                "cached_calls": u.cached_calls,
+                "prompt_tokens": u.prompt_tokens,
+                "completion_tokens": u.completion_tokens,
+                "cost_usd": round(u.cost_usd, 6),
+            }
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(result, indent=2, default=str) + "\n", encoding="utf-8")
@@ -165,15 +181,27 @@ def run_calibrate(args: argparse.Namespace) -> int:
             _fmt(a.get("macro_f1")),
             str(r["judge_errors"]),
         )
+        cv = r.get("cross_validation")
+        if cv:
+            c = cv["agreement"]
+            t.add_row(
+                f"  {cv['folds']}-fold CV", "held-out folds", str(c["n"]), _fmt(c.get("accuracy")),
+                _fmt(c.get("cohen_kappa")), _fmt(c.get("weighted_kappa_quadratic")), _fmt(c.get("mae")),
+                _fmt(c.get("macro_f1")), "",
+            )  # fmt: skip
     for m, r in ((result.get("human_rated_records") or {}).get("metrics") or {}).items():
         a = r["agreement"]
         t.add_row(
             f"{m} (records)", r["human_field"], str(a["n"]), _fmt(a.get("accuracy")), _fmt(a.get("cohen_kappa")),
             _fmt(a.get("weighted_kappa_quadratic")), _fmt(a.get("mae")), _fmt(a.get("macro_f1")), "",
         )  # fmt: skip
-    Console().print(t)
+    Console(width=max(Console().width, 130)).print(t)
     for m, why in (result.get("skipped") or {}).items():
         console.print(f"skipped {m}: {why}")
+    for m, r in (result.get("metrics") or {}).items():
+        if r.get("method"):
+            low = " [bold yellow]LOW-CONFIDENCE[/bold yellow]" if r.get("low_confidence") else ""
+            console.print(f"{m}: {r['method']} v{r['method_version']}{low}")
     if result["judge"].get("confidence") == "low":
         console.print(f"[bold yellow]note:[/bold yellow] {LOW_CONFIDENCE_NOTE}")
     console.print(f"wrote {out}")

@@ -127,6 +127,7 @@ def run_cmd(args: argparse.Namespace) -> int:
         f"{s['regenerated']} regenerated, {s['infra_retried']} infra retries -> {result.run_dir}"
     )
     _print_conversations(result.run_dir)
+    _print_headline(s.get("metrics"))
     if result.interrupted:
         print("interrupted: rerun the same command to resume", file=sys.stderr)
         return 130
@@ -134,6 +135,16 @@ def run_cmd(args: argparse.Namespace) -> int:
     for msg in problems:
         print(f"fail-under: {msg}", file=sys.stderr)
     return 1 if problems else 0
+
+
+def _print_headline(metrics: dict[str, Any] | None) -> None:
+    """EVA-A / EVA-X pass@1 (pass@k) and who judged them (offline by default)."""
+    if not metrics:
+        return
+    from voxbench.eval.headline import headline_lines
+
+    for line in headline_lines(metrics):
+        print(line)
 
 
 def _print_conversations(run_dir: Path) -> None:

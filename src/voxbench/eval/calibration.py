@@ -312,8 +312,10 @@ def score_items(
     items: list[CalibItem],
     config: EvalConfig,
     progress: Callable[[str, int, int, MetricResult], None] | None = None,
+    rater: Callable[[CalibItem], MetricResult] | None = None,
 ) -> dict[str, Any]:
-    """Run `metric` on every item and compare with the human labels."""
+    """Run `metric` on every item (or `rater`, e.g. a model refitted without the item's fold)
+    and compare with the human labels."""
     spec = REGISTRY[metric]
     rows: list[dict[str, Any]] = []
     pairs: list[tuple[Any, Any]] = []
@@ -323,7 +325,7 @@ def score_items(
     errors = 0
     prompt_hashes: set[str] = set()
     for n, it in enumerate(items, start=1):
-        res = run_metric(spec, it.ctx, config)
+        res = rater(it) if rater is not None else run_metric(spec, it.ctx, config)
         if res.prompt_hash:
             prompt_hashes.add(res.prompt_hash)
         row: dict[str, Any] = {"id": it.item_id, "human": it.human}
@@ -419,8 +421,10 @@ def calibrate_dataset(
     seed: int = 0,
     agent: AgentInfo | None = None,
     progress: Callable[[str, int, int, MetricResult], None] | None = None,
+    cv_folds: int = 5,
 ) -> dict[str, Any]:
-    """Calibrate on every `*.jsonl` validation set in `dataset_dir` (or only `metrics`)."""
+    """Calibrate on every `*.jsonl` validation set in `dataset_dir` (or only `metrics`). With
+    the offline judge, methods fitted on labels also get `cv_folds`-fold cross-validated figures."""
     files = sorted(dataset_dir.glob("*.jsonl"))
     if not files:
         raise FileNotFoundError(f"no *.jsonl validation sets in {dataset_dir}")
@@ -439,6 +443,10 @@ def calibrate_dataset(
         _, items, excluded = load_items(f, agent)
         chosen = sample(items, limit, seed)
         res = score_items(metric, chosen, config, progress)
+        if config.text_judge_mode() == "offline":
+            from voxbench.eval.calibration_offline import offline_block
+
+            res |= offline_block(metric, chosen, res, cv_folds, seed)
         res["available_items"] = len(items)
         res["excluded_invalid_rows"] = excluded
         res["sample"] = {"limit": limit, "seed": seed} if limit is not None and limit < len(items) else None

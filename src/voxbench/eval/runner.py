@@ -36,6 +36,7 @@ from voxbench.eval.eva_format import domain_from_config, is_eva_record, load_eva
 from voxbench.eval.from_record import load_context
 from voxbench.eval.judge_repeats import repeat_configs, repeat_values
 from voxbench.eval.metrics.validation import validation_gate
+from voxbench.eval.offline._shipped import offline_provenance
 from voxbench.eval.types import REGISTRY, EvalConfig, MetricResult, run_metric
 from voxbench.records import atomic_write_bytes, atomic_write_json
 
@@ -211,6 +212,7 @@ def provenance(run_dir: Path, config: EvalConfig, metrics: list[str]) -> dict[st
         if j is not None and isinstance(prov := getattr(j, "provenance", None), dict)
     }
     run_json = run_dir / "run.json"
+    mode = config.text_judge_mode()
     return {
         "voxbench_version": getattr(voxbench, "__version__", None),
         "metrics_versions": {m: REGISTRY[m].version for m in metrics},
@@ -222,6 +224,8 @@ def provenance(run_dir: Path, config: EvalConfig, metrics: list[str]) -> dict[st
         "judges": judges,
         "judge_details": judge_details,
         "judge_prompts": prompts,
+        "judge_mode": mode,
+        "offline_judges": offline_provenance(metrics) if mode == "offline" else {},
         "run_manifest": json.loads(run_json.read_text(encoding="utf-8")) if run_json.is_file() else None,
         "metrics_computed": metrics,
     }

@@ -20,6 +20,10 @@ if TYPE_CHECKING:
     from voxbench.eval.judges.base import Judge
 
 Category = Literal["accuracy", "experience", "diagnostic", "validation"]
+JudgeMode = Literal["auto", "offline", "llm", "none"]
+"""How the judge metrics are rated: `llm` asks `EvalConfig.judge`; `offline` uses the registered
+offline methods (`voxbench.eval.offline`, no model server); `none` leaves them unscored;
+`auto` (the default) is `llm` when a judge is injected, else `offline`."""
 
 
 class MetricResult(BaseModel):
@@ -81,6 +85,13 @@ class EvalConfig:
     judge: Judge | None = None
     audio_judge: Judge | None = None
     params: dict[str, dict[str, Any]] = field(default_factory=dict)
+    judge_mode: JudgeMode = "auto"
+
+    def text_judge_mode(self) -> Literal["offline", "llm", "none"]:
+        """The mode in effect: `auto` resolves to `llm` with a judge injected, else `offline`."""
+        if self.judge_mode == "auto":
+            return "llm" if self.judge is not None else "offline"
+        return self.judge_mode
 
     def for_metric(self, name: str) -> dict[str, Any]:
         return self.params.get(name, {})

@@ -21,12 +21,17 @@ def eval_available() -> bool:
 def eval_config(judges: dict[str, Any], cache_dir: Path | None = None) -> Any:
     """EvalConfig with OpenAI-compatible judges when ``judges`` names them.
 
-    ``judges: {base_url: ..., model: ..., audio_model: ...}``; with none, judge metrics
-    come out "unscored" (never 0) and the gate falls back to its code checks.
+    ``judges: {base_url: ..., model: ..., audio_model: ..., mode: auto|offline|llm|none}``.
+    With no endpoint (mode ``auto``) the judge metrics, and the gate's
+    user_behavioral_fidelity, are rated by eval's offline methods; ``mode: none`` leaves
+    them "unscored" (never 0) and the gate falls back to its code checks.
     """
     from voxbench.eval.types import EvalConfig
 
-    config = EvalConfig(params=dict(judges.get("params") or {}))
+    mode = judges.get("mode", "auto")
+    if mode not in ("auto", "offline", "llm", "none"):
+        raise ValueError(f"judges.mode must be auto, offline, llm or none, not {mode!r}")
+    config = EvalConfig(params=dict(judges.get("params") or {}), judge_mode=mode)
     if judges.get("base_url") and judges.get("model"):
         from voxbench.eval.judges.openai_http import OpenAIJudge
 
@@ -81,6 +86,7 @@ def score_run_dir(run_dir: Path, judges: dict[str, Any]) -> dict[str, Any]:
     from voxbench.localmodels import LlamaServer, default_judge_llm
 
     config = eval_config({k: v for k, v in judges.items() if k not in ("base_url", "model", "audio_model")})
+    config.judge_mode = "auto"
     with LlamaServer(default_judge_llm(local if isinstance(local, str) else None)) as srv:
         config.judge = OpenAIJudge(
             base_url=srv.base_url,

@@ -1,5 +1,10 @@
 """Text-judge metrics: faithfulness, conciseness, conversation_progression, speakability,
-transcription_accuracy_key_entities. A missing judge gives an explicit skip, never 0."""
+transcription_accuracy_key_entities.
+
+Who rates is `EvalConfig.text_judge_mode()`: the LLM judge when one is configured, else the
+offline method registered for the metric (`voxbench.eval.offline`, same scale, its evidence in
+details and `params.method = "offline:<name>"`); with neither (or mode `none`) an explicit
+"unscored" skip, never 0."""
 
 from __future__ import annotations
 
@@ -10,6 +15,7 @@ from typing import Any
 from voxbench.eval.context import ConversationContext
 from voxbench.eval.judges import Judge, parse_json_list, parse_json_object
 from voxbench.eval.judges import prompts as P
+from voxbench.eval.offline import rate_offline
 from voxbench.eval.types import EvalConfig, MetricResult, metric, prompt_hash, sub
 
 FAITH_DIMS = (
@@ -33,8 +39,18 @@ def norm(rating: float, lo: float, hi: float) -> float:
     return 1.0 if hi == lo else (rating - lo) / (hi - lo)
 
 
-def _judge_or_skip(name: str, config: EvalConfig) -> Judge | MetricResult:
-    return config.judge if config.judge is not None else MetricResult.unscored(name, "no judge configured")
+def judge_or_offline(name: str, ctx: ConversationContext, config: EvalConfig) -> Judge | MetricResult:
+    """The LLM judge to ask, or the finished result: the offline rating (mode `offline`) or an
+    "unscored" skip (mode `none`, an `llm` mode without a judge, or no offline method)."""
+    mode = config.text_judge_mode()
+    if mode == "llm":
+        if config.judge is not None:
+            return config.judge
+        return MetricResult.unscored(name, "no judge configured")
+    if mode == "offline":
+        res = rate_offline(name, ctx)
+        return res if res is not None else MetricResult.unscored(name, "no offline method for this metric")
+    return MetricResult.unscored(name, "judge metrics disabled (judge mode none)")
 
 
 def _meta(name: str, judge: Judge, template: str, usage: Any = None) -> dict[str, Any]:
@@ -50,10 +66,10 @@ def _dims(raw: dict[str, Any] | None, dims: tuple[str, ...]) -> dict[str, dict[s
     return {k: v for k, v in d.items() if k in dims and isinstance(v, dict)} if isinstance(d, dict) else {}
 
 
-@metric("faithfulness", category="accuracy", version="v0.3-vb1", needs_judge=True)
+@metric("faithfulness", category="accuracy", version="v0.3-vb2", needs_judge=True)
 def faithfulness(ctx: ConversationContext, config: EvalConfig) -> MetricResult:
     """Five dimensions, overall = min rating on 1-3, normalised 0/0.5/1."""
-    j = _judge_or_skip("faithfulness", config)
+    j = judge_or_offline("faithfulness", ctx, config)
     if isinstance(j, MetricResult):
         return j
     user = (
@@ -81,10 +97,10 @@ def faithfulness(ctx: ConversationContext, config: EvalConfig) -> MetricResult:
     )
 
 
-@metric("conversation_progression", category="experience", version="v0.2-vb1", needs_judge=True)
+@metric("conversation_progression", category="experience", version="v0.2-vb2", needs_judge=True)
 def conversation_progression(ctx: ConversationContext, config: EvalConfig) -> MetricResult:
     """3 if nothing flagged; 1 if any dimension is 1 or >= 3 flagged; else 2."""
-    j = _judge_or_skip("conversation_progression", config)
+    j = judge_or_offline("conversation_progression", ctx, config)
     if isinstance(j, MetricResult):
         return j
     reply = j.complete(P.render(P.PROGRESSION), "Conversation:\n" + P.format_trace(ctx.conversation_trace))
@@ -125,10 +141,10 @@ def _per_turn(items: list[dict[str, Any]] | None, expected: set[int]) -> dict[in
     return out
 
 
-@metric("conciseness", category="experience", version="v0.1-vb1", needs_judge=True)
+@metric("conciseness", category="experience", version="v0.1-vb2", needs_judge=True)
 def conciseness(ctx: ConversationContext, config: EvalConfig) -> MetricResult:
     """Per-turn 1-3 rating of listening load; mean of normalised ratings."""
-    j = _judge_or_skip("conciseness", config)
+    j = judge_or_offline("conciseness", ctx, config)
     if isinstance(j, MetricResult):
         return j
     turns = sorted({e["turn_id"] for e in ctx.conversation_trace if e.get("role") == "assistant"})
@@ -172,13 +188,13 @@ def conciseness(ctx: ConversationContext, config: EvalConfig) -> MetricResult:
 
 
 @metric(
-    "speakability", category="diagnostic", version="v0.2-vb1", needs_judge=True, exclude_from_pass_at_k=True
+    "speakability", category="diagnostic", version="v0.2-vb2", needs_judge=True, exclude_from_pass_at_k=True
 )
 def speakability(ctx: ConversationContext, config: EvalConfig) -> MetricResult:
     """Share of agent turns whose TTS text reads naturally aloud (cascade / hybrid only)."""
     if ctx.pipeline_type == "s2s":
         return MetricResult.skip("speakability", "speech-to-speech agent has no TTS text")
-    j = _judge_or_skip("speakability", config)
+    j = judge_or_offline("speakability", ctx, config)
     if isinstance(j, MetricResult):
         return j
     turns = ctx.intended_assistant_turns
@@ -204,14 +220,14 @@ def speakability(ctx: ConversationContext, config: EvalConfig) -> MetricResult:
 @metric(
     "transcription_accuracy_key_entities",
     category="diagnostic",
-    version="v0.4-vb1",
+    version="v0.4-vb2",
     needs_judge=True,
     exclude_from_pass_at_k=True,
 )
 def transcription_accuracy_key_entities(ctx: ConversationContext, config: EvalConfig) -> MetricResult:
     """Per caller turn: correct / judged key entities in the agent's STT; mean over turns."""
     name = "transcription_accuracy_key_entities"
-    j = _judge_or_skip(name, config)
+    j = judge_or_offline(name, ctx, config)
     if isinstance(j, MetricResult):
         return j
     pairs = {

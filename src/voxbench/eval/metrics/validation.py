@@ -10,6 +10,7 @@ from typing import Any
 from voxbench.eval.context import ConversationContext
 from voxbench.eval.judges import parse_json_list, parse_json_object
 from voxbench.eval.judges import prompts as P
+from voxbench.eval.metrics.judged import judge_or_offline
 from voxbench.eval.types import EvalConfig, MetricResult, metric, prompt_hash
 
 USER_BEHAVIOR_TYPES = (
@@ -43,7 +44,7 @@ def conversation_valid_end(ctx: ConversationContext, config: EvalConfig) -> Metr
 @metric(
     "user_behavioral_fidelity",
     category="validation",
-    version="v0.1-vb1",
+    version="v0.1-vb2",
     needs_judge=True,
     exclude_from_pass_at_k=True,
     pass_threshold=1.0,
@@ -51,17 +52,18 @@ def conversation_valid_end(ctx: ConversationContext, config: EvalConfig) -> Metr
 def user_behavioral_fidelity(ctx: ConversationContext, config: EvalConfig) -> MetricResult:
     """1 if the simulated caller behaved as instructed, 0 if it corrupted the test."""
     name = "user_behavioral_fidelity"
-    if config.judge is None:
-        return MetricResult.unscored(name, "no judge configured")
+    j = judge_or_offline(name, ctx, config)
+    if isinstance(j, MetricResult):
+        return j  # the offline rating (no judge configured), or unscored
     intended = "\n".join(f"Turn {t}: {x}" for t, x in ctx.intended_user_turns.items())
     user = (
         f"Caller instructions (goal, decision tree, facts):\n{json.dumps(ctx.user_goal, ensure_ascii=False)}\n\n"
         f"Conversation:\n{P.format_trace(ctx.conversation_trace)}\n\nWhat the caller meant to say:\n{intended}\n\n"
         f"Ended: {ctx.conversation_ended_reason}\nExpected language: {ctx.language}"
     )
-    reply = config.judge.complete(P.render(P.USER_BEHAVIOR), user)
+    reply = j.complete(P.render(P.USER_BEHAVIOR), user)
     obj = parse_json_object(reply.text) or {}
-    meta = {"judge_model": config.judge.model, "prompt_hash": prompt_hash(P.render(P.USER_BEHAVIOR))}
+    meta = {"judge_model": j.model, "prompt_hash": prompt_hash(P.render(P.USER_BEHAVIOR))}
     r = obj.get("rating")
     if r not in (0, 1):
         return MetricResult.fail(

@@ -17,7 +17,7 @@ import importlib
 import pkgutil
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from voxbench.eval.context import ConversationContext
@@ -38,6 +38,31 @@ class OfflineMethod:
 
 
 OFFLINE: dict[str, OfflineMethod] = {}
+
+
+@dataclass(frozen=True)
+class Fitter:
+    """How to refit a method fitted on human labels, so calibration can cross-validate it:
+    `fit(labelled)` takes (context, human label) pairs in the calibration format (an int for
+    a whole-conversation rating, {turn_id: rating} for per-turn sets) and returns a model;
+    `rate_with(ctx, model)` rates like the registered method but with that model."""
+
+    metric: str
+    fit: Callable[[list[tuple[ConversationContext, Any]]], Any]
+    rate_with: Callable[[ConversationContext, Any], MetricResult]
+
+
+FITTERS: dict[str, Fitter] = {}
+
+
+def fitted_method(
+    metric: str,
+    *,
+    fit: Callable[[list[tuple[ConversationContext, Any]]], Any],
+    rate_with: Callable[[ConversationContext, Any], MetricResult],
+) -> None:
+    """Declare the offline method of `metric` as fitted on labels (see `Fitter`)."""
+    FITTERS[metric] = Fitter(metric=metric, fit=fit, rate_with=rate_with)
 
 
 def offline_method(metric: str, *, method: str, version: str) -> Callable[[OfflineRater], OfflineRater]:

@@ -1,0 +1,67 @@
+"""Calibration of the offline judge methods: which method rated, k-fold cross-validated
+figures for methods fitted on human labels, and the low-confidence mark.
+
+A fitted method's agreement measured on the labels it was fitted on overstates how it does on
+labels it has not seen (EVA holds part of its labels back). So for every method declared with
+`voxbench.eval.offline.fitted_method`, calibration also refits it k times, each time without
+one fold of items, rates that held-out fold, and reports the pooled held-out agreement.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from voxbench.eval.calibration import CalibItem, score_items
+from voxbench.eval.types import EvalConfig, MetricResult
+
+LOW_CONFIDENCE_KAPPA = 0.4
+"""An offline method whose (cross-validated, when fitted) Cohen's kappa is below this is marked
+low-confidence: it tells raters apart only weakly, whatever its accuracy on a skewed set."""
+
+
+def cross_validate(
+    metric: str, items: list[CalibItem], folds: int = 5, seed: int = 0
+) -> dict[str, Any] | None:
+    """k-fold figures for a fitted offline method: refit on k-1 folds, rate the held-out fold,
+    pool the held-out ratings and compare them with the labels. None if the method is not fitted."""
+    from voxbench.eval.offline import FITTERS, load_all
+    from voxbench.eval.offline._ordinal import assign_folds
+
+    load_all()
+    fitter = FITTERS.get(metric)
+    if fitter is None or len(items) < folds:
+        return None
+    fold = assign_folds([it.item_id for it in items], folds, seed)
+    held_out: dict[int, MetricResult] = {}
+    for f in range(folds):
+        model = fitter.fit([(it.ctx, it.human) for it in items if fold[it.item_id] != f])
+        for it in items:
+            if fold[it.item_id] == f:
+                held_out[id(it)] = fitter.rate_with(it.ctx, model)
+    res = score_items(metric, items, EvalConfig(judge_mode="offline"), rater=lambda it: held_out[id(it)])
+    out = {"folds": folds, "seed": seed, "agreement": res["agreement"]}
+    for k in ("conversation_score_mae", "entity_extraction", "turn_score_mae"):
+        if k in res:
+            out[k] = res[k]
+    return out
+
+
+def offline_block(
+    metric: str, items: list[CalibItem], res: dict[str, Any], folds: int, seed: int
+) -> dict[str, Any]:
+    """The offline method's name and version, k-fold figures if it is fitted, and whether it is
+    low-confidence (kappa below LOW_CONFIDENCE_KAPPA, on the cross-validated figures if any)."""
+    from voxbench.eval.offline import FITTERS, load_all
+
+    spec = load_all().get(metric)
+    out: dict[str, Any] = {
+        "method": f"offline:{spec.method}" if spec else None,
+        "method_version": spec.version if spec else None,
+        "fitted_on_labels": metric in FITTERS,
+    }
+    cv = cross_validate(metric, items, folds, seed) if metric in FITTERS else None
+    if cv is not None:
+        out["cross_validation"] = cv
+    kappa = ((cv or res).get("agreement") or {}).get("cohen_kappa")
+    out["low_confidence"] = spec is None or kappa is None or kappa < LOW_CONFIDENCE_KAPPA
+    return out

@@ -1,0 +1,61 @@
+"""What a run's summary and report say about the offline judges: method, version and the
+agreement with human labels measured by `scripts/calibrate_offline_judges.py` (the
+`calibration.json` shipped next to this file)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from voxbench.eval.offline import load_all
+
+CALIBRATION_FILE = Path(__file__).with_name("calibration.json")
+AGREEMENT_KEYS = ("n", "accuracy", "cohen_kappa", "weighted_kappa_quadratic", "macro_f1")
+
+
+def shipped_calibration(path: Path = CALIBRATION_FILE) -> dict[str, Any]:
+    if not path.is_file():
+        return {}
+    data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return data
+
+
+def _short(block: dict[str, Any] | None) -> dict[str, Any] | None:
+    if not isinstance(block, dict):
+        return None
+    return {k: block.get(k) for k in AGREEMENT_KEYS if k in block}
+
+
+def measured_agreement(metric: str, calibration: dict[str, Any] | None = None) -> dict[str, Any] | None:
+    """{unit, n, accuracy, kappa..., cv: {...}} for `metric`, or None if it was not calibrated."""
+    cal = shipped_calibration() if calibration is None else calibration
+    m = (cal.get("metrics") or {}).get(metric)
+    if not isinstance(m, dict):
+        return None
+    out: dict[str, Any] = {"unit": m.get("unit"), **(_short(m.get("agreement")) or {})}
+    cv = m.get("cross_validation")
+    if isinstance(cv, dict):
+        out["cv"] = {"folds": cv.get("folds"), **(_short(cv.get("agreement")) or {})}
+    if m.get("low_confidence"):
+        out["low_confidence"] = True
+    return out
+
+
+def offline_provenance(metrics: Iterable[str]) -> dict[str, Any]:
+    """{metric: {method, version, description, agreement}} for the metrics rated offline."""
+    table = load_all()
+    cal = shipped_calibration()
+    out: dict[str, Any] = {}
+    for m in metrics:
+        spec = table.get(m)
+        if spec is None:
+            continue
+        out[m] = {
+            "method": f"offline:{spec.method}",
+            "version": spec.version,
+            "description": spec.description,
+            "agreement": measured_agreement(m, cal),
+        }
+    return out

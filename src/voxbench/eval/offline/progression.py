@@ -1,0 +1,174 @@
+"""Offline conversation_progression: 1-3 from the stalls the record shows, via a fitted model.
+
+EVA's judge looks for unnecessary tool calls, information loss, redundant statements and
+poor questions. The record carries direct evidence of the first three:
+
+* a tool called again with identical parameters (it already had the answer), or the same
+  tool called again at all (a re-lookup), or called with empty/placeholder parameters
+  before the caller gave them (UNKNOWN, ABC123, "");
+* an agent sentence that repeats an earlier one (near-identical wording);
+* an agent question that repeats an earlier question (it asked for what it was told).
+
+Each finding is an evidence item {turn, claim, rule}. The counts feed the ordinal model of
+`_ordinal` (fitted on the visible human labels by scripts/fit_offline_judges.py), which
+weighs them into 1-3; the dimensions flagged follow EVA's names.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from rapidfuzz import fuzz
+
+from voxbench.eval.context import ConversationContext, strip_tags
+from voxbench.eval.offline import fitted_method, offline_method
+from voxbench.eval.offline._ordinal import OrdinalModel, fit_ordinal, shipped_model
+from voxbench.eval.types import MetricResult, sub
+
+NAME = "conversation_progression"
+DIMS = ("unnecessary_tool_calls", "information_loss", "redundant_statements", "question_quality")
+FEATURES = (
+    "identical_calls",
+    "repeated_tools",
+    "placeholder_calls",
+    "repeated_statements",
+    "repeated_questions",
+)
+FEATURE_DIM = {
+    "identical_calls": "unnecessary_tool_calls",
+    "repeated_tools": "unnecessary_tool_calls",
+    "placeholder_calls": "unnecessary_tool_calls",
+    "repeated_statements": "redundant_statements",
+    "repeated_questions": "information_loss",
+}
+PLACEHOLDER = re.compile(
+    r"^(|unknown|n/?a|none|null|placeholder|tbd|to be determined|x{3,}|abc-?123|123456|string|\?+|<[^>]*>)$",
+    re.IGNORECASE,
+)
+SIMILAR_STATEMENT = 0.8
+SIMILAR_QUESTION = 0.75
+MIN_WORDS = 5
+
+
+def _params(raw: Any) -> dict[str, Any]:
+    if isinstance(raw, str):
+        try:
+            raw = json.loads(raw)
+        except ValueError:
+            return {"raw": raw}
+    return raw if isinstance(raw, dict) else {"raw": raw}
+
+
+def _tool_findings(trace: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    seen_exact: dict[tuple[str, str], Any] = {}
+    seen_name: dict[str, Any] = {}
+    out = []
+    for e in trace:
+        if e.get("type") != "tool_call":
+            continue
+        name, t = str(e.get("tool_name")), e.get("turn_id")
+        p = _params(e.get("parameters"))
+        key = (name, json.dumps(p, sort_keys=True, default=str))
+        shown = f"{name}({key[1][:120]})"
+        if key in seen_exact:
+            out.append({"feature": "identical_calls", "turn": t, "claim": shown,
+                        "rule": f"identical tool call repeated (first in turn {seen_exact[key]})"})  # fmt: skip
+        elif name in seen_name:
+            out.append({"feature": "repeated_tools", "turn": t, "claim": shown,
+                        "rule": f"same tool called again (first in turn {seen_name[name]})"})  # fmt: skip
+        if not p or any(isinstance(v, str) and PLACEHOLDER.match(v.strip()) for v in p.values()):
+            out.append({"feature": "placeholder_calls", "turn": t, "claim": shown,
+                        "rule": "tool called with empty or placeholder parameters"})  # fmt: skip
+        seen_exact.setdefault(key, t)
+        seen_name.setdefault(name, t)
+    return out
+
+
+def _norm(s: str) -> str:
+    return re.sub(r"[^a-z0-9 ]", "", s.lower()).strip()
+
+
+def _repeats(items: list[tuple[int, str]], threshold: float, feature: str, what: str) -> list[dict[str, Any]]:
+    """Items whose wording matches an earlier one (rapidfuzz's normalised Indel similarity)."""
+    out = []
+    normed = [_norm(s) for _, s in items]
+    for i, (t, s) in enumerate(items):
+        for (t0, _), n0 in zip(items[:i], normed[:i], strict=True):
+            if fuzz.ratio(normed[i], n0, score_cutoff=threshold * 100):
+                out.append({"feature": feature, "turn": t, "claim": s[:160], "rule": f"{what} (turn {t0})"})
+                break
+    return out
+
+
+def _speech_findings(trace: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    sentences: list[tuple[int, str]] = []
+    questions: list[tuple[int, str]] = []
+    for e in trace:
+        if e.get("role") != "assistant":
+            continue
+        text = strip_tags(str(e.get("content", "")))
+        for s in re.split(r"(?<=[.!?])\s+", text):
+            if len(s.split()) >= MIN_WORDS:
+                (questions if s.rstrip().endswith("?") else sentences).append((e["turn_id"], s))
+    return _repeats(sentences, SIMILAR_STATEMENT, "repeated_statements", "repeats an earlier sentence") + (
+        _repeats(questions, SIMILAR_QUESTION, "repeated_questions", "asks an earlier question again")
+    )
+
+
+def findings(ctx: ConversationContext) -> list[dict[str, Any]]:
+    """Every stall the record shows, as {feature, turn, claim, rule}."""
+    return _tool_findings(ctx.conversation_trace) + _speech_findings(ctx.conversation_trace)
+
+
+def features(found: list[dict[str, Any]]) -> dict[str, float]:
+    return {f: float(sum(x["feature"] == f for x in found)) for f in FEATURES}
+
+
+def rate_with(ctx: ConversationContext, model: OrdinalModel) -> MetricResult:
+    if not any(e.get("role") == "assistant" for e in ctx.conversation_trace):
+        return MetricResult.skip(NAME, "no assistant turns")
+    found = findings(ctx)
+    f = features(found)
+    s, contrib = model.score(f)
+    r = model.rate(f)
+    flagged = sorted({FEATURE_DIM[x["feature"]] for x in found}) if r < 3 else []
+    dims = {
+        d: {"flagged": d in flagged, "evidence": [x for x in found if FEATURE_DIM[x["feature"]] == d]}
+        for d in DIMS
+    }
+    evidence = [{k: x[k] for k in ("turn", "claim", "rule")} for x in found]
+    evidence.append(
+        {"turn": None, "claim": ", ".join(f"{k}={int(v)}" for k, v in f.items()),
+         "rule": f"progression score {s:.2f} vs cut points {model.cuts[0]:.2f}/{model.cuts[1]:.2f} -> {r}"}
+    )  # fmt: skip
+    return MetricResult(
+        name=NAME,
+        score=float(r),
+        normalized_score=(r - 1) / 2,
+        details={
+            "dimensions": dims,
+            "flagged": flagged,
+            "counts": f,
+            "contributions": contrib,
+            "evidence": evidence,
+        },
+        sub_metrics={f"{d}_rate": sub(f"{d}_rate", float(d in flagged)) for d in DIMS},
+    )
+
+
+def fit(labelled: list[tuple[ConversationContext, Any]]) -> OrdinalModel:
+    """Fit on (context, human 1-3 rating) pairs, one row per conversation."""
+    rows = [features(findings(ctx)) for ctx, h in labelled if h in (1, 2, 3)]
+    labels = [int(h) for _, h in labelled if h in (1, 2, 3)]
+    return fit_ordinal(rows, labels, FEATURES, l2=0.01, iters=6000, lr=0.2)
+
+
+@offline_method(NAME, method="stall-count-ordinal", version="1")
+def progression_offline(ctx: ConversationContext) -> MetricResult:
+    """Overall 1-3 from repeated/placeholder tool calls, repeated sentences and repeated questions."""
+    return rate_with(ctx, shipped_model(NAME))
+
+
+fitted_method(NAME, fit=fit, rate_with=rate_with)
