@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from voxbench.scenarios.executor import ToolExecutor
 from voxbench.scenarios.loader import DomainData, load_dataset
+
+from .hand_db import executor, make_db
 
 
 @pytest.fixture(scope="module")
@@ -25,3 +28,13 @@ def make(hr: DomainData) -> Callable[[str], ToolExecutor]:
         return ToolExecutor("medical_hr", hr.initial_db(sid), sc.current_date_time, hr.agent)
 
     return build
+
+
+@pytest.fixture
+def db() -> dict[str, Any]:
+    return make_db()
+
+
+@pytest.fixture
+def run(eva_data: Path, db: dict[str, Any]) -> Callable[..., dict[str, Any]]:
+    return executor(eva_data, db)

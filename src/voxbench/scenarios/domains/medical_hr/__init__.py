@@ -10,6 +10,7 @@ import functools
 from typing import Any
 
 from voxbench.scenarios.domains import ToolFn, ToolRegistry
+from voxbench.scenarios.domains.medical_hr._params import PARAM_RULES
 
 
 class SnapshotRegistry(ToolRegistry):
@@ -45,6 +46,7 @@ from voxbench.scenarios.domains.medical_hr import (  # noqa: E402  (modules regi
 )
 
 __all__ = [
+    "PARAM_RULES",
     "TOOLS",
     "SnapshotRegistry",
     "auth",

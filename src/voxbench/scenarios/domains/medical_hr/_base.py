@@ -108,17 +108,9 @@ US_STATES = frozenset(
 
 
 def fmt(kind: str, value: str, field: str, *, upper: bool = True) -> tuple[str, Result | None]:
-    """Normalise an identifier spoken by the caller and check its format.
-
-    Identifiers are stripped (and upper-cased unless `upper=False`) because voice
-    agents often transcribe them loosely; anything still malformed is rejected so a
-    mistyped id can never reach a record.
-    """
-    v = value.strip().upper() if upper else value.strip()
-    pattern, hint = FORMATS[kind]
-    if not pattern.match(v):
-        return v, error(f"invalid_{field}", f"Invalid {field} '{value}': expected {hint}")
-    return v, None
+    """An identifier as given: EVA validates formats on the raw input before the tool
+    runs (`_params.py`) and does not normalise, so nothing is left to do here."""
+    return value, None
 
 
 def parse_date(value: str, field: str) -> tuple[date | None, Result | None]:
@@ -156,49 +148,18 @@ def date_range(start: date, end: date) -> list[date]:
     return [start + timedelta(days=i) for i in range((end - start).days + 1)]
 
 
-def display_name(name: Any) -> Any:
-    """Names as a person would say them.
-
-    Scenario databases hold romanized names lower-cased (EVA's `<..._ROMANIZED>`
-    placeholders); the agent should greet "Maria", not "maria".
-    """
-    if isinstance(name, str) and name and name == name.lower():
-        return name.title()
-    return name
-
-
 # ── auth gates (state lives in db["session"]) ────────────────────────────────
 
 
-def base_auth(db: dict[str, Any]) -> Result | None:
-    """Employee or provider verification must be complete."""
+def require(db: dict[str, Any], *levels: str) -> Result | None:
+    """EVA's per-tool gate: any one of `levels` (session flags) must be set."""
     s = session(db)
-    if s.get("employee_auth") is True or s.get("provider_auth") is True:
+    if any(s.get(level) is True for level in levels):
         return None
     return error(
         "authentication_required",
-        "The caller must be verified first (employee ID and date of birth, or NPI, facility code and PIN)",
+        f"Authentication ({' or '.join(levels)}) must be completed before calling this tool",
     )
-
-
-def provider_auth(db: dict[str, Any]) -> Result | None:
-    """Licenses, malpractice and DEA records need provider verification."""
-    if session(db).get("provider_auth") is True:
-        return None
-    return error(
-        "authentication_required",
-        "Provider verification (NPI, facility code and PIN) is required for this request",
-    )
-
-
-def otp_auth(db: dict[str, Any], *, provider: bool = False) -> Result | None:
-    """Sensitive actions need base (or provider) verification plus a verified OTP."""
-    err = provider_auth(db) if provider else base_auth(db)
-    if err is not None:
-        return err
-    if session(db).get("otp_auth") is True:
-        return None
-    return error("authentication_required", "One-time passcode verification is required for this request")
 
 
 # ── lookups ──────────────────────────────────────────────────────────────────
@@ -207,14 +168,14 @@ def otp_auth(db: dict[str, Any], *, provider: bool = False) -> Result | None:
 def employee(db: dict[str, Any], employee_id: str) -> tuple[dict[str, Any] | None, Result | None]:
     rec = (db.get("employees") or {}).get(employee_id)
     if not isinstance(rec, dict):
-        return None, error("employee_not_found", f"No employee found with ID {employee_id}")
+        return None, error("not_found", f"Employee {employee_id} not found")
     return rec, None
 
 
 def provider(db: dict[str, Any], npi: str) -> tuple[dict[str, Any] | None, Result | None]:
     rec = (db.get("providers") or {}).get(npi)
     if not isinstance(rec, dict):
-        return None, error("provider_not_found", f"No provider found with NPI {npi}")
+        return None, error("not_found", f"Provider with NPI {npi} not found")
     return rec, None
 
 
@@ -230,17 +191,20 @@ def owned_shift(
     return shift, None
 
 
-def caller_shift(params: dict[str, Any], db: dict[str, Any]) -> tuple[dict[str, Any] | None, Result | None]:
-    """Validate (employee_id, shift_id), gate on auth, and return the caller's own shift."""
-    emp_id, err = fmt("employee_id", params["employee_id"], "employee_id")
-    if err:
+def caller_shift(
+    params: dict[str, Any], db: dict[str, Any], *, owned: bool = False
+) -> tuple[dict[str, Any] | None, Result | None]:
+    """EVA's shift tools: employee auth, then the shift; only the record reads
+    (`owned`) check that it belongs to the caller."""
+    if err := require(db, "employee_auth"):
         return None, err
-    shift_id, err = fmt("shift_id", params["shift_id"], "shift_id")
-    if err:
-        return None, err
-    if err := base_auth(db):
-        return None, err
-    return owned_shift(db, emp_id, shift_id)
+    shift_id = params["shift_id"]
+    if owned:
+        return owned_shift(db, params["employee_id"], shift_id)
+    shift = (db.get("shifts") or {}).get(shift_id)
+    if not isinstance(shift, dict):
+        return None, error("shift_not_found", f"Shift {shift_id} not found")
+    return shift, None
 
 
 def unit_requirements(db: dict[str, Any], unit_code: str) -> tuple[list[str] | None, Result | None]:
@@ -259,12 +223,14 @@ def case_id(prefix: str, employee_id: str) -> str:
 
 
 def notify(db: dict[str, Any], entry: dict[str, Any]) -> None:
-    """Record a downstream notification (the hash sorts this list, so order is free)."""
+    """Record a downstream notification once (EVA skips an identical entry; the hash
+    sorts this list, so order is free but its length counts)."""
     notes = db.get("notifications")
     if not isinstance(notes, list):
         notes = []
         db["notifications"] = notes
-    notes.append(entry)
+    if entry not in notes:
+        notes.append(entry)
 
 
 def take_slot(
@@ -275,9 +241,9 @@ def take_slot(
     slots = dept.get(day) or []
     if time not in slots:
         return error(
-            "slot_unavailable",
-            f"{day} {time} is not an available {appointment_type} slot for {department_code}",
-            available_slots=list(slots),
+            "slot_not_available",
+            f"Time slot {time} on {day} is not available for {appointment_type} in {department_code}. "
+            f"Available slots: {', '.join(slots) if slots else 'none on this date'}",
         )
     slots.remove(time)
     return None

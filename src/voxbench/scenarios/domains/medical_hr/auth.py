@@ -1,4 +1,8 @@
-"""Identity verification, shared lookups and the live-agent transfer."""
+"""Identity verification, shared lookups and the live-agent transfer (EVA's rules).
+
+Names are returned as stored; records list only the fields they hold; each failure
+has its own message (unknown id, wrong date of birth, wrong facility, wrong PIN).
+"""
 
 from __future__ import annotations
 
@@ -6,38 +10,47 @@ from typing import Any
 
 from voxbench.scenarios.domains._common import error, session, success
 from voxbench.scenarios.domains.medical_hr import TOOLS
-from voxbench.scenarios.domains.medical_hr._base import (
-    Result,
-    base_auth,
-    display_name,
-    employee,
-    fmt,
-    parse_date,
-    provider,
+from voxbench.scenarios.domains.medical_hr._base import Result, employee, provider, require
+
+_PROVIDER_FIELDS = (
+    "npi",
+    "employee_id",
+    "first_name",
+    "last_name",
+    "facility_code",
+    "role_code",
+    "department_code",
+    "hire_date",
+)
+_EMPLOYEE_FIELDS = (
+    "employee_id",
+    "first_name",
+    "last_name",
+    "department_code",
+    "role_code",
+    "unit_code",
+    "hire_date",
+    "employment_status",
 )
 
 
 @TOOLS.tool
 def verify_employee_auth(params: dict[str, Any], db: dict[str, Any], call_index: int) -> Result:
     """Standard verification: employee ID plus date of birth."""
-    emp_id, err = fmt("employee_id", params["employee_id"], "employee_id")
-    if err:
-        return err
-    dob, err = parse_date(params["date_of_birth"], "date_of_birth")
-    if err or dob is None:
+    emp_id = params["employee_id"]
+    emp, err = employee(db, emp_id)
+    if err or emp is None:
         return err or {}
-    emp = (db.get("employees") or {}).get(emp_id)
-    if not isinstance(emp, dict) or emp.get("date_of_birth") != dob.isoformat():
-        # One message for both cases so a caller cannot probe which ids exist.
-        return error("authentication_failed", "Employee ID and date of birth do not match our records")
+    if emp.get("date_of_birth") != params["date_of_birth"]:
+        return error("authentication_failed", "Date of birth does not match records for this employee ID")
     s = session(db)
     s["employee_auth"] = True
     s["authenticated_employee_id"] = emp_id
     return success(
         authenticated=True,
         employee_id=emp_id,
-        first_name=display_name(emp.get("first_name")),
-        last_name=display_name(emp.get("last_name")),
+        first_name=emp.get("first_name"),
+        last_name=emp.get("last_name"),
         message=f"Employee {emp_id} authenticated successfully",
     )
 
@@ -45,18 +58,14 @@ def verify_employee_auth(params: dict[str, Any], db: dict[str, Any], call_index:
 @TOOLS.tool
 def verify_provider_auth(params: dict[str, Any], db: dict[str, Any], call_index: int) -> Result:
     """Provider verification: NPI, home facility code and PIN."""
-    npi, err = fmt("npi", params["npi"], "npi")
-    if err:
-        return err
-    facility, err = fmt("facility_code", params["facility_code"], "facility_code")
-    if err:
-        return err
-    pin, err = fmt("pin", params["pin"], "pin")
-    if err:
-        return err
-    prov = (db.get("providers") or {}).get(npi)
-    if not isinstance(prov, dict) or prov.get("facility_code") != facility or str(prov.get("pin")) != pin:
-        return error("authentication_failed", "NPI, facility code and PIN do not match our records")
+    npi = params["npi"]
+    prov, err = provider(db, npi)
+    if err or prov is None:
+        return err or {}
+    if prov.get("facility_code") != params["facility_code"]:
+        return error("authentication_failed", "Facility code does not match records for this NPI")
+    if str(prov.get("pin")) != params["pin"]:
+        return error("authentication_failed", "PIN does not match records for this NPI")
     s = session(db)
     s["provider_auth"] = True
     s["authenticated_npi"] = npi
@@ -64,42 +73,22 @@ def verify_provider_auth(params: dict[str, Any], db: dict[str, Any], call_index:
     return success(
         authenticated=True,
         npi=npi,
-        first_name=display_name(prov.get("first_name")),
-        last_name=display_name(prov.get("last_name")),
+        first_name=prov.get("first_name"),
+        last_name=prov.get("last_name"),
         employee_id=prov.get("employee_id"),
         message=f"Provider NPI {npi} authenticated successfully",
     )
 
 
-def _phone_record(db: dict[str, Any], emp_id: str) -> dict[str, Any] | None:
-    """The record holding the caller's phone and OTP: employee file, else provider file."""
-    emp = (db.get("employees") or {}).get(emp_id)
-    if isinstance(emp, dict):
-        return emp
-    for prov in (db.get("providers") or {}).values():
-        if isinstance(prov, dict) and prov.get("employee_id") == emp_id:
-            return prov
-    return None
-
-
 @TOOLS.tool
 def initiate_otp_auth(params: dict[str, Any], db: dict[str, Any], call_index: int) -> Result:
-    """Send an OTP to the phone on file; only after base verification, as policy requires."""
-    emp_id, err = fmt("employee_id", params["employee_id"], "employee_id")
-    if err:
-        return err
-    if err := base_auth(db):
-        return err
+    """Send an OTP to the employee's phone on file (EVA: no prior verification needed)."""
+    emp_id = params["employee_id"]
+    emp, err = employee(db, emp_id)
+    if err or emp is None:
+        return err or {}
+    last_four = emp.get("phone_last_four")
     s = session(db)
-    if s.get("authenticated_employee_id") not in (None, emp_id):
-        return error(
-            "authentication_mismatch",
-            f"Employee {emp_id} is not the verified caller; the passcode must go to the verified caller's phone",
-        )
-    rec = _phone_record(db, emp_id)
-    if rec is None:
-        return error("employee_not_found", f"No employee found with ID {emp_id}")
-    last_four = rec.get("phone_last_four")
     s["otp_issued"] = True
     s["otp_employee_id"] = emp_id
     return success(
@@ -110,30 +99,24 @@ def initiate_otp_auth(params: dict[str, Any], db: dict[str, Any], call_index: in
 
 @TOOLS.tool
 def verify_otp_auth(params: dict[str, Any], db: dict[str, Any], call_index: int) -> Result:
-    """Check the passcode the caller reads back from their text message."""
-    emp_id, err = fmt("employee_id", params["employee_id"], "employee_id")
-    if err:
-        return err
-    code = "".join(params["otp_code"].split())
+    """Check the passcode the caller reads back; success also sets the authenticated id."""
+    emp_id = params["employee_id"]
     s = session(db)
-    if s.get("otp_issued") is not True or s.get("otp_employee_id") != emp_id:
+    if s.get("otp_issued") is not True:
+        return error("otp_not_initiated", "OTP has not been initiated. Call initiate_otp_auth first.")
+    emp, err = employee(db, emp_id)
+    if err or emp is None:
+        return err or {}
+    if str(emp.get("otp_code")) != params["otp_code"]:
         return error(
-            "otp_not_initiated", f"No one-time passcode has been sent for {emp_id}; initiate OTP first"
-        )
-    rec = _phone_record(db, emp_id)
-    if rec is None:
-        return error("employee_not_found", f"No employee found with ID {emp_id}")
-    if not code.isdigit() or len(code) != 6:
-        return error("invalid_otp_code", f"Invalid otp_code '{params['otp_code']}': expected 6 digits")
-    if str(rec.get("otp_code")) != code:
-        return error(
-            "invalid_otp", "The one-time passcode does not match. Ask the caller to check their messages."
+            "authentication_failed", "OTP code does not match. Ask the caller to read the code again."
         )
     s["otp_auth"] = True
+    s["authenticated_employee_id"] = emp_id
     return success(
         authenticated=True,
         employee_id=emp_id,
-        first_name=display_name(rec.get("first_name")),
+        first_name=emp.get("first_name"),
         message=f"OTP verified. Employee {emp_id} authenticated successfully.",
     )
 
@@ -141,65 +124,34 @@ def verify_otp_auth(params: dict[str, Any], db: dict[str, Any], call_index: int)
 @TOOLS.tool
 def get_provider_profile(params: dict[str, Any], db: dict[str, Any], call_index: int) -> Result:
     """Public profile fields only: PINs, OTPs and clearance codes never leave the record."""
-    npi, err = fmt("npi", params["npi"], "npi")
-    if err:
+    if err := require(db, "provider_auth", "otp_auth"):
         return err
-    if err := base_auth(db):
-        return err
-    prov, err = provider(db, npi)
+    prov, err = provider(db, params["npi"])
     if err or prov is None:
         return err or {}
-    return success(
-        provider={
-            "npi": prov.get("npi"),
-            "employee_id": prov.get("employee_id"),
-            "first_name": display_name(prov.get("first_name")),
-            "last_name": display_name(prov.get("last_name")),
-            "facility_code": prov.get("facility_code"),
-            "role_code": prov.get("role_code"),
-            "department_code": prov.get("department_code"),
-            "hire_date": prov.get("hire_date"),
-        }
-    )
+    return success(provider={f: prov[f] for f in _PROVIDER_FIELDS if f in prov})
 
 
 @TOOLS.tool
 def get_employee_record(params: dict[str, Any], db: dict[str, Any], call_index: int) -> Result:
     """Employment summary; sensitive fields (DOB, phone, OTP) stay out of the response."""
-    emp_id, err = fmt("employee_id", params["employee_id"], "employee_id")
-    if err:
+    if err := require(db, "employee_auth", "otp_auth"):
         return err
-    if err := base_auth(db):
-        return err
-    emp, err = employee(db, emp_id)
+    emp, err = employee(db, params["employee_id"])
     if err or emp is None:
         return err or {}
-    return success(
-        employee={
-            "employee_id": emp.get("employee_id"),
-            "first_name": display_name(emp.get("first_name")),
-            "last_name": display_name(emp.get("last_name")),
-            "department_code": emp.get("department_code"),
-            "role_code": emp.get("role_code"),
-            "unit_code": emp.get("unit_code"),
-            "hire_date": emp.get("hire_date"),
-            "employment_status": emp.get("employment_status"),
-        }
-    )
+    return success(employee={f: emp[f] for f in _EMPLOYEE_FIELDS if f in emp})
 
 
 @TOOLS.tool
 def transfer_to_agent(params: dict[str, Any], db: dict[str, Any], call_index: int) -> Result:
     """Hand the call to a person; writes nothing, works even before verification."""
-    emp_id = params["employee_id"].strip().upper()
-    summary = params["issue_summary"]
-    if not summary.strip():
-        return error("invalid_issue_summary", "issue_summary must describe the caller's request")
+    emp_id = params["employee_id"]
     return success(
         transfer_id=f"TRF-{emp_id}-{call_index:03d}",
         employee_id=emp_id,
         transfer_reason=params["transfer_reason"],
-        issue_summary=summary,
+        issue_summary=params["issue_summary"],
         estimated_wait="2-3 minutes",
         message="Transferring to live agent",
     )

@@ -1,7 +1,8 @@
-"""Provider credentials: license extensions, malpractice coverage, DEA transfers.
+"""Provider credentials: license extensions, malpractice coverage, DEA transfers (EVA's rules).
 
-All of these need provider verification (NPI, facility code, PIN); DEA transfers also
-need a verified one-time passcode, because they carry legal weight.
+License and malpractice tools take provider verification or a verified OTP; DEA records
+need provider verification and then OTP as a second factor. EVA's extension submission
+does not re-check eligibility, and its DEA transfer and PDMP notice check little.
 """
 
 from __future__ import annotations
@@ -9,19 +10,17 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
-from voxbench.scenarios.domains._common import error, success
+from voxbench.scenarios.domains._common import error, session, success
 from voxbench.scenarios.domains.medical_hr import TOOLS
 from voxbench.scenarios.domains.medical_hr._base import (
     US_STATES,
     Result,
-    base_auth,
     case_id,
     fmt,
     notify,
-    otp_auth,
     parse_date,
     provider,
-    provider_auth,
+    require,
     today,
 )
 
@@ -40,7 +39,7 @@ def _license(
     lic_no, err = fmt("state_license_number", params["state_license_number"], "state_license_number")
     if err:
         return None, None, err
-    if err := provider_auth(db):
+    if err := require(db, "provider_auth", "otp_auth"):
         return None, None, err
     prov, err = provider(db, npi)
     if err or prov is None:
@@ -56,22 +55,22 @@ def _extension_block(lic: dict[str, Any], db: dict[str, Any]) -> Result | None:
     if lic.get("extension_status") == "pending":
         return error("already_extended", "An extension request is already pending for this license")
     if lic.get("investigation_hold"):
-        return error("investigation_hold", "This license is under investigation and cannot be extended")
+        return error("investigation_hold", "License is under investigation and cannot be extended")
+    if not lic.get("expiration_date"):
+        return None
     exp = date.fromisoformat(str(lic.get("expiration_date")))
     now = today(db)
     if exp < now:
         return error(
             "license_expired",
-            f"The license expired on {exp.isoformat()}; expired licenses cannot be extended",
+            f"License expired on {exp.isoformat()}. Extensions cannot be requested for already-expired licenses.",
         )
     days_left = (exp - now).days
     if days_left > EXTENSION_WINDOW_DAYS:
         return error(
-            "outside_extension_window",
-            f"The license expires on {exp.isoformat()}, {days_left} days from now. Extensions may only be "
-            f"requested within {EXTENSION_WINDOW_DAYS} days of expiration.",
-            license_expiration_date=exp.isoformat(),
-            days_until_expiration=days_left,
+            "extension_too_early",
+            f"License does not expire for {days_left} days. Extensions may only be requested within "
+            f"{EXTENSION_WINDOW_DAYS} days of the expiration date.",
         )
     return None
 
@@ -102,7 +101,7 @@ def check_extension_eligibility(params: dict[str, Any], db: dict[str, Any], call
 
 @TOOLS.tool
 def submit_license_extension(params: dict[str, Any], db: dict[str, Any], call_index: int) -> Result:
-    """File a provisional or supervised extension; supervised needs another provider's NPI."""
+    """File a provisional or supervised extension (EVA: eligibility is not re-checked)."""
     prov, lic, err = _license(params, db)
     if err or lic is None or prov is None:
         return err or {}
@@ -114,35 +113,21 @@ def submit_license_extension(params: dict[str, Any], db: dict[str, Any], call_in
     ext_type = params["extension_type"]
     supervisor: str | None = None
     if ext_type == "supervised":
-        raw = str(params.get("supervising_physician_npi") or "").strip()
-        if not raw:
+        supervisor = params.get("supervising_physician_npi") or None
+        if supervisor is None:
             return error(
-                "missing_supervising_physician_npi",
-                "A supervised extension requires the supervising physician's NPI",
-            )
-        supervisor, err = fmt("npi", raw, "supervising_physician_npi")
-        if err:
-            return err
-        if supervisor == prov.get("npi"):
-            return error(
-                "invalid_supervising_physician_npi",
-                "The supervising physician must be a different provider from the requesting provider",
+                "supervising_physician_required", "Supervised extensions require a supervising physician NPI"
             )
         if supervisor not in (db.get("providers") or {}):
             return error(
-                "supervising_physician_not_found",
-                f"No provider with NPI {supervisor} found in the provider directory",
+                "supervising_physician_not_found", f"Supervising physician NPI {supervisor} not found"
             )
-    if err := _extension_block(lic, db):
-        return err
     cid = case_id("LIC", str(prov.get("employee_id")))
     lic.update(
-        extension_status="pending",
-        extension_type=ext_type,
-        extension_days=days,
-        supervising_physician_npi=supervisor,
-        extension_case_id=cid,
+        extension_status="pending", extension_type=ext_type, extension_days=days, extension_case_id=cid
     )
+    if ext_type == "supervised":  # EVA drops the NPI of a provisional extension and writes nothing
+        lic["supervising_physician_npi"] = supervisor
     return success(
         npi=prov.get("npi"),
         state_license_number=lic.get("state_license_number"),
@@ -163,7 +148,7 @@ def notify_credentialing_committee(params: dict[str, Any], db: dict[str, Any], c
     cid, err = fmt("case_id", params["case_id"], "case_id")
     if err:
         return err
-    if err := base_auth(db):
+    if err := require(db, "provider_auth", "otp_auth"):
         return err
     _, err = provider(db, npi)
     if err:
@@ -189,7 +174,7 @@ def get_malpractice_record(params: dict[str, Any], db: dict[str, Any], call_inde
     npi, err = fmt("npi", params["npi"], "npi")
     if err:
         return err
-    if err := provider_auth(db):
+    if err := require(db, "provider_auth", "otp_auth"):
         return err
     prov, err = provider(db, npi)
     if err or prov is None:
@@ -210,26 +195,24 @@ def update_malpractice_coverage(params: dict[str, Any], db: dict[str, Any], call
     if err:
         return err
     per_occ, aggregate = params["per_occurrence_limit_usd"], params["aggregate_limit_usd"]
-    if per_occ <= 0:
-        return error(
-            "invalid_per_occurrence_limit_usd", "per_occurrence_limit_usd must be a positive whole USD amount"
-        )
-    if aggregate <= 0:
-        return error("invalid_aggregate_limit_usd", "aggregate_limit_usd must be a positive whole USD amount")
     eff, err = parse_date(params["effective_date"], "effective_date")
     if err or eff is None:
         return err or {}
     exp, err = parse_date(params["expiration_date"], "expiration_date")
     if err or exp is None:
         return err or {}
-    if err := provider_auth(db):
+    if err := require(db, "provider_auth", "otp_auth"):
         return err
     prov, err = provider(db, npi)
     if err or prov is None:
         return err or {}
     mal = prov.get("malpractice")
     if not mal:
-        return error("record_not_found", f"No malpractice record found for NPI {npi}")
+        return error(
+            "record_not_found",
+            f"No malpractice record on file for NPI {npi}. Contact credentialing to have a record "
+            "initialized first.",
+        )
     recredential = per_occ < MIN_PER_OCCURRENCE_USD
     cid = case_id("MAL", str(prov.get("employee_id")))
     mal.update(
@@ -244,10 +227,7 @@ def update_malpractice_coverage(params: dict[str, Any], db: dict[str, Any], call
     )
     msg = "Malpractice coverage updated successfully"
     if recredential:
-        msg += (
-            f". Per-occurrence limit is below the ${MIN_PER_OCCURRENCE_USD:,} minimum; the record has been "
-            f"flagged for re-credentialing review. Re-credentialing case ID: {cid}"
-        )
+        msg += f". Coverage below threshold \u2014 re-credentialing required. Case ID: {cid}"
     return success(
         npi=npi,
         new_carrier=params["new_carrier"],
@@ -265,16 +245,15 @@ def update_malpractice_coverage(params: dict[str, Any], db: dict[str, Any], call
 # ── DEA ──────────────────────────────────────────────────────────────────────
 
 
-def _dea(params: dict[str, Any], db: dict[str, Any]) -> tuple[dict[str, Any] | None, Result | None]:
-    """Validate (npi, dea_number), require provider auth + OTP, find the registration."""
-    npi, err = fmt("npi", params["npi"], "npi")
-    if err:
+def _dea(
+    params: dict[str, Any], db: dict[str, Any], what: str
+) -> tuple[dict[str, Any] | None, Result | None]:
+    """Provider auth, then OTP as EVA's second factor, then the registration."""
+    if err := require(db, "provider_auth"):
         return None, err
-    dea_no, err = fmt("dea_number", params["dea_number"], "dea_number")
-    if err:
-        return None, err
-    if err := otp_auth(db, provider=True):
-        return None, err
+    if session(db).get("otp_auth") is not True:
+        return None, error("second_factor_required", f"{what} OTP verification as a second factor")
+    npi, dea_no = params["npi"], params["dea_number"]
     prov, err = provider(db, npi)
     if err or prov is None:
         return None, err
@@ -287,7 +266,7 @@ def _dea(params: dict[str, Any], db: dict[str, Any]) -> tuple[dict[str, Any] | N
 @TOOLS.tool
 def get_dea_record(params: dict[str, Any], db: dict[str, Any], call_index: int) -> Result:
     """The DEA registration, only once provider verification and OTP are both done."""
-    prov, err = _dea(params, db)
+    prov, err = _dea(params, db, "DEA operations require")
     if err or prov is None:
         return err or {}
     return success(dea_registration=prov["dea_registration"])
@@ -307,21 +286,10 @@ def transfer_dea_registration(params: dict[str, Any], db: dict[str, Any], call_i
     eff, err = parse_date(params["effective_date"], "effective_date")
     if err or eff is None:
         return err or {}
-    prov, err = _dea(params, db)
+    prov, err = _dea(params, db, "DEA transfer requires")
     if err or prov is None:
         return err or {}
     dea = prov["dea_registration"]
-    if new_facility == dea.get("facility_code"):
-        return error(
-            "same_facility",
-            f"Destination facility must differ from the current DEA facility {dea.get('facility_code')}",
-        )
-    if dea.get("status") == "transfer_pending" or dea.get("pending_transfer"):
-        return error("transfer_already_pending", "A DEA transfer is already pending for this registration")
-    if dea.get("status") not in (None, "active"):
-        return error(
-            "dea_not_active", f"DEA registration status is {dea.get('status')}; only active ones transfer"
-        )
     cid = case_id("DEA", str(prov.get("employee_id")))
     reason = params["transfer_reason"]
     dea["status"] = "transfer_pending"
@@ -351,7 +319,7 @@ def transfer_dea_registration(params: dict[str, Any], db: dict[str, Any], call_i
 
 @TOOLS.tool
 def notify_pdmp(params: dict[str, Any], db: dict[str, Any], call_index: int) -> Result:
-    """Tell the state PDMP about a DEA transfer (new state and facility)."""
+    """Tell the state PDMP about a DEA transfer (EVA: provider auth; the DEA number as given)."""
     state, err = fmt("state_code", params["state_code"], "state_code")
     if err:
         return err
@@ -360,10 +328,12 @@ def notify_pdmp(params: dict[str, Any], db: dict[str, Any], call_index: int) -> 
     facility, err = fmt("facility_code", params["facility_code"], "facility_code")
     if err:
         return err
-    prov, err = _dea(params, db)
-    if err or prov is None:
-        return err or {}
-    npi, dea_no = prov.get("npi"), prov["dea_registration"].get("dea_number")
+    if err := require(db, "provider_auth"):
+        return err
+    npi, dea_no = params["npi"], params["dea_number"]
+    _, err = provider(db, npi)
+    if err:
+        return err
     notify(
         db,
         {

@@ -1,4 +1,9 @@
-"""FMLA leave cases and PTO / sick-leave requests."""
+"""FMLA leave cases and PTO / sick-leave requests (EVA's rules).
+
+FMLA tools take a verified OTP alone; the FMLA submission checks nothing else. PTO
+counts weekdays minus holidays for `standard` schedules and the employee's shift dates
+for any other; the request itself checks only the date range and the balance.
+"""
 
 from __future__ import annotations
 
@@ -9,15 +14,11 @@ from voxbench.scenarios.domains._common import error, success
 from voxbench.scenarios.domains.medical_hr import TOOLS
 from voxbench.scenarios.domains.medical_hr._base import (
     Result,
-    base_auth,
     case_id,
     date_range,
     employee,
-    fmt,
-    fnum,
-    otp_auth,
     parse_date,
-    today,
+    require,
 )
 
 FMLA_MIN_MONTHS = 12
@@ -27,30 +28,25 @@ FMLA_MIN_HOURS = 1250
 
 
 def _fmla_block(emp: dict[str, Any]) -> Result | None:
-    """The ineligibility reason on file (12 months and 1,250 hours), if any."""
+    """The ineligibility reason on file, if any (EVA: a missing `eligible` is false)."""
     fe = emp.get("fmla_eligibility") or {}
-    months, hours = fe.get("months_employed"), fe.get("hours_worked_past_year")
-    eligible = fe.get("eligible")
-    if eligible is None:
-        eligible = (months or 0) >= FMLA_MIN_MONTHS and (hours or 0) >= FMLA_MIN_HOURS
-    if eligible:
+    if fe.get("eligible"):
         return None
-    reason = fe.get("reason") or (
-        "Employee does not meet FMLA eligibility requirements (12 months of employment and 1,250 hours "
-        "worked in the past year)"
+    reason = fe.get("reason") or "Employee does not meet FMLA eligibility requirements"
+    return error(
+        "not_eligible",
+        reason,
+        months_employed=fe.get("months_employed"),
+        hours_worked_past_year=fe.get("hours_worked_past_year"),
     )
-    return error("not_eligible", reason, months_employed=months, hours_worked_past_year=hours)
 
 
 def _leave_employee(
     params: dict[str, Any], db: dict[str, Any]
 ) -> tuple[dict[str, Any] | None, Result | None]:
-    emp_id, err = fmt("employee_id", params["employee_id"], "employee_id")
-    if err:
+    if err := require(db, "otp_auth"):
         return None, err
-    if err := otp_auth(db):
-        return None, err
-    return employee(db, emp_id)
+    return employee(db, params["employee_id"])
 
 
 @TOOLS.tool
@@ -73,7 +69,7 @@ def check_leave_eligibility(params: dict[str, Any], db: dict[str, Any], call_ind
 
 @TOOLS.tool
 def submit_fmla_case(params: dict[str, Any], db: dict[str, Any], call_index: int) -> Result:
-    """Open an FMLA case: eligible, not backdated, and within the remaining entitlement."""
+    """Open an FMLA case (EVA: OTP and the employee; no eligibility, date or balance check)."""
     start, err = parse_date(params["leave_start_date"], "leave_start_date")
     if err or start is None:
         return err or {}
@@ -83,22 +79,7 @@ def submit_fmla_case(params: dict[str, Any], db: dict[str, Any], call_index: int
     emp, err = _leave_employee(params, db)
     if err or emp is None:
         return err or {}
-    if err := _fmla_block(emp):
-        return err
-    if start < today(db):
-        return error("invalid_leave_start_date", f"Leave cannot start in the past ({start.isoformat()})")
-    if end < start:
-        return error("invalid_leave_end_date", "The leave end date must be on or after the start date")
-    weeks_left = fnum((emp.get("fmla_eligibility") or {}).get("fmla_weeks_remaining"))
-    weeks = ((end - start).days + 1) / 7
-    if weeks > weeks_left:
-        return error(
-            "exceeds_fmla_balance",
-            f"Requested leave is {weeks:.1f} weeks but only {weeks_left:g} FMLA weeks remain",
-            requested_weeks=round(weeks, 1),
-            fmla_weeks_remaining=weeks_left,
-        )
-    emp_id = str(emp.get("employee_id"))
+    emp_id = params["employee_id"]
     cid = case_id("FMLA", emp_id)
     category = params["leave_category"]
     emp.setdefault("leave_records", []).append(
@@ -128,44 +109,41 @@ def _schedule_type(emp: dict[str, Any]) -> str:
 
 
 def _pto_days(db: dict[str, Any], emp: dict[str, Any], start: date, end: date) -> list[str]:
-    """Days that consume PTO: weekdays minus org holidays, or (shift staff) scheduled shifts."""
+    """Days that consume PTO: weekdays minus org holidays for `standard` schedules; for
+    any other schedule, the dates of all the employee's shifts in the range (EVA)."""
     days = [d.isoformat() for d in date_range(start, end)]
-    if _schedule_type(emp) == "shift":
+    if _schedule_type(emp) != "standard":
         shift_days = {
             str(s.get("date"))
             for s in (db.get("shifts") or {}).values()
             if s.get("employee_id") == emp.get("employee_id")
-            and s.get("status") not in ("cancelled", "swapped")
         }
         return [d for d in days if d in shift_days]
     holidays = {str(h) for h in db.get("org_holidays") or []}
-    return [
-        d.isoformat() for d in date_range(start, end) if d.weekday() < 5 and d.isoformat() not in holidays
-    ]
+    return [d for d in days if date.fromisoformat(d).weekday() < 5 and d not in holidays]
 
 
-def _pto_check(params: dict[str, Any], db: dict[str, Any]) -> tuple[dict[str, Any], Result | None]:
-    """Everything submit and check share: dates, balance, blackouts, overlaps."""
-    emp_id, err = fmt("employee_id", params["employee_id"], "employee_id")
-    if err:
-        return {}, err
+def _pto_check(
+    params: dict[str, Any], db: dict[str, Any], *, full: bool
+) -> tuple[dict[str, Any], Result | None]:
+    """Dates and balance; with `full`, EVA's eligibility check adds blackouts and overlaps."""
     start, err = parse_date(params["start_date"], "start_date")
     if err or start is None:
         return {}, err
     end, err = parse_date(params["end_date"], "end_date")
     if err or end is None:
         return {}, err
-    if err := base_auth(db):
+    if err := require(db, "employee_auth"):
         return {}, err
-    emp, err = employee(db, emp_id)
+    emp, err = employee(db, params["employee_id"])
     if err or emp is None:
         return {}, err
     if end < start:
-        return {}, error("invalid_date_range", "The end date must be on or after the start date")
+        return {}, error("invalid_date_range", "Start date must be on or before end date")
     pto_type = params["pto_type"]
     days = _pto_days(db, emp, start, end)
     required = float(len(days))
-    balance = fnum((emp.get("pto_balances") or {}).get(pto_type))
+    balance = (emp.get("pto_balances") or {}).get(pto_type, 0)
     if required > balance:
         return {}, error(
             "insufficient_pto_balance",
@@ -173,23 +151,10 @@ def _pto_check(params: dict[str, Any], db: dict[str, Any]) -> tuple[dict[str, An
             pto_days_required=required,
             current_balance=balance,
         )
-    blackout = set((db.get("department_blackout_dates") or {}).get(emp.get("department_code")) or [])
-    conflicts = [d.isoformat() for d in date_range(start, end) if d.isoformat() in blackout]
-    if conflicts:
-        return {}, error(
-            "blackout_conflict",
-            f"The {emp.get('department_code')} department does not allow PTO on {', '.join(conflicts)}",
-            blackout_dates=conflicts,
-        )
-    for req in emp.get("pto_requests") or []:
-        if req.get("status") in ("cancelled", "denied", "rejected"):
-            continue
-        if not (str(req.get("end_date")) < start.isoformat() or str(req.get("start_date")) > end.isoformat()):
-            return {}, error(
-                "overlapping_request",
-                f"This overlaps an existing PTO request {req.get('case_id')} "
-                f"({req.get('start_date')} to {req.get('end_date')})",
-            )
+    if full:
+        err = _blackout_or_overlap(db, emp, days, start.isoformat(), end.isoformat())
+        if err:
+            return {}, err
     return {
         "emp": emp,
         "pto_type": pto_type,
@@ -201,23 +166,47 @@ def _pto_check(params: dict[str, Any], db: dict[str, Any]) -> tuple[dict[str, An
     }, None
 
 
+def _blackout_or_overlap(
+    db: dict[str, Any], emp: dict[str, Any], days: list[str], start: str, end: str
+) -> Result | None:
+    blackout = set((db.get("department_blackout_dates") or {}).get(emp.get("department_code")) or [])
+    conflicts = [d for d in days if d in blackout]
+    if conflicts:
+        return error(
+            "blackout_date_conflict",
+            f"Requested dates overlap with department blackout dates: {conflicts}",
+            conflicting_dates=conflicts,
+        )
+    for req in emp.get("pto_requests") or []:
+        if req.get("status") not in ("pending", "approved"):
+            continue
+        if not (str(req.get("end_date")) < start or str(req.get("start_date")) > end):
+            return error(
+                "pto_overlap",
+                f"Requested dates overlap with existing PTO request {req.get('start_date')} to "
+                f"{req.get('end_date')} (case {req.get('case_id')})",
+                overlapping_case_id=req.get("case_id"),
+            )
+    return None
+
+
 @TOOLS.tool
 def get_pto_balance(params: dict[str, Any], db: dict[str, Any], call_index: int) -> Result:
     """Both balances plus the schedule type that decides how days are counted."""
-    emp_id, err = fmt("employee_id", params["employee_id"], "employee_id")
-    if err:
-        return err
-    if err := base_auth(db):
+    emp_id = params["employee_id"]
+    if err := require(db, "employee_auth"):
         return err
     emp, err = employee(db, emp_id)
     if err or emp is None:
         return err or {}
     sched = _schedule_type(emp)
-    balances = {k: fnum(v) for k, v in (emp.get("pto_balances") or {}).items()}
+    balances = emp.get("pto_balances")
+    if not balances:
+        return error("pto_record_not_found", f"No PTO balance record found for {emp_id}")
     return success(
         employee_id=emp_id,
         schedule_type=sched,
-        pto_balances=balances,
+        pto_balances=dict(balances),
         message=f"PTO balances retrieved. Schedule type: {sched}",
     )
 
@@ -225,7 +214,7 @@ def get_pto_balance(params: dict[str, Any], db: dict[str, Any], call_index: int)
 @TOOLS.tool
 def check_pto_eligibility(params: dict[str, Any], db: dict[str, Any], call_index: int) -> Result:
     """The exact days that count and the deduction, so the caller can confirm them."""
-    c, err = _pto_check(params, db)
+    c, err = _pto_check(params, db, full=True)
     if err:
         return err
     remaining = c["balance"] - c["required"]
@@ -244,12 +233,12 @@ def check_pto_eligibility(params: dict[str, Any], db: dict[str, Any], call_index
 
 @TOOLS.tool
 def submit_pto_request(params: dict[str, Any], db: dict[str, Any], call_index: int) -> Result:
-    """Deduct the counted days and file the request (same checks as eligibility)."""
-    c, err = _pto_check(params, db)
+    """Deduct the counted days and file the request (EVA: date range and balance only)."""
+    c, err = _pto_check(params, db, full=False)
     if err:
         return err
     emp = c["emp"]
-    emp_id = str(emp.get("employee_id"))
+    emp_id = params["employee_id"]
     cid = case_id("PTO", emp_id)
     remaining = c["balance"] - c["required"]
     emp.setdefault("pto_balances", {})[c["pto_type"]] = remaining

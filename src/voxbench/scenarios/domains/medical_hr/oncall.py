@@ -1,4 +1,5 @@
-"""On-call availability registration for a unit."""
+"""On-call availability registration for a unit (EVA's rules: employee auth; an unknown
+unit requires nothing; registration re-checks nothing and stores blackouts as given)."""
 
 from __future__ import annotations
 
@@ -8,27 +9,20 @@ from voxbench.scenarios.domains._common import error, success
 from voxbench.scenarios.domains.medical_hr import TOOLS
 from voxbench.scenarios.domains.medical_hr._base import (
     Result,
-    base_auth,
     case_id,
     employee,
-    fmt,
     parse_date,
-    unit_requirements,
+    require,
 )
 
 
 def _employee_unit(
     params: dict[str, Any], db: dict[str, Any]
 ) -> tuple[dict[str, Any] | None, str, Result | None]:
-    emp_id, err = fmt("employee_id", params["employee_id"], "employee_id")
-    if err:
-        return None, "", err
-    unit, err = fmt("unit_code", params["unit_code"], "unit_code")
-    if err:
+    unit = params["unit_code"]
+    if err := require(db, "employee_auth"):
         return None, unit, err
-    if err := base_auth(db):
-        return None, unit, err
-    emp, err = employee(db, emp_id)
+    emp, err = employee(db, params["employee_id"])
     return emp, unit, err
 
 
@@ -36,15 +30,13 @@ def _oncall_block(emp: dict[str, Any], unit: str, db: dict[str, Any]) -> Result 
     """Employees on leave, or lacking the unit's certifications, cannot go on call."""
     if emp.get("employment_status") == "on_leave":
         return error("employee_on_leave", "Employee is on leave and cannot register for on-call shifts")
-    required, err = unit_requirements(db, unit)
-    if err or required is None:
-        return err
+    required = (db.get("unit_cert_requirements") or {}).get(unit) or []
     held = set(emp.get("certifications") or [])
-    missing = [c for c in required if c not in held]
+    missing = sorted(c for c in required if c not in held)
     if missing:
         return error(
             "certification_missing",
-            f"Employee {emp.get('employee_id')} is missing required certifications for {unit}: {missing}",
+            f"Missing certifications for unit {unit}: {missing}",
             missing_certs=missing,
         )
     return None
@@ -58,15 +50,12 @@ def _registrations(emp: dict[str, Any]) -> list[dict[str, Any]]:
 
 @TOOLS.tool
 def get_oncall_schedule(params: dict[str, Any], db: dict[str, Any], call_index: int) -> Result:
-    """The employee's existing registrations on this unit, to spot conflicts."""
+    """The employee's whole on-call schedule (all units), to spot conflicts."""
     emp, unit, err = _employee_unit(params, db)
     if err or emp is None:
         return err or {}
-    regs = [
-        r for r in (emp.get("oncall_schedule") or {}).get("registrations") or [] if r.get("unit_code") == unit
-    ]
     return success(
-        employee_id=emp.get("employee_id"), unit_code=unit, oncall_schedule={"registrations": regs}
+        employee_id=emp.get("employee_id"), unit_code=unit, oncall_schedule=emp.get("oncall_schedule")
     )
 
 
@@ -95,27 +84,17 @@ def register_oncall_availability(params: dict[str, Any], db: dict[str, Any], cal
     end, err = parse_date(params["availability_end_date"], "availability_end_date")
     if err or end is None:
         return err or {}
-    if end < start:
-        return error("invalid_date_range", "The availability end date must be on or after the start date")
-    blackouts: list[str] = []
-    for raw in params["blackout_dates"]:
-        d, err = parse_date(str(raw), "blackout_dates")
-        if err or d is None:
-            return err or {}
-        if not start <= d <= end:
+    blackouts: list[str] = list(params["blackout_dates"])
+    for d in blackouts:
+        if not start.isoformat() <= d <= end.isoformat():
             return error(
-                "blackout_outside_window",
-                f"Blackout date {d.isoformat()} is outside the availability window "
-                f"{start.isoformat()} to {end.isoformat()}",
+                "invalid_blackout_date",
+                f"Blackout date {d} is outside the availability window ({start.isoformat()} \u2013 {end.isoformat()})",
             )
-        if d.isoformat() not in blackouts:
-            blackouts.append(d.isoformat())
     emp, unit, err = _employee_unit(params, db)
     if err or emp is None:
         return err or {}
-    if err := _oncall_block(emp, unit, db):
-        return err
-    emp_id = str(emp.get("employee_id"))
+    emp_id = params["employee_id"]
     reg_id = case_id("ONC", emp_id)
     tier = params["oncall_tier"]
     _registrations(emp).append(

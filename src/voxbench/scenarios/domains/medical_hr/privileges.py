@@ -1,8 +1,9 @@
 """Clinical privilege reactivation after leave, and the EHR access that follows it.
 
-Flow: employee (or provider) verification + OTP, occupational-health clearance code,
-competency review booked, then only the privileges the caller confirmed are
-reactivated, then EHR access is restored.
+Flow (policy): OTP, occupational-health clearance code, competency review booked, then
+the privileges the caller confirmed are reactivated, then EHR access is restored. EVA's
+tools check only OTP and the clearance code; a reactivation sets each found code active
+as it goes, so found codes stay active even when another code is unknown.
 """
 
 from __future__ import annotations
@@ -14,28 +15,21 @@ from voxbench.scenarios.domains.medical_hr import TOOLS
 from voxbench.scenarios.domains.medical_hr._base import (
     Result,
     case_id,
-    fmt,
-    otp_auth,
     provider,
+    require,
 )
 
 
 def _privileged_provider(
     params: dict[str, Any], db: dict[str, Any]
 ) -> tuple[dict[str, Any] | None, Result | None]:
-    npi, err = fmt("npi", params["npi"], "npi")
-    if err:
+    if err := require(db, "otp_auth"):
         return None, err
-    if err := otp_auth(db):
-        return None, err
-    return provider(db, npi)
+    return provider(db, params["npi"])
 
 
-def _clearance(prov: dict[str, Any], raw: str) -> Result | None:
-    code, err = fmt("clearance_code", raw, "clearance_code")
-    if err:
-        return err
-    if not prov.get("clearance_code") or code != str(prov.get("clearance_code")).upper():
+def _clearance(prov: dict[str, Any], code: str) -> Result | None:
+    if not prov.get("clearance_code") or code != str(prov.get("clearance_code")):
         return error("invalid_clearance_code", "Clearance code does not match occupational health records")
     return None
 
@@ -56,7 +50,7 @@ def get_privilege_record(params: dict[str, Any], db: dict[str, Any], call_index:
         return err or {}
     privileges = prov.get("privileges")
     if not isinstance(privileges, dict):
-        return error("record_not_found", f"No privilege record found for NPI {prov.get('npi')}")
+        return error("privilege_record_not_found", f"No privilege record found for NPI {prov.get('npi')}")
     return success(privileges=privileges)
 
 
@@ -69,8 +63,6 @@ def check_reactivation_eligibility(params: dict[str, Any], db: dict[str, Any], c
     if err := _clearance(prov, params["clearance_code"]):
         return err
     suspended = _suspended(prov)
-    if not suspended:
-        return error("no_suspended_privileges", "There are no suspended privileges to reactivate")
     return success(
         eligible=True,
         suspended_privilege_codes=suspended,
@@ -80,41 +72,23 @@ def check_reactivation_eligibility(params: dict[str, Any], db: dict[str, Any], c
 
 @TOOLS.tool
 def reactivate_privileges(params: dict[str, Any], db: dict[str, Any], call_index: int) -> Result:
-    """Reactivate exactly the confirmed suspended privileges, after a competency review is booked."""
+    """Reactivate the confirmed privileges (EVA: no suspended or competency-review check)."""
     prov, err = _privileged_provider(params, db)
     if err or prov is None:
         return err or {}
-    codes: list[str] = []
-    for raw in params["privilege_codes"]:
-        code, err = fmt("privilege_code", raw, "privilege_codes")
-        if err:
-            return err
-        if code not in codes:
-            codes.append(code)
-    if not codes:
-        return error("invalid_privilege_codes", "At least one privilege code is required")
+    codes: list[str] = list(params["privilege_codes"])
     if err := _clearance(prov, params["clearance_code"]):
         return err
     by_code = {p.get("code"): p for p in (prov.get("privileges") or {}).get("privilege_list") or []}
-    for code in codes:
-        if code not in by_code:
-            return error("privilege_not_found", f"Privilege {code} not found for NPI {prov.get('npi')}")
-        if by_code[code].get("status") != "suspended":
-            return error(
-                "privilege_not_suspended", f"Privilege {code} is not suspended and cannot be reactivated"
-            )
-    booked = any(
-        a.get("type") == "competency_review" and a.get("status") == "scheduled"
-        for a in prov.get("scheduled_appointments") or []
-    )
-    if not booked:
-        return error(
-            "competency_review_required",
-            "A competency review appointment must be scheduled before privileges can be reactivated",
-        )
+    missing = []
+    for code in codes:  # EVA writes as it goes: found codes stay active on a later miss
+        if code in by_code:
+            by_code[code]["status"] = "active"
+        else:
+            missing.append(code)
+    if missing:
+        return error("privilege_not_found", f"Privilege code(s) not found: {', '.join(missing)}")
     cid = case_id("PRV", str(prov.get("employee_id")))
-    for code in codes:
-        by_code[code]["status"] = "active"
     prov["privileges"]["reactivation_case_id"] = cid
     return success(
         npi=prov.get("npi"),
@@ -131,13 +105,7 @@ def update_ehr_access(params: dict[str, Any], db: dict[str, Any], call_index: in
     prov, err = _privileged_provider(params, db)
     if err or prov is None:
         return err or {}
-    cid, err = fmt("case_id", params["case_id"], "case_id")
-    if err:
-        return err
-    if cid != (prov.get("privileges") or {}).get("reactivation_case_id"):
-        return error(
-            "case_not_found", f"No privilege reactivation case {cid} found for NPI {prov.get('npi')}"
-        )
+    cid = params["case_id"]
     change = params["access_change_type"]
     prov["ehr_access_status"] = change
     prov["ehr_access_case_id"] = cid

@@ -13,23 +13,21 @@ from voxbench.scenarios.domains._common import error, success
 from voxbench.scenarios.domains.medical_hr import TOOLS
 from voxbench.scenarios.domains.medical_hr._base import (
     Result,
-    base_auth,
     case_id,
     employee,
     fmt,
-    otp_auth,
     parse_date,
     parse_datetime,
     provider,
+    require,
     take_slot,
-    today,
 )
 
 
 @TOOLS.tool
 def check_appointment_availability(params: dict[str, Any], db: dict[str, Any], call_index: int) -> Result:
-    """Open slots on the preferred date, else up to three other dates that have openings."""
-    if err := base_auth(db):
+    """Open slots on the preferred date, else up to three dates from it that have openings."""
+    if err := require(db, "employee_auth", "otp_auth"):
         return err
     day, err = parse_date(params["preferred_date"], "preferred_date")
     if err or day is None:
@@ -44,19 +42,16 @@ def check_appointment_availability(params: dict[str, Any], db: dict[str, Any], c
             date=day.isoformat(),
             message=f"{len(slots)} slot(s) available on {day.isoformat()}",
         )
-    now = today(db).isoformat()
-    alternatives = [d for d in sorted(table) if table[d] and d != day.isoformat() and d >= now][:3]
-    msg = f"No {appt_type} slots available on {day.isoformat()} for {dept}."
-    msg += (
-        f" Alternative dates with openings: {', '.join(alternatives)}"
-        if alternatives
-        else " No alternative dates."
-    )
+    alternatives = [
+        {"date": d, "available_slots": list(table[d])}
+        for d in sorted(table)
+        if table[d] and d >= day.isoformat()
+    ][:3]
     return success(
         available_slots=[],
         date=day.isoformat(),
         alternative_dates=alternatives,
-        message=msg,
+        message=f"No availability on {day.isoformat()} for {appt_type} in {dept}",
     )
 
 
@@ -69,7 +64,7 @@ def schedule_orientation_followup(params: dict[str, Any], db: dict[str, Any], ca
     when, err = parse_datetime(params["appointment_datetime"])
     if err or when is None:
         return err or {}
-    if err := base_auth(db):
+    if err := require(db, "employee_auth", "otp_auth"):
         return err
     emp, err = employee(db, emp_id)
     if err or emp is None:
@@ -109,20 +104,18 @@ def schedule_return_to_work_checkin(params: dict[str, Any], db: dict[str, Any], 
     when, err = parse_datetime(params["appointment_datetime"])
     if err or when is None:
         return err or {}
-    if err := otp_auth(db):
+    if err := require(db, "otp_auth"):
         return err
     emp, err = employee(db, emp_id)
     if err or emp is None:
         return err or {}
     case = next((r for r in emp.get("leave_records") or [] if r.get("case_id") == fmla_id), None)
-    if case is None:
-        return error("case_not_found", f"FMLA case {fmla_id} not found for {emp_id}")
-    leave_end = str(case.get("leave_end_date") or case.get("end_date") or "")
-    if when[0] < leave_end:
+    leave_end = str((case or {}).get("leave_end_date") or (case or {}).get("end_date") or "")
+    if case is not None and when[0] < leave_end:  # EVA books against an unknown case anyway
         return error(
             "appointment_before_leave_end",
-            f"The check-in must be on or after the leave end date {leave_end}",
-            leave_end_date=leave_end,
+            "Return-to-work check-in must be scheduled on or after the leave end date "
+            f"({leave_end}). Requested date: {when[0]}",
         )
     if err := take_slot(db, "return_to_work_checkin", params["department_code"], *when):
         return err
@@ -155,7 +148,7 @@ def schedule_competency_review(params: dict[str, Any], db: dict[str, Any], call_
     when, err = parse_datetime(params["appointment_datetime"])
     if err or when is None:
         return err or {}
-    if err := otp_auth(db):
+    if err := require(db, "otp_auth"):
         return err
     prov, err = provider(db, npi)
     if err or prov is None:

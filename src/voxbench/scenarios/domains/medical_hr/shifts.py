@@ -1,4 +1,8 @@
-"""Shift swaps, and the department-manager notification shared by employee flows."""
+"""Shift swaps, and the department-manager notification shared by employee flows.
+
+EVA's rules: employee auth; ownership is not checked; an unknown unit requires no
+certification; the swap confirmation re-checks nothing and always writes.
+"""
 
 from __future__ import annotations
 
@@ -8,29 +12,36 @@ from voxbench.scenarios.domains._common import error, success
 from voxbench.scenarios.domains.medical_hr import TOOLS
 from voxbench.scenarios.domains.medical_hr._base import (
     Result,
-    base_auth,
     caller_shift,
     case_id,
     employee,
-    fmt,
     notify,
+    require,
     today,
-    unit_requirements,
 )
 
 
 def _swap_block(shift: dict[str, Any], db: dict[str, Any]) -> Result | None:
     """Why a shift cannot be swapped (already swapped, cancelled, past, locked), if so."""
     status = shift.get("status")
-    if status == "swapped" or shift.get("swapped_to_employee_id"):
-        return error("already_swapped", f"Shift {shift.get('shift_id')} has already been swapped")
+    if status == "swapped":
+        return error("already_swapped", "This shift has already been swapped")
     if status == "cancelled":
-        return error("shift_cancelled", f"Shift {shift.get('shift_id')} has been cancelled")
-    if str(shift.get("date")) < today(db).isoformat() or status == "logged":
-        return error("shift_in_past", f"Shift {shift.get('shift_id')} is in the past and cannot be swapped")
+        return error("shift_cancelled", "Cannot swap a cancelled shift")
+    now = today(db).isoformat()
+    if str(shift.get("date")) < now:
+        return error(
+            "shift_in_past",
+            f"Shift date {shift.get('date')} is in the past (current date: {now}). Cannot swap a past shift.",
+        )
     if shift.get("swap_locked"):
         return error("swap_locked", "Shift is within the 24-hour swap lockout window")
     return None
+
+
+def _required(db: dict[str, Any], unit_code: str) -> list[str]:
+    """EVA: a unit without requirements on file requires nothing."""
+    return sorted((db.get("unit_cert_requirements") or {}).get(unit_code) or [])
 
 
 def _missing_certs(db: dict[str, Any], colleague_id: str, unit_code: str) -> tuple[list[str], Result | None]:
@@ -38,9 +49,7 @@ def _missing_certs(db: dict[str, Any], colleague_id: str, unit_code: str) -> tup
     colleague, err = employee(db, colleague_id)
     if err or colleague is None:
         return [], err
-    required, err = unit_requirements(db, unit_code)
-    if err or required is None:
-        return [], err
+    required = _required(db, unit_code)
     held = set(colleague.get("certifications") or [])
     missing = [c for c in required if c not in held]
     if missing:
@@ -55,7 +64,7 @@ def _missing_certs(db: dict[str, Any], colleague_id: str, unit_code: str) -> tup
 @TOOLS.tool
 def get_shift_record(params: dict[str, Any], db: dict[str, Any], call_index: int) -> Result:
     """The caller's shift as on file."""
-    shift, err = caller_shift(params, db)
+    shift, err = caller_shift(params, db, owned=True)
     if err or shift is None:
         return err or {}
     return success(shift=shift)
@@ -69,9 +78,7 @@ def check_swap_eligibility(params: dict[str, Any], db: dict[str, Any], call_inde
         return err or {}
     if err := _swap_block(shift, db):
         return err
-    required, err = unit_requirements(db, str(shift.get("unit_code")))
-    if err:
-        return err
+    required = _required(db, str(shift.get("unit_code")))
     return success(
         eligible=True,
         shift_date=shift.get("date"),
@@ -84,13 +91,8 @@ def check_swap_eligibility(params: dict[str, Any], db: dict[str, Any], call_inde
 @TOOLS.tool
 def verify_colleague_certifications(params: dict[str, Any], db: dict[str, Any], call_index: int) -> Result:
     """Check the colleague holds every certification the unit requires."""
-    colleague_id, err = fmt("employee_id", params["colleague_employee_id"], "colleague_employee_id")
-    if err:
-        return err
-    unit, err = fmt("unit_code", params["unit_code"], "unit_code")
-    if err:
-        return err
-    if err := base_auth(db):
+    colleague_id, unit = params["colleague_employee_id"], params["unit_code"]
+    if err := require(db, "employee_auth"):
         return err
     required, err = _missing_certs(db, colleague_id, unit)
     if err:
@@ -105,30 +107,12 @@ def verify_colleague_certifications(params: dict[str, Any], db: dict[str, Any], 
 
 @TOOLS.tool
 def confirm_shift_swap(params: dict[str, Any], db: dict[str, Any], call_index: int) -> Result:
-    """Hand the shift to a certified colleague; every precondition is re-checked here."""
-    colleague_id, err = fmt("employee_id", params["colleague_employee_id"], "colleague_employee_id")
-    if err:
-        return err
-    unit, err = fmt("unit_code", params["unit_code"], "unit_code")
-    if err:
-        return err
+    """Hand the shift to the colleague (EVA: employee auth and the shift only)."""
+    colleague_id, unit = params["colleague_employee_id"], params["unit_code"]
     shift, err = caller_shift(params, db)
     if err or shift is None:
         return err or {}
-    emp_id = str(shift.get("employee_id"))
-    if colleague_id == emp_id:
-        return error(
-            "invalid_colleague_employee_id", "The colleague must be a different employee from the shift owner"
-        )
-    if unit != shift.get("unit_code"):
-        return error(
-            "unit_mismatch", f"Shift {shift.get('shift_id')} is on unit {shift.get('unit_code')}, not {unit}"
-        )
-    if err := _swap_block(shift, db):
-        return err
-    _, err = _missing_certs(db, colleague_id, unit)
-    if err:
-        return err
+    emp_id = params["employee_id"]
     cid = case_id("SWP", emp_id)
     shift.update(status="swapped", swapped_to_employee_id=colleague_id, swap_confirmation_id=cid)
     return success(
@@ -144,13 +128,8 @@ def confirm_shift_swap(params: dict[str, Any], db: dict[str, Any], call_index: i
 @TOOLS.tool
 def notify_department_manager(params: dict[str, Any], db: dict[str, Any], call_index: int) -> Result:
     """Tell the employee's department manager about a schedule, leave, payroll or PTO change."""
-    emp_id, err = fmt("employee_id", params["employee_id"], "employee_id")
-    if err:
-        return err
-    cid, err = fmt("case_id", params["case_id"], "case_id")
-    if err:
-        return err
-    if err := base_auth(db):
+    emp_id, cid = params["employee_id"], params["case_id"]
+    if err := require(db, "employee_auth", "otp_auth"):
         return err
     emp, err = employee(db, emp_id)
     if err or emp is None:

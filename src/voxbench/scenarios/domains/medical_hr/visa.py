@@ -1,4 +1,5 @@
-"""Visa petitions: adding a dependent, then telling immigration counsel."""
+"""Visa petitions: adding a dependent, then telling immigration counsel (EVA's rules:
+OTP auth only; the counsel notification does not check the petition)."""
 
 from __future__ import annotations
 
@@ -12,8 +13,8 @@ from voxbench.scenarios.domains.medical_hr._base import (
     employee,
     fmt,
     notify,
-    otp_auth,
     parse_date,
+    require,
 )
 
 
@@ -25,7 +26,7 @@ def _petition(params: dict[str, Any], db: dict[str, Any]) -> tuple[dict[str, Any
     number, err = fmt("petition_number", params["visa_petition_number"], "visa_petition_number")
     if err:
         return None, "", err
-    if err := otp_auth(db):
+    if err := require(db, "otp_auth"):
         return None, "", err
     emp, err = employee(db, emp_id)
     if err or emp is None:
@@ -66,11 +67,6 @@ def add_visa_dependent(params: dict[str, Any], db: dict[str, Any], call_index: i
     rec, emp_id, err = _petition(params, db)
     if err or rec is None:
         return err or {}
-    if receipt == rec.get("petition_number"):
-        return error(
-            "invalid_uscis_receipt_number",
-            "The USCIS receipt number must differ from the visa petition number",
-        )
     amendment = case_id("VISA", emp_id)
     relationship = params["relationship"]
     rec.setdefault("dependents", []).append(
@@ -101,11 +97,13 @@ def add_visa_dependent(params: dict[str, Any], db: dict[str, Any], call_index: i
 
 @TOOLS.tool
 def notify_immigration_counsel(params: dict[str, Any], db: dict[str, Any], call_index: int) -> Result:
-    """Report the petition change to immigration counsel."""
-    rec, emp_id, err = _petition(params, db)
-    if err or rec is None:
-        return err or {}
-    number = rec.get("petition_number")
+    """Report the petition change to immigration counsel, with the number as given."""
+    if err := require(db, "otp_auth"):
+        return err
+    emp_id, number = params["employee_id"], params["visa_petition_number"]
+    _, err = employee(db, emp_id)
+    if err:
+        return err
     kind = params["notification_type"]
     notify(
         db,
