@@ -86,3 +86,17 @@ def test_analysis_sections_in_chromium(browser: Any, toy_report: Path, shots: Pa
             assert visible.nth(i).get_attribute("data-cause") == "agent_reasoning"
         p.screenshot(path=str(shots / "conversations_by_cause.png"), full_page=True)
         assert pg.errors == []
+
+
+def test_k1_headers_read_right(tmp_path: Path) -> None:
+    """One trial per scenario: pass@1 once, no pass@1/pass^1 duplicates, a note on k >= 2."""
+    run = tmp_path / "k1"
+    cancel_call(0).write(run / "records" / "ty1_t0")
+    score_run(run, EvalConfig(), METRICS[:-1])
+    rep = build_report([run], tmp_path / "out", copy_audio=False)
+    index = (tmp_path / "out" / "index.html").read_text()
+    assert (
+        "EVA-A pass@1" in index and "pass^1" not in index and "EVA-A pass@1</th><th>EVA-A pass@1" not in index
+    )
+    assert "need k ≥ 2 trials" in index
+    assert "p^1" not in rep.terminal and "p@1" in rep.terminal and "need k >= 2" in rep.markdown

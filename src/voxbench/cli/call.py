@@ -36,7 +36,22 @@ def add_parser(sub: Any) -> None:
 
 
 def run_call_cmd(args: argparse.Namespace) -> int:
+    # Input checks first, with modules that do not import pipecat: a typo fails with one
+    # line, not after pipecat's banner.
     from voxbench.pipelines.agent_select import agent_services, local_llm_config, resolve_agent
+    from voxbench.processors.perturbations import resolve_condition
+    from voxbench.scenarios import check_task_completion, load_dataset
+
+    profile = resolve_agent(args.agent, args.profiles)  # fails here, before any model loads
+    ds = load_dataset(args.data, [args.domain])
+    dd = ds.domains[args.domain]
+    if args.scenario not in dd.scenarios:
+        raise ValueError(f"no scenario {args.domain}/{args.scenario} in {args.data}")
+    try:
+        cond = resolve_condition(args.condition)
+    except KeyError as exc:
+        raise ValueError(str(exc).strip("'\"")) from None
+
     from voxbench.pipelines.caller_side import CallPerturbation
     from voxbench.pipelines.config import CallConfig, LimitsConfig, SimulatorConfig
     from voxbench.pipelines.local_stack import (
@@ -47,15 +62,8 @@ def run_call_cmd(args: argparse.Namespace) -> int:
     )
     from voxbench.pipelines.runner import run_call
     from voxbench.pipelines.scenario_input import CallScenario
-    from voxbench.processors.perturbations import resolve_condition
-    from voxbench.scenarios import check_task_completion, load_dataset
     from voxbench.transports.config import WireConfig
 
-    profile = resolve_agent(args.agent, args.profiles)  # fails here, before any model loads
-    ds = load_dataset(args.data, [args.domain])
-    dd = ds.domains[args.domain]
-    if args.scenario not in dd.scenarios:
-        raise ValueError(f"no scenario {args.domain}/{args.scenario} in {args.data}")
     call = CallScenario.from_domain(dd, args.scenario, args.lang)
     cfg = CallConfig(
         lang=args.lang,
@@ -63,10 +71,6 @@ def run_call_cmd(args: argparse.Namespace) -> int:
         simulator=SimulatorConfig(kind=args.simulator),
         limits=LimitsConfig(time_limit_s=args.time_limit),
     )
-    try:
-        cond = resolve_condition(args.condition)
-    except KeyError as exc:
-        raise ValueError(str(exc).strip("'\"")) from None
     pert = None if cond.is_clean else CallPerturbation(cond, cond.seed(args.scenario, args.trial))
     local_llm = local_llm_config(profile)
     # one embedded server per model: the local agent's, and the LLM caller's own (1.5B);

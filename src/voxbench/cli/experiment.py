@@ -13,7 +13,10 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from voxbench.orchestrator.config import RunConfig
 
 
 def add_parser(sub: Any) -> None:
@@ -25,7 +28,11 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--domain", action="append", help="only this domain (repeatable)")
     p.add_argument("--scenarios", help="comma-separated scenario ids (or domain/id)")
     p.add_argument("--trials", type=int, help="trials per scenario and condition (k)")
-    p.add_argument("--agent", help="agent profile (scripted = no-audio scripted agent)")
+    p.add_argument(
+        "--agent",
+        help="agent profile (default: offline-default, the live local stack of `voxbench run --offline-default`; "
+        "scripted = the no-audio scripted agent)",
+    )
     p.add_argument("--simulator", choices=("trace", "llm", "scripted"), help="user simulator kind")
     p.add_argument("--concurrency", type=int, help="conversations at once")
     p.add_argument("--time-limit", type=float, help="seconds per conversation")
@@ -36,9 +43,10 @@ def add_parser(sub: Any) -> None:
     p.set_defaults(func=experiment_cmd)
 
 
-def experiment_cmd(args: argparse.Namespace) -> int:
+def experiment_base_config(args: argparse.Namespace) -> RunConfig:
+    """The run config from YAML < env < flags; no agent anywhere means the offline stack."""
+    from voxbench.cli.run import OFFLINE_DEFAULT_CALL
     from voxbench.orchestrator import load_run_config
-    from voxbench.orchestrator.experiment import experiment_config, format_table, run_experiment
 
     cli: dict[str, Any] = {
         "dataset": args.data,
@@ -53,6 +61,26 @@ def experiment_cmd(args: argparse.Namespace) -> int:
         "simulator": {"kind": args.simulator} if args.simulator else None,
     }
     base = load_run_config(args.config, {k: v for k, v in cli.items() if v is not None})
+    if not ({"agent", "conversation_fn"} & base.model_fields_set):
+        # no agent anywhere (flag, YAML, env): the live offline stack `voxbench run` uses, not
+        # the no-audio scripted agent whose table would hold only conversation_valid_end
+        cli["agent"] = {"profile": "offline-default", "call": OFFLINE_DEFAULT_CALL}
+        base = load_run_config(args.config, {k: v for k, v in cli.items() if v is not None})
+        print(
+            "agent: offline-default (live, local models; --agent scripted for the no-audio one)",
+            file=sys.stderr,
+        )
+    return base
+
+
+def experiment_cmd(args: argparse.Namespace) -> int:
+    from voxbench.orchestrator.experiment import experiment_config, format_table, run_experiment
+
+    base = experiment_base_config(args)
+    if base.resolved_conversation_fn() == "live":
+        from voxbench.pipelines.agent_select import resolve_agent
+
+        resolve_agent(base.agent.get("profile"), base.agent.get("profile_files"))  # fail before any call
     conditions = [c.strip() for c in args.conditions.split(",") if c.strip()]
     try:
         config = experiment_config(base, conditions, args.baseline)

@@ -97,10 +97,11 @@ def _check_webrtc() -> None:
 
 
 def run_talk_cmd(args: argparse.Namespace) -> int:
+    call = resolve_call(args.data, args.domain, args.scenario, args.lang)  # before pipecat's banner
+
     from voxbench.pipelines.talk import TalkCall, scenario_card
     from voxbench.pipelines.talk_local import AudioDeviceError
 
-    call = resolve_call(args.data, args.domain, args.scenario, args.lang)
     cfg = talk_config(args.time_limit, args.lang)
     stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
     out = Path(args.out or f"runs/talk/{call.domain}-{call.scenario.id}-{stamp}")

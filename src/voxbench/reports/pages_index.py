@@ -61,13 +61,15 @@ def _composite_table(groups: list[GroupStats]) -> str:
     if not groups:
         return "<p class='muted'>No conversations.</p>"
     k = max(g.composites["EVA-A_pass"].k for g in groups)
+    # with one trial per scenario pass@k and pass^k are pass@1 again: show it once
+    attrs = ("pass1", "pass_k", "pass_pow_k") if k > 1 else ("pass1",)
     head = ["System", "Conv."]
     for comp in ("EVA-A_pass", "EVA-X_pass", "EVA-overall_pass"):
         lab = LABEL[comp]
-        head += [f"{lab} pass@1", f"{lab} pass@{k}", f"{lab} pass^{k}"]
+        head += [f"{lab} pass@1", f"{lab} pass@{k}", f"{lab} pass^{k}"][: len(attrs)]
     best: dict[str, float] = {}
     for comp in LABEL:
-        for attr in ("pass1", "pass_k", "pass_pow_k"):
+        for attr in attrs:
             vals = [getattr(g.composites[comp], attr).value for g in groups]
             best[comp + attr] = max([v for v in vals if v is not None], default=-1)
     rows = []
@@ -78,11 +80,17 @@ def _composite_table(groups: list[GroupStats]) -> str:
         ]
         for comp in LABEL:
             ps = g.composites[comp]
-            for attr in ("pass1", "pass_k", "pass_pow_k"):
+            for attr in attrs:
                 est = getattr(ps, attr)
                 cells.append(est_cell(est, best=len(groups) > 1 and est.value == best[comp + attr]))
         rows.append("<tr>" + "".join(cells) + "</tr>")
-    return table(head, rows, "lb")
+    note = (
+        ""
+        if k > 1
+        else "<p class='muted'>One trial per scenario: pass@k and pass^k need k ≥ 2 trials "
+        "(<code>voxbench run --trials k</code>).</p>"
+    )
+    return table(head, rows, "lb") + note
 
 
 def _metric_table(groups: list[GroupStats], units: dict[str, str]) -> str:
@@ -162,7 +170,9 @@ def _leaderboard_section(convs: list[Conversation]) -> str:
 
 def _plots_section(groups: list[GroupStats]) -> str:
     svgs = []
-    for attr, label in (("pass1", "pass@1"), ("pass_pow_k", "pass^k")):
+    k_max = max((g.composites["EVA-A_pass"].k for g in groups), default=1)
+    views = (("pass1", "pass@1"), ("pass_pow_k", "pass^k")) if k_max > 1 else (("pass1", "pass@1"),)
+    for attr, label in views:
         pts = []
         for i, g in enumerate(groups):
             a, x = getattr(g.composites["EVA-A_pass"], attr), getattr(g.composites["EVA-X_pass"], attr)
@@ -181,7 +191,7 @@ def _plots_section(groups: list[GroupStats]) -> str:
             )
         )
     gaps = []
-    for comp in ("EVA-A_pass", "EVA-X_pass"):
+    for comp in ("EVA-A_pass", "EVA-X_pass") if k_max > 1 else ():
         k = max((g.composites[comp].k for g in groups), default=1)
         rows = [
             (
@@ -199,8 +209,13 @@ def _plots_section(groups: list[GroupStats]) -> str:
         "<p class='muted'>Up and right is better. The dashed staircase is the Pareto frontier: systems on it are not beaten on both axes by any other. Whiskers: 95% CIs.</p>"
         f"<div class='grid2'>{''.join(svgs)}</div>"
         "<h3>Consistency gap: pass@k − pass^k</h3>"
-        "<p class='muted'>A long bar means a system can do the task but does not do it every time.</p>"
-        f"<div class='grid2'>{''.join(gaps)}</div></section>"
+        + (
+            "<p class='muted'>A long bar means a system can do the task but does not do it every time.</p>"
+            f"<div class='grid2'>{''.join(gaps)}</div>"
+            if gaps
+            else "<p class='muted'>Needs k ≥ 2 trials per scenario.</p>"
+        )
+        + "</section>"
     )
 
 

@@ -1,0 +1,38 @@
+"""`voxbench experiment` without --agent uses the live offline stack, as `voxbench run
+--offline-default` does; scripted stays an explicit choice."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+from voxbench.cli.experiment import experiment_base_config
+from voxbench.cli.main import build_parser
+from voxbench.cli.run import OFFLINE_DEFAULT_CALL
+
+
+def _cfg(argv: list[str]):  # type: ignore[no-untyped-def]
+    return experiment_base_config(
+        build_parser().parse_args(["experiment", "--conditions", "clean,noise", *argv])
+    )
+
+
+def test_no_agent_means_the_offline_stack(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("VOXBENCH_AGENT", raising=False)
+    cfg = _cfg([])
+    assert cfg.agent == {"profile": "offline-default", "call": OFFLINE_DEFAULT_CALL}
+    assert cfg.resolved_conversation_fn() == "live"
+
+
+def test_explicit_choices_are_kept(tmp_path: Path) -> None:
+    assert _cfg(["--agent", "scripted"]).resolved_conversation_fn() == "scripted"
+    y = tmp_path / "c.yaml"
+    y.write_text(yaml.safe_dump({"agent": {"profile": "cascade-local-0.5b"}}))
+    assert _cfg(["--config", str(y)]).agent == {"profile": "cascade-local-0.5b"}
+    y.write_text(
+        yaml.safe_dump({"conversation_fn": "tests.orchestrator.perturbed_scripted:perturbed_scripted"})
+    )
+    cfg = _cfg(["--config", str(y)])
+    assert cfg.agent.get("profile") == "scripted"  # a custom conversation fn: agent untouched
