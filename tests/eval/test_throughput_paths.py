@@ -125,3 +125,29 @@ def test_non_durable_write_is_still_whole(tmp_path: Path) -> None:
         atomic_write_bytes(p, b"x" * (1000 * (3 - k)), durable=False)
     assert p.read_bytes() == b"x" * 1000
     assert [q.name for q in p.parent.iterdir()] == ["metrics.json"]
+
+
+def test_workers_give_the_same_files_and_summary(tmp_path: Path) -> None:
+    from tests.eval.builders import Conv
+
+    run = tmp_path / "run"
+    for i in range(12):
+        c = Conv(scenario_id=f"s{i % 3}", trial=i // 3)
+        c.agent(0.5, 2.0, "Hello! How can I help?", heard="Hello, how can I help?")
+        c.user(2.5, 4.0 + i / 10, f"My code is Z K {i} F F W.")
+        c.agent(
+            5.0, 7.0, f"Booking ZK{i}FFW is on flight SK{i}.", heard=f"Booking ZK{i}FFW is on flight SK{i}."
+        )
+        c.write(run / "conversations" / f"r{i:02d}")
+    (run / "conversations" / "r99").mkdir()
+    (run / "conversations" / "r99" / "record.json").write_text("{broken")  # an unreadable record
+    one, s1 = score_run(run, EvalConfig(), CODE_METRICS)
+    files1 = {p: p.read_bytes() for p in sorted(run.rglob("metrics.json"))}
+    two, s2 = score_run(run, EvalConfig(), CODE_METRICS, workers=2)
+    files2 = {p: p.read_bytes() for p in sorted(run.rglob("metrics.json"))}
+    assert one == two
+    assert files1 == files2 and len(files1) == 13
+    for s in (s1, s2):
+        s["provenance"].pop("captured_at")
+    assert s1 == s2
+    assert s2["failures"]["infrastructure"]["count"] == 1

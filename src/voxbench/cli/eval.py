@@ -42,6 +42,13 @@ def add_parser(sub: Any) -> None:
         metavar="W",
         help="target 95%% CI width of pass@1 for the trials-needed estimate (default 0.10)",
     )
+    p.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        metavar="N",
+        help="score records in N processes when no judge is configured (same results; default 1)",
+    )
     p.add_argument("--list-metrics", action="store_true", help="list registered metrics and exit")
     p.set_defaults(func=run_eval)
 
@@ -91,6 +98,7 @@ def run_eval(args: argparse.Namespace) -> int:
             merge=args.merge,
             judge_repeats=args.judge_repeats,
             ci_target=args.ci_target,
+            workers=args.workers,
         )
     t = Table(title=f"{run_dir.name}: {summary['scored_records']}/{summary['total_records']} records scored")
     for col in ("metric", "mean", "95% CI", "n", "skipped/none", "errors"):

@@ -7,6 +7,8 @@ listed in the summary (never dropped silently), with their validation results.
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import json
 import platform
 import re
@@ -37,6 +39,7 @@ from voxbench.eval.from_record import load_context
 from voxbench.eval.judge_repeats import repeat_configs, repeat_values
 from voxbench.eval.metrics.validation import validation_gate
 from voxbench.eval.offline._shipped import offline_provenance
+from voxbench.eval.parallel import fork_available, map_in_processes
 from voxbench.eval.types import REGISTRY, EvalConfig, MetricResult, run_metric
 from voxbench.records import atomic_write_bytes, atomic_write_json
 
@@ -314,6 +317,66 @@ def summarize(
     return summary
 
 
+def can_parallelize(job: RunJob, n_records: int, workers: int) -> bool:
+    """Processes pay off for code metrics over more than a handful of records."""
+    return (
+        workers > 1
+        and n_records >= 4 * workers
+        and job.config.judge is None
+        and job.config.audio_judge is None
+        and job.judge_repeats < 2
+        and fork_available()
+    )
+
+
+def score_in_processes(found: list[FoundRecord], job: RunJob, workers: int) -> list[ScoredRecord]:
+    if job.shared.dataset is not None and job.shared.domain and any(f.kind == "eva" for f in found):
+        # load the dataset once here: the forked workers share it (a load error is
+        # remembered, and every record that needs the dataset reports it)
+        with contextlib.suppress(Exception):
+            job.shared.dataset.domain(job.shared.domain)
+    return map_in_processes(functools.partial(score_found, job=job), found, workers)
+
+
+@dataclass
+class RunJob:
+    """What scoring each record of one run needs (the same for every record)."""
+
+    run_dir: Path
+    config: EvalConfig
+    names: list[str]
+    dataset_root: Path | None
+    pipeline_type: str
+    shared: EvaRunInputs
+    write: bool
+    merge: bool
+    judge_repeats: int
+    repeats: list[EvalConfig]
+
+
+def score_found(f: FoundRecord, job: RunJob) -> ScoredRecord:
+    """Load, score and (with `job.write`) write metrics.json for one found record."""
+    try:
+        ctx = load_any(f, job.run_dir, job.dataset_root, job.pipeline_type, job.shared)
+    except Exception as exc:  # an unreadable record is an infrastructure failure, counted
+        ctx = ConversationContext(record_id=f.record_id, status="infra_failure", error=f"unreadable: {exc}")
+    s = score_context(ctx, job.config, job.names)
+    mpath = f.path / METRICS_FILE
+    if job.merge and mpath.is_file():
+        old = json.loads(mpath.read_text(encoding="utf-8")).get("metrics") or {}
+        for k, v in old.items():
+            if k not in s.metrics:
+                s.metrics[k] = MetricResult.model_validate(v)
+        if s.status == "completed":
+            s.aggregates = record_aggregates(s.metrics)
+        s.analysis = analyze_record(ctx, s)
+    if job.judge_repeats >= 2:
+        s.analysis["judge_repeats"] = repeat_values(ctx, s, job.repeats, job.names)
+    if job.write:
+        atomic_write_bytes(mpath, json_bytes(metrics_json(s, ctx)), durable=False)
+    return s
+
+
 def score_run(
     run_dir: str | Path,
     config: EvalConfig,
@@ -324,42 +387,36 @@ def score_run(
     merge: bool = False,
     judge_repeats: int = 0,
     ci_target: float = DEFAULT_CI_TARGET,
+    workers: int = 1,
 ) -> tuple[list[ScoredRecord], dict[str, Any]]:
     """Score every record under `run_dir`; with `merge`, keep earlier metrics not re-run.
 
     `judge_repeats` R >= 2: the judge metrics are also rated R more times per record
-    (`judge_repeats.py`) so the variance split can separate judge noise."""
+    (`judge_repeats.py`) so the variance split can separate judge noise. `workers` > 1
+    scores records in that many processes when no judge is configured (`parallel.py`);
+    the results and files are the same as with one."""
     run_dir = Path(run_dir)
     names = metrics or default_metrics()
     found = discover(run_dir)
     if not found:
         raise FileNotFoundError(f"no records under {run_dir} (record.json or records/*/result.json)")
-    scored: list[ScoredRecord] = []
     dataset_root = Path(eva_dataset) if eva_dataset else None
-    shared = EvaRunInputs(run_dir, dataset_root)
-    repeats = repeat_configs(config, judge_repeats) if judge_repeats >= 2 else []
-    for f in found:
-        try:
-            ctx = load_any(f, run_dir, dataset_root, pipeline_type, shared)
-        except Exception as exc:  # an unreadable record is an infrastructure failure, counted
-            ctx = ConversationContext(
-                record_id=f.record_id, status="infra_failure", error=f"unreadable: {exc}"
-            )
-        s = score_context(ctx, config, names)
-        mpath = f.path / METRICS_FILE
-        if merge and mpath.is_file():
-            old = json.loads(mpath.read_text(encoding="utf-8")).get("metrics") or {}
-            for k, v in old.items():
-                if k not in s.metrics:
-                    s.metrics[k] = MetricResult.model_validate(v)
-            if s.status == "completed":
-                s.aggregates = record_aggregates(s.metrics)
-            s.analysis = analyze_record(ctx, s)
-        if judge_repeats >= 2:
-            s.analysis["judge_repeats"] = repeat_values(ctx, s, repeats, names)
-        if write:
-            atomic_write_bytes(mpath, json_bytes(metrics_json(s, ctx)), durable=False)
-        scored.append(s)
+    job = RunJob(
+        run_dir=run_dir,
+        config=config,
+        names=names,
+        dataset_root=dataset_root,
+        pipeline_type=pipeline_type,
+        shared=EvaRunInputs(run_dir, dataset_root),
+        write=write,
+        merge=merge,
+        judge_repeats=judge_repeats,
+        repeats=repeat_configs(config, judge_repeats) if judge_repeats >= 2 else [],
+    )
+    if can_parallelize(job, len(found), workers):
+        scored = score_in_processes(found, job, workers)
+    else:
+        scored = [score_found(f, job) for f in found]
     all_names = sorted({m for s in scored for m in s.metrics} | set(names))
     summary = summarize(run_dir, scored, config, [m for m in all_names if m in REGISTRY], ci_target=ci_target)
     if write:
