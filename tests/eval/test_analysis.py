@@ -192,3 +192,13 @@ def test_vectorised_bootstrap_matches_the_reference_estimator() -> None:
     assert got["scenario"][0] == pytest.approx(ref.scenario)
     assert got["trial"][0] == pytest.approx(ref.trial)
     assert got["judge"][0] == pytest.approx(ref.judge)
+
+
+def test_a_caller_talking_into_silence_is_turn_taking_not_mishearing(tmp_path: Path) -> None:
+    """As in a live run: the agent's STT kept only the caller's first sentence and the agent
+    never answered; the call ended on inactivity."""
+    c = ToyCall("ty.1", end_reason="inactivity_timeout")
+    c.agent(0.5, 2.0, "Pebble Shop, how can I help?")
+    c.user(2.5, 6.0, f"Hi, I want to cancel. It's ORD-4821, email {c.email}.", heard="Hi, I want to cancel.")
+    fc = _scored(c, tmp_path)["failure_cause"]
+    assert fc["cause"] == "turn_taking" and "never answered" in fc["summary"]

@@ -82,6 +82,8 @@ def variance_block(records: list[ScoredRecord], seed: int, k: int, target: float
                 out["pass_at_1_trials_needed"][n] = trials_needed(
                     c, block["n_scenarios"], round(block["trials_per_scenario"]), target, r
                 )
+    if not out["per_metric"]:
+        out["note"] = "needs at least two scenarios with two or more scored trials"
     return out
 
 

@@ -14,8 +14,10 @@ symptoms: a call cut by a crashed STT also fails its task):
    `information_required`, as the caller meant it) is missing from what the agent's
    STT heard on that turn, and no tool call ever carried it: the agent acted on a
    misheard value.
-4. ``turn_taking`` (task failed): the agent never answered the caller's last turn, so
-   the call ended on silence.
+   Only when the agent spoke or called a tool after that turn: a caller talking into
+   silence was not misheard.
+4. ``turn_taking`` (task failed): the agent never answered the caller's last turn and
+   made no write, so the call ended on silence.
 5. ``agent_reasoning``: the task failed on correct input: a wrong tool call (an error,
    or a write leaving the database off the expected state) or a missing one.
 6. ``policy``: the task is done but faithfulness failed (the agent broke its policy or
@@ -106,6 +108,21 @@ def _in_tool_calls(ctx: ConversationContext, entity: str) -> bool:
     return entity_heard(entity, blob)
 
 
+def _agent_acted_after(ctx: ConversationContext, turn: int) -> bool:
+    """Did the agent speak or call a tool after the caller's speech in `turn`? A caller talking
+    into silence was not misheard: nobody acted on what was heard."""
+    segs = ctx.audio_timestamps_user_turns.get(turn) or []
+    if not segs:
+        return any(t > turn for t in ctx.intended_assistant_turns) or any(
+            c.turn_id >= turn for c in ctx.tool_calls
+        )
+    end = max(e for _, e in segs)
+    spoke = any(
+        s >= end for t, ss in ctx.audio_timestamps_assistant_turns.items() if t >= turn for s, _ in ss
+    )
+    return spoke or any(c.t >= end for c in ctx.tool_calls)
+
+
 def misheard_entity(ctx: ConversationContext) -> FailureCause | None:
     for field, ent in _key_entities(ctx).items():
         if _in_tool_calls(ctx, ent):
@@ -116,6 +133,8 @@ def misheard_entity(ctx: ConversationContext) -> FailureCause | None:
                 continue
             if entity_heard(ent, normalize_text(strip_tags(heard))):
                 break  # heard right at least once: not a hearing problem
+            if not _agent_acted_after(ctx, turn):
+                break
             after = [
                 {"tool": c.name, "params": c.params, "status": c.status}
                 for c in ctx.tool_calls
@@ -208,7 +227,16 @@ def _turn_taking(scored: ScoredRecord, ctx: ConversationContext) -> FailureCause
             cause="turn_taking",
             turn=max(ctx.audio_timestamps_user_turns, default=None),
             summary="the agent never answered the caller's last turn",
-            evidence={"ended_reason": ctx.conversation_ended_reason},
+            evidence={
+                "ended_reason": ctx.conversation_ended_reason,
+                "caller_last_spoke_s": max(
+                    (e for ss in ctx.audio_timestamps_user_turns.values() for _, e in ss), default=None
+                ),
+                "agent_spoke_last_s": max(
+                    (e for ss in ctx.audio_timestamps_assistant_turns.values() for _, e in ss), default=None
+                ),
+                "tool_calls": len(ctx.tool_calls),
+            },
         )
     d = scored.metrics["turn_taking"].details if "turn_taking" in scored.metrics else {}
     reasons = d.get("per_turn_reason") or {}
@@ -249,7 +277,9 @@ def failure_cause(ctx: ConversationContext, scored: ScoredRecord) -> FailureCaus
     if task is not None and task < 1.0:
         if (c := misheard_entity(ctx)) is not None:
             return c
-        if ctx.is_agent_timeout_on_user_turn() and not ctx.tool_calls:
+        if ctx.is_agent_timeout_on_user_turn() and not any(
+            c.name in _write_tools(ctx) for c in ctx.tool_calls
+        ):
             return _turn_taking(scored, ctx)
         return agent_reasoning(ctx)
     if _fails(scored, "faithfulness"):
