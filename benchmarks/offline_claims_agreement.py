@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 import time
 from pathlib import Path
@@ -106,6 +107,7 @@ def _substitute(obj: Any, names: dict[str, str]) -> Any:
     text = json.dumps(obj, ensure_ascii=False)
     for k, v in names.items():
         text = text.replace(f"<{k.upper()}>", v).replace(f"<{k.upper()}_ROMANIZED>", v)
+    text = re.sub(r"<LOC:([^>]*)>", r"\1", text)  # location aliases: the plain name
     return json.loads(text)
 
 

@@ -123,8 +123,11 @@ def _find(obj: object, key: str) -> object:
 
 
 _POLICY_CUE = re.compile(
-    r"\b(polic(y|ies)|guidelines?|entitled|guarantee[sd]?|per our|company rules?|unlimited|"
-    r"all (passengers|customers|elite|members|travelers|travellers|tickets|fares|bookings))\b",
+    r"\b(per our|according to (our|the|company)|under our|company (policy|policies|rules?)|guidelines|"
+    r"entitled to|guarantee[sd]?|unlimited|"
+    r"our (\w+ )?(policy|policies|rules) (allow|guarantee|provide|say|state|is|are|cover|let|include|entitle)s?|"
+    r"all (passengers|customers|elite|members|travelers|travellers|employees|users|tickets|fares) "
+    r"(are|get|receive|can|have|qualify))\b",
     re.I,
 )
 _NEGATED = re.compile(r"\b(not|can't|cannot|can’t|unable|won't|won’t|doesn't|doesn’t|isn't|isn’t|no)\b", re.I)

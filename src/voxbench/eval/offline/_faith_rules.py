@@ -48,6 +48,10 @@ class Finding:
 
 _PLACEHOLDER = re.compile(r"^(\?+|unknown|placeholder|missing|n/?a|tbd|x{3,}|<.*>|\{.*\})$", re.I)
 _ID_LIKE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_\-]{3,}$")
+_SNAKE = re.compile(r"^[a-z]+(?:_[a-z0-9]+)+$")
+_PERSON_NAME = re.compile(
+    r"(first|last|given|family|full|middle|sur|passenger|caller|employee)_?name$|^name$"
+)
 _FREE_TEXT_PARAM = re.compile(r"summary|reason|note|description|comment|message|details")
 
 
@@ -81,6 +85,8 @@ def fabricated_params(conv: Conversation) -> Iterator[Finding]:
         for name, val in s.params.items():
             if isinstance(val, bool) or val is None or _FREE_TEXT_PARAM.search(name):
                 continue
+            if (s.tool, name) in conv.enums or (isinstance(val, str) and _SNAKE.match(val)):
+                continue  # a categorical choice, judged by the policy rules, not grounding
             sval = str(val).strip()
             if _PLACEHOLDER.match(sval):
                 yield Finding(FABRICATION, _severity(conv, s.tool), s.turn, f"{s.tool}({name}={sval!r})",
@@ -93,7 +99,7 @@ def fabricated_params(conv: Conversation) -> Iterator[Finding]:
                 continue
             if not isinstance(val, str) or not _ID_LIKE.match(sval) or not any(ch.isdigit() for ch in sval):
                 if (
-                    "name" in name.lower()
+                    _PERSON_NAME.search(name.lower())
                     and isinstance(val, str)
                     and sval
                     and sval.lower() not in s.known_text
@@ -175,7 +181,7 @@ def _consented(text: str) -> bool:
 
 
 _REQUIRES_CONFIRMATION = re.compile(
-    r"explicit confirmation|confirm\w*[^.\n]{0,60}before (proceeding|executing|acting|making|submitting)|"
+    r"explicit confirmation|confirmation before (proceeding|acting)|"
     r"explain before acting",
     re.I,
 )

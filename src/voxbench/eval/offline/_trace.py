@@ -44,6 +44,7 @@ class Step:
 class Conversation:
     steps: list[Step]
     tool_kinds: dict[str, str]
+    enums: set[tuple[str, str]]
     policy_keys: set[str]
     policy_text: str
     has_policy: bool
@@ -83,6 +84,20 @@ def tool_kinds(tools: list[dict[str, Any]]) -> dict[str, str]:
             continue
         kind = t.get("tool_type") or infer_tool_kind(str(name))
         out[str(name)] = "read" if kind == "auth" else str(kind)
+    return out
+
+
+def enum_params(tools: list[dict[str, Any]]) -> set[tuple[str, str]]:
+    """(tool, parameter) pairs whose schema lists allowed values: categorical, not facts."""
+    out: set[tuple[str, str]] = set()
+    for t in tools:
+        f = t.get("function")
+        if isinstance(f, dict):
+            props = ((f.get("parameters") or {}).get("properties") or {}).items()
+            out |= {(str(f.get("name")), str(k)) for k, v in props if isinstance(v, dict) and v.get("enum")}
+        for p in [*(t.get("required_parameters") or []), *(t.get("optional_parameters") or [])]:
+            if isinstance(p, dict) and p.get("enum"):
+                out.add((str(t.get("name")), str(p.get("name"))))
     return out
 
 
@@ -130,6 +145,7 @@ def read_conversation(ctx: ConversationContext) -> Conversation:
     return Conversation(
         steps=steps,
         tool_kinds=tool_kinds(ctx.agent_tools),
+        enums=enum_params(ctx.agent_tools),
         policy_keys=policy_keys,
         policy_text=policy_text,
         has_policy=bool(ctx.agent_instructions.strip()),
@@ -145,14 +161,17 @@ def _flat_text(obj: Any) -> str:
 
 
 _NOT_FOUND = re.compile(
-    r"not[_ ]?found|no match|does not exist|doesn't exist|invalid|mismatch|unknown|no record", re.I
+    r"not[_ ]?found|no match|does not exist|doesn't exist|mismatch|no record|no \w+ (was )?found",
+    re.I,
 )
 
 
 def lookup_missed(resp: dict[str, Any]) -> bool:
     """A failed lookup that says the identifier / name matched nothing."""
     return response_failed(resp) and bool(
-        _NOT_FOUND.search(f"{resp.get('error_type', '')} {resp.get('message', '')}")
+        _NOT_FOUND.search(
+            " ".join(str(resp.get(k, "")) for k in ("error_type", "error_code", "error", "message"))
+        )
     )
 
 

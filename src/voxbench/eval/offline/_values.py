@@ -18,8 +18,9 @@ model, so every key can be shown as evidence.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from voxbench.eval.normalize import normalize_text
@@ -68,8 +69,31 @@ _DIGIT = {"zero": "0", "oh": "0", "one": "1", "two": "2", "three": "3", "four": 
           "seven": "7", "eight": "8", "nine": "9"}  # fmt: skip
 _D1 = "(?:zero|one|two|three|four|five|six|seven|eight|nine)"
 _DIGIT_RUN = re.compile(rf"\b{_D1}(?:[\s,-]+(?:{_D1}|oh)\b)+(?![\s-]+(?:hundred|thousand|dollars?)\b)", re.I)
+_TEENS_TENS = {
+    "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16,
+    "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50,
+    "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90,
+}  # fmt: skip
+_YEAR = re.compile(
+    rf"\b(nineteen|twenty)[\s-]+(?:(oh|zero)[\s-]+({_D1})|({'|'.join(_TEENS_TENS)})(?:[\s-]+({_D1}))?)\b",
+    re.I,
+)
+
+
+def _year(m: re.Match[str]) -> str:
+    """ "twenty twenty-five" -> 2025, "twenty oh five" -> 2005 (read before digit runs)."""
+    century = 19 if m.group(1).lower() == "nineteen" else 20
+    if m.group(2):
+        return f"{century}0{_DIGIT[m.group(3).lower()]}"
+    tens = _TEENS_TENS[m.group(4).lower()]
+    if m.group(5) and (tens < 20 or tens % 10):
+        return m.group(0)
+    unit = int(_DIGIT[m.group(5).lower()]) if m.group(5) else 0
+    return f"{century}{tens + unit:02d}"
+
+
 _SPELL_SEP = re.compile(
-    rf"\b([A-Z0-9]|(?:{_NUMBER_WORDS}))\s*[,-]\s*(?=(?:[A-Z0-9]|{_NUMBER_WORDS})\b)", re.I
+    rf"\b([A-Z]|\d+|(?:{_NUMBER_WORDS}))\s*[,-]\s*(?=(?:[A-Z]|\d+|{_NUMBER_WORDS})\b)", re.I
 )
 _SPELLED = re.compile(rf"\b(?:[A-Z]|{_NUMBER_WORDS}|\d+)(?:\s+(?:[A-Z]|{_NUMBER_WORDS}|\d+)\b){{2,}}")
 _CAPS_PREFIX = re.compile(
@@ -119,6 +143,7 @@ def clauses(text: str) -> list[str]:
     )
     t = re.sub(r"\b(\d{1,2})\.(\d\d)(?=\s*[ap]m\b)", r"\1\2", t, flags=re.I)  # 8.05 am -> 805 am
     t = re.sub(rf"\b(\d+|{_NUMBER_WORDS})\s+A\b", r"\1 alpha", t)
+    t = _YEAR.sub(_year, t)
     t = _DIGIT_RUN.sub(
         lambda m: "".join(_DIGIT[w.lower()] for w in re.findall(r"[a-z]+", m.group(0), re.I)), t
     )
@@ -132,7 +157,8 @@ def clauses(text: str) -> list[str]:
     return [c for c in _CLAUSE.split(t) if c and c.strip()]
 
 
-def _tokens(clause: str) -> list[str]:
+@lru_cache(maxsize=8192)
+def _tokens(clause: str) -> tuple[str, ...]:
     c = clause  # 4:30 -> 4 30
     c = re.sub(r"\b(\d{1,2})\s*([ap])\.?\s?m\b\.?", r"\1 \2m", c, flags=re.I)  # 8 a.m. -> 8 am
     c = re.sub(r"\bo'clock\b", "", c, flags=re.I)
@@ -152,7 +178,7 @@ def _tokens(clause: str) -> list[str]:
             continue
         else:
             out.append(t)
-    return out
+    return tuple(out)
 
 
 def _merge_teens(toks: list[str]) -> list[str]:
@@ -177,7 +203,7 @@ def _merge_teens(toks: list[str]) -> list[str]:
 
 
 def _is_code_tok(t: str, nato_ok: bool) -> bool:
-    if _ORDINAL.match(t) or t in ("a", "i"):
+    if _ORDINAL.match(t) or t in ("a", "i") or re.match(r"^\d+s$", t):  # "ones" -> "1s"
         return False
     if len(t) == 1 and t.isalnum():
         return True
@@ -198,7 +224,7 @@ def _time_key(h: int, m: int, ampm: str | None) -> str | None:
     return None
 
 
-def _scan_clause(toks: list[str]) -> Iterator[Value]:
+def _scan_clause(toks: Sequence[str]) -> Iterator[Value]:
     i = 0
     while i < len(toks):
         t = toks[i]
@@ -243,7 +269,7 @@ def _scan_clause(toks: list[str]) -> Iterator[Value]:
         i += 1
 
 
-def _run_values(run: list[str]) -> Iterator[Value]:
+def _run_values(run: Sequence[str]) -> Iterator[Value]:
     joined = canon_code("".join(NATO.get(x, x) for x in run))
     surface = " ".join(run)
     has_alpha = any(ch.isalpha() for ch in joined)
@@ -354,7 +380,13 @@ def scalar_keys(v: Any) -> set[str]:
 
 
 def text_keys(text: str) -> set[str]:
-    return {v.key for v in spoken_values(text)}
+    return set(_text_keys(text))
+
+
+@lru_cache(maxsize=512)
+def _text_keys(text: str) -> frozenset[str]:
+    """Cached: the same policy text is read for every conversation of a domain."""
+    return frozenset(v.key for v in spoken_values(text))
 
 
 def code_supported(code: str, keys: set[str]) -> bool:
@@ -375,4 +407,10 @@ def _held(body: str, keys: set[str], short_ok: bool = False) -> bool:
         return True
     if short_ok and body.isdigit() and len(body) == 1:
         return True
-    return len(body) >= 3 and any(k.startswith("c:") and body in k for k in keys)
+    if len(body) >= 3 and any(k.startswith("c:") and body in k for k in keys):
+        return True
+    # a known code with a spoken prefix / suffix around it ("I D E M P ..." -> id + emp62210)
+    return len(body) >= 6 and any(
+        k.startswith("c:") and len(k) - 2 >= 5 and k[2:] in body and len(body) - (len(k) - 2) <= 2
+        for k in keys
+    )
