@@ -106,20 +106,27 @@ def build_eva_copies(root: Path, n: int) -> Path:
     return run
 
 
-def score_once(run: Path, kind: str) -> None:
-    """The child: score `run` with whatever voxbench PYTHONPATH gives; print timings as JSON."""
+def score_once(run: Path, kind: str, workers: int) -> None:
+    """The child: score `run` with whatever voxbench PYTHONPATH gives; print timings as JSON
+    (CPU includes the worker processes')."""
     from voxbench.eval.runner import default_metrics, score_run
     from voxbench.eval.types import REGISTRY, EvalConfig
 
-    t0, c0 = time.perf_counter(), time.process_time()
+    kw: dict[str, object] = {"workers": workers} if workers > 1 else {}
     if kind == "eva":
-        scored, _ = score_run(run, EvalConfig(), EVA_CODE_METRICS, eva_dataset=EVA_DATA)
+        kw["eva_dataset"] = EVA_DATA
+        metrics = EVA_CODE_METRICS
     else:
-        scored, _ = score_run(
-            run, EvalConfig(), [m for m in default_metrics() if not REGISTRY[m].needs_judge]
-        )
-    wall, cpu = time.perf_counter() - t0, time.process_time() - c0
-    print(json.dumps({"records": len(scored), "wall": wall, "cpu": cpu}))
+        metrics = [m for m in default_metrics() if not REGISTRY[m].needs_judge]
+    t0, c0 = time.perf_counter(), _cpu()
+    scored, _ = score_run(run, EvalConfig(), metrics, **kw)  # type: ignore[arg-type]
+    wall, cpu = time.perf_counter() - t0, _cpu() - c0
+    print(json.dumps({"records": len(scored), "wall": wall, "cpu": cpu, "metrics": len(metrics)}))
+
+
+def _cpu() -> float:
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
 
 
 @dataclass
@@ -127,21 +134,17 @@ class Timing:
     records: int
     wall: float
     cpu: float
+    metrics: int
 
 
-def run_child(src: Path, run: Path, kind: str) -> Timing:
+def run_child(src: Path, workers: int, run: Path, kind: str) -> Timing:
     for p in run.rglob("metrics*.json"):
         p.unlink()
     env = {**os.environ, "PYTHONPATH": str(src)}
-    out = subprocess.run(
-        [sys.executable, __file__, "--score", str(run), kind],
-        env=env,
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
+    cmd = [sys.executable, __file__, "--score", str(run), kind, "--workers", str(workers)]
+    out = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True).stdout
     d = json.loads(out.strip().splitlines()[-1])
-    return Timing(d["records"], d["wall"], d["cpu"])
+    return Timing(d["records"], d["wall"], d["cpu"], d["metrics"])
 
 
 def baseline_src(ref: str, root: Path) -> Path | None:
@@ -153,9 +156,9 @@ def baseline_src(ref: str, root: Path) -> Path | None:
     except (OSError, subprocess.CalledProcessError) as exc:
         print(f"baseline {ref}: not available ({exc}); measuring this tree only")
         return None
-    dest = root / "baseline"
+    dest = root / f"baseline-{ref}"
     dest.mkdir()
-    tar = root / "baseline.tar"
+    tar = root / f"baseline-{ref}.tar"
     tar.write_bytes(data)
     with tarfile.open(tar) as t:
         t.extractall(dest, filter="data")
@@ -194,12 +197,17 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--records", type=int, default=1000, help="synthetic records")
     ap.add_argument("--eva-copies", default="200,1000", help="copies of EVA's sample record ('' for none)")
-    ap.add_argument("--baseline", default=BASELINE, help="git ref to compare with ('' for none)")
+    ap.add_argument(
+        "--baseline",
+        default=BASELINE,
+        help="git ref(s) to compare with, comma-separated; the first is 'x base'",
+    )
+    ap.add_argument("--workers", type=int, default=2, help="also score this tree with N processes (1: not)")
     ap.add_argument("--repeat", type=int, default=1, help="runs per side; the best is kept")
     ap.add_argument("--score", nargs=2, metavar=("RUN", "KIND"), help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.score:
-        score_once(Path(args.score[0]), args.score[1])
+        score_once(Path(args.score[0]), args.score[1], args.workers)
         return
     load_before = load_average()
     with tempfile.TemporaryDirectory() as d:
@@ -210,15 +218,18 @@ def main() -> None:
             print(f"EVA sample record not found at {EVA_SAMPLE}: EVA workloads skipped")
             copies = []
         workloads += [(f"eva x{n}", "eva", build_eva_copies(root, n)) for n in copies]
-        sides = {"this tree": REPO / "src"}
-        base = baseline_src(args.baseline, root) if args.baseline else None
-        if base is not None:
-            sides = {f"baseline {args.baseline}": base, **sides}
+        sides: dict[str, tuple[Path, int]] = {}
+        for ref in [r.strip() for r in args.baseline.split(",") if r.strip()]:
+            if (base := baseline_src(ref, root)) is not None:
+                sides[f"baseline {ref}"] = (base, 1)
+        sides["this tree"] = (REPO / "src", 1)
+        if args.workers > 1:
+            sides[f"this tree, {args.workers} proc"] = (REPO / "src", args.workers)
         results: dict[tuple[str, str], list[Timing]] = {}
         for name, kind, run in workloads:
             for _ in range(args.repeat):
-                for side, src in sides.items():  # alternating: both sides see the same load
-                    results.setdefault((name, side), []).append(run_child(src, run, kind))
+                for side, (src, workers) in sides.items():  # alternating: all sides see the same load
+                    results.setdefault((name, side), []).append(run_child(src, workers, run, kind))
         calls = judge_calls_per_conversation(root)
     print_table(workloads, sides, results)
     print(f"load average before: {load_before}   after: {load_average()}   (cores: {os.cpu_count()})")
@@ -232,15 +243,15 @@ def main() -> None:
 
 def print_table(
     workloads: list[tuple[str, str, Path]],
-    sides: dict[str, Path],
+    sides: dict[str, tuple[Path, int]],
     results: dict[tuple[str, str], list[Timing]],
 ) -> None:
-    """rec/s and ms/rec are wall clock; 'x base' is the speed-up over the baseline by wall
-    clock and by CPU time (the steadier one on a loaded machine); 'vs EVA' is EVA's
-    ms/record over ours (above 1: faster than EVA)."""
+    """rec/s and ms/rec are wall clock; 'x base' is the speed-up over the first side by wall
+    clock and by CPU time (all processes; the steadier one on a loaded machine); 'vs EVA'
+    is EVA's ms/record over ours (above 1: faster than EVA)."""
     head = (
-        f"{'workload':<11} {'side':<17} {'records':>7} {'wall s':>7} {'cpu s':>7} {'rec/s':>7} "
-        f"{'ms/rec':>7} {'x base':>7} {'x cpu':>7} {'vs EVA':>7}"
+        f"{'workload':<11} {'side':<21} {'records':>7} {'metrics':>7} {'wall s':>7} {'cpu s':>7} "
+        f"{'rec/s':>7} {'ms/rec':>7} {'x base':>7} {'x cpu':>7} {'vs EVA':>7}"
     )
     print(head)
     print("-" * len(head))
@@ -251,7 +262,7 @@ def print_table(
             ms = t.wall / t.records * 1000
             vs_eva = f"{EVA_MS_PER_RECORD / ms:.2f}x" if kind == "eva" else ""
             print(
-                f"{name:<11} {side:<17} {t.records:>7} {t.wall:>7.2f} {t.cpu:>7.2f} "
+                f"{name:<11} {side:<21} {t.records:>7} {t.metrics:>7} {t.wall:>7.2f} {t.cpu:>7.2f} "
                 f"{t.records / t.wall:>7.0f} {ms:>7.2f} {b.wall / t.wall:>6.2f}x {b.cpu / t.cpu:>6.2f}x {vs_eva:>7}"
             )
 
