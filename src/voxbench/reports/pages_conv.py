@@ -12,6 +12,7 @@ from typing import Any
 from voxbench.eval.types import REGISTRY
 from voxbench.reports.explain import explain
 from voxbench.reports.html import chip, e, num, verdict
+from voxbench.reports.judged_by import judge_note
 from voxbench.reports.model import Conversation
 from voxbench.reports.pages_analysis import cause_block
 from voxbench.reports.tables import metric_order
@@ -192,7 +193,7 @@ def metrics_html(c: Conversation) -> str:
         )
         rows.append(
             f"<tr class='{'failrow' if m.passed is False or m.error else ''}'><td{desc}><b>{e(n).replace('_', '_<wbr>')}</b><div class='sub'>{e(m.version)}"
-            f"{' · ' + e(m.judge_model) if m.judge_model else ''}</div></td><td>{badge}</td><td class='num'>{val}{raw}{thr}</td>"
+            f"{' · ' + e(m.judge_model) if m.judge_model else ''}</div>{judge_note(n, [m])}</td><td>{badge}</td><td class='num'>{val}{raw}{thr}</td>"
             f"<td class='expl'>{e(explain(m))}{details}</td></tr>"
         )
     return (

@@ -8,6 +8,7 @@ from collections import Counter
 
 from voxbench.eval.types import REGISTRY
 from voxbench.reports.html import chip, e, est_cell, num, pct, table, verdict
+from voxbench.reports.judged_by import conversations_note
 from voxbench.reports.model import EVA_A, EVA_X, VALIDATION_METRICS, Conversation, RunData
 from voxbench.reports.pages_analysis import analysis_sections, cause_cell
 from voxbench.reports.pages_experiment import experiment_section
@@ -112,7 +113,8 @@ def _metric_table(groups: list[GroupStats], units: dict[str, str]) -> str:
             current = grp
         unit = units.get(n)
         hint = f" <span class='muted'>({e(unit)}, lower is better)</span>" if unit else ""
-        cells = [f"<td class='mname'>{e(n)}</td>"]
+        note = conversations_note(n, [c for g in groups for c in g.convs])
+        cells = [f"<td class='mname'>{e(n)}{note}</td>"]
         for g in groups:
             est = g.metric_means.get(n)
             ps = g.metric_pass.get(n)

@@ -1,0 +1,58 @@
+"""Who judged a number: next to each judge metric, the method that rated it (the LLM judge's
+model, or the offline method) and, for offline methods, their measured agreement with human
+labels from the calibration shipped with eval (`voxbench.eval.offline.calibration.json`), so
+a reader weighs an offline-judged number by what it is worth."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from typing import Any
+
+from voxbench.eval.offline._shipped import measured_agreement
+from voxbench.reports.html import chip, e
+from voxbench.reports.model import Conversation, MetricView
+
+
+def method_of(m: MetricView) -> str | None:
+    """'offline:<method>', 'LLM <model>', or None for a metric no judge rated."""
+    params = m.raw.get("params") if isinstance(m.raw.get("params"), dict) else {}
+    method = (params or {}).get("method")
+    if isinstance(method, str) and method.startswith("offline:"):
+        return method
+    return f"LLM {m.judge_model}" if m.judge_model else None
+
+
+def agreement_text(metric: str, agreement: dict[str, Any] | None = None) -> tuple[str, bool]:
+    """('acc 0.89 · κ 0.72 (5-fold CV, n 239)', low_confidence) from the shipped calibration."""
+    a = measured_agreement(metric) if agreement is None else agreement
+    if not a or a.get("accuracy") is None:
+        return "agreement with human labels not measured", True
+    cv: dict[str, Any] = a.get("cv") or {}
+    src: dict[str, Any] = cv if cv.get("accuracy") is not None else a
+    how = f"{cv.get('folds')}-fold CV" if src is cv else "on EVA's visible labels"
+    kappa = src.get("cohen_kappa")
+    k = f" · κ {kappa:.2f}" if isinstance(kappa, float) else ""
+    return f"human agreement: acc {src['accuracy']:.2f}{k} ({how}, n {a.get('n')})", bool(
+        a.get("low_confidence")
+    )
+
+
+def judge_note(metric: str, views: Iterable[MetricView]) -> str:
+    """HTML under a metric's name: the method(s) that rated it and their agreement."""
+    methods = Counter(x for v in views if v.ok and (x := method_of(v)) is not None)
+    if not methods:
+        return ""
+    parts = []
+    for method, _ in methods.most_common():
+        if method.startswith("offline:"):
+            text, low = agreement_text(metric)
+            badge = " " + chip("low confidence", "warn", "weak agreement with human labels") if low else ""
+            parts.append(f"{e(method)} · {e(text)}{badge}")
+        else:
+            parts.append(e(method))
+    return "<div class='sub judged-by'>judged by " + "; ".join(parts) + "</div>"
+
+
+def conversations_note(metric: str, convs: Iterable[Conversation]) -> str:
+    return judge_note(metric, (c.metrics[metric] for c in convs if metric in c.metrics))
