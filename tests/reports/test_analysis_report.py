@@ -63,6 +63,8 @@ def test_sections_and_cause_filter_in_html(toy_report: Path) -> None:
     assert "Judge" in index  # judge repeats give a judge column
     convs = (toy_report / "conversations.html").read_text()
     assert "data-filter='cause'" in convs and "data-cause='misheard_entity'" in convs
+    md = (toy_report / "summary.md").read_text()
+    assert "why conversations failed (5)" in md and "variance split (k = 3" in md
     page = next(p for p in (toy_report / "conv").glob("*ty1_t2*.html"))
     assert "misheard_entity" in page.read_text()
 

@@ -45,11 +45,13 @@ def repeat_judge(judge: Any, r: int, temperature: float = REPEAT_TEMPERATURE) ->
 
 
 def repeat_configs(config: EvalConfig, repeats: int) -> list[EvalConfig]:
+    """One config per repeat; none when no LLM judge rates (offline methods are deterministic:
+    repeating them would only measure a judge variance of 0)."""
+    if config.text_judge_mode() != "llm" and config.audio_judge is None:
+        return []
     return [
-        EvalConfig(
-            judge=repeat_judge(config.judge, r),
-            audio_judge=repeat_judge(config.audio_judge, r),
-            params=config.params,
+        dataclasses.replace(
+            config, judge=repeat_judge(config.judge, r), audio_judge=repeat_judge(config.audio_judge, r)
         )
         for r in range(repeats)
     ]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from voxbench.reports.model import Conversation, RunData
 from voxbench.reports.stats import Estimate, percentiles
+from voxbench.reports.summary_analysis import analysis_lines, cause_lines, completion_lines
 from voxbench.reports.tables import latencies, leaderboard, perturbation_rows
 
 
@@ -70,6 +71,11 @@ def terminal_summary(runs: list[RunData], convs: list[Conversation]) -> str:
             out.append(
                 f"  {run.name}: earlier failed attempts {bad or 'none'}, unscored conversations {unscored}"
             )
+        if run.summary:
+            out += [
+                f"  {run.name}: {x.strip()}"
+                for x in completion_lines(run.summary)[1:] + cause_lines(run.summary)
+            ]
     return "\n".join(out)
 
 
@@ -102,4 +108,8 @@ def markdown_summary(runs: list[RunData], convs: list[Conversation]) -> str:
             out.append(f"| {r.system} | {r.condition} | {cells[0]} | {cells[1]} |")
         out.append("")
         out.append("\\* 95% bootstrap CI over scenarios excludes zero.")
+    for run in runs:
+        lines = analysis_lines(run.summary) if run.summary else []
+        if lines:
+            out += ["", f"### {run.name}", "", "```", *lines, "```"]
     return "\n".join(out) + "\n"
