@@ -91,6 +91,7 @@ async def one_call(voice: str, server: Any, lines: int, out: Path) -> dict[str, 
     from voxbench.pipelines.runner import run_call
     from voxbench.pipelines.scenario_input import CallScenario
     from voxbench.pipelines.services import TTSConfig, make_tts
+    from voxbench.records import ServicePart, SimulatorInfo
     from voxbench.scenarios import load_dataset
 
     call = CallScenario.from_domain(load_dataset().domains["airline"], "bb.1")
@@ -99,7 +100,9 @@ async def one_call(voice: str, server: Any, lines: int, out: Path) -> dict[str, 
         limits=LimitsConfig(time_limit_s=300, inactivity_s=90),
     )
     tts_cfg = TTSConfig(voice=voice)
-    sim = SimulatorServices(tts=make_tts(tts_cfg), info={"tts": tts_cfg.voice_id})
+    sim = SimulatorServices(
+        tts=make_tts(tts_cfg), info=SimulatorInfo(tts=ServicePart(vendor="local", model=tts_cfg.voice_id))
+    )
     c0, w0, l0 = _cpu(), time.monotonic(), os.getloadavg()[0]
     record = await run_call(call, cfg, local_agent(server), sim, out)
     wall, cpu = time.monotonic() - w0, _cpu() - c0

@@ -132,6 +132,7 @@ def test_real_local_judge_call_parses_a_rating(tmp_path: Path) -> None:
 
 
 def test_orchestrator_scoring_with_local_judge(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from voxbench.orchestrator.config import JudgesConfig
     from voxbench.orchestrator.eval_bridge import score_run_dir
 
     httpd = HTTPServer(("127.0.0.1", 0), _Chat)
@@ -143,7 +144,7 @@ def test_orchestrator_scoring_with_local_judge(tmp_path: Path, monkeypatch: pyte
     run = tmp_path / "run"
     small_conversation().write(run / "conversations" / "1.1.1" / "trial_0")
     try:
-        summary = score_run_dir(run, {"local": "qwen-1.5b"})
+        summary = score_run_dir(run, JudgesConfig(local="qwen-1.5b"))
     finally:
         httpd.shutdown()
         httpd.server_close()

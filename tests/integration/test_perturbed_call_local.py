@@ -55,7 +55,7 @@ async def test_real_call_under_accent_noise(tmp_path: Path) -> None:
     p = b.record.perturbation
     assert b.record.condition == "accent+noise" and p["seed"] == pert.seed
     assert p["voice_id"] == "piper:joe@fr" and "espeak=fr" in p["tts_voice"]
-    assert b.record.simulator["tts"] == p["tts_voice"]
+    assert b.record.simulator.tts is not None and b.record.simulator.tts.model == p["tts_voice"]
     assert p["achieved_snr_db"] is not None and abs(p["achieved_snr_db"] - 10.0) < 2.0, p["achieved_snr_db"]
 
     user, sr = sf.read(tmp_path / "user.wav", dtype="int16")

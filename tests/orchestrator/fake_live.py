@@ -13,6 +13,7 @@ from voxbench.orchestrator import ConversationJob
 from voxbench.orchestrator.live import call_inputs, run_live
 from voxbench.pipelines.bundles import AgentServices, SimulatorServices
 from voxbench.pipelines.trace_simulator import reference_user_lines
+from voxbench.records import AgentInfo, ServicePart
 
 FAST_CALL = {
     "agent": {
@@ -33,7 +34,10 @@ def fake_live_conversation(job: ConversationJob) -> Path:
     lines = reference_user_lines(call.scenario, call.resolver)
     script = [Reply("Of course, how can I help?")] + [Reply("Let me check that for you.") for _ in lines]
     agent = AgentServices(
-        stt=FakeSTT(lines), llm=FakeLLM(script), tts=FakeTTS(f0=120.0), info={"stt": "fake"}
+        stt=FakeSTT(lines),
+        llm=FakeLLM(script),
+        tts=FakeTTS(f0=120.0),
+        info=AgentInfo(name="fake", stt=ServicePart(vendor="fake")),
     )
     sim = SimulatorServices(tts=FakeTTS(f0=220.0))
     return run_live(job, agent, sim)

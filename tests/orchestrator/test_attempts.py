@@ -9,30 +9,35 @@ from typing import Any
 import pytest
 
 from voxbench.orchestrator import ConversationJob, run_attempt
-from voxbench.orchestrator.config import ValidationConfig
+from voxbench.orchestrator.config import RunConfig, ValidationConfig
+from voxbench.orchestrator.jobs import ConversationSpec, make_job
 from voxbench.orchestrator.validate import BuiltinValidator
 
 
 def _job(
-    tmp_path: Path, agent: dict[str, Any] | None = None, sim: dict[str, Any] | None = None, **kw: Any
+    tmp_path: Path,
+    agent: dict[str, Any] | None = None,
+    sim: dict[str, Any] | None = None,
+    time_limit_s: float = 30,
+    conversation_fn: str | None = None,
 ) -> ConversationJob:
-    fields: dict[str, Any] = {
-        "run_id": "r",
-        "conversation_id": "airline__bb.1__t0__clean",
-        "domain": "airline",
-        "scenario_id": "bb.1",
-        "trial": 0,
-        "condition": "clean",
-        "attempt": 0,
-        "seed": 1,
-        "base_seed": 1,
-        "output_dir": str(tmp_path / "out"),
-        "time_limit_s": 30,
-        "agent": {"profile": "scripted", **(agent or {})},
-        "simulator": {"kind": "scripted", **(sim or {})},
-    }
-    fields.update(kw)
-    return ConversationJob(**fields)
+    cfg = RunConfig.model_validate(
+        {
+            "agent": {"profile": "scripted", **(agent or {})},
+            "simulator": {"kind": "scripted", **(sim or {})},
+            "time_limit_s": time_limit_s,
+            "conversation_fn": conversation_fn,
+        }
+    )
+    conv = ConversationSpec(
+        conversation_id="airline__bb.1__t0__clean",
+        domain="airline",
+        scenario_id="bb.1",
+        trial=0,
+        condition="clean",
+        base_seed=1,
+    )
+    return make_job(cfg, "r", conv, 0, tmp_path / "out", port=0)
 
 
 def _fault(name: str) -> dict[str, Any]:

@@ -9,6 +9,7 @@ from pydantic import ValidationError
 
 from voxbench.orchestrator import check_fail_under, derive_seed, expand, load_run_config
 from voxbench.orchestrator.config import env_overrides
+from voxbench.records.seeds import CONVERSATION, conversation_seed
 from voxbench.scenarios import load_dataset
 
 
@@ -40,7 +41,7 @@ def test_bad_values_fail_loudly(tmp_path: Path) -> None:
 def test_expand_and_stable_seeds() -> None:
     ds = load_dataset(None)
     cfg = load_run_config(
-        None, {"trials": 2, "conditions": {"clean": {}, "noisy": {"snr_db": 10}}}, environ={}
+        None, {"trials": 2, "conditions": {"clean": {}, "noisy": {"base": "noise"}}}, environ={}
     )
     specs = expand(cfg, ds)
     assert len(specs) == len(ds.domains["airline"].scenarios) * 2 * 2
@@ -48,7 +49,8 @@ def test_expand_and_stable_seeds() -> None:
     assert len({s.base_seed for s in specs}) == len(specs)
     again = expand(cfg, ds)
     assert [s.base_seed for s in specs] == [s.base_seed for s in again]
-    assert specs[0].base_seed == derive_seed(0, "airline", specs[0].scenario_id, 0, "clean")
+    assert specs[0].base_seed == conversation_seed(0, "airline", specs[0].scenario_id, 0, "clean")
+    assert specs[0].base_seed == derive_seed(CONVERSATION, 0, "airline", specs[0].scenario_id, 0, "clean")
     # A regenerated attempt must not replay the same randomness.
     assert specs[0].attempt_seed(1) != specs[0].attempt_seed(0) == specs[0].base_seed
     other = expand(load_run_config(None, {"seed": 1}, environ={}), ds)

@@ -11,6 +11,9 @@ import yaml
 from voxbench.cli.experiment import experiment_base_config
 from voxbench.cli.main import build_parser
 from voxbench.cli.run import OFFLINE_DEFAULT_CALL
+from voxbench.pipelines.call.spec import ScriptedAgent
+from voxbench.pipelines.config import CallConfig
+from voxbench.pipelines.profiles import AgentProfile
 
 
 def _cfg(argv: list[str]):  # type: ignore[no-untyped-def]
@@ -22,7 +25,8 @@ def _cfg(argv: list[str]):  # type: ignore[no-untyped-def]
 def test_no_agent_means_the_offline_stack(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("VOXBENCH_AGENT", raising=False)
     cfg = _cfg([])
-    assert cfg.agent == {"profile": "offline-default", "call": OFFLINE_DEFAULT_CALL}
+    assert isinstance(cfg.agent, AgentProfile) and cfg.agent.name == "cascade-local"
+    assert cfg.call == CallConfig.model_validate(OFFLINE_DEFAULT_CALL)
     assert cfg.resolved_conversation_fn() == "live"
 
 
@@ -30,9 +34,10 @@ def test_explicit_choices_are_kept(tmp_path: Path) -> None:
     assert _cfg(["--agent", "scripted"]).resolved_conversation_fn() == "scripted"
     y = tmp_path / "c.yaml"
     y.write_text(yaml.safe_dump({"agent": {"profile": "cascade-local-0.5b"}}))
-    assert _cfg(["--config", str(y)]).agent == {"profile": "cascade-local-0.5b"}
+    agent = _cfg(["--config", str(y)]).agent
+    assert isinstance(agent, AgentProfile) and agent.name == "cascade-local-0.5b"
     y.write_text(
         yaml.safe_dump({"conversation_fn": "tests.orchestrator.perturbed_scripted:perturbed_scripted"})
     )
     cfg = _cfg(["--config", str(y)])
-    assert cfg.agent.get("profile") == "scripted"  # a custom conversation fn: agent untouched
+    assert isinstance(cfg.agent, ScriptedAgent)  # a custom conversation fn: agent untouched

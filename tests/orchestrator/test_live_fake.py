@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -15,7 +16,8 @@ pytest.importorskip("pipecat", reason="the live extra (pipecat) is not installed
 
 
 def test_orchestrated_live_calls(eva_data: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("PYTHONPATH", str(REPO))  # worker processes import tests.orchestrator.fake_live
+    # worker processes import tests.orchestrator.fake_live, and these sources (a worktree's too)
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(REPO), str(REPO / "src")]))
     cfg = RunConfig.model_validate(
         {
             "dataset": str(eva_data),
@@ -26,7 +28,8 @@ def test_orchestrated_live_calls(eva_data: Path, tmp_path: Path, monkeypatch: py
             "time_limit_s": 60,
             "score": False,
             "conversation_fn": "tests.orchestrator.fake_live:fake_live_conversation",
-            "agent": {"profile": "fake", "call": FAST_CALL},
+            "agent": {"profile": "cascade-local"},  # the fake fn builds fake services
+            "call": FAST_CALL,
             "simulator": {"kind": "trace"},
             "validation": {"validator": "builtin"},
         }

@@ -22,9 +22,11 @@ from voxbench.pipelines.runner import run_call
 from voxbench.pipelines.scenario_input import CallScenario
 from voxbench.processors.speech_onset import detect_segments
 from voxbench.records import (
+    AgentInfo,
     BargeIn,
     EndEvent,
     LLMText,
+    ServicePart,
     Speech,
     ToolCall,
     ToolResult,
@@ -65,7 +67,12 @@ def agent_services(lines: list[str]) -> AgentServices:
         Reply("He can call us with his confirmation code."),
         Reply("Is there anything else I can help you with?"),
     ]
-    return AgentServices(stt=FakeSTT(lines), llm=FakeLLM(script), tts=FakeTTS(f0=120.0), info={"stt": "fake"})
+    return AgentServices(
+        stt=FakeSTT(lines),
+        llm=FakeLLM(script),
+        tts=FakeTTS(f0=120.0),
+        info=AgentInfo(name="fake", stt=ServicePart(vendor="fake")),
+    )
 
 
 async def test_fake_call_over_loopback(eva_data: Path, tmp_path: Path) -> None:

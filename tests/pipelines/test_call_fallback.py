@@ -20,7 +20,7 @@ from voxbench.pipelines.runner import run_call
 from voxbench.pipelines.trace_simulator import reference_user_lines
 from voxbench.processors.clock import ConversationClock
 from voxbench.processors.fallback_nudge import MAX_CONSECUTIVE_NUDGES, NUDGE_PROMPT, FallbackNudger
-from voxbench.records import FallbackNudge, Speech, UsageEvent, read_record
+from voxbench.records import AgentInfo, FallbackNudge, ServicePart, Speech, UsageEvent, read_record
 from voxbench.scenarios import ToolExecutor
 
 FALLBACK_S = 1.0
@@ -39,7 +39,12 @@ async def test_silent_caller_gets_nudged_and_the_record_scores_it(eva_data: Path
         for i in range(8)
     ]
     llm = FakeLLM(script)
-    agent = AgentServices(stt=FakeSTT([line]), llm=llm, tts=FakeTTS(f0=120.0), info={"stt": "fake"})
+    agent = AgentServices(
+        stt=FakeSTT([line]),
+        llm=llm,
+        tts=FakeTTS(f0=120.0),
+        info=AgentInfo(name="fake", stt=ServicePart(vendor="fake")),
+    )
     record = await run_call(call, cfg, agent, SimulatorServices(tts=FakeTTS(f0=220.0)), tmp_path)
     assert record.status == "completed", record.error
 
@@ -96,7 +101,7 @@ def test_no_nudger_unless_configured(eva_data: Path) -> None:
     assert AgentConfig().turn_end_fallback_s is None
 
     def nudgers(cfg: AgentConfig) -> int:
-        services = AgentServices(stt=FakeSTT([]), llm=FakeLLM([]), tts=FakeTTS(), info={})
+        services = AgentServices(stt=FakeSTT([]), llm=FakeLLM([]), tts=FakeTTS())
         executor = ToolExecutor(call.domain, call.initial_db, call.scenario.current_date_time, call.agent)
         built = build_cascade_agent(
             services, _NoTransport(), call.agent, executor, "", cfg, CallControl(), ConversationClock(), 16000

@@ -35,7 +35,7 @@ from voxbench.processors.perturbations import (
     resolve_condition,
 )
 from voxbench.processors.speech_onset import detect_segments
-from voxbench.records import CallerAct, Speech, read_record
+from voxbench.records import CallerAct, ServicePart, SimulatorInfo, Speech, read_record
 from voxbench.scenarios import load_dataset
 
 SCENARIO = "bb.1"
@@ -92,7 +92,9 @@ async def test_accent_noise_visible_in_record_and_audible(tmp_path: Path) -> Non
     lines = reference_user_lines(call.scenario, call.resolver)
     cond = accent_noise()
     pert = CallPerturbation(cond, cond.seed(SCENARIO, 0))
-    sim = SimulatorServices(tts=FakeTTS(f0=220.0), info={"tts": "fake-accent"})
+    sim = SimulatorServices(
+        tts=FakeTTS(f0=220.0), info=SimulatorInfo(tts=ServicePart(vendor="fake", model="fake-accent"))
+    )
     record = await run_call(
         call, fast_config(), agent_services(lines), sim, tmp_path / "noisy", perturbation=pert
     )

@@ -80,9 +80,9 @@ async def test_json_caller_answers_waits_through_a_hold_and_hangs_up_after_goodb
     assert record.status == "completed", record.error
     assert record.end_reason == "end_call"
     stats = {"turns": 2, "not_json": 0, "echo_retries": 0, "gave_up": 0, "holds_waited": 1}
-    assert record.simulator["caller_stats"] == stats
-    assert record.simulator["caller_unspoken"] == []
-    assert len(record.simulator["prompt_sha256"]) == 16
+    assert record.simulator.caller_stats == stats
+    assert record.simulator.caller_unspoken == []
+    assert len(record.simulator.prompt_sha256 or "") == 16
     ev = read_record(tmp_path).events
     said = [e.text for e in ev if isinstance(e, Utterance)]
     assert said == [opening, "383S8U, last name Park.", GOODBYE]  # words only, never the JSON

@@ -85,3 +85,37 @@ def test_caller_act_carries_goal_caller_decisions() -> None:
     assert back == ev
     with pytest.raises(ValueError):
         parse_event('{"type": "caller_act", "t": 1.0, "kind": "invent_a_fact"}')
+
+
+def test_schema_1_0_agent_and_simulator_dicts_read_as_typed_info() -> None:
+    from voxbench.records import AgentInfo, SimulatorInfo
+
+    old = ConversationRecord.model_validate(
+        {
+            "schema_version": "1.0",
+            "conversation_id": "c",
+            "domain": "airline",
+            "scenario_id": "bb.1",
+            "agent": {
+                "kind": "cascade",
+                "config": {"greeting": "Hi"},
+                "profile": "cascade-openai",
+                "stt": {"kind": "openai", "model": "gpt-4o-transcribe"},
+                "llm": "qwen2.5-coder-1.5b",
+            },
+            "simulator": {
+                "kind": "llm",
+                "config": {},
+                "llm_reply_format": "json",
+                "caller_stats": {"turns": 2},
+            },
+        }
+    )
+    assert old.agent.name == "cascade-openai" and old.agent.architecture == "cascade"
+    assert old.agent.stt is not None and (old.agent.stt.vendor, old.agent.stt.model) == (
+        "openai",
+        "gpt-4o-transcribe",
+    )
+    assert old.simulator.reply_format == "json" and old.simulator.caller_stats == {"turns": 2}
+    assert set(AgentInfo.model_fields) == set(old.agent.model_dump())
+    assert isinstance(old.simulator, SimulatorInfo)

@@ -38,7 +38,7 @@ def add_parser(sub: Any) -> None:
 def run_call_cmd(args: argparse.Namespace) -> int:
     # Input checks first, with modules that do not import pipecat: a typo fails with one
     # line, not after pipecat's banner.
-    from voxbench.pipelines.agent_select import agent_services, local_llm_config, resolve_agent
+    from voxbench.pipelines.agent_select import local_llm_config, resolve_agent
     from voxbench.processors.perturbations import resolve_condition
     from voxbench.scenarios import check_task_completion, load_dataset
 
@@ -52,14 +52,10 @@ def run_call_cmd(args: argparse.Namespace) -> int:
     except KeyError as exc:
         raise ValueError(str(exc).strip("'\"")) from None
 
+    from voxbench.pipelines.agent_builder import build_agent_services
     from voxbench.pipelines.caller_side import CallPerturbation
     from voxbench.pipelines.config import CallConfig, LimitsConfig, SimulatorConfig
-    from voxbench.pipelines.local_stack import (
-        local_agent,
-        local_simulator,
-        start_llm_server,
-        start_simulator_llm_server,
-    )
+    from voxbench.pipelines.local_stack import local_simulator, start_llm_server, start_simulator_llm_server
     from voxbench.pipelines.runner import run_call
     from voxbench.pipelines.scenario_input import CallScenario
     from voxbench.transports.config import WireConfig
@@ -80,9 +76,7 @@ def run_call_cmd(args: argparse.Namespace) -> int:
 
     async def main() -> Any:
         try:
-            agent = (
-                local_agent(server) if profile.name == "cascade-local" else agent_services(profile, server)
-            )
+            agent = build_agent_services(profile, server=server, check=False)
             sim = local_simulator(
                 args.simulator,
                 sim_server,

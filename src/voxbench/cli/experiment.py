@@ -64,7 +64,8 @@ def experiment_base_config(args: argparse.Namespace) -> RunConfig:
     if not ({"agent", "conversation_fn"} & base.model_fields_set):
         # no agent anywhere (flag, YAML, env): the live offline stack `voxbench run` uses, not
         # the no-audio scripted agent whose table would hold only conversation_valid_end
-        cli["agent"] = {"profile": "offline-default", "call": OFFLINE_DEFAULT_CALL}
+        cli["agent"] = {"profile": "offline-default"}
+        cli["call"] = OFFLINE_DEFAULT_CALL
         base = load_run_config(args.config, {k: v for k, v in cli.items() if v is not None})
         print(
             "agent: offline-default (live, local models; --agent scripted for the no-audio one)",
@@ -78,9 +79,10 @@ def experiment_cmd(args: argparse.Namespace) -> int:
 
     base = experiment_base_config(args)
     if base.resolved_conversation_fn() == "live":
-        from voxbench.pipelines.agent_select import resolve_agent
+        from voxbench.pipelines.profiles import AgentProfile, preflight
 
-        resolve_agent(base.agent.get("profile"), base.agent.get("profile_files"))  # fail before any call
+        if isinstance(base.agent, AgentProfile):
+            preflight(base.agent)  # a missing key or extra fails before any call
     conditions = [c.strip() for c in args.conditions.split(",") if c.strip()]
     try:
         config = experiment_config(base, conditions, args.baseline)

@@ -50,8 +50,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except (ValueError, FileNotFoundError) as exc:
         # User-facing input problems: one clear line, no traceback.
-        print(f"voxbench: error: {exc}", file=sys.stderr)
+        print(f"voxbench: error: {_one_line(exc)}", file=sys.stderr)
         return 2
+
+
+def _one_line(exc: Exception) -> str:
+    """A pydantic error (a run config field) as ``field: message; ...`` on one line."""
+    from pydantic import ValidationError
+
+    if not isinstance(exc, ValidationError):
+        return str(exc)
+    parts = []
+    for err in exc.errors():
+        where = ".".join(str(p) for p in err["loc"])
+        msg = str(err["msg"]).removeprefix("Value error, ")
+        parts.append(f"{where}: {msg}" if where else msg)
+    return "; ".join(parts)
 
 
 if __name__ == "__main__":

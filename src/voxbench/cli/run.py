@@ -96,7 +96,8 @@ def cli_overrides(args: argparse.Namespace) -> dict[str, Any]:
     if args.no_score:
         o["score"] = False
     if args.offline_default and not args.agent:
-        o["agent"] = {"profile": "offline-default", "call": OFFLINE_DEFAULT_CALL}
+        o["agent"] = {"profile": "offline-default"}
+        o["call"] = OFFLINE_DEFAULT_CALL
     return {k: v for k, v in o.items() if v is not None}
 
 
@@ -106,10 +107,12 @@ def run_cmd(args: argparse.Namespace) -> int:
 
     config = load_run_config(args.config, cli_overrides(args))
     if config.resolved_conversation_fn() == "live":
-        # an unknown profile or a missing key/extra fails here, before any call starts
-        from voxbench.pipelines.agent_select import resolve_agent
+        # a missing key/extra fails here, before any call starts (an unknown profile already
+        # failed while the config was read)
+        from voxbench.pipelines.profiles import AgentProfile, preflight
 
-        resolve_agent(config.agent.get("profile"), config.agent.get("profile_files"))
+        if isinstance(config.agent, AgentProfile):
+            preflight(config.agent)
     progress = None
     orch = Orchestrator(config)
     if not args.no_progress and sys.stderr.isatty():

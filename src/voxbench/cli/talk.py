@@ -121,16 +121,13 @@ def run_talk_cmd(args: argparse.Namespace) -> int:
         _check_webrtc()
 
     from voxbench.pipelines.agent_builder import build_agent_services
+    from voxbench.pipelines.agent_select import local_llm_config, resolve_agent
     from voxbench.pipelines.local_stack import start_llm_server
-    from voxbench.pipelines.profiles import get_profile
-    from voxbench.pipelines.services import LLMConfig
 
-    profile = get_profile(args.agent)
-    local_llm = isinstance(profile.llm, LLMConfig) and profile.llm.kind == "local"
+    profile = resolve_agent(args.agent)
+    local_llm = local_llm_config(profile)
     print(f"loading the agent ({profile.name})…", flush=True)
-    server = (
-        start_llm_server(profile.llm if isinstance(profile.llm, LLMConfig) else None) if local_llm else None
-    )
+    server = start_llm_server(local_llm) if local_llm is not None else None
     interface = "local-audio" if args.local_audio else "browser-webrtc"
     card = scenario_card(call)
 
@@ -142,8 +139,7 @@ def run_talk_cmd(args: argparse.Namespace) -> int:
 
     async def main() -> Any:
         try:
-            services = build_agent_services(profile, server=server)
-            services.info.setdefault("name", profile.name)
+            services = build_agent_services(profile, server=server, check=False)
             talk = TalkCall(call, cfg, services, out, interface=interface)
             if args.local_audio:
                 from voxbench.pipelines.talk_local import run_local_talk

@@ -97,7 +97,7 @@ def context_from_bundle(bundle: RecordBundle) -> ConversationContext:
         trial=rec.trial,
         domain=rec.domain,
         language=rec.lang,
-        pipeline_type=str(rec.agent.get("pipeline_type") or rec.agent.get("kind") or "cascade"),
+        pipeline_type=rec.agent.architecture,
         source="voxbench",
         status=rec.status,
         error=rec.error,

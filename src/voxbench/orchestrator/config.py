@@ -15,7 +15,11 @@ from pathlib import Path
 from typing import Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, field_validator
+
+from voxbench.pipelines.call.spec import AgentSpec, ScriptedAgent, SimulatorSpec
+from voxbench.pipelines.config import CallConfig
+from voxbench.processors.perturbations import Condition, condition_from_spec
 
 ENV_PREFIX = "VOXBENCH_"
 
@@ -23,8 +27,8 @@ ENV_PREFIX = "VOXBENCH_"
 DEFAULT_VALID_END_REASONS = ("end_call", "goodbye", "transfer", "trace_finished")
 
 
-def _clean_condition() -> dict[str, dict[str, Any]]:
-    return {"clean": {}}
+def _clean_condition() -> dict[str, Condition]:
+    return {"clean": condition_from_spec("clean", None)}
 
 
 class _Strict(BaseModel):
@@ -42,6 +46,36 @@ class ValidationConfig(_Strict):
     thresholds: dict[str, float] = Field(default_factory=dict)
 
 
+class JudgesConfig(_Strict):
+    """Which LLM judges score a run: an OpenAI-compatible endpoint, or the embedded local model.
+
+    With none, judge metrics come out "unscored" (never 0) and the gate keeps its code checks.
+    """
+
+    base_url: str | None = None
+    model: str | None = None
+    audio_model: str | None = None
+    mode: Literal["auto", "offline", "llm", "none"] = Field(
+        default="auto",
+        description="auto: the endpoint when given, else eval's offline methods; none: judge metrics unscored",
+    )
+    local: bool | str | None = Field(
+        default=None, description="true or a local model name: the embedded llama.cpp judge, for scoring only"
+    )
+    params: dict[str, dict[str, JsonValue]] = Field(default_factory=dict, description="metric -> parameters")
+
+
+def _resolve_agent(v: Any) -> Any:
+    """A run config's ``agent:`` (a profile name, files and overrides) resolved once, here."""
+    if isinstance(v, str):
+        v = {"profile": v}
+    if not isinstance(v, Mapping) or v.get("profile") == "scripted" or "architecture" in v:
+        return v  # the scripted agent, or an already resolved profile (run.json, job.json)
+    from voxbench.pipelines.agent_select import resolve_agent_choice
+
+    return resolve_agent_choice(v)
+
+
 class RunConfig(_Strict):
     """Everything that defines a benchmark run; dumped whole into ``run.json``."""
 
@@ -52,14 +86,21 @@ class RunConfig(_Strict):
     )
     scenarios: list[str] = Field(default_factory=list, description="ids or domain/id; empty = all")
     lang: str = "en"
-    agent: dict[str, Any] = Field(default_factory=lambda: {"profile": "scripted"})
-    simulator: dict[str, Any] = Field(default_factory=lambda: {"kind": "scripted"})
+    agent: AgentSpec = Field(
+        default_factory=ScriptedAgent,
+        description="{profile: name, profile_files: [...], <part overrides>} resolved to a profile at "
+        "load time, or {profile: scripted, ...} (the no-audio agent)",
+    )
+    simulator: SimulatorSpec = Field(default_factory=SimulatorSpec)
+    call: CallConfig = Field(
+        default_factory=CallConfig, description="the live call's behaviour: VAD, turn-taking, limits, wire"
+    )
     conversation_fn: str | None = Field(
         default=None, description="scripted | live | module:function; None = from the agent profile"
     )
-    judges: dict[str, Any] = Field(default_factory=dict)
+    judges: JudgesConfig = Field(default_factory=JudgesConfig)
     trials: int = Field(default=1, ge=1, le=100)
-    conditions: dict[str, dict[str, Any]] = Field(
+    conditions: dict[str, Condition] = Field(
         default_factory=_clean_condition, description="perturbation condition name -> config"
     )
     validation: ValidationConfig = Field(default_factory=ValidationConfig)
@@ -76,18 +117,30 @@ class RunConfig(_Strict):
     fail_under: dict[str, float] = Field(default_factory=dict)
     score: bool = Field(default=True, description="score valid records with voxbench.eval if present")
 
-    @field_validator("conditions")
+    @field_validator("agent", mode="before")
     @classmethod
-    def _some_condition(cls, v: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    def _agent(cls, v: Any) -> Any:
+        return _resolve_agent(v)
+
+    @field_validator("conditions", mode="before")
+    @classmethod
+    def _conditions(cls, v: Any) -> Any:
+        """``{name: {}}`` is the built-in (or composed) condition, ``{name: {base: ..., ...}}``
+        one changed; a full definition or a resolved Condition passes as is."""
+        if not isinstance(v, Mapping):
+            return v
         if not v:
             raise ValueError("at least one condition is needed (use {clean: {}})")
-        return v
+        try:
+            return {str(k): condition_from_spec(str(k), spec) for k, spec in v.items()}
+        except KeyError as exc:
+            raise ValueError(str(exc).strip("'\"")) from None
 
     def resolved_conversation_fn(self) -> str:
         """The scripted fn when the agent profile says so, else the live pipelines runner."""
         if self.conversation_fn:
             return self.conversation_fn
-        return "scripted" if self.agent.get("profile") == "scripted" else "live"
+        return "scripted" if isinstance(self.agent, ScriptedAgent) else "live"
 
 
 def deep_merge(base: Mapping[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:

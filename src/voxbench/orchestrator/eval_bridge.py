@@ -9,6 +9,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from voxbench.orchestrator.config import JudgesConfig
+
 
 def eval_available() -> bool:
     try:
@@ -18,7 +20,7 @@ def eval_available() -> bool:
     return True
 
 
-def eval_config(judges: dict[str, Any], cache_dir: Path | None = None) -> Any:
+def eval_config(judges: JudgesConfig, cache_dir: Path | None = None) -> Any:
     """EvalConfig with OpenAI-compatible judges when ``judges`` names them.
 
     ``judges: {base_url: ..., model: ..., audio_model: ..., mode: auto|offline|llm|none}``.
@@ -28,17 +30,14 @@ def eval_config(judges: dict[str, Any], cache_dir: Path | None = None) -> Any:
     """
     from voxbench.eval.types import EvalConfig
 
-    mode = judges.get("mode", "auto")
-    if mode not in ("auto", "offline", "llm", "none"):
-        raise ValueError(f"judges.mode must be auto, offline, llm or none, not {mode!r}")
-    config = EvalConfig(params=dict(judges.get("params") or {}), judge_mode=mode)
-    if judges.get("base_url") and judges.get("model"):
+    config = EvalConfig(params={k: dict(v) for k, v in judges.params.items()}, judge_mode=judges.mode)
+    if judges.base_url and judges.model:
         from voxbench.eval.judges.openai_http import OpenAIJudge
 
-        config.judge = OpenAIJudge(base_url=judges["base_url"], model=judges["model"], cache_dir=cache_dir)
-        if judges.get("audio_model"):
+        config.judge = OpenAIJudge(base_url=judges.base_url, model=judges.model, cache_dir=cache_dir)
+        if judges.audio_model:
             config.audio_judge = OpenAIJudge(
-                base_url=judges["base_url"], model=judges["audio_model"], cache_dir=cache_dir
+                base_url=judges.base_url, model=judges.audio_model, cache_dir=cache_dir
             )
     return config
 
@@ -48,7 +47,7 @@ class EvalGate:
 
     name = "eval"
 
-    def __init__(self, judges: dict[str, Any], cache_dir: Path | None = None):
+    def __init__(self, judges: JudgesConfig, cache_dir: Path | None = None):
         from voxbench.eval.types import REGISTRY
 
         self.config = eval_config(judges, cache_dir)
@@ -68,7 +67,7 @@ class EvalGate:
         return ValidationResult(False, reason, details=gate)
 
 
-def score_run_dir(run_dir: Path, judges: dict[str, Any]) -> dict[str, Any]:
+def score_run_dir(run_dir: Path, judges: JudgesConfig) -> dict[str, Any]:
     """Score every final record; eval writes metrics.json per record and metrics_summary.json.
 
     ``judges: {local: true | "qwen-0.5b" | "qwen-1.5b"}`` starts the embedded llama.cpp model
@@ -78,15 +77,14 @@ def score_run_dir(run_dir: Path, judges: dict[str, Any]) -> dict[str, Any]:
     """
     from voxbench.eval.runner import score_run
 
-    local = judges.get("local")
+    local = judges.local
     if not local:
         _, summary = score_run(run_dir, eval_config(judges, run_dir / ".judge_cache"))
         return dict(summary)
     from voxbench.eval.judges.openai_http import OpenAIJudge
     from voxbench.localmodels import LlamaServer, default_judge_llm
 
-    config = eval_config({k: v for k, v in judges.items() if k not in ("base_url", "model", "audio_model")})
-    config.judge_mode = "auto"
+    config = eval_config(JudgesConfig(params=judges.params))  # mode auto
     with LlamaServer(default_judge_llm(local if isinstance(local, str) else None)) as srv:
         config.judge = OpenAIJudge(
             base_url=srv.base_url,

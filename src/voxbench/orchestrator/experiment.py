@@ -42,10 +42,8 @@ def experiment_config(base: RunConfig, conditions: list[str], baseline: str = DE
     from voxbench.processors.perturbations import resolve_condition
 
     names = list(dict.fromkeys([baseline, *conditions]))
-    for n in names:
-        if not base.conditions.get(n):
-            resolve_condition(n)  # KeyError names the known conditions
-    conds = {n: dict(base.conditions.get(n) or {}) for n in names}
+    # a condition the run config defines wins; other names resolve now (KeyError names the known ones)
+    conds = {n: base.conditions.get(n) or resolve_condition(n) for n in names}
     return base.model_copy(update={"conditions": conds})
 
 

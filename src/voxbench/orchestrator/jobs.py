@@ -1,26 +1,32 @@
 """Expanding a run config into conversations, and the job one attempt receives.
 
 A *conversation* is one (domain, scenario, trial, condition); an *attempt* is one try at
-it. Seeds derive from those coordinates with SHA-256, not Python's salted ``hash``, so a
-conversation gets the same seed on every machine, in every process and after a resume.
+it. Every seed comes from :mod:`voxbench.records.seeds` (SHA-256 of the coordinates, never
+Python's salted ``hash``), so a conversation gets the same seed on every machine, in every
+process and after a resume. The job carries the attempt's typed :class:`CallSpec`.
 """
 
 from __future__ import annotations
 
-import hashlib
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from voxbench.orchestrator.config import RunConfig
+from voxbench.pipelines.call.spec import (
+    AgentSpec,
+    CallSeeds,
+    CallSpec,
+    ConversationRef,
+    SimulatorSpec,
+    live_call_config,
+)
+from voxbench.processors.perturbations import Condition
+from voxbench.records.seeds import attempt_seed, conversation_seed, derive_seed
 from voxbench.scenarios.loader import BUILTIN_DEFAULT_DOMAINS, Dataset
 
-
-def derive_seed(*parts: object) -> int:
-    """A stable 63-bit seed from any printable parts (same parts, same seed, anywhere)."""
-    h = hashlib.sha256("\x1f".join(str(p) for p in parts).encode("utf-8")).digest()
-    return int.from_bytes(h[:8], "big") >> 1
+__all__ = ["ConversationJob", "ConversationSpec", "conversation_id", "derive_seed", "expand", "make_job"]
 
 
 def conversation_id(domain: str, scenario_id: str, trial: int, condition: str) -> str:
@@ -43,7 +49,7 @@ class ConversationSpec(BaseModel):
 
     def attempt_seed(self, attempt: int) -> int:
         """Attempt 0 uses the base seed; regenerations must differ or they'd repeat the failure."""
-        return self.base_seed if attempt == 0 else derive_seed(self.base_seed, "attempt", attempt)
+        return attempt_seed(self.base_seed, attempt)
 
 
 class ConversationJob(BaseModel):
@@ -52,24 +58,67 @@ class ConversationJob(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     run_id: str
-    conversation_id: str
-    domain: str
-    scenario_id: str
-    trial: int
-    condition: str
-    attempt: int
-    seed: int
-    base_seed: int
-    dataset: str | None = None
-    lang: str = "en"
     output_dir: str = Field(description="the record directory this attempt must write")
     port: int = 0
-    time_limit_s: float = 600.0
-    agent: dict[str, Any] = Field(default_factory=dict)
-    simulator: dict[str, Any] = Field(default_factory=dict)
-    perturbation: dict[str, Any] = Field(default_factory=dict)
-    judges: dict[str, Any] = Field(default_factory=dict)
     conversation_fn: str = "scripted"
+    spec: CallSpec
+
+    # the coordinates, read where a conversation fn needs them
+    @property
+    def conversation_id(self) -> str:
+        return self.spec.conversation.conversation_id
+
+    @property
+    def domain(self) -> str:
+        return self.spec.conversation.domain
+
+    @property
+    def scenario_id(self) -> str:
+        return self.spec.conversation.scenario_id
+
+    @property
+    def trial(self) -> int:
+        return self.spec.conversation.trial
+
+    @property
+    def condition(self) -> str:
+        return self.spec.conversation.condition
+
+    @property
+    def attempt(self) -> int:
+        return self.spec.conversation.attempt
+
+    @property
+    def dataset(self) -> str | None:
+        return self.spec.conversation.dataset
+
+    @property
+    def lang(self) -> str:
+        return self.spec.conversation.lang
+
+    @property
+    def seed(self) -> int:
+        return self.spec.seeds.attempt
+
+    @property
+    def base_seed(self) -> int:
+        return self.spec.seeds.conversation
+
+    @property
+    def time_limit_s(self) -> float:
+        return self.spec.call.limits.time_limit_s
+
+    @property
+    def agent(self) -> AgentSpec:
+        return self.spec.agent
+
+    @property
+    def simulator(self) -> SimulatorSpec:
+        return self.spec.simulator
+
+    @property
+    def perturbation(self) -> Condition:
+        return self.spec.perturbation
 
 
 class ConversationFn(Protocol):
@@ -123,7 +172,7 @@ def expand(config: RunConfig, dataset: Dataset) -> list[ConversationSpec]:
                             scenario_id=sid,
                             trial=trial,
                             condition=cond,
-                            base_seed=derive_seed(config.seed, domain, sid, trial, cond),
+                            base_seed=conversation_seed(config.seed, domain, sid, trial, cond),
                         )
                     )
     unknown = [s for s in config.scenarios if s not in seen]
@@ -135,24 +184,30 @@ def expand(config: RunConfig, dataset: Dataset) -> list[ConversationSpec]:
 def make_job(
     config: RunConfig, run_id: str, spec: ConversationSpec, attempt: int, output_dir: Path, port: int
 ) -> ConversationJob:
-    return ConversationJob(
-        run_id=run_id,
+    conv = ConversationRef(
         conversation_id=spec.conversation_id,
+        dataset=config.dataset,
         domain=spec.domain,
         scenario_id=spec.scenario_id,
+        lang=config.lang,
         trial=spec.trial,
         condition=spec.condition,
         attempt=attempt,
-        seed=spec.attempt_seed(attempt),
-        base_seed=spec.base_seed,
-        dataset=config.dataset,
-        lang=config.lang,
-        output_dir=str(output_dir),
-        port=port,
-        time_limit_s=config.time_limit_s,
+    )
+    condition = config.conditions[spec.condition]
+    seeds = CallSeeds.derive(config.seed, conv, perturbed=not condition.is_clean)
+    call = CallSpec(
+        conversation=conv,
         agent=config.agent,
         simulator=config.simulator,
-        perturbation=config.conditions[spec.condition],
-        judges=config.judges,
+        perturbation=condition,
+        call=live_call_config(config.call, config.simulator, config.lang, config.time_limit_s),
+        seeds=seeds,
+    )
+    return ConversationJob(
+        run_id=run_id,
+        output_dir=str(output_dir),
+        port=port,
         conversation_fn=config.resolved_conversation_fn(),
+        spec=call,
     )

@@ -82,9 +82,9 @@ def build_manifest(
         },
         config=config.model_dump(mode="json"),
         models={
-            "agent": config.agent,
-            "simulator": config.simulator,
-            "judges": config.judges,
+            "agent": config.agent.model_dump(mode="json"),
+            "simulator": config.simulator.model_dump(mode="json"),
+            "judges": config.judges.model_dump(mode="json"),
             "conversation_fn": config.resolved_conversation_fn(),
         },
         machine=machine(),

@@ -318,7 +318,7 @@ def _record_fields(job: Any) -> dict[str, Any]:
         "condition": job.condition,
         "attempt": job.attempt,
         "lang": job.lang,
-        "seeds": {"conversation": job.base_seed, "attempt": job.seed},
+        "seeds": job.spec.seeds.record(),
     }
 
 

@@ -2,8 +2,9 @@
 
 It lets the orchestrator (attempts, validation-gated reruns, resume, backends) be built
 and tested before the live loop exists, and benchmarks measure orchestration overhead
-alone. It is deterministic in the job's seed. The job's ``agent``/``simulator`` configs
-can inject faults, matched on scenario id, trial, condition and attempt::
+alone. It is deterministic in the job's seed. The job's agent (a
+:class:`~voxbench.pipelines.call.spec.ScriptedAgent`) and simulator can inject faults,
+matched on domain, scenario id, trial, condition and attempt::
 
     agent:     {profile: scripted, faults: [{scenario_id: bb.1, trial: 1, attempt: 0, fault: crash}]}
     simulator: {kind: scripted, faults: [{scenario_id: bb.2, attempt: 0, fault: invalid}]}
@@ -24,14 +25,16 @@ import signal
 import time
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
 
 from voxbench.orchestrator.jobs import ConversationJob
+from voxbench.pipelines.call.spec import Fault, ScriptedAgent
 from voxbench.records import (
+    AgentInfo,
     ConversationRecord,
     EndEvent,
     Event,
     PacingEvent,
+    SimulatorInfo,
     ToolCall,
     ToolResult,
     Utterance,
@@ -43,12 +46,8 @@ CHUNK_S = 0.02
 LATE_MS = 10.0  # a chunk later than this missed its slot in a 20 ms real-time stream
 
 
-def _matching_fault(cfg: dict[str, Any], job: ConversationJob) -> str | None:
-    for f in cfg.get("faults") or []:
-        keys = ("domain", "scenario_id", "trial", "condition", "attempt")
-        if all(f[k] == getattr(job, k) for k in keys if k in f):
-            return str(f["fault"])
-    return None
+def _matching_fault(faults: tuple[Fault, ...], job: ConversationJob) -> str | None:
+    return next((f.fault for f in faults if f.matches(job.spec.conversation)), None)
 
 
 def _paced_loop(duration_s: float, cpu_ms: float) -> PacingEvent:
@@ -85,12 +84,22 @@ def _count(path: str, job: ConversationJob) -> None:
         os.close(fd)
 
 
+def _perturbation(job: ConversationJob) -> dict[str, object]:
+    """The live record's shape (condition dump and seed), without achieved values: no audio here."""
+    if job.perturbation.is_clean:
+        return {}
+    return {"condition": job.perturbation.model_dump(mode="json"), "seed": job.spec.seeds.perturbation}
+
+
 def scripted_conversation(job: ConversationJob) -> Path:
     """Write a small, valid record for `job` (or misbehave as its fault config says)."""
-    agent_fault = _matching_fault(job.agent, job)
-    sim_fault = _matching_fault(job.simulator, job)
-    if count_file := job.agent.get("count_file"):
-        _count(str(count_file), job)
+    agent = job.agent
+    if not isinstance(agent, ScriptedAgent):
+        raise TypeError(f"the scripted conversation fn needs the scripted agent, not {agent.name!r}")
+    agent_fault = _matching_fault(agent.faults, job)
+    sim_fault = _matching_fault(job.simulator.faults, job)
+    if agent.count_file:
+        _count(agent.count_file, job)
     if agent_fault == "crash":
         os.kill(os.getpid(), signal.SIGKILL)
     if agent_fault == "exception":
@@ -101,10 +110,10 @@ def scripted_conversation(job: ConversationJob) -> Path:
 
     started = datetime.now(UTC)
     rng = random.Random(job.seed)
-    duration = float(job.agent.get("duration_s", 0.0))
+    duration = agent.duration_s
     events: list[Event] = []
-    if job.agent.get("paced"):
-        events.append(_paced_loop(duration, float(job.agent.get("cpu_ms_per_chunk", 0.0))))
+    if agent.paced:
+        events.append(_paced_loop(duration, agent.cpu_ms_per_chunk))
     elif duration > 0:
         time.sleep(duration)
 
@@ -143,10 +152,10 @@ def scripted_conversation(job: ConversationJob) -> Path:
         started_at=started.isoformat(),
         ended_at=datetime.now(UTC).isoformat(),
         duration_s=t + 4.0,
-        agent={k: v for k, v in job.agent.items() if k != "faults"},
-        simulator={k: v for k, v in job.simulator.items() if k != "faults"},
-        perturbation=job.perturbation,
-        seeds={"conversation": job.base_seed, "attempt": job.seed},
+        agent=AgentInfo(name="scripted", architecture="scripted"),
+        simulator=SimulatorInfo(kind=job.simulator.kind),
+        perturbation=_perturbation(job),
+        seeds=job.spec.seeds.record(),
         initial_db_hash=db_hash(initial),
         final_db_hash=db_hash(final),
         num_tool_calls=1,

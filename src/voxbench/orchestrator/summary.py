@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from voxbench.orchestrator.config import JudgesConfig
 from voxbench.orchestrator.jobs import ConversationSpec
 from voxbench.orchestrator.layout import RunLayout
 
@@ -110,7 +111,7 @@ def _detail(cid: str, rec: dict[str, Any], attempt: int | None = None) -> dict[s
     }
 
 
-def score_with_eval(run_dir: Path, judges: dict[str, Any]) -> tuple[dict[str, Any] | None, str]:
+def score_with_eval(run_dir: Path, judges: JudgesConfig) -> tuple[dict[str, Any] | None, str]:
     """Hand the run folder to voxbench.eval when installed (it writes metrics_summary.json).
 
     Returns (metrics summary or None, note). Scoring is optional: records left unscored

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from voxbench.orchestrator.config import ValidationConfig
+from voxbench.orchestrator.config import JudgesConfig, ValidationConfig
 
 
 @dataclass
@@ -51,14 +51,14 @@ class BuiltinValidator:
 
 
 def make_validator(
-    config: ValidationConfig, judges: dict[str, Any] | None = None, cache_dir: Path | None = None
+    config: ValidationConfig, judges: JudgesConfig | None = None, cache_dir: Path | None = None
 ) -> Validator:
     """``auto`` prefers eval's gate when it is installed; ``eval`` insists on it."""
     from voxbench.orchestrator.eval_bridge import EvalGate, eval_available
 
     if config.validator in ("auto", "eval"):
         if eval_available():
-            gate: Validator = EvalGate(judges or {}, cache_dir)
+            gate: Validator = EvalGate(judges or JudgesConfig(), cache_dir)
             return gate
         if config.validator == "eval":
             raise ValueError("validation.validator=eval but voxbench.eval is not installed")

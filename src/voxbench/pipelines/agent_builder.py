@@ -30,13 +30,14 @@ from voxbench.pipelines.services.cloud import (
     make_realtime_llm,
 )
 from voxbench.processors.clock import ConversationClock
+from voxbench.records import AgentInfo
 from voxbench.scenarios import AgentSpec, ToolExecutor
 
 
 class AgentBundle(Protocol):
     """Services that know how to build their own agent pipeline."""
 
-    info: dict[str, Any]
+    info: AgentInfo
     llm: Any
 
     def build_pipeline(

@@ -1,20 +1,23 @@
-"""Choosing the agent under test by profile name, for `voxbench call` and `voxbench run`.
+"""Choosing the agent under test: a profile name, profile files and overrides -> one profile.
 
-The offline default (`cascade-local`, alias `offline-default`) keeps its own builder so
-run configs can override its LLM/STT; every other profile goes through the profile
-registry, with `preflight` first so a missing key or extra fails before any call.
+Every driver (`voxbench call`, `voxbench run`, `voxbench talk`) resolves its agent here, so
+an override of a profile's parts behaves the same everywhere: ``{profile: cascade-local,
+llm: {temperature: 0.3}}`` is read exactly like a profiles-YAML entry ``{base:
+cascade-local, llm: {temperature: 0.3}}`` (nested mappings merge, the rest replaces).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from voxbench.pipelines.profiles import AgentProfile, get_profile, preflight
+from voxbench.pipelines.profiles import AgentProfile, get_profile, merge_body, preflight
 from voxbench.pipelines.services import LLMConfig
 
 LOCAL_DEFAULT = "cascade-local"
 ALIASES = {"offline-default": LOCAL_DEFAULT, "local": LOCAL_DEFAULT}
+OVERRIDABLE = ("description", "stt", "llm", "tts", "realtime", "external", "env")
 
 
 def canonical_name(name: str | None) -> str:
@@ -28,14 +31,26 @@ def resolve_agent(name: str | None, profile_files: list[str | Path] | None = Non
     return profile
 
 
+def resolve_agent_choice(choice: Mapping[str, Any]) -> AgentProfile:
+    """``{profile, profile_files, <part overrides>}`` (a run config's ``agent:``) as a profile.
+
+    Not preflighted: the driver checks keys and extras before the first call
+    (:func:`preflight`), the resolution itself only needs the profile files.
+    """
+    body = dict(choice)
+    name = canonical_name(body.pop("profile", None))
+    files = body.pop("profile_files", None) or []
+    unknown = sorted(set(body) - set(OVERRIDABLE))
+    if unknown:
+        raise ValueError(f"agent: unknown keys {unknown} (a profile name, profile_files, or {OVERRIDABLE})")
+    profile = get_profile(name, list(files))
+    if not body:
+        return profile
+    merged = merge_body(profile.model_dump(mode="json", exclude_none=True, exclude={"name"}), body)
+    return AgentProfile.model_validate({**merged, "name": profile.name})
+
+
 def local_llm_config(profile: AgentProfile) -> LLMConfig | None:
     """The profile's LLM config when it runs on the embedded local server, else None."""
     llm = profile.llm
     return llm if isinstance(llm, LLMConfig) and llm.kind == "local" else None
-
-
-def agent_services(profile: AgentProfile, server: Any) -> Any:
-    """Fresh services for one call of `profile` (the local server only if it needs one)."""
-    from voxbench.pipelines.agent_builder import build_agent_services
-
-    return build_agent_services(profile, server=server, check=False)

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
 
 from pipecat.services.llm_service import LLMService
 from pipecat.services.stt_service import STTService
 from pipecat.services.tts_service import TTSService
+
+from voxbench.records import AgentInfo, SimulatorInfo
 
 
 @dataclass
@@ -16,7 +17,7 @@ class AgentServices:
     stt: STTService
     llm: LLMService
     tts: TTSService
-    info: dict[str, Any] = field(default_factory=dict)  # model names etc., copied into the record
+    info: AgentInfo = field(default_factory=AgentInfo)  # which models; copied into the record
 
 
 @dataclass
@@ -26,7 +27,7 @@ class SimulatorServices:
     tts: TTSService
     stt: STTService | None = None
     llm: LLMService | None = None
-    info: dict[str, Any] = field(default_factory=dict)
+    info: SimulatorInfo = field(default_factory=SimulatorInfo)
 
 
 AgentFactory = Callable[[], AgentServices]

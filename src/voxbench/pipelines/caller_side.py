@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import random
 import zlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -65,25 +65,6 @@ class CallPerturbation:
     @classmethod
     def named(cls, name: str, seed: int, **kw: Any) -> CallPerturbation:
         return cls(resolve_condition(name), seed, **kw)
-
-
-def condition_from_job(name: str, spec: Mapping[str, Any] | None) -> Condition:
-    """A run config's ``conditions: {name: spec}`` entry as a Condition.
-
-    An empty spec is the built-in (or ``+``-composed) condition of that name; a spec with
-    ``base`` starts from that condition and overrides fields; anything else is a full
-    Condition definition (``ops``, ``voice_id``, ``behavior``).
-    """
-    spec = dict(spec or {})
-    if not spec:
-        return resolve_condition(name)
-    base = spec.pop("base", None)
-    if base is not None:
-        data = resolve_condition(str(base)).model_dump(mode="json")
-        data.update(spec)
-        data["name"] = name
-        return Condition.model_validate(data)
-    return Condition.model_validate({"name": name, **spec})
 
 
 def tts_config_for_voice(voice_id: str | None, base: Any = None) -> Any:
@@ -258,7 +239,7 @@ class CallerSide:
             "condition": self.condition.model_dump(mode="json"),
             "seed": self.pert.seed,
             "voice_id": self.condition.voice_id,
-            "tts_voice": self.services.info.get("tts"),
+            "tts_voice": self.services.info.tts.model if self.services.info.tts else None,
             "achieved_snr_db": noise[-1]["achieved_snr_db"] if noise else None,
             "achieved_loss_rate": loss[-1]["achieved_loss_rate"] if loss else None,
             "applied_at": "mixer",

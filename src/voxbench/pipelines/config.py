@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from voxbench.processors.speech_onset import OnsetConfig
+from voxbench.processors.onset_config import OnsetConfig
 from voxbench.transports.config import WireConfig
 
 

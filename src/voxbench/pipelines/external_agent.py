@@ -62,6 +62,7 @@ from voxbench.pipelines.profiles import ExternalAgentConfig
 from voxbench.pipelines.tool_bridge import TOOLS_PARAM, ToolBridge
 from voxbench.pipelines.tools import TRANSFER_TOOL
 from voxbench.processors.clock import ConversationClock
+from voxbench.records import AgentInfo
 from voxbench.scenarios import AgentSpec, ToolExecutor
 from voxbench.transports.serializers import AudioOnlyProtobufSerializer, TwilioClientSerializer
 
@@ -271,7 +272,7 @@ class ExternalAgentServices:
 
     external: ExternalAgentConfig
     headers: dict[str, str] = field(default_factory=dict)
-    info: dict[str, Any] = field(default_factory=dict)
+    info: AgentInfo = field(default_factory=AgentInfo)
     llm: Any = None
     relay: ExternalAgentRelay | None = None
 

@@ -15,14 +15,17 @@ from pipecat.services.tts_service import TTSService
 
 from voxbench.pipelines.s2s_agent import RealtimeAgentServices, build_realtime_agent
 from voxbench.pipelines.services.cloud import RealtimeConfig
+from voxbench.records import AgentInfo
 
 __all__ = ["build_realtime_agent", "hybrid_services"]
 
 
 def hybrid_services(
-    llm: LLMService, tts: TTSService, realtime: RealtimeConfig, info: dict[str, object] | None = None
+    llm: LLMService, tts: TTSService, realtime: RealtimeConfig, info: AgentInfo | None = None
 ) -> RealtimeAgentServices:
     """The service bundle of a hybrid agent (``realtime.output`` must be ``text``)."""
     if realtime.output != "text":
         raise ValueError("a hybrid agent's realtime LLM must answer in text (output: text)")
-    return RealtimeAgentServices(llm=llm, realtime=realtime, tts=tts, info=dict(info or {}))
+    return RealtimeAgentServices(
+        llm=llm, realtime=realtime, tts=tts, info=info or AgentInfo(architecture="hybrid")
+    )

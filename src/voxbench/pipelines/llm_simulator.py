@@ -215,14 +215,14 @@ def prepare_llm_caller(
     finished prompt before the call clock starts. Idempotent; ``services.info`` records a hash of
     the prompt and, for the JSON service, the caller's turn statistics.
     """
-    if services.llm is None or "prompt_sha256" in services.info:
+    if services.llm is None or services.info.prompt_sha256 is not None:
         return
     llm = services.llm
     scfg = cfg.simulator.llm
     parts = [simulator_prompt(call, scfg.reply_format), *[t for t in extra_instructions if t]]
     for text in parts:
         llm.append_system_instruction(text)
-    services.info["prompt_sha256"] = hashlib.sha256("\n\n".join(parts).encode()).hexdigest()[:16]
+    services.info.prompt_sha256 = hashlib.sha256("\n\n".join(parts).encode()).hexdigest()[:16]
     stats: dict[str, int] = {}
     if getattr(llm, "speaks_caller_json", False):
         n = scfg.give_up_after_says
@@ -231,9 +231,9 @@ def prepare_llm_caller(
         # a second echo is replaced by the caller's own request, in its opening words
         llm.echo_fallback = str(call.resolver.resolve(call.scenario.starting_utterance(call.lang)))  # type: ignore[attr-defined]
         stats = llm.caller_stats  # type: ignore[attr-defined]
-        services.info["caller_unspoken"] = llm.caller_unspoken  # type: ignore[attr-defined]
+        services.info.caller_unspoken = llm.caller_unspoken  # type: ignore[attr-defined]
     stats.setdefault("holds_waited", 0)
-    services.info["caller_stats"] = stats  # filled during the call, written with the record
+    services.info.caller_stats = stats  # filled during the call, written with the record
 
 
 async def warm_up_llm_caller(services: SimulatorServices) -> float | None:
@@ -292,7 +292,7 @@ def build_llm_simulator(
         services.stt,
         user_agg,
         OpeningLine(opening, scfg.llm.no_greeting_s),
-        CallerTurnGate(hang_up, scfg.llm.wait_on_hold, services.info.get("caller_stats")),
+        CallerTurnGate(hang_up, scfg.llm.wait_on_hold, services.info.caller_stats),
         llm,
         hang_up,
         services.tts,

@@ -15,6 +15,7 @@ from typing import Any
 from voxbench.pipelines.bundles import AgentServices, SimulatorServices
 from voxbench.pipelines.services import (
     LOCAL_AGENT_LLM,
+    SIMULATOR_LLM,
     LLMConfig,
     STTConfig,
     TTSConfig,
@@ -23,13 +24,8 @@ from voxbench.pipelines.services import (
     make_stt,
     make_tts,
 )
+from voxbench.records import ServicePart, SimulatorInfo
 
-SIMULATOR_LLM = LLMConfig(
-    local_model="qwen2.5-coder-1.5b", temperature=0.0, max_tokens=160, strip_markdown=False
-)
-"""The LLM caller's default model: a caller line is short; its words arrive as a JSON string."""
-
-AGENT_VOICE = TTSConfig(voice="agent")
 USER_VOICE = TTSConfig(voice="user")
 
 
@@ -46,19 +42,16 @@ def start_simulator_llm_server(cfg: LLMConfig | None = None) -> Any:
 def local_agent(
     server: Any, llm_cfg: LLMConfig | None = None, stt_cfg: STTConfig | None = None
 ) -> AgentServices:
-    llm_cfg = llm_cfg or LOCAL_AGENT_LLM
-    stt_cfg = stt_cfg or STTConfig()
-    return AgentServices(
-        stt=make_stt(stt_cfg),
-        llm=make_llm(llm_cfg, server=server),
-        tts=make_tts(AGENT_VOICE),
-        info={
-            "name": "cascade-local",
-            "stt": f"faster-whisper {stt_cfg.model} {stt_cfg.compute_type}",
-            "llm": str(getattr(server, "model", "local")),
-            "tts": AGENT_VOICE.voice_id,
-        },
+    """The offline default agent (profile ``cascade-local``), its LLM and STT optionally replaced."""
+    from voxbench.pipelines.agent_builder import build_agent_services
+    from voxbench.pipelines.profiles import BUILTIN_PROFILES
+
+    profile = BUILTIN_PROFILES["cascade-local"].model_copy(
+        update={"llm": llm_cfg or LOCAL_AGENT_LLM, "stt": stt_cfg or STTConfig()}
     )
+    services = build_agent_services(profile, server=server, check=False)
+    assert isinstance(services, AgentServices)
+    return services
 
 
 def local_simulator(
@@ -78,9 +71,9 @@ def local_simulator(
 
     voice = tts_config_for_voice(voice_id, USER_VOICE)
     tts = make_tts(voice)
-    info: dict[str, Any] = {"tts": voice.voice_id}
-    if voice_id:
-        info["accent_voice_id"] = voice_id
+    info = SimulatorInfo(
+        kind=kind, tts=ServicePart(vendor="local", model=voice.voice_id), accent_voice_id=voice_id or None
+    )
     if kind == "trace":
         return SimulatorServices(tts=tts, info=info)
     from voxbench.pipelines.caller_llm import make_caller_llm
@@ -92,5 +85,7 @@ def local_simulator(
         else make_llm(llm_cfg, server=server)
     )
     model = str(getattr(server, "model", None) or llm_cfg.model)
-    info.update(stt="faster-whisper tiny.en int8", llm=model, llm_reply_format=reply_format)
+    info.stt = ServicePart(vendor="local", model="faster-whisper tiny.en int8")
+    info.llm = ServicePart(vendor="local" if llm_cfg.kind == "local" else "openai-compatible", model=model)
+    info.reply_format = reply_format
     return SimulatorServices(tts=tts, stt=make_stt(STTConfig()), llm=llm, info=info)

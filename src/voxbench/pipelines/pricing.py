@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from voxbench.records import TTSText, UsageEvent
+from voxbench.records import AgentInfo, ServicePart, TTSText, UsageEvent
 
 PRICE_TABLE_VERSION = "2025-approx-1"
 
@@ -71,7 +71,7 @@ def token_price(model: str, prices: PriceTable) -> tuple[float, float] | None:
 
 
 def usage_summary(
-    events: Iterable[Any], duration_s: float, agent: dict[str, Any], prices: PriceTable = DEFAULT_PRICES
+    events: Iterable[Any], duration_s: float, agent: AgentInfo, prices: PriceTable = DEFAULT_PRICES
 ) -> dict[str, Any]:
     """Tokens per model, TTS characters, call minutes, and the estimated cost of the agent side."""
     llm: dict[str, dict[str, Any]] = {}
@@ -98,13 +98,10 @@ def usage_summary(
         m["usd"] = round((m["prompt_tokens"] * p[0] + m["completion_tokens"] * p[1]) / 1e6, 6)
         items.append({"item": f"llm:{model}", "usd": m["usd"]})
 
-    def vendor(part: str) -> str | None:
-        cfg = agent.get(part)
-        if not isinstance(cfg, dict):
-            return None
-        return cfg.get("provider") or cfg.get("kind")
+    def vendor(part: ServicePart | None) -> str | None:
+        return None if part is None else part.vendor
 
-    stt = vendor("stt")
+    stt = vendor(agent.stt)
     if stt in ("deepgram", "openai"):
         rate = prices.per_minute.get(f"stt:{stt}")
         if rate is None:
@@ -113,13 +110,13 @@ def usage_summary(
             items.append(
                 {"item": f"stt:{stt}", "minutes": round(minutes, 3), "usd": round(rate * minutes, 6)}
             )
-    rt = vendor("realtime")
+    rt = vendor(agent.realtime)
     if rt is not None and f"realtime:{rt}" in prices.per_minute:
         rate = prices.per_minute[f"realtime:{rt}"]
         items.append(
             {"item": f"realtime:{rt}", "minutes": round(minutes, 3), "usd": round(rate * minutes, 6)}
         )
-    tts = vendor("tts")
+    tts = vendor(agent.tts)
     if tts in ("cartesia", "elevenlabs", "openai", "deepgram"):
         rate = prices.per_1k_chars.get(f"tts:{tts}")
         if rate is None:

@@ -22,11 +22,12 @@ YAML files (``VOXBENCH_AGENTS`` = paths separated by ``os.pathsep``, or ``paths=
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -39,6 +40,7 @@ from voxbench.pipelines.services.cloud import (
     CloudTTSConfig,
     RealtimeConfig,
 )
+from voxbench.records import AgentInfo, ServicePart
 
 Architecture = Literal["cascade", "hybrid", "s2s", "external"]
 STTChoice = Annotated[STTConfig | CloudSTTConfig, Field(discriminator="kind")]
@@ -180,14 +182,37 @@ class AgentProfile(BaseModel):
             )
         return reqs
 
-    def info(self) -> dict[str, Any]:
-        """What the record says about this agent (never secrets)."""
-        out: dict[str, Any] = {"profile": self.name, "kind": self.architecture}
-        for part in ("stt", "llm", "tts", "realtime", "external"):
-            cfg = getattr(self, part)
-            if cfg is not None:
-                out[part] = cfg.model_dump(mode="json", exclude_none=True)
-        return out
+    def info(self) -> AgentInfo:
+        """What the record says about this agent (never secrets; the same keys on every path)."""
+        return AgentInfo(
+            name=self.name,
+            architecture=self.architecture,
+            stt=None if self.stt is None else _part(self.stt),
+            llm=None if self.llm is None else _part(self.llm),
+            tts=None if self.tts is None else _part(self.tts),
+            realtime=None
+            if self.realtime is None
+            else ServicePart(vendor=self.realtime.provider, model=self.realtime.model),
+            external=None
+            if self.external is None
+            else ServicePart(vendor="external", model=self.external.protocol),
+        )
+
+
+def _part(
+    cfg: STTConfig | TTSConfig | LLMConfig | CloudSTTConfig | CloudTTSConfig | CloudLLMConfig,
+) -> ServicePart:
+    """One service config as the record names it: vendor (prices key on it) and model."""
+    if isinstance(cfg, STTConfig):
+        return ServicePart(vendor="local", model=f"faster-whisper {cfg.model} {cfg.compute_type}")
+    if isinstance(cfg, TTSConfig):
+        return ServicePart(vendor="local", model=cfg.voice_id)
+    if isinstance(cfg, LLMConfig):
+        if cfg.kind == "local":
+            return ServicePart(vendor="local", model=cfg.local_model)
+        hosted = cfg.api_key_env == "OPENAI_API_KEY" or cfg.base_url is None
+        return ServicePart(vendor="openai" if hosted else "openai-compatible", model=cfg.model)
+    return ServicePart(vendor=cfg.vendor(), model=cfg.model)
 
 
 @dataclass(frozen=True)
@@ -346,13 +371,29 @@ def _builtins() -> list[AgentProfile]:
     ]
 
 
-BUILTIN_PROFILES: dict[str, AgentProfile] = {p.name: p for p in _builtins()}
+@functools.cache
+def builtin_profiles() -> dict[str, AgentProfile]:
+    """The built-in profiles, built on first use: a TTS voice check imports the TTS code and
+    numpy, which a worker parsing a scripted job must not pay for."""
+    return {p.name: p for p in _builtins()}
 
 
-def _merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
+if TYPE_CHECKING:
+    BUILTIN_PROFILES: dict[str, AgentProfile]
+
+
+def __getattr__(name: str) -> Any:
+    if name == "BUILTIN_PROFILES":
+        return builtin_profiles()
+    raise AttributeError(name)
+
+
+def merge_body(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
+    """A profile body over another (``base:`` in YAML, overrides in a run config): nested
+    mappings merge, everything else replaces."""
     out = dict(base)
     for k, v in over.items():
-        out[k] = _merge(out[k], v) if isinstance(v, dict) and isinstance(out.get(k), dict) else v
+        out[k] = merge_body(out[k], v) if isinstance(v, dict) and isinstance(out.get(k), dict) else v
     return out
 
 
@@ -372,7 +413,7 @@ def profiles_from_yaml(
             base = known.get(base_name) or out.get(base_name)
             if base is None:
                 raise ValueError(f"{path}: profile {name!r} has unknown base {base_name!r}")
-            body = _merge(base.model_dump(mode="json", exclude_none=True, exclude={"name"}), body)
+            body = merge_body(base.model_dump(mode="json", exclude_none=True, exclude={"name"}), body)
         try:
             out[name] = AgentProfile.model_validate({**body, "name": str(name)})
         except ValueError as exc:
@@ -384,7 +425,7 @@ def profiles_from_yaml(
 
 def load_profiles(paths: list[str | Path] | None = None) -> dict[str, AgentProfile]:
     """Built-ins, then each YAML file in ``$VOXBENCH_AGENTS`` and ``paths`` (later wins)."""
-    found: dict[str, AgentProfile] = dict(BUILTIN_PROFILES)
+    found: dict[str, AgentProfile] = dict(builtin_profiles())
     env = [p for p in os.environ.get(PROFILES_ENV, "").split(os.pathsep) if p]
     for path in [*env, *(paths or [])]:
         found.update(profiles_from_yaml(path, found))

@@ -36,6 +36,7 @@ from voxbench.pipelines.services.cloud import RealtimeConfig
 from voxbench.pipelines.tools import bind_tools, tools_schema
 from voxbench.pipelines.turns import user_aggregator_params
 from voxbench.processors.clock import ConversationClock
+from voxbench.records import AgentInfo
 from voxbench.scenarios import AgentSpec, ToolExecutor
 
 PHONE_STYLE = (
@@ -93,7 +94,7 @@ class RealtimeAgentServices:
     llm: LLMService
     realtime: RealtimeConfig
     tts: TTSService | None = None
-    info: dict[str, Any] = field(default_factory=dict)
+    info: AgentInfo = field(default_factory=AgentInfo)
 
     def build_pipeline(
         self,

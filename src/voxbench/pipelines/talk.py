@@ -51,6 +51,7 @@ from voxbench.records import (
     Event,
     EventWriter,
     HumanRating,
+    SimulatorInfo,
     atomic_write_json,
 )
 from voxbench.scenarios import ToolExecutor, db_hash
@@ -109,7 +110,7 @@ class TalkCall:
         self.connected = asyncio.Event()
         self.record: ConversationRecord | None = None
         self.hangup_by: str | None = None
-        self.client_info: dict[str, Any] = {}
+        self.user_agent: str | None = None  # the browser's, for the record
         self._agent: AgentPipeline | None = None
         self._worker: PipelineWorker | None = None
         self._task: _Task | None = None
@@ -273,7 +274,6 @@ class TalkCall:
         events = self.rec.finalize()
         if self.writer is not None:
             self.writer.close()
-        cfg = self.cfg
         record = ConversationRecord(
             conversation_id=self.conversation_id,
             domain=self.call.domain,
@@ -287,8 +287,8 @@ class TalkCall:
             started_at=self._started_at,
             ended_at=dt.datetime.now(dt.UTC).isoformat(),
             duration_s=round(t_end, 3),
-            agent={"kind": cfg.agent.kind, "config": cfg.agent.model_dump(mode="json"), **self.services.info},
-            simulator={"kind": "human", "interface": self.interface, **self.client_info},
+            agent=self.services.info,
+            simulator=SimulatorInfo(kind="human", interface=self.interface, user_agent=self.user_agent),
             versions=_versions(),
             initial_db_hash=db_hash(self.executor.initial_db),
             final_db_hash=db_hash(self.executor.db),

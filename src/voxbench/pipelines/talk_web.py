@@ -182,8 +182,7 @@ class TalkWebServer:
         return web.json_response(
             {
                 "card": self.card,
-                "agent": self.talk.services.info.get("name")
-                or self.talk.services.info.get("profile", "agent"),
+                "agent": self.talk.services.info.name,
                 "raw_mic": self.raw_mic,
                 **self._state_json(),
             }
@@ -203,7 +202,7 @@ class TalkWebServer:
                 return web.json_response(
                     {"error": "this session already had its call; start `voxbench talk` again"}, status=409
                 )
-            self.talk.client_info = {"user_agent": r.headers.get("User-Agent", "")}
+            self.talk.user_agent = r.headers.get("User-Agent", "")
             try:
                 await self.connection.initialize(sdp=sdp, type=kind)
             except Exception as exc:

@@ -12,18 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from pydantic import BaseModel, ConfigDict, Field
 
+from voxbench.processors.onset_config import OnsetConfig
 
-class OnsetConfig(BaseModel):
-    """Thresholds of the energy detector (dBFS; full scale int16 = 0 dB)."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    threshold_db: float = Field(default=-40.0, le=0.0, description="window RMS level that counts as sound")
-    window_ms: float = Field(default=10.0, gt=0, le=50)
-    hangover_ms: float = Field(default=300.0, ge=0, description="silence that ends a speech segment")
-    min_speech_ms: float = Field(default=50.0, ge=0, description="shorter loud blips are ignored")
+__all__ = ["EnergyOnsetDetector", "OnsetConfig", "SpeechMark", "detect_segments", "rms_db"]
 
 
 @dataclass(frozen=True)

@@ -38,16 +38,21 @@ from voxbench.records.io import (
 )
 from voxbench.records.models import (
     SCHEMA_VERSION,
+    AgentInfo,
     ConversationRecord,
     EndReason,
     HumanRating,
     RecordStatus,
     RunManifest,
+    ServicePart,
+    SimulatorInfo,
     UnknownSchemaVersion,
 )
+from voxbench.records.seeds import derive_seed
 
 __all__ = [
     "SCHEMA_VERSION",
+    "AgentInfo",
     "AudioSegment",
     "BargeIn",
     "CallerAct",
@@ -65,6 +70,8 @@ __all__ = [
     "RecordBundle",
     "RecordStatus",
     "RunManifest",
+    "ServicePart",
+    "SimulatorInfo",
     "Speech",
     "StageTiming",
     "TTSText",
@@ -78,6 +85,7 @@ __all__ = [
     "Yield",
     "atomic_write_bytes",
     "atomic_write_json",
+    "derive_seed",
     "parse_event",
     "read_events",
     "read_record",

@@ -166,11 +166,13 @@ def _slug(s: str) -> str:
 
 
 def _system_name(rec: ConversationRecord, manifest: RunManifest | None, run_name: str) -> str:
-    for src in (rec.agent, (manifest.config.get("agent") if manifest else None) or {}):
-        if isinstance(src, dict):
-            for k in ("name", "label", "id", "profile"):
-                if isinstance(src.get(k), str) and src[k]:
-                    return str(src[k])
+    if rec.agent.name != "unknown":
+        return rec.agent.name
+    src = (manifest.config.get("agent") if manifest else None) or {}
+    if isinstance(src, dict):
+        for k in ("name", "profile"):
+            if isinstance(src.get(k), str) and src[k]:
+                return str(src[k])
     if manifest and isinstance(manifest.config.get("name"), str):
         return str(manifest.config["name"])
     return run_name

@@ -144,7 +144,7 @@ async def test_external_agent_end_to_end_with_bridged_tool_call(
 
     assert record.status == "completed", record.error
     assert record.end_reason == "trace_finished"
-    assert record.agent["kind"] == "external" and record.agent["profile"] == base.name
+    assert record.agent.architecture == "external" and record.agent.name == base.name
     # the bot was told where the tools are, and heard every line the caller said
     assert bot.bridge_urls and bot.bridge_urls[0].startswith("http://127.0.0.1:")
     lines = reference_user_lines(call.scenario, call.resolver)

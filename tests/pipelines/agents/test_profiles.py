@@ -34,7 +34,7 @@ from voxbench.pipelines.s2s_agent import RealtimeAgentServices
 from voxbench.pipelines.scenario_input import CallScenario
 from voxbench.pipelines.tool_bridge import ToolBridge, call_tool, list_tools
 from voxbench.processors.clock import ConversationClock
-from voxbench.records import TTSText, UsageEvent
+from voxbench.records import AgentInfo, TTSText, UsageEvent
 from voxbench.scenarios import ToolExecutor
 from voxbench.transports.pairing import server_params
 from voxbench.transports.serializers import AudioOnlyProtobufSerializer
@@ -85,7 +85,7 @@ def test_every_profile_constructs_without_network(name: str, call: CallScenario)
         assert isinstance(services, RealtimeAgentServices)
         assert isinstance(services.llm, LLMService)
         assert (services.tts is not None) == (profile.architecture == "hybrid")
-    assert services.info["profile"] == name and services.info["kind"] == profile.architecture
+    assert services.info.name == name and services.info.architecture == profile.architecture
     assert "fake-" not in repr(services.info)  # keys never reach the record
     # and the agent pipeline is assembled around an (unstarted) server transport
     params = server_params(AudioOnlyProtobufSerializer(), 16000)
@@ -239,5 +239,5 @@ def test_usage_summary_is_an_estimate() -> None:
     assert items["stt:deepgram"]["usd"] == pytest.approx(2 * 0.0077)
     assert items["tts:cartesia"]["chars"] == 2000
     assert s["estimated_cost_usd"] == pytest.approx(1.2 + 0.0154 + 0.06)
-    unknown = usage_summary([UsageEvent(t=1, side="agent", model="mystery-1")], 10.0, {})
+    unknown = usage_summary([UsageEvent(t=1, side="agent", model="mystery-1")], 10.0, AgentInfo())
     assert unknown["estimated_cost_usd"] is None and unknown["unpriced"] == ["llm:mystery-1"]

@@ -86,7 +86,7 @@ def _common_checks(server: FakeRealtimeServer, out: Path, modality: str) -> list
     assert summary["estimate"] is True
     assert summary["llm"]["gpt-realtime"]["completion_tokens"] == 30 * len(usage)
     assert summary["estimated_cost_usd"] and summary["estimated_cost_usd"] > 0
-    assert b.record.agent["profile"] == "local-realtime"
+    assert b.record.agent.name == "local-realtime"
     return ev
 
 
@@ -94,7 +94,7 @@ def _common_checks(server: FakeRealtimeServer, out: Path, modality: str) -> list
 async def test_s2s_openai_realtime_call_with_tool(call: CallScenario, tmp_path: Path) -> None:
     server, out = await _call(call, tmp_path, "s2s-openai-realtime", tts=None)
     ev = _common_checks(server, out, "audio")
-    assert read_record(out).record.agent["kind"] == "s2s"
+    assert read_record(out).record.agent.architecture == "s2s"
     # the transcript of the model's speech is recorded as the agent's text
     assert any(isinstance(e, TTSText) and "found your reservation" in e.text for e in ev)
     # the user's turns were detected by the (server) VAD and answered
@@ -106,7 +106,7 @@ async def test_hybrid_openai_realtime_text_call_with_tool(call: CallScenario, tm
     tts = FakeTTS(f0=120.0)
     server, out = await _call(call, tmp_path, "hybrid-openai-realtime-text", tts=tts)
     ev = _common_checks(server, out, "text")
-    assert read_record(out).record.agent["kind"] == "hybrid"
+    assert read_record(out).record.agent.architecture == "hybrid"
     # the model answered in text and our TTS spoke it
     spoken = " ".join(tts.spoken)
     assert "found your reservation" in spoken and GREETING.split("!")[0] in spoken

@@ -24,7 +24,7 @@ from voxbench.pipelines.bundles import AgentServices
 from voxbench.pipelines.config import AgentConfig, CallConfig, LimitsConfig, TurnConfig, VADConfig
 from voxbench.pipelines.scenario_input import CallScenario
 from voxbench.pipelines.talk import TalkCall, scenario_card
-from voxbench.records import HumanRating, Speech, ToolCall, Transcript, read_record
+from voxbench.records import AgentInfo, HumanRating, Speech, ToolCall, Transcript, read_record
 from voxbench.scenarios import check_task_completion, load_dataset
 
 SR = 16000
@@ -59,7 +59,10 @@ def fake_agent() -> AgentServices:
         Reply("You're welcome. Goodbye!"),
     ]
     return AgentServices(
-        stt=FakeSTT(USER_LINES), llm=FakeLLM(script), tts=FakeTTS(f0=120.0), info={"name": "fake-cascade"}
+        stt=FakeSTT(USER_LINES),
+        llm=FakeLLM(script),
+        tts=FakeTTS(f0=120.0),
+        info=AgentInfo(name="fake-cascade"),
     )
 
 
@@ -174,7 +177,7 @@ async def test_browser_call_fake_mic_to_scored_record(tmp_path: Path) -> None:
     # the record: a completed call the person ended, with their rating
     assert record is not None and record.status == "completed", record and record.error
     assert record.end_reason == "end_call"
-    assert record.simulator["kind"] == "human" and record.simulator["interface"] == "browser-webrtc"
+    assert record.simulator.kind == "human" and record.simulator.interface == "browser-webrtc"
     assert record.human_rating == HumanRating(task_done=True, natural=3, comment="fake-mic test call")
     b = read_record(out)
     assert b.record.human_rating == record.human_rating

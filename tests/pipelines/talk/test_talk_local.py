@@ -29,7 +29,7 @@ from voxbench.pipelines.talk_local import (
     local_audio_transport,
     run_local_talk,
 )
-from voxbench.records import Speech, Transcript, read_record
+from voxbench.records import AgentInfo, Speech, Transcript, read_record
 
 SR = 16000
 
@@ -218,7 +218,7 @@ async def test_local_call_through_fake_portaudio(monkeypatch: pytest.MonkeyPatch
         stt=FakeSTT(["Hi, I'd like to add a checked bag.", "Thanks, bye."]),
         llm=FakeLLM([Reply("Sure, what's your confirmation code?"), Reply("Goodbye!")]),
         tts=FakeTTS(f0=120.0),
-        info={"name": "fake"},
+        info=AgentInfo(name="fake"),
     )
     talk = TalkCall(bb1(), fast_config(), services, tmp_path / "rec", interface="local-audio")
     said: list[str] = []
@@ -242,7 +242,7 @@ async def test_local_call_through_fake_portaudio(monkeypatch: pytest.MonkeyPatch
     assert record.human_rating is not None and record.human_rating.task_done is True
     assert record.human_rating.natural == 2 and record.human_rating.comment == "fine"
     b = read_record(tmp_path / "rec")
-    assert b.record.simulator["interface"] == "local-audio"
+    assert b.record.simulator.interface == "local-audio"
     onsets = [e.t for e in b.events if isinstance(e, Speech) and e.channel == "user" and e.state == "onset"]
     assert len(onsets) == 2 and abs((onsets[1] - onsets[0]) - 3.5) < 0.1, onsets
     assert [e.text for e in b.events if isinstance(e, Transcript) and e.channel == "user"] == [

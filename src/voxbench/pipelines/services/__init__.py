@@ -188,6 +188,11 @@ calls with invented values ("123456", "Smith"); 1.5B json_schema + say_then_tool
 2/3-3/3, and a live bb.1 call completed (2 correct tool calls).
 """
 
+SIMULATOR_LLM = LLMConfig(
+    local_model="qwen2.5-coder-1.5b", temperature=0.0, max_tokens=160, strip_markdown=False
+)
+"""The LLM caller's default model: a caller line is short; its words arrive as a JSON string."""
+
 
 def make_stt(cfg: STTConfig, **kwargs: Any) -> Any:
     """A pipecat STT service for ``cfg`` (a ``SegmentedSTTService``: needs VAD frames in the pipeline)."""

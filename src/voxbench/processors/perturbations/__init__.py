@@ -31,27 +31,28 @@ from .config import (
     Op,
     PacketLossOp,
     TelephonyOp,
+    condition_from_spec,
     derive_seed,
     resolve_condition,
 )
-from .noise import babble_from_speech, clatter, load_noise_file, pink_noise, speech_like, white_noise
-from .ops import (
-    MixResult,
-    PacketLossResult,
-    gain_and_clip,
-    gilbert_elliott_mask,
-    mix_noise_at_snr,
-    muffle,
-    mulaw_decode,
-    mulaw_encode,
-    packet_loss,
-    speech_activity_mask,
-    telephony,
-)
-from .streaming import StreamingChain, apply_condition
 
 if TYPE_CHECKING:
+    from .noise import babble_from_speech, clatter, load_noise_file, pink_noise, speech_like, white_noise
+    from .ops import (
+        MixResult,
+        PacketLossResult,
+        gain_and_clip,
+        gilbert_elliott_mask,
+        mix_noise_at_snr,
+        muffle,
+        mulaw_decode,
+        mulaw_encode,
+        packet_loss,
+        speech_activity_mask,
+        telephony,
+    )
     from .processor import PerturbationProcessor
+    from .streaming import StreamingChain, apply_condition
 
 __all__ = [
     "BUILTIN_CONDITIONS",
@@ -77,6 +78,7 @@ __all__ = [
     "babble_from_speech",
     "behave_lines",
     "clatter",
+    "condition_from_spec",
     "derive_seed",
     "gain_and_clip",
     "gilbert_elliott_mask",
@@ -96,9 +98,38 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    if name == "PerturbationProcessor":
-        from .processor import PerturbationProcessor
+# The DSP (scipy, seconds to import) loads on first use: configs and conditions are read by
+# the orchestrator's run config, which must stay cheap to import in every worker process.
+_LAZY = {
+    **dict.fromkeys(
+        ("babble_from_speech", "clatter", "load_noise_file", "pink_noise", "speech_like", "white_noise"),
+        "noise",
+    ),
+    **dict.fromkeys(
+        (
+            "MixResult",
+            "PacketLossResult",
+            "gain_and_clip",
+            "gilbert_elliott_mask",
+            "mix_noise_at_snr",
+            "muffle",
+            "mulaw_decode",
+            "mulaw_encode",
+            "packet_loss",
+            "speech_activity_mask",
+            "telephony",
+        ),
+        "ops",
+    ),
+    "StreamingChain": "streaming",
+    "apply_condition": "streaming",
+    "PerturbationProcessor": "processor",
+}
 
-        return PerturbationProcessor
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        import importlib
+
+        return getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
     raise AttributeError(name)

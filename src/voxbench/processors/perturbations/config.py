@@ -7,13 +7,14 @@ with the seed from :func:`derive_seed` the perturbation is reproducible.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Mapping
 from pathlib import Path
 from types import MappingProxyType
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from voxbench.records.seeds import perturbation_seed
 
 from .behavior import (
     BackchannelConfig,
@@ -149,14 +150,9 @@ class Condition(BaseModel):
 
 
 def derive_seed(scenario_id: str, trial: int, condition_name: str) -> int:
-    """Stable 63-bit seed from (scenario id, trial, condition name), same on every machine.
-
-    SHA-256 of a length-prefixed encoding, so ("a", 1, "bc") and ("ab", 1, "c") differ and
-    Python's salted ``hash()`` is never involved.
-    """
-    parts = ["voxbench.perturbations.v1", scenario_id, str(int(trial)), condition_name]
-    blob = b"".join(len(p.encode()).to_bytes(4, "big") + p.encode() for p in parts)
-    return int.from_bytes(hashlib.sha256(blob).digest()[:8], "big") >> 1
+    """Stable 63-bit seed from (scenario id, trial, condition name), same on every machine
+    (:func:`voxbench.records.seeds.perturbation_seed`, the project's one seed derivation)."""
+    return perturbation_seed(scenario_id, trial, condition_name)
 
 
 _FRENCH = "piper:joe@fr"
@@ -266,3 +262,24 @@ def resolve_condition(name: str, extra: Mapping[str, Condition] | None = None) -
         parts = [resolve_condition(p, extra) for p in name.split("+")]
         return parts[0].compose(*parts[1:], name=name)
     raise KeyError(f"unknown condition {name!r}; known: {', '.join(sorted(table))}")
+
+
+def condition_from_spec(name: str, spec: Mapping[str, object] | Condition | None) -> Condition:
+    """A run config's ``conditions: {name: spec}`` entry as a Condition.
+
+    An empty spec is the built-in (or ``+``-composed) condition of that name; a spec with
+    ``base`` starts from that condition and overrides fields; anything else is a full
+    Condition definition (``ops``, ``voice_id``, ``behavior``). A Condition passes as is.
+    """
+    if isinstance(spec, Condition):
+        return spec
+    data = dict(spec or {})
+    if not data:
+        return resolve_condition(name)
+    base = data.pop("base", None)
+    if base is not None:
+        merged = resolve_condition(str(base)).model_dump(mode="json")
+        merged.update(data)
+        merged["name"] = name
+        return Condition.model_validate(merged)
+    return Condition.model_validate({"name": name, **data})

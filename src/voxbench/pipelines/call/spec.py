@@ -1,0 +1,158 @@
+"""Everything one call needs, resolved once by its driver: the :class:`CallSpec`.
+
+A driver (`voxbench call`, `voxbench talk`, the orchestrator) turns what a person typed
+(a profile name, profile files, overrides, a condition name, a scenario id) into one frozen,
+typed spec; whoever runs the call reads only the spec. It serialises whole into the
+orchestrator's ``job.json``, so a worker process, a Ray node or a person debugging a record
+sees exactly what the call was made of. Pure pydantic: no pipecat.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, model_validator
+
+from voxbench.pipelines.config import CallConfig
+from voxbench.pipelines.profiles import AgentProfile
+from voxbench.pipelines.services import SIMULATOR_LLM, LLMConfig
+from voxbench.processors.perturbations import Condition, resolve_condition
+from voxbench.records.seeds import attempt_seed, conversation_seed, perturbation_seed
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+FaultKind = Literal["crash", "exception", "hang", "socket_drop", "invalid"]
+
+
+class Fault(_Frozen):
+    """An injected fault of the scripted conversation fn, matched on the fields that are set."""
+
+    fault: FaultKind
+    domain: str | None = None
+    scenario_id: str | None = None
+    trial: int | None = None
+    condition: str | None = None
+    attempt: int | None = None
+
+    def matches(self, conv: ConversationRef) -> bool:
+        keys = ("domain", "scenario_id", "trial", "condition", "attempt")
+        return all(getattr(self, k) in (None, getattr(conv, k)) for k in keys)
+
+
+class ScriptedAgent(_Frozen):
+    """The no-audio scripted agent (``voxbench.orchestrator.scripted``): orchestration tests and
+    overhead benchmarks. Knobs: sleep or a paced audio loop of ``duration_s``, CPU per chunk,
+    a count file (one line per attempt) and injected faults."""
+
+    profile: Literal["scripted"] = "scripted"
+    duration_s: float = Field(default=0.0, ge=0)
+    paced: bool = False
+    cpu_ms_per_chunk: float = Field(default=0.0, ge=0)
+    count_file: str | None = None
+    faults: tuple[Fault, ...] = ()
+
+
+def _agent_tag(v: Any) -> str:
+    profile = v.get("profile") if isinstance(v, Mapping) else getattr(v, "profile", None)
+    return "scripted" if profile == "scripted" else "profile"
+
+
+AgentSpec = Annotated[
+    Annotated[ScriptedAgent, Tag("scripted")] | Annotated[AgentProfile, Tag("profile")],
+    Discriminator(_agent_tag),
+]
+"""The agent of a call: a resolved profile, or the scripted stand-in."""
+
+
+class SimulatorSpec(_Frozen):
+    """The caller: trace replay, an LLM caller (its model resolved here), or scripted (no audio;
+    a live call treats it as trace). ``llm`` given as a partial mapping overrides the default
+    caller model field by field, the same way in every driver."""
+
+    kind: Literal["scripted", "trace", "llm"] = "scripted"
+    llm: LLMConfig = SIMULATOR_LLM
+    reply_format: Literal["json", "tools"] | None = Field(
+        default=None, description="LLM caller's reply format; None keeps the call config's"
+    )
+    faults: tuple[Fault, ...] = ()
+
+    @model_validator(mode="before")
+    @classmethod
+    def _merge_llm(cls, data: Any) -> Any:
+        if isinstance(data, Mapping) and isinstance(data.get("llm"), Mapping):
+            base = SIMULATOR_LLM.model_dump(exclude_unset=True)
+            data = {**data, "llm": LLMConfig.model_validate({**base, **data["llm"]})}
+        return data
+
+    @property
+    def live_kind(self) -> Literal["trace", "llm"]:
+        return "llm" if self.kind == "llm" else "trace"
+
+
+class ConversationRef(_Frozen):
+    """Which conversation and attempt a call is: its coordinates in a run."""
+
+    conversation_id: str
+    dataset: str | None = Field(default=None, description="EVA-format folder; None = built-in data")
+    domain: str
+    scenario_id: str
+    lang: str = "en"
+    trial: int = 0
+    condition: str = "clean"
+    attempt: int = 0
+
+
+class CallSeeds(_Frozen):
+    """Every seed of a call, all from :mod:`voxbench.records.seeds`."""
+
+    conversation: int
+    attempt: int
+    perturbation: int | None = None
+
+    @classmethod
+    def derive(cls, run_seed: int, conv: ConversationRef, perturbed: bool) -> CallSeeds:
+        base = conversation_seed(run_seed, conv.domain, conv.scenario_id, conv.trial, conv.condition)
+        att = attempt_seed(base, conv.attempt)
+        pert = None
+        if perturbed:
+            pert = perturbation_seed(
+                conv.scenario_id, conv.trial, conv.condition, att if conv.attempt else None
+            )
+        return cls(conversation=base, attempt=att, perturbation=pert)
+
+    def record(self) -> dict[str, int]:
+        out = {"conversation": self.conversation, "attempt": self.attempt}
+        return out | ({} if self.perturbation is None else {"perturbation": self.perturbation})
+
+
+class CallSpec(_Frozen):
+    """One call, fully resolved: scenario reference, agent, caller, perturbation, the call's
+    behaviour (wire, limits, VAD, turn-taking; :class:`CallConfig`), seeds and attempt."""
+
+    conversation: ConversationRef
+    agent: AgentSpec
+    simulator: SimulatorSpec = Field(default_factory=SimulatorSpec)
+    perturbation: Condition = Field(default_factory=lambda: resolve_condition("clean"))
+    call: CallConfig = Field(default_factory=CallConfig)
+    seeds: CallSeeds
+
+    @property
+    def profile(self) -> AgentProfile:
+        """The agent profile of a live call (a scripted agent has none)."""
+        if not isinstance(self.agent, AgentProfile):
+            raise TypeError("a scripted agent has no profile: run it with the scripted conversation fn")
+        return self.agent
+
+
+def live_call_config(base: CallConfig, sim: SimulatorSpec, lang: str, time_limit_s: float) -> CallConfig:
+    """``base`` with what the driver decided: language, time limit, caller kind and reply format."""
+    sim_cfg = base.simulator.model_copy(update={"kind": sim.live_kind})
+    if sim.reply_format is not None:
+        llm = sim_cfg.llm.model_copy(update={"reply_format": sim.reply_format})
+        sim_cfg = sim_cfg.model_copy(update={"llm": llm})
+    limits = base.limits.model_copy(update={"time_limit_s": time_limit_s})
+    return base.model_copy(update={"lang": lang, "simulator": sim_cfg, "limits": limits})

@@ -1,0 +1,81 @@
+"""The typed CallSpec: resolved once by a driver, serialised whole into job.json."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from pydantic import ValidationError
+
+from voxbench.orchestrator.config import RunConfig
+from voxbench.orchestrator.jobs import ConversationJob, expand, make_job
+from voxbench.pipelines.agent_select import resolve_agent_choice
+from voxbench.pipelines.call.spec import CallSpec, ScriptedAgent
+from voxbench.pipelines.profiles import AgentProfile
+from voxbench.pipelines.services import SIMULATOR_LLM, LLMConfig
+from voxbench.records.seeds import derive_seed, perturbation_seed
+from voxbench.scenarios import load_dataset
+
+
+def _live(tmp_path: Path, **over: object) -> RunConfig:
+    body: dict[str, object] = {
+        "agent": {"profile": "cascade-local", "llm": {"temperature": 0.3}, "stt": {"model": "base"}},
+        "simulator": {"kind": "llm", "llm": {"max_tokens": 99}, "reply_format": "tools"},
+        "conditions": {"clean": {}, "noisy": {"base": "noise"}},
+        "time_limit_s": 42,
+        "call": {"limits": {"inactivity_s": 9}},
+        "out": str(tmp_path),
+    }
+    body.update(over)
+    return RunConfig.model_validate(body)
+
+
+def test_overrides_resolve_like_a_profile_file_entry(tmp_path: Path) -> None:
+    cfg = _live(tmp_path)
+    assert isinstance(cfg.agent, AgentProfile) and isinstance(cfg.agent.llm, LLMConfig)
+    assert cfg.agent.llm.temperature == 0.3
+    assert cfg.agent.llm.say_then_tool  # the rest of cascade-local's LLM is kept
+    assert cfg.agent.stt is not None and cfg.agent.stt.model == "base"
+    yaml = tmp_path / "p.yaml"
+    yaml.write_text("mine:\n  base: cascade-local\n  llm: {temperature: 0.3}\n  stt: {model: base}\n")
+    from_file = resolve_agent_choice({"profile": "mine", "profile_files": [str(yaml)]})
+    assert from_file.model_dump(exclude={"name"}) == cfg.agent.model_dump(exclude={"name"})
+    assert cfg.simulator.llm == SIMULATOR_LLM.model_copy(update={"max_tokens": 99})
+
+
+def test_unknown_agent_keys_and_profiles_fail_at_load(tmp_path: Path) -> None:
+    with pytest.raises(ValidationError, match="unknown keys"):
+        RunConfig.model_validate({"agent": {"profile": "cascade-local", "lmm": {}}})
+    with pytest.raises(ValidationError, match="unknown agent profile"):
+        RunConfig.model_validate({"agent": {"profile": "no-such-agent"}})
+    with pytest.raises(ValidationError):
+        RunConfig.model_validate({"conditions": {"noisy": {"snr_db": 10}}})
+
+
+def test_job_round_trips_and_resolves_the_call_once(tmp_path: Path) -> None:
+    cfg = _live(tmp_path)
+    spec = next(s for s in expand(cfg, load_dataset(None)) if s.condition == "noisy")
+    job = make_job(cfg, "r", spec, 1, tmp_path / "stage", port=0)
+    again = ConversationJob.model_validate_json(job.model_dump_json())
+    assert again == job and isinstance(again.spec, CallSpec)
+    call = job.spec.call
+    assert (call.limits.time_limit_s, call.limits.inactivity_s) == (42, 9)
+    assert call.simulator.kind == "llm" and call.simulator.llm.reply_format == "tools"
+    assert job.perturbation.name == "noisy" and job.perturbation.ops
+    seeds = job.spec.seeds
+    assert seeds.conversation == spec.base_seed and seeds.attempt == spec.attempt_seed(1)
+    assert seeds.perturbation == perturbation_seed(spec.scenario_id, spec.trial, "noisy", seeds.attempt)
+
+
+def test_one_seed_derivation_keeps_the_perturbation_seeds() -> None:
+    # the perturbation seed of (airline_001, 0, noise) is what it was before seeds were unified
+    assert perturbation_seed("airline_001", 0, "noise") == derive_seed(
+        "voxbench.perturbations.v1", "airline_001", 0, "noise"
+    )
+    assert derive_seed("a", 1, "bc") != derive_seed("ab", 1, "c")
+
+
+def test_scripted_agent_stays_scripted() -> None:
+    cfg = RunConfig.model_validate({"agent": {"profile": "scripted", "duration_s": 0.1}})
+    assert isinstance(cfg.agent, ScriptedAgent) and cfg.resolved_conversation_fn() == "scripted"
+    assert RunConfig.model_validate(cfg.model_dump(mode="json")) == cfg
