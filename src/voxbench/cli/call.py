@@ -17,7 +17,8 @@ def add_parser(sub: Any) -> None:
     p.add_argument(
         "--agent",
         default="cascade-local",
-        help="agent profile (see `voxbench agents list`; default cascade-local)",
+        help="agent profile (see `voxbench agents list`; default cascade-local), or `reference`: the "
+        "scenario's reference conversation spoken live (Piper voice)",
     )
     p.add_argument("--profiles", action="append", help="YAML file of extra agent profiles (repeatable)")
     p.add_argument(
@@ -38,11 +39,12 @@ def add_parser(sub: Any) -> None:
 def run_call_cmd(args: argparse.Namespace) -> int:
     # Input checks first, with modules that do not import pipecat: a typo fails with one
     # line, not after pipecat's banner.
-    from voxbench.pipelines.agent_select import local_llm_config, resolve_agent
+    from voxbench.pipelines.agent_select import REFERENCE, local_llm_config, reference_agent, resolve_agent
     from voxbench.processors.perturbations import resolve_condition
     from voxbench.scenarios import check_task_completion, load_dataset
 
-    profile = resolve_agent(args.agent, args.profiles)  # fails here, before any model loads
+    # fails here, before any model loads; the reference agent needs the scenario, not a profile
+    profile = None if args.agent == REFERENCE else resolve_agent(args.agent, args.profiles)
     ds = load_dataset(args.data, [args.domain])
     dd = ds.domains[args.domain]
     if args.scenario not in dd.scenarios:
@@ -68,7 +70,7 @@ def run_call_cmd(args: argparse.Namespace) -> int:
         limits=LimitsConfig(time_limit_s=args.time_limit),
     )
     pert = None if cond.is_clean else CallPerturbation(cond, cond.seed(args.scenario, args.trial))
-    local_llm = local_llm_config(profile)
+    local_llm = local_llm_config(profile) if profile is not None else None
     # one embedded server per model: the local agent's, and the LLM caller's own (1.5B);
     # cloud agents with a trace caller need no local model at all
     server = start_llm_server(local_llm) if local_llm else None
@@ -76,7 +78,11 @@ def run_call_cmd(args: argparse.Namespace) -> int:
 
     async def main() -> Any:
         try:
-            agent = build_agent_services(profile, server=server, check=False)
+            agent = (
+                reference_agent(call)
+                if profile is None
+                else build_agent_services(profile, server=server, check=False)
+            )
             sim = local_simulator(
                 args.simulator,
                 sim_server,

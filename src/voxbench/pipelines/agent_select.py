@@ -54,3 +54,33 @@ def local_llm_config(profile: AgentProfile) -> LLMConfig | None:
     """The profile's LLM config when it runs on the embedded local server, else None."""
     llm = profile.llm
     return llm if isinstance(llm, LLMConfig) and llm.kind == "local" else None
+
+
+REFERENCE = "reference"
+"""``--agent reference``: the scenario's reference conversation as the agent (``reference_agent.py``).
+It needs the scenario, not a profile, so drivers build it with :func:`reference_agent`."""
+
+
+def reference_agent(call: Any, voice: str = "agent") -> Any:
+    """The reference agent for one call (a ``CallScenario``), speaking with ``voice``.
+
+    ``voice``: ``tone`` (the model-free synthetic voice, ``services/tone.py``) or any voice
+    name a ``TTSConfig`` takes (default: the agent's Piper voice).
+    """
+    from voxbench.pipelines.reference_agent import ReferenceAgentServices
+    from voxbench.scenarios.reference_script import reference_script
+
+    return ReferenceAgentServices(
+        reference_script(call.scenario, call.resolver), call.domain, make_voice(voice, tone_f0=120.0)
+    )
+
+
+def make_voice(voice: str, tone_f0: float = 140.0) -> Any:
+    """A TTS service by voice name; ``tone`` is the synthetic voice at ``tone_f0``."""
+    if voice == "tone":
+        from voxbench.pipelines.services.tone import ToneTTSService
+
+        return ToneTTSService(f0=tone_f0)
+    from voxbench.pipelines.services import TTSConfig, make_tts
+
+    return make_tts(TTSConfig(voice=voice))
