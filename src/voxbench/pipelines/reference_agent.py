@@ -197,6 +197,7 @@ def reference_turn_params(vad: VADConfig, turn: TurnConfig, sample_rate: int) ->
     return LLMUserAggregatorParams(
         vad_analyzer=make_vad(vad, sample_rate),
         user_turn_strategies=UserTurnStrategies(stop=[stop]),
+        empty_user_turn=None,  # every turn is "empty" without STT; the trace says what to answer
     )
 
 
