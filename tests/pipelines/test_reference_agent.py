@@ -18,7 +18,16 @@ from voxbench.pipelines.reference_agent import ReferenceAgentServices
 from voxbench.pipelines.runner import run_call
 from voxbench.pipelines.scenario_input import CallScenario
 from voxbench.pipelines.services.tone import ToneTTSService
-from voxbench.records import BargeIn, LLMText, ToolCall, Utterance, Yield, read_record
+from voxbench.records import (
+    BargeIn,
+    LLMText,
+    ServicePart,
+    SimulatorInfo,
+    ToolCall,
+    Utterance,
+    Yield,
+    read_record,
+)
 from voxbench.scenarios import check_task_completion, load_dataset
 from voxbench.scenarios.loader import toy_dataset_dir
 from voxbench.scenarios.reference_script import Call, Say, reference_script
@@ -60,7 +69,10 @@ async def test_reference_call_completes_the_task(tmp_path: Path) -> None:
     call = toy_call("ty.1")
     script = reference_script(call.scenario, call.resolver)
     agent = ReferenceAgentServices(script, call.domain, ToneTTSService(f0=120.0))
-    sim = SimulatorServices(tts=ToneTTSService(f0=220.0), info={"tts": "tone:220Hz"})
+    sim = SimulatorServices(
+        tts=ToneTTSService(f0=220.0),
+        info=SimulatorInfo(tts=ServicePart(vendor="synthetic", model="tone:220Hz")),
+    )
     record = await run_call(call, fast_config(), agent, sim, tmp_path)
 
     assert record.status == "completed", record.error
@@ -75,4 +87,6 @@ async def test_reference_call_completes_the_task(tmp_path: Path) -> None:
     assert not any(isinstance(e, BargeIn | Yield) for e in ev)
     assert b.final_db is not None
     assert check_task_completion(call.expected_db, b.final_db).success
-    assert record.agent["tts"] == "tone:120Hz" and record.simulator["tts"] == "tone:220Hz"
+    # which voices spoke
+    assert record.agent.tts is not None and record.agent.tts.model == "tone:120Hz"
+    assert record.simulator.tts is not None and record.simulator.tts.model == "tone:220Hz"

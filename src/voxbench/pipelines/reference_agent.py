@@ -62,6 +62,7 @@ from voxbench.pipelines.control import CallControl
 from voxbench.pipelines.tools import tools_schema
 from voxbench.pipelines.wire import make_vad
 from voxbench.processors.clock import ConversationClock
+from voxbench.records import AgentInfo, ServicePart
 from voxbench.scenarios import AgentSpec, ToolExecutor
 from voxbench.scenarios.reference_script import Call, IdCarry, ReferenceScript, Say, Step
 
@@ -208,19 +209,19 @@ class ReferenceAgentServices:
     script: ReferenceScript
     domain: str
     tts: TTSService
-    info: dict[str, Any] = field(default_factory=dict)
+    info: AgentInfo = field(init=False)
     llm: ReferenceLLM = field(init=False)
 
     def __post_init__(self) -> None:
         self.llm = ReferenceLLM(self.script, self.domain)
         voice = getattr(self.tts, "voice_id", None) or type(self.tts).__name__
-        self.info = {
-            "name": REFERENCE,
-            "kind": REFERENCE,
-            "tts": str(voice),
-            "llm": "reference trace",
-            **self.info,
-        }
+        vendor = "synthetic" if str(voice).startswith("tone:") else "local"
+        self.info = AgentInfo(
+            name=REFERENCE,
+            architecture=REFERENCE,
+            llm=ServicePart(vendor="reference", model="expected trace"),
+            tts=ServicePart(vendor=vendor, model=str(voice)),
+        )
 
     def build_pipeline(
         self,
