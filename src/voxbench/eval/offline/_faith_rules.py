@@ -120,10 +120,10 @@ def fabricated_params(conv: Conversation) -> Iterator[Finding]:
                           "identifier no caller statement or earlier tool result contains")  # fmt: skip
 
 
-def _numbers(keys: set[str]) -> list[float]:
+def _numbers(keys: set[str], prefix: str) -> list[float]:
     out = []
     for k in keys:
-        if k.startswith("n:"):
+        if k.startswith(prefix):
             try:
                 out.append(float(k[2:]))
             except ValueError:
@@ -132,13 +132,12 @@ def _numbers(keys: set[str]) -> list[float]:
 
 
 def _number_grounded(x: float, known: set[str]) -> bool:
-    """Held by a source, or a sum / difference of two (or a sum of three) source amounts."""
-    if f"n:{_fmt(x)}" in known:
+    """Held by a source, or a sum / difference of two, a sum of three, or a difference plus
+    a third of the *amounts* the sources hold (fares, fees, totals, amounts in the policy or said by the caller; not
+    phone digits or flight numbers)."""
+    if f"n:{_fmt(x)}" in known or f"m:{_fmt(x)}" in known:
         return True
-    nums = sorted(set(_numbers(known)))
-    if any(abs(x - n) < 0.01 for n in nums):
-        return True
-    cand = [n for n in nums if n >= 1]
+    cand = sorted({n for n in _numbers(known, "m:") if n >= 1})
     for a, b in combinations(cand, 2):
         if abs(a + b - x) < 0.01 or abs(abs(a - b) - x) < 0.01:
             return True
@@ -146,7 +145,9 @@ def _number_grounded(x: float, known: set[str]) -> bool:
         for a, b, c in combinations(cand, 3):
             if abs(a + b + c - x) < 0.01:
                 return True
-    return False
+    # a fare difference plus a fee: (new - old) + fee
+    cset = {round(c, 2) for c in cand}
+    return any(round(x - (a - b), 2) in cset for a in cand for b in cand if a > b)
 
 
 # --- irreversible writes: confirmation and disclosure --------------------------------------------

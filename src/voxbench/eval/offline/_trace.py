@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from voxbench.eval.context import ConversationContext, strip_tags
-from voxbench.eval.offline._values import data_keys, scalar_keys, text_keys
+from voxbench.eval.offline._values import data_keys, money_keys, scalar_keys, spoken_money, text_keys
 
 _READ_PREFIX = re.compile(
     r"^(get|search|find|list|lookup|look_up|check|query|fetch|read|view|retrieve|show|verify|validate|"
@@ -113,7 +113,10 @@ def read_conversation(ctx: ConversationContext) -> Conversation:
     """Walk the trace once; each step knows the keys of everything before it."""
     policy_text = "\n".join(x for x in (ctx.agent_role, ctx.agent_instructions) if x)
     policy_keys = (
-        text_keys(policy_text) | scalar_keys(ctx.current_date_time) | text_keys(ctx.current_date_time)
+        text_keys(policy_text)
+        | scalar_keys(ctx.current_date_time)
+        | text_keys(ctx.current_date_time)
+        | spoken_money(policy_text)
     )
     known = set(policy_keys)
     known_text: list[str] = [policy_text.lower()]
@@ -124,7 +127,7 @@ def read_conversation(ctx: ConversationContext) -> Conversation:
         snap = Step(i=i, turn=turn, kind="", known=set(known), known_text=" ".join(known_text))
         if role == "user":
             snap.kind, snap.text = "user", strip_tags(str(e.get("content", "")))
-            known |= text_keys(snap.text)
+            known |= text_keys(snap.text) | spoken_money(snap.text)
             known_text.append(snap.text.lower())
         elif role == "assistant":
             snap.kind, snap.text = "assistant", strip_tags(str(e.get("content", "")))
@@ -137,7 +140,7 @@ def read_conversation(ctx: ConversationContext) -> Conversation:
         elif typ == "tool_response":
             snap.kind, snap.tool = "tool_response", str(e.get("tool_name"))
             snap.response = _as_dict(e.get("tool_response"))
-            known |= data_keys(snap.response)
+            known |= data_keys(snap.response) | money_keys(snap.response)
             known_text.append(_flat_text(snap.response))
         else:
             continue

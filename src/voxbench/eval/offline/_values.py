@@ -379,6 +379,34 @@ def scalar_keys(v: Any) -> set[str]:
     return keys
 
 
+_MONEY_FIELD = re.compile(
+    r"fare|fee|price|amount|cost|total|credit|refund|difference|collected|balance|charge|paid|due|voucher|"
+    r"value|rate|limit|salary|pay|deductible|premium",
+    re.I,
+)
+
+
+def money_keys(obj: Any, field: str = "") -> set[str]:
+    """`m:<amount>` keys of numbers held under money-like field names (fare_paid, change_fee,
+    total_collected...): the only numbers arithmetic on amounts may start from."""
+    out: set[str] = set()
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            out |= money_keys(v, str(k) if _MONEY_FIELD.search(str(k)) else field)
+    elif isinstance(obj, list | tuple):
+        for v in obj:
+            out |= money_keys(v, field)
+    elif field and isinstance(obj, int | float) and not isinstance(obj, bool):
+        out.add(f"m:{_num(str(abs(obj)))}")
+    elif isinstance(obj, dict) is False and field and isinstance(obj, str):
+        out |= {"m:" + v.key[2:] for v in amount_values(obj)}
+    return out
+
+
+def spoken_money(text: str) -> set[str]:
+    return {"m:" + v.key[2:] for v in amount_values(text)}
+
+
 def text_keys(text: str) -> set[str]:
     return set(_text_keys(text))
 

@@ -38,7 +38,7 @@ DIMENSIONS = (
     "failing_to_disambiguate",
     "hallucination",
 )
-VERSION = "0.1"
+VERSION = "0.2"
 
 
 def find_issues(ctx: ConversationContext) -> list[Finding]:
@@ -76,5 +76,9 @@ def faithfulness_offline(ctx: ConversationContext) -> MetricResult:
         normalized_score=(overall - 1) / 2,
         details={"dimensions": dims, "evidence": [f.evidence() for f in found]},
         sub_metrics={f"{d}_rate": sub(f"{d}_rate", float(bool(v["flagged"]))) for d, v in dims.items()},
-        params={"confidence": "low", "has_policy": bool(ctx.agent_instructions.strip())},
+        params={
+            # kappa 0.75 on EVA's visible labels, which the rules were written against: medium
+            "confidence": "medium" if ctx.agent_instructions.strip() else "low",
+            "has_policy": bool(ctx.agent_instructions.strip()),
+        },
     )
