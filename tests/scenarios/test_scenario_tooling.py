@@ -23,6 +23,8 @@ def test_list_and_show_builtin(capsys: pytest.CaptureFixture[str]) -> None:
     assert "attempt_account_unlock(employee_id='EMP204817', target_system='vpn_gateway')" in out
     assert "account_status.vpn_gateway.locked: True -> False" in out
     assert main(["scenarios", "show", "nope"]) == 2
+    assert main(["scenarios", "list", "--data", "toy"]) == 0
+    assert "ty.2" in capsys.readouterr().out
 
 
 def _broken_copy(tmp_path: Path) -> Path:

@@ -18,14 +18,14 @@ def add_parser(sub: Any) -> None:
     ssub = p.add_subparsers(dest="scenarios_command", required=True)
 
     ls = ssub.add_parser("list", help="one line per scenario")
-    ls.add_argument("--data", help="EVA-format folder (default: built-in scenarios)")
+    ls.add_argument("--data", help="EVA-format folder, or 'toy' (default: built-in scenarios)")
     ls.add_argument("--domain", action="append", help="only this domain (repeatable)")
     ls.add_argument("--json", action="store_true", help="print JSON")
     ls.set_defaults(func=run_list)
 
     sh = ssub.add_parser("show", help="goal, decision tree, facts, reference conversation, expected change")
     sh.add_argument("scenario", help="ID or domain/ID")
-    sh.add_argument("--data", help="EVA-format folder (default: built-in scenarios)")
+    sh.add_argument("--data", help="EVA-format folder, or 'toy' (default: built-in scenarios)")
     sh.add_argument("--json", action="store_true", help="print JSON")
     sh.set_defaults(func=run_show)
 
@@ -46,9 +46,10 @@ def add_parser(sub: Any) -> None:
 
 
 def _dataset(data: str | None, domains: list[str] | None = None) -> Any:
-    from voxbench.scenarios.loader import load_dataset
+    """`--data DIR`; `toy` names the toy domain's folder; nothing = the built-in scenarios."""
+    from voxbench.scenarios.loader import load_dataset, toy_dataset_dir
 
-    return load_dataset(data, domains)
+    return load_dataset(toy_dataset_dir() if data == "toy" else data, domains)
 
 
 def run_list(args: argparse.Namespace) -> int:

@@ -14,9 +14,13 @@ def completion_lines(summary: dict[str, Any]) -> list[str]:
     out = []
     for dom, b in (comp.get("per_domain") or {}).items():
         s, t = b["seconds"], b["turns"]
-        tc = "-" if b["task_completion"] is None else f"{100 * b['task_completion']:.0f}%"
+        tc = (
+            "not scored"
+            if b["task_completion"] is None
+            else f"{100 * b['task_completion']:.0f}% ({b['tasks_completed']}/{b['conversations']})"
+        )
         out.append(
-            f"  {dom or '?'}: task completion {tc} ({b['tasks_completed']}/{b['conversations']}); "
+            f"  {dom or '?'}: task completion {tc}; "
             f"time to completion p50 {_n(s['median'])} s, p90 {_n(s['p90'])} s; "
             f"turns p50 {_n(t['median'])}, p90 {_n(t['p90'])} ({b['timed']} timed)"
         )
