@@ -25,6 +25,7 @@ def test_offline_judged_report_names_method_and_agreement(fixture_runs: list[Pat
     html = (out / "index.html").read_text()
     assert "judged by offline:listening-load-ordinal" in html
     assert "judged by offline:stall-count-ordinal" in html and "human agreement: acc" in html
+    assert "Offline-judged:</b> EVA-A faithfulness" in html
     conv = next((out / "conv").glob("*.html")).read_text()
     assert "offline:listening-load-ordinal" in conv
 

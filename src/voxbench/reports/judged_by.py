@@ -56,3 +56,23 @@ def judge_note(metric: str, views: Iterable[MetricView]) -> str:
 
 def conversations_note(metric: str, convs: Iterable[Conversation]) -> str:
     return judge_note(metric, (c.metrics[metric] for c in convs if metric in c.metrics))
+
+
+COMPOSITE_JUDGED = {"EVA-A": ("faithfulness",), "EVA-X": ("conversation_progression", "conciseness")}
+
+
+def composites_note(convs: list[Conversation]) -> str:
+    """A line under the composite table when the EVA-A / EVA-X judge components were rated by
+    offline methods: which ones, with their measured agreement."""
+    parts = []
+    for comp, metrics in COMPOSITE_JUDGED.items():
+        for m in metrics:
+            views = [c.metrics[m] for c in convs if m in c.metrics and c.metrics[m].ok]
+            offline = sorted({x for v in views if (x := method_of(v)) and x.startswith("offline:")})
+            if offline:
+                text, low = agreement_text(m)
+                flag = " (low confidence)" if low else ""
+                parts.append(f"{comp} {m}: {', '.join(offline)}, {text}{flag}")
+    if not parts:
+        return ""
+    return "<p class='muted judged-by'><b>Offline-judged:</b> " + e("; ".join(parts)) + "</p>"

@@ -8,7 +8,7 @@ from collections import Counter
 
 from voxbench.eval.types import REGISTRY
 from voxbench.reports.html import chip, e, est_cell, num, pct, table, verdict
-from voxbench.reports.judged_by import conversations_note
+from voxbench.reports.judged_by import composites_note, conversations_note
 from voxbench.reports.model import EVA_A, EVA_X, VALIDATION_METRICS, Conversation, RunData
 from voxbench.reports.pages_analysis import analysis_sections, cause_cell
 from voxbench.reports.pages_experiment import experiment_section
@@ -151,7 +151,7 @@ def _leaderboard_section(convs: list[Conversation]) -> str:
         groups = leaderboard(convs, None if t == "all" else t)
         panes.append(
             f"<div class='pane' data-pane='{e(t)}'{'' if i == 0 else ' hidden'}>"
-            f"<h3>Composite pass rates</h3>{_composite_table(groups)}"
+            f"<h3>Composite pass rates</h3>{_composite_table(groups)}{composites_note(convs)}"
             "<h3>Every metric <span class='muted'>(mean normalised score over scenarios; below it, the share of conversations at or above the metric's pass threshold)</span></h3>"
             f"{_metric_table(groups, units)}</div>"
         )
