@@ -132,7 +132,8 @@ def clauses(text: str) -> list[str]:
     """Split on punctuation that ends a phrase (not decimal points or times like 4:30); first
     `a.m.` -> am, "Y as in Yankee" -> Y, commas between spelled characters dropped, and an
     airline-style prefix split into letters ("SK nine hundred" -> "S K nine hundred")."""
-    t = re.sub(r"\b([ap])\.\s?m\.?(?=\W|$)", r"\1m", text, flags=re.I)
+    t = re.sub(r"(?<=\d),(?=\d{3}\b)", "", text)  # 1,500,000 -> 1500000
+    t = re.sub(r"\b([ap])\.\s?m\.?(?=\W|$)", r"\1m", t, flags=re.I)
     t = re.sub(r"\b(\d{1,2}):(\d\d)\b", r"\1\2", t)  # 2:00 -> 200 (the normaliser would drop "00")
     t = re.sub(r"(?<=\w)\s+(?:dash|hyphen)\s+(?=\w)", " ", t, flags=re.I)
     t = re.sub(

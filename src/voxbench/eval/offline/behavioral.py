@@ -44,6 +44,7 @@ _ASKS_ESCALATION = re.compile(r"\b(speak|talk|transfer|connect|put me through|ge
 _FORBIDS_ESCALATION = re.compile(
     r"\b(do not|don't|never)\s+(ask|request)\w*\b[^.]*\b(supervisor|live agent|transfer|manager)", re.I
 )
+_DECLINES = re.compile(r"\b(no,? thanks|don't need|do not need|no transfer|not interested|decline)\b", re.I)
 _DECLINE_TRANSFER = re.compile(r"\b(must|should|always)\s+decline\b|\bnever speak to a live agent", re.I)
 _STALLED = re.compile(
     r"\b(sorry|unable|can't|cannot|can’t|error|technical|issue|problem|transfer|not able|unfortunately)\b",
@@ -172,9 +173,11 @@ def escalation_violations(ctx: ConversationContext) -> list[dict[str, Any]]:
             and _ESCALATE.search(text)
             and _ASKS_ESCALATION.search(text)
             and not re.search(r"\b(no|don't|do not|not)\b[^.]{0,30}" + _ESCALATE.pattern, text, re.I)
+            and not _DECLINES.search(text)
         ):
             out.append(_ev(t, text[:160], "caller asked for escalation its instructions forbid"))
-        offered = agent.get(t - 1, "")
+        # the agent's closing question offered the transfer (not a transfer mentioned in passing)
+        offered = (re.findall(r"[^.!?]*\?", agent.get(t - 1, "")) or [""])[-1]
         if (
             decline
             and _ESCALATE.search(offered)
