@@ -41,3 +41,10 @@ def test_diff_reads_like_table_record_field() -> None:
         "status": {"expected": "confirmed", "actual": "cancelled"}
     }
     assert "~ reservations/ABC.status: expected 'confirmed', got 'cancelled'" in format_diff(d)
+
+
+def test_session_gate_expected_null_matches_a_missing_key() -> None:
+    """EVA compares with `actual.get(key)`: an expected null is met by an absent key."""
+    exp = {"t": 1, "session": {"employee_auth": True, "otp_auth": None}}
+    assert check_task_completion(exp, {"t": 1, "session": {"employee_auth": True}}).success
+    assert not check_task_completion(exp, {"t": 1, "session": {"employee_auth": True, "otp_auth": True}}).success

@@ -52,18 +52,17 @@ def session_auth_mismatches(expected_db: dict[str, Any], final_db: dict[str, Any
     """Keys of the expected session the final session lacks or holds differently.
 
     The final session may hold more keys (a superset passes); strings compare
-    case-insensitively.
+    case-insensitively. As in EVA (`actual.get(key)`), an expected `null` matches a
+    missing key.
     """
     expected = expected_db.get("session") or {}
     actual = final_db.get("session") or {}
     out: list[dict[str, Any]] = []
     for k, v in expected.items():
-        a = actual.get(k, _MISSING)
-        same = a is not _MISSING and (
-            a.lower() == v.lower() if isinstance(a, str) and isinstance(v, str) else a == v
-        )
+        a = actual.get(k)
+        same = a.lower() == v.lower() if isinstance(a, str) and isinstance(v, str) else a == v
         if not same:
-            out.append({"key": k, "expected": v, "actual": None if a is _MISSING else a})
+            out.append({"key": k, "expected": v, "actual": a})
     return out
 
 
