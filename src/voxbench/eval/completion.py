@@ -22,7 +22,7 @@ import numpy as np
 from pydantic import BaseModel, ValidationError
 
 from voxbench.eval.context import ConversationContext
-from voxbench.scenarios import AgentSpec, ToolExecutor, check_task_completion, db_hash
+from voxbench.scenarios import AgentSpec, ToolExecutor, db_hash, session_auth_mismatches
 
 
 class Completion(BaseModel):
@@ -60,7 +60,13 @@ def completion_of(ctx: ConversationContext) -> Completion:
     """The completing tool call of a conversation whose final database is the expected one."""
     if ctx.expected_db is None or ctx.final_db is None or ctx.initial_db is None:
         return Completion(completed=False, note="record lacks a starting, final or expected database")
-    if not check_task_completion(ctx.expected_db, ctx.final_db).success:
+    expected = ctx.expected_db
+    want = db_hash(expected)
+
+    def matches(db: dict[str, Any]) -> bool:  # task completion's rule, without building a diff
+        return not session_auth_mismatches(expected, db) and db_hash(db) == want
+
+    if not matches(ctx.final_db):
         return Completion(completed=False)
     spec = _agent_spec(ctx)
     if spec is None or not ctx.domain:
@@ -68,10 +74,10 @@ def completion_of(ctx: ConversationContext) -> Completion:
     ex = ToolExecutor(
         ctx.domain, ctx.initial_db, ctx.current_date_time or str(ctx.initial_db.get("_current_date")), spec
     )
-    done_at: int | None = None if not check_task_completion(ctx.expected_db, ex.db).success else -1
+    done_at: int | None = -1 if matches(ex.db) else None
     for i, call in enumerate(ctx.tool_calls):
         ex.execute(call.name, call.params)
-        ok = check_task_completion(ctx.expected_db, ex.db).success
+        ok = matches(ex.db)
         if ok and done_at is None:
             done_at = i
         elif not ok:

@@ -40,7 +40,6 @@ from voxbench.eval.aggregate import ScoredRecord
 from voxbench.eval.context import ConversationContext, strip_tags
 from voxbench.eval.metrics.accuracy import entity_heard
 from voxbench.eval.normalize import normalize_text
-from voxbench.scenarios import check_task_completion, db_diff
 from voxbench.scenarios.hashing import format_diff
 
 Cause = Literal[
@@ -103,11 +102,6 @@ def _key_entities(ctx: ConversationContext) -> dict[str, str]:
     return out
 
 
-def _in_tool_calls(ctx: ConversationContext, entity: str) -> bool:
-    blob = normalize_text(" ".join(json.dumps(c.params, ensure_ascii=False) for c in ctx.tool_calls))
-    return entity_heard(entity, blob)
-
-
 def _agent_acted_after(ctx: ConversationContext, turn: int) -> bool:
     """Did the agent speak or call a tool after the caller's speech in `turn`? A caller talking
     into silence was not misheard: nobody acted on what was heard."""
@@ -124,14 +118,23 @@ def _agent_acted_after(ctx: ConversationContext, turn: int) -> bool:
 
 
 def misheard_entity(ctx: ConversationContext) -> FailureCause | None:
-    for field, ent in _key_entities(ctx).items():
-        if _in_tool_calls(ctx, ent):
+    entities = _key_entities(ctx)
+    if not entities:
+        return None
+    # normalising is the costly part: each text once, however many entities
+    calls = normalize_text(" ".join(json.dumps(c.params, ensure_ascii=False) for c in ctx.tool_calls))
+    said_n = {t: normalize_text(strip_tags(x)) for t, x in ctx.intended_user_turns.items()}
+    heard_n: dict[int, str] = {}
+    for field, ent in entities.items():
+        if entity_heard(ent, calls):
             continue
         for turn, said in sorted(ctx.intended_user_turns.items()):
             heard = ctx.transcribed_user_turns.get(turn)
-            if heard is None or not entity_heard(ent, normalize_text(strip_tags(said))):
+            if heard is None or not entity_heard(ent, said_n[turn]):
                 continue
-            if entity_heard(ent, normalize_text(strip_tags(heard))):
+            if turn not in heard_n:
+                heard_n[turn] = normalize_text(strip_tags(heard))
+            if entity_heard(ent, heard_n[turn]):
                 break  # heard right at least once: not a hearing problem
             if not _agent_acted_after(ctx, turn):
                 break
@@ -161,21 +164,23 @@ def _write_tools(ctx: ConversationContext) -> set[str]:
     }
 
 
-def agent_reasoning(ctx: ConversationContext) -> FailureCause:
+def _db_difference(scored: ScoredRecord) -> list[str]:
+    """The task_completion metric's own diff and session mismatches, as text lines."""
+    tc = scored.metrics.get("task_completion")
+    d = tc.details if tc is not None else {}
+    lines = [f"session.{m['key']} expected {m['expected']!r}" for m in d.get("auth_mismatches") or []]
+    if isinstance(d.get("diff"), dict) and d["diff"]:
+        lines += format_diff(d["diff"], limit=5).splitlines()
+    return lines[:6]
+
+
+def agent_reasoning(ctx: ConversationContext, scored: ScoredRecord) -> FailureCause:
     errors = [
         {"turn": c.turn_id, "tool": c.name, "params": c.params, "error_type": c.error_type}
         for c in ctx.tool_calls
         if c.status == "error" or c.error_type
     ]
     writes = [c for c in ctx.tool_calls if c.name in _write_tools(ctx)]
-    diff = ""
-    if ctx.expected_db is not None and ctx.final_db is not None:
-        tc = check_task_completion(ctx.expected_db, ctx.final_db)
-        diff = format_diff(db_diff(ctx.expected_db, ctx.final_db), limit=5) if tc.diff else ""
-        if tc.auth_mismatches:
-            diff = "; ".join(f"session.{m['key']} expected {m['expected']!r}" for m in tc.auth_mismatches) + (
-                "\n" + diff if diff else ""
-            )
     kind = "wrong_call" if writes or errors else "missing_call"
     first = errors[0] if errors else None
     if kind == "missing_call":
@@ -192,7 +197,7 @@ def agent_reasoning(ctx: ConversationContext) -> FailureCause:
             "kind": kind,
             "tool_errors": errors[:5],
             "writes": [{"turn": c.turn_id, "tool": c.name, "params": c.params} for c in writes][:5],
-            "db_difference": diff.splitlines()[:6],
+            "db_difference": _db_difference(scored),
         },
     )
 
@@ -281,7 +286,7 @@ def failure_cause(ctx: ConversationContext, scored: ScoredRecord) -> FailureCaus
             c.name in _write_tools(ctx) for c in ctx.tool_calls
         ):
             return _turn_taking(scored, ctx)
-        return agent_reasoning(ctx)
+        return agent_reasoning(ctx, scored)
     if _fails(scored, "faithfulness"):
         return _policy(scored)
     if _fails(scored, "agent_speech_fidelity"):
