@@ -47,4 +47,6 @@ def test_session_gate_expected_null_matches_a_missing_key() -> None:
     """EVA compares with `actual.get(key)`: an expected null is met by an absent key."""
     exp = {"t": 1, "session": {"employee_auth": True, "otp_auth": None}}
     assert check_task_completion(exp, {"t": 1, "session": {"employee_auth": True}}).success
-    assert not check_task_completion(exp, {"t": 1, "session": {"employee_auth": True, "otp_auth": True}}).success
+    assert not check_task_completion(
+        exp, {"t": 1, "session": {"employee_auth": True, "otp_auth": True}}
+    ).success
