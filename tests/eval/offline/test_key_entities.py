@@ -81,3 +81,15 @@ def test_turns_without_entities_are_excluded() -> None:
 def test_no_entities_at_all_skips() -> None:
     res = rate_offline("transcription_accuracy_key_entities", _ctx([("Goodbye.", "Goodbye.")]))
     assert res is not None and res.skipped
+
+
+def test_entities_before_a_cut_off_tag_are_skipped() -> None:
+    ctx = _ctx([("My code is Z K three F F W [likely cut off by assistant] and my name is Rodriguez.",
+                 "My code is and my name is Rodriguez.")])  # fmt: skip
+    res = key_entities_offline(ctx)
+    ents = res.details["per_turn_entities"][0]
+    assert [(e["value"].split(" (")[0], e["skipped"]) for e in ents] == [
+        ("Z K three F F W", True),
+        ("Rodriguez", False),
+    ]
+    assert res.score == 1.0

@@ -6,7 +6,8 @@ For each caller turn, key entities are extracted from what the caller's TTS was 
 W" = "ZK3FFW", "eight fifty five a m" = "8:55 a.m."). An entity is correct when every key it
 carries is in the transcript as often as it was said (a code said twice and heard once is
 wrong); EVA's adjacent-turn drift rule lets a value found in a neighbouring turn count.
-Entities after an interruption tag are reported but skipped. Turn score = correct / judged;
+Entities before a cut-off tag ("[likely cut off by assistant]"...: maybe never spoken, EVA's
+tag semantics) are reported but skipped. Turn score = correct / judged;
 turns without entities are -1 and excluded; the metric is the mean, as with the LLM judge.
 """
 
@@ -21,11 +22,12 @@ from voxbench.eval.context import ConversationContext
 from voxbench.eval.offline import offline_method
 from voxbench.eval.offline._entities import Entity, email_canon, extract
 from voxbench.eval.offline._values import spoken_values
+from voxbench.eval.tags import CUT_OFF_TAGS
 from voxbench.eval.types import MetricResult, sub
 
 NAME = "transcription_accuracy_key_entities"
 VERSION = "0.1"
-_INTERRUPT_TAG = re.compile(r"\[[^\]]*(interrupt|cut off|talked over|overlap)[^\]]*\]", re.I)
+_CUT_OFF = re.compile("|".join(re.escape(t) for t in sorted(CUT_OFF_TAGS)))
 _TAG = re.compile(r"\[[^\]]*\]")
 
 
@@ -86,6 +88,16 @@ def judge_turn(
     return out
 
 
+def _maybe_unspoken(text: str) -> list[tuple[int, int]]:
+    """EVA's tag semantics: the text before a cut-off tag, back to the turn start or the
+    previous cut-off tag (the resumption point), may not have been said."""
+    spans, start = [], 0
+    for m in _CUT_OFF.finditer(text):
+        spans.append((start, m.start()))
+        start = m.end()
+    return spans
+
+
 @offline_method(NAME, method="entity-rules", version=VERSION)
 def key_entities_offline(ctx: ConversationContext) -> MetricResult:
     """Per caller turn: entities of the intended text found in the STT text; mean over turns."""
@@ -98,14 +110,14 @@ def key_entities_offline(ctx: ConversationContext) -> MetricResult:
     turn_scores: dict[int, float] = {}
     by_type: dict[str, list[float]] = {}
     for t, text in turns.items():
-        cut = _INTERRUPT_TAG.search(text)
+        unspoken = _maybe_unspoken(text)
         ents = extract(_TAG.sub(lambda m: " " * len(m.group(0)), text))
         neighbours = [(heard[n], meant[n]) for n in (t - 1, t + 1) if n in heard]
         judged = judge_turn(ents, heard[t], neighbours)
         for e, j in zip(ents, judged, strict=True):
-            if cut is not None and e.start > cut.start():
+            if any(a <= e.start < b for a, b in unspoken):
                 j["skipped"] = True
-                j["analysis"] += " (after an interruption tag: skipped)"
+                j["analysis"] += " (before a cut-off tag, maybe never spoken: skipped)"
         per_turn_entities[t] = judged
         scored = [j for j in judged if not j["skipped"]]
         if not scored:
