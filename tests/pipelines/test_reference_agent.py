@@ -21,6 +21,7 @@ from voxbench.pipelines.services.tone import ToneTTSService
 from voxbench.records import (
     BargeIn,
     LLMText,
+    PacingEvent,
     ServicePart,
     SimulatorInfo,
     ToolCall,
@@ -49,6 +50,7 @@ def test_script_splits_the_trace_at_the_callers_lines() -> None:
     first = s.replies[1][0]
     assert isinstance(first, Call) and "<" not in str(first.params)  # placeholders resolved
     assert first.expected is not None and first.expected["status"] == "success"
+    assert s.responses == s.agent_lines  # one line per response in this trace
 
 
 def fast_config() -> CallConfig:
@@ -83,10 +85,12 @@ async def test_reference_call_completes_the_task(tmp_path: Path) -> None:
     assert [e.name for e in ev if isinstance(e, ToolCall)] == script.tool_calls
     # the agent said exactly the trace's lines (the generic greeting is not one of them)
     said = [e.text for e in ev if isinstance(e, LLMText) and e.side == "agent"]
-    assert said == script.agent_lines
+    assert said == script.responses
     assert not any(isinstance(e, BargeIn | Yield) for e in ev)
     assert b.final_db is not None
     assert check_task_completion(call.expected_db, b.final_db).success
+    # pacing health of both sides is in the record
+    assert sorted(e.side for e in ev if isinstance(e, PacingEvent)) == ["agent", "user"]
     # which voices spoke
     assert record.agent.tts is not None and record.agent.tts.model == "tone:120Hz"
     assert record.simulator.tts is not None and record.simulator.tts.model == "tone:220Hz"

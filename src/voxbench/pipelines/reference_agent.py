@@ -64,7 +64,7 @@ from voxbench.pipelines.wire import make_vad
 from voxbench.processors.clock import ConversationClock
 from voxbench.records import AgentInfo, ServicePart
 from voxbench.scenarios import AgentSpec, ToolExecutor
-from voxbench.scenarios.reference_script import Call, IdCarry, ReferenceScript, Say, Step
+from voxbench.scenarios.reference_script import Call, IdCarry, ReferenceScript, Say, Step, join_lines
 
 REFERENCE = "reference"
 
@@ -155,7 +155,7 @@ class ReferenceLLM(LLMService):
             if texts:
                 self._await_speech_end = True
                 await self.push_frame(LLMFullResponseStartFrame())
-                await self.push_frame(LLMTextFrame(" ".join(texts)))
+                await self.push_frame(LLMTextFrame(join_lines(texts)))
                 await self.push_frame(LLMFullResponseEndFrame())
             if call is not None:
                 self._call = call

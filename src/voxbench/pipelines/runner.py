@@ -28,6 +28,7 @@ from voxbench.pipelines.bundles import AgentServices, SimulatorServices
 from voxbench.pipelines.caller_side import CallerSide, CallPerturbation
 from voxbench.pipelines.config import CallConfig
 from voxbench.pipelines.control import CallControl
+from voxbench.pipelines.pacing_health import pacing_events
 from voxbench.pipelines.pricing import usage_summary
 from voxbench.pipelines.record_files import write_conversation
 from voxbench.pipelines.scenario_input import CallScenario
@@ -36,6 +37,7 @@ from voxbench.pipelines.wire import make_client, make_server, simulator_serializ
 from voxbench.processors.clock import ConversationClock
 from voxbench.processors.recorder import ConversationRecorder
 from voxbench.records import ConnectionEvent, ConversationRecord, EndEvent, ErrorEvent, EventWriter
+from voxbench.records.events import Channel
 from voxbench.scenarios import ToolExecutor, db_hash
 from voxbench.transports.pacing import AudioTransform
 from voxbench.transports.pairing import free_port
@@ -170,6 +172,7 @@ async def run_call(
 
     sim_task: _Task | None = None
     sim_worker: PipelineWorker | None = None
+    outputs: dict[Channel, Any] = {"agent": getattr(server, "_output", None)}  # for pacing health
     try:
         await asyncio.wait_for(ready.wait(), timeout=cfg.wire.connect_timeout_s)
     except TimeoutError:
@@ -180,7 +183,18 @@ async def run_call(
         # only the cascade agent is known to speak (pre_tool_speech) before every tool call
         holds = isinstance(agent_services, AgentServices) and bool(cfg.agent.pre_tool_speech)
         sim_worker, sim_task = await _start_simulator(
-            call, cfg, sim_services, port, clock, rec, control, fail, sim_audio_transform, caller, holds
+            call,
+            cfg,
+            sim_services,
+            port,
+            clock,
+            rec,
+            control,
+            fail,
+            sim_audio_transform,
+            caller,
+            holds,
+            outputs,
         )
 
     # --- watch ------------------------------------------------------------------
@@ -225,6 +239,8 @@ async def run_call(
     await _stop(agent_worker, agent_task, lim.shutdown_timeout_s)
     await asyncio.sleep(0.2)  # let observer queues flush
 
+    for ev in pacing_events(rec, outputs, t_end):
+        rec.emit(ev)
     rec.emit(EndEvent(t=t_end, reason=req.reason))
     events = rec.finalize()
     writer.close()
@@ -314,6 +330,7 @@ async def _start_simulator(
     transform: AudioTransform | None = None,
     caller: CallerSide | None = None,
     tool_holds: bool = False,
+    outputs: dict[Channel, Any] | None = None,
 ) -> tuple[PipelineWorker, _Task]:
     from voxbench.pipelines.trace_simulator import build_trace_simulator, reference_user_turns
 
@@ -349,6 +366,8 @@ async def _start_simulator(
             max_wait_s=max(cfg.simulator.trace.turn_gap_s, cfg.limits.inactivity_s - 2.0),
         )
     worker = _worker(pipeline, clock, rec.observer("user"), sr, "simulator")
+    if outputs is not None:
+        outputs["user"] = client.output()
 
     @client.event_handler("on_connected")
     async def _on_connected(_t: Any, ws: Any) -> None:

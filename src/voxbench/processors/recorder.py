@@ -55,6 +55,7 @@ from voxbench.records import (
     EventWriter,
     FallbackNudge,
     LLMText,
+    PacingEvent,
     Speech,
     StageTiming,
     ToolCall,
@@ -109,7 +110,7 @@ class ConversationRecorder:
 
     def emit(self, event: Event) -> None:
         if self.frozen and not isinstance(
-            event, ConnectionEvent | EndEvent | ErrorEvent | Speech | BargeIn | Yield
+            event, ConnectionEvent | EndEvent | ErrorEvent | PacingEvent | Speech | BargeIn | Yield
         ):
             return
         self.events.append(event)

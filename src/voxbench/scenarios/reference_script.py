@@ -57,9 +57,28 @@ class ReferenceScript:
     def tool_calls(self) -> list[str]:
         return [s.name for r in (self.prelude, *self.replies) for s in r if isinstance(s, Call)]
 
+    @property
+    def responses(self) -> list[str]:
+        """What the agent says as one response each: a block's lines joined up to each tool call."""
+        out: list[str] = []
+        for block in (self.prelude, *self.replies):
+            texts: list[str] = []
+            for step in (*block, None):
+                if isinstance(step, Say):
+                    texts.append(step.text)
+                elif texts:
+                    out.append(join_lines(texts))
+                    texts = []
+        return out
+
     def reply_after(self, user_turn: int) -> tuple[Step, ...]:
         """The agent's reply to the caller's line ``user_turn`` (0-based); empty past the end."""
         return self.replies[user_turn] if 0 <= user_turn < len(self.replies) else ()
+
+
+def join_lines(texts: list[str]) -> str:
+    """Consecutive agent lines said as one response."""
+    return " ".join(t.strip() for t in texts if t.strip())
 
 
 def reference_script(scenario: Scenario, resolver: CultureResolver) -> ReferenceScript:

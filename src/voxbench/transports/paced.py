@@ -45,7 +45,8 @@ class SampleClockPacer:
         self._now = now
         self._t0: float | None = None
         self._samples = 0
-        self.reanchors = 0
+        self.reanchors = 0  # chunks sent more than `max_lag_s` after their slot: late chunks
+        self.max_late_s = 0.0  # the latest any chunk left after its slot
 
     @property
     def samples_sent(self) -> int:
@@ -61,6 +62,8 @@ class SampleClockPacer:
         """Account for a chunk of `n_samples` that has just been sent; return the sleep."""
         now = self._now()
         due = self.due
+        if due is not None:
+            self.max_late_s = max(self.max_late_s, now - due)
         if due is None or now - due > self.max_lag:
             if due is not None:
                 self.reanchors += 1
