@@ -25,6 +25,7 @@ COMMANDS = {
     "talk": "voxbench.cli.talk",
     "judges": "voxbench.cli.judges",
     "caller": "voxbench.cli.caller",
+    "selftest": "voxbench.cli.selftest",
 }
 
 

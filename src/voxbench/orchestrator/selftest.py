@@ -1,0 +1,140 @@
+"""`voxbench selftest`: every reference conversation re-enacted live, checked, and timed.
+
+Each scenario is one live call over the real loopback WebSocket: the trace caller speaks
+the reference user lines, the reference agent (``pipelines/reference_agent.py``) answers
+with the reference agent lines and tool calls when its turn detection ends the caller's
+turn. The call is then checked from its record (``selftest_checks.py``): task completed,
+every line and tool call in order, no barge-in or yield, answers where they should be,
+healthy pacing. Calls run in ``concurrency`` worker processes (each its own GIL, like the
+orchestrator's workers); wall time and CPU (user + system, all threads) are per call.
+
+Voices: ``tone`` (model-free synthetic voices, energy VAD and a silence timeout: the
+plumbing at almost no CPU, what CI runs) or ``piper`` (Piper joe for the agent, pitched
+Piper for the caller, Silero VAD and smart-turn v3 as the offline default agent uses).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import resource
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from voxbench.orchestrator.selftest_checks import Bounds, CallCheck, check_call
+from voxbench.scenarios.loader import load_dataset
+from voxbench.scenarios.reference_script import reference_script
+
+Voices = Literal["tone", "piper"]
+
+
+class SelftestConfig(BaseModel):
+    data: str = Field(description="EVA-format dataset folder")
+    domains: list[str] = Field(default_factory=list, description="empty = every domain")
+    scenarios: list[str] = Field(default_factory=list, description="ids or domain/id; empty = all")
+    concurrency: int = Field(1, ge=1, le=64)
+    voices: Voices = "tone"
+    out: str = "runs/selftest"
+    lang: str = "en"
+    time_limit_s: float = Field(300.0, gt=0)
+    bounds: Bounds = Field(default_factory=Bounds)
+
+
+class SelftestJob(BaseModel):
+    data: str
+    domain: str
+    scenario_id: str
+    out_dir: str
+    voices: Voices
+    lang: str
+    time_limit_s: float
+    bounds: Bounds
+
+
+def plan(cfg: SelftestConfig) -> list[SelftestJob]:
+    ds = load_dataset(cfg.data, cfg.domains or None)
+    jobs = []
+    for dom, dd in ds.domains.items():
+        for sid in dd.scenarios:
+            if cfg.scenarios and sid not in cfg.scenarios and f"{dom}/{sid}" not in cfg.scenarios:
+                continue
+            out = str(Path(cfg.out) / "records" / f"{dom}-{sid}")
+            jobs.append(
+                SelftestJob(
+                    data=cfg.data,
+                    domain=dom,
+                    scenario_id=sid,
+                    out_dir=out,
+                    voices=cfg.voices,
+                    lang=cfg.lang,
+                    time_limit_s=cfg.time_limit_s,
+                    bounds=cfg.bounds,
+                )
+            )
+    if cfg.scenarios and not jobs:
+        raise ValueError(f"no scenario {cfg.scenarios} in {cfg.data}")
+    return jobs
+
+
+def _cpu_s() -> float:
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
+
+
+def run_job(job: SelftestJob) -> CallCheck:
+    """One re-enacted call (in a worker process), then its checks."""
+    from voxbench.pipelines.runner import run_call
+    from voxbench.pipelines.scenario_input import CallScenario
+    from voxbench.pipelines.selftest_call import selftest_call_config, selftest_services
+
+    dd = load_dataset(job.data, [job.domain]).domains[job.domain]
+    call = CallScenario.from_domain(dd, job.scenario_id, job.lang)
+    script = reference_script(call.scenario, call.resolver)
+    cfg = selftest_call_config(job.voices, job.time_limit_s)
+    agent, sim = selftest_services(call, job.voices)
+    wall0, cpu0 = time.monotonic(), _cpu_s()
+    try:
+        asyncio.run(run_call(call, cfg, agent, sim, Path(job.out_dir)))
+    except Exception as exc:  # a crash is a miss of this call, never of the whole run
+        c = CallCheck(domain=job.domain, scenario_id=job.scenario_id)
+        c.misses.append(f"crashed: {type(exc).__name__}: {exc}")
+        return c
+    wall, cpu = time.monotonic() - wall0, _cpu_s() - cpu0
+    c = check_call(Path(job.out_dir), script, job.bounds, job.domain, job.scenario_id)
+    c.wall_s, c.cpu_s = round(wall, 2), round(cpu, 2)
+    return c
+
+
+class SelftestResult(BaseModel):
+    checks: list[CallCheck]
+    wall_s: float
+    concurrency: int
+    voices: Voices
+    load_avg: tuple[float, float, float]
+
+    @property
+    def misses(self) -> list[str]:
+        return [f"{c.domain}/{c.scenario_id}: {m}" for c in self.checks for m in c.misses]
+
+
+def run_selftest(cfg: SelftestConfig) -> SelftestResult:
+    jobs = plan(cfg)
+    Path(cfg.out).mkdir(parents=True, exist_ok=True)
+    t0 = time.monotonic()
+    if cfg.concurrency == 1:
+        checks = [run_job(j) for j in jobs]
+    else:
+        with ProcessPoolExecutor(max_workers=min(cfg.concurrency, len(jobs) or 1)) as pool:
+            checks = list(pool.map(run_job, jobs))
+    la = os.getloadavg()
+    return SelftestResult(
+        checks=checks,
+        wall_s=round(time.monotonic() - t0, 1),
+        concurrency=cfg.concurrency,
+        voices=cfg.voices,
+        load_avg=(round(la[0], 2), round(la[1], 2), round(la[2], 2)),
+    )

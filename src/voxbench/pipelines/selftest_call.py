@@ -1,0 +1,58 @@
+"""The call config and services of a re-enacted reference conversation (`voxbench selftest`).
+
+The reference agent answers a whole block of the trace as one turn, so the trace caller
+waits for one agent turn per line (``follow_trace_turns`` off) and never for a hold.
+``tone``: synthetic voices, energy VAD and a 0.2 s silence timeout (short, cheap calls).
+``piper``: Piper joe for the agent, Piper joe 3 semitones down for the caller (Kokoro
+costs ~7x Piper's CPU), Silero VAD and smart-turn v3 on the agent, the default timings.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from voxbench.pipelines.agent_select import make_voice, reference_agent
+from voxbench.pipelines.bundles import SimulatorServices
+from voxbench.pipelines.config import (
+    AgentConfig,
+    CallConfig,
+    LimitsConfig,
+    SimulatorConfig,
+    TraceSimConfig,
+    TurnConfig,
+    VADConfig,
+)
+from voxbench.pipelines.scenario_input import CallScenario
+from voxbench.records import ServicePart, SimulatorInfo
+
+CALLER_PIPER_VOICE = "user-piper"
+
+
+def selftest_call_config(voices: Literal["tone", "piper"], time_limit_s: float) -> CallConfig:
+    if voices == "tone":
+        vad = VADConfig(engine="energy", start_secs=0.1, stop_secs=0.25)
+        agent = AgentConfig(
+            vad=vad, turn=TurnConfig(smart_turn=False, speech_timeout_s=0.2), greeting=None, warm_up=False
+        )
+        trace = TraceSimConfig(turn_gap_s=0.8, no_greeting_s=1.0, reply_timeout_s=8, follow_trace_turns=False)
+        sim = SimulatorConfig(kind="trace", vad=vad, trace=trace)
+        limits = LimitsConfig(time_limit_s=time_limit_s, inactivity_s=15, drain_s=2)
+    else:
+        agent = AgentConfig(greeting=None, warm_up=False)
+        trace = TraceSimConfig(no_greeting_s=3.0, reply_timeout_s=20, follow_trace_turns=False)
+        sim = SimulatorConfig(kind="trace", trace=trace)
+        limits = LimitsConfig(time_limit_s=time_limit_s, inactivity_s=30, drain_s=4)
+    return CallConfig(agent=agent, simulator=sim, limits=limits, post_call_transcribe_agent=False)
+
+
+def selftest_services(call: CallScenario, voices: Literal["tone", "piper"]) -> tuple[Any, SimulatorServices]:
+    """The reference agent and the trace caller's voice; the record names both voices."""
+    if voices == "tone":
+        agent = reference_agent(call, "tone")
+        tts = make_voice("tone", tone_f0=220.0)
+        part = ServicePart(vendor="synthetic", model=tts.voice_id)
+    else:
+        agent = reference_agent(call, "agent")
+        tts = make_voice(CALLER_PIPER_VOICE)
+        part = ServicePart(vendor="local", model=str(tts.voice_id))
+    return agent, SimulatorServices(tts=tts, info=SimulatorInfo(kind="trace", tts=part))

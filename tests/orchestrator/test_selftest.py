@@ -1,0 +1,49 @@
+"""`voxbench selftest` on the built-in toy domain: both reference conversations re-enacted live."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from voxbench.cli.main import main
+from voxbench.orchestrator.selftest_checks import Bounds, check_call
+from voxbench.scenarios import load_dataset
+from voxbench.scenarios.loader import toy_dataset_dir
+from voxbench.scenarios.reference_script import Call, ReferenceScript, reference_script
+
+
+def test_selftest_toy(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # Pacing and answer latency are wall-clock health figures: the table prints them, but this
+    # test runs on shared CI cores, so only a gross stall counts as a miss here.
+    code = main(
+        [
+            "selftest",
+            "--data",
+            str(toy_dataset_dir()),
+            "--out",
+            str(tmp_path),
+            "--max-late-fraction",
+            "0.5",
+            "--max-latency",
+            "10",
+        ]
+    )
+    out = capsys.readouterr().out
+    assert code == 0, out
+    row = next(line for line in out.splitlines() if line.startswith("toy "))
+    assert row.split()[1:5] == ["2", "2/2", "2/2", "0/0"]  # calls, tasks, turn-taking, barge-ins/yields
+    assert "voices: agent tone:120Hz, caller tone:220Hz" in out
+
+    # a trace the call did not follow is a named miss
+    dd = load_dataset(toy_dataset_dir(), ["toy"]).domains["toy"]
+    sc = dd.scenarios["ty.1"]
+    script = reference_script(sc, dd.resolver(sc, "en"))
+    wrong = ReferenceScript(
+        script.prelude,
+        (*script.replies[:-1], (Call("find_order", {}),)),
+        script.user_lines,
+        script.end_reason,
+    )
+    c = check_call(tmp_path / "records" / "toy-ty.1", wrong, Bounds(max_late_fraction=0.5), "toy", "ty.1")
+    assert any(m.startswith("tool calls") for m in c.misses), c.misses
