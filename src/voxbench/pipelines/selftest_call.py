@@ -34,14 +34,14 @@ def selftest_call_config(voices: Literal["tone", "piper"], time_limit_s: float) 
         agent = AgentConfig(
             vad=vad, turn=TurnConfig(smart_turn=False, speech_timeout_s=0.2), greeting=None, warm_up=False
         )
-        trace = TraceSimConfig(turn_gap_s=0.8, no_greeting_s=1.0, reply_timeout_s=8, follow_trace_turns=False)
+        trace = TraceSimConfig(turn_gap_s=0.8, no_greeting_s=3.0, reply_timeout_s=8, follow_trace_turns=False)
         sim = SimulatorConfig(kind="trace", vad=vad, trace=trace)
-        limits = LimitsConfig(time_limit_s=time_limit_s, inactivity_s=15, drain_s=2)
+        limits = LimitsConfig(time_limit_s=time_limit_s, inactivity_s=45, drain_s=2)
     else:
         agent = AgentConfig(greeting=None, warm_up=False)
         trace = TraceSimConfig(no_greeting_s=3.0, reply_timeout_s=20, follow_trace_turns=False)
         sim = SimulatorConfig(kind="trace", trace=trace)
-        limits = LimitsConfig(time_limit_s=time_limit_s, inactivity_s=30, drain_s=4)
+        limits = LimitsConfig(time_limit_s=time_limit_s, drain_s=4)
     return CallConfig(agent=agent, simulator=sim, limits=limits, post_call_transcribe_agent=False)
 
 
