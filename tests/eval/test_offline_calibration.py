@@ -65,7 +65,7 @@ def test_calibrate_offline_format(tmp_path: Path, capsys: pytest.CaptureFixture[
     c = cal["metrics"]["conciseness"]
     for key in ("n", "accuracy", "cohen_kappa", "weighted_kappa_quadratic", "macro_f1", "confusion"):
         assert key in c["agreement"], key
-    assert c["agreement"]["n"] == 18 and c["method"] == "offline:listening-load-ordinal"
+    assert c["agreement"]["n"] == 18 and c["method"] == "offline:listening-load-logit"
     assert c["fitted_on_labels"] and c["cross_validation"]["folds"] == 3
     assert c["cross_validation"]["agreement"]["n"] == 18
     p = cal["metrics"]["conversation_progression"]

@@ -68,7 +68,7 @@ def test_a_120_word_turn_is_rated_1_and_a_short_question_3() -> None:
     ctx = ctx_of([("assistant", "Hi, how can I help?"), ("user", "I missed my flight."), ("assistant", LONG),
                   ("user", "The first one."), ("assistant", "Done. You're on the eleven forty. Anything else?")])  # fmt: skip
     r = conciseness(ctx, OFF)
-    assert r.ok and r.params["method"] == "offline:listening-load-ordinal"
+    assert r.ok and r.params["method"] == "offline:listening-load-logit"
     per = r.details["per_turn_rating"]
     assert per[1] == 1 and per[0] == 3 and per[2] == 3
     assert r.score == pytest.approx(7 / 3, abs=1e-3) and r.normalized_score == pytest.approx(2 / 3, abs=1e-3)
@@ -158,7 +158,7 @@ def test_cli_eval_defaults_to_offline(tmp_path: Path, capsys: pytest.CaptureFixt
     summary = json.loads((run / "metrics_summary.json").read_text())
     prov = summary["provenance"]
     assert prov["judge_mode"] == "offline"
-    assert prov["offline_judges"]["conciseness"]["method"] == "offline:listening-load-ordinal"
+    assert prov["offline_judges"]["conciseness"]["method"] == "offline:listening-load-logit"
     m = json.loads((run / "conversations/1.1.1/trial_0/metrics.json").read_text())["metrics"]
     assert m["conversation_progression"]["params"]["method"].startswith("offline:")
     assert summary["overall_scores"]["EVA-X_pass"]["count"] == 2

@@ -23,11 +23,11 @@ def test_offline_judged_report_names_method_and_agreement(fixture_runs: list[Pat
     out = tmp_path / "report"
     build_report([run], out)
     html = (out / "index.html").read_text()
-    assert "judged by offline:listening-load-ordinal" in html
+    assert "judged by offline:listening-load-logit" in html
     assert "judged by offline:stall-count-ordinal" in html and "human agreement: acc" in html
     assert "Offline-judged:</b> EVA-A faithfulness" in html
     conv = next((out / "conv").glob("*.html")).read_text()
-    assert "offline:listening-load-ordinal" in conv
+    assert "offline:listening-load-logit" in conv
 
 
 def test_method_and_agreement_text() -> None:

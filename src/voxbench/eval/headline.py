@@ -23,7 +23,7 @@ def _fmt(x: Any) -> str:
 
 
 def judged_by(summary: dict[str, Any], metrics: tuple[str, ...]) -> str:
-    """'offline-judged (conciseness: listening-load-ordinal, acc 0.88 κ 0.70 CV)', 'LLM-judged
+    """'offline-judged (conciseness: listening-load-logit, acc 0.88 κ 0.70 CV)', 'LLM-judged
     (model)', or 'unjudged' for the judge components of a composite."""
     prov = summary.get("provenance") or {}
     mode = prov.get("judge_mode")

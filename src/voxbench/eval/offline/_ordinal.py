@@ -1,4 +1,5 @@
-"""A small ordinal model for 1-3 ratings: a weighted sum of named features and two cut points.
+"""Small models for 1-3 ratings over named features: an ordinal model (a weighted sum and two
+cut points) and a two-step logistic model (P(rating 1), P(rating <= 2)).
 
 Why this model: it explains itself (each rating comes with the features that pushed it, in
 the rating's own units), it fits in a few constants shipped in `params.json`, it needs only
@@ -47,8 +48,14 @@ class OrdinalModel:
         s, _ = self.score(feats)
         return 1 if s < self.cuts[0] else 2 if s < self.cuts[1] else 3
 
+    def explain(self, feats: dict[str, float]) -> tuple[int, str, dict[str, float]]:
+        """(rating, the rule applied in words, each feature's contribution: negative pulls down)."""
+        s, contrib = self.score(feats)
+        r = self.rate(feats)
+        return r, f"score {s:.2f} vs cut points {self.cuts[0]:.2f}/{self.cuts[1]:.2f} -> {r}", contrib
+
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        return {"kind": "ordinal", **asdict(self)}
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> OrdinalModel:
@@ -114,6 +121,97 @@ def fit_ordinal(
     )
 
 
+@dataclass(frozen=True)
+class TwoStepModel:
+    """Two logistic regressions over the same standardised features: P(rating = 1) and
+    P(rating <= 2). Rating 1 if the first is above one half, else 2 if the second is, else 3.
+    Unlike the proportional-odds model, what makes a turn a 1 (sheer length) may weigh
+    differently from what makes it a 2 (a dense sentence, an unrequested explanation)."""
+
+    features: tuple[str, ...]
+    mean: tuple[float, ...]
+    scale: tuple[float, ...]
+    low: tuple[float, ...]  # weights of P(rating = 1), bias last
+    mid: tuple[float, ...]  # weights of P(rating <= 2), bias last
+    n_train: int = 0
+
+    def _z(self, feats: dict[str, float]) -> list[float]:
+        return [
+            (float(feats[f]) - m) / s for f, m, s in zip(self.features, self.mean, self.scale, strict=True)
+        ]
+
+    def _p(self, w: tuple[float, ...], z: list[float]) -> float:
+        return float(_sig(np.array(sum(a * b for a, b in zip(w[:-1], z, strict=True)) + w[-1])))
+
+    def rate(self, feats: dict[str, float]) -> int:
+        z = self._z(feats)
+        return 1 if self._p(self.low, z) > 0.5 else 2 if self._p(self.mid, z) > 0.5 else 3
+
+    def explain(self, feats: dict[str, float]) -> tuple[int, str, dict[str, float]]:
+        z = self._z(feats)
+        p1, p2 = self._p(self.low, z), self._p(self.mid, z)
+        r = 1 if p1 > 0.5 else 2 if p2 > 0.5 else 3
+        w = self.low if r == 1 else self.mid
+        contrib = {f: round(-wi * zi, 4) for f, wi, zi in zip(self.features, w, z, strict=False)}
+        return r, f"P(rating 1) {p1:.2f}, P(rating <= 2) {p2:.2f} -> {r}", contrib
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": "two_step", **asdict(self)}
+
+
+def _logit(Z: np.ndarray, y: np.ndarray, l2: float, iters: int, lr: float) -> np.ndarray:
+    Z1 = np.c_[Z, np.ones(len(Z))]
+    w = np.zeros(Z1.shape[1])
+    for _ in range(iters):
+        p = _sig(Z1 @ w)
+        w += lr * (Z1.T @ (y - p) / len(y) - l2 * np.r_[w[:-1], 0.0])
+    return w
+
+
+def fit_two_step(
+    rows: Sequence[dict[str, float]],
+    labels: Sequence[int],
+    features: Sequence[str],
+    *,
+    l2: float = 0.01,
+    iters: int = 3000,
+    lr: float = 0.1,
+) -> TwoStepModel:
+    """Fit both logistic steps (L2-penalised, full-batch gradient ascent from zero)."""
+    X = np.array([[float(r[f]) for f in features] for r in rows], dtype=float)
+    y = np.asarray(labels, dtype=int)
+    mu = X.mean(axis=0)
+    sd = X.std(axis=0)
+    sd[sd < 1e-9] = 1.0
+    Z = (X - mu) / sd
+    low = _logit(Z, (y == 1).astype(float), l2, iters, lr)
+    mid = _logit(Z, (y <= 2).astype(float), l2, iters, lr)
+    return TwoStepModel(
+        features=tuple(features),
+        mean=tuple(round(float(x), 6) for x in mu),
+        scale=tuple(round(float(x), 6) for x in sd),
+        low=tuple(round(float(x), 6) for x in low),
+        mid=tuple(round(float(x), 6) for x in mid),
+        n_train=len(y),
+    )
+
+
+Model = OrdinalModel | TwoStepModel
+
+
+def model_from_json(d: dict[str, Any]) -> Model:
+    if d.get("kind") == "two_step":
+        return TwoStepModel(
+            features=tuple(d["features"]),
+            mean=tuple(d["mean"]),
+            scale=tuple(d["scale"]),
+            low=tuple(d["low"]),
+            mid=tuple(d["mid"]),
+            n_train=int(d.get("n_train", 0)),
+        )
+    return OrdinalModel.from_json(d)
+
+
 def load_params(path: Path = PARAMS_FILE) -> dict[str, Any]:
     """The shipped fitted constants (written by scripts/fit_offline_judges.py)."""
     if not path.is_file():
@@ -122,12 +220,12 @@ def load_params(path: Path = PARAMS_FILE) -> dict[str, Any]:
     return data
 
 
-def shipped_model(metric: str, path: Path = PARAMS_FILE) -> OrdinalModel:
+def shipped_model(metric: str, path: Path = PARAMS_FILE) -> Model:
     """The model fitted for `metric` on the visible human labels."""
     entry = load_params(path).get(metric)
     if not entry:
         raise FileNotFoundError(f"no fitted parameters for {metric} in {path}")
-    return OrdinalModel.from_json(entry["model"])
+    return model_from_json(entry["model"])
 
 
 def assign_folds(keys: Sequence[str], k: int, seed: int = 0) -> dict[str, int]:

@@ -3,8 +3,8 @@
 A listener's load grows with how much is said and how dense it is: words, sentences,
 numbers (times, amounts, flight numbers), options offered in one breath, and unrequested
 explanation ("normally...", "the system..."). Those counts, measured on the agent's turn
-(and the length of the caller's turn it answers), feed the ordinal model of `_ordinal`,
-fitted on the visible half of EVA's human conciseness labels by
+(and the length of the caller's turn it answers), feed the two-step logistic model of
+`_ordinal` (P(rating 1), P(rating <= 2)), fitted on the visible half of EVA's human conciseness labels by
 `scripts/fit_offline_judges.py` (constants in `params.json`). Aggregation is EVA's: score =
 mean rating, normalised = mean of (rating - 1) / 2, `<mode>_rate` sub-metrics.
 
@@ -21,7 +21,7 @@ from typing import Any
 
 from voxbench.eval.context import ConversationContext, strip_tags
 from voxbench.eval.offline import fitted_method, offline_method
-from voxbench.eval.offline._ordinal import OrdinalModel, fit_ordinal, shipped_model
+from voxbench.eval.offline._ordinal import Model, fit_two_step, shipped_model
 from voxbench.eval.types import MetricResult, sub
 
 NAME = "conciseness"
@@ -97,9 +97,8 @@ def agent_turns(ctx: ConversationContext) -> dict[int, tuple[str, str]]:
     return {t: (" ".join(v), " ".join(caller.get(t, []))) for t, v in sorted(agent.items())}
 
 
-def _turn_evidence(t: int, f: dict[str, float], model: OrdinalModel) -> tuple[int, list[str], dict[str, Any]]:
-    s, contrib = model.score(f)
-    r = model.rate(f)
+def _turn_evidence(t: int, f: dict[str, float], model: Model) -> tuple[int, list[str], dict[str, Any]]:
+    r, how, contrib = model.explain(f)
     down = sorted((c, k) for k, c in contrib.items() if c < -0.25) if r < 3 else []
     modes = [] if r == 3 else list(dict.fromkeys(FEATURE_MODE[k] for _, k in down if k in FEATURE_MODE))
     if r < 3 and not modes:
@@ -109,13 +108,13 @@ def _turn_evidence(t: int, f: dict[str, float], model: OrdinalModel) -> tuple[in
         f"{words} words, {round(f['numbers_per_5'] * 5)} numbers, {round(f['sentences_per_5'] * 5)} "
         f"sentences, {int(f['options'])} option separators, {int(f['explanations'])} explanation cues"
     )
-    rule = f"listening-load score {s:.2f} vs cut points {model.cuts[0]:.2f}/{model.cuts[1]:.2f} -> {r}" + (
+    rule = f"listening load: {how}" + (
         f"; pulled down by {', '.join(f'{k} {c:+.2f}' for c, k in down[:3])}" if down else ""
     )
     return r, modes, {"turn": t, "claim": claim, "rule": rule, "rating": r}
 
 
-def rate_with(ctx: ConversationContext, model: OrdinalModel) -> MetricResult:
+def rate_with(ctx: ConversationContext, model: Model) -> MetricResult:
     """Rate every agent turn with `model`; EVA's aggregation."""
     turns = agent_turns(ctx)
     if not turns:
@@ -144,7 +143,7 @@ def rate_with(ctx: ConversationContext, model: OrdinalModel) -> MetricResult:
     )
 
 
-def fit(labelled: list[tuple[ConversationContext, Any]]) -> OrdinalModel:
+def fit(labelled: list[tuple[ConversationContext, Any]]) -> Model:
     """Fit on (context, {turn_id: human rating}) pairs: one row per human-rated agent turn."""
     rows: list[dict[str, float]] = []
     labels: list[int] = []
@@ -154,10 +153,10 @@ def fit(labelled: list[tuple[ConversationContext, Any]]) -> OrdinalModel:
             if t in turns and r in (1, 2, 3):
                 rows.append(turn_features(*turns[t]))
                 labels.append(int(r))
-    return fit_ordinal(rows, labels, FEATURES)
+    return fit_two_step(rows, labels, FEATURES)
 
 
-@offline_method(NAME, method="listening-load-ordinal", version="1")
+@offline_method(NAME, method="listening-load-logit", version="2")
 def conciseness_offline(ctx: ConversationContext) -> MetricResult:
     """Per-turn 1-3 listening load from word, number, sentence, option and explanation counts."""
     return rate_with(ctx, shipped_model(NAME))

@@ -24,7 +24,7 @@ from rapidfuzz import fuzz
 
 from voxbench.eval.context import ConversationContext, strip_tags
 from voxbench.eval.offline import fitted_method, offline_method
-from voxbench.eval.offline._ordinal import OrdinalModel, fit_ordinal, shipped_model
+from voxbench.eval.offline._ordinal import Model, fit_ordinal, shipped_model
 from voxbench.eval.types import MetricResult, sub
 
 NAME = "conversation_progression"
@@ -126,13 +126,12 @@ def features(found: list[dict[str, Any]]) -> dict[str, float]:
     return {f: float(sum(x["feature"] == f for x in found)) for f in FEATURES}
 
 
-def rate_with(ctx: ConversationContext, model: OrdinalModel) -> MetricResult:
+def rate_with(ctx: ConversationContext, model: Model) -> MetricResult:
     if not any(e.get("role") == "assistant" for e in ctx.conversation_trace):
         return MetricResult.skip(NAME, "no assistant turns")
     found = findings(ctx)
     f = features(found)
-    s, contrib = model.score(f)
-    r = model.rate(f)
+    r, how, contrib = model.explain(f)
     flagged = sorted({FEATURE_DIM[x["feature"]] for x in found}) if r < 3 else []
     dims = {
         d: {"flagged": d in flagged, "evidence": [x for x in found if FEATURE_DIM[x["feature"]] == d]}
@@ -141,7 +140,7 @@ def rate_with(ctx: ConversationContext, model: OrdinalModel) -> MetricResult:
     evidence = [{k: x[k] for k in ("turn", "claim", "rule")} for x in found]
     evidence.append(
         {"turn": None, "claim": ", ".join(f"{k}={int(v)}" for k, v in f.items()),
-         "rule": f"progression score {s:.2f} vs cut points {model.cuts[0]:.2f}/{model.cuts[1]:.2f} -> {r}"}
+         "rule": f"progression {how}"}
     )  # fmt: skip
     return MetricResult(
         name=NAME,
@@ -158,7 +157,7 @@ def rate_with(ctx: ConversationContext, model: OrdinalModel) -> MetricResult:
     )
 
 
-def fit(labelled: list[tuple[ConversationContext, Any]]) -> OrdinalModel:
+def fit(labelled: list[tuple[ConversationContext, Any]]) -> Model:
     """Fit on (context, human 1-3 rating) pairs, one row per conversation."""
     rows = [features(findings(ctx)) for ctx, h in labelled if h in (1, 2, 3)]
     labels = [int(h) for _, h in labelled if h in (1, 2, 3)]
