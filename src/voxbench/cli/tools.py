@@ -44,6 +44,10 @@ def run_replay(args: argparse.Namespace) -> int:
             shown = real if args.all_failures else real[:10]
             for f in shown:
                 print(f"  FAIL {f.domain}/{f.scenario_id}: {f.first_difference}")
+                if f.trace_evidence:
+                    # The database contradictions first: they bear on the difference.
+                    ev = sorted(f.trace_evidence, key=lambda e: "names as stored" in e)
+                    print(f"    evidence elsewhere in this trace: {'; '.join(ev[:2])}")
             if len(real) > len(shown):
                 print(f"  ... {len(real) - len(shown)} more {r.domain} failures (--all-failures)")
             stale = [f for f in r.failures if f.stale_trace and f.hash_match]

@@ -140,9 +140,8 @@ def replay_scenario(dd: DomainData, scenario_id: str, lang: str = "en") -> Scena
         if not d:
             continue
         notes = [explain(name, x, values, initial) for x in differences(want, got)]
-        if all(notes):
-            evidence += [f"call #{n} {name}: {e}" for e in notes if e]
-        elif diff is None:
+        evidence += [f"call #{n} {name}: {e}" for e in notes if e]
+        if not all(notes) and diff is None:
             diff = f"call #{n} {name}: {d}"
     tc = check_task_completion(dd.expected_db(scenario_id, lang), ex.db)
     hash_diff = None
@@ -162,6 +161,8 @@ def replay_scenario(dd: DomainData, scenario_id: str, lang: str = "en") -> Scena
         hash_match=tc.success,
         first_difference=diff or hash_diff or (evidence[0] if evidence else None),
         stale_trace=diff is None and bool(evidence),
+        # Also kept for an unexplained difference: other places where the same trace
+        # contradicts its database are evidence for the reader.
         trace_evidence=evidence,
     )
 

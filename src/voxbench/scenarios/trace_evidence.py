@@ -41,11 +41,13 @@ def differences(expected: Any, actual: Any, path: str = "$") -> list[Difference]
     return []
 
 
-def _scalars(obj: Any) -> set[str]:
+def _values(obj: Any) -> set[str]:
+    """Every value of a JSON document (scalars and lists), as canonical JSON."""
     if isinstance(obj, dict):
-        return set().union(*(_scalars(v) for v in obj.values())) if obj else set()
+        return set().union(*(_values(v) for v in obj.values())) if obj else set()
     if isinstance(obj, list):
-        return set().union(*(_scalars(v) for v in obj)) if obj else set()
+        inner = set().union(*(_values(v) for v in obj)) if obj else set()
+        return inner | {json.dumps(obj, sort_keys=True)}
     return {json.dumps(obj)}
 
 
@@ -69,11 +71,11 @@ def explain(tool: str, diff: Difference, values: dict[str, str], db: dict[str, A
             f"({act!r}); the trace predates it (an older revision read a key that did not exist)"
         )
     if (
-        not isinstance(exp, dict | list)
+        not isinstance(exp, dict)
         and exp is not MISSING
         and act is not MISSING
-        and json.dumps(exp) not in _scalars(db)
-        and json.dumps(act) in _scalars(db)
+        and json.dumps(exp, sort_keys=True) not in _values(db)
+        and json.dumps(act, sort_keys=True) in _values(db)
     ):
         return f"{path}: trace value {exp!r} appears nowhere in the scenario database; ours ({act!r}) is the database's"
     return None

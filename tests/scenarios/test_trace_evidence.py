@@ -1,0 +1,31 @@
+"""The generic rules that explain a stale reference-trace response, with evidence."""
+
+from __future__ import annotations
+
+from voxbench.scenarios.trace_evidence import MISSING, differences, explain
+
+VALUES = {"<FIRST_NAME>": "Ana", "<FIRST_NAME_ROMANIZED>": "ana"}
+DB = {"rooms": {"R-1": {"equipment": ["projector", "whiteboard"]}}, "lic": {"exp": "2026-10-30"}}
+
+
+def test_differences_lists_every_path() -> None:
+    diffs = differences({"a": 1, "b": [1, 2], "c": "x"}, {"a": 2, "b": [1, 3], "d": 1})
+    assert diffs == [("$.a", 1, 2), ("$.b[1]", 2, 3), ("$.c", "x", MISSING), ("$.d", MISSING, 1)]
+
+
+def test_name_placeholder_rule() -> None:
+    e = explain("verify_employee_auth", ("$.first_name", "Ana", "ana"), VALUES, DB)
+    assert e is not None and "<FIRST_NAME_ROMANIZED>" in e
+    assert explain("verify_employee_auth", ("$.first_name", "Bob", "bob"), VALUES, DB) is None
+
+
+def test_alias_and_assessment_rules() -> None:
+    assert explain("get_application_details", ("$.application.name_aliases", MISSING, ["x"]), VALUES, DB)
+    assert explain("check_ergonomic_assessment", ("$.assessment_date", None, "2026-04-22"), VALUES, DB)
+    assert explain("get_asset_record", ("$.assessment_date", None, "2026-04-22"), VALUES, DB) is None
+
+
+def test_value_absent_from_the_database_rule() -> None:
+    assert explain("get_license_record", ("$.license.exp", "2026-08-31", "2026-10-30"), VALUES, DB)
+    assert explain("x", ("$.rooms", ["projector"], ["projector", "whiteboard"]), VALUES, DB)
+    assert explain("x", ("$.n", 1, 2), VALUES, DB) is None  # ours is not the database's either
