@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from functools import lru_cache
 from typing import Any
 
 from voxbench.eval.offline._faith_rules import (
@@ -213,18 +214,24 @@ def invented_policies(conv: Conversation) -> Iterator[Finding]:
     with content words found nowhere in the policy, the tool results or the caller's words."""
     if not conv.has_policy:
         return
-    vocab = _words(conv.policy_text) | _stems(_words(conv.policy_text))
+    vocab = _policy_vocab(conv.policy_text)
     for s in conv.steps:
         if s.kind != "assistant":
             continue
-        known = vocab | _words(s.known_text)
         for sent in _sentences(s.text):
             if not _POLICY_CUE.search(sent) or _NEGATED.search(sent) or _OFFER.search(sent) or "?" in sent:
                 continue
+            known = vocab | _words(s.known_text)  # only for the rare policy-like sentence
             novel = sorted(w for w in _words(sent) if w not in known and _stem(w) not in known)
             if novel:
                 yield Finding(POLICY, 1, s.turn, sent[:200],
                               f"policy statement not in the policy text (unknown: {', '.join(novel[:4])})")  # fmt: skip
+
+
+@lru_cache(maxsize=64)
+def _policy_vocab(text: str) -> frozenset[str]:
+    words = _words(text)
+    return frozenset(words | _stems(words))
 
 
 def _stem(w: str) -> str:

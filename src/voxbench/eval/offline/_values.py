@@ -129,6 +129,11 @@ def _split_caps(m: re.Match[str]) -> str:
 
 
 def clauses(text: str) -> list[str]:
+    return list(_clauses(text))
+
+
+@lru_cache(maxsize=4096)
+def _clauses(text: str) -> tuple[str, ...]:
     """Split on punctuation that ends a phrase (not decimal points or times like 4:30); first
     `a.m.` -> am, "Y as in Yankee" -> Y, commas between spelled characters dropped, and an
     airline-style prefix split into letters ("SK nine hundred" -> "S K nine hundred")."""
@@ -155,7 +160,7 @@ def clauses(text: str) -> list[str]:
     t = _WRITTEN_CODE.sub(_spell_written, t)
     # spelled capitals as NATO words, so the normaliser does not merge them with neighbours
     t = re.sub(r"\b(?<!')([B-HJ-Z])\b(?!')", lambda m: _LETTER_WORD[m.group(1).lower()], t)
-    return [c for c in _CLAUSE.split(t) if c and c.strip()]
+    return tuple(c for c in _CLAUSE.split(t) if c and c.strip())
 
 
 @lru_cache(maxsize=8192)
@@ -309,21 +314,31 @@ def _num(s: str) -> str:
 
 def spoken_values(text: str) -> list[Value]:
     """Every value in a spoken (or written) utterance, clause by clause."""
+    return list(_spoken_values(text))
+
+
+@lru_cache(maxsize=4096)
+def _spoken_values(text: str) -> tuple[Value, ...]:
     out: list[Value] = []
-    for c in clauses(text):
+    for c in _clauses(text):
         out.extend(_scan_clause(_tokens(c)))
-    return out
+    return tuple(out)
 
 
 def amount_values(text: str) -> list[Value]:
     """Money amounts only: numbers followed by dollars / bucks (after `$x` -> `x dollars`)."""
+    return list(_amount_values(text))
+
+
+@lru_cache(maxsize=4096)
+def _amount_values(text: str) -> tuple[Value, ...]:
     out: list[Value] = []
-    for c in clauses(text):
+    for c in _clauses(text):
         toks = _tokens(c)
         for i, t in enumerate(toks[:-1]):
             if _NUM.match(t) and toks[i + 1] in ("dollars", "dollar", "bucks", "usd"):
                 out.append(Value(f"n:{_num(t)}", f"{t} {toks[i + 1]}"))
-    return out
+    return tuple(out)
 
 
 # --- structured data (tool results, tool parameters) -------------------------------------------
