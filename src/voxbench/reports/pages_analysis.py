@@ -50,6 +50,10 @@ def cause_block(c: Conversation) -> str:
     return out
 
 
+def _secs(v: float | None) -> str:
+    return "–" if v is None else f"{v:.1f} s"
+
+
 def _completion_section(convs: list[Conversation]) -> str:
     rows = []
     for system, cs in by_key(convs, "system").items():
@@ -71,7 +75,7 @@ def _completion_section(convs: list[Conversation]) -> str:
             rows.append(
                 f"<tr><td class='sys'>{e(system)}</td><td class='txt'>{e(dom)}</td><td>{b['conversations']}</td>"
                 f"<td>{pct(b['task_completion'])}</td><td>{b['tasks_completed']}</td><td>{b['timed']}</td>"
-                f"<td>{num(s['median'], 1)} s</td><td>{num(s['p90'], 1)} s</td>"
+                f"<td>{_secs(s['median'])}</td><td>{_secs(s['p90'])}</td>"
                 f"<td>{num(t['median'], 1)}</td><td>{num(t['p90'], 1)}</td></tr>"
             )
     if not rows:
