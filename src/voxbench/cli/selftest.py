@@ -86,7 +86,11 @@ def print_table(result: Any) -> None:
         turns_ok = sum(
             1
             for c in cs
-            if not any(k in m for m in c.misses for k in ("responses", "tool calls", "caller spoke", "barge"))
+            if not any(
+                k in m
+                for m in c.misses
+                for k in ("responses", "response #", "tool calls", "caller spoke", "barge")
+            )
         )
         lat_s = f"{_p(lat, 0.5)}/{_p(lat, 0.95)}/{max(lat) if lat else 0:.2f}"
         print(

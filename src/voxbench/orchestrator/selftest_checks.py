@@ -73,6 +73,34 @@ def answer_latencies(events: list[Event]) -> list[float]:
     return out
 
 
+def timing_misses(events: list[Event], script: ReferenceScript, tol_s: float = 0.05) -> list[str]:
+    """Each response answers its own caller line: said after that line's speech ended, before
+    the caller's next line, and heard (the agent's speech starts before the caller's next line)."""
+    said = [e for e in events if isinstance(e, LLMText) and e.side == "agent"]
+    lines = [e.t for e in events if isinstance(e, Utterance) and e.side == "user"]
+    speech = [e for e in events if isinstance(e, Speech)]
+    end_t = max((e.t for e in events), default=0.0)
+    out: list[str] = []
+    for n, ((block, _), e) in enumerate(zip(script.response_blocks(), said, strict=False), 1):
+        nxt = lines[block + 1] if block + 1 < len(lines) else end_t + 1
+        if block >= 0 and block < len(lines):
+            line_end = max(
+                (
+                    s.t
+                    for s in speech
+                    if s.channel == "user" and s.state == "offset" and lines[block] <= s.t < nxt
+                ),
+                default=lines[block],
+            )
+            if e.t < line_end - tol_s:
+                out.append(f"response #{n} said {line_end - e.t:.2f}s before caller line {block + 1} ended")
+        if e.t > nxt:
+            out.append(f"response #{n} said after the caller's next line started")
+        elif not any(s.channel == "agent" and s.state == "onset" and e.t <= s.t < nxt for s in speech):
+            out.append(f"response #{n} was never heard before the caller's next line")
+    return out
+
+
 def check_call(
     record_dir: Path, script: ReferenceScript, bounds: Bounds, domain: str, scenario_id: str
 ) -> CallCheck:
@@ -112,6 +140,7 @@ def check_call(
         c.misses.append(
             f"agent responses differ from the trace at #{n + 1} ({len(said)} said, {len(want)} expected)"
         )
+    c.misses += timing_misses(ev, script)
     calls = [e.name for e in ev if isinstance(e, ToolCall)]
     c.tool_calls = len(calls)
     if calls != script.tool_calls:

@@ -60,14 +60,18 @@ class ReferenceScript:
     @property
     def responses(self) -> list[str]:
         """What the agent says as one response each: a block's lines joined up to each tool call."""
-        out: list[str] = []
-        for block in (self.prelude, *self.replies):
+        return [text for _, text in self.response_blocks()]
+
+    def response_blocks(self) -> list[tuple[int, str]]:
+        """Each response with the caller line it answers (-1: the opening, before any line)."""
+        out: list[tuple[int, str]] = []
+        for i, block in enumerate((self.prelude, *self.replies)):
             texts: list[str] = []
             for step in (*block, None):
                 if isinstance(step, Say):
                     texts.append(step.text)
                 elif texts:
-                    out.append(join_lines(texts))
+                    out.append((i - 1, join_lines(texts)))
                     texts = []
         return out
 
