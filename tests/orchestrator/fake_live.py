@@ -10,8 +10,9 @@ from pathlib import Path
 
 from tests.fakes.services import FakeLLM, FakeSTT, FakeTTS, Reply
 from voxbench.orchestrator import ConversationJob
-from voxbench.orchestrator.live import call_inputs, run_live
+from voxbench.orchestrator.live import run_live
 from voxbench.pipelines.bundles import AgentServices, SimulatorServices
+from voxbench.pipelines.call.session import CallSession
 from voxbench.pipelines.trace_simulator import reference_user_lines
 from voxbench.records import AgentInfo, ServicePart
 
@@ -30,7 +31,7 @@ FAST_CALL = {
 
 
 def fake_live_conversation(job: ConversationJob) -> Path:
-    call, _ = call_inputs(job)
+    call = CallSession(job.spec, Path(job.output_dir)).scenario()
     lines = reference_user_lines(call.scenario, call.resolver)
     script = [Reply("Of course, how can I help?")] + [Reply("Let me check that for you.") for _ in lines]
     agent = AgentServices(

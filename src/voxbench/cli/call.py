@@ -36,69 +36,60 @@ def add_parser(sub: Any) -> None:
     p.set_defaults(func=run_call_cmd)
 
 
-def run_call_cmd(args: argparse.Namespace) -> int:
-    # Input checks first, with modules that do not import pipecat: a typo fails with one
-    # line, not after pipecat's banner.
-    from voxbench.pipelines.agent_select import REFERENCE, local_llm_config, reference_agent, resolve_agent
+def call_spec(args: argparse.Namespace) -> Any:
+    """The CallSpec of `voxbench call`: resolved here, before any model loads (an unknown
+    profile, a missing key, an unknown scenario or condition fails in one line)."""
+    from voxbench.pipelines.agent_select import REFERENCE, resolve_agent
+    from voxbench.pipelines.call.spec import (
+        CallSeeds,
+        CallSpec,
+        ConversationRef,
+        ReferenceAgent,
+        SimulatorSpec,
+        live_call_config,
+    )
+    from voxbench.pipelines.config import CallConfig
     from voxbench.processors.perturbations import resolve_condition
-    from voxbench.scenarios import check_task_completion, load_dataset
+    from voxbench.scenarios import load_dataset
+    from voxbench.transports.config import WireConfig
 
-    # fails here, before any model loads; the reference agent needs the scenario, not a profile
-    profile = None if args.agent == REFERENCE else resolve_agent(args.agent, args.profiles)
-    ds = load_dataset(args.data, [args.domain])
-    dd = ds.domains[args.domain]
-    if args.scenario not in dd.scenarios:
+    # the reference agent needs the scenario, not a profile
+    agent = ReferenceAgent() if args.agent == REFERENCE else resolve_agent(args.agent, args.profiles)
+    if args.scenario not in load_dataset(args.data, [args.domain]).domains[args.domain].scenarios:
         raise ValueError(f"no scenario {args.domain}/{args.scenario} in {args.data}")
     try:
         cond = resolve_condition(args.condition)
     except KeyError as exc:
         raise ValueError(str(exc).strip("'\"")) from None
-
-    from voxbench.pipelines.agent_builder import build_agent_services
-    from voxbench.pipelines.caller_side import CallPerturbation
-    from voxbench.pipelines.config import CallConfig, LimitsConfig, SimulatorConfig
-    from voxbench.pipelines.local_stack import local_simulator, start_llm_server, start_simulator_llm_server
-    from voxbench.pipelines.runner import run_call
-    from voxbench.pipelines.scenario_input import CallScenario
-    from voxbench.transports.config import WireConfig
-
-    call = CallScenario.from_domain(dd, args.scenario, args.lang)
-    cfg = CallConfig(
+    ref = ConversationRef(
+        conversation_id=f"{args.domain}-{args.scenario}-t{args.trial}",
+        dataset=args.data,
+        domain=args.domain,
+        scenario_id=args.scenario,
         lang=args.lang,
-        wire=WireConfig(mode="telephony" if args.telephony else "pcm16"),
-        simulator=SimulatorConfig(kind=args.simulator),
-        limits=LimitsConfig(time_limit_s=args.time_limit),
+        trial=args.trial,
+        condition=cond.name,
     )
-    pert = None if cond.is_clean else CallPerturbation(cond, cond.seed(args.scenario, args.trial))
-    local_llm = local_llm_config(profile) if profile is not None else None
-    # one embedded server per model: the local agent's, and the LLM caller's own (1.5B);
-    # cloud agents with a trace caller need no local model at all
-    server = start_llm_server(local_llm) if local_llm else None
-    sim_server = start_simulator_llm_server() if args.simulator == "llm" else None
+    sim = SimulatorSpec(kind=args.simulator)
+    base = CallConfig(wire=WireConfig(mode="telephony" if args.telephony else "pcm16"))
+    return CallSpec(
+        conversation=ref,
+        agent=agent,
+        simulator=sim,
+        perturbation=cond,
+        call=live_call_config(base, sim, args.lang, args.time_limit),
+        seeds=CallSeeds.derive(0, ref, perturbed=not cond.is_clean),
+    )
 
-    async def main() -> Any:
-        try:
-            agent = (
-                reference_agent(call)
-                if profile is None
-                else build_agent_services(profile, server=server, check=False)
-            )
-            sim = local_simulator(
-                args.simulator,
-                sim_server,
-                voice_id=cond.voice_id,
-                reply_format=cfg.simulator.llm.reply_format,
-            )
-            return await run_call(call, cfg, agent, sim, Path(args.out), trial=args.trial, perturbation=pert)
-        finally:
-            # stop the model servers before asyncio tears down: requests still in flight
-            # (an abandoned turn) fail fast instead of generating on
-            for srv in (server, sim_server):
-                if srv is not None:
-                    await srv.astop()
 
-    record = asyncio.run(main())
-    tc = check_task_completion(call.expected_db, json.loads((Path(args.out) / "final_db.json").read_text()))
+def run_call_cmd(args: argparse.Namespace) -> int:
+    from voxbench.pipelines.call.session import CallSession
+    from voxbench.scenarios import check_task_completion
+
+    session = CallSession(call_spec(args), Path(args.out))
+    record = asyncio.run(session.run())
+    expected = session.scenario().expected_db
+    tc = check_task_completion(expected, json.loads((Path(args.out) / "final_db.json").read_text()))
     print(f"record: {args.out}")
     print(
         f"status={record.status} end={record.end_reason} duration={record.duration_s:.1f}s "

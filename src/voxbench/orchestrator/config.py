@@ -69,8 +69,8 @@ def _resolve_agent(v: Any) -> Any:
     """A run config's ``agent:`` (a profile name, files and overrides) resolved once, here."""
     if isinstance(v, str):
         v = {"profile": v}
-    if not isinstance(v, Mapping) or v.get("profile") == "scripted" or "architecture" in v:
-        return v  # the scripted agent, or an already resolved profile (run.json, job.json)
+    if not isinstance(v, Mapping) or v.get("profile") in ("scripted", "reference") or "architecture" in v:
+        return v  # the scripted or reference agent, or an already resolved profile (run.json, job.json)
     from voxbench.pipelines.agent_select import resolve_agent_choice
 
     return resolve_agent_choice(v)

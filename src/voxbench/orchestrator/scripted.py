@@ -95,7 +95,7 @@ def scripted_conversation(job: ConversationJob) -> Path:
     """Write a small, valid record for `job` (or misbehave as its fault config says)."""
     agent = job.agent
     if not isinstance(agent, ScriptedAgent):
-        raise TypeError(f"the scripted conversation fn needs the scripted agent, not {agent.name!r}")
+        raise TypeError(f"the scripted conversation fn needs the scripted agent, not {type(agent).__name__}")
     agent_fault = _matching_fault(agent.faults, job)
     sim_fault = _matching_fault(job.simulator.faults, job)
     if agent.count_file:

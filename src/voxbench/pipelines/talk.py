@@ -33,11 +33,12 @@ from pipecat.workers.runner import WorkerRunner
 
 from voxbench.pipelines.agent_builder import AgentBundle, build_agent
 from voxbench.pipelines.bundles import AgentServices
+from voxbench.pipelines.call.lifecycle import PipelineTask, stop_worker, versions
+from voxbench.pipelines.call.watch import CallWatch, Drain, SideState
 from voxbench.pipelines.cascade_agent import AgentPipeline
 from voxbench.pipelines.config import CallConfig
 from voxbench.pipelines.control import CallControl, EndRequest
 from voxbench.pipelines.record_files import write_conversation
-from voxbench.pipelines.runner import _stop, _Task, _versions
 from voxbench.pipelines.scenario_input import CallScenario
 from voxbench.pipelines.warmup import warm_up
 from voxbench.processors.clock import ConversationClock
@@ -113,7 +114,7 @@ class TalkCall:
         self.user_agent: str | None = None  # the browser's, for the record
         self._agent: AgentPipeline | None = None
         self._worker: PipelineWorker | None = None
-        self._task: _Task | None = None
+        self._task: PipelineTask | None = None
         self._started_at: str | None = None
         self._wall0 = 0.0
 
@@ -182,7 +183,7 @@ class TalkCall:
         self._wall0 = time.monotonic()
         runner = WorkerRunner(handle_sigint=False)
         await runner.add_workers(self._worker)
-        self._task = _Task(runner.run(), "agent")
+        self._task = PipelineTask(runner.run(), "agent")
 
     @property
     def started(self) -> bool:
@@ -228,25 +229,24 @@ class TalkCall:
         """Watch the call until someone or something ends it."""
         if self._task is None:
             raise RuntimeError("start() first")
-        lim = self.cfg.limits
+        watch = CallWatch(
+            self.cfg.limits,
+            connect_timeout_s,
+            (f"the person's audio never connected within {connect_timeout_s:.0f}s", "user_transport"),
+            inactivity_after_connect=True,
+        )
         task = self._task
         while not self.control.ending:
             await asyncio.sleep(0.05)
             now = self.clock.now()
-            if f := task.failure():
-                self.fail("agent_error", f, "agent")
-            elif task.task.done():
-                self.fail("agent_error", "the agent pipeline stopped", "agent")
-            elif not self.connected.is_set() and now > connect_timeout_s:
-                self.fail(
-                    "connection_lost",
-                    f"the person's audio never connected within {connect_timeout_s:.0f}s",
-                    "user_transport",
-                )
-            elif now >= lim.time_limit_s:
-                self.control.end("time_limit", t=now)
-            elif self.connected.is_set() and now - max(self.rec.last_speech_t, 0.0) >= lim.inactivity_s:
-                self.control.end("inactivity_timeout", t=now)
+            agent = SideState(task.failure(), task.task.done())
+            ending = watch.check(now, agent, None, self.connected.is_set(), self.rec.last_speech_t)
+            if ending is None:
+                continue
+            if ending.status == "infra_failure":
+                self.fail(ending.reason, ending.cause or ending.reason, ending.source or "talk")
+            else:
+                self.control.end(ending.reason, t=now)
         req = self.control.request
         assert req is not None
         logger.info(f"talk call ending: {req.reason} ({req.status}) at t={self.clock.now():.2f}s")
@@ -258,17 +258,14 @@ class TalkCall:
         assert req is not None and self._task is not None
         lim = self.cfg.limits
         if req.status == "completed" and req.reason != "end_call":
-            deadline = time.monotonic() + lim.drain_s
-            quiet_since = time.monotonic()
-            while time.monotonic() < deadline:
+            drain = Drain(self.clock.now(), lim.drain_s)
+            while True:
                 await asyncio.sleep(0.05)
-                if self.rec.speaking("agent"):
-                    quiet_since = time.monotonic()
-                elif time.monotonic() - quiet_since > 0.6:
+                if drain.done(self.clock.now(), self.rec.speaking("agent")):
                     break
         t_end = self.clock.now()
         self.rec.freeze()
-        await _stop(self._worker, self._task, lim.shutdown_timeout_s)
+        await stop_worker(self._worker, self._task, lim.shutdown_timeout_s)
         await asyncio.sleep(0.2)  # let observer queues flush
         self.rec.emit(EndEvent(t=t_end, reason=req.reason))
         events = self.rec.finalize()
@@ -289,7 +286,7 @@ class TalkCall:
             duration_s=round(t_end, 3),
             agent=self.services.info,
             simulator=SimulatorInfo(kind="human", interface=self.interface, user_agent=self.user_agent),
-            versions=_versions(),
+            versions=versions(),
             initial_db_hash=db_hash(self.executor.initial_db),
             final_db_hash=db_hash(self.executor.db),
             num_tool_calls=sum(1 for a in self.executor.audit_log if a["type"] == "tool_call"),

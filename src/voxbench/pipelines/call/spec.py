@@ -56,16 +56,26 @@ class ScriptedAgent(_Frozen):
     faults: tuple[Fault, ...] = ()
 
 
+class ReferenceAgent(_Frozen):
+    """The scenario's reference conversation spoken live as the agent (``--agent reference``,
+    ``pipelines/reference_agent.py``): it needs the scenario, not a profile."""
+
+    profile: Literal["reference"] = "reference"
+    voice: str = Field(default="agent", description="tone, or any voice name a TTSConfig takes")
+
+
 def _agent_tag(v: Any) -> str:
     profile = v.get("profile") if isinstance(v, Mapping) else getattr(v, "profile", None)
-    return "scripted" if profile == "scripted" else "profile"
+    return profile if profile in ("scripted", "reference") else "profile"
 
 
 AgentSpec = Annotated[
-    Annotated[ScriptedAgent, Tag("scripted")] | Annotated[AgentProfile, Tag("profile")],
+    Annotated[ScriptedAgent, Tag("scripted")]
+    | Annotated[ReferenceAgent, Tag("reference")]
+    | Annotated[AgentProfile, Tag("profile")],
     Discriminator(_agent_tag),
 ]
-"""The agent of a call: a resolved profile, or the scripted stand-in."""
+"""The agent of a call: a resolved profile, the reference agent, or the scripted stand-in."""
 
 
 class SimulatorSpec(_Frozen):
@@ -129,6 +139,14 @@ class CallSeeds(_Frozen):
         return out | ({} if self.perturbation is None else {"perturbation": self.perturbation})
 
 
+class CallIdentity(_Frozen):
+    """What a record says a call was: its coordinates and seeds (the part of a spec the runner
+    writes into ``record.json``)."""
+
+    conversation: ConversationRef
+    seeds: CallSeeds | None = None
+
+
 class CallSpec(_Frozen):
     """One call, fully resolved: scenario reference, agent, caller, perturbation, the call's
     behaviour (wire, limits, VAD, turn-taking; :class:`CallConfig`), seeds and attempt."""
@@ -141,10 +159,14 @@ class CallSpec(_Frozen):
     seeds: CallSeeds
 
     @property
+    def identity(self) -> CallIdentity:
+        return CallIdentity(conversation=self.conversation, seeds=self.seeds)
+
+    @property
     def profile(self) -> AgentProfile:
         """The agent profile of a live call (a scripted agent has none)."""
         if not isinstance(self.agent, AgentProfile):
-            raise TypeError("a scripted agent has no profile: run it with the scripted conversation fn")
+            raise TypeError(f"the {self.agent.profile} agent has no profile")
         return self.agent
 
 

@@ -1,0 +1,113 @@
+"""One call from its :class:`~voxbench.pipelines.call.spec.CallSpec`: the only way in.
+
+`voxbench call` and the orchestrator's worker are thin drivers: each resolves a spec and
+hands it here. The session owns the model servers of the call (the agent's llama.cpp
+server when its profile runs a local LLM, the LLM caller's own), builds the agent's and the
+caller's services from the spec alone, runs the call and lets the runner write
+``record.json`` once, with the spec's coordinates and seeds already in it. Tests inject
+fake services instead and get the same record path.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from voxbench.pipelines.call.spec import CallSpec
+from voxbench.records import ConversationRecord
+
+
+@dataclass
+class CallSession:
+    """Run ``spec`` into ``out_dir``; ``perturbation_kw`` reaches :class:`CallPerturbation`
+    (``clip_synth``, ``babble_provider``: how injected caller acts and babble are voiced)."""
+
+    spec: CallSpec
+    out_dir: Path
+    perturbation_kw: dict[str, Any] = field(default_factory=dict)
+    _servers: list[Any] = field(default_factory=list, init=False, repr=False)
+
+    def scenario(self) -> Any:
+        """The scenario of the call (a ``CallScenario``), loaded from the spec's reference."""
+        from voxbench.pipelines.scenario_input import CallScenario
+        from voxbench.scenarios import load_dataset
+
+        ref = self.spec.conversation
+        dd = load_dataset(ref.dataset, [ref.domain]).domains[ref.domain]
+        return CallScenario.from_domain(dd, ref.scenario_id, ref.lang)
+
+    def perturbation(self) -> Any:
+        """The spec's condition with its seed as a ``CallPerturbation``; None when clean."""
+        from voxbench.pipelines.caller_side import CallPerturbation
+
+        seed = self.spec.seeds.perturbation
+        if self.spec.perturbation.is_clean or seed is None:
+            return None
+        return CallPerturbation(self.spec.perturbation, seed, **self.perturbation_kw)
+
+    async def run(
+        self, agent_services: Any = None, sim_services: Any = None, call: Any = None
+    ) -> ConversationRecord:
+        """Run the call. Services not given are built from the spec (servers started here and
+        stopped before returning, while the event loop still runs: an abandoned request fails
+        fast instead of generating on)."""
+        from voxbench.pipelines.runner import run_call
+
+        call = call or self.scenario()
+        try:
+            agent = agent_services if agent_services is not None else self._agent_services(call)
+            sim = sim_services if sim_services is not None else self._simulator_services()
+            return await run_call(
+                call,
+                self.spec.call,
+                agent,
+                sim,
+                self.out_dir,
+                self.spec.identity,
+                perturbation=self.perturbation(),
+            )
+        finally:
+            await self.stop_servers()
+
+    async def stop_servers(self) -> None:
+        for srv in self._servers:
+            await srv.astop()
+        self._servers = []
+
+    def _agent_services(self, call: Any) -> Any:
+        """The profile's services, its local LLM (if any) on a server this session owns; or
+        the reference agent, built from the scenario."""
+        from voxbench.pipelines.agent_builder import build_agent_services
+        from voxbench.pipelines.agent_select import local_llm_config, reference_agent
+        from voxbench.pipelines.call.spec import ReferenceAgent
+        from voxbench.pipelines.local_stack import start_llm_server
+        from voxbench.pipelines.profiles import preflight
+
+        if isinstance(self.spec.agent, ReferenceAgent):
+            return reference_agent(call, self.spec.agent.voice)
+
+        profile = self.spec.profile
+        preflight(profile)
+        llm = local_llm_config(profile)
+        server = self._own(start_llm_server(llm)) if llm is not None else None
+        return build_agent_services(profile, server=server, check=False)
+
+    def _simulator_services(self) -> Any:
+        """The caller's services; an LLM caller gets its own server (one llama.cpp per model)."""
+        from voxbench.pipelines.local_stack import local_simulator, start_simulator_llm_server
+
+        sim = self.spec.simulator
+        server = self._own(start_simulator_llm_server(sim.llm)) if sim.kind == "llm" else None
+        return local_simulator(
+            sim.live_kind,
+            server,
+            sim.llm,
+            self.spec.perturbation.voice_id,
+            reply_format=self.spec.call.simulator.llm.reply_format,
+        )
+
+    def _own(self, server: Any) -> Any:
+        if server is not None:
+            self._servers.append(server)
+        return server
