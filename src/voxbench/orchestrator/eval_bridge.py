@@ -12,14 +12,6 @@ from typing import Any
 from voxbench.orchestrator.config import JudgesConfig
 
 
-def eval_available() -> bool:
-    try:
-        import voxbench.eval.runner  # noqa: F401
-    except ImportError:
-        return False
-    return True
-
-
 def eval_config(judges: JudgesConfig, cache_dir: Path | None = None) -> Any:
     """EvalConfig with OpenAI-compatible judges when ``judges`` names them.
 

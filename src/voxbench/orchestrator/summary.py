@@ -112,15 +112,12 @@ def _detail(cid: str, rec: dict[str, Any], attempt: int | None = None) -> dict[s
 
 
 def score_with_eval(run_dir: Path, judges: JudgesConfig) -> tuple[dict[str, Any] | None, str]:
-    """Hand the run folder to voxbench.eval when installed (it writes metrics_summary.json).
+    """Hand the run folder to voxbench.eval (it writes metrics_summary.json).
 
-    Returns (metrics summary or None, note). Scoring is optional: records left unscored
-    here can be scored later with ``voxbench eval``.
+    Returns (metrics summary, note). Records can be re-scored later with ``voxbench eval``.
     """
-    from voxbench.orchestrator.eval_bridge import eval_available, score_run_dir
+    from voxbench.orchestrator.eval_bridge import score_run_dir
 
-    if not eval_available():
-        return None, "voxbench.eval not installed; run `voxbench eval` later"
     return score_run_dir(run_dir, judges), "voxbench.eval.runner.score_run"
 
 

@@ -53,13 +53,10 @@ class BuiltinValidator:
 def make_validator(
     config: ValidationConfig, judges: JudgesConfig | None = None, cache_dir: Path | None = None
 ) -> Validator:
-    """``auto`` prefers eval's gate when it is installed; ``eval`` insists on it."""
-    from voxbench.orchestrator.eval_bridge import EvalGate, eval_available
+    """``auto`` and ``eval``: eval's gate (voxbench.eval ships in the same package);
+    ``builtin``: the record-only checks."""
+    from voxbench.orchestrator.eval_bridge import EvalGate
 
     if config.validator in ("auto", "eval"):
-        if eval_available():
-            gate: Validator = EvalGate(judges or JudgesConfig(), cache_dir)
-            return gate
-        if config.validator == "eval":
-            raise ValueError("validation.validator=eval but voxbench.eval is not installed")
+        return EvalGate(judges or JudgesConfig(), cache_dir)
     return BuiltinValidator(config)

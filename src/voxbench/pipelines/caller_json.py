@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from voxbench.pipelines.caller_prompt import END_KEY, SAYS_KEY
-from voxbench.pipelines.services.tool_calls import _objects_from_text, spoken_text
+from voxbench.pipelines.services.tool_calls import objects_from_text, spoken_text
 
 END_CALL = "end_call"
 
@@ -54,7 +54,7 @@ def _as_bool(value: Any) -> bool:
 
 def parse_caller_turn(text: str) -> CallerTurn | None:
     """The caller turn in ``text`` (a JSON object, fenced or not), else ``None``."""
-    objects = _objects_from_text(text)
+    objects = objects_from_text(text)
     if len(objects) != 1 or not isinstance(objects[0], dict):
         return None
     obj = objects[0]

@@ -17,12 +17,9 @@ from pathlib import Path
 # Model-part assembly, checksums and the cache live in the pipecat-free voxbench.localmodels
 # (eval's local judges use them too); re-exported here for the speech models below.
 from voxbench.localmodels.assets import (
-    QWEN_05B,
-    QWEN_15B,
     ModelAssetError,
     assemble_parts,
     cache_root,
-    llm_gguf,
     package_dir,
     sha256_file,
 )
@@ -49,11 +46,6 @@ def copy_tree_files(src_dir: Path, dst_dir: Path, names: Sequence[str]) -> None:
         finally:
             if os.path.exists(tmp_name):
                 os.unlink(tmp_name)
-
-
-def qwen_05b_gguf(cache_dir: Path | None = None) -> Path:
-    """The assembled, checksum-verified Qwen2.5-Coder-0.5B-Instruct GGUF (offline-models.md §11)."""
-    return llm_gguf(QWEN_05B, cache_dir)
 
 
 # --- faster-whisper models -------------------------------------------------------------------------
@@ -97,8 +89,3 @@ def _find_one(root: Path, name: str) -> Path:
     if not hits:
         raise ModelAssetError(f"{name} not found under {root}")
     return hits[0]
-
-
-def qwen_15b_gguf(cache_dir: Path | None = None) -> Path:
-    """The assembled, checksum-verified Qwen2.5-Coder-1.5B-Instruct GGUF (offline-models.md §11)."""
-    return llm_gguf(QWEN_15B, cache_dir)

@@ -266,24 +266,3 @@ def make_openai_compatible_llm(
         say_then_tool=say_then_tool,
         **service_kwargs,
     )
-
-
-def make_local_llm(
-    server: LocalLLMServer,
-    *,
-    system_instruction: str | None = None,
-    temperature: float | None = 0.0,
-    max_tokens: int | None = 256,
-    **kwargs: Any,
-) -> Any:
-    """A pipecat LLM service talking to a started :class:`LocalLLMServer`."""
-    return make_openai_compatible_llm(
-        server.base_url,
-        server.model,
-        "sk-local",
-        system_instruction=system_instruction,
-        temperature=temperature,
-        max_tokens=max_tokens,
-        cache_prompt=True,
-        **{"flatten_tool_history": True, **kwargs},
-    )

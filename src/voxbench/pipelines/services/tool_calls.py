@@ -53,7 +53,7 @@ def could_be_tool_call(prefix: str) -> bool:
     return any(head.startswith(p) or p.startswith(head) for p in _PREFIXES)
 
 
-def _objects_from_text(text: str) -> list[Any]:
+def objects_from_text(text: str) -> list[Any]:
     body = text.strip()
     fence = _FENCE_RE.match(body)
     if fence:
@@ -85,7 +85,7 @@ def parse_tool_calls(text: str, tool_names: Collection[str]) -> list[ParsedToolC
     """
     if not tool_names:
         return None
-    objects = _objects_from_text(text)
+    objects = objects_from_text(text)
     if not objects:
         return None
     calls: list[ParsedToolCall] = []
@@ -558,7 +558,7 @@ def compact_tool_prompt(tools: Any, *, plan: bool = False, say_then_tool: bool =
 
 def parse_reply(text: str, tool_names: Collection[str]) -> tuple[str, list[ParsedToolCall]] | None:
     """A reply made only of ``{"say"}`` objects and known tool calls: (spoken text, calls), else ``None``."""
-    objects = _objects_from_text(text)
+    objects = objects_from_text(text)
     if not objects:
         return None
     said: list[str] = []
@@ -580,7 +580,7 @@ def parse_reply(text: str, tool_names: Collection[str]) -> tuple[str, list[Parse
 
 def parse_say(text: str) -> str | None:
     """The spoken line of a ``{"say": "..."}`` reply (fenced or not), else ``None``."""
-    objects = _objects_from_text(text)
+    objects = objects_from_text(text)
     if len(objects) != 1 or not isinstance(objects[0], dict):
         return None
     value = objects[0].get(SAY_KEY)

@@ -196,14 +196,6 @@ def kokoro_synthesize(text: str, voice: str, *, length_scale: float = 1.0) -> tu
     return audio, KOKORO_RATE
 
 
-def synthesize_with_voice(voice: AccentVoice, text: str) -> tuple[FloatArray, int]:
-    if voice.engine == "piper":
-        return piper_synthesize(text, espeak_voice=voice.espeak_voice, length_scale=voice.length_scale)
-    if voice.engine == "kokoro":
-        return kokoro_synthesize(text, voice.espeak_voice, length_scale=voice.length_scale)
-    return espeak_synthesize(text, voice.espeak_voice)
-
-
 # --------------------------------------------------------------------------------------------
 # Babble sentences
 # --------------------------------------------------------------------------------------------
