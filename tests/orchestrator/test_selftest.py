@@ -1,7 +1,8 @@
-"""`voxbench selftest` on the built-in toy domain: both reference conversations re-enacted live."""
+"""`voxbench selftest` on the built-in toy domain (ty.2; ty.1 runs in tests/pipelines/test_reference_agent.py)."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -21,6 +22,8 @@ def test_selftest_toy(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
             "selftest",
             "--data",
             str(toy_dataset_dir()),
+            "--scenarios",
+            "ty.2",
             "--out",
             str(tmp_path),
             "--max-late-fraction",
@@ -32,12 +35,15 @@ def test_selftest_toy(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
     out = capsys.readouterr().out
     assert code == 0, out
     row = next(line for line in out.splitlines() if line.startswith("toy "))
-    assert row.split()[1:5] == ["2", "2/2", "2/2", "0/0"]  # calls, tasks, turn-taking, barge-ins/yields
+    assert row.split()[1:5] == ["1", "1/1", "1/1", "0/0"]  # calls, tasks, turn-taking, barge-ins/yields
     assert "voices: agent tone:120Hz, caller tone:220Hz" in out
+    saved = json.loads((tmp_path / "selftest.json").read_text(encoding="utf-8"))
+    assert [c["scenario_id"] for c in saved["checks"]] == ["ty.2"]
+    assert all(c["task_completed"] and c["cpu_s"] > 0 for c in saved["checks"])
 
     # a trace the call did not follow is a named miss
     dd = load_dataset(toy_dataset_dir(), ["toy"]).domains["toy"]
-    sc = dd.scenarios["ty.1"]
+    sc = dd.scenarios["ty.2"]
     script = reference_script(sc, dd.resolver(sc, "en"))
     wrong = ReferenceScript(
         script.prelude,
@@ -45,5 +51,5 @@ def test_selftest_toy(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
         script.user_lines,
         script.end_reason,
     )
-    c = check_call(tmp_path / "records" / "toy-ty.1", wrong, Bounds(max_late_fraction=0.5), "toy", "ty.1")
+    c = check_call(tmp_path / "records" / "toy-ty.2", wrong, Bounds(max_late_fraction=0.5), "toy", "ty.2")
     assert any(m.startswith("tool calls") for m in c.misses), c.misses

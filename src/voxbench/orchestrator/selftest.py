@@ -26,6 +26,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from voxbench.orchestrator.selftest_checks import Bounds, CallCheck, check_call
+from voxbench.records import atomic_write_json
 from voxbench.scenarios.loader import load_dataset
 from voxbench.scenarios.reference_script import reference_script
 
@@ -131,10 +132,12 @@ def run_selftest(cfg: SelftestConfig) -> SelftestResult:
         with ProcessPoolExecutor(max_workers=min(cfg.concurrency, len(jobs) or 1)) as pool:
             checks = list(pool.map(run_job, jobs))
     la = os.getloadavg()
-    return SelftestResult(
+    result = SelftestResult(
         checks=checks,
         wall_s=round(time.monotonic() - t0, 1),
         concurrency=cfg.concurrency,
         voices=cfg.voices,
         load_avg=(round(la[0], 2), round(la[1], 2), round(la[2], 2)),
     )
+    atomic_write_json(Path(cfg.out) / "selftest.json", result)  # every check, for later reading
+    return result
