@@ -36,7 +36,10 @@ def add_parser(sub: Any) -> None:
     c.add_argument("--domain", action="append", help="only this domain (repeatable)")
     c.add_argument("--simulator", choices=["goal", "llm"], default="goal")
     c.add_argument(
-        "--limit", type=int, default=None, help="only the first N scenarios (the LLM caller is slow)"
+        "--limit",
+        type=int,
+        default=None,
+        help="only the first N scenarios of each domain (the LLM caller is slow)",
     )
     c.add_argument("--seed", type=int, default=0, help="goal caller phrasing seed")
     c.add_argument("--threads", type=int, default=None, help="llm: generation threads")
@@ -81,7 +84,9 @@ def run_caller_check(args: argparse.Namespace) -> int:
         try:
             note = "LLM caller text path (Qwen2.5-Coder-1.5B, JSON turns, echo/give-up guards)"
             if args.limit:
-                note += f"; first {args.limit} of {len(scenarios)} scenarios only (seconds per turn)"
+                note += (
+                    f"; first {args.limit} scenarios of each domain only (seconds per turn on this machine)"
+                )
             report = run_check(
                 scenarios, factory.make, "llm", str(args.data), args.limit, note,
                 on_scenario=lambda r: print(f"  {r.domain}/{r.scenario_id}: {r.tally.summary()}", file=sys.stderr),

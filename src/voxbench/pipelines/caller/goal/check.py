@@ -325,7 +325,11 @@ def run_check(
     """Check every (domain, resolved scenario) and aggregate per domain and overall."""
     report = CheckReport(simulator=simulator, data=data, limit=limit, note=note)
     per_domain: dict[str, Tally] = {}
-    for domain, sc in scenarios[: limit or None]:
+    taken: dict[str, int] = {}
+    for domain, sc in scenarios:
+        taken[domain] = taken.get(domain, 0) + 1
+        if limit and taken[domain] > limit:
+            continue
         try:
             r = check_scenario(domain, sc, make_caller(domain, sc))
         except Exception as e:  # one broken scenario must not hide the others' numbers

@@ -79,7 +79,7 @@ sentences = sentences_of
 
 
 _REQUEST = re.compile(
-    r"^(please|kindly|can you|could you|would you|will you|may i|can i (get|have)|tell me|give me|"
+    r"^(?:[^,]{1,24},\s*)?(please|kindly|can you|could you|would you|will you|may i|can i (get|have)|tell me|give me|"
     r"provide|read me|spell|say|let me know|i('ll| will)? ?need|i also need|next,? i need|now,? i need|"
     r"what('s| is| are)|which|and (your|the)|also,? (your|the)|go ahead and)\b"
     r"|\bi('ll| will)? (also )?need (the|your|a few|two|some|to know|to get|to have)\b",
@@ -155,7 +155,8 @@ _OPEN_Q = re.compile(
     r"can i do)|how can i help|what (\w+ ){0,3}(do you need|are you calling|would you like help)|"
     r"what('s| is) the (reason|issue|problem)|what seems to be|tell me (more )?about (the|your) (issue|problem)|"
     r"what (are|is|'s) (the|your) .{0,40}\b(requests?|issues?|things?|updates?|needs?|changes?|items?)\b|"
-    r"\b(second|next|other|another|third|remaining) (\w+ ){0,2}(request|thing|issue|item|update|change|one)\b.*\?",
+    r"\b(second|next|other|another|third|remaining) (\w+ ){0,2}(request|thing|issue|item|update|change|one|question)s?\b.*\?|"
+    r"what .{0,30}\bcan i (help|assist)( you)? with",
     re.IGNORECASE,
 )
 _STEP = re.compile(
@@ -227,7 +228,7 @@ def asked_facts(
     for f in book:
         got = frozenset(w for w in f.words if _has_word(w, ws, flat))
         rule = _match(f, got)
-        if not rule and context and got & (set(f.distinctive) | (set(f.heads) - FLUFF_HEADS)):
+        if not rule and context and got:
             wider = frozenset(w for w in f.words if _has_word(w, cws, cflat))
             rule = _match(f, wider) and "context"
             got = wider if rule else got
@@ -259,7 +260,13 @@ def _prefer_not_given(
     ("Please give me the new team member's employee ID" after the caller gave its own.) Unless
     it says "your ... again", a given fact is replaced by the one not-given fact sharing its head.
     """
-    if re.search(r"\b(again|once more|repeat|one more time|your)\b", sentence, re.I):
+    if re.search(r"\b(again|once more|repeat|one more time|slowly|your)\b", sentence, re.I):
+        return asked
+    if not re.search(
+        r"\w'?s\b(?<!\bit's)(?<!\bthat's)(?<!\bwhat's)|\b(their|his|her|new hire|colleague|coworker)\b",
+        sentence,
+        re.I,
+    ):
         return asked
     out: list[tuple[str, str]] = []
     for key, rule in asked:
@@ -294,6 +301,29 @@ def _prefer_heard_digits(text: str, book: FactBook, asked: dict[str, str]) -> di
     return out
 
 
+def subject_fallback(sentence: str, book: FactBook) -> list[tuple[str, str]]:
+    """'What is the shift ID?' with no shift ID among the facts: the (at most two) facts about the shift."""
+    ws, flat = _words(sentence)
+    out: list[tuple[str, str]] = []
+    for f in book:
+        strong = [w for w in f.distinctive if w not in _WEAK and w not in ("choice", "preference")]
+        if strong and all(_has_word(w, ws, flat) for w in strong) and f.source == "information_required":
+            out.append((f.key, "subject"))
+    return out if 1 <= len(out) <= 2 else []
+
+
+def _start_end_pairs(cands: list[Fact]) -> list[list[Fact]]:
+    """Facts that come as a start/end pair with the same other words ('pto_start_date', 'pto_end_date')."""
+    out: list[list[Fact]] = []
+    for f in cands:
+        if "start" in f.words:
+            rest = [w for w in f.words if w != "start"]
+            ends = [o for o in cands if "end" in o.words and [w for w in o.words if w != "end"] == rest]
+            if len(ends) == 1:
+                out.append([f, ends[0]])
+    return out
+
+
 def head_fallback(sentence: str, book: FactBook, given: set[str], covered: set[str]) -> list[tuple[str, str]]:
     """'the date' / 'what time' alone: the fact(s) with that head noun not given yet (at most two).
 
@@ -302,13 +332,19 @@ def head_fallback(sentence: str, book: FactBook, given: set[str], covered: set[s
     ws, _ = _words(sentence)
     out: list[tuple[str, str]] = []
     for head in sorted(HEADS - FLUFF_HEADS - covered):
-        if stem(head) not in ws:
+        if stem(head) not in ws or re.search(
+            rf"\b(those|these|that|the same|same)\s+{head}s?\b", sentence, re.I
+        ):
             continue
         cands = [
             f for f in book if head in f.heads and f.key not in given and f.source == "information_required"
         ]
         if len(cands) > 1 and re.search(r"\b(new|like|want|hoping|prefer|need|looking)\b", sentence, re.I):
             cands = [f for f in cands if f.wanted] or cands
+        if len(cands) > 2:  # the ones the turn names ('your PTO dates'), else a start/end pair for a plural
+            named = [f for f in cands if set(f.distinctive) - _WEAK and set(f.distinctive) - _WEAK <= ws]
+            pairs = _start_end_pairs(cands) if re.search(rf"\b{head}s\b", sentence, re.I) else []
+            cands = named if 1 <= len(named) <= 2 else (pairs[0] if len(pairs) == 1 else cands)
         if 1 <= len(cands) <= 2:
             out += [(f.key, f"head:{head}") for f in cands]
     return out
@@ -393,7 +429,7 @@ def classify(
     questions = [s for s in sents if s.endswith("?")]
     requests = [s for s in sents if is_request(s)]
     heard.question = (questions or requests or [""])[-1]
-    if sents and all(_HOLD.match(s) for s in sents) and not questions:
+    if sents and _HOLD.match(sents[-1]) and not questions:
         heard.kinds.append("hold")
         rules.append("hold_phrase")
     if _TRANSFER_NOW.search(text):
@@ -427,6 +463,14 @@ def classify(
             covered = {h for k, _ in found if (f := book.get(k)) for h in f.heads}
             for key, rule in head_fallback(s, book, given | set(asked), covered):
                 asked.setdefault(key, rule)
+        if (
+            not found
+            and not asked
+            and not _OPEN_Q.search(s)
+            and re.search(r"\b(id|number|code|name)\b", s, re.I)
+        ):
+            for key, rule in subject_fallback(s, book):
+                asked.setdefault(key, rule)
     if not asked and hook is not None and heard.question and not _CONFIRM_Q.search(heard.question):
         choices = [f.key for f in book] + ["none of these"]
         i = hook.choose(heard.question, choices)
@@ -445,20 +489,24 @@ def classify(
         rules += [f"ask:{k}:{r}" for k, r in asked.items()]
     ok, wrong = readbacks(" ".join(statements + [q for q in questions if _CONFIRM_Q.search(q)]), book)
     heard.readback_ok = [k for k in ok if k not in asked]
-    heard.readback_wrong = [k for k in wrong if k not in asked and k not in ok]
+    checking = any(_CONFIRM_Q.search(q) for q in questions) or bool(_READBACK_CUE.search(text))
+    heard.readback_wrong = [k for k in wrong if k not in asked and k not in ok] if checking else []
     if heard.readback_ok or heard.readback_wrong:
         heard.kinds.append("readback")
     if any(_CONFIRM_Q.search(s) for s in sents) or (heard.readback_ok and _READBACK_CUE.search(text)):
         heard.kinds.append("confirm_question")
         rules.append("confirm_question")
-    if (heard.question and not heard.has("confirm_question")) or re.search(r"\bor\b", heard.question):
-        opts = _options(sents, heard.question) if heard.question else []
-        if opts and not (
-            heard.has("request") and re.search(r"\b(give|tell|provide|spell)\b", heard.question, re.I)
-        ):
-            heard.kinds.append("options")
-            heard.options = opts
-            rules.append("options")
+    opts: list[str] = []
+    for q in reversed(questions or [heard.question]):
+        if q and (not _CONFIRM_Q.search(q) or re.search(r"\bor\b", q)):
+            opts = _options(sents, q)
+            if opts and not re.search(r"\b(give|tell|provide|spell|say)\b", q, re.I):
+                break
+            opts = []
+    if opts:
+        heard.kinds.append("options")
+        heard.options = opts
+        rules.append("options")
     if any(_STEP.search(s) for s in sents) and any(_OUTCOME_Q.search(s) for s in sents):
         if "confirm_question" in heard.kinds:
             heard.kinds.remove("confirm_question")

@@ -61,6 +61,8 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "description": ("description", "what happening", "issue", "problem", "describe"),
     "issue": ("issue", "problem"),
     "relationship": ("relationship", "relation", "related"),
+    "dependent": ("dependent", "spouse", "child", "son", "daughter", "wife", "husband", "partner"),
+    "colleague": ("colleague", "coworker", "co worker", "teammate"),
     "limit": ("limit", "amount", "coverage"),
     "last": ("last",),
     "four": ("four", "4"),

@@ -201,7 +201,12 @@ class GoalCaller:
             parts.append(self.phr.say("correct", fact=said))
             facts += heard.readback_wrong
             kind, rule, choice = "correct", "correct_wrong_readback", "no"
-        elif heard.has("options") and not heard.has("request"):
+        elif heard.has("options") and heard.has("request"):
+            picked, why = self._choose(heard.options)
+            if picked and why.startswith(("option_matches_fact", "option_matches_goal")):
+                parts.append(self.phr.say("choose", option=_short(picked)))
+                rule, choice = f"{rule}+{why}", picked
+        elif heard.has("options"):
             picked, why = self._choose(heard.options)
             if picked:
                 parts.append(self.phr.say("choose", option=_short(picked)))

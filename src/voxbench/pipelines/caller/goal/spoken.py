@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 _UNITS = {
     "zero": 0, "oh": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
@@ -84,6 +85,11 @@ def _numbers(words: list[str]) -> list[str]:
     i = 0
     while i < len(words):
         w = words[i]
+        nxt = words[i + 1] if i + 1 < len(words) else ""
+        if w == "oh" and out and out[-1].isdigit() and nxt in _UNITS and 1 <= _UNITS[nxt] <= 9:
+            out.append(f"0{_UNITS[nxt]}")  # "four oh five" -> 4 05 (4:05), "seven oh three" -> 7 03
+            i += 2
+            continue
         if not _is_number_word(w) or (w == "oh" and not (out and out[-1].isdigit())):
             out.append(w)
             i += 1
@@ -124,7 +130,13 @@ def _numbers(words: list[str]) -> list[str]:
 
 def tokens(text: str) -> list[str]:
     """Lower-cased word tokens with number words as digit strings and a few separators kept."""
-    return _numbers(_raw_tokens(text))
+    return list(_tokens(text))
+
+
+@lru_cache(maxsize=8192)
+def _tokens(text: str) -> tuple[str, ...]:
+    # cached: a turn is matched against every fact value; parsing it once keeps a turn in milliseconds
+    return tuple(_numbers(_raw_tokens(text)))
 
 
 def _code_piece(tok: str) -> bool:
@@ -132,6 +144,12 @@ def _code_piece(tok: str) -> bool:
 
 
 def runs(text: str) -> list[str]:
+    """Codes as heard (see :func:`_runs`)."""
+    return list(_runs(text))
+
+
+@lru_cache(maxsize=8192)
+def _runs(text: str) -> tuple[str, ...]:
     """Codes as heard: maximal sequences of single letters, digits and mixed tokens, joined.
 
     "E M P zero six seven" -> "emp067"; "P O L, two zero two five" -> "pol2025"; a sentence end
@@ -157,7 +175,7 @@ def runs(text: str) -> list[str]:
         out.append(tok)
     if cur:
         out.append(cur)
-    return out
+    return tuple(out)
 
 
 def compact(value: str) -> str:
@@ -178,6 +196,11 @@ HHMM = re.compile(r"^(\d{1,2}):(\d{2})(?:\s*([ap])\.?m\.?)?", re.IGNORECASE)
 
 def dates(text: str) -> list[Date]:
     """Dates said as 'March 25', 'March twenty-fifth, twenty twenty-six', '25 March' or ISO digits."""
+    return list(_dates(text))
+
+
+@lru_cache(maxsize=8192)
+def _dates(text: str) -> tuple[Date, ...]:
     toks = tokens(text)
     out: list[Date] = []
     for i, t in enumerate(toks):
@@ -195,7 +218,7 @@ def dates(text: str) -> list[Date]:
     for r in runs(text):  # spelled digits: 2 0 2 6 dash 0 8 dash 1 0 -> 20260810
         if len(r) == 8 and r.isdigit() and r.startswith("20") and 1 <= int(r[4:6]) <= 12:
             out.append(Date(int(r[4:6]), int(r[6:8]), int(r[:4])))
-    return out
+    return tuple(out)
 
 
 def _year(toks: list[str]) -> int | None:
@@ -208,6 +231,11 @@ def _year(toks: list[str]) -> int | None:
 
 def times(text: str) -> list[tuple[int, int]]:
     """Clock times with AM/PM ('1 PM', 'two twenty-five PM', '9:25 AM') or 24-hour 'HH:MM', as (h, m)."""
+    return list(_times(text))
+
+
+@lru_cache(maxsize=8192)
+def _times(text: str) -> tuple[tuple[int, int], ...]:
     out: list[tuple[int, int]] = []
     toks = tokens(text.replace(":", " "))
     for i, t in enumerate(toks):
@@ -231,7 +259,7 @@ def times(text: str) -> list[tuple[int, int]]:
             out.append((int(h), int(m)))
     if re.search(r"\bnoon\b", text, re.IGNORECASE):
         out.append((12, 0))
-    return out
+    return tuple(out)
 
 
 def money(text: str) -> list[float]:

@@ -61,8 +61,10 @@ class TreeRules:
 
 
 _TIME = r"(\d{1,2}(?::\d{2})?\s*(?:[ap]\.?m\.?)|noon|\d{1,2}:\d{2})"
-_BEFORE = re.compile(rf"\b(before|by|no later than|earlier than|prior to|at or before)\s+{_TIME}", re.I)
-_AFTER = re.compile(rf"\b(after|no earlier than|later than|at or after)\s+{_TIME}", re.I)
+_BEFORE = re.compile(
+    rf"\b(no later than|at or before|before|by|(?<!no )earlier than|prior to)\s+{_TIME}", re.I
+)
+_AFTER = re.compile(rf"\b(no earlier than|at or after|after|(?<!no )later than)\s+{_TIME}", re.I)
 _UNDER = re.compile(
     r"\b(under|less than|below|no more than|at most|up to|not (?:to )?exceed|maximum(?: of)?|max(?:imum)?|"
     r"within|cap(?:ped)? at|lower than)\s+\$\s?(\d[\d,]*(?:\.\d+)?)",
