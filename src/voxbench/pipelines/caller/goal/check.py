@@ -9,7 +9,8 @@ what each decided.
 
 * **request**: an agent turn with a request or question after which the reference caller
   disclosed goal facts (not just repeated what the agent said). *Answered right*: the caller
-  disclosed every one of those facts; each one it did not is *withheld*.
+  disclosed every one of those facts; each one it did not is *withheld*; goal facts it gave
+  there that the reference caller did not are *extra* (not wrong: the agent may have asked).
 * **invented**: a value in the caller's words (a code, number, date, time or amount) found in
   none of its facts, its goal's text or the agent's words so far.
 * **decision**: a turn whose reference reply says yes or no (to a confirmation, a transfer, a
@@ -79,6 +80,7 @@ class Tally(BaseModel):
     requests_right: int = 0
     facts_expected: int = 0
     facts_withheld: int = 0
+    facts_extra: int = 0
     invented: int = 0
     decisions: int = 0
     decisions_matched: int = 0
@@ -101,6 +103,7 @@ class Tally(BaseModel):
         return {
             "requests_answered_right_pct": pct(self.requests_right, self.requests),
             "facts_withheld_pct": pct(self.facts_withheld, self.facts_expected),
+            "facts_extra": self.facts_extra,
             "invented_facts": self.invented,
             "decisions_matched_pct": pct(self.decisions_matched, self.decisions),
             "premature_endings": self.premature_endings,
@@ -289,6 +292,7 @@ def check_scenario(domain: str, scenario: Scenario, caller: TextCaller) -> Scena
             tally.facts_expected += len(row.expected_facts)
             tally.facts_withheld += len(row.withheld)
             tally.requests_right += not row.withheld
+            tally.facts_extra += len([k for k in row.disclosed_facts if k not in row.expected_facts])
         row.invented = ground.invented(reply.text)
         tally.invented += len(row.invented)
         ref_pol = reply_polarity(ref) if ref else ""

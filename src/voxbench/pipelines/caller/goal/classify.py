@@ -228,7 +228,12 @@ def asked_facts(
     for f in book:
         got = frozenset(w for w in f.words if _has_word(w, ws, flat))
         rule = _match(f, got)
-        if not rule and context and got:
+        repeat = bool(re.search(r"\b(read|repeat|again|once more|spell|slowly)\b", sentence, re.I))
+        if (
+            not rule
+            and context
+            and (got & (set(f.distinctive) | (set(f.heads) - FLUFF_HEADS)) or (got and repeat))
+        ):
             wider = frozenset(w for w in f.words if _has_word(w, cws, cflat))
             rule = _match(f, wider) and "context"
             got = wider if rule else got

@@ -305,10 +305,13 @@ class GoalCaller:
             if len(ranked) >= 2:
                 order = {"first": 0, "second": 1, "third": 2}
                 ranked.sort(key=lambda f: order[f.key.rsplit(".", 1)[-1].split("_")[0]])
-                out.append(
-                    self.phr.say("ranked", first=ranked[0].spoken().capitalize(), second=ranked[1].spoken())
+                line = self.phr.say(
+                    "ranked", first=ranked[0].spoken().capitalize(), second=ranked[1].spoken()
                 )
-                fs = [f for f in fs if f not in ranked[:2]]
+                if len(ranked) > 2:
+                    line = f"{line[:-1]}, and {ranked[2].spoken()} only as a last resort."
+                out.append(line)
+                fs = [f for f in fs if f not in ranked]
             out += [self._fact_sentence(f) for f in fs]
         return " ".join(out)
 

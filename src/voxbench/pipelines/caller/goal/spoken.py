@@ -216,7 +216,7 @@ def _dates(text: str) -> tuple[Date, ...]:
     for r in re.findall(r"\b(\d{4})-(\d{2})-(\d{2})\b", text):
         out.append(Date(int(r[1]), int(r[2]), int(r[0])))
     for r in runs(text):  # spelled digits: 2 0 2 6 dash 0 8 dash 1 0 -> 20260810
-        if len(r) == 8 and r.isdigit() and r.startswith("20") and 1 <= int(r[4:6]) <= 12:
+        if len(r) == 8 and r.isdigit() and r.startswith(("19", "20")) and 1 <= int(r[4:6]) <= 12:
             out.append(Date(int(r[4:6]), int(r[6:8]), int(r[:4])))
     return tuple(out)
 
