@@ -73,10 +73,22 @@ def answer_latencies(events: list[Event]) -> list[float]:
     return out
 
 
+def agent_responses(events: list[Event]) -> list[LLMText]:
+    """The agent's responses; one said again (interrupted before a word played) counts once, the last."""
+    out: list[LLMText] = []
+    for e in events:
+        if isinstance(e, LLMText) and e.side == "agent":
+            if out and out[-1].text == e.text:
+                out[-1] = e
+            else:
+                out.append(e)
+    return out
+
+
 def timing_misses(events: list[Event], script: ReferenceScript, tol_s: float = 0.05) -> list[str]:
     """Each response answers its own caller line: said after that line's speech ended, before
     the caller's next line, and heard (the agent's speech starts before the caller's next line)."""
-    said = [e for e in events if isinstance(e, LLMText) and e.side == "agent"]
+    said = agent_responses(events)
     lines = [e.t for e in events if isinstance(e, Utterance) and e.side == "user"]
     speech = [e for e in events if isinstance(e, Speech)]
     end_t = max((e.t for e in events), default=0.0)
@@ -131,7 +143,7 @@ def check_call(
     c.caller_lines = len(lines)
     if lines != list(script.user_lines):
         c.misses.append(f"caller spoke {len(lines)}/{len(script.user_lines)} reference lines")
-    said = [e.text for e in ev if isinstance(e, LLMText) and e.side == "agent"]
+    said = [e.text for e in agent_responses(ev)]
     want = script.responses
     if said != want:
         n = next(

@@ -15,8 +15,10 @@ caller's first line it says the trace's opening lines (usually a greeting) as so
 the caller connects; a configured generic greeting is not spoken. With the trace caller
 this re-enacts the reference conversation in live audio (``voxbench selftest``).
 
-A caller's barge-in interrupts it like any pipecat agent; it then carries on with the
-trace at the next turn end. After its reply to the caller's last line it ends the call
+A caller's barge-in interrupts it like any pipecat agent. When the caller goes on before
+its answer has played for ``CONTINUATION_S`` (turn detection ended the turn at a pause
+inside the caller's line), it says that answer again when the caller's turn really ends; once an answer was
+heard, it carries on with the trace at the next turn end. After its reply to the caller's last line it ends the call
 (``transfer`` when the trace ended in a transfer, else ``trace_finished``).
 """
 
@@ -24,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -31,9 +34,11 @@ from typing import Any
 
 from pipecat.audio.turn.smart_turn.local_smart_turn_v3 import LocalSmartTurnAnalyzerV3
 from pipecat.frames.frames import (
+    BotStartedSpeakingFrame,
     BotStoppedSpeakingFrame,
     Frame,
     FunctionCallFromLLM,
+    InterruptionFrame,
     LLMContextFrame,
     LLMFullResponseEndFrame,
     LLMFullResponseStartFrame,
@@ -67,6 +72,7 @@ from voxbench.scenarios import AgentSpec, ToolExecutor
 from voxbench.scenarios.reference_script import Call, IdCarry, ReferenceScript, Say, Step, join_lines
 
 REFERENCE = "reference"
+CONTINUATION_S = 1.0
 
 
 def _settings() -> LLMSettings:
@@ -104,6 +110,9 @@ class ReferenceLLM(LLMService):
         self._opened = False
         self._finished = False
         self._await_speech_end = False
+        self._unheard: list[str] = []  # the last response, until it has played for a while
+        self._audio_since: float | None = None  # when the last response's audio started
+        self._same_turn = False  # the caller's next turn end continues the interrupted one
         self._lock = asyncio.Lock()
         self._ids = itertools.count(1)
 
@@ -131,13 +140,32 @@ class ReferenceLLM(LLMService):
         if isinstance(frame, TTSSpeakFrame) and direction == FrameDirection.DOWNSTREAM:
             return  # a generic greeting: the reference agent says only the trace's lines
         await self.push_frame(frame, direction)
-        if isinstance(frame, UserStoppedSpeakingFrame) and direction == FrameDirection.DOWNSTREAM:
-            self.user_turns += 1
-            self._pending.extend(self.script.reply_after(self.user_turns - 1))
+        if isinstance(frame, InterruptionFrame) and self._unheard and self._barely_heard():
+            # The caller spoke again before a word of our answer played: it had only paused
+            # inside its line (the trace caller never starts a line before hearing us). Say
+            # the answer again when this, the same turn, ends.
+            self._pending.appendleft(Say(join_lines(self._unheard)))
+            self._unheard = []
+            self._same_turn = True
+            self._await_speech_end = False
+        elif isinstance(frame, UserStoppedSpeakingFrame) and direction == FrameDirection.DOWNSTREAM:
+            if self._same_turn:
+                self._same_turn = False
+            else:
+                self.user_turns += 1
+                self._pending.extend(self.script.reply_after(self.user_turns - 1))
             await self._advance()
+        elif isinstance(frame, BotStartedSpeakingFrame):
+            self._audio_since = time.monotonic()
         elif isinstance(frame, BotStoppedSpeakingFrame):
+            self._unheard = []
             self._await_speech_end = False
             self._maybe_finish()
+
+    def _barely_heard(self) -> bool:
+        """No audio of the response yet, or less than ``CONTINUATION_S`` of it (Piper's leading
+        silence, the caller's VAD start time): the caller did not hear an answer and move on."""
+        return self._audio_since is None or time.monotonic() - self._audio_since < CONTINUATION_S
 
     async def _advance(self) -> None:
         async with self._lock:
@@ -154,6 +182,7 @@ class ReferenceLLM(LLMService):
                     break
             if texts:
                 self._await_speech_end = True
+                self._unheard, self._audio_since = texts, None
                 await self.push_frame(LLMFullResponseStartFrame())
                 await self.push_frame(LLMTextFrame(join_lines(texts)))
                 await self.push_frame(LLMFullResponseEndFrame())
