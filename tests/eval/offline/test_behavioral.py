@@ -77,3 +77,17 @@ def test_hanging_up_while_the_agent_progresses_fails() -> None:
 def test_registered_for_the_gate() -> None:
     res = rate_offline("user_behavioral_fidelity", _ctx(_clean()))
     assert res is not None and res.params["method"] == "offline:caller-rules" and res.value == 1.0
+
+
+def test_declining_an_extra_offer_is_not_a_premature_ending() -> None:
+    """EVA's sample 1.1.2 ends this way: the agent offers extras, the caller says no and bye."""
+    events = [
+        *lookup(),
+        A("Do you want to add a checked bag, or request a special meal?"),
+        U("No, I do not want to add anything else. Thanks for your help, bye."),
+    ]
+    assert user_behavioral_fidelity_offline(_ctx(events)).score == 1.0
+    # leaving without answering a request for information is still premature
+    events[-2] = A("Could you tell me the new date you want to fly?")
+    events[-1] = U("Never mind, bye.")
+    assert user_behavioral_fidelity_offline(_ctx(events)).score == 0.0

@@ -34,7 +34,7 @@ from voxbench.eval.offline._values import Value, code_supported, data_keys, spok
 from voxbench.eval.types import MetricResult
 
 NAME = "user_behavioral_fidelity"
-VERSION = "0.1"
+VERSION = "0.2"
 
 _END_BY_CALLER = {"end_call", "goodbye", "user_hangup", "caller_hangup", "hangup", "user_ended"}
 _ESCALATE = re.compile(
@@ -51,6 +51,16 @@ _STALLED = re.compile(
     re.I,
 )
 _WRAP_UP = re.compile(r"\b(anything else|something else|is there anything|have a (great|good|nice))\b", re.I)
+# A yes/no question ("Do you want to add a checked bag?") and a reply that opens by answering it
+# ("No, I don't want anything else. Bye."): the caller answered, it did not walk away mid-request.
+_YES_NO_QUESTION = re.compile(
+    r"\b(do|would|shall|should|can|could|may) (you|i|we) (want|like|need|prefer|go ahead|proceed|add|"
+    r"request|book|help|also|confirm)\b[^?]*\?\s*$",
+    re.I,
+)
+_ANSWERS_YES_NO = re.compile(
+    r"^\W*(no|nope|yes|yeah|yep|sure|okay|ok|that's all|that is all|i'm good|all set)\b", re.I
+)
 
 
 def _ev(turn: int, claim: str, rule: str) -> dict[str, Any]:
@@ -148,7 +158,12 @@ def premature_ending(ctx: ConversationContext) -> list[dict[str, Any]]:
     failed = any(c.response and response_failed(c.response) for c in ctx.tool_calls if c.turn_id >= last_t)
     caller_after = [x for t, x in _caller_turns(ctx).items() if t > last_t]
     asks = "?" in last[-200:] and not _WRAP_UP.search(last) and not _STALLED.search(last)
-    if asks and not failed:
+    answered = (
+        bool(caller_after)
+        and bool(_YES_NO_QUESTION.search(last))
+        and bool(_ANSWERS_YES_NO.match(caller_after[-1]))
+    )
+    if asks and not failed and not answered:
         said = caller_after[-1][:120] if caller_after else "(hung up)"
         return [
             _ev(
