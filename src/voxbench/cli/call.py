@@ -33,6 +33,12 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--lang", default="en")
     p.add_argument("--condition", default="clean", help="perturbation condition, e.g. noise, accent+noise")
     p.add_argument("--trial", type=int, default=0, help="trial index (the perturbation seed derives from it)")
+    p.add_argument(
+        "-v",
+        "--verbose",
+        action="store_true",
+        help="show the full debug log on stderr (always in OUT/call.log)",
+    )
     p.set_defaults(func=run_call_cmd)
 
 
@@ -83,14 +89,27 @@ def call_spec(args: argparse.Namespace) -> Any:
 
 
 def run_call_cmd(args: argparse.Namespace) -> int:
+    from voxbench.cli.call_progress import log_to_record, quiet_stderr, run_with_progress
+
+    quiet_stderr(args.verbose)
+    spec = call_spec(args)  # bad input fails here, in one line
+
     from voxbench.pipelines.call.session import CallSession
     from voxbench.scenarios import check_task_completion
 
-    session = CallSession(call_spec(args), Path(args.out))
-    record = asyncio.run(session.run())
+    out = Path(args.out)
+    print(
+        f"preparing {spec.conversation.conversation_id}: loading the models; a local LLM reads its "
+        "policy and tool schemas once before the call starts (seconds for a short policy, about two "
+        "minutes for airline's on 2 cores)",
+        flush=True,
+    )
+    session = CallSession(spec, out)
+    with log_to_record(out) as log:
+        record = asyncio.run(run_with_progress(session.run(), out / "events.jsonl"))
     expected = session.scenario().expected_db
-    tc = check_task_completion(expected, json.loads((Path(args.out) / "final_db.json").read_text()))
-    print(f"record: {args.out}")
+    tc = check_task_completion(expected, json.loads((out / "final_db.json").read_text()))
+    print(f"record: {args.out}   (full log: {log})")
     print(
         f"status={record.status} end={record.end_reason} duration={record.duration_s:.1f}s "
         f"tool_calls={record.num_tool_calls} task_completed={tc.success}"

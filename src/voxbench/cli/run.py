@@ -57,7 +57,11 @@ def add_parser(sub: Any) -> None:
         metavar="KEY=VALUE",
         help="exit 1 if summary KEY < VALUE (repeatable; any key of run_summary.json or metrics)",
     )
-    p.add_argument("--no-progress", action="store_true", help="no live display (implied when not a TTY)")
+    p.add_argument(
+        "--no-progress",
+        action="store_true",
+        help="no progress display (a table on a TTY, one line per change otherwise)",
+    )
     p.add_argument("--no-score", action="store_true", help="skip scoring with voxbench.eval")
     p.add_argument(
         "--offline-default", action="store_true", help="built-in data with the offline default stack"
@@ -103,7 +107,7 @@ def cli_overrides(args: argparse.Namespace) -> dict[str, Any]:
 
 def run_cmd(args: argparse.Namespace) -> int:
     from voxbench.orchestrator import Orchestrator, RunLocked, check_fail_under, load_run_config
-    from voxbench.orchestrator.progress import RichProgress
+    from voxbench.orchestrator.progress import LineProgress, RichProgress
 
     config = load_run_config(args.config, cli_overrides(args))
     if config.resolved_conversation_fn() == "live":
@@ -113,11 +117,18 @@ def run_cmd(args: argparse.Namespace) -> int:
 
         if isinstance(config.agent, AgentProfile):
             preflight(config.agent)
-    progress = None
     orch = Orchestrator(config)
-    if not args.no_progress and sys.stderr.isatty():
-        progress = RichProgress(orch.resolve_run_dir()[0])
-        orch.progress = progress
+    if config.resolved_conversation_fn() == "live" and not args.no_progress:
+        print(
+            "live calls: each worker loads its models (STT, TTS, a local LLM) and warms the LLM on "
+            "the agent's policy and tools before its first call starts; that takes a while "
+            "(about two minutes for airline's policy on 2 cores)",
+            file=sys.stderr,
+            flush=True,
+        )
+    if not args.no_progress:
+        run_id = orch.resolve_run_dir()[0]
+        orch.progress = RichProgress(run_id) if sys.stderr.isatty() else LineProgress(run_id)
     try:
         result = orch.run_sync()
     except RunLocked as exc:

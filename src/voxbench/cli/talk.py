@@ -44,6 +44,12 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--raw-mic", action="store_true", help="browser: no echo cancellation / AGC (headphones)")
     p.add_argument("--no-score", action="store_true", help="don't score the record after the rating")
     p.add_argument("--lang", default="en")
+    p.add_argument(
+        "-v",
+        "--verbose",
+        action="store_true",
+        help="show the full debug log on stderr (always in OUT/call.log)",
+    )
     p.set_defaults(func=run_talk_cmd)
 
 
@@ -97,7 +103,10 @@ def _check_webrtc() -> None:
 
 
 def run_talk_cmd(args: argparse.Namespace) -> int:
-    call = resolve_call(args.data, args.domain, args.scenario, args.lang)  # before pipecat's banner
+    from voxbench.cli.call_progress import log_to_record, quiet_stderr, run_with_progress
+
+    quiet_stderr(args.verbose)
+    call = resolve_call(args.data, args.domain, args.scenario, args.lang)  # before any model loads
 
     from voxbench.pipelines.talk import TalkCall, scenario_card
     from voxbench.pipelines.talk_local import AudioDeviceError
@@ -154,10 +163,12 @@ def run_talk_cmd(args: argparse.Namespace) -> int:
             if server is not None:  # before the loop tears down (in-flight requests fail fast)
                 await server.astop()
 
-    record = asyncio.run(main())
+    with log_to_record(out):
+        record = asyncio.run(run_with_progress(main(), out / "events.jsonl"))
     if record is not None and args.local_audio and not args.no_score:
         print(f"scores: {score_talk_record(out)}")
     if record is None:
+        _drop_empty(out)
         print("nobody called; no record written")
         return 1
     rating = record.human_rating
@@ -169,3 +180,12 @@ def run_talk_cmd(args: argparse.Namespace) -> int:
     if record.error:
         print(f"error ({record.error_source}): {record.error}")
     return 0 if record.status == "completed" else 1
+
+
+def _drop_empty(out: Path) -> None:
+    """No call, no record directory: remove the folder if it holds only the call's log."""
+    from voxbench.cli.call_progress import LOG_FILE
+
+    if out.is_dir() and [p.name for p in out.iterdir()] == [LOG_FILE]:
+        (out / LOG_FILE).unlink()
+        out.rmdir()

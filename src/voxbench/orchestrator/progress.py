@@ -121,3 +121,46 @@ class RichProgress:
 
     def stop(self) -> None:
         self._live.stop()
+
+
+class LineProgress:
+    """Plain lines for a log or a pipe (no TTY): one line whenever a counter changes.
+
+    A live run spends minutes with nothing finished (each worker loads its models and warms
+    its LLM before the first call starts); a line per change, with what is running, keeps
+    a piped `make run` from looking hung without redrawing anything.
+    """
+
+    def __init__(self, run_id: str, write: Any = None):
+        import sys
+
+        self.run_id = run_id
+        self._write = write or (lambda s: print(s, file=sys.stderr, flush=True))
+        self._last: tuple[int, ...] | None = None
+
+    def start(self) -> None:
+        self._write(f"voxbench run {self.run_id}: starting")
+
+    def update(self, stats: RunStats) -> None:
+        key = (stats.done, stats.running, stats.regenerated, stats.infra_retried, stats.planned)
+        if key == self._last:
+            return
+        self._last = key
+        self._write(line_for(stats))
+
+    def stop(self) -> None:
+        pass
+
+
+def line_for(s: RunStats) -> str:
+    """``2/6 done (2 completed, 0 invalid, 0 infra-failed), 2 running, ETA 4m10s``."""
+    parts = [
+        f"{s.done}/{s.planned} done ({s.completed} completed, {s.validation_failed} invalid, "
+        f"{s.infra_failed} infra-failed)",
+        f"{s.running} running",
+    ]
+    if s.regenerated or s.infra_retried:
+        parts.append(f"{s.regenerated} regenerated, {s.infra_retried} infra retries")
+    if s.done < s.planned:
+        parts.append(f"ETA {_fmt_eta(s.eta_s())}")
+    return ", ".join(parts)
