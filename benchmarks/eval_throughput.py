@@ -22,6 +22,7 @@ Also prints how many judge calls one conversation costs with every metric on.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import random
@@ -37,7 +38,12 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-EVA_DATA = Path(os.environ.get("VOXBENCH_EVA_DATA") or REPO.parent / "shared" / "eva-data")
+EVA_DATA = Path(
+    os.environ.get("VOXBENCH_EVA_DATA")
+    # ../shared/eva-data from the main checkout, ../../shared/eva-data from a worktree
+    or next((p / "shared" / "eva-data" for p in REPO.parents if (p / "shared" / "eva-data").is_dir()), "")
+    or REPO.parent / "shared" / "eva-data"
+)
 EVA_SAMPLE = EVA_DATA / "tests" / "artifacts" / "records" / "1.1.2"
 EVA_MS_PER_RECORD = 51.0  # EVA's metrics runner on the same copies, after start-up (issue 18)
 EVA_CODE_METRICS = [
@@ -51,10 +57,13 @@ EVA_CODE_METRICS = [
     "turn_taking",
     "conversation_valid_end",
 ]
-BASELINE = "e0933a6"  # main just before issue 18 item 5 (scoring throughput)
+BASELINE = "10f36f0"  # main before the second scoring-throughput pass (e0933a6: before the first)
 
 
 def synthetic(rng: random.Random, i: int):  # type: ignore[no-untyped-def]
+    """The original synthetic record: 3-8 short turns from two templates, so ~40 distinct
+    texts across any number of records (`--synthetic repetitive`; a normaliser cache would
+    hit on nearly every text)."""
     from tests.eval.builders import Conv
 
     c = Conv(scenario_id=f"s{i % 50}", trial=i // 50)
@@ -82,11 +91,133 @@ def synthetic(rng: random.Random, i: int):  # type: ignore[no-untyped-def]
     return c
 
 
-def build_synthetic(root: Path, n: int) -> Path:
-    run = root / f"synthetic{n}"
+def _words(s: str) -> list[str]:
+    return s.split()
+
+
+_ONES = _words(
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen"
+)
+_TENS = _words("_ _ twenty thirty forty fifty sixty seventy eighty ninety")
+_NATO = dict(
+    zip(
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZ",
+        _words(
+            "Alpha Bravo Charlie Delta Echo Foxtrot Golf Hotel India Juliett Kilo Lima Mike November Oscar Papa Quebec Romeo Sierra Tango Uniform Victor Whiskey X-ray Yankee Zulu"
+        ),
+        strict=True,
+    )
+)
+_NAMES = _words("Rodriguez Nguyen Okafor Schmidt Patel Kowalski Haddad Moreau Tanaka Johansson Silva Murphy")
+_CITIES = _words("Austin Denver Boston Seattle Chicago Miami Phoenix Atlanta Dallas Portland")
+_MONTHS = _words("January February March April May June July August September October November December")
+_ORD = {1: "first", 2: "second", 3: "third", 5: "fifth", 8: "eighth", 9: "ninth", 12: "twelfth"}
+
+
+def spoken(n: int) -> str:
+    """English words for 0 <= n < 10,000 ("three hundred forty", "twenty-one")."""
+    if n < 20:
+        return _ONES[n]
+    if n < 100:
+        return _TENS[n // 10] + ("" if n % 10 == 0 else "-" + _ONES[n % 10])
+    if n < 1000:
+        return f"{_ONES[n // 100]} hundred" + ("" if n % 100 == 0 else " " + spoken(n % 100))
+    return f"{spoken(n // 1000)} thousand" + ("" if n % 1000 == 0 else " " + spoken(n % 1000))
+
+
+def spoken_ordinal(n: int) -> str:
+    """1..31 as an ordinal word ("twenty-fifth")."""
+    if n in _ORD:
+        return _ORD[n]
+    if n % 10 in _ORD and n > 20:
+        return _TENS[n // 10] + "-" + _ORD[n % 10]
+    w = spoken(n)
+    return (w[:-1] + "ieth") if w.endswith("y") else w + "th"
+
+
+def digits_ordinal(n: int) -> str:
+    sfx = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{sfx}"
+
+
+def mishear(rng: random.Random, text: str) -> str:
+    """An STT transcript of `text`: mostly right, sometimes a word dropped, doubled or swapped
+    for a near miss, punctuation and case as a recogniser writes them."""
+    words = text.split()
+    out: list[str] = []
+    for w in words:
+        r = rng.random()
+        if r < 0.02:
+            continue
+        if r < 0.03:
+            out += [w, w]
+        elif r < 0.05:
+            out.append(w[:-1] if len(w) > 3 else w + "s")
+        else:
+            out.append(w)
+    heard = " ".join(out)
+    return heard.replace("!", ".") if rng.random() < 0.5 else heard.lower()
+
+
+def varied(rng: random.Random, i: int):  # type: ignore[no-untyped-def]
+    """A record shaped like EVA's airline calls: 4-12 exchanges; the caller gives a code
+    (letters, digits, spelled out or in NATO words), a name, dates, amounts, flight numbers
+    in digits; the agent reads them back in words in longer turns; the STT transcripts of
+    both sides carry a few errors. Values are drawn per record, so texts rarely repeat
+    across records (as in real runs: the greeting and some stock phrases do)."""
+    from tests.eval.builders import Conv
+
+    c = Conv(scenario_id=f"s{i % 50}", trial=i // 50)
+    code = "".join(rng.choice("ABCDEFGHJKLMNPQRSTUVWXYZ23456789") for _ in range(6))
+    name, city, dest = rng.choice(_NAMES), rng.choice(_CITIES), rng.choice(_CITIES)
+    month = rng.choice(_MONTHS)
+    flight, fare = rng.randint(100, 999), rng.randint(60, 900)
+    lines = [
+        (f"Hi, I need to change my flight to {month} {digits_ordinal(rng.randint(1, 28))}.",
+         "Sure. First, I'll need to pull up your reservation. What's your six-character confirmation number, and the last name on the booking?"),
+        (f"The confirmation is {' '.join(code)} and the last name is {name}.",
+         f"Got it. I've pulled up {name}, confirmation code {' '.join(_NATO.get(ch, spoken(int(ch)) if ch.isdigit() else ch) for ch in code)}. "
+         f"You're on flight Sierra Kilo {spoken(flight)} on {month} {spoken_ordinal(rng.randint(1, 28))}, seat {spoken(rng.randint(1, 40))} {rng.choice('ABCDEF')}."),
+        (f"Yeah, same route. {city} to {dest}. I want to arrive by {rng.randint(1, 11)} p.m.",
+         f"For {month} {spoken_ordinal(rng.randint(1, 28))}, {city} to {dest}, I have two options. Option one departs {spoken(rng.randint(1, 12))} {spoken(rng.randint(10, 59))} PM, "
+         f"and the fare is {spoken(fare)} dollars. Option two is flight SK{flight + 2}, departing at {rng.randint(1, 12)}:{rng.randint(10, 59)} PM."),
+        (f"My max total to change is ${rng.randint(50, 300)}. Can you look for any other {city} flight on the {digits_ordinal(rng.randint(1, 28))}?",
+         f"The total to change to flight {spoken(flight)} is {spoken(rng.randint(50, 300))} dollars, which is the {spoken(rng.randint(25, 99))} dollar change fee plus the fare difference. Shall I go ahead?"),
+        (f"Yes, you have my okay to charge {rng.randint(50, 300)}. Please move me to Sierra Kilo {flight}.",
+         f"All set. I rebooked you to flight SK{flight} on {month} {spoken_ordinal(rng.randint(1, 28))}. Your new confirmation is {code}. Is there anything else?"),
+        (f"Can I add {rng.randint(1, 3)} checked bags? My loyalty number is {rng.randint(10_000_000, 99_999_999)}.",
+         f"I added {spoken(rng.randint(1, 3))} bags for {spoken(rng.randint(30, 120))} dollars; your balance is now {spoken(rng.randint(100, 2000))} points."),
+        ("No, that's all. Thanks for your help. Bye.", "You're welcome. Have a great flight!"),
+    ]  # fmt: skip
+    t = 0.5
+    c.agent(t, t + 2.0, "Hello! How can I help you today?", heard="Hello, how can I help you today?")
+    t += 2.0
+    for k in range(rng.randint(4, 12)):
+        said, reply = lines[min(k, len(lines) - 1)] if k < len(lines) else rng.choice(lines[:-1])
+        t += rng.uniform(0.3, 1.5)
+        dur = rng.uniform(1.0, 4.0)
+        c.user(t, t + dur, said, heard=mishear(rng, said))
+        t += dur
+        if rng.random() < 0.4:
+            c.tool(
+                t + 0.2,
+                "get_reservation",
+                {"confirmation_number": code, "last_name": name},
+                {"status": "success", "flight": f"SK{flight}", "fare": fare},
+            )
+        t += rng.uniform(-0.3, 4.0)
+        dur = rng.uniform(2.0, 9.0)
+        c.agent(t, t + dur, reply, heard=mishear(rng, reply))
+        t += dur
+    return c
+
+
+def build_synthetic(root: Path, n: int, style: str = "varied") -> Path:
+    run = root / f"synthetic-{style}{n}"
     rng = random.Random(0)
+    make = varied if style == "varied" else synthetic
     for i in range(n):
-        synthetic(rng, i).write(run / "conversations" / f"r{i:05d}")
+        make(rng, i).write(run / "conversations" / f"r{i:05d}")
     return run
 
 
@@ -106,11 +237,18 @@ def build_eva_copies(root: Path, n: int) -> Path:
     return run
 
 
-def score_once(run: Path, kind: str, workers: int) -> None:
+def score_once(run: Path, kind: str, workers: int, cache: bool = True) -> None:
     """The child: score `run` with whatever voxbench PYTHONPATH gives; print timings as JSON
-    (CPU includes the worker processes')."""
+    (CPU includes the worker processes'). `cache=False` turns the normaliser's memo off, so
+    repeated texts are normalised again (as in a tree without it)."""
+    import importlib
+
     from voxbench.eval.runner import default_metrics, score_run
     from voxbench.eval.types import REGISTRY, EvalConfig
+
+    if not cache:
+        with contextlib.suppress(ImportError, AttributeError):  # a tree without the memo
+            importlib.import_module("voxbench.eval.wer_norm").set_cache_size(0)
 
     kw: dict[str, object] = {"workers": workers} if workers > 1 else {}
     if kind == "eva":
@@ -137,11 +275,22 @@ class Timing:
     metrics: int
 
 
-def run_child(src: Path, workers: int, run: Path, kind: str) -> Timing:
+@dataclass
+class Side:
+    """One scorer: a source tree, its process count, and whether the text normaliser's
+    memo is on (a tree without one ignores `cache=False`)."""
+
+    src: Path
+    workers: int = 1
+    cache: bool = True
+
+
+def run_child(side: Side, run: Path, kind: str) -> Timing:
     for p in run.rglob("metrics*.json"):
         p.unlink()
-    env = {**os.environ, "PYTHONPATH": str(src)}
-    cmd = [sys.executable, __file__, "--score", str(run), kind, "--workers", str(workers)]
+    env = {**os.environ, "PYTHONPATH": str(side.src)}
+    cmd = [sys.executable, __file__, "--score", str(run), kind, "--workers", str(side.workers)]
+    cmd += [] if side.cache else ["--no-cache"]
     out = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True).stdout
     d = json.loads(out.strip().splitlines()[-1])
     return Timing(d["records"], d["wall"], d["cpu"], d["metrics"])
@@ -204,32 +353,40 @@ def main() -> None:
     )
     ap.add_argument("--workers", type=int, default=2, help="also score this tree with N processes (1: not)")
     ap.add_argument("--repeat", type=int, default=1, help="runs per side; the best is kept")
+    ap.add_argument(
+        "--synthetic",
+        choices=["varied", "repetitive"],
+        default="varied",
+        help="synthetic records: EVA-like with values drawn per record, or the original two templates",
+    )
     ap.add_argument("--score", nargs=2, metavar=("RUN", "KIND"), help=argparse.SUPPRESS)
+    ap.add_argument("--no-cache", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.score:
-        score_once(Path(args.score[0]), args.score[1], args.workers)
+        score_once(Path(args.score[0]), args.score[1], args.workers, cache=not args.no_cache)
         return
     load_before = load_average()
     with tempfile.TemporaryDirectory() as d:
         root = Path(d)
-        workloads = [("synthetic", "syn", build_synthetic(root, args.records))]
+        workloads = [("synthetic", "syn", build_synthetic(root, args.records, args.synthetic))]
         copies = [int(x) for x in args.eva_copies.split(",") if x.strip()]
         if copies and not EVA_SAMPLE.is_dir():
             print(f"EVA sample record not found at {EVA_SAMPLE}: EVA workloads skipped")
             copies = []
         workloads += [(f"eva x{n}", "eva", build_eva_copies(root, n)) for n in copies]
-        sides: dict[str, tuple[Path, int]] = {}
+        sides: dict[str, Side] = {}
         for ref in [r.strip() for r in args.baseline.split(",") if r.strip()]:
             if (base := baseline_src(ref, root)) is not None:
-                sides[f"baseline {ref}"] = (base, 1)
-        sides["this tree"] = (REPO / "src", 1)
+                sides[f"baseline {ref}"] = Side(base)
+        sides["this tree"] = Side(REPO / "src")
+        sides["this tree, no memo"] = Side(REPO / "src", cache=False)
         if args.workers > 1:
-            sides[f"this tree, {args.workers} proc"] = (REPO / "src", args.workers)
+            sides[f"this tree, {args.workers} proc"] = Side(REPO / "src", args.workers)
         results: dict[tuple[str, str], list[Timing]] = {}
         for name, kind, run in workloads:
             for _ in range(args.repeat):
-                for side, (src, workers) in sides.items():  # alternating: all sides see the same load
-                    results.setdefault((name, side), []).append(run_child(src, workers, run, kind))
+                for label, side in sides.items():  # alternating: all sides see the same load
+                    results.setdefault((name, label), []).append(run_child(side, run, kind))
         calls = judge_calls_per_conversation(root)
     print_table(workloads, sides, results)
     print(f"load average before: {load_before}   after: {load_average()}   (cores: {os.cpu_count()})")
@@ -243,7 +400,7 @@ def main() -> None:
 
 def print_table(
     workloads: list[tuple[str, str, Path]],
-    sides: dict[str, tuple[Path, int]],
+    sides: dict[str, Side],
     results: dict[tuple[str, str], list[Timing]],
 ) -> None:
     """rec/s and ms/rec are wall clock; 'x base' is the speed-up over the first side by wall

@@ -80,3 +80,51 @@ BEFORE = [
 def test_normalize_text_outputs_unchanged(args: tuple[str, str, bool], want: str) -> None:
     text, lang, values = args
     assert T.normalize_text(text, lang, values=values) == want
+
+
+def _word_texts(seed: int, n: int = 600) -> list[str]:
+    """Texts of words, digits, hyphens, dots and letters glued to digits."""
+    rng = random.Random(seed)
+    parts = ["a", "b2", "3c", "899-787", "2026-03-25", "x-ray", "co-pilot", "-", "--", ".", "..", "...",
+             "3.5", "4..5", "one", "and", "a", "half", "é", "ß1", "ab12cd", " ", "\n", "_", "9_9", "५"]  # fmt: skip
+    return [
+        "".join(rng.choice(parts) + rng.choice(["", " "]) for _ in range(rng.randint(0, 12)))
+        for _ in range(n)
+    ]
+
+
+def test_rewritten_patterns_match_the_originals() -> None:
+    """The faster equivalents used on the hot path give the original patterns' text."""
+    texts = [*_word_texts(4), *_random_texts(5, string.printable + "é५")]
+    hyphen_old = re.compile(r"\w+(?:-\w+)+")
+    for t in texts:
+        assert T._HYPHEN_GROUP.findall(t) == hyphen_old.findall(t)
+        want = re.sub(r"\.([^0-9]|$)", r" \1", t)
+        if ".." not in t:
+            assert T._DOT_NOT_BEFORE_NONDIGIT.sub(" ", t) == want
+        for code in SHIPPED:
+            numbers = T._engine(code)[1]
+            letters = numbers.cfg.letter_class
+            old = re.sub(rf"([0-9])([{letters}])", r"\1 \2", re.sub(rf"([{letters}])([0-9])", r"\1 \2", t))
+            assert numbers._digit_letter.sub(" ", numbers._letter_digit.sub(" ", t)) == old
+        for w in t.split():
+            if w.isdigit():
+                assert T._leading_zeros(w) == re.sub(r"^0+(?=\d)", "", w)
+
+
+def test_memo_gives_what_normalising_again_gives() -> None:
+    texts = [*_word_texts(6, 300), *(t for (t, _, _), _ in BEFORE)]
+    calls = [
+        (t, lang, values)
+        for t in texts
+        for lang in ("en", "de", "fr", "hi", "ja")
+        for values in (False, True)
+    ]
+    try:
+        T.set_cache_size(0)
+        fresh = [T.normalize_text(*c) for c in calls]
+        T.set_cache_size(64)  # small: entries are evicted and computed again
+        assert [T.normalize_text(*c) for c in calls] == fresh
+        assert [T.normalize_text(*c) for c in reversed(calls)] == fresh[::-1]
+    finally:
+        T.set_cache_size(T.CACHE_SIZE)

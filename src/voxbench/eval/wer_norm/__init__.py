@@ -5,8 +5,8 @@ tables for en, de, es, fr, fr-CA and hi (data/, MIT, see data/NOTICE.md); other 
 get the basic normaliser, with CJK numerals read as digits for ja, zh and ko.
 """
 
-from voxbench.eval.wer_norm.text import normalize_text
+from voxbench.eval.wer_norm.text import normalize_text, set_cache_size
 
 NORMALIZER_ID = "vb-eva-2"
 
-__all__ = ["NORMALIZER_ID", "normalize_text"]
+__all__ = ["NORMALIZER_ID", "normalize_text", "set_cache_size"]

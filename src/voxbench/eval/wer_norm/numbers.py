@@ -24,6 +24,7 @@ from collections.abc import Iterator
 from fractions import Fraction
 
 from voxbench.eval.wer_norm.config import NumberConfig
+from voxbench.eval.wer_norm.literal import required_literal
 
 _NUMERIC = re.compile(r"^\d+(\.\d+)?$")
 _ASCII_DIGIT = re.compile(r"[0-9]")
@@ -80,12 +81,17 @@ class NumberNormalizer:
         self.vigesimal = set(cfg.vigesimal_trigger_words)
         self.additive = {0, *cfg.additive_teen_residuals}
         self.categories = {"scaling_units": set(self.mult), "tens": set(self.tens)}
+        # no hyphen splitting, glued compounds or reversed units: every token stays whole
+        self._tokens_whole = not cfg.split_hyphenated_numbers and not cfg.reversed_units
         # compiled once per table (scoring normalises tens of texts per record); each is
         # run only when the text has what it needs (a digit, a currency sign, "1")
         letters = cfg.letter_class
         self._half = re.compile(cfg.half_pattern) if cfg.half_pattern and cfg.half_replacement else None
-        self._letter_digit = re.compile(rf"([{letters}])([0-9])")
-        self._digit_letter = re.compile(rf"([0-9])([{letters}])")
+        self._half_literal = required_literal(self._half) if self._half is not None else ""
+        # a space between a letter and a digit: matched as a position (the table's letter
+        # class never holds an ASCII digit, so the pair matches could not overlap either)
+        self._letter_digit = re.compile(rf"(?<=[{letters}])(?=[0-9])")
+        self._digit_letter = re.compile(rf"(?<=[0-9])(?=[{letters}])")
         self._ordinal = (
             re.compile(rf"([0-9])\s+({cfg.ordinal_suffix_pattern})\b") if cfg.ordinal_suffix_pattern else None
         )
@@ -146,7 +152,9 @@ class NumberNormalizer:
 
     def preprocess(self, s: str) -> str:
         cfg = self.cfg
-        if self._half is not None and cfg.half_pattern and cfg.half_replacement:
+        # without the pattern's literal the split is [s]: only blanks would change, and the
+        # words below are the same either way
+        if self._half is not None and cfg.half_pattern and cfg.half_replacement and self._half_literal in s:
             segs = self._half.split(s)
             res: list[str] = []
             for i, seg in enumerate(segs):
@@ -159,10 +167,12 @@ class NumberNormalizer:
                     res.append(cfg.half_replacement if whole else re.sub(r"\\[bs]\+?", " ", cfg.half_pattern))
             s = " ".join(res)
         if _ASCII_DIGIT.search(s):
-            s = self._letter_digit.sub(r"\1 \2", s)
-            s = self._digit_letter.sub(r"\1 \2", s)
+            s = self._letter_digit.sub(" ", s)
+            s = self._digit_letter.sub(" ", s)
             if self._ordinal is not None:
                 s = self._ordinal.sub(r"\1\2", s)
+        if self._tokens_whole:
+            return " ".join(s.split())  # split_token keeps every token whole
         words = [p for w in s.split() for p in self.split_token(w)]
         if cfg.reversed_units and cfg.conjunction_word:
             words = self._reverse_units(words)
@@ -170,29 +180,44 @@ class NumberNormalizer:
 
     # ---- the state machine
 
-    def process_words(self, words: list[str]) -> Iterator[str]:
+    def process_words(self, words: list[str]) -> list[str]:
         """Words in, words out: number words become digit strings, the rest pass through."""
         st = _State()
+        out: list[str] = []
+        prefixes, vocab = self.prefixes, self.words
         padded: list[str | None] = [None, *words, None]
         for idx in range(1, len(padded) - 1):
-            prev, cur, nxt = padded[idx - 1], padded[idx], padded[idx + 1]
+            cur = padded[idx]
             assert cur is not None
             if st.skip:
                 st.skip = False
                 continue
-            bare = cur[1:] if cur[0] in self.prefixes else cur
+            c0 = cur[0]
+            if c0 not in prefixes and not c0.isdigit() and cur not in vocab:
+                # the common word: no prefix, cannot be numeric (`\d` is a subset of
+                # isdigit), not a number word: it ends the running number (st.emit inline)
+                if st.value is not None:
+                    out.append(st.emit(st.value))
+                if st.prefix is not None:
+                    cur = st.prefix + cur
+                    st.prefix = None
+                st.prev_num = None
+                out.append(cur)
+                continue
+            bare = cur[1:] if c0 in prefixes else cur
             if _NUMERIC.match(bare):
-                yield from self._digits(st, cur, bare)
-            elif cur not in self.words:
-                yield from st.flush()
-                yield st.emit(cur)
+                out.extend(self._digits(st, cur, bare))
+            elif cur not in vocab:
+                out.extend(st.flush())
+                out.append(st.emit(cur))
             elif cur in self.zeros or cur in self.ones or cur in self.tens or cur in self.mult:
-                yield from self._compose(st, cur)
+                out.extend(self._compose(st, cur))
             elif cur in self.ones_sfx or cur in self.tens_sfx or cur in self.mult_sfx:
-                yield from self._suffixed(st, cur)
+                out.extend(self._suffixed(st, cur))
             else:
-                yield from self._affix_or_special(st, prev, cur, nxt)
-        yield from st.flush()
+                out.extend(self._affix_or_special(st, padded[idx - 1], cur, padded[idx + 1]))
+        out.extend(st.flush())
+        return out
 
     def _digits(self, st: _State, cur: str, bare: str) -> Iterator[str]:
         """Written digits: continue a decimal ("3." + "5"), else start a new number."""
@@ -344,5 +369,5 @@ class NumberNormalizer:
     def __call__(self, s: str, spell_one: bool = True) -> str:
         """`spell_one=False` keeps a lone 1 as a digit (EVA writes it back as "one" for WER)."""
         s = self.preprocess(s)
-        s = " ".join(w for w in self.process_words(s.split()) if w)
+        s = " ".join([w for w in self.process_words(s.split()) if w])
         return self.postprocess(s, spell_one)

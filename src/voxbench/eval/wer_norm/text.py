@@ -22,13 +22,14 @@ In order (our code, EVA's semantics, reference §3.4):
 from __future__ import annotations
 
 import re
-import re._constants as _const
-import re._parser as _parser
 import unicodedata
+from collections.abc import Callable
+from dataclasses import dataclass
 from functools import lru_cache
 
 from voxbench.eval.wer_norm.cjk import cjk_numerals
 from voxbench.eval.wer_norm.config import EXTRA_FOLDS, NumberConfig, config_code, load_config, load_spelling
+from voxbench.eval.wer_norm.literal import required_literal
 from voxbench.eval.wer_norm.numbers import NumberNormalizer
 
 CJK_LANGS = ("ja", "zh", "ko")
@@ -38,7 +39,10 @@ _KEEP = ".%$¢€£"
 # Patterns are compiled once; a pattern that needs a character absent from the text is not
 # run (`if "-" in t`); ASCII text, the common case, takes str.translate tables built from
 # the same unicodedata rules as the per-character loops. Every shortcut gives the same
-# string as the general path (tests/eval/test_wer_norm_speed.py compares them).
+# string as the general path (tests/eval/test_wer_norm_speed.py compares them). The
+# function is pure, so results are memoised (bounded LRU): a record normalises the same
+# caller line for stt_wer and the failure analysis, an agent's code in several turns.
+CACHE_SIZE = 4096
 
 
 def _strip_tags(t: str) -> str:
@@ -75,18 +79,23 @@ _LETTER_RUN = re.compile(rf"(?<!\S)[^\W\d_]{_RUN_END}(?:\s+[^\W\d_]{_RUN_END}){{
 def _hyphen_groups(t: str) -> str:
     def fix(m: re.Match[str]) -> str:
         s = m[0]
-        if re.fullmatch(r"\d{4}-\d{2}-\d{2}", s):
+        if _ISO_DATE.fullmatch(s):
             return s.replace("-", " ")
-        return s.replace("-", "") if re.search(r"\d", s) else s
+        return s.replace("-", "") if _DIGIT.search(s) else s
 
     return _HYPHEN_GROUP.sub(fix, t) if "-" in t else t
 
 
-_HYPHEN_GROUP = re.compile(r"\w+(?:-\w+)+")
+# A match can only start where a word starts (from inside a word, `\w+` reaches the same
+# word end as from its start): the lookbehind skips the other positions, same matches.
+_HYPHEN_GROUP = re.compile(r"(?<!\w)\w+(?:-\w+)+")
+_ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+_DASH = re.compile(r"(?<=\S)\s+dash\s+(?=\S)", re.IGNORECASE)
 
 
 def _dash_word(t: str) -> str:
-    return re.sub(r"(?<=\S)\s+dash\s+(?=\S)", " ", t, flags=re.IGNORECASE)
+    # in ASCII text only ASCII case variants can match (no long s, Kelvin sign)
+    return _DASH.sub(" ", t) if not t.isascii() or "dash" in t.lower() else t
 
 
 def _list_commas(t: str) -> str:
@@ -103,29 +112,6 @@ def _ascii_table(keep: str, categories: str) -> dict[int, str]:
     return {
         c: " " for c in range(128) if chr(c) not in keep and unicodedata.category(chr(c))[0] in categories
     }
-
-
-def required_literal(pat: re.Pattern[str]) -> str:
-    """The longest run of literal characters every match of `pat` contains ("" if none or
-    the pattern ignores case): a text without it cannot match, so the regex is not run.
-    Zero-width assertions (\\b, lookarounds) inside a run do not break it."""
-    if pat.flags & re.IGNORECASE:
-        return ""
-    try:
-        items = list(_parser.parse(pat.pattern, pat.flags))
-    except Exception:  # an unexpected parse: no shortcut
-        return ""
-    best, run = "", ""
-    for op, arg in items:
-        if op is _const.LITERAL:
-            run += chr(arg)
-        elif op in (_const.AT, _const.ASSERT, _const.ASSERT_NOT):
-            continue  # zero-width: the literal characters around it stay adjacent
-        else:
-            run = ""
-        if len(run) > len(best):
-            best = run
-    return best
 
 
 def _symbols(t: str, keep: str, fold_marks: bool) -> str:
@@ -171,6 +157,36 @@ def _boundaries(pattern: str, cfg: NumberConfig) -> str:
     return pattern.replace(r"\b", rf"(?:(?<![{cls}])(?=[{cls}])|(?<=[{cls}])(?![{cls}]))")
 
 
+@dataclass(frozen=True)
+class _Extras:
+    """What `_with_table` and the ordinal rejoin need per table besides `_engine`, compiled
+    once instead of formatted and looked up in re's cache on every call."""
+
+    separators: tuple[tuple[str, re.Pattern[str], str], ...]  # (raw separator, pattern, repl)
+    ordinal: re.Pattern[str] | None
+    spelling: dict[str, str] | None
+
+
+@lru_cache(maxsize=16)
+def _extras(code: str) -> _Extras:
+    cfg = load_config(code)
+    seps = {"comma": ",", "dot": ".", "space": " "}
+    compiled = []
+    for name in cfg.thousand_separators:
+        raw = seps.get(name, name)
+        sep = re.escape(raw)
+        if name == "comma" and cfg.decimal_separator != "comma":
+            compiled.append((raw, re.compile(rf"(\d){sep}(\d)"), r"\1\2"))
+        else:
+            compiled.append((raw, re.compile(rf"(?<=\d){sep}(?=\d{{3}}(?!\d))"), ""))
+    sfx = cfg.ordinal_suffix_pattern
+    return _Extras(
+        separators=tuple(compiled),
+        ordinal=re.compile(rf"\b(\d+) ({sfx})\b") if sfx else None,
+        spelling=load_spelling(cfg.spelling_map_path) if cfg.spelling_map_path else None,
+    )
+
+
 @lru_cache(maxsize=16)
 def _engine(
     code: str,
@@ -205,25 +221,22 @@ def _with_table(t: str, code: str, values: bool = False) -> str:
         if lit in t:
             t = pat.sub(rep, t)
     t = _ascii_digits(t)
-    seps = {"comma": ",", "dot": ".", "space": " "}
-    for name in cfg.thousand_separators:
-        raw = seps.get(name, name)
-        if raw not in t:
-            continue
-        sep = re.escape(raw)
-        if name == "comma" and cfg.decimal_separator != "comma":
-            t = re.sub(rf"(\d){sep}(\d)", r"\1\2", t)
-        else:
-            t = re.sub(rf"(?<=\d){sep}(?=\d{{3}}(?!\d))", "", t)
+    extras = _extras(code)
+    for raw, sep_rx, sep_rep in extras.separators:
+        if raw in t:
+            t = sep_rx.sub(sep_rep, t)
     if cfg.decimal_separator == "comma" and "," in t:
         t = _DECIMAL_COMMA.sub(".", t)
     if "." in t:
-        t = _DOT_NOT_BEFORE_DIGIT.sub(r" \1", t)
+        # a dot not before a digit gets a space before it; without two dots in a row the
+        # character the pattern consumes can never start the next match, so a lookahead
+        # and a plain replacement (no template expansion) give the same text
+        t = _DOT_NOT_BEFORE_DIGIT.sub(r" \1", t) if ".." in t else _DOT_NOT_BEFORE_NONDIGIT.sub(" ", t)
     t = _symbols(t, _KEEP + ("-" if cfg.split_hyphenated_numbers else ""), not cfg.preserve_combining_marks)
     t = numbers(t, spell_one=not values)
-    if cfg.spelling_map_path:
-        spelling = load_spelling(cfg.spelling_map_path)
-        t = " ".join(spelling.get(w, w) for w in t.split())
+    if extras.spelling is not None:
+        ws = t.split()
+        t = " ".join(map(extras.spelling.get, ws, ws))
     return t
 
 
@@ -231,6 +244,7 @@ _PAREN = re.compile(r"\(([^)]+?)\)")
 _SPACE_APOSTROPHE = re.compile(r"\s+'")
 _DECIMAL_COMMA = re.compile(r"(?<=\d),(?=\d)")
 _DOT_NOT_BEFORE_DIGIT = re.compile(r"\.([^0-9]|$)")
+_DOT_NOT_BEFORE_NONDIGIT = re.compile(r"\.(?=[^0-9]|$)")
 
 
 def _basic(t: str, language: str) -> str:
@@ -273,19 +287,40 @@ def normalize_text(text: str, language: str = "en", values: bool = False) -> str
 
     `values=True` is for extracting values rather than scoring WER: amounts keep their unit
     as a word ("$340" -> "340 dollars") and a lone 1 stays a digit."""
-    t = _apostrophes(_strip_tags(text or ""))
+    return _memo(text or "", language, values)
+
+
+def set_cache_size(n: int) -> None:
+    """Bound the memo at `n` texts (0: no memo, every call normalises; benchmarks use it
+    to measure the normaliser itself). Clears what was memoised."""
+    global _memo
+    _memo = lru_cache(maxsize=n)(_normalize) if n > 0 else _normalize
+
+
+def _leading_zeros(w: str) -> str:
+    """ "0148" -> "148", "000" -> "0" (`^0+(?=\\d)`; for ASCII digits a plain strip)."""
+    if w.isascii():
+        return w.lstrip("0") or "0"
+    return _LEADING_ZEROS.sub("", w)
+
+
+def _normalize(text: str, language: str, values: bool) -> str:
+    t = _apostrophes(_strip_tags(text))
     t = _letter_runs(t)
     t = _hyphen_groups(t)
     t = _dash_word(t)
     t = _list_commas(t)
-    code = config_code(language)
+    code = _config_code(language)
     t = _with_table(t, code, values) if code else _basic(t, language)
     t = _punctuation(t.lower(), values)
-    toks = [_LEADING_ZEROS.sub("", w) if w.isdigit() else w for w in t.split()]
-    out = " ".join(toks)
-    sfx = load_config(code).ordinal_suffix_pattern if code else ""
-    if sfx and _DIGIT.search(out):
-        out = re.sub(rf"\b(\d+) ({sfx})\b", r"\1\2", out)
+    out = " ".join([_leading_zeros(w) if w.isdigit() else w for w in t.split()])
+    ordinal = _extras(code).ordinal if code else None
+    if ordinal is not None and _DIGIT.search(out):
+        out = ordinal.sub(r"\1\2", out)
     if language[:2].lower() in ("ja", "zh"):
         out = out.replace(" ", "")  # no word spaces in these scripts: they would count as characters
     return out
+
+
+_config_code = lru_cache(maxsize=64)(config_code)
+_memo: Callable[[str, str, bool], str] = lru_cache(maxsize=CACHE_SIZE)(_normalize)
