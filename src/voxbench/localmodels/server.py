@@ -16,6 +16,7 @@ from types import TracebackType
 from typing import Any
 
 from voxbench.localmodels.assets import LocalLLMSpec, default_judge_llm, llm_gguf
+from voxbench.localmodels.prompt_cache import PromptCache
 
 logger = logging.getLogger(__name__)
 
@@ -45,6 +46,7 @@ class LlamaServer:
         n_parallel: int = 1,
         n_threads_batch: int | None = None,
         port: int = 0,
+        slot_dir: Path | None = None,
     ) -> None:
         self.spec = spec or default_judge_llm()
         self.n_ctx = n_ctx
@@ -52,6 +54,7 @@ class LlamaServer:
         self.n_parallel = n_parallel  # slots; one per concurrent conversation keeps its prefix cache
         self.n_threads_batch = n_threads_batch  # prompt-processing threads (None: n_threads)
         self.port = port  # 0: a free port
+        self.slot_dir = slot_dir  # saved prompt prefixes (see prompt_cache); None: no slot files
         self.verbosity = verbosity
         self.model_path = model_path
         self.load_secs: float | None = None
@@ -110,8 +113,23 @@ class LlamaServer:
         params.cpuparams_batch.n_threads = self.n_threads_batch or threads
         params.verbosity = self.verbosity
         params.offline = True
+        if self.slot_dir is not None:
+            self.slot_dir.mkdir(parents=True, exist_ok=True)
+            params.slot_save_path = str(self.slot_dir) + os.sep
+            params.endpoint_slots = True
         server = xllamacpp.Server(params)
         return server, str(server.listening_address)
+
+    def prompt_cache(self) -> PromptCache | None:
+        """Saved warm prompts for this server's model, when it was started with a slot
+        directory and one slot (slot 0 is then the one that was warmed)."""
+        if self.slot_dir is None or self._address is None or self.n_parallel != 1:
+            return None
+        import xllamacpp
+
+        runtime = getattr(xllamacpp, "__version__", "?")
+        model_id = f"{self.spec.sha256 or self.spec.filename}:{runtime}:{self.n_ctx}"
+        return PromptCache(self._address.rstrip("/"), self.slot_dir, model_id)
 
     def stop(self) -> None:
         server, self._server, self._address = self._server, None, None

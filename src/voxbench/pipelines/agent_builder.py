@@ -98,8 +98,14 @@ def build_agent_services(
     info = profile.info()
     if profile.architecture == "cascade":
         assert profile.stt is not None and profile.llm is not None and profile.tts is not None
+        # a stand-in server (tests, a remote endpoint) may have no saved prompts
+        saved = getattr(server, "prompt_cache", None) if isinstance(profile.llm, LLMConfig) else None
         return AgentServices(
-            stt=_stt(profile.stt), llm=_llm(profile.llm, server), tts=_tts(profile.tts), info=info
+            stt=_stt(profile.stt),
+            llm=_llm(profile.llm, server),
+            tts=_tts(profile.tts),
+            info=info,
+            prompt_cache=saved() if saved is not None else None,
         )
     if profile.architecture in ("hybrid", "s2s"):
         from voxbench.pipelines.s2s_agent import RealtimeAgentServices

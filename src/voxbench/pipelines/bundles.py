@@ -9,6 +9,7 @@ from pipecat.services.llm_service import LLMService
 from pipecat.services.stt_service import STTService
 from pipecat.services.tts_service import TTSService
 
+from voxbench.localmodels.prompt_cache import PromptCache
 from voxbench.records import AgentInfo, SimulatorInfo
 
 
@@ -18,6 +19,7 @@ class AgentServices:
     llm: LLMService
     tts: TTSService
     info: AgentInfo = field(default_factory=AgentInfo)  # which models; copied into the record
+    prompt_cache: PromptCache | None = None  # a local LLM's warm prompt, saved between calls
 
 
 @dataclass

@@ -239,7 +239,8 @@ async def _start_agent(
     ready, connected = asyncio.Event(), asyncio.Event()
     _agent_handlers(server, worker, cfg, state, ready, connected)
     if cfg.agent.warm_up:
-        await warm_up(services.llm, agent.context)
+        cache = services.prompt_cache if isinstance(services, AgentServices) else None
+        await warm_up(services.llm, agent.context, cache)
     if prepare_caller is not None:
         await prepare_caller()
     clock.reset()

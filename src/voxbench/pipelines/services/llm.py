@@ -19,12 +19,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
 from typing import Any
 
 from voxbench.localmodels import QWEN_05B, QWEN_15B, LlamaServer, default_threads
+from voxbench.localmodels.prompt_cache import default_prompt_cache_dir
 
 logger = logging.getLogger(__name__)
 
@@ -48,6 +49,8 @@ class LocalLLMSettings:
     n_threads_batch: int | None = None  # prompt-processing threads (None: same as n_threads)
     port: int = 0  # 0: pick a free port
     verbosity: int = 0  # llama.cpp log verbosity; its logs go to stderr
+    # warm prompts saved between processes (localmodels.prompt_cache); None: not kept
+    slot_dir: Path | None = field(default_factory=default_prompt_cache_dir)
 
 
 class LocalLLMServer(LlamaServer):
@@ -73,6 +76,7 @@ class LocalLLMServer(LlamaServer):
             n_parallel=s.n_parallel,
             n_threads_batch=s.n_threads_batch,
             port=s.port,
+            slot_dir=s.slot_dir,
         )
 
     async def astart(self) -> LocalLLMServer:
