@@ -9,6 +9,7 @@ warmed before the call, the request framing (transcript from the caller's side, 
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 
 import numpy as np
@@ -83,6 +84,9 @@ async def test_json_caller_answers_waits_through_a_hold_and_hangs_up_after_goodb
     assert record.simulator.caller_stats == stats
     assert record.simulator.caller_unspoken == []
     assert len(record.simulator.prompt_sha256 or "") == 16
+    # the whole prompt is kept in the record (voxbench call no longer prints it)
+    prompt = read_record(tmp_path).record.simulator.prompt or ""
+    assert hashlib.sha256(prompt.encode()).hexdigest()[:16] == record.simulator.prompt_sha256
     ev = read_record(tmp_path).events
     said = [e.text for e in ev if isinstance(e, Utterance)]
     assert said == [opening, "383S8U, last name Park.", GOODBYE]  # words only, never the JSON

@@ -222,7 +222,9 @@ def prepare_llm_caller(
     parts = [simulator_prompt(call, scfg.reply_format), *[t for t in extra_instructions if t]]
     for text in parts:
         llm.append_system_instruction(text)
-    services.info.prompt_sha256 = hashlib.sha256("\n\n".join(parts).encode()).hexdigest()[:16]
+    prompt = "\n\n".join(parts)
+    services.info.prompt_sha256 = hashlib.sha256(prompt.encode()).hexdigest()[:16]
+    services.info.prompt = prompt  # in the record, not on the terminal (voxbench call is quiet)
     stats: dict[str, int] = {}
     if getattr(llm, "speaks_caller_json", False):
         n = scfg.give_up_after_says
