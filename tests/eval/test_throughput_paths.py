@@ -15,7 +15,7 @@ from tests.eval.builders import small_conversation
 from voxbench.eval.eva_dataset import EvaDataset
 from voxbench.eval.eva_format import load_eva_context
 from voxbench.eval.from_record import load_context
-from voxbench.eval.runner import json_bytes, metrics_json, score_context, score_run
+from voxbench.eval.runner import json_bytes, metrics_bytes, metrics_json, score_context, score_run
 from voxbench.eval.sessions import NearestIndex, Session, nearest
 from voxbench.eval.types import REGISTRY, EvalConfig
 from voxbench.records import atomic_write_bytes
@@ -119,6 +119,16 @@ def test_metrics_json_bytes_parse_as_the_stdlib_writes(tmp_path: Path) -> None:
     assert view == json.dumps(json.loads(json.dumps(ctx.to_dict(), default=str)), sort_keys=True)
 
 
+def test_metrics_bytes_are_the_dumped_documents_bytes(tmp_path: Path) -> None:
+    """metrics.json serialized from the result models equals dumping them first."""
+    ctx = load_context(small_conversation().write(tmp_path / "r"))
+    ctx.extra["odd"] = {"nan": float("nan"), "tiny": 5e-05, "tuple": (1, 2), "path": tmp_path}
+    for names in (CODE_METRICS, None):  # None: every default metric, offline judges too
+        scored = score_context(ctx, EvalConfig(), names)
+        next(iter(scored.metrics.values())).details["odd"] = {1: float("inf"), "set": (3,)}
+        assert metrics_bytes(scored, ctx) == json_bytes(metrics_json(scored, ctx))
+
+
 def test_non_durable_write_is_still_whole(tmp_path: Path) -> None:
     p = tmp_path / "d" / "metrics.json"
     for k in range(3):
@@ -151,3 +161,19 @@ def test_workers_give_the_same_files_and_summary(tmp_path: Path) -> None:
         s["provenance"].pop("captured_at")
     assert s1 == s2
     assert s2["failures"]["infrastructure"]["count"] == 1
+
+
+def test_per_turn_wer_from_the_corpus_alignment_is_jiwers() -> None:
+    """stt_wer's per-turn WER, read from the corpus alignment, is jiwer.wer of each pair."""
+    import jiwer
+
+    from voxbench.eval.metrics.stt_wer import _sentence_wers
+
+    rng = random.Random(11)
+    vocab = ["a", "b", "c", "d", "e", "1", "2", "3"]
+    for _ in range(1500):
+        n = rng.randint(1, 5)
+        refs = [" ".join(rng.choices(vocab, k=rng.randint(1, 10))) for _ in range(n)]
+        hyps = [" ".join(rng.choices(vocab, k=rng.randint(0, 10))) for _ in range(n)]
+        want = [round(jiwer.wer(r, h), 4) for r, h in zip(refs, hyps, strict=True)]
+        assert _sentence_wers(jiwer.process_words(refs, hyps)) == want, (refs, hyps)

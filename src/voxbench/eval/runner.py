@@ -95,6 +95,21 @@ def score_context(
 
 
 def metrics_json(scored: ScoredRecord, ctx: ConversationContext) -> dict[str, Any]:
+    doc = metrics_json_doc(scored, ctx)
+    doc["metrics"] = {k: v.model_dump(mode="json") for k, v in scored.metrics.items()}
+    return doc
+
+
+def metrics_bytes(scored: ScoredRecord, ctx: ConversationContext) -> bytes:
+    """`json_bytes(metrics_json(scored, ctx))`, with the metric results serialized straight
+    from their models instead of dumped to dicts first (same bytes, a test checks)."""
+    doc = metrics_json_doc(scored, ctx)
+    doc["metrics"] = dict(scored.metrics)
+    return json_bytes(doc)
+
+
+def metrics_json_doc(scored: ScoredRecord, ctx: ConversationContext) -> dict[str, Any]:
+    """`metrics_json` without the metrics, which the callers fill in."""
     return {
         "schema_version": SUMMARY_SCHEMA,
         "record_id": scored.record_id,
@@ -103,7 +118,7 @@ def metrics_json(scored: ScoredRecord, ctx: ConversationContext) -> dict[str, An
         "status": scored.status,
         "error": ctx.error,
         "validation": scored.validation,
-        "metrics": {k: v.model_dump(mode="json") for k, v in scored.metrics.items()},
+        "metrics": {},
         "aggregate_metrics": scored.aggregates,
         "analysis": scored.analysis,
         "context": ctx.json_view(),
@@ -373,7 +388,7 @@ def score_found(f: FoundRecord, job: RunJob) -> ScoredRecord:
     if job.judge_repeats >= 2:
         s.analysis["judge_repeats"] = repeat_values(ctx, s, job.repeats, job.names)
     if job.write:
-        atomic_write_bytes(mpath, json_bytes(metrics_json(s, ctx)), durable=False)
+        atomic_write_bytes(mpath, metrics_bytes(s, ctx), durable=False)
     return s
 
 

@@ -55,7 +55,8 @@ def extract_entities(text: str, language: str = "en") -> list[str]:
         ents.append(normalize_text(code, language))
     # other numbers, outside the codes (a code's digits are not a second entity)
     for tok in normalize_text(_CODE_RE.sub(" ", raw), language).split():
-        if any(c.isdigit() for c in tok) and tok not in ents:
+        # a letters-only token has no digit (no character is both)
+        if not tok.isalpha() and any(map(str.isdigit, tok)) and tok not in ents:
             ents.append(tok)
     return [e for e in dict.fromkeys(ents) if e]
 

@@ -42,7 +42,10 @@ def stt_wer(ctx: ConversationContext, config: EvalConfig) -> MetricResult:
     )
     n_ref = co.hits + co.substitutions + co.deletions
     wer = (co.substitutions + co.deletions + co.insertions) / n_ref if n_ref else 0.0
-    per_turn = {t: round(jiwer.wer(r, h), 4) if r else None for t, r, h in pairs}
+    if params["unit"] == "word":
+        per_turn = dict(zip([t for t, _, _ in pairs], _sentence_wers(co), strict=True))
+    else:  # character error rate overall, word error rate per turn (as before)
+        per_turn = {t: round(jiwer.wer(r, h), 4) if r else None for t, r, h in pairs}
     errs: Counter[str] = Counter()
     if params["unit"] == "word":
         for al, r, h in zip(co.alignments, co.references, co.hypotheses, strict=True):
@@ -78,3 +81,22 @@ def stt_wer(ctx: ConversationContext, config: EvalConfig) -> MetricResult:
             "insertion_rate": sub("insertion_rate", round(co.insertions / n_ref, 4) if n_ref else None),
         },
     )
+
+
+def _sentence_wers(co: Any) -> list[float | None]:
+    """Each pair's WER (jiwer.wer of that pair alone), read from the corpus alignment: the
+    edit distance over the reference length, whichever optimal alignment was chosen (the
+    pairs are already aligned once; aligning each again cost as much as the corpus)."""
+    out: list[float | None] = []
+    for chunks, ref in zip(co.alignments, co.references, strict=True):
+        if not ref:
+            out.append(None)
+            continue
+        edits = sum(
+            0
+            if c.type == "equal"
+            else (c.hyp_end_idx - c.hyp_start_idx if c.type == "insert" else c.ref_end_idx - c.ref_start_idx)
+            for c in chunks
+        )
+        out.append(round(float(edits) / float(len(ref)), 4))
+    return out

@@ -228,8 +228,11 @@ class NumberNormalizer:
             yield from st.flush()
         if bare is not cur:
             st.prefix = cur[0]
-        f = _frac(bare)
-        st.value = f.numerator if f is not None and f.denominator == 1 else bare
+        if "." not in bare and len(bare) < 4000:  # digits only: Fraction(bare).numerator,
+            st.value = int(bare)  # cheaper (under int's digit limit, where Fraction fails)
+        else:
+            f = _frac(bare)
+            st.value = f.numerator if f is not None and f.denominator == 1 else bare
         st.prev_num = None
 
     def _add_ones(self, st: _State, d: int) -> str | int:
