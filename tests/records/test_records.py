@@ -119,3 +119,31 @@ def test_schema_1_0_agent_and_simulator_dicts_read_as_typed_info() -> None:
     assert old.simulator.reply_format == "json" and old.simulator.caller_stats == {"turns": 2}
     assert set(AgentInfo.model_fields) == set(old.agent.model_dump())
     assert isinstance(old.simulator, SimulatorInfo)
+
+
+_JSON_TEXTS = [
+    '{"a": 1, "a": 2}', "123456789012345678901234567890", "-0.0", "1e400", "NaN", "-Infinity",
+    '"\\ud800"', '"\\ud83d\\ude00"', "4.9e-324", "0.1", '"a\\u0000b"', '  [1, {"b": null}]\t',
+    '"a\tb"', "[1,]", "1 2", "01", "'a'", "\ufeff1", "", "nan", '{"k": 1.5e308}',
+]  # fmt: skip
+
+
+def _stdlib_or_error(fn: object, *args: object) -> object:
+    try:
+        return ("ok", repr(fn(*args)))  # type: ignore[operator]
+    except ValueError as exc:
+        return ("error", type(exc).__name__, str(exc))
+
+
+def test_fast_json_reads_what_the_stdlib_reads(tmp_path: Path) -> None:
+    """loads_json / read_json give json.loads's values, and its errors where it fails."""
+    from voxbench.records.io import loads_json, read_json
+
+    for text in _JSON_TEXTS:
+        assert _stdlib_or_error(loads_json, text) == _stdlib_or_error(json.loads, text), text
+        p = tmp_path / "x.json"
+        p.write_bytes(text.encode("utf-8", "surrogatepass"))
+        want = _stdlib_or_error(lambda q: json.loads(q.read_text(encoding="utf-8")), p)
+        assert _stdlib_or_error(read_json, p) == want, text
+    p.write_bytes(b'{"a": "\xff"}')  # not UTF-8: the same UnicodeDecodeError as read_text
+    assert _stdlib_or_error(read_json, p) == _stdlib_or_error(lambda q: q.read_text(encoding="utf-8"), p)

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from voxbench.eval.context import ConversationContext, HEvent, segment
-from voxbench.records.io import JsonlLines, read_jsonl
+from voxbench.records.io import JsonlLines, read_json, read_jsonl
 
 if TYPE_CHECKING:
     from voxbench.eval.eva_dataset import EvaDataset
@@ -137,7 +137,7 @@ def _audit(folder: Path) -> list[dict[str, Any]]:
     p = folder / "audit_log.json"
     if not p.is_file():
         return []
-    return list(json.loads(p.read_text(encoding="utf-8")).get("transcript") or [])
+    return list(read_json(p).get("transcript") or [])
 
 
 def _stamp(a: dict[str, Any]) -> float:
@@ -190,7 +190,7 @@ def run_language(folder: Path) -> str:
         p = d / "config.json"
         if p.is_file():
             try:
-                lang = json.loads(p.read_text(encoding="utf-8")).get("language")
+                lang = read_json(p).get("language")
             except (ValueError, AttributeError):
                 continue
             if isinstance(lang, str) and lang:
@@ -210,7 +210,7 @@ def load_eva_context(
     """One EVA record folder as a context. The scenario comes from `dataset` (pass one
     `EvaDataset` for a whole run: it loads each domain once) or else from `dataset_root`."""
     folder = Path(folder)
-    result = json.loads((folder / "result.json").read_text(encoding="utf-8"))
+    result = read_json(folder / "result.json")
     rid = record_id or str(result.get("record_id") or folder.name)
     sid, trial = parse_trial_record_id(rid)
     logs = RecordLogs(folder)
@@ -236,7 +236,7 @@ def load_eva_context(
     for name, attr in (("initial_scenario_db.json", "initial_db"), ("final_scenario_db.json", "final_db")):
         p = folder / name
         if p.is_file():
-            setattr(ctx, attr, json.loads(p.read_text(encoding="utf-8")))
+            setattr(ctx, attr, read_json(p))
     if torn:
         ctx.extra["torn_logs"] = torn
     audit = _audit(folder)

@@ -20,8 +20,30 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
+import pydantic_core
+
 from voxbench.records.events import Event, parse_event
 from voxbench.records.models import ConversationRecord, check_schema_version
+
+
+def loads_json(text: str) -> Any:
+    """`json.loads(text)`, parsed by pydantic-core's Rust parser (2-3x faster on large logs;
+    the same values: a text it rejects, e.g. a lone surrogate escape, goes to json.loads,
+    which then parses it or raises its own error)."""
+    try:
+        return pydantic_core.from_json(text)
+    except ValueError:
+        return json.loads(text)
+
+
+def read_json(path: str | Path) -> Any:
+    """`json.loads(path.read_text(encoding="utf-8"))`, without decoding the text first when
+    the bytes parse (invalid UTF-8 or JSON goes the stdlib way and raises its error)."""
+    data = Path(path).read_bytes()
+    try:
+        return pydantic_core.from_json(data)
+    except ValueError:
+        return json.loads(data.decode("utf-8"))
 
 
 def atomic_write_bytes(path: str | Path, data: bytes, *, durable: bool = True) -> None:
@@ -88,7 +110,7 @@ class JsonlLines:
     torn_tail: str | None = None
 
 
-def read_jsonl(path: str | Path, parse: Any = json.loads) -> JsonlLines:
+def read_jsonl(path: str | Path, parse: Any = loads_json) -> JsonlLines:
     """Parse every non-blank line with `parse`. A last line that does not parse is what a
     writer killed mid-line leaves: it is returned as `torn_tail` and the rest is kept. A bad
     line anywhere else is corruption, not a torn write, and raises with its line number."""
@@ -132,7 +154,7 @@ class RecordBundle:
 
 
 def _read_json_opt(p: Path) -> Any:
-    return json.loads(p.read_text(encoding="utf-8")) if p.is_file() else None
+    return read_json(p) if p.is_file() else None
 
 
 def read_record(path: str | Path) -> RecordBundle:
@@ -141,7 +163,7 @@ def read_record(path: str | Path) -> RecordBundle:
     rec_path = path / "record.json"
     if not rec_path.is_file():
         raise FileNotFoundError(f"{path} is not a voxbench record (no record.json)")
-    raw = json.loads(rec_path.read_text(encoding="utf-8"))
+    raw = read_json(rec_path)
     check_schema_version(raw.get("schema_version"), rec_path)
     record = ConversationRecord.model_validate(raw)
     ev = path / "events.jsonl"

@@ -135,7 +135,9 @@ class SimulatorInfo(BaseModel):
     interface: str | None = Field(default=None, description="a person's call: browser-webrtc | local-audio")
     user_agent: str | None = Field(default=None, description="a person's call in a browser: its User-Agent")
     prompt_sha256: str | None = Field(default=None, description="LLM caller: hash of its finished prompt")
-    prompt: str | None = Field(default=None, description="LLM caller: its finished prompt (system instructions)")
+    prompt: str | None = Field(
+        default=None, description="LLM caller: its finished prompt (system instructions)"
+    )
     caller_stats: dict[str, int] = Field(default_factory=dict, description="LLM caller: turn counters")
     caller_unspoken: list[dict[str, str]] = Field(
         default_factory=list, description="LLM caller: replies its guards did not speak"
