@@ -204,6 +204,7 @@ def segment(
     a_int: set[int] = set()
     u_int: set[int] = set()
     open_user: Session | None = None
+    asst_sessions = [o for o in sessions if o.who == "assistant"]  # never the user session s
     for t, _prio, kind in marks:
         if kind == "s":
             s = starts[si]
@@ -216,7 +217,7 @@ def segment(
                     spoke = False
                     clock.append((t, turn))
                 any_user = True
-                if any(o.who == "assistant" and o.spans(t) for o in sessions if o is not s):
+                if any(o.spans(t) for o in asst_sessions):
                     u_int.add(turn)
                 s.turn = turn
                 open_user = s

@@ -128,8 +128,11 @@ def tagged_texts(
         by_turn.setdefault((s.who, s.turn), []).append(s)
     out: dict[str, dict[int, list[tuple[float, str]]]] = {k: {} for k in TEXT_KINDS}
     last = max(sessions, key=lambda s: s.start, default=None)
+    others_of: dict[Who, list[Session]] = {}
     for (who, turn), own in by_turn.items():
-        others = [o for o in sessions if o.who != who]
+        others = others_of.get(who)
+        if others is None:  # the same list for every turn of a speaker: built once
+            others = others_of[who] = [o for o in sessions if o.who != who]
         tools = tool_times.get(turn, [])
         kinds = {k for s in own for k in s.texts}
         for i, s in enumerate(own):
