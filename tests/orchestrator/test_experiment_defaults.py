@@ -41,3 +41,24 @@ def test_explicit_choices_are_kept(tmp_path: Path) -> None:
     )
     cfg = _cfg(["--config", str(y)])
     assert isinstance(cfg.agent, ScriptedAgent)  # a custom conversation fn: agent untouched
+
+
+def _run_cfg(argv: list[str]):  # type: ignore[no-untyped-def]
+    from voxbench.cli.run import cli_overrides, load_with_default_caller
+
+    args = build_parser().parse_args(["run", *argv])
+    return load_with_default_caller(args.config, cli_overrides(args))
+
+
+def test_a_live_run_naming_no_caller_gets_the_goal_caller(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("VOXBENCH_SIMULATOR__KIND", raising=False)
+    monkeypatch.delenv("VOXBENCH_AGENT", raising=False)
+    assert _cfg([]).simulator.kind == "goal"  # experiment's offline stack
+    assert _run_cfg(["--offline-default"]).simulator.kind == "goal"
+    assert _run_cfg(["--offline-default", "--simulator", "trace"]).simulator.kind == "trace"
+    assert _run_cfg(["--agent", "scripted"]).simulator.kind == "scripted"  # not live: untouched
+    y = tmp_path / "c.yaml"
+    y.write_text(yaml.safe_dump({"simulator": {"kind": "llm"}}))
+    assert _run_cfg(["--offline-default", "--config", str(y)]).simulator.kind == "llm"

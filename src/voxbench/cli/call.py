@@ -23,9 +23,10 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--profiles", action="append", help="YAML file of extra agent profiles (repeatable)")
     p.add_argument(
         "--simulator",
-        default="trace",
-        choices=["trace", "llm"],
-        help="trace: replay the reference caller lines; llm: an LLM caller (Qwen2.5-Coder-1.5B, JSON turns)",
+        default="goal",
+        choices=["goal", "trace", "llm"],
+        help="goal (default): answers what the agent asks by the scenario's decision tree (no LLM); "
+        "trace: replay the reference caller lines; llm: an LLM caller (Qwen2.5-Coder-1.5B, JSON turns)",
     )
     p.add_argument("--out", required=True, help="record directory to write")
     p.add_argument("--telephony", action="store_true", help="mu-law 8 kHz Twilio media stream on the wire")

@@ -33,7 +33,11 @@ def add_parser(sub: Any) -> None:
         help="agent profile (default: offline-default, the live local stack of `voxbench run --offline-default`; "
         "scripted = the no-audio scripted agent)",
     )
-    p.add_argument("--simulator", choices=("trace", "llm", "scripted"), help="user simulator kind")
+    p.add_argument(
+        "--simulator",
+        choices=("goal", "trace", "llm", "scripted"),
+        help="user simulator kind (a live run naming none: goal)",
+    )
     p.add_argument("--concurrency", type=int, help="conversations at once")
     p.add_argument("--time-limit", type=float, help="seconds per conversation")
     p.add_argument("--seed", type=int, help="run seed")
@@ -45,8 +49,7 @@ def add_parser(sub: Any) -> None:
 
 def experiment_base_config(args: argparse.Namespace) -> RunConfig:
     """The run config from YAML < env < flags; no agent anywhere means the offline stack."""
-    from voxbench.cli.run import OFFLINE_DEFAULT_CALL
-    from voxbench.orchestrator import load_run_config
+    from voxbench.cli.run import OFFLINE_DEFAULT_CALL, load_with_default_caller
 
     cli: dict[str, Any] = {
         "dataset": args.data,
@@ -60,13 +63,13 @@ def experiment_base_config(args: argparse.Namespace) -> RunConfig:
         "agent": {"profile": args.agent} if args.agent else None,
         "simulator": {"kind": args.simulator} if args.simulator else None,
     }
-    base = load_run_config(args.config, {k: v for k, v in cli.items() if v is not None})
+    base = load_with_default_caller(args.config, {k: v for k, v in cli.items() if v is not None})
     if not ({"agent", "conversation_fn"} & base.model_fields_set):
         # no agent anywhere (flag, YAML, env): the live offline stack `voxbench run` uses, not
         # the no-audio scripted agent whose table would hold only conversation_valid_end
         cli["agent"] = {"profile": "offline-default"}
         cli["call"] = OFFLINE_DEFAULT_CALL
-        base = load_run_config(args.config, {k: v for k, v in cli.items() if v is not None})
+        base = load_with_default_caller(args.config, {k: v for k, v in cli.items() if v is not None})
         print(
             "agent: offline-default (live, local models; --agent scripted for the no-audio one)",
             file=sys.stderr,

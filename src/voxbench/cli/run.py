@@ -13,7 +13,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
-SIMULATORS = ("trace", "llm", "scripted")
+SIMULATORS = ("goal", "trace", "llm", "scripted")
+DEFAULT_LIVE_CALLER = {"kind": "goal"}
+"""The caller of a live run that names none (flag, YAML or env): the goal-directed caller, which
+answers what the agent asks by the scenario's decision tree (the trace caller replays the
+reference lines whatever the agent says; the LLM caller drifts on small local models)."""
 
 
 OFFLINE_DEFAULT_CALL = {"simulator": {"trace": {"hold_max_s": 3.5, "hold_gap_s": 40.0}}}
@@ -47,7 +51,11 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--backend", choices=("local", "ray"), help="where conversations run")
     p.add_argument("--address", help="Ray cluster address (with --backend ray)")
     p.add_argument("--agent", help="agent profile name (scripted = the no-audio scripted agent)")
-    p.add_argument("--simulator", choices=SIMULATORS, help="user simulator kind")
+    p.add_argument(
+        "--simulator",
+        choices=SIMULATORS,
+        help="user simulator kind (a live run naming none: goal, the goal-directed caller)",
+    )
     p.add_argument("--validator", choices=("auto", "builtin", "eval"), help="validation gate")
     p.add_argument(
         "--fail-under",
@@ -105,11 +113,22 @@ def cli_overrides(args: argparse.Namespace) -> dict[str, Any]:
     return {k: v for k, v in o.items() if v is not None}
 
 
+def load_with_default_caller(config_path: str | None, overrides: dict[str, Any]) -> Any:
+    """The run config (YAML < env < flags); a live run that names no simulator anywhere gets
+    :data:`DEFAULT_LIVE_CALLER`. Scripted runs keep theirs (it is not used)."""
+    from voxbench.orchestrator import load_run_config
+
+    config = load_run_config(config_path, overrides)
+    if config.resolved_conversation_fn() == "live" and "simulator" not in config.model_fields_set:
+        config = load_run_config(config_path, {**overrides, "simulator": DEFAULT_LIVE_CALLER})
+    return config
+
+
 def run_cmd(args: argparse.Namespace) -> int:
-    from voxbench.orchestrator import Orchestrator, RunLocked, check_fail_under, load_run_config
+    from voxbench.orchestrator import Orchestrator, RunLocked, check_fail_under
     from voxbench.orchestrator.progress import LineProgress, RichProgress
 
-    config = load_run_config(args.config, cli_overrides(args))
+    config = load_with_default_caller(args.config, cli_overrides(args))
     if config.resolved_conversation_fn() == "live":
         # a missing key/extra fails here, before any call starts (an unknown profile already
         # failed while the config was read)

@@ -104,11 +104,22 @@ class LLMSimConfig(_Cfg):
     )
 
 
+class GoalSimConfig(_Cfg):
+    """The goal caller live (``pipelines/caller/goal_live.py``): how it hears turns and hangs up."""
+
+    no_greeting_s: float = Field(default=6.0, gt=0, le=60, description="open first if the agent says nothing")
+    turn: TurnConfig = Field(default_factory=TurnConfig)
+    hangup_wait_s: float = Field(
+        default=15.0, gt=0, le=120, description="longest wait for the goodbye to be spoken before hanging up"
+    )
+
+
 class SimulatorConfig(_Cfg):
-    kind: Literal["trace", "llm"] = "trace"
+    kind: Literal["trace", "llm", "goal"] = "trace"
     vad: VADConfig = Field(default_factory=VADConfig)
     trace: TraceSimConfig = Field(default_factory=TraceSimConfig)
     llm: LLMSimConfig = Field(default_factory=LLMSimConfig)
+    goal: GoalSimConfig = Field(default_factory=GoalSimConfig)
 
 
 class LimitsConfig(_Cfg):

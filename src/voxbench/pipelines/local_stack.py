@@ -76,6 +76,10 @@ def local_simulator(
     )
     if kind == "trace":
         return SimulatorServices(tts=tts, info=info)
+    stt_part = ServicePart(vendor="local", model="faster-whisper tiny.en int8")
+    if kind == "goal":  # hears the agent and decides by its goal: no LLM
+        info.stt = stt_part
+        return SimulatorServices(tts=tts, stt=make_stt(STTConfig()), info=info)
     from voxbench.pipelines.caller_llm import make_caller_llm
 
     llm_cfg = llm_cfg or SIMULATOR_LLM
@@ -85,7 +89,7 @@ def local_simulator(
         else make_llm(llm_cfg, server=server)
     )
     model = str(getattr(server, "model", None) or llm_cfg.model)
-    info.stt = ServicePart(vendor="local", model="faster-whisper tiny.en int8")
+    info.stt = stt_part
     info.llm = ServicePart(vendor="local" if llm_cfg.kind == "local" else "openai-compatible", model=model)
     info.reply_format = reply_format
     return SimulatorServices(tts=tts, stt=make_stt(STTConfig()), llm=llm, info=info)

@@ -119,7 +119,8 @@ async def run_call(
     if not state.control.ending:
         # only the cascade agent is known to speak (pre_tool_speech) before every tool call
         holds = isinstance(agent_services, AgentServices) and bool(cfg.agent.pre_tool_speech)
-        sim = await _start_simulator(call, cfg, sim_services, agent.port, state, caller, holds)
+        seed = identity.seeds.attempt if identity is not None and identity.seeds is not None else 0
+        sim = await _start_simulator(call, cfg, sim_services, agent.port, state, caller, holds, seed)
     req = await _watch(cfg, state, agent, sim[1] if sim else None)
     t_end, events = await _drain_and_stop(cfg, state, req, agent, sim)
     writer.close()
@@ -385,15 +386,16 @@ async def _start_simulator(
     state: _Call,
     caller: CallerSide | None,
     tool_holds: bool,
+    seed: int = 0,
 ) -> tuple[PipelineWorker, PipelineTask, Any]:
     """Build the caller (the client side; a perturbation transforms what it sends), connect
-    it to the agent and start it."""
+    it to the agent and start it (``seed``: the goal caller's phrasings)."""
     clock, rec, sr = state.clock, state.rec, cfg.wire.sample_rate
     interruptions: list[float] = []
     serializer = simulator_serializer(cfg.wire, on_interruption=lambda: interruptions.append(clock.now()))
     transform = caller.transform(None) if caller is not None else None
     client = make_client(cfg.wire, port, serializer, transform)
-    pipeline = _caller_pipeline(call, cfg, services, client, state, caller, tool_holds)
+    pipeline = _caller_pipeline(call, cfg, services, client, state, caller, tool_holds, seed)
     worker = make_worker(pipeline, clock, rec.observer("user"), sr, "simulator")
 
     @client.event_handler("on_connected")
@@ -436,13 +438,18 @@ def _caller_pipeline(
     state: _Call,
     caller: CallerSide | None,
     tool_holds: bool,
+    seed: int = 0,
 ) -> Pipeline:
-    """The LLM caller's pipeline, or the trace caller's over the reference lines."""
+    """The LLM caller's pipeline, the goal caller's, or the trace caller's over the reference lines."""
     sr, clock, control = cfg.wire.sample_rate, state.clock, state.control
     if cfg.simulator.kind == "llm":
         from voxbench.pipelines.llm_simulator import build_llm_simulator
 
         return build_llm_simulator(call, services, client, cfg, control, clock, sr)
+    if cfg.simulator.kind == "goal":
+        from voxbench.pipelines.caller.goal_live import build_goal_simulator
+
+        return build_goal_simulator(call, services, client, cfg, control, clock, state.rec.emit, seed)
     from voxbench.pipelines.trace_simulator import build_trace_simulator, reference_user_turns
 
     turns = reference_user_turns(call.scenario, call.resolver, tool_holds)[: cfg.simulator.trace.max_lines]

@@ -79,11 +79,12 @@ AgentSpec = Annotated[
 
 
 class SimulatorSpec(_Frozen):
-    """The caller: trace replay, an LLM caller (its model resolved here), or scripted (no audio;
+    """The caller: trace replay, the goal-directed caller (``goal``: decides by the scenario's
+    decision tree, no LLM), an LLM caller (its model resolved here), or scripted (no audio;
     a live call treats it as trace). ``llm`` given as a partial mapping overrides the default
     caller model field by field, the same way in every driver."""
 
-    kind: Literal["scripted", "trace", "llm"] = "scripted"
+    kind: Literal["scripted", "trace", "llm", "goal"] = "scripted"
     llm: LLMConfig = SIMULATOR_LLM
     reply_format: Literal["json", "tools"] | None = Field(
         default=None, description="LLM caller's reply format; None keeps the call config's"
@@ -99,8 +100,8 @@ class SimulatorSpec(_Frozen):
         return data
 
     @property
-    def live_kind(self) -> Literal["trace", "llm"]:
-        return "llm" if self.kind == "llm" else "trace"
+    def live_kind(self) -> Literal["trace", "llm", "goal"]:
+        return "trace" if self.kind == "scripted" else self.kind
 
 
 class ConversationRef(_Frozen):

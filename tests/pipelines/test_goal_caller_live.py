@@ -1,0 +1,86 @@
+"""The goal caller live, over the real loopback with fake services (seconds).
+
+The agent greets, asks for the confirmation code and last name, says a hold line before its
+lookup, reports the bag added and asks "Anything else?". The goal caller must open with its
+starting utterance, answer the request with exactly its two facts (the code spelled), wait
+silently through the hold line, say goodbye, and end the call itself; each decision is a
+``caller_act`` event in the record.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.fakes.services import FakeLLM, FakeSTT, FakeTTS, Reply
+from tests.pipelines.test_call_fakes import fast_config
+from voxbench.pipelines.bundles import AgentServices, SimulatorServices
+from voxbench.pipelines.config import GoalSimConfig, SimulatorConfig, TurnConfig, VADConfig
+from voxbench.pipelines.runner import run_call
+from voxbench.pipelines.scenario_input import CallScenario
+from voxbench.records import CallerAct, ToolCall, Transcript, Utterance, read_record
+from voxbench.records.models import SimulatorInfo
+from voxbench.scenarios import load_dataset
+
+GREETING = "Hello! How can I help you today?"
+ASK = "Sure. What's your confirmation code and last name?"
+HOLD = "One moment please."
+DONE = "Done, one checked bag is now on your flight. Anything else?"
+
+
+def _call() -> CallScenario:
+    dd = load_dataset(None, ["airline"]).domains["airline"]
+    return CallScenario.from_domain(dd, "bb.1")
+
+
+async def test_goal_caller_answers_waits_and_hangs_up(tmp_path: Path) -> None:
+    call = _call()
+    cfg = fast_config()
+    vad = VADConfig(engine="energy", start_secs=0.1, stop_secs=0.25)
+    cfg.simulator = SimulatorConfig(
+        kind="goal", vad=vad, goal=GoalSimConfig(turn=TurnConfig(smart_turn=False, speech_timeout_s=0.2))
+    )
+    agent = AgentServices(
+        stt=FakeSTT(["add a bag", "code and name", "no thanks"]),
+        llm=FakeLLM(
+            [
+                Reply(ASK),
+                Reply(
+                    tool_calls=[
+                        ("get_reservation", {"confirmation_number": "QX7T4M", "last_name": "Whitfield"})
+                    ]
+                ),
+                Reply(DONE, delay_s=1.5),  # after the hold line: a turn of its own
+                Reply("Goodbye."),
+            ]
+        ),
+        tts=FakeTTS(f0=120.0),
+    )
+    # the caller's ears: each agent speech segment transcribed in order
+    sim = SimulatorServices(
+        tts=FakeTTS(f0=220.0),
+        stt=FakeSTT([GREETING, ASK, HOLD, DONE, "Goodbye."]),
+        info=SimulatorInfo(kind="goal"),
+    )
+    record = await run_call(call, cfg, agent, sim, tmp_path)
+    assert record.status == "completed", record.error
+    assert record.end_reason == "end_call"
+    assert record.simulator.kind == "goal"
+
+    ev = read_record(tmp_path).events
+    acts = [e for e in ev if isinstance(e, CallerAct)]
+    assert [a.kind for a in acts] == ["open", "answer", "wait", "end"]
+    opening, answer, wait, end = acts
+    assert opening.rule == "starting_utterance" and opening.agent_turn == 1
+    assert answer.facts == ["Your confirmation code", "Your last name"]
+    assert "Q X seven T four M" in answer.text and "Whitfield" in answer.text
+    assert wait.text == "" and "hold" in wait.heard
+    assert end.ends_call and end.rule == "nothing_else_end"
+
+    said = [e.text for e in ev if isinstance(e, Utterance) and e.channel == "user"]
+    assert said == [opening.text, answer.text, end.text]  # the wait said nothing
+    assert said[0] == str(call.resolver.resolve(call.scenario.starting_utterance()))
+    assert [e.name for e in ev if isinstance(e, ToolCall)] == ["get_reservation"]
+    heard = [e.text for e in ev if isinstance(e, Transcript) and e.channel == "agent" and e.final]
+    assert heard[:4] == [GREETING, ASK, HOLD, DONE]
+    stats = record.simulator.caller_stats
+    assert stats["acts"] == 4 and stats["waits"] == 1 and stats["agent_turns_heard"] == 4
