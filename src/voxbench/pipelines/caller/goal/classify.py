@@ -155,8 +155,11 @@ _OPEN_Q = re.compile(
     r"can i do)|how can i help|what (\w+ ){0,3}(do you need|are you calling|would you like help)|"
     r"what('s| is) the (reason|issue|problem)|what seems to be|tell me (more )?about (the|your) (issue|problem)|"
     r"what (are|is|'s) (the|your) .{0,40}\b(requests?|issues?|things?|updates?|needs?|changes?|items?)\b|"
-    r"\b(second|next|other|another|third|remaining) (\w+ ){0,2}(request|thing|issue|item|update|change|one|question)s?\b.*\?|"
-    r"what .{0,30}\bcan i (help|assist)( you)? with",
+    r"\b(second|next|other|another|third|fourth|fifth|last|remaining) (\w+ ){0,2}(request|thing|issue|item|update|change|one|question)s?\b.*\?|"
+    r"what .{0,30}\bcan i (help|assist)( you)? with|"
+    r"what('s| is) (the|your) (first|next|second|third|fourth|fifth|other|last|remaining) (\w+ ){0,2}"
+    r"(thing|request|item|issue|question|task|one)s?\b|"
+    r"what (\w+ ){0,3}would you like (help with|to (take care of|handle|do|start with|work on|address|cover))\b",
     re.IGNORECASE,
 )
 _STEP = re.compile(
@@ -173,7 +176,7 @@ _OUTCOME_Q = re.compile(
 
 
 _READBACK_CUE = re.compile(
-    r"\b(let me read (that|it) back|i heard|to confirm|just to confirm|i have (you|your))\b", re.I
+    r"\b(let me read (that|it) back|i heard|to confirm|just to confirm|i have (you down|you as|your))\b", re.I
 )
 
 
@@ -240,7 +243,9 @@ def asked_facts(
         if rule:
             hits.append((f, got, rule))
     # a fact whose matched words are a strict subset of another's is the less specific name
-    keep = [h for h in hits if not any(h[1] < o[1] for o in hits if o is not h)]
+    # a fact whose matched words are a strict subset of another's is the less specific name, unless
+    # that other one left one of its own distinctive words unsaid ('floor' vs 'backup_desk_floor')
+    keep = [h for h in hits if not any(h[1] < o[1] and o[2] != "most_words" for o in hits if o is not h)]
     # same words matched: the name with fewer words left unsaid ('desired_return_date' over 'original_...')
     keep = [
         h
@@ -252,9 +257,15 @@ def asked_facts(
         )
     ]
     out = [(f.key, rule) for f, _, rule in keep]
-    if given:
-        out = _prefer_not_given(sentence, book, out, given)
-    return out
+    return _prefer_not_given(sentence, book, out, given or set())
+
+
+# Someone other than the caller: a possessive name ('Rohan's'), a third-person pronoun, a role.
+_THIRD_PARTY = re.compile(
+    r"\b(?!(?:it|that|what|there|here|let|who|where|how|he|she)'s\b)[a-z]+'s\b|"
+    r"\b(their|his|her|new hire|colleague|coworker|spouse|child|dependent)\b",
+    re.I,
+)
 
 
 def _prefer_not_given(
@@ -267,16 +278,20 @@ def _prefer_not_given(
     """
     if re.search(r"\b(again|once more|repeat|one more time|slowly|your)\b", sentence, re.I):
         return asked
-    if not re.search(
-        r"\w'?s\b(?<!\bit's)(?<!\bthat's)(?<!\bwhat's)|\b(their|his|her|new hire|colleague|coworker)\b",
-        sentence,
-        re.I,
-    ):
+    if not _THIRD_PARTY.search(sentence):
         return asked
     out: list[tuple[str, str]] = []
     for key, rule in asked:
         f = book.get(key)
-        if f is None or key not in given:
+        if f is None:
+            out.append((key, rule))
+            continue
+        # 'her date of birth': the one fact named like this one plus a qualifier ('dependent_date_of_birth')
+        qualified = [o for o in book if set(o.words) > set(f.words) and o.source == f.source]
+        if len(qualified) == 1:
+            out.append((qualified[0].key, f"third_party:{key}"))
+            continue
+        if key not in given:
             out.append((key, rule))
             continue
         others = [
@@ -401,6 +416,10 @@ def _options(sents: list[str], question: str) -> list[str]:
         q = q.split(":", 1)[1]
     if re.search(r"\bor\b", q, re.I):
         parts = [p.strip(" ,.") for p in re.split(r",\s*(?:or\s+)?|\s+or\s+", q) if p.strip(" ,.")]
+        if len(parts) >= 3 and (
+            re.match(r"(what|which|how|where|when|who)\b", parts[0], re.I) or len(parts[0].split()) == 1
+        ):
+            parts = parts[1:]  # 'What would you like to handle first, A or B' / 'Next, A or B'
         parts = [_LEAD.sub("", p).strip(" ,.") for p in parts]
         parts = [p for p in parts if p and len(p.split()) <= 12]
         if len(parts) >= 2:
@@ -481,11 +500,19 @@ def classify(
         i = hook.choose(heard.question, choices)
         if i is not None and 0 <= i < len(book.facts):
             asked[book.facts[i].key] = f"llm:{hook.name}"
-    # a fact whose value the agent just said is not asked for ("forget the network called CorpNet")
+    # a fact whose value the agent just said is not asked for ("forget the network called CorpNet"),
+    # unless it said it as one of the choices ("The category can be your own condition, a family
+    # member's serious illness, or bonding")
+    choices = [x for x in sents if re.search(r"\b(or|either|can be|options are)\b", x, re.I)]
     asked = {
         k: r
         for k, r in asked.items()
-        if not ((f := book.get(k)) and f.matchable and any(mentions(text, v) for v in f.values()))
+        if not (
+            (f := book.get(k))
+            and f.matchable
+            and any(mentions(text, v) for v in f.values())
+            and not any(mentions(c, v) for c in choices for v in f.values())
+        )
     }
     asked = _prefer_heard_digits(text, book, asked)
     if asked:

@@ -29,6 +29,7 @@ from pydantic import BaseModel
 from voxbench.pipelines.caller.goal.acts import ActKind, CallerAct
 from voxbench.pipelines.caller.goal.classify import ChoiceClassifier, Heard, classify
 from voxbench.pipelines.caller.goal.facts import Fact, FactBook, goal_facts, key_words, stem
+from voxbench.pipelines.caller.goal.intents import IntentTracker, intent_facts
 from voxbench.pipelines.caller.goal.phrases import Phrasing, as_need, first_person
 from voxbench.pipelines.caller.goal.spoken import mentions, say_time, sentences_of, times
 from voxbench.pipelines.caller.goal.tree import _OUTCOME, TreeRules, content_words, read_tree, violations
@@ -46,21 +47,6 @@ class GoalCallerConfig(BaseModel):
 _CURRENT = re.compile(
     r"\b(currently|current|original|existing|previous|you('re| are) (now )?on|booked on|today you)\b", re.I
 )
-# Words of any request: they do not tell one intent from another.
-_GENERIC = {
-    "get",
-    "need",
-    "want",
-    "request",
-    "make",
-    "help",
-    "updat",
-    "new",
-    "submit",
-    "would",
-    "like",
-    "also",
-}
 
 
 def _short(option: str) -> str:
@@ -117,8 +103,8 @@ class GoalCaller:
             if isinstance(i, dict)
         ]
         self.intents = [i for i in intents if i] or [goal.high_level_user_goal]
-        self.done: list[bool] = [False] * len(self.intents)
-        self._resolutions: list[str] = []  # agent sentences that completed or refused something
+        self.tracker = IntentTracker(self.intents)
+        self.done: list[bool] = self.tracker.done
         self._completions = 0
         self.given: set[str] = set()
         self.acts: list[CallerAct] = []
@@ -211,6 +197,10 @@ class GoalCaller:
             if picked:
                 parts.append(self.phr.say("choose", option=_short(picked)))
                 kind, rule, choice = "choose", why, picked
+                touched = self._touched_preferences(picked)
+                if touched:
+                    parts.append(self._answer(touched))
+                    facts += touched
             else:
                 parts.append(self._refuse_line())
                 kind, rule, choice = "refuse", "no_option_meets_goal", "none"
@@ -280,8 +270,13 @@ class GoalCaller:
         if heard.has("hold"):
             return self._act("wait", "", "hold_waits", heard)
         if heard.has("open_question"):
-            one = bool(re.search(r"\b(second|next|other|another|third|remaining)\b", heard.question, re.I))
-            return self._act("state_request", self._request_line(one), "state_request", heard)
+            one = bool(
+                re.search(
+                    r"\b(second|next|other|another|third|fourth|fifth|last|remaining)\b", heard.question, re.I
+                )
+            )
+            line, told = self._request_line(one)
+            return self._act("state_request", line, "state_request", heard, facts=told)
         if heard.has("question"):
             return self._unanswerable(heard)
         return self._act("acknowledge", self.phr.say("ok"), "acknowledge_statement", heard)
@@ -316,7 +311,11 @@ class GoalCaller:
         return " ".join(out)
 
     def _touched_preferences(self, text: str) -> list[str]:
-        """Ranked preferences (first/second choice) whose subject the agent's offer mentions ('seat')."""
+        """Ranked preferences (first/second choice) to state when accepting an offer.
+
+        Those whose subject the offer mentions ('seat'), and those not stated yet: accepting a
+        booking is when its nice-to-haves matter ("Yes, the 1 PM. Window if available, aisle if not.").
+        """
         words = content_words(text)
         out: list[str] = []
         for f in self.book:
@@ -324,7 +323,7 @@ class GoalCaller:
                 subject = [
                     w for w in f.distinctive if w not in ("first", "second", "third", "choice", "preference")
                 ]
-                if subject and all(stem(w) in words for w in subject):
+                if subject and (all(stem(w) in words for w in subject) or f.key not in self.given):
                     out.append(f.key)
         return out
 
@@ -348,6 +347,11 @@ class GoalCaller:
         ok = [o for o in options if not violations(self.rules, o)]
         if not ok:
             return "", ""
+        ranks = [(r, o) for o in ok if (r := self.tracker.rank(o)) is not None]
+        if (
+            len({r for r, _ in ranks}) >= 2
+        ):  # the options are the caller's own requests: the next one in its order
+            return min(ranks)[1], "option_is_next_request"
         for f in self.book:  # ranked preferences and facts named in an option
             if f.key.endswith("first_choice") or not re.search(r"_choice$", f.key):
                 hit = [o for o in ok if any(mentions(o, v) for v in f.values())]
@@ -371,40 +375,47 @@ class GoalCaller:
         line = self.phr.say("no_offer")
         return f"{line} {first_person(restate[0])}" if restate else line
 
-    def _request_line(self, only_next: bool = False) -> str:
-        pending = [i for i, d in zip(self.intents, self.done, strict=True) if not d]
-        if only_next and pending:
+    def _request_line(self, only_next: bool = False) -> tuple[str, list[str]]:
+        """The caller's pending requests (or just the next), with the details of the first one."""
+        pending = self.tracker.pending() or list(range(len(self.intents)))
+        if only_next:
             pending = pending[:1]
         if len(self.intents) == 1 and self.intents[0] == self.scenario.user_goal.high_level_user_goal:
-            return first_person(self.intents[0])
-        parts = [as_need(i) for i in pending or self.intents]
-        return (", and ".join(parts) + ".").replace(", and I need to ", ", and ")
+            return first_person(self.intents[0]), []
+        parts = [as_need(self.intents[i]) for i in pending]
+        line = (", and ".join(parts) + ".").replace(", and I need to ", ", and ")
+        details, told = self._intent_details(pending[0])
+        return f"{line} {details}".strip(), told
+
+    def _intent_details(self, i: int) -> tuple[str, list[str]]:
+        """The facts that go with request ``i`` and have not been said (the intent's words aside)."""
+        intent = self.intents[i]
+        others = [x for j, x in enumerate(self.intents) if j != i]
+        fs = [
+            f
+            for f in intent_facts(intent, self.book, others)
+            if f.key not in self.given and not any(mentions(intent, v) for v in f.values())
+        ]
+        return self._answer([f.key for f in fs]), [
+            f.key for f in intent_facts(intent, self.book, others) if f.key not in self.given
+        ]
 
     def _note_resolutions(self, text: str, heard: Heard) -> None:
         """Which intents the agent has completed or refused, by their words in its closing sentences."""
-        if not (heard.has("completed") or heard.has("denial")):
-            return
-        self._completions += heard.has("completed")
-        self._resolutions.append(text)
-        said = content_words(" ".join(self._resolutions))
-        before = list(self.done)
-        for i, intent in enumerate(self.intents):
-            words = content_words(intent) - _GENERIC
-            if words and len(words & said) >= min(2, len(words)):
-                self.done[i] = True
-        if heard.has("completed") and self.done == before and False in self.done:
-            self.done[self.done.index(False)] = True  # done, but not in the intent's words: the next one
+        if heard.has("completed") or heard.has("denial"):
+            self._completions += heard.has("completed")
+            self.tracker.note(text, heard.has("completed"))
 
     def _after_done(self, heard: Heard) -> CallerAct:
         self._stuck = 0
         if False in self.done and (heard.has("anything_else") or not heard.has("question")):
-            nxt = self.intents[self.done.index(False)]
-            return self._act(
-                "state_request",
-                self.phr.say("next_request", intent=as_need(nxt)[0].lower() + as_need(nxt)[1:]),
-                "next_intent",
-                heard,
+            i = self.done.index(False)
+            nxt = as_need(self.intents[i])
+            details, told = self._intent_details(i)
+            line = self.phr.say(
+                "next_request", intent=nxt if nxt.startswith("I ") else nxt[0].lower() + nxt[1:]
             )
+            return self._act("state_request", f"{line} {details}".strip(), "next_intent", heard, facts=told)
         if heard.has("anything_else"):
             return self._act("end", self.phr.say("bye_nothing"), "nothing_else_end", heard, ends_call=True)
         if heard.has("question"):

@@ -1,0 +1,101 @@
+"""The caller's requests (the scenario's intents): which are done, and which facts go with each.
+
+A multi-request caller ("a replacement laptop, a monitor and a desk") states one request at a
+time. Said the way a person says it, a request carries its own details: "I also need Datadog
+access, standard access" or "a desk at Headquarters on floor two". :func:`intent_facts` finds
+those details among the caller's facts without knowing the domain: a fact whose value the
+intent's text names, a fact whose key words all appear in the intent ('license_product_name_
+renewal' for 'Renew my IntelliJ license'), and the siblings of such a fact (same key stem with
+another field, e.g. 'access_level_2' next to 'application_name_2').
+
+:class:`IntentTracker` marks a request done when the agent's completions or refusals name the
+words that tell it apart from the caller's other requests.
+"""
+
+from __future__ import annotations
+
+import re
+
+from voxbench.pipelines.caller.goal.facts import _WEAK, HEADS, Fact, FactBook, stem
+from voxbench.pipelines.caller.goal.spoken import mentions
+from voxbench.pipelines.caller.goal.tree import content_words
+
+# Words of any request: they do not tell one intent from another.
+GENERIC = {
+    "get", "need", "want", "request", "make", "help", "updat", "new", "submit", "would", "like", "also",
+    "for", "and", "the", "my",
+}  # fmt: skip
+# Key words that name no subject of their own.
+_NO_SUBJECT = HEADS | _WEAK | {"choice", "preference", "product", "code", "value"}
+
+
+def _close(a: str, b: str) -> bool:
+    """Same word up to its ending ('renewal' / 'renew', 'licens' / 'license')."""
+    a, b = stem(a), stem(b)
+    return a == b or (min(len(a), len(b)) >= 4 and (a.startswith(b) or b.startswith(a)))
+
+
+def _group(key: str) -> str:
+    """The key with its field word removed: 'application_name_2' and 'access_level_2' share '2'."""
+    parts = [p for p in re.split(r"[^a-z0-9]+", key.lower()) if p]
+    tail = [p for p in parts if p.isdigit() or p in ("trial", "renewal", "permanent", "temporary", "primary")]
+    return "_".join(tail)
+
+
+def intent_facts(intent: str, book: FactBook, others: list[str]) -> list[Fact]:
+    """The caller's facts that belong to one request (see the module docstring)."""
+    words = content_words(intent)
+    other_words = content_words(" ".join(others))
+    hits: list[Fact] = []
+    for f in book:
+        if f.source != "information_required":
+            continue
+        if f.matchable and any(mentions(intent, v) for v in f.values()):
+            hits.append(f)
+            continue
+        subject = [w for w in f.words if w not in _NO_SUBJECT]
+        if subject and all(any(_close(w, x) for x in words) for w in subject):
+            own = [w for w in subject if not any(_close(w, x) for x in other_words)]
+            if own or not other_words:
+                hits.append(f)
+    groups = {g for f in hits if (g := _group(f.key))}
+    hits += [
+        f for f in book if f not in hits and _group(f.key) in groups and f.source == "information_required"
+    ]
+    return hits
+
+
+class IntentTracker:
+    """Which of the caller's requests the agent has completed or refused."""
+
+    def __init__(self, intents: list[str]) -> None:
+        self.intents = intents
+        self.done: list[bool] = [False] * len(intents)
+        self._said: list[str] = []
+        self._own = []
+        for i, intent in enumerate(intents):
+            rest = content_words(" ".join(x for j, x in enumerate(intents) if j != i))
+            words = content_words(intent) - GENERIC
+            self._own.append((words - rest) or words)
+
+    def pending(self) -> list[int]:
+        return [i for i, d in enumerate(self.done) if not d]
+
+    def note(self, text: str, completed: bool) -> None:
+        """The agent completed (or refused) something: mark the request(s) its words name."""
+        self._said.append(text)
+        said = content_words(" ".join(self._said))
+        before = list(self.done)
+        for i, own in enumerate(self._own):
+            if own and len(own & said) >= min(2, len(own)):
+                self.done[i] = True
+        if completed and self.done == before and False in self.done:
+            self.done[self.done.index(False)] = True  # done, but not in the intent's words: the next one
+
+    def rank(self, option: str) -> int | None:
+        """The index of the first pending request an offered option names (by its own words)."""
+        words = content_words(option) - GENERIC
+        for i in self.pending():
+            if words & self._own[i]:
+                return i
+        return None

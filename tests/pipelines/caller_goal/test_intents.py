@@ -1,0 +1,67 @@
+"""The caller's requests: details stated with each, done-tracking, options that are requests."""
+
+from __future__ import annotations
+
+from tests.pipelines.caller_goal.conftest import make_scenario
+from voxbench.pipelines.caller.goal.classify import classify
+from voxbench.pipelines.caller.goal.facts import goal_facts
+from voxbench.pipelines.caller.goal.intents import IntentTracker, intent_facts
+from voxbench.pipelines.caller.goal.policy import GoalCaller
+
+_INFO = {
+    "employee_id": "EMP071893",
+    "application_name_1": "Confluence",
+    "access_level_1": "standard",
+    "application_name_2": "Datadog",
+    "access_level_2": "read_only",
+    "license_product_name_renewal": "IntelliJ IDEA",
+}
+_INTENTS = ["Get Confluence access", "Get Datadog access", "Renew my IntelliJ license"]
+
+
+def test_intent_facts_by_value_key_words_and_siblings() -> None:
+    book = goal_facts(_INFO)
+    keys = [f.key for f in intent_facts(_INTENTS[1], book, [_INTENTS[0], _INTENTS[2]])]
+    assert keys == ["application_name_2", "access_level_2"]
+    renew = [f.key for f in intent_facts(_INTENTS[2], book, _INTENTS[:2])]
+    assert renew == ["license_product_name_renewal"]
+
+
+def test_tracker_needs_the_words_that_tell_a_request_apart() -> None:
+    t = IntentTracker(
+        ["Get a 30-day Adobe Creative Cloud license", "Renew my expiring IntelliJ IDEA license"]
+    )
+    t.note("Your Adobe Creative Cloud license is submitted; it will expire in thirty days.", completed=True)
+    assert t.done == [True, False]
+
+
+def test_next_request_is_stated_with_its_details() -> None:
+    c = GoalCaller(make_scenario(_INFO, intents=_INTENTS, start="Hi, I need some access."))
+    c.open()
+    first = c.respond("Thanks, you're verified. What's the first thing you need help with?")
+    assert first.kind == "state_request" and "Confluence" in first.text and "standard" in first.text
+    nxt = c.respond("Your Confluence access request has been submitted. What's your second request?")
+    assert nxt.rule == "next_intent" and "Datadog" in nxt.text and "read only" in nxt.text
+    assert "access_level_2" in nxt.facts
+
+
+def test_options_that_are_the_callers_requests_follow_its_order() -> None:
+    intents = ["Get a desk on floor 2", "Get a parking spot", "Get an ergonomic chair"]
+    c = GoalCaller(make_scenario({"employee_id": "EMP071893"}, intents=intents))
+    c.open()
+    act = c.respond("Next, would you like to do the ergonomic chair or the parking?")
+    assert act.kind == "choose" and act.rule == "option_is_next_request" and "parking" in act.choice
+
+
+def test_a_third_party_fact_is_the_qualified_one() -> None:
+    book = goal_facts({"date_of_birth": "1990-01-02", "dependent_date_of_birth": "2020-03-04"})
+    assert classify("What is her date of birth?", book).asked == ["dependent_date_of_birth"]
+    assert classify("What is your date of birth?", book).asked == ["date_of_birth"]
+
+
+def test_a_fact_offered_as_a_choice_is_still_asked() -> None:
+    book = goal_facts({"leave_category": "bonding", "leave_start_date": "2026-08-01"})
+    h = classify(
+        "I need the leave category. It can be your own condition, bonding, or military exigency.", book
+    )
+    assert "leave_category" in h.asked
