@@ -42,6 +42,13 @@ def add_parser(sub: Any) -> None:
         help="only the first N scenarios of each domain (the LLM caller is slow)",
     )
     c.add_argument("--seed", type=int, default=0, help="goal caller phrasing seed")
+    c.add_argument(
+        "--classifier",
+        choices=["rules", "llm"],
+        default="rules",
+        help="goal: 'llm' adds the embedded LLM as a grammar-constrained chooser when the rules are unsure",
+    )
+    c.add_argument("--classifier-model", default="qwen-1.5b", help="goal --classifier llm: local model key")
     c.add_argument("--threads", type=int, default=None, help="llm: generation threads")
     c.add_argument("--out", default="caller_check.json", help="where to write the report")
     c.set_defaults(func=run_caller_check)
@@ -71,9 +78,33 @@ def print_table(report: CheckReport) -> None:
         print(f"note: {report.note}")
 
 
+def _goal_with_llm_classifier(args: argparse.Namespace, scenarios: list[Any]) -> CheckReport:
+    """The goal caller with the embedded LLM as its unsure-case chooser (one server for the run)."""
+    from voxbench.localmodels import LlamaServer, default_judge_llm
+    from voxbench.pipelines.caller.goal.classifier_llm import LLMChoiceClassifier, LocalChoiceLLM
+
+    server = LlamaServer(default_judge_llm(args.classifier_model), n_threads=args.threads, n_ctx=4096).start()
+    try:
+        hook = LLMChoiceClassifier(LocalChoiceLLM(server.base_url, server.model), name=args.classifier_model)
+        report = run_check(
+            scenarios, lambda d, s: GoalTextCaller(s, seed=args.seed, hook=hook), "goal+llm",
+            str(args.data), args.limit,
+        )  # fmt: skip
+        per_call = hook.ms_total / hook.calls if hook.calls else 0.0
+        report.note = (
+            f"LLM classifier ({server.model}) asked {hook.calls} times, {per_call:.0f} ms per call; "
+            "ms/turn includes those calls"
+        )
+        return report
+    finally:
+        server.stop()
+
+
 def run_caller_check(args: argparse.Namespace) -> int:
     scenarios = resolved_scenarios(args.data, args.domain)
-    if args.simulator == "goal":
+    if args.simulator == "goal" and args.classifier == "llm":
+        report = _goal_with_llm_classifier(args, scenarios)
+    elif args.simulator == "goal":
         report = run_check(
             scenarios, lambda d, s: GoalTextCaller(s, seed=args.seed), "goal", str(args.data), args.limit
         )

@@ -69,10 +69,10 @@ def test_llm_hook_is_off_by_default_and_only_chooses(airline: Scenario) -> None:
 
         def choose(self, question: str, choices: list[str]) -> int | None:
             self.seen = choices
-            return choices.index("last_name")
+            return choices.index("last name")
 
     hook = Picker()
     h = classify(text, book, hook=hook)
     assert h.asked == ["last_name"]
-    assert hook.seen[-1] == "none of these" and "confirmation_number" in hook.seen
+    assert hook.seen[-1].startswith("none of these") and "confirmation number" in hook.seen
     assert any("llm:fake" in r for r in h.rules)

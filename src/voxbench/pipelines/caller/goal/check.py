@@ -33,7 +33,7 @@ from typing import Any, Protocol
 
 from pydantic import BaseModel, Field
 
-from voxbench.pipelines.caller.goal.classify import classify
+from voxbench.pipelines.caller.goal.classify import ChoiceClassifier, classify
 from voxbench.pipelines.caller.goal.facts import FactBook, goal_facts
 from voxbench.pipelines.caller.goal.spoken import dates, mentions, money, runs, times, tokens
 from voxbench.scenarios import Scenario
@@ -353,10 +353,10 @@ def run_check(
 class GoalTextCaller:
     """The goal caller behind the :class:`TextCaller` interface (its acts kept in ``acts``)."""
 
-    def __init__(self, scenario: Scenario, seed: int = 0) -> None:
+    def __init__(self, scenario: Scenario, seed: int = 0, hook: ChoiceClassifier | None = None) -> None:
         from voxbench.pipelines.caller.goal.policy import GoalCaller, GoalCallerConfig
 
-        self.caller = GoalCaller(scenario, GoalCallerConfig(seed=seed))
+        self.caller = GoalCaller(scenario, GoalCallerConfig(seed=seed), hook=hook)
 
     @staticmethod
     def _reply(act: Any) -> Reply:

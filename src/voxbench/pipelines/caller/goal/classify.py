@@ -495,9 +495,22 @@ def classify(
         ):
             for key, rule in subject_fallback(s, book):
                 asked.setdefault(key, rule)
-    if not asked and hook is not None and heard.question and not _CONFIRM_Q.search(heard.question):
-        choices = [f.key for f in book] + ["none of these"]
-        i = hook.choose(heard.question, choices)
+    unsure = [
+        s
+        for s in requests
+        if (_REQUEST.search(s) or re.match(r"(what|which|who|where|when|how)\b", s, re.I))
+        and not _OPEN_Q.search(s)
+        and not _CONFIRM_Q.search(s)
+    ]
+    if not asked and hook is not None and unsure:
+        # unsure: a request that names none of the facts by their words; the LLM picks one or none
+        choices = [" ".join(f.words) or f.key for f in book] + [
+            "none of these (not a request for one of them)"
+        ]
+        prompt = (
+            f'The agent said: "{" ".join(unsure)}"\nWhich piece of the caller\'s information does it ask for?'
+        )
+        i = hook.choose(prompt, choices)
         if i is not None and 0 <= i < len(book.facts):
             asked[book.facts[i].key] = f"llm:{hook.name}"
     # a fact whose value the agent just said is not asked for ("forget the network called CorpNet"),

@@ -134,7 +134,12 @@ class GoalCaller:
             rule=rule,
             rules=[*(heard.rules if heard else []), rule],
             classifier=next(
-                (r.split(":", 3)[-1] for r in (heard.rules if heard else []) if ":llm:" in r), "rules"
+                (
+                    "llm:" + r.rsplit(":", 1)[-1]
+                    for r in [*(heard.rules if heard else []), rule]
+                    if "llm:" in r
+                ),
+                "rules",
             ),
             heard=list(heard.kinds) if heard else [],
             **kw,
@@ -366,7 +371,24 @@ class GoalCaller:
             len(content_words(scored[1]) & self._goal_words) if len(scored) > 1 else -1
         ):
             return scored[0], "option_matches_goal_words"
+        if self.hook is not None and len(ok) > 1:  # unsure: no rule tells the options apart
+            pick = self.hook.choose(self._criteria_prompt(), [*ok, "none of these"])
+            if pick is not None and 0 <= pick < len(ok):
+                return ok[pick], f"option_meets_criteria:llm:{self.hook.name}"
         return ok[0], "first_option_meeting_must_haves" if self.rules.limits else "first_option"
+
+    def _criteria_prompt(self) -> str:
+        tree = self.scenario.user_goal.decision_tree
+        lines = [
+            self.scenario.user_goal.high_level_user_goal,
+            *tree.must_have_criteria,
+            *tree.nice_to_have_criteria,
+        ]
+        return (
+            "The caller wants:\n- "
+            + "\n- ".join(lines)
+            + "\nThe agent offered options. Which one meets this best?"
+        )
 
     def _refuse_line(self, bad: list[str] | None = None) -> str:
         restate = [c for c in (bad or []) if c != "direct"] or list(
