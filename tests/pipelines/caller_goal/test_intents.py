@@ -65,3 +65,33 @@ def test_a_fact_offered_as_a_choice_is_still_asked() -> None:
         "I need the leave category. It can be your own condition, bonding, or military exigency.", book
     )
     assert "leave_category" in h.asked
+
+
+def test_first_as_a_field_word_and_a_last_name_said_with_the_first() -> None:
+    info = {"confirmation_number": "PP248Z", "first_name": "Ava", "last_name": "Murphy"}
+    book = goal_facts(info)
+    assert classify("Please spell the first name.", book).asked == ["first_name"]
+    c = GoalCaller(make_scenario(info))
+    c.open()
+    act = c.respond("May I have your confirmation number and your last name?")
+    assert act.facts == ["confirmation_number", "last_name", "first_name"] and "Ava" in act.text
+
+
+def test_a_sent_code_is_read_out() -> None:
+    book = goal_facts({"employee_id": "EMP1", "otp_code": "581894"})
+    assert classify("I've sent a security code by text. Is that the right number?", book).asked == [
+        "otp_code"
+    ]
+
+
+def test_plural_dates_of_the_request_in_hand() -> None:
+    info = {
+        "leave_start_date": "2026-08-17",
+        "leave_end_date": "2026-10-12",
+        "pto_start_date": "2026-08-10",
+        "pto_end_date": "2026-08-12",
+        "preferred_date": "2026-10-13",
+    }
+    book = goal_facts(info)
+    h = classify("What dates do you want off?", book, focus={"pto_start_date", "pto_end_date"})
+    assert h.asked == ["pto_start_date", "pto_end_date"]

@@ -175,6 +175,11 @@ _OUTCOME_Q = re.compile(
 )
 
 
+# The agent sent the caller a one-time code: the caller reads it out next.
+_SENT_CODE = re.compile(
+    r"\b(i('ve| have)? (just )?(sent|texted)|i('m| am) (now )?sending|we('ve| have)? sent)\b.{0,40}\b(code|passcode)\b",
+    re.I,
+)
 _READBACK_CUE = re.compile(
     r"\b(let me read (that|it) back|i heard|to confirm|just to confirm|i have (you down|you as|your))\b", re.I
 )
@@ -182,7 +187,9 @@ _READBACK_CUE = re.compile(
 
 def _words(text: str) -> tuple[set[str], str]:
     toks = tokens(text)
-    ws = {stem(t) for t in toks} | {stem(r) for r in runs(text)}
+    # the words as said too: 'first' / 'second' are also field words ('first name'), not only numbers
+    raw = {stem(w) for w in re.findall(r"[a-z]+", text.lower())}
+    ws = {stem(t) for t in toks} | {stem(r) for r in runs(text)} | raw
     return ws, " " + " ".join(toks) + " "
 
 
@@ -211,7 +218,12 @@ def _match(f: Fact, got: frozenset[str]) -> str:
         return "name" if all_heads and all(w in got for w in dist) else "distinctive"
     if not strong and dist and all(w in got for w in dist) and all_heads and f.heads:
         return "name"
-    if len(f.words) >= 3 and len(got) >= len(f.words) - 1 and all_heads and any(w in got for w in strong):
+    if (
+        len(f.words) >= 3
+        and len(got) >= len(f.words) - 1
+        and all_heads
+        and any(w in got for w in strong or dist)
+    ):
         return "most_words"
     return ""
 
@@ -232,11 +244,7 @@ def asked_facts(
         got = frozenset(w for w in f.words if _has_word(w, ws, flat))
         rule = _match(f, got)
         repeat = bool(re.search(r"\b(read|repeat|again|once more|spell|slowly)\b", sentence, re.I))
-        if (
-            not rule
-            and context
-            and (got & (set(f.distinctive) | (set(f.heads) - FLUFF_HEADS)) or (got and repeat))
-        ):
+        if not rule and context and (got & set(f.distinctive) or (got and repeat)):
             wider = frozenset(w for w in f.words if _has_word(w, cws, cflat))
             rule = _match(f, wider) and "context"
             got = wider if rule else got
@@ -344,10 +352,13 @@ def _start_end_pairs(cands: list[Fact]) -> list[list[Fact]]:
     return out
 
 
-def head_fallback(sentence: str, book: FactBook, given: set[str], covered: set[str]) -> list[tuple[str, str]]:
+def head_fallback(
+    sentence: str, book: FactBook, given: set[str], covered: set[str], focus: set[str] | None = None
+) -> list[tuple[str, str]]:
     """'the date' / 'what time' alone: the fact(s) with that head noun not given yet (at most two).
 
     ``covered``: heads already answered by a fact matched by name in the same sentence.
+    ``focus``: the facts of the request being handled; among many candidates, those.
     """
     ws, _ = _words(sentence)
     out: list[tuple[str, str]] = []
@@ -356,15 +367,28 @@ def head_fallback(sentence: str, book: FactBook, given: set[str], covered: set[s
             rf"\b(those|these|that|the same|same)\s+{head}s?\b", sentence, re.I
         ):
             continue
-        cands = [
-            f for f in book if head in f.heads and f.key not in given and f.source == "information_required"
-        ]
+        with_head = [f for f in book if head in f.heads and f.source == "information_required"]
+        # the ones not given yet; asked again when all are given, the same ones again
+        cands = [f for f in with_head if f.key not in given] or with_head
+        plural_pairs = _start_end_pairs(cands) if re.search(rf"\b{head}s\b", sentence, re.I) else []
+        if len(plural_pairs) > 1 and focus:
+            plural_pairs = [p for p in plural_pairs if p[0].key in focus] or plural_pairs
+        if len(plural_pairs) == 1:  # 'what dates': a start and an end
+            out += [(f.key, f"head_pair:{head}") for f in plural_pairs[0]]
+            continue
         if len(cands) > 1 and re.search(r"\b(new|like|want|hoping|prefer|need|looking)\b", sentence, re.I):
             cands = [f for f in cands if f.wanted] or cands
         if len(cands) > 2:  # the ones the turn names ('your PTO dates'), else a start/end pair for a plural
             named = [f for f in cands if set(f.distinctive) - _WEAK and set(f.distinctive) - _WEAK <= ws]
-            pairs = _start_end_pairs(cands) if re.search(rf"\b{head}s\b", sentence, re.I) else []
-            cands = named if 1 <= len(named) <= 2 else (pairs[0] if len(pairs) == 1 else cands)
+            pairs = _start_end_pairs(cands)
+            if len(pairs) > 1 and focus:
+                pairs = [p for p in pairs if p[0].key in focus] or pairs
+            mine = [f for f in cands if f.key in (focus or set())]
+            cands = (
+                named
+                if 1 <= len(named) <= 2
+                else (pairs[0] if len(pairs) == 1 else (mine if 1 <= len(mine) <= 2 else cands))
+            )
         if 1 <= len(cands) <= 2:
             out += [(f.key, f"head:{head}") for f in cands]
     return out
@@ -442,9 +466,14 @@ def _options(sents: list[str], question: str) -> list[str]:
 
 
 def classify(
-    text: str, book: FactBook, given: set[str] | None = None, hook: ChoiceClassifier | None = None
+    text: str,
+    book: FactBook,
+    given: set[str] | None = None,
+    hook: ChoiceClassifier | None = None,
+    focus: set[str] | None = None,
 ) -> Heard:
-    """Classify one agent turn against the caller's facts (``given``: keys already disclosed)."""
+    """Classify one agent turn against the caller's facts (``given``: keys already disclosed;
+    ``focus``: the facts of the request in hand, to tell apart 'the dates' of two requests)."""
     given = given or set()
     text = text.replace("’", "'").replace("‘", "'")
     sents = sentences(text)
@@ -485,7 +514,7 @@ def classify(
             asked.setdefault(key, rule)
         if not _OPEN_Q.search(s):
             covered = {h for k, _ in found if (f := book.get(k)) for h in f.heads}
-            for key, rule in head_fallback(s, book, given | set(asked), covered):
+            for key, rule in head_fallback(s, book, given | set(asked), covered, focus):
                 asked.setdefault(key, rule)
         if (
             not found
@@ -502,6 +531,12 @@ def classify(
         and not _OPEN_Q.search(s)
         and not _CONFIRM_Q.search(s)
     ]
+    if not asked and any(_SENT_CODE.search(s) for s in sents):
+        for f in book:
+            if set(f.words) & {"otp", "passcode", "verification", "security"} or re.search(
+                r"otp", f.key, re.I
+            ):
+                asked.setdefault(f.key, "sent_code")
     if not asked and hook is not None and unsure:
         # unsure: a request that names none of the facts by their words; the LLM picks one or none
         choices = [" ".join(f.words) or f.key for f in book] + [

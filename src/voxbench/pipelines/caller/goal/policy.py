@@ -159,7 +159,7 @@ class GoalCaller:
     def respond(self, agent_text: str) -> CallerAct:
         """Decide the reply to one agent turn (timed in ``ms`` by the caller of this method)."""
         self.turn += 1
-        heard = classify(agent_text, self.book, self.given, self.hook)
+        heard = classify(agent_text, self.book, self.given, self.hook, self._focus())
         if not self.opened:
             self.opened = True
             text = self.scenario.starting_utterance() or as_need(self.intents[0])
@@ -183,8 +183,9 @@ class GoalCaller:
             if heard.readback_ok and heard.has("confirm_question") and not heard.readback_wrong:
                 parts.append(self.phr.say("yes"))
                 choice = "yes"
-            parts.append(self._answer(list(heard.asked)))
-            facts += heard.asked
+            keys = self._with_first_names(list(heard.asked))
+            parts.append(self._answer(keys))
+            facts += keys
             kind, rule = "answer", "answer_asked_facts"
         if heard.readback_wrong:
             fixes = [self.book.get(k) for k in heard.readback_wrong]
@@ -194,6 +195,9 @@ class GoalCaller:
             kind, rule, choice = "correct", "correct_wrong_readback", "no"
         elif heard.has("options") and heard.has("request"):
             picked, why = self._choose(heard.options)
+            said = why.split(":", 1)[1] if why.startswith("option_matches_fact:") else ""
+            if said in self.given or said in heard.asked:  # the option just repeats a fact already said
+                picked = ""
             if picked and why.startswith(("option_matches_fact", "option_matches_goal")):
                 parts.append(self.phr.say("choose", option=_short(picked)))
                 rule, choice = f"{rule}+{why}", picked
@@ -290,6 +294,18 @@ class GoalCaller:
 
     def _fact_sentence(self, f: Fact) -> str:
         return self.phr.say("fact", label=fact_label(f), value=f.spoken())
+
+    def _with_first_names(self, keys: list[str]) -> list[str]:
+        """Asked for a last name, a caller says the full name: the matching first name goes with it."""
+        out = list(keys)
+        for k in keys:
+            f = self.book.get(k)
+            if f is None or "last" not in f.words or "name" not in f.words:
+                continue
+            twin = [w if w != "last" else "first" for w in f.words]
+            first = [o.key for o in self.book if list(o.words) == twin and o.key not in out]
+            out += first[:1]
+        return out
 
     def _answer(self, keys: list[str]) -> str:
         groups: dict[str, list[Fact]] = {}
@@ -421,6 +437,15 @@ class GoalCaller:
         return self._answer([f.key for f in fs]), [
             f.key for f in intent_facts(intent, self.book, others) if f.key not in self.given
         ]
+
+    def _focus(self) -> set[str]:
+        """The facts of the request in hand (the first one not done)."""
+        pending = self.tracker.pending()
+        if not pending or len(self.intents) < 2:
+            return set()
+        i = pending[0]
+        others = [x for j, x in enumerate(self.intents) if j != i]
+        return {f.key for f in intent_facts(self.intents[i], self.book, others)}
 
     def _note_resolutions(self, text: str, heard: Heard) -> None:
         """Which intents the agent has completed or refused, by their words in its closing sentences."""
