@@ -76,3 +76,13 @@ def test_reply_polarity() -> None:
     assert reply_polarity("No, I don't want that.") == "no"
     assert reply_polarity("I already tried that. It's still not working.") == "no"
     assert reply_polarity("My employee ID is E M P.") == ""
+
+
+def test_chosen_option_is_the_one_named_whole() -> None:
+    """A reply that names one option whole and shares a word with another picks the whole one,
+    the same reading for the reference and the caller ('The equipment is video conferencing')."""
+    from voxbench.pipelines.caller.goal.check import chosen_option
+
+    options = ["any room equipment", "whiteboard", "video conferencing"]
+    assert chosen_option("The equipment is video conferencing.", options) == 2
+    assert chosen_option("Video conferencing.", options) == 2

@@ -183,6 +183,7 @@ def chosen_option(text: str, options: list[str]) -> int | None:
     if not text or not options:
         return None
     hits = []
+    full = []  # options every word of which the reply says
     rt = set(times(text))
     rw = {w for w in tokens(text) if len(w) > 2}
     for i, o in enumerate(options):
@@ -193,6 +194,10 @@ def chosen_option(text: str, options: list[str]) -> int | None:
         ow = {w for w in tokens(o) if len(w) > 2} - {"the", "and", "for", "you", "your", "with", "option"}
         if ow and not ot and len(ow & rw) >= max(1, len(ow) // 2):
             hits.append(i)
+            if ow <= rw:
+                full.append(i)
+    if len(hits) > 1 and len(full) == 1:  # 'The equipment is video conferencing': the option it names whole
+        return full[0]
     return hits[0] if len(hits) == 1 else None
 
 

@@ -378,6 +378,11 @@ class GoalCaller:
                 hit = [o for o in ok if any(mentions(o, v) for v in f.values())]
                 if len(hit) == 1 and len(ok) > 1:
                     return hit[0], f"option_matches_fact:{f.key}"
+        for f in self.book:  # a fact value sharing a word with exactly one option ('reactivate_restricted')
+            vw = {w for v in f.values() for w in content_words(v.replace("_", " ")) if len(w) > 3}
+            hit = [o for o in ok if vw & content_words(o)]
+            if vw and len(hit) == 1 and len(ok) > 1 and not re.search(r"_choice$", f.key):
+                return hit[0], f"option_shares_fact_word:{f.key}"
         if self.rules.prefer in ("earliest", "latest") and all(times(o) for o in ok):
             key = [min(h * 60 + m for h, m in times(o)) for o in ok]
             i = key.index(min(key) if self.rules.prefer == "earliest" else max(key))
