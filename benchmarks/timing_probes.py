@@ -39,6 +39,7 @@ class Direction:
     """One direction of the wire: user (simulator -> agent) or agent (agent -> simulator)."""
 
     sr: int
+    amp: int = 1  # a sample at or above this magnitude is sound (1: any non-zero sample)
     sent: list[tuple[float, float]] = field(default_factory=list)  # (mix, sent)
     recv: list[tuple[float, int | None]] = field(default_factory=list)  # (recv, frame id)
     push: dict[int, tuple[float, float]] = field(default_factory=dict)  # id -> (push, placed)
@@ -49,10 +50,10 @@ class Direction:
     _last_sound: float | None = None  # end of the last non-zero sample of an open sound
 
     def scan_truth(self, pcm: np.ndarray, t_sent: float) -> None:
-        """Record signal onsets (first non-zero sample after >= 0.3 s of zeros) and offsets
-        (end of the last non-zero sample before >= 0.3 s of zeros) in a sent chunk."""
+        """Record signal onsets (first sound sample after >= 0.3 s without one) and offsets
+        (end of the last sound sample before >= 0.3 s without one) in a sent chunk."""
         quiet_n = QUIET_BEFORE_ONSET_S * self.sr
-        nz = np.flatnonzero(pcm)
+        nz = np.flatnonzero(np.abs(pcm.astype(np.int32)) >= self.amp)
         if nz.size == 0:
             self._zeros_run += pcm.size
             if self._last_sound is not None and self._zeros_run >= quiet_n:
@@ -107,10 +108,13 @@ def onset_errors_ms(
 class HopProbes:
     """Installs the probes on the classes for one call; `with HopProbes(clock, sr) as p: ...`."""
 
-    def __init__(self, clock: ConversationClock, sample_rate: int):
+    def __init__(self, clock: ConversationClock, sample_rate: int, threshold_db: float | None = None):
+        """``threshold_db``: true onsets at the recorder's detection level (a voice whose
+        leading samples are quiet but not zero, like Piper's); None: any non-zero sample."""
         self.clock = clock
-        self.user = Direction(sample_rate)
-        self.agent = Direction(sample_rate)
+        amp = 1 if threshold_db is None else max(1, int(np.ceil(32768.0 * 10 ** (threshold_db / 20))))
+        self.user = Direction(sample_rate, amp)
+        self.agent = Direction(sample_rate, amp)
         self._mix_t: dict[int, float] = {}
         self._saved: list[tuple[Any, str, Any]] = []
 

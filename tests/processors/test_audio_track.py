@@ -116,3 +116,16 @@ def test_recorder_stamps_a_late_onset_when_heard() -> None:
         rec.add_audio("agent", InputAudioRawFrame(pcm.tobytes(), SR, 1), t)
     onsets = [e.t for e in rec.events if isinstance(e, Speech) and e.state == "onset"]
     assert len(onsets) == 1 and abs(onsets[0] - (t0 + 8 * P + late)) < 1 / SR
+
+
+def test_a_long_speech_segment_keeps_the_line_active() -> None:
+    """``last_speech_t`` (what the inactivity limit reads) follows speech that goes on, not only
+    its onset: a minute-long reply is not an idle line."""
+    rec = ConversationRecorder(ConversationClock(), SR)
+    for k in range(100):  # 4 s of sound with no pause
+        rec.add_audio("agent", InputAudioRawFrame(loud().tobytes(), SR, 1), k * P)
+    assert [e.state for e in rec.events if isinstance(e, Speech)] == ["onset"]
+    assert rec.last_speech_t >= 99 * P
+    for k in range(100, 130):  # then 1.2 s of silence: it stays at the end of the sound
+        rec.add_audio("agent", InputAudioRawFrame(quiet().tobytes(), SR, 1), k * P)
+    assert abs(rec.last_speech_t - 100 * P) < 0.02

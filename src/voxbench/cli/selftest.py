@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import statistics
+import sys
 from typing import Any
 
 
@@ -32,11 +33,19 @@ def add_parser(sub: Any) -> None:
         type=float,
         help="late chunks + underruns per chunk, per side, above which pacing is a miss (default 0.01)",
     )
-    p.add_argument("--time-limit", type=float, default=300.0, help="seconds per call")
+    p.add_argument(
+        "--time-limit",
+        type=float,
+        help="seconds per call (default: twice what each reference conversation needs, at least 60)",
+    )
+    p.add_argument("-v", "--verbose", action="store_true", help="every call's debug log on stderr too")
     p.set_defaults(func=run_selftest_cmd)
 
 
 def run_selftest_cmd(args: argparse.Namespace) -> int:
+    from voxbench.cli.call_progress import quiet_stderr
+
+    quiet_stderr(args.verbose)  # each call's full log is in its record folder (call.log)
     from voxbench.orchestrator.selftest import SelftestConfig, run_selftest
     from voxbench.orchestrator.selftest_checks import Bounds
 
@@ -57,7 +66,19 @@ def run_selftest_cmd(args: argparse.Namespace) -> int:
         time_limit_s=args.time_limit,
         bounds=bounds,
     )
-    result = run_selftest(cfg)
+    done = 0
+
+    def progress(c: Any) -> None:
+        nonlocal done
+        done += 1
+        state = "ok" if c.ok else f"MISS ({'; '.join(c.misses)[:160]})"
+        print(
+            f"[{done}] {c.domain}/{c.scenario_id}: {c.duration_s:.0f}s call, {state}",
+            file=sys.stderr,
+            flush=True,
+        )
+
+    result = run_selftest(cfg, progress)
     print_table(result)
     misses = result.misses
     for m in misses:

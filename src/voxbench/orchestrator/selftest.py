@@ -16,10 +16,12 @@ Piper for the caller, Silero VAD and smart-turn v3 as the offline default agent 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import resource
 import time
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 from typing import Literal
 
@@ -41,7 +43,9 @@ class SelftestConfig(BaseModel):
     voices: Voices = "tone"
     out: str = "runs/selftest"
     lang: str = "en"
-    time_limit_s: float = Field(300.0, gt=0)
+    time_limit_s: float | None = Field(
+        None, gt=0, description="seconds per call; None: from each reference conversation's length"
+    )
     bounds: Bounds = Field(default_factory=Bounds)
 
 
@@ -52,7 +56,7 @@ class SelftestJob(BaseModel):
     out_dir: str
     voices: Voices
     lang: str
-    time_limit_s: float
+    time_limit_s: float | None
     bounds: Bounds
 
 
@@ -86,20 +90,40 @@ def _cpu_s() -> float:
     return r.ru_utime + r.ru_stime
 
 
+@contextlib.contextmanager
+def call_log(out_dir: Path) -> Iterator[None]:
+    """The call's full debug log goes to ``out_dir/call.log`` (as ``voxbench call`` does), so
+    what stderr shows stays the CLI's choice: 170 calls of pipecat debug lines on a terminal
+    cost CPU in every worker and bury the table."""
+    from loguru import logger
+
+    out_dir.mkdir(parents=True, exist_ok=True)
+    handler = logger.add(out_dir / "call.log", level="DEBUG", mode="w")
+    try:
+        yield
+    finally:
+        logger.remove(handler)
+
+
 def run_job(job: SelftestJob) -> CallCheck:
     """One re-enacted call (in a worker process), then its checks."""
     from voxbench.pipelines.runner import run_call
     from voxbench.pipelines.scenario_input import CallScenario
-    from voxbench.pipelines.selftest_call import selftest_call_config, selftest_services
+    from voxbench.pipelines.selftest_call import (
+        selftest_call_config,
+        selftest_services,
+        selftest_time_limit_s,
+    )
 
     dd = load_dataset(job.data, [job.domain]).domains[job.domain]
     call = CallScenario.from_domain(dd, job.scenario_id, job.lang)
     script = reference_script(call.scenario, call.resolver)
-    cfg = selftest_call_config(job.voices, job.time_limit_s)
+    cfg = selftest_call_config(job.voices, job.time_limit_s or selftest_time_limit_s(script, job.voices))
     agent, sim = selftest_services(call, job.voices)
     wall0, cpu0 = time.monotonic(), _cpu_s()
     try:
-        asyncio.run(run_call(call, cfg, agent, sim, Path(job.out_dir)))
+        with call_log(Path(job.out_dir)):
+            asyncio.run(run_call(call, cfg, agent, sim, Path(job.out_dir)))
     except Exception as exc:  # a crash is a miss of this call, never of the whole run
         c = CallCheck(domain=job.domain, scenario_id=job.scenario_id)
         c.misses.append(f"crashed: {type(exc).__name__}: {exc}")
@@ -122,15 +146,25 @@ class SelftestResult(BaseModel):
         return [f"{c.domain}/{c.scenario_id}: {m}" for c in self.checks for m in c.misses]
 
 
-def run_selftest(cfg: SelftestConfig) -> SelftestResult:
+def run_selftest(cfg: SelftestConfig, on_done: Callable[[CallCheck], object] | None = None) -> SelftestResult:
+    """Every planned call; ``on_done`` hears of each as it finishes (progress), the result
+    keeps the plan's order."""
     jobs = plan(cfg)
     Path(cfg.out).mkdir(parents=True, exist_ok=True)
     t0 = time.monotonic()
+    checks: list[CallCheck] = []
     if cfg.concurrency == 1:
-        checks = [run_job(j) for j in jobs]
+        for j in jobs:
+            checks.append(run_job(j))
+            if on_done is not None:
+                on_done(checks[-1])
     else:
         with ProcessPoolExecutor(max_workers=min(cfg.concurrency, len(jobs) or 1)) as pool:
-            checks = list(pool.map(run_job, jobs))
+            futs = [pool.submit(run_job, j) for j in jobs]
+            for f in as_completed(futs):
+                if on_done is not None:
+                    on_done(f.result())
+            checks = [f.result() for f in futs]
     la = os.getloadavg()
     result = SelftestResult(
         checks=checks,

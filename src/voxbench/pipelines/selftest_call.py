@@ -24,8 +24,35 @@ from voxbench.pipelines.config import (
 )
 from voxbench.pipelines.scenario_input import CallScenario
 from voxbench.records import ServicePart, SimulatorInfo
+from voxbench.scenarios.reference_script import ReferenceScript
 
 CALLER_PIPER_VOICE = "user-piper"
+# Upper bounds of a re-enacted call's pace, per voice: seconds of speech per character (the
+# tone voice says 0.02 s/char, capped per sentence; Piper joe ~0.065 s/char) and the turn
+# overhead per caller line (VAD stop + end of turn + the caller's turn gap + first audio,
+# ~1.5 s with tone, ~3 s with smart-turn and Piper), with room for a loaded machine.
+SPEECH_S_PER_CHAR = {"tone": 0.025, "piper": 0.09}
+TURN_OVERHEAD_S = {"tone": 4.0, "piper": 8.0}
+TOOL_CALL_S = 1.0
+MIN_TIME_LIMIT_S = 60.0
+
+
+def selftest_time_limit_s(script: ReferenceScript, voices: Literal["tone", "piper"]) -> float:
+    """The time limit of one re-enacted call, from the length of its reference conversation.
+
+    A fixed limit cut off the longest EVA conversations (itsm and medical_hr hold 20-24
+    caller lines and 15-18 tool calls: 230-270 s live with tone voices, past the old
+    300 s when the machine was loaded), and would let a stalled short call run for minutes.
+    This bounds the call by what its lines need, at twice the pace above; a stall still
+    ends at the inactivity limit first.
+    """
+    chars = sum(len(t) for t in (*script.user_lines, *script.agent_lines))
+    need = (
+        SPEECH_S_PER_CHAR[voices] * chars
+        + TURN_OVERHEAD_S[voices] * (len(script.user_lines) + 1)
+        + TOOL_CALL_S * len(script.tool_calls)
+    )
+    return round(max(MIN_TIME_LIMIT_S, 2 * need), 1)
 
 
 def selftest_call_config(voices: Literal["tone", "piper"], time_limit_s: float) -> CallConfig:

@@ -152,9 +152,15 @@ class ConversationRecorder:
 
     def _stamp(self, channel: Channel, placed: Placement) -> None:
         """Speech marks from exactly what the track wrote, so an event's `t` is its WAV position."""
-        for m in self._detectors[channel].feed(placed.written, placed.written_start):
+        det = self._detectors[channel]
+        for m in det.feed(placed.written, placed.written_start):
             self.last_speech_t = max(self.last_speech_t, m.t)
             self.emit(Speech(t=m.t, side="harness", channel=channel, state=m.state, level_db=m.level_db))
+        if det.in_speech and not det.quiet(placed.written):
+            # someone is talking right now: a reply longer than the inactivity limit (a minute
+            # of Piper reading a 1,000-character answer) is not an idle line
+            end = placed.written_start + placed.written.size / self.sample_rate
+            self.last_speech_t = max(self.last_speech_t, end)
 
     def speaking(self, channel: Channel) -> bool:
         return self._detectors[channel].in_speech
