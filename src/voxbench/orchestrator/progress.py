@@ -3,12 +3,21 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from rich.console import Console
+from rich.console import Console, Group
 from rich.live import Live
 from rich.table import Table
+
+
+@dataclass(frozen=True)
+class Stage:
+    """A running conversation's current step and when (monotonic seconds) it began."""
+
+    text: str
+    since: float
 
 
 @dataclass
@@ -25,6 +34,8 @@ class RunStats:
     infra_retried: int = 0
     started: float = field(default_factory=time.monotonic)
     finished_this_session: int = 0
+    #: conversation id -> what that running attempt is doing now (``orchestrator/stages.py``)
+    stages: dict[str, Stage] = field(default_factory=dict)
 
     @property
     def done(self) -> int:
@@ -117,36 +128,63 @@ class RichProgress:
         self._live.start()
 
     def update(self, stats: RunStats) -> None:
-        self._live.update(self._table(stats))
+        now = time.monotonic()
+        steps = [
+            f"  {cid}: {st.text} ({_fmt_eta(now - st.since)})" for cid, st in sorted(stats.stages.items())
+        ]
+        self._live.update(Group(self._table(stats), *steps) if steps else self._table(stats))
 
     def stop(self) -> None:
         self._live.stop()
 
 
 class LineProgress:
-    """Plain lines for a log or a pipe (no TTY): one line whenever a counter changes.
+    """Plain lines for a log or a pipe (no TTY): one line whenever a counter changes, one
+    whenever a running conversation starts a new step, and a "still" line when a step has
+    printed nothing for ``heartbeat_s``.
 
     A live run spends minutes with nothing finished (each worker loads its models and warms
-    its LLM before the first call starts); a line per change, with what is running, keeps
-    a piped `make run` from looking hung without redrawing anything.
+    its LLM before its call starts); saying which step each conversation is in keeps a piped
+    `make run` from looking hung without redrawing anything.
     """
 
-    def __init__(self, run_id: str, write: Any = None):
+    def __init__(
+        self,
+        run_id: str,
+        write: Any = None,
+        heartbeat_s: float = 60.0,
+        clock: Callable[[], float] = time.monotonic,
+    ):
         import sys
 
         self.run_id = run_id
         self._write = write or (lambda s: print(s, file=sys.stderr, flush=True))
         self._last: tuple[int, ...] | None = None
+        self._steps: dict[str, Stage] = {}
+        self.heartbeat_s, self.clock = heartbeat_s, clock
+        self._said = clock()
 
     def start(self) -> None:
-        self._write(f"voxbench run {self.run_id}: starting")
+        self._say(f"voxbench run {self.run_id}: starting")
+
+    def _say(self, line: str) -> None:
+        self._said = self.clock()
+        self._write(line)
 
     def update(self, stats: RunStats) -> None:
         key = (stats.done, stats.running, stats.regenerated, stats.infra_retried, stats.planned)
-        if key == self._last:
-            return
-        self._last = key
-        self._write(line_for(stats))
+        if key != self._last:
+            self._last = key
+            self._say(line_for(stats))
+        for cid, st in sorted(stats.stages.items()):
+            if self._steps.get(cid) != st:
+                self._steps[cid] = st
+                self._say(f"  {cid}: {st.text}")
+        self._steps = {c: s for c, s in self._steps.items() if c in stats.stages}
+        now = self.clock()
+        if self._steps and now - self._said >= self.heartbeat_s:
+            for cid, st in sorted(self._steps.items()):
+                self._say(f"  {cid}: still {st.text} ({_fmt_eta(now - st.since)})")
 
     def stop(self) -> None:
         pass

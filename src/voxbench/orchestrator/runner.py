@@ -34,6 +34,7 @@ from voxbench.orchestrator.jobs import ConversationSpec, expand, make_job
 from voxbench.orchestrator.layout import ConversationState, RunLayout, mark_record
 from voxbench.orchestrator.progress import NullProgress, ProgressSink, RunStats
 from voxbench.orchestrator.provenance import build_manifest
+from voxbench.orchestrator.stages import StageWatch
 from voxbench.orchestrator.summary import build_summary, score_with_eval
 from voxbench.orchestrator.validate import Validator, make_validator
 from voxbench.records import atomic_write_json
@@ -136,6 +137,8 @@ class Orchestrator:
         self._install_signals()
         self.progress.start()
         self.progress.update(self.stats)
+        self._stages = StageWatch(self.stats, self.progress)
+        watch = asyncio.create_task(self._stages.run())
         t0 = time.monotonic()
         interrupted = False
         try:
@@ -152,6 +155,9 @@ class Orchestrator:
                 raise errors[0]
             interrupted = self._stopping
         finally:
+            watch.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await watch
             self._remove_signals()
             await self.backend.aclose()
             self.progress.stop()
@@ -183,11 +189,13 @@ class Orchestrator:
                 if self._stopping:
                     return
                 self.stats.running += 1
+                self._stages.begin(cid, stage)
                 self.progress.update(self.stats)
                 try:
                     outcome = await self.backend.run(job)
                 finally:
                     self.stats.running -= 1
+                    self._stages.end(cid)
             if outcome.kind == "cancelled" or self._stopping:
                 shutil.rmtree(stage, ignore_errors=True)
                 return

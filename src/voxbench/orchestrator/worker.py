@@ -17,6 +17,7 @@ import time
 from pathlib import Path
 
 from voxbench.orchestrator.jobs import ConversationFn, ConversationJob
+from voxbench.records.stage import note_stage
 
 #: Short names for the conversation functions voxbench ships.
 BUILTIN_FNS = {
@@ -53,6 +54,8 @@ def _watch_parent(interval_s: float = 0.25) -> None:
 def run_job_file(path: Path) -> Path:
     """Load the job, run its conversation fn, and note how long the fn itself took."""
     job = ConversationJob.model_validate_json(path.read_text(encoding="utf-8"))
+    if job.conversation_fn == "live":
+        note_stage(job.output_dir, "importing the live stack (pipecat)")
     fn = resolve_conversation_fn(job.conversation_fn)
     t0 = time.monotonic()
     out = fn(job)

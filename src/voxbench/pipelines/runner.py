@@ -49,6 +49,7 @@ from voxbench.records import (
     SimulatorInfo,
 )
 from voxbench.records.events import Channel
+from voxbench.records.stage import note_stage
 from voxbench.scenarios import ToolExecutor, db_hash
 from voxbench.transports.pairing import free_port
 from voxbench.transports.serializers import TwilioClientSerializer
@@ -56,11 +57,13 @@ from voxbench.transports.serializers import TwilioClientSerializer
 
 @dataclass
 class _Call:
-    """What the phases of one run share: the recorder, the control and the clock."""
+    """What the phases of one run share: the recorder, the control, the clock and the output
+    folder (where each step is noted for a progress display, ``records/stage.py``)."""
 
     clock: ConversationClock
     control: CallControl
     rec: ConversationRecorder
+    out: Path | None = None
 
     def fail(self, reason: str, cause: str, source: str) -> None:
         """End the call as an infrastructure failure (first request wins) and record why."""
@@ -99,7 +102,7 @@ async def run_call(
     clock = clock or ConversationClock()
     writer = EventWriter(out / "events.jsonl")
     rec = ConversationRecorder(clock, sr, writer, cfg.onset, cfg.agent.vad.engine)
-    state = _Call(clock, CallControl(), rec)
+    state = _Call(clock, CallControl(), rec, out)
     caller = CallerSide(perturbation, rec, clock.now, sr, sim_services) if perturbation else None
     if caller is not None:
         cfg = caller.adjust_config(cfg)
@@ -241,9 +244,12 @@ async def _start_agent(
     _agent_handlers(server, worker, cfg, state, ready, connected)
     if cfg.agent.warm_up:
         cache = services.prompt_cache if isinstance(services, AgentServices) else None
+        note_stage(state.out, "warming the agent's LLM on its policy and tools")
         await warm_up(services.llm, agent.context, cache)
     if prepare_caller is not None:
+        note_stage(state.out, "warming the LLM caller on its prompt")
         await prepare_caller()
+    note_stage(state.out, "in the call")
     clock.reset()
     runner = WorkerRunner(handle_sigint=False)
     await runner.add_workers(worker)

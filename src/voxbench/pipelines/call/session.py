@@ -16,6 +16,7 @@ from typing import Any
 
 from voxbench.pipelines.call.spec import CallSpec
 from voxbench.records import ConversationRecord
+from voxbench.records.stage import note_stage
 
 
 @dataclass
@@ -90,7 +91,10 @@ class CallSession:
         profile = self.spec.profile
         preflight(profile)
         llm = local_llm_config(profile)
+        if llm is not None:
+            note_stage(self.out_dir, f"starting the agent's local LLM ({llm.local_model}, llama.cpp)")
         server = self._own(start_llm_server(llm)) if llm is not None else None
+        note_stage(self.out_dir, f"loading the agent's models ({profile.name}: STT, LLM client, TTS)")
         return build_agent_services(profile, server=server, check=False)
 
     def _simulator_services(self) -> Any:
@@ -98,6 +102,7 @@ class CallSession:
         from voxbench.pipelines.local_stack import local_simulator, start_simulator_llm_server
 
         sim = self.spec.simulator
+        note_stage(self.out_dir, f"loading the caller's models ({sim.kind} caller)")
         server = self._own(start_simulator_llm_server(sim.llm)) if sim.kind == "llm" else None
         return local_simulator(
             sim.live_kind,
