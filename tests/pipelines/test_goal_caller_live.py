@@ -1,15 +1,19 @@
 """The goal caller live, over the real loopback with fake services (seconds).
 
 The agent greets, asks for the confirmation code and last name, says a hold line before its
-lookup, reports the bag added and asks "Anything else?". The goal caller must open with its
-starting utterance, answer the request with exactly its two facts (the code spelled), wait
-silently through the hold line, say goodbye, and end the call itself; each decision is a
-``caller_act`` event in the record.
+lookup and, 1.5 s later, reports the bag added and asks "Anything else?". The goal caller must
+open with its starting utterance, answer the request with exactly its two facts (the code
+spelled), let the hold line pass without a word, say goodbye, and end the call itself; each
+decision is a ``caller_act`` event in the record. The hold line asks nothing, so the caller
+answers it only after ``statement_wait_s`` of agent silence: with 0.5 s that is a silent
+``wait`` act of its own; with 4 s the agent's next words come first and one act answers both.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+
+import pytest
 
 from tests.fakes.services import FakeLLM, FakeSTT, FakeTTS, Reply
 from tests.pipelines.test_call_fakes import fast_config
@@ -32,12 +36,14 @@ def _call() -> CallScenario:
     return CallScenario.from_domain(dd, "bb.1")
 
 
-async def test_goal_caller_answers_waits_and_hangs_up(tmp_path: Path) -> None:
+@pytest.mark.parametrize("statement_wait_s", [0.5, 4.0])
+async def test_goal_caller_answers_waits_and_hangs_up(tmp_path: Path, statement_wait_s: float) -> None:
     call = _call()
     cfg = fast_config()
     vad = VADConfig(engine="energy", start_secs=0.1, stop_secs=0.25)
+    turn = TurnConfig(smart_turn=False, speech_timeout_s=0.2)
     cfg.simulator = SimulatorConfig(
-        kind="goal", vad=vad, goal=GoalSimConfig(turn=TurnConfig(smart_turn=False, speech_timeout_s=0.2))
+        kind="goal", vad=vad, goal=GoalSimConfig(turn=turn, statement_wait_s=statement_wait_s)
     )
     agent = AgentServices(
         stt=FakeSTT(["add a bag", "code and name", "no thanks"]),
@@ -68,19 +74,22 @@ async def test_goal_caller_answers_waits_and_hangs_up(tmp_path: Path) -> None:
 
     ev = read_record(tmp_path).events
     acts = [e for e in ev if isinstance(e, CallerAct)]
-    assert [a.kind for a in acts] == ["open", "answer", "wait", "end"]
-    opening, answer, wait, end = acts
+    separate = statement_wait_s < 1.5  # the hold line's silence outlasts the caller's wait
+    assert [a.kind for a in acts] == ["open", "answer", *(["wait"] if separate else []), "end"]
+    opening, answer, end = acts[0], acts[1], acts[-1]
     assert opening.rule == "starting_utterance" and opening.agent_turn == 1
     assert answer.facts == ["Your confirmation code", "Your last name"]
     assert "Q X seven T four M" in answer.text and "Whitfield" in answer.text
-    assert wait.text == "" and "hold" in wait.heard
+    if separate:
+        assert acts[2].text == "" and "hold" in acts[2].heard
     assert end.ends_call and end.rule == "nothing_else_end"
 
     said = [e.text for e in ev if isinstance(e, Utterance) and e.channel == "user"]
-    assert said == [opening.text, answer.text, end.text]  # the wait said nothing
+    assert said == [opening.text, answer.text, end.text]  # the hold line got no words
     assert said[0] == str(call.resolver.resolve(call.scenario.starting_utterance()))
     assert [e.name for e in ev if isinstance(e, ToolCall)] == ["get_reservation"]
     heard = [e.text for e in ev if isinstance(e, Transcript) and e.channel == "agent" and e.final]
     assert heard[:4] == [GREETING, ASK, HOLD, DONE]
     stats = record.simulator.caller_stats
-    assert stats["acts"] == 4 and stats["waits"] == 1 and stats["agent_turns_heard"] == 4
+    assert stats["acts"] == len(acts) and stats["waits"] == int(separate)
+    assert stats["agent_turns_heard"] == 4 and stats["replies_deferred"] == 1

@@ -107,8 +107,17 @@ class LLMSimConfig(_Cfg):
 class GoalSimConfig(_Cfg):
     """The goal caller live (``pipelines/caller/goal_live.py``): how it hears turns and hangs up."""
 
-    no_greeting_s: float = Field(default=6.0, gt=0, le=60, description="open first if the agent says nothing")
+    no_greeting_s: float = Field(
+        default=10.0, gt=0, le=60, description="open first if the agent has not started speaking by then"
+    )
     turn: TurnConfig = Field(default_factory=TurnConfig)
+    statement_wait_s: float = Field(
+        default=5.0,
+        ge=0,
+        le=60,
+        description="after an agent turn that asks nothing (a statement, a hold, 'Done.'), reply only once "
+        "the agent has been quiet this long: a small local agent pauses seconds between its sentences",
+    )
     hangup_wait_s: float = Field(
         default=15.0, gt=0, le=120, description="longest wait for the goodbye to be spoken before hanging up"
     )

@@ -10,7 +10,9 @@ on the phone:
   smart-turn or a silence timeout, ``GoalSimConfig.turn``) says when an agent turn has ended;
   its ``LLMContextUserTurnFrame`` carries the turn's words to the driver. No LLM runs: the
   aggregator's context frames are dropped.
-* **decision**: at the end of each agent turn the driver asks the policy for one act. The act's
+* **decision**: at the end of each agent turn that asks something (or, for one that asks
+  nothing yet, once the agent has stayed quiet: :class:`GoalDriver`) the driver asks the
+  policy for one act over everything the agent said since the caller last spoke. The act's
   words (its phrasing seeded by the call's attempt seed) go to the TTS whole, and the act
   itself is recorded as a ``caller_act`` event: the rule that fired, every classifier match,
   the fact keys disclosed, the option chosen, whether it hangs up. A ``wait`` act (the agent
@@ -19,8 +21,9 @@ on the phone:
   :class:`SpokenHangUp` ends the call through ``CallControl`` once the goodbye has been
   spoken, so the agent hears it whole.
 
-If the agent never greets, the caller opens with its starting utterance after
-``no_greeting_s``.
+If the agent has not started speaking after ``no_greeting_s``, the caller opens with its
+starting utterance (a greeting that started late, as Piper's first audio can on loaded cores,
+still gets the opening at its end, not over it).
 """
 
 from __future__ import annotations
@@ -38,6 +41,8 @@ from pipecat.frames.frames import (
     LLMContextUserTurnFrame,
     StartFrame,
     TTSSpeakFrame,
+    UserStartedSpeakingFrame,
+    VADUserStartedSpeakingFrame,
 )
 from pipecat.pipeline.pipeline import Pipeline
 from pipecat.processors.aggregators.llm_context import LLMContext
@@ -46,6 +51,7 @@ from pipecat.processors.frame_processor import FrameDirection, FrameProcessor
 
 from voxbench.pipelines.bundles import SimulatorServices
 from voxbench.pipelines.caller.goal.acts import CallerAct
+from voxbench.pipelines.caller.goal.classify import classify
 from voxbench.pipelines.caller.goal.policy import GoalCaller, GoalCallerConfig
 from voxbench.pipelines.config import CallConfig
 from voxbench.pipelines.control import CallControl
@@ -57,7 +63,7 @@ from voxbench.records import Event
 from voxbench.scenarios import Scenario
 from voxbench.transports.pacing import GapFillProcessor
 
-__all__ = ["GoalDriver", "SpokenHangUp", "build_goal_simulator", "goal_caller_for"]
+__all__ = ["GoalDriver", "SpokenHangUp", "build_goal_simulator", "calls_for_reply", "goal_caller_for"]
 
 
 class SpokenHangUp(CallerHangUp):
@@ -71,11 +77,32 @@ class SpokenHangUp(CallerHangUp):
         await super().process_frame(frame, direction)
 
 
-class GoalDriver(FrameProcessor):
-    """Turns each ended agent turn into one goal-caller act: words to speak, an event to record.
+_MAY_GO_ON = {"statement", "completed", "readback", "hold"}
+"""What an agent turn may be and still not be over: it asked nothing yet."""
 
-    ``on_act`` receives every act (the runner's recorder keeps it as a ``caller_act`` event);
-    ``stats`` counts acts, silent waits and the slowest decision (``decide_ms_max``).
+
+def calls_for_reply(caller: GoalCaller, agent_text: str) -> bool:
+    """Whether the agent's words call for an answer at once (a question, a request, options,
+    a goodbye...) rather than being a statement it may go on from after a pause."""
+    if "?" in agent_text:
+        return True
+    if not caller.opened:
+        return False  # "Hello." before "How can I help you?"
+    heard = classify(agent_text, caller.book, caller.given)
+    return not set(heard.kinds) <= _MAY_GO_ON
+
+
+class GoalDriver(FrameProcessor):
+    """Turns the agent's ended turns into goal-caller acts: words to speak, an event to record.
+
+    A turn that asks something is answered at once. One that asks nothing yet ("Hello.",
+    "Let me look that up.", "Done.") is answered only after ``statement_wait_s`` of agent
+    silence: the small local agent pauses seconds between its sentences while it generates the
+    next, and a caller that answered each sentence would talk into the next one and then answer
+    the question again. If the agent speaks again first, the reply covers every agent turn since
+    the caller last spoke. ``on_act`` receives every act (the runner records it as a
+    ``caller_act`` event); ``stats`` counts acts, silent waits, agent turns heard and the slowest
+    decision (``decide_ms_max``).
     """
 
     def __init__(
@@ -83,6 +110,7 @@ class GoalDriver(FrameProcessor):
         caller: GoalCaller,
         on_act: Callable[[CallerAct], None],
         no_greeting_s: float,
+        statement_wait_s: float,
         stats: dict[str, int] | None = None,
         **kwargs: Any,
     ) -> None:
@@ -90,19 +118,26 @@ class GoalDriver(FrameProcessor):
         self.caller = caller
         self.on_act = on_act
         self.no_greeting_s = no_greeting_s
+        self.statement_wait_s = statement_wait_s
         self.stats = stats if stats is not None else {}
-        for key in ("acts", "waits", "agent_turns_heard", "decide_ms_max"):
+        for key in ("acts", "waits", "agent_turns_heard", "replies_deferred", "decide_ms_max"):
             self.stats.setdefault(key, 0)
-        self._timer: asyncio.Task[None] | None = None
+        self._heard: list[str] = []  # agent turns since the caller's last act
+        self._agent_spoke = False
+        self._open_timer: asyncio.Task[None] | None = None
+        self._reply_timer: asyncio.Task[None] | None = None
 
     async def process_frame(self, frame: Frame, direction: FrameDirection) -> None:
         await super().process_frame(frame, direction)
         if isinstance(frame, StartFrame):
             await self.push_frame(frame, direction)
-            self._timer = self.create_task(self._open_unless_greeted())
+            self._open_timer = self.create_task(self._open_unless_greeted())
             return
         if isinstance(frame, EndFrame | CancelFrame):
-            await self._stop_timer()
+            await self._cancel_timers()
+        elif isinstance(frame, UserStartedSpeakingFrame | VADUserStartedSpeakingFrame):
+            self._agent_spoke = True
+            await self._cancel_reply_timer()  # the agent goes on: its whole turn gets the reply
         if isinstance(frame, LLMContextUserTurnFrame):
             if direction == FrameDirection.DOWNSTREAM:
                 await self._agent_turn(frame.text)
@@ -111,22 +146,44 @@ class GoalDriver(FrameProcessor):
             return  # no LLM here: the policy decides on the turn's words
         await self.push_frame(frame, direction)
 
-    async def _stop_timer(self) -> None:
-        if self._timer is not None:
-            await self.cancel_task(self._timer)
-            self._timer = None
+    async def _cancel_reply_timer(self) -> None:
+        if self._reply_timer is not None:
+            await self.cancel_task(self._reply_timer)
+            self._reply_timer = None
+
+    async def _cancel_timers(self) -> None:
+        await self._cancel_reply_timer()
+        if self._open_timer is not None:
+            await self.cancel_task(self._open_timer)
+            self._open_timer = None
 
     async def _open_unless_greeted(self) -> None:
         await asyncio.sleep(self.no_greeting_s)
-        self._timer = None
-        if not self.caller.opened:
+        self._open_timer = None
+        if not self.caller.opened and not self._agent_spoke:  # a greeting underway opens at its end
             await self._act(self.caller.open())
 
     async def _agent_turn(self, text: str) -> None:
         if self.caller.ended or not text.strip():
             return
-        await self._stop_timer()
+        await self._cancel_timers()
         self.stats["agent_turns_heard"] += 1
+        self._heard.append(text.strip())
+        if calls_for_reply(self.caller, " ".join(self._heard)):
+            await self._reply()
+        else:
+            self.stats["replies_deferred"] += 1
+            self._reply_timer = self.create_task(self._reply_when_quiet())
+
+    async def _reply_when_quiet(self) -> None:
+        await asyncio.sleep(self.statement_wait_s)
+        self._reply_timer = None
+        await self._reply()
+
+    async def _reply(self) -> None:
+        text, self._heard = " ".join(self._heard), []
+        if self.caller.ended or not text:
+            return
         t0 = time.perf_counter()
         act = self.caller.respond(text)
         ms = round((time.perf_counter() - t0) * 1000.0)
@@ -173,6 +230,7 @@ def build_goal_simulator(
         caller,
         lambda act: emit(act.to_event(clock.now())),
         gcfg.no_greeting_s,
+        gcfg.statement_wait_s,
         services.info.caller_stats,
     )
     hang_up = SpokenHangUp(lambda: control.end("end_call", t=clock.now()), gcfg.hangup_wait_s)
