@@ -95,3 +95,11 @@ def test_plural_dates_of_the_request_in_hand() -> None:
     book = goal_facts(info)
     h = classify("What dates do you want off?", book, focus={"pto_start_date", "pto_end_date"})
     assert h.asked == ["pto_start_date", "pto_end_date"]
+
+
+def test_an_agent_looping_on_a_given_fact_is_left_after_a_few_turns() -> None:
+    c = GoalCaller(make_scenario({"last_name": "Murphy", "confirmation_number": "PP248Z"}))
+    c.open()
+    acts = [c.respond("What is your last name?") for _ in range(5)]
+    assert [a.kind for a in acts[:4]] == ["answer"] * 4
+    assert acts[4].ends_call and acts[4].rule == "same_facts_asked_again_end"

@@ -42,6 +42,9 @@ class GoalCallerConfig(BaseModel):
     """Turns in a row without progress (refusals, questions it cannot answer) before goodbye."""
     follow_ups: int = 1
     """Generic follow-up questions after a refusal, once the tree's scripted lines are used."""
+    same_ask_limit: int = 4
+    """Times in a row the agent may ask again for the same facts already given before the caller
+    gives up (an agent looping on 'What is your last name?' would otherwise hold the call open)."""
 
 
 _CURRENT = re.compile(
@@ -115,6 +118,8 @@ class GoalCaller:
         self._follow_ups = 0
         self._pushbacks = 0
         self._stuck = 0
+        self._last_ask: tuple[str, ...] = ()
+        self._same_asks = 0
         self._goal_words = content_words(
             " ".join([goal.high_level_user_goal, *tree.must_have_criteria, *tree.nice_to_have_criteria])
         )
@@ -174,6 +179,10 @@ class GoalCaller:
             return self._act("end", self.phr.say("bye"), "transfer_ends_call", heard, ends_call=True)
         if heard.has("goodbye") and not heard.has("request"):
             return self._act("end", self.phr.say("bye"), "agent_goodbye", heard, ends_call=True)
+        if self._asked_in_a_loop(heard):
+            return self._act(
+                "end", self.phr.say("bye_give_up"), "same_facts_asked_again_end", heard, ends_call=True
+            )
         parts: list[str] = []
         facts: list[str] = []
         kind: ActKind | None = None
@@ -442,6 +451,14 @@ class GoalCaller:
         return self._answer([f.key for f in fs]), [
             f.key for f in intent_facts(intent, self.book, others) if f.key not in self.given
         ]
+
+    def _asked_in_a_loop(self, heard: Heard) -> bool:
+        """The agent asks again, turn after turn, only for facts the caller already gave."""
+        ask = tuple(sorted(heard.asked))
+        repeat = bool(ask) and ask == self._last_ask and set(ask) <= self.given
+        self._same_asks = self._same_asks + 1 if repeat else 0
+        self._last_ask = ask
+        return self._same_asks >= self.config.same_ask_limit
 
     def _focus(self) -> set[str]:
         """The facts of the request in hand (the first one not done)."""
