@@ -15,6 +15,7 @@ import pytest
 from rich.console import Console
 
 from tests.orchestrator.staged_scripted import STEP
+from voxbench.cli.run import time_by_step_line
 from voxbench.orchestrator import RunConfig, run_benchmark
 from voxbench.orchestrator.progress import LineProgress, NullProgress, RichProgress, RunStats
 from voxbench.orchestrator.stages import StageWatch
@@ -95,7 +96,7 @@ class SeenSink(NullProgress):
                 (self.seen_dir / f"{cid}.seen").touch()
 
 
-def test_a_worker_step_reaches_the_run_display_and_leaves_no_file(
+def test_a_worker_step_reaches_the_run_display_and_its_summary_and_leaves_no_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("VOXBENCH_TEST_SEEN_DIR", str(tmp_path))
@@ -114,3 +115,35 @@ def test_a_worker_step_reaches_the_run_display_and_leaves_no_file(
     assert res.summary["completed"] == 1
     assert ("airline__bb.1__t0__clean", STEP) in sink.steps
     assert not list((res.run_dir / "records").rglob(STAGE_FILE))
+    assert list(res.summary["session"]["time_by_step_s"]) == [STEP]  # where the time went
+
+
+def test_time_by_step_sums_each_step_over_attempts_and_the_run_prints_it(tmp_path: Path) -> None:
+    clock = FakeClock()
+    stats = RunStats(planned=2, running=2)
+    watch = StageWatch(stats, NullProgress(), clock)
+    for cid in ("a", "b"):
+        watch.begin(cid, tmp_path / cid)
+        note_stage(tmp_path / cid, "starting the agent's local LLM (qwen2.5-coder-1.5b, llama.cpp)")
+    watch.poll()
+    clock.t += 10.0
+    for cid in ("a", "b"):
+        note_stage(tmp_path / cid, "warming the agent's LLM on its policy and tools")
+    watch.poll()
+    clock.t += 40.0
+    note_stage(tmp_path / "a", "in the call")
+    watch.poll()
+    clock.t += 60.0
+    watch.end("a")
+    watch.end("b")
+    assert watch.spent == {
+        "starting the agent's local LLM": 20.0,
+        "warming the agent's LLM on its policy and tools": 140.0,
+        "in the call": 60.0,
+    }
+    line = time_by_step_line({"attempts": 2, "time_by_step_s": watch.spent})
+    assert line == (
+        "time by step (2 attempts): warming the agent's LLM on its policy and tools 140 s (64%), "
+        "in the call 60 s (27%), starting the agent's local LLM 20 s (9%)"
+    )
+    assert time_by_step_line({"attempts": 1, "time_by_step_s": {}}) is None

@@ -124,6 +124,20 @@ def load_with_default_caller(config_path: str | None, overrides: dict[str, Any])
     return config
 
 
+def time_by_step_line(session: dict[str, Any]) -> str | None:
+    """``time by step (3 attempts): warming the agent's LLM on its policy and tools 120 s (31%), ...``:
+    where a live run's minutes went (model loading, warm-up, the calls), biggest first."""
+    steps: dict[str, float] = session.get("time_by_step_s") or {}
+    total = sum(steps.values())
+    if total <= 0:
+        return None
+    parts = [
+        f"{name} {secs:.0f} s ({100 * secs / total:.0f}%)"
+        for name, secs in sorted(steps.items(), key=lambda kv: -kv[1])
+    ]
+    return f"time by step ({session.get('attempts', 0)} attempts): " + ", ".join(parts)
+
+
 def run_cmd(args: argparse.Namespace) -> int:
     from voxbench.orchestrator import Orchestrator, RunLocked, check_fail_under
     from voxbench.orchestrator.progress import LineProgress, RichProgress
@@ -159,6 +173,9 @@ def run_cmd(args: argparse.Namespace) -> int:
         f"{s['validation_failed']} invalid, {s['infra_failed']} infra-failed, "
         f"{s['regenerated']} regenerated, {s['infra_retried']} infra retries -> {result.run_dir}"
     )
+    steps = time_by_step_line(s.get("session") or {})
+    if steps:
+        print(steps)
     _print_conversations(result.run_dir)
     _print_headline(s.get("metrics"))
     if result.interrupted:

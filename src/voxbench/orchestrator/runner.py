@@ -314,6 +314,8 @@ class Orchestrator:
             "conversations_finished": n,
             "conversations_per_hour": round(n * 3600.0 / wall_s, 1) if wall_s > 0 else None,
             "process_overhead_s_mean": round(sum(overheads) / len(overheads), 4) if overheads else None,
+            # what running attempts said they were doing, summed (live calls note their steps)
+            "time_by_step_s": {k: round(v, 1) for k, v in self._stages.spent.items()},
         }
 
 

@@ -24,6 +24,15 @@ class StageWatch:
     def __init__(self, stats: RunStats, progress: ProgressSink, clock: Callable[[], float] = time.monotonic):
         self.stats, self.progress, self.clock = stats, progress, clock
         self._dirs: dict[str, Path] = {}
+        #: seconds spent per step over all attempts (a step is its text up to " ("), in the
+        #: order first seen: where a run's time went, for its summary
+        self.spent: dict[str, float] = {}
+
+    def _close(self, conversation_id: str) -> None:
+        old = self.stats.stages.get(conversation_id)
+        if old is not None:
+            step = old.text.split(" (", 1)[0]
+            self.spent[step] = self.spent.get(step, 0.0) + self.clock() - old.since
 
     def begin(self, conversation_id: str, stage_dir: Path) -> None:
         self._dirs[conversation_id] = stage_dir
@@ -31,6 +40,7 @@ class StageWatch:
     def end(self, conversation_id: str) -> None:
         """The attempt is over: forget its step and drop the hint file from its folder."""
         stage_dir = self._dirs.pop(conversation_id, None)
+        self._close(conversation_id)
         self.stats.stages.pop(conversation_id, None)
         if stage_dir is not None:
             (stage_dir / STAGE_FILE).unlink(missing_ok=True)
@@ -42,6 +52,7 @@ class StageWatch:
             text = read_stage(stage_dir)
             old = self.stats.stages.get(cid)
             if text is not None and (old is None or old.text != text):
+                self._close(cid)
                 self.stats.stages[cid] = Stage(text, self.clock())
                 changed = True
         return changed

@@ -125,6 +125,7 @@ async def run_call(
         seed = identity.seeds.attempt if identity is not None and identity.seeds is not None else 0
         sim = await _start_simulator(call, cfg, sim_services, agent.port, state, caller, holds, seed)
     req = await _watch(cfg, state, agent, sim[1] if sim else None)
+    note_stage(out, "ending the call and writing the record")
     t_end, events = await _drain_and_stop(cfg, state, req, agent, sim)
     writer.close()
     record = _record(call, cfg, identity, caller, req, (agent_services.info, sim_services.info), executor)
@@ -144,6 +145,7 @@ async def run_call(
         final_db=executor.db,
     )
     if cfg.post_call_transcribe_agent:
+        note_stage(out, "transcribing the agent's audio after the call (post-call STT)")
         await _post_call_stt(out, record)
     return record
 
