@@ -170,7 +170,9 @@ _STEP = re.compile(
 _OUTCOME_Q = re.compile(
     r"(is it working|is that working|did (that|it|this) (fix|resolve|work|help|clear)|does (that|it|this) "
     r"(fix|resolve|work)|(let me|tell me) (know )?(if|whether|when|once)|has that (fixed|resolved)|"
-    r"is the (\w+ )?(stable|working)|are you (able|still)|still (happening|not working|having))",
+    r"is the (\w+ )?(stable|working)|are you (able|still)|still (happening|not working|having)|"
+    r"did (that|it|this) change anything|(is|was) (the issue|the problem|it|that) (now )?(resolved|fixed)|"
+    r"does (the|your) (external )?(\w+ )?(work|connect|turn on|power on)\b)",
     re.IGNORECASE,
 )
 
