@@ -39,7 +39,7 @@ def test_unsure_request_is_resolved_by_the_llm_choice() -> None:
     hook = LLMChoiceClassifier(llm, name="fake")
     c = GoalCaller(make_scenario(_INFO), hook=hook)
     c.open()
-    act = c.respond("What's printed on the card you tap at the door?")
+    act = c.respond("What's the number printed on the card you tap at the door?")
     assert act.facts == ["badge_number"] and "B" in act.text and act.classifier == "llm:fake"
     assert hook.calls == 1 and "printed on the card" in llm.prompts[0]
 
@@ -47,7 +47,7 @@ def test_unsure_request_is_resolved_by_the_llm_choice() -> None:
 def test_none_of_these_leaves_the_rules_answer() -> None:
     c = GoalCaller(make_scenario(_INFO), hook=LLMChoiceClassifier(ScriptedLLM("nothing matches")))
     c.open()
-    act = c.respond("What's printed on the card you tap at the door?")
+    act = c.respond("What's the number printed on the card you tap at the door?")
     assert act.facts == [] and act.rule == "no_fact_for_question"
 
 

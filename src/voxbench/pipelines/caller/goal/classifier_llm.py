@@ -38,7 +38,7 @@ class ChoiceLLM(ABC):
 class LocalChoiceLLM(ChoiceLLM):
     """``pick`` on an OpenAI-compatible server (the embedded llama.cpp one), JSON-schema constrained."""
 
-    def __init__(self, base_url: str, model: str, timeout_s: float = 60.0) -> None:
+    def __init__(self, base_url: str, model: str, timeout_s: float = 300.0) -> None:
         self.url = base_url.rstrip("/") + "/chat/completions"
         self.model = model
         self.timeout_s = timeout_s

@@ -177,6 +177,12 @@ _OUTCOME_Q = re.compile(
 )
 
 
+# Words that name a piece of information (an LLM is asked which fact only for such a request).
+_INFO_NOUN = re.compile(
+    r"\b(number|id|i d|code|name|date|dates|address|email|e mail|phone|time|zip|birth|pin|passcode|"
+    r"amount|account|reference|type|size|floor|building|location)\b",
+    re.I,
+)
 # The agent sent the caller a one-time code: the caller reads it out next.
 _SENT_CODE = re.compile(
     r"\b(i('ve| have)? (just )?(sent|texted)|i('m| am) (now )?sending|we('ve| have)? sent)\b.{0,40}\b(code|passcode)\b",
@@ -526,13 +532,25 @@ def classify(
         ):
             for key, rule in subject_fallback(s, book):
                 asked.setdefault(key, rule)
-    unsure = [
-        s
-        for s in requests
-        if (_REQUEST.search(s) or re.match(r"(what|which|who|where|when|how)\b", s, re.I))
-        and not _OPEN_Q.search(s)
-        and not _CONFIRM_Q.search(s)
-    ]
+    # unsure: a question or request for some piece of information that names none of the facts
+    # by their words, in a turn that is nothing else the rules know (not a hold, "anything
+    # else?", a completion, a transfer or a goodbye)
+    known = {"hold", "transfer", "transfer_offer", "anything_else", "goodbye", "completed"}
+    unsure = (
+        [
+            s
+            for s in requests
+            if (
+                (re.match(r"(what|which|who|where|when)\b", s, re.I) and s.endswith("?"))
+                or _REQUEST.search(s)
+            )
+            and _INFO_NOUN.search(s)
+            and not _OPEN_Q.search(s)
+            and not _CONFIRM_Q.search(s)
+        ]
+        if not set(heard.kinds) & known
+        else []
+    )
     if not asked and any(_SENT_CODE.search(s) for s in sents):
         for f in book:
             if set(f.words) & {"otp", "passcode", "verification", "security"} or re.search(

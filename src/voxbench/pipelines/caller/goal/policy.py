@@ -215,6 +215,11 @@ class GoalCaller:
             if picked:
                 parts.append(self.phr.say("choose", option=_short(picked)))
                 kind, rule, choice = "choose", why, picked
+                nxt = self.tracker.rank(picked) if why == "option_is_next_request" else None
+                if nxt is not None:  # choosing one of its requests, the caller says what it needs there
+                    details, told = self._intent_details(nxt)
+                    parts.append(details)
+                    facts += told
                 touched = self._touched_preferences(picked)
                 if touched:
                     parts.append(self._answer(touched))
@@ -378,9 +383,7 @@ class GoalCaller:
         if not ok:
             return "", ""
         ranks = [(r, o) for o in ok if (r := self.tracker.rank(o)) is not None]
-        if (
-            len({r for r, _ in ranks}) >= 2
-        ):  # the options are the caller's own requests: the next one in its order
+        if len({r for r, _ in ranks}) >= 2:  # the options are the caller's own requests, in its order
             return min(ranks)[1], "option_is_next_request"
         for f in self.book:  # ranked preferences and facts named in an option
             if f.key.endswith("first_choice") or not re.search(r"_choice$", f.key):
