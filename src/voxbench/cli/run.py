@@ -20,9 +20,13 @@ answers what the agent asks by the scenario's decision tree (the trace caller re
 reference lines whatever the agent says; the LLM caller drifts on small local models)."""
 
 
-OFFLINE_DEFAULT_CALL = {"simulator": {"trace": {"hold_max_s": 3.5, "hold_gap_s": 40.0}}}
+OFFLINE_DEFAULT_CALL = {
+    "simulator": {"trace": {"hold_max_s": 3.5, "hold_gap_s": 40.0}, "goal": {"statement_wait_s": 8.0}}
+}
 """The bundled 1.5B agent announces a lookup in a sentence of up to ~3 s and answers 10-30 s
-later on 2 loaded cores: the trace caller treats such turns as holds and waits that long."""
+later on 2 loaded cores: the trace caller treats such turns as holds and waits that long. It
+pauses 5-8 s between its sentences while it generates the next: the goal caller waits 8 s
+after a turn that asks nothing before it answers."""
 
 
 def _kv(text: str) -> tuple[str, float]:

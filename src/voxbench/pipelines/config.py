@@ -118,6 +118,13 @@ class GoalSimConfig(_Cfg):
         description="after an agent turn that asks nothing (a statement, a hold, 'Done.'), reply only once "
         "the agent has been quiet this long: a small local agent pauses seconds between its sentences",
     )
+    fragment_wait_s: float = Field(
+        default=12.0,
+        ge=0,
+        le=120,
+        description="the same for a piece of a sentence ('information.') or one or two words ('Sure.'): "
+        "under load the agent's audio has gaps inside its sentences",
+    )
     hangup_wait_s: float = Field(
         default=15.0, gt=0, le=120, description="longest wait for the goodbye to be spoken before hanging up"
     )

@@ -63,7 +63,15 @@ from voxbench.records import Event
 from voxbench.scenarios import Scenario
 from voxbench.transports.pacing import GapFillProcessor
 
-__all__ = ["GoalDriver", "SpokenHangUp", "build_goal_simulator", "calls_for_reply", "goal_caller_for"]
+__all__ = [
+    "GoalDriver",
+    "SpokenHangUp",
+    "build_goal_simulator",
+    "calls_for_reply",
+    "goal_caller_for",
+    "is_fragment",
+    "reply_delay",
+]
 
 
 class SpokenHangUp(CallerHangUp):
@@ -81,15 +89,41 @@ _MAY_GO_ON = {"statement", "completed", "readback", "hold"}
 """What an agent turn may be and still not be over: it asked nothing yet."""
 
 
+def _may_go_on(caller: GoalCaller, agent_text: str) -> set[str] | None:
+    """The kinds of a turn that asked nothing yet, or None when it calls for an answer at once."""
+    if "?" in agent_text:
+        return None
+    if not caller.opened:
+        return {"greeting"}  # "Hello." before "How can I help you?"
+    kinds: set[str] = set(classify(agent_text, caller.book, caller.given).kinds)
+    return kinds if kinds <= _MAY_GO_ON else None
+
+
 def calls_for_reply(caller: GoalCaller, agent_text: str) -> bool:
     """Whether the agent's words call for an answer at once (a question, a request, options,
     a goodbye...) rather than being a statement it may go on from after a pause."""
-    if "?" in agent_text:
-        return True
-    if not caller.opened:
-        return False  # "Hello." before "How can I help you?"
-    heard = classify(agent_text, caller.book, caller.given)
-    return not set(heard.kinds) <= _MAY_GO_ON
+    return _may_go_on(caller, agent_text) is None
+
+
+def is_fragment(agent_text: str) -> bool:
+    """Words that cannot be a whole agent turn: STT heard a piece of a sentence ('information.',
+    'with that.': lower-case start) or one or two words ('Sure.', 'I'm sorry.'). Under load the
+    agent's audio comes with gaps inside its sentences, and each piece reaches the caller as a turn."""
+    text = agent_text.strip()
+    return bool(text) and (text[0].islower() or len(text.split()) <= 2)
+
+
+def reply_delay(
+    caller: GoalCaller, agent_text: str, statement_wait_s: float, fragment_wait_s: float
+) -> float:
+    """How long the agent must stay quiet before the caller answers ``agent_text`` (0: at once).
+    A plain statement that is only a fragment waits longest: all the caller would say is "Okay."."""
+    kinds = _may_go_on(caller, agent_text)
+    if kinds is None:
+        return 0.0
+    if kinds <= {"statement"} and is_fragment(agent_text):
+        return max(statement_wait_s, fragment_wait_s)
+    return statement_wait_s
 
 
 class GoalDriver(FrameProcessor):
@@ -100,7 +134,8 @@ class GoalDriver(FrameProcessor):
     silence: the small local agent pauses seconds between its sentences while it generates the
     next, and a caller that answered each sentence would talk into the next one and then answer
     the question again. If the agent speaks again first, the reply covers every agent turn since
-    the caller last spoke. ``on_act`` receives every act (the runner records it as a
+    the caller last spoke. A piece of a sentence (:func:`is_fragment`) waits ``fragment_wait_s``:
+    "Okay." to "information." is a line the agent talks over. ``on_act`` receives every act (the runner records it as a
     ``caller_act`` event); ``stats`` counts acts, silent waits, agent turns heard and the slowest
     decision (``decide_ms_max``).
     """
@@ -111,6 +146,7 @@ class GoalDriver(FrameProcessor):
         on_act: Callable[[CallerAct], None],
         no_greeting_s: float,
         statement_wait_s: float,
+        fragment_wait_s: float = 0.0,
         stats: dict[str, int] | None = None,
         **kwargs: Any,
     ) -> None:
@@ -119,6 +155,7 @@ class GoalDriver(FrameProcessor):
         self.on_act = on_act
         self.no_greeting_s = no_greeting_s
         self.statement_wait_s = statement_wait_s
+        self.fragment_wait_s = fragment_wait_s
         self.stats = stats if stats is not None else {}
         for key in ("acts", "waits", "agent_turns_heard", "replies_deferred", "decide_ms_max"):
             self.stats.setdefault(key, 0)
@@ -169,14 +206,15 @@ class GoalDriver(FrameProcessor):
         await self._cancel_timers()
         self.stats["agent_turns_heard"] += 1
         self._heard.append(text.strip())
-        if calls_for_reply(self.caller, " ".join(self._heard)):
+        delay = reply_delay(self.caller, " ".join(self._heard), self.statement_wait_s, self.fragment_wait_s)
+        if delay <= 0:
             await self._reply()
         else:
             self.stats["replies_deferred"] += 1
-            self._reply_timer = self.create_task(self._reply_when_quiet())
+            self._reply_timer = self.create_task(self._reply_when_quiet(delay))
 
-    async def _reply_when_quiet(self) -> None:
-        await asyncio.sleep(self.statement_wait_s)
+    async def _reply_when_quiet(self, delay: float) -> None:
+        await asyncio.sleep(delay)
         self._reply_timer = None
         await self._reply()
 
@@ -231,6 +269,7 @@ def build_goal_simulator(
         lambda act: emit(act.to_event(clock.now())),
         gcfg.no_greeting_s,
         gcfg.statement_wait_s,
+        gcfg.fragment_wait_s,
         services.info.caller_stats,
     )
     hang_up = SpokenHangUp(lambda: control.end("end_call", t=clock.now()), gcfg.hangup_wait_s)
