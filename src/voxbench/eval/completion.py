@@ -74,7 +74,8 @@ def completion_of(ctx: ConversationContext) -> Completion:
     ex = ToolExecutor(
         ctx.domain, ctx.initial_db, ctx.current_date_time or str(ctx.initial_db.get("_current_date")), spec
     )
-    done_at: int | None = -1 if matches(ex.db) else None
+    ok = matches(ex.db)
+    done_at: int | None = -1 if ok else None
     for i, call in enumerate(ctx.tool_calls):
         ex.execute(call.name, call.params)
         ok = matches(ex.db)
@@ -82,7 +83,9 @@ def completion_of(ctx: ConversationContext) -> Completion:
             done_at = i
         elif not ok:
             done_at = None
-    if db_hash(ex.db) != db_hash(ctx.final_db):
+    # `want` is also the final database's hash (it matched above); a replay whose last
+    # state matched has that hash already
+    if not ok and db_hash(ex.db) != want:
         return Completion(
             completed=True, note="replaying the recorded tool calls does not reach the final database"
         )

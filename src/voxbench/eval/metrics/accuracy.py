@@ -11,7 +11,7 @@ from voxbench.eval.judges import parse_json_list
 from voxbench.eval.judges import prompts as P
 from voxbench.eval.normalize import NORMALIZER_ID, normalize_text
 from voxbench.eval.types import EvalConfig, MetricResult, metric, prompt_hash
-from voxbench.scenarios import check_task_completion, db_hash
+from voxbench.scenarios import check_task_completion
 
 
 @metric("task_completion", category="accuracy", version="v0.1", pass_threshold=1.0)
@@ -29,7 +29,7 @@ def task_completion(ctx: ConversationContext, config: EvalConfig) -> MetricResul
         "auth_mismatches": tc.auth_mismatches,
         "diff": tc.diff,
     }
-    if ctx.final_db_hash and ctx.final_db_hash != db_hash(ctx.final_db):
+    if ctx.final_db_hash and ctx.final_db_hash != tc.actual_hash:  # db_hash(final_db), computed once
         details["recorded_hash_mismatch"] = ctx.final_db_hash
     s = 1.0 if tc.success else 0.0
     return MetricResult(name="task_completion", score=s, normalized_score=s, details=details)
