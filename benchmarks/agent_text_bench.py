@@ -30,7 +30,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
-from voxbench.pipelines.cascade_agent import agent_system_instruction
+from voxbench.pipelines.agent.cascade import agent_system_instruction
+from voxbench.pipelines.caller.trace_simulator import reference_user_lines
 from voxbench.pipelines.config import AgentConfig
 from voxbench.pipelines.services.grounding import GroundingGuard, request_text, tool_parameter_schemas
 from voxbench.pipelines.services.llm import LocalLLMServer, LocalLLMSettings
@@ -38,7 +39,6 @@ from voxbench.pipelines.services.tool_calls import (
     ToolCallTextAdapterStream,
     prepare_tool_request,
 )
-from voxbench.pipelines.trace_simulator import reference_user_lines
 from voxbench.scenarios import ToolExecutor, check_task_completion, load_dataset
 
 MODELS = {"0.5b": "qwen2.5-coder-0.5b", "1.5b": "qwen2.5-coder-1.5b"}

@@ -44,9 +44,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
-from voxbench.pipelines.caller_json import caller_response_format
-from voxbench.pipelines.caller_prompt import caller_request_messages, is_hold_line, simulator_prompt
-from voxbench.pipelines.caller_stream import CallerTurnStream, GiveUp
+from voxbench.pipelines.caller.prompt import caller_request_messages, is_hold_line, simulator_prompt
+from voxbench.pipelines.caller.stream import CallerTurnStream, GiveUp
+from voxbench.pipelines.caller.turn_json import caller_response_format
 from voxbench.pipelines.scenario_input import CallScenario
 from voxbench.pipelines.services.llm import LocalLLMServer, LocalLLMSettings
 from voxbench.scenarios import load_dataset

@@ -86,9 +86,9 @@ def analyse(out: Path) -> dict[str, Any]:
 
 async def one_call(voice: str, server: Any, lines: int, out: Path) -> dict[str, Any]:
     from voxbench.pipelines.bundles import SimulatorServices
+    from voxbench.pipelines.call.runner import run_call
     from voxbench.pipelines.config import CallConfig, LimitsConfig, SimulatorConfig, TraceSimConfig
     from voxbench.pipelines.local_stack import local_agent
-    from voxbench.pipelines.runner import run_call
     from voxbench.pipelines.scenario_input import CallScenario
     from voxbench.pipelines.services import TTSConfig, make_tts
     from voxbench.records import ServicePart, SimulatorInfo

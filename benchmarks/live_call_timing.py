@@ -49,8 +49,8 @@ from tests.pipelines.test_call_fakes import agent_services, call_input, fast_con
 from timing_probes import Direction, HopProbes, onset_errors_ms
 
 from voxbench.pipelines.bundles import SimulatorServices
-from voxbench.pipelines.runner import run_call
-from voxbench.pipelines.trace_simulator import reference_user_lines
+from voxbench.pipelines.call.runner import run_call
+from voxbench.pipelines.caller.trace_simulator import reference_user_lines
 from voxbench.processors.clock import ConversationClock
 from voxbench.records import Speech, read_record
 from voxbench.transports.config import WireConfig

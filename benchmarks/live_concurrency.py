@@ -58,15 +58,15 @@ def _init(barrier: Any) -> None:
     """Worker start-up: the heavy imports happen here, before the common start."""
     global _barrier
     _barrier = barrier
-    import voxbench.pipelines.runner
-    import voxbench.pipelines.selftest_call  # noqa: F401
+    import voxbench.pipelines.call.runner
+    import voxbench.pipelines.call.selftest  # noqa: F401
 
 
 def _call(data: str, domain: str, scenario: str, voices: str, out: str) -> dict[str, Any]:
     """One re-enacted call with probes; waits for every other call of this N to be ready."""
-    from voxbench.pipelines.runner import run_call
+    from voxbench.pipelines.call.runner import run_call
+    from voxbench.pipelines.call.selftest import selftest_call_config, selftest_services
     from voxbench.pipelines.scenario_input import CallScenario
-    from voxbench.pipelines.selftest_call import selftest_call_config, selftest_services
     from voxbench.processors.clock import ConversationClock
     from voxbench.records import PacingEvent, Speech, read_record
     from voxbench.scenarios.loader import load_dataset

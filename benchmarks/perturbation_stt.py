@@ -48,8 +48,8 @@ KEY_WORDS = ("window", "checked bag", "one")
 
 
 def user_lines() -> list[tuple[str, str]]:
+    from voxbench.pipelines.caller.trace_simulator import reference_user_lines
     from voxbench.pipelines.scenario_input import CallScenario
-    from voxbench.pipelines.trace_simulator import reference_user_lines
     from voxbench.scenarios.loader import load_dataset
 
     out = []
@@ -86,7 +86,7 @@ def main() -> None:
     from faster_whisper import WhisperModel
 
     from voxbench.eval.normalize import normalize_text
-    from voxbench.pipelines.caller_side import tts_config_for_voice
+    from voxbench.pipelines.caller.side import tts_config_for_voice
     from voxbench.pipelines.local_stack import USER_VOICE
     from voxbench.pipelines.services.stt import resolve_whisper_model
     from voxbench.pipelines.services.tts import make_synth

@@ -20,9 +20,9 @@ pytest.importorskip("faster_whisper")
 pytest.importorskip("piper")
 pytest.importorskip("xllamacpp")
 
+from voxbench.pipelines.call.runner import run_call
 from voxbench.pipelines.config import CallConfig, LimitsConfig, SimulatorConfig, TraceSimConfig
 from voxbench.pipelines.local_stack import local_agent, local_simulator, start_llm_server
-from voxbench.pipelines.runner import run_call
 from voxbench.pipelines.scenario_input import CallScenario
 from voxbench.pipelines.services.stt import WhisperTranscriber
 from voxbench.processors.speech_onset import detect_segments

@@ -17,9 +17,9 @@ pytest.importorskip("faster_whisper")
 pytest.importorskip("piper")
 pytest.importorskip("xllamacpp")
 
+from voxbench.pipelines.call.runner import run_call
 from voxbench.pipelines.config import CallConfig, LimitsConfig, SimulatorConfig, TraceSimConfig
 from voxbench.pipelines.local_stack import local_agent, local_simulator, start_llm_server
-from voxbench.pipelines.runner import run_call
 from voxbench.pipelines.scenario_input import CallScenario
 from voxbench.records import ToolCall, read_record
 from voxbench.scenarios import check_task_completion, load_dataset

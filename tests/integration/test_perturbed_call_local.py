@@ -18,10 +18,10 @@ pytest.importorskip("faster_whisper")
 pytest.importorskip("piper")
 pytest.importorskip("xllamacpp")
 
-from voxbench.pipelines.caller_side import CallPerturbation
+from voxbench.pipelines.call.runner import run_call
+from voxbench.pipelines.caller.side import CallPerturbation
 from voxbench.pipelines.config import CallConfig, LimitsConfig, SimulatorConfig, TraceSimConfig
 from voxbench.pipelines.local_stack import local_agent, local_simulator, start_llm_server
-from voxbench.pipelines.runner import run_call
 from voxbench.pipelines.scenario_input import CallScenario
 from voxbench.processors.perturbations import resolve_condition
 from voxbench.processors.speech_onset import detect_segments

@@ -13,7 +13,7 @@ from voxbench.orchestrator import ConversationJob
 from voxbench.orchestrator.live import run_live
 from voxbench.pipelines.bundles import AgentServices, SimulatorServices
 from voxbench.pipelines.call.session import CallSession
-from voxbench.pipelines.trace_simulator import reference_user_lines
+from voxbench.pipelines.caller.trace_simulator import reference_user_lines
 from voxbench.records import AgentInfo, ServicePart
 
 FAST_CALL = {

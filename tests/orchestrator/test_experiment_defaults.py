@@ -11,9 +11,9 @@ import yaml
 from voxbench.cli.experiment import experiment_base_config
 from voxbench.cli.main import build_parser
 from voxbench.cli.run import OFFLINE_DEFAULT_CALL
+from voxbench.pipelines.agent.profiles import AgentProfile
 from voxbench.pipelines.call.spec import ScriptedAgent
 from voxbench.pipelines.config import CallConfig
-from voxbench.pipelines.profiles import AgentProfile
 
 
 def _cfg(argv: list[str]):  # type: ignore[no-untyped-def]

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from voxbench.cli.main import main
-from voxbench.pipelines.agent_select import canonical_name, local_llm_config, resolve_agent
+from voxbench.pipelines.agent.selection import canonical_name, local_llm_config, resolve_agent
 
 
 def test_aliases_and_local_default() -> None:

@@ -8,7 +8,7 @@ from pathlib import Path
 from tests.fakes.services import FakeLLM, FakeSTT, FakeTTS, Reply
 from tests.pipelines.test_call_fakes import call_input, fast_config
 from voxbench.pipelines.bundles import AgentServices, SimulatorServices
-from voxbench.pipelines.runner import run_call
+from voxbench.pipelines.call.runner import run_call
 from voxbench.records import EndEvent, ErrorEvent, read_record
 
 

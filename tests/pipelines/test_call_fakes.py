@@ -9,6 +9,7 @@ import soundfile as sf
 
 from tests.fakes.services import FakeLLM, FakeSTT, FakeTTS, Reply
 from voxbench.pipelines.bundles import AgentServices, SimulatorServices
+from voxbench.pipelines.call.runner import run_call
 from voxbench.pipelines.config import (
     AgentConfig,
     CallConfig,
@@ -18,7 +19,6 @@ from voxbench.pipelines.config import (
     TurnConfig,
     VADConfig,
 )
-from voxbench.pipelines.runner import run_call
 from voxbench.pipelines.scenario_input import CallScenario
 from voxbench.processors.speech_onset import detect_segments
 from voxbench.records import (
@@ -77,7 +77,7 @@ def agent_services(lines: list[str]) -> AgentServices:
 
 async def test_fake_call_over_loopback(eva_data: Path, tmp_path: Path) -> None:
     call = call_input(eva_data)
-    from voxbench.pipelines.trace_simulator import reference_user_lines
+    from voxbench.pipelines.caller.trace_simulator import reference_user_lines
 
     lines = reference_user_lines(call.scenario, call.resolver)
     assert len(lines) == 5

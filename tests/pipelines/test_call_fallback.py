@@ -12,13 +12,13 @@ from tests.pipelines.test_call_fakes import call_input, fast_config
 from voxbench.eval.from_record import load_context
 from voxbench.eval.metrics.turn_taking import turn_taking
 from voxbench.eval.types import EvalConfig
+from voxbench.pipelines.agent.cascade import build_cascade_agent
 from voxbench.pipelines.bundles import AgentServices, SimulatorServices
-from voxbench.pipelines.cascade_agent import build_cascade_agent
+from voxbench.pipelines.call.runner import run_call
+from voxbench.pipelines.caller.trace_simulator import reference_user_lines
 from voxbench.pipelines.config import AgentConfig, TraceSimConfig
-from voxbench.pipelines.control import CallControl
-from voxbench.pipelines.runner import run_call
-from voxbench.pipelines.trace_simulator import reference_user_lines
 from voxbench.processors.clock import ConversationClock
+from voxbench.processors.control import CallControl
 from voxbench.processors.fallback_nudge import MAX_CONSECUTIVE_NUDGES, NUDGE_PROMPT, FallbackNudger
 from voxbench.records import AgentInfo, FallbackNudge, ServicePart, Speech, UsageEvent, read_record
 from voxbench.scenarios import ToolExecutor

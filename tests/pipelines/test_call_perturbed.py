@@ -14,7 +14,9 @@ import soundfile as sf
 
 from tests.fakes.services import FakeLLM, FakeSTT, FakeTTS, Reply, buzz
 from voxbench.pipelines.bundles import AgentServices, SimulatorServices
-from voxbench.pipelines.caller_side import CallPerturbation
+from voxbench.pipelines.call.runner import run_call
+from voxbench.pipelines.caller.side import CallPerturbation
+from voxbench.pipelines.caller.trace_simulator import reference_user_lines
 from voxbench.pipelines.config import (
     AgentConfig,
     CallConfig,
@@ -24,9 +26,7 @@ from voxbench.pipelines.config import (
     TurnConfig,
     VADConfig,
 )
-from voxbench.pipelines.runner import run_call
 from voxbench.pipelines.scenario_input import CallScenario
-from voxbench.pipelines.trace_simulator import reference_user_lines
 from voxbench.processors.perturbations import (
     BackchannelConfig,
     BargeInPoint,

@@ -9,9 +9,9 @@ from pydantic import ValidationError
 
 from voxbench.orchestrator.config import RunConfig
 from voxbench.orchestrator.jobs import ConversationJob, expand, make_job
-from voxbench.pipelines.agent_select import resolve_agent_choice
+from voxbench.pipelines.agent.profiles import AgentProfile
+from voxbench.pipelines.agent.selection import resolve_agent_choice
 from voxbench.pipelines.call.spec import CallSpec, ScriptedAgent
-from voxbench.pipelines.profiles import AgentProfile
 from voxbench.pipelines.services import SIMULATOR_LLM, LLMConfig
 from voxbench.records.seeds import derive_seed, perturbation_seed
 from voxbench.scenarios import load_dataset

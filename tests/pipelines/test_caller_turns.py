@@ -11,15 +11,7 @@ import pytest
 from openai.types.chat.chat_completion_chunk import ChatCompletionChunk, Choice, ChoiceDelta
 
 from tests.pipelines.test_call_fakes import call_input
-from voxbench.pipelines.caller_json import (
-    CALLER_TURN_SCHEMA,
-    CallerTurn,
-    SaysExtractor,
-    caller_response_format,
-    caller_turn_json,
-    parse_caller_turn,
-)
-from voxbench.pipelines.caller_prompt import (
+from voxbench.pipelines.caller.prompt import (
     CUE,
     call_lines,
     caller_request_messages,
@@ -27,7 +19,15 @@ from voxbench.pipelines.caller_prompt import (
     last_question,
     simulator_prompt,
 )
-from voxbench.pipelines.caller_stream import ECHO_FALLBACK, CallerTurnStream, GiveUp, is_echo
+from voxbench.pipelines.caller.stream import ECHO_FALLBACK, CallerTurnStream, GiveUp, is_echo
+from voxbench.pipelines.caller.turn_json import (
+    CALLER_TURN_SCHEMA,
+    CallerTurn,
+    SaysExtractor,
+    caller_response_format,
+    caller_turn_json,
+    parse_caller_turn,
+)
 
 
 def test_response_format_is_a_strict_schema_with_the_words_first() -> None:

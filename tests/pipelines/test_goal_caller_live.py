@@ -18,8 +18,8 @@ import pytest
 from tests.fakes.services import FakeLLM, FakeSTT, FakeTTS, Reply
 from tests.pipelines.test_call_fakes import fast_config
 from voxbench.pipelines.bundles import AgentServices, SimulatorServices
+from voxbench.pipelines.call.runner import run_call
 from voxbench.pipelines.config import GoalSimConfig, SimulatorConfig, TurnConfig, VADConfig
-from voxbench.pipelines.runner import run_call
 from voxbench.pipelines.scenario_input import CallScenario
 from voxbench.records import CallerAct, ToolCall, Transcript, Utterance, read_record
 from voxbench.records.models import SimulatorInfo

@@ -28,9 +28,9 @@ from pipecat.tests.utils import SleepFrame, run_test
 
 from tests.fakes.services import FakeTTS
 from voxbench.pipelines.bundles import SimulatorServices
-from voxbench.pipelines.caller_llm import make_caller_llm
+from voxbench.pipelines.caller.llm_service import make_caller_llm
+from voxbench.pipelines.caller.llm_simulator import END_CALL, prepare_llm_caller
 from voxbench.pipelines.config import CallConfig
-from voxbench.pipelines.llm_simulator import END_CALL, prepare_llm_caller
 from voxbench.pipelines.local_stack import SIMULATOR_LLM
 from voxbench.pipelines.scenario_input import CallScenario
 from voxbench.pipelines.services import make_local_llm_server

@@ -12,9 +12,9 @@ from pathlib import Path
 from tests.fakes.services import FakeLLM, FakeSTT, FakeTTS, Reply
 from tests.pipelines.test_call_fakes import call_input, fast_config
 from voxbench.pipelines.bundles import AgentServices, SimulatorServices
+from voxbench.pipelines.call.runner import run_call
+from voxbench.pipelines.caller.llm_simulator import simulator_prompt
 from voxbench.pipelines.config import LLMSimConfig, SimulatorConfig, TurnConfig, VADConfig
-from voxbench.pipelines.llm_simulator import simulator_prompt
-from voxbench.pipelines.runner import run_call
 from voxbench.records import ToolCall, Utterance, read_record
 
 

@@ -19,10 +19,10 @@ from tests.fakes.openai_server import FakeChatServer
 from tests.fakes.services import FakeLLM, FakeSTT, FakeTTS, Reply
 from tests.pipelines.test_call_fakes import call_input, fast_config
 from voxbench.pipelines.bundles import AgentServices, SimulatorServices
-from voxbench.pipelines.caller_json import caller_turn_json
-from voxbench.pipelines.caller_llm import make_caller_llm
+from voxbench.pipelines.call.runner import run_call
+from voxbench.pipelines.caller.llm_service import make_caller_llm
+from voxbench.pipelines.caller.turn_json import caller_turn_json
 from voxbench.pipelines.config import LLMSimConfig, SimulatorConfig, TurnConfig, VADConfig
-from voxbench.pipelines.runner import run_call
 from voxbench.pipelines.services import LLMConfig
 from voxbench.processors.speech_onset import detect_segments
 from voxbench.records import LLMText, ToolCall, Utterance, read_record

@@ -13,8 +13,8 @@ import soundfile as sf
 from voxbench.eval.from_record import load_context
 from voxbench.eval.runner import score_context
 from voxbench.eval.types import EvalConfig
-from voxbench.pipelines import post_call_stt
-from voxbench.pipelines.post_call_stt import agent_segments, transcribe_agent_record
+from voxbench.pipelines.call import post_call_stt
+from voxbench.pipelines.call.post_call_stt import agent_segments, transcribe_agent_record
 from voxbench.processors.perturbations import voices
 from voxbench.records import (
     ConversationRecord,

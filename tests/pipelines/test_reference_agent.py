@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from voxbench.pipelines.agent.reference import ReferenceAgentServices
 from voxbench.pipelines.bundles import SimulatorServices
+from voxbench.pipelines.call.runner import run_call
 from voxbench.pipelines.config import (
     AgentConfig,
     CallConfig,
@@ -14,8 +16,6 @@ from voxbench.pipelines.config import (
     TurnConfig,
     VADConfig,
 )
-from voxbench.pipelines.reference_agent import ReferenceAgentServices
-from voxbench.pipelines.runner import run_call
 from voxbench.pipelines.scenario_input import CallScenario
 from voxbench.pipelines.services.tone import ToneTTSService
 from voxbench.records import (

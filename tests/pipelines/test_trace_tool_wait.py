@@ -16,10 +16,10 @@ import pytest
 from tests.fakes.services import FakeLLM, FakeSTT, FakeTTS, Reply
 from tests.pipelines.test_call_fakes import fast_config
 from voxbench.pipelines.bundles import AgentServices, SimulatorServices
+from voxbench.pipelines.call.runner import run_call
+from voxbench.pipelines.caller.trace_simulator import reference_user_turns
 from voxbench.pipelines.config import CallConfig
-from voxbench.pipelines.runner import run_call
 from voxbench.pipelines.scenario_input import CallScenario
-from voxbench.pipelines.trace_simulator import reference_user_turns
 from voxbench.records import LLMText, Utterance, read_record
 from voxbench.scenarios import check_task_completion, load_dataset
 from voxbench.scenarios.loader import builtin_dataset_dir

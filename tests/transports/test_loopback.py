@@ -22,12 +22,12 @@ from pipecat.pipeline.worker import PipelineParams, PipelineWorker
 from pipecat.processors.frame_processor import FrameDirection, FrameProcessor
 from pipecat.workers.runner import WorkerRunner
 
-from voxbench.pipelines.wire import make_client, make_server, simulator_serializer
 from voxbench.transports.config import WireConfig
 from voxbench.transports.paced import PacedClientOutput, SampleClockPacer
 from voxbench.transports.pacing import GapFillProcessor
 from voxbench.transports.pairing import client_params, free_port, wait_for_server
 from voxbench.transports.serializers import AudioOnlyProtobufSerializer
+from voxbench.transports.wire import make_client, make_server, simulator_serializer
 
 SR = 16000
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
-from voxbench.pipelines.wire import make_client, make_server, simulator_serializer
 from voxbench.transports.config import WireConfig
 from voxbench.transports.paced import PacedClientOutput, PacedServerOutput, SampleClockPacer
 from voxbench.transports.pairing import client_params, server_params
 from voxbench.transports.serializers import AudioOnlyProtobufSerializer
+from voxbench.transports.wire import make_client, make_server, simulator_serializer
 
 SR = 16000
 N = 640  # 40 ms

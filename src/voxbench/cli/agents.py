@@ -26,7 +26,7 @@ def add_parser(sub: Any) -> None:
 
 
 def _rows(args: argparse.Namespace) -> list[dict[str, Any]]:
-    from voxbench.pipelines.profiles import load_profiles
+    from voxbench.pipelines.agent.profiles import load_profiles
 
     rows = []
     for name, prof in sorted(load_profiles(args.profiles).items()):
@@ -75,7 +75,7 @@ def list_cmd(args: argparse.Namespace) -> int:
 
 
 def check_cmd(args: argparse.Namespace) -> int:
-    from voxbench.pipelines.profiles import get_profile, preflight
+    from voxbench.pipelines.agent.profiles import get_profile, preflight
 
     preflight(get_profile(args.profile, args.profiles))  # ValueError -> one line, exit 2 (cli.main)
     print(f"{args.profile}: ready")

@@ -46,7 +46,7 @@ def add_parser(sub: Any) -> None:
 def call_spec(args: argparse.Namespace) -> Any:
     """The CallSpec of `voxbench call`: resolved here, before any model loads (an unknown
     profile, a missing key, an unknown scenario or condition fails in one line)."""
-    from voxbench.pipelines.agent_select import REFERENCE, resolve_agent
+    from voxbench.pipelines.agent.selection import REFERENCE, resolve_agent
     from voxbench.pipelines.call.spec import (
         CallSeeds,
         CallSpec,

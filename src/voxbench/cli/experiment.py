@@ -82,7 +82,7 @@ def experiment_cmd(args: argparse.Namespace) -> int:
 
     base = experiment_base_config(args)
     if base.resolved_conversation_fn() == "live":
-        from voxbench.pipelines.profiles import AgentProfile, preflight
+        from voxbench.pipelines.agent.profiles import AgentProfile, preflight
 
         if isinstance(base.agent, AgentProfile):
             preflight(base.agent)  # a missing key or extra fails before any call

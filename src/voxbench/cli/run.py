@@ -150,7 +150,7 @@ def run_cmd(args: argparse.Namespace) -> int:
     if config.resolved_conversation_fn() == "live":
         # a missing key/extra fails here, before any call starts (an unknown profile already
         # failed while the config was read)
-        from voxbench.pipelines.profiles import AgentProfile, preflight
+        from voxbench.pipelines.agent.profiles import AgentProfile, preflight
 
         if isinstance(config.agent, AgentProfile):
             preflight(config.agent)

@@ -108,15 +108,15 @@ def run_talk_cmd(args: argparse.Namespace) -> int:
     quiet_stderr(args.verbose)
     call = resolve_call(args.data, args.domain, args.scenario, args.lang)  # before any model loads
 
-    from voxbench.pipelines.talk import TalkCall, scenario_card
-    from voxbench.pipelines.talk_local import AudioDeviceError
+    from voxbench.pipelines.human.talk import TalkCall, scenario_card
+    from voxbench.pipelines.human.talk_local import AudioDeviceError
 
     cfg = talk_config(args.time_limit, args.lang)
     stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
     out = Path(args.out or f"runs/talk/{call.domain}-{call.scenario.id}-{stamp}")
     transport = None
     if args.local_audio:
-        from voxbench.pipelines.talk_local import local_audio_transport
+        from voxbench.pipelines.human.talk_local import local_audio_transport
 
         try:  # fail before loading any model
             transport, devices = local_audio_transport(
@@ -129,8 +129,8 @@ def run_talk_cmd(args: argparse.Namespace) -> int:
     else:
         _check_webrtc()
 
-    from voxbench.pipelines.agent_builder import build_agent_services
-    from voxbench.pipelines.agent_select import local_llm_config, resolve_agent
+    from voxbench.pipelines.agent.builder import build_agent_services
+    from voxbench.pipelines.agent.selection import local_llm_config, resolve_agent
     from voxbench.pipelines.local_stack import start_llm_server
 
     profile = resolve_agent(args.agent)
@@ -151,10 +151,10 @@ def run_talk_cmd(args: argparse.Namespace) -> int:
             services = build_agent_services(profile, server=server, check=False)
             talk = TalkCall(call, cfg, services, out, interface=interface)
             if args.local_audio:
-                from voxbench.pipelines.talk_local import run_local_talk
+                from voxbench.pipelines.human.talk_local import run_local_talk
 
                 return await run_local_talk(talk, card, transport)
-            from voxbench.pipelines.talk_web import serve_talk
+            from voxbench.pipelines.human.talk_web import serve_talk
 
             return await serve_talk(
                 talk, card, port=args.port, raw_mic=args.raw_mic, on_ready=ready, on_rated=rated

@@ -71,7 +71,7 @@ def _resolve_agent(v: Any) -> Any:
         v = {"profile": v}
     if not isinstance(v, Mapping) or v.get("profile") in ("scripted", "reference") or "architecture" in v:
         return v  # the scripted or reference agent, or an already resolved profile (run.json, job.json)
-    from voxbench.pipelines.agent_select import resolve_agent_choice
+    from voxbench.pipelines.agent.selection import resolve_agent_choice
 
     return resolve_agent_choice(v)
 

@@ -1,7 +1,7 @@
 """`voxbench selftest`: every reference conversation re-enacted live, checked, and timed.
 
 Each scenario is one live call over the real loopback WebSocket: the trace caller speaks
-the reference user lines, the reference agent (``pipelines/reference_agent.py``) answers
+the reference user lines, the reference agent (``pipelines/agent/reference.py``) answers
 with the reference agent lines and tool calls when its turn detection ends the caller's
 turn. The call is then checked from its record (``selftest_checks.py``): task completed,
 every line and tool call in order, no barge-in or yield, answers where they should be,
@@ -107,13 +107,13 @@ def call_log(out_dir: Path) -> Iterator[None]:
 
 def run_job(job: SelftestJob) -> CallCheck:
     """One re-enacted call (in a worker process), then its checks."""
-    from voxbench.pipelines.runner import run_call
-    from voxbench.pipelines.scenario_input import CallScenario
-    from voxbench.pipelines.selftest_call import (
+    from voxbench.pipelines.call.runner import run_call
+    from voxbench.pipelines.call.selftest import (
         selftest_call_config,
         selftest_services,
         selftest_time_limit_s,
     )
+    from voxbench.pipelines.scenario_input import CallScenario
 
     dd = load_dataset(job.data, [job.domain]).domains[job.domain]
     call = CallScenario.from_domain(dd, job.scenario_id, job.lang)

@@ -1,4 +1,8 @@
-"""Nested, bounded configuration of one live call (pure pydantic)."""
+"""Nested, bounded configuration of one live call (pure pydantic).
+
+``TraceSimConfig`` (processors/trace_config.py), ``VADConfig`` and ``WireConfig``
+(transports/config.py) live next to what they configure and are re-exported here.
+"""
 
 from __future__ import annotations
 
@@ -7,19 +11,25 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from voxbench.processors.onset_config import OnsetConfig
-from voxbench.transports.config import WireConfig
+from voxbench.processors.trace_config import TraceSimConfig
+from voxbench.transports.config import VADConfig, WireConfig
+
+__all__ = [
+    "AgentConfig",
+    "CallConfig",
+    "LLMSimConfig",
+    "LimitsConfig",
+    "OnsetConfig",
+    "SimulatorConfig",
+    "TraceSimConfig",
+    "TurnConfig",
+    "VADConfig",
+    "WireConfig",
+]
 
 
 class _Cfg(BaseModel):
     model_config = ConfigDict(extra="forbid")
-
-
-class VADConfig(_Cfg):
-    engine: Literal["silero", "webrtc", "energy"] = "silero"
-    confidence: float = Field(default=0.7, ge=0, le=1)
-    start_secs: float = Field(default=0.2, ge=0, le=2)
-    stop_secs: float = Field(default=0.2, ge=0, le=3)
-    min_volume: float = Field(default=0.6, ge=0, le=1)
 
 
 class TurnConfig(_Cfg):
@@ -45,32 +55,6 @@ class AgentConfig(_Cfg):
     )
     vad: VADConfig = Field(default_factory=VADConfig)
     turn: TurnConfig = Field(default_factory=TurnConfig)
-
-
-class TraceSimConfig(_Cfg):
-    turn_gap_s: float = Field(default=1.5, gt=0, le=30, description="agent silence that ends its turn")
-    no_greeting_s: float = Field(
-        default=6.0, gt=0, le=60, description="speak first if the agent says nothing"
-    )
-    reply_timeout_s: float = Field(
-        default=45.0, gt=0, le=300, description="speak on if the agent never answers"
-    )
-    max_lines: int | None = Field(default=None, ge=1, description="speak only the first N reference lines")
-    follow_trace_turns: bool = Field(
-        default=True,
-        description="wait for as many agent turns as the reference trace has before each line (a hold "
-        "line per unannounced tool call), so the caller does not answer into the silence of a tool call",
-    )
-    hold_max_s: float = Field(
-        default=1.6,
-        gt=0,
-        le=30,
-        description="an agent turn with more speech than this is an answer, not a hold ('One moment "
-        "please.' is about 1 s)",
-    )
-    hold_gap_s: float = Field(
-        default=12.0, gt=0, le=300, description="after a hold, speak anyway once the agent is quiet this long"
-    )
 
 
 class LLMSimConfig(_Cfg):

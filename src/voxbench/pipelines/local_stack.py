@@ -43,8 +43,8 @@ def local_agent(
     server: Any, llm_cfg: LLMConfig | None = None, stt_cfg: STTConfig | None = None
 ) -> AgentServices:
     """The offline default agent (profile ``cascade-local``), its LLM and STT optionally replaced."""
-    from voxbench.pipelines.agent_builder import build_agent_services
-    from voxbench.pipelines.profiles import BUILTIN_PROFILES
+    from voxbench.pipelines.agent.builder import build_agent_services
+    from voxbench.pipelines.agent.profiles import BUILTIN_PROFILES
 
     profile = BUILTIN_PROFILES["cascade-local"].model_copy(
         update={"llm": llm_cfg or LOCAL_AGENT_LLM, "stt": stt_cfg or STTConfig()}
@@ -67,7 +67,7 @@ def local_simulator(
     :func:`start_simulator_llm_server`), ``llm_cfg`` defaults to ``SIMULATOR_LLM`` and
     ``reply_format`` must match the call's ``simulator.llm.reply_format``.
     """
-    from voxbench.pipelines.caller_side import tts_config_for_voice
+    from voxbench.pipelines.caller.side import tts_config_for_voice
 
     voice = tts_config_for_voice(voice_id, USER_VOICE)
     tts = make_tts(voice)
@@ -80,7 +80,7 @@ def local_simulator(
     if kind == "goal":  # hears the agent and decides by its goal: no LLM
         info.stt = stt_part
         return SimulatorServices(tts=tts, stt=make_stt(STTConfig()), info=info)
-    from voxbench.pipelines.caller_llm import make_caller_llm
+    from voxbench.pipelines.caller.llm_service import make_caller_llm
 
     llm_cfg = llm_cfg or SIMULATOR_LLM
     llm = (

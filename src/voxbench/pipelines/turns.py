@@ -9,7 +9,7 @@ from pipecat.turns.user_stop.turn_analyzer_user_turn_stop_strategy import TurnAn
 from pipecat.turns.user_turn_strategies import UserTurnStrategies
 
 from voxbench.pipelines.config import TurnConfig, VADConfig
-from voxbench.pipelines.wire import make_vad
+from voxbench.transports.vad import make_vad
 
 
 def user_aggregator_params(vad: VADConfig, turn: TurnConfig, sample_rate: int) -> LLMUserAggregatorParams:

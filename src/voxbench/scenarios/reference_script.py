@@ -1,7 +1,7 @@
 """A scenario's reference conversation as the agent's script, reply by reply (pure).
 
 EVA's expected trace interleaves the caller's lines, the agent's lines and the agent's
-tool calls. The reference agent (``voxbench.pipelines.reference_agent``) re-enacts the
+tool calls. The reference agent (``voxbench.pipelines.agent.reference``) re-enacts the
 agent's side of it live: what it says before the caller's first line (the ``prelude``,
 usually a greeting) and, after the caller's line ``i`` ends, ``replies[i]`` (its lines
 and tool calls in trace order, up to the caller's next line).

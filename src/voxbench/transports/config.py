@@ -1,7 +1,8 @@
-"""Wire configuration (pure pydantic)."""
+"""Wire configuration (pure pydantic): the loopback wire, VAD on it, and how to reach an external agent."""
 
 from __future__ import annotations
 
+import os
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -29,3 +30,42 @@ class WireConfig(BaseModel):
         description="audio per websocket message (pipecat's audio_out_10ms_chunks x 10): speech can only start"
         " on a chunk boundary, so a chunk adds up to its length to when a voice starts being heard",
     )
+
+
+class VADConfig(BaseModel):
+    """Voice activity detection on a pipeline's input (Silero, WebRTC or plain energy)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    engine: Literal["silero", "webrtc", "energy"] = "silero"
+    confidence: float = Field(default=0.7, ge=0, le=1)
+    start_secs: float = Field(default=0.2, ge=0, le=2)
+    stop_secs: float = Field(default=0.2, ge=0, le=3)
+    min_volume: float = Field(default=0.6, ge=0, le=1)
+
+
+class ExternalAgentConfig(BaseModel):
+    """An agent reached over a WebSocket; tools through the HTTP bridge (docs/external-agents.md)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    url: str = Field("ws://127.0.0.1:8765", description="the agent's WebSocket URL")
+    url_env: str | None = Field(
+        "VOXBENCH_EXTERNAL_AGENT_URL", description="when this variable is set it overrides url"
+    )
+    protocol: Literal["pcm16", "twilio"] = Field(
+        "pcm16", description="pcm16: pipecat protobuf audio frames; twilio: Twilio media-stream JSON"
+    )
+    sample_rate: int = Field(16000, description="pcm16 rate on the agent's wire")
+    tool_bridge: bool = True
+    tool_bridge_host: str = "127.0.0.1"
+    tool_bridge_port: int = Field(0, ge=0, le=65535, description="0: a free port, announced in-band")
+    connect_timeout_s: float = Field(10.0, gt=0, le=120)
+    headers_env: dict[str, str] = Field(
+        default_factory=dict, description="HTTP header -> variable holding its value (e.g. auth)"
+    )
+
+    def resolved_url(self) -> str:
+        if self.url_env and os.environ.get(self.url_env):
+            return os.environ[self.url_env]
+        return self.url

@@ -24,17 +24,19 @@ from pipecat.workers.runner import WorkerRunner
 
 from tests.fakes.services import FakeLLM, FakeSTT, FakeTTS, Reply
 from tests.pipelines.agents.conftest import fast_config
+from voxbench.pipelines.agent.external import ExternalAgentServices
+from voxbench.pipelines.agent.profiles import BUILTIN_PROFILES
+from voxbench.pipelines.agent.tool_bridge import register_bridge_tools
+from voxbench.pipelines.agent.tools import tools_schema
 from voxbench.pipelines.bundles import SimulatorServices
+from voxbench.pipelines.call.runner import run_call
+from voxbench.pipelines.caller.trace_simulator import reference_user_lines
 from voxbench.pipelines.config import TurnConfig, VADConfig
-from voxbench.pipelines.external_agent import ExternalAgentServices
-from voxbench.pipelines.profiles import BUILTIN_PROFILES, ExternalAgentConfig
-from voxbench.pipelines.runner import run_call
 from voxbench.pipelines.scenario_input import CallScenario
-from voxbench.pipelines.tool_bridge import TOOLS_PARAM, register_bridge_tools
-from voxbench.pipelines.tools import tools_schema
-from voxbench.pipelines.trace_simulator import reference_user_lines
 from voxbench.pipelines.turns import user_aggregator_params
+from voxbench.processors.external_relay import TOOLS_PARAM
 from voxbench.records import Speech, ToolCall, ToolResult, read_record
+from voxbench.transports.config import ExternalAgentConfig
 from voxbench.transports.pacing import ContinuousMixer
 from voxbench.transports.pairing import free_port, server_params
 from voxbench.transports.serializers import AudioOnlyProtobufSerializer

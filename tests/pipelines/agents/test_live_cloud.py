@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from tests.pipelines.agents.conftest import fast_config
-from voxbench.pipelines.agent_builder import build_agent_services
+from voxbench.pipelines.agent.builder import build_agent_services
+from voxbench.pipelines.agent.profiles import BUILTIN_PROFILES, ProfileUnavailable, preflight
 from voxbench.pipelines.config import CallConfig, LimitsConfig, SimulatorConfig, TraceSimConfig
-from voxbench.pipelines.profiles import BUILTIN_PROFILES, ProfileUnavailable, preflight
 from voxbench.pipelines.scenario_input import CallScenario
 from voxbench.records import Speech, StageTiming, read_record
 
@@ -44,8 +44,8 @@ async def test_live_profile_call(name: str, call: CallScenario, tmp_path: Path) 
         preflight(profile)
     except ProfileUnavailable as exc:
         pytest.skip(str(exc))
+    from voxbench.pipelines.call.runner import run_call
     from voxbench.pipelines.local_stack import local_simulator
-    from voxbench.pipelines.runner import run_call
 
     services = build_agent_services(profile)
     record = await run_call(call, live_config(), services, local_simulator("trace"), tmp_path)

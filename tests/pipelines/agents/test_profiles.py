@@ -16,13 +16,10 @@ from pipecat.transports.websocket.server import SingleClientWebsocketServerTrans
 
 from tests.pipelines.agents.conftest import FAKE_KEYS
 from voxbench.cli.main import main
-from voxbench.pipelines.agent_builder import build_agent, build_agent_services
-from voxbench.pipelines.bundles import AgentServices
-from voxbench.pipelines.config import AgentConfig
-from voxbench.pipelines.control import CallControl
-from voxbench.pipelines.external_agent import ExternalAgentServices
-from voxbench.pipelines.pricing import usage_summary
-from voxbench.pipelines.profiles import (
+from voxbench.pipelines.agent.builder import build_agent, build_agent_services
+from voxbench.pipelines.agent.external import ExternalAgentServices
+from voxbench.pipelines.agent.pricing import usage_summary
+from voxbench.pipelines.agent.profiles import (
     BUILTIN_PROFILES,
     AgentProfile,
     ProfileUnavailable,
@@ -30,10 +27,13 @@ from voxbench.pipelines.profiles import (
     preflight,
     profiles_from_yaml,
 )
-from voxbench.pipelines.s2s_agent import RealtimeAgentServices
+from voxbench.pipelines.agent.s2s import RealtimeAgentServices
+from voxbench.pipelines.agent.tool_bridge import ToolBridge, call_tool, list_tools
+from voxbench.pipelines.bundles import AgentServices
+from voxbench.pipelines.config import AgentConfig
 from voxbench.pipelines.scenario_input import CallScenario
-from voxbench.pipelines.tool_bridge import ToolBridge, call_tool, list_tools
 from voxbench.processors.clock import ConversationClock
+from voxbench.processors.control import CallControl
 from voxbench.records import AgentInfo, TTSText, UsageEvent
 from voxbench.scenarios import ToolExecutor
 from voxbench.transports.pairing import server_params
@@ -120,7 +120,7 @@ def test_missing_key_fails_in_one_actionable_line(name: str, monkeypatch: pytest
 
 
 def test_missing_extra_names_the_install(monkeypatch: pytest.MonkeyPatch) -> None:
-    import voxbench.pipelines.profiles as prof
+    import voxbench.pipelines.agent.profiles as prof
 
     real = prof._importable
     monkeypatch.setattr(prof, "_importable", lambda m: False if m == "deepgram" else real(m))
@@ -186,7 +186,7 @@ def test_agents_cli(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.Monk
 
 def test_profiles_module_is_light() -> None:
     code = (
-        "import sys, voxbench.pipelines.profiles as p; p.load_profiles(); "
+        "import sys, voxbench.pipelines.agent.profiles as p; p.load_profiles(); "
         "heavy = [m for m in ('pipecat', 'deepgram', 'anthropic', 'google.genai') if m in sys.modules]; "
         "assert not heavy, heavy"
     )

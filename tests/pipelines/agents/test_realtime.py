@@ -10,13 +10,13 @@ import pytest
 from tests.fakes.services import FakeTTS
 from tests.pipelines.agents.conftest import fast_config
 from tests.pipelines.agents.realtime_server import Call, FakeRealtimeServer, Say
-from voxbench.pipelines.agent_builder import build_agent_services
+from voxbench.pipelines.agent.builder import build_agent_services
+from voxbench.pipelines.agent.profiles import BUILTIN_PROFILES, profiles_from_yaml
+from voxbench.pipelines.agent.s2s import RealtimeAgentServices
 from voxbench.pipelines.bundles import SimulatorServices
-from voxbench.pipelines.profiles import BUILTIN_PROFILES, profiles_from_yaml
-from voxbench.pipelines.runner import run_call
-from voxbench.pipelines.s2s_agent import RealtimeAgentServices
+from voxbench.pipelines.call.runner import run_call
+from voxbench.pipelines.caller.trace_simulator import reference_user_lines
 from voxbench.pipelines.scenario_input import CallScenario
-from voxbench.pipelines.trace_simulator import reference_user_lines
 from voxbench.records import Speech, StageTiming, ToolCall, ToolResult, TTSText, UsageEvent, read_record
 
 GREETING = "Hello! How can I help you today?"

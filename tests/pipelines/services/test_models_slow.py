@@ -274,9 +274,9 @@ async def test_default_agent_llm_verifies_the_caller_on_a_builtin_scenario(agent
     from pipecat.processors.aggregators.llm_response_universal import LLMContextAggregatorPair
     from pipecat.services.llm_service import FunctionCallParams
 
-    from voxbench.pipelines.cascade_agent import agent_system_instruction
+    from voxbench.pipelines.agent.cascade import agent_system_instruction
+    from voxbench.pipelines.agent.tools import tools_schema
     from voxbench.pipelines.services import LOCAL_AGENT_LLM
-    from voxbench.pipelines.tools import tools_schema
     from voxbench.scenarios import ToolExecutor, load_dataset
 
     dd = load_dataset(None, ["airline"]).domains["airline"]

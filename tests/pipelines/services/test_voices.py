@@ -93,7 +93,7 @@ def test_spelled_codes_get_pauses_between_characters() -> None:
 
 def test_caller_voice_ids_resolve_for_conditions() -> None:
     pytest.importorskip("pipecat")
-    from voxbench.pipelines.caller_side import tts_config_for_voice
+    from voxbench.pipelines.caller.side import tts_config_for_voice
 
     kumo = TTSConfig(voice="kokoro:jm_kumo")
     assert tts_config_for_voice(None, kumo) is kumo

@@ -22,8 +22,8 @@ from tests.fakes.services import FakeLLM, FakeSTT, FakeTTS, Reply
 from tests.pipelines.talk.helpers import buzz_segments, chromium_path, fake_mic_flags, write_mic_wav
 from voxbench.pipelines.bundles import AgentServices
 from voxbench.pipelines.config import AgentConfig, CallConfig, LimitsConfig, TurnConfig, VADConfig
+from voxbench.pipelines.human.talk import TalkCall, scenario_card
 from voxbench.pipelines.scenario_input import CallScenario
-from voxbench.pipelines.talk import TalkCall, scenario_card
 from voxbench.records import AgentInfo, HumanRating, Speech, ToolCall, Transcript, read_record
 from voxbench.scenarios import check_task_completion, load_dataset
 
@@ -93,7 +93,7 @@ async def browser_call(
     from playwright.async_api import async_playwright
 
     from voxbench.cli.talk import score_talk_record
-    from voxbench.pipelines.talk_web import serve_talk
+    from voxbench.pipelines.human.talk_web import serve_talk
 
     exe = chromium_path()
     url_fut: asyncio.Future[str] = asyncio.get_running_loop().create_future()
@@ -220,7 +220,7 @@ async def test_denied_microphone_shows_a_clear_error(tmp_path: Path) -> None:
     from playwright.async_api import async_playwright
 
     from tests.pipelines.talk.helpers import HEADLESS_FLAGS
-    from voxbench.pipelines.talk_web import TalkWebServer
+    from voxbench.pipelines.human.talk_web import TalkWebServer
 
     talk = TalkCall(bb1(), fast_config(), fake_agent(), tmp_path / "rec", interface="browser-webrtc")
     server = TalkWebServer(talk, scenario_card(talk.call), port=0)
@@ -253,9 +253,9 @@ async def test_browser_call_real_local_stack(tmp_path: Path) -> None:
     """The same page and flow with the offline agent (whisper + llama.cpp + Piper); the mic
     WAV is Piper's user voice saying the reference lines with long pauses for the agent."""
     chromium_path()
-    from voxbench.pipelines.agent_builder import build_agent_services
+    from voxbench.pipelines.agent.builder import build_agent_services
+    from voxbench.pipelines.agent.profiles import get_profile
     from voxbench.pipelines.local_stack import start_llm_server
-    from voxbench.pipelines.profiles import get_profile
     from voxbench.pipelines.services.tts import PiperSynth, resolve_piper_voice
 
     synth = PiperSynth(resolve_piper_voice("user-piper"))

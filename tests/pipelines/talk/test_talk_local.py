@@ -21,8 +21,8 @@ import pytest
 
 from tests.fakes.services import FakeLLM, FakeSTT, FakeTTS, Reply, buzz
 from voxbench.pipelines.bundles import AgentServices
-from voxbench.pipelines.talk import TalkCall, scenario_card
-from voxbench.pipelines.talk_local import (
+from voxbench.pipelines.human.talk import TalkCall, scenario_card
+from voxbench.pipelines.human.talk_local import (
     AudioDeviceError,
     find_devices,
     import_pyaudio,

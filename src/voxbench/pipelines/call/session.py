@@ -40,7 +40,7 @@ class CallSession:
 
     def perturbation(self) -> Any:
         """The spec's condition with its seed as a ``CallPerturbation``; None when clean."""
-        from voxbench.pipelines.caller_side import CallPerturbation
+        from voxbench.pipelines.caller.side import CallPerturbation
 
         seed = self.spec.seeds.perturbation
         if self.spec.perturbation.is_clean or seed is None:
@@ -53,7 +53,7 @@ class CallSession:
         """Run the call. Services not given are built from the spec (servers started here and
         stopped before returning, while the event loop still runs: an abandoned request fails
         fast instead of generating on)."""
-        from voxbench.pipelines.runner import run_call
+        from voxbench.pipelines.call.runner import run_call
 
         call = call or self.scenario()
         try:
@@ -79,11 +79,11 @@ class CallSession:
     def _agent_services(self, call: Any) -> Any:
         """The profile's services, its local LLM (if any) on a server this session owns; or
         the reference agent, built from the scenario."""
-        from voxbench.pipelines.agent_builder import build_agent_services
-        from voxbench.pipelines.agent_select import local_llm_config, reference_agent
+        from voxbench.pipelines.agent.builder import build_agent_services
+        from voxbench.pipelines.agent.profiles import preflight
+        from voxbench.pipelines.agent.selection import local_llm_config, reference_agent
         from voxbench.pipelines.call.spec import ReferenceAgent
         from voxbench.pipelines.local_stack import start_llm_server
-        from voxbench.pipelines.profiles import preflight
 
         if isinstance(self.spec.agent, ReferenceAgent):
             return reference_agent(call, self.spec.agent.voice)

@@ -14,8 +14,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, model_validator
 
+from voxbench.pipelines.agent.profiles import AgentProfile
 from voxbench.pipelines.config import CallConfig
-from voxbench.pipelines.profiles import AgentProfile
 from voxbench.pipelines.services import SIMULATOR_LLM, LLMConfig
 from voxbench.processors.perturbations import Condition, resolve_condition
 from voxbench.records.seeds import attempt_seed, conversation_seed, perturbation_seed
@@ -58,7 +58,7 @@ class ScriptedAgent(_Frozen):
 
 class ReferenceAgent(_Frozen):
     """The scenario's reference conversation spoken live as the agent (``--agent reference``,
-    ``pipelines/reference_agent.py``): it needs the scenario, not a profile."""
+    ``pipelines/agent/reference.py``): it needs the scenario, not a profile."""
 
     profile: Literal["reference"] = "reference"
     voice: str = Field(default="agent", description="tone, or any voice name a TTSConfig takes")

@@ -54,11 +54,11 @@ from voxbench.pipelines.caller.goal.acts import CallerAct
 from voxbench.pipelines.caller.goal.classify import classify
 from voxbench.pipelines.caller.goal.policy import GoalCaller, GoalCallerConfig
 from voxbench.pipelines.config import CallConfig
-from voxbench.pipelines.control import CallControl
-from voxbench.pipelines.llm_simulator import CallerHangUp, HangUpFrame
 from voxbench.pipelines.scenario_input import CallScenario
 from voxbench.pipelines.turns import user_aggregator_params
+from voxbench.processors.caller_turns import CallerHangUp, HangUpFrame
 from voxbench.processors.clock import ConversationClock
+from voxbench.processors.control import CallControl
 from voxbench.records import Event
 from voxbench.scenarios import Scenario
 from voxbench.transports.pacing import GapFillProcessor

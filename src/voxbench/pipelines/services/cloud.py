@@ -7,7 +7,7 @@ any vendor SDK. Building never connects: pipecat services open their sockets in
 ``setup()``/``start()``, i.e. when a pipeline starts.
 
 ``PROVIDERS`` says what each provider needs: the key variable, the pip extra and the
-modules whose presence proves the extra is installed (see :mod:`voxbench.pipelines.profiles`
+modules whose presence proves the extra is installed (see :mod:`voxbench.pipelines.agent.profiles`
 for the preflight that checks them before a call).
 """
 

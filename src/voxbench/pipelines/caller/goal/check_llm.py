@@ -22,14 +22,14 @@ class LLMTextCaller:
     """One scenario's LLM caller over text, sharing one model server and event loop."""
 
     def __init__(self, scenario: Scenario, client: Any, model: str, loop: asyncio.AbstractEventLoop) -> None:
-        from voxbench.pipelines.caller_prompt import AGENT_LABEL, CALLER_LABEL
+        from voxbench.pipelines.caller.prompt import AGENT_LABEL, CALLER_LABEL
         from voxbench.scenarios.agent_spec import AgentSpec
         from voxbench.scenarios.culture import CultureResolver
 
         self._labels = (AGENT_LABEL, CALLER_LABEL)
         self.client, self.model, self.loop = client, model, loop
         self.scenario = scenario
-        from voxbench.pipelines.caller_prompt import simulator_prompt
+        from voxbench.pipelines.caller.prompt import simulator_prompt
         from voxbench.pipelines.scenario_input import CallScenario
 
         call = CallScenario(
@@ -44,7 +44,7 @@ class LLMTextCaller:
         self.lines: list[tuple[str, str]] = []
 
     def _messages(self, careful: bool = False) -> list[dict[str, Any]]:
-        from voxbench.pipelines.caller_prompt import caller_request_messages
+        from voxbench.pipelines.caller.prompt import caller_request_messages
 
         msgs: list[dict[str, Any]] = [{"role": "system", "content": self.system}]
         for who, text in self.lines:
@@ -57,8 +57,8 @@ class LLMTextCaller:
         return Reply(text=text, kind="open")
 
     async def _turn(self, agent: str) -> tuple[str, bool]:
-        from voxbench.pipelines.caller_json import caller_response_format
-        from voxbench.pipelines.caller_stream import CallerTurnStream, GiveUp
+        from voxbench.pipelines.caller.stream import CallerTurnStream, GiveUp
+        from voxbench.pipelines.caller.turn_json import caller_response_format
 
         async def ask(careful: bool = False) -> Any:
             return await self.client.chat.completions.create(
@@ -87,7 +87,7 @@ class LLMTextCaller:
         return said.strip(), end
 
     def respond(self, agent_text: str) -> Reply:
-        from voxbench.pipelines.caller_prompt import is_hold_line
+        from voxbench.pipelines.caller.prompt import is_hold_line
 
         if not any(w == self._labels[1] for w, _ in self.lines):  # the agent greeted first
             self.lines.append((self._labels[0], agent_text))

@@ -1,26 +1,7 @@
-"""An external agent under test: a bot that is not ours, reached over a WebSocket.
+"""Relays the caller's audio to an external agent (a bot that is not ours) over a WebSocket, and its audio back.
 
-Our side keeps the usual shape (the simulator calls our agent server on loopback, the
-recorder hears both channels), and the "agent" pipeline relays to the external bot:
-
-    server.input() -> ExternalAgentRelay (WebSocket client to the bot) -> server.output()
-
-* ``pcm16``: the bot speaks voxbench's PCM protocol, i.e. pipecat protobuf frames with raw
-  16-bit PCM audio (what a pipecat bot with ``ProtobufFrameSerializer`` on a websocket
-  server transport speaks); non-audio frames are ignored both ways.
-* ``twilio``: the bot speaks Twilio media streams (``connected``/``start``/``media``/
-  ``stop`` JSON, mu-law 8 kHz); a ``clear`` is its interruption.
-
-The relay connects when the caller's first audio arrives (the bot's greeting is then
-heard), retrying until ``connect_timeout_s``. The bot's audio is relayed as a speech
-stream (bot speaking is detected on it). If the bot closes the socket the call ends
-("agent_hangup"); a failed connect is an infrastructure failure of the agent.
-
-Tools: a :class:`~voxbench.pipelines.tool_bridge.ToolBridge` on loopback serves the
-scenario's ToolExecutor; its URL is announced in-band (query parameter ``voxbench_tools``
-on the connect URL, and ``start.customParameters.voxbench_tools`` for Twilio). Each
-bridged call is recorded as a ToolCall/ToolResult event; a successful
-``transfer_to_agent`` ends the call ("transfer").
+Hosts the tool bridge's lifecycle: bridged tool calls are pushed as pipecat function-call
+frames (so the recorder sees them) and a transfer ends the call.
 """
 
 from __future__ import annotations
@@ -30,8 +11,7 @@ import contextlib
 import json
 import time
 import uuid
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 from urllib.parse import urlencode, urlsplit, urlunsplit
 
 from loguru import logger
@@ -47,27 +27,30 @@ from pipecat.frames.frames import (
     SpeechOutputAudioRawFrame,
     StartFrame,
 )
-from pipecat.pipeline.pipeline import Pipeline
-from pipecat.processors.aggregators.llm_context import LLMContext
 from pipecat.processors.frame_processor import FrameDirection, FrameProcessor, FrameProcessorSetup
 from pipecat.serializers.base_serializer import FrameSerializer
-from pipecat.transports.websocket.server import SingleClientWebsocketServerTransport
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, ConnectionClosedOK
 
-from voxbench.pipelines.cascade_agent import AgentPipeline
-from voxbench.pipelines.config import AgentConfig
-from voxbench.pipelines.control import CallControl
-from voxbench.pipelines.profiles import ExternalAgentConfig
-from voxbench.pipelines.tool_bridge import TOOLS_PARAM, ToolBridge
-from voxbench.pipelines.tools import TRANSFER_TOOL
 from voxbench.processors.clock import ConversationClock
-from voxbench.records import AgentInfo
-from voxbench.scenarios import AgentSpec, ToolExecutor
+from voxbench.processors.control import TRANSFER_TOOL, CallControl
+from voxbench.transports.config import ExternalAgentConfig
 from voxbench.transports.serializers import AudioOnlyProtobufSerializer, TwilioClientSerializer
 
 STREAM_SID = "MZvoxbenchexternal000000000000000"
 MAX_BUFFERED_CHUNKS = 250  # ~10 s of caller audio held while connecting
+TOOLS_PARAM = "voxbench_tools"  # query parameter / Twilio customParameter carrying the bridge URL
+
+
+class ToolBridgeLike(Protocol):
+    """What the relay needs of the tool bridge (``pipelines.agent.tool_bridge.ToolBridge``)."""
+
+    @property
+    def url(self) -> str: ...
+
+    async def start(self) -> str: ...
+
+    async def stop(self) -> None: ...
 
 
 def with_query(url: str, **params: str) -> str:
@@ -82,7 +65,7 @@ class ExternalAgentRelay(FrameProcessor):
     def __init__(
         self,
         cfg: ExternalAgentConfig,
-        bridge: ToolBridge | None,
+        bridge: ToolBridgeLike | None,
         control: CallControl,
         clock: ConversationClock,
         headers: dict[str, str] | None = None,
@@ -264,38 +247,3 @@ class ExternalAgentRelay(FrameProcessor):
         )
         if name == TRANSFER_TOOL and result.get("status") != "error":
             self.control.end("transfer", t=self.clock.now())
-
-
-@dataclass
-class ExternalAgentServices:
-    """No services of ours: the agent is elsewhere. ``llm`` is None (nothing to warm up)."""
-
-    external: ExternalAgentConfig
-    headers: dict[str, str] = field(default_factory=dict)
-    info: AgentInfo = field(default_factory=AgentInfo)
-    llm: Any = None
-    relay: ExternalAgentRelay | None = None
-
-    def build_pipeline(
-        self,
-        transport: SingleClientWebsocketServerTransport,
-        spec: AgentSpec,
-        executor: ToolExecutor,
-        current_date_time: str,
-        cfg: AgentConfig,
-        control: CallControl,
-        clock: ConversationClock,
-        sample_rate: int,
-    ) -> AgentPipeline:
-        ext = self.external
-        bridge = (
-            ToolBridge(executor, spec, ext.tool_bridge_host, ext.tool_bridge_port)
-            if ext.tool_bridge
-            else None
-        )
-        relay = ExternalAgentRelay(ext, bridge, control, clock, headers=self.headers)
-        if bridge is not None:
-            bridge.on_call = relay.on_tool_call
-        self.relay = relay
-        pipeline = Pipeline([transport.input(), relay, transport.output()])
-        return AgentPipeline(pipeline, LLMContext(), transport)

@@ -13,13 +13,14 @@ from pipecat.processors.aggregators.llm_response_universal import (
 from pipecat.processors.frame_processor import FrameProcessor
 from pipecat.transports.base_transport import BaseTransport
 
+from voxbench.pipelines.agent.tools import bind_tools, tools_schema
 from voxbench.pipelines.bundles import AgentServices
 from voxbench.pipelines.config import AgentConfig
-from voxbench.pipelines.control import CallControl
-from voxbench.pipelines.tools import PreToolSpeech, bind_tools, tools_schema
 from voxbench.pipelines.turns import user_aggregator_params
 from voxbench.processors.clock import ConversationClock
+from voxbench.processors.control import CallControl
 from voxbench.processors.fallback_nudge import FallbackNudger
+from voxbench.processors.pre_tool_speech import PreToolSpeech
 from voxbench.scenarios import AgentSpec, ToolExecutor
 
 PHONE_STYLE = (

@@ -31,17 +31,17 @@ from pipecat.pipeline.worker import PipelineParams, PipelineWorker, ProcessorUnu
 from pipecat.transports.base_transport import BaseTransport
 from pipecat.workers.runner import WorkerRunner
 
-from voxbench.pipelines.agent_builder import AgentBundle, build_agent
+from voxbench.pipelines.agent.builder import AgentBundle, build_agent
+from voxbench.pipelines.agent.cascade import AgentPipeline
 from voxbench.pipelines.bundles import AgentServices
 from voxbench.pipelines.call.lifecycle import PipelineTask, stop_worker, versions
+from voxbench.pipelines.call.record_files import write_conversation
 from voxbench.pipelines.call.watch import CallWatch, Drain, SideState
-from voxbench.pipelines.cascade_agent import AgentPipeline
 from voxbench.pipelines.config import CallConfig
-from voxbench.pipelines.control import CallControl, EndRequest
-from voxbench.pipelines.record_files import write_conversation
 from voxbench.pipelines.scenario_input import CallScenario
 from voxbench.pipelines.warmup import warm_up
 from voxbench.processors.clock import ConversationClock
+from voxbench.processors.control import CallControl, EndRequest
 from voxbench.processors.output_audio import OutputAudioTap
 from voxbench.processors.recorder import ConversationRecorder
 from voxbench.records import (

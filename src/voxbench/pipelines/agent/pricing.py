@@ -125,7 +125,7 @@ def usage_summary(
             items.append({"item": f"tts:{tts}", "chars": tts_chars, "usd": round(rate * tts_chars / 1000, 6)})
     return {
         "estimate": True,
-        "note": "approximate list prices, not a bill (see voxbench.pipelines.pricing)",
+        "note": "approximate list prices, not a bill (see voxbench.pipelines.agent.pricing)",
         "currency": "USD",
         "price_table": prices.version,
         "llm": llm,

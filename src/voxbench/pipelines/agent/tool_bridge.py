@@ -28,7 +28,6 @@ from aiohttp import ClientSession, ClientTimeout, web
 from voxbench.scenarios import AgentSpec, ToolExecutor
 
 OnCall = Callable[[str, dict[str, Any], dict[str, Any]], Awaitable[None]]
-TOOLS_PARAM = "voxbench_tools"  # query parameter / Twilio customParameter carrying the bridge URL
 
 
 class ToolBridge:

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
-from voxbench.pipelines.talk import TalkCall
+from voxbench.pipelines.human.talk import TalkCall
 from voxbench.records import ConversationRecord, Event, HumanRating, ToolCall, Transcript, TTSText
 
 INSTALL_HINT = (

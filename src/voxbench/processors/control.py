@@ -7,6 +7,8 @@ from dataclasses import dataclass, field
 
 from voxbench.records import RecordStatus
 
+TRANSFER_TOOL = "transfer_to_agent"  # the tool whose call ends the call as a transfer
+
 
 @dataclass
 class EndRequest:

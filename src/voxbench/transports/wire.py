@@ -1,16 +1,12 @@
-"""Constructing the two ends of the wire and the VAD analyzers from config."""
+"""Constructing the two ends of the wire from config (VAD analyzers: :mod:`.vad`)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from pipecat.audio.vad.silero import SileroVADAnalyzer
-from pipecat.audio.vad.vad_analyzer import VADAnalyzer, VADParams
 from pipecat.serializers.base_serializer import FrameSerializer
 from pipecat.serializers.twilio import TwilioFrameSerializer
 
-from voxbench.pipelines.config import VADConfig
-from voxbench.processors.vad import EnergyVADAnalyzer, WebRTCVADAnalyzer
 from voxbench.transports.config import WireConfig
 from voxbench.transports.paced import PacedWebsocketClientTransport, PacedWebsocketServerTransport
 from voxbench.transports.pacing import AudioTransform, ContinuousMixer
@@ -18,20 +14,6 @@ from voxbench.transports.pairing import client_params, server_params
 from voxbench.transports.serializers import AudioOnlyProtobufSerializer, TwilioClientSerializer
 
 STREAM_SID = "MZvoxbench0000000000000000000000"
-
-
-def make_vad(cfg: VADConfig, sample_rate: int) -> VADAnalyzer:
-    params = VADParams(
-        confidence=cfg.confidence,
-        start_secs=cfg.start_secs,
-        stop_secs=cfg.stop_secs,
-        min_volume=cfg.min_volume,
-    )
-    if cfg.engine == "webrtc":
-        return WebRTCVADAnalyzer(sample_rate=sample_rate, params=params)
-    if cfg.engine == "energy":
-        return EnergyVADAnalyzer(sample_rate=sample_rate, params=params)
-    return SileroVADAnalyzer(sample_rate=sample_rate, params=params)
 
 
 def agent_serializer(wire: WireConfig) -> FrameSerializer:

@@ -29,7 +29,7 @@ from aiohttp import web
 from loguru import logger
 from pydantic import ValidationError
 
-from voxbench.pipelines.talk import TalkCall
+from voxbench.pipelines.human.talk import TalkCall
 from voxbench.records import (
     ConversationRecord,
     ErrorEvent,
@@ -46,7 +46,7 @@ OnRated = Callable[[Path, ConversationRecord], Awaitable[dict[str, Any]] | dict[
 
 
 def _static(name: str) -> bytes:
-    return resources.files("voxbench.pipelines").joinpath("talk_static", name).read_bytes()
+    return resources.files("voxbench.pipelines.human").joinpath("talk_static", name).read_bytes()
 
 
 def page_message(ev: Event) -> dict[str, Any] | None:

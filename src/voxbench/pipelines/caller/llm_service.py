@@ -5,14 +5,14 @@ endpoint (the embedded llama.cpp server or a cloud/vLLM/Ollama one) that
 
 * rewrites each request into the caller's framing (system prompt, then one user message with
   the call so far from the caller's side and a cue quoting the agent's question:
-  :func:`~voxbench.pipelines.caller_prompt.caller_request_messages`),
+  :func:`~voxbench.pipelines.caller.prompt.caller_request_messages`),
 * asks for ``{"customer_says", "end_call"}`` JSON through ``response_format`` (a grammar on
   llama.cpp, strict structured output on OpenAI), and
 * streams only the words to TTS and turns ``end_call: true`` into an ``end_call`` tool call
-  (:class:`~voxbench.pipelines.caller_stream.CallerTurnStream`), and
+  (:class:`~voxbench.pipelines.caller.stream.CallerTurnStream`), and
 * asks once more, cued against it, when a reply echoes the agent's last turn, and gives up (a
   goodbye and ``end_call``) instead of saying a line a third time
-  (:mod:`~voxbench.pipelines.caller_stream`; small models parrot and loop).
+  (:mod:`~voxbench.pipelines.caller.stream`; small models parrot and loop).
 
 The pipeline keeps pipecat's ordinary context (agent turns as ``user``, caller turns as
 ``assistant``), so the record and the aggregators need nothing special.
@@ -22,9 +22,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from voxbench.pipelines.caller_json import caller_response_format
-from voxbench.pipelines.caller_prompt import AGENT_LABEL, CALLER_LABEL, call_lines, caller_request_messages
-from voxbench.pipelines.caller_stream import ECHO_FALLBACK, CallerTurnStream, GiveUp
+from voxbench.pipelines.caller.prompt import AGENT_LABEL, CALLER_LABEL, call_lines, caller_request_messages
+from voxbench.pipelines.caller.stream import ECHO_FALLBACK, CallerTurnStream, GiveUp
+from voxbench.pipelines.caller.turn_json import caller_response_format
 
 if TYPE_CHECKING:
     from voxbench.pipelines.services import LLMConfig

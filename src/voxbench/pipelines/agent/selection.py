@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from voxbench.pipelines.profiles import AgentProfile, get_profile, merge_body, preflight
+from voxbench.pipelines.agent.profiles import AgentProfile, get_profile, merge_body, preflight
 from voxbench.pipelines.services import LLMConfig
 
 LOCAL_DEFAULT = "cascade-local"
@@ -67,7 +67,7 @@ def reference_agent(call: Any, voice: str = "agent") -> Any:
     ``voice``: ``tone`` (the model-free synthetic voice, ``services/tone.py``) or any voice
     name a ``TTSConfig`` takes (default: the agent's Piper voice).
     """
-    from voxbench.pipelines.reference_agent import ReferenceAgentServices
+    from voxbench.pipelines.agent.reference import ReferenceAgentServices
     from voxbench.scenarios.reference_script import reference_script
 
     return ReferenceAgentServices(

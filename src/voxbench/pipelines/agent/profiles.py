@@ -41,6 +41,7 @@ from voxbench.pipelines.services.cloud import (
     RealtimeConfig,
 )
 from voxbench.records import AgentInfo, ServicePart
+from voxbench.transports.config import ExternalAgentConfig
 
 Architecture = Literal["cascade", "hybrid", "s2s", "external"]
 STTChoice = Annotated[STTConfig | CloudSTTConfig, Field(discriminator="kind")]
@@ -61,33 +62,6 @@ PIPECAT_EXTRAS = {
 
 class ProfileUnavailable(ValueError):
     """A profile cannot run here (missing key or extra); the message is one actionable line."""
-
-
-class ExternalAgentConfig(BaseModel):
-    """An agent reached over a WebSocket; tools through the HTTP bridge (docs/external-agents.md)."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    url: str = Field("ws://127.0.0.1:8765", description="the agent's WebSocket URL")
-    url_env: str | None = Field(
-        "VOXBENCH_EXTERNAL_AGENT_URL", description="when this variable is set it overrides url"
-    )
-    protocol: Literal["pcm16", "twilio"] = Field(
-        "pcm16", description="pcm16: pipecat protobuf audio frames; twilio: Twilio media-stream JSON"
-    )
-    sample_rate: int = Field(16000, description="pcm16 rate on the agent's wire")
-    tool_bridge: bool = True
-    tool_bridge_host: str = "127.0.0.1"
-    tool_bridge_port: int = Field(0, ge=0, le=65535, description="0: a free port, announced in-band")
-    connect_timeout_s: float = Field(10.0, gt=0, le=120)
-    headers_env: dict[str, str] = Field(
-        default_factory=dict, description="HTTP header -> variable holding its value (e.g. auth)"
-    )
-
-    def resolved_url(self) -> str:
-        if self.url_env and os.environ.get(self.url_env):
-            return os.environ[self.url_env]
-        return self.url
 
 
 class AgentProfile(BaseModel):

@@ -17,25 +17,25 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from pipecat.frames.frames import Frame, LLMRunFrame, TTSSpeakFrame
 from pipecat.pipeline.pipeline import Pipeline
 from pipecat.processors.aggregators.llm_context import LLMContext
 from pipecat.processors.aggregators.llm_response_universal import (
     LLMContextAggregatorPair,
     LLMUserAggregatorParams,
 )
-from pipecat.processors.frame_processor import FrameDirection, FrameProcessor
+from pipecat.processors.frame_processor import FrameProcessor
 from pipecat.services.llm_service import LLMService
 from pipecat.services.tts_service import TTSService
 from pipecat.transports.websocket.server import SingleClientWebsocketServerTransport
 
-from voxbench.pipelines.cascade_agent import AgentPipeline
+from voxbench.pipelines.agent.cascade import AgentPipeline
+from voxbench.pipelines.agent.tools import bind_tools, tools_schema
 from voxbench.pipelines.config import AgentConfig
-from voxbench.pipelines.control import CallControl
 from voxbench.pipelines.services.cloud import RealtimeConfig
-from voxbench.pipelines.tools import bind_tools, tools_schema
 from voxbench.pipelines.turns import user_aggregator_params
 from voxbench.processors.clock import ConversationClock
+from voxbench.processors.control import CallControl
+from voxbench.processors.kickoff import Kickoff
 from voxbench.records import AgentInfo
 from voxbench.scenarios import AgentSpec, ToolExecutor
 
@@ -50,26 +50,6 @@ def instructions(spec: AgentSpec, current_date_time: str, greeting: str | None) 
     if greeting:
         text += f'\n\nWhen the call starts, greet the caller by saying: "{greeting}"'
     return text
-
-
-class Kickoff(FrameProcessor):
-    """Starts the realtime session's first response when the caller connects (once)."""
-
-    def __init__(self, **kwargs: Any):
-        super().__init__(**kwargs)
-        self.started = False
-
-    async def kick(self) -> None:
-        if not self.started:
-            self.started = True
-            await self.push_frame(LLMRunFrame())
-
-    async def process_frame(self, frame: Frame, direction: FrameDirection) -> None:
-        await super().process_frame(frame, direction)
-        if isinstance(frame, TTSSpeakFrame) and direction == FrameDirection.DOWNSTREAM:
-            await self.kick()  # the greeting: spoken by the model, from its instructions
-            return
-        await self.push_frame(frame, direction)
 
 
 def configure_realtime(llm: LLMService, text: str, spec: AgentSpec) -> None:

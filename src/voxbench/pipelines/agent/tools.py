@@ -12,21 +12,14 @@ from typing import Any
 from pipecat.adapters.llm.schemas.function_schema import FunctionSchema
 from pipecat.adapters.llm.schemas.tools_schema import ToolsSchema
 from pipecat.frames.frames import (
-    Frame,
     FunctionCallResultProperties,
-    FunctionCallsStartedFrame,
-    LLMFullResponseStartFrame,
-    LLMTextFrame,
     TTSSpeakFrame,
-    UserStartedSpeakingFrame,
 )
-from pipecat.processors.frame_processor import FrameDirection, FrameProcessor
 from pipecat.services.llm_service import FunctionCallParams, LLMService
 
-from voxbench.pipelines.control import CallControl
+from voxbench.processors.control import TRANSFER_TOOL, CallControl
+from voxbench.processors.pre_tool_speech import PreToolSpeech
 from voxbench.scenarios import AgentSpec, ToolExecutor
-
-TRANSFER_TOOL = "transfer_to_agent"
 
 
 def tools_schema(spec: AgentSpec) -> ToolsSchema:
@@ -72,34 +65,4 @@ def bind_tools(
         llm.register_function(name, make(name))
 
 
-class PreToolSpeech(FrameProcessor):
-    """Says a short line before a tool call when the LLM said nothing first.
-
-    Sits right after the LLM; at most once per user turn, so a chain of tool calls
-    gets one "one moment" rather than one per call.
-    """
-
-    def __init__(self, text: str, **kwargs: Any):
-        super().__init__(**kwargs)
-        self.text = text
-        self._said_text = False
-        self._filled_this_turn = False
-
-    async def process_frame(self, frame: Frame, direction: FrameDirection) -> None:
-        await super().process_frame(frame, direction)
-        if isinstance(frame, UserStartedSpeakingFrame):
-            self._filled_this_turn = False
-        elif isinstance(frame, LLMFullResponseStartFrame):
-            self._said_text = False
-        elif isinstance(frame, LLMTextFrame) and frame.text.strip():
-            self._said_text = True
-        await self.push_frame(frame, direction)
-        if (
-            isinstance(frame, FunctionCallsStartedFrame)
-            and direction == FrameDirection.DOWNSTREAM
-            and not self._said_text
-            and not self._filled_this_turn
-            and any(c.function_name != TRANSFER_TOOL for c in frame.function_calls)
-        ):
-            self._filled_this_turn = True
-            await self.push_frame(TTSSpeakFrame(self.text))
+__all__ = ["TRANSFER_TOOL", "PreToolSpeech", "bind_tools", "tools_schema"]

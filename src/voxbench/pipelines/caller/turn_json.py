@@ -1,9 +1,9 @@
 """The LLM caller's JSON reply ``{"customer_says": str, "end_call": bool}``: schema and parsing.
 
 A grammar-constrained reply keeps a small local model in the caller's role (see
-:mod:`voxbench.pipelines.caller_prompt`); what reaches the caller's voice must still be only
+:mod:`voxbench.pipelines.caller.prompt`); what reaches the caller's voice must still be only
 the words: :class:`SaysExtractor` decodes the ``customer_says`` string as it streams in, and
-:mod:`voxbench.pipelines.caller_stream` turns a chunk stream into spoken words.
+:mod:`voxbench.pipelines.caller.stream` turns a chunk stream into spoken words.
 
 Pure (no pipecat import); JSON-in-text parsing is shared with the agent's tool-call adapter.
 """
@@ -15,7 +15,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from voxbench.pipelines.caller_prompt import END_KEY, SAYS_KEY
+from voxbench.pipelines.caller.prompt import END_KEY, SAYS_KEY
 from voxbench.pipelines.services.tool_calls import objects_from_text, spoken_text
 
 END_CALL = "end_call"

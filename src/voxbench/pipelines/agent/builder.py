@@ -1,7 +1,7 @@
 """From an agent profile to services, and from services to the agent pipeline of a call.
 
 ``build_agent_services(profile)`` constructs the profile's pipecat services (never
-connects; call :func:`~voxbench.pipelines.profiles.preflight` first for a one-line
+connects; call :func:`~voxbench.pipelines.agent.profiles.preflight` first for a one-line
 error instead of a vendor SDK's). ``build_agent(...)`` is what the runner calls: a
 cascade for plain :class:`AgentServices`, otherwise the bundle's own ``build_pipeline``
 (realtime S2S/hybrid, external relay).
@@ -14,11 +14,10 @@ from typing import Any, Protocol
 
 from pipecat.transports.websocket.server import SingleClientWebsocketServerTransport
 
+from voxbench.pipelines.agent.cascade import AgentPipeline, build_cascade_agent
+from voxbench.pipelines.agent.profiles import AgentProfile, preflight
 from voxbench.pipelines.bundles import AgentServices
-from voxbench.pipelines.cascade_agent import AgentPipeline, build_cascade_agent
 from voxbench.pipelines.config import AgentConfig
-from voxbench.pipelines.control import CallControl
-from voxbench.pipelines.profiles import AgentProfile, preflight
 from voxbench.pipelines.services import LLMConfig, STTConfig, TTSConfig, make_llm, make_stt, make_tts
 from voxbench.pipelines.services.cloud import (
     CloudLLMConfig,
@@ -30,6 +29,7 @@ from voxbench.pipelines.services.cloud import (
     make_realtime_llm,
 )
 from voxbench.processors.clock import ConversationClock
+from voxbench.processors.control import CallControl
 from voxbench.records import AgentInfo
 from voxbench.scenarios import AgentSpec, ToolExecutor
 
@@ -108,14 +108,14 @@ def build_agent_services(
             prompt_cache=saved() if saved is not None else None,
         )
     if profile.architecture in ("hybrid", "s2s"):
-        from voxbench.pipelines.s2s_agent import RealtimeAgentServices
+        from voxbench.pipelines.agent.s2s import RealtimeAgentServices
 
         assert profile.realtime is not None
         tts = _tts(profile.tts) if profile.tts is not None else None
         return RealtimeAgentServices(
             llm=make_realtime_llm(profile.realtime), realtime=profile.realtime, tts=tts, info=info
         )
-    from voxbench.pipelines.external_agent import ExternalAgentServices
+    from voxbench.pipelines.agent.external import ExternalAgentServices
 
     assert profile.external is not None
     headers = {h: os.environ.get(env, "") for h, env in profile.external.headers_env.items()}

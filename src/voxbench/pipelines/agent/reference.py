@@ -61,15 +61,15 @@ from pipecat.turns.user_stop.speech_timeout_user_turn_stop_strategy import Speec
 from pipecat.turns.user_stop.turn_analyzer_user_turn_stop_strategy import TurnAnalyzerUserTurnStopStrategy
 from pipecat.turns.user_turn_strategies import UserTurnStrategies
 
-from voxbench.pipelines.cascade_agent import AgentPipeline
+from voxbench.pipelines.agent.cascade import AgentPipeline
+from voxbench.pipelines.agent.tools import tools_schema
 from voxbench.pipelines.config import AgentConfig, TurnConfig, VADConfig
-from voxbench.pipelines.control import CallControl
-from voxbench.pipelines.tools import tools_schema
-from voxbench.pipelines.wire import make_vad
 from voxbench.processors.clock import ConversationClock
+from voxbench.processors.control import CallControl
 from voxbench.records import AgentInfo, ServicePart
 from voxbench.scenarios import AgentSpec, ToolExecutor
 from voxbench.scenarios.reference_script import Call, IdCarry, ReferenceScript, Say, Step, join_lines
+from voxbench.transports.vad import make_vad
 
 REFERENCE = "reference"
 CONTINUATION_S = 1.0

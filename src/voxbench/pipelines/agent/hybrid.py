@@ -4,7 +4,7 @@
 
 OpenAI Realtime with ``output_modalities=["text"]``, Gemini Live in text mode and
 Ultravox with ``output_medium="text"``. The construction is the S2S agent's with a TTS
-after the LLM (see :mod:`voxbench.pipelines.s2s_agent`); the TTS's TTFB lands in the
+after the LLM (see :mod:`voxbench.pipelines.agent.s2s`); the TTS's TTFB lands in the
 record as ``tts_ttfb`` and the LLM's time to first text as ``llm_ttft``.
 """
 
@@ -13,7 +13,7 @@ from __future__ import annotations
 from pipecat.services.llm_service import LLMService
 from pipecat.services.tts_service import TTSService
 
-from voxbench.pipelines.s2s_agent import RealtimeAgentServices, build_realtime_agent
+from voxbench.pipelines.agent.s2s import RealtimeAgentServices, build_realtime_agent
 from voxbench.pipelines.services.cloud import RealtimeConfig
 from voxbench.records import AgentInfo
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from voxbench.pipelines.agent_select import make_voice, reference_agent
+from voxbench.pipelines.agent.selection import make_voice, reference_agent
 from voxbench.pipelines.bundles import SimulatorServices
 from voxbench.pipelines.config import (
     AgentConfig,

@@ -23,21 +23,20 @@ from pipecat.pipeline.pipeline import Pipeline
 from pipecat.pipeline.worker import PipelineWorker
 from pipecat.workers.runner import WorkerRunner
 
-from voxbench.pipelines.agent_builder import AgentBundle, build_agent
+from voxbench.pipelines.agent.builder import AgentBundle, build_agent
+from voxbench.pipelines.agent.pricing import usage_summary
 from voxbench.pipelines.bundles import AgentServices, SimulatorServices
 from voxbench.pipelines.call.lifecycle import PipelineTask, make_worker, stop_worker, versions
+from voxbench.pipelines.call.pacing_health import pacing_events
+from voxbench.pipelines.call.record_files import write_conversation
 from voxbench.pipelines.call.spec import CallIdentity
 from voxbench.pipelines.call.watch import CallWatch, Drain, Ending, SideState
-from voxbench.pipelines.caller_side import CallerSide, CallPerturbation
+from voxbench.pipelines.caller.side import CallerSide, CallPerturbation
 from voxbench.pipelines.config import CallConfig
-from voxbench.pipelines.control import CallControl, EndRequest
-from voxbench.pipelines.pacing_health import pacing_events
-from voxbench.pipelines.pricing import usage_summary
-from voxbench.pipelines.record_files import write_conversation
 from voxbench.pipelines.scenario_input import CallScenario
 from voxbench.pipelines.warmup import warm_up
-from voxbench.pipelines.wire import make_client, make_server, simulator_serializer
 from voxbench.processors.clock import ConversationClock
+from voxbench.processors.control import CallControl, EndRequest
 from voxbench.processors.recorder import ConversationRecorder
 from voxbench.records import (
     AgentInfo,
@@ -53,6 +52,7 @@ from voxbench.records.stage import note_stage
 from voxbench.scenarios import ToolExecutor, db_hash
 from voxbench.transports.pairing import free_port
 from voxbench.transports.serializers import TwilioClientSerializer
+from voxbench.transports.wire import make_client, make_server, simulator_serializer
 
 
 @dataclass
@@ -361,7 +361,7 @@ async def _post_call_stt(out: Path, record: ConversationRecord) -> None:
     A failure here leaves the written record as it was (its fidelity metrics then say
     unscored); it never turns a finished call into an infrastructure failure.
     """
-    from voxbench.pipelines.post_call_stt import transcribe_agent_record
+    from voxbench.pipelines.call.post_call_stt import transcribe_agent_record
 
     try:
         done = await asyncio.to_thread(transcribe_agent_record, out)
@@ -378,7 +378,7 @@ async def _prepare_llm_caller(
     call: CallScenario, cfg: CallConfig, services: SimulatorServices, caller: CallerSide | None
 ) -> None:
     """The LLM caller's prompt (with a condition's persona) in place, warmed before the clock starts."""
-    from voxbench.pipelines.llm_simulator import prepare_llm_caller, warm_up_llm_caller
+    from voxbench.pipelines.caller.llm_simulator import prepare_llm_caller, warm_up_llm_caller
 
     extra = [caller.persona_text()] if caller is not None else []
     prepare_llm_caller(call, services, cfg, extra)
@@ -451,14 +451,14 @@ def _caller_pipeline(
     """The LLM caller's pipeline, the goal caller's, or the trace caller's over the reference lines."""
     sr, clock, control = cfg.wire.sample_rate, state.clock, state.control
     if cfg.simulator.kind == "llm":
-        from voxbench.pipelines.llm_simulator import build_llm_simulator
+        from voxbench.pipelines.caller.llm_simulator import build_llm_simulator
 
         return build_llm_simulator(call, services, client, cfg, control, clock, sr)
     if cfg.simulator.kind == "goal":
         from voxbench.pipelines.caller.goal_live import build_goal_simulator
 
         return build_goal_simulator(call, services, client, cfg, control, clock, state.rec.emit, seed)
-    from voxbench.pipelines.trace_simulator import build_trace_simulator, reference_user_turns
+    from voxbench.pipelines.caller.trace_simulator import build_trace_simulator, reference_user_turns
 
     turns = reference_user_turns(call.scenario, call.resolver, tool_holds)[: cfg.simulator.trace.max_lines]
     lines = [t.text for t in turns]

@@ -8,7 +8,10 @@ audio (tones, noise bursts) that a speech model rightly refuses to call speech.
 from __future__ import annotations
 
 import numpy as np
+from pipecat.audio.vad.silero import SileroVADAnalyzer
 from pipecat.audio.vad.vad_analyzer import VADAnalyzer, VADParams, VADState
+
+from voxbench.transports.config import VADConfig
 
 
 class InlineVADAnalyzer(VADAnalyzer):
@@ -64,3 +67,17 @@ class WebRTCVADAnalyzer(InlineVADAnalyzer):
             return 1.0 if self._vad.is_speech(buffer, self.sample_rate) else 0.0
         except Exception:  # a short/odd buffer at stream edges
             return 0.0
+
+
+def make_vad(cfg: VADConfig, sample_rate: int) -> VADAnalyzer:
+    params = VADParams(
+        confidence=cfg.confidence,
+        start_secs=cfg.start_secs,
+        stop_secs=cfg.stop_secs,
+        min_volume=cfg.min_volume,
+    )
+    if cfg.engine == "webrtc":
+        return WebRTCVADAnalyzer(sample_rate=sample_rate, params=params)
+    if cfg.engine == "energy":
+        return EnergyVADAnalyzer(sample_rate=sample_rate, params=params)
+    return SileroVADAnalyzer(sample_rate=sample_rate, params=params)

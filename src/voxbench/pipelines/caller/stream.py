@@ -28,7 +28,7 @@ from typing import Any
 
 from openai.types.chat.chat_completion_chunk import ChatCompletionChunk, Choice, ChoiceDelta
 
-from voxbench.pipelines.caller_json import END_CALL, CallerTurn, SaysExtractor, parse_caller_turn
+from voxbench.pipelines.caller.turn_json import END_CALL, CallerTurn, SaysExtractor, parse_caller_turn
 from voxbench.pipelines.services.tool_calls import ParsedToolCall, tool_call_chunks
 
 ECHO_MIN_WORDS = 3  # "Okay." or "Thank you." back to the agent is not an echo

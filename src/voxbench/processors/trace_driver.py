@@ -1,32 +1,10 @@
-"""The deterministic trace-replay caller: speaks a scenario's reference user lines.
-
-It listens to the agent only through VAD: an agent *turn* ends when the agent has been
-quiet for `turn_gap_s`, and then the next line is spoken. It speaks first if the agent does
-not greet, and moves on if the agent never answers. After the last line and the agent's
-reply, it ends the call ("trace_finished").
-
-Tool calls make the agent speak more than once before it needs the caller again: a live
-cascade agent says a hold line ("One moment please.") and goes quiet while its LLM and the
-tool run, then gives the answer. A caller that took the hold line's silence for the end of
-the agent's turn would answer a question not asked yet. The caller hears only audio, so the
-reference trace says how many agent turns to expect before each line
-(:func:`reference_user_turns`: the agent's utterances, plus, for an agent known to speak
-before every tool call, a hold line for each tool call it did not announce itself), and the
-driver waits for them, except that
-
-* a turn longer than ``hold_max_s`` is taken as the answer (an agent that skipped the hold
-  line, or merged it into its answer, would otherwise leave the caller waiting), and
-* after a short turn it speaks anyway once the agent has been quiet for ``hold_gap_s``
-  (bounded by ``reply_timeout_s``, the safety net for an agent that never answers, and by
-  ``max_wait_s``, which the runner keeps under its inactivity limit).
-"""
+"""The trace caller's turn-taking: hears the agent by VAD and says the next reference line when its turn has come."""
 
 from __future__ import annotations
 
 import asyncio
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from pipecat.frames.frames import (
@@ -40,63 +18,9 @@ from pipecat.frames.frames import (
     VADUserStartedSpeakingFrame,
     VADUserStoppedSpeakingFrame,
 )
-from pipecat.pipeline.pipeline import Pipeline
-from pipecat.processors.audio.vad_processor import VADProcessor
 from pipecat.processors.frame_processor import FrameDirection, FrameProcessor
-from pipecat.transports.websocket.client import WebsocketClientTransport
 
-from voxbench.pipelines.bundles import SimulatorServices
-from voxbench.pipelines.config import SimulatorConfig, TraceSimConfig
-from voxbench.pipelines.wire import make_vad
-from voxbench.scenarios import Scenario
-from voxbench.scenarios.culture import CultureResolver
-from voxbench.transports.pacing import GapFillProcessor
-
-
-@dataclass(frozen=True)
-class TraceTurn:
-    """One reference user line and how many agent turns to expect before it is spoken."""
-
-    text: str
-    agent_turns: int = 1
-
-
-def reference_user_turns(
-    scenario: Scenario, resolver: CultureResolver, tool_holds: bool = True
-) -> list[TraceTurn]:
-    """The reference user lines, each with the agent turns the trace puts before it.
-
-    Between two user lines the trace has the agent's utterances and its tool calls. A live
-    agent speaks each of those utterances; with ``tool_holds`` (an agent that always speaks
-    before a tool call, like the cascade agent with ``pre_tool_speech``) it also says a hold
-    line before each tool-call run it did not announce in words. The expected agent turns are
-    the utterances plus those hold lines (at least one).
-    """
-    trace = scenario.ground_truth.expected_trace.trace if scenario.ground_truth.expected_trace else []
-    turns: list[TraceTurn] = []
-    utterances = holds = 0
-    prev = ""
-    for e in trace:
-        kind = e.event_type
-        if kind == "user_utterance" and e.utterance:
-            turns.append(TraceTurn(str(resolver.resolve(e.utterance)), max(1, utterances + holds)))
-            utterances = holds = 0
-        elif kind == "agent_utterance" and e.utterance:
-            utterances += 1
-        elif (
-            tool_holds
-            and kind == "tool_call"
-            and prev not in ("tool_call", "tool_response", "agent_utterance")
-        ):
-            holds += 1  # a run of tool calls the agent did not announce: expect a hold line
-        prev = kind
-    if not turns and scenario.starting_utterance():
-        turns = [TraceTurn(str(resolver.resolve(scenario.starting_utterance())))]
-    return turns
-
-
-def reference_user_lines(scenario: Scenario, resolver: CultureResolver) -> list[str]:
-    return [t.text for t in reference_user_turns(scenario, resolver)]
+from voxbench.processors.trace_config import TraceSimConfig
 
 
 class TraceDriver(FrameProcessor):
@@ -213,29 +137,3 @@ class TraceDriver(FrameProcessor):
             self.turns_heard = 0
             self._pending_since = now
             await self.push_frame(TTSSpeakFrame(text))
-
-
-def build_trace_simulator(
-    services: SimulatorServices,
-    transport: WebsocketClientTransport,
-    lines: Sequence[str],
-    cfg: SimulatorConfig,
-    on_done: Callable[[], None],
-    sample_rate: int,
-    gap_fill: bool = True,
-    agent_turns: Sequence[int] | None = None,
-    max_wait_s: float | None = None,
-) -> tuple[Pipeline, TraceDriver]:
-    """The trace caller's pipeline; ``agent_turns`` aligns with ``lines`` and ``max_wait_s`` bounds
-    a hold wait (see :class:`TraceDriver`)."""
-    driver = TraceDriver(lines, cfg.trace, on_done, agent_turns, max_wait_s)
-    stages: list[FrameProcessor] = [transport.input()]
-    if gap_fill:
-        stages.append(GapFillProcessor(sample_rate))
-    stages += [
-        VADProcessor(vad_analyzer=make_vad(cfg.vad, sample_rate)),
-        driver,
-        services.tts,
-        transport.output(),
-    ]
-    return Pipeline(stages), driver

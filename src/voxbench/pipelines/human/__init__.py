@@ -1,0 +1,1 @@
+"""A person as the caller (`voxbench talk`): the browser page over WebRTC, or the machine's microphone and speaker."""
