@@ -103,3 +103,16 @@ def test_an_agent_looping_on_a_given_fact_is_left_after_a_few_turns() -> None:
     acts = [c.respond("What is your last name?") for _ in range(5)]
     assert [a.kind for a in acts[:4]] == ["answer"] * 4
     assert acts[4].ends_call and acts[4].rule == "same_facts_asked_again_end"
+
+
+def test_a_code_is_said_with_what_it_stands_for() -> None:
+    c = GoalCaller(make_scenario({"new_role_code": "MGENG", "new_role": "Engineering Manager"}))
+    c.open()
+    act = c.respond("What is the new role code for your approved role change?")
+    assert act.facts == ["new_role_code", "new_role"] and "Engineering Manager" in act.text
+
+
+def test_next_one_to_try_is_the_fallback_fact() -> None:
+    book = goal_facts({"floor": "FL2", "backup_desk_floor": "FL3"})
+    assert classify("What floor would you like me to try next?", book).asked == ["backup_desk_floor"]
+    assert classify("What floor do you want?", book).asked == ["floor"]

@@ -337,6 +337,30 @@ def _prefer_heard_digits(text: str, book: FactBook, asked: dict[str, str]) -> di
     return out
 
 
+_FALLBACK_WORDS = {"backup", "fallback", "alternate", "alternative", "secondary"}
+
+
+def _prefer_fallback(question: str, book: FactBook, asked: dict[str, str]) -> dict[str, str]:
+    """'Which floor should I try next / instead?': the caller's fallback fact of that kind
+    ('backup_desk_floor', 'fallback_floor'), when it has exactly one."""
+    if not re.search(r"\b(next|instead|another|other|else|alternative)\b", question, re.I):
+        return asked
+    out: dict[str, str] = {}
+    for k, rule in asked.items():
+        f = book.get(k)
+        twins = [
+            o
+            for o in book
+            if f is not None and o.key != k and o.words and f.words and o.words[-1] == f.words[-1]
+            and set(o.words) & _FALLBACK_WORDS and not set(f.words) & _FALLBACK_WORDS
+        ]  # fmt: skip
+        if len(twins) == 1:
+            out[twins[0].key] = f"fallback:{k}"
+        else:
+            out[k] = rule
+    return out
+
+
 def subject_fallback(sentence: str, book: FactBook) -> list[tuple[str, str]]:
     """'What is the shift ID?' with no shift ID among the facts: the (at most two) facts about the shift."""
     ws, flat = _words(sentence)
@@ -583,6 +607,7 @@ def classify(
         )
     }
     asked = _prefer_heard_digits(text, book, asked)
+    asked = _prefer_fallback(heard.question, book, asked)
     if asked:
         heard.kinds.append("request")
         heard.asked = list(asked)

@@ -319,6 +319,13 @@ class GoalCaller:
             twin = [w if w != "last" else "first" for w in f.words]
             first = [o.key for o in self.book if list(o.words) == twin and o.key not in out]
             out += first[:1]
+        for k in (
+            keys
+        ):  # asked for a code, a caller says what it stands for too ('M G E N G, Engineering Manager')
+            f = self.book.get(k)
+            if f is not None and f.words and f.words[-1] == "code":
+                named = [o.key for o in self.book if list(o.words) == list(f.words[:-1]) and o.key not in out]
+                out += named[:1]
         return out
 
     def _answer(self, keys: list[str]) -> str:
