@@ -140,6 +140,25 @@ def test_trials_needed_reaches_the_target_and_says_when_it_cannot() -> None:
     assert hard["trials_needed"] is None and hard["scenarios_needed_at_k"] > 10
 
 
+def test_trials_needed_is_not_estimable_when_every_conversation_scored_the_same() -> None:
+    """A real k=2 offline run where all 6 calls failed gave a 0.000 CI width and '2 trials':
+    zero observed variance says nothing about the width, so the estimate is withheld."""
+    from voxbench.eval.variance import Components
+    from voxbench.reports.summary_analysis import variance_lines
+
+    t = trials_needed(Components(scenario=0.0, trial=0.0), n_scen=3, k=2, target=0.1)
+    assert t["trials_needed"] is None and "scenarios_needed_at_k" not in t
+    assert t["note"].startswith("no variation observed")
+    per = {
+        "task_completion": {"share": {"scenario": None, "trial": None}, "mean": 0.0, "total_variance": 0.0}
+    }
+    summary = {"variance": {"k": 2, "per_metric": per, "pass_at_1_trials_needed": {"task_completion": t}}}
+    assert variance_lines(summary)[-1] == (
+        "  task_completion pass@1 CI width 0.000 -> under 0.10: no variation observed "
+        "(every conversation scored the same): not estimable from this run"
+    )
+
+
 class NoisyJudge(FakeJudge):
     """Faithfulness rated 3 on one repeat, 2 on the other: a judge with known noise."""
 

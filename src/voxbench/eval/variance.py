@@ -16,7 +16,8 @@ includes the judge's own noise (it cannot be separated). CIs: percentile bootstr
 scenarios (resampling the top level of a nested design is what keeps every component's
 interval honest).
 
-Trials needed: the pass@1 estimate is the mean over S scenarios of per-scenario pass
+Trials needed (not estimable when every conversation scored the same: zero observed variance
+says nothing about how wide the CI is): the pass@1 estimate is the mean over S scenarios of per-scenario pass
 rates, so its variance is (sigma2_scenario + sigma2_trial / k) / S, and the 95% CI width
 2 * 1.96 * sqrt(that). The part due to trials falls as k^-1/2; the scenario part does
 not, so below a floor only more scenarios help, and we say so.
@@ -152,6 +153,14 @@ def trials_needed(c: Components, n_scen: int, k: int, target: float, r: int = 1)
         "width_floor_from_scenarios": round(floor, 4),
         "k_now": k,
     }
+    if c.total == 0:
+        # every conversation scored the same (all failed, or all passed): a zero width is an
+        # artifact of seeing no variation, not evidence that k trials are enough
+        out["trials_needed"] = None
+        out["note"] = (
+            "no variation observed (every conversation scored the same): not estimable from this run"
+        )
+        return out
     if now <= target:
         out["trials_needed"] = k
         return out

@@ -170,7 +170,9 @@ def _variance_run(run: RunData) -> str:
         rows.append(f"<tr>{cells}</tr>")
     need = []
     for name, t in (v.get("pass_at_1_trials_needed") or {}).items():
-        if t.get("trials_needed") is None:
+        if t.get("trials_needed") is None and t.get("scenarios_needed_at_k") is None:
+            what = t.get("note") or "not estimable"
+        elif t.get("trials_needed") is None:
             what = f"not reachable with more trials; about {t.get('scenarios_needed_at_k')} scenarios at k={t['k_now']}"
         else:
             what = f"k = {t['trials_needed']} trials per scenario"

@@ -54,11 +54,12 @@ def variance_lines(summary: dict[str, Any]) -> list[str]:
             f"  {name}: mean {b['mean']:.3f}; {' / '.join(parts)} (total var {b['total_variance']:.4f})"
         )
     for name, t in (v.get("pass_at_1_trials_needed") or {}).items():
-        need = (
-            f"{t['trials_needed']} trials"
-            if t.get("trials_needed") is not None
-            else f"not reachable by trials (about {t.get('scenarios_needed_at_k')} scenarios needed)"
-        )
+        if t.get("trials_needed") is not None:
+            need = f"{t['trials_needed']} trials"
+        elif t.get("scenarios_needed_at_k") is None:
+            need = t.get("note") or "not estimable"
+        else:
+            need = f"not reachable by trials (about {t.get('scenarios_needed_at_k')} scenarios needed)"
         out.append(
             f"  {name} pass@1 CI width {t['model_width_now']:.3f} -> under {t['target_width']:.2f}: {need}"
         )
