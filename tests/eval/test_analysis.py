@@ -54,6 +54,7 @@ def test_misheard_key_entity_is_the_cause(tmp_path: Path) -> None:
     fc = _scored(cancel_call(heard_order="ORD-4812"), tmp_path)["failure_cause"]
     assert fc["cause"] == "misheard_entity" and fc["turn"] == 1
     assert fc["evidence"]["field"] == "order_id" and "ORD-4812" in fc["evidence"]["heard"]
+    assert fc["summary"].startswith(f"turn 1: the caller said order_id {fc['evidence']['entity']!r} but")
     assert fc["evidence"]["tool_calls_after"][0]["params"]["order_id"] == "ORD-4812"
 
 

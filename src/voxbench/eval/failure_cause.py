@@ -146,7 +146,9 @@ def misheard_entity(ctx: ConversationContext) -> FailureCause | None:
             return FailureCause(
                 cause="misheard_entity",
                 turn=turn,
-                summary=f"turn {turn}: the caller said {field} but the agent heard {heard!r}",
+                # the value too: a field label alone ("Your confirmation code") read as if it
+                # were what the caller said
+                summary=f"turn {turn}: the caller said {field} {ent!r} but the agent heard {heard!r}",
                 evidence={
                     "field": field,
                     "entity": ent,
