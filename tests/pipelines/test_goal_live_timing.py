@@ -40,3 +40,10 @@ def test_reply_delay_after_opening(caller, text: str, delay: float) -> None:  # 
 
 def test_fragments() -> None:
     assert is_fragment("with that.") and is_fragment("Sure.") and not is_fragment("Let's look it up.")
+
+
+def test_please_wait_a_moment_is_a_hold(caller) -> None:  # type: ignore[no-untyped-def]
+    """Live toy call: 'Please wait a moment.' was read as a question ('I'm afraid I don't have that.')."""
+    caller.open()
+    act = caller.respond("Please wait a moment.")
+    assert act.kind == "wait" and act.text == ""

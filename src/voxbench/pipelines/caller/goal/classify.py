@@ -87,7 +87,8 @@ _REQUEST = re.compile(
 )
 _HOLD = re.compile(
     r"^(?:(?:ok(?:ay)?|sure|alright|all right|great|perfect|got it|thanks?|thank you|certainly|of course|"
-    r"understood)[,!.]*\s*)*(?:please\s+)?(?:hold(?: on)?|wait|(?:one|a|just a|give me a) "
+    r"understood)[,!.]*\s*)*(?:please\s+)?(?:hold(?: on)?|wait(?: (?:a|one|just a) (?:moment|second|sec|minute))?|"
+    r"(?:one|a|just a|give me a) "
     r"(?:moment|second|sec|minute)|let me (?:check|look|see|pull|find|verify|confirm|search|review|get|take)\b.*|"
     r"i(?:'ll|\s+will|'m going to)\s+(?:check|look|pull|search|review|verify|go ahead)\b.*|bear with me)"
     r"(?:[,\s]+(?:please|for you|for me|now|on that|on this))*[.!]*$",
