@@ -157,9 +157,9 @@ def run_cmd(args: argparse.Namespace) -> int:
     orch = Orchestrator(config)
     if config.resolved_conversation_fn() == "live" and not args.no_progress:
         print(
-            "live calls: each worker loads its models (STT, TTS, a local LLM) and warms the LLM on "
-            "the agent's policy and tools before its first call starts; that takes a while "
-            "(about two minutes for airline's policy on 2 cores)",
+            "live calls: each call's worker first loads its models (STT, TTS, a local LLM) and warms "
+            "the LLM on the agent's policy and tools (up to a few minutes on 2 cores; a prompt saved "
+            "by an earlier call is restored in seconds); the progress names each call's step",
             file=sys.stderr,
             flush=True,
         )
