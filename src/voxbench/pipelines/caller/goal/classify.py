@@ -114,10 +114,11 @@ _ANYTHING_ELSE = re.compile(
 _DONE_VERB = (
     r"(submitted|processed|updated|booked|changed|rebooked|moved|cancel+ed|issued|created|registered|scheduled|"
     r"restored|reactivated|added|placed|opened|unlocked|approved|reset|logged|completed|filed|recorded|"
-    r"assigned|extended|transferred|refunded|reinstated|provisioned|granted|removed|corrected|saved|enrolled)"
+    r"assigned|extended|transferred|refunded|reinstated|provisioned|granted|removed|corrected|saved|enrolled|renewed)"
 )
 _COMPLETED = re.compile(
-    rf"\b(you('| a)re all set|all set|all done|it('s| is) done|^done\b|everything is (complete|confirmed|done)|"
+    rf"\b(you('| a)re all set|all set|all done|it('s| is) done|^done\b|^{_DONE_VERB}[;:,.!]|"
+    rf"everything is (complete|confirmed|done)|"
     rf"(has|have) (now )?been (successfully )?{_DONE_VERB}|(is|are) (now )?(successfully )?{_DONE_VERB}|"
     rf"i('ve| have) (successfully )?(also )?{_DONE_VERB}|i {_DONE_VERB}\b|successfully|you('re| are) (now )?"
     rf"(confirmed|booked|registered|on (the )?(standby|waitlist))|your (\w+ )?(request|case|ticket|booking|"
@@ -148,7 +149,8 @@ _CONFIRM_Q = re.compile(
     r"may i (go ahead|proceed|submit|book|place|process)|would you like (to (proceed|go ahead|confirm|keep|book))|"
     r"ready for me to|does everything|want me to|sound good|is everything|shall we|just to confirm|"
     r"do you want (to )?(proceed|go ahead|keep)|would you like that|do you still want|is that (still )?what)"
-    r"|\b(correct|right|accurate)\s*\?$|\bplease say yes\b|\bconfirm (that )?you want\b|\bto proceed\b.*\?$",
+    r"|\b(correct|right|accurate)\s*\?$|\bplease say yes\b|\bconfirm (that )?you want\b|\bto proceed\b.*\?$"
+    r"|^(?!(what|which|how|where|when|who|why|spell|say|read)\b)[a-z]+ (it|that|this|them)\b[^?]{0,30}\?$",
     re.IGNORECASE,
 )
 _OPEN_Q = re.compile(
@@ -189,6 +191,7 @@ _SENT_CODE = re.compile(
     r"\b(i('ve| have)? (just )?(sent|texted)|i('m| am) (now )?sending|we('ve| have)? sent)\b.{0,40}\b(code|passcode)\b",
     re.I,
 )
+_WH = re.compile(r"(what|which|how|where|when|who|why|whose)\b", re.I)
 _READBACK_CUE = re.compile(
     r"\b(let me read (that|it) back|i heard|to confirm|just to confirm|i have (you down|you as|your))\b", re.I
 )
@@ -614,12 +617,20 @@ def classify(
         heard.asked = list(asked)
         rules += [f"ask:{k}:{r}" for k, r in asked.items()]
     ok, wrong = readbacks(" ".join(statements + [q for q in questions if _CONFIRM_Q.search(q)]), book)
+    # 'Just today, May twenty-first?': a short question with no wh-word that reads a fact back
+    elliptic = " ".join(q for q in questions if len(q.split()) <= 6 and not _WH.match(q))
+    read_in_q = [k for k in (readbacks(elliptic, book)[0] if elliptic else []) if k not in asked]
+    ok += [k for k in read_in_q if k not in ok]
     heard.readback_ok = [k for k in ok if k not in asked]
     checking = any(_CONFIRM_Q.search(q) for q in questions) or bool(_READBACK_CUE.search(text))
     heard.readback_wrong = [k for k in wrong if k not in asked and k not in ok] if checking else []
     if heard.readback_ok or heard.readback_wrong:
         heard.kinds.append("readback")
-    if any(_CONFIRM_Q.search(s) for s in sents) or (heard.readback_ok and _READBACK_CUE.search(text)):
+    if (
+        any(_CONFIRM_Q.search(s) for s in sents)
+        or (heard.readback_ok and _READBACK_CUE.search(text))
+        or read_in_q
+    ):
         heard.kinds.append("confirm_question")
         rules.append("confirm_question")
     opts: list[str] = []

@@ -110,6 +110,6 @@ def first_person(text: str) -> str:
 def as_need(intent: str) -> str:
     """An intent label ('Update malpractice coverage record') as a request ('I need to update ...')."""
     s = intent.strip().rstrip(".")
-    if re.match(r"^(i|my)\b", s, re.I):
+    if re.match(r"^(i|my|you|your)\b", s, re.I):  # 'You ordered a kettle by mistake and want...'
         return first_person(s)
     return "I need to " + s[:1].lower() + s[1:]

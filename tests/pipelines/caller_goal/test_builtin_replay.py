@@ -1,0 +1,54 @@
+"""The built-in scenarios' reference agent lines, replayed as text: what `make run` and CI call live.
+
+Lines that went out of character live or in this replay: a short yes/no offer ("Cancel it?",
+"Renew it for a year?", "Just today, May twenty-first?") answered "I don't have that
+information", and a single-intent goal restated after "Cancelled; ... Anything else?" as
+"Yes, one more thing: I need to you ordered a blue kettle by mistake...".
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from voxbench.pipelines.caller.goal_live import goal_caller_for
+from voxbench.pipelines.scenario_input import CallScenario
+from voxbench.scenarios import load_dataset
+from voxbench.scenarios.loader import toy_dataset_dir
+
+
+def _replay(data: object, domain: str, sid: str) -> list[tuple[str, str]]:
+    dd = load_dataset(data, [domain]).domains[domain]  # type: ignore[arg-type]
+    call = CallScenario.from_domain(dd, sid)
+    caller = goal_caller_for(call, seed=0)
+    caller.open()
+    trace = call.scenario.ground_truth.expected_trace
+    assert trace is not None
+    out = []
+    for e in trace.trace:
+        if e.event_type == "agent_utterance" and e.utterance:
+            act = caller.respond(str(call.resolver.resolve(e.utterance)))
+            out.append((act.kind, act.text))
+    return out
+
+
+@pytest.mark.parametrize(
+    ("data", "domain", "sid", "kind_at", "kind"),
+    [
+        (toy_dataset_dir(), "toy", "ty.1", 1, "confirm"),  # "Found it, one blue kettle. Cancel it?"
+        (None, "itsm", "it.3", 1, "confirm"),  # "Renew it for a year?"
+        (None, "medical_hr", "hr.3", 1, "confirm"),  # "Thanks. Just today, May twenty-first?"
+    ],
+)
+def test_short_yes_no_offers_are_confirmed(
+    data: object, domain: str, sid: str, kind_at: int, kind: str
+) -> None:
+    acts = _replay(data, domain, sid)
+    assert acts[kind_at][0] == kind
+    assert acts[-1][0] == "end"
+
+
+@pytest.mark.parametrize("sid", ["ty.1", "ty.2"])
+def test_done_single_intent_ends_instead_of_restating(sid: str) -> None:
+    acts = _replay(toy_dataset_dir(), "toy", sid)
+    assert acts[-1][0] == "end", acts
+    assert not any("I need to you" in text for _, text in acts)
