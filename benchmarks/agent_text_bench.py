@@ -35,10 +35,9 @@ from voxbench.pipelines.caller.trace_simulator import reference_user_lines
 from voxbench.pipelines.config import AgentConfig
 from voxbench.pipelines.services.grounding import GroundingGuard, request_text, tool_parameter_schemas
 from voxbench.pipelines.services.llm import LocalLLMServer, LocalLLMSettings
-from voxbench.pipelines.services.tool_calls import (
-    ToolCallTextAdapterStream,
-    prepare_tool_request,
-)
+from voxbench.pipelines.services.reply_policy import ReplyPolicy
+from voxbench.pipelines.services.tool_prompt import prepare_tool_request
+from voxbench.pipelines.services.tool_stream import ToolCallTextAdapterStream
 from voxbench.scenarios import ToolExecutor, check_task_completion, load_dataset
 
 MODELS = {"0.5b": "qwen2.5-coder-0.5b", "1.5b": "qwen2.5-coder-1.5b"}
@@ -69,7 +68,10 @@ async def run_turn_llm(
     guard = (
         GroundingGuard(request_text(params["messages"]), tool_parameter_schemas(tools)) if ground else None
     )
-    names = prepare_tool_request(params, mode=mode, flatten=True, plan=plan, say_then_tool=say_then_tool)
+    policy = ReplyPolicy(
+        tool_call_mode=mode, flatten_tool_history=True, plan_replies=plan, say_then_tool=say_then_tool
+    )
+    names = prepare_tool_request(params, policy)
     stream = await client.chat.completions.create(**params)
     adapted = ToolCallTextAdapterStream(
         stream,

@@ -254,7 +254,7 @@ def _stream(base_url: str, body: dict[str, Any]) -> tuple[float, str, dict[str, 
 async def _tool_success(base_url: str, model: str) -> tuple[int, int, list[str]]:
     from openai import AsyncOpenAI
 
-    from voxbench.pipelines.services.tool_calls import ToolCallTextAdapterStream
+    from voxbench.pipelines.services.tool_stream import ToolCallTextAdapterStream
 
     client = AsyncOpenAI(base_url=base_url, api_key="sk-local")
     ok, converted, notes = 0, 0, []

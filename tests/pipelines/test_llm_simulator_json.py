@@ -20,9 +20,9 @@ from tests.fakes.services import FakeLLM, FakeSTT, FakeTTS, Reply
 from tests.pipelines.test_call_fakes import call_input, fast_config
 from voxbench.pipelines.bundles import AgentServices, SimulatorServices
 from voxbench.pipelines.call.runner import run_call
-from voxbench.pipelines.caller.llm_service import make_caller_llm
+from voxbench.pipelines.caller.llm_service import CallerRules, make_caller_llm
 from voxbench.pipelines.caller.turn_json import caller_turn_json
-from voxbench.pipelines.config import LLMSimConfig, SimulatorConfig, TurnConfig, VADConfig
+from voxbench.pipelines.config import CallConfig, LLMSimConfig, SimulatorConfig, TurnConfig, VADConfig
 from voxbench.pipelines.services import LLMConfig
 from voxbench.processors.speech_onset import detect_segments
 from voxbench.records import LLMText, ToolCall, Utterance, read_record
@@ -30,7 +30,7 @@ from voxbench.records import LLMText, ToolCall, Utterance, read_record
 GOODBYE = "No, that's all. Thanks, goodbye."
 
 
-def _config() -> object:
+def _config() -> CallConfig:
     cfg = fast_config()
     vad = VADConfig(engine="energy", start_secs=0.1, stop_secs=0.25)
     cfg.simulator = SimulatorConfig(
@@ -75,8 +75,10 @@ async def test_json_caller_answers_waits_through_a_hold_and_hangs_up_after_goodb
         # each sentence's audio starts 0.8 s after its text: longer than the runner's drain waits
         # for speech to start, so hanging up at end_call (not after the goodbye) would cut it
         tts = FakeTTS(f0=220.0, first_audio_delay_s=0.8, stop_frame_timeout_s=2.0)
-        sim = SimulatorServices(tts=tts, stt=FakeSTT(heard), llm=make_caller_llm(llm_cfg))
-        record = await run_call(call, _config(), _agent(opening), sim, tmp_path)  # type: ignore[arg-type]
+        cfg = _config()
+        rules = CallerRules.for_call(call, cfg.simulator.llm)  # built configured, as CallSession does
+        sim = SimulatorServices(tts=tts, stt=FakeSTT(heard), llm=make_caller_llm(llm_cfg, rules=rules))
+        record = await run_call(call, cfg, _agent(opening), sim, tmp_path)
 
     assert record.status == "completed", record.error
     assert record.end_reason == "end_call"

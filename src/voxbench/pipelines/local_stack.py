@@ -10,7 +10,7 @@ calls as an agent; the 1.5B keeps the caller's role under the JSON reply format
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from voxbench.pipelines.bundles import AgentServices, SimulatorServices
 from voxbench.pipelines.services import (
@@ -25,6 +25,9 @@ from voxbench.pipelines.services import (
     make_tts,
 )
 from voxbench.records import ServicePart, SimulatorInfo
+
+if TYPE_CHECKING:
+    from voxbench.pipelines.caller.llm_service import CallerRules
 
 USER_VOICE = TTSConfig(voice="user")
 
@@ -60,12 +63,14 @@ def local_simulator(
     llm_cfg: LLMConfig | None = None,
     voice_id: str | None = None,
     reply_format: str = "json",
+    rules: CallerRules | None = None,
 ) -> SimulatorServices:
     """The caller's services; `voice_id` is a perturbation condition's accent voice.
 
     For ``kind='llm'``, ``server`` is the simulator's own model server (see
     :func:`start_simulator_llm_server`), ``llm_cfg`` defaults to ``SIMULATOR_LLM`` and
-    ``reply_format`` must match the call's ``simulator.llm.reply_format``.
+    ``reply_format`` must match the call's ``simulator.llm.reply_format``; ``rules`` are the
+    JSON caller's guards for this call (``CallerRules.for_call``).
     """
     from voxbench.pipelines.caller.side import tts_config_for_voice
 
@@ -83,8 +88,8 @@ def local_simulator(
     from voxbench.pipelines.caller.llm_service import make_caller_llm
 
     llm_cfg = llm_cfg or SIMULATOR_LLM
-    llm = (
-        make_caller_llm(llm_cfg, server=server)
+    llm: Any = (
+        make_caller_llm(llm_cfg, server=server, rules=rules)
         if reply_format == "json"
         else make_llm(llm_cfg, server=server)
     )

@@ -13,12 +13,9 @@ from pydantic import ValidationError
 
 from voxbench.pipelines.services import LLMConfig, STTConfig, TTSConfig, make_llm
 from voxbench.pipelines.services._assets import ModelAssetError, assemble_parts
-from voxbench.pipelines.services.tool_calls import (
-    ToolCallTextAdapterStream,
-    could_be_tool_call,
-    flatten_tool_history,
-    parse_tool_calls,
-)
+from voxbench.pipelines.services.tool_history import flatten_tool_history
+from voxbench.pipelines.services.tool_stream import ToolCallTextAdapterStream
+from voxbench.pipelines.services.tool_text import could_be_tool_call, parse_tool_calls
 from voxbench.pipelines.services.tts import PiperVoiceParams, resolve_voice
 
 TOOLS = {"lookup_booking", "rebook_flight"}

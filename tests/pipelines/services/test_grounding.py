@@ -14,13 +14,13 @@ from voxbench.pipelines.services.grounding import (
     request_text,
     tool_parameter_schemas,
 )
-from voxbench.pipelines.services.tool_calls import (
-    ParsedToolCall,
+from voxbench.pipelines.services.reply_policy import ReplyPolicy
+from voxbench.pipelines.services.tool_prompt import (
     compact_tool_prompt,
-    parse_reply,
     prepare_tool_request,
     reply_json_schema,
 )
+from voxbench.pipelines.services.tool_text import ParsedToolCall, parse_reply
 
 SHOWN = [
     {"role": "system", "content": "You are an airline agent. Today is 2026-05-04."},
@@ -100,7 +100,7 @@ def test_plan_comes_first_in_every_branch_and_is_never_spoken() -> None:
 
 def test_prepare_request_with_plan_constrains_replies_to_the_plan_schema() -> None:
     params: dict[str, Any] = {"messages": [dict(m) for m in SHOWN], "tools": TOOLS}
-    assert prepare_tool_request(params, mode="json_schema", plan=True) == NAMES
+    assert prepare_tool_request(params, ReplyPolicy(tool_call_mode="json_schema", plan_replies=True)) == NAMES
     assert params["response_format"]["json_schema"]["schema"] == reply_json_schema(TOOLS, plan=True)
 
 
@@ -127,18 +127,16 @@ def test_a_value_that_comes_from_another_tool_asks_for_that_tools_inputs() -> No
     assert guard.ask_instead([bag]) == "Could you tell me the confirmation number and last name, please?"
 
 
-def test_say_streamer_decodes_the_leading_say_as_it_arrives() -> None:
-    from voxbench.pipelines.services.tool_calls import SayStreamer
+def test_say_stream_decodes_the_leading_say_as_it_arrives() -> None:
+    from voxbench.pipelines.services.tool_stream import say_stream
 
-    s = SayStreamer()
-    text = ""
-    out = []
-    for piece in ['{"say": "Let', "'s see: \\", 'u00e9t\\"e', '\\" ok", "tool": "none"}']:
-        text += piece
-        out.append(s.feed(text))
+    s = say_stream()
+    out = [
+        s.feed(piece) for piece in ['{"say": "Let', "'s see: \\", 'u00e9t\\"e', '\\" ok", "tool": "none"}']
+    ]
     assert out == ["Let", "'s see: ", 'ét"e', '" ok']
-    assert s.emitted == 'Let\'s see: \u00e9t"e" ok' and s.closed
-    assert SayStreamer().feed('{"plan": "x", "say": "y"}') == ""  # only a *leading* say streams
+    assert s.text == 'Let\'s see: \u00e9t"e" ok' and s.done
+    assert say_stream().feed('{"plan": "x", "say": "y"}') == ""  # only a *leading* say streams
 
 
 async def test_say_then_tool_reply_speaks_while_generating_and_calls_once() -> None:
@@ -149,7 +147,7 @@ async def test_say_then_tool_reply_speaks_while_generating_and_calls_once() -> N
     ]
     adapter_text: list[str] = []
     from tests.pipelines.services.test_tool_modes import _Stream
-    from voxbench.pipelines.services.tool_calls import ToolCallTextAdapterStream
+    from voxbench.pipelines.services.tool_stream import ToolCallTextAdapterStream
 
     adapter = ToolCallTextAdapterStream(_Stream(pieces), NAMES, unwrap_say=True)
     calls = []

@@ -8,16 +8,15 @@ from typing import Any
 import pytest
 from openai.types.chat.chat_completion_chunk import ChatCompletionChunk, Choice, ChoiceDelta
 
-from voxbench.pipelines.services.tool_calls import (
-    MarkdownSpeechFilter,
-    ToolCallTextAdapterStream,
+from voxbench.pipelines.services.reply_policy import ReplyPolicy
+from voxbench.pipelines.services.speech_text import MarkdownSpeechFilter, spoken_text
+from voxbench.pipelines.services.tool_prompt import (
     compact_tool_prompt,
-    parse_say,
-    parse_tool_calls,
     prepare_tool_request,
     reply_json_schema,
-    spoken_text,
 )
+from voxbench.pipelines.services.tool_stream import ToolCallTextAdapterStream
+from voxbench.pipelines.services.tool_text import parse_say, parse_tool_calls
 
 TOOLS: list[dict[str, Any]] = [
     {
@@ -109,7 +108,7 @@ HISTORY: list[dict[str, Any]] = [
 
 def test_json_schema_mode_moves_tools_into_the_prompt_and_constrains_the_reply() -> None:
     params = _request([dict(m) for m in HISTORY])
-    names = prepare_tool_request(params, mode="json_schema")
+    names = prepare_tool_request(params, ReplyPolicy(tool_call_mode="json_schema"))
     assert names == NAMES
     assert "tools" not in params and "tool_choice" not in params
     msgs = params["messages"]
@@ -127,27 +126,27 @@ def test_json_schema_mode_moves_tools_into_the_prompt_and_constrains_the_reply()
     assert HISTORY[0]["content"] == "Policy."  # the caller's context is not mutated
     # Same history, same bytes: the prompt prefix stays cacheable.
     again = _request([dict(m) for m in HISTORY])
-    prepare_tool_request(again, mode="json_schema")
+    prepare_tool_request(again, ReplyPolicy(tool_call_mode="json_schema"))
     assert again["messages"] == msgs
 
 
 def test_compact_mode_has_no_response_format_and_native_mode_keeps_tools() -> None:
     compact = _request([dict(m) for m in HISTORY])
-    prepare_tool_request(compact, mode="compact")
+    prepare_tool_request(compact, ReplyPolicy(tool_call_mode="compact"))
     assert "response_format" not in compact and "tools" not in compact
     native = _request([dict(m) for m in HISTORY])
-    prepare_tool_request(native, mode="native", flatten=True)
+    prepare_tool_request(native, ReplyPolicy(flatten_tool_history=True))
     assert native["tools"] == TOOLS and native["messages"][2] == {
         "role": "assistant",
         "content": "One moment.",
     }
     with pytest.raises(ValueError):
-        prepare_tool_request(_request([]), mode="grammar")
+        prepare_tool_request(_request([]), ReplyPolicy(tool_call_mode="grammar"))  # type: ignore[arg-type]
 
 
 def test_no_tools_means_no_reshaping() -> None:
     params: dict[str, Any] = {"model": "m", "messages": [{"role": "user", "content": "hi"}]}
-    assert prepare_tool_request(params, mode="json_schema") == frozenset()
+    assert prepare_tool_request(params, ReplyPolicy(tool_call_mode="json_schema")) == frozenset()
     assert "response_format" not in params
 
 
@@ -223,10 +222,10 @@ def test_tool_loops_are_cut_off_after_max_rounds() -> None:
     result = HISTORY[3]
     msgs = [HISTORY[0], HISTORY[1], call, result, call, result]
     params = _request([dict(m) for m in msgs])
-    prepare_tool_request(params, mode="json_schema", max_tool_rounds=2)
+    prepare_tool_request(params, ReplyPolicy(tool_call_mode="json_schema"), max_tool_rounds=2)
     assert params["response_format"]["json_schema"]["schema"] == reply_json_schema([])
     params = _request([dict(m) for m in msgs])
-    prepare_tool_request(params, mode="json_schema", max_tool_rounds=3)
+    prepare_tool_request(params, ReplyPolicy(tool_call_mode="json_schema"), max_tool_rounds=3)
     assert len(params["response_format"]["json_schema"]["schema"]["anyOf"]) == 3
 
 

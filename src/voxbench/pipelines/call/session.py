@@ -58,7 +58,7 @@ class CallSession:
         call = call or self.scenario()
         try:
             agent = agent_services if agent_services is not None else self._agent_services(call)
-            sim = sim_services if sim_services is not None else self._simulator_services()
+            sim = sim_services if sim_services is not None else self._simulator_services(call)
             return await run_call(
                 call,
                 self.spec.call,
@@ -97,8 +97,10 @@ class CallSession:
         note_stage(self.out_dir, f"loading the agent's models ({profile.name}: STT, LLM client, TTS)")
         return build_agent_services(profile, server=server, check=False)
 
-    def _simulator_services(self) -> Any:
-        """The caller's services; an LLM caller gets its own server (one llama.cpp per model)."""
+    def _simulator_services(self, call: Any) -> Any:
+        """The caller's services; an LLM caller gets its own server (one llama.cpp per model)
+        and its reply guards for this call."""
+        from voxbench.pipelines.caller.llm_service import CallerRules
         from voxbench.pipelines.local_stack import local_simulator, start_simulator_llm_server
 
         sim = self.spec.simulator
@@ -110,6 +112,7 @@ class CallSession:
             sim.llm,
             self.spec.perturbation.voice_id,
             reply_format=self.spec.call.simulator.llm.reply_format,
+            rules=CallerRules.for_call(call, self.spec.call.simulator.llm) if sim.kind == "llm" else None,
         )
 
     def _own(self, server: Any) -> Any:

@@ -35,8 +35,8 @@ from pipecat.services.llm_service import FunctionCallParams
 from pipecat.transports.websocket.client import WebsocketClientTransport
 
 from voxbench.pipelines.bundles import SimulatorServices
+from voxbench.pipelines.caller.llm_service import CallerLLMService
 from voxbench.pipelines.caller.prompt import call_lines, is_hold_line, simulator_prompt
-from voxbench.pipelines.caller.stream import GiveUp
 from voxbench.pipelines.caller.turn_json import END_CALL
 from voxbench.pipelines.config import CallConfig
 from voxbench.pipelines.scenario_input import CallScenario
@@ -68,7 +68,7 @@ def agent_asked_to_wait(context: Any) -> bool:
 def prepare_llm_caller(
     call: CallScenario, services: SimulatorServices, cfg: CallConfig, extra_instructions: Sequence[str] = ()
 ) -> None:
-    """Give the caller's LLM its brief (plus e.g. a perturbation persona) and its echo/give-up rules.
+    """Give the caller's LLM its brief (plus e.g. a perturbation persona).
 
     Separate from :func:`build_llm_simulator` so the runner can :func:`warm_up_llm_caller` the
     finished prompt before the call clock starts. Idempotent; ``services.info`` records a hash of
@@ -85,14 +85,9 @@ def prepare_llm_caller(
     services.info.prompt_sha256 = hashlib.sha256(prompt.encode()).hexdigest()[:16]
     services.info.prompt = prompt  # in the record, not on the terminal (voxbench call is quiet)
     stats: dict[str, int] = {}
-    if getattr(llm, "speaks_caller_json", False):
-        n = scfg.give_up_after_says
-        llm.give_up = GiveUp(scfg.give_up_line, n) if n is not None else None  # type: ignore[attr-defined]
-        llm.retry_echoes = scfg.retry_echoes  # type: ignore[attr-defined]
-        # a second echo is replaced by the caller's own request, in its opening words
-        llm.echo_fallback = str(call.resolver.resolve(call.scenario.starting_utterance(call.lang)))  # type: ignore[attr-defined]
-        stats = llm.caller_stats  # type: ignore[attr-defined]
-        services.info.caller_unspoken = llm.caller_unspoken  # type: ignore[attr-defined]
+    if isinstance(llm, CallerLLMService):  # its rules came with it (make_caller_llm)
+        stats = llm.caller_stats
+        services.info.caller_unspoken = llm.caller_unspoken
     stats.setdefault("holds_waited", 0)
     services.info.caller_stats = stats  # filled during the call, written with the record
 
@@ -119,7 +114,7 @@ def build_llm_simulator(
     scfg = cfg.simulator
     fmt = scfg.llm.reply_format
     llm = services.llm
-    if fmt == "json" and not getattr(llm, "speaks_caller_json", False):
+    if fmt == "json" and not isinstance(llm, CallerLLMService):
         raise ValueError(
             "reply_format='json' needs a caller LLM service from make_caller_llm "
             "(or set simulator.llm.reply_format='tools')"

@@ -26,10 +26,11 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from openai.types.chat.chat_completion_chunk import ChatCompletionChunk, Choice, ChoiceDelta
+from openai.types.chat.chat_completion_chunk import ChatCompletionChunk, ChoiceDelta
 
 from voxbench.pipelines.caller.turn_json import END_CALL, CallerTurn, SaysExtractor, parse_caller_turn
-from voxbench.pipelines.services.tool_calls import ParsedToolCall, tool_call_chunks
+from voxbench.pipelines.services.chunks import make_chunk, tool_call_chunks
+from voxbench.pipelines.services.tool_text import ParsedToolCall
 
 ECHO_MIN_WORDS = 3  # "Okay." or "Thank you." back to the agent is not an echo
 ECHO_SHARE = 0.85  # of a reply sentence's words found in one agent sentence
@@ -119,13 +120,7 @@ class HoldGuard:
 
 
 def _chunk(template: ChatCompletionChunk | None, content: str) -> ChatCompletionChunk:
-    return ChatCompletionChunk(
-        id=template.id if template else "voxbench-caller",
-        created=template.created if template else 0,
-        model=template.model if template else "",
-        object="chat.completion.chunk",
-        choices=[Choice(index=0, delta=ChoiceDelta(role="assistant", content=content), finish_reason=None)],
-    )
+    return make_chunk(template, ChoiceDelta(role="assistant", content=content))
 
 
 class CallerTurnStream:

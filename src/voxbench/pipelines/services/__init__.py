@@ -14,12 +14,14 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 if TYPE_CHECKING:
-    from voxbench.pipelines.services.llm import LocalLLMServer
+    from voxbench.pipelines.services.llm import ChatSettings, LocalLLMServer
+    from voxbench.pipelines.services.reply_policy import ReplyPolicy
 
 __all__ = [
     "LLMConfig",
     "STTConfig",
     "TTSConfig",
+    "chat_settings",
     "make_llm",
     "make_local_llm_server",
     "make_stt",
@@ -165,6 +167,21 @@ class LLMConfig(_Config):
             raise ValueError("kind='local' starts its own server; leave base_url unset")
         return self
 
+    def reply_policy(self, local: bool) -> ReplyPolicy:
+        """The service's :class:`ReplyPolicy`; unset ``flatten_tool_history`` is on for a local model."""
+        from voxbench.pipelines.services.reply_policy import ReplyPolicy
+
+        flatten = self.flatten_tool_history
+        return ReplyPolicy(
+            adapt_text_tool_calls=self.adapt_text_tool_calls,
+            flatten_tool_history=local if flatten is None else flatten,
+            tool_call_mode=self.tool_call_mode or "native",
+            strip_markdown=self.strip_markdown,
+            plan_replies=self.plan_replies,
+            say_then_tool=self.say_then_tool,
+            ground_tool_arguments=self.ground_tool_arguments,
+        )
+
     def api_key(self) -> str | None:
         if self.api_key_env is None:
             return None
@@ -228,6 +245,25 @@ def make_tts(cfg: TTSConfig, **kwargs: Any) -> Any:
     raise ValueError(f"unsupported TTS kind {cfg.kind!r}")  # pragma: no cover
 
 
+def chat_settings(
+    cfg: LLMConfig, server: LocalLLMServer | None = None, system_instruction: str | None = None
+) -> ChatSettings:
+    """Where and how ``cfg`` is asked: its endpoint, or for ``kind='local'`` the started ``server``."""
+    from voxbench.pipelines.services.llm import ChatSettings
+
+    common: dict[str, Any] = {
+        "system_instruction": system_instruction,
+        "temperature": cfg.temperature,
+        "max_tokens": cfg.max_tokens,
+    }
+    if cfg.kind == "local":
+        if server is None or not server.running:
+            raise ValueError("kind='local' needs a started LocalLLMServer (see make_local_llm_server)")
+        return ChatSettings(server.base_url, server.model, "sk-local", cache_prompt=True, **common)
+    assert cfg.model is not None
+    return ChatSettings(cfg.base_url, cfg.model, cfg.api_key(), **common)
+
+
 def make_llm(
     cfg: LLMConfig,
     *,
@@ -243,35 +279,8 @@ def make_llm(
     """
     from voxbench.pipelines.services.llm import make_openai_compatible_llm
 
-    flatten = cfg.flatten_tool_history
-    mode = cfg.tool_call_mode
-    base_url: str | None
-    api_key: str | None
-    if cfg.kind == "local":
-        if server is None or not server.running:
-            raise ValueError("kind='local' needs a started LocalLLMServer (see make_local_llm_server)")
-        base_url, model, api_key, cache = server.base_url, server.model, "sk-local", True
-        flatten = True if flatten is None else flatten
-    else:
-        assert cfg.model is not None
-        base_url, model, api_key, cache = cfg.base_url, cfg.model, cfg.api_key(), False
-    return make_openai_compatible_llm(
-        base_url,
-        model,
-        api_key,
-        system_instruction=system_instruction,
-        temperature=cfg.temperature,
-        max_tokens=cfg.max_tokens,
-        adapt_text_tool_calls=cfg.adapt_text_tool_calls,
-        flatten_tool_history=bool(flatten),
-        cache_prompt=cache,
-        tool_call_mode=mode or "native",
-        strip_markdown=cfg.strip_markdown,
-        say_then_tool=cfg.say_then_tool,
-        plan_replies=cfg.plan_replies,
-        ground_tool_arguments=cfg.ground_tool_arguments,
-        **kwargs,
-    )
+    chat = chat_settings(cfg, server, system_instruction)
+    return make_openai_compatible_llm(chat, cfg.reply_policy(local=cfg.kind == "local"), **kwargs)
 
 
 def make_local_llm_server(cfg: LLMConfig | None = None) -> LocalLLMServer:

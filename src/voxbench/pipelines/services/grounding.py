@@ -25,7 +25,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from voxbench.pipelines.services.tool_calls import ParsedToolCall
+from voxbench.pipelines.services.tool_text import ParsedToolCall
 
 _NON_ALNUM = re.compile(r"[^0-9a-z]+")
 _COMPOSED = re.compile(r"^(\d{4}-\d{2}-\d{2}([T ].*)?|\d{1,2}:\d{2}(:\d{2})?|[^@\s]+@[^@\s]+|[-+]?\d+\.\d+)$")

@@ -15,9 +15,8 @@ the rate and phonemiser language when they differ from the defaults, for run rec
 
 from __future__ import annotations
 
-import asyncio
 import re
-from collections.abc import AsyncGenerator, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -130,91 +129,6 @@ class KokoroSynth:
         return np.frombuffer(self.synthesize(text, out_rate), dtype="<i2").astype(np.float32) / 32768.0
 
 
-def _service_class() -> type:
-    from pipecat.frames.frames import ErrorFrame, Frame, TTSAudioRawFrame
-    from pipecat.services.settings import TTSSettings
-    from pipecat.services.tts_service import TTSService
-
-    class LocalKokoroTTSService(TTSService):
-        """In-process Kokoro TTS for pipecat; audio frames at the pipeline rate, one per released chunk."""
-
-        def __init__(
-            self,
-            *,
-            voice: str | KokoroVoiceParams = "kokoro:jm_kumo",
-            n_threads: int | None = None,
-            **kwargs: Any,
-        ) -> None:
-            params = voice if isinstance(voice, KokoroVoiceParams) else parse_kokoro_voice(voice)
-            super().__init__(
-                push_start_frame=True,
-                push_stop_frames=True,
-                settings=TTSSettings(model=params.model, voice=params.voice_id, language="en"),
-                **kwargs,
-            )
-            self._synth = KokoroSynth(params, n_threads=n_threads)
-
-        @property
-        def voice_params(self) -> KokoroVoiceParams:
-            return self._synth.params
-
-        @property
-        def voice_id(self) -> str:
-            return self._synth.params.voice_id
-
-        def can_generate_metrics(self) -> bool:
-            return True
-
-        async def _synthesize_next(self, next_pcm: Any, context_id: str) -> bytes | None:
-            """Run one sentence in a worker thread, keeping pipecat's audio context alive.
-
-            Pipecat ends an audio context that gets no item for ``stop_frame_timeout_s`` (3 s)
-            and reports it as "completed with no audio"; enough of those in a row mark the
-            service unusable. A long sentence on a loaded 2-core machine takes Kokoro longer
-            than that (RTF above 1 measured under load), so the context is refreshed while the
-            sentence is being made.
-            """
-            job = asyncio.ensure_future(asyncio.to_thread(next_pcm))
-            every = min(KEEPALIVE_S, self._stop_frame_timeout_s / 3)
-            while True:
-                done, _ = await asyncio.wait({job}, timeout=every)
-                if done:
-                    return job.result()
-                self._refresh_audio_context(context_id)
-
-        async def run_tts(self, text: str, context_id: str) -> AsyncGenerator[Frame, None]:
-            await self.start_tts_usage_metrics(text)
-            out_rate = self.sample_rate
-            it = self._synth.iter_sentences(text, out_rate)
-
-            def next_pcm() -> bytes | None:
-                return next(it, None)
-
-            try:
-                while True:
-                    pcm = await self._synthesize_next(next_pcm, context_id)
-                    if pcm is None:
-                        break
-                    await self.stop_ttfb_metrics()
-                    yield TTSAudioRawFrame(pcm, out_rate, 1, context_id=context_id)
-            except Exception as e:  # pragma: no cover - surfaced as a pipeline error
-                yield ErrorFrame(error=f"Kokoro synthesis failed: {e}")
-            finally:
-                await self.stop_ttfb_metrics()
-
-    return LocalKokoroTTSService
-
-
-_SERVICE_CLASS: type | None = None
-
-
-def local_kokoro_service_class() -> type:
-    global _SERVICE_CLASS
-    if _SERVICE_CLASS is None:
-        _SERVICE_CLASS = _service_class()
-    return _SERVICE_CLASS
-
-
 def make_kokoro_tts(
     voice: str | KokoroVoiceParams = "kokoro:jm_kumo",
     *,
@@ -223,5 +137,6 @@ def make_kokoro_tts(
     **kwargs: Any,
 ) -> Any:
     """A ``LocalKokoroTTSService``. ``sample_rate=None`` follows the pipeline's output rate."""
-    cls = local_kokoro_service_class()
-    return cls(voice=voice, sample_rate=sample_rate, n_threads=n_threads, **kwargs)
+    from voxbench.pipelines.services.local_tts import LocalKokoroTTSService
+
+    return LocalKokoroTTSService(voice=voice, sample_rate=sample_rate, n_threads=n_threads, **kwargs)

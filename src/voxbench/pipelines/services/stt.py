@@ -17,10 +17,8 @@ which pipecat's own ``WhisperSTTService`` does not do (it returns nothing at 8 k
 
 from __future__ import annotations
 
-import asyncio
 import os
 import time
-from collections.abc import AsyncGenerator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -109,58 +107,8 @@ class WhisperTranscriber:
         return self.transcribe(x, sample_rate)
 
 
-def _service_class() -> type:
-    from pipecat.frames.frames import ErrorFrame, Frame, TranscriptionFrame
-    from pipecat.services.settings import STTSettings
-    from pipecat.services.stt_service import SegmentedSTTService
-    from pipecat.transcriptions.language import Language
-    from pipecat.utils.time import time_now_iso8601
-
-    class LocalWhisperSTTService(SegmentedSTTService):
-        """faster-whisper from installed packages; one ``TranscriptionFrame`` per VAD segment."""
-
-        def __init__(self, *, options: WhisperOptions | None = None, **kwargs: Any) -> None:
-            opts = options or WhisperOptions()
-            super().__init__(settings=STTSettings(model=opts.model, language=opts.language), **kwargs)
-            self._transcriber = WhisperTranscriber(opts)
-
-        @property
-        def wants_wav_segments(self) -> bool:
-            return False
-
-        @property
-        def transcriber(self) -> WhisperTranscriber:
-            return self._transcriber
-
-        def can_generate_metrics(self) -> bool:
-            return True
-
-        async def run_stt(self, audio: bytes) -> AsyncGenerator[Frame, None]:
-            await self.start_processing_metrics()
-            try:
-                text = await asyncio.to_thread(self._transcriber.transcribe_pcm16, audio, self.sample_rate)
-            except Exception as e:  # pragma: no cover - surfaced as a pipeline error
-                yield ErrorFrame(error=f"whisper transcription failed: {e}")
-                return
-            finally:
-                await self.stop_processing_metrics()
-            if text:
-                lang = Language.EN if self._transcriber.options.language == "en" else None
-                yield TranscriptionFrame(text, self._user_id, time_now_iso8601(), lang)
-
-    return LocalWhisperSTTService
-
-
-_SERVICE_CLASS: type | None = None
-
-
-def local_whisper_service_class() -> type:
-    global _SERVICE_CLASS
-    if _SERVICE_CLASS is None:
-        _SERVICE_CLASS = _service_class()
-    return _SERVICE_CLASS
-
-
 def make_whisper_stt(options: WhisperOptions | None = None, **kwargs: Any) -> Any:
     """A ``LocalWhisperSTTService`` (loads the model now, ~0.5 s for tiny.en)."""
-    return local_whisper_service_class()(options=options, **kwargs)
+    from voxbench.pipelines.services.whisper_service import LocalWhisperSTTService
+
+    return LocalWhisperSTTService(options=options, **kwargs)

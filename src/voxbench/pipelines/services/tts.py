@@ -25,10 +25,9 @@ Licence: piper-tts is GPL-3.0-or-later; it is imported lazily only when this ser
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
-from collections.abc import AsyncGenerator
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -236,87 +235,17 @@ class PiperSynth:
         self.native_rate = int(self.voice.config.sample_rate)
         self._syn = synthesis_config(voice)
 
-    def sentences(self, text: str, out_rate: int) -> list[bytes]:
-        """PCM16 mono at ``out_rate``, one buffer per sentence Piper finds in ``text``."""
+    def iter_sentences(self, text: str, out_rate: int) -> Iterator[bytes]:
+        """PCM16 mono at ``out_rate``, one buffer per sentence Piper finds in ``text``, as made."""
         eff_rate = self.native_rate * self.params.pitch_ratio
-        return [
-            to_pcm16(chunk.audio_float_array, eff_rate, out_rate)
-            for chunk in self.voice.synthesize(text, syn_config=self._syn)
-        ]
+        for chunk in self.voice.synthesize(text, syn_config=self._syn):
+            yield to_pcm16(chunk.audio_float_array, eff_rate, out_rate)
+
+    def sentences(self, text: str, out_rate: int) -> list[bytes]:
+        return list(self.iter_sentences(text, out_rate))
 
     def synthesize(self, text: str, out_rate: int) -> bytes:
         return b"".join(self.sentences(text, out_rate))
-
-
-def _service_class() -> type:
-    from pipecat.frames.frames import ErrorFrame, Frame, TTSAudioRawFrame
-    from pipecat.services.settings import TTSSettings
-    from pipecat.services.tts_service import TTSService
-
-    class LocalPiperTTSService(TTSService):
-        """In-process Piper TTS for pipecat; emits one audio frame per sentence at the pipeline rate."""
-
-        def __init__(
-            self,
-            *,
-            voice: str | PiperVoiceParams = "agent",
-            n_threads: int | None = None,
-            **kwargs: Any,
-        ) -> None:
-            params = resolve_piper_voice(voice)
-            super().__init__(
-                push_start_frame=True,
-                push_stop_frames=True,
-                settings=TTSSettings(model=params.model, voice=params.voice_id, language="en"),
-                **kwargs,
-            )
-            self._synth = PiperSynth(params, n_threads=n_threads)
-
-        @property
-        def voice_params(self) -> PiperVoiceParams:
-            return self._synth.params
-
-        @property
-        def voice_id(self) -> str:
-            return self._synth.params.voice_id
-
-        def can_generate_metrics(self) -> bool:
-            return True
-
-        async def run_tts(self, text: str, context_id: str) -> AsyncGenerator[Frame, None]:
-            await self.start_tts_usage_metrics(text)
-            out_rate = self.sample_rate
-            synth = self._synth
-            eff_rate = synth.native_rate * synth.params.pitch_ratio
-            it = iter(synth.voice.synthesize(text, syn_config=synth._syn))
-
-            def next_pcm() -> bytes | None:
-                chunk = next(it, None)
-                return None if chunk is None else to_pcm16(chunk.audio_float_array, eff_rate, out_rate)
-
-            try:
-                while True:
-                    pcm = await asyncio.to_thread(next_pcm)
-                    if pcm is None:
-                        break
-                    await self.stop_ttfb_metrics()
-                    yield TTSAudioRawFrame(pcm, out_rate, 1, context_id=context_id)
-            except Exception as e:  # pragma: no cover - surfaced as a pipeline error
-                yield ErrorFrame(error=f"Piper synthesis failed: {e}")
-            finally:
-                await self.stop_ttfb_metrics()
-
-    return LocalPiperTTSService
-
-
-_SERVICE_CLASS: type | None = None
-
-
-def local_piper_service_class() -> type:
-    global _SERVICE_CLASS
-    if _SERVICE_CLASS is None:
-        _SERVICE_CLASS = _service_class()
-    return _SERVICE_CLASS
 
 
 def make_piper_tts(
@@ -327,5 +256,6 @@ def make_piper_tts(
     **kwargs: Any,
 ) -> Any:
     """A ``LocalPiperTTSService``. ``sample_rate=None`` follows the pipeline's output rate."""
-    cls = local_piper_service_class()
-    return cls(voice=voice, sample_rate=sample_rate, n_threads=n_threads, **kwargs)
+    from voxbench.pipelines.services.local_tts import LocalPiperTTSService
+
+    return LocalPiperTTSService(voice=voice, sample_rate=sample_rate, n_threads=n_threads, **kwargs)
