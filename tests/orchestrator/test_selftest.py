@@ -53,3 +53,30 @@ def test_selftest_toy(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
     )
     c = check_call(tmp_path / "records" / "toy-ty.2", wrong, Bounds(max_late_fraction=0.5), "toy", "ty.2")
     assert any(m.startswith("tool calls") for m in c.misses), c.misses
+
+
+def test_selftest_toy_on_the_virtual_clock_is_exact_and_reproducible(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # On the virtual clock no chunk can be late, so the default pacing bound (1 %) holds
+    # whatever the machine's load, and two runs stamp every event alike.
+    stamps = []
+    for run in ("a", "b"):
+        args = [
+            "selftest",
+            "--data",
+            str(toy_dataset_dir()),
+            "--scenarios",
+            "ty.2",
+            "--out",
+            str(tmp_path / run),
+        ]
+        code = main([*args, "--virtual-clock"])
+        out = capsys.readouterr().out
+        assert code == 0, out
+        row = next(line for line in out.splitlines() if line.startswith("toy "))
+        assert row.split()[1:5] == ["1", "1/1", "1/1", "0/0"]
+        assert row.split()[6:9] == ["0", "0", "0"]  # late chunks, underruns, worst lateness ms
+        lines = (tmp_path / run / "records" / "toy-ty.2" / "events.jsonl").read_text().splitlines()
+        stamps.append([(e["type"], e.get("side"), e["t"]) for e in map(json.loads, lines)])
+    assert stamps[0] == stamps[1]

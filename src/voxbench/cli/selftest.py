@@ -34,6 +34,11 @@ def add_parser(sub: Any) -> None:
         help="late chunks + underruns per chunk, per side, above which pacing is a miss (default 0.01)",
     )
     p.add_argument(
+        "--virtual-clock",
+        action="store_true",
+        help="run each call on a virtual clock (jumps over idle waits; --voices tone only)",
+    )
+    p.add_argument(
         "--time-limit",
         type=float,
         help="seconds per call (default: twice what each reference conversation needs, at least 60)",
@@ -65,6 +70,7 @@ def run_selftest_cmd(args: argparse.Namespace) -> int:
         out=args.out,
         time_limit_s=args.time_limit,
         bounds=bounds,
+        virtual_clock=args.virtual_clock,
     )
     done = 0
 

@@ -15,7 +15,6 @@ Piper for the caller, Silero VAD and smart-turn v3 as the offline default agent 
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import os
 import resource
@@ -31,6 +30,7 @@ from voxbench.orchestrator.selftest_checks import Bounds, CallCheck, check_call
 from voxbench.records import atomic_write_json
 from voxbench.scenarios.loader import load_dataset
 from voxbench.scenarios.reference_script import reference_script
+from voxbench.transports.virtual_loop import run_maybe_virtual
 
 Voices = Literal["tone", "piper"]
 
@@ -47,6 +47,7 @@ class SelftestConfig(BaseModel):
         None, gt=0, description="seconds per call; None: from each reference conversation's length"
     )
     bounds: Bounds = Field(default_factory=Bounds)
+    virtual_clock: bool = Field(False, description="run each call on a virtual clock (tone voices only)")
 
 
 class SelftestJob(BaseModel):
@@ -58,6 +59,7 @@ class SelftestJob(BaseModel):
     lang: str
     time_limit_s: float | None
     bounds: Bounds
+    virtual_clock: bool = False
 
 
 def plan(cfg: SelftestConfig) -> list[SelftestJob]:
@@ -78,8 +80,13 @@ def plan(cfg: SelftestConfig) -> list[SelftestJob]:
                     lang=cfg.lang,
                     time_limit_s=cfg.time_limit_s,
                     bounds=cfg.bounds,
+                    virtual_clock=cfg.virtual_clock,
                 )
             )
+    if cfg.virtual_clock and cfg.voices != "tone":
+        raise ValueError(
+            "--virtual-clock needs --voices tone: Piper, Silero and smart-turn compute in real time"
+        )
     if cfg.scenarios and not jobs:
         raise ValueError(f"no scenario {cfg.scenarios} in {cfg.data}")
     return jobs
@@ -123,7 +130,7 @@ def run_job(job: SelftestJob) -> CallCheck:
     wall0, cpu0 = time.monotonic(), _cpu_s()
     try:
         with call_log(Path(job.out_dir)):
-            asyncio.run(run_call(call, cfg, agent, sim, Path(job.out_dir)))
+            run_maybe_virtual(run_call(call, cfg, agent, sim, Path(job.out_dir)), job.virtual_clock)
     except Exception as exc:  # a crash is a miss of this call, never of the whole run
         c = CallCheck(domain=job.domain, scenario_id=job.scenario_id)
         c.misses.append(f"crashed: {type(exc).__name__}: {exc}")

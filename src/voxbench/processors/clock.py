@@ -2,9 +2,27 @@
 
 from __future__ import annotations
 
+import asyncio
 import time
 
 from pipecat.clocks.base_clock import BaseClock
+
+
+def loop_now() -> float:
+    """Monotonic seconds on the running event loop's clock (`time.monotonic()` outside one).
+
+    On asyncio's default loop this is `time.monotonic()`; on a virtual-clock loop
+    (`transports/virtual_loop.py`) it is the virtual time, so everything that stamps or
+    measures a call through it runs on the same clock as the loop's timers.
+    """
+    try:
+        return asyncio.get_running_loop().time()
+    except RuntimeError:
+        return time.monotonic()
+
+
+def _now_ns() -> int:
+    return round(loop_now() * 1e9)
 
 
 class ConversationClock(BaseClock):
@@ -20,17 +38,17 @@ class ConversationClock(BaseClock):
 
     def start(self) -> None:
         if self._t0_ns == 0:
-            self._t0_ns = time.monotonic_ns()
+            self._t0_ns = _now_ns()
 
     def reset(self) -> None:
-        self._t0_ns = time.monotonic_ns()
+        self._t0_ns = _now_ns()
 
     @property
     def started(self) -> bool:
         return self._t0_ns != 0
 
     def get_time(self) -> int:
-        return time.monotonic_ns() - self._t0_ns if self._t0_ns else 0
+        return _now_ns() - self._t0_ns if self._t0_ns else 0
 
     def now(self) -> float:
         """Seconds since the conversation started."""

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -20,6 +19,7 @@ from pipecat.frames.frames import (
 )
 from pipecat.processors.frame_processor import FrameDirection, FrameProcessor
 
+from voxbench.processors.clock import loop_now
 from voxbench.processors.trace_config import TraceSimConfig
 
 
@@ -65,7 +65,7 @@ class TraceDriver(FrameProcessor):
 
     async def process_frame(self, frame: Frame, direction: FrameDirection) -> None:
         await super().process_frame(frame, direction)
-        now = time.monotonic()
+        now = loop_now()
         if isinstance(frame, StartFrame):
             self._started = self._my_line_ended = now
             await self.push_frame(frame, direction)
@@ -125,7 +125,7 @@ class TraceDriver(FrameProcessor):
     async def _loop(self) -> None:
         while not self._done:
             await asyncio.sleep(0.05)
-            now = time.monotonic()
+            now = loop_now()
             if not self._turn_is_ours(now):
                 continue
             if self.next_line >= len(self.lines):

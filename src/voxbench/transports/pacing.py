@@ -10,7 +10,6 @@ stream on the receiving side when the far end (an external agent) goes quiet.
 from __future__ import annotations
 
 import asyncio
-import time
 from collections.abc import Callable
 
 import numpy as np
@@ -80,7 +79,7 @@ class GapFillProcessor(FrameProcessor):
         await super().process_frame(frame, direction)
         if isinstance(frame, StartFrame):
             await self.push_frame(frame, direction)
-            self._covered_until = time.monotonic()
+            self._covered_until = asyncio.get_running_loop().time()
             if self._task is None:
                 self._task = self.create_task(self._fill_loop())
             return
@@ -88,7 +87,7 @@ class GapFillProcessor(FrameProcessor):
             await self._stop()
         elif isinstance(frame, InputAudioRawFrame) and direction == FrameDirection.DOWNSTREAM:
             dur = len(frame.audio) / 2 / frame.num_channels / frame.sample_rate
-            self._covered_until = max(self._covered_until, time.monotonic()) + dur
+            self._covered_until = max(self._covered_until, asyncio.get_running_loop().time()) + dur
         await self.push_frame(frame, direction)
 
     async def cleanup(self) -> None:
@@ -105,7 +104,7 @@ class GapFillProcessor(FrameProcessor):
         silence = bytes(2 * n)
         while True:
             await asyncio.sleep(self._tick)
-            now = time.monotonic()
+            now = asyncio.get_running_loop().time()
             while now > self._covered_until + self._grace:
                 self._covered_until += self._tick
                 self.filled_s += self._tick

@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import socket
-import time
 
 from pipecat.audio.mixers.base_audio_mixer import BaseAudioMixer
 from pipecat.serializers.base_serializer import FrameSerializer
@@ -28,9 +27,9 @@ async def wait_for_server(host: str, port: int, timeout_s: float = 10.0, interva
     (closed before any websocket handshake), so it never takes the server's single
     client slot. Raises `TimeoutError` after `timeout_s`.
     """
-    deadline = time.monotonic() + timeout_s
+    deadline = asyncio.get_running_loop().time() + timeout_s
     last: Exception | None = None
-    while time.monotonic() < deadline:
+    while asyncio.get_running_loop().time() < deadline:
         try:
             _, writer = await asyncio.wait_for(asyncio.open_connection(host, port), timeout=interval_s * 10)
             writer.close()

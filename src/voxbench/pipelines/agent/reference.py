@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -64,7 +63,7 @@ from pipecat.turns.user_turn_strategies import UserTurnStrategies
 from voxbench.pipelines.agent.cascade import AgentPipeline
 from voxbench.pipelines.agent.tools import tools_schema
 from voxbench.pipelines.config import AgentConfig, TurnConfig, VADConfig
-from voxbench.processors.clock import ConversationClock
+from voxbench.processors.clock import ConversationClock, loop_now
 from voxbench.processors.control import CallControl
 from voxbench.records import AgentInfo, ServicePart
 from voxbench.scenarios import AgentSpec, ToolExecutor
@@ -156,7 +155,7 @@ class ReferenceLLM(LLMService):
                 self._pending.extend(self.script.reply_after(self.user_turns - 1))
             await self._advance()
         elif isinstance(frame, BotStartedSpeakingFrame):
-            self._audio_since = time.monotonic()
+            self._audio_since = loop_now()
         elif isinstance(frame, BotStoppedSpeakingFrame):
             self._unheard = []
             self._await_speech_end = False
@@ -165,7 +164,7 @@ class ReferenceLLM(LLMService):
     def _barely_heard(self) -> bool:
         """No audio of the response yet, or less than ``CONTINUATION_S`` of it (Piper's leading
         silence, the caller's VAD start time): the caller did not hear an answer and move on."""
-        return self._audio_since is None or time.monotonic() - self._audio_since < CONTINUATION_S
+        return self._audio_since is None or loop_now() - self._audio_since < CONTINUATION_S
 
     async def _advance(self) -> None:
         async with self._lock:
