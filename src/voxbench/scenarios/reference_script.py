@@ -20,7 +20,7 @@ from typing import Any
 from voxbench.scenarios.culture import CultureResolver
 from voxbench.scenarios.domains import generated_id_pattern
 from voxbench.scenarios.models import Scenario
-from voxbench.scenarios.replay import _collect_id_changes, _substitute
+from voxbench.scenarios.replay import collect_id_changes, substitute_ids
 
 
 @dataclass(frozen=True)
@@ -125,7 +125,7 @@ class IdCarry:
     ids: dict[str, str] = field(default_factory=dict)
 
     def arguments(self, call: Call) -> dict[str, Any]:
-        out: dict[str, Any] = _substitute(call.params, self.ids)
+        out: dict[str, Any] = substitute_ids(call.params, self.ids)
         return out
 
     def learn(self, call: Call, result: dict[str, Any]) -> None:
@@ -133,4 +133,4 @@ class IdCarry:
         if id_re is None or call.expected is None:
             return
         got = json.loads(json.dumps(result, default=str))
-        _collect_id_changes(_substitute(call.expected, self.ids), got, id_re, self.ids)
+        collect_id_changes(substitute_ids(call.expected, self.ids), got, id_re, self.ids)

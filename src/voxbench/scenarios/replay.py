@@ -76,21 +76,21 @@ def _short(v: Any, n: int = 120) -> str:
     return s if len(s) <= n else s[: n - 3] + "..."
 
 
-def _collect_id_changes(want: Any, got: Any, id_re: re.Pattern[str], ids: dict[str, str]) -> None:
+def collect_id_changes(want: Any, got: Any, id_re: re.Pattern[str], ids: dict[str, str]) -> None:
     """Where the reference and our response differ only in generated ids, remember the pair."""
     if isinstance(want, dict) and isinstance(got, dict):
         for k in want.keys() & got.keys():
-            _collect_id_changes(want[k], got[k], id_re, ids)
+            collect_id_changes(want[k], got[k], id_re, ids)
     elif isinstance(want, list) and isinstance(got, list):
         for x, y in zip(want, got, strict=False):
-            _collect_id_changes(x, y, id_re, ids)
+            collect_id_changes(x, y, id_re, ids)
     elif isinstance(want, str) and isinstance(got, str) and want != got:
         old, new = id_re.findall(want), id_re.findall(got)
         if len(old) == len(new):
             ids.update({a: b for a, b in zip(old, new, strict=True) if a != b})
 
 
-def _substitute(obj: Any, ids: dict[str, str]) -> Any:
+def substitute_ids(obj: Any, ids: dict[str, str]) -> Any:
     """Replace carried-forward ids (whole tokens only) in a JSON-like value."""
     if not ids:
         return obj
@@ -100,9 +100,9 @@ def _substitute(obj: Any, ids: dict[str, str]) -> Any:
                 obj = re.sub(re.escape(k) + r"(?![0-9a-zA-Z])", ids[k], obj)
         return obj
     if isinstance(obj, dict):
-        return {k: _substitute(v, ids) for k, v in obj.items()}
+        return {k: substitute_ids(v, ids) for k, v in obj.items()}
     if isinstance(obj, list):
-        return [_substitute(v, ids) for v in obj]
+        return [substitute_ids(v, ids) for v in obj]
     return obj
 
 
@@ -122,12 +122,12 @@ def replay_scenario(dd: DomainData, scenario_id: str, lang: str = "en") -> Scena
     for ev in trace:
         if ev.event_type == "tool_call":
             calls += 1
-            params = _substitute(resolver.resolve(ev.params or {}), ids)
+            params = substitute_ids(resolver.resolve(ev.params or {}), ids)
             pending = (ev.tool_name or "", ex.execute(ev.tool_name or "", params))
         elif ev.event_type == "tool_response" and pending is not None:
             want = resolver.resolve(ev.response or {})
             if id_re is not None:
-                _collect_id_changes(_substitute(want, ids), json.loads(json.dumps(pending[1])), id_re, ids)
+                collect_id_changes(substitute_ids(want, ids), json.loads(json.dumps(pending[1])), id_re, ids)
             pairs.append((calls, pending[0], want, pending[1]))
             pending = None
     diff: str | None = None
@@ -135,7 +135,7 @@ def replay_scenario(dd: DomainData, scenario_id: str, lang: str = "en") -> Scena
     values = resolver.values
     initial = dd.initial_db(scenario_id, lang)
     for n, name, want, got in pairs:
-        want, got = _substitute(want, ids), json.loads(json.dumps(got))
+        want, got = substitute_ids(want, ids), json.loads(json.dumps(got))
         d = first_difference(want, got)
         if not d:
             continue

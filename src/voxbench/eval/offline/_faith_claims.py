@@ -16,7 +16,7 @@ from voxbench.eval.offline._faith_rules import (
     MISREPRESENT,
     POLICY,
     Finding,
-    _number_grounded,
+    number_grounded,
 )
 from voxbench.eval.offline._trace import Conversation, Step, lookup_missed, tool_names
 from voxbench.eval.offline._values import amount_values, canon_code, code_supported, spoken_values
@@ -54,7 +54,7 @@ def unsupported_values(conv: Conversation) -> Iterator[Finding]:
         dim = MISREPRESENT if any_tool else HALLUCINATION
         for v in amount_values(s.text):
             x = float(v.key[2:])
-            if x >= 10 and not _number_grounded(x, known):
+            if x >= 10 and not number_grounded(x, known):
                 yield Finding(dim, 1, s.turn, f"amount {v.surface!r}",
                               "amount no tool result, caller statement or policy gives (nor a sum/difference)")  # fmt: skip
         for v in spoken_values(s.text):

@@ -93,7 +93,7 @@ def fabricated_params(conv: Conversation) -> Iterator[Finding]:
                               "placeholder value instead of asking the caller")  # fmt: skip
                 continue
             if isinstance(val, int | float):
-                if val > 9 and not _number_grounded(float(val), s.known):
+                if val > 9 and not number_grounded(float(val), s.known):
                     yield Finding(FABRICATION, _severity(conv, s.tool), s.turn, f"{s.tool}({name}={val})",
                                   "number no caller statement, tool result or policy gives (nor a sum/difference)")  # fmt: skip
                 continue
@@ -131,7 +131,7 @@ def _numbers(keys: set[str], prefix: str) -> list[float]:
     return [x for x in out if x < 100000]
 
 
-def _number_grounded(x: float, known: set[str]) -> bool:
+def number_grounded(x: float, known: set[str]) -> bool:
     """Held by a source, or a sum / difference of two, a sum of three, or a difference plus
     a third of the *amounts* the sources hold (fares, fees, totals, amounts in the policy or said by the caller; not
     phone digits or flight numbers)."""

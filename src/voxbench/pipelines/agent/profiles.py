@@ -230,7 +230,8 @@ def _openai_llm(model: str = "gpt-4.1-mini") -> LLMConfig:
     )
 
 
-def _builtins() -> list[AgentProfile]:
+def _cascade_builtins() -> list[AgentProfile]:
+    """The offline default (and its 0.5B variant) and the cloud cascades."""
     p = AgentProfile
     return [
         p(
@@ -291,6 +292,13 @@ def _builtins() -> list[AgentProfile]:
             llm=CloudLLMConfig(kind="google", model="gemini-2.5-flash"),
             tts=CloudTTSConfig(kind="deepgram"),
         ),
+    ]
+
+
+def _audio_llm_builtins() -> list[AgentProfile]:
+    """Hybrid (audio-in LLM + TTS), speech-to-speech and external agents."""
+    p = AgentProfile
+    return [
         p(
             name="hybrid-openai-realtime-text",
             architecture="hybrid",
@@ -343,6 +351,10 @@ def _builtins() -> list[AgentProfile]:
             external=ExternalAgentConfig(url="ws://127.0.0.1:8765/ws", protocol="twilio"),
         ),
     ]
+
+
+def _builtins() -> list[AgentProfile]:
+    return [*_cascade_builtins(), *_audio_llm_builtins()]
 
 
 @functools.cache

@@ -22,7 +22,15 @@ from typing import Literal, Protocol
 
 from pydantic import BaseModel, Field
 
-from voxbench.pipelines.caller.goal.facts import _WEAK, FLUFF_HEADS, HEADS, SYNONYMS, Fact, FactBook, stem
+from voxbench.pipelines.caller.goal.facts import (
+    FLUFF_HEADS,
+    HEADS,
+    SYNONYMS,
+    WEAK_WORDS,
+    Fact,
+    FactBook,
+    stem,
+)
 from voxbench.pipelines.caller.goal.spoken import compact, is_code, mentions, runs, sentences_of, tokens
 
 Kind = Literal[
@@ -223,7 +231,7 @@ def is_request(sentence: str) -> bool:
 def _match(f: Fact, got: frozenset[str]) -> str:
     """The rule by which the matched words ``got`` name fact ``f`` ('' if they do not)."""
     dist = [w for w in f.distinctive if w not in ("choice", "preference")] or list(f.distinctive)
-    strong = [w for w in dist if w not in _WEAK]
+    strong = [w for w in dist if w not in WEAK_WORDS]
     all_heads = all(w in got for w in f.heads)
     said_heads = all(w in got for w in f.heads if w not in FLUFF_HEADS)
     if strong and all(w in got for w in strong) and said_heads:
@@ -370,7 +378,7 @@ def subject_fallback(sentence: str, book: FactBook) -> list[tuple[str, str]]:
     ws, flat = _words(sentence)
     out: list[tuple[str, str]] = []
     for f in book:
-        strong = [w for w in f.distinctive if w not in _WEAK and w not in ("choice", "preference")]
+        strong = [w for w in f.distinctive if w not in WEAK_WORDS and w not in ("choice", "preference")]
         if strong and all(_has_word(w, ws, flat) for w in strong) and f.source == "information_required":
             out.append((f.key, "subject"))
     return out if 1 <= len(out) <= 2 else []
@@ -415,7 +423,9 @@ def head_fallback(
         if len(cands) > 1 and re.search(r"\b(new|like|want|hoping|prefer|need|looking)\b", sentence, re.I):
             cands = [f for f in cands if f.wanted] or cands
         if len(cands) > 2:  # the ones the turn names ('your PTO dates'), else a start/end pair for a plural
-            named = [f for f in cands if set(f.distinctive) - _WEAK and set(f.distinctive) - _WEAK <= ws]
+            named = [
+                f for f in cands if set(f.distinctive) - WEAK_WORDS and set(f.distinctive) - WEAK_WORDS <= ws
+            ]
             pairs = _start_end_pairs(cands)
             if len(pairs) > 1 and focus:
                 pairs = [p for p in pairs if p[0].key in focus] or pairs

@@ -34,7 +34,7 @@ FLUFF_HEADS = {"name", "number", "code", "id", "type", "level", "category", "des
 # Key words that mark what the caller wants (as opposed to what it has now).
 WANT_WORDS = {"desired", "target", "new", "preferred", "requested", "wanted"}
 # Modifiers too common in agent speech ("First, I need...") to identify a fact alone.
-_WEAK = {
+WEAK_WORDS = {
     "first", "last", "new", "current", "start", "end", "other", "full", "original", "total", "home", "target",
     "affected", "primary", "main", "passenger", "second", "third",
 }  # fmt: skip

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 
-from voxbench.pipelines.caller.goal.facts import _WEAK, HEADS, Fact, FactBook, stem
+from voxbench.pipelines.caller.goal.facts import HEADS, WEAK_WORDS, Fact, FactBook, stem
 from voxbench.pipelines.caller.goal.spoken import mentions
 from voxbench.pipelines.caller.goal.tree import content_words
 
@@ -26,7 +26,7 @@ GENERIC = {
     "for", "and", "the", "my",
 }  # fmt: skip
 # Key words that name no subject of their own.
-_NO_SUBJECT = HEADS | _WEAK | {"choice", "preference", "product", "code", "value"}
+_NO_SUBJECT = HEADS | WEAK_WORDS | {"choice", "preference", "product", "code", "value"}
 
 
 def _close(a: str, b: str) -> bool:

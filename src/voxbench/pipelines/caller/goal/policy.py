@@ -32,7 +32,7 @@ from voxbench.pipelines.caller.goal.facts import Fact, FactBook, goal_facts, key
 from voxbench.pipelines.caller.goal.intents import IntentTracker, intent_facts
 from voxbench.pipelines.caller.goal.phrases import Phrasing, as_need, first_person
 from voxbench.pipelines.caller.goal.spoken import mentions, say_time, sentences_of, times
-from voxbench.pipelines.caller.goal.tree import _OUTCOME, TreeRules, content_words, read_tree, violations
+from voxbench.pipelines.caller.goal.tree import OUTCOME_WORDS, TreeRules, content_words, read_tree, violations
 from voxbench.scenarios import Scenario
 
 
@@ -502,7 +502,7 @@ class GoalCaller:
         return self._act("end", self.phr.say("bye_done"), "resolution_end", heard, ends_call=True)
 
     def _step_fixes(self, text: str) -> bool:
-        words = content_words(text) - _OUTCOME
+        words = content_words(text) - OUTCOME_WORDS
         fix = len(words & (self.rules.fixing_words - self.rules.not_fixing_words))
         return fix >= 2 and fix > len(words & self.rules.not_fixing_words)
 

@@ -106,7 +106,7 @@ _STOP = set(
     ]
 )
 # Words of any troubleshooting talk: they say nothing about *which* step it is.
-_OUTCOME = {
+OUTCOME_WORDS = {
     "work", "fix", "fixe", "resolv", "issu", "step", "say", "now", "pleas", "try", "still", "again", "problem",
     "already", "did", "tell", "know", "let", "whether", "then", "agent", "asks", "report", "not", "that",
 }  # fmt: skip
@@ -197,7 +197,7 @@ def read_tree(must: list[str], nice: list[str], negotiation: list[str], edge: li
     for text in [*must, *negotiation, *edge]:
         for s in sentences_of(text):
             if _FIXES.search(s):
-                words = content_words(s) - _OUTCOME
+                words = content_words(s) - OUTCOME_WORDS
                 (rules.not_fixing_words if _NEGATED.search(s) else rules.fixing_words).update(words)
     joined = " ".join(negotiation).lower()
     rules.pushbacks = _pushback_count(" ".join([*must, *nice, *negotiation, *edge]))
