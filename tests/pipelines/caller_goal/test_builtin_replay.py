@@ -52,3 +52,12 @@ def test_done_single_intent_ends_instead_of_restating(sid: str) -> None:
     acts = _replay(toy_dataset_dir(), "toy", sid)
     assert acts[-1][0] == "end", acts
     assert not any("I need to you" in text for _, text in acts)
+
+
+def test_do_you_want_to_assign_is_an_offer() -> None:
+    """Live bb.2 with the local agent: 'Do you want to assign a window seat?' got "I don't have that"."""
+    dd = load_dataset(None, ["airline"]).domains["airline"]
+    caller = goal_caller_for(CallScenario.from_domain(dd, "bb.2"), seed=0)
+    caller.open()
+    act = caller.respond("I found your booking. The flight is on time. Do you want to assign a window seat?")
+    assert act.kind == "confirm" and act.choice == "yes"

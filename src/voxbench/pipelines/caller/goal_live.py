@@ -135,9 +135,9 @@ class GoalDriver(FrameProcessor):
     next, and a caller that answered each sentence would talk into the next one and then answer
     the question again. If the agent speaks again first, the reply covers every agent turn since
     the caller last spoke. A piece of a sentence (:func:`is_fragment`) waits ``fragment_wait_s``:
-    "Okay." to "information." is a line the agent talks over. ``on_act`` receives every act (the runner records it as a
-    ``caller_act`` event); ``stats`` counts acts, silent waits, agent turns heard and the slowest
-    decision (``decide_ms_max``).
+    "Okay." to "information." is a line the agent talks over. ``on_act`` receives every act (the
+    runner records it as a ``caller_act`` event); ``stats`` counts acts, silent waits, agent turns
+    heard, replies deferred and the slowest decision (``decide_ms_max``).
     """
 
     def __init__(

@@ -156,7 +156,7 @@ _CONFIRM_Q = re.compile(
     r"is it (ok|okay|alright)|ok(ay)? to|do you approve|do you authorize|are you (ok|okay|fine|happy) with|"
     r"may i (go ahead|proceed|submit|book|place|process)|would you like (to (proceed|go ahead|confirm|keep|book))|"
     r"ready for me to|does everything|want me to|sound good|is everything|shall we|just to confirm|"
-    r"do you want (to )?(proceed|go ahead|keep)|would you like that|do you still want|is that (still )?what)"
+    r"do you want (to )?(proceed|go ahead|keep)|do you want to (assign|add|book|cancel|renew|submit|change|update|unlock|reset)\b|would you like that|do you still want|is that (still )?what)"
     r"|\b(correct|right|accurate)\s*\?$|\bplease say yes\b|\bconfirm (that )?you want\b|\bto proceed\b.*\?$"
     r"|^(?!(what|which|how|where|when|who|why|spell|say|read)\b)[a-z]+ (it|that|this|them)\b[^?]{0,30}\?$",
     re.IGNORECASE,
