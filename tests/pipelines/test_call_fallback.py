@@ -12,7 +12,7 @@ from tests.pipelines.test_call_fakes import call_input, fast_config
 from voxbench.eval.from_record import load_context
 from voxbench.eval.metrics.turn_taking import turn_taking
 from voxbench.eval.types import EvalConfig
-from voxbench.pipelines.agent.cascade import build_cascade_agent
+from voxbench.pipelines.agent.cascade import AgentInputs, build_cascade_agent
 from voxbench.pipelines.bundles import AgentServices, SimulatorServices
 from voxbench.pipelines.call.runner import run_call
 from voxbench.pipelines.caller.trace_simulator import reference_user_lines
@@ -103,9 +103,8 @@ def test_no_nudger_unless_configured(eva_data: Path) -> None:
     def nudgers(cfg: AgentConfig) -> int:
         services = AgentServices(stt=FakeSTT([]), llm=FakeLLM([]), tts=FakeTTS())
         executor = ToolExecutor(call.domain, call.initial_db, call.scenario.current_date_time, call.agent)
-        built = build_cascade_agent(
-            services, _NoTransport(), call.agent, executor, "", cfg, CallControl(), ConversationClock(), 16000
-        )
+        inputs = AgentInputs(call.agent, executor, "", cfg, CallControl(), ConversationClock(), 16000)
+        built = build_cascade_agent(services, _NoTransport(), inputs)
         return sum(isinstance(p, FallbackNudger) for p in built.pipeline.processors)
 
     assert nudgers(AgentConfig()) == 0

@@ -17,6 +17,7 @@ from pipecat.transports.websocket.server import SingleClientWebsocketServerTrans
 from tests.pipelines.agents.conftest import FAKE_KEYS
 from voxbench.cli.main import main
 from voxbench.pipelines.agent.builder import build_agent, build_agent_services
+from voxbench.pipelines.agent.cascade import AgentInputs
 from voxbench.pipelines.agent.external import ExternalAgentServices
 from voxbench.pipelines.agent.pricing import usage_summary
 from voxbench.pipelines.agent.profiles import (
@@ -91,9 +92,7 @@ def test_every_profile_constructs_without_network(name: str, call: CallScenario)
     params = server_params(AudioOnlyProtobufSerializer(), 16000)
     transport = SingleClientWebsocketServerTransport(params=params, host="127.0.0.1", port=9)
     executor = ToolExecutor(call.domain, call.initial_db, call.scenario.current_date_time, call.agent)
-    agent = build_agent(
-        services,
-        transport,
+    inputs = AgentInputs(
         call.agent,
         executor,
         call.scenario.current_date_time,
@@ -102,6 +101,7 @@ def test_every_profile_constructs_without_network(name: str, call: CallScenario)
         ConversationClock(),
         16000,
     )
+    agent = build_agent(services, transport, inputs)
     assert agent.pipeline is not None
 
 

@@ -14,10 +14,9 @@ from typing import Any, Protocol
 
 from pipecat.transports.websocket.server import SingleClientWebsocketServerTransport
 
-from voxbench.pipelines.agent.cascade import AgentPipeline, build_cascade_agent
+from voxbench.pipelines.agent.cascade import AgentInputs, AgentPipeline, build_cascade_agent
 from voxbench.pipelines.agent.profiles import AgentProfile, preflight
 from voxbench.pipelines.bundles import AgentServices
-from voxbench.pipelines.config import AgentConfig
 from voxbench.pipelines.services import LLMConfig, STTConfig, TTSConfig, make_llm, make_stt, make_tts
 from voxbench.pipelines.services.cloud import (
     CloudLLMConfig,
@@ -28,10 +27,7 @@ from voxbench.pipelines.services.cloud import (
     make_cloud_tts,
     make_realtime_llm,
 )
-from voxbench.processors.clock import ConversationClock
-from voxbench.processors.control import CallControl
 from voxbench.records import AgentInfo
-from voxbench.scenarios import AgentSpec, ToolExecutor
 
 
 class AgentBundle(Protocol):
@@ -43,34 +39,18 @@ class AgentBundle(Protocol):
     def build_pipeline(
         self,
         transport: SingleClientWebsocketServerTransport,
-        spec: AgentSpec,
-        executor: ToolExecutor,
-        current_date_time: str,
-        cfg: AgentConfig,
-        control: CallControl,
-        clock: ConversationClock,
-        sample_rate: int,
+        inputs: AgentInputs,
     ) -> AgentPipeline: ...
 
 
 def build_agent(
     services: AgentServices | AgentBundle,
     transport: SingleClientWebsocketServerTransport,
-    spec: AgentSpec,
-    executor: ToolExecutor,
-    current_date_time: str,
-    cfg: AgentConfig,
-    control: CallControl,
-    clock: ConversationClock,
-    sample_rate: int,
+    inputs: AgentInputs,
 ) -> AgentPipeline:
     if isinstance(services, AgentServices):
-        return build_cascade_agent(
-            services, transport, spec, executor, current_date_time, cfg, control, clock, sample_rate
-        )
-    return services.build_pipeline(
-        transport, spec, executor, current_date_time, cfg, control, clock, sample_rate
-    )
+        return build_cascade_agent(services, transport, inputs)
+    return services.build_pipeline(transport, inputs)
 
 
 def _stt(cfg: STTConfig | CloudSTTConfig) -> Any:

@@ -41,17 +41,33 @@ class AgentPipeline:
     transport: BaseTransport
 
 
+@dataclass(frozen=True)
+class AgentInputs:
+    """What every agent pipeline of a call is built from, besides its services and transport:
+    the scenario's agent spec and tools, the call's agent config, control and clock."""
+
+    spec: AgentSpec
+    executor: ToolExecutor
+    current_date_time: str
+    cfg: AgentConfig
+    control: CallControl
+    clock: ConversationClock
+    sample_rate: int
+
+
 def build_cascade_agent(
     services: AgentServices,
     transport: BaseTransport,  # the loopback websocket, or a person's WebRTC / local audio
-    spec: AgentSpec,
-    executor: ToolExecutor,
-    current_date_time: str,
-    cfg: AgentConfig,
-    control: CallControl,
-    clock: ConversationClock,
-    sample_rate: int,
+    inputs: AgentInputs,
 ) -> AgentPipeline:
+    spec, executor, cfg, control, clock = (
+        inputs.spec,
+        inputs.executor,
+        inputs.cfg,
+        inputs.control,
+        inputs.clock,
+    )
+    current_date_time, sample_rate = inputs.current_date_time, inputs.sample_rate
     llm = services.llm
     llm.append_system_instruction(agent_system_instruction(spec, current_date_time))
     bind_tools(llm, executor, spec, control, cfg.transfer_message, clock.now)

@@ -32,14 +32,10 @@ from pipecat.pipeline.pipeline import Pipeline
 from pipecat.processors.aggregators.llm_context import LLMContext
 from pipecat.transports.websocket.server import SingleClientWebsocketServerTransport
 
-from voxbench.pipelines.agent.cascade import AgentPipeline
+from voxbench.pipelines.agent.cascade import AgentInputs, AgentPipeline
 from voxbench.pipelines.agent.tool_bridge import ToolBridge
-from voxbench.pipelines.config import AgentConfig
-from voxbench.processors.clock import ConversationClock
-from voxbench.processors.control import CallControl
 from voxbench.processors.external_relay import ExternalAgentRelay
 from voxbench.records import AgentInfo
-from voxbench.scenarios import AgentSpec, ToolExecutor
 from voxbench.transports.config import ExternalAgentConfig
 
 
@@ -56,14 +52,9 @@ class ExternalAgentServices:
     def build_pipeline(
         self,
         transport: SingleClientWebsocketServerTransport,
-        spec: AgentSpec,
-        executor: ToolExecutor,
-        current_date_time: str,
-        cfg: AgentConfig,
-        control: CallControl,
-        clock: ConversationClock,
-        sample_rate: int,
+        inputs: AgentInputs,
     ) -> AgentPipeline:
+        spec, executor, control, clock = inputs.spec, inputs.executor, inputs.control, inputs.clock
         ext = self.external
         bridge = (
             ToolBridge(executor, spec, ext.tool_bridge_host, ext.tool_bridge_port)

@@ -60,13 +60,12 @@ from pipecat.turns.user_stop.speech_timeout_user_turn_stop_strategy import Speec
 from pipecat.turns.user_stop.turn_analyzer_user_turn_stop_strategy import TurnAnalyzerUserTurnStopStrategy
 from pipecat.turns.user_turn_strategies import UserTurnStrategies
 
-from voxbench.pipelines.agent.cascade import AgentPipeline
+from voxbench.pipelines.agent.cascade import AgentInputs, AgentPipeline
 from voxbench.pipelines.agent.tools import tools_schema
-from voxbench.pipelines.config import AgentConfig, TurnConfig, VADConfig
-from voxbench.processors.clock import ConversationClock, loop_now
-from voxbench.processors.control import CallControl
+from voxbench.pipelines.config import TurnConfig, VADConfig
+from voxbench.processors.clock import loop_now
 from voxbench.records import AgentInfo, ServicePart
-from voxbench.scenarios import AgentSpec, ToolExecutor
+from voxbench.scenarios import ToolExecutor
 from voxbench.scenarios.reference_script import Call, IdCarry, ReferenceScript, Say, Step, join_lines
 from voxbench.transports.vad import make_vad
 
@@ -254,14 +253,16 @@ class ReferenceAgentServices:
     def build_pipeline(
         self,
         transport: BaseTransport,
-        spec: AgentSpec,
-        executor: ToolExecutor,
-        current_date_time: str,
-        cfg: AgentConfig,
-        control: CallControl,
-        clock: ConversationClock,
-        sample_rate: int,
+        inputs: AgentInputs,
     ) -> AgentPipeline:
+        spec, executor, cfg, control, clock = (
+            inputs.spec,
+            inputs.executor,
+            inputs.cfg,
+            inputs.control,
+            inputs.clock,
+        )
+        sample_rate = inputs.sample_rate
         llm = self.llm
         for name in spec.tool_names():
 

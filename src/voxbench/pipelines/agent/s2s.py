@@ -28,16 +28,13 @@ from pipecat.services.llm_service import LLMService
 from pipecat.services.tts_service import TTSService
 from pipecat.transports.websocket.server import SingleClientWebsocketServerTransport
 
-from voxbench.pipelines.agent.cascade import AgentPipeline
+from voxbench.pipelines.agent.cascade import AgentInputs, AgentPipeline
 from voxbench.pipelines.agent.tools import bind_tools, tools_schema
-from voxbench.pipelines.config import AgentConfig
 from voxbench.pipelines.services.cloud import RealtimeConfig
 from voxbench.pipelines.turns import user_aggregator_params
-from voxbench.processors.clock import ConversationClock
-from voxbench.processors.control import CallControl
 from voxbench.processors.kickoff import Kickoff
 from voxbench.records import AgentInfo
-from voxbench.scenarios import AgentSpec, ToolExecutor
+from voxbench.scenarios import AgentSpec
 
 PHONE_STYLE = (
     "\n\nYou are speaking on a phone call: answer in one to three short spoken sentences, "
@@ -79,31 +76,25 @@ class RealtimeAgentServices:
     def build_pipeline(
         self,
         transport: SingleClientWebsocketServerTransport,
-        spec: AgentSpec,
-        executor: ToolExecutor,
-        current_date_time: str,
-        cfg: AgentConfig,
-        control: CallControl,
-        clock: ConversationClock,
-        sample_rate: int,
+        inputs: AgentInputs,
     ) -> AgentPipeline:
-        return build_realtime_agent(
-            self, transport, spec, executor, current_date_time, cfg, control, clock, sample_rate
-        )
+        return build_realtime_agent(self, transport, inputs)
 
 
 def build_realtime_agent(
     services: RealtimeAgentServices,
     transport: SingleClientWebsocketServerTransport,
-    spec: AgentSpec,
-    executor: ToolExecutor,
-    current_date_time: str,
-    cfg: AgentConfig,
-    control: CallControl,
-    clock: ConversationClock,
-    sample_rate: int,
+    inputs: AgentInputs,
 ) -> AgentPipeline:
     """S2S when ``services.tts`` is None, hybrid (realtime text -> TTS) otherwise."""
+    spec, executor, cfg, control, clock = (
+        inputs.spec,
+        inputs.executor,
+        inputs.cfg,
+        inputs.control,
+        inputs.clock,
+    )
+    current_date_time, sample_rate = inputs.current_date_time, inputs.sample_rate
     llm = services.llm
     configure_realtime(llm, instructions(spec, current_date_time, cfg.greeting), spec)
     bind_tools(llm, executor, spec, control, cfg.transfer_message, clock.now)

@@ -24,6 +24,7 @@ from pipecat.pipeline.worker import PipelineWorker
 from pipecat.workers.runner import WorkerRunner
 
 from voxbench.pipelines.agent.builder import AgentBundle, build_agent
+from voxbench.pipelines.agent.cascade import AgentInputs
 from voxbench.pipelines.agent.pricing import usage_summary
 from voxbench.pipelines.bundles import AgentServices, SimulatorServices
 from voxbench.pipelines.call.lifecycle import PipelineTask, make_worker, stop_worker, versions
@@ -230,17 +231,10 @@ async def _start_agent(
     clock, rec, sr = state.clock, state.rec, cfg.wire.sample_rate
     port = free_port(cfg.wire.host)
     server = make_server(cfg.wire, port)
-    args = (
-        server,
-        call.agent,
-        executor,
-        call.scenario.current_date_time,
-        cfg.agent,
-        state.control,
-        clock,
-        sr,
+    inputs = AgentInputs(
+        call.agent, executor, call.scenario.current_date_time, cfg.agent, state.control, clock, sr
     )
-    agent = build_agent(services, *args)
+    agent = build_agent(services, server, inputs)
     worker = make_worker(agent.pipeline, clock, rec.observer("agent"), sr, "agent")
     ready, connected = asyncio.Event(), asyncio.Event()
     _agent_handlers(server, worker, cfg, state, ready, connected)

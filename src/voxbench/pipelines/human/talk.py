@@ -32,7 +32,7 @@ from pipecat.transports.base_transport import BaseTransport
 from pipecat.workers.runner import WorkerRunner
 
 from voxbench.pipelines.agent.builder import AgentBundle, build_agent
-from voxbench.pipelines.agent.cascade import AgentPipeline
+from voxbench.pipelines.agent.cascade import AgentInputs, AgentPipeline
 from voxbench.pipelines.bundles import AgentServices
 from voxbench.pipelines.call.lifecycle import PipelineTask, stop_worker, versions
 from voxbench.pipelines.call.record_files import write_conversation
@@ -125,9 +125,7 @@ class TalkCall:
 
     def build(self, transport: BaseTransport) -> None:
         sr = self.sample_rate
-        self._agent = build_agent(
-            self.services,
-            cast(Any, transport),  # typed for the websocket; only .input()/.output() are used
+        inputs = AgentInputs(
             self.call.agent,
             self.executor,
             self.call.scenario.current_date_time,
@@ -136,6 +134,8 @@ class TalkCall:
             self.clock,
             sr,
         )
+        # typed for the websocket; only .input()/.output() are used
+        self._agent = build_agent(self.services, cast(Any, transport), inputs)
         self._worker = PipelineWorker(
             self._agent.pipeline,
             params=PipelineParams(
