@@ -1,9 +1,12 @@
-"""Pitfalls (b), (c), (d) over a real loopback WebSocket."""
+"""Pitfalls (b), (c), (d) over a real loopback WebSocket, on the virtual clock.
+
+The exchanges run on `VirtualClockLoop` (real sockets, virtual time), so what is heard in
+a listening window is exact: every chunk leaves on its slot, none late.
+"""
 
 from __future__ import annotations
 
 import asyncio
-import time
 from typing import Any
 
 import numpy as np
@@ -27,6 +30,7 @@ from voxbench.transports.paced import PacedClientOutput, SampleClockPacer
 from voxbench.transports.pacing import GapFillProcessor
 from voxbench.transports.pairing import client_params, free_port, wait_for_server
 from voxbench.transports.serializers import AudioOnlyProtobufSerializer
+from voxbench.transports.virtual_loop import run_virtual
 from voxbench.transports.wire import make_client, make_server, simulator_serializer
 
 SR = 16000
@@ -43,7 +47,7 @@ class Collector(FrameProcessor):
         await super().process_frame(frame, direction)
         if isinstance(frame, InputAudioRawFrame):
             self.sizes.append(len(frame.audio))
-            self.first = self.first or time.monotonic()
+            self.first = self.first or asyncio.get_running_loop().time()
         await self.push_frame(frame, direction)
 
 
@@ -102,48 +106,62 @@ async def _exchange(continuous: bool, listen_s: float = 1.2, chunk_ms: int = 40)
     return col
 
 
-async def test_continuous_output_streams_while_idle() -> None:
-    """(b) with the mixer the far side hears a real-time stream, not just the 0.2 s burst."""
-    col = await _exchange(continuous=True)
-    heard_s = sum(col.sizes) / 2 / SR
-    assert heard_s > 0.6, heard_s
+def test_continuous_output_streams_while_idle() -> None:
+    """(b) with the mixer the far side hears a real-time stream, not just the 0.2 s burst:
+    the whole 1.2 s listening window, 30 chunks of 40 ms, none late."""
+    col = run_virtual(_exchange(continuous=True))
+    assert len(col.sizes) == 30 and sum(col.sizes) / 2 / SR == 1.2
+    assert col.sender_pacer is not None
+    assert (col.sender_pacer.reanchors, col.sender_pacer.max_late_s) == (0, 0.0)
 
 
-async def test_chunks_carry_no_wav_header() -> None:
+def test_chunks_carry_no_wav_header() -> None:
     """(c) every chunk is exactly 40 ms of PCM (a WAV header would add 44 bytes)."""
-    col = await _exchange(continuous=True, listen_s=0.6)
+    col = run_virtual(_exchange(continuous=True, listen_s=0.6))
+    assert len(col.sizes) == 15
     assert col.sizes and all(n == 1280 for n in col.sizes), set(col.sizes)
     assert client_params(AudioOnlyProtobufSerializer(), SR).add_wav_header is False
 
 
-async def test_chunk_size_is_honoured_and_paced_on_the_sample_clock() -> None:
+def test_chunk_size_is_honoured_and_paced_on_the_sample_clock() -> None:
     """`WireConfig.chunk_ms` sets what one message carries; the sender's pipecat output asked
     our pacer (not its own sleep-after-send) for every chunk it sent."""
-    col = await _exchange(continuous=True, listen_s=0.6, chunk_ms=20)
-    assert col.sizes and all(n == 640 for n in col.sizes), set(col.sizes)
+    col = run_virtual(_exchange(continuous=True, listen_s=0.6, chunk_ms=20))
+    assert len(col.sizes) == 30 and all(n == 640 for n in col.sizes), set(col.sizes)
     pacer = col.sender_pacer
     assert pacer is not None and pacer.due is not None
     assert pacer.samples_sent > 0
 
 
-async def test_gap_fill_keeps_received_audio_continuous() -> None:
-    """(b) a far end that goes quiet still yields a real-time stream downstream."""
+def test_gap_fill_keeps_received_audio_continuous() -> None:
+    """(b) a far end that goes quiet still yields a real-time stream downstream: the 40 ms
+    received, then 20 ms silence ticks (after the 60 ms grace) through the 0.5 s pause."""
     from pipecat.tests.utils import SleepFrame, run_test
 
     frames = [InputAudioRawFrame(b"\x00\x10" * 640, SR, 1), SleepFrame(sleep=0.5)]
-    down, _ = await run_test(
-        GapFillProcessor(SR),
-        frames_to_send=frames,
-        pipeline_params=PipelineParams(audio_in_sample_rate=SR),
+    down, _ = run_virtual(
+        run_test(
+            GapFillProcessor(SR),
+            frames_to_send=frames,
+            pipeline_params=PipelineParams(audio_in_sample_rate=SR),
+        )
     )
     audio = [f for f in down if isinstance(f, InputAudioRawFrame)]
     total = sum(len(f.audio) for f in audio) / 2 / SR
-    assert len(audio) > 5 and total >= 0.3, total
+    assert (len(audio), total) == (21, 0.44), (len(audio), total)
 
 
-async def test_wait_for_server_covers_connect_race() -> None:
-    """(d) a server that comes up late is waited for; a bare connect would be refused."""
+def test_wait_for_server_covers_connect_race() -> None:
+    """(d) a server that comes up late is waited for; a bare connect would be refused. On the
+    virtual clock: found at the first 50 ms probe after it came up (0.45 s), and a missing
+    server times out at the first probe past 0.3 s (0.35 s)."""
+    waited = run_virtual(_connect_race())
+    assert [round(w, 9) for w in waited] == [0.45, 0.35]
+
+
+async def _connect_race() -> tuple[float, float]:
     port = free_port()
+    loop = asyncio.get_running_loop()
 
     async def late_server() -> asyncio.Server:
         await asyncio.sleep(0.4)
@@ -152,19 +170,21 @@ async def test_wait_for_server_covers_connect_race() -> None:
     with pytest.raises(OSError):
         await asyncio.open_connection("127.0.0.1", port)
     srv_task = asyncio.create_task(late_server())
-    t0 = time.monotonic()
+    t0 = loop.time()
     await wait_for_server("127.0.0.1", port, timeout_s=5)
-    assert time.monotonic() - t0 >= 0.3
+    found = loop.time() - t0
     srv = await srv_task
     srv.close()
     await srv.wait_closed()
+    t0 = loop.time()
     with pytest.raises(TimeoutError):
         await wait_for_server("127.0.0.1", free_port(), timeout_s=0.3)
+    return found, loop.time() - t0
 
 
-async def test_no_audio_output_without_mixer_is_bursty() -> None:
-    """Documents the pipecat behaviour the mixer fixes: idle output sends nothing."""
-    col = await _exchange(continuous=False)
-    heard_s = sum(col.sizes) / 2 / SR
-    assert heard_s < 0.45, heard_s
+def test_no_audio_output_without_mixer_is_bursty() -> None:
+    """Documents the pipecat behaviour the mixer fixes: idle output sends nothing (the 0.2 s
+    burst, then silence on the wire for the rest of the 1.2 s)."""
+    col = run_virtual(_exchange(continuous=False))
+    assert sum(col.sizes) / 2 / SR == 0.2
     _ = OutputAudioRawFrame  # keep import for readers comparing with the sender side

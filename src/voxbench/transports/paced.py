@@ -87,7 +87,13 @@ class _SampleClockPacing(BaseOutputTransport):
 
     async def write_audio_frame(self, frame: OutputAudioRawFrame) -> bool:
         self._chunk_samples = len(frame.audio) // 2 // max(1, frame.num_channels)
-        return await super().write_audio_frame(frame)
+        if await super().write_audio_frame(frame):
+            return True
+        # No peer yet (the server before the caller connects): pipecat returns at once, so a
+        # continuous output would spin through silence with no await that takes time; on a
+        # virtual-clock loop that spin freezes the clock. Drop the chunk at its real pace.
+        await asyncio.sleep(self._chunk_samples / max(1, frame.sample_rate))
+        return False
 
     async def _write_audio_sleep(self) -> None:
         if self._pacer is None:
