@@ -453,6 +453,7 @@ def _caller_pipeline(
 
         return build_goal_simulator(call, services, client, cfg, control, clock, state.rec.emit, seed)
     from voxbench.pipelines.caller.trace_simulator import build_trace_simulator, reference_user_turns
+    from voxbench.processors.trace_driver import TraceDriver
 
     turns = reference_user_turns(call.scenario, call.resolver, tool_holds)[: cfg.simulator.trace.max_lines]
     lines = [t.text for t in turns]
@@ -462,16 +463,12 @@ def _caller_pipeline(
     def done() -> None:
         control.end("trace_finished", t=clock.now())
 
-    pipeline, _ = build_trace_simulator(
-        services,
-        client,
+    driver = TraceDriver(
         lines,
-        cfg.simulator,
+        cfg.simulator.trace,
         done,
-        sr,
-        gap_fill=cfg.wire.gap_fill,
-        agent_turns=[t.agent_turns for t in turns],
+        [t.agent_turns for t in turns],
         # end a hold wait while the caller's voice can still beat the inactivity limit
-        max_wait_s=max(cfg.simulator.trace.turn_gap_s, cfg.limits.inactivity_s - 2.0),
+        max(cfg.simulator.trace.turn_gap_s, cfg.limits.inactivity_s - 2.0),
     )
-    return pipeline
+    return build_trace_simulator(services, client, driver, cfg.simulator, sr, gap_fill=cfg.wire.gap_fill)

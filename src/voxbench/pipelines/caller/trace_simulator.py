@@ -23,7 +23,6 @@ driver waits for them, except that
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from pipecat.pipeline.pipeline import Pipeline
@@ -89,17 +88,14 @@ def reference_user_lines(scenario: Scenario, resolver: CultureResolver) -> list[
 def build_trace_simulator(
     services: SimulatorServices,
     transport: WebsocketClientTransport,
-    lines: Sequence[str],
+    driver: TraceDriver,
     cfg: SimulatorConfig,
-    on_done: Callable[[], None],
     sample_rate: int,
     gap_fill: bool = True,
-    agent_turns: Sequence[int] | None = None,
-    max_wait_s: float | None = None,
-) -> tuple[Pipeline, TraceDriver]:
-    """The trace caller's pipeline; ``agent_turns`` aligns with ``lines`` and ``max_wait_s`` bounds
-    a hold wait (see :class:`TraceDriver`)."""
-    driver = TraceDriver(lines, cfg.trace, on_done, agent_turns, max_wait_s)
+) -> Pipeline:
+    """The trace caller's pipeline around its ``driver`` (the :class:`TraceDriver` saying the
+    reference lines: built by the caller, which knows the lines, their agent turns and how
+    long a hold may be waited out)."""
     stages: list[FrameProcessor] = [transport.input()]
     if gap_fill:
         stages.append(GapFillProcessor(sample_rate))
@@ -109,4 +105,4 @@ def build_trace_simulator(
         services.tts,
         transport.output(),
     ]
-    return Pipeline(stages), driver
+    return Pipeline(stages)
