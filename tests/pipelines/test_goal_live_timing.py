@@ -31,6 +31,7 @@ def test_greeting_waits_for_its_question(caller) -> None:  # type: ignore[no-unt
         ("information.", 12.0),  # a piece of a sentence
         ("I'm sorry.", 12.0),
         ("Sure. with that. What is your last name?", 0.0),
+        ("Please.", 12.0),  # the tail of a request already answered (live bb.3)
     ],
 )
 def test_reply_delay_after_opening(caller, text: str, delay: float) -> None:  # type: ignore[no-untyped-def]

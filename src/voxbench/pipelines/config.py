@@ -109,6 +109,12 @@ class GoalSimConfig(_Cfg):
         description="the same for a piece of a sentence ('information.') or one or two words ('Sure.'): "
         "under load the agent's audio has gaps inside its sentences",
     )
+    yields_to_agent: bool = Field(
+        default=False,
+        description="stop speaking when the agent starts (pipecat's interruption); off: the caller finishes "
+        "its line (live bb.3: the agent's trailing 'Please.' cut the caller's code and name, then the agent "
+        "asked for them again)",
+    )
     hangup_wait_s: float = Field(
         default=15.0, gt=0, le=120, description="longest wait for the goodbye to be spoken before hanging up"
     )

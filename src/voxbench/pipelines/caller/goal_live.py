@@ -48,6 +48,7 @@ from pipecat.pipeline.pipeline import Pipeline
 from pipecat.processors.aggregators.llm_context import LLMContext
 from pipecat.processors.aggregators.llm_response_universal import LLMUserAggregator
 from pipecat.processors.frame_processor import FrameDirection, FrameProcessor
+from pipecat.turns.user_start import TranscriptionUserTurnStartStrategy, VADUserTurnStartStrategy
 
 from voxbench.pipelines.bundles import SimulatorServices
 from voxbench.pipelines.caller.goal.acts import CallerAct
@@ -119,9 +120,9 @@ def reply_delay(
     """How long the agent must stay quiet before the caller answers ``agent_text`` (0: at once).
     A plain statement that is only a fragment waits longest: all the caller would say is "Okay."."""
     kinds = _may_go_on(caller, agent_text)
-    if kinds is None:
-        return 0.0
-    if kinds <= {"statement"} and is_fragment(agent_text):
+    if kinds is None and not (caller.opened and "?" not in agent_text and is_fragment(agent_text)):
+        return 0.0  # ('Please.', the tail of a request already answered, is no new request)
+    if (kinds is None or kinds <= {"statement"}) and is_fragment(agent_text):
         return max(statement_wait_s, fragment_wait_s)
     return statement_wait_s
 
@@ -261,9 +262,14 @@ def build_goal_simulator(
     gcfg = cfg.simulator.goal
     sr = cfg.wire.sample_rate
     caller = goal_caller_for(call, seed)
-    user_agg = LLMUserAggregator(
-        LLMContext(), params=user_aggregator_params(cfg.simulator.vad, gcfg.turn, sr)
-    )
+    params = user_aggregator_params(cfg.simulator.vad, gcfg.turn, sr)
+    strategies = params.user_turn_strategies
+    if not gcfg.yields_to_agent and strategies is not None:  # the agent does not cut the caller's line
+        strategies.start = [
+            VADUserTurnStartStrategy(enable_interruptions=False),
+            TranscriptionUserTurnStartStrategy(enable_interruptions=False),
+        ]
+    user_agg = LLMUserAggregator(LLMContext(), params=params)
     driver = GoalDriver(
         caller,
         lambda act: emit(act.to_event(clock.now())),
