@@ -41,7 +41,7 @@ def add_parser(sub: Any) -> None:
     p.add_argument(
         "--time-limit",
         type=float,
-        help="seconds per call (default: twice what each reference conversation needs, at least 60)",
+        help="seconds per call (default: twice what each reference conversation needs, at least 300)",
     )
     p.add_argument("-v", "--verbose", action="store_true", help="every call's debug log on stderr too")
     p.set_defaults(func=run_selftest_cmd)
