@@ -36,6 +36,7 @@ from voxbench.records import (
     read_record,
 )
 from voxbench.scenarios import check_task_completion, load_dataset
+from voxbench.transports.virtual_loop import run_virtual
 
 SCENARIO = "7.4.1"
 
@@ -75,14 +76,14 @@ def agent_services(lines: list[str]) -> AgentServices:
     )
 
 
-async def test_fake_call_over_loopback(eva_data: Path, tmp_path: Path) -> None:
+def test_fake_call_over_loopback(eva_data: Path, tmp_path: Path) -> None:
     call = call_input(eva_data)
     from voxbench.pipelines.caller.trace_simulator import reference_user_lines
 
     lines = reference_user_lines(call.scenario, call.resolver)
     assert len(lines) == 5
     sim = SimulatorServices(tts=FakeTTS(f0=220.0))
-    record = await run_call(call, fast_config(), agent_services(lines), sim, tmp_path)
+    record = run_virtual(run_call(call, fast_config(), agent_services(lines), sim, tmp_path))
 
     assert record.status == "completed", record.error
     assert record.end_reason == "trace_finished"

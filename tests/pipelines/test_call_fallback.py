@@ -22,11 +22,12 @@ from voxbench.processors.control import CallControl
 from voxbench.processors.fallback_nudge import MAX_CONSECUTIVE_NUDGES, NUDGE_PROMPT, FallbackNudger
 from voxbench.records import AgentInfo, FallbackNudge, ServicePart, Speech, UsageEvent, read_record
 from voxbench.scenarios import ToolExecutor
+from voxbench.transports.virtual_loop import run_virtual
 
 FALLBACK_S = 1.0
 
 
-async def test_silent_caller_gets_nudged_and_the_record_scores_it(eva_data: Path, tmp_path: Path) -> None:
+def test_silent_caller_gets_nudged_and_the_record_scores_it(eva_data: Path, tmp_path: Path) -> None:
     call = call_input(eva_data)
     line = reference_user_lines(call.scenario, call.resolver)[0]
     cfg = fast_config()
@@ -45,7 +46,7 @@ async def test_silent_caller_gets_nudged_and_the_record_scores_it(eva_data: Path
         tts=FakeTTS(f0=120.0),
         info=AgentInfo(name="fake", stt=ServicePart(vendor="fake")),
     )
-    record = await run_call(call, cfg, agent, SimulatorServices(tts=FakeTTS(f0=220.0)), tmp_path)
+    record = run_virtual(run_call(call, cfg, agent, SimulatorServices(tts=FakeTTS(f0=220.0)), tmp_path))
     assert record.status == "completed", record.error
 
     ev = read_record(tmp_path).events

@@ -32,6 +32,7 @@ from voxbench.records import (
 from voxbench.scenarios import check_task_completion, load_dataset
 from voxbench.scenarios.loader import toy_dataset_dir
 from voxbench.scenarios.reference_script import Call, Say, reference_script
+from voxbench.transports.virtual_loop import run_virtual
 
 
 def toy_call(sid: str) -> CallScenario:
@@ -67,7 +68,7 @@ def fast_config() -> CallConfig:
     )
 
 
-async def test_reference_call_completes_the_task(tmp_path: Path) -> None:
+def test_reference_call_completes_the_task(tmp_path: Path) -> None:
     call = toy_call("ty.1")
     script = reference_script(call.scenario, call.resolver)
     agent = ReferenceAgentServices(script, call.domain, ToneTTSService(f0=120.0))
@@ -75,7 +76,7 @@ async def test_reference_call_completes_the_task(tmp_path: Path) -> None:
         tts=ToneTTSService(f0=220.0),
         info=SimulatorInfo(tts=ServicePart(vendor="synthetic", model="tone:220Hz")),
     )
-    record = await run_call(call, fast_config(), agent, sim, tmp_path)
+    record = run_virtual(run_call(call, fast_config(), agent, sim, tmp_path))
 
     assert record.status == "completed", record.error
     assert record.end_reason == "trace_finished"

@@ -23,6 +23,7 @@ from voxbench.pipelines.scenario_input import CallScenario
 from voxbench.records import LLMText, Utterance, read_record
 from voxbench.scenarios import check_task_completion, load_dataset
 from voxbench.scenarios.loader import builtin_dataset_dir
+from voxbench.transports.virtual_loop import run_virtual
 
 TOOL_SILENCE_S = 2.5  # > turn_gap_s (0.8 in fast_config), < hold_gap_s
 ANSWER = "Thanks, I have your flight. How many checked bags in total?"
@@ -68,10 +69,10 @@ def test_reference_turns_expect_a_hold_line_before_answers_after_tools() -> None
 
 
 @pytest.mark.parametrize("follow", [True, False])
-async def test_trace_caller_waits_for_the_answer_after_a_tool_call(follow: bool, tmp_path: Path) -> None:
+def test_trace_caller_waits_for_the_answer_after_a_tool_call(follow: bool, tmp_path: Path) -> None:
     call = _call()
     sim = SimulatorServices(tts=FakeTTS(f0=220.0))
-    record = await run_call(call, _config(follow), _agent(call), sim, tmp_path)
+    record = run_virtual(run_call(call, _config(follow), _agent(call), sim, tmp_path))
     assert record.status == "completed", record.error
     assert record.end_reason == "trace_finished"
     ev = read_record(tmp_path).events
