@@ -61,3 +61,16 @@ def test_do_you_want_to_assign_is_an_offer() -> None:
     caller.open()
     act = caller.respond("I found your booking. The flight is on time. Do you want to assign a window seat?")
     assert act.kind == "confirm" and act.choice == "yes"
+
+
+def test_statements_in_a_row_restate_then_end() -> None:
+    """Live bb.3 with the local agent: 'I'm glad I could help. If you have any other questions,
+    feel free to ask.' / 'Okay.' looped for minutes with the caller's question never answered."""
+    dd = load_dataset(None, ["airline"]).domains["airline"]
+    caller = goal_caller_for(CallScenario.from_domain(dd, "bb.3"), seed=0)
+    caller.open()
+    caller.respond("Could you tell me the confirmation number and last name?")
+    glad = "I'm glad I could help. If you have any other questions, feel free to ask."
+    acts = [caller.respond(t) for t in ["I found your booking.", glad, glad, glad]]
+    assert [a.kind for a in acts] == ["acknowledge", "state_request", "acknowledge", "end"]
+    assert "on time" in acts[1].text and acts[-1].ends_call

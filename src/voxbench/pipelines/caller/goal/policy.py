@@ -302,7 +302,7 @@ class GoalCaller:
             return self._act("state_request", line, "state_request", heard, facts=told)
         if heard.has("question"):
             return self._unanswerable(heard)
-        return self._act("acknowledge", self.phr.say("ok"), "acknowledge_statement", heard)
+        return self._acknowledge(heard)
 
     # -- pieces ---------------------------------------------------------------------------------
 
@@ -536,6 +536,18 @@ class GoalCaller:
         if heard.has("question") and self._stuck < self.config.give_up_after:
             return self._unanswerable(heard)
         return self._act("end", self.phr.say("bye_give_up"), "failure_condition_end", heard, ends_call=True)
+
+    def _acknowledge(self, heard: Heard) -> CallerAct:
+        """'Okay.' to a statement; a statement right after one is no progress: the open request
+        once more, then goodbye (live: 'I'm glad I could help...' / 'Okay.' looped to the limit)."""
+        if self.acts and self.acts[-1].kind in ("acknowledge", "state_request") and self.turn > 1:
+            self._stuck += 1
+            if self._stuck >= self.config.give_up_after:
+                return self._act("end", self.phr.say("bye_give_up"), "no_progress_end", heard, ends_call=True)
+            if False in self.done and self.acts[-1].kind == "acknowledge":
+                line, told = self._request_line(True)
+                return self._act("state_request", line, "restate_after_statements", heard, facts=told)
+        return self._act("acknowledge", self.phr.say("ok"), "acknowledge_statement", heard)
 
     def _unanswerable(self, heard: Heard) -> CallerAct:
         self._stuck += 1
