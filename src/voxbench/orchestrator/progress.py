@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -151,14 +152,12 @@ class LineProgress:
     def __init__(
         self,
         run_id: str,
-        write: Any = None,
+        write: Callable[[str], None] | None = None,
         heartbeat_s: float = 60.0,
         clock: Callable[[], float] = time.monotonic,
     ):
-        import sys
-
         self.run_id = run_id
-        self._write = write or (lambda s: print(s, file=sys.stderr, flush=True))
+        self._write: Callable[[str], None] = write or _to_stderr
         self._last: tuple[int, ...] | None = None
         self._steps: dict[str, Stage] = {}
         self.heartbeat_s, self.clock = heartbeat_s, clock
@@ -202,3 +201,7 @@ def line_for(s: RunStats) -> str:
     if s.done < s.planned:
         parts.append(f"ETA {_fmt_eta(s.eta_s())}")
     return ", ".join(parts)
+
+
+def _to_stderr(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
