@@ -11,11 +11,13 @@ from pipecat.processors.aggregators.llm_response_universal import (
     LLMUserAggregator,
 )
 from pipecat.processors.frame_processor import FrameProcessor
+from pipecat.services.llm_service import LLMService
 from pipecat.transports.base_transport import BaseTransport
 
 from voxbench.pipelines.agent.tools import bind_tools, tools_schema
 from voxbench.pipelines.bundles import AgentServices
 from voxbench.pipelines.config import AgentConfig
+from voxbench.pipelines.services.llm_service import ToolCallAdapterLLMService
 from voxbench.pipelines.turns import user_aggregator_params
 from voxbench.processors.clock import ConversationClock
 from voxbench.processors.control import CallControl
@@ -29,9 +31,27 @@ PHONE_STYLE = (
 )
 
 
-def agent_system_instruction(spec: AgentSpec, current_date_time: str) -> str:
-    """The cascade agent's system prompt: the domain policy, today's date and the phone style."""
-    return spec.system_prompt(current_date_time) + "\n\n" + PHONE_STYLE
+def agent_system_instruction(spec: AgentSpec, current_date_time: str | None = None) -> str:
+    """The cascade agent's system prompt: the domain policy, the phone style and, when given,
+    today's date (:func:`instruct_agent` sends the date separately where it can)."""
+    text = spec.system_prompt() + "\n\n" + PHONE_STYLE
+    return f"{text}\n\n{date_note(current_date_time)}" if current_date_time else text
+
+
+def date_note(current_date_time: str) -> str:
+    return f"The current date and time is {current_date_time}."
+
+
+def instruct_agent(llm: LLMService, spec: AgentSpec, current_date_time: str) -> None:
+    """Give the agent's LLM its policy and today's date. On our OpenAI-compatible service the
+    date goes as its own message after the tool schemas, so every scenario of a domain shares
+    the policy-and-tools prefix (see ``with_note_after_instruction``); elsewhere it stays in
+    the instruction."""
+    if isinstance(llm, ToolCallAdapterLLMService):
+        llm.append_system_instruction(agent_system_instruction(spec))
+        llm.context_note = date_note(current_date_time)
+    else:
+        llm.append_system_instruction(agent_system_instruction(spec, current_date_time))
 
 
 @dataclass
@@ -69,7 +89,7 @@ def build_cascade_agent(
     )
     current_date_time, sample_rate = inputs.current_date_time, inputs.sample_rate
     llm = services.llm
-    llm.append_system_instruction(agent_system_instruction(spec, current_date_time))
+    instruct_agent(llm, spec, current_date_time)
     bind_tools(llm, executor, spec, control, cfg.transfer_message, clock.now)
     context = LLMContext(tools=tools_schema(spec))
     user_params = user_aggregator_params(cfg.vad, cfg.turn, sample_rate)

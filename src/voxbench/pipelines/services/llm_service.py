@@ -33,9 +33,13 @@ class ToolCallAdapterLLMService(OpenAILLMService):
         self._request_guard: GroundingGuard | None = None
         self.text_tool_calls_converted = 0
         self.tool_calls_refused = 0
+        # per-call facts (today's date) sent as their own system message after the instruction
+        self.context_note: str | None = None
 
     def build_chat_completion_params(self, params_from_context: Any) -> dict[str, Any]:
         params: dict[str, Any] = super().build_chat_completion_params(params_from_context)
+        if self.context_note:
+            params["messages"] = with_note_after_instruction(params.get("messages") or [], self.context_note)
         self._request_guard = (
             GroundingGuard(request_text(params.get("messages")), tool_parameter_schemas(params.get("tools")))
             if self.policy.ground_tool_arguments
@@ -57,6 +61,22 @@ class ToolCallAdapterLLMService(OpenAILLMService):
             guard=self._request_guard.ask_instead if self._request_guard is not None else None,
         )
         return _CountingStream(adapted, self)
+
+
+def with_note_after_instruction(messages: list[Any], note: str) -> list[Any]:
+    """``messages`` with ``note`` as a system message right after the leading system message.
+
+    Why not in the instruction: chat templates render the tool schemas after the first system
+    message, so a per-call fact inside it makes every scenario's prompt differ before the
+    tools, and a local model re-reads the whole policy and tool block for every call (~125 s
+    for EVA's airline agent on 2 cores) although a domain's calls share it. A second system
+    message is rendered after the tools (Qwen, Llama templates; OpenAI keeps both), so the
+    policy-and-tools prefix is the same for a whole domain: llama.cpp reuses it (a saved
+    prompt is restored instead of recomputed), as does a hosted API's prefix cache."""
+    note_msg = {"role": "system", "content": note}
+    if messages and isinstance(messages[0], dict) and messages[0].get("role") == "system":
+        return [messages[0], note_msg, *messages[1:]]
+    return [note_msg, *messages]
 
 
 class _CountingStream:
