@@ -116,3 +116,26 @@ def test_next_one_to_try_is_the_fallback_fact() -> None:
     book = goal_facts({"floor": "FL2", "backup_desk_floor": "FL3"})
     assert classify("What floor would you like me to try next?", book).asked == ["backup_desk_floor"]
     assert classify("What floor do you want?", book).asked == ["floor"]
+
+
+def test_an_interleaved_loop_ends_after_the_stall_limit() -> None:
+    """Live bb.2 with the 1.5B agent: two questions in turn, neither bringing the caller any
+    progress, held the call for five minutes. The stall budget ends it however they alternate."""
+    c = GoalCaller(make_scenario({"last_name": "Murphy", "confirmation_number": "PP248Z"}))
+    c.open()
+    first = c.respond("What is your last name?")
+    assert first.kind == "answer" and first.facts == ["last_name"]
+    loop = ["What is your last name?", "Would you like me to transfer you to a live agent?"]
+    acts = [c.respond(loop[i % 2]) for i in range(10)]
+    ends = [a for a in acts if a.ends_call]
+    assert ends and ends[0].rule == "stalled_call_end"
+    assert acts.index(ends[0]) == c.config.stall_limit  # after stall_limit turns without progress
+    assert not any(a.ends_call for a in acts[: c.config.stall_limit])
+
+
+def test_holds_and_new_facts_are_not_stalls() -> None:
+    c = GoalCaller(make_scenario({"last_name": "Murphy", "confirmation_number": "PP248Z"}))
+    c.open()
+    for _ in range(c.config.stall_limit + 2):
+        assert not c.respond("One moment, please.").ends_call
+    assert c.respond("What is your confirmation number?").facts == ["confirmation_number"]

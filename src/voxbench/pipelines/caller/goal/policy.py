@@ -45,6 +45,11 @@ class GoalCallerConfig(BaseModel):
     same_ask_limit: int = 4
     """Times in a row the agent may ask again for the same facts already given before the caller
     gives up (an agent looping on 'What is your last name?' would otherwise hold the call open)."""
+    stall_limit: int = 6
+    """Agent turns in a row that bring the caller no progress (no new fact disclosed, no new
+    choice, no request done; waiting on a hold is neutral) before it says goodbye. The specific
+    counters above catch one loop shape each; this catches interleaved ones (live: 'last name of
+    the person you want to transfer to?' / 'reason for the transfer?' in turn for 5 minutes)."""
 
 
 _CURRENT = re.compile(
@@ -120,6 +125,8 @@ class GoalCaller:
         self._stuck = 0
         self._last_ask: tuple[str, ...] = ()
         self._same_asks = 0
+        self._stalls = 0
+        self._decisions: set[tuple[str, str]] = set()
         self._goal_words = content_words(
             " ".join([goal.high_level_user_goal, *tree.must_have_criteria, *tree.nice_to_have_criteria])
         )
@@ -169,7 +176,27 @@ class GoalCaller:
             self.opened = True
             text = self.scenario.starting_utterance() or as_need(self.intents[0])
             return self._act("open", text, "starting_utterance", heard)
-        return self._decide(agent_text, heard)
+        if self._stalls >= self.config.stall_limit:
+            return self._act("end", self.phr.say("bye_give_up"), "stalled_call_end", heard, ends_call=True)
+        given, done = len(self.given), sum(self.done)
+        act = self._decide(agent_text, heard)
+        self._count_stall(act, given, done)
+        return act
+
+    def _count_stall(self, act: CallerAct, given: int, done: int) -> None:
+        """Progress is a newly disclosed fact, a decision not made before, or a request done."""
+        if act.kind == "wait":
+            return
+        decision = (
+            (act.kind, act.choice or act.text)
+            if act.kind in ("choose", "confirm", "correct", "refuse")
+            else None
+        )
+        new_decision = decision is not None and decision not in self._decisions
+        if decision is not None:
+            self._decisions.add(decision)
+        progress = len(self.given) > given or sum(self.done) > done or new_decision
+        self._stalls = 0 if progress else self._stalls + 1
 
     # -- the decision ---------------------------------------------------------------------------
 
