@@ -119,13 +119,13 @@ def test_next_one_to_try_is_the_fallback_fact() -> None:
 
 
 def test_an_interleaved_loop_ends_after_the_stall_limit() -> None:
-    """Live bb.2 with the 1.5B agent: two questions in turn, neither bringing the caller any
-    progress, held the call for five minutes. The stall budget ends it however they alternate."""
+    """Live bb.1/bb.2 with the 1.5B agent: questions in turn, none bringing the caller any
+    progress, held the call for minutes. The stall budget ends it however they alternate."""
     c = GoalCaller(make_scenario({"last_name": "Murphy", "confirmation_number": "PP248Z"}))
     c.open()
     first = c.respond("What is your last name?")
     assert first.kind == "answer" and first.facts == ["last_name"]
-    loop = ["What is your last name?", "Would you like me to transfer you to a live agent?"]
+    loop = ["What is your last name?", "What's the flight number?"]
     acts = [c.respond(loop[i % 2]) for i in range(10)]
     ends = [a for a in acts if a.ends_call]
     assert ends and ends[0].rule == "stalled_call_end"
@@ -139,3 +139,18 @@ def test_holds_and_new_facts_are_not_stalls() -> None:
     for _ in range(c.config.stall_limit + 2):
         assert not c.respond("One moment, please.").ends_call
     assert c.respond("What is your confirmation number?").facts == ["confirmation_number"]
+
+
+def test_after_a_declined_transfer_one_unhelpful_turn_ends_the_call() -> None:
+    """EVA's caller declines a forbidden transfer and then ends the call unless the agent finds
+    another path (a new question the caller can answer is progress). One unhelpful turn is
+    still answered: ending on the very next turn cut 4 more reference calls short (caller check
+    premature endings 27 -> 31)."""
+    c = GoalCaller(make_scenario({"last_name": "Murphy", "confirmation_number": "PP248Z"}))
+    c.open()
+    assert c.respond("Would you like me to transfer you to a live agent?").kind == "decline_transfer"
+    assert c.respond("What is your confirmation number?").facts == ["confirmation_number"]  # another path
+    assert c.respond("Would you like me to transfer you to a live agent?").kind == "decline_transfer"
+    assert not c.respond("I'm sorry, I can't do that.").ends_call
+    end = c.respond("I'm sorry, I can't do that.")
+    assert end.ends_call and end.rule == "stalled_call_end"

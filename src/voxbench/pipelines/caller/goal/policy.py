@@ -47,9 +47,13 @@ class GoalCallerConfig(BaseModel):
     gives up (an agent looping on 'What is your last name?' would otherwise hold the call open)."""
     stall_limit: int = 6
     """Agent turns in a row that bring the caller no progress (no new fact disclosed, no new
-    choice, no request done; waiting on a hold is neutral) before it says goodbye. The specific
-    counters above catch one loop shape each; this catches interleaved ones (live: 'last name of
-    the person you want to transfer to?' / 'reason for the transfer?' in turn for 5 minutes)."""
+    choice, no request done; waiting on a hold is neutral) before it says goodbye: EVA's user
+    prompt ends the call when "the assistant has not been helpful for 5 consecutive turns". The
+    caller's own progress undercounts an agent's help (an explanation it asked for is none), so
+    one more turn (5 cut one long itsm reference call short on caller check). The specific counters above catch one loop shape each; this catches interleaved ones (live:
+    'last name of the person you want to transfer to?' / 'reason for the transfer?' in turn for
+    5 minutes). After a declined transfer one such turn is left: EVA's caller declines "and
+    ends the call on the next turn" unless the agent finds another path (that turn's progress)."""
 
 
 _CURRENT = re.compile(
@@ -197,6 +201,8 @@ class GoalCaller:
             self._decisions.add(decision)
         progress = len(self.given) > given or sum(self.done) > done or new_decision
         self._stalls = 0 if progress else self._stalls + 1
+        if act.kind == "decline_transfer":
+            self._stalls = max(self._stalls, self.config.stall_limit - 1)
 
     # -- the decision ---------------------------------------------------------------------------
 
