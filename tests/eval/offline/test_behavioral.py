@@ -91,3 +91,19 @@ def test_declining_an_extra_offer_is_not_a_premature_ending() -> None:
     events[-2] = A("Could you tell me the new date you want to fly?")
     events[-1] = U("Never mind, bye.")
     assert user_behavioral_fidelity_offline(_ctx(events)).score == 0.0
+
+
+def test_leaving_an_agent_that_loops_on_one_question_is_not_premature() -> None:
+    """Live make run, bb.2 with the 1.5B agent: 'Could you tell me the confirmation number,
+    please?' a fourth time after three answers; the caller said goodbye. The agent was looping
+    (EVA's caller ends after 5 unhelpful turns), so the simulation is valid."""
+    ask = "Could you tell me the confirmation number, please?"
+    events = [A("Hello! How can I help you today?"), U("Hi, I need to cancel my flight.")]
+    for _ in range(3):
+        events += [A(f"Please wait a moment. {ask}"), U("The confirmation code is Z K three F F W.")]
+    events += [A(f"Please wait a moment. {ask}"), U("Alright, I'll leave it there. Goodbye.")]
+    res = user_behavioral_fidelity_offline(_ctx(events))
+    assert res.score == 1.0, res.details
+    # asked twice only, it is still a request in progress
+    short = [*events[:4], A(f"Please wait a moment. {ask}"), U("Alright, I'll leave it there. Goodbye.")]
+    assert user_behavioral_fidelity_offline(_ctx(short)).score == 0.0
