@@ -15,3 +15,6 @@ class OnsetConfig(BaseModel):
     window_ms: float = Field(default=10.0, gt=0, le=50)
     hangover_ms: float = Field(default=300.0, ge=0, description="silence that ends a speech segment")
     min_speech_ms: float = Field(default=50.0, ge=0, description="shorter loud blips are ignored")
+    lookback_ms: float = Field(
+        default=100.0, ge=0, le=500, description="how far an onset may be back-dated over a fade-in"
+    )

@@ -3,12 +3,16 @@
 VAD decisions arrive 100+ ms after the speech they report; turn-taking metrics need
 when the sound actually started. This detector looks at the samples: a 10 ms window
 above a level threshold opens speech, and the onset is back-dated to the first sample
-of that window whose magnitude crosses the threshold. Speech ends after `hangover_ms`
+whose magnitude crosses the threshold, in that window or in the windows just before it
+that already had such samples (up to `lookback_ms`): a voice that fades in (Piper's do)
+crosses the sample threshold a few windows before its window RMS does, and stamping only
+within the opening window put onsets 10-40 ms late. Speech ends after `hangover_ms`
 below threshold; the offset is stamped at the last loud sample.
 """
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass
 
 import numpy as np
@@ -49,6 +53,11 @@ class EnergyOnsetDetector:
         self._loud_s = 0.0
         self._last_loud_t = 0.0
         self._quiet_s = 0.0
+        # the quiet windows just before speech: (t0, first index at threshold or -1, level dB)
+        self._before: deque[tuple[float, int, float]] = deque(
+            maxlen=max(0, round(self.cfg.lookback_ms / self.cfg.window_ms))
+        )
+        self._floor: deque[float] = deque(maxlen=max(1, round(500 / self.cfg.window_ms)))  # levels, 0.5 s
 
     @property
     def in_speech(self) -> bool:
@@ -102,7 +111,7 @@ class EnergyOnsetDetector:
             if not self._in_speech:
                 self._in_speech = True
                 self._confirmed = False
-                self._onset_t = t0 + first / self.sr
+                self._onset_t = self._back_dated(t0 + first / self.sr)
                 self._onset_level = level
                 self._loud_s = 0.0
             self._loud_s += dur
@@ -114,6 +123,10 @@ class EnergyOnsetDetector:
                 out.append(SpeechMark("onset", self._onset_t, round(level, 1)))
             return
         if not self._in_speech:
+            self._floor.append(level)
+            if self._before.maxlen:
+                idx = np.flatnonzero(np.abs(w.astype(np.int32)) >= self._amp)
+                self._before.append((t0, int(idx[0]) if idx.size else -1, level))
             return
         self._quiet_s += dur
         if self._quiet_s * 1000 >= self.cfg.hangover_ms:
@@ -123,6 +136,18 @@ class EnergyOnsetDetector:
         elif not self._confirmed and self._quiet_s * 1000 >= self.cfg.window_ms * 3:
             # an unconfirmed blip followed by quiet: drop it
             self._in_speech = False
+
+    def _back_dated(self, t: float) -> float:
+        """``t``, or the first sample at threshold of the unbroken run of windows before it that
+        each had one and stood 6 dB over the quiet floor (a fade-in, not steady noise whose
+        peaks reach the threshold); the run ends at the first window that fails either."""
+        floor = min(self._floor, default=-120.0)
+        for t0, first, level in reversed(self._before):
+            if first < 0 or level < floor + 6.0:
+                break
+            t = t0 + first / self.sr
+        self._before.clear()
+        return t
 
 
 def detect_segments(
