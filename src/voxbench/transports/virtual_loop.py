@@ -21,8 +21,12 @@ block the loop), a person on `voxbench talk`, an external agent process. Those n
 real clock; `--virtual-clock` refuses them.
 
 Pipecat reads `time.time()` / `time.monotonic()` directly in a few places (bot-speaking
-throttle and silence in the output transport, VAD controller deadlines); `virtual_time()`
-points those modules' `time` at a view of the running loop's clock for the run.
+throttle and silence in the output transport, VAD controller deadlines, the TTFB and
+processing metrics a record keeps as `stage_timing` events, the STT base class's audio
+timestamps, the stream resampler's idle reset); `virtual_time()` points those modules'
+`time` at a view of the running loop's clock for the run. A reader missing from the list
+shows up as a host-time figure in a record that should be identical run to run (the
+golden call, tests/pipelines/test_golden_call.py, caught the metrics one).
 """
 
 from __future__ import annotations
@@ -46,6 +50,9 @@ PIPECAT_TIME_READERS = (
     "pipecat.transports.websocket.server",
     "pipecat.audio.vad.vad_controller",
     "pipecat.pipeline.worker",
+    "pipecat.processors.metrics.frame_processor_metrics",
+    "pipecat.services.stt_service",
+    "pipecat.audio.resamplers.soxr_stream_resampler",
 )
 
 
@@ -78,7 +85,10 @@ class VirtualClockLoop(asyncio.SelectorEventLoop):
 
     def __init__(self) -> None:
         self._vnow = self.ORIGIN_S
-        self._epoch_offset = _real_time.time() - self._vnow
+        # whole seconds: `wall_time()` differences (pipecat's TTFB metrics subtract two
+        # `time.time()` readings) then round alike in every run; a fractional offset would
+        # move the rounding of a 1.7e9 s epoch value with the real start instant
+        self._epoch_offset = float(int(_real_time.time() - self._vnow))
         self.jumps = 0
         self.skipped_s = 0.0
         super().__init__(_JumpingSelector(self._advance))

@@ -1,0 +1,112 @@
+"""Golden record of one live call: fake services on the virtual clock, same seed, same record.
+
+The call is a real pipecat call over the loopback WebSocket, run the way every driver runs
+one (a :class:`CallSpec` into :class:`CallSession`): the built-in ``toy`` scenario ty.1,
+the reference agent and the trace caller, both with the model-free tone voice, under the
+``bad_line`` condition (telephony and seeded bursty packet loss on what the caller sends),
+seeds derived from run seed 7 by ``records/seeds.py``. On a ``VirtualClockLoop`` no step
+depends on the machine's speed, so the record directory is a function of the spec: this test
+re-runs the call and compares it with ``tests/golden/live_call_toy.json`` (record.json,
+every event of events.jsonl, and a SHA-256 of every other file of the directory).
+
+Regenerate on purpose (a deliberate change of what a call records), then review the diff:
+
+    VOXBENCH_REGEN_GOLDEN=1 .venv/bin/pytest tests/pipelines/test_golden_call.py
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from voxbench.pipelines.bundles import SimulatorServices
+from voxbench.pipelines.call.selftest import selftest_call_config
+from voxbench.pipelines.call.session import CallSession
+from voxbench.pipelines.call.spec import CallSeeds, CallSpec, ConversationRef, ReferenceAgent, SimulatorSpec
+from voxbench.pipelines.services.tone import ToneTTSService
+from voxbench.processors.perturbations import resolve_condition
+from voxbench.records import ServicePart, SimulatorInfo
+from voxbench.scenarios.loader import toy_dataset_dir
+from voxbench.transports.virtual_loop import run_virtual
+
+GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "live_call_toy.json"
+RUN_SEED = 7
+CONDITION = "bad_line"
+
+# What may differ between two runs of the same spec, and why. Everything else must match.
+HOST_FIELDS = {
+    "started_at": "the host's wall clock when the call started (datetime.now)",
+    "ended_at": "the host's wall clock when the call ended",
+    "versions": "the installed packages' versions: the environment, not the call",
+}
+HOST_EXTRA = {"wall_s": "host seconds the call took (CPU speed and load), not virtual time"}
+# record.json and events.jsonl are compared field by field, the other files by content hash;
+# stage.txt is a progress hint for a display, not part of the record (records/stage.py)
+COMPARED_APART = ("record.json", "events.jsonl", "stage.txt")
+
+
+def golden_spec() -> CallSpec:
+    conv = ConversationRef(
+        conversation_id="toy__ty.1__t0__bad_line",
+        dataset=str(toy_dataset_dir()),
+        domain="toy",
+        scenario_id="ty.1",
+        condition=CONDITION,
+    )
+    return CallSpec(
+        conversation=conv,
+        agent=ReferenceAgent(voice="tone"),
+        simulator=SimulatorSpec(kind="trace"),
+        perturbation=resolve_condition(CONDITION),
+        call=selftest_call_config("tone", time_limit_s=120.0),
+        seeds=CallSeeds.derive(RUN_SEED, conv, perturbed=True),
+    )
+
+
+def caller_voice() -> SimulatorServices:
+    """The trace caller with the tone voice (the session's default caller voice is Piper,
+    which computes in real time and cannot run on the virtual clock)."""
+    tts = ToneTTSService(f0=220.0)
+    return SimulatorServices(
+        tts=tts, info=SimulatorInfo(tts=ServicePart(vendor="synthetic", model=tts.voice_id))
+    )
+
+
+def record_snapshot(out: Path) -> dict[str, Any]:
+    """The record directory as comparable JSON, host-specific fields replaced by their name."""
+    record = json.loads((out / "record.json").read_text(encoding="utf-8"))
+    for key in HOST_FIELDS:
+        record[key] = f"<{key}>"
+    for key in HOST_EXTRA:
+        record["extra"][key] = f"<{key}>"
+    events = [json.loads(line) for line in (out / "events.jsonl").read_text(encoding="utf-8").splitlines()]
+    files = {
+        p.relative_to(out).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(out.rglob("*"))
+        if p.is_file() and p.name not in COMPARED_APART
+    }
+    return {"record": record, "events": events, "files": files}
+
+
+def run_golden_call(out: Path) -> dict[str, Any]:
+    session = CallSession(golden_spec(), out)
+    record = run_virtual(session.run(sim_services=caller_voice()))
+    assert record.status == "completed", record.error
+    return record_snapshot(out)
+
+
+def test_same_spec_gives_the_golden_record(tmp_path: Path) -> None:
+    got = run_golden_call(tmp_path / "call")
+    text = json.dumps(got, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
+    if os.environ.get("VOXBENCH_REGEN_GOLDEN"):
+        GOLDEN.write_text(text, encoding="utf-8")
+    assert GOLDEN.is_file(), "golden missing: run with VOXBENCH_REGEN_GOLDEN=1"
+    want = json.loads(GOLDEN.read_text(encoding="utf-8"))
+    assert got["record"] == want["record"]
+    assert got["files"] == want["files"]
+    assert len(got["events"]) == len(want["events"])
+    for i, (g, w) in enumerate(zip(got["events"], want["events"], strict=True)):
+        assert g == w, f"event {i} differs"
