@@ -6,8 +6,9 @@ the reference agent and the trace caller, both with the model-free tone voice, u
 ``bad_line`` condition (telephony and seeded bursty packet loss on what the caller sends),
 seeds derived from run seed 7 by ``records/seeds.py``. On a ``VirtualClockLoop`` no step
 depends on the machine's speed, so the record directory is a function of the spec: this test
-re-runs the call and compares it with ``tests/golden/live_call_toy.json`` (record.json,
-every event of events.jsonl, and a SHA-256 of every other file of the directory).
+re-runs the call and compares it with ``tests/golden/live_call_toy.json``: record.json and
+every event of events.jsonl exactly, the databases, scenario and agent files by SHA-256, and
+each audio track by its length and loudness envelope (RMS per 100 ms; see ``AUDIO_LSB``).
 
 Regenerate on purpose (a deliberate change of what a call records), then review the diff:
 
@@ -21,6 +22,9 @@ import json
 import os
 from pathlib import Path
 from typing import Any
+
+import numpy as np
+import soundfile as sf
 
 from voxbench.pipelines.bundles import SimulatorServices
 from voxbench.pipelines.call.selftest import selftest_call_config
@@ -43,9 +47,15 @@ HOST_FIELDS = {
     "versions": "the installed packages' versions: the environment, not the call",
 }
 HOST_EXTRA = {"wall_s": "host seconds the call took (CPU speed and load), not virtual time"}
-# record.json and events.jsonl are compared field by field, the other files by content hash;
-# stage.txt is a progress hint for a display, not part of the record (records/stage.py)
+# record.json and events.jsonl are compared field by field, the audio by its envelope, the
+# other files by content hash; stage.txt is a progress hint for a display, not part of the
+# record (records/stage.py)
 COMPARED_APART = ("record.json", "events.jsonl", "stage.txt")
+# The voices are numpy sines and the phone line scipy filters: a different CPU or numpy build
+# may round a sample one LSB the other way (SIMD sin/sum), which a file hash would call a new
+# record. The envelope keeps every timing and level change visible and allows that one LSB.
+AUDIO_LSB = 1
+ENVELOPE_S = 0.1
 
 
 def golden_spec() -> CallSpec:
@@ -83,12 +93,30 @@ def record_snapshot(out: Path) -> dict[str, Any]:
     for key in HOST_EXTRA:
         record["extra"][key] = f"<{key}>"
     events = [json.loads(line) for line in (out / "events.jsonl").read_text(encoding="utf-8").splitlines()]
-    files = {
-        p.relative_to(out).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
-        for p in sorted(out.rglob("*"))
-        if p.is_file() and p.name not in COMPARED_APART
-    }
-    return {"record": record, "events": events, "files": files}
+    kept = [p for p in sorted(out.rglob("*")) if p.is_file() and p.name not in COMPARED_APART]
+    files = {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in kept if p.suffix != ".wav"}
+    audio = {p.name: audio_envelope(p) for p in kept if p.suffix == ".wav"}
+    return {"record": record, "events": events, "files": files, "audio": audio}
+
+
+def audio_envelope(path: Path) -> dict[str, Any]:
+    """A WAV's sample rate, length and per-channel RMS (int16 units) over 100 ms frames."""
+    data, sr = sf.read(path, dtype="int16", always_2d=True)
+    hop = round(ENVELOPE_S * sr)
+    n = -(-data.shape[0] // hop)
+    pad = np.zeros((n * hop - data.shape[0], data.shape[1]), dtype=np.int16)
+    frames = np.concatenate([data, pad]).astype(np.float64).reshape(n, hop, data.shape[1])
+    rms = np.sqrt(np.mean(frames**2, axis=1)).round().astype(int)
+    return {"sample_rate": sr, "samples": data.shape[0], "rms": rms.T.tolist()}
+
+
+def assert_same_audio(got: dict[str, Any], want: dict[str, Any]) -> None:
+    assert sorted(got) == sorted(want)
+    for name, g in got.items():
+        w = want[name]
+        assert (g["sample_rate"], g["samples"]) == (w["sample_rate"], w["samples"]), name
+        diff = np.abs(np.asarray(g["rms"]) - np.asarray(w["rms"]))
+        assert diff.max(initial=0) <= AUDIO_LSB, f"{name}: envelope differs at {np.argmax(diff)}"
 
 
 def run_golden_call(out: Path) -> dict[str, Any]:
@@ -107,6 +135,7 @@ def test_same_spec_gives_the_golden_record(tmp_path: Path) -> None:
     want = json.loads(GOLDEN.read_text(encoding="utf-8"))
     assert got["record"] == want["record"]
     assert got["files"] == want["files"]
+    assert_same_audio(got["audio"], want["audio"])
     assert len(got["events"]) == len(want["events"])
     for i, (g, w) in enumerate(zip(got["events"], want["events"], strict=True)):
         assert g == w, f"event {i} differs"
