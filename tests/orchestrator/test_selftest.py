@@ -80,3 +80,17 @@ def test_selftest_toy_on_the_virtual_clock_is_exact_and_reproducible(
         lines = (tmp_path / run / "records" / "toy-ty.2" / "events.jsonl").read_text().splitlines()
         stamps.append([(e["type"], e.get("side"), e["t"]) for e in map(json.loads, lines)])
     assert stamps[0] == stamps[1]
+
+
+def test_a_response_joining_the_speech_under_way_is_heard() -> None:
+    from voxbench.orchestrator.selftest_checks import heard_between
+    from voxbench.records import Speech
+
+    def sp(t: float, state: str) -> Speech:
+        return Speech(t=t, side="harness", channel="agent", state=state)  # type: ignore[arg-type]
+
+    speech = [sp(15.4, "onset"), sp(23.7, "offset")]  # one segment: a response said at 18.5 inside it
+    assert heard_between(speech, 18.5, 24.5)
+    assert not heard_between(speech, 23.6, 24.5)  # the segment ends 0.1 s later: not this response
+    assert heard_between([*speech, sp(24.0, "onset")], 23.6, 24.5)
+    assert not heard_between([sp(1.0, "onset"), sp(2.0, "offset")], 5.0, 6.0)
