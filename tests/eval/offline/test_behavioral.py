@@ -107,3 +107,22 @@ def test_leaving_an_agent_that_loops_on_one_question_is_not_premature() -> None:
     # asked twice only, it is still a request in progress
     short = [*events[:4], A(f"Please wait a moment. {ask}"), U("Alright, I'll leave it there. Goodbye.")]
     assert user_behavioral_fidelity_offline(_ctx(short)).score == 0.0
+
+
+def test_leaving_an_agent_that_asks_again_for_what_the_caller_lacks_is_not_premature() -> None:
+    """Live make run, bb.1: asked for the flight date, the caller said it did not have it; the
+    agent asked for the date again and the caller left. The agent was stuck, not progressing."""
+    ask = "Could you please provide the date of the flight you want to add a bag to?"
+    events = [
+        A("Hello! How can I help you today?"),
+        U("Hi, I'd like to cancel my flight."),
+        A(f"Okay. {ask}"),
+        U("I don't have that, sorry."),
+        A("Could you please try again?"),
+        U("Is there any other option?"),
+        A(f"Yes, there are other options. {ask}"),
+        U("Alright, I'll leave it there. Goodbye."),
+    ]
+    assert user_behavioral_fidelity_offline(_ctx(events)).score == 1.0
+    events[3] = U("It's on June the fifth.")  # it gave the value: one re-ask is a fair retry
+    assert user_behavioral_fidelity_offline(_ctx(events)).details["detected"] == ["premature_ending"]

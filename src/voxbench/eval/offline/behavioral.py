@@ -8,8 +8,8 @@ the validation gate keeps EVA's threshold of 1.0. Deterministic checks over the 
   earlier in the call (read-backs and offered options may be repeated);
 * `premature_ending`: the caller hung up while the agent was still progressing (its last
   turn asked the caller for something, no error, no transfer, not a question it had already
-  asked twice: a looping agent is not progressing) and the task database does not match the
-  expected one (when both are known);
+  asked twice, or asked before and been told the caller does not have: a looping agent is not
+  progressing) and the task database does not match the expected one (when both are known);
 * `decision_tree_violation`: asking for a supervisor / live agent, or accepting a transfer,
   when the escalation instructions forbid it;
 * `duplicate_modifications`: the same write tool run twice with identical arguments after
@@ -35,7 +35,7 @@ from voxbench.eval.offline._values import Value, code_supported, data_keys, spok
 from voxbench.eval.types import MetricResult
 
 NAME = "user_behavioral_fidelity"
-VERSION = "0.3"
+VERSION = "0.4"
 
 _END_BY_CALLER = {"end_call", "goodbye", "user_hangup", "caller_hangup", "hangup", "user_ended"}
 _ESCALATE = re.compile(
@@ -164,7 +164,7 @@ def premature_ending(ctx: ConversationContext) -> list[dict[str, Any]]:
         and bool(_YES_NO_QUESTION.search(last))
         and bool(_ANSWERS_YES_NO.match(caller_after[-1]))
     )
-    if asks and not failed and not answered and not agent_looping(agent, last_t):
+    if asks and not failed and not answered and not agent_looping(agent, last_t, _caller_turns(ctx)):
         said = caller_after[-1][:120] if caller_after else "(hung up)"
         return [
             _ev(
@@ -180,16 +180,31 @@ def _closing_question(text: str) -> str:
     return ((re.findall(r"[^.!?]*\?", text) or [""])[-1]).strip().lower()
 
 
-def agent_looping(agent: dict[int, str], last_t: int, repeats: int = 2) -> bool:
-    """The agent's closing question is one it already asked at least ``repeats`` times (the
-    caller answering in between): the agent is looping, not progressing, and EVA's caller is
-    told to end a call that has "not been helpful for 5 consecutive turns (repeatedly
-    misunderstands you ...)". Leaving it is the agent's failure, not a premature ending."""
+_LACKS = re.compile(r"\b(don't|do not|doesn't) (have|know)\b|\bnot sure\b|\bno idea\b", re.I)
+
+
+def agent_looping(agent: dict[int, str], last_t: int, caller: dict[int, str], repeats: int = 2) -> bool:
+    """The agent is not progressing: its closing question is one it already asked at least
+    ``repeats`` times (the caller answering in between), or one it asked before and the caller
+    then said it does not have. EVA's caller is told to end a call that has "not been helpful
+    for 5 consecutive turns (repeatedly misunderstands you ...)"; leaving it is the agent's
+    failure, not a premature ending. (Asked again after the caller *gave* the value, once, is a
+    legitimate re-ask after a mishearing.)"""
     q = _closing_question(agent[last_t])
     if len(q) < 12:
         return False
-    earlier = (_closing_question(agent[t]) for t in agent if t < last_t)
-    return sum(SequenceMatcher(None, q, e).ratio() >= 0.8 for e in earlier if e) >= repeats
+    same = [
+        t
+        for t in agent
+        if t < last_t and SequenceMatcher(None, q, _closing_question(agent[t])).ratio() >= 0.8
+    ]
+    if len(same) >= repeats:
+        return True
+    for t in same:
+        reply = next((caller[c] for c in sorted(caller) if c > t), "")
+        if _LACKS.search(reply):
+            return True
+    return False
 
 
 def escalation_violations(ctx: ConversationContext) -> list[dict[str, Any]]:
