@@ -93,3 +93,41 @@ async def test_goal_caller_answers_waits_and_hangs_up(tmp_path: Path, statement_
     stats = record.simulator.caller_stats
     assert stats["acts"] == len(acts) and stats["waits"] == int(separate)
     assert stats["agent_turns_heard"] == 4 and stats["replies_deferred"] == 1
+
+
+async def test_goal_caller_checks_in_then_hangs_up_on_a_silent_agent(tmp_path: Path) -> None:
+    """The agent says its hold line and never comes back: the caller asks whether it is still
+    there after ``silence_check_s`` and hangs up after as long again, so the call ends with the
+    caller's goodbye (the agent's failure), not at the inactivity limit after "One moment"."""
+    call = _call()
+    cfg = fast_config()
+    vad = VADConfig(engine="energy", start_secs=0.1, stop_secs=0.25)
+    turn = TurnConfig(smart_turn=False, speech_timeout_s=0.2)
+    goal = GoalSimConfig(turn=turn, statement_wait_s=0.5, silence_check_s=2.0)
+    cfg.limits = cfg.limits.model_copy(update={"inactivity_s": 12.0})  # the check-in fits under it
+    cfg.simulator = SimulatorConfig(kind="goal", vad=vad, goal=goal)
+    agent = AgentServices(
+        stt=FakeSTT(["add a bag", "code and name", "still there", "bye"]),
+        llm=FakeLLM(
+            [
+                Reply(ASK),
+                Reply(
+                    tool_calls=[
+                        ("get_reservation", {"confirmation_number": "QX7T4M", "last_name": "Whitfield"})
+                    ]
+                ),
+                Reply(DONE, delay_s=120.0),  # never in time
+            ]
+        ),
+        tts=FakeTTS(f0=120.0),
+    )
+    sim = SimulatorServices(
+        tts=FakeTTS(f0=220.0), stt=FakeSTT([GREETING, ASK, HOLD]), info=SimulatorInfo(kind="goal")
+    )
+    record = await run_call(call, cfg, agent, sim, tmp_path)
+    assert record.status == "completed", record.error
+    assert record.end_reason == "end_call"
+    acts = [e for e in read_record(tmp_path).events if isinstance(e, CallerAct)]
+    assert [a.kind for a in acts] == ["open", "answer", "wait", "check_in", "end"]
+    assert acts[-2].rule == "agent_silent_check_in" and "still" in acts[-2].text
+    assert acts[-1].rule == "silence_after_check_in_end" and acts[-1].ends_call

@@ -118,6 +118,13 @@ class GoalSimConfig(_Cfg):
     hangup_wait_s: float = Field(
         default=15.0, gt=0, le=120, description="longest wait for the goodbye to be spoken before hanging up"
     )
+    silence_check_s: float = Field(
+        default=25.0,
+        gt=0,
+        le=300,
+        description="after the caller's last act, agent silence this long gets 'Are you still there?', and "
+        "the same again a goodbye (off unless it is 10 s under the call's inactivity limit)",
+    )
 
 
 class SimulatorConfig(_Cfg):

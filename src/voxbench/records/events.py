@@ -121,6 +121,7 @@ GoalActKind = Literal[
     "state_request",
     "pushback",
     "report",
+    "check_in",
     "end",
 ]
 """What a goal-directed caller decided in one turn (``pipelines/caller/goal``)."""

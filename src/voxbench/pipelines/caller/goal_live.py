@@ -34,6 +34,7 @@ from collections.abc import Callable
 from typing import Any
 
 from pipecat.frames.frames import (
+    BotStoppedSpeakingFrame,
     CancelFrame,
     EndFrame,
     Frame,
@@ -53,7 +54,7 @@ from pipecat.turns.user_start import TranscriptionUserTurnStartStrategy, VADUser
 from voxbench.pipelines.bundles import SimulatorServices
 from voxbench.pipelines.caller.goal.acts import CallerAct
 from voxbench.pipelines.caller.goal.classify import classify
-from voxbench.pipelines.caller.goal.policy import GoalCaller, GoalCallerConfig
+from voxbench.pipelines.caller.goal.policy import GoalCaller, GoalCallerConfig, silence
 from voxbench.pipelines.config import CallConfig
 from voxbench.pipelines.scenario_input import CallScenario
 from voxbench.pipelines.turns import user_aggregator_params
@@ -149,6 +150,7 @@ class GoalDriver(FrameProcessor):
         statement_wait_s: float,
         fragment_wait_s: float = 0.0,
         stats: dict[str, int] | None = None,
+        silence_check_s: float | None = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
@@ -157,6 +159,7 @@ class GoalDriver(FrameProcessor):
         self.no_greeting_s = no_greeting_s
         self.statement_wait_s = statement_wait_s
         self.fragment_wait_s = fragment_wait_s
+        self.silence_check_s = silence_check_s
         self.stats = stats if stats is not None else {}
         for key in ("acts", "waits", "agent_turns_heard", "replies_deferred", "decide_ms_max"):
             self.stats.setdefault(key, 0)
@@ -164,6 +167,7 @@ class GoalDriver(FrameProcessor):
         self._agent_spoke = False
         self._open_timer: asyncio.Task[None] | None = None
         self._reply_timer: asyncio.Task[None] | None = None
+        self._silence_timer: asyncio.Task[None] | None = None
 
     async def process_frame(self, frame: Frame, direction: FrameDirection) -> None:
         await super().process_frame(frame, direction)
@@ -176,6 +180,9 @@ class GoalDriver(FrameProcessor):
         elif isinstance(frame, UserStartedSpeakingFrame | VADUserStartedSpeakingFrame):
             self._agent_spoke = True
             await self._cancel_reply_timer()  # the agent goes on: its whole turn gets the reply
+            await self._cancel_silence_timer()
+        elif isinstance(frame, BotStoppedSpeakingFrame) and self._silence_timer is not None:
+            await self._start_silence_timer()  # the silence counts from the end of its own line
         if isinstance(frame, LLMContextUserTurnFrame):
             if direction == FrameDirection.DOWNSTREAM:
                 await self._agent_turn(frame.text)
@@ -189,7 +196,27 @@ class GoalDriver(FrameProcessor):
             await self.cancel_task(self._reply_timer)
             self._reply_timer = None
 
+    async def _cancel_silence_timer(self) -> None:
+        if self._silence_timer is not None:
+            await self.cancel_task(self._silence_timer)
+            self._silence_timer = None
+
+    async def _start_silence_timer(self) -> None:
+        await self._cancel_silence_timer()
+        if self.silence_check_s is not None:
+            self._silence_timer = self.create_task(self._check_in_when_silent())
+
+    async def _check_in_when_silent(self) -> None:
+        """The agent said nothing since the caller's last act: ask if it is still there, then
+        (the same again) hang up; see :func:`~voxbench.pipelines.caller.goal.policy.silence`."""
+        assert self.silence_check_s is not None
+        await asyncio.sleep(self.silence_check_s)
+        self._silence_timer = None
+        if not self.caller.ended:
+            await self._act(silence(self.caller))
+
     async def _cancel_timers(self) -> None:
+        await self._cancel_silence_timer()
         await self._cancel_reply_timer()
         if self._open_timer is not None:
             await self.cancel_task(self._open_timer)
@@ -232,6 +259,8 @@ class GoalDriver(FrameProcessor):
     async def _act(self, act: CallerAct) -> None:
         self.stats["acts"] += 1
         self.on_act(act)
+        if not act.ends_call:
+            await self._start_silence_timer()
         if act.text:
             await self.push_frame(TTSSpeakFrame(act.text))
         else:
@@ -277,6 +306,10 @@ def build_goal_simulator(
         gcfg.statement_wait_s,
         gcfg.fragment_wait_s,
         services.info.caller_stats,
+        # off when the call's inactivity limit would end the call first
+        silence_check_s=gcfg.silence_check_s
+        if gcfg.silence_check_s + 10.0 <= cfg.limits.inactivity_s
+        else None,
     )
     hang_up = SpokenHangUp(lambda: control.end("end_call", t=clock.now()), gcfg.hangup_wait_s)
     stages: list[FrameProcessor] = [transport.input()]

@@ -64,6 +64,11 @@ PHRASES: dict[str, tuple[str, ...]] = {
         "Please, can you check again? I really need this.",
     ),
     "restate": ("{goal}", "As I said, {goal_lc}", "{goal}"),
+    "check_in": (
+        "Hello? Are you still there?",
+        "Hello, are you still on the line?",
+        "Hi, are you still there?",
+    ),
 }
 _PLEASANTRIES = re.compile(r"^(okay|alright|great|perfect|thanks?|thank you)[,.]?\s+", re.I)
 _CURT = re.compile(r"\b(direct|curt|to the point|brief|concise|short|impatient|no time)\b", re.I)
