@@ -167,3 +167,21 @@ def test_silence_gets_a_check_in_then_a_goodbye() -> None:
     assert silence(c).kind == "check_in"  # the agent came back in between: ask again first
     end = silence(c)
     assert end.ends_call and end.rule == "silence_after_check_in_end"
+
+
+def test_a_request_stated_again_and_again_ends_the_call() -> None:
+    """Live bb.2: after a lookup the agent kept asking "Anything else?" without doing the second
+    request; the caller stated it seven times. It states it again only give_up_after - 1 times."""
+    c = GoalCaller(
+        make_scenario(
+            {"last_name": "Murphy"},
+            intents=["Move your flight to an earlier one.", "Add a checked bag."],
+        )
+    )
+    c.open()
+    c.tracker.done[0] = True  # the first request is done
+    acts = [c.respond("I found your booking. Do you need anything else?") for _ in range(4)]
+    kinds = [a.kind for a in acts]
+    assert kinds[: c.config.give_up_after - 1] == ["state_request"] * (c.config.give_up_after - 1)
+    end = acts[c.config.give_up_after - 1]
+    assert end.ends_call and end.rule == "request_restated_end"

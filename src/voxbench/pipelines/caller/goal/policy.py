@@ -518,9 +518,23 @@ class GoalCaller:
             self._completions += heard.has("completed")
             self.tracker.note(text, heard.has("completed"))
 
+    def _restated(self) -> int:
+        """How many of the caller's last acts in a row stated a request again with nothing new."""
+        n = 0
+        for a in reversed(self.acts):
+            if a.kind != "state_request" or a.facts:
+                break
+            n += 1
+        return n
+
     def _after_done(self, heard: Heard) -> CallerAct:
         self._stuck = 0
         if False in self.done and (heard.has("anything_else") or not heard.has("question")):
+            if self._restated() >= self.config.give_up_after - 1:
+                # live bb.2: "Anything else?" after a lookup, the same request stated 7 times
+                return self._act(
+                    "end", self.phr.say("bye_give_up"), "request_restated_end", heard, ends_call=True
+                )
             i = self.done.index(False)
             nxt = as_need(self.intents[i])
             details, told = self._intent_details(i)
