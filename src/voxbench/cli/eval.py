@@ -55,25 +55,12 @@ def add_parser(sub: Any) -> None:
 
 def run_eval(args: argparse.Namespace) -> int:
     from rich.console import Console
-    from rich.table import Table
 
     from voxbench.eval.runner import default_metrics, score_run
-    from voxbench.eval.types import REGISTRY, EvalConfig
-    from voxbench.reports.summary_analysis import analysis_lines
+    from voxbench.eval.types import EvalConfig
 
-    console = Console()
     if args.list_metrics:
-        t = Table("metric", "category", "version", "judge", "pass thr", "default")
-        for n, s in sorted(REGISTRY.items(), key=lambda x: (x[1].category, x[0])):
-            t.add_row(
-                n,
-                s.category,
-                s.version,
-                "yes" if s.needs_judge else "",
-                str(s.pass_threshold),
-                str(s.default),
-            )
-        console.print(t)
+        _print_metrics()
         return 0
     run_dir = Path(args.run_dir)
     if not run_dir.is_dir():
@@ -100,6 +87,41 @@ def run_eval(args: argparse.Namespace) -> int:
             ci_target=args.ci_target,
             workers=args.workers,
         )
+    console = Console()
+    _print_summary(console, run_dir, summary)
+    if config.judge is not None:
+        u = judge.usage
+        console.print(
+            f"judge {config.judge.model}: {u.calls} calls ({u.cached_calls} cached), "
+            f"tokens in/out {u.prompt_tokens}/{u.completion_tokens}"
+        )
+    for note in (summary.get("judge_confidence") or {}).get("notes", []):
+        console.print(f"[bold yellow]warning:[/bold yellow] {note}")
+    return 0
+
+
+def _print_metrics() -> None:
+    """`--list-metrics`: every registered metric, by category."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from voxbench.eval.types import REGISTRY
+
+    t = Table("metric", "category", "version", "judge", "pass thr", "default")
+    for n, s in sorted(REGISTRY.items(), key=lambda x: (x[1].category, x[0])):
+        t.add_row(
+            n, s.category, s.version, "yes" if s.needs_judge else "", str(s.pass_threshold), str(s.default)
+        )
+    Console().print(t)
+
+
+def _print_summary(console: Any, run_dir: Path, summary: dict[str, Any]) -> None:
+    """The run's table (per metric, then the overall scores), headline, failures and analysis."""
+    from rich.table import Table
+
+    from voxbench.eval.headline import headline_lines
+    from voxbench.reports.summary_analysis import analysis_lines
+
     t = Table(title=f"{run_dir.name}: {summary['scored_records']}/{summary['total_records']} records scored")
     for col in ("metric", "mean", "95% CI", "n", "skipped/none", "errors"):
         t.add_column(col, justify="left" if col == "metric" else "right")
@@ -113,8 +135,6 @@ def run_eval(args: argparse.Namespace) -> int:
         mean = "-" if b["mean"] is None else f"{b['mean']:.3f}"
         t.add_row(f"[bold]{name}[/bold]", mean, "", str(b["count"]), str(b["none_count"]), "")
     console.print(t)
-    from voxbench.eval.headline import headline_lines
-
     for line in headline_lines(summary):
         console.print(line, highlight=False)
     f = summary["failures"]
@@ -125,12 +145,3 @@ def run_eval(args: argparse.Namespace) -> int:
     )
     for line in analysis_lines(summary):
         console.print(line, highlight=False)
-    if config.judge is not None:
-        u = judge.usage
-        console.print(
-            f"judge {config.judge.model}: {u.calls} calls ({u.cached_calls} cached), "
-            f"tokens in/out {u.prompt_tokens}/{u.completion_tokens}"
-        )
-    for note in (summary.get("judge_confidence") or {}).get("notes", []):
-        console.print(f"[bold yellow]warning:[/bold yellow] {note}")
-    return 0

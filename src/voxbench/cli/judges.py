@@ -13,9 +13,14 @@ import json
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from voxbench.cli._judge import LOW_CONFIDENCE_NOTE, add_judge_args, judge_from_args
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from voxbench.eval.types import EvalConfig
 
 
 def add_parser(sub: Any) -> None:
@@ -77,27 +82,31 @@ def _fmt(x: Any) -> str:
 
 
 def run_calibrate(args: argparse.Namespace) -> int:
-    from rich.console import Console
-    from rich.table import Table
-
-    from voxbench.eval.calibration import (
-        CALIBRATION_SCHEMA,
-        RECORD_PROXY_METRICS,
-        calibrate_dataset,
-        calibrate_records,
-    )
-    from voxbench.eval.types import EvalConfig
-
     if not args.dataset and not args.records:
         raise ValueError("pass --dataset DIR and/or --records RUN_DIR")
-    console = Console(stderr=True)
-    metrics = [m.strip() for m in args.metrics.split(",") if m.strip()] if args.metrics else None
     agent_path = Path(args.agent_config) if args.agent_config else None
     if args.dataset:
         dataset = Path(args.dataset)
         if not dataset.is_dir():
             raise FileNotFoundError(f"dataset folder not found: {dataset}")
         agent_path = agent_path or _find_agent_config(dataset)
+    result = _calibrate(args, agent_path)
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(result, indent=2, default=str) + "\n", encoding="utf-8")
+    _print_calibration(result, out)
+    return 0
+
+
+def _calibrate(args: argparse.Namespace, agent_path: Path | None) -> dict[str, Any]:
+    """Score the labelled sets (and human-rated records) with the judge: calibration.json's content."""
+    from rich.console import Console
+
+    from voxbench.eval.calibration import CALIBRATION_SCHEMA, RECORD_PROXY_METRICS, calibrate_records
+    from voxbench.eval.types import EvalConfig
+
+    console = Console(stderr=True)
+    metrics = [m.strip() for m in args.metrics.split(",") if m.strip()] if args.metrics else None
     result: dict[str, Any] = {
         "schema_version": CALIBRATION_SCHEMA,
         "created_at": datetime.now(UTC).isoformat(),
@@ -124,25 +133,7 @@ def run_calibrate(args: argparse.Namespace) -> int:
             config = EvalConfig(judge=judge, judge_mode="llm")
             result["judge"] = {"model": judge.model, **(judge.provenance or {})}
         if args.dataset:
-            ds = calibrate_dataset(
-                Path(args.dataset),
-                config,
-                metrics=metrics,
-                limit=args.limit,
-                seed=args.seed,
-                agent=_agent_info(agent_path),
-                progress=None if offline else progress,
-                cv_folds=args.cv_folds,
-            )
-            result["dataset"] = {
-                "path": str(Path(args.dataset).resolve()),
-                "files_sha256": ds.pop("files"),
-                "agent_config": str(agent_path) if agent_path else None,
-                "agent_config_sha256": hashlib.sha256(agent_path.read_bytes()).hexdigest()
-                if agent_path
-                else None,
-            }
-            result |= ds
+            result |= _calibrate_dataset(args, config, metrics, agent_path, None if offline else progress)
         if args.records:
             rated = _human_rated(Path(args.records))
             result["human_rated_records"] = (
@@ -161,10 +152,48 @@ def run_calibrate(args: argparse.Namespace) -> int:
                 "completion_tokens": u.completion_tokens,
                 "cost_usd": round(u.cost_usd, 6),
             }
-    out = Path(args.out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(result, indent=2, default=str) + "\n", encoding="utf-8")
+    return result
 
+
+def _calibrate_dataset(
+    args: argparse.Namespace,
+    config: EvalConfig,
+    metrics: list[str] | None,
+    agent_path: Path | None,
+    progress: Callable[[str, int, int, Any], None] | None,
+) -> dict[str, Any]:
+    """The dataset's agreement figures, with what was scored (files and agent config hashed)."""
+    from voxbench.eval.calibration import calibrate_dataset
+
+    ds = calibrate_dataset(
+        Path(args.dataset),
+        config,
+        metrics=metrics,
+        limit=args.limit,
+        seed=args.seed,
+        agent=_agent_info(agent_path),
+        progress=progress,
+        cv_folds=args.cv_folds,
+    )
+    return {
+        "dataset": {
+            "path": str(Path(args.dataset).resolve()),
+            "files_sha256": ds.pop("files"),
+            "agent_config": str(agent_path) if agent_path else None,
+            "agent_config_sha256": hashlib.sha256(agent_path.read_bytes()).hexdigest()
+            if agent_path
+            else None,
+        },
+        **ds,
+    }
+
+
+def _print_calibration(result: dict[str, Any], out: Path) -> None:
+    """The agreement table (per metric, cross-validated rows, human-rated records) and notes."""
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console(stderr=True)
     t = Table(title=f"judge calibration: {result['judge']['model']}")
     for col in ("metric", "unit", "n", "accuracy", "kappa", "w-kappa", "MAE", "macro F1", "errors"):
         t.add_column(col, justify="left" if col in ("metric", "unit") else "right")
@@ -205,4 +234,3 @@ def run_calibrate(args: argparse.Namespace) -> int:
     if result["judge"].get("confidence") == "low":
         console.print(f"[bold yellow]note:[/bold yellow] {LOW_CONFIDENCE_NOTE}")
     console.print(f"wrote {out}")
-    return 0

@@ -154,11 +154,10 @@ def run_talk_cmd(args: argparse.Namespace) -> int:
                 from voxbench.pipelines.human.talk_local import run_local_talk
 
                 return await run_local_talk(talk, card, transport)
-            from voxbench.pipelines.human.talk_web import serve_talk
+            from voxbench.pipelines.human.talk_web import TalkPageOptions, serve_talk
 
-            return await serve_talk(
-                talk, card, port=args.port, raw_mic=args.raw_mic, on_ready=ready, on_rated=rated
-            )
+            options = TalkPageOptions(port=args.port, raw_mic=args.raw_mic)
+            return await serve_talk(talk, card, options, on_ready=ready, on_rated=rated)
         finally:
             if server is not None:  # before the loop tears down (in-flight requests fail fast)
                 await server.astop()

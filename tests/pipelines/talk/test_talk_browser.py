@@ -93,7 +93,7 @@ async def browser_call(
     from playwright.async_api import async_playwright
 
     from voxbench.cli.talk import score_talk_record
-    from voxbench.pipelines.human.talk_web import serve_talk
+    from voxbench.pipelines.human.talk_web import TalkPageOptions, serve_talk
 
     exe = chromium_path()
     url_fut: asyncio.Future[str] = asyncio.get_running_loop().create_future()
@@ -105,12 +105,9 @@ async def browser_call(
         serve_talk(
             talk,
             scenario_card(talk.call),
-            port=0,
-            raw_mic=True,
+            TalkPageOptions(raw_mic=True, offer_timeout_s=timeout_s, rating_timeout_s=timeout_s),
             on_ready=url_fut.set_result,
             on_rated=rated,
-            offer_timeout_s=timeout_s,
-            rating_timeout_s=timeout_s,
         )
     )
     url = await asyncio.wait_for(url_fut, timeout=timeout_s)

@@ -18,8 +18,8 @@ from voxbench.processors.perturbations.config import (
     resolve_condition,
 )
 from voxbench.processors.perturbations.noise import speech_like
-from voxbench.processors.perturbations.ops import telephony
 from voxbench.processors.perturbations.streaming import StreamingChain, synthetic_babble_bed
+from voxbench.processors.perturbations.telephony import telephony
 
 SR = 16000
 

@@ -15,17 +15,21 @@ from voxbench.processors.perturbations.noise import (
     white_noise,
 )
 from voxbench.processors.perturbations.ops import (
-    PolyphaseResampler,
     gain_and_clip,
-    gilbert_elliott_mask,
-    loss_burst_lengths,
     mix_noise_at_snr,
     muffle,
-    mulaw_decode,
-    mulaw_encode,
-    packet_loss,
     snr_db,
     speech_activity_mask,
+)
+from voxbench.processors.perturbations.packet_loss import (
+    gilbert_elliott_mask,
+    loss_burst_lengths,
+    packet_loss,
+)
+from voxbench.processors.perturbations.telephony import (
+    PolyphaseResampler,
+    mulaw_decode,
+    mulaw_encode,
     telephony,
 )
 
@@ -126,7 +130,7 @@ def test_telephony_band_edges(sr: int) -> None:
 def test_telephony_quantises_to_mulaw_levels_at_8k() -> None:
     # at an 8 kHz input rate with the band-pass off the resamplers are identity-like and the
     # output values must be mu-law reconstruction levels
-    from voxbench.processors.perturbations.ops import TelephonyChannel
+    from voxbench.processors.perturbations.telephony import TelephonyChannel
 
     ch = TelephonyChannel(8000, codec="mulaw")
     assert ch._down.up == ch._down.down == 1

@@ -27,7 +27,7 @@ from typing import Any
 
 from aiohttp import web
 from loguru import logger
-from pydantic import ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from voxbench.pipelines.human.talk import TalkCall
 from voxbench.records import (
@@ -236,27 +236,42 @@ class TalkWebServer:
         return web.json_response(self._state_json())
 
 
+class TalkPageOptions(BaseModel):
+    """Where the page is served and how long it waits (``voxbench talk``'s page options).
+
+    ``raw_mic`` turns the browser's echo cancellation, noise suppression and gain control
+    off (a test's fake microphone file, or a person with a headset who wants the raw signal).
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    host: str = "127.0.0.1"
+    port: int = Field(default=0, ge=0, le=65535, description="0: any free port")
+    raw_mic: bool = False
+    offer_timeout_s: float | None = Field(default=None, gt=0, description="None: wait for a caller forever")
+    rating_timeout_s: float | None = Field(default=900.0, gt=0, description="after the call; None: forever")
+
+
 async def serve_talk(
     talk: TalkCall,
     card: dict[str, Any],
+    options: TalkPageOptions | None = None,
     *,
-    host: str = "127.0.0.1",
-    port: int = 0,
-    raw_mic: bool = False,
     on_ready: Callable[[str], None] | None = None,
     on_rated: OnRated | None = None,
-    offer_timeout_s: float | None = None,
-    rating_timeout_s: float | None = 900.0,
 ) -> ConversationRecord | None:
     """Serve the page, run the one call, wait for the rating; returns the record (None if nobody called)."""
-    server = TalkWebServer(talk, card, host=host, port=port, raw_mic=raw_mic, on_rated=on_rated)
+    opts = options or TalkPageOptions()
+    server = TalkWebServer(
+        talk, card, host=opts.host, port=opts.port, raw_mic=opts.raw_mic, on_rated=on_rated
+    )
     await talk.prepare()
     url = await server.start()
     if on_ready is not None:
         on_ready(url)
     try:
         try:
-            await asyncio.wait_for(server.offered.wait(), timeout=offer_timeout_s)
+            await asyncio.wait_for(server.offered.wait(), timeout=opts.offer_timeout_s)
         except TimeoutError:
             logger.warning("nobody called; closing the page")
             return None
@@ -264,7 +279,7 @@ async def serve_talk(
         server._send({"type": "voxbench-state", "state": "ending"})
         record = await talk.finish()
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(server.rated.wait(), timeout=rating_timeout_s)
+            await asyncio.wait_for(server.rated.wait(), timeout=opts.rating_timeout_s)
         await asyncio.sleep(0.3)  # let the rating response reach the page
         return talk.record or record
     finally:

@@ -1,10 +1,11 @@
 """Caller-side audio perturbations: pure numpy ops, bounded configs, conditions, streaming.
 
-The DSP (:mod:`.ops`, :mod:`.noise`) is independent of pipecat and of TTS. The pipecat wrapper
+The DSP (:mod:`.ops`: levels, noise mixing, gain, muffling; :mod:`.telephony`;
+:mod:`.packet_loss`; :mod:`.noise`) is independent of pipecat and of TTS. The pipecat wrapper
 :class:`PerturbationProcessor` lives in :mod:`.processor` and is imported lazily, so the DSP and
 configs stay importable without pipecat; caller behaviour is :mod:`.behavior` (config, text) and
-:mod:`.live` (send-time audio: acts, pauses, then the chain); TTS helpers (accent voices, Piper babble) live in
-:mod:`.voices`.
+:mod:`.live` (send-time audio: acts, pauses, then the chain); TTS helpers (accent voices, Piper
+babble) live in :mod:`.voices`.
 """
 
 from __future__ import annotations
@@ -38,21 +39,11 @@ from .config import (
 
 if TYPE_CHECKING:
     from .noise import babble_from_speech, clatter, load_noise_file, pink_noise, speech_like, white_noise
-    from .ops import (
-        MixResult,
-        PacketLossResult,
-        gain_and_clip,
-        gilbert_elliott_mask,
-        mix_noise_at_snr,
-        muffle,
-        mulaw_decode,
-        mulaw_encode,
-        packet_loss,
-        speech_activity_mask,
-        telephony,
-    )
+    from .ops import MixResult, gain_and_clip, mix_noise_at_snr, muffle, speech_activity_mask
+    from .packet_loss import PacketLossResult, gilbert_elliott_mask, packet_loss
     from .processor import PerturbationProcessor
     from .streaming import StreamingChain, apply_condition
+    from .telephony import mulaw_decode, mulaw_encode, telephony
 
 __all__ = [
     "BUILTIN_CONDITIONS",
@@ -106,21 +97,10 @@ _LAZY = {
         "noise",
     ),
     **dict.fromkeys(
-        (
-            "MixResult",
-            "PacketLossResult",
-            "gain_and_clip",
-            "gilbert_elliott_mask",
-            "mix_noise_at_snr",
-            "muffle",
-            "mulaw_decode",
-            "mulaw_encode",
-            "packet_loss",
-            "speech_activity_mask",
-            "telephony",
-        ),
-        "ops",
+        ("MixResult", "gain_and_clip", "mix_noise_at_snr", "muffle", "speech_activity_mask"), "ops"
     ),
+    **dict.fromkeys(("PacketLossResult", "gilbert_elliott_mask", "packet_loss"), "packet_loss"),
+    **dict.fromkeys(("mulaw_decode", "mulaw_encode", "telephony"), "telephony"),
     "StreamingChain": "streaming",
     "apply_condition": "streaming",
     "PerturbationProcessor": "processor",

@@ -1,8 +1,9 @@
 """Thin pipecat wrapper: perturb the user simulator's outgoing audio frames.
 
-All DSP lives in :mod:`.ops` / :mod:`.streaming`; this class only finds the audio frames,
-swaps their bytes for perturbed ones (a new ``bytes`` object, so anything that already holds
-the clean bytes keeps them) and keeps the summary for the conversation record.
+All DSP lives in :mod:`.ops`, :mod:`.telephony`, :mod:`.packet_loss` and :mod:`.streaming`;
+this class only finds the audio frames, swaps their bytes for perturbed ones (a new ``bytes``
+object, so anything that already holds the clean bytes keeps them) and keeps the summary for
+the conversation record.
 """
 
 from __future__ import annotations

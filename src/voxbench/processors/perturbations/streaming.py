@@ -25,16 +25,9 @@ from .noise import (
     pink_noise,
     speech_like,
 )
-from .ops import (
-    FloatArray,
-    PacketLossChannel,
-    TelephonyChannel,
-    as_mono_float32,
-    db_to_amplitude,
-    loss_burst_lengths,
-    lowpass_sos,
-    pcm16_to_float,
-)
+from .ops import FloatArray, as_mono_float32, db_to_amplitude, lowpass_sos
+from .packet_loss import PacketLossChannel, loss_burst_lengths
+from .telephony import TelephonyChannel, pcm16_to_float
 
 BabbleProvider = Callable[[int, float, int], FloatArray]
 """(sample_rate, duration_s, seed) -> unit-RMS babble bed. Lets callers inject a cached bed."""
@@ -234,7 +227,7 @@ class NoiseStage:
 
 
 class TelephonyStage:
-    """Streams :class:`.ops.TelephonyChannel`, emitting exactly as many samples as it receives."""
+    """Streams :class:`.telephony.TelephonyChannel`, emitting exactly as many samples as it receives."""
 
     def __init__(self, op: TelephonyOp, sample_rate: int) -> None:
         self.op = op
