@@ -177,3 +177,47 @@ def test_per_turn_wer_from_the_corpus_alignment_is_jiwers() -> None:
         hyps = [" ".join(rng.choices(vocab, k=rng.randint(0, 10))) for _ in range(n)]
         want = [round(jiwer.wer(r, h), 4) for r, h in zip(refs, hyps, strict=True)]
         assert _sentence_wers(jiwer.process_words(refs, hyps)) == want, (refs, hyps)
+
+
+def test_settled_heap_freezes_while_scoring_and_hands_everything_back() -> None:
+    import gc
+
+    from voxbench.eval.heap import settled_heap
+
+    assert gc.get_freeze_count() == 0
+    kept = [[object()] for _ in range(50)]
+    with settled_heap() as settle:
+        settle()
+        assert gc.get_freeze_count() >= len(kept)
+    assert gc.get_freeze_count() == 0
+    gc.freeze()  # someone else's freeze: left alone, settle() does nothing
+    try:
+        frozen = gc.get_freeze_count()
+        with settled_heap() as settle:
+            kept.append([object()])
+            settle()
+            assert gc.get_freeze_count() == frozen
+        assert gc.get_freeze_count() == frozen
+    finally:
+        gc.unfreeze()
+
+
+def test_a_cycle_dropped_while_frozen_is_collected_after() -> None:
+    import gc
+    import weakref
+
+    from voxbench.eval.heap import settled_heap
+
+    class Node:
+        other: object = None
+
+    with settled_heap() as settle:
+        a, b = Node(), Node()
+        a.other, b.other = b, a
+        ref = weakref.ref(a)
+        settle()
+        del a, b
+        gc.collect()
+        assert ref() is not None  # frozen: not collected yet
+    gc.collect()
+    assert ref() is None

@@ -35,8 +35,14 @@ def chunks(n: int, workers: int) -> list[tuple[int, int]]:
     return [(i, min(n, i + size)) for i in range(0, n, size)]
 
 
-def map_in_processes(fn: Callable[[Any], Any], items: Sequence[Any], workers: int) -> list[Any]:
-    """`[fn(x) for x in items]`, computed by `workers` forked processes, in order."""
+def map_in_processes(
+    fn: Callable[[Any], Any],
+    items: Sequence[Any],
+    workers: int,
+    after_chunk: Callable[[], None] | None = None,
+) -> list[Any]:
+    """`[fn(x) for x in items]`, computed by `workers` forked processes, in order;
+    `after_chunk()` runs in this process after each chunk of results is kept."""
     global _TASK
     _TASK = (fn, items)
     try:
@@ -44,6 +50,8 @@ def map_in_processes(fn: Callable[[Any], Any], items: Sequence[Any], workers: in
             out: list[Any] = []
             for part in pool.imap(_run_chunk, chunks(len(items), workers)):
                 out.extend(part)
+                if after_chunk is not None:
+                    after_chunk()
         return out
     finally:
         _TASK = None

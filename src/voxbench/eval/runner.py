@@ -14,7 +14,7 @@ import platform
 import re
 import subprocess
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -36,6 +36,7 @@ from voxbench.eval.context import ConversationContext
 from voxbench.eval.eva_dataset import EvaDataset
 from voxbench.eval.eva_format import domain_from_config, is_eva_record, load_eva_context
 from voxbench.eval.from_record import load_context
+from voxbench.eval.heap import settled_heap
 from voxbench.eval.judge_repeats import repeat_configs, repeat_values
 from voxbench.eval.metrics.validation import validation_gate
 from voxbench.eval.offline._shipped import offline_provenance
@@ -344,13 +345,15 @@ def can_parallelize(job: RunJob, n_records: int, workers: int) -> bool:
     )
 
 
-def score_in_processes(found: list[FoundRecord], job: RunJob, workers: int) -> list[ScoredRecord]:
+def score_in_processes(
+    found: list[FoundRecord], job: RunJob, workers: int, settle: Callable[[], None] | None = None
+) -> list[ScoredRecord]:
     if job.shared.dataset is not None and job.shared.domain and any(f.kind == "eva" for f in found):
         # load the dataset once here: the forked workers share it (a load error is
         # remembered, and every record that needs the dataset reports it)
         with contextlib.suppress(Exception):
             job.shared.dataset.domain(job.shared.domain)
-    return map_in_processes(functools.partial(score_found, job=job), found, workers)
+    return map_in_processes(functools.partial(score_found, job=job), found, workers, settle)
 
 
 @dataclass
@@ -428,10 +431,14 @@ def score_run(
         judge_repeats=judge_repeats,
         repeats=repeat_configs(config, judge_repeats) if judge_repeats >= 2 else [],
     )
-    if can_parallelize(job, len(found), workers):
-        scored = score_in_processes(found, job, workers)
-    else:
-        scored = [score_found(f, job) for f in found]
+    with settled_heap() as settle:  # the kept results are not walked by the GC again and again
+        if can_parallelize(job, len(found), workers):
+            scored = score_in_processes(found, job, workers, settle)
+        else:
+            scored = []
+            for f in found:
+                scored.append(score_found(f, job))
+                settle()
     all_names = sorted({m for s in scored for m in s.metrics} | set(names))
     summary = summarize(run_dir, scored, config, [m for m in all_names if m in REGISTRY], ci_target=ci_target)
     if write:
