@@ -74,3 +74,17 @@ def test_statements_in_a_row_restate_then_end() -> None:
     acts = [caller.respond(t) for t in ["I found your booking.", glad, glad, glad]]
     assert [a.kind for a in acts] == ["acknowledge", "state_request", "acknowledge", "end"]
     assert "on time" in acts[1].text and acts[-1].ends_call
+
+
+def test_bag_caller_declines_a_seat_and_says_its_count_plainly() -> None:
+    """Live bb.1: 'Do you want to add a seat?' was answered 'Yes, go ahead.' (the offer check looked
+    only at limits) and the count was said 'The bags wanted is 1.'."""
+    dd = load_dataset(None, ["airline"]).domains["airline"]
+    caller = goal_caller_for(CallScenario.from_domain(dd, "bb.1"), seed=0)
+    caller.open()
+    act = caller.respond("How many bags would you like to add?")
+    assert act.text == "1 bag." and act.facts == ["Bags wanted"]
+    act = caller.respond("Done. Do you want to add a seat?")
+    assert act.kind == "refuse" and act.choice == "no" and act.rule == "offer_outside_goal"
+    act = caller.respond("Would you like me to add the bag now?")
+    assert act.kind == "confirm" and act.choice == "yes"

@@ -86,3 +86,17 @@ def test_chosen_option_is_the_one_named_whole() -> None:
     options = ["any room equipment", "whiteboard", "video conferencing"]
     assert chosen_option("The equipment is video conferencing.", options) == 2
     assert chosen_option("Video conferencing.", options) == 2
+
+
+def test_the_reference_goodbye_is_where_the_reference_ended() -> None:
+    """A trace may keep the agent's closing line after the caller's goodbye: the reference ended
+    at its goodbye, so a caller ending there is not premature, and not ending there is missed."""
+    from voxbench.pipelines.caller.goal.check import reference_end
+
+    trace = [*TRACE[:-1], ("agent", "You're all set. Anything else?"), ("user", "No, that's all. Goodbye."),
+             ("agent", "Thanks for calling. Your confirmation is Z K three F F W.")]  # fmt: skip
+    sc = make_scenario({"confirmation_number": "ZK3FFW", "last_name": "Lima"}, trace=trace)
+    _, turns = reference_turns(sc)
+    assert reference_end(turns) == len(turns) - 2
+    c = run_check([("airline", sc)], lambda d, s: GoalTextCaller(s), "goal", "x").overall_counts
+    assert c.premature_endings == 0 and c.missed_endings == 0

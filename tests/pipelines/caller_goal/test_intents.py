@@ -185,3 +185,10 @@ def test_a_request_stated_again_and_again_ends_the_call() -> None:
     assert kinds[: c.config.give_up_after - 1] == ["state_request"] * (c.config.give_up_after - 1)
     end = acts[c.config.give_up_after - 1]
     assert end.ends_call and end.rule == "request_restated_end"
+
+
+def test_tracker_reads_a_request_by_its_words_in_another_form() -> None:
+    """'badge reactivation is complete' names 'Reactivate my badge', not the first request."""
+    t = IntentTracker(["Cancel my parking permit", "Reactivate my badge"])
+    t.note("Your badge reactivation is complete.", completed=True)
+    assert t.done == [False, True]

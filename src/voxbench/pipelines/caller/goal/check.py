@@ -16,8 +16,9 @@ what each decided.
 * **decision**: a turn whose reference reply says yes or no (to a confirmation, a transfer, a
   troubleshooting step) or names one of the options the agent offered. *Matched*: the caller
   said the same yes/no or named the same option.
-* **ending**: the reference caller hangs up after the last agent turn; ending before it is
-  *premature*, not ending after it is *missed*.
+* **ending**: the reference caller hangs up at its own goodbye, else after the last agent turn
+  (a trace may keep the agent's closing line after the caller's goodbye); ending before that
+  turn is *premature*, not ending at it is *missed*.
 * **ms per turn**: wall time of the caller's decision.
 
 A :class:`TextCaller` is anything with ``open()`` and ``respond(text)`` returning a
@@ -263,6 +264,14 @@ def reference_turns(scenario: Scenario) -> tuple[str | None, list[tuple[str, str
     return opening, turns
 
 
+_REF_BYE = re.compile(r"\b(goodbye|good bye|bye)\b", re.I)
+
+
+def reference_end(turns: list[tuple[str, str]]) -> int:
+    """The turn at which the reference caller ended the call: its first reply with a goodbye, else the last."""
+    return next((i for i, (_, ref) in enumerate(turns) if _REF_BYE.search(ref)), len(turns) - 1)
+
+
 def check_scenario(domain: str, scenario: Scenario, caller: TextCaller) -> ScenarioResult:
     """Run ``caller`` over one resolved scenario's reference conversation."""
     goal = scenario.user_goal
@@ -274,6 +283,7 @@ def check_scenario(domain: str, scenario: Scenario, caller: TextCaller) -> Scena
     tally = Tally(scenarios=1)
     res = ScenarioResult(domain=domain, scenario_id=scenario.id, tally=tally)
     opening, turns = reference_turns(scenario)
+    ref_end = reference_end(turns)
     ended_at: int | None = None
     if opening is not None:
         caller.open()
@@ -313,10 +323,10 @@ def check_scenario(domain: str, scenario: Scenario, caller: TextCaller) -> Scena
         if row.decision_ref:
             tally.decisions += 1
             tally.decisions_matched += row.decision_ref == row.decision_ours
-        if reply.ends_call and i < len(turns) - 1 and ended_at is None:
+        if reply.ends_call and i < ref_end and ended_at is None:
             ended_at = i
             tally.premature_endings += 1
-        if i == len(turns) - 1 and not reply.ends_call:
+        if i == ref_end and not reply.ends_call:
             tally.missed_endings += 1
         res.rows.append(row)
     return res

@@ -36,7 +36,7 @@ WANT_WORDS = {"desired", "target", "new", "preferred", "requested", "wanted"}
 # Modifiers too common in agent speech ("First, I need...") to identify a fact alone.
 WEAK_WORDS = {
     "first", "last", "new", "current", "start", "end", "other", "full", "original", "total", "home", "target",
-    "affected", "primary", "main", "passenger", "second", "third",
+    "affected", "primary", "main", "passenger", "second", "third", "wanted",
 }  # fmt: skip
 # Field-word synonyms, for any domain: word -> phrases an agent may say for it.
 SYNONYMS: dict[str, tuple[str, ...]] = {

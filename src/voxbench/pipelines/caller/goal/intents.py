@@ -25,6 +25,10 @@ GENERIC = {
     "get", "need", "want", "request", "make", "help", "updat", "new", "submit", "would", "like", "also",
     "for", "and", "the", "my",
 }  # fmt: skip
+_FALLBACK = re.compile(
+    r"\b(backup|fallback|as (a|my) second|instead|alternative|even without|if (that'?s|it'?s) not available)\b",
+    re.I,
+)
 # Key words that name no subject of their own.
 _NO_SUBJECT = HEADS | WEAK_WORDS | {"choice", "preference", "product", "code", "value"}
 
@@ -71,6 +75,9 @@ class IntentTracker:
     def __init__(self, intents: list[str]) -> None:
         self.intents = intents
         self.done: list[bool] = [False] * len(intents)
+        # a contingency ('a desk on floor 3 as my backup choice', 'accept a room even without a
+        # projector') is no request of its own: it is said when the agent offers it, never listed
+        self.fallback = [bool(_FALLBACK.search(i)) and j > 0 for j, i in enumerate(intents)]
         self._said: list[str] = []
         self._own = []
         for i, intent in enumerate(intents):
@@ -79,7 +86,7 @@ class IntentTracker:
             self._own.append((words - rest) or words)
 
     def pending(self) -> list[int]:
-        return [i for i, d in enumerate(self.done) if not d]
+        return [i for i, d in enumerate(self.done) if not d and not self.fallback[i]]
 
     def note(self, text: str, completed: bool) -> None:
         """The agent completed (or refused) something: mark the request(s) its words name."""
@@ -87,10 +94,13 @@ class IntentTracker:
         said = content_words(" ".join(self._said))
         before = list(self.done)
         for i, own in enumerate(self._own):
-            if own and len(own & said) >= min(2, len(own)):
+            hit = {
+                w for w in own if any(_close(w, x) for x in said)
+            }  # 'access removal' names 'remove access'
+            if own and len(hit) >= min(2, len(own)):
                 self.done[i] = True
-        if completed and self.done == before and False in self.done:
-            self.done[self.done.index(False)] = True  # done, but not in the intent's words: the next one
+        if completed and self.done == before and self.pending():
+            self.done[self.pending()[0]] = True  # done, but not in the intent's words: the next one
 
     def rank(self, option: str) -> int | None:
         """The index of the first pending request an offered option names (by its own words)."""

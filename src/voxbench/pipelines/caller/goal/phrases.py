@@ -12,11 +12,13 @@ import re
 
 PHRASES: dict[str, tuple[str, ...]] = {
     "yes": ("Yes, that's correct.", "Yes, that's right.", "Yes, correct."),
+    "no_thanks": ("No, thank you.", "No thanks, that's not needed.", "No, thanks."),
+    "yes_ready": ("Yes.", "Yes, I can.", "Yes, go ahead."),
     "yes_go": ("Yes, please go ahead.", "Yes, go ahead.", "Yes, please do that."),
     "no_offer": ("No, that doesn't work for me.", "No, I can't accept that.", "No, that won't work."),
     "choose": ("{option}, please.", "I'll take {option}.", "Let's go with {option}."),
     "correct": ("No, that's not right. {fact}", "That's not correct. {fact}"),
-    "fact": ("My {label} is {value}.", "The {label} is {value}."),
+    "fact": ("My {label} {be} {value}.", "The {label} {be} {value}."),
     "ranked": ("{first} if available, otherwise {second}.", "{first} please, or {second} if not."),
     "dont_have": (
         "Sorry, I don't have that information.",

@@ -22,69 +22,44 @@ from __future__ import annotations
 
 import re
 import time
+from dataclasses import dataclass, field
+from itertools import takewhile
 from typing import Any
 
-from pydantic import BaseModel
-
 from voxbench.pipelines.caller.goal.acts import ActKind, CallerAct
+from voxbench.pipelines.caller.goal.choose import OptionChooser, say_option
 from voxbench.pipelines.caller.goal.classify import ChoiceClassifier, Heard, classify
-from voxbench.pipelines.caller.goal.facts import Fact, FactBook, goal_facts, key_words, stem
+from voxbench.pipelines.caller.goal.config import GoalCallerConfig
+from voxbench.pipelines.caller.goal.facts import FactBook, goal_facts
 from voxbench.pipelines.caller.goal.intents import IntentTracker, intent_facts
 from voxbench.pipelines.caller.goal.phrases import Phrasing, as_need, first_person
-from voxbench.pipelines.caller.goal.spoken import mentions, say_time, sentences_of, times
-from voxbench.pipelines.caller.goal.tree import OUTCOME_WORDS, TreeRules, content_words, read_tree, violations
+from voxbench.pipelines.caller.goal.pushback import PushBacks, step_fixes
+from voxbench.pipelines.caller.goal.say import FactSayer
+from voxbench.pipelines.caller.goal.scope import Scope, about_transfer
+from voxbench.pipelines.caller.goal.spoken import mentions
+from voxbench.pipelines.caller.goal.tree import (
+    TreeRules,
+    offer_text,
+    read_tree,
+    violations,
+)
+from voxbench.pipelines.caller.goal.volunteer import (
+    constraints_for,
+    offers_what_it_wants,
+    touched_preferences,
+)
 from voxbench.scenarios import Scenario
 
 
-class GoalCallerConfig(BaseModel):
-    seed: int = 0
-    give_up_after: int = 3
-    """Turns in a row without progress (refusals, questions it cannot answer) before goodbye."""
-    follow_ups: int = 1
-    """Generic follow-up questions after a refusal, once the tree's scripted lines are used."""
-    same_ask_limit: int = 4
-    """Times in a row the agent may ask again for the same facts already given before the caller
-    gives up (an agent looping on 'What is your last name?' would otherwise hold the call open)."""
-    stall_limit: int = 6
-    """Agent turns in a row that bring the caller no progress (no new fact disclosed, no new
-    choice, no request done; waiting on a hold is neutral) before it says goodbye: EVA's user
-    prompt ends the call when "the assistant has not been helpful for 5 consecutive turns". The
-    caller's own progress undercounts an agent's help (an explanation it asked for is none), so
-    one more turn (5 cut one long itsm reference call short on caller check). The specific counters above catch one loop shape each; this catches interleaved ones (live:
-    'last name of the person you want to transfer to?' / 'reason for the transfer?' in turn for
-    5 minutes). After a declined transfer one such turn is left: EVA's caller declines "and
-    ends the call on the next turn" unless the agent finds another path (that turn's progress)."""
+@dataclass
+class Draft:
+    """The act being put together from the parts of one agent turn (answer, choice, confirmation)."""
 
-
-_CURRENT = re.compile(
-    r"\b(currently|current|original|existing|previous|you('re| are) (now )?on|booked on|today you)\b", re.I
-)
-
-
-def _short(option: str) -> str:
-    """How the caller names the option it picks: by its time when it has one ('the 12:05 PM one')."""
-    ts = times(option)
-    if ts:
-        h, m = ts[0]
-        return f"The {say_time(f'{h:02d}:{m:02d}')} one"
-    words = option.split()
-    text = " ".join(words[:8])
-    return text[:1].upper() + text[1:]
-
-
-def fact_label(f: Fact) -> str:
-    words = key_words(f.key.split(".")[0]) if "." in f.key else list(f.words)
-    out = []
-    for w in words:
-        if w == "id":
-            out.append("ID")
-        elif len(w) <= 3 and w.isalpha() and w not in ("of", "on", "day", "end", "new", "zip", "pin", "fee"):
-            out.append(" ".join(w.upper()))
-        elif w == "pin":
-            out.append("PIN")
-        else:
-            out.append(w)
-    return " ".join(out) or f.key
+    parts: list[str] = field(default_factory=list)
+    facts: list[str] = field(default_factory=list)
+    kind: ActKind | None = None
+    rule: str = ""
+    choice: str = ""
 
 
 class GoalCaller:
@@ -109,6 +84,7 @@ class GoalCaller:
             tree.failure_condition,
         )
         self.phr = Phrasing(self.config.seed, scenario.user_config.user_persona)
+        self.push = PushBacks(self.rules, self.config.follow_ups, self.phr)
         intents = [
             str(i.get("intent", ""))
             for i in (scenario.scenario_context.get("intents") or [])
@@ -123,16 +99,24 @@ class GoalCaller:
         self.turn = 0
         self.ended = False
         self.opened = False
-        self._scripted_next = 0
-        self._follow_ups = 0
-        self._pushbacks = 0
         self._stuck = 0
         self._last_ask: tuple[str, ...] = ()
         self._same_asks = 0
         self._stalls = 0
         self._decisions: set[tuple[str, str]] = set()
-        self._goal_words = content_words(
-            " ".join([goal.high_level_user_goal, *tree.must_have_criteria, *tree.nice_to_have_criteria])
+        self.say = FactSayer(self.book, self.phr)
+        self.scope = Scope(
+            [goal.high_level_user_goal, *self.intents, *tree.must_have_criteria, *tree.nice_to_have_criteria,
+             *tree.negotiation_behavior, *tree.edge_cases, tree.resolution_condition, tree.failure_condition,
+             scenario.starting_utterance() or ""],
+            self.book,
+        )  # fmt: skip
+        self.chooser = OptionChooser(
+            self.rules,
+            self.book,
+            self.tracker,
+            [goal.high_level_user_goal, *tree.must_have_criteria, *tree.nice_to_have_criteria],
+            hook,
         )
 
     @classmethod
@@ -208,6 +192,34 @@ class GoalCaller:
 
     def _decide(self, text: str, heard: Heard) -> CallerAct:
         self._note_resolutions(text, heard)
+        end = self._call_ending(heard)
+        if end is not None:
+            return end
+        d = Draft()
+        if heard.has("request"):
+            self._draft_answer(heard, d)
+        if heard.readback_wrong:
+            self._draft_correction(heard, d)
+        elif heard.has("options") and heard.has("request"):
+            self._draft_option_named(heard, d)
+        elif heard.has("options"):
+            self._draft_option(heard, d)
+        elif heard.has("confirm_question") and not about_transfer(
+            heard.question, heard.has("transfer_offer")
+        ):
+            self._draft_confirm(text, heard, d)
+        accepted = self._draft_transfer(heard, d)
+        if accepted is not None:
+            return accepted
+        if d.kind is not None and d.kind != "decline_transfer":
+            self._stuck = 0
+            return self._act(
+                d.kind, " ".join(d.parts), d.rule, heard, facts=list(dict.fromkeys(d.facts)), choice=d.choice
+            )
+        return self._without_draft(text, heard, d)
+
+    def _call_ending(self, heard: Heard) -> CallerAct | None:
+        """The agent transfers or says goodbye, or asks in a loop for what it was given: end the call."""
         if heard.has("transfer"):
             return self._act("end", self.phr.say("bye"), "transfer_ends_call", heard, ends_call=True)
         if heard.has("goodbye") and not heard.has("request"):
@@ -216,121 +228,138 @@ class GoalCaller:
             return self._act(
                 "end", self.phr.say("bye_give_up"), "same_facts_asked_again_end", heard, ends_call=True
             )
-        parts: list[str] = []
-        facts: list[str] = []
-        kind: ActKind | None = None
-        rule = ""
-        choice = ""
-        if heard.has("request"):
-            if heard.readback_ok and heard.has("confirm_question") and not heard.readback_wrong:
-                parts.append(self.phr.say("yes"))
-                choice = "yes"
-            keys = self._with_first_names(list(heard.asked))
-            parts.append(self._answer(keys))
-            facts += keys
-            kind, rule = "answer", "answer_asked_facts"
-        if heard.readback_wrong:
-            fixes = [self.book.get(k) for k in heard.readback_wrong]
-            said = " ".join(self._fact_sentence(f) for f in fixes if f)
-            parts.append(self.phr.say("correct", fact=said))
-            facts += heard.readback_wrong
-            kind, rule, choice = "correct", "correct_wrong_readback", "no"
-        elif heard.has("options") and heard.has("request"):
-            picked, why = self._choose(heard.options)
-            said = why.split(":", 1)[1] if why.startswith("option_matches_fact:") else ""
-            if said in self.given or said in heard.asked:  # the option just repeats a fact already said
-                picked = ""
-            if picked and why.startswith(("option_matches_fact", "option_matches_goal")):
-                parts.append(self.phr.say("choose", option=_short(picked)))
-                rule, choice = f"{rule}+{why}", picked
-        elif heard.has("options"):
-            picked, why = self._choose(heard.options)
-            if picked:
-                parts.append(self.phr.say("choose", option=_short(picked)))
-                kind, rule, choice = "choose", why, picked
-                nxt = self.tracker.rank(picked) if why == "option_is_next_request" else None
-                if nxt is not None:  # choosing one of its requests, the caller says what it needs there
-                    details, told = self._intent_details(nxt)
-                    parts.append(details)
-                    facts += told
-                touched = self._touched_preferences(picked)
-                if touched:
-                    parts.append(self._answer(touched))
-                    facts += touched
-            else:
-                parts.append(self._refuse_line())
-                kind, rule, choice = "refuse", "no_option_meets_goal", "none"
-        elif heard.has("confirm_question") and not self._about_transfer(heard.question, heard):
-            offer = self._offer_text(text, heard.question)
-            bad = violations(self.rules, offer)
-            if bad:
-                parts.append(self._refuse_line(bad))
-                kind, rule, choice = "refuse", "offer_breaks_must_have", "no"
-            elif kind is None:
-                readback = heard.has("readback") and not re.search(
-                    r"\b(would you like|shall i|do you want|submit|proceed|go ahead|book|approv)",
-                    heard.question,
-                    re.I,
-                )
-                parts.append(self.phr.say("yes" if readback else "yes_go"))
-                if not readback:  # accepting an offer that touches a ranked preference: state it
-                    touched = self._touched_preferences(text)
-                    if touched:
-                        parts.append(self._answer(touched))
-                        facts += touched
-                kind = "confirm"
-                rule = "confirm_readback_matches" if readback else "confirm_offer_meets_goal"
-                choice = "yes"
-        if (
-            heard.has("transfer_offer")
-            and (self._about_transfer(heard.question, heard) or kind is None)
-            and kind != "answer"
-        ):
-            if self.rules.accept_transfer:
-                return self._act(
-                    "accept_transfer",
-                    self.phr.say("accept_transfer"),
-                    "escalation_accepts_transfer",
-                    heard,
-                    choice="yes",
-                )
-            if not heard.has("denial") or self._about_transfer(heard.question, heard):
-                parts.append(self.phr.say("decline_transfer"))
-                kind, rule, choice = (
-                    kind or "decline_transfer",
-                    rule or "escalation_declines_transfer",
-                    choice or "no",
-                )
-        if kind is not None and kind != "decline_transfer":
-            self._stuck = 0
-            return self._act(
-                kind, " ".join(parts), rule, heard, facts=list(dict.fromkeys(facts)), choice=choice
-            )
+        return None
+
+    def _draft_answer(self, heard: Heard, d: Draft) -> None:
+        """Exactly the asked facts (a yes first when the turn also read facts back right)."""
+        if heard.readback_ok and heard.has("confirm_question") and not heard.readback_wrong:
+            d.parts.append(self.phr.say("yes"))
+            d.choice = "yes"
+        elif offers_what_it_wants(self.book, heard.question):  # 'Would you like an aisle seat again?'
+            d.parts.append("Yes.")
+            d.choice = "yes"
+        keys = self.say.with_companions(list(heard.asked))
+        keys += [k for k in constraints_for(self.book, self.given, keys) if k not in keys]
+        d.parts.append(self.say.answer(keys))
+        d.facts += keys
+        d.kind, d.rule = "answer", "answer_asked_facts"
+
+    def _draft_correction(self, heard: Heard, d: Draft) -> None:
+        fixes = [self.book.get(k) for k in heard.readback_wrong]
+        said = " ".join(self.say.sentence(f) for f in fixes if f)
+        d.parts.append(self.phr.say("correct", fact=said))
+        d.facts += heard.readback_wrong
+        d.kind, d.rule, d.choice = "correct", "correct_wrong_readback", "no"
+
+    def _draft_option_named(self, heard: Heard, d: Draft) -> None:
+        """Options offered with a request: name the option only when a fact or the goal picks it."""
+        picked, why = self.chooser.choose(heard.options)
+        said = why.split(":", 1)[1] if why.startswith("option_matches_fact:") else ""
+        if said in self.given or said in heard.asked:  # the option just repeats a fact already said
+            picked = ""
+        if picked and why.startswith(("option_matches_fact", "option_matches_goal")):
+            d.parts.append(say_option(picked, heard.question, self.phr))
+            d.rule, d.choice = f"{d.rule}+{why}", picked
+
+    def _draft_option(self, heard: Heard, d: Draft) -> None:
+        """The option the criteria pick (with what goes with it), or no and the first must-have."""
+        picked, why = self.chooser.choose(heard.options)
+        if not picked:
+            d.parts.append(self._refuse_line())
+            d.kind, d.rule, d.choice = "refuse", "no_option_meets_goal", "none"
+            return
+        described = self.book.get(why.split(":", 1)[1]) if why.startswith("option_closest_to_fact:") else None
+        if described is not None:  # said in its own words: 'Can't connect to the corporate Wi-Fi at all.'
+            said = described.spoken().rstrip(".")
+            if re.match(r"(can't|cannot|can not|unable|don't|do not|keep|have|am)\b", said, re.I):
+                said = f"I {said[:1].lower()}{said[1:]}"
+            d.parts.append(f"{said[:1].upper()}{said[1:]}.")
+            d.facts.append(described.key)
+        else:
+            d.parts.append(say_option(picked, heard.question, self.phr))
+        d.kind, d.rule, d.choice = "choose", why, picked
+        nxt = self.tracker.rank(picked) if why == "option_is_next_request" else None
+        if nxt is not None:  # choosing one of its requests, the caller says what it needs there
+            details, told = self._intent_details(nxt)
+            d.parts.append(details)
+            d.facts += told
+        touched = touched_preferences(self.book, self.given, picked)
+        if touched:
+            d.parts.append(self.say.answer(touched))
+            d.facts += touched
+
+    def _draft_confirm(self, text: str, heard: Heard, d: Draft) -> None:
+        """Yes to a right read-back or an offer that meets the must-haves; no and the broken one otherwise."""
+        bad = violations(self.rules, offer_text(text, heard.question))
+        if bad:
+            d.parts.append(self._refuse_line(bad))
+            d.kind, d.rule, d.choice = "refuse", "offer_breaks_must_have", "no"
+            return
+        if d.kind is not None:
+            return
+        readback = heard.has("readback") and not re.search(
+            r"\b(would you like|shall i|do you want|submit|proceed|go ahead|book|approv)",
+            heard.question,
+            re.I,
+        )
+        if not readback and self.scope.outside(text, heard.question):
+            d.parts.append(self.phr.say("no_thanks"))
+            d.kind, d.rule, d.choice = "refuse", "offer_outside_goal", "no"
+            return
+        d.parts.append(self.phr.say("yes" if readback else "yes_go"))
+        touched = (
+            touched_preferences(self.book, self.given, text)
+            if not readback
+            else constraints_for(self.book, self.given, heard.readback_ok)
+        )
+        if touched:  # accepting an offer states the ranked preferences it touches; a read-back of
+            d.parts.append(self.say.answer(touched))  # the change wanted, the limits that go with it
+            d.facts += touched
+        d.kind = "confirm"
+        d.rule = "confirm_readback_matches" if readback else "confirm_offer_meets_goal"
+        d.choice = "yes"
+
+    def _draft_transfer(self, heard: Heard, d: Draft) -> CallerAct | None:
+        """A transfer offer: accepted (the act) or declined (added to the draft), as the escalation rule says."""
+        about = about_transfer(heard.question, heard.has("transfer_offer"))
+        if not heard.has("transfer_offer") or not (about or d.kind is None) or d.kind == "answer":
+            return None
+        if self.rules.accept_transfer:
+            return self._act("accept_transfer", self.phr.say("accept_transfer"), "escalation_accepts_transfer",
+                             heard, choice="yes")  # fmt: skip
+        if not heard.has("denial") or about:
+            d.parts.append(self.phr.say("decline_transfer"))
+            d.kind = d.kind or "decline_transfer"
+            d.rule = d.rule or "escalation_declines_transfer"
+            d.choice = d.choice or "no"
+        return None
+
+    def _without_draft(self, text: str, heard: Heard, d: Draft) -> CallerAct:
+        """No answer, choice or confirmation to give: refusals, completions, steps, holds, open questions."""
         refused = heard.has("denial") and not heard.has("completed")
-        if refused and heard.has("anything_else") and self._pushbacks_left():
+        if refused and heard.has("anything_else") and self.push.left():
             return self._after_refusal(text, heard)
         if heard.has("completed") and heard.has("hold") and not heard.has("anything_else"):
             return self._act("wait", "", "next_step_waits", heard)
         if heard.has("completed") or heard.has("anything_else"):
             return self._after_done(heard)
         if heard.has("troubleshoot"):
-            fixed = self._step_fixes(text)
+            fixed = step_fixes(self.rules, text)
             self._stuck = 0
             return self._act("report", self.phr.say("fixed" if fixed else "not_fixed"),
                              "tree_step_fixes" if fixed else "tree_step_does_not_fix", heard,
                              choice="fixed" if fixed else "not_fixed")  # fmt: skip
         if heard.has("denial"):
-            return self._after_refusal(text, heard, prefix=" ".join(parts))
-        if kind == "decline_transfer":
-            return self._act(kind, " ".join(parts), rule, heard, choice=choice)
-        if heard.has("hold"):
-            return self._act("wait", "", "hold_waits", heard)
+            return self._after_refusal(text, heard, prefix=" ".join(d.parts))
+        if d.kind == "decline_transfer":
+            return self._act(d.kind, " ".join(d.parts), d.rule, heard, choice=d.choice)
+        if heard.has("hold") or heard.has("courtesy"):
+            return self._act("wait", "", "hold_waits" if heard.has("hold") else "courtesy_waits", heard)
+        if heard.has("willing_question"):
+            return self._act("confirm", self.phr.say("yes_ready"), "willing_says_yes", heard, choice="yes")
         if heard.has("open_question"):
-            one = bool(
-                re.search(
-                    r"\b(second|next|other|another|third|fourth|fifth|last|remaining)\b", heard.question, re.I
-                )
-            )
+            one = bool(re.search(r"\b(second|next|other|another|third|fourth|fifth|last|remaining)\b",
+                                 heard.question, re.I))  # fmt: skip
             line, told = self._request_line(one)
             return self._act("state_request", line, "state_request", heard, facts=told)
         if heard.has("question"):
@@ -338,130 +367,6 @@ class GoalCaller:
         return self._acknowledge(heard)
 
     # -- pieces ---------------------------------------------------------------------------------
-
-    def _fact_sentence(self, f: Fact) -> str:
-        return self.phr.say("fact", label=fact_label(f), value=f.spoken())
-
-    def _with_first_names(self, keys: list[str]) -> list[str]:
-        """Asked for a last name, a caller says the full name: the matching first name goes with it."""
-        out = list(keys)
-        for k in keys:
-            f = self.book.get(k)
-            if f is None or "last" not in f.words or "name" not in f.words:
-                continue
-            twin = [w if w != "last" else "first" for w in f.words]
-            first = [o.key for o in self.book if list(o.words) == twin and o.key not in out]
-            out += first[:1]
-        for k in (
-            keys
-        ):  # asked for a code, a caller says what it stands for too ('M G E N G, Engineering Manager')
-            f = self.book.get(k)
-            if f is not None and f.words and f.words[-1] == "code":
-                named = [o.key for o in self.book if list(o.words) == list(f.words[:-1]) and o.key not in out]
-                out += named[:1]
-        return out
-
-    def _answer(self, keys: list[str]) -> str:
-        groups: dict[str, list[Fact]] = {}
-        for k in keys:
-            f = self.book.get(k)
-            if f is not None:
-                groups.setdefault(f.top if "." in f.key else f.key, []).append(f)
-        out: list[str] = []
-        for fs in groups.values():
-            ranked = sorted(
-                (f for f in fs if re.search(r"(first|second|third)_choice$", f.key)), key=lambda f: f.key
-            )
-            if len(ranked) >= 2:
-                order = {"first": 0, "second": 1, "third": 2}
-                ranked.sort(key=lambda f: order[f.key.rsplit(".", 1)[-1].split("_")[0]])
-                line = self.phr.say(
-                    "ranked", first=ranked[0].spoken().capitalize(), second=ranked[1].spoken()
-                )
-                if len(ranked) > 2:
-                    line = f"{line[:-1]}, and {ranked[2].spoken()} only as a last resort."
-                out.append(line)
-                fs = [f for f in fs if f not in ranked]
-            out += [self._fact_sentence(f) for f in fs]
-        return " ".join(out)
-
-    def _touched_preferences(self, text: str) -> list[str]:
-        """Ranked preferences (first/second choice) to state when accepting an offer.
-
-        Those whose subject the offer mentions ('seat'), and those not stated yet: accepting a
-        booking is when its nice-to-haves matter ("Yes, the 1 PM. Window if available, aisle if not.").
-        """
-        words = content_words(text)
-        out: list[str] = []
-        for f in self.book:
-            if re.search(r"(first|second|third)_choice$", f.key):
-                subject = [
-                    w for w in f.distinctive if w not in ("first", "second", "third", "choice", "preference")
-                ]
-                if subject and (all(stem(w) in words for w in subject) or f.key not in self.given):
-                    out.append(f.key)
-        return out
-
-    def _about_transfer(self, question: str, heard: Heard | None = None) -> bool:
-        if re.search(r"\btransfer|\blive (agent|specialist|person)|\bsupervisor|\bhuman\b", question, re.I):
-            return True
-        vague = (
-            r"\b(would you like|do you want|shall i|should i)\b.{0,25}\b(do that|that|this|connect|now)\?$"
-        )
-        return bool(heard and heard.has("transfer_offer") and re.search(vague, question, re.I))
-
-    def _offer_text(self, text: str, question: str) -> str:
-        sents = [s for s in sentences_of(text) if not _CURRENT.search(s)]
-        qt = times(question)
-        if qt:
-            sel = [s for s in sents if set(times(s)) & set(qt)]
-            return " ".join(sel or [question])
-        return " ".join(sents)
-
-    def _choose(self, options: list[str]) -> tuple[str, str]:
-        ok = [o for o in options if not violations(self.rules, o)]
-        if not ok:
-            return "", ""
-        ranks = [(r, o) for o in ok if (r := self.tracker.rank(o)) is not None]
-        if len({r for r, _ in ranks}) >= 2:  # the options are the caller's own requests, in its order
-            return min(ranks)[1], "option_is_next_request"
-        for f in self.book:  # ranked preferences and facts named in an option
-            if f.key.endswith("first_choice") or not re.search(r"_choice$", f.key):
-                hit = [o for o in ok if any(mentions(o, v) for v in f.values())]
-                if len(hit) == 1 and len(ok) > 1:
-                    return hit[0], f"option_matches_fact:{f.key}"
-        for f in self.book:  # a fact value sharing a word with exactly one option ('reactivate_restricted')
-            vw = {w for v in f.values() for w in content_words(v.replace("_", " ")) if len(w) > 3}
-            hit = [o for o in ok if vw & content_words(o)]
-            if vw and len(hit) == 1 and len(ok) > 1 and not re.search(r"_choice$", f.key):
-                return hit[0], f"option_shares_fact_word:{f.key}"
-        if self.rules.prefer in ("earliest", "latest") and all(times(o) for o in ok):
-            key = [min(h * 60 + m for h, m in times(o)) for o in ok]
-            i = key.index(min(key) if self.rules.prefer == "earliest" else max(key))
-            return ok[i], f"tree_prefers_{self.rules.prefer}"
-        scored = sorted(ok, key=lambda o: -len(content_words(o) & self._goal_words))
-        if len(content_words(scored[0]) & self._goal_words) > (
-            len(content_words(scored[1]) & self._goal_words) if len(scored) > 1 else -1
-        ):
-            return scored[0], "option_matches_goal_words"
-        if self.hook is not None and len(ok) > 1:  # unsure: no rule tells the options apart
-            pick = self.hook.choose(self._criteria_prompt(), [*ok, "none of these"])
-            if pick is not None and 0 <= pick < len(ok):
-                return ok[pick], f"option_meets_criteria:llm:{self.hook.name}"
-        return ok[0], "first_option_meeting_must_haves" if self.rules.limits else "first_option"
-
-    def _criteria_prompt(self) -> str:
-        tree = self.scenario.user_goal.decision_tree
-        lines = [
-            self.scenario.user_goal.high_level_user_goal,
-            *tree.must_have_criteria,
-            *tree.nice_to_have_criteria,
-        ]
-        return (
-            "The caller wants:\n- "
-            + "\n- ".join(lines)
-            + "\nThe agent offered options. Which one meets this best?"
-        )
 
     def _refuse_line(self, bad: list[str] | None = None) -> str:
         restate = [c for c in (bad or []) if c != "direct"] or list(
@@ -472,7 +377,9 @@ class GoalCaller:
 
     def _request_line(self, only_next: bool = False) -> tuple[str, list[str]]:
         """The caller's pending requests (or just the next), with the details of the first one."""
-        pending = self.tracker.pending() or list(range(len(self.intents)))
+        pending = self.tracker.pending() or [
+            i for i in range(len(self.intents)) if not self.tracker.fallback[i]
+        ]
         if only_next:
             pending = pending[:1]
         if len(self.intents) == 1 and self.intents[0] == self.scenario.user_goal.high_level_user_goal:
@@ -491,7 +398,7 @@ class GoalCaller:
             for f in intent_facts(intent, self.book, others)
             if f.key not in self.given and not any(mentions(intent, v) for v in f.values())
         ]
-        return self._answer([f.key for f in fs]), [
+        return self.say.answer([f.key for f in fs]), [
             f.key for f in intent_facts(intent, self.book, others) if f.key not in self.given
         ]
 
@@ -520,22 +427,19 @@ class GoalCaller:
 
     def _restated(self) -> int:
         """How many of the caller's last acts in a row stated a request again with nothing new."""
-        n = 0
-        for a in reversed(self.acts):
-            if a.kind != "state_request" or a.facts:
-                break
-            n += 1
-        return n
+        return sum(
+            1 for _ in takewhile(lambda a: a.kind == "state_request" and not a.facts, reversed(self.acts))
+        )
 
     def _after_done(self, heard: Heard) -> CallerAct:
         self._stuck = 0
-        if False in self.done and (heard.has("anything_else") or not heard.has("question")):
+        if self.tracker.pending() and (heard.has("anything_else") or not heard.has("question")):
             if self._restated() >= self.config.give_up_after - 1:
                 # live bb.2: "Anything else?" after a lookup, the same request stated 7 times
                 return self._act(
                     "end", self.phr.say("bye_give_up"), "request_restated_end", heard, ends_call=True
                 )
-            i = self.done.index(False)
+            i = self.tracker.pending()[0]
             nxt = as_need(self.intents[i])
             details, told = self._intent_details(i)
             line = self.phr.say(
@@ -548,38 +452,11 @@ class GoalCaller:
             return self._unanswerable(heard)
         return self._act("end", self.phr.say("bye_done"), "resolution_end", heard, ends_call=True)
 
-    def _step_fixes(self, text: str) -> bool:
-        words = content_words(text) - OUTCOME_WORDS
-        fix = len(words & (self.rules.fixing_words - self.rules.not_fixing_words))
-        return fix >= 2 and fix > len(words & self.rules.not_fixing_words)
-
-    def _pushbacks_left(self) -> bool:
-        return bool(
-            self.rules.scripted[self._scripted_next :]
-            or self._pushbacks < self.rules.pushbacks - len(self.rules.scripted)
-            or self._follow_ups < self.config.follow_ups
-        )
-
     def _after_refusal(self, text: str, heard: Heard, prefix: str = "") -> CallerAct:
         self._stuck += 1
-        words = content_words(text)
-        for s in self.rules.scripted[self._scripted_next :]:
-            cond = content_words(s.condition)
-            if len(cond & words) >= 2 or re.search(
-                r"\b(refus|can't|cannot|declin|not eligible|pushback|push back|denied|still)",
-                s.condition,
-                re.I,
-            ):
-                self._scripted_next = s.index + 1
-                return self._act("pushback", f"{prefix} {s.line}", f"tree_scripted_line:{s.index}", heard)
-        if self._pushbacks < self.rules.pushbacks - len(self.rules.scripted):
-            self._pushbacks += 1
-            return self._act("pushback", f"{prefix} {self.phr.say('push_back')}", "tree_push_back", heard)
-        if self._follow_ups < self.config.follow_ups:
-            self._follow_ups += 1
-            return self._act(
-                "pushback", f"{prefix} {self.phr.say('follow_up')}", "one_follow_up_question", heard
-            )
+        nxt = self.push.next_line(text)
+        if nxt is not None:
+            return self._act("pushback", f"{prefix} {nxt[0]}", nxt[1], heard)
         if heard.has("question") and self._stuck < self.config.give_up_after:
             return self._unanswerable(heard)
         return self._act("end", self.phr.say("bye_give_up"), "failure_condition_end", heard, ends_call=True)
@@ -591,7 +468,7 @@ class GoalCaller:
             self._stuck += 1
             if self._stuck >= self.config.give_up_after:
                 return self._act("end", self.phr.say("bye_give_up"), "no_progress_end", heard, ends_call=True)
-            if False in self.done and self.acts[-1].kind == "acknowledge":
+            if self.tracker.pending() and self.acts[-1].kind == "acknowledge":
                 line, told = self._request_line(True)
                 return self._act("state_request", line, "restate_after_statements", heard, facts=told)
         return self._act("acknowledge", self.phr.say("ok"), "acknowledge_statement", heard)

@@ -248,6 +248,14 @@ def offer_values(text: str, subject: Subject) -> list[float]:
 
 def offer_cost(text: str) -> float | None:
     """The offer's cost: the amount called total, else the largest amount named."""
+    for s in sentences_of(text):  # 'one hundred fifty dollars total', 'a total of $150'
+        said = " ".join(tokens(s))
+        m = re.search(r"(\d+(?:\.\d+)?) dollars? (?:in )?total\b", said) or re.search(
+            r"\btotal (?:of |is |comes to |would be |will be |cost is |charge is )?(?:\$ ?)?(\d+(?:\.\d+)?)\b",
+            said,
+        )
+        if m:
+            return float(m.group(1))
     low = text.lower()
     i = low.rfind("total")
     if i >= 0:
@@ -278,3 +286,19 @@ def violations(rules: TreeRules, offer: str) -> list[str]:
     if rules.direct_only and re.search(r"\b(connect(ion|ing)|layover|one stop|stops? in|via)\b", offer, re.I):
         bad.append("direct")
     return list(dict.fromkeys(bad))
+
+
+_CURRENT = re.compile(
+    r"\b(currently|current|original|existing|previous|you('re| are) (now )?on|booked on|today you)\b", re.I
+)
+
+
+def offer_text(text: str, question: str) -> str:
+    """The part of an agent turn that is the offer: not what the caller has now ('You're currently
+    on the 3 PM'), and, when the question names a time, the sentences with that time."""
+    sents = [s for s in sentences_of(text) if not _CURRENT.search(s)]
+    qt = times(question)
+    if qt:
+        sel = [s for s in sents if set(times(s)) & set(qt)]
+        return " ".join(sel or [question])
+    return " ".join(sents)

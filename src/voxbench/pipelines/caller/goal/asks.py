@@ -1,0 +1,298 @@
+"""Which of the caller's facts an agent's request sentence asks for.
+
+Fact requests are matched by the words of the scenario's own fact keys (see
+:mod:`~voxbench.pipelines.caller.goal.facts`), in request sentences only: a question, or an
+imperative such as "Please give me your employee I D". When no fact is named whole, a few
+fallbacks read what the agent means: the head noun alone ('the date'), the subject of a field
+the caller lacks ('the shift ID'), someone else's fact ('her date of birth'), the fact holding
+digits the agent half heard, the caller's backup fact ('which floor instead?').
+"""
+
+from __future__ import annotations
+
+import re
+
+from voxbench.pipelines.caller.goal.cues import HOLD, REQUEST
+from voxbench.pipelines.caller.goal.facts import (
+    FLUFF_HEADS,
+    HEADS,
+    SYNONYMS,
+    WEAK_WORDS,
+    Fact,
+    FactBook,
+    stem,
+)
+from voxbench.pipelines.caller.goal.spoken import compact, runs, tokens
+
+
+def _words(text: str) -> tuple[set[str], str]:
+    toks = tokens(text)
+    # the words as said too: 'first' / 'second' are also field words ('first name'), not only numbers
+    raw = {stem(w) for w in re.findall(r"[a-z]+", text.lower())}
+    ws = {stem(t) for t in toks} | {stem(r) for r in runs(text)} | raw
+    return ws, " " + " ".join(toks) + " "
+
+
+def _has_word(word: str, ws: set[str], flat: str) -> bool:
+    for alt in (word, *SYNONYMS.get(word, ())):
+        if " " in alt:
+            if f" {alt} " in flat:
+                return True
+        elif stem(alt) in ws:
+            return True
+    return False
+
+
+def is_request(sentence: str) -> bool:
+    s = sentence.strip()
+    return s.endswith("?") or (bool(REQUEST.search(s)) and not HOLD.match(s))
+
+
+def _match(f: Fact, got: frozenset[str]) -> str:
+    """The rule by which the matched words ``got`` name fact ``f`` ('' if they do not)."""
+    dist = [w for w in f.distinctive if w not in ("choice", "preference")] or list(f.distinctive)
+    strong = [w for w in dist if w not in WEAK_WORDS]
+    all_heads = all(w in got for w in f.heads)
+    said_heads = all(w in got for w in f.heads if w not in FLUFF_HEADS)
+    if strong and all(w in got for w in strong) and said_heads:
+        return "name" if all_heads and all(w in got for w in dist) else "distinctive"
+    if not strong and dist and all(w in got for w in dist) and all_heads and f.heads:
+        return "name"
+    if (
+        len(f.words) >= 3
+        and len(got) >= len(f.words) - 1
+        and all_heads
+        and any(w in got for w in strong or dist)
+    ):
+        return "most_words"
+    return ""
+
+
+def asked_facts(
+    sentence: str, book: FactBook, given: set[str] | None = None, context: str = ""
+) -> list[tuple[str, str]]:
+    """(fact key, rule) for each fact a request sentence asks for, the most specific names first.
+
+    ``context`` (the rest of the agent's turn) may supply a fact's other words ("Where should we
+    deliver it? Please give me the building and floor." asks for the *delivery* building), as
+    long as the request sentence itself names one of its distinctive words or heads.
+    """
+    ws, flat = _words(sentence)
+    cws, cflat = _words(f"{context} {sentence}") if context else (ws, flat)
+    hits: list[tuple[Fact, frozenset[str], str]] = []
+    for f in book:
+        got = frozenset(w for w in f.words if _has_word(w, ws, flat))
+        rule = _match(f, got)
+        repeat = bool(re.search(r"\b(read|repeat|again|once more|spell|slowly)\b", sentence, re.I))
+        if not rule and context and (got & set(f.distinctive) or (got and repeat)):
+            wider = frozenset(w for w in f.words if _has_word(w, cws, cflat))
+            rule = _match(f, wider) and "context"
+            got = wider if rule else got
+        if rule:
+            hits.append((f, got, rule))
+    # a fact whose matched words are a strict subset of another's is the less specific name
+    # a fact whose matched words are a strict subset of another's is the less specific name, unless
+    # that other one left one of its own distinctive words unsaid ('floor' vs 'backup_desk_floor')
+    keep = [h for h in hits if not any(h[1] < o[1] and o[2] != "most_words" for o in hits if o is not h)]
+    # same words matched: the name with fewer words left unsaid ('desired_return_date' over 'original_...')
+    keep = [
+        h
+        for h in keep
+        if not any(
+            o[1] >= h[1] and len(set(o[0].words) - o[1]) < len(set(h[0].words) - h[1])
+            for o in keep
+            if o is not h
+        )
+    ]
+    out = [(f.key, rule) for f, _, rule in keep]
+    return _prefer_not_given(sentence, book, out, given or set())
+
+
+# Someone other than the caller: a possessive name ('Rohan's'), a third-person pronoun, a role.
+_THIRD_PARTY = re.compile(
+    r"\b(?!(?:it|that|what|there|here|let|who|where|how|he|she)'s\b)[a-z]+'s\b|"
+    r"\b(their|his|her|new hire|colleague|coworker|spouse|child|dependent)\b",
+    re.I,
+)
+
+
+def _prefer_not_given(
+    sentence: str, book: FactBook, asked: list[tuple[str, str]], given: set[str]
+) -> list[tuple[str, str]]:
+    """Asked again for a fact already given, the agent usually means another of the same kind.
+
+    ("Please give me the new team member's employee ID" after the caller gave its own.) Unless
+    it says "your ... again", a given fact is replaced by the one not-given fact sharing its head.
+    """
+    if re.search(r"\b(again|once more|repeat|one more time|slowly|your)\b", sentence, re.I):
+        return asked
+    if not _THIRD_PARTY.search(sentence):
+        return asked
+    out: list[tuple[str, str]] = []
+    for key, rule in asked:
+        f = book.get(key)
+        if f is None:
+            out.append((key, rule))
+            continue
+        # 'her date of birth': the one fact named like this one plus a qualifier ('dependent_date_of_birth')
+        qualified = [o for o in book if set(o.words) > set(f.words) and o.source == f.source]
+        if len(qualified) == 1:
+            out.append((qualified[0].key, f"third_party:{key}"))
+            continue
+        if key not in given:
+            out.append((key, rule))
+            continue
+        others = [
+            o for o in book if o.key not in given and set(o.heads) & set(f.heads) and o.source == f.source
+        ]
+        out.append((others[0].key, f"not_given_same_head:{key}") if len(others) == 1 else (key, rule))
+    return list(dict.fromkeys(out))
+
+
+def prefer_heard_digits(text: str, book: FactBook, asked: dict[str, str]) -> dict[str, str]:
+    """Asked to repeat a number the agent half heard, the caller means the fact holding those digits."""
+    heard_runs = [r for r in runs(text) if sum(c.isdigit() for c in r) >= 4]
+    if not heard_runs:
+        return asked
+    out: dict[str, str] = {}
+    for k, rule in asked.items():
+        f = book.get(k)
+        if f is None or any(r in compact(v) for v in f.values() for r in heard_runs):
+            out[k] = rule
+            continue
+        same = [o for o in book if set(o.heads) & set(f.heads) | (set(o.words) & set(f.words))
+                and any(r in compact(v) for v in o.values() for r in heard_runs)]  # fmt: skip
+        if len(same) == 1:
+            out[same[0].key] = f"heard_digits:{k}"
+        else:
+            out[k] = rule
+    return out
+
+
+_FALLBACK_WORDS = {"backup", "fallback", "alternate", "alternative", "secondary"}
+
+
+def prefer_fallback(question: str, book: FactBook, asked: dict[str, str]) -> dict[str, str]:
+    """'Which floor should I try next / instead?': the caller's fallback fact of that kind
+    ('backup_desk_floor', 'fallback_floor'), when it has exactly one."""
+    if not re.search(r"\b(next|instead|another|other|else|alternative)\b", question, re.I):
+        return asked
+    out: dict[str, str] = {}
+    for k, rule in asked.items():
+        f = book.get(k)
+        twins = [
+            o
+            for o in book
+            if f is not None and o.key != k and o.words and f.words and o.words[-1] == f.words[-1]
+            and set(o.words) & _FALLBACK_WORDS and not set(f.words) & _FALLBACK_WORDS
+        ]  # fmt: skip
+        if len(twins) == 1:
+            out[twins[0].key] = f"fallback:{k}"
+        else:
+            out[k] = rule
+    return out
+
+
+def subject_fallback(sentence: str, book: FactBook) -> list[tuple[str, str]]:
+    """'What is the shift ID?' with no shift ID among the facts: the (at most two) facts about the shift."""
+    ws, flat = _words(sentence)
+    out: list[tuple[str, str]] = []
+    for f in book:
+        strong = [w for w in f.distinctive if w not in WEAK_WORDS and w not in ("choice", "preference")]
+        if strong and all(_has_word(w, ws, flat) for w in strong) and f.source == "information_required":
+            out.append((f.key, "subject"))
+    return out if 1 <= len(out) <= 2 else []
+
+
+def _start_end_pairs(cands: list[Fact]) -> list[list[Fact]]:
+    """Facts that come as a start/end pair with the same other words ('pto_start_date', 'pto_end_date')."""
+    out: list[list[Fact]] = []
+    for f in cands:
+        if "start" in f.words:
+            rest = [w for w in f.words if w != "start"]
+            ends = [o for o in cands if "end" in o.words and [w for w in o.words if w != "end"] == rest]
+            if len(ends) == 1:
+                out.append([f, ends[0]])
+    return out
+
+
+def _one_per_value(cands: list[Fact]) -> list[Fact]:
+    """Facts that hold the same value are one answer ('what building is the laptop in?' with the
+    dispatch and the delivery building both Headquarters)."""
+    seen: set[str] = set()
+    out: list[Fact] = []
+    for f in cands:
+        v = compact(" ".join(f.values()))
+        if v not in seen:
+            seen.add(v)
+            out.append(f)
+    return out
+
+
+def head_fallback(
+    sentence: str, book: FactBook, given: set[str], covered: set[str], focus: set[str] | None = None
+) -> list[tuple[str, str]]:
+    """'the date' / 'what time' alone: the fact(s) with that head noun not given yet (at most two).
+
+    ``covered``: heads already answered by a fact matched by name in the same sentence.
+    ``focus``: the facts of the request being handled; among many candidates, those.
+    """
+    ws, _ = _words(sentence)
+    out: list[tuple[str, str]] = []
+    for head in sorted(HEADS - FLUFF_HEADS - covered):
+        if stem(head) not in ws or re.search(
+            rf"\b(those|these|that|the same|same)\s+{head}s?\b", sentence, re.I
+        ):
+            continue
+        with_head = [f for f in book if head in f.heads and f.source == "information_required"]
+        # the ones not given yet; asked again when all are given, the same ones again
+        cands = [f for f in with_head if f.key not in given] or with_head
+        plural_pairs = _start_end_pairs(cands) if re.search(rf"\b{head}s\b", sentence, re.I) else []
+        if len(plural_pairs) > 1 and focus:
+            plural_pairs = [p for p in plural_pairs if p[0].key in focus] or plural_pairs
+        if len(plural_pairs) == 1:  # 'what dates': a start and an end
+            out += [(f.key, f"head_pair:{head}") for f in plural_pairs[0]]
+            continue
+        if len(cands) > 1 and re.search(r"\b(new|like|want|hoping|prefer|need|looking)\b", sentence, re.I):
+            cands = [f for f in cands if f.wanted] or cands
+        if len(cands) > 2:  # the ones the turn names ('your PTO dates'), else a start/end pair for a plural
+            named = [
+                f for f in cands if set(f.distinctive) - WEAK_WORDS and set(f.distinctive) - WEAK_WORDS <= ws
+            ]
+            pairs = _start_end_pairs(cands)
+            if len(pairs) > 1 and focus:
+                pairs = [p for p in pairs if p[0].key in focus] or pairs
+            mine = [f for f in cands if f.key in (focus or set())]
+            cands = (
+                named
+                if 1 <= len(named) <= 2
+                else (pairs[0] if len(pairs) == 1 else (mine if 1 <= len(mine) <= 2 else cands))
+            )
+        cands = _one_per_value(cands)
+        if 1 <= len(cands) <= 2:
+            out += [(f.key, f"head:{head}") for f in cands]
+    return out + _tail_fallback(sentence, book, covered, focus)
+
+
+def _tail_fallback(
+    sentence: str, book: FactBook, covered: set[str], focus: set[str] | None
+) -> list[tuple[str, str]]:
+    """'What building is the laptop in?': the facts whose key ends in a word the request says
+    ('dispatch_building', 'delivery_building'), when they hold one value (or the request in hand
+    has one of them)."""
+    ws, _ = _words(sentence)
+    wants = bool(re.search(r"\b(new|like|want|hoping|prefer|need|looking)\b", sentence, re.I))
+    out: list[tuple[str, str]] = []
+    tails = {f.words[-1] for f in book if len(f.words) >= 2 and f.words[-1] not in HEADS}
+    for tail in sorted(tails - covered):
+        if stem(tail) not in ws:
+            continue
+        cands = [f for f in book if f.words and f.words[-1] == tail and f.source == "information_required"]
+        one = _one_per_value(cands)
+        if len(one) > 1 and focus:
+            one = _one_per_value([f for f in cands if f.key in focus]) or one
+        if len(one) > 1:  # 'where is it located' is not 'where would you like it'
+            one = _one_per_value([f for f in one if f.wanted == wants]) or one
+        if len(one) == 1:
+            out.append((one[0].key, f"tail:{tail}"))
+    return out

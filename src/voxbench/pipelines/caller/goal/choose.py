@@ -1,0 +1,185 @@
+"""Which offered option the caller takes, and how it names it.
+
+The criteria, in order: the options that break no checkable must-have (:mod:`.tree` limits);
+among them the caller's own requests in its order, an option naming one of its facts
+(ranked preferences first), an option sharing a word with one of its fact values, the tree's
+earliest/latest rule, the option sharing most words with its goal, the injected classifier's
+pick when no rule tells them apart, else the first.
+"""
+
+from __future__ import annotations
+
+import re
+
+from voxbench.pipelines.caller.goal.classify import ChoiceClassifier
+from voxbench.pipelines.caller.goal.facts import FactBook
+from voxbench.pipelines.caller.goal.intents import IntentTracker
+from voxbench.pipelines.caller.goal.options import option_clause
+from voxbench.pipelines.caller.goal.phrases import Phrasing, first_person
+from voxbench.pipelines.caller.goal.spoken import mentions, say_time, times
+from voxbench.pipelines.caller.goal.tree import TreeRules, content_words, violations
+
+
+def _words(text: str) -> set[str]:
+    return content_words(text) | {w for w in re.findall(r"[a-z]+", text.lower()) if w in ("all", "not", "no")}
+
+
+def option_name(option: str) -> str:
+    """How the caller names the option it picks: by its time when it has one ('the 12:05 PM one')."""
+    ts = times(option)
+    if ts:
+        h, m = ts[0]
+        return f"the {say_time(f'{h:02d}:{m:02d}')} one"
+    return " ".join(option.split()[:8])
+
+
+# An either/or question's alternative said as a yes/no clause: auxiliary, subject, the rest.
+_CLAUSE = re.compile(
+    r"^(?i:(is|are|was|were|do|does|did|can|could|will|would|has|have))\s+"
+    r"(you|it|this|that|there|they|(?:the|your|my|a|an)\s+(?:[A-Z]{1,5}\s+)*[\w'-]+)\s+(.+)$",
+)
+_SUBJECT_CAPS = re.compile(r"^(?:the|your|my|a|an)\s+((?:[A-Z]\s+)+)([a-z][\w'-]*)\s+(.+)$")
+
+
+def say_option(option: str, question: str, phr: Phrasing) -> str:
+    """The chosen option in the caller's words: 'The 12:05 PM one, please.'; an either/or
+    clause as a statement ('are you unable to connect at all' -> 'I am unable to connect at
+    all.'); an action offered ('would you like me to check all floors or ...') as 'Please check
+    all floors.'; anything else named ('Window, please.')."""
+    if times(option):
+        return _named(option, phr)
+    clause = option_clause(question, option)
+    m = _CLAUSE.match(clause)
+    if m and not re.match(r"(like|want|prefer|need)\b", m.group(3), re.I):
+        aux, subject, rest = m.group(1).lower(), m.group(2), m.group(3)
+        caps = _SUBJECT_CAPS.match(f"{subject} {rest}")
+        if caps:  # 'the H R portal down': a spelled acronym and its noun are the subject
+            subject, rest = f"{subject.split()[0]} {caps.group(1)}{caps.group(2)}", caps.group(3)
+        said = first_person(f"{subject} {aux} {rest}".replace(" you are ", " I am "))
+        return f"{said[:1].upper()}{said[1:]}."
+    act = first_person(option)  # 'look up the devices assigned to you' -> '... to me'
+    act = act[:1].lower() + act[1:]
+    if re.search(r"\b(like|want|need|prefer)\s+me\s+to\b", question, re.I) and _is_action(option):
+        return f"Please {act}."
+    if re.search(r"\b(like|want|need|prefer)\s+to\b", question, re.I) and _is_action(option):
+        return f"I'd like to {act}."
+    return _named(option, phr)
+
+
+def _named(option: str, phr: Phrasing) -> str:
+    name = option_name(option)
+    if (
+        re.match(r"[A-Z][a-z]", name) and " " not in name
+    ):  # 'Window or aisle?': capital only as the question's start
+        name = name.lower()
+    text = phr.say("choose", option=name)
+    return text[:1].upper() + text[1:]
+
+
+def _is_action(option: str) -> bool:
+    """An option that starts with a verb ('change the seat', 'look at a different date')."""
+    first = option.split()[0].lower() if option.split() else ""
+    return bool(first) and first not in _NOUN_STARTS and not first[0].isdigit() and not times(option)
+
+
+_NOUN_STARTS = {"the", "a", "an", "my", "your", "one", "two", "three", "any", "all", "this", "that", "some", "window",
+                "aisle", "middle", "morning", "afternoon", "evening"}  # fmt: skip
+
+
+class OptionChooser:
+    """Picks among offered options by the caller's criteria (see the module docstring)."""
+
+    def __init__(
+        self,
+        rules: TreeRules,
+        book: FactBook,
+        tracker: IntentTracker,
+        criteria: list[str],
+        hook: ChoiceClassifier | None = None,
+    ) -> None:
+        self.rules = rules
+        self.book = book
+        self.tracker = tracker
+        self.criteria = criteria
+        self.goal_words = content_words(" ".join(criteria))
+        self.hook = hook
+
+    def choose(self, options: list[str]) -> tuple[str, str]:
+        """(the option taken, the rule that took it); ('', '') when none meets the must-haves."""
+        ok = [o for o in options if not violations(self.rules, o) and not self._claims_unknown(o)]
+        if not ok:
+            return "", ""
+        ranks = [(r, o) for o in ok if (r := self.tracker.rank(o)) is not None]
+        if len({r for r, _ in ranks}) >= 2:  # the options are the caller's own requests, in its order
+            return min(ranks)[1], "option_is_next_request"
+        by_fact = self._by_fact(ok)
+        if by_fact[0]:
+            return by_fact
+        closest = self._closest_to_a_description(ok)
+        if closest[0]:
+            return closest
+        if self.rules.prefer in ("earliest", "latest") and all(times(o) for o in ok):
+            key = [min(h * 60 + m for h, m in times(o)) for o in ok]
+            i = key.index(min(key) if self.rules.prefer == "earliest" else max(key))
+            return ok[i], f"tree_prefers_{self.rules.prefer}"
+        scored = sorted(ok, key=lambda o: -len(content_words(o) & self.goal_words))
+        if len(content_words(scored[0]) & self.goal_words) > (
+            len(content_words(scored[1]) & self.goal_words) if len(scored) > 1 else -1
+        ):
+            return scored[0], "option_matches_goal_words"
+        if self.hook is not None and len(ok) > 1:  # unsure: no rule tells the options apart
+            pick = self.hook.choose(self.criteria_prompt(), [*ok, "none of these"])
+            if pick is not None and 0 <= pick < len(ok):
+                return ok[pick], f"option_meets_criteria:llm:{self.hook.name}"
+        return ok[0], "first_option_meeting_must_haves" if self.rules.limits else "first_option"
+
+    def _claims_unknown(self, option: str) -> bool:
+        """'do you know the asset tag on the laptop' when the caller has no asset tag: not its option."""
+        m = re.match(r"(?:do|did) you (?:know|have|remember|recall)\s+(.*)", option, re.I)
+        if not m:
+            return False
+        thing = content_words(re.split(r"\b(?:on|for|of|in|from|with)\b", m.group(1))[0])
+        known = content_words(" ".join(" ".join(f.words) + " " + " ".join(f.values()) for f in self.book))
+        return bool(thing) and not thing & known
+
+    def _by_fact(self, ok: list[str]) -> tuple[str, str]:
+        """The one option that names a fact of the caller's (or shares a word with its value)."""
+        if len(ok) < 2:
+            return "", ""
+        for f in self.book:  # ranked preferences and facts named in an option
+            if f.key.endswith("first_choice") or not re.search(r"_choice$", f.key):
+                hit = [o for o in ok if any(mentions(o, v) for v in f.values())]
+                if len(hit) == 1:
+                    return hit[0], f"option_matches_fact:{f.key}"
+        for f in self.book:  # a fact value sharing a word with exactly one option ('reactivate_restricted')
+            vw = {w for v in f.values() for w in content_words(v.replace("_", " ")) if len(w) > 3}
+            hit = [o for o in ok if vw & content_words(o)]
+            if vw and len(hit) == 1 and not re.search(r"_choice$", f.key):
+                return hit[0], f"option_shares_fact_word:{f.key}"
+        return "", ""
+
+    def _closest_to_a_description(self, ok: list[str]) -> tuple[str, str]:
+        """Either/or about the caller's situation ('unable to connect at all, or connects then fails'):
+        the one option sharing most words with one of its descriptive facts ('Can't connect to the
+        corporate Wi-Fi at all'), if one shares strictly more than the others."""
+        if len(ok) < 2:
+            return "", ""
+        best: tuple[int, str, str] = (0, "", "")
+        for f in self.book:
+            text = " ".join(f.values())
+            if len(text.split()) < 4:
+                continue
+            vw = content_words(text) | {
+                w for w in re.findall(r"[a-z]+", text.lower()) if w in ("all", "not", "no")
+            }
+            scores = sorted(((len(vw & _words(o)), o) for o in ok), reverse=True)
+            if scores[0][0] > scores[1][0] and scores[0][0] > best[0]:
+                best = (scores[0][0], scores[0][1], f.key)
+        return (best[1], f"option_closest_to_fact:{best[2]}") if best[1] else ("", "")
+
+    def criteria_prompt(self) -> str:
+        return (
+            "The caller wants:\n- "
+            + "\n- ".join(self.criteria)
+            + "\nThe agent offered options. Which one meets this best?"
+        )

@@ -1,0 +1,69 @@
+"""The alternatives an agent offers in a turn ('window or aisle?', items listed before 'Which one?')."""
+
+from __future__ import annotations
+
+import re
+
+from voxbench.pipelines.caller.goal.spoken import tokens
+
+_LEAD = re.compile(
+    r"^(?:.*?\b(?:would you (?:still )?(?:like|prefer|want)|do you (?:want|need|prefer)|should i|shall i|"
+    r"is it|is this|is that|are you|did you want|can i)\b\s*(?:to\s+)?(?:me to\s+)?)",
+    re.I,
+)
+# A part that starts the question itself ('are you unable to connect', 'does it drop'): what comes
+# before it is context, not an option.
+_AUX_LEAD = re.compile(
+    r"(is|are|was|were|do|does|did|can|could|would|will|have|has)\s+(you|it|the|your|this|that|there)\b", re.I
+)
+_RELATIVE = re.compile(r"(which|who|whose|where)\b", re.I)  # ', which could include a higher cabin,'
+_OFFER_ITEM = re.compile(r"\b(am|pm|dollars?|noon)\b")
+_NOT_AN_OFFER = re.compile(r"\b(current(ly)?|original|existing|previous|because|so the|since)\b", re.I)
+
+
+def offered_options(sents: list[str], question: str) -> list[str]:
+    """The alternatives an agent offered: 'window or aisle?', or the items listed before 'Which one?'."""
+    q = question.rstrip("?").strip()
+    if ":" in q:
+        q = q.split(":", 1)[1]
+    if re.search(r"\bor\b", q, re.I):
+        parts = [p.strip(" ,.") for p in re.split(r",\s*(?:or\s+)?|\s+or\s+", q) if p.strip(" ,.")]
+        if len(parts) >= 3 and (
+            re.match(r"(what|which|how|where|when|who)\b", parts[0], re.I) or len(parts[0].split()) == 1
+        ):
+            parts = parts[1:]  # 'What would you like to handle first, A or B' / 'Next, A or B'
+        lead = next((i for i, p in enumerate(parts) if _AUX_LEAD.match(p)), 0)
+        if lead and len(parts) - lead >= 2:
+            parts = parts[
+                lead:
+            ]  # 'For the Wi-Fi issue, are you unable to connect, or ...': context before the question
+        parts = [_LEAD.sub("", p).strip(" ,.") for p in parts]
+        parts = [p for p in parts if p and len(p.split()) <= 12 and not _RELATIVE.match(p)]
+        if len(parts) >= 2:
+            return parts
+    listed: list[str] = []
+    if not re.search(r"\b(which|what option|prefer|choose|one would you|like me to book)\b", question, re.I):
+        return []
+    for s in sents:
+        if s == question:
+            break
+        items = [
+            p.strip(" ,.")
+            for p in re.split(r",\s*(?:and\s+)?(?=(?:an?|one|the|option|flight)\b)|;\s*|\band (?=an?\b)", s)
+            if p.strip()
+        ]
+        for it in items:
+            if _OFFER_ITEM.search(" ".join(tokens(it))) and not _NOT_AN_OFFER.search(it):
+                listed.append(re.sub(r"^(there (is|are)|i (found|have)|we have)\s+", "", it, flags=re.I))
+    return listed if len(listed) >= 2 else []
+
+
+def option_clause(question: str, option: str) -> str:
+    """The option as the agent said it, with the words the lead-stripping took off ('are you
+    unable to connect at all' for 'unable to connect at all'); the option itself if not found."""
+    q = question.rstrip("?").strip()
+    for part in re.split(r",\s*(?:or\s+)?|\s+or\s+|:\s*", q):
+        part = part.strip(" ,.")
+        if option and part.lower().endswith(option.lower()) and len(part) > len(option):
+            return part
+    return option

@@ -1,0 +1,56 @@
+"""What the goal caller says after a refusal: the tree's scripted lines, its push-backs, one
+follow-up, in that order, each as many times as the tree allows; and whether a troubleshooting
+step is the one the tree says fixes the issue."""
+
+from __future__ import annotations
+
+import re
+
+from voxbench.pipelines.caller.goal.phrases import Phrasing
+from voxbench.pipelines.caller.goal.tree import OUTCOME_WORDS, TreeRules, content_words
+
+_REFUSAL_CONDITION = re.compile(
+    r"\b(refus|can't|cannot|declin|not eligible|pushback|push back|denied|still)", re.I
+)
+
+
+class PushBacks:
+    """The caller's budget of answers to a refusal, spent in the tree's order."""
+
+    def __init__(self, rules: TreeRules, follow_ups: int, phr: Phrasing) -> None:
+        self.rules = rules
+        self.follow_ups = follow_ups
+        self.phr = phr
+        self.scripted_next = 0
+        self.pushbacks = 0
+        self.asked_follow_ups = 0
+
+    def left(self) -> bool:
+        return bool(
+            self.rules.scripted[self.scripted_next :]
+            or self.pushbacks < self.rules.pushbacks - len(self.rules.scripted)
+            or self.asked_follow_ups < self.follow_ups
+        )
+
+    def next_line(self, text: str) -> tuple[str, str] | None:
+        """(line, rule) for the next answer to the refusal in ``text``; None when none is left."""
+        words = content_words(text)
+        for s in self.rules.scripted[self.scripted_next :]:
+            cond = content_words(s.condition)
+            if len(cond & words) >= 2 or _REFUSAL_CONDITION.search(s.condition):
+                self.scripted_next = s.index + 1
+                return s.line, f"tree_scripted_line:{s.index}"
+        if self.pushbacks < self.rules.pushbacks - len(self.rules.scripted):
+            self.pushbacks += 1
+            return self.phr.say("push_back"), "tree_push_back"
+        if self.asked_follow_ups < self.follow_ups:
+            self.asked_follow_ups += 1
+            return self.phr.say("follow_up"), "one_follow_up_question"
+        return None
+
+
+def step_fixes(rules: TreeRules, text: str) -> bool:
+    """Whether the troubleshooting step in ``text`` is one the tree says fixes the issue."""
+    words = content_words(text) - OUTCOME_WORDS
+    fix = len(words & (rules.fixing_words - rules.not_fixing_words))
+    return fix >= 2 and fix > len(words & rules.not_fixing_words)

@@ -1,0 +1,57 @@
+"""What the call is about, for the caller: whether an agent's offer is part of its goal.
+
+A caller accepts what it came for. An offer whose subject words appear nowhere in the caller's
+goal, decision tree, requests or facts ("Do you want to add a seat?" to a caller who called about
+a bag) is outside its goal: a scripted caller must not take on new requests (EVA's trees say
+"Never invent new goals, requests, or problems"), so it declines. An offer with no subject of
+its own ("Shall I go ahead?", "Would you like me to submit that?") is about the matter in hand.
+"""
+
+from __future__ import annotations
+
+import re
+
+from voxbench.pipelines.caller.goal.facts import FactBook
+from voxbench.pipelines.caller.goal.tree import content_words
+
+# Words of any offer: they name no subject.
+_OFFER_WORDS = content_words(
+    "would you like want need me to also go ahead and proceed with submit process place book confirm add "
+    "change update make do help anything else today now for your that this them those these one it "
+    "please should shall can could may let know okay ready right away as well instead request option "
+    "like set up get have keep continue start finish complete sure take care handle ticket case booking "
+    "reservation record changes account details information request new"
+)
+_OFFER = re.compile(
+    r"\b(would you like|do you want|shall i|should i|can i|may i|want me to|like me to|i can also|i could also)\b",
+    re.I,
+)
+
+
+class Scope:
+    """The content words of everything the caller came for."""
+
+    def __init__(self, texts: list[str], book: FactBook) -> None:
+        values = [v for f in book for v in f.values()] + [" ".join(f.words) for f in book]
+        self.words = content_words(" ".join([*texts, *values]))
+
+    def outside(self, text: str, question: str) -> bool:
+        """Whether the offer in ``question`` names only subjects the caller's goal never mentions
+        (a vague one, 'Would you like that?', is about the matter in hand)."""
+        if not _OFFER.search(question) or re.match(r"(how|what|which|when|where|who|why)\b", question, re.I):
+            return False  # 'How would you like to proceed?' offers nothing of its own
+        words = content_words(question) - _OFFER_WORDS
+        return bool(words) and not words & self.words
+
+
+_VAGUE_OFFER = re.compile(
+    r"\b(would you like|do you want|shall i|should i)\b.{0,25}\b(do that|that|this|connect|now)\?$", re.I
+)
+
+
+def about_transfer(question: str, transfer_offered: bool) -> bool:
+    """Whether the agent's question is about a transfer: it names one, or it is a vague 'Would you
+    like me to do that?' in a turn that offered one."""
+    if re.search(r"\btransfer|\blive (agent|specialist|person)|\bsupervisor|\bhuman\b", question, re.I):
+        return True
+    return transfer_offered and bool(_VAGUE_OFFER.search(question))

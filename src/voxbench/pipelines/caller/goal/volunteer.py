@@ -1,0 +1,72 @@
+"""Facts the goal caller says without being asked for them, and offers of what it wants.
+
+A person asked what new date it wants, or read back the change it asked for, says the limits
+the new booking must meet with it ("March 25. I need to arrive by 4 PM and keep it under $120.");
+accepting an offer, it states the ranked preferences the offer touches (seat); offered its own
+first choice ("Would you like an aisle seat again?"), it says yes.
+"""
+
+from __future__ import annotations
+
+import re
+
+from voxbench.pipelines.caller.goal.facts import FactBook, stem
+from voxbench.pipelines.caller.goal.spoken import mentions
+from voxbench.pipelines.caller.goal.tree import content_words
+
+# A fact key that states a limit the caller's change must meet.
+_LIMIT_KEY = re.compile(
+    r"(?i)(?<![a-z])(max|maximum|min|minimum|latest|earliest|limit|budget|acceptable|cap|deadline)(?![a-z])"
+)
+
+
+_YES_NO = re.compile(
+    r"^(?:\w+,\s+)?(would|do|does|is|are|can|shall|should|will)\s+(you|i|we|it|that)\b", re.I
+)
+
+
+def offers_what_it_wants(book: FactBook, question: str) -> bool:
+    """A yes/no question offering the value of something the caller wants (its first choice,
+    a wanted value)."""
+    if not _YES_NO.match(question):
+        return False
+    return any(
+        (f.wanted or f.key.endswith("first_choice"))
+        and f.matchable
+        and any(mentions(question, v) for v in f.values())
+        for f in book
+    )
+
+
+def constraints_for(book: FactBook, given: set[str], keys: list[str]) -> list[str]:
+    """The caller's limits on the change it wants ('Maximum total rebooking cost', 'Latest
+    acceptable arrival time', ranked seat choices), not said yet: a person asked what new date
+    it wants, or read back the change, says what the new booking must meet with it."""
+    if not any((f := book.get(k)) is not None and f.wanted for k in keys):
+        return []
+    return [
+        f.key
+        for f in book
+        if f.source == "information_required"
+        and f.key not in given
+        and f.key not in keys
+        and (_LIMIT_KEY.search(f.key) or (f.top != f.key and f.key.endswith("_choice")))
+    ]
+
+
+def touched_preferences(book: FactBook, given: set[str], text: str) -> list[str]:
+    """Ranked preferences (first/second choice) to state when accepting an offer.
+
+    Those whose subject the offer mentions ('seat'), and those not stated yet: accepting a
+    booking is when its nice-to-haves matter ("Yes, the 1 PM. Window if available, aisle if not.").
+    """
+    words = content_words(text)
+    out: list[str] = []
+    for f in book:
+        if re.search(r"(first|second|third)_choice$", f.key):
+            subject = [
+                w for w in f.distinctive if w not in ("first", "second", "third", "choice", "preference")
+            ]
+            if subject and (all(stem(w) in words for w in subject) or f.key not in given):
+                out.append(f.key)
+    return out

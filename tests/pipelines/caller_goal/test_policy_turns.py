@@ -1,0 +1,183 @@
+"""More kinds of goal-caller decisions on small scenarios: either/or questions, offers outside
+the goal, readiness questions, courtesy tails, open questions, troubleshooting steps that name a
+fact, facts holding one value, counts, and how a chosen option is said."""
+
+from __future__ import annotations
+
+from voxbench.pipelines.caller.goal.choose import say_option
+from voxbench.pipelines.caller.goal.options import offered_options
+from voxbench.pipelines.caller.goal.phrases import Phrasing
+from voxbench.pipelines.caller.goal.policy import GoalCaller
+from voxbench.scenarios import Scenario
+
+from .conftest import make_scenario
+
+
+def _wifi() -> Scenario:
+    return make_scenario(
+        {
+            "employee_id": "EMP048271",
+            "issue_description": "Can't connect to the corporate Wi-Fi at all",
+            "network_issue_type": "wifi",
+        },
+        goal="Your laptop cannot connect to the corporate Wi-Fi; you want it fixed.",
+        negotiation=["Forgetting the saved network and reconnecting fixes the issue."],
+        start="Hi, my Wi-Fi isn't working.",
+    )
+
+
+def _opened(sc: Scenario) -> GoalCaller:
+    c = GoalCaller(sc)
+    c.open()
+    return c
+
+
+def test_either_or_question_answered_as_a_statement() -> None:
+    act = _opened(_wifi()).respond(
+        "For the Wi-Fi issue, are you unable to connect at all, or does it connect and then fail to load anything?"
+    )
+    assert act.kind == "choose" and act.choice == "unable to connect at all"
+    assert act.text == "I can't connect to the corporate Wi Fi at all." and act.facts == ["issue_description"]
+    q = "Are you unable to connect at all, or does it connect and then fail to load anything?"
+    assert say_option("unable to connect at all", q, Phrasing(0)) == "I am unable to connect at all."
+
+
+def test_context_before_the_question_is_not_an_option() -> None:
+    q = "For the Wi-Fi issue, are you unable to connect at all, or does it connect and then fail to load anything?"
+    assert offered_options([q], q) == [
+        "unable to connect at all",
+        "does it connect and then fail to load anything",
+    ]
+    q2 = "Would you like me to check any fare class, which could include a higher cabin, or look at a different date?"
+    assert offered_options([q2], q2) == ["check any fare class", "look at a different date"]
+
+
+def test_a_chosen_option_is_said_in_the_callers_words() -> None:
+    p = Phrasing(0)
+    q = "Is your account locked out because of failed sign-ins, or has your password expired?"
+    assert (
+        say_option(offered_options([q], q)[0], q, p) == "My account is locked out because of failed sign-ins."
+    )
+    q = "Would you like to change the seat preference or add a bag?"
+    assert say_option("change the seat preference", q, p) == "I'd like to change the seat preference."
+    q = "Would you like me to check all floors, or look at a different date?"
+    assert say_option("look at a different date", q, p) == "Please look at a different date."
+    assert not say_option("aisle", "Window or aisle?", p).startswith("I'll take Aisle")
+
+
+def test_troubleshooting_step_naming_a_fact_is_not_a_request() -> None:
+    act = _opened(_wifi()).respond("First, please turn off Wi-Fi and turn it back on. Did that resolve it?")
+    assert act.kind == "report" and act.choice == "not_fixed" and act.facts == []
+
+
+def test_open_question_states_the_request_not_a_fact() -> None:
+    sc = make_scenario(
+        {"employee_id": "EMP082463", "target_employee_id": "EMP072948"},
+        goal="You want the department code of employee EMP072948.",
+        intents=["Look up another employee's department code"],
+    )
+    act = _opened(sc).respond("Thanks, Patrick. What would you like me to check in the employee record?")
+    assert act.kind == "state_request" and "E M P zero seven two nine four eight" in act.text
+
+
+def test_readiness_question_gets_a_yes() -> None:
+    act = _opened(_wifi()).respond(
+        "Before I log this, I need to walk through a few checks. Are you with the laptop now and able to try them?"
+    )
+    assert act.kind == "confirm" and act.choice == "yes" and act.rule == "willing_says_yes"
+
+
+def test_a_courtesy_tail_gets_no_words(airline: Scenario) -> None:
+    c = _opened(airline)
+    c.respond("May I have your confirmation number?")
+    act = c.respond("Please.")
+    assert act.kind == "wait" and act.text == "" and act.rule == "courtesy_waits"
+
+
+def test_offer_outside_the_goal_is_declined(airline: Scenario) -> None:
+    c = _opened(airline)
+    act = c.respond("Your flight is changed. Do you want to add travel insurance?")
+    assert act.kind == "refuse" and act.choice == "no" and act.rule == "offer_outside_goal"
+    act = c.respond(
+        "There is a nonstop at one PM with a fifty dollar fee. Would you like me to book that flight?"
+    )
+    assert act.kind == "confirm" and act.choice == "yes"
+
+
+def test_facts_holding_one_value_answer_a_head_noun_together() -> None:
+    sc = make_scenario(
+        {
+            "dispatch_building": "Headquarters",
+            "dispatch_floor": "FL2",
+            "delivery_building": "Headquarters",
+            "delivery_floor": "FL2",
+            "preferred_room_building": "East Campus",
+        },
+        goal="Your laptop is broken; you want a technician and a replacement.",
+    )
+    act = _opened(sc).respond("What building is the laptop located in?")
+    assert act.kind == "answer" and "Headquarters" in act.text
+
+
+def test_a_count_is_said_with_its_noun() -> None:
+    sc = make_scenario({"confirmation_number": "ZK3FFW", "bags_wanted": 1}, goal="You want to add one bag.")
+    act = _opened(sc).respond("How many bags wanted?")
+    assert act.text == "1 bag."
+
+
+def test_asked_for_the_change_it_states_its_limits_once() -> None:
+    sc = make_scenario(
+        {
+            "confirmation_number": "ZK3FFW",
+            "desired_new_departure_date": "2026-03-25",
+            "Maximum total rebooking cost": "$120",
+            "seat_preference": {"first_choice": "window", "second_choice": "aisle"},
+        },
+        goal="You want to move your flight to March 25 for $120 or less, keeping a window seat.",
+    )
+    c = _opened(sc)
+    act = c.respond("What is your confirmation number?")
+    assert act.facts == ["confirmation_number"]
+    act = c.respond("Thanks. What new date would you like?")
+    assert act.facts[0] == "desired_new_departure_date" and "Maximum total rebooking cost" in act.facts
+    assert "120" in act.text and act.text.index("March 25") < act.text.index("120")
+    act = c.respond("I have March twenty-fifth. Is that the date you want?")
+    assert act.kind == "confirm" and "120" not in act.text  # said once
+
+
+def test_a_backup_request_is_not_listed_or_asked_next() -> None:
+    sc = make_scenario(
+        {"employee_id": "EMP048271"},
+        goal="You want a desk on floor 2, or floor 3 as a backup.",
+        intents=[
+            "Get a desk on floor 2",
+            "Get a desk on floor 3 as my backup choice",
+            "Get an ergonomic chair",
+        ],
+    )
+    c = _opened(sc)
+    act = c.respond("What can I help you with today?")
+    assert "floor 3" not in act.text and "chair" in act.text
+    act = c.respond("Your desk on floor 2 is assigned. Is there anything else?")
+    assert act.kind == "state_request" and "chair" in act.text and "floor 3" not in act.text
+
+
+def test_the_amount_called_total_is_the_offers_cost() -> None:
+    sc = make_scenario({"confirmation_number": "ZK3FFW"}, must=["The total extra cost is under $200."])
+    act = _opened(sc).respond(
+        "Flight six ten has a seventy-five dollar fare difference plus a seventy-five dollar change fee, for one "
+        "hundred fifty dollars total. A bag fee of two hundred forty dollars applies later. Would you like me to book it?"
+    )
+    assert act.kind == "confirm" and act.choice == "yes"
+
+
+def test_an_option_claiming_a_fact_it_lacks_is_not_taken() -> None:
+    act = _opened(_wifi()).respond(
+        "Do you know the asset tag on the laptop, or would you like me to look up the devices assigned to you?"
+    )
+    assert act.kind == "choose" and act.text == "Please look up the devices assigned to me."
+
+
+def test_offered_its_first_choice_it_says_yes(airline: Scenario) -> None:
+    act = _opened(airline).respond("Would you like a window seat again on the new flight?")
+    assert act.text.startswith("Yes.") and act.choice == "yes"
