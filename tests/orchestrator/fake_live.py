@@ -1,7 +1,8 @@
 """A conversation fn for tests: the real live runner over loopback, with fake services.
 
 Runs inside an orchestrator worker process, so the orchestrator's live path (adapter,
-record stamping, validation) is exercised end to end without model weights.
+record stamping, validation) is exercised end to end without model weights, on the virtual
+clock (``run_live(..., virtual_clock=True)``): a call costs its CPU time, not its length.
 """
 
 from __future__ import annotations
@@ -41,4 +42,4 @@ def fake_live_conversation(job: ConversationJob) -> Path:
         info=AgentInfo(name="fake", stt=ServicePart(vendor="fake")),
     )
     sim = SimulatorServices(tts=FakeTTS(f0=220.0))
-    return run_live(job, agent, sim)
+    return run_live(job, agent, sim, virtual_clock=True)  # fakes only: no real time needed

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import signal
 import subprocess
 import time
@@ -13,6 +14,7 @@ import pytest
 
 from tests.orchestrator.conftest import cli, env, final_dirs, write_config
 from voxbench.orchestrator import RunConfig, RunLocked, run_benchmark
+from voxbench.orchestrator.backends import LocalBackend
 from voxbench.orchestrator.runner import run_lock
 
 
@@ -73,10 +75,42 @@ def test_always_crashing_is_an_infra_failure_not_an_agent_failure(tmp_path: Path
     assert final["status"] == "infra_failure" and "SIGKILL" in final["error"]
 
 
+class HangClock:
+    """The attempts' deadline clock, moved by what the workers did instead of by the machine.
+
+    It reads 0 until attempt 0 has written its line to the count file (the scripted agent
+    does that just before the injected hang, so the worker is then in its endless sleep) and
+    an hour from then on: attempt 0 is killed at the first poll after it hung, attempt 1
+    starts after the jump and sees no time pass however long a loaded machine takes to
+    start it. No deadline races the machine's load.
+    """
+
+    JUMP_S = 3600.0
+
+    def __init__(self, count_file: Path) -> None:
+        self.count_file = count_file
+
+    def __call__(self) -> float:
+        lines = self.count_file.read_text().splitlines() if self.count_file.is_file() else []
+        return self.JUMP_S if any(line.split()[1] == "0" for line in lines) else 0.0
+
+
 def test_hang_then_recover(tmp_path: Path) -> None:
-    agent = {"profile": "scripted", "faults": [{"scenario_id": "bb.1", "attempt": 0, "fault": "hang"}]}
-    s = run_benchmark(_cfg(tmp_path, agent=agent, time_limit_s=0.5, hang_grace_s=0.5)).summary
+    count = tmp_path / "count.txt"
+    fault = {"scenario_id": "bb.1", "attempt": 0, "fault": "hang"}
+    cfg = _cfg(tmp_path, agent={"profile": "scripted", "count_file": str(count), "faults": [fault]})
+    s = run_benchmark(cfg, backend=LocalBackend(cfg, clock=HangClock(count))).summary
     assert (s["completed"], s["infra_retried"], s["infra_failure_causes"]) == (1, 1, {"timeout": 1})
+    hung = json.loads(
+        (tmp_path / "run/records/airline__bb.1__t0__clean_failed_attempt_0/attempt.json").read_text()
+    )
+    assert hung["outcome"]["cause"] == "hang: no result after 35.0 s (time limit 30 s + grace 5 s)"
+    assert (hung["outcome"]["error_source"], hung["outcome"]["process_s"]) == ("timeout", HangClock.JUMP_S)
+    lines = [line.split() for line in count.read_text().splitlines()]
+    assert [attempt for _, attempt, _ in lines] == ["0", "1"]
+    hung_pid = int(lines[0][2])
+    with pytest.raises(ProcessLookupError):  # killed with its process group, not left sleeping
+        os.kill(hung_pid, 0)
 
 
 def test_lock_refuses_a_second_orchestrator(tmp_path: Path) -> None:

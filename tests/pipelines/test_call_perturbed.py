@@ -1,4 +1,4 @@
-"""A perturbed call over the real loopback WebSocket with fake services (seconds, default run).
+"""A perturbed call over the real loopback WebSocket with fake services, on the virtual clock.
 
 accent+noise (synthetic babble, so no Piper is needed) plus caller behaviour: the record carries
 the condition, seed, achieved SNR and voice id; the caller's WAV has a noise bed between turns
@@ -7,9 +7,11 @@ that the clean call does not; caller speech is stamped from the clean reference;
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import numpy as np
+import pytest
 import soundfile as sf
 
 from tests.fakes.services import FakeLLM, FakeSTT, FakeTTS, Reply, buzz
@@ -35,8 +37,9 @@ from voxbench.processors.perturbations import (
     resolve_condition,
 )
 from voxbench.processors.speech_onset import detect_segments
-from voxbench.records import CallerAct, ServicePart, SimulatorInfo, Speech, read_record
+from voxbench.records import CallerAct, ServicePart, SimulatorInfo, Speech, Utterance, read_record
 from voxbench.scenarios import load_dataset
+from voxbench.transports.virtual_loop import run_virtual
 
 SCENARIO = "bb.1"
 
@@ -87,7 +90,7 @@ def _floor_db(user: np.ndarray, clean: np.ndarray, sr: int) -> float:
     return 20 * np.log10(max(rms, 1e-9) / 32768.0)
 
 
-async def test_accent_noise_visible_in_record_and_audible(tmp_path: Path) -> None:
+def test_accent_noise_visible_in_record_and_audible(tmp_path: Path) -> None:
     call = call_input()
     lines = reference_user_lines(call.scenario, call.resolver)
     cond = accent_noise()
@@ -95,8 +98,8 @@ async def test_accent_noise_visible_in_record_and_audible(tmp_path: Path) -> Non
     sim = SimulatorServices(
         tts=FakeTTS(f0=220.0), info=SimulatorInfo(tts=ServicePart(vendor="fake", model="fake-accent"))
     )
-    record = await run_call(
-        call, fast_config(), agent_services(lines), sim, tmp_path / "noisy", perturbation=pert
+    record = run_virtual(
+        run_call(call, fast_config(), agent_services(lines), sim, tmp_path / "noisy", perturbation=pert)
     )
     assert record.status == "completed", record.error
 
@@ -120,12 +123,14 @@ async def test_accent_noise_visible_in_record_and_audible(tmp_path: Path) -> Non
     noisy_floor = _floor_db(np.asarray(user), np.asarray(clean), sr)
 
     # the same call, clean: the floor between turns is digital silence
-    record = await run_call(
-        call,
-        fast_config(),
-        agent_services(lines),
-        SimulatorServices(tts=FakeTTS(f0=220.0)),
-        tmp_path / "clean",
+    record = run_virtual(
+        run_call(
+            call,
+            fast_config(),
+            agent_services(lines),
+            SimulatorServices(tts=FakeTTS(f0=220.0)),
+            tmp_path / "clean",
+        )
     )
     assert record.status == "completed" and record.perturbation == {}
     cu, _ = sf.read(tmp_path / "clean" / "user.wav", dtype="int16")
@@ -134,7 +139,7 @@ async def test_accent_noise_visible_in_record_and_audible(tmp_path: Path) -> Non
     assert noisy_floor > clean_floor + 40.0, (noisy_floor, clean_floor)
 
 
-async def test_caller_behaviour_acts_are_events(tmp_path: Path) -> None:
+def test_caller_behaviour_acts_are_events(tmp_path: Path) -> None:
     call = call_input()
     lines = reference_user_lines(call.scenario, call.resolver)
     cond = resolve_condition("clean").model_copy(
@@ -152,7 +157,9 @@ async def test_caller_behaviour_acts_are_events(tmp_path: Path) -> None:
 
     pert = CallPerturbation(cond, 7, clip_synth=clip)
     sim = SimulatorServices(tts=FakeTTS(f0=220.0))
-    record = await run_call(call, fast_config(), agent_services(lines), sim, tmp_path, perturbation=pert)
+    record = run_virtual(
+        run_call(call, fast_config(), agent_services(lines), sim, tmp_path, perturbation=pert)
+    )
     assert record.status == "completed", record.error
     b = read_record(tmp_path)
     acts = [e for e in b.events if isinstance(e, CallerAct)]
@@ -162,6 +169,16 @@ async def test_caller_behaviour_acts_are_events(tmp_path: Path) -> None:
     barge = next(a for a in acts if a.kind == "barge_in")
     assert barge.agent_turn == 2 and barge.text == "Sorry, one thing."
     assert b.record.perturbation["behavior"]["acts"]["barge_in"] == 1
+    # On the virtual clock the caller sends a chunk every wire.chunk_ms exactly, and an act
+    # starts with the first chunk due at or after its planned instant: the barge-in 0.6 s into
+    # agent turn 2 (turn k opens at the first agent onset after the caller's k-th line).
+    chunk_s = fast_config().wire.chunk_ms / 1000.0
+    onsets = [e.t for e in b.events if isinstance(e, Speech) and e.channel == "agent" and e.state == "onset"]
+    said = [e.t for e in b.events if isinstance(e, Utterance) and e.channel == "user"]
+    turn2 = next(t for t in onsets if t > said[1])
+    assert barge.t == pytest.approx(math.ceil((turn2 + 0.6) / chunk_s) * chunk_s, abs=1e-9)
+    for a in acts:
+        assert a.t / chunk_s == pytest.approx(round(a.t / chunk_s), abs=1e-6), a
     # every act is audible in the clean caller track where the event says it started
     clean, sr = sf.read(tmp_path / "user_clean.wav", dtype="int16")
     for a in acts:

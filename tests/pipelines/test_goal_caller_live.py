@@ -1,4 +1,4 @@
-"""The goal caller live, over the real loopback with fake services (seconds).
+"""The goal caller live, over the real loopback with fake services, on the virtual clock.
 
 The agent greets, asks for the confirmation code and last name, says a hold line before its
 lookup and, 1.5 s later, reports the bag added and asks "Anything else?". The goal caller must
@@ -21,9 +21,10 @@ from voxbench.pipelines.bundles import AgentServices, SimulatorServices
 from voxbench.pipelines.call.runner import run_call
 from voxbench.pipelines.config import GoalSimConfig, SimulatorConfig, TurnConfig, VADConfig
 from voxbench.pipelines.scenario_input import CallScenario
-from voxbench.records import CallerAct, ToolCall, Transcript, Utterance, read_record
+from voxbench.records import CallerAct, Speech, ToolCall, Transcript, Utterance, read_record
 from voxbench.records.models import SimulatorInfo
 from voxbench.scenarios import load_dataset
+from voxbench.transports.virtual_loop import run_virtual
 
 GREETING = "Hello! How can I help you today?"
 ASK = "Sure. What's your confirmation code and last name?"
@@ -37,7 +38,7 @@ def _call() -> CallScenario:
 
 
 @pytest.mark.parametrize("statement_wait_s", [0.5, 4.0])
-async def test_goal_caller_answers_waits_and_hangs_up(tmp_path: Path, statement_wait_s: float) -> None:
+def test_goal_caller_answers_waits_and_hangs_up(tmp_path: Path, statement_wait_s: float) -> None:
     call = _call()
     cfg = fast_config()
     vad = VADConfig(engine="energy", start_secs=0.1, stop_secs=0.25)
@@ -67,7 +68,7 @@ async def test_goal_caller_answers_waits_and_hangs_up(tmp_path: Path, statement_
         stt=FakeSTT([GREETING, ASK, HOLD, DONE, "Goodbye."]),
         info=SimulatorInfo(kind="goal"),
     )
-    record = await run_call(call, cfg, agent, sim, tmp_path)
+    record = run_virtual(run_call(call, cfg, agent, sim, tmp_path))
     assert record.status == "completed", record.error
     assert record.end_reason == "end_call"
     assert record.simulator.kind == "goal"
@@ -83,6 +84,14 @@ async def test_goal_caller_answers_waits_and_hangs_up(tmp_path: Path, statement_
     if separate:
         assert acts[2].text == "" and "hold" in acts[2].heard
     assert end.ends_call and end.rule == "nothing_else_end"
+    # On the virtual clock each act comes a fixed turn-end lag after the caller heard the
+    # agent's words (its final transcript); a deferred one statement_wait_s later still.
+    heard_t = {e.text: e.t for e in ev if isinstance(e, Transcript) and e.channel == "agent" and e.final}
+    lag = opening.t - heard_t[GREETING]
+    assert answer.t - heard_t[ASK] == pytest.approx(lag, abs=1e-9)
+    if separate:
+        assert acts[2].t - heard_t[HOLD] == pytest.approx(lag + statement_wait_s, abs=1e-9)
+    assert end.t - heard_t[DONE] == pytest.approx(lag, abs=1e-9)
 
     said = [e.text for e in ev if isinstance(e, Utterance) and e.channel == "user"]
     assert said == [opening.text, answer.text, end.text]  # the hold line got no words
@@ -95,7 +104,7 @@ async def test_goal_caller_answers_waits_and_hangs_up(tmp_path: Path, statement_
     assert stats["agent_turns_heard"] == 4 and stats["replies_deferred"] == 1
 
 
-async def test_goal_caller_checks_in_then_hangs_up_on_a_silent_agent(tmp_path: Path) -> None:
+def test_goal_caller_checks_in_then_hangs_up_on_a_silent_agent(tmp_path: Path) -> None:
     """The agent says its hold line and never comes back: the caller asks whether it is still
     there after ``silence_check_s`` and hangs up after as long again, so the call ends with the
     caller's goodbye (the agent's failure), not at the inactivity limit after "One moment"."""
@@ -124,10 +133,22 @@ async def test_goal_caller_checks_in_then_hangs_up_on_a_silent_agent(tmp_path: P
     sim = SimulatorServices(
         tts=FakeTTS(f0=220.0), stt=FakeSTT([GREETING, ASK, HOLD]), info=SimulatorInfo(kind="goal")
     )
-    record = await run_call(call, cfg, agent, sim, tmp_path)
+    record = run_virtual(run_call(call, cfg, agent, sim, tmp_path))
     assert record.status == "completed", record.error
     assert record.end_reason == "end_call"
     acts = [e for e in read_record(tmp_path).events if isinstance(e, CallerAct)]
     assert [a.kind for a in acts] == ["open", "answer", "wait", "check_in", "end"]
     assert acts[-2].rule == "agent_silent_check_in" and "still" in acts[-2].text
     assert acts[-1].rule == "silence_after_check_in_end" and acts[-1].ends_call
+    # On the virtual clock: the check-in exactly silence_check_s after the silent wait; the
+    # goodbye silence_check_s after the caller's own check-in line stopped playing (its
+    # transport's stop comes a fixed 20 ms after the line's speech offset stamp here)
+    wait, check_in, end = acts[2], acts[3], acts[4]
+    assert check_in.t - wait.t == pytest.approx(goal.silence_check_s, abs=1e-9)
+    ev = read_record(tmp_path).events
+    stopped = next(
+        e.t
+        for e in ev
+        if isinstance(e, Speech) and e.channel == "user" and e.state == "offset" and e.t > check_in.t
+    )
+    assert end.t - stopped == pytest.approx(goal.silence_check_s + 0.02, abs=1e-9)

@@ -14,6 +14,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Literal
 
@@ -92,12 +93,17 @@ def _classify_record(out: Path) -> tuple[OutcomeKind, str | None, str | None]:
 
 
 def run_attempt(
-    job: ConversationJob, grace_s: float = 20.0, cancel: threading.Event | None = None
+    job: ConversationJob,
+    grace_s: float = 20.0,
+    cancel: threading.Event | None = None,
+    clock: Callable[[], float] = time.monotonic,
 ) -> AttemptOutcome:
     """Spawn the worker for `job`, enforce time limit + grace, and classify the result.
 
     The worker runs in its own session so a hang is killed together with any bot
-    processes it started.
+    processes it started. ``clock`` measures the deadline and the process time (seconds;
+    a test injects its own, so a hang is decided by what the worker did, not by how loaded
+    the machine is).
     """
     out = Path(job.output_dir)
     out.mkdir(parents=True, exist_ok=True)
@@ -105,7 +111,7 @@ def run_attempt(
     job_path.write_text(job.model_dump_json(indent=2), encoding="utf-8")
     deadline_s = job.time_limit_s + grace_s
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-    t0 = time.monotonic()
+    t0 = clock()
     with (out / WORKER_LOG).open("wb") as log:
         proc = subprocess.Popen(
             [sys.executable, "-m", "voxbench.orchestrator.worker", str(job_path)],
@@ -123,18 +129,16 @@ def run_attempt(
             except subprocess.TimeoutExpired:
                 if cancel is not None and cancel.is_set():
                     _kill_group(proc)
-                    return AttemptOutcome(
-                        kind="cancelled", cause="run interrupted", process_s=time.monotonic() - t0
-                    )
-                if time.monotonic() - t0 > deadline_s:
+                    return AttemptOutcome(kind="cancelled", cause="run interrupted", process_s=clock() - t0)
+                if (elapsed := clock() - t0) > deadline_s:
                     _kill_group(proc)
                     return AttemptOutcome(
                         kind="infra",
                         cause=f"hang: no result after {deadline_s:.1f} s (time limit {job.time_limit_s:g} s + grace {grace_s:g} s)",
                         error_source="timeout",
-                        process_s=time.monotonic() - t0,
+                        process_s=elapsed,
                     )
-    elapsed = time.monotonic() - t0
+    elapsed = clock() - t0
     fn_s = None
     info = out / WORKER_INFO
     if info.is_file():

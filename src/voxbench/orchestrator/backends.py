@@ -10,6 +10,8 @@ from __future__ import annotations
 import asyncio
 import socket
 import threading
+import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Protocol
 
@@ -66,8 +68,9 @@ class LocalBackend:
 
     name = "local"
 
-    def __init__(self, config: RunConfig):
+    def __init__(self, config: RunConfig, clock: Callable[[], float] = time.monotonic):
         self.grace_s = config.hang_grace_s
+        self.clock = clock  # the attempts' deadline clock (tests inject one)
         self.ports = PortPool(config.base_port, max(16, 2 * config.concurrency))
         self._pool = ThreadPoolExecutor(max_workers=config.concurrency, thread_name_prefix="attempt")
         self._cancel = threading.Event()
@@ -77,7 +80,9 @@ class LocalBackend:
         try:
             job = job.model_copy(update={"port": port})
             loop = asyncio.get_running_loop()
-            return await loop.run_in_executor(self._pool, run_attempt, job, self.grace_s, self._cancel)
+            return await loop.run_in_executor(
+                self._pool, run_attempt, job, self.grace_s, self._cancel, self.clock
+            )
         finally:
             self.ports.release(port)
 

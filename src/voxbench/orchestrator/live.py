@@ -8,7 +8,6 @@ carries a resolved :class:`~voxbench.pipelines.call.spec.CallSpec`;
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 from typing import Any
 
@@ -16,14 +15,23 @@ from voxbench.orchestrator.jobs import ConversationJob
 
 
 def run_live(
-    job: ConversationJob, agent_services: Any = None, sim_services: Any = None, **pert_kw: Any
+    job: ConversationJob,
+    agent_services: Any = None,
+    sim_services: Any = None,
+    *,
+    virtual_clock: bool = False,
+    **pert_kw: Any,
 ) -> Path:
     """Run the job's call (with these services when given, else the spec's own) into its
-    output directory; ``pert_kw`` reaches the perturbation (``clip_synth``, ``babble_provider``)."""
+    output directory; ``pert_kw`` reaches the perturbation (``clip_synth``, ``babble_provider``).
+
+    ``virtual_clock``: run the call on a ``VirtualClockLoop`` (model-free services only, e.g.
+    a test's fakes: the call then takes CPU time, not its length in real time)."""
     from voxbench.pipelines.call.session import CallSession
+    from voxbench.transports.virtual_loop import run_maybe_virtual
 
     session = CallSession(job.spec, Path(job.output_dir), perturbation_kw=pert_kw)
-    asyncio.run(session.run(agent_services, sim_services))
+    run_maybe_virtual(session.run(agent_services, sim_services), virtual_clock)
     return Path(job.output_dir)
 
 
