@@ -1,4 +1,4 @@
-"""The LLM caller over the real loopback: opens with the starting utterance, hangs up via end_call.
+"""The LLM caller over the real loopback (virtual clock): opens with the starting utterance, hangs up via end_call.
 
 ``tools`` reply format: a fake LLM service talks in pipecat's chat context and calls end_call.
 The ``json`` format (the default) runs against a fake OpenAI-compatible server in
@@ -16,9 +16,10 @@ from voxbench.pipelines.call.runner import run_call
 from voxbench.pipelines.caller.llm_simulator import simulator_prompt
 from voxbench.pipelines.config import LLMSimConfig, SimulatorConfig, TurnConfig, VADConfig
 from voxbench.records import ToolCall, Utterance, read_record
+from voxbench.transports.virtual_loop import run_virtual
 
 
-async def test_llm_caller_opens_and_hangs_up(eva_data: Path, tmp_path: Path) -> None:
+def test_llm_caller_opens_and_hangs_up(eva_data: Path, tmp_path: Path) -> None:
     call = call_input(eva_data)
     opening = str(call.resolver.resolve(call.scenario.starting_utterance()))
     cfg = fast_config()
@@ -53,7 +54,7 @@ async def test_llm_caller_opens_and_hangs_up(eva_data: Path, tmp_path: Path) -> 
             ]
         ),
     )
-    record = await run_call(call, cfg, agent, sim, tmp_path)
+    record = run_virtual(run_call(call, cfg, agent, sim, tmp_path))
     assert record.status == "completed", record.error
     assert record.end_reason == "end_call"
     ev = read_record(tmp_path).events

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import soundfile as sf
@@ -26,6 +27,7 @@ from voxbench.pipelines.config import CallConfig, LLMSimConfig, SimulatorConfig,
 from voxbench.pipelines.services import LLMConfig
 from voxbench.processors.speech_onset import detect_segments
 from voxbench.records import LLMText, ToolCall, Utterance, read_record
+from voxbench.transports.virtual_loop import run_virtual
 
 GOODBYE = "No, that's all. Thanks, goodbye."
 
@@ -58,7 +60,7 @@ def _agent(opening: str) -> AgentServices:
     )
 
 
-async def test_json_caller_answers_waits_through_a_hold_and_hangs_up_after_goodbye(
+def test_json_caller_answers_waits_through_a_hold_and_hangs_up_after_goodbye(
     eva_data: Path, tmp_path: Path
 ) -> None:
     call = call_input(eva_data)
@@ -70,15 +72,20 @@ async def test_json_caller_answers_waits_through_a_hold_and_hangs_up_after_goodb
         caller_turn_json("383S8U, last name Park."),
         caller_turn_json(GOODBYE, end_call=True),
     ]
-    async with FakeChatServer(replies) as server:
-        llm_cfg = LLMConfig(kind="openai-compatible", base_url=server.base_url, model="fake-caller")
-        # each sentence's audio starts 0.8 s after its text: longer than the runner's drain waits
-        # for speech to start, so hanging up at end_call (not after the goodbye) would cut it
-        tts = FakeTTS(f0=220.0, first_audio_delay_s=0.8, stop_frame_timeout_s=2.0)
-        cfg = _config()
-        rules = CallerRules.for_call(call, cfg.simulator.llm)  # built configured, as CallSession does
-        sim = SimulatorServices(tts=tts, stt=FakeSTT(heard), llm=make_caller_llm(llm_cfg, rules=rules))
-        record = await run_call(call, cfg, _agent(opening), sim, tmp_path)
+
+    async def the_call() -> tuple[Any, FakeChatServer]:
+        async with FakeChatServer(replies) as server:
+            llm_cfg = LLMConfig(kind="openai-compatible", base_url=server.base_url, model="fake-caller")
+            # each sentence's audio starts 0.8 s after its text: longer than the runner's drain
+            # waits for speech to start, so hanging up at end_call (not after the goodbye) would cut it
+            tts = FakeTTS(f0=220.0, first_audio_delay_s=0.8, stop_frame_timeout_s=2.0)
+            cfg = _config()
+            rules = CallerRules.for_call(call, cfg.simulator.llm)  # built configured, as CallSession does
+            sim = SimulatorServices(tts=tts, stt=FakeSTT(heard), llm=make_caller_llm(llm_cfg, rules=rules))
+            return await run_call(call, cfg, _agent(opening), sim, tmp_path), server
+
+    # the fake server answers on the same loop over a real socket: the virtual clock holds
+    record, server = run_virtual(the_call())
 
     assert record.status == "completed", record.error
     assert record.end_reason == "end_call"
