@@ -181,3 +181,44 @@ def test_an_option_claiming_a_fact_it_lacks_is_not_taken() -> None:
 def test_offered_its_first_choice_it_says_yes(airline: Scenario) -> None:
     act = _opened(airline).respond("Would you like a window seat again on the new flight?")
     assert act.text.startswith("Yes.") and act.choice == "yes"
+
+
+def _two_requests() -> Scenario:
+    return make_scenario(
+        {"employee_id": "EMP048271", "pto_start_date": "2026-07-24", "pto_end_date": "2026-07-31"},
+        goal="You want your spouse added to your visa petition, and PTO for your honeymoon.",
+        intents=["Add my spouse to my visa petition", "Request PTO for my honeymoon"],
+        start="Hi, I have two requests.",
+    )
+
+
+def test_after_a_refusal_it_moves_to_its_next_request() -> None:
+    c = _opened(_two_requests())
+    c.respond("I'm sorry, I can't do that without a matching record.")
+    act = c.respond("No, I cannot proceed without a matching record. Would you like me to transfer you?")
+    assert act.kind == "state_request" and "PTO" in act.text and not act.ends_call
+    assert act.rule == "next_intent_after_refusal" and "transfer" in act.text
+
+
+def test_an_open_question_naming_a_request_gets_that_request() -> None:
+    c = _opened(_two_requests())
+    c.respond("Your spouse has been added to your visa petition.")  # marks one done
+    c.respond("Your PTO has been recorded.")  # taken for the other, in words it does not use
+    act = c.respond("Your amendment is filed. Now, what PTO question can I help with?")
+    assert act.kind == "state_request" and act.rule == "named_intent" and "July 24" in act.text
+
+
+def test_an_offer_naming_only_a_date_is_in_the_goal() -> None:
+    sc = make_scenario(
+        {"appointment_date": "2026-06-15"}, goal="You want an appointment on 2026-06-15 at 10:00."
+    )
+    act = _opened(sc).respond("You asked for ten AM. Would you like me to book June fifteenth at ten AM?")
+    assert act.kind == "confirm" and act.choice == "yes"
+
+
+def test_do_you_recognize_is_a_confirmation_not_a_request() -> None:
+    sc = make_scenario({"phone_number": "555-018-4418"}, goal="You want to verify your identity.")
+    act = _opened(sc).respond(
+        "I sent the code to the number ending in four four one eight. Do you recognize that phone number?"
+    )
+    assert act.choice == "yes" and act.facts == []

@@ -75,7 +75,7 @@ DENIAL = re.compile(
 )
 CONFIRM_Q = re.compile(
     r"^(is that|is this|is it|are those|are these|does that|does this|did i|have i|can you confirm|please confirm|"
-    r"to confirm|shall i|should i|do you want me to|would you like me to|do i have your|can i go ahead|"
+    r"to confirm|shall i|should i|do you want me to|do you recognize|would you like me to|do i have your|can i go ahead|"
     r"is it (ok|okay|alright)|ok(ay)? to|do you approve|do you authorize|are you (ok|okay|fine|happy) with|"
     r"may i (go ahead|proceed|submit|book|place|process)|would you like (to (proceed|go ahead|confirm|keep|book))|"
     r"ready for me to|does everything|want me to|sound good|is everything|shall we|just to confirm|"

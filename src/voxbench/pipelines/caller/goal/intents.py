@@ -102,6 +102,12 @@ class IntentTracker:
         if completed and self.done == before and self.pending():
             self.done[self.pending()[0]] = True  # done, but not in the intent's words: the next one
 
+    def named(self, question: str) -> int | None:
+        """The one request (done or not, no backup) an agent's open question names by its own words."""
+        words = content_words(question) - GENERIC
+        hits = [i for i, own in enumerate(self._own) if not self.fallback[i] and words & own]
+        return hits[0] if len(hits) == 1 else None
+
     def rank(self, option: str) -> int | None:
         """The index of the first pending request an offered option names (by its own words)."""
         words = content_words(option) - GENERIC

@@ -37,6 +37,7 @@ from voxbench.pipelines.caller.goal.pushback import PushBacks, step_fixes
 from voxbench.pipelines.caller.goal.say import FactSayer
 from voxbench.pipelines.caller.goal.scope import Scope, about_transfer
 from voxbench.pipelines.caller.goal.spoken import mentions
+from voxbench.pipelines.caller.goal.stall import Stalls
 from voxbench.pipelines.caller.goal.tree import (
     TreeRules,
     offer_text,
@@ -93,7 +94,6 @@ class GoalCaller:
         self.intents = [i for i in intents if i] or [goal.high_level_user_goal]
         self.tracker = IntentTracker(self.intents)
         self.done: list[bool] = self.tracker.done
-        self._completions = 0
         self.given: set[str] = set()
         self.acts: list[CallerAct] = []
         self.turn = 0
@@ -102,8 +102,8 @@ class GoalCaller:
         self._stuck = 0
         self._last_ask: tuple[str, ...] = ()
         self._same_asks = 0
-        self._stalls = 0
-        self._decisions: set[tuple[str, str]] = set()
+        self.stalls = Stalls(self.config.stall_limit)
+        self._pending_before = len(self.intents)
         self.say = FactSayer(self.book, self.phr)
         self.scope = Scope(
             [goal.high_level_user_goal, *self.intents, *tree.must_have_criteria, *tree.nice_to_have_criteria,
@@ -164,29 +164,12 @@ class GoalCaller:
             self.opened = True
             text = self.scenario.starting_utterance() or as_need(self.intents[0])
             return self._act("open", text, "starting_utterance", heard)
-        if self._stalls >= self.config.stall_limit:
+        if self.stalls.spent:
             return self._act("end", self.phr.say("bye_give_up"), "stalled_call_end", heard, ends_call=True)
         given, done = len(self.given), sum(self.done)
         act = self._decide(agent_text, heard)
-        self._count_stall(act, given, done)
+        self.stalls.note(act, len(self.given) > given, sum(self.done) > done)
         return act
-
-    def _count_stall(self, act: CallerAct, given: int, done: int) -> None:
-        """Progress is a newly disclosed fact, a decision not made before, or a request done."""
-        if act.kind == "wait":
-            return
-        decision = (
-            (act.kind, act.choice or act.text)
-            if act.kind in ("choose", "confirm", "correct", "refuse")
-            else None
-        )
-        new_decision = decision is not None and decision not in self._decisions
-        if decision is not None:
-            self._decisions.add(decision)
-        progress = len(self.given) > given or sum(self.done) > done or new_decision
-        self._stalls = 0 if progress else self._stalls + 1
-        if act.kind == "decline_transfer":
-            self._stalls = max(self._stalls, self.config.stall_limit - 1)
 
     # -- the decision ---------------------------------------------------------------------------
 
@@ -421,9 +404,16 @@ class GoalCaller:
 
     def _note_resolutions(self, text: str, heard: Heard) -> None:
         """Which intents the agent has completed or refused, by their words in its closing sentences."""
+        self._pending_before = len(self.tracker.pending())
         if heard.has("completed") or heard.has("denial"):
-            self._completions += heard.has("completed")
             self.tracker.note(text, heard.has("completed"))
+
+    def _next_request(self, i: int) -> tuple[str, list[str]]:
+        """'Yes, one more thing: I need to ...' with the request's details, and the facts told."""
+        nxt = as_need(self.intents[i])
+        details, told = self._intent_details(i)
+        line = self.phr.say("next_request", intent=nxt if nxt.startswith("I ") else nxt[0].lower() + nxt[1:])
+        return f"{line} {details}".strip(), told
 
     def _restated(self) -> int:
         """How many of the caller's last acts in a row stated a request again with nothing new."""
@@ -439,13 +429,14 @@ class GoalCaller:
                 return self._act(
                     "end", self.phr.say("bye_give_up"), "request_restated_end", heard, ends_call=True
                 )
-            i = self.tracker.pending()[0]
-            nxt = as_need(self.intents[i])
-            details, told = self._intent_details(i)
-            line = self.phr.say(
-                "next_request", intent=nxt if nxt.startswith("I ") else nxt[0].lower() + nxt[1:]
-            )
-            return self._act("state_request", f"{line} {details}".strip(), "next_intent", heard, facts=told)
+            line, told = self._next_request(self.tracker.pending()[0])
+            return self._act("state_request", line, "next_intent", heard, facts=told)
+        named = self.tracker.named(heard.question) if heard.has("open_question") else None
+        if named is not None:  # 'Now, what PTO question can I help with?': the request it names
+            others = [x for j, x in enumerate(self.intents) if j != named]
+            told = [f.key for f in intent_facts(self.intents[named], self.book, others)]
+            line = f"{as_need(self.intents[named])}. {self.say.answer(told)}".strip()
+            return self._act("state_request", line, "named_intent", heard, facts=told)
         if heard.has("anything_else"):
             return self._act("end", self.phr.say("bye_nothing"), "nothing_else_end", heard, ends_call=True)
         if heard.has("question"):
@@ -459,6 +450,15 @@ class GoalCaller:
             return self._act("pushback", f"{prefix} {nxt[0]}", nxt[1], heard)
         if heard.has("question") and self._stuck < self.config.give_up_after:
             return self._unanswerable(heard)
+        pending, moved = self.tracker.pending(), len(self.tracker.pending()) < self._pending_before
+        if pending and (moved or len(pending) >= 2) and self._restated() == 0:  # that one failed: the next
+            self.done[pending[0]] = not moved  # (moved: the refusal named the one it refused)
+            line, told = self._next_request(self.tracker.pending()[0])
+            if heard.has("transfer_offer"):
+                line = f"{prefix or self.phr.say('decline_transfer')} " + re.sub(
+                    r"^Yes[,.] (\w)", lambda m: m.group(1).upper(), line
+                )
+            return self._act("state_request", line, "next_intent_after_refusal", heard, facts=told)
         return self._act("end", self.phr.say("bye_give_up"), "failure_condition_end", heard, ends_call=True)
 
     def _acknowledge(self, heard: Heard) -> CallerAct:
@@ -486,7 +486,7 @@ def silence(caller: GoalCaller) -> CallerAct:
     waits leaves the call to the inactivity limit, with the agent's "one moment" as the last
     words, which EVA's gate counts as an unfinished simulation rather than the agent's failure."""
     caller.turn += 1
-    caller._stalls += 1
+    caller.stalls.count += 1
     if caller.acts and caller.acts[-1].kind == "check_in":
         return caller._act("end", caller.phr.say("bye_give_up"), "silence_after_check_in_end", ends_call=True)
     return caller._act("check_in", caller.phr.say("check_in"), "agent_silent_check_in")

@@ -22,6 +22,11 @@ _OFFER_WORDS = content_words(
     "like set up get have keep continue start finish complete sure take care handle ticket case booking "
     "reservation record changes account details information request new"
 )
+# Dates and times name when, not what ('book June fifteenth at ten AM').
+_CALENDAR = content_words(
+    "january february march april may june july august september october november december monday tuesday "
+    "wednesday thursday friday saturday sunday morning afternoon evening noon tomorrow week month day"
+)
 _OFFER = re.compile(
     r"\b(would you like|do you want|shall i|should i|can i|may i|want me to|like me to|i can also|i could also)\b",
     re.I,
@@ -40,7 +45,7 @@ class Scope:
         (a vague one, 'Would you like that?', is about the matter in hand)."""
         if not _OFFER.search(question) or re.match(r"(how|what|which|when|where|who|why)\b", question, re.I):
             return False  # 'How would you like to proceed?' offers nothing of its own
-        words = content_words(question) - _OFFER_WORDS
+        words = content_words(question) - _OFFER_WORDS - _CALENDAR
         return bool(words) and not words & self.words
 
 
