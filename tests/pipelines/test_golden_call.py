@@ -20,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -47,6 +48,10 @@ HOST_FIELDS = {
     "versions": "the installed packages' versions: the environment, not the call",
 }
 HOST_EXTRA = {"wall_s": "host seconds the call took (CPU speed and load), not virtual time"}
+# pipecat names each processor "<Class>#<n>", n counting the instances made in the process so
+# far: the same call after other tests in one pytest process reads "ToneTTSService#6", alone
+# "#0". The class name is kept; the number is the process's history, not the call's.
+PROCESSOR_NO = re.compile(r"#\d+$")
 # record.json and events.jsonl are compared field by field, the audio by its envelope, the
 # other files by content hash; stage.txt is a progress hint for a display, not part of the
 # record (records/stage.py)
@@ -93,6 +98,9 @@ def record_snapshot(out: Path) -> dict[str, Any]:
     for key in HOST_EXTRA:
         record["extra"][key] = f"<{key}>"
     events = [json.loads(line) for line in (out / "events.jsonl").read_text(encoding="utf-8").splitlines()]
+    for e in events:
+        if isinstance(e.get("processor"), str):
+            e["processor"] = PROCESSOR_NO.sub("#<n>", e["processor"])
     kept = [p for p in sorted(out.rglob("*")) if p.is_file() and p.name not in COMPARED_APART]
     files = {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in kept if p.suffix != ".wav"}
     audio = {p.name: audio_envelope(p) for p in kept if p.suffix == ".wav"}
