@@ -157,15 +157,13 @@ def test_after_a_declined_transfer_one_unhelpful_turn_ends_the_call() -> None:
 
 
 def test_silence_gets_a_check_in_then_a_goodbye() -> None:
-    from voxbench.pipelines.caller.goal.policy import silence
-
     c = GoalCaller(make_scenario({"last_name": "Murphy"}))
     c.open()
-    first = silence(c)
+    first = c.silence()
     assert first.kind == "check_in" and not first.ends_call and first.text.endswith("?")
     assert c.respond("Yes, sorry, I'm here. What is your last name?").facts == ["last_name"]
-    assert silence(c).kind == "check_in"  # the agent came back in between: ask again first
-    end = silence(c)
+    assert c.silence().kind == "check_in"  # the agent came back in between: ask again first
+    end = c.silence()
     assert end.ends_call and end.rule == "silence_after_check_in_end"
 
 

@@ -224,7 +224,7 @@ def escalation_violations(ctx: ConversationContext) -> list[dict[str, Any]]:
         ):
             out.append(_ev(t, text[:160], "caller asked for escalation its instructions forbid"))
         # the agent's closing question offered the transfer (not a transfer mentioned in passing)
-        offered = (re.findall(r"[^.!?]*\?", agent.get(t - 1, "")) or [""])[-1]
+        offered = _closing_question(agent.get(t - 1, ""))
         if (
             decline
             and _ESCALATE.search(offered)

@@ -54,7 +54,7 @@ from pipecat.turns.user_start import TranscriptionUserTurnStartStrategy, VADUser
 from voxbench.pipelines.bundles import SimulatorServices
 from voxbench.pipelines.caller.goal.acts import CallerAct
 from voxbench.pipelines.caller.goal.classify import classify
-from voxbench.pipelines.caller.goal.policy import GoalCaller, GoalCallerConfig, silence
+from voxbench.pipelines.caller.goal.policy import GoalCaller, GoalCallerConfig
 from voxbench.pipelines.config import CallConfig
 from voxbench.pipelines.scenario_input import CallScenario
 from voxbench.pipelines.turns import user_aggregator_params
@@ -208,12 +208,12 @@ class GoalDriver(FrameProcessor):
 
     async def _check_in_when_silent(self) -> None:
         """The agent said nothing since the caller's last act: ask if it is still there, then
-        (the same again) hang up; see :func:`~voxbench.pipelines.caller.goal.policy.silence`."""
+        (the same again) hang up; see :meth:`GoalCaller.silence`."""
         assert self.silence_check_s is not None
         await asyncio.sleep(self.silence_check_s)
         self._silence_timer = None
         if not self.caller.ended:
-            await self._act(silence(self.caller))
+            await self._act(self.caller.silence())
 
     async def _cancel_timers(self) -> None:
         await self._cancel_silence_timer()

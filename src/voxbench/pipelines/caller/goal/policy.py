@@ -173,6 +173,17 @@ class GoalCaller:
 
     # -- the decision ---------------------------------------------------------------------------
 
+    def silence(self) -> CallerAct:
+        """The agent has said nothing for a long while (it said "one moment" and went quiet): ask
+        whether it is still there, and hang up the next time. A person does; and a caller that
+        only waits leaves the call to the inactivity limit, with the agent's "one moment" as the
+        last words, which EVA's gate counts as an unfinished simulation, not the agent's failure."""
+        self.turn += 1
+        self.stalls.count += 1
+        if self.acts and self.acts[-1].kind == "check_in":
+            return self._act("end", self.phr.say("bye_give_up"), "silence_after_check_in_end", ends_call=True)
+        return self._act("check_in", self.phr.say("check_in"), "agent_silent_check_in")
+
     def _decide(self, text: str, heard: Heard) -> CallerAct:
         self._note_resolutions(text, heard)
         end = self._call_ending(heard)
@@ -478,18 +489,6 @@ class GoalCaller:
         if self._stuck >= self.config.give_up_after:
             return self._act("end", self.phr.say("bye_give_up"), "no_progress_end", heard, ends_call=True)
         return self._act("cannot_answer", self.phr.say("dont_have"), "no_fact_for_question", heard)
-
-
-def silence(caller: GoalCaller) -> CallerAct:
-    """The agent has said nothing for a long while (it said "one moment" and went quiet): ask
-    whether it is still there, and hang up the next time. A person does; and a caller that only
-    waits leaves the call to the inactivity limit, with the agent's "one moment" as the last
-    words, which EVA's gate counts as an unfinished simulation rather than the agent's failure."""
-    caller.turn += 1
-    caller.stalls.count += 1
-    if caller.acts and caller.acts[-1].kind == "check_in":
-        return caller._act("end", caller.phr.say("bye_give_up"), "silence_after_check_in_end", ends_call=True)
-    return caller._act("check_in", caller.phr.say("check_in"), "agent_silent_check_in")
 
 
 def timed_respond(caller: GoalCaller, agent_text: str) -> tuple[CallerAct, float]:
