@@ -76,3 +76,13 @@ def test_llm_hook_is_off_by_default_and_only_chooses(airline: Scenario) -> None:
     assert h.asked == ["last_name"]
     assert hook.seen[-1].startswith("none of these") and "confirmation number" in hook.seen
     assert any("llm:fake" in r for r in h.rules)
+
+
+def test_a_number_word_in_spelled_digits_names_no_fact(itsm: Scenario) -> None:
+    """'phone_last_four' ends in 'four'; 'two eight four seven' is a tag said digit by digit."""
+    book = _book(itsm)
+    h = classify(
+        "Please return your laptop, asset tag A S T, two eight four seven one nine, by May fourth.", book
+    )
+    assert "phone_last_four" not in h.asked
+    assert classify("What are the last four digits of your phone?", book).asked == ["phone_last_four"]

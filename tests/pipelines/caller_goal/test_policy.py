@@ -139,6 +139,28 @@ def test_troubleshooting_steps_fixed_or_not_by_the_tree(itsm: Scenario) -> None:
     assert act.choice == "fixed" and act.rule == "tree_step_fixes"
 
 
+def test_only_the_step_sentence_says_which_step_it_is() -> None:
+    """The tree's closing lines ('thank them', 'the login is fixed') share words with the agent's
+    courtesy around a step, not with the step that fixes the issue."""
+    sc = make_scenario(
+        {"employee_id": "EMP048271"},
+        goal="Your Wi-Fi keeps dropping.",
+        negotiation=[
+            "After turning Wi-Fi off and on say it is still not working.",
+            "Restarting the laptop fixes it: say it works now.",
+            "If the agent confirms the login issue is fixed and resolved, thank them and end the call.",
+        ],
+    )
+    c = GoalCaller(sc)
+    c.open()
+    act = c.respond(
+        "Thanks. Glad the login issue is fixed. Please turn Wi-Fi off and back on, then reconnect. "
+        "Did that resolve it?"
+    )
+    assert act.choice == "not_fixed"
+    assert c.respond("Please restart the laptop. Did that fix it?").choice == "fixed"
+
+
 def test_seed_varies_words_not_content(airline: Scenario) -> None:
     turns = ["May I have your confirmation number and last name?", "I heard Z K three F F W. Is that correct?",
              "You're all set."]  # fmt: skip

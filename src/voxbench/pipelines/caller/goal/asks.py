@@ -169,6 +169,9 @@ def prefer_heard_digits(text: str, book: FactBook, asked: dict[str, str]) -> dic
     return out
 
 
+# Number words that end fact keys ('phone_last_four', 'ssn_last_4'): never a field word by themselves.
+_NUMBER_TAILS = {"one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"}
+
 _FALLBACK_WORDS = {"backup", "fallback", "alternate", "alternative", "secondary"}
 
 
@@ -285,8 +288,8 @@ def _tail_fallback(
     out: list[tuple[str, str]] = []
     tails = {f.words[-1] for f in book if len(f.words) >= 2 and f.words[-1] not in HEADS}
     for tail in sorted(tails - covered):
-        if stem(tail) not in ws:
-            continue
+        if stem(tail) not in ws or tail.isdigit() or tail in _NUMBER_TAILS:
+            continue  # 'phone_last_four': 'four' in 'two eight four seven' is a digit, not a field word
         cands = [f for f in book if f.words and f.words[-1] == tail and f.source == "information_required"]
         one = _one_per_value(cands)
         if len(one) > 1 and focus:

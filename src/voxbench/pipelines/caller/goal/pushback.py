@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import re
 
+from voxbench.pipelines.caller.goal.cues import STEP
 from voxbench.pipelines.caller.goal.phrases import Phrasing
+from voxbench.pipelines.caller.goal.spoken import sentences_of
 from voxbench.pipelines.caller.goal.tree import OUTCOME_WORDS, TreeRules, content_words
 
 _REFUSAL_CONDITION = re.compile(
@@ -50,7 +52,12 @@ class PushBacks:
 
 
 def step_fixes(rules: TreeRules, text: str) -> bool:
-    """Whether the troubleshooting step in ``text`` is one the tree says fixes the issue."""
-    words = content_words(text) - OUTCOME_WORDS
+    """Whether the troubleshooting step in ``text`` is one the tree says fixes the issue.
+
+    Only the step's own sentences count: "Thanks." or "Glad the login issue is fixed." around
+    it share words with the tree's closing lines ("thank them", "the login is fixed"), not with
+    the step that fixes the problem."""
+    steps = [s for s in sentences_of(text) if STEP.search(s)]
+    words = content_words(" ".join(steps) or text) - OUTCOME_WORDS
     fix = len(words & (rules.fixing_words - rules.not_fixing_words))
     return fix >= 2 and fix > len(words & rules.not_fixing_words)
