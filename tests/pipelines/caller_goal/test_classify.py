@@ -6,6 +6,8 @@ from voxbench.pipelines.caller.goal.classify import classify
 from voxbench.pipelines.caller.goal.facts import goal_facts
 from voxbench.scenarios import Scenario
 
+from .conftest import make_scenario
+
 
 def _book(sc: Scenario):  # type: ignore[no-untyped-def]
     return goal_facts(sc.user_goal.information_required, sc.seed_data)
@@ -86,3 +88,17 @@ def test_a_number_word_in_spelled_digits_names_no_fact(itsm: Scenario) -> None:
     )
     assert "phone_last_four" not in h.asked
     assert classify("What are the last four digits of your phone?", book).asked == ["phone_last_four"]
+
+
+def test_the_backup_fact_only_when_the_agent_asks_for_another() -> None:
+    sc = make_scenario(
+        {"building_name": "Headquarters", "floor": "FL2", "backup_desk_floor": "FL3"},
+        intents=["Get a desk on floor 2", "Get a desk on floor 3 instead"],
+    )
+    book = _book(sc)
+    first = classify("Now let's move to the desk request. What building and floor would you prefer?", book)
+    assert set(first.asked) == {"building_name", "floor"}
+    other = classify(
+        "I can check other floors in Headquarters. Which floor would you like me to try first?", book
+    )
+    assert other.asked == ["backup_desk_floor"]

@@ -19,6 +19,9 @@ from voxbench.pipelines.caller.goal.spoken import dates, mentions, money, runs, 
         ("I need Windows and a fourteen inch.", "14_inch"),
         ("two million dollars", "2000000"),
         ("keep it under $120", "$120"),
+        ("Deliver it to Headquarters, floor three.", "FL3"),  # a code said as the word it abbreviates
+        ("desk B L D three, F L two, D two zero one", "floor 2"),  # and the other way round
+        ("arriving L A X at seven fifteen PM", "LAX"),  # a three-letter code spelled
     ],
 )
 def test_mentions_finds_spoken_forms(text: str, value: str) -> None:
@@ -29,6 +32,9 @@ def test_mentions_rejects_other_values_and_common_words() -> None:
     assert not mentions("My employee ID is E M P zero six seven five two two.", "EMP067521")
     assert not mentions("let us check", "us")  # too common to count as said
     assert not mentions("October sixteenth", "2026-10-15")
+    assert not mentions("floor two", "FL3") and not mentions("F L two", "floor 3")
+    assert not mentions("room R M three zero one", "floor 3")  # 'rm' abbreviates no 'floor'
+    assert not mentions("I need to relax", "LAX")
 
 
 def test_runs_join_spelled_codes_and_stop_at_words() -> None:

@@ -86,14 +86,15 @@ def asked_facts(
         repeat = bool(re.search(r"\b(read|repeat|again|once more|spell|slowly)\b", sentence, re.I))
         if not rule and context and (got & set(f.distinctive) or (got and repeat)):
             wider = frozenset(w for w in f.words if _has_word(w, cws, cflat))
-            rule = _match(f, wider) and "context"
+            under = _match(f, wider)
+            rule = {"": "", "most_words": "context_most_words"}.get(under, "context")
             got = wider if rule else got
         if rule:
             hits.append((f, got, rule))
-    # a fact whose matched words are a strict subset of another's is the less specific name
     # a fact whose matched words are a strict subset of another's is the less specific name, unless
     # that other one left one of its own distinctive words unsaid ('floor' vs 'backup_desk_floor')
-    keep = [h for h in hits if not any(h[1] < o[1] and o[2] != "most_words" for o in hits if o is not h)]
+    partial = ("most_words", "context_most_words")
+    keep = [h for h in hits if not any(h[1] < o[1] and o[2] not in partial for o in hits if o is not h)]
     # same words matched: the name with fewer words left unsaid ('desired_return_date' over 'original_...')
     keep = [
         h
@@ -173,16 +174,31 @@ def prefer_heard_digits(text: str, book: FactBook, asked: dict[str, str]) -> dic
 _NUMBER_TAILS = {"one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"}
 
 _FALLBACK_WORDS = {"backup", "fallback", "alternate", "alternative", "secondary"}
+_FALLBACK_CUE = re.compile(
+    r"\b(backup|back up|fallback|alternat\w*|second choice|instead|other option)\b", re.I
+)
 
 
-def prefer_fallback(question: str, book: FactBook, asked: dict[str, str]) -> dict[str, str]:
-    """'Which floor should I try next / instead?': the caller's fallback fact of that kind
-    ('backup_desk_floor', 'fallback_floor'), when it has exactly one."""
-    if not re.search(r"\b(next|instead|another|other|else|alternative)\b", question, re.I):
-        return asked
+def prefer_fallback(question: str, book: FactBook, asked: dict[str, str], text: str = "") -> dict[str, str]:
+    """'Which floor should I try next / instead?', or 'I can check other floors. Which floor first?':
+    the caller's fallback fact of that kind ('backup_desk_floor', 'fallback_floor'), when it has
+    exactly one. Asked without such a cue, the fallback fact is not what the agent means."""
+    cue = re.search(r"\b(next|instead|another|other|else|alternative)\b", question, re.I)
     out: dict[str, str] = {}
     for k, rule in asked.items():
         f = book.get(k)
+        if f is not None and set(f.words) & _FALLBACK_WORDS and not cue and not _FALLBACK_CUE.search(text):
+            twins = [o for o in book if o.key != k and o.words and o.words[-1] == f.words[-1]
+                     and not set(o.words) & _FALLBACK_WORDS]  # fmt: skip
+            if len(twins) == 1:  # 'What building and floor would you prefer?' means the first choice
+                out[twins[0].key] = f"not_fallback:{k}"
+                continue
+        tail = f.words[-1] if f is not None and f.words else ""
+        if not (
+            cue or (tail and re.search(rf"\b(other|another|different|alternative)\s+{tail}s?\b", text, re.I))
+        ):
+            out[k] = rule
+            continue
         twins = [
             o
             for o in book

@@ -342,7 +342,7 @@ def classify(
     asked = _asked_by_words(t, book, given, focus) or _asked_otherwise(t, heard, book, hook)
     asked = _not_said_by_agent(t, book, asked)
     asked = prefer_heard_digits(t.text, book, asked)
-    asked = prefer_fallback(heard.question, book, asked)
+    asked = prefer_fallback(heard.question, book, asked, t.text)
     if asked:
         heard.kinds.append("request")
         heard.asked = list(asked)

@@ -385,6 +385,10 @@ def mentions(text: str, value: str) -> bool:
     if has_digit or (len(c) >= 4 and " " not in v and v.upper() == v):
         if any(c == r or (len(c) >= 4 and c in r) for r in rs):
             return True
+    elif len(c) == 3 and v.isalpha() and v.isupper() and c in rs:  # 'LAX' said 'L A X' (a whole run)
+        return True
+    if _abbreviated(text, v):
+        return True
         if len(c) >= 8 and c in "".join(r for r in rs if r not in ("dot", "at")):
             return True
     words = [w for w in tokens(v) if w not in _SEPARATORS and w not in ".?!;"]
@@ -396,6 +400,42 @@ def mentions(text: str, value: str) -> bool:
         flat = "".join(t for t in toks if t not in ("dot", "at") and t not in ".?!;")
         return c.replace("@", "") in flat or c in flat
     return any(toks[i : i + n] == words for i in range(len(toks) - n + 1))
+
+
+_ABBREV_CODE = re.compile(r"^([A-Z]{2,4})[\s-]?(\d{1,3})$")  # 'FL3', 'BLD2'
+_WORD_NUMBER = re.compile(r"^([A-Za-z]{3,})\s+(\d{1,3})$")  # 'floor 3', 'Building 2'
+
+
+def _abbreviates(short: str, word: str) -> bool:
+    """'fl' abbreviates 'floor', 'bld' 'building': same first letter, the rest in order."""
+    if len(short) < 2 or len(word) <= len(short) or short[0] != word[0]:
+        return False
+    it = iter(word)
+    return all(ch in it for ch in short)
+
+
+def _abbreviated(text: str, value: str) -> bool:
+    """A numbered place said the other way: the value 'FL3' as 'floor three', 'floor 3' as 'F L three'.
+
+    Agents read codes from their systems and callers say the words (or the other way round);
+    an abbreviation is the word's first letter and some of its next ones, in order."""
+    v = value.strip()
+    m = _ABBREV_CODE.match(v)
+    if m:
+        short, num = m.group(1).lower(), str(int(m.group(2)))
+        toks = tokens(text)
+        return any(
+            toks[i + 1] == num and toks[i].isalpha() and _abbreviates(short, toks[i])
+            for i in range(len(toks) - 1)
+        )
+    m = _WORD_NUMBER.match(v)
+    if m:
+        word, num = m.group(1).lower(), str(int(m.group(2)))
+        for r in runs(text):  # 'B L D three, F L three' is one run: its letters+digits pieces
+            for letters, digits in re.findall(r"([a-z]+)(\d+)", r):
+                if int(digits) == int(num) and _abbreviates(letters, word):
+                    return True
+    return False
 
 
 def _spell(chunk: str) -> str:
