@@ -22,6 +22,8 @@ from voxbench.pipelines.caller.goal.spoken import dates, mentions, money, runs, 
         ("Deliver it to Headquarters, floor three.", "FL3"),  # a code said as the word it abbreviates
         ("desk B L D three, F L two, D two zero one", "floor 2"),  # and the other way round
         ("arriving L A X at seven fifteen PM", "LAX"),  # a three-letter code spelled
+        ("currently from Austin to Los Angeles on March twentieth", "AUS to LAX"),  # airports by city
+        ("You have Chicago O’Hare to Miami on June fifth.", "ORD→MIA"),
     ],
 )
 def test_mentions_finds_spoken_forms(text: str, value: str) -> None:
@@ -35,6 +37,8 @@ def test_mentions_rejects_other_values_and_common_words() -> None:
     assert not mentions("floor two", "FL3") and not mentions("F L two", "floor 3")
     assert not mentions("room R M three zero one", "floor 3")  # 'rm' abbreviates no 'floor'
     assert not mentions("I need to relax", "LAX")
+    assert not mentions("from Austin to Dallas", "AUS to LAX")  # every airport of the value
+    assert not mentions("Chicago Midway to Miami", "ORD to MIA")  # a city of several airports
 
 
 def test_runs_join_spelled_codes_and_stop_at_words() -> None:

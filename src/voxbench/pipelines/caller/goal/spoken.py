@@ -16,6 +16,8 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from voxbench.pipelines.caller.goal.airports import AIRPORT_NAMES, airport_codes
+
 _UNITS = {
     "zero": 0, "oh": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
     "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14,
@@ -282,75 +284,13 @@ def parse_time_value(value: str) -> tuple[int, int] | None:
     return h, mi
 
 
-_COMMON = set(
-    [
-        "a",
-        "an",
-        "the",
-        "i",
-        "you",
-        "we",
-        "us",
-        "it",
-        "is",
-        "am",
-        "are",
-        "was",
-        "be",
-        "to",
-        "of",
-        "in",
-        "on",
-        "at",
-        "by",
-        "for",
-        "and",
-        "or",
-        "no",
-        "not",
-        "yes",
-        "ok",
-        "okay",
-        "my",
-        "your",
-        "me",
-        "our",
-        "this",
-        "that",
-        "these",
-        "those",
-        "with",
-        "from",
-        "as",
-        "do",
-        "did",
-        "does",
-        "can",
-        "could",
-        "would",
-        "will",
-        "please",
-        "thanks",
-        "thank",
-        "one",
-        "two",
-        "hi",
-        "hello",
-        "new",
-        "other",
-        "none",
-        "true",
-        "false",
-        "null",
-        "confirmed",
-        "active",
-        "yes",
-        "all",
-        "any",
-        "some",
-        "done",
-    ]
-)
+_COMMON = {
+    "a", "an", "the", "i", "you", "we", "us", "it", "is", "am", "are", "was", "be", "to", "of", "in", "on",
+    "at", "by", "for", "and", "or", "no", "not", "yes", "ok", "okay", "my", "your", "me", "our", "this",
+    "that", "these", "those", "with", "from", "as", "do", "did", "does", "can", "could", "would", "will",
+    "please", "thanks", "thank", "one", "two", "hi", "hello", "new", "other", "none", "true", "false",
+    "null", "confirmed", "active", "all", "any", "some", "done",
+}  # fmt: skip
 
 
 def matchable(value: str) -> bool:
@@ -399,7 +339,21 @@ def mentions(text: str, value: str) -> bool:
     if "@" in v:  # email: said as 'john dot smith at gmail dot com' or written
         flat = "".join(t for t in toks if t not in ("dot", "at") and t not in ".?!;")
         return c.replace("@", "") in flat or c in flat
-    return any(toks[i : i + n] == words for i in range(len(toks) - n + 1))
+    if any(toks[i : i + n] == words for i in range(len(toks) - n + 1)):
+        return True
+    return _airports_said(toks, rs, v)
+
+
+def _airports_said(toks: list[str], rs: list[str], value: str) -> bool:
+    """An airport-code value ('AUS to LAX') said by its cities ('from Austin to Los Angeles')."""
+    codes = airport_codes(value)
+    for code in codes:
+        names = [[w for w in tokens(n) if w not in _SEPARATORS] for n in AIRPORT_NAMES[code]]
+        if code.lower() not in rs and not any(
+            toks[i : i + len(nw)] == nw for nw in names for i in range(len(toks) - len(nw) + 1)
+        ):
+            return False
+    return bool(codes)
 
 
 _ABBREV_CODE = re.compile(r"^([A-Z]{2,4})[\s-]?(\d{1,3})$")  # 'FL3', 'BLD2'
@@ -464,19 +418,9 @@ def spell_code(value: str) -> str:
 
 
 _MONTH_NAMES = [
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-]
+    "January", "February", "March", "April", "May", "June",
+    "July", "August", "September", "October", "November", "December",
+]  # fmt: skip
 
 
 def say_date(value: str) -> str:
