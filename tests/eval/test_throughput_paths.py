@@ -221,3 +221,36 @@ def test_a_cycle_dropped_while_frozen_is_collected_after() -> None:
         assert ref() is not None  # frozen: not collected yet
     gc.collect()
     assert ref() is None
+
+
+def test_background_writer_lands_every_file_before_close_returns(tmp_path: Path) -> None:
+    from voxbench.eval.file_writer import BackgroundWriter
+
+    with BackgroundWriter(max_pending=4) as w:
+        for i in range(40):
+            w.write(tmp_path / f"r{i}" / "metrics.json", f"{i}".encode() * 1000)
+    for i in range(40):
+        d = tmp_path / f"r{i}"
+        assert (d / "metrics.json").read_bytes() == f"{i}".encode() * 1000
+        assert [q.name for q in d.iterdir()] == ["metrics.json"]  # no temp file left
+
+
+def test_background_writer_raises_a_failed_write(tmp_path: Path) -> None:
+    from voxbench.eval.file_writer import BackgroundWriter
+
+    (tmp_path / "not_a_dir").write_text("x")
+    w = BackgroundWriter()
+    w.write(tmp_path / "ok" / "metrics.json", b"{}")
+    w.write(tmp_path / "not_a_dir" / "metrics.json", b"{}")  # its folder cannot be made
+    with pytest.raises(OSError):
+        w.close()
+    assert (tmp_path / "ok" / "metrics.json").read_bytes() == b"{}"
+
+
+def test_scoring_error_is_raised_after_queued_files_land(tmp_path: Path) -> None:
+    from voxbench.eval.file_writer import BackgroundWriter
+
+    with pytest.raises(RuntimeError, match="scoring failed"), BackgroundWriter() as w:
+        w.write(tmp_path / "r" / "metrics.json", b"{}")
+        raise RuntimeError("scoring failed")
+    assert (tmp_path / "r" / "metrics.json").read_bytes() == b"{}"

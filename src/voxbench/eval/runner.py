@@ -35,6 +35,7 @@ from voxbench.eval.analysis import DEFAULT_CI_TARGET, analysis_summary, analyze_
 from voxbench.eval.context import ConversationContext
 from voxbench.eval.eva_dataset import EvaDataset
 from voxbench.eval.eva_format import domain_from_config, is_eva_record, load_eva_context
+from voxbench.eval.file_writer import BackgroundWriter, write_now
 from voxbench.eval.from_record import load_context
 from voxbench.eval.heap import settled_heap
 from voxbench.eval.judge_repeats import repeat_configs, repeat_values
@@ -42,12 +43,13 @@ from voxbench.eval.metrics.validation import validation_gate
 from voxbench.eval.offline._shipped import offline_provenance
 from voxbench.eval.parallel import fork_available, map_in_processes
 from voxbench.eval.types import REGISTRY, EvalConfig, MetricResult, run_metric
-from voxbench.records import atomic_write_bytes, atomic_write_json
+from voxbench.records import atomic_write_json
 
 METRICS_FILE = "metrics.json"
 SUMMARY_FILE = "metrics_summary.json"
 SUMMARY_SCHEMA = "1.0"
 _ARCHIVED = re.compile(r"_(failed_attempt|attempt|unvalidated)_\d+$")
+WriteFile = Callable[[Path, bytes], None]
 
 
 def default_metrics() -> list[str]:
@@ -244,7 +246,9 @@ def provenance(run_dir: Path, config: EvalConfig, metrics: list[str]) -> dict[st
         "judge_details": judge_details,
         "judge_prompts": prompts,
         "judge_mode": mode,
-        "offline_judges": offline_provenance(metrics) if mode == "offline" else {},
+        "offline_judges": offline_provenance(m for m in metrics if REGISTRY[m].needs_judge)
+        if mode == "offline"
+        else {},
         "run_manifest": json.loads(run_json.read_text(encoding="utf-8")) if run_json.is_file() else None,
         "metrics_computed": metrics,
     }
@@ -372,8 +376,9 @@ class RunJob:
     repeats: list[EvalConfig]
 
 
-def score_found(f: FoundRecord, job: RunJob) -> ScoredRecord:
-    """Load, score and (with `job.write`) write metrics.json for one found record."""
+def score_found(f: FoundRecord, job: RunJob, write_file: WriteFile = write_now) -> ScoredRecord:
+    """Load, score and (with `job.write`) write metrics.json for one found record, with
+    `write_file(path, data)` (atomic; a `BackgroundWriter`'s when scoring a run in one process)."""
     try:
         ctx = load_any(f, job.run_dir, job.dataset_root, job.pipeline_type, job.shared)
     except Exception as exc:  # an unreadable record is an infrastructure failure, counted
@@ -391,8 +396,19 @@ def score_found(f: FoundRecord, job: RunJob) -> ScoredRecord:
     if job.judge_repeats >= 2:
         s.analysis["judge_repeats"] = repeat_values(ctx, s, job.repeats, job.names)
     if job.write:
-        atomic_write_bytes(mpath, metrics_bytes(s, ctx), durable=False)
+        write_file(mpath, metrics_bytes(s, ctx))
     return s
+
+
+def score_in_this_process(found: list[FoundRecord], job: RunJob) -> list[ScoredRecord]:
+    """Score one record after another; their files are written on a background thread
+    (`file_writer.py`), all of them before this returns."""
+    scored: list[ScoredRecord] = []
+    with settled_heap() as settle, BackgroundWriter() as writer:
+        for f in found:
+            scored.append(score_found(f, job, writer.write))
+            settle()
+    return scored
 
 
 def score_run(
@@ -431,14 +447,11 @@ def score_run(
         judge_repeats=judge_repeats,
         repeats=repeat_configs(config, judge_repeats) if judge_repeats >= 2 else [],
     )
-    with settled_heap() as settle:  # the kept results are not walked by the GC again and again
-        if can_parallelize(job, len(found), workers):
+    if can_parallelize(job, len(found), workers):
+        with settled_heap() as settle:  # the kept results are not walked by the GC again and again
             scored = score_in_processes(found, job, workers, settle)
-        else:
-            scored = []
-            for f in found:
-                scored.append(score_found(f, job))
-                settle()
+    else:
+        scored = score_in_this_process(found, job)
     all_names = sorted({m for s in scored for m in s.metrics} | set(names))
     summary = summarize(run_dir, scored, config, [m for m in all_names if m in REGISTRY], ci_target=ci_target)
     if write:
