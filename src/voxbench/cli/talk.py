@@ -32,6 +32,7 @@ def add_parser(sub: Any) -> None:
         "talk", help="call the agent yourself (browser page or local mic); recorded and scored"
     )
     p.add_argument("--agent", default="cascade-local", help="agent profile (see `voxbench agents list`)")
+    p.add_argument("--profiles", action="append", help="YAML file of extra agent profiles (repeatable)")
     p.add_argument("--scenario", required=True, help="scenario id, e.g. bb.1 or 7.4.1")
     p.add_argument("--data", default=None, help="EVA-format dataset folder (default: built-in scenarios)")
     p.add_argument("--domain", default=None, help="domain (default: the one holding --scenario)")
@@ -87,9 +88,35 @@ def resolve_call(data: str | None, domain: str | None, scenario: str, lang: str)
 def talk_config(time_limit: float, lang: str) -> Any:
     from voxbench.pipelines.config import CallConfig, LimitsConfig
 
-    # a person pauses and thinks: be patient before calling it inactive
+    # a person pauses and thinks: be patient before calling it inactive. No post-call STT:
+    # the person rates the call right after it, and nothing waits for a transcript
     return CallConfig(
-        lang=lang, limits=LimitsConfig(time_limit_s=time_limit, inactivity_s=120.0, drain_s=8.0)
+        lang=lang,
+        limits=LimitsConfig(time_limit_s=time_limit, inactivity_s=120.0, drain_s=8.0),
+        post_call_transcribe_agent=False,
+    )
+
+
+def talk_spec(args: argparse.Namespace, call: Any) -> Any:
+    """The CallSpec of `voxbench talk`: the agent resolved like `voxbench call`'s (a profile,
+    profile files), a person as the caller, the call stamped with the time it was made."""
+    from voxbench.pipelines.agent.selection import resolve_agent
+    from voxbench.pipelines.call.spec import CallSeeds, CallSpec, ConversationRef, PersonSpec
+
+    stamp = dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%S")
+    ref = ConversationRef(
+        conversation_id=f"{call.domain}-{call.scenario.id}-human-{stamp}",
+        dataset=args.data,
+        domain=call.domain,
+        scenario_id=call.scenario.id,
+        lang=args.lang,
+    )
+    return CallSpec(
+        conversation=ref,
+        agent=resolve_agent(args.agent, args.profiles),
+        simulator=PersonSpec(interface="local-audio" if args.local_audio else "browser-webrtc"),
+        call=talk_config(args.time_limit, args.lang),
+        seeds=CallSeeds.derive(0, ref, perturbed=False),
     )
 
 
@@ -107,11 +134,12 @@ def run_talk_cmd(args: argparse.Namespace) -> int:
 
     quiet_stderr(args.verbose)
     call = resolve_call(args.data, args.domain, args.scenario, args.lang)  # before any model loads
+    spec = talk_spec(args, call)
 
+    from voxbench.pipelines.call.session import CallSession
     from voxbench.pipelines.human.talk import TalkCall, scenario_card
     from voxbench.pipelines.human.talk_local import AudioDeviceError
 
-    cfg = talk_config(args.time_limit, args.lang)
     stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
     out = Path(args.out or f"runs/talk/{call.domain}-{call.scenario.id}-{stamp}")
     transport = None
@@ -120,7 +148,7 @@ def run_talk_cmd(args: argparse.Namespace) -> int:
 
         try:  # fail before loading any model
             transport, devices = local_audio_transport(
-                cfg.wire.sample_rate, args.input_device, args.output_device
+                spec.call.wire.sample_rate, args.input_device, args.output_device
             )
         except AudioDeviceError as exc:
             print(f"voxbench talk: {exc}", file=sys.stderr)
@@ -129,15 +157,7 @@ def run_talk_cmd(args: argparse.Namespace) -> int:
     else:
         _check_webrtc()
 
-    from voxbench.pipelines.agent.builder import build_agent_services
-    from voxbench.pipelines.agent.selection import local_llm_config, resolve_agent
-    from voxbench.pipelines.local_stack import start_llm_server
-
-    profile = resolve_agent(args.agent)
-    local_llm = local_llm_config(profile)
-    print(f"loading the agent ({profile.name})…", flush=True)
-    server = start_llm_server(local_llm) if local_llm is not None else None
-    interface = "local-audio" if args.local_audio else "browser-webrtc"
+    print(f"loading the agent ({spec.profile.name})…", flush=True)
     card = scenario_card(call)
 
     def ready(url: str) -> None:
@@ -147,20 +167,15 @@ def run_talk_cmd(args: argparse.Namespace) -> int:
         return {} if args.no_score else await asyncio.to_thread(score_talk_record, path)
 
     async def main() -> Any:
-        try:
-            services = build_agent_services(profile, server=server, check=False)
-            talk = TalkCall(call, cfg, services, out, interface=interface)
-            if args.local_audio:
-                from voxbench.pipelines.human.talk_local import run_local_talk
+        talk = TalkCall(CallSession(spec, out))  # the session owns the agent's LLM server
+        if args.local_audio:
+            from voxbench.pipelines.human.talk_local import run_local_talk
 
-                return await run_local_talk(talk, card, transport)
-            from voxbench.pipelines.human.talk_web import TalkPageOptions, serve_talk
+            return await run_local_talk(talk, card, transport)
+        from voxbench.pipelines.human.talk_web import TalkPageOptions, serve_talk
 
-            options = TalkPageOptions(port=args.port, raw_mic=args.raw_mic)
-            return await serve_talk(talk, card, options, on_ready=ready, on_rated=rated)
-        finally:
-            if server is not None:  # before the loop tears down (in-flight requests fail fast)
-                await server.astop()
+        options = TalkPageOptions(port=args.port, raw_mic=args.raw_mic)
+        return await serve_talk(talk, card, options, on_ready=ready, on_rated=rated)
 
     with log_to_record(out):
         record = asyncio.run(run_with_progress(main(), out / "events.jsonl"))
@@ -182,9 +197,13 @@ def run_talk_cmd(args: argparse.Namespace) -> int:
 
 
 def _drop_empty(out: Path) -> None:
-    """No call, no record directory: remove the folder if it holds only the call's log."""
+    """No call, no record directory: remove the folder if it holds only the call's log and
+    the progress note of a session nobody called."""
     from voxbench.cli.call_progress import LOG_FILE
+    from voxbench.records.stage import STAGE_FILE
 
-    if out.is_dir() and [p.name for p in out.iterdir()] == [LOG_FILE]:
-        (out / LOG_FILE).unlink()
-        out.rmdir()
+    if not out.is_dir() or not {p.name for p in out.iterdir()} <= {LOG_FILE, STAGE_FILE}:
+        return
+    for p in out.iterdir():
+        p.unlink()
+    out.rmdir()

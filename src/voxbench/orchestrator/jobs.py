@@ -114,7 +114,7 @@ class ConversationJob(BaseModel):
 
     @property
     def simulator(self) -> SimulatorSpec:
-        return self.spec.simulator
+        return self.spec.simulated
 
     @property
     def perturbation(self) -> Condition:

@@ -20,12 +20,14 @@ import soundfile as sf
 
 from tests.fakes.services import FakeLLM, FakeSTT, FakeTTS, Reply
 from tests.pipelines.talk.helpers import buzz_segments, chromium_path, fake_mic_flags, write_mic_wav
+from voxbench.pipelines.agent.profiles import get_profile
 from voxbench.pipelines.bundles import AgentServices
+from voxbench.pipelines.call.session import CallSession
+from voxbench.pipelines.call.spec import CallSeeds, CallSpec, ConversationRef, PersonSpec
 from voxbench.pipelines.config import AgentConfig, CallConfig, LimitsConfig, TurnConfig, VADConfig
 from voxbench.pipelines.human.talk import TalkCall, scenario_card
-from voxbench.pipelines.scenario_input import CallScenario
 from voxbench.records import AgentInfo, HumanRating, Speech, ToolCall, Transcript, read_record
-from voxbench.scenarios import check_task_completion, load_dataset
+from voxbench.scenarios import check_task_completion
 
 SR = 16000
 USER_LINES = [
@@ -35,11 +37,6 @@ USER_LINES = [
     "No, that's all. Thanks, bye.",
 ]
 ONSETS = [3.0, 8.0, 13.0, 18.0]  # in the WAV; each 1.0 s of voiced buzz
-
-
-def bb1() -> CallScenario:
-    dd = load_dataset(None, ["airline"]).domains["airline"]
-    return CallScenario.from_domain(dd, "bb.1")
 
 
 def fake_agent() -> AgentServices:
@@ -64,6 +61,22 @@ def fake_agent() -> AgentServices:
         tts=FakeTTS(f0=120.0),
         info=AgentInfo(name="fake-cascade"),
     )
+
+
+def talk_call(
+    out: Path, services: Any = None, cfg: CallConfig | None = None, interface: str = "browser-webrtc"
+) -> TalkCall:
+    """A person's call on bb.1 through CallSession, as `voxbench talk` makes it; ``services``
+    injected instead of the cascade-local profile's."""
+    ref = ConversationRef(conversation_id="airline-bb.1-human-test", domain="airline", scenario_id="bb.1")
+    spec = CallSpec(
+        conversation=ref,
+        agent=get_profile("cascade-local"),
+        simulator=PersonSpec(interface=interface),  # type: ignore[arg-type]
+        call=cfg or fast_config(),
+        seeds=CallSeeds.derive(0, ref, perturbed=False),
+    )
+    return TalkCall(CallSession(spec, out), agent_services=services)
 
 
 def fast_config() -> CallConfig:
@@ -161,7 +174,7 @@ async def test_browser_call_fake_mic_to_scored_record(tmp_path: Path) -> None:
     chromium_path()
     wav = write_mic_wav(tmp_path / "mic.wav", buzz_segments(ONSETS, 1.0, SR), total_s=23.0, sr=SR)
     out = tmp_path / "record"
-    talk = TalkCall(bb1(), fast_config(), fake_agent(), out, interface="browser-webrtc")
+    talk = talk_call(out, fake_agent())
     record, lines = await browser_call(
         tmp_path, talk, wav, "Goodbye", timeout_s=90, shots=shots_dir(tmp_path)
     )
@@ -219,7 +232,7 @@ async def test_denied_microphone_shows_a_clear_error(tmp_path: Path) -> None:
     from tests.pipelines.talk.helpers import HEADLESS_FLAGS
     from voxbench.pipelines.human.talk_web import TalkWebServer
 
-    talk = TalkCall(bb1(), fast_config(), fake_agent(), tmp_path / "rec", interface="browser-webrtc")
+    talk = talk_call(tmp_path / "rec", fake_agent())
     server = TalkWebServer(talk, scenario_card(talk.call), port=0)
     url = await server.start()
     try:
@@ -250,9 +263,6 @@ async def test_browser_call_real_local_stack(tmp_path: Path) -> None:
     """The same page and flow with the offline agent (whisper + llama.cpp + Piper); the mic
     WAV is Piper's user voice saying the reference lines with long pauses for the agent."""
     chromium_path()
-    from voxbench.pipelines.agent.builder import build_agent_services
-    from voxbench.pipelines.agent.profiles import get_profile
-    from voxbench.pipelines.local_stack import start_llm_server
     from voxbench.pipelines.services.tts import PiperSynth, resolve_piper_voice
 
     synth = PiperSynth(resolve_piper_voice("user-piper"))
@@ -262,17 +272,12 @@ async def test_browser_call_real_local_stack(tmp_path: Path) -> None:
         segs.append((t, pcm))
         t += pcm.size / SR + 22.0
     wav = write_mic_wav(tmp_path / "mic.wav", segs, total_s=t, sr=SR)
-    profile = get_profile("cascade-local")
-    server = start_llm_server()
-    try:
-        services = build_agent_services(profile, server=server)
-        cfg = CallConfig(limits=LimitsConfig(time_limit_s=t + 60, inactivity_s=60, drain_s=4))
-        talk = TalkCall(bb1(), cfg, services, tmp_path / "record", interface="browser-webrtc")
-        record, lines = await browser_call(
-            tmp_path, talk, wav, None, timeout_s=t + 120, shots=shots_dir(tmp_path), wait_s=t + 5
-        )
-    finally:
-        await server.astop()
+    # the session builds the cascade-local agent and owns its llama.cpp server, as `voxbench talk`
+    cfg = CallConfig(limits=LimitsConfig(time_limit_s=t + 60, inactivity_s=60, drain_s=4))
+    talk = talk_call(tmp_path / "record", cfg=cfg)
+    record, lines = await browser_call(
+        tmp_path, talk, wav, None, timeout_s=t + 120, shots=shots_dir(tmp_path), wait_s=t + 5
+    )
     assert record is not None and record.status == "completed", record and record.error
     assert any(line.startswith("agent") for line in lines)
     b = read_record(tmp_path / "record")

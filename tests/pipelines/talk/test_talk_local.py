@@ -21,7 +21,7 @@ import pytest
 
 from tests.fakes.services import FakeLLM, FakeSTT, FakeTTS, Reply, buzz
 from voxbench.pipelines.bundles import AgentServices
-from voxbench.pipelines.human.talk import TalkCall, scenario_card
+from voxbench.pipelines.human.talk import scenario_card
 from voxbench.pipelines.human.talk_local import (
     AudioDeviceError,
     find_devices,
@@ -199,7 +199,7 @@ def test_cli_fails_before_loading_models(
 
 @pytest.mark.timeout(120)
 async def test_local_call_through_fake_portaudio(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    from tests.pipelines.talk.test_talk_browser import bb1, fast_config
+    from tests.pipelines.talk.test_talk_browser import talk_call
 
     mod, cls = fake_pyaudio([MIC, SPK], default_in=0, default_out=1)
     mic = np.zeros(SR * 8, dtype=np.int16)
@@ -220,7 +220,7 @@ async def test_local_call_through_fake_portaudio(monkeypatch: pytest.MonkeyPatch
         tts=FakeTTS(f0=120.0),
         info=AgentInfo(name="fake"),
     )
-    talk = TalkCall(bb1(), fast_config(), services, tmp_path / "rec", interface="local-audio")
+    talk = talk_call(tmp_path / "rec", services, interface="local-audio")
     said: list[str] = []
     lines: asyncio.Queue[str | None] = asyncio.Queue()
 

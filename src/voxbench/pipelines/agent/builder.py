@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 from typing import Any, Protocol
 
-from pipecat.transports.websocket.server import SingleClientWebsocketServerTransport
+from pipecat.transports.base_transport import BaseTransport
 
 from voxbench.pipelines.agent.cascade import AgentInputs, AgentPipeline, build_cascade_agent
 from voxbench.pipelines.agent.profiles import AgentProfile, preflight
@@ -38,14 +38,14 @@ class AgentBundle(Protocol):
 
     def build_pipeline(
         self,
-        transport: SingleClientWebsocketServerTransport,
+        transport: BaseTransport,
         inputs: AgentInputs,
     ) -> AgentPipeline: ...
 
 
 def build_agent(
     services: AgentServices | AgentBundle,
-    transport: SingleClientWebsocketServerTransport,
+    transport: BaseTransport,
     inputs: AgentInputs,
 ) -> AgentPipeline:
     if isinstance(services, AgentServices):

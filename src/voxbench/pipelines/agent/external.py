@@ -30,7 +30,7 @@ from typing import Any
 
 from pipecat.pipeline.pipeline import Pipeline
 from pipecat.processors.aggregators.llm_context import LLMContext
-from pipecat.transports.websocket.server import SingleClientWebsocketServerTransport
+from pipecat.transports.base_transport import BaseTransport
 
 from voxbench.pipelines.agent.cascade import AgentInputs, AgentPipeline
 from voxbench.pipelines.agent.tool_bridge import ToolBridge
@@ -51,7 +51,7 @@ class ExternalAgentServices:
 
     def build_pipeline(
         self,
-        transport: SingleClientWebsocketServerTransport,
+        transport: BaseTransport,
         inputs: AgentInputs,
     ) -> AgentPipeline:
         spec, executor, control, clock = inputs.spec, inputs.executor, inputs.control, inputs.clock

@@ -26,7 +26,7 @@ from pipecat.processors.aggregators.llm_response_universal import (
 from pipecat.processors.frame_processor import FrameProcessor
 from pipecat.services.llm_service import LLMService
 from pipecat.services.tts_service import TTSService
-from pipecat.transports.websocket.server import SingleClientWebsocketServerTransport
+from pipecat.transports.base_transport import BaseTransport
 
 from voxbench.pipelines.agent.cascade import AgentInputs, AgentPipeline
 from voxbench.pipelines.agent.tools import bind_tools, tools_schema
@@ -75,7 +75,7 @@ class RealtimeAgentServices:
 
     def build_pipeline(
         self,
-        transport: SingleClientWebsocketServerTransport,
+        transport: BaseTransport,
         inputs: AgentInputs,
     ) -> AgentPipeline:
         return build_realtime_agent(self, transport, inputs)
@@ -83,7 +83,7 @@ class RealtimeAgentServices:
 
 def build_realtime_agent(
     services: RealtimeAgentServices,
-    transport: SingleClientWebsocketServerTransport,
+    transport: BaseTransport,
     inputs: AgentInputs,
 ) -> AgentPipeline:
     """S2S when ``services.tts`` is None, hybrid (realtime text -> TTS) otherwise."""

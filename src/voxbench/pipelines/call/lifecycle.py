@@ -11,6 +11,7 @@ from typing import Any
 
 from loguru import logger
 from pipecat.frames.frames import EndFrame
+from pipecat.observers.base_observer import BaseObserver
 from pipecat.pipeline.pipeline import Pipeline
 from pipecat.pipeline.worker import PipelineParams, PipelineWorker, ProcessorUnusablePolicy
 
@@ -18,15 +19,16 @@ from voxbench.processors.clock import ConversationClock
 
 
 def make_worker(
-    pipeline: Pipeline, clock: ConversationClock, observer: Any, sr: int, name: str
+    pipeline: Pipeline, clock: ConversationClock, observers: list[BaseObserver], sr: int, name: str
 ) -> PipelineWorker:
+    """A pipeline worker on the conversation clock (the recorder's observer among ``observers``)."""
     return PipelineWorker(
         pipeline,
         params=PipelineParams(
             audio_in_sample_rate=sr, audio_out_sample_rate=sr, enable_metrics=True, enable_usage_metrics=True
         ),
         clock=clock,
-        observers=[observer],
+        observers=observers,
         idle_timeout_secs=None,
         enable_rtvi=False,
         enable_turn_tracking=False,

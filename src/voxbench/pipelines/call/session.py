@@ -1,7 +1,7 @@
 """One call from its :class:`~voxbench.pipelines.call.spec.CallSpec`: the only way in.
 
-`voxbench call` and the orchestrator's worker are thin drivers: each resolves a spec and
-hands it here. The session owns the model servers of the call (the agent's llama.cpp
+`voxbench call`, `voxbench talk`, `voxbench selftest` and the orchestrator's worker are thin
+drivers: each resolves a spec and hands it here. The session owns the model servers of the call (the agent's llama.cpp
 server when its profile runs a local LLM, the LLM caller's own), builds the agent's and the
 caller's services from the spec alone, runs the call and lets the runner write
 ``record.json`` once, with the spec's coordinates and seeds already in it. Tests inject
@@ -12,11 +12,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from voxbench.pipelines.call.spec import CallSpec
+from voxbench.pipelines.call.spec import CallSpec, SimulatorSpec
 from voxbench.records import ConversationRecord
 from voxbench.records.stage import note_stage
+
+if TYPE_CHECKING:
+    from voxbench.pipelines.call.endpoint import CallerEndpoint
 
 
 @dataclass
@@ -48,16 +51,27 @@ class CallSession:
         return CallPerturbation(self.spec.perturbation, seed, **self.perturbation_kw)
 
     async def run(
-        self, agent_services: Any = None, sim_services: Any = None, call: Any = None
+        self,
+        agent_services: Any = None,
+        sim_services: Any = None,
+        call: Any = None,
+        caller: CallerEndpoint | None = None,
     ) -> ConversationRecord:
         """Run the call. Services not given are built from the spec (servers started here and
         stopped before returning, while the event loop still runs: an abandoned request fails
-        fast instead of generating on)."""
-        from voxbench.pipelines.call.runner import run_call
+        fast instead of generating on). ``caller``: the other end of the line when it is not a
+        simulated caller built from the spec (a person's, ``human/person.py``)."""
+        from voxbench.pipelines.call.runner import run_call, run_live_call
 
+        if caller is None and not isinstance(self.spec.simulator, SimulatorSpec):
+            raise ValueError("a person's call runs with the person's endpoint (voxbench talk)")
         call = call or self.scenario()
         try:
             agent = agent_services if agent_services is not None else self._agent_services(call)
+            if caller is not None:
+                return await run_live_call(
+                    call, self.spec.call, agent, caller, self.out_dir, self.spec.identity
+                )
             sim = sim_services if sim_services is not None else self._simulator_services(call)
             return await run_call(
                 call,
@@ -103,7 +117,7 @@ class CallSession:
         from voxbench.pipelines.caller.llm_service import CallerRules
         from voxbench.pipelines.local_stack import local_simulator, start_simulator_llm_server
 
-        sim = self.spec.simulator
+        sim = self.spec.simulated
         note_stage(self.out_dir, f"loading the caller's models ({sim.kind} caller)")
         server = self._own(start_simulator_llm_server(sim.llm)) if sim.kind == "llm" else None
         return local_simulator(

@@ -104,6 +104,27 @@ class SimulatorSpec(_Frozen):
         return "trace" if self.kind == "scripted" else self.kind
 
 
+class PersonSpec(_Frozen):
+    """A person as the caller (``voxbench talk``): on the browser page, the machine's
+    microphone and speaker, or an audio client on the loopback WebSocket (a scripted person in
+    tests). The driver supplies the person's transport when the call runs."""
+
+    kind: Literal["human"] = "human"
+    interface: Literal["browser-webrtc", "local-audio", "loopback-websocket"]
+
+
+def _caller_tag(v: Any) -> str:
+    kind = v.get("kind") if isinstance(v, Mapping) else getattr(v, "kind", None)
+    return "human" if kind == "human" else "simulated"
+
+
+CallerSpec = Annotated[
+    Annotated[SimulatorSpec, Tag("simulated")] | Annotated[PersonSpec, Tag("human")],
+    Discriminator(_caller_tag),
+]
+"""Who calls the agent: a simulated caller, or a person."""
+
+
 class ConversationRef(_Frozen):
     """Which conversation and attempt a call is: its coordinates in a run."""
 
@@ -154,7 +175,7 @@ class CallSpec(_Frozen):
 
     conversation: ConversationRef
     agent: AgentSpec
-    simulator: SimulatorSpec = Field(default_factory=SimulatorSpec)
+    simulator: CallerSpec = Field(default_factory=SimulatorSpec)
     perturbation: Condition = Field(default_factory=lambda: resolve_condition("clean"))
     call: CallConfig = Field(default_factory=CallConfig)
     seeds: CallSeeds
@@ -169,6 +190,13 @@ class CallSpec(_Frozen):
         if not isinstance(self.agent, AgentProfile):
             raise TypeError(f"the {self.agent.profile} agent has no profile")
         return self.agent
+
+    @property
+    def simulated(self) -> SimulatorSpec:
+        """The simulated caller of the call (a person's call has none)."""
+        if not isinstance(self.simulator, SimulatorSpec):
+            raise TypeError("a person's call has no simulated caller")
+        return self.simulator
 
 
 def live_call_config(base: CallConfig, sim: SimulatorSpec, lang: str, time_limit_s: float) -> CallConfig:

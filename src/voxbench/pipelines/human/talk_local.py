@@ -208,7 +208,7 @@ async def run_local_talk(
 
     `lines`: where typed lines come from (default: a thread reading stdin).
     """
-    talk.build(transport)
+    talk.open(transport)
 
     def show(ev: Event) -> None:
         line = console_line(ev)
@@ -232,12 +232,12 @@ async def run_local_talk(
 
     waiter = asyncio.create_task(hang_up_on_enter())
     try:
-        req = await talk.run_until_end()
+        record = await talk.finish()
     finally:
         waiter.cancel()
-    await talk.finish()
-    out(f"Call ended ({req.reason}); record: {talk.out}")
-    if req.reason != "end_call":
+        await talk.cancel()
+    out(f"Call ended ({record.end_reason}); record: {talk.out}")
+    if record.end_reason != "end_call":
         out("(press Enter to continue)")
         await lines.get()
     done = await _ask(lines, "Did the agent get your task done? [y/n/?]", _yes_no)

@@ -106,7 +106,7 @@ class TalkWebServer:
         async def _disconnected(_t: Any, _c: Any) -> None:
             self.talk.on_disconnected()
 
-        talk.build(self.transport)
+        talk.open(self.transport)
         talk.add_listener(self._forward)
 
     # --- plumbing ----------------------------------------------------------------
@@ -166,7 +166,7 @@ class TalkWebServer:
         )
 
     def _state_json(self) -> dict[str, Any]:
-        req = self.talk.control.request
+        req = self.talk.request
         rec = self.talk.record
         return {
             "state": self.talk.state,
@@ -182,7 +182,7 @@ class TalkWebServer:
         return web.json_response(
             {
                 "card": self.card,
-                "agent": self.talk.services.info.name,
+                "agent": self.talk.agent_name,
                 "raw_mic": self.raw_mic,
                 **self._state_json(),
             }
@@ -202,7 +202,7 @@ class TalkWebServer:
                 return web.json_response(
                     {"error": "this session already had its call; start `voxbench talk` again"}, status=409
                 )
-            self.talk.user_agent = r.headers.get("User-Agent", "")
+            self.talk.person.user_agent = r.headers.get("User-Agent", "")
             try:
                 await self.connection.initialize(sdp=sdp, type=kind)
             except Exception as exc:
@@ -274,13 +274,13 @@ async def serve_talk(
             await asyncio.wait_for(server.offered.wait(), timeout=opts.offer_timeout_s)
         except TimeoutError:
             logger.warning("nobody called; closing the page")
+            await talk.cancel()
             return None
-        await talk.run_until_end()
-        server._send({"type": "voxbench-state", "state": "ending"})
         record = await talk.finish()
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(server.rated.wait(), timeout=opts.rating_timeout_s)
         await asyncio.sleep(0.3)  # let the rating response reach the page
         return talk.record or record
     finally:
+        await talk.cancel()  # a page that failed mid-way leaves no session running
         await server.stop()
