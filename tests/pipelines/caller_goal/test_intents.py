@@ -190,3 +190,13 @@ def test_tracker_reads_a_request_by_its_words_in_another_form() -> None:
     t = IntentTracker(["Cancel my parking permit", "Reactivate my badge"])
     t.note("Your badge reactivation is complete.", completed=True)
     assert t.done == [False, True]
+
+
+def test_requests_told_apart_by_a_number_are_settled_one_at_a_time() -> None:
+    """'a desk on floor 2' refused, 'a desk on floor 3' still open: the refusal names floor 2 only,
+    and the desk assignment after it is the floor 3 one, not the next request (the monitor arm)."""
+    t = IntentTracker(["Get a desk on floor 2", "Get a desk on floor 3", "Get a monitor arm"])
+    t.note("There are no desks available on floor F L two at Headquarters.", completed=False)
+    assert t.done == [True, False, False]
+    t.note("Your desk assignment is complete: desk B L D three, F L three, D one zero one.", completed=True)
+    assert t.done == [True, True, False] and t.pending() == [2]

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 
 from voxbench.pipelines.caller.goal.facts import HEADS, WEAK_WORDS, Fact, FactBook, stem
-from voxbench.pipelines.caller.goal.spoken import mentions
+from voxbench.pipelines.caller.goal.spoken import mentions, tokens
 from voxbench.pipelines.caller.goal.tree import content_words
 
 # Words of any request: they do not tell one intent from another.
@@ -79,6 +79,7 @@ class IntentTracker:
         # projector') is no request of its own: it is said when the agent offers it, never listed
         self.fallback = [bool(_FALLBACK.search(i)) and j > 0 for j, i in enumerate(intents)]
         self._said: list[str] = []
+        self._numbers = [[t for t in tokens(i) if t.isdigit()] for i in intents]
         self._own = []
         for i, intent in enumerate(intents):
             rest = content_words(" ".join(x for j, x in enumerate(intents) if j != i))
@@ -93,14 +94,34 @@ class IntentTracker:
         self._said.append(text)
         said = content_words(" ".join(self._said))
         before = list(self.done)
+        hits = []
         for i, own in enumerate(self._own):
             hit = {
                 w for w in own if any(_close(w, x) for x in said)
             }  # 'access removal' names 'remove access'
             if own and len(hit) >= min(2, len(own)):
-                self.done[i] = True
+                hits.append(i)
+        for i in self._one_per_twin(hits, text):
+            self.done[i] = True
         if completed and self.done == before and self.pending():
             self.done[self.pending()[0]] = True  # done, but not in the intent's words: the next one
+
+    def _one_per_twin(self, hits: list[int], text: str) -> list[int]:
+        """Requests told apart only by a number ('a desk on floor 2', 'a desk on floor 3'): one
+        turn settles one of them, the one whose number it says, else the first not done."""
+        out: list[int] = []
+        heard = set(tokens(text))
+        for i in hits:
+            twins = [j for j in hits if self._own[j] == self._own[i]]
+            if len(twins) == 1:
+                out.append(i)
+                continue
+            open_ = [j for j in twins if not self.done[j]] or twins
+            said = [j for j in open_ if set(self._numbers[j]) & heard]
+            pick = said[0] if len(said) == 1 else open_[0]
+            if pick not in out:
+                out.append(pick)
+        return out
 
     def named(self, question: str) -> int | None:
         """The one request (done or not, no backup) an agent's open question names by its own words."""
