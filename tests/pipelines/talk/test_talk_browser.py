@@ -84,6 +84,7 @@ def fast_config() -> CallConfig:
     return CallConfig(
         agent=AgentConfig(vad=vad, turn=TurnConfig(smart_turn=False, speech_timeout_s=0.2), warm_up=False),
         limits=LimitsConfig(time_limit_s=120, inactivity_s=40, drain_s=2),
+        post_call_transcribe_agent=False,  # as `voxbench talk` (cli/talk.py: talk_config)
     )
 
 
