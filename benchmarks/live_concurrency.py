@@ -59,28 +59,32 @@ def _init(barrier: Any) -> None:
     global _barrier
     _barrier = barrier
     import voxbench.pipelines.call.runner
-    import voxbench.pipelines.call.selftest  # noqa: F401
+    import voxbench.pipelines.call.selftest
+    import voxbench.pipelines.call.session  # noqa: F401
 
 
 def _call(data: str, domain: str, scenario: str, voices: str, out: str) -> dict[str, Any]:
     """One re-enacted call with probes; waits for every other call of this N to be ready."""
-    from voxbench.pipelines.call.runner import run_call
-    from voxbench.pipelines.call.selftest import selftest_call_config, selftest_services
-    from voxbench.pipelines.scenario_input import CallScenario
+    from voxbench.pipelines.call.selftest import selftest_spec
+    from voxbench.pipelines.call.session import CallSession
+    from voxbench.pipelines.call.spec import ConversationRef
     from voxbench.processors.clock import ConversationClock
     from voxbench.records import PacingEvent, Speech, read_record
-    from voxbench.scenarios.loader import load_dataset
 
-    dd = load_dataset(data, [domain]).domains[domain]
-    call = CallScenario.from_domain(dd, scenario, "en")
-    cfg = selftest_call_config(voices, 300.0)  # type: ignore[arg-type]
-    agent, sim = selftest_services(call, voices)  # type: ignore[arg-type]
+    conv = ConversationRef(
+        conversation_id=f"{domain}-{scenario}-t0", dataset=data, domain=domain, scenario_id=scenario
+    )
+    spec = selftest_spec(conv, voices, 300.0)  # type: ignore[arg-type]
+    cfg = spec.call
+    session = CallSession(spec, Path(out))
+    call = session.scenario()  # loaded before the common start, like the services below
+    agent, sim = session.build_services(call)
     clock = ConversationClock()
     probes = HopProbes(clock, cfg.wire.sample_rate, threshold_db=cfg.onset.threshold_db)
     _barrier.wait(timeout=600)
     ru0, w0 = resource.getrusage(resource.RUSAGE_SELF), time.monotonic()
     with probes:
-        rec = asyncio.run(run_call(call, cfg, agent, sim, Path(out), clock=clock))
+        rec = asyncio.run(session.run(agent, sim, call, clock=clock))
     ru1 = resource.getrusage(resource.RUSAGE_SELF)
     events = read_record(out).events
     res: dict[str, Any] = {

@@ -27,13 +27,10 @@ from typing import Any
 import numpy as np
 import soundfile as sf
 
-from voxbench.pipelines.bundles import SimulatorServices
 from voxbench.pipelines.call.selftest import selftest_call_config
 from voxbench.pipelines.call.session import CallSession
 from voxbench.pipelines.call.spec import CallSeeds, CallSpec, ConversationRef, ReferenceAgent, SimulatorSpec
-from voxbench.pipelines.services.tone import ToneTTSService
 from voxbench.processors.perturbations import resolve_condition
-from voxbench.records import ServicePart, SimulatorInfo
 from voxbench.scenarios.loader import toy_dataset_dir
 from voxbench.transports.virtual_loop import run_virtual
 
@@ -74,19 +71,10 @@ def golden_spec() -> CallSpec:
     return CallSpec(
         conversation=conv,
         agent=ReferenceAgent(voice="tone"),
-        simulator=SimulatorSpec(kind="trace"),
+        simulator=SimulatorSpec(kind="trace", voice="tone"),
         perturbation=resolve_condition(CONDITION),
         call=selftest_call_config("tone", time_limit_s=120.0),
         seeds=CallSeeds.derive(RUN_SEED, conv, perturbed=True),
-    )
-
-
-def caller_voice() -> SimulatorServices:
-    """The trace caller with the tone voice (the session's default caller voice is Piper,
-    which computes in real time and cannot run on the virtual clock)."""
-    tts = ToneTTSService(f0=220.0)
-    return SimulatorServices(
-        tts=tts, info=SimulatorInfo(tts=ServicePart(vendor="synthetic", model=tts.voice_id))
     )
 
 
@@ -129,7 +117,7 @@ def assert_same_audio(got: dict[str, Any], want: dict[str, Any]) -> None:
 
 def run_golden_call(out: Path) -> dict[str, Any]:
     session = CallSession(golden_spec(), out)
-    record = run_virtual(session.run(sim_services=caller_voice()))
+    record = run_virtual(session.run())
     assert record.status == "completed", record.error
     return record_snapshot(out)
 

@@ -27,9 +27,11 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from voxbench.orchestrator.selftest_checks import Bounds, CallCheck, check_call
+from voxbench.pipelines.call.selftest import selftest_spec, selftest_time_limit_s
+from voxbench.pipelines.call.spec import CallSpec, ConversationRef
 from voxbench.records import atomic_write_json
 from voxbench.scenarios.loader import load_dataset
-from voxbench.scenarios.reference_script import reference_script
+from voxbench.scenarios.reference_script import ReferenceScript, reference_script
 from voxbench.transports.virtual_loop import run_maybe_virtual
 
 Voices = Literal["tone", "piper"]
@@ -112,25 +114,31 @@ def call_log(out_dir: Path) -> Iterator[None]:
         logger.remove(handler)
 
 
-def run_job(job: SelftestJob) -> CallCheck:
-    """One re-enacted call (in a worker process), then its checks."""
-    from voxbench.pipelines.call.runner import run_call
-    from voxbench.pipelines.call.selftest import (
-        selftest_call_config,
-        selftest_services,
-        selftest_time_limit_s,
+def selftest_call_spec(job: SelftestJob, script: ReferenceScript) -> CallSpec:
+    """The job's CallSpec: its time limit from the reference conversation's length unless set."""
+    conv = ConversationRef(
+        conversation_id=f"{job.domain}-{job.scenario_id}-t0",
+        dataset=job.data,
+        domain=job.domain,
+        scenario_id=job.scenario_id,
+        lang=job.lang,
     )
+    return selftest_spec(conv, job.voices, job.time_limit_s or selftest_time_limit_s(script, job.voices))
+
+
+def run_job(job: SelftestJob) -> CallCheck:
+    """One re-enacted call (in a worker process) through ``CallSession``, then its checks."""
+    from voxbench.pipelines.call.session import CallSession
     from voxbench.pipelines.scenario_input import CallScenario
 
     dd = load_dataset(job.data, [job.domain]).domains[job.domain]
     call = CallScenario.from_domain(dd, job.scenario_id, job.lang)
     script = reference_script(call.scenario, call.resolver)
-    cfg = selftest_call_config(job.voices, job.time_limit_s or selftest_time_limit_s(script, job.voices))
-    agent, sim = selftest_services(call, job.voices)
+    session = CallSession(selftest_call_spec(job, script), Path(job.out_dir))
     wall0, cpu0 = time.monotonic(), _cpu_s()
     try:
         with call_log(Path(job.out_dir)):
-            run_maybe_virtual(run_call(call, cfg, agent, sim, Path(job.out_dir)), job.virtual_clock)
+            run_maybe_virtual(session.run(call=call), job.virtual_clock)
     except Exception as exc:  # a crash is a miss of this call, never of the whole run
         c = CallCheck(domain=job.domain, scenario_id=job.scenario_id)
         c.misses.append(f"crashed: {type(exc).__name__}: {exc}")

@@ -30,6 +30,22 @@ if TYPE_CHECKING:
     from voxbench.pipelines.caller.llm_service import CallerRules
 
 USER_VOICE = TTSConfig(voice="user")
+CALLER_TONE_F0 = 220.0  # the caller's synthetic voice, an octave apart from the agent's 120 Hz tone
+
+
+def caller_voice(voice: str | None, accent_voice_id: str | None = None) -> tuple[Any, ServicePart]:
+    """The caller's TTS service and how the record names it: ``tone`` is the model-free
+    synthetic voice; a condition's accent voice replaces any other."""
+    from voxbench.pipelines.caller.side import tts_config_for_voice
+
+    if voice == "tone" and accent_voice_id is None:
+        from voxbench.pipelines.services.tone import ToneTTSService
+
+        tone = ToneTTSService(f0=CALLER_TONE_F0)
+        return tone, ServicePart(vendor="synthetic", model=tone.voice_id)
+    base = TTSConfig(voice=voice) if voice not in (None, "tone") else USER_VOICE
+    cfg = tts_config_for_voice(accent_voice_id, base)
+    return make_tts(cfg), ServicePart(vendor="local", model=cfg.voice_id)
 
 
 def start_llm_server(cfg: LLMConfig | None = None) -> Any:
@@ -64,21 +80,19 @@ def local_simulator(
     voice_id: str | None = None,
     reply_format: str = "json",
     rules: CallerRules | None = None,
+    voice: str | None = None,
 ) -> SimulatorServices:
-    """The caller's services; `voice_id` is a perturbation condition's accent voice.
+    """The caller's services; ``voice`` its own voice (``SimulatorSpec.voice``: a TTS voice
+    name, ``tone``, or None for the default), `voice_id` a perturbation condition's accent
+    voice, which replaces it.
 
     For ``kind='llm'``, ``server`` is the simulator's own model server (see
     :func:`start_simulator_llm_server`), ``llm_cfg`` defaults to ``SIMULATOR_LLM`` and
     ``reply_format`` must match the call's ``simulator.llm.reply_format``; ``rules`` are the
     JSON caller's guards for this call (``CallerRules.for_call``).
     """
-    from voxbench.pipelines.caller.side import tts_config_for_voice
-
-    voice = tts_config_for_voice(voice_id, USER_VOICE)
-    tts = make_tts(voice)
-    info = SimulatorInfo(
-        kind=kind, tts=ServicePart(vendor="local", model=voice.voice_id), accent_voice_id=voice_id or None
-    )
+    tts, part = caller_voice(voice, voice_id)
+    info = SimulatorInfo(kind=kind, tts=part, accent_voice_id=voice_id or None)
     if kind == "trace":
         return SimulatorServices(tts=tts, info=info)
     stt_part = ServicePart(vendor="local", model="faster-whisper tiny.en int8")

@@ -1,4 +1,4 @@
-"""The call config and services of a re-enacted reference conversation (`voxbench selftest`).
+"""The CallSpec of a re-enacted reference conversation (`voxbench selftest`).
 
 The reference agent answers a whole block of the trace as one turn, so the trace caller
 waits for one agent turn per line (``follow_trace_turns`` off) and never for a hold.
@@ -9,10 +9,9 @@ costs ~7x Piper's CPU), Silero VAD and smart-turn v3 on the agent, the default t
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
-from voxbench.pipelines.agent.selection import make_voice, reference_agent
-from voxbench.pipelines.bundles import SimulatorServices
+from voxbench.pipelines.call.spec import CallSeeds, CallSpec, ConversationRef, ReferenceAgent, SimulatorSpec
 from voxbench.pipelines.config import (
     AgentConfig,
     CallConfig,
@@ -22,8 +21,6 @@ from voxbench.pipelines.config import (
     TurnConfig,
     VADConfig,
 )
-from voxbench.pipelines.scenario_input import CallScenario
-from voxbench.records import ServicePart, SimulatorInfo
 from voxbench.scenarios.reference_script import ReferenceScript
 
 CALLER_PIPER_VOICE = "user-piper"
@@ -72,14 +69,14 @@ def selftest_call_config(voices: Literal["tone", "piper"], time_limit_s: float) 
     return CallConfig(agent=agent, simulator=sim, limits=limits, post_call_transcribe_agent=False)
 
 
-def selftest_services(call: CallScenario, voices: Literal["tone", "piper"]) -> tuple[Any, SimulatorServices]:
-    """The reference agent and the trace caller's voice; the record names both voices."""
-    if voices == "tone":
-        agent = reference_agent(call, "tone")
-        tts = make_voice("tone", tone_f0=220.0)
-        part = ServicePart(vendor="synthetic", model=tts.voice_id)
-    else:
-        agent = reference_agent(call, "agent")
-        tts = make_voice(CALLER_PIPER_VOICE)
-        part = ServicePart(vendor="local", model=str(tts.voice_id))
-    return agent, SimulatorServices(tts=tts, info=SimulatorInfo(kind="trace", tts=part))
+def selftest_spec(conv: ConversationRef, voices: Literal["tone", "piper"], time_limit_s: float) -> CallSpec:
+    """The CallSpec of one re-enacted call: the reference agent and the trace caller, voiced
+    by ``voices`` (the record names both voices), run like any other call by ``CallSession``."""
+    tone = voices == "tone"
+    return CallSpec(
+        conversation=conv,
+        agent=ReferenceAgent(voice="tone" if tone else "agent"),
+        simulator=SimulatorSpec(kind="trace", voice="tone" if tone else CALLER_PIPER_VOICE),
+        call=selftest_call_config(voices, time_limit_s),
+        seeds=CallSeeds.derive(0, conv, perturbed=False),
+    )

@@ -56,11 +56,13 @@ class CallSession:
         sim_services: Any = None,
         call: Any = None,
         caller: CallerEndpoint | None = None,
+        clock: Any = None,
     ) -> ConversationRecord:
         """Run the call. Services not given are built from the spec (servers started here and
         stopped before returning, while the event loop still runs: an abandoned request fails
         fast instead of generating on). ``caller``: the other end of the line when it is not a
-        simulated caller built from the spec (a person's, ``human/person.py``)."""
+        simulated caller built from the spec (a person's, ``human/person.py``); ``clock``: a
+        ``ConversationClock`` shared with a harness (benchmarks stamp ground truth on it)."""
         from voxbench.pipelines.call.runner import run_call, run_live_call
 
         if caller is None and not isinstance(self.spec.simulator, SimulatorSpec):
@@ -80,10 +82,17 @@ class CallSession:
                 sim,
                 self.out_dir,
                 self.spec.identity,
-                perturbation=self.perturbation(),
+                clock,
+                self.perturbation(),
             )
         finally:
             await self.stop_servers()
+
+    def build_services(self, call: Any) -> tuple[Any, Any]:
+        """The agent's and the simulated caller's services from the spec (any model server
+        owned by this session), for a harness that loads them before a common start and then
+        hands them to :meth:`run`."""
+        return self._agent_services(call), self._simulator_services(call)
 
     async def stop_servers(self) -> None:
         for srv in self._servers:
@@ -127,6 +136,7 @@ class CallSession:
             self.spec.perturbation.voice_id,
             reply_format=self.spec.call.simulator.llm.reply_format,
             rules=CallerRules.for_call(call, self.spec.call.simulator.llm) if sim.kind == "llm" else None,
+            voice=sim.voice,
         )
 
     def _own(self, server: Any) -> Any:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, model_validator
+from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, field_validator, model_validator
 
 from voxbench.pipelines.agent.profiles import AgentProfile
 from voxbench.pipelines.config import CallConfig
@@ -89,7 +89,22 @@ class SimulatorSpec(_Frozen):
     reply_format: Literal["json", "tools"] | None = Field(
         default=None, description="LLM caller's reply format; None keeps the call config's"
     )
+    voice: str | None = Field(
+        default=None,
+        description="the caller's voice: a TTS voice name (user-piper, kokoro:jm_kumo...) or 'tone' "
+        "(model-free synthetic voice, 220 Hz); None: the default caller voice. A condition's accent "
+        "voice replaces it",
+    )
     faults: tuple[Fault, ...] = ()
+
+    @field_validator("voice")
+    @classmethod
+    def _known_voice(cls, v: str | None) -> str | None:
+        if v is not None and v != "tone":
+            from voxbench.pipelines.services.tts import resolve_voice
+
+            resolve_voice(v)  # an unknown name fails here, naming the known ones
+        return v
 
     @model_validator(mode="before")
     @classmethod
