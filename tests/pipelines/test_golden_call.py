@@ -10,13 +10,17 @@ re-runs the call and compares it with ``tests/golden/live_call_toy.json``: recor
 every event of events.jsonl exactly, the databases, scenario and agent files by SHA-256, and
 each audio track by its length and loudness envelope (RMS per 100 ms; see ``AUDIO_LSB``).
 
-Regenerate on purpose (a deliberate change of what a call records), then review the diff:
+The record is then scored by ``voxbench.eval``'s code metrics (those that need no judge
+model, so deterministic) and compared with ``tests/golden/live_call_toy_metrics.json``.
+Either test fails on any difference and prints a unified diff. Regenerate both on purpose (a
+deliberate change of what a call records or how a metric scores it), then review the diff:
 
     VOXBENCH_REGEN_GOLDEN=1 .venv/bin/pytest tests/pipelines/test_golden_call.py
 """
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 import json
 import os
@@ -25,8 +29,12 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import pytest
 import soundfile as sf
 
+from voxbench.eval.from_record import load_context
+from voxbench.eval.runner import metrics_json, score_context
+from voxbench.eval.types import REGISTRY, EvalConfig
 from voxbench.pipelines.call.selftest import selftest_call_config
 from voxbench.pipelines.call.session import CallSession
 from voxbench.pipelines.call.spec import CallSeeds, CallSpec, ConversationRef, ReferenceAgent, SimulatorSpec
@@ -35,6 +43,7 @@ from voxbench.scenarios.loader import toy_dataset_dir
 from voxbench.transports.virtual_loop import run_virtual
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "live_call_toy.json"
+GOLDEN_METRICS = GOLDEN.with_name("live_call_toy_metrics.json")
 RUN_SEED = 7
 CONDITION = "bad_line"
 
@@ -122,16 +131,59 @@ def run_golden_call(out: Path) -> dict[str, Any]:
     return record_snapshot(out)
 
 
-def test_same_spec_gives_the_golden_record(tmp_path: Path) -> None:
-    got = run_golden_call(tmp_path / "call")
-    text = json.dumps(got, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
+def golden_metrics(out: Path) -> dict[str, Any]:
+    """The record scored by ``voxbench.eval``'s code metrics (every registered metric that needs
+    no judge model: deterministic), as metrics.json has it, without the conversation view
+    (the record's own golden covers that)."""
+    ctx = load_context(out)
+    names = [n for n, spec in REGISTRY.items() if not spec.needs_judge]
+    doc = metrics_json(score_context(ctx, EvalConfig(), names), ctx)
+    del doc["context"]
+    return json.loads(json.dumps(doc))  # as read back from a file (tuples become lists)
+
+
+def assert_same_json(got: Any, want: Any, what: str) -> None:
+    """Equal, or fail with a unified diff of the two (golden first) and how to regenerate."""
+    if got == want:
+        return
+    a = json.dumps(want, indent=1, sort_keys=True, ensure_ascii=False).splitlines()
+    b = json.dumps(got, indent=1, sort_keys=True, ensure_ascii=False).splitlines()
+    diff = "\n".join(difflib.unified_diff(a, b, f"{what} (golden)", f"{what} (this run)", lineterm="", n=3))
+    pytest.fail(
+        f"{what} differs from the golden (a deliberate change: VOXBENCH_REGEN_GOLDEN=1, then review "
+        f"git diff tests/golden/):\n{diff}",
+        pytrace=False,
+    )
+
+
+def _golden(path: Path, got: dict[str, Any]) -> dict[str, Any]:
     if os.environ.get("VOXBENCH_REGEN_GOLDEN"):
-        GOLDEN.write_text(text, encoding="utf-8")
-    assert GOLDEN.is_file(), "golden missing: run with VOXBENCH_REGEN_GOLDEN=1"
-    want = json.loads(GOLDEN.read_text(encoding="utf-8"))
-    assert got["record"] == want["record"]
-    assert got["files"] == want["files"]
+        path.write_text(
+            json.dumps(got, indent=1, sort_keys=True, ensure_ascii=False) + "\n", encoding="utf-8"
+        )
+    assert path.is_file(), f"{path.name} missing: run with VOXBENCH_REGEN_GOLDEN=1"
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="module")
+def golden_call(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any]]:
+    """The call run once for this module: its record directory and snapshot."""
+    out = tmp_path_factory.mktemp("golden") / "call"
+    return out, run_golden_call(out)
+
+
+def test_same_spec_gives_the_golden_record(golden_call: tuple[Path, dict[str, Any]]) -> None:
+    got = golden_call[1]
+    want = _golden(GOLDEN, got)
+    assert_same_json(got["record"], want["record"], "record.json")
+    assert_same_json(got["files"], want["files"], "file hashes")
     assert_same_audio(got["audio"], want["audio"])
-    assert len(got["events"]) == len(want["events"])
-    for i, (g, w) in enumerate(zip(got["events"], want["events"], strict=True)):
-        assert g == w, f"event {i} differs"
+    assert_same_json(got["events"], want["events"], "events.jsonl")
+
+
+def test_golden_record_gives_the_golden_metrics(golden_call: tuple[Path, dict[str, Any]]) -> None:
+    """The same record scores the same: a change in a code metric, in how eval reads a record,
+    or in the call itself shows here as a diff of metrics.json."""
+    got = golden_metrics(golden_call[0])
+    assert got["status"] == "completed" and got["validation"]["valid"], got["validation"]
+    assert_same_json(got, _golden(GOLDEN_METRICS, got), "metrics.json")
