@@ -222,3 +222,31 @@ def test_do_you_recognize_is_a_confirmation_not_a_request() -> None:
         "I sent the code to the number ending in four four one eight. Do you recognize that phone number?"
     )
     assert act.choice == "yes" and act.facts == []
+
+
+def test_asked_what_it_wants_it_says_no_current_value_and_its_other_limits() -> None:
+    """'What date would you like to travel instead?': its earliest date (a limit of its own) with
+    its cost cap and seat choice, never the date of the booking it has now; 'What date or time
+    would you like?' asks for a value, it offers no options."""
+    sc = make_scenario(
+        {
+            "date_constraint_earliest_departure": "2026-12-26",
+            "maximum_additional_cost_usd": "$200",
+            "seat_preference": {"first_choice": "aisle", "second_choice": "window"},
+            "original_travel_details": [{"flight_date": "2026-12-05", "departure_time": "10:20"}],
+        }
+    )
+    c = GoalCaller(sc)
+    c.open()
+    act = c.respond("What date would you like to travel instead?")
+    assert "December 26" in act.text and "December 5" not in act.text
+    assert "$200" in act.text and "Aisle" in act.text
+    assert (
+        offered_options(
+            ["What date or time would you like to change it to?"],
+            "What date or time would you like to change it to?",
+        )
+        == []
+    )
+    later = c.respond("What date or time would you like to change it to?")
+    assert "10:20" not in later.text

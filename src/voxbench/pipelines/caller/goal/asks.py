@@ -248,6 +248,13 @@ def _one_per_value(cands: list[Fact]) -> list[Fact]:
     return out
 
 
+# A request for what the caller wants, and the keys of what it has now ('original_travel_details').
+_WANTS = re.compile(
+    r"\b(new|like|want|hoping|prefer|need|looking|instead|change (?:it )?to|move (?:it )?to)\b", re.I
+)
+_CURRENT_KEY = re.compile(r"(?i)(?<![a-z])(original|current|existing|previous|old)(?![a-z])")
+
+
 def head_fallback(
     sentence: str, book: FactBook, given: set[str], covered: set[str], focus: set[str] | None = None
 ) -> list[tuple[str, str]]:
@@ -272,8 +279,10 @@ def head_fallback(
         if len(plural_pairs) == 1:  # 'what dates': a start and an end
             out += [(f.key, f"head_pair:{head}") for f in plural_pairs[0]]
             continue
-        if len(cands) > 1 and re.search(r"\b(new|like|want|hoping|prefer|need|looking)\b", sentence, re.I):
-            cands = [f for f in cands if f.wanted] or cands
+        if _WANTS.search(sentence):  # 'What date would you like instead?': not what it has now
+            cands = [f for f in cands if not _CURRENT_KEY.search(f.key)]
+            if len(cands) > 1:
+                cands = [f for f in cands if f.wanted] or cands
         if len(cands) > 2:  # the ones the turn names ('your PTO dates'), else a start/end pair for a plural
             named = [
                 f for f in cands if set(f.distinctive) - WEAK_WORDS and set(f.distinctive) - WEAK_WORDS <= ws

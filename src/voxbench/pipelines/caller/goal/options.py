@@ -37,6 +37,8 @@ def offered_options(sents: list[str], question: str) -> list[str]:
             parts = parts[
                 lead:
             ]  # 'For the Wi-Fi issue, are you unable to connect, or ...': context before the question
+        if len(parts) == 2 and re.match(r"(what|which|when|where|how)\b", parts[0], re.I):
+            return []  # 'What date or time would you like?': a value asked for, not two options
         parts = [_LEAD.sub("", p).strip(" ,.") for p in parts]
         parts = [p for p in parts if p and len(p.split()) <= 12 and not _RELATIVE.match(p)]
         if len(parts) >= 2:

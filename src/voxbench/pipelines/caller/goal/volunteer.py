@@ -42,8 +42,8 @@ def constraints_for(book: FactBook, given: set[str], keys: list[str]) -> list[st
     """The caller's limits on the change it wants ('Maximum total rebooking cost', 'Latest
     acceptable arrival time', ranked seat choices), not said yet: a person asked what new date
     it wants, or read back the change, says what the new booking must meet with it."""
-    if not any((f := book.get(k)) is not None and f.wanted for k in keys):
-        return []
+    if not any((f := book.get(k)) is not None and (f.wanted or _LIMIT_KEY.search(f.key)) for k in keys):
+        return []  # asked for the change it wants, or one of its limits ('date_constraint_earliest_departure')
     return [
         f.key
         for f in book
