@@ -48,6 +48,10 @@ def test_options_hold_transfer_completed_goodbye(airline: Scenario) -> None:
         "an aisle seat",
     ]
     assert classify("One moment please.", book).kinds == ["hold"]
+    # "Please ..." is not a request for a fact when what follows is a hold (live bb.1: the
+    # caller answered "I don't have that, sorry." and its words cancelled the agent's tool turn)
+    for hold in ("Please hold on a moment.", "Please wait for a second.", "Okay. Hold on one moment please."):
+        assert classify(hold, book).kinds == ["hold"], hold
     assert classify("Let me check that for you.", book).has("hold")
     assert classify("Transferring you to a live agent. Please wait.", book).has("transfer")
     assert classify("I can transfer you to a live agent. Would you like that?", book).has("transfer_offer")

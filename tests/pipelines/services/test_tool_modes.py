@@ -235,3 +235,31 @@ async def test_say_plus_call_in_one_reply_speaks_then_calls() -> None:
     assert text == "One moment." and [c.function.name for c in calls] == ["assign_seat"]
     text, calls = await _run(['{"say": "x"}\n{"tool": "nope", "arguments": {}}'], unwrap_say=True)
     assert calls == [] and "nope" in text  # unknown tool: nothing is swallowed
+
+
+def test_a_resumed_caller_turn_reaches_the_model_as_one_sentence() -> None:
+    """Fragments of one answer (segmented STT, a turn resumed after the agent's turn detector
+    fired) become one user message without the recogniser's segment stops; tool results,
+    which are user messages too, are never merged into the caller's words."""
+    history: list[dict[str, Any]] = [
+        {"role": "system", "content": "Policy."},
+        {"role": "assistant", "content": "Could you tell me the confirmation number?"},
+        {"role": "user", "content": "The confirmation code. is QX7T4M."},
+        {"role": "user", "content": "My last name is Whitfield."},
+        {"role": "user", "content": "One bag."},
+    ]
+    for policy in (ReplyPolicy(tool_call_mode="json_schema"), ReplyPolicy(flatten_tool_history=True)):
+        params = _request([dict(m) for m in history])
+        prepare_tool_request(params, policy)
+        assert params["messages"][2:] == [
+            {
+                "role": "user",
+                "content": "The confirmation code is QX7T4M. My last name is Whitfield. One bag.",
+            }
+        ]
+    with_result = [*HISTORY[:4], {"role": "user", "content": "thanks."}]  # caller speaks over the result
+    params = _request([dict(m) for m in with_result])
+    prepare_tool_request(params, ReplyPolicy(tool_call_mode="json_schema"))
+    assert params["messages"][-2]["content"].startswith("[get_reservation result]")
+    assert params["messages"][-1] == {"role": "user", "content": "thanks."}
+    assert history[2]["content"] == "The confirmation code. is QX7T4M."  # the context is not mutated

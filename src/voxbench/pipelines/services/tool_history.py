@@ -4,13 +4,15 @@ Two renderings of the same history, both deterministic so a conversation's promp
 stays stable between turns (prompt-cache friendly): plain chat turns
 (:func:`flatten_tool_history`, native mode) and the ``{"say"}``/``{"tool"}`` reply format
 (:func:`json_history`, compact and json_schema modes). Each run of ``tool`` results becomes
-one *user* message ``[name result] content ...`` followed by an instruction. Pure.
+one *user* message ``[name result] content ...`` followed by an instruction, and consecutive
+caller messages become one (:func:`join_fragments`). Pure.
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -37,16 +39,45 @@ def _rewrite(messages: list[Any], instruction: str, assistant: AssistantTurn) ->
             out.append({"role": "user", "content": "\n".join([*pending, instruction])})
             pending.clear()
 
+    caller_last = False  # out[-1] is the caller's own words (not a folded tool result)
     for msg in messages:
         role = msg.get("role") if isinstance(msg, dict) else None
         if role == "tool":
             pending.append(_tool_result_line(msg, names_by_id))
             continue
         flush()
+        if role == "user" and isinstance(msg.get("content"), str):
+            if caller_last:
+                out[-1] = {**out[-1], "content": join_fragments(out[-1]["content"], msg["content"])}
+            else:
+                out.append({**msg, "content": join_fragments("", msg["content"])})
+            caller_last = True
+            continue
+        caller_last = False
         text = assistant(msg, names_by_id) if role == "assistant" else None
         out.append(msg if text is None else {"role": "assistant", "content": text})
     flush()
     return out
+
+
+_SEGMENT_STOP = re.compile(r"(?<=\w)\.\s+(?=[a-z])")
+
+
+def join_fragments(before: str, after: str) -> str:
+    """The caller's words as one message, with speech-recogniser segment ends removed.
+
+    A segmented STT transcribes each stretch of speech between short pauses on its own and
+    ends each with a full stop, so "The confirmation code is QX7T4M." arrives as "The
+    confirmation code." + "is QX7T4M.", and a turn the caller resumed after the agent's turn
+    detector fired arrives as a second user message with no agent reply between. Measured
+    on Qwen2.5-Coder-1.5B (bb.1, live run 2026-12-04): given the three fragments of one answer
+    as three user messages it repeated its previous question; given one message with the
+    stray stop it said "I'll look up the booking" and called nothing; given the joined
+    sentence it called ``get_reservation`` with the right code and name. A full stop followed
+    by a lower-case word is never a sentence end in the recogniser's output, so it goes.
+    """
+    text = f"{before.rstrip()} {after.strip()}".strip() if before else after.strip()
+    return _SEGMENT_STOP.sub(" ", text)
 
 
 def flatten_tool_history(messages: list[Any], *, instruction: str = FLATTEN_INSTRUCTION) -> list[Any]:

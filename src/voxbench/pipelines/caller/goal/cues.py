@@ -18,7 +18,7 @@ REQUEST = re.compile(
 )
 HOLD = re.compile(
     r"^(?:(?:ok(?:ay)?|sure|alright|all right|great|perfect|got it|thanks?|thank you|certainly|of course|"
-    r"understood)[,!.]*\s*)*(?:please\s+)?(?:hold(?: on)?|wait(?: (?:a|one|just a) (?:moment|second|sec|minute))?|"
+    r"understood)[,!.]*\s*)*(?:please\s+)?(?:(?:hold(?: on)?|wait)(?: (?:for )?(?:a|one|just a) (?:moment|second|sec|minute))?|"
     r"(?:one|a|just a|give me a) "
     r"(?:moment|second|sec|minute)|let me (?:check|look|see|pull|find|verify|confirm|search|review|get|take)\b.*|"
     r"i(?:'ll|\s+will|'m going to)\s+(?:check|look|pull|search|review|verify|go ahead)\b.*|bear with me)"
