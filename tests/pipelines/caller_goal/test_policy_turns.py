@@ -250,3 +250,24 @@ def test_asked_what_it_wants_it_says_no_current_value_and_its_other_limits() -> 
     )
     later = c.respond("What date or time would you like to change it to?")
     assert "10:20" not in later.text
+
+
+def test_the_request_the_agent_moves_to_is_in_hand_not_done() -> None:
+    """'Your Confluence request is submitted. Now for the room booking, ...': Confluence is done,
+    the room booking is the request in hand (its date is 'the date'), not done."""
+    sc = make_scenario(
+        {"hire_start_date": "2026-08-31", "meeting_date": "2026-08-28", "building_name": "Headquarters"},
+        intents=[
+            "Set up accounts for my new hire",
+            "Get Confluence access for myself",
+            "Book a room for the meeting",
+        ],
+    )
+    c = GoalCaller(sc)
+    c.open()
+    act = c.respond(
+        "Your Confluence access request has been submitted. Now for the room booking, please give me the "
+        "building and the date."
+    )
+    assert c.tracker.done == [False, True, False]
+    assert "August 28" in act.text and "August 31" not in act.text

@@ -296,6 +296,8 @@ def head_fallback(
                 if 1 <= len(named) <= 2
                 else (pairs[0] if len(pairs) == 1 else (mine if 1 <= len(mine) <= 2 else cands))
             )
+        elif len(cands) == 2 and focus and len([f for f in cands if f.key in focus]) == 1:
+            cands = [f for f in cands if f.key in focus]  # 'the date' of the request in hand
         cands = _one_per_value(cands)
         if 1 <= len(cands) <= 2:
             out += [(f.key, f"head:{head}") for f in cands]

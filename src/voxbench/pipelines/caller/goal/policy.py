@@ -21,7 +21,6 @@ Deterministic for a seed (the seed only picks among equivalent phrasings).
 from __future__ import annotations
 
 import re
-import time
 from dataclasses import dataclass, field
 from itertools import takewhile
 from typing import Any
@@ -30,13 +29,14 @@ from voxbench.pipelines.caller.goal.acts import ActKind, CallerAct
 from voxbench.pipelines.caller.goal.choose import OptionChooser, say_option
 from voxbench.pipelines.caller.goal.classify import ChoiceClassifier, Heard, classify
 from voxbench.pipelines.caller.goal.config import GoalCallerConfig
+from voxbench.pipelines.caller.goal.cues import NEXT_STEP
 from voxbench.pipelines.caller.goal.facts import FactBook, goal_facts
 from voxbench.pipelines.caller.goal.intents import IntentTracker, intent_facts
 from voxbench.pipelines.caller.goal.phrases import Phrasing, as_need, first_person
 from voxbench.pipelines.caller.goal.pushback import PushBacks, step_fixes
 from voxbench.pipelines.caller.goal.say import FactSayer
 from voxbench.pipelines.caller.goal.scope import Scope, about_transfer
-from voxbench.pipelines.caller.goal.spoken import mentions
+from voxbench.pipelines.caller.goal.spoken import mentions, sentences_of
 from voxbench.pipelines.caller.goal.stall import Stalls
 from voxbench.pipelines.caller.goal.tree import (
     TreeRules,
@@ -159,7 +159,7 @@ class GoalCaller:
     def respond(self, agent_text: str) -> CallerAct:
         """Decide the reply to one agent turn (timed in ``ms`` by the caller of this method)."""
         self.turn += 1
-        heard = classify(agent_text, self.book, self.given, self.hook, self._focus())
+        heard = classify(agent_text, self.book, self.given, self.hook, self._focus(agent_text))
         if not self.opened:
             self.opened = True
             text = self.scenario.starting_utterance() or as_need(self.intents[0])
@@ -404,20 +404,24 @@ class GoalCaller:
         self._last_ask = ask
         return self._same_asks >= self.config.same_ask_limit
 
-    def _focus(self) -> set[str]:
-        """The facts of the request in hand (the first one not done)."""
+    def _focus(self, text: str) -> set[str]:
+        """The facts of the request in hand: the one the agent's turn moves to by its words
+        ('Now for the room booking, ...'), else the first one not done."""
         pending = self.tracker.pending()
         if not pending or len(self.intents) < 2:
             return set()
-        i = pending[0]
+        moved = [s for s in sentences_of(text) if NEXT_STEP.search(s)]
+        named = self.tracker.named(" ".join(moved)) if moved else None
+        i = named if named is not None else pending[0]
         others = [x for j, x in enumerate(self.intents) if j != i]
         return {f.key for f in intent_facts(self.intents[i], self.book, others)}
 
     def _note_resolutions(self, text: str, heard: Heard) -> None:
         """Which intents the agent has completed or refused, by their words in its closing sentences."""
         self._pending_before = len(self.tracker.pending())
-        if heard.has("completed") or heard.has("denial"):
-            self.tracker.note(text, heard.has("completed"))
+        if heard.has("completed") or heard.has("denial"):  # not 'Now for the room booking, ...'
+            said = [s for s in sentences_of(text) if not NEXT_STEP.search(s) and not s.endswith("?")]
+            self.tracker.note(" ".join(said) or text, heard.has("completed"))
 
     def _next_request(self, i: int) -> tuple[str, list[str]]:
         """'Yes, one more thing: I need to ...' with the request's details, and the facts told."""
@@ -489,10 +493,3 @@ class GoalCaller:
         if self._stuck >= self.config.give_up_after:
             return self._act("end", self.phr.say("bye_give_up"), "no_progress_end", heard, ends_call=True)
         return self._act("cannot_answer", self.phr.say("dont_have"), "no_fact_for_question", heard)
-
-
-def timed_respond(caller: GoalCaller, agent_text: str) -> tuple[CallerAct, float]:
-    """``respond`` and how long it took, in milliseconds."""
-    t0 = time.perf_counter()
-    act = caller.respond(agent_text)
-    return act, (time.perf_counter() - t0) * 1000.0
