@@ -266,3 +266,13 @@ def test_missing_model_package_gives_install_hint() -> None:
 
     with pytest.raises(ModelAssetError, match="pip install some-absent-pkg"):
         package_dir("voxbench_absent_model_pkg", install_hint="pip install some-absent-pkg")
+
+
+def test_local_whisper_tells_the_turn_strategies_to_wait_for_its_transcripts() -> None:
+    """The turn-stop safety net is LOCAL_TTFS_P99_S, not pipecat's 1.0 s cloud figure: a
+    slower local transcription no longer ends the turn without its last words."""
+    from voxbench.pipelines.services import STTConfig, make_stt
+    from voxbench.pipelines.services.whisper_service import LOCAL_TTFS_P99_S
+
+    assert make_stt(STTConfig()).service_metadata_frame().ttfs_p99_latency == LOCAL_TTFS_P99_S == 3.0
+    assert make_stt(STTConfig(), ttfs_p99_latency=1.5).service_metadata_frame().ttfs_p99_latency == 1.5
