@@ -106,3 +106,23 @@ def test_the_backup_fact_only_when_the_agent_asks_for_another() -> None:
         "I can check other floors in Headquarters. Which floor would you like me to try first?", book
     )
     assert other.asked == ["backup_desk_floor"]
+
+
+def test_a_turn_naming_one_numbered_group_asks_about_that_group() -> None:
+    """'Is Confluence an access request, a new license, or a renewal?' is a choice, not a request for
+    the application name; 'what access level' then means Confluence's ('..._1'), not Datadog's."""
+    sc = make_scenario(
+        {
+            "application_name_1": "Confluence",
+            "access_level_1": "read_only",
+            "application_name_2": "Datadog",
+            "access_level_2": "standard",
+            "license_product_name": "IntelliJ IDEA",
+        }
+    )
+    h = classify(
+        "Got it. Is Confluence an application access request, a new license request, or a license renewal? "
+        "And what access level do you need: read only, standard, or admin?",
+        _book(sc),
+    )
+    assert h.asked == ["access_level_1"] and h.options == ["read only", "standard", "admin"]

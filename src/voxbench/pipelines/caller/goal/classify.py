@@ -53,7 +53,7 @@ from voxbench.pipelines.caller.goal.cues import (
     WH,
     WILLING_Q,
 )
-from voxbench.pipelines.caller.goal.facts import FactBook
+from voxbench.pipelines.caller.goal.facts import FactBook, group_of
 from voxbench.pipelines.caller.goal.options import offered_options
 from voxbench.pipelines.caller.goal.readback import readbacks
 from voxbench.pipelines.caller.goal.spoken import mentions, sentences_of
@@ -196,7 +196,8 @@ _ASKS_VALUE = re.compile(r"^(what|which|who|where|when|how many)\b|\b(give|tell|
 # A yes/no question between two alternatives ('For the Wi-Fi issue, are you unable to connect, or ...?')
 _EITHER_OR = re.compile(
     r"^(?:[^,?]*,\s*)?(is|are|was|were|does|do|did|has|have)\b(?![^?]*\b(what|which|how|when|where)\b)[^?]*"
-    r",?\s+or\s+(is|are|was|were|does|do|did|has|have|can|it|you|just)\b[^?]*\?$",
+    r",?\s+or\s+(is|are|was|were|does|do|did|has|have|can|it|you|just)\b[^?]*\?$"
+    r"|^(?:[^,?]*,\s*)?(is|are|was|were)\s+[\w-]+\s+(a|an|the)\b[^?]*\bor\s+(a|an|the)\b[^?]*\?$",  # 'Is X a B or a C?'
     re.I,
 )
 # 'What would you like me to check in the employee record?': what to do, not a value
@@ -259,6 +260,25 @@ def _not_said_by_agent(t: Turn, book: FactBook, asked: dict[str, str]) -> dict[s
             and not any(mentions(c, v) for c in choices for v in f.values())
         )
     }
+
+
+def _one_group(text: str, book: FactBook, asked: dict[str, str]) -> dict[str, str]:
+    """Numbered fact groups ('application_name_1' / 'access_level_1', '..._2'): a turn that names a
+    value of one group ('Is Confluence ...? What access level do you need?') asks about that one."""
+    groups = {g for k in asked if (g := group_of(k))}
+    if len(groups) < 2:
+        return asked
+    named = {
+        g
+        for f in book
+        if f.key not in asked
+        and (g := group_of(f.key)) in groups
+        and f.matchable
+        and any(mentions(text, v) for v in f.values())
+    }
+    if len(named) != 1:
+        return asked
+    return {k: r for k, r in asked.items() if group_of(k) in ("", *named)}
 
 
 def _readback_kinds(t: Turn, heard: Heard, book: FactBook) -> None:
@@ -343,6 +363,7 @@ def classify(
     asked = _not_said_by_agent(t, book, asked)
     asked = prefer_heard_digits(t.text, book, asked)
     asked = prefer_fallback(heard.question, book, asked, t.text)
+    asked = _one_group(t.text, book, asked)
     if asked:
         heard.kinds.append("request")
         heard.asked = list(asked)

@@ -183,3 +183,11 @@ def goal_facts(information_required: dict[str, Any], seed_data: dict[str, Any] |
                 book.facts.append(Fact(key, value, tuple(words), source, order))
                 order += 1
     return book
+
+
+def group_of(key: str) -> str:
+    """The key with its field words removed: 'application_name_2' and 'access_level_2' share '2'
+    (numbered or named groups of facts that go together); '' for a key of no group."""
+    parts = [p for p in re.split(r"[^a-z0-9]+", key.lower()) if p]
+    tail = [p for p in parts if p.isdigit() or p in ("trial", "renewal", "permanent", "temporary", "primary")]
+    return "_".join(tail)

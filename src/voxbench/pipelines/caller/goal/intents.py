@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 
-from voxbench.pipelines.caller.goal.facts import HEADS, WEAK_WORDS, Fact, FactBook, stem
+from voxbench.pipelines.caller.goal.facts import HEADS, WEAK_WORDS, Fact, FactBook, group_of, stem
 from voxbench.pipelines.caller.goal.spoken import mentions, tokens
 from voxbench.pipelines.caller.goal.tree import content_words
 
@@ -39,13 +39,6 @@ def _close(a: str, b: str) -> bool:
     return a == b or (min(len(a), len(b)) >= 4 and (a.startswith(b) or b.startswith(a)))
 
 
-def _group(key: str) -> str:
-    """The key with its field word removed: 'application_name_2' and 'access_level_2' share '2'."""
-    parts = [p for p in re.split(r"[^a-z0-9]+", key.lower()) if p]
-    tail = [p for p in parts if p.isdigit() or p in ("trial", "renewal", "permanent", "temporary", "primary")]
-    return "_".join(tail)
-
-
 def intent_facts(intent: str, book: FactBook, others: list[str]) -> list[Fact]:
     """The caller's facts that belong to one request (see the module docstring)."""
     words = content_words(intent)
@@ -62,9 +55,9 @@ def intent_facts(intent: str, book: FactBook, others: list[str]) -> list[Fact]:
             own = [w for w in subject if not any(_close(w, x) for x in other_words)]
             if own or not other_words:
                 hits.append(f)
-    groups = {g for f in hits if (g := _group(f.key))}
+    groups = {g for f in hits if (g := group_of(f.key))}
     hits += [
-        f for f in book if f not in hits and _group(f.key) in groups and f.source == "information_required"
+        f for f in book if f not in hits and group_of(f.key) in groups and f.source == "information_required"
     ]
     return hits
 
