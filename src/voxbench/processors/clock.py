@@ -7,6 +7,9 @@ import time
 
 from pipecat.clocks.base_clock import BaseClock
 
+# Where a call's timeline starts on a loop that keeps its own clock (`ConversationClock.reset`).
+CALL_ORIGIN_S = 1000.0
+
 
 def loop_now() -> float:
     """Monotonic seconds on the running event loop's clock (`time.monotonic()` outside one).
@@ -41,6 +44,16 @@ class ConversationClock(BaseClock):
             self._t0_ns = _now_ns()
 
     def reset(self) -> None:
+        """Zero the clock now. On a loop that keeps its own clock (virtual or logical, see
+        `transports/virtual_loop.py`) the loop's timeline is first relabelled to start at
+        `CALL_ORIGIN_S`, so every run of a call computes on the same numbers."""
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            loop = None
+        rebase = getattr(loop, "rebase", None)
+        if rebase is not None:
+            rebase(CALL_ORIGIN_S)
         self._t0_ns = _now_ns()
 
     @property

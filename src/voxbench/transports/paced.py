@@ -37,17 +37,27 @@ from pipecat.transports.websocket.server import (
 class SampleClockPacer:
     """How long to wait after sending a chunk so the next one leaves on the sample clock."""
 
-    def __init__(self, sample_rate: int, max_lag_s: float = 0.01, now: Callable[[], float] = time.monotonic):
-        """`now`: the transport passes the running loop's clock (virtual on a virtual-clock loop).
-        `max_lag_s` (10 ms) is above the sleep overshoot of a loaded loop (p95 ~4 ms at load 6
-        on 2 cores) and below anything a listener would hear as a pause."""
+    def __init__(
+        self,
+        sample_rate: int,
+        max_lag_s: float = 0.01,
+        now: Callable[[], float] = time.monotonic,
+        real_now: Callable[[], float] | None = None,
+    ):
+        """`now`: the transport passes the running loop's clock (virtual on a virtual-clock loop,
+        the cause's due time on a `LogicalClockLoop`). `real_now`: the real clock lateness is
+        measured on (a logical loop's `real_time`; by default `now`). `max_lag_s` (10 ms) is
+        above the sleep overshoot of a loaded loop (p95 ~4 ms at load 6 on 2 cores) and below
+        anything a listener would hear as a pause."""
         self.sr = sample_rate
         self.max_lag = max_lag_s
         self._now = now
+        self._real_now = real_now or now
         self._t0: float | None = None
         self._samples = 0
-        self.reanchors = 0  # chunks sent more than `max_lag_s` after their slot: late chunks
-        self.max_late_s = 0.0  # the latest any chunk left after its slot
+        self.reanchors = 0  # chunks sent more than `max_lag_s` after their slot on `now`
+        self.late = 0  # chunks that really left more than `max_lag_s` after their slot
+        self.max_late_s = 0.0  # the latest any chunk really left after its slot
 
     @property
     def samples_sent(self) -> int:
@@ -64,7 +74,9 @@ class SampleClockPacer:
         now = self._now()
         due = self.due
         if due is not None:
-            self.max_late_s = max(self.max_late_s, now - due)
+            late = self._real_now() - due
+            self.max_late_s = max(self.max_late_s, late)
+            self.late += late > self.max_lag
         if due is None or now - due > self.max_lag:
             if due is not None:
                 self.reanchors += 1
@@ -97,7 +109,9 @@ class _SampleClockPacing(BaseOutputTransport):
 
     async def _write_audio_sleep(self) -> None:
         if self._pacer is None:
-            self._pacer = SampleClockPacer(self.sample_rate, now=asyncio.get_running_loop().time)
+            loop = asyncio.get_running_loop()
+            real = getattr(loop, "real_time", None)
+            self._pacer = SampleClockPacer(self.sample_rate, now=loop.time, real_now=real)
         await asyncio.sleep(self._pacer.sent(self._chunk_samples))
 
 

@@ -103,6 +103,15 @@ class VirtualClockLoop(asyncio.SelectorEventLoop):
     def time(self) -> float:
         return self._vnow
 
+    def rebase(self, to: float) -> None:
+        """Relabel the timeline so that `time()` reads `to` now; timers move with it (the
+        real-time `LogicalClockLoop` does the same, so both compute on the same numbers)."""
+        delta = to - self._vnow
+        self._vnow = to
+        self._epoch_offset -= delta
+        for timer in self._scheduled:  # type: ignore[attr-defined]
+            timer._when += delta
+
     def wall_time(self) -> float:
         """The virtual clock as epoch seconds (what `time.time()` reads inside the run)."""
         return self._vnow + self._epoch_offset
@@ -119,17 +128,19 @@ class VirtualClockLoop(asyncio.SelectorEventLoop):
         return fut
 
 
-def _running_virtual() -> VirtualClockLoop | None:
+def _running_virtual() -> Any:
+    """The running loop when it keeps its own clock (`VirtualClockLoop`, or the real-time
+    `logical_loop.LogicalClockLoop`: both have `wall_time()`), else None."""
     try:
         loop = asyncio.get_running_loop()
     except RuntimeError:
         return None
-    return loop if isinstance(loop, VirtualClockLoop) else None
+    return loop if hasattr(loop, "wall_time") else None
 
 
 class _TimeView(ModuleType):
     """The `time` module, except that `time`, `monotonic` (and their `_ns`) read a running
-    `VirtualClockLoop` when there is one. Outside one it is the real module."""
+    loop that keeps its own clock when there is one. Outside one it is the real module."""
 
     def __init__(self) -> None:
         super().__init__("time")
@@ -176,5 +187,10 @@ def run_virtual(coro: Any) -> Any:
 
 
 def run_maybe_virtual(coro: Any, virtual: bool) -> Any:
-    """`run_virtual(coro)` when `virtual`, else plain `asyncio.run(coro)`."""
-    return run_virtual(coro) if virtual else asyncio.run(coro)
+    """`run_virtual(coro)` when `virtual`, else in real time on a `LogicalClockLoop`
+    (`logical_loop.py`: stamps where the virtual clock would, while real time passes)."""
+    if virtual:
+        return run_virtual(coro)
+    from voxbench.transports.logical_loop import run_logical
+
+    return run_logical(coro)
