@@ -126,3 +126,36 @@ def test_a_turn_naming_one_numbered_group_asks_about_that_group() -> None:
         _book(sc),
     )
     assert h.asked == ["access_level_1"] and h.options == ["read only", "standard", "admin"]
+
+
+def test_requests_after_a_lead_and_facts_read_back_whole() -> None:
+    """'Then give me the PIN', 'Now for your license request, please read me ...' are requests;
+    'the facility code' does not also ask for 'privilege_codes'; a limit read back whole ('the per
+    occurrence limit as two million dollars') is not the half-heard number of the one asked."""
+    sc = make_scenario(
+        {
+            "facility_code": "GAWO-88H",
+            "pin": "2035",
+            "privilege_codes": ["PRV-ECHO-005"],
+            "state_license_number": "NY-MD-31614326",
+            "per_occurrence_limit_usd": 2000000,
+            "aggregate_limit_usd": 6000000,
+        }
+    )
+    book = _book(sc)
+    h = classify(
+        "Please read your home facility code again. Then give me the four digit PIN again as well.", book
+    )
+    assert h.asked == ["facility_code", "pin"]
+    h = classify(
+        "Thanks. Now for your license request, please read me the state license number slowly.", book
+    )
+    assert h.asked == ["state_license_number"]
+    h = classify(
+        "I have the per occurrence limit as two million dollars. Please give me the aggregate limit.", book
+    )
+    assert h.asked == ["aggregate_limit_usd"]
+    assert classify("And will you be using general paid time off or sick leave?", book).options == [
+        "general paid time off",
+        "sick leave",
+    ]

@@ -24,6 +24,8 @@ from voxbench.pipelines.caller.goal.spoken import dates, mentions, money, runs, 
         ("arriving L A X at seven fifteen PM", "LAX"),  # a three-letter code spelled
         ("currently from Austin to Los Angeles on March twentieth", "AUS to LAX"),  # airports by city
         ("You have Chicago O’Hare to Miami on June fifth.", "ORD→MIA"),
+        ("I'd like to use general paid time off.", "pto"),  # an acronym said in full
+        ("Use p t o.", "pto"),  # or spelled
     ],
 )
 def test_mentions_finds_spoken_forms(text: str, value: str) -> None:
@@ -37,6 +39,7 @@ def test_mentions_rejects_other_values_and_common_words() -> None:
     assert not mentions("floor two", "FL3") and not mentions("F L two", "floor 3")
     assert not mentions("room R M three zero one", "floor 3")  # 'rm' abbreviates no 'floor'
     assert not mentions("I need to relax", "LAX")
+    assert not mentions("I can use it", "ICU") and not mentions("sick leave", "pto")
     assert not mentions("from Austin to Dallas", "AUS to LAX")  # every airport of the value
     assert not mentions("Chicago Midway to Miami", "ORD to MIA")  # a city of several airports
 

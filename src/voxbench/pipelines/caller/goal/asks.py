@@ -22,7 +22,7 @@ from voxbench.pipelines.caller.goal.facts import (
     FactBook,
     stem,
 )
-from voxbench.pipelines.caller.goal.spoken import compact, runs, tokens
+from voxbench.pipelines.caller.goal.spoken import compact, mentions, runs, tokens
 
 
 def _words(text: str) -> tuple[set[str], str]:
@@ -161,8 +161,13 @@ def prefer_heard_digits(text: str, book: FactBook, asked: dict[str, str]) -> dic
         if f is None or any(r in compact(v) for v in f.values() for r in heard_runs):
             out[k] = rule
             continue
-        same = [o for o in book if set(o.heads) & set(f.heads) | (set(o.words) & set(f.words))
-                and any(r in compact(v) for v in o.values() for r in heard_runs)]  # fmt: skip
+        same = [
+            o
+            for o in book
+            if set(o.heads) & set(f.heads) | (set(o.words) & set(f.words))
+            and any(r in compact(v) for v in o.values() for r in heard_runs)
+            and not any(mentions(text, v) for v in o.values())
+        ]  # fmt: skip  (read back whole: not half heard)
         if len(same) == 1:
             out[same[0].key] = f"heard_digits:{k}"
         else:
@@ -314,7 +319,8 @@ def _tail_fallback(
     wants = bool(re.search(r"\b(new|like|want|hoping|prefer|need|looking)\b", sentence, re.I))
     out: list[tuple[str, str]] = []
     tails = {f.words[-1] for f in book if len(f.words) >= 2 and f.words[-1] not in HEADS}
-    for tail in sorted(tails - covered):
+    done = {stem(c) for c in covered}
+    for tail in sorted(t for t in tails if stem(t) not in done):  # 'facility code' covers 'codes' too
         if stem(tail) not in ws or tail.isdigit() or tail in _NUMBER_TAILS:
             continue  # 'phone_last_four': 'four' in 'two eight four seven' is a digit, not a field word
         cands = [f for f in book if f.words and f.words[-1] == tail and f.source == "information_required"]

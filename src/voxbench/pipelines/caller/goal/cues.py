@@ -10,7 +10,8 @@ from __future__ import annotations
 import re
 
 REQUEST = re.compile(
-    r"^(?:[^,]{1,24},\s*)?(please|kindly|can you|could you|would you|will you|may i|can i (get|have)|tell me|give me|"
+    r"^(?:[^,]{1,24},\s*|(?:now |next |so |and )?(?:for|regarding|about|on|to) [^,]{1,40},\s*)?"
+    r"(?:(?:then|and|also|now|next|so|finally)\s+)?(please|kindly|can you|could you|would you|will you|may i|can i (get|have)|tell me|give me|"
     r"provide|read me|spell|say|let me know|i('ll| will)? ?need|i also need|next,? i need|now,? i need|"
     r"what('s| is| are)|which|and (your|the)|also,? (your|the)|go ahead and)\b"
     r"|\bi('ll| will)? (also )?need (the|your|a few|two|some|to know|to get|to have)\b",

@@ -8,7 +8,7 @@ from voxbench.pipelines.caller.goal.spoken import tokens
 
 _LEAD = re.compile(
     r"^(?:.*?\b(?:would you (?:still )?(?:like|prefer|want)|do you (?:want|need|prefer)|should i|shall i|"
-    r"is it|is this|is that|are you|did you want|can i)\b\s*(?:to\s+)?(?:me to\s+)?)",
+    r"is it|is this|is that|are you|did you want|can i|will you(?: be)?(?: \w+ing)?)\b\s*(?:to\s+)?(?:me to\s+)?)",
     re.I,
 )
 # A part that starts the question itself ('are you unable to connect', 'does it drop'): what comes

@@ -325,8 +325,8 @@ def mentions(text: str, value: str) -> bool:
     if has_digit or (len(c) >= 4 and " " not in v and v.upper() == v):
         if any(c == r or (len(c) >= 4 and c in r) for r in rs):
             return True
-    elif len(c) == 3 and v.isalpha() and v.isupper() and c in rs:  # 'LAX' said 'L A X' (a whole run)
-        return True
+    elif 2 <= len(c) <= 4 and v.isalpha() and (c in rs or _initials(text, c)):
+        return True  # 'LAX' said 'L A X' (a whole run); 'pto' said 'paid time off'
     if _abbreviated(text, v):
         return True
         if len(c) >= 8 and c in "".join(r for r in rs if r not in ("dot", "at")):
@@ -342,6 +342,17 @@ def mentions(text: str, value: str) -> bool:
     if any(toks[i : i + n] == words for i in range(len(toks) - n + 1)):
         return True
     return _airports_said(toks, rs, v)
+
+
+def _initials(text: str, short: str) -> bool:
+    """An acronym said in full: consecutive words of three letters or more whose initials spell it
+    ('paid time off' for 'PTO'; 'and'/'of'/'the' between them skipped)."""
+    words = [w for w in re.findall(r"[a-z]+", text.lower()) if w not in ("and", "of", "the", "for")]
+    n = len(short)
+    return any(
+        "".join(w[0] for w in words[i : i + n]) == short and all(len(w) >= 3 for w in words[i : i + n])
+        for i in range(len(words) - n + 1)
+    )
 
 
 def _airports_said(toks: list[str], rs: list[str], value: str) -> bool:
