@@ -87,3 +87,21 @@ def test_default_rushes_nothing_after_a_stall() -> None:
     clk.t += 0.04 + 0.002  # ordinary overshoot: caught up on the same clock
     assert p.sent(N) == pytest.approx(0.038)
     assert p.reanchors == 1
+
+
+def test_lateness_is_measured_on_the_real_clock_once_per_stall() -> None:
+    """On a logical-clock loop `now` reads the slot a chunk was due at, so the pacer keeps its
+    clock through a stall; the real clock says how late the chunks really left. A stall is
+    one late chunk however many chunks its catch-up takes."""
+    logical, real = FakeClock(), FakeClock()
+    p = SampleClockPacer(SR, now=logical, real_now=real)
+    p.sent(N)
+    for k in (1, 2, 3):  # three chunks due during a 100 ms stall, sent back to back after it
+        logical.t, real.t = 100.0 + 0.04 * k, 100.14
+        p.sent(N)
+    logical.t = real.t = 100.16
+    p.sent(N)  # on time again
+    logical.t, real.t = 100.2, 100.23
+    p.sent(N)  # a second stall
+    assert (p.reanchors, p.late) == (0, 2)
+    assert p.max_late_s == pytest.approx(0.1)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 from pathlib import Path
 from typing import Any
@@ -106,8 +105,10 @@ def run_call_cmd(args: argparse.Namespace) -> int:
         flush=True,
     )
     session = CallSession(spec, out)
-    with log_to_record(out) as log:
-        record = asyncio.run(run_with_progress(session.run(), out / "events.jsonl"))
+    from voxbench.transports.logical_loop import run_logical
+
+    with log_to_record(out) as log:  # real time, stamped on the logical clock like orchestrated calls
+        record = run_logical(run_with_progress(session.run(), out / "events.jsonl"))
     expected = session.scenario().expected_db
     tc = check_task_completion(expected, json.loads((out / "final_db.json").read_text()))
     print(f"record: {args.out}   (full log: {log})")

@@ -16,6 +16,10 @@ source would, instead of rushing the backlog out back to back. That matters beca
 sender's loop stalls most when a TTS frame lands (its audio is cut into chunks and queued):
 a rushed backlog would reach the listener as a compressed burst, so the listener's track
 (which keeps speech contiguous) would place the rest of the utterance late by the stall.
+On a `LogicalClockLoop` (real-time calls) the pacer reads the slot its timer was due at, so
+a stall short of the loop's tolerated lag does not re-anchor: the chunks it held back leave
+back to back after it and every one is heard at its slot by a listener in the same loop;
+the real lateness is counted on the real clock (pacing health).
 Everything else is pipecat's: chunking, mixer, interruption handling.
 """
 
@@ -56,8 +60,12 @@ class SampleClockPacer:
         self._t0: float | None = None
         self._samples = 0
         self.reanchors = 0  # chunks sent more than `max_lag_s` after their slot on `now`
-        self.late = 0  # chunks that really left more than `max_lag_s` after their slot
+        # stalls: chunks that really left more than `max_lag_s` after their slot right after
+        # one that did not (on a logical-clock loop the stream then catches up on its clock;
+        # the chunks of the catch-up are not counted again, as a re-anchored stream's are not)
+        self.late = 0
         self.max_late_s = 0.0  # the latest any chunk really left after its slot
+        self._was_late = False
 
     @property
     def samples_sent(self) -> int:
@@ -76,7 +84,8 @@ class SampleClockPacer:
         if due is not None:
             late = self._real_now() - due
             self.max_late_s = max(self.max_late_s, late)
-            self.late += late > self.max_lag
+            self.late += late > self.max_lag and not self._was_late
+            self._was_late = late > self.max_lag
         if due is None or now - due > self.max_lag:
             if due is not None:
                 self.reanchors += 1
