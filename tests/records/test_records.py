@@ -147,3 +147,23 @@ def test_fast_json_reads_what_the_stdlib_reads(tmp_path: Path) -> None:
         assert _stdlib_or_error(read_json, p) == want, text
     p.write_bytes(b'{"a": "\xff"}')  # not UTF-8: the same UnicodeDecodeError as read_text
     assert _stdlib_or_error(read_json, p) == _stdlib_or_error(lambda q: q.read_text(encoding="utf-8"), p)
+
+
+def test_read_record_takes_missing_or_folder_parts_as_absent(tmp_path: Path) -> None:
+    """Each part file is read without an is_file() check first: a missing file or a folder
+    in its place is still "no such part", a record without record.json is still named."""
+    rec = ConversationRecord(conversation_id="c1", domain="airline", scenario_id="1.1.2")
+    d = write_record(tmp_path / "c1", rec, scenario={"id": "1"}, final_db={"a": 1})
+    (d / "agent.json").mkdir()  # a folder where a part file would be
+    b = read_record(d)
+    assert b.record == rec and b.events == [] and b.torn_logs == {}
+    assert b.scenario == {"id": "1"} and b.agent == {} and b.initial_db is None and b.final_db == {"a": 1}
+    (d / "events.jsonl").write_bytes(
+        b'{"t":0.5,"side":"harness","type":"speech","channel":"user","state":"onset"}\r\n{"t":1'
+    )
+    b = read_record(d)
+    assert [e.type for e in b.events] == ["speech"] and b.torn_logs == {"events.jsonl": '{"t":1'}
+    (d / "record.json").unlink()
+    (d / "record.json").mkdir()
+    with pytest.raises(FileNotFoundError, match="is not a voxbench record"):
+        read_record(d)

@@ -39,11 +39,7 @@ def loads_json(text: str) -> Any:
 def read_json(path: str | Path) -> Any:
     """`json.loads(path.read_text(encoding="utf-8"))`, without decoding the text first when
     the bytes parse (invalid UTF-8 or JSON goes the stdlib way and raises its error)."""
-    data = Path(path).read_bytes()
-    try:
-        return pydantic_core.from_json(data)
-    except ValueError:
-        return json.loads(data.decode("utf-8"))
+    return _parse_json(Path(path).read_bytes())
 
 
 def atomic_write_bytes(path: str | Path, data: bytes, *, durable: bool = True) -> None:
@@ -114,8 +110,12 @@ def read_jsonl(path: str | Path, parse: Any = loads_json) -> JsonlLines:
     """Parse every non-blank line with `parse`. A last line that does not parse is what a
     writer killed mid-line leaves: it is returned as `torn_tail` and the rest is kept. A bad
     line anywhere else is corruption, not a torn write, and raises with its line number."""
-    path = Path(path)
-    lines = [(n, ln) for n, ln in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if ln.strip()]
+    return parse_jsonl(Path(path).read_text(encoding="utf-8"), path, parse)
+
+
+def parse_jsonl(text: str, path: str | Path, parse: Any = loads_json) -> JsonlLines:
+    """`read_jsonl` on the text of `path`, already read."""
+    lines = [(n, ln) for n, ln in enumerate(text.splitlines(), 1) if ln.strip()]
     out: list[Any] = []
     for i, (n, line) in enumerate(lines):
         try:
@@ -153,30 +153,56 @@ class RecordBundle:
         return self.path / rel if rel else None
 
 
-def _read_json_opt(p: Path) -> Any:
-    return read_json(p) if p.is_file() else None
+def _read_opt(path: str) -> bytes | None:
+    """The bytes of a file, None when there is no file there (`Path.is_file()` false)."""
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
+        return None
+
+
+def _parse_json(data: bytes) -> Any:
+    """`read_json` on bytes already read."""
+    try:
+        return pydantic_core.from_json(data)
+    except ValueError:
+        return json.loads(data.decode("utf-8"))
+
+
+def _json_opt(path: str) -> Any:
+    data = _read_opt(path)
+    return None if data is None else _parse_json(data)
 
 
 def read_record(path: str | Path) -> RecordBundle:
-    """Load a conversation directory; unknown schema versions raise `UnknownSchemaVersion`."""
+    """Load a conversation directory; unknown schema versions raise `UnknownSchemaVersion`.
+
+    Each file is opened once (no `is_file()` check first) with string paths: reading the
+    six small files of a record with pathlib cost about as much as parsing them."""
     path = Path(path)
-    rec_path = path / "record.json"
-    if not rec_path.is_file():
+    base = os.fspath(path) + os.sep
+    data = _read_opt(base + "record.json")
+    if data is None:
         raise FileNotFoundError(f"{path} is not a voxbench record (no record.json)")
-    raw = read_json(rec_path)
-    check_schema_version(raw.get("schema_version"), rec_path)
+    raw = _parse_json(data)
+    check_schema_version(raw.get("schema_version"), base + "record.json")
     record = ConversationRecord.model_validate(raw)
-    ev = path / "events.jsonl"
-    lines = read_jsonl(ev, parse_event) if ev.is_file() else JsonlLines([])
+    ev = _read_opt(base + "events.jsonl")
+    lines = (
+        parse_jsonl(ev.decode("utf-8"), base + "events.jsonl", parse_event)
+        if ev is not None
+        else JsonlLines([])
+    )
     return RecordBundle(
         path=path,
         record=record,
         events=list(lines.rows),
-        torn_logs={ev.name: lines.torn_tail} if lines.torn_tail is not None else {},
-        scenario=_read_json_opt(path / "scenario.json") or {},
-        agent=_read_json_opt(path / "agent.json") or {},
-        initial_db=_read_json_opt(path / "initial_db.json"),
-        final_db=_read_json_opt(path / "final_db.json"),
+        torn_logs={"events.jsonl": lines.torn_tail} if lines.torn_tail is not None else {},
+        scenario=_json_opt(base + "scenario.json") or {},
+        agent=_json_opt(base + "agent.json") or {},
+        initial_db=_json_opt(base + "initial_db.json"),
+        final_db=_json_opt(base + "final_db.json"),
     )
 
 

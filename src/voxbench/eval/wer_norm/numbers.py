@@ -20,7 +20,6 @@ are read digit by digit ("nine one nine" -> "919", "seven zero three" -> "703"):
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from fractions import Fraction
 
 from voxbench.eval.wer_norm.config import NumberConfig
@@ -53,9 +52,10 @@ class _State:
         self.value, self.prefix, self.prev_num = None, None, None
         return text
 
-    def flush(self) -> Iterator[str]:
+    def flush(self, out: list[str]) -> None:
+        """Append the running number, if any, to `out`."""
         if self.value is not None:
-            yield self.emit(self.value)
+            out.append(self.emit(self.value))
 
 
 class NumberNormalizer:
@@ -90,7 +90,8 @@ class NumberNormalizer:
         self._half_literal = required_literal(self._half) if self._half is not None else ""
         # a space between a letter and a digit: matched as a position (the table's letter
         # class never holds an ASCII digit, so the pair matches could not overlap either)
-        self._letter_digit = re.compile(rf"(?<=[{letters}])(?=[0-9])")
+        # (the digit is looked for first: most positions fail there, the cheaper test)
+        self._letter_digit = re.compile(rf"(?=[0-9])(?<=[{letters}])")
         self._digit_letter = re.compile(rf"(?<=[0-9])(?=[{letters}])")
         self._ordinal = (
             re.compile(rf"([0-9])\s+({cfg.ordinal_suffix_pattern})\b") if cfg.ordinal_suffix_pattern else None
@@ -98,7 +99,9 @@ class NumberNormalizer:
         conn = rf"(?:{re.escape(cfg.cents_connector)} )?" if cfg.cents_connector else ""
         self._cents = re.compile(rf"([€£$])([0-9]+) {conn}¢([0-9]{{1,2}})\b")
         self._under_one = re.compile(r"[€£$]0\.([0-9]{1,2})\b")
-        self._one = re.compile(r"\b1(s?)\b")
+        # `\b1(s?)\b` starting with the literal (the engine jumps from "1" to "1"): the
+        # lookbehind says the character before the "1" is not a word character
+        self._one = re.compile(r"1(?<!\w1)(s?)\b")
 
     # ---- preprocessing: hyphens, glued compounds, reversed units, "and a half"
 
@@ -206,26 +209,26 @@ class NumberNormalizer:
                 continue
             bare = cur[1:] if c0 in prefixes else cur
             if _NUMERIC.match(bare):
-                out.extend(self._digits(st, cur, bare))
+                self._digits(out, st, cur, bare)
             elif cur not in vocab:
-                out.extend(st.flush())
+                st.flush(out)
                 out.append(st.emit(cur))
             elif cur in self.zeros or cur in self.ones or cur in self.tens or cur in self.mult:
-                out.extend(self._compose(st, cur))
+                self._compose(out, st, cur)
             elif cur in self.ones_sfx or cur in self.tens_sfx or cur in self.mult_sfx:
-                out.extend(self._suffixed(st, cur))
+                self._suffixed(out, st, cur)
             else:
-                out.extend(self._affix_or_special(st, padded[idx - 1], cur, padded[idx + 1]))
-        out.extend(st.flush())
+                self._affix_or_special(out, st, padded[idx - 1], cur, padded[idx + 1])
+        st.flush(out)
         return out
 
-    def _digits(self, st: _State, cur: str, bare: str) -> Iterator[str]:
+    def _digits(self, out: list[str], st: _State, cur: str, bare: str) -> None:
         """Written digits: continue a decimal ("3." + "5"), else start a new number."""
         if st.value is not None:
             if isinstance(st.value, str) and st.value.endswith("."):
                 st.value += cur
                 return
-            yield from st.flush()
+            st.flush(out)
         if bare is not cur:
             st.prefix = cur[0]
         if "." not in bare and len(bare) < 4000:  # digits only: Fraction(bare).numerator,
@@ -259,7 +262,7 @@ class NumberNormalizer:
             return v + str(t)
         return v + t if v % 100 == 0 else f"{v}{t}"
 
-    def _compose(self, st: _State, cur: str) -> Iterator[str]:
+    def _compose(self, out: list[str], st: _State, cur: str) -> None:
         """Zeros, cardinals, tens and scaling units extend the running value."""
         if cur in self.zeros:
             st.value = str(st.value or "") + "0"
@@ -277,78 +280,80 @@ class NumberNormalizer:
                 if f is not None and (f * m).denominator == 1:
                     st.value = (f * m).numerator
                 else:
-                    yield from st.flush()
+                    st.flush(out)
                     st.value = m
             else:
                 st.value = v // 1000 * 1000 + v % 1000 * m
         st.prev_num = cur
 
-    def _suffixed(self, st: _State, cur: str) -> Iterator[str]:
+    def _suffixed(self, out: list[str], st: _State, cur: str) -> None:
         """Ordinals and plurals ("third", "twenties", "hundredth") end the number with a suffix."""
         v = st.value
         if cur in self.ones_sfx:
             n, suffix = self.ones_sfx[cur]
-            yield st.emit(f"{self._add_ones(st, n)}{suffix}")
+            out.append(st.emit(f"{self._add_ones(st, n)}{suffix}"))
         elif cur in self.tens_sfx:
             t, suffix = self.tens_sfx[cur]
-            yield st.emit(f"{self._add_tens(v, cur, t)}{suffix}")
+            out.append(st.emit(f"{self._add_tens(v, cur, t)}{suffix}"))
         else:
             m, suffix = self.mult_sfx[cur]
             if v is None:
-                yield st.emit(f"{m}{suffix}")
+                out.append(st.emit(f"{m}{suffix}"))
             elif isinstance(v, str):
                 f = _frac(v)
                 if f is not None and (f * m).denominator == 1:
-                    yield st.emit(f"{(f * m).numerator}{suffix}")
+                    out.append(st.emit(f"{(f * m).numerator}{suffix}"))
                 else:
-                    yield from st.flush()
-                    yield st.emit(f"{m}{suffix}")
+                    st.flush(out)
+                    out.append(st.emit(f"{m}{suffix}"))
             else:
-                yield st.emit(f"{v // 1000 * 1000 + v % 1000 * m}{suffix}")
+                out.append(st.emit(f"{v // 1000 * 1000 + v % 1000 * m}{suffix}"))
 
-    def _affix_or_special(self, st: _State, prev: str | None, cur: str, nxt: str | None) -> Iterator[str]:
+    def _affix_or_special(
+        self, out: list[str], st: _State, prev: str | None, cur: str, nxt: str | None
+    ) -> None:
         """Prefix/suffix words ($, %), then the conjunction, repeat and decimal words."""
         cfg = self.cfg
         next_numeric = nxt is not None and bool(_NUMERIC.match(nxt))
         if cur in cfg.preceding_prefixers:
-            yield from st.flush()
+            st.flush(out)
             if nxt in self.words or next_numeric:
                 st.prefix = cfg.preceding_prefixers[cur]
             else:
-                yield st.emit(cur)
+                out.append(st.emit(cur))
         elif cur in cfg.following_prefixers:
             if st.value is not None:
                 st.prefix = cfg.following_prefixers[cur]
-                yield from st.flush()
+                st.flush(out)
             else:
-                yield st.emit(cur)
+                out.append(st.emit(cur))
         elif cur in cfg.suffixers:
             sfx = cfg.suffixers[cur]
             if st.value is None:
-                yield st.emit(cur)
+                out.append(st.emit(cur))
             elif not isinstance(sfx, dict):
-                yield st.emit(f"{st.value}{sfx}")
+                out.append(st.emit(f"{st.value}{sfx}"))
             elif nxt in sfx:
-                yield st.emit(f"{st.value}{sfx[nxt]}")
+                out.append(st.emit(f"{st.value}{sfx[nxt]}"))
                 st.skip = True
             else:
-                yield from st.flush()
-                yield st.emit(cur)
+                st.flush(out)
+                out.append(st.emit(cur))
         elif nxt not in self.words and not next_numeric:
-            yield from st.flush()  # a special word that cannot lead into a number here
-            yield st.emit(cur)
+            st.flush(out)  # a special word that cannot lead into a number here
+            out.append(st.emit(cur))
         else:
-            yield from self._special(st, prev, cur, nxt, next_numeric)
+            self._special(out, st, prev, cur, nxt, next_numeric)
 
     def _special(
-        self, st: _State, prev: str | None, cur: str, nxt: str | None, next_numeric: bool
-    ) -> Iterator[str]:
+        self, out: list[str], st: _State, prev: str | None, cur: str, nxt: str | None, next_numeric: bool
+    ) -> None:
         cfg = self.cfg
         if cur == cfg.conjunction_word:
             passes = any(prev in self.categories.get(c, ()) for c in cfg.conjunction_ignore_prev)
             if not passes or st.value is None:
-                yield from st.flush()
-                yield st.emit(cur)
+                st.flush(out)
+                out.append(st.emit(cur))
         elif cur in cfg.repeat_words and (nxt in self.ones or nxt in self.zeros):
             d = self.ones.get(nxt or "", 0)
             st.value = str(st.value or "") + str(d) * cfg.repeat_words[cur]
@@ -356,8 +361,8 @@ class NumberNormalizer:
         elif cur == cfg.decimal_word and (nxt in self.decimals or next_numeric):
             st.value = str(st.value or "") + "."
         else:
-            yield from st.flush()
-            yield st.emit(cur)
+            st.flush(out)
+            out.append(st.emit(cur))
 
     def postprocess(self, s: str, spell_one: bool = True) -> str:
         cfg = self.cfg
