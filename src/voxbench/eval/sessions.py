@@ -106,9 +106,15 @@ class NearestIndex:
         i = bisect.bisect_right(self.starts, t) - 1  # last session starting at or before t
         if i < 0:
             return ss[0]
-        d = _distance(ss[i], t)
-        if i + 1 < len(ss) and _distance(ss[i + 1], t) < d:
-            return ss[i + 1]
+        s = ss[i]
+        if t <= s.end:  # inside it (it starts at or before t): distance 0
+            if i == 0 or t > ss[i - 1].end:  # the common case, answered without _distance
+                return s
+            d = 0.0
+        else:
+            d = _distance(s, t)
+            if i + 1 < len(ss) and _distance(ss[i + 1], t) < d:
+                return ss[i + 1]
         while i > 0 and _distance(ss[i - 1], t) == d:
             i -= 1
         return ss[i]

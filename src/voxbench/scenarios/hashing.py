@@ -41,11 +41,22 @@ def _without_session(db: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in db.items() if k != "session"}
 
 
-def db_hash(db: dict[str, Any]) -> str:
-    """SHA-256 of the canonical JSON of the normalised database, `session` excluded."""
-    norm = normalize_for_comparison(_without_session(db))
+def normalized_db(db: dict[str, Any]) -> Any:
+    """The database as `db_hash` and `db_diff` compare it: normalised, `session` excluded.
+    Computed once, it serves both (`hash_normalized`, `diff_normalized`): normalising a
+    large database is most of hashing it."""
+    return normalize_for_comparison(_without_session(db))
+
+
+def hash_normalized(norm: Any) -> str:
+    """`db_hash` of a database already passed through `normalized_db`."""
     blob = json.dumps(norm, sort_keys=True, default=str, separators=(",", ":"))
     return hashlib.sha256(blob.encode()).hexdigest()
+
+
+def db_hash(db: dict[str, Any]) -> str:
+    """SHA-256 of the canonical JSON of the normalised database, `session` excluded."""
+    return hash_normalized(normalized_db(db))
 
 
 def session_auth_mismatches(expected_db: dict[str, Any], final_db: dict[str, Any]) -> list[dict[str, Any]]:
@@ -84,8 +95,11 @@ def db_diff(expected: dict[str, Any], actual: dict[str, Any]) -> dict[str, Any]:
     where each modified table lists `records_added`, `records_removed` and per-record
     `fields` with `expected` / `actual`.
     """
-    e = normalize_for_comparison(_without_session(expected))
-    a = normalize_for_comparison(_without_session(actual))
+    return diff_normalized(normalized_db(expected), normalized_db(actual))
+
+
+def diff_normalized(e: Any, a: Any) -> dict[str, Any]:
+    """`db_diff` of two databases already passed through `normalized_db`."""
     out: dict[str, Any] = {
         "tables_added": sorted(set(a) - set(e)),
         "tables_removed": sorted(set(e) - set(a)),

@@ -6,7 +6,12 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from voxbench.scenarios.hashing import db_diff, db_hash, session_auth_mismatches
+from voxbench.scenarios.hashing import (
+    diff_normalized,
+    hash_normalized,
+    normalized_db,
+    session_auth_mismatches,
+)
 
 
 class TaskCompletion(BaseModel):
@@ -23,7 +28,8 @@ class TaskCompletion(BaseModel):
 def check_task_completion(expected_db: dict[str, Any], final_db: dict[str, Any]) -> TaskCompletion:
     """Both databases must already be culture-resolved the same way."""
     mism = session_auth_mismatches(expected_db, final_db)
-    eh, ah = db_hash(expected_db), db_hash(final_db)
+    e, a = normalized_db(expected_db), normalized_db(final_db)  # once each, for hash and diff
+    eh, ah = hash_normalized(e), hash_normalized(a)
     ok = not mism and eh == ah
     return TaskCompletion(
         success=ok,
@@ -31,5 +37,5 @@ def check_task_completion(expected_db: dict[str, Any], final_db: dict[str, Any])
         expected_hash=eh,
         actual_hash=ah,
         auth_mismatches=mism,
-        diff=None if eh == ah else db_diff(expected_db, final_db),
+        diff=None if eh == ah else diff_normalized(e, a),
     )
