@@ -159,3 +159,31 @@ def test_requests_after_a_lead_and_facts_read_back_whole() -> None:
         "general paid time off",
         "sick leave",
     ]
+
+
+def test_whose_fact_is_asked_by_the_request_in_hand_and_the_person() -> None:
+    """'the effective date' in the DEA transfer is the transfer's; 'the date of birth' after the
+    caller gave its own is the dependent's; 'What is the shift ID?' after 'the payroll problem' is
+    about the payroll shift; 'your NPI again only if it's different' asks nothing already given."""
+    sc = make_scenario(
+        {
+            "date_of_birth": "1990-01-02",
+            "npi": "2595467139",
+            "dependent_date_of_birth": "2023-11-14",
+            "dea_transfer_effective_date": "2026-07-06",
+            "malpractice_effective_date": "2026-07-01",
+            "shift_date": "2026-08-03",
+            "payroll_shift_date": "2026-06-15",
+        }
+    )
+    book = _book(sc)
+    h = classify("Please give me the effective date.", book, focus={"dea_transfer_effective_date"})
+    assert h.asked == ["dea_transfer_effective_date"]
+    h = classify("Please give me the relationship and the date of birth.", book, given={"date_of_birth"})
+    assert h.asked == ["dependent_date_of_birth"]
+    h = classify("Let's start with the payroll problem. What is the shift ID?", book)
+    assert h.asked == ["payroll_shift_date"]
+    h = classify(
+        "I'll also need your NPI again only if it's different from the one we verified.", book, given={"npi"}
+    )
+    assert "npi" not in h.asked

@@ -271,3 +271,16 @@ def test_the_request_the_agent_moves_to_is_in_hand_not_done() -> None:
     )
     assert c.tracker.done == [False, True, False]
     assert "August 28" in act.text and "August 31" not in act.text
+
+
+def test_a_date_comes_with_its_time_and_progress_is_not_a_stall() -> None:
+    sc = make_scenario({"preferred_date": "2026-10-06", "preferred_time": "10:00 AM", "employee_id": "EMP1"})
+    c = GoalCaller(sc)
+    c.open()
+    act = c.respond("For the check-in, what date would you prefer?")
+    assert "October 6" in act.text and "10:00 AM" in act.text
+    for _ in range(c.config.stall_limit - 1):
+        c.respond("Yes, I have that. Is that correct?")
+    assert (
+        c.respond("That's done. Is there anything else I can help with?").kind != "end" or c.stalls.count == 0
+    )

@@ -69,7 +69,11 @@ def _match(f: Fact, got: frozenset[str]) -> str:
 
 
 def asked_facts(
-    sentence: str, book: FactBook, given: set[str] | None = None, context: str = ""
+    sentence: str,
+    book: FactBook,
+    given: set[str] | None = None,
+    context: str = "",
+    focus: set[str] | None = None,
 ) -> list[tuple[str, str]]:
     """(fact key, rule) for each fact a request sentence asks for, the most specific names first.
 
@@ -89,8 +93,12 @@ def asked_facts(
             under = _match(f, wider)
             rule = {"": "", "most_words": "context_most_words"}.get(under, "context")
             got = wider if rule else got
+        if not rule and focus and f.key in focus and f.heads and set(f.heads) <= got:
+            rule = "in_hand" if got & (set(f.distinctive) - WEAK_WORDS) else ""  # 'the effective date'
         if rule:
             hits.append((f, got, rule))
+    if focus:  # the same words name a fact of the request in hand and another as well: the one in hand
+        hits = [h for h in hits if h[0].key in focus or not any(_in_hand_instead(h, o, focus) for o in hits)]
     # a fact whose matched words are a strict subset of another's is the less specific name, unless
     # that other one left one of its own distinctive words unsaid ('floor' vs 'backup_desk_floor')
     partial = ("most_words", "context_most_words")
@@ -109,12 +117,33 @@ def asked_facts(
     return _prefer_not_given(sentence, book, out, given or set())
 
 
+def _in_hand_instead(
+    h: tuple[Fact, frozenset[str], str], o: tuple[Fact, frozenset[str], str], focus: set[str]
+) -> bool:
+    """Fact ``o`` of the request in hand is named by the same words as ``h``, which is not named
+    whole either ('the effective date' in the DEA transfer: 'dea_transfer_effective_date',
+    not 'malpractice_effective_date'; 'the facility code' stays 'facility_code', not 'new_facility_code')."""
+    return o[0].key in focus and o[1] == h[1] and bool(set(h[0].words) - h[1])
+
+
 # Someone other than the caller: a possessive name ('Rohan's'), a third-person pronoun, a role.
 _THIRD_PARTY = re.compile(
     r"\b(?!(?:it|that|what|there|here|let|who|where|how|he|she)'s\b)[a-z]+'s\b|"
     r"\b(their|his|her|new hire|colleague|coworker|spouse|child|dependent)\b",
     re.I,
 )
+
+
+# Key words that name another person ('dependent_date_of_birth', 'colleague_employee_id').
+_PERSON_WORDS = {
+    *SYNONYMS["dependent"],
+    *SYNONYMS["colleague"],
+    "family",
+    "member",
+    "beneficiary",
+    "patient",
+    "hire",
+}
 
 
 def _prefer_not_given(
@@ -127,20 +156,23 @@ def _prefer_not_given(
     """
     if re.search(r"\b(again|once more|repeat|one more time|slowly|your)\b", sentence, re.I):
         return asked
-    if not _THIRD_PARTY.search(sentence):
-        return asked
+    third = bool(_THIRD_PARTY.search(sentence))
     out: list[tuple[str, str]] = []
     for key, rule in asked:
         f = book.get(key)
         if f is None:
             out.append((key, rule))
             continue
-        # 'her date of birth': the one fact named like this one plus a qualifier ('dependent_date_of_birth')
+        # 'her date of birth': the one fact named like this one plus a qualifier ('dependent_date_of_birth');
+        # 'the date of birth' after the caller gave its own: the qualified one it has not given
         qualified = [o for o in book if set(o.words) > set(f.words) and o.source == f.source]
-        if len(qualified) == 1:
+        other_person = bool(qualified) and bool((set(qualified[0].words) - set(f.words)) & _PERSON_WORDS)
+        if len(qualified) == 1 and (
+            third or (key in given and qualified[0].key not in given and other_person)
+        ):
             out.append((qualified[0].key, f"third_party:{key}"))
             continue
-        if key not in given:
+        if key not in given or not third:
             out.append((key, rule))
             continue
         others = [
@@ -217,14 +249,24 @@ def prefer_fallback(question: str, book: FactBook, asked: dict[str, str], text: 
     return out
 
 
-def subject_fallback(sentence: str, book: FactBook) -> list[tuple[str, str]]:
-    """'What is the shift ID?' with no shift ID among the facts: the (at most two) facts about the shift."""
+def subject_fallback(sentence: str, book: FactBook, context: str = "") -> list[tuple[str, str]]:
+    """'What is the shift ID?' with no shift ID among the facts: the (at most two) facts about the shift;
+    with the rest of the turn naming which shift ('Let's start with the payroll problem'), that one's."""
     ws, flat = _words(sentence)
-    out: list[tuple[str, str]] = []
+    cws, cflat = _words(f"{context} {sentence}")
+    scored: list[tuple[int, str]] = []
     for f in book:
         strong = [w for w in f.distinctive if w not in WEAK_WORDS and w not in ("choice", "preference")]
-        if strong and all(_has_word(w, ws, flat) for w in strong) and f.source == "information_required":
-            out.append((f.key, "subject"))
+        if (
+            not strong
+            or f.source != "information_required"
+            or not any(_has_word(w, ws, flat) for w in strong)
+        ):
+            continue
+        if all(_has_word(w, cws, cflat) for w in strong):
+            scored.append((len(strong), f.key))
+    best = max((n for n, _ in scored), default=0)
+    out = [(k, "subject") for n, k in scored if n == best]
     return out if 1 <= len(out) <= 2 else []
 
 

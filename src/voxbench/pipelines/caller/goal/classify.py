@@ -171,7 +171,9 @@ def _asked_by_words(t: Turn, book: FactBook, given: set[str], focus: set[str] | 
             continue  # 'Please restart the VPN client. Did that fix it?'
         open_q = bool(_WHAT_FOR.search(s) or _EITHER_OR.search(s))
         context = " ".join(x for x in t.sents if x != s)
-        found = asked_facts(s, book, given=given, context=context)
+        found = asked_facts(s, book, given=given, context=context, focus=focus)
+        if _ONLY_IF_CHANGED.search(s):  # 'I'll need your NPI again only if it's different'
+            found = [(k, r) for k, r in found if k not in given]
         if open_q:  # 'What is the new role code?' names a fact; 'What should I check in the record?' does not
             found = [(k, r) for k, r in found if r == "name" and not _EITHER_OR.search(s)]
         for key, rule in found:
@@ -186,11 +188,12 @@ def _asked_by_words(t: Turn, book: FactBook, given: set[str], focus: set[str] | 
             and not OPEN_Q.search(s)
             and re.search(r"\b(id|number|code|name)\b", s, re.I)
         ):
-            for key, rule in subject_fallback(s, book):
+            for key, rule in subject_fallback(s, book, context):
                 asked.setdefault(key, rule)
     return asked
 
 
+_ONLY_IF_CHANGED = re.compile(r"\bonly if\b|\bif (it|that|anything)('s| is| has)? (changed|different)", re.I)
 # A request for a value, not a step to try ('What is the error code?', 'Please tell me ...').
 _ASKS_VALUE = re.compile(r"^(what|which|who|where|when|how many)\b|\b(give|tell|provide|read|spell)\b", re.I)
 # A yes/no question between two alternatives ('For the Wi-Fi issue, are you unable to connect, or ...?')

@@ -14,7 +14,8 @@ REQUEST = re.compile(
     r"(?:(?:then|and|also|now|next|so|finally)\s+)?(please|kindly|can you|could you|would you|will you|may i|can i (get|have)|tell me|give me|"
     r"provide|read me|spell|say|let me know|i('ll| will)? ?need|i also need|next,? i need|now,? i need|"
     r"what('s| is| are)|which|and (your|the)|also,? (your|the)|go ahead and)\b"
-    r"|\bi('ll| will)? (also )?need (the|your|a few|two|some|to know|to get|to have)\b",
+    r"|\bi('ll| will)? (also )?need (the|your|a few|two|some|to know|to get|to have)\b"
+    r"|,\s*(?:and\s+)?(?:if so,\s*)?please (give|tell|provide|read|spell|share)\b",
     re.IGNORECASE,
 )
 HOLD = re.compile(
@@ -141,3 +142,7 @@ COURTESY = re.compile(
     r"i see|sorry|i'm sorry|no problem|absolutely)[.!]*$",
     re.I,
 )
+
+# The agent reports something done in words too loose for a completion ('That's done.'): not the
+# end of a request, but progress enough that the call is not stalled.
+PROGRESS = re.compile(r"\b(that|it)(['’]s| is) (done|taken care of)\b", re.I)

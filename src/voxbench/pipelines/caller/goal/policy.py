@@ -29,7 +29,7 @@ from voxbench.pipelines.caller.goal.acts import ActKind, CallerAct
 from voxbench.pipelines.caller.goal.choose import OptionChooser, say_option
 from voxbench.pipelines.caller.goal.classify import ChoiceClassifier, Heard, classify
 from voxbench.pipelines.caller.goal.config import GoalCallerConfig
-from voxbench.pipelines.caller.goal.cues import NEXT_STEP
+from voxbench.pipelines.caller.goal.cues import NEXT_STEP, PROGRESS
 from voxbench.pipelines.caller.goal.facts import FactBook, goal_facts
 from voxbench.pipelines.caller.goal.intents import IntentTracker, intent_facts
 from voxbench.pipelines.caller.goal.phrases import Phrasing, as_need, first_person
@@ -164,6 +164,8 @@ class GoalCaller:
             self.opened = True
             text = self.scenario.starting_utterance() or as_need(self.intents[0])
             return self._act("open", text, "starting_utterance", heard)
+        if heard.has("completed") or PROGRESS.search(agent_text):  # the agent got something done
+            self.stalls.count = 0
         if self.stalls.spent:
             return self._act("end", self.phr.say("bye_give_up"), "stalled_call_end", heard, ends_call=True)
         given, done = len(self.given), sum(self.done)
