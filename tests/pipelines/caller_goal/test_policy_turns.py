@@ -284,3 +284,16 @@ def test_a_date_comes_with_its_time_and_progress_is_not_a_stall() -> None:
     assert (
         c.respond("That's done. Is there anything else I can help with?").kind != "end" or c.stalls.count == 0
     )
+
+
+def test_which_of_its_requests_first_is_a_choice_by_its_own_order() -> None:
+    """'Which would you like to handle first: the I-9 or PTO?' names two of its requests: it picks the
+    first in its own order, it does not answer facts about the PTO."""
+    sc = make_scenario(
+        {"document_number": "J2O7S3KKV", "pto_start_date": "2026-10-08", "pto_end_date": "2026-10-09"},
+        intents=["Submit I-9 verification documents", "Request PTO days for a family event"],
+    )
+    c = GoalCaller(sc)
+    c.open()
+    act = c.respond("Which would you like to handle first: PTO days, or the I-9 documents?")
+    assert act.kind == "choose" and "I-9" in act.text and "October" not in act.text

@@ -129,3 +129,13 @@ class IntentTracker:
             if words & self._own[i]:
                 return i
         return None
+
+    def orders(self, options: list[str], question: str) -> bool:
+        """The agent asks which of the caller's requests to take first or next ('Which would you like
+        to handle first: the I-9 or PTO?'), each option one of them: a choice, not a fact request."""
+        ranks = [self.rank(o) for o in options]
+        return (
+            None not in ranks
+            and len(set(ranks)) == len(ranks) >= 2
+            and bool(re.search(r"\b(first|next|start|handle|take care|do)\b", question, re.I))
+        )

@@ -192,6 +192,8 @@ class GoalCaller:
         if end is not None:
             return end
         d = Draft()
+        if heard.has("options") and self.tracker.orders(heard.options, heard.question):
+            heard.kinds = [k for k in heard.kinds if k != "request"]  # 'Which first: I-9 or PTO?'
         if heard.has("request"):
             self._draft_answer(heard, d)
         if heard.readback_wrong:
