@@ -52,6 +52,7 @@ class FakeRealtimeServer:
     fallback: str = "Is there anything else I can help you with?"
     speech_db: float = -35.0
     silence_ms: int = 500
+    first_delta_s: float = 0.25  # the model's time to its first output (on the loop's clock)
     # observed
     sessions: list[dict[str, Any]] = field(default_factory=list)
     tool_outputs: list[dict[str, Any]] = field(default_factory=list)
@@ -191,6 +192,7 @@ class FakeRealtimeServer:
         self.responses.append(step)
         rid = self._id("resp")
         await send({"type": "response.created", "response": {"id": rid, "status": "in_progress"}})
+        await asyncio.sleep(self.first_delta_s)
         item_id = self._id("item")
         usage = {"total_tokens": 150, "input_tokens": 120, "output_tokens": 30}
         if isinstance(step, Call):

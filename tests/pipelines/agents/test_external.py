@@ -1,12 +1,16 @@
 """The external-agent path end to end: a pipecat bot started by the test (our own cascade
 shape with fake services, on its own websocket server) is reached as an "external" agent
 in our PCM protocol and over Twilio media streams; its tool call goes through the HTTP
-tool bridge to the call's ToolExecutor."""
+tool bridge to the call's ToolExecutor.
+
+The bot, the bridge and the call share the test's event loop over real loopback sockets, so
+each call runs on the virtual clock (``run_virtual``)."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import socket
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -40,6 +44,7 @@ from voxbench.transports.config import ExternalAgentConfig
 from voxbench.transports.pacing import ContinuousMixer
 from voxbench.transports.pairing import free_port, server_params
 from voxbench.transports.serializers import AudioOnlyProtobufSerializer
+from voxbench.transports.virtual_loop import run_virtual
 
 GREETING = "Thanks for calling. How can I help?"
 
@@ -122,6 +127,12 @@ async def start_bot(call: CallScenario, protocol: str) -> Bot:
             urls.append(url)
         await worker.queue_frame(TTSSpeakFrame(GREETING))
 
+    @transport.event_handler("on_client_disconnected")
+    async def _gone(_t: Any, _ws: Any) -> None:
+        # the caller hung up: the bot ends too (its continuous output would otherwise write
+        # silence to nobody, as fast as the loop runs: on the virtual clock, time never moves)
+        await worker.cancel(reason="caller hung up")
+
     runner = WorkerRunner(handle_sigint=False)
     await runner.add_workers(worker)
     task = asyncio.create_task(runner.run())
@@ -129,20 +140,25 @@ async def start_bot(call: CallScenario, protocol: str) -> Bot:
     return Bot(port, stt, llm, tts, worker, task, urls)
 
 
-@pytest.mark.parametrize("protocol", ["pcm16", "twilio"])
-async def test_external_agent_end_to_end_with_bridged_tool_call(
-    call: CallScenario, tmp_path: Path, protocol: str
-) -> None:
+async def _external_call(call: CallScenario, out: Path, protocol: str) -> tuple[Bot, Any, Any]:
     bot = await start_bot(call, protocol)
     try:
         base = BUILTIN_PROFILES["external-ws" if protocol == "pcm16" else "external-twilio"]
         assert base.external is not None
         ext = base.external.model_copy(update={"url": f"ws://127.0.0.1:{bot.port}/ws", "url_env": None})
         services = ExternalAgentServices(external=ext, info=base.info())
-        out = tmp_path / "rec"
         record = await run_call(call, fast_config(), services, SimulatorServices(tts=FakeTTS(f0=220.0)), out)
     finally:
         await bot.stop()
+    return bot, base, record
+
+
+@pytest.mark.parametrize("protocol", ["pcm16", "twilio"])
+def test_external_agent_end_to_end_with_bridged_tool_call(
+    call: CallScenario, tmp_path: Path, protocol: str
+) -> None:
+    out = tmp_path / "rec"
+    bot, base, record = run_virtual(_external_call(call, out, protocol))
 
     assert record.status == "completed", record.error
     assert record.end_reason == "trace_finished"
@@ -167,10 +183,17 @@ async def test_external_agent_end_to_end_with_bridged_tool_call(
     assert any("found your reservation" in t for t in bot.tts.spoken)
 
 
-async def test_unreachable_external_agent_is_an_infra_failure(call: CallScenario, tmp_path: Path) -> None:
-    ext = ExternalAgentConfig(url=f"ws://127.0.0.1:{free_port()}", url_env=None, connect_timeout_s=1.0)
-    record = await run_call(
-        call, fast_config(), ExternalAgentServices(external=ext), SimulatorServices(tts=FakeTTS()), tmp_path
-    )
+def test_unreachable_external_agent_is_an_infra_failure(call: CallScenario, tmp_path: Path) -> None:
+    # a port bound but not listening: a connect is refused, and no server of the call can take
+    # it (a port only found free could be handed to the call's own agent server next)
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as held:
+        held.bind(("127.0.0.1", 0))
+        ext = ExternalAgentConfig(
+            url=f"ws://127.0.0.1:{held.getsockname()[1]}", url_env=None, connect_timeout_s=1.0
+        )
+        services = ExternalAgentServices(external=ext)
+        record = run_virtual(
+            run_call(call, fast_config(), services, SimulatorServices(tts=FakeTTS()), tmp_path)
+        )
     assert record.status == "infra_failure"
     assert record.error is not None and "not reachable" in record.error

@@ -1,5 +1,9 @@
 """S2S and hybrid agents: one scripted call each, with a tool call, through pipecat's
-OpenAIRealtimeLLMService pointed at a local server speaking the Realtime protocol."""
+OpenAIRealtimeLLMService pointed at a local server speaking the Realtime protocol.
+
+The server runs on the test's event loop and answers over a real loopback WebSocket, so each
+call runs on the virtual clock (``run_virtual``): the server's time to first output is a
+sleep on that clock, and the record's ``llm_ttft`` is that figure exactly."""
 
 from __future__ import annotations
 
@@ -18,6 +22,7 @@ from voxbench.pipelines.call.runner import run_call
 from voxbench.pipelines.caller.trace_simulator import reference_user_lines
 from voxbench.pipelines.scenario_input import CallScenario
 from voxbench.records import Speech, StageTiming, ToolCall, ToolResult, TTSText, UsageEvent, read_record
+from voxbench.transports.virtual_loop import run_virtual
 
 GREETING = "Hello! How can I help you today?"
 
@@ -81,7 +86,8 @@ def _common_checks(server: FakeRealtimeServer, out: Path, modality: str) -> list
     # usage and timing from pipecat's metrics, cost estimated in the record
     usage = [e for e in ev if isinstance(e, UsageEvent) and e.side == "agent"]
     assert usage and all(u.prompt_tokens == 120 for u in usage)
-    assert any(isinstance(e, StageTiming) and e.stage == "llm_ttft" for e in ev)
+    ttft = [e.seconds for e in ev if isinstance(e, StageTiming) and e.stage == "llm_ttft"]
+    assert ttft and min(ttft) >= server.first_delta_s, ttft
     summary = b.record.extra["usage"]
     assert summary["estimate"] is True
     assert summary["llm"]["gpt-realtime"]["completion_tokens"] == 30 * len(usage)
@@ -91,9 +97,12 @@ def _common_checks(server: FakeRealtimeServer, out: Path, modality: str) -> list
 
 
 @pytest.mark.usefixtures("fake_keys")
-async def test_s2s_openai_realtime_call_with_tool(call: CallScenario, tmp_path: Path) -> None:
-    server, out = await _call(call, tmp_path, "s2s-openai-realtime", tts=None)
+def test_s2s_openai_realtime_call_with_tool(call: CallScenario, tmp_path: Path) -> None:
+    server, out = run_virtual(_call(call, tmp_path, "s2s-openai-realtime", tts=None))
     ev = _common_checks(server, out, "audio")
+    # on the virtual clock the model's time to first output is exactly the server's delay
+    ttft = {e.seconds for e in ev if isinstance(e, StageTiming) and e.stage == "llm_ttft"}
+    assert ttft == {server.first_delta_s}
     assert read_record(out).record.agent.architecture == "s2s"
     # the transcript of the model's speech is recorded as the agent's text
     assert any(isinstance(e, TTSText) and "found your reservation" in e.text for e in ev)
@@ -102,9 +111,9 @@ async def test_s2s_openai_realtime_call_with_tool(call: CallScenario, tmp_path: 
 
 
 @pytest.mark.usefixtures("fake_keys")
-async def test_hybrid_openai_realtime_text_call_with_tool(call: CallScenario, tmp_path: Path) -> None:
+def test_hybrid_openai_realtime_text_call_with_tool(call: CallScenario, tmp_path: Path) -> None:
     tts = FakeTTS(f0=120.0)
-    server, out = await _call(call, tmp_path, "hybrid-openai-realtime-text", tts=tts)
+    server, out = run_virtual(_call(call, tmp_path, "hybrid-openai-realtime-text", tts=tts))
     ev = _common_checks(server, out, "text")
     assert read_record(out).record.agent.architecture == "hybrid"
     # the model answered in text and our TTS spoke it
