@@ -79,3 +79,52 @@ def test_scripted_agent_stays_scripted() -> None:
     cfg = RunConfig.model_validate({"agent": {"profile": "scripted", "duration_s": 0.1}})
     assert isinstance(cfg.agent, ScriptedAgent) and cfg.resolved_conversation_fn() == "scripted"
     assert RunConfig.model_validate(cfg.model_dump(mode="json")) == cfg
+
+
+def test_a_person_is_a_caller_spec_that_round_trips() -> None:
+    """`voxbench talk`'s spec: a person as the caller survives JSON, and has no simulated caller."""
+    from voxbench.pipelines.agent.profiles import get_profile
+    from voxbench.pipelines.call.spec import CallSeeds, ConversationRef, PersonSpec, SimulatorSpec
+
+    ref = ConversationRef(conversation_id="airline-bb.1-human-x", domain="airline", scenario_id="bb.1")
+    spec = CallSpec(
+        conversation=ref,
+        agent=get_profile("cascade-local"),
+        simulator=PersonSpec(interface="browser-webrtc"),
+        seeds=CallSeeds.derive(0, ref, perturbed=False),
+    )
+    back = CallSpec.model_validate_json(spec.model_dump_json())
+    assert back == spec and isinstance(back.simulator, PersonSpec)
+    with pytest.raises(TypeError, match="person's call has no simulated caller"):
+        _ = back.simulated
+    assert isinstance(
+        CallSpec.model_validate({**spec.model_dump(), "simulator": {}}).simulator, SimulatorSpec
+    )
+    with pytest.raises(ValidationError, match="interface"):
+        PersonSpec(interface="telepathy")  # type: ignore[arg-type]
+
+
+def test_the_callers_voice_is_checked_when_the_spec_is_made() -> None:
+    from voxbench.pipelines.call.spec import SimulatorSpec
+
+    assert SimulatorSpec(kind="trace", voice="tone").voice == "tone"
+    assert SimulatorSpec(kind="trace", voice="user-piper").voice == "user-piper"
+    with pytest.raises(ValidationError, match=r"unknown TTS voice 'robot'; known voices: agent"):
+        SimulatorSpec(kind="trace", voice="robot")
+
+
+def test_an_uncalled_talk_folder_is_removed_and_a_record_is_kept(tmp_path: Path) -> None:
+    from voxbench.cli.talk import _drop_empty
+
+    empty = tmp_path / "nobody"
+    empty.mkdir()
+    (empty / "call.log").write_text("log")
+    (empty / "stage.txt").write_text("in the call")
+    _drop_empty(empty)
+    assert not empty.exists()
+    kept = tmp_path / "called"
+    kept.mkdir()
+    (kept / "call.log").write_text("log")
+    (kept / "record.json").write_text("{}")
+    _drop_empty(kept)
+    assert sorted(p.name for p in kept.iterdir()) == ["call.log", "record.json"]
