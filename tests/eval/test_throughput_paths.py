@@ -223,34 +223,22 @@ def test_a_cycle_dropped_while_frozen_is_collected_after() -> None:
     assert ref() is None
 
 
-def test_background_writer_lands_every_file_before_close_returns(tmp_path: Path) -> None:
-    from voxbench.eval.file_writer import BackgroundWriter
+def test_metrics_file_write_is_atomic_and_leaves_no_temp_file(tmp_path: Path) -> None:
+    """eval's own atomic write: folder made, file replaced whole, mode as mkstemp's, no
+    temp file left, and a failed write leaves the old file and no temp file either."""
+    from voxbench.eval.file_writer import write_now
 
-    with BackgroundWriter(max_pending=4) as w:
-        for i in range(40):
-            w.write(tmp_path / f"r{i}" / "metrics.json", f"{i}".encode() * 1000)
-    for i in range(40):
-        d = tmp_path / f"r{i}"
-        assert (d / "metrics.json").read_bytes() == f"{i}".encode() * 1000
-        assert [q.name for q in d.iterdir()] == ["metrics.json"]  # no temp file left
-
-
-def test_background_writer_raises_a_failed_write(tmp_path: Path) -> None:
-    from voxbench.eval.file_writer import BackgroundWriter
-
+    p = tmp_path / "r" / "metrics.json"
+    for k in range(3):
+        write_now(p, b"x" * (100_000 * (3 - k)))
+    assert p.read_bytes() == b"x" * 100_000
+    assert [q.name for q in p.parent.iterdir()] == ["metrics.json"]
+    atomic_write_bytes(tmp_path / "m" / "metrics.json", b"{}", durable=False)
+    assert p.stat().st_mode & 0o777 == (tmp_path / "m" / "metrics.json").stat().st_mode & 0o777
+    with pytest.raises(TypeError):
+        write_now(p, "not bytes")  # type: ignore[arg-type]
+    assert p.read_bytes() == b"x" * 100_000
+    assert [q.name for q in p.parent.iterdir()] == ["metrics.json"]
     (tmp_path / "not_a_dir").write_text("x")
-    w = BackgroundWriter()
-    w.write(tmp_path / "ok" / "metrics.json", b"{}")
-    w.write(tmp_path / "not_a_dir" / "metrics.json", b"{}")  # its folder cannot be made
     with pytest.raises(OSError):
-        w.close()
-    assert (tmp_path / "ok" / "metrics.json").read_bytes() == b"{}"
-
-
-def test_scoring_error_is_raised_after_queued_files_land(tmp_path: Path) -> None:
-    from voxbench.eval.file_writer import BackgroundWriter
-
-    with pytest.raises(RuntimeError, match="scoring failed"), BackgroundWriter() as w:
-        w.write(tmp_path / "r" / "metrics.json", b"{}")
-        raise RuntimeError("scoring failed")
-    assert (tmp_path / "r" / "metrics.json").read_bytes() == b"{}"
+        write_now(tmp_path / "not_a_dir" / "metrics.json", b"{}")

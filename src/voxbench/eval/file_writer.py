@@ -1,67 +1,44 @@
-"""Writing a run's metrics.json files beside the scoring, on one background thread.
+"""Writing a record's metrics.json: atomically, with as few system calls as it takes.
 
-Why: creating, writing and renaming a small file is mostly kernel time (0.1-0.3 ms a file
-on an ext4 disk, about a tenth of scoring a record), which the scoring thread used to wait
-for. The system calls release the GIL, so a writer thread does them while the next record
-is scored (issue 18).
+Why: scoring writes one small file per record, and creating it was about a tenth of
+scoring a synthetic record. `atomic_write_bytes` (records) makes its temp file with
+`tempfile.mkstemp` (a random name, retried on collision) and goes through a Python file
+object; here the temp file is named after this process (`.metrics.json.<pid>.tmp`: no
+other live process uses that name, and one process writes its records one at a time),
+written with `os.write` and renamed over the target, as before: a reader sees the old
+file or the new one, never half of one. No fsync, as before: a rerun rewrites the file.
+The file mode is mkstemp's (0600), so the files are the same as before.
 
-Each file is still written atomically (temp file + rename, `atomic_write_bytes`), so a
-reader sees the old file or the new one, never half of one. `close()` waits for every
-queued write and raises the first error, so a run's summary is written only after all of
-its records' files are complete, as before; a process killed mid-run may leave the last
-few scored records without their metrics.json, as being killed before scoring them would.
-At most `max_pending` files wait in memory.
+A background writer thread was tried and measured (issue 18): with the scoring thread
+CPU-bound, the writer waited for the GIL after each of its system calls, fell behind and
+blocked the scorer, so it did not save wall time on this 2-core machine.
 """
 
 from __future__ import annotations
 
-import contextlib
-from collections import deque
-from concurrent.futures import Future, ThreadPoolExecutor
+import os
 from pathlib import Path
-from types import TracebackType
 
-from voxbench.records import atomic_write_bytes
+_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
 
 
 def write_now(path: Path, data: bytes) -> None:
-    """The plain way: write `path` atomically (no fsync: a rerun rewrites it) and return."""
-    atomic_write_bytes(path, data, durable=False)
-
-
-class BackgroundWriter:
-    """`write(path, data)` queues an atomic write; use as a context manager (see module doc)."""
-
-    def __init__(self, max_pending: int = 64) -> None:
-        self._max = max_pending
-        self._pool: ThreadPoolExecutor | None = None
-        self._pending: deque[Future[None]] = deque()
-
-    def write(self, path: Path, data: bytes) -> None:
-        if self._pool is None:
-            self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="metrics-writer")
-        self._pending.append(self._pool.submit(write_now, path, data))
-        while self._pending and (self._pending[0].done() or len(self._pending) > self._max):
-            self._pending.popleft().result()  # a failed write raises here
-
-    def close(self) -> None:
-        """Wait for every queued write; raise the first error."""
+    """Write `path` atomically (temp file beside it, then rename), creating its folder."""
+    folder = os.fspath(path.parent)
+    tmp = os.path.join(folder, f".{path.name}.{os.getpid()}.tmp")
+    try:
+        fd = os.open(tmp, _FLAGS, 0o600)
+    except FileNotFoundError:
+        os.makedirs(folder, exist_ok=True)
+        fd = os.open(tmp, _FLAGS, 0o600)
+    try:
         try:
-            while self._pending:
-                self._pending.popleft().result()
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view) :]
         finally:
-            if self._pool is not None:
-                self._pool.shutdown(wait=True)
-                self._pool = None
-
-    def __enter__(self) -> BackgroundWriter:
-        return self
-
-    def __exit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        if exc is None:
-            self.close()
-            return
-        with contextlib.suppress(Exception):  # scoring failed: let queued files land, raise its error
-            self.close()
+            os.close(fd)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise

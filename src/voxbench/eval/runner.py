@@ -35,7 +35,7 @@ from voxbench.eval.analysis import DEFAULT_CI_TARGET, analysis_summary, analyze_
 from voxbench.eval.context import ConversationContext
 from voxbench.eval.eva_dataset import EvaDataset
 from voxbench.eval.eva_format import domain_from_config, is_eva_record, load_eva_context
-from voxbench.eval.file_writer import BackgroundWriter, write_now
+from voxbench.eval.file_writer import write_now
 from voxbench.eval.from_record import load_context
 from voxbench.eval.heap import settled_heap
 from voxbench.eval.judge_repeats import repeat_configs, repeat_values
@@ -49,7 +49,6 @@ METRICS_FILE = "metrics.json"
 SUMMARY_FILE = "metrics_summary.json"
 SUMMARY_SCHEMA = "1.0"
 _ARCHIVED = re.compile(r"_(failed_attempt|attempt|unvalidated)_\d+$")
-WriteFile = Callable[[Path, bytes], None]
 
 
 def default_metrics() -> list[str]:
@@ -376,9 +375,8 @@ class RunJob:
     repeats: list[EvalConfig]
 
 
-def score_found(f: FoundRecord, job: RunJob, write_file: WriteFile = write_now) -> ScoredRecord:
-    """Load, score and (with `job.write`) write metrics.json for one found record, with
-    `write_file(path, data)` (atomic; a `BackgroundWriter`'s when scoring a run in one process)."""
+def score_found(f: FoundRecord, job: RunJob) -> ScoredRecord:
+    """Load, score and (with `job.write`) write metrics.json for one found record."""
     try:
         ctx = load_any(f, job.run_dir, job.dataset_root, job.pipeline_type, job.shared)
     except Exception as exc:  # an unreadable record is an infrastructure failure, counted
@@ -396,19 +394,8 @@ def score_found(f: FoundRecord, job: RunJob, write_file: WriteFile = write_now) 
     if job.judge_repeats >= 2:
         s.analysis["judge_repeats"] = repeat_values(ctx, s, job.repeats, job.names)
     if job.write:
-        write_file(mpath, metrics_bytes(s, ctx))
+        write_now(mpath, metrics_bytes(s, ctx))  # atomic (file_writer.py)
     return s
-
-
-def score_in_this_process(found: list[FoundRecord], job: RunJob) -> list[ScoredRecord]:
-    """Score one record after another; their files are written on a background thread
-    (`file_writer.py`), all of them before this returns."""
-    scored: list[ScoredRecord] = []
-    with settled_heap() as settle, BackgroundWriter() as writer:
-        for f in found:
-            scored.append(score_found(f, job, writer.write))
-            settle()
-    return scored
 
 
 def score_run(
@@ -447,11 +434,14 @@ def score_run(
         judge_repeats=judge_repeats,
         repeats=repeat_configs(config, judge_repeats) if judge_repeats >= 2 else [],
     )
-    if can_parallelize(job, len(found), workers):
-        with settled_heap() as settle:  # the kept results are not walked by the GC again and again
+    with settled_heap() as settle:  # the kept results are not walked by the GC again and again
+        if can_parallelize(job, len(found), workers):
             scored = score_in_processes(found, job, workers, settle)
-    else:
-        scored = score_in_this_process(found, job)
+        else:
+            scored = []
+            for f in found:
+                scored.append(score_found(f, job))
+                settle()
     all_names = sorted({m for s in scored for m in s.metrics} | set(names))
     summary = summarize(run_dir, scored, config, [m for m in all_names if m in REGISTRY], ci_target=ci_target)
     if write:
