@@ -187,3 +187,27 @@ def test_whose_fact_is_asked_by_the_request_in_hand_and_the_person() -> None:
         "I'll also need your NPI again only if it's different from the one we verified.", book, given={"npi"}
     )
     assert "npi" not in h.asked
+
+
+def test_which_of_its_own_values_and_the_subject_in_hand() -> None:
+    """'I see PRV-SURG-008 and PRV-ICU-008. Which of those would you like?' asks for its own list;
+    'Your payroll correction has been submitted. Now the swap: what is the shift ID?' is not about
+    the payroll shift any more."""
+    sc = make_scenario(
+        {
+            "privilege_codes": ["PRV-SURG-008", "PRV-ICU-008"],
+            "shift_date": "2026-08-03",
+            "payroll_shift_date": "2026-06-15",
+        }
+    )
+    book = _book(sc)
+    h = classify(
+        "I see two suspended privileges: P R V SURG zero zero eight, and P R V I C U zero zero eight. "
+        "Which of those would you like to reactivate?",
+        book,
+    )
+    assert h.asked == ["privilege_codes"]
+    h = classify(
+        "Your payroll correction has been submitted. Now let's do the shift swap. What is the shift ID?", book
+    )
+    assert h.asked == ["shift_date"]

@@ -188,12 +188,14 @@ def _asked_by_words(t: Turn, book: FactBook, given: set[str], focus: set[str] | 
             and not OPEN_Q.search(s)
             and re.search(r"\b(id|number|code|name)\b", s, re.I)
         ):
-            for key, rule in subject_fallback(s, book, context):
+            live = " ".join(x for x in t.sents if x != s and not COMPLETED.search(x))  # not 'payroll done'
+            for key, rule in subject_fallback(s, book, live):
                 asked.setdefault(key, rule)
     return asked
 
 
 _ONLY_IF_CHANGED = re.compile(r"\bonly if\b|\bif (it|that|anything)('s| is| has)? (changed|different)", re.I)
+_WHICH_OF = re.compile(r"^(?:and |so )?which (?:of (?:those|these|them)|ones?)\b", re.I)
 # A request for a value, not a step to try ('What is the error code?', 'Please tell me ...').
 _ASKS_VALUE = re.compile(r"^(what|which|who|where|when|how many)\b|\b(give|tell|provide|read|spell)\b", re.I)
 # A yes/no question between two alternatives ('For the Wi-Fi issue, are you unable to connect, or ...?')
@@ -228,6 +230,10 @@ def _unsure_requests(t: Turn, heard: Heard) -> list[str]:
 def _asked_otherwise(t: Turn, heard: Heard, book: FactBook, hook: ChoiceClassifier | None) -> dict[str, str]:
     """No fact named: a one-time code the agent sent, or the LLM's pick (if injected) among the facts."""
     asked: dict[str, str] = {}
+    if t.questions and _WHICH_OF.match(t.questions[-1]):  # 'I see PRV-SURG-008 and PRV-ICU-008. Which of
+        for f in book:  # those would you like to reactivate?': the caller's own among them
+            if f.matchable and isinstance(f.value, list) and any(mentions(t.text, v) for v in f.values()):
+                asked.setdefault(f.key, "which_of_its_own")
     if any(SENT_CODE.search(s) for s in t.sents):
         for f in book:
             if set(f.words) & {"otp", "passcode", "verification", "security"} or re.search(
@@ -256,7 +262,8 @@ def _not_said_by_agent(t: Turn, book: FactBook, asked: dict[str, str]) -> dict[s
     return {
         k: r
         for k, r in asked.items()
-        if not (
+        if r == "which_of_its_own"
+        or not (
             (f := book.get(k))
             and f.matchable
             and any(mentions(t.text, v) for v in f.values())
