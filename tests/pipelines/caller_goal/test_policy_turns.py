@@ -297,3 +297,11 @@ def test_which_of_its_requests_first_is_a_choice_by_its_own_order() -> None:
     c.open()
     act = c.respond("Which would you like to handle first: PTO days, or the I-9 documents?")
     assert act.kind == "choose" and "I-9" in act.text and "October" not in act.text
+
+
+def test_a_building_comes_with_its_floor() -> None:
+    sc = make_scenario({"delivery_building": "East Campus", "delivery_floor": "FL1", "employee_id": "EMP1"})
+    c = GoalCaller(sc)
+    c.open()
+    act = c.respond("What building should the replacement be delivered to?")
+    assert "East Campus" in act.text and "F L one" in act.text

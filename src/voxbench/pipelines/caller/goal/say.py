@@ -73,12 +73,15 @@ class FactSayer:
             twin = [w if w != "last" else "first" for w in f.words]
             first = [o.key for o in self.book if list(o.words) == twin and o.key not in out]
             out += first[:1]
-        for k in keys:  # asked for a date, the time that goes with it ('preferred_date' -> 'preferred_time')
+        for (
+            k
+        ) in keys:  # a date with its time ('preferred_date' -> 'preferred_time'), a building with its floor
             f = self.book.get(k)
-            if f is not None and "date" in f.words:
-                rest = [w for w in f.words if w != "date"]
-                out += [o.key for o in self.book if "time" in o.words and o.key not in out
-                        and [w for w in o.words if w not in ("time", "start")] == rest][:1]  # fmt: skip
+            for part, other, skip in (("date", "time", ("time", "start")), ("building", "floor", ("floor",))):
+                if f is not None and part in f.words:
+                    rest = [w for w in f.words if w != part]
+                    out += [o.key for o in self.book if other in o.words and o.key not in out
+                            and [w for w in o.words if w not in skip] == rest][:1]  # fmt: skip
         for k in keys:
             f = self.book.get(k)
             if f is not None and f.words and f.words[-1] == "code":
