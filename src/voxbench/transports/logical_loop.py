@@ -42,6 +42,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import heapq
+import itertools
 import selectors
 import socket
 import threading
@@ -51,6 +52,8 @@ from asyncio.base_events import _MIN_CANCELLED_TIMER_HANDLES_FRACTION as _MIN_CA
 from asyncio.base_events import _MIN_SCHEDULED_TIMER_HANDLES, MAXIMUM_SELECT_TIMEOUT
 from collections.abc import Callable
 from typing import Any
+
+from voxbench.transports.virtual_loop import OrderedTimer, ordered_call_at, virtual_time
 
 Address = Any  # a socket address as `getsockname()` / `getpeername()` return it
 
@@ -70,8 +73,8 @@ class _CausedHandle(events.Handle):
             loop._logical = None
 
 
-class _DueHandle(events.TimerHandle):
-    """A timer callback; it runs at its due time."""
+class _DueHandle(OrderedTimer):
+    """A timer callback; it runs at its due time (ties in the order they were scheduled)."""
 
     __slots__ = ()
 
@@ -111,6 +114,11 @@ class _StampedSocketTransport(selector_events._SelectorSocketTransport):
         self._note()
         super().abort()
 
+    def _call_connection_lost(self, exc: BaseException | None) -> None:
+        if self._loop is not None:  # the fd may be reused by a socket of another peer
+            self._loop._peer.pop(self._sock_fd, None)
+        super()._call_connection_lost(exc)
+
 
 class LogicalClockLoop(asyncio.SelectorEventLoop):
     """A real-time selector loop whose `time()` is, inside a callback, its cause's due time."""
@@ -123,6 +131,7 @@ class LogicalClockLoop(asyncio.SelectorEventLoop):
         self._epoch_offset = _real_time.time() - _real_time.monotonic()
         self._sent_at: dict[Address, float] = {}  # local address -> loop time of its last write
         self._peer: dict[int, Address] = {}  # fd -> the address whose writes wake it
+        self._timer_seq = itertools.count()
         self.lag_max_s = 0.0  # the furthest a cause was behind real time when its callback ran
         self.clamped = 0  # callbacks whose cause was more than max_lag_s behind
 
@@ -193,13 +202,7 @@ class LogicalClockLoop(asyncio.SelectorEventLoop):
     def call_at(  # type: ignore[override]
         self, when: float, callback: Callable[..., Any], *args: Any, context: Any = None
     ) -> Any:
-        if when is None:
-            raise TypeError("when cannot be None")
-        self._check_closed()
-        timer = _DueHandle(when, callback, args, self, context)
-        heapq.heappush(self._scheduled, timer)
-        timer._scheduled = True
-        return timer
+        return ordered_call_at(self, _DueHandle, when, callback, args, context)
 
     # ---- one iteration: wait for real time, then run the earliest-caused work first
     def _run_once(self) -> None:
@@ -224,11 +227,12 @@ class LogicalClockLoop(asyncio.SelectorEventLoop):
         if not self._ready:
             return
         now = self.real_time()
-        pending = sorted(self._ready, key=lambda h: _cause(h, now))  # stable: FIFO within an instant
+        # popleft, not a copy and clear(): another thread may append (call_soon_threadsafe)
+        taken = [self._ready.popleft() for _ in range(len(self._ready))]
+        pending = sorted(taken, key=lambda h: _cause(h, now))  # stable: FIFO within an instant
         first = _cause(pending[0], now) + self._clock_resolution
-        self._ready.clear()
         batch = [h for h in pending if _cause(h, now) < first]
-        self._ready.extend(h for h in pending if _cause(h, now) >= first)
+        self._ready.extendleft(reversed([h for h in pending if _cause(h, now) >= first]))
         for handle in batch:
             if not handle._cancelled:
                 handle._run()
@@ -268,6 +272,10 @@ class LogicalClockLoop(asyncio.SelectorEventLoop):
         self._peer[sock.fileno()] = ("connect", sock.getsockname())
         super()._start_serving(protocol_factory, sock, *args, **kwargs)
 
+    def _stop_serving(self, sock: Any) -> None:
+        self._peer.pop(sock.fileno(), None)
+        super()._stop_serving(sock)
+
     def _sock_connect(self, fut: Any, sock: Any, address: Any) -> None:
         now = self.time()
         self._sent_at[("connect", address)] = now  # the listening socket wakes for this
@@ -283,8 +291,9 @@ class LogicalClockLoop(asyncio.SelectorEventLoop):
         for key, mask in event_list:
             reader, writer = key.data
             cause = self._sent_at.get(self._peer.get(key.fd))
-            if cause is None:  # not a peer in this loop: it arrived now
-                cause = self.real_time()
+            real = self.real_time()
+            if cause is None or real - cause > self.max_lag_s:
+                cause = real  # not a peer in this loop (or a stale note): it arrived now
             for flag, handle, remove in (
                 (selectors.EVENT_READ, reader, self._remove_reader),
                 (selectors.EVENT_WRITE, writer, self._remove_writer),
@@ -306,7 +315,5 @@ def _run_unless_cancelled(handle: events.Handle) -> None:
 
 def run_logical(coro: Any, max_lag_s: float = 0.5) -> Any:
     """`asyncio.run(coro)` on a `LogicalClockLoop`, with pipecat's direct clock reads on it."""
-    from voxbench.transports.virtual_loop import virtual_time
-
     with virtual_time(), asyncio.Runner(loop_factory=lambda: LogicalClockLoop(max_lag_s)) as runner:
         return runner.run(coro)

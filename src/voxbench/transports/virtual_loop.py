@@ -33,7 +33,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import heapq
 import importlib
+import itertools
 import selectors
 import time as _real_time
 from collections.abc import Callable, Iterator
@@ -54,6 +56,40 @@ PIPECAT_TIME_READERS = (
     "pipecat.services.stt_service",
     "pipecat.audio.resamplers.soxr_stream_resampler",
 )
+
+
+class OrderedTimer(asyncio.TimerHandle):
+    """A timer that, due at the same instant as another, runs in the order it was scheduled.
+
+    asyncio's heap breaks a tie between equal due times by its own layout, which depends on
+    every push and pop before; two loops that pop timers at different moments (the virtual
+    loop, the real-time logical one) would then run, say, the caller's "my turn is over" and
+    the runner's watch tick of the same instant in either order, and end a call a tick apart.
+    """
+
+    __slots__ = ("_seq",)
+    _seq: int
+    _when: float  # asyncio's (not declared by typeshed)
+    _scheduled: bool
+
+    def __lt__(self, other: object) -> bool:
+        if isinstance(other, OrderedTimer):
+            return (self._when, self._seq) < (other._when, other._seq)
+        return super().__lt__(other)  # type: ignore[operator]
+
+
+def ordered_call_at(
+    loop: Any, timer_cls: type[OrderedTimer], when: float, callback: Any, args: Any, context: Any
+) -> Any:
+    """`loop.call_at` with an `OrderedTimer` (numbered by `loop._timer_seq`)."""
+    if when is None:
+        raise TypeError("when cannot be None")
+    loop._check_closed()
+    timer = timer_cls(when, callback, args, loop, context)
+    timer._seq = next(loop._timer_seq)
+    heapq.heappush(loop._scheduled, timer)
+    timer._scheduled = True
+    return timer
 
 
 class _JumpingSelector(selectors.DefaultSelector):
@@ -91,7 +127,13 @@ class VirtualClockLoop(asyncio.SelectorEventLoop):
         self._epoch_offset = float(int(_real_time.time() - self._vnow))
         self.jumps = 0
         self.skipped_s = 0.0
+        self._timer_seq = itertools.count()
         super().__init__(_JumpingSelector(self._advance))
+
+    def call_at(  # type: ignore[override]
+        self, when: float, callback: Callable[..., Any], *args: Any, context: Any = None
+    ) -> asyncio.TimerHandle:
+        return ordered_call_at(self, OrderedTimer, when, callback, args, context)
 
     def _advance(self, timeout: float) -> None:
         due = self._scheduled[0].when() if self._scheduled else self._vnow + timeout  # type: ignore[attr-defined]
