@@ -200,3 +200,12 @@ def test_requests_told_apart_by_a_number_are_settled_one_at_a_time() -> None:
     assert t.done == [True, False, False]
     t.note("Your desk assignment is complete: desk B L D three, F L three, D one zero one.", completed=True)
     assert t.done == [True, True, False] and t.pending() == [2]
+
+
+def test_a_completion_after_the_first_choice_was_refused_is_the_backup() -> None:
+    """'a desk on floor 2' refused, then 'Your desk assignment is complete': the backup desk request was
+    done, not the next request (the chair)."""
+    t = IntentTracker(["Get a desk on floor 2", "Get a desk on floor 3 instead", "Get an ergonomic chair"])
+    t.note("There are no desks available on floor two.", completed=False)
+    t.note("Your desk assignment is complete: desk D one zero one.", completed=True)
+    assert t.done == [True, True, False] and t.pending() == [2]

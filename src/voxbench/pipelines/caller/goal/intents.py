@@ -96,8 +96,26 @@ class IntentTracker:
                 hits.append(i)
         for i in self._one_per_twin(hits, text):
             self.done[i] = True
+        if completed and self.done == before and self._backup_done(text):
+            return  # 'Your desk assignment is complete' after the first desk was refused: the backup desk
         if completed and self.done == before and self.pending():
             self.done[self.pending()[0]] = True  # done, but not in the intent's words: the next one
+
+    def _backup_done(self, text: str) -> bool:
+        """A backup request ('a desk on floor 3 instead') open while the request it backs up is done,
+        and this turn names their shared words: the backup is what was completed."""
+        words = content_words(text)
+        for j, fb in enumerate(self.fallback):
+            if not fb or self.done[j]:
+                continue
+            base = content_words(self.intents[j]) - GENERIC
+            backs = [i for i in range(len(self.intents)) if i != j and self.done[i] and not self.fallback[i]
+                     and len(base & (content_words(self.intents[i]) - GENERIC)) >= 1]  # fmt: skip
+            shared = {w for i in backs for w in (content_words(self.intents[i]) - GENERIC) & base}
+            if backs and any(_close(w, x) for w in shared for x in words):
+                self.done[j] = True
+                return True
+        return False
 
     def _one_per_twin(self, hits: list[int], text: str) -> list[int]:
         """Requests told apart only by a number ('a desk on floor 2', 'a desk on floor 3'): one
