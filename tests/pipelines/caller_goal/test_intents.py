@@ -209,3 +209,15 @@ def test_a_completion_after_the_first_choice_was_refused_is_the_backup() -> None
     t.note("There are no desks available on floor two.", completed=False)
     t.note("Your desk assignment is complete: desk D one zero one.", completed=True)
     assert t.done == [True, True, False] and t.pending() == [2]
+
+
+def test_a_spelled_dash_or_an_earlier_turn_names_no_request() -> None:
+    """'27-inch' is no 'dash' to meet 'R E Q, dash, H W'; what an earlier turn said does not complete a
+    request now; 'I-9' is still a word of its own."""
+    t = IntentTracker(["Get a replacement laptop", "Get a new 27-inch monitor", "Submit I-9 documents"])
+    t.note("Your replacement laptop request is submitted: R E Q, dash, H W, sixteen inch.", completed=True)
+    assert t.done == [True, False, False]
+    t.note("I also see a monitor on file for you.", completed=False)
+    t.note("Your I-9 documents were received and the case is submitted.", completed=True)
+    assert t.done == [True, False, True]
+    assert IntentTracker(["Get a laptop", "Submit I-9 documents"]).rank("the I-9") == 1

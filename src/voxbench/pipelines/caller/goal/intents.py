@@ -85,7 +85,7 @@ class IntentTracker:
     def note(self, text: str, completed: bool) -> None:
         """The agent completed (or refused) something: mark the request(s) its words name."""
         self._said.append(text)
-        said = content_words(" ".join(self._said))
+        said = content_words(text)
         before = list(self.done)
         hits = []
         for i, own in enumerate(self._own):

@@ -423,7 +423,8 @@ class GoalCaller:
     def _note_resolutions(self, text: str, heard: Heard) -> None:
         """Which intents the agent has completed or refused, by their words in its closing sentences."""
         self._pending_before = len(self.tracker.pending())
-        if heard.has("completed") or heard.has("denial"):  # not 'Now for the room booking, ...'
+        asks_back = {"request", "options"} <= set(heard.kinds)  # 'not X unless A or B?': no refusal
+        if heard.has("completed") or (heard.has("denial") and not asks_back):
             said = [s for s in sentences_of(text) if not NEXT_STEP.search(s) and not s.endswith("?")]
             self.tracker.note(" ".join(said) or text, heard.has("completed"))
 

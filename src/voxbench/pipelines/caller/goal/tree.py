@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from voxbench.pipelines.caller.goal.facts import stem
-from voxbench.pipelines.caller.goal.spoken import money, parse_time_value, sentences_of, times, tokens
+from voxbench.pipelines.caller.goal.spoken import money, parse_time_value, runs, sentences_of, times, tokens
 
 Subject = Literal["depart", "arrive", "any"]
 
@@ -103,6 +103,7 @@ _STOP = set(
         "at",
         "by",
         "be",
+        "dash",
     ]
 )
 # Words of any troubleshooting talk: they say nothing about *which* step it is.
@@ -162,7 +163,9 @@ def limits_of(text: str) -> list[Limit]:
 
 
 def content_words(text: str) -> set[str]:
-    return {stem(t) for t in tokens(text) if t.isalpha() and len(t) > 2 and t not in _STOP}
+    """Stemmed words of three letters or more, and short letter-digit names ('I-9' -> 'i9')."""
+    short = {r for r in runs(text) if len(r) <= 4 and re.search(r"[a-z]", r) and re.search(r"\d", r)}
+    return {stem(t) for t in tokens(text) if t.isalpha() and len(t) > 2 and t not in _STOP} | short
 
 
 def read_tree(must: list[str], nice: list[str], negotiation: list[str], edge: list[str], escalation: str,
