@@ -305,3 +305,21 @@ def test_a_building_comes_with_its_floor() -> None:
     c.open()
     act = c.respond("What building should the replacement be delivered to?")
     assert "East Campus" in act.text and "F L one" in act.text
+
+
+def test_refused_with_nothing_left_to_ask_it_says_goodbye() -> None:
+    """Its one request refused and its follow-up spent, the agent explaining again (or saying the
+    request 'is rejected' with a transfer offer) gets a goodbye, not 'Okay.'."""
+    sc = make_scenario({"employee_id": "EMP1"}, intents=["File FMLA leave"])
+    c = GoalCaller(sc)
+    c.open()
+    assert c.respond("I'm not able to file FMLA leave for you today.").kind == "pushback"
+    act = c.respond("You have not met either requirement: twelve months of employment and 1,250 hours.")
+    assert act.ends_call and act.rule == "failure_condition_end"
+    c2 = GoalCaller(sc)
+    c2.open()
+    c2.respond("I'm not able to file FMLA leave for you today.")
+    act = c2.respond(
+        "No. The request is rejected automatically. I can transfer you to a live agent if you want."
+    )
+    assert act.ends_call

@@ -71,6 +71,7 @@ DENIAL = re.compile(
     r"\b(can('|no)?t|cannot|unable to|not able to|not allowed|(is|are)n('|o)t (eligible|available|allowed|"
     r"possible)|not eligible|not possible|no (seats?|rooms?|desks?|slots?|availability|options?|flights?)\b|"
     r"not finding|couldn('|o)t find|could not find|unfortunately|doesn('|o no)t (qualify|match)|is blocked|"
+    r"(is|was|are|were|been) (automatically )?(rejected|denied|declined)|"
     r"not authorized|won('|o)t be able|don('|o no)t see (a|any)|there (are|is) no|does not match|"
     r"do not have (a|any)|no record|no matching|isn('|o)t something i can)",
     re.IGNORECASE,

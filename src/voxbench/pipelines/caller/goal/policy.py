@@ -37,7 +37,7 @@ from voxbench.pipelines.caller.goal.pushback import PushBacks, step_fixes
 from voxbench.pipelines.caller.goal.say import FactSayer
 from voxbench.pipelines.caller.goal.scope import Scope, about_transfer
 from voxbench.pipelines.caller.goal.spoken import mentions, sentences_of
-from voxbench.pipelines.caller.goal.stall import Stalls
+from voxbench.pipelines.caller.goal.stall import AskLoop, Stalls
 from voxbench.pipelines.caller.goal.tree import (
     TreeRules,
     offer_text,
@@ -100,8 +100,7 @@ class GoalCaller:
         self.ended = False
         self.opened = False
         self._stuck = 0
-        self._last_ask: tuple[str, ...] = ()
-        self._same_asks = 0
+        self.asks = AskLoop(self.config.same_ask_limit)
         self.stalls = Stalls(self.config.stall_limit)
         self._pending_before = len(self.intents)
         self.say = FactSayer(self.book, self.phr)
@@ -222,7 +221,7 @@ class GoalCaller:
             return self._act("end", self.phr.say("bye"), "transfer_ends_call", heard, ends_call=True)
         if heard.has("goodbye") and not heard.has("request"):
             return self._act("end", self.phr.say("bye"), "agent_goodbye", heard, ends_call=True)
-        if self._asked_in_a_loop(heard):
+        if self.asks.looping(heard.asked, self.given):
             return self._act(
                 "end", self.phr.say("bye_give_up"), "same_facts_asked_again_end", heard, ends_call=True
             )
@@ -400,14 +399,6 @@ class GoalCaller:
             f.key for f in intent_facts(intent, self.book, others) if f.key not in self.given
         ]
 
-    def _asked_in_a_loop(self, heard: Heard) -> bool:
-        """The agent asks again, turn after turn, only for facts the caller already gave."""
-        ask = tuple(sorted(heard.asked))
-        repeat = bool(ask) and ask == self._last_ask and set(ask) <= self.given
-        self._same_asks = self._same_asks + 1 if repeat else 0
-        self._last_ask = ask
-        return self._same_asks >= self.config.same_ask_limit
-
     def _focus(self, text: str) -> set[str]:
         """The facts of the request in hand: the one the agent's turn moves to by its words
         ('Now for the room booking, ...'), else the first one not done."""
@@ -484,6 +475,15 @@ class GoalCaller:
     def _acknowledge(self, heard: Heard) -> CallerAct:
         """'Okay.' to a statement; a statement right after one is no progress: the open request
         once more, then goodbye (live: 'I'm glad I could help...' / 'Okay.' looped to the limit)."""
+        if (
+            self.acts
+            and self.acts[-1].kind == "pushback"
+            and not self.push.left()
+            and not self.tracker.pending()
+        ):
+            return self._act(
+                "end", self.phr.say("bye_give_up"), "failure_condition_end", heard, ends_call=True
+            )
         if self.acts and self.acts[-1].kind in ("acknowledge", "state_request") and self.turn > 1:
             self._stuck += 1
             if self._stuck >= self.config.give_up_after:

@@ -1,4 +1,5 @@
-"""The goal caller's stall budget: agent turns in a row that brought it no progress."""
+"""The goal caller's stall budgets: agent turns in a row that brought it no progress, and the
+same facts asked for again and again."""
 
 from __future__ import annotations
 
@@ -32,3 +33,19 @@ class Stalls:
         self.count = 0 if (new_facts or request_done or new_decision) else self.count + 1
         if act.kind == "decline_transfer":
             self.count = max(self.count, self.limit - 1)
+
+
+class AskLoop:
+    """The agent asks again, turn after turn, only for facts the caller already gave."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self._last: tuple[str, ...] = ()
+        self._same = 0
+
+    def looping(self, asked: list[str], given: set[str]) -> bool:
+        ask = tuple(sorted(asked))
+        repeat = bool(ask) and ask == self._last and set(ask) <= given
+        self._same = self._same + 1 if repeat else 0
+        self._last = ask
+        return self._same >= self.limit
