@@ -16,7 +16,7 @@ by kind and occurrence:
   On the logical-clock loop a real-time callback reads when its cause was due (a timer's
   due time, an audio chunk's send slot), not when the loop got round to it, so with fake
   services the two agree exactly while the real-time loop keeps within its tolerated lag
-  (0.5 s); the real-time run's own lateness (late chunks, worst ms: real clock) is printed
+  (0.1 s); the real-time run's own lateness (late chunks, worst ms: real clock) is printed
   next to it. Then max and p95 per event kind over all scenarios.
 
 Not a test: wall times depend on the machine's load, printed with the figures.

@@ -32,9 +32,9 @@ So with fake services a real-time call stamps every event where the virtual-cloc
 (`virtual_loop.py`, compute takes no time) does. Work done *on* the loop takes no time on
 this clock either (a callback's stamps do not move while it computes); work off the loop
 (local models in threads, llama.cpp over HTTP, an external agent) counts in full. A cause
-more than `max_lag_s` in the past (the loop stalled, or a long computation ran inline) is
-taken as `real - max_lag_s`: a stall longer than that shows in the record as lateness, it
-is not hidden. `lag_max_s` and `clamped` say how far the loop fell behind.
+more than `max_lag_s` (`MAX_LAG_S`, 0.1 s) in the past (the loop stalled, or a long
+computation ran inline) is taken as `real - max_lag_s`: a stall longer than that shows in
+the record as lateness, it is not hidden. `lag_max_s` and `clamped` say how far the loop fell behind.
 """
 
 from __future__ import annotations
@@ -56,6 +56,15 @@ from typing import Any
 from voxbench.transports.virtual_loop import OrderedTimer, ordered_call_at, virtual_time
 
 Address = Any  # a socket address as `getsockname()` / `getpeername()` return it
+
+# How far a callback's cause may lag the real clock and still be its time. Above the loop's
+# scheduling jitter on a busy 2-core machine (lags of 20-90 ms measured at load 4-5 with tone
+# voices), and small enough that a starved loop does not build a backlog: with local models,
+# a thread's result (cause: real time) waits until the loop's timeline has caught up to it,
+# and the audio held back by a stall is sent back to back. Past it the loop runs at
+# `real - MAX_LAG_S` and the pacer re-anchors, as on the plain loop. Measured (Piper selftest,
+# toy, load ~5): worst chunk 375 ms late with 0.5 s, 80 ms with 0.1 s, 59 ms on the plain loop.
+MAX_LAG_S = 0.1
 
 
 class _CausedHandle(events.Handle):
@@ -123,7 +132,7 @@ class _StampedSocketTransport(selector_events._SelectorSocketTransport):
 class LogicalClockLoop(asyncio.SelectorEventLoop):
     """A real-time selector loop whose `time()` is, inside a callback, its cause's due time."""
 
-    def __init__(self, max_lag_s: float = 0.5) -> None:
+    def __init__(self, max_lag_s: float = MAX_LAG_S) -> None:
         super().__init__()
         self.max_lag_s = max_lag_s
         self._logical: float | None = None
@@ -313,7 +322,7 @@ def _run_unless_cancelled(handle: events.Handle) -> None:
         handle._run()
 
 
-def run_logical(coro: Any, max_lag_s: float = 0.5) -> Any:
+def run_logical(coro: Any, max_lag_s: float = MAX_LAG_S) -> Any:
     """`asyncio.run(coro)` on a `LogicalClockLoop`, with pipecat's direct clock reads on it."""
     with virtual_time(), asyncio.Runner(loop_factory=lambda: LogicalClockLoop(max_lag_s)) as runner:
         return runner.run(coro)
