@@ -8,6 +8,7 @@ carries a resolved :class:`~voxbench.pipelines.call.spec.CallSpec`;
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import Any
 
@@ -31,7 +32,12 @@ def run_live(
     from voxbench.transports.virtual_loop import run_maybe_virtual
 
     session = CallSession(job.spec, Path(job.output_dir), perturbation_kw=pert_kw)
-    run_maybe_virtual(session.run(agent_services, sim_services), virtual_clock)
+    if virtual_clock:
+        run_maybe_virtual(session.run(agent_services, sim_services), True)
+    else:
+        # Plain asyncio loop, not the LogicalClockLoop: with the local models (make run,
+        # 2026-12-04) every call on it hung right after the caller's pipeline started.
+        asyncio.run(session.run(agent_services, sim_services))
     return Path(job.output_dir)
 
 
