@@ -86,7 +86,8 @@ def _word_texts(seed: int, n: int = 600) -> list[str]:
     """Texts of words, digits, hyphens, dots and letters glued to digits."""
     rng = random.Random(seed)
     parts = ["a", "b2", "3c", "899-787", "2026-03-25", "x-ray", "co-pilot", "-", "--", ".", "..", "...",
-             "3.5", "4..5", "one", "and", "a", "half", "é", "ß1", "ab12cd", " ", "\n", "_", "9_9", "५"]  # fmt: skip
+             "3.5", "4..5", "one", "and", "a", "half", "é", "ß1", "ab12cd", " ", "\n", "_", "9_9", "५",
+             ",", "1,5", "a,b", "1", "1s", "x1", "_1", "é1", "21", "3 rd", "1 st", "th", "s", "`", "’"]  # fmt: skip
     return [
         "".join(rng.choice(parts) + rng.choice(["", " "]) for _ in range(rng.randint(0, 12)))
         for _ in range(n)
@@ -110,6 +111,17 @@ def test_rewritten_patterns_match_the_originals() -> None:
         for w in t.split():
             if w.isdigit():
                 assert T._leading_zeros(w) == re.sub(r"^0+(?=\d)", "", w)
+        assert T._HYPHEN_GROUP.sub("X", t) == re.sub(r"(?<!\w)\w+(?:-\w+)+", "X", t)
+        assert T._LIST_COMMA.sub(" ", t) == re.sub(r",(?!\d)|(?<!\d),", " ", t)
+        assert T._apostrophes(t) == re.sub(r"[\u2019\u2018\u02bc\u0060\u00b4]", "'", t)
+        for code in SHIPPED:
+            numbers = T._engine(code)[1]
+            assert numbers._one.sub(r"<\1>", t) == re.sub(r"\b1(s?)\b", r"<\1>", t)
+            ordinal = T._extras(code).ordinal
+            if ordinal is not None:  # the hint finds every text the rejoin changes
+                assert ordinal[1].search(t) or ordinal[0].sub(r"\1\2", t) == t
+        if "0" not in t:  # no word loses leading zeros
+            assert all(T._leading_zeros(w) == w for w in t.split() if w.isdigit())
 
 
 def test_memo_gives_what_normalising_again_gives() -> None:
