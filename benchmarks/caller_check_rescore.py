@@ -1,0 +1,83 @@
+"""Re-score a caller's recorded replies (a ``voxbench caller check`` report) with the current bench.
+
+    PYTHONPATH=src .venv/bin/python benchmarks/caller_check_rescore.py OLD_REPORT.json \
+        [--data ../shared/eva-data] [--out rescored.json]
+
+``caller check`` gives a caller each scenario's reference agent turns in order, whatever it
+replied, so its replies are a function of the agent turns alone. A report keeps every reply;
+replaying them through :func:`voxbench.pipelines.caller.goal.check.run_check` scores an old
+caller on today's bench. That separates what a change to the bench did from what a change to
+the caller did (docs/simulators.md, round 3: the caller of the start of the round, re-scored,
+went from 89.8 to 86.4 % requests: the bench did not get easier). ``ms/turn`` is meaningless
+here (nothing is decided) and is not printed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections import Counter
+from pathlib import Path
+
+from voxbench.pipelines.caller.goal.check import CheckReport, Reply, resolved_scenarios, run_check
+
+
+class ReplayCaller:
+    """Says the recorded replies of one scenario, turn by turn (checks the agent turns match)."""
+
+    def __init__(self, rows: list[dict[str, object]], where: str) -> None:
+        self.rows = rows
+        self.where = where
+        self.i = 0
+
+    def open(self) -> Reply:
+        return Reply(text="")
+
+    def respond(self, agent_text: str) -> Reply:
+        if self.i >= len(self.rows) or self.rows[self.i]["agent"] != agent_text:
+            raise ValueError(f"{self.where}: turn {self.i + 1} is not the recorded agent turn")
+        row = self.rows[self.i]
+        self.i += 1
+        return Reply(text=str(row["reply"]), ends_call=bool(row["ends_call"]))
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("report", type=Path)
+    ap.add_argument("--data", default="../shared/eva-data")
+    ap.add_argument("--out", type=Path)
+    args = ap.parse_args()
+    old = CheckReport.model_validate(json.loads(args.report.read_text()))
+    rows = {(s.domain, s.scenario_id): [r.model_dump() for r in s.rows] for s in old.scenarios}
+    scenarios = [(d, sc) for d, sc in resolved_scenarios(args.data) if (d, sc.id) in rows]
+    rep = run_check(
+        scenarios,
+        lambda d, sc: ReplayCaller(rows[(d, sc.id)], f"{args.report}:{d}/{sc.id}"),
+        f"replay:{old.simulator}",
+        args.data,
+        note=f"replies of {args.report}",
+    )
+    per: dict[str, Counter[str]] = {}
+    keys = (
+        "requests_right",
+        "requests",
+        "decisions_matched",
+        "decisions",
+        "premature_endings",
+        "missed_endings",
+    )
+    for s in rep.scenarios:
+        per.setdefault(s.domain, Counter()).update({k: getattr(s.tally, k) for k in keys})
+    per["overall"] = sum(per.values(), Counter())
+    for dom, c in per.items():
+        print(
+            f"{dom:11s} requests {c['requests_right']}/{c['requests']}  decisions "
+            f"{c['decisions_matched']}/{c['decisions']}  premature {c['premature_endings']}  "
+            f"missed {c['missed_endings']}  invented {rep.overall_counts.invented if dom == 'overall' else ''}"
+        )
+    if args.out:
+        args.out.write_text(rep.model_dump_json(indent=1))
+
+
+if __name__ == "__main__":
+    main()
