@@ -153,3 +153,19 @@ def test_openai_schema() -> None:
     assert fn["parameters"]["required"] == ["seat", "row", "cabin"]
     assert fn["parameters"]["properties"]["price"]["type"] == "number"
     assert fn["parameters"]["properties"]["tags"]["items"] == {"type": "string"}
+
+
+def test_without_audit_the_same_results_and_database(ex: ToolExecutor) -> None:
+    """`audit=False` (a replay reading only the database) changes nothing but the log."""
+    quiet = ToolExecutor("toy", {"seats": []}, "2026-04-28 11:30 PST", SPEC, audit=False)
+    calls: list[tuple[str, Any]] = [
+        ("set_seat", GOOD),
+        ("set_seat", {**GOOD, "row": "x"}),
+        ("explode", {}),
+        ("no_impl", {}),
+        ("set_seat", '{"seat": "2B", "row": 2, "cabin": "business"}'),
+    ]
+    for name, args in calls:
+        assert quiet.execute(name, args) == ex.execute(name, args)
+    assert quiet.db == ex.db and quiet.initial_db == ex.initial_db
+    assert quiet.audit_log == [] and len(ex.audit_log) == 2 * len(calls)

@@ -72,7 +72,11 @@ def completion_of(ctx: ConversationContext) -> Completion:
     if spec is None or not ctx.domain:
         return Completion(completed=True, note="no tool spec or domain in the record: cannot replay")
     ex = ToolExecutor(
-        ctx.domain, ctx.initial_db, ctx.current_date_time or str(ctx.initial_db.get("_current_date")), spec
+        ctx.domain,
+        ctx.initial_db,
+        ctx.current_date_time or str(ctx.initial_db.get("_current_date")),
+        spec,
+        audit=False,  # only the database is read
     )
     ok = matches(ex.db)
     done_at: int | None = -1 if ok else None

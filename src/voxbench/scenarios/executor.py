@@ -35,6 +35,9 @@ class ToolExecutor:
         agent: the agent spec whose tool schemas drive parameter validation.
         clock: optional time source stamped on audit entries (seconds); tests omit it so
             the audit log is fully deterministic.
+        audit: keep `audit_log` (deep copies of every call and result); a replay that
+            only reads the database passes False (eval's completion time: the copies
+            were most of replaying a call).
     """
 
     def __init__(
@@ -44,6 +47,7 @@ class ToolExecutor:
         current_date_time: str,
         agent: AgentSpec,
         clock: Clock | None = None,
+        audit: bool = True,
     ):
         self.domain = domain
         self.agent = agent
@@ -51,6 +55,7 @@ class ToolExecutor:
         self.db["_current_date"] = current_date_time.split(" ")[0]
         self.initial_db = copy.deepcopy(self.db)
         self.clock = clock
+        self._keep_audit = audit
         self.audit_log: list[dict[str, Any]] = []
         self._call_counts: Counter[str] = Counter()
         self._tools: dict[str, ToolFn] = domain_tools(domain)
@@ -102,6 +107,8 @@ class ToolExecutor:
         return result
 
     def _audit(self, kind: str, tool_name: str, payload: dict[str, Any]) -> None:
+        if not self._keep_audit:
+            return
         entry: dict[str, Any] = {"type": kind, "tool_name": tool_name, **copy.deepcopy(payload)}
         if self.clock is not None:
             entry["timestamp"] = self.clock()
