@@ -323,3 +323,14 @@ def test_refused_with_nothing_left_to_ask_it_says_goodbye() -> None:
         "No. The request is rejected automatically. I can transfer you to a live agent if you want."
     )
     assert act.ends_call
+
+
+def test_a_request_naming_its_floor_is_said_with_the_building() -> None:
+    sc = make_scenario(
+        {"building_name": "Headquarters", "floor": "FL2", "employee_id": "EMP1"},
+        intents=["Get my account unlocked", "Get a desk on floor 2"],
+    )
+    c = GoalCaller(sc)
+    c.open()
+    act = c.respond("Your account is unlocked. What's the next thing you need help with?")
+    assert act.kind == "state_request" and "desk on floor 2" in act.text and "Headquarters" in act.text

@@ -390,14 +390,12 @@ class GoalCaller:
         """The facts that go with request ``i`` and have not been said (the intent's words aside)."""
         intent = self.intents[i]
         others = [x for j, x in enumerate(self.intents) if j != i]
-        fs = [
-            f
-            for f in intent_facts(intent, self.book, others)
-            if f.key not in self.given and not any(mentions(intent, v) for v in f.values())
+        keys = self.say.with_companions([f.key for f in intent_facts(intent, self.book, others)])
+        told = [k for k in keys if k not in self.given]  # 'a desk on floor 2': and its building
+        said = [
+            k for k in told if (f := self.book.get(k)) and not any(mentions(intent, v) for v in f.values())
         ]
-        return self.say.answer([f.key for f in fs]), [
-            f.key for f in intent_facts(intent, self.book, others) if f.key not in self.given
-        ]
+        return self.say.answer(said), told
 
     def _focus(self, text: str) -> set[str]:
         """The facts of the request in hand: the one the agent's turn moves to by its words

@@ -77,7 +77,9 @@ class FactSayer:
             k
         ) in keys:  # a date with its time ('preferred_date' -> 'preferred_time'), a building with its floor
             f = self.book.get(k)
-            for part, other, skip in (("date", "time", ("time", "start")), ("building", "floor", ("floor",))):
+            pairs = (("date", "time", ("time", "start")), ("building", "floor", ("floor",)),
+                     ("floor", "building", ("building", "name")))  # fmt: skip
+            for part, other, skip in pairs:
                 if f is not None and part in f.words:
                     rest = [w for w in f.words if w != part]
                     out += [o.key for o in self.book if other in o.words and o.key not in out
