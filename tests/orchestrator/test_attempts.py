@@ -12,6 +12,7 @@ from voxbench.orchestrator import ConversationJob, run_attempt
 from voxbench.orchestrator.config import RunConfig, ValidationConfig
 from voxbench.orchestrator.jobs import ConversationSpec, make_job
 from voxbench.orchestrator.validate import BuiltinValidator
+from voxbench.records.stage import CALL_STAGE, note_stage
 
 
 def _job(
@@ -73,6 +74,33 @@ def test_hang_is_killed_at_time_limit_plus_grace(tmp_path: Path) -> None:
     assert out.kind == "infra" and out.error_source == "timeout"
     assert out.cause is not None and out.cause.startswith("hang")
     assert 1.0 <= out.process_s < 5.0
+
+
+class SetupClock:
+    """The attempt's clock, moved by reads instead of by the machine: 0 at the spawn, 10 s
+    (the set-up) for the next two reads, then half a second more per read."""
+
+    def __init__(self) -> None:
+        self.reads = 0
+
+    def __call__(self) -> float:
+        self.reads += 1
+        return 0.0 if self.reads == 1 else 10.0 + 0.5 * max(0, self.reads - 3)
+
+
+def test_the_time_limit_counts_from_the_start_of_the_call(tmp_path: Path) -> None:
+    """A live worker notes "in the call" after minutes of set-up (imports, the local LLM's
+    start and warm-up); only then do its time limit and grace start. The worker here hangs
+    in its call after 10 s of set-up: killed at set-up + limit + grace, not at limit + grace."""
+    job = _job(tmp_path, agent=_fault("hang"), time_limit_s=0.5)
+    note_stage(job.output_dir, CALL_STAGE)  # what the live runner writes when the call starts
+    out = run_attempt(job, grace_s=0.5, clock=SetupClock())
+    assert out.kind == "infra" and out.error_source == "timeout"
+    assert out.cause is not None
+    assert out.cause.startswith(
+        "hang: no result after 11.0 s (set-up 10.0 s + time limit 0.5 s + grace 0.5 s)"
+    )
+    assert out.process_s == 11.5  # the first read past 11.0
 
 
 def test_invalid_simulation_fails_the_builtin_gate(tmp_path: Path) -> None:

@@ -22,6 +22,7 @@ from pydantic import BaseModel
 
 from voxbench.orchestrator.jobs import ConversationJob
 from voxbench.orchestrator.worker import WORKER_INFO
+from voxbench.records.stage import CALL_STAGE, read_stage
 
 JOB_FILE = "job.json"
 WORKER_LOG = "worker.log"
@@ -92,6 +93,35 @@ def _classify_record(out: Path) -> tuple[OutcomeKind, str | None, str | None]:
     return "ran", None, None
 
 
+class _SetupWatch:
+    """When the worker's call started: its set-up time, read from the stage file it keeps."""
+
+    POLL_S = 0.5
+
+    def __init__(self, out: Path, clock: Callable[[], float], t0: float) -> None:
+        self.out, self.clock, self.t0 = out, clock, t0
+        self.setup_s = 0.0  # 0 until the call starts (and for workers that run no live call)
+        self._started = False
+        self._next = t0
+
+    def poll(self) -> float:
+        """The set-up time so far excluded from the deadline (read at most every POLL_S)."""
+        now = self.clock()
+        if not self._started and now >= self._next:
+            self._next = now + self.POLL_S
+            text = read_stage(self.out)
+            if text is not None and text.startswith(CALL_STAGE):
+                self._started, self.setup_s = True, max(0.0, now - self.t0)
+        return self.setup_s
+
+
+def _hang_cause(deadline_s: float, setup_s: float, time_limit_s: float, grace_s: float) -> str:
+    parts = f"time limit {time_limit_s:g} s + grace {grace_s:g} s"
+    if setup_s > 0:
+        parts = f"set-up {setup_s:.1f} s + {parts}"
+    return f"hang: no result after {deadline_s:.1f} s ({parts})"
+
+
 def run_attempt(
     job: ConversationJob,
     grace_s: float = 20.0,
@@ -101,7 +131,10 @@ def run_attempt(
     """Spawn the worker for `job`, enforce time limit + grace, and classify the result.
 
     The worker runs in its own session so a hang is killed together with any bot
-    processes it started. ``clock`` measures the deadline and the process time (seconds;
+    processes it started. A live call's time limit counts from when the call starts (its
+    "in the call" stage): the minutes a worker spends importing pipecat, starting and warming
+    the local LLM do not eat the grace its call needs to end and write its record (a make run
+    call ended by its time limit was killed as a hang while draining, 2026-12-04). ``clock`` measures the deadline and the process time (seconds;
     a test injects its own, so a hang is decided by what the worker did, not by how loaded
     the machine is).
     """
@@ -123,6 +156,7 @@ def run_attempt(
         )
         (out / WORKER_PID).write_text(str(proc.pid), encoding="utf-8")
         code: int | None = None
+        setup = _SetupWatch(out, clock, t0)
         while code is None:
             try:
                 code = proc.wait(timeout=0.05)
@@ -130,11 +164,13 @@ def run_attempt(
                 if cancel is not None and cancel.is_set():
                     _kill_group(proc)
                     return AttemptOutcome(kind="cancelled", cause="run interrupted", process_s=clock() - t0)
-                if (elapsed := clock() - t0) > deadline_s:
+                if (elapsed := clock() - t0) > deadline_s + setup.poll():
                     _kill_group(proc)
                     return AttemptOutcome(
                         kind="infra",
-                        cause=f"hang: no result after {deadline_s:.1f} s (time limit {job.time_limit_s:g} s + grace {grace_s:g} s)",
+                        cause=_hang_cause(
+                            deadline_s + setup.setup_s, setup.setup_s, job.time_limit_s, grace_s
+                        ),
                         error_source="timeout",
                         process_s=elapsed,
                     )

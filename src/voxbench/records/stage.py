@@ -15,6 +15,8 @@ from pathlib import Path
 from voxbench.records.io import atomic_write_bytes
 
 STAGE_FILE = "stage.txt"
+CALL_STAGE = "in the call"
+"""The step noted when the call itself starts: the orchestrator counts the time limit from it."""
 
 
 def note_stage(out_dir: str | Path | None, text: str) -> None:

@@ -42,7 +42,7 @@ from voxbench.processors.clock import ConversationClock
 from voxbench.processors.control import CallControl, EndRequest
 from voxbench.processors.recorder import ConversationRecorder
 from voxbench.records import ConversationRecord, EndEvent, ErrorEvent, EventWriter
-from voxbench.records.stage import note_stage
+from voxbench.records.stage import CALL_STAGE, note_stage
 from voxbench.scenarios import ToolExecutor, db_hash
 
 AgentSide = AgentServices | AgentBundle
@@ -219,7 +219,7 @@ async def _start_agent(live: LiveCall, services: AgentSide, caller: CallerEndpoi
         note_stage(live.out, "warming the agent's LLM on its policy and tools")
         await warm_up(services.llm, agent.context, cache)
     await caller.before_clock(live)
-    note_stage(live.out, "in the call")
+    note_stage(live.out, CALL_STAGE)
     clock.reset()
     started_at, wall0 = dt.datetime.now(dt.UTC).isoformat(), time.monotonic()
     assert live.out is not None
