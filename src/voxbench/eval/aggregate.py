@@ -200,15 +200,16 @@ def per_metric_summary(records: list[ScoredRecord], seed: int, num_draws: int) -
                     1 for d in turns if int(d["num_evaluated"]) < int(d["num_turns"])
                 ),
             }
-        subkeys = sorted({k for r in records if m in r.metrics for k in r.metrics[m].sub_metrics})
-        if subkeys:
+        per_key: dict[str, list[float | None]] = {}  # sub-metric -> values, in record order
+        for r in records:
+            res = r.metrics.get(m)
+            if res is not None:
+                for k, sres in res.sub_metrics.items():
+                    per_key.setdefault(k, []).append(sres.value)
+        if per_key:
             block["sub_metrics"] = {}
-            for k in subkeys:
-                sv: list[float | None] = []
-                for r in records:
-                    if m in r.metrics and k in r.metrics[m].sub_metrics:
-                        sres = r.metrics[m].sub_metrics[k]
-                        sv.append(sres.value)
+            for k in sorted(per_key):
+                sv = per_key[k]
                 sb = _stats(sv, total, 0, total - len(sv))
                 sb["higher_is_better"] = sub_direction(k, hib)
                 block["sub_metrics"][k] = sb
