@@ -334,3 +334,18 @@ def test_a_request_naming_its_floor_is_said_with_the_building() -> None:
     c.open()
     act = c.respond("Your account is unlocked. What's the next thing you need help with?")
     assert act.kind == "state_request" and "desk on floor 2" in act.text and "Headquarters" in act.text
+
+
+def test_two_questions_with_options_both_answered_by_its_facts() -> None:
+    """'Is this your first monitor setup, or are you replacing one? And what size: 24 or 27 inch?'"""
+    sc = make_scenario(
+        {"monitor_justification": "new_setup", "monitor_size": "27_inch", "employee_id": "EMP1"}
+    )
+    c = GoalCaller(sc)
+    c.open()
+    act = c.respond(
+        "Now let's do the monitor request. Is this your first monitor setup, or are you replacing an "
+        "existing monitor? And what size do you need: twenty four inch, or twenty seven inch?"
+    )
+    assert "new setup" in act.text and "twenty seven inch" in act.text.lower()
+    assert "monitor_justification" in act.facts

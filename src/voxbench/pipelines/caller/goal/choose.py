@@ -133,6 +133,13 @@ class OptionChooser:
                 return ok[pick], f"option_meets_criteria:llm:{self.hook.name}"
         return ok[0], "first_option_meeting_must_haves" if self.rules.limits else "first_option"
 
+    def own_fact(self, options: list[str]) -> str | None:
+        """The caller's fact that picks one of ``options`` ('new_setup' for 'is this your first
+        monitor setup, or are you replacing one?'), if a fact picks one."""
+        _, why = self.choose(options)
+        facts = ("option_matches_fact:", "option_shares_fact_word:", "option_closest_to_fact:")
+        return why.split(":", 1)[1] if why.startswith(facts) else None
+
     def _claims_unknown(self, option: str) -> bool:
         """'do you know the asset tag on the laptop' when the caller has no asset tag: not its option."""
         m = re.match(r"(?:do|did) you (?:know|have|remember|recall)\s+(.*)", option, re.I)

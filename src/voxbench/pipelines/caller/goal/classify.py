@@ -91,6 +91,9 @@ class Heard(BaseModel):
         default_factory=list, description="fact keys read back with another value"
     )
     options: list[str] = Field(default_factory=list)
+    earlier_options: list[list[str]] = Field(
+        default_factory=list, description="an earlier question's options"
+    )
     question: str = ""
     rules: list[str] = Field(default_factory=list)
 
@@ -315,15 +318,14 @@ def _readback_kinds(t: Turn, heard: Heard, book: FactBook) -> None:
 
 def _option_kinds(t: Turn, heard: Heard) -> None:
     """Options offered in the last question that offers some (not in a request to give or say a value)."""
-    opts: list[str] = []
+    found: list[list[str]] = []
     for q in reversed(t.questions or [heard.question]):
         if q and (not CONFIRM_Q.search(q) or re.search(r"\bor\b", q)):
             opts = offered_options(t.sents, q)
             if opts and not re.search(r"\b(give|tell|provide|spell|say)\b", q, re.I):
-                break
-            opts = []
-    if opts:
-        heard.options = opts
+                found.append(opts)
+    if found:  # the last question's options; an earlier question's too ('Is this X or Y? And what size?')
+        heard.options, heard.earlier_options = found[0], found[1:2]
         _mark(heard, "options", "options")
 
 

@@ -205,6 +205,8 @@ class GoalCaller:
             heard.question, heard.has("transfer_offer")
         ):
             self._draft_confirm(text, heard, d)
+        keys = [k for o in heard.earlier_options if (k := self.chooser.own_fact(o)) and k not in d.facts]
+        d.parts[:0], d.facts[:0] = [self.say.answer(keys)] if keys else [], keys  # 'First setup, or...? And?'
         accepted = self._draft_transfer(heard, d)
         if accepted is not None:
             return accepted
@@ -366,9 +368,9 @@ class GoalCaller:
     # -- pieces ---------------------------------------------------------------------------------
 
     def _refuse_line(self, bad: list[str] | None = None) -> str:
-        restate = [c for c in (bad or []) if c != "direct"] or list(
-            self.scenario.user_goal.decision_tree.must_have_criteria[:1]
-        )
+        restate = [
+            c for c in (bad or []) if c != "direct"
+        ] or self.scenario.user_goal.decision_tree.must_have_criteria[:1]
         line = self.phr.say("no_offer")
         return f"{line} {first_person(restate[0])}" if restate else line
 
