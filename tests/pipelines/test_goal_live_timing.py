@@ -48,3 +48,36 @@ def test_please_wait_a_moment_is_a_hold(caller) -> None:  # type: ignore[no-unty
     caller.open()
     act = caller.respond("Please wait a moment.")
     assert act.kind == "wait" and act.text == ""
+
+
+def test_a_request_restated_before_the_answer_is_said_is_not_answered_twice(caller) -> None:  # type: ignore[no-untyped-def]
+    """Live bb.1 (make run, 2026-12-04): the agent's 'Please provide ...' ended a turn at a pause,
+    the caller answered, and the agent's next sentence asked the same ('Could you tell me ...?')
+    before the answer had been said: the caller said its code and name twice in a row. Asked
+    again after its line was said, it answers again (a real re-ask)."""
+    from pipecat.frames.frames import BotStoppedSpeakingFrame, LLMContextUserTurnFrame, TTSSpeakFrame
+    from pipecat.tests.utils import SleepFrame, run_test
+
+    from voxbench.pipelines.caller.goal_live import GoalDriver
+    from voxbench.transports.virtual_loop import run_virtual
+
+    def turn(text: str) -> LLMContextUserTurnFrame:
+        return LLMContextUserTurnFrame(text=text, timestamp="")
+
+    stats: dict[str, int] = {}
+    driver = GoalDriver(caller, lambda act: None, no_greeting_s=60.0, statement_wait_s=5.0, stats=stats)
+    ask = "Could you tell me the confirmation number and last name, please?"
+    said_line = [SleepFrame(sleep=0.5), BotStoppedSpeakingFrame(), SleepFrame(sleep=0.5)]  # (a system
+    # frame overtakes queued data frames: the sleeps keep the order a call has, on virtual time)
+    frames = [
+        turn("Hello! How can I help you today?"),
+        *said_line,
+        turn("Please provide the confirmation number and the last name."),
+        turn(ask),  # the same request, while the answer is still on its way out
+        *said_line,
+        turn(ask),  # asked again once the answer was said
+    ]
+    down, _ = run_virtual(run_test(driver, frames_to_send=frames))
+    said = [f.text for f in down if isinstance(f, TTSSpeakFrame)]
+    assert len(said) == 3 and stats["overlapped_asks"] == 1
+    assert "four R eight" not in said[0] and "four R eight" in said[1] and "four R eight" in said[2]

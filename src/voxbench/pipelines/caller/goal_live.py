@@ -161,9 +161,17 @@ class GoalDriver(FrameProcessor):
         self.fragment_wait_s = fragment_wait_s
         self.silence_check_s = silence_check_s
         self.stats = stats if stats is not None else {}
-        for key in ("acts", "waits", "agent_turns_heard", "replies_deferred", "decide_ms_max"):
+        for key in (
+            "acts",
+            "waits",
+            "agent_turns_heard",
+            "replies_deferred",
+            "decide_ms_max",
+            "overlapped_asks",
+        ):
             self.stats.setdefault(key, 0)
         self._heard: list[str] = []  # agent turns since the caller's last act
+        self._line_in_flight: CallerAct | None = None  # an act whose words are not all said yet
         self._agent_spoke = False
         self._open_timer: asyncio.Task[None] | None = None
         self._reply_timer: asyncio.Task[None] | None = None
@@ -181,8 +189,10 @@ class GoalDriver(FrameProcessor):
             self._agent_spoke = True
             await self._cancel_reply_timer()  # the agent goes on: its whole turn gets the reply
             await self._cancel_silence_timer()
-        elif isinstance(frame, BotStoppedSpeakingFrame) and self._silence_timer is not None:
-            await self._start_silence_timer()  # the silence counts from the end of its own line
+        elif isinstance(frame, BotStoppedSpeakingFrame):
+            self._line_in_flight = None  # its own line has been said
+            if self._silence_timer is not None:
+                await self._start_silence_timer()  # the silence counts from the end of its own line
         if isinstance(frame, LLMContextUserTurnFrame):
             if direction == FrameDirection.DOWNSTREAM:
                 await self._agent_turn(frame.text)
@@ -228,8 +238,26 @@ class GoalDriver(FrameProcessor):
         if not self.caller.opened and not self._agent_spoke:  # a greeting underway opens at its end
             await self._act(self.caller.open())
 
+    def _asks_what_is_being_said(self, text: str) -> bool:
+        """The agent's words only ask for facts the caller's line, still being said, gives.
+
+        The local agent speaks a sentence at a time as its LLM writes them, with pauses
+        between; the caller's turn detector can end the agent's turn at such a pause, and the
+        caller answers the request it heard. Its next sentence often restates the request
+        ("Please provide the code and last name. ... Could you tell me the code and last
+        name?"): that is the same question, asked before the answer could be heard, and
+        answering it again is a repeated line (live bb.1, make run 2026-12-04)."""
+        act = self._line_in_flight
+        if act is None or not act.facts:
+            return False
+        heard = classify(text, self.caller.book, self.caller.given)
+        return bool(heard.asked) and set(heard.asked) <= set(act.facts)
+
     async def _agent_turn(self, text: str) -> None:
         if self.caller.ended or not text.strip():
+            return
+        if not self._heard and self._asks_what_is_being_said(text):
+            self.stats["overlapped_asks"] += 1
             return
         await self._cancel_timers()
         self.stats["agent_turns_heard"] += 1
@@ -262,6 +290,7 @@ class GoalDriver(FrameProcessor):
         if not act.ends_call:
             await self._start_silence_timer()
         if act.text:
+            self._line_in_flight = act
             await self.push_frame(TTSSpeakFrame(act.text))
         else:
             self.stats["waits"] += 1
