@@ -52,6 +52,12 @@ def test_options_hold_transfer_completed_goodbye(airline: Scenario) -> None:
     # caller answered "I don't have that, sorry." and its words cancelled the agent's tool turn)
     for hold in ("Please hold on a moment.", "Please wait for a second.", "Okay. Hold on one moment please."):
         assert classify(hold, book).kinds == ["hold"], hold
+    # an indirect open question (live bb.3: answered "Sorry, I don't have that information.")
+    for open_q in ("Could you please let me know what you need?", "Tell me how I can help."):
+        assert classify(open_q, book).has("open_question"), open_q
+    assert not classify("Here is what you need to know.", book).has("open_question")
+    # 'Please.' cut off a request by the recogniser is no request of its own (live bb.2)
+    assert classify("Please. I found your reservation.", book).kinds == ["statement"]
     assert classify("Let me check that for you.", book).has("hold")
     assert classify("Transferring you to a live agent. Please wait.", book).has("transfer")
     assert classify("I can transfer you to a live agent. Would you like that?", book).has("transfer_offer")

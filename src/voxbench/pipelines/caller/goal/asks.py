@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from voxbench.pipelines.caller.goal.cues import HOLD, REQUEST
+from voxbench.pipelines.caller.goal.cues import COURTESY, HOLD, REQUEST
 from voxbench.pipelines.caller.goal.facts import (
     FLUFF_HEADS,
     HEADS,
@@ -44,7 +44,13 @@ def _has_word(word: str, ws: set[str], flat: str) -> bool:
 
 
 def is_request(sentence: str) -> bool:
+    """A question, or a sentence asking for something ('Please provide ...'). A lone
+    'Please.' is the tail of a request the recogniser cut off (whisper makes it a segment of
+    its own), not a request: joined with the agent's next words it made 'I found your
+    reservation.' a question the caller had no fact for (live bb.2, 2026-12-04)."""
     s = sentence.strip()
+    if COURTESY.match(s):
+        return False
     return s.endswith("?") or (bool(REQUEST.search(s)) and not HOLD.match(s))
 
 

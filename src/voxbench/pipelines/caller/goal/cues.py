@@ -89,7 +89,9 @@ CONFIRM_Q = re.compile(
 )
 OPEN_Q = re.compile(
     r"how (can|may|might) i (help|assist)|what can i (do|help)|what (do you need|would you like|brings you|"
-    r"can i do)|how can i help|what (\w+ ){0,3}(do you need|are you calling|would you like help)|"
+    r"can i do)|\b(let me know|tell me) (what you(?:'d| would)? (need|want|like)|how (i|we) (can|may|might) "
+    r"(help|assist))\b|"
+    r"how can i help|what (\w+ ){0,3}(do you need|are you calling|would you like help)|"
     r"what('s| is) the (reason|issue|problem)|what seems to be|tell me (more )?about (the|your) (issue|problem)|"
     r"what (are|is|'s) (the|your) .{0,40}\b(requests?|issues?|things?|updates?|needs?|changes?|items?)\b|"
     r"\b(second|next|other|another|third|fourth|fifth|last|remaining) (\w+ ){0,2}(request|thing|issue|item|update|change|one|question)s?\b.*\?|"
