@@ -159,3 +159,35 @@ def test_a_call_clock_zero_starts_the_timeline_at_the_origin() -> None:
     assert zero == CALL_ORIGIN_S
     assert round(woke[1] - woke[0], 9) == 0.03
     assert now == 0.1
+
+
+def test_a_relabelling_moves_the_rest_of_its_batch_too() -> None:
+    """Two callbacks due at the same instant run in one batch; when the first relabels the
+    timeline (a call zeroing its clock), the second runs, and sleeps, on the new one. (Left
+    on the old one it slept for the host's uptime: every local-model call hung.)"""
+
+    async def main() -> tuple[float, float, float]:
+        loop = asyncio.get_running_loop()
+        assert isinstance(loop, LogicalClockLoop)
+        seen: dict[str, float] = {}
+        done: asyncio.Future[float] = loop.create_future()
+
+        def first() -> None:
+            loop.rebase(loop.time() - 10_000.0)
+            seen["first"] = loop.time()
+
+        def second() -> None:
+            seen["second"] = loop.time()
+            loop.call_later(0.02, lambda: done.set_result(loop.time()))
+
+        def both() -> None:
+            loop.call_soon(first)
+            loop.call_soon(second)
+
+        loop.call_soon(both)
+        woke = await asyncio.wait_for(done, timeout=5.0)
+        return seen["first"], seen["second"], woke
+
+    first, second, woke = run_logical(main())
+    assert second == first
+    assert round(woke - second, 9) == 0.02

@@ -53,7 +53,7 @@ from asyncio.base_events import _MIN_SCHEDULED_TIMER_HANDLES, MAXIMUM_SELECT_TIM
 from collections.abc import Callable
 from typing import Any
 
-from voxbench.transports.virtual_loop import OrderedTimer, ordered_call_at, virtual_time
+from voxbench.transports.virtual_loop import OrderedTimer, VirtualClockLoop, ordered_call_at, virtual_time
 
 Address = Any  # a socket address as `getsockname()` / `getpeername()` return it
 
@@ -65,6 +65,8 @@ Address = Any  # a socket address as `getsockname()` / `getpeername()` return it
 # `real - MAX_LAG_S` and the pacer re-anchors, as on the plain loop. Measured (Piper selftest,
 # toy, load ~5): worst chunk 375 ms late with 0.5 s, 80 ms with 0.1 s, 59 ms on the plain loop.
 MAX_LAG_S = 0.1
+# A cause further than this ahead of the real clock is not one of this timeline.
+FOREIGN_S = 0.001
 
 
 class _CausedHandle(events.Handle):
@@ -136,7 +138,10 @@ class LogicalClockLoop(asyncio.SelectorEventLoop):
         super().__init__()
         self.max_lag_s = max_lag_s
         self._logical: float | None = None
-        self._shift = 0.0  # loop time = real monotonic time - _shift (see `rebase`)
+        # loop time = real monotonic time - _shift: from ORIGIN_S at creation (as the virtual
+        # loop), so a call's `rebase` at its clock zero moves it by the set-up's seconds only
+        self._shift = _real_time.monotonic() - VirtualClockLoop.ORIGIN_S
+        self._batch: list[events.Handle] = []  # the callbacks `_run_once` is running now
         self._epoch_offset = _real_time.time() - _real_time.monotonic()
         self._sent_at: dict[Address, float] = {}  # local address -> loop time of its last write
         self._peer: dict[int, Address] = {}  # fd -> the address whose writes wake it
@@ -163,18 +168,22 @@ class LogicalClockLoop(asyncio.SelectorEventLoop):
         offset move with the timeline: nothing fires earlier or later).
 
         Float arithmetic on times rounds by their magnitude: the same turn-gap test on the
-        same stamps can tip the other way when the timeline starts at 1000.0 (the virtual
-        loop) or at the host's uptime. A call zeroes its clock with `rebase(CALL_ORIGIN_S)`
+        same stamps can tip the other way when the timeline reads 1000.0 at the call's start
+        (the virtual loop) or 1000.0 plus the seconds the set-up took. A call zeroes its clock with `rebase(CALL_ORIGIN_S)`
         on either loop, so both compute on the same numbers; and whatever the set-up before
         it computed inline (building pipelines) leaves no lag behind the real clock."""
-        delta = to - self.real_time()
-        self._shift -= delta
-        self._epoch_offset -= delta
+        real = self.real_time()
+        now = real if self._logical is None else self._logical
+        self._shift -= to - real  # the real clock now reads `to`...
+        self._epoch_offset -= to - real
+        delta = to - now  # ...and so does this callback's (and its batch's) cause
         if self._logical is not None:
             self._logical = to
         for timer in self._scheduled:
             timer._when += delta
-        for handle in self._ready:
+        # the ready queue, and the rest of the batch this callback runs in (its handles are
+        # out of the queue: left unshifted they would run, and sleep, on the old timeline)
+        for handle in (*self._ready, *self._batch):
             if isinstance(handle, _CausedHandle):
                 handle._cause += delta
             elif isinstance(handle, events.TimerHandle):
@@ -186,6 +195,8 @@ class LogicalClockLoop(asyncio.SelectorEventLoop):
         if cause is None:  # a handle asyncio made itself (a signal's)
             self._logical = real
             return
+        if cause > real + FOREIGN_S:  # not on this timeline (a missed relabelling): never ahead
+            cause = real
         lag = real - cause
         if lag > self.lag_max_s:
             self.lag_max_s = lag
@@ -240,11 +251,14 @@ class LogicalClockLoop(asyncio.SelectorEventLoop):
         taken = [self._ready.popleft() for _ in range(len(self._ready))]
         pending = sorted(taken, key=lambda h: _cause(h, now))  # stable: FIFO within an instant
         first = _cause(pending[0], now) + self._clock_resolution
-        batch = [h for h in pending if _cause(h, now) < first]
+        self._batch = [h for h in pending if _cause(h, now) < first]
         self._ready.extendleft(reversed([h for h in pending if _cause(h, now) >= first]))
-        for handle in batch:
-            if not handle._cancelled:
-                handle._run()
+        try:
+            for handle in self._batch:
+                if not handle._cancelled:
+                    handle._run()
+        finally:
+            self._batch = []
 
     def _drop_cancelled_timers(self) -> None:
         """As asyncio does at the top of each iteration."""
