@@ -38,7 +38,10 @@ def _without_real_lateness(events: list[dict[str, Any]]) -> list[dict[str, Any]]
 
 def test_real_time_run_gives_the_golden_record(tmp_path: Path) -> None:
     out = tmp_path / "call"
-    record = run_logical(CallSession(golden_spec(), out).run())
+    # a loaded test machine (the full suite, other jobs on 2 cores) stalls the loop for a few
+    # hundred ms at times; tolerating a second of lag keeps the test about the record, not
+    # about the machine (calls use 0.1 s, tuned for local models: logical_loop.MAX_LAG_S)
+    record = run_logical(CallSession(golden_spec(), out).run(), max_lag_s=1.0)
     assert record.status == "completed", record.error
     got = record_snapshot(out)
     want = json.loads(GOLDEN.read_text(encoding="utf-8"))
