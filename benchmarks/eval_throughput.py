@@ -57,7 +57,8 @@ EVA_CODE_METRICS = [
     "turn_taking",
     "conversation_valid_end",
 ]
-BASELINE = "10f36f0"  # main before the second scoring-throughput pass (e0933a6: before the first)
+# main before the third scoring-throughput pass (10f36f0: the second, e0933a6: the first)
+BASELINE = "fd1e690"
 
 
 def synthetic(rng: random.Random, i: int):  # type: ignore[no-untyped-def]
