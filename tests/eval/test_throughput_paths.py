@@ -242,3 +242,25 @@ def test_metrics_file_write_is_atomic_and_leaves_no_temp_file(tmp_path: Path) ->
     (tmp_path / "not_a_dir").write_text("x")
     with pytest.raises(OSError):
         write_now(tmp_path / "not_a_dir" / "metrics.json", b"{}")
+
+
+def test_metrics_file_writes_from_threads_stay_whole(tmp_path: Path) -> None:
+    """Two writers of one file (threads of one process) never mix their bytes."""
+    import threading
+
+    from voxbench.eval.file_writer import write_now
+
+    p = tmp_path / "metrics.json"
+    payloads = [bytes([65 + k]) * (50_000 + k) for k in range(4)]
+
+    def writer(data: bytes) -> None:
+        for _ in range(30):
+            write_now(p, data)
+
+    threads = [threading.Thread(target=writer, args=(d,)) for d in payloads]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert p.read_bytes() in payloads
+    assert [q.name for q in tmp_path.iterdir()] == ["metrics.json"]
