@@ -60,12 +60,11 @@ class SampleClockPacer:
         self._t0: float | None = None
         self._samples = 0
         self.reanchors = 0  # chunks sent more than `max_lag_s` after their slot on `now`
-        # stalls: chunks that really left more than `max_lag_s` after their slot right after
-        # one that did not (on a logical-clock loop the stream then catches up on its clock;
-        # the chunks of the catch-up are not counted again, as a re-anchored stream's are not)
+        # chunks that really left more than `max_lag_s` after their slot: on a plain loop the
+        # same count as `reanchors`; on a logical-clock loop the chunks a stall held back,
+        # sent back to back after it, each count (they did leave late)
         self.late = 0
         self.max_late_s = 0.0  # the latest any chunk really left after its slot
-        self._was_late = False
 
     @property
     def samples_sent(self) -> int:
@@ -84,8 +83,7 @@ class SampleClockPacer:
         if due is not None:
             late = self._real_now() - due
             self.max_late_s = max(self.max_late_s, late)
-            self.late += late > self.max_lag and not self._was_late
-            self._was_late = late > self.max_lag
+            self.late += late > self.max_lag
         if due is None or now - due > self.max_lag:
             if due is not None:
                 self.reanchors += 1

@@ -1,9 +1,9 @@
 """Pacing health of a live call, as `pacing` events: overload shows in the record, not silently.
 
 Per side: ``late_chunks`` = chunks its output really sent more than the pacer's tolerance
-(10 ms) after their slot on the sample clock, one per stall (the sender's loop stalled; with
-continuous output every such stall counts; on a `LogicalClockLoop` measured on the real
-clock, which the stamps are not), ``max_lateness_ms`` = the worst real lateness of any chunk, and
+(10 ms) after their slot on the sample clock (the sender's loop stalled; with continuous
+output every such stall counts; on a `LogicalClockLoop` measured on the real clock, which the
+stamps are not, and every chunk a stall held back counts), ``max_lateness_ms`` = the worst real lateness of any chunk, and
 ``underruns`` = holes the listener's track had to fill in that side's audio (a chunk
 arriving more than its tolerance after the audio before it ran out).
 """
