@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import time
 import uuid
 from typing import Any, Protocol
 from urllib.parse import urlencode, urlsplit, urlunsplit
@@ -165,9 +164,10 @@ class ExternalAgentRelay(FrameProcessor):
         headers = dict(self.headers)
         if self.bridge is not None:
             headers["X-Voxbench-Tools"] = self.bridge.url
-        deadline = time.monotonic() + self.cfg.connect_timeout_s
+        clock = asyncio.get_running_loop()  # the call's clock (a virtual loop's in tests)
+        deadline = clock.time() + self.cfg.connect_timeout_s
         last: Exception | None = None
-        while time.monotonic() < deadline and not self._closing:
+        while clock.time() < deadline and not self._closing:
             try:
                 ws = await asyncio.wait_for(
                     connect(url, additional_headers=headers, open_timeout=5, max_size=None), timeout=6
