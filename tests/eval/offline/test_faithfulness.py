@@ -107,6 +107,21 @@ def test_other_brand_is_minor() -> None:
     assert res.score == 2.0 and res.details["dimensions"]["hallucination"]["rating"] == 2
 
 
+def test_a_record_reported_found_that_no_lookup_returned_is_a_hallucination() -> None:
+    """Make run's bb.2 (1.5B agent): 'I have found your booking. You have a flight from New York
+    to Los Angeles ...' with no tool call at all; after a successful lookup the same words are fine,
+    and after a failed one they are not."""
+    made_up = A("Thank you! I have found your booking. You have a flight from New York to Los Angeles.")
+    res = faithfulness_offline(context([U("My code is ZK3FFW, last name Patel."), made_up]))
+    assert res.score == 1.0
+    ev = res.details["dimensions"]["hallucination"]["evidence"]
+    assert ev and ev[0]["rule"] == "record reported found that no tool returned"
+    assert faithfulness_offline(context([*lookup(), A("I have found your booking.")])).score == 3.0
+    failed = [call("get_reservation", confirmation_number="ZK3FFW", last_name="Patel"),
+              result("get_reservation", {"status": "error", "error_type": "not_found"})]  # fmt: skip
+    assert faithfulness_offline(context([*failed, A("I've located your reservation.")])).score == 1.0
+
+
 def test_registered_and_stamped() -> None:
     assert "faithfulness" in load_all()
     res = rate_offline("faithfulness", context(_clean()))

@@ -1,7 +1,7 @@
 """Faithfulness rules over what the agent *says*: amounts, codes and times no source holds,
 statements that contradict a tool result, policies the policy text does not contain, a
-different brand than the agent's role, capabilities no tool provides, and lookups that
-failed without asking the caller to confirm."""
+different brand than the agent's role, capabilities no tool provides, lookups that failed
+without asking the caller to confirm, and a record reported found that no lookup returned."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from voxbench.eval.offline._faith_rules import (
     Finding,
     number_grounded,
 )
-from voxbench.eval.offline._trace import Conversation, Step, lookup_missed, tool_names
+from voxbench.eval.offline._trace import Conversation, Step, lookup_missed, response_failed, tool_names
 from voxbench.eval.offline._values import amount_values, canon_code, code_supported, spoken_values
 
 _OFFER = re.compile(
@@ -303,3 +303,24 @@ def failed_lookup_not_clarified(conv: Conversation) -> Iterator[Finding]:
         if not retried and not asked and any(x.kind == "assistant" for x in window):
             yield Finding(DISAMBIGUATE, 2, s.turn, f"{s.tool} failed; agent did not ask to confirm or spell",
                           "failed lookup without clarification")  # fmt: skip
+
+
+_FOUND = re.compile(
+    r"\bi(?:'ve| have)?\s+(?:found|located|pulled up|retrieved)\b.{0,40}?\b(?:booking|reservation|record|"
+    r"account|ticket|case|order|appointment|profile|file|details)\b",
+    re.I,
+)
+
+
+def found_without_lookup(conv: Conversation) -> Iterator[Finding]:
+    """The agent reports a record found ("I have found your booking. You have a flight from ...")
+    when no tool call before it returned anything: what it goes on to say of the record can only
+    be made up. Seen with the offline 1.5B agent (make run, 2026-12-04): route, date, fare class and
+    bags of a booking it never looked up, rated 3 by the rules above (no amount, code or time)."""
+    looked_up = False
+    for s in conv.steps:
+        if s.kind == "tool_response" and not response_failed(s.response):
+            looked_up = True
+        elif s.kind == "assistant" and not looked_up and (m := _FOUND.search(s.text)):
+            yield Finding(HALLUCINATION, 1, s.turn, f"{m.group(0)!r} with no lookup result before it",
+                          "record reported found that no tool returned")  # fmt: skip

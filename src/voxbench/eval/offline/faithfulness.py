@@ -9,7 +9,7 @@ tool parameters no source supports, placeholders, writes without confirmation or
 disclosure, amounts / codes / times the agent states that no tool result, caller statement or
 policy holds, 'on time' against a delayed flight, policy statements with words the policy
 does not contain, another brand than the role's, offered capabilities no tool has, failed
-lookups not clarified. Subtler issues (misapplied policy, a wrong choice between options,
+lookups not clarified, a record reported found that no lookup returned. Subtler issues (misapplied policy, a wrong choice between options,
 omitted caveats) are out of reach, so a 3 here means "no checkable issue found".
 The agreement with EVA's human labels is measured by benchmarks/offline_claims_agreement.py.
 """
@@ -21,6 +21,7 @@ from voxbench.eval.offline import offline_method
 from voxbench.eval.offline._faith_claims import (
     contradictions,
     failed_lookup_not_clarified,
+    found_without_lookup,
     invented_policies,
     missing_capabilities,
     unsupported_values,
@@ -53,6 +54,7 @@ def find_issues(ctx: ConversationContext) -> list[Finding]:
         *wrong_brand(conv, ctx.agent_role),
         *missing_capabilities(conv, ctx.agent_tools),
         *failed_lookup_not_clarified(conv),
+        *found_without_lookup(conv),
     ]
     return sorted(found, key=lambda f: (f.turn, f.rating))
 
