@@ -29,14 +29,16 @@ def run_live(
     ``virtual_clock``: run the call on a ``VirtualClockLoop`` (model-free services only, e.g.
     a test's fakes: the call then takes CPU time, not its length in real time)."""
     from voxbench.pipelines.call.session import CallSession
-    from voxbench.transports.virtual_loop import run_maybe_virtual
+    from voxbench.transports.virtual_loop import run_virtual
 
     session = CallSession(job.spec, Path(job.output_dir), perturbation_kw=pert_kw)
     if virtual_clock:
-        run_maybe_virtual(session.run(agent_services, sim_services), True)
+        run_virtual(session.run(agent_services, sim_services))
     else:
         # Plain asyncio loop, not the LogicalClockLoop: with the local models (make run,
-        # 2026-12-04) every call on it hung right after the caller's pipeline started.
+        # 2026-12-04) every call on it hung right after the caller's pipeline started. 5b78716
+        # fixed the cause (a rebase left the running batch on the old timeline); switch back
+        # once a real-model call is shown to complete on it.
         asyncio.run(session.run(agent_services, sim_services))
     return Path(job.output_dir)
 
