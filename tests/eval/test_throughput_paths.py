@@ -224,38 +224,38 @@ def test_a_cycle_dropped_while_frozen_is_collected_after() -> None:
 
 
 def test_metrics_file_write_is_atomic_and_leaves_no_temp_file(tmp_path: Path) -> None:
-    """eval's own atomic write: folder made, file replaced whole, mode as mkstemp's, no
-    temp file left, and a failed write leaves the old file and no temp file either."""
-    from voxbench.eval.file_writer import write_now
+    """The atomic write (durable or not): folder made, file replaced whole, mode as
+    mkstemp's, no temp file left, and a failed write leaves the old file and no temp file."""
+    import os
+    import tempfile
 
     p = tmp_path / "r" / "metrics.json"
     for k in range(3):
-        write_now(p, b"x" * (100_000 * (3 - k)))
+        atomic_write_bytes(p, b"x" * (100_000 * (3 - k)), durable=k % 2 == 0)
     assert p.read_bytes() == b"x" * 100_000
     assert [q.name for q in p.parent.iterdir()] == ["metrics.json"]
-    atomic_write_bytes(tmp_path / "m" / "metrics.json", b"{}", durable=False)
-    assert p.stat().st_mode & 0o777 == (tmp_path / "m" / "metrics.json").stat().st_mode & 0o777
+    fd, made = tempfile.mkstemp(dir=tmp_path)
+    os.close(fd)
+    assert p.stat().st_mode & 0o777 == Path(made).stat().st_mode & 0o777
     with pytest.raises(TypeError):
-        write_now(p, "not bytes")  # type: ignore[arg-type]
+        atomic_write_bytes(p, "not bytes", durable=False)  # type: ignore[arg-type]
     assert p.read_bytes() == b"x" * 100_000
     assert [q.name for q in p.parent.iterdir()] == ["metrics.json"]
     (tmp_path / "not_a_dir").write_text("x")
     with pytest.raises(OSError):
-        write_now(tmp_path / "not_a_dir" / "metrics.json", b"{}")
+        atomic_write_bytes(tmp_path / "not_a_dir" / "metrics.json", b"{}", durable=False)
 
 
 def test_metrics_file_writes_from_threads_stay_whole(tmp_path: Path) -> None:
     """Two writers of one file (threads of one process) never mix their bytes."""
     import threading
 
-    from voxbench.eval.file_writer import write_now
-
     p = tmp_path / "metrics.json"
     payloads = [bytes([65 + k]) * (50_000 + k) for k in range(4)]
 
     def writer(data: bytes) -> None:
         for _ in range(30):
-            write_now(p, data)
+            atomic_write_bytes(p, data, durable=False)
 
     threads = [threading.Thread(target=writer, args=(d,)) for d in payloads]
     for t in threads:

@@ -35,7 +35,6 @@ from voxbench.eval.analysis import DEFAULT_CI_TARGET, analysis_summary, analyze_
 from voxbench.eval.context import ConversationContext
 from voxbench.eval.eva_dataset import EvaDataset
 from voxbench.eval.eva_format import domain_from_config, is_eva_record, load_eva_context
-from voxbench.eval.file_writer import write_now
 from voxbench.eval.from_record import load_context
 from voxbench.eval.heap import settled_heap
 from voxbench.eval.judge_repeats import repeat_configs, repeat_values
@@ -43,7 +42,7 @@ from voxbench.eval.metrics.validation import validation_gate
 from voxbench.eval.offline._shipped import offline_provenance
 from voxbench.eval.parallel import fork_available, map_in_processes
 from voxbench.eval.types import REGISTRY, EvalConfig, MetricResult, run_metric
-from voxbench.records import atomic_write_json
+from voxbench.records import atomic_write_bytes, atomic_write_json
 
 METRICS_FILE = "metrics.json"
 SUMMARY_FILE = "metrics_summary.json"
@@ -394,7 +393,7 @@ def score_found(f: FoundRecord, job: RunJob) -> ScoredRecord:
     if job.judge_repeats >= 2:
         s.analysis["judge_repeats"] = repeat_values(ctx, s, job.repeats, job.names)
     if job.write:
-        write_now(mpath, metrics_bytes(s, ctx))  # atomic (file_writer.py)
+        atomic_write_bytes(mpath, metrics_bytes(s, ctx), durable=False)
     return s
 
 
