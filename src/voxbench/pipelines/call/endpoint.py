@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from pipecat.frames.frames import TTSSpeakFrame
+from pipecat.frames.frames import ErrorFrame, TTSSpeakFrame
 from pipecat.observers.base_observer import BaseObserver
 from pipecat.pipeline.worker import PipelineWorker
 from pipecat.transports.base_transport import BaseTransport
@@ -57,6 +57,14 @@ class LiveCall:
         now = self.clock.now()
         if self.control.end(reason, status="infra_failure", error=cause, error_source=source, t=now):
             self.rec.emit(ErrorEvent(t=now, source=source, message=cause, fatal=True))
+
+    def pipeline_error(self, side: Side, frame: ErrorFrame, reason: str, source: str) -> None:
+        """Record a pipeline's error; when its processor can no longer run (pipecat marks
+        it unusable), the call cannot go on: fail it with ``reason``, from ``source``."""
+        proc = frame.processor
+        self.rec.emit(ErrorEvent(t=self.clock.now(), side=side, source=str(proc), message=str(frame.error)))
+        if proc is not None and not getattr(proc, "is_usable", True):
+            self.fail(reason, f"{proc}: {frame.error}", source)
 
     def end(self, ending: Ending) -> None:
         if ending.status == "infra_failure":

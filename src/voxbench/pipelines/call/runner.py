@@ -41,7 +41,7 @@ from voxbench.pipelines.warmup import warm_up
 from voxbench.processors.clock import ConversationClock
 from voxbench.processors.control import CallControl, EndRequest
 from voxbench.processors.recorder import ConversationRecorder
-from voxbench.records import ConversationRecord, EndEvent, ErrorEvent, EventWriter
+from voxbench.records import ConversationRecord, EndEvent, EventWriter
 from voxbench.records.stage import CALL_STAGE, note_stage
 from voxbench.scenarios import ToolExecutor, db_hash
 
@@ -207,12 +207,7 @@ async def _start_agent(live: LiveCall, services: AgentSide, caller: CallerEndpoi
 
     @worker.event_handler("on_pipeline_error")
     async def _agent_error(_w: Any, frame: ErrorFrame) -> None:
-        rec.emit(
-            ErrorEvent(t=clock.now(), side="agent", source=str(frame.processor), message=str(frame.error))
-        )
-        proc = frame.processor
-        if proc is not None and not getattr(proc, "is_usable", True):
-            live.fail("agent_error", f"{proc}: {frame.error}", "agent")
+        live.pipeline_error("agent", frame, "agent_error", "agent")
 
     if cfg.agent.warm_up:
         cache = services.prompt_cache if isinstance(services, AgentServices) else None

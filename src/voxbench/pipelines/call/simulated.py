@@ -24,7 +24,7 @@ from voxbench.pipelines.call.watch import CallWatch, SideState
 from voxbench.pipelines.caller.side import CallerSide, CallPerturbation
 from voxbench.pipelines.config import CallConfig
 from voxbench.processors.control import EndRequest
-from voxbench.records import ConnectionEvent, ErrorEvent, SimulatorInfo
+from voxbench.records import ConnectionEvent, SimulatorInfo
 from voxbench.records.events import Channel
 from voxbench.records.stage import note_stage
 from voxbench.transports.pairing import free_port
@@ -167,13 +167,8 @@ class SimulatedCaller:
 
         @worker.event_handler("on_pipeline_error")
         async def _sim_error(_w: Any, frame: ErrorFrame) -> None:
-            rec.emit(
-                ErrorEvent(t=clock.now(), side="user", source=str(frame.processor), message=str(frame.error))
-            )
-            proc = frame.processor
-            if proc is not None and not getattr(proc, "is_usable", True):
-                reason = "connection_lost" if "Transport" in str(proc) else "simulator_error"
-                live.fail(reason, f"{proc}: {frame.error}", "simulator")
+            reason = "connection_lost" if "Transport" in str(frame.processor) else "simulator_error"
+            live.pipeline_error("user", frame, reason, "simulator")
 
         runner = WorkerRunner(handle_sigint=False)
         await runner.add_workers(worker)
