@@ -12,6 +12,7 @@ from voxbench.pipelines.caller.goal.spoken import dates, mentions, money, runs, 
     [
         ("My employee ID is E M P zero six seven five two one.", "EMP067521"),
         ("ZK3FFW. Last name Lima.", "ZK3FFW"),
+        ("E M P zero four eight. Two seven one.", "EMP048271"),  # a long code over two runs
         ("P O L, two zero two five, R J R N Y two", "POL-2025-RJRNY2"),
         ("The effective date is two zero two six dash zero eight dash one zero.", "2026-08-10"),
         ("October fifteenth, twenty twenty-six", "2026-10-15"),

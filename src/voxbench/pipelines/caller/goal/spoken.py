@@ -325,12 +325,12 @@ def mentions(text: str, value: str) -> bool:
     if has_digit or (len(c) >= 4 and " " not in v and v.upper() == v):
         if any(c == r or (len(c) >= 4 and c in r) for r in rs):
             return True
+        if len(c) >= 8 and c in "".join(r for r in rs if r not in ("dot", "at")):
+            return True
     elif 2 <= len(c) <= 4 and v.isalpha() and (c in rs or _initials(text, c)):
         return True  # 'LAX' said 'L A X' (a whole run); 'pto' said 'paid time off'
     if _abbreviated(text, v):
         return True
-        if len(c) >= 8 and c in "".join(r for r in rs if r not in ("dot", "at")):
-            return True
     words = [w for w in tokens(v) if w not in _SEPARATORS and w not in ".?!;"]
     toks = [w for w in tokens(text) if w not in _SEPARATORS]
     n = len(words)
