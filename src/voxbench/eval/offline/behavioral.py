@@ -157,14 +157,15 @@ def premature_ending(ctx: ConversationContext) -> list[dict[str, Any]]:
     last_t = max(agent)
     last = agent[last_t]
     failed = any(c.response and response_failed(c.response) for c in ctx.tool_calls if c.turn_id >= last_t)
-    caller_after = [x for t, x in _caller_turns(ctx).items() if t > last_t]
+    caller = _caller_turns(ctx)
+    caller_after = [x for t, x in caller.items() if t > last_t]
     asks = "?" in last[-200:] and not _WRAP_UP.search(last) and not _STALLED.search(last)
     answered = (
         bool(caller_after)
         and bool(_YES_NO_QUESTION.search(last))
         and bool(_ANSWERS_YES_NO.match(caller_after[-1]))
     )
-    if asks and not failed and not answered and not agent_looping(agent, last_t, _caller_turns(ctx)):
+    if asks and not failed and not answered and not agent_looping(agent, last_t, caller):
         said = caller_after[-1][:120] if caller_after else "(hung up)"
         return [
             _ev(
