@@ -5,9 +5,12 @@ from __future__ import annotations
 import argparse
 import os
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from voxbench.cli._judge import add_judge_args, judge_from_args, judge_mode
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 
 def add_parser(sub: Any) -> None:
@@ -115,7 +118,7 @@ def _print_metrics() -> None:
     Console().print(t)
 
 
-def _print_summary(console: Any, run_dir: Path, summary: dict[str, Any]) -> None:
+def _print_summary(console: Console, run_dir: Path, summary: dict[str, Any]) -> None:
     """The run's table (per metric, then the overall scores), headline, failures and analysis."""
     from rich.table import Table
 
