@@ -76,12 +76,7 @@ class _CausedHandle(events.Handle):
     __slots__ = ("_cause",)
 
     def _run(self) -> None:
-        loop: LogicalClockLoop = self._loop
-        loop._enter(self._cause)
-        try:
-            super()._run()
-        finally:
-            loop._logical = None
+        self._loop._run_at(self._cause, super()._run)
 
 
 class _DueHandle(OrderedTimer):
@@ -90,12 +85,7 @@ class _DueHandle(OrderedTimer):
     __slots__ = ()
 
     def _run(self) -> None:
-        loop: LogicalClockLoop = self._loop
-        loop._enter(self._when)
-        try:
-            super()._run()
-        finally:
-            loop._logical = None
+        self._loop._run_at(self._when, super()._run)
 
 
 def _cause(handle: events.Handle, default: float) -> float:
@@ -204,6 +194,14 @@ class LogicalClockLoop(asyncio.SelectorEventLoop):
             self.clamped += 1
             cause = real - self.max_lag_s
         self._logical = cause
+
+    def _run_at(self, cause: float | None, run: Callable[[], None]) -> None:
+        """Run a callback with the clock at its cause (see `_enter`), the real clock after."""
+        self._enter(cause)
+        try:
+            run()
+        finally:
+            self._logical = None
 
     def _cause_now(self) -> float:
         """The running callback's loop time; outside one (or from another thread: an
