@@ -16,10 +16,9 @@ from __future__ import annotations
 
 import argparse
 import json
-from collections import Counter
 from pathlib import Path
 
-from voxbench.pipelines.caller.goal.check import CheckReport, Reply, resolved_scenarios, run_check
+from voxbench.pipelines.caller.goal.check import CheckReport, Reply, Tally, resolved_scenarios, run_check
 
 
 class ReplayCaller:
@@ -57,23 +56,15 @@ def main() -> None:
         args.data,
         note=f"replies of {args.report}",
     )
-    per: dict[str, Counter[str]] = {}
-    keys = (
-        "requests_right",
-        "requests",
-        "decisions_matched",
-        "decisions",
-        "premature_endings",
-        "missed_endings",
-    )
+    per: dict[str, Tally] = {}
     for s in rep.scenarios:
-        per.setdefault(s.domain, Counter()).update({k: getattr(s.tally, k) for k in keys})
-    per["overall"] = sum(per.values(), Counter())
-    for dom, c in per.items():
+        per.setdefault(s.domain, Tally()).add(s.tally)
+    per["overall"] = rep.overall_counts
+    for dom, t in per.items():
         print(
-            f"{dom:11s} requests {c['requests_right']}/{c['requests']}  decisions "
-            f"{c['decisions_matched']}/{c['decisions']}  premature {c['premature_endings']}  "
-            f"missed {c['missed_endings']}  invented {rep.overall_counts.invented if dom == 'overall' else ''}"
+            f"{dom:11s} requests {t.requests_right}/{t.requests}  decisions "
+            f"{t.decisions_matched}/{t.decisions}  premature {t.premature_endings}  "
+            f"missed {t.missed_endings}  invented {t.invented if dom == 'overall' else ''}"
         )
     if args.out:
         args.out.write_text(rep.model_dump_json(indent=1))
