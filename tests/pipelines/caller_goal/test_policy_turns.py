@@ -236,8 +236,7 @@ def test_asked_what_it_wants_it_says_no_current_value_and_its_other_limits() -> 
             "original_travel_details": [{"flight_date": "2026-12-05", "departure_time": "10:20"}],
         }
     )
-    c = GoalCaller(sc)
-    c.open()
+    c = _opened(sc)
     act = c.respond("What date would you like to travel instead?")
     assert "December 26" in act.text and "December 5" not in act.text
     assert "$200" in act.text and "Aisle" in act.text
@@ -263,8 +262,7 @@ def test_the_request_the_agent_moves_to_is_in_hand_not_done() -> None:
             "Book a room for the meeting",
         ],
     )
-    c = GoalCaller(sc)
-    c.open()
+    c = _opened(sc)
     act = c.respond(
         "Your Confluence access request has been submitted. Now for the room booking, please give me the "
         "building and the date."
@@ -275,8 +273,7 @@ def test_the_request_the_agent_moves_to_is_in_hand_not_done() -> None:
 
 def test_a_date_comes_with_its_time_and_progress_is_not_a_stall() -> None:
     sc = make_scenario({"preferred_date": "2026-10-06", "preferred_time": "10:00 AM", "employee_id": "EMP1"})
-    c = GoalCaller(sc)
-    c.open()
+    c = _opened(sc)
     act = c.respond("For the check-in, what date would you prefer?")
     assert "October 6" in act.text and "10:00 AM" in act.text
     for _ in range(c.config.stall_limit + 1):  # the first confirm is a decision; the repeats are not
@@ -293,16 +290,14 @@ def test_which_of_its_requests_first_is_a_choice_by_its_own_order() -> None:
         {"document_number": "J2O7S3KKV", "pto_start_date": "2026-10-08", "pto_end_date": "2026-10-09"},
         intents=["Submit I-9 verification documents", "Request PTO days for a family event"],
     )
-    c = GoalCaller(sc)
-    c.open()
+    c = _opened(sc)
     act = c.respond("Which would you like to handle first: PTO days, or the I-9 documents?")
     assert act.kind == "choose" and "I-9" in act.text and "October" not in act.text
 
 
 def test_a_building_comes_with_its_floor() -> None:
     sc = make_scenario({"delivery_building": "East Campus", "delivery_floor": "FL1", "employee_id": "EMP1"})
-    c = GoalCaller(sc)
-    c.open()
+    c = _opened(sc)
     act = c.respond("What building should the replacement be delivered to?")
     assert "East Campus" in act.text and "F L one" in act.text
 
@@ -311,13 +306,11 @@ def test_refused_with_nothing_left_to_ask_it_says_goodbye() -> None:
     """Its one request refused and its follow-up spent, the agent explaining again (or saying the
     request 'is rejected' with a transfer offer) gets a goodbye, not 'Okay.'."""
     sc = make_scenario({"employee_id": "EMP1"}, intents=["File FMLA leave"])
-    c = GoalCaller(sc)
-    c.open()
+    c = _opened(sc)
     assert c.respond("I'm not able to file FMLA leave for you today.").kind == "pushback"
     act = c.respond("You have not met either requirement: twelve months of employment and 1,250 hours.")
     assert act.ends_call and act.rule == "failure_condition_end"
-    c2 = GoalCaller(sc)
-    c2.open()
+    c2 = _opened(sc)
     c2.respond("I'm not able to file FMLA leave for you today.")
     act = c2.respond(
         "No. The request is rejected automatically. I can transfer you to a live agent if you want."
@@ -330,8 +323,7 @@ def test_a_request_naming_its_floor_is_said_with_the_building() -> None:
         {"building_name": "Headquarters", "floor": "FL2", "employee_id": "EMP1"},
         intents=["Get my account unlocked", "Get a desk on floor 2"],
     )
-    c = GoalCaller(sc)
-    c.open()
+    c = _opened(sc)
     act = c.respond("Your account is unlocked. What's the next thing you need help with?")
     assert act.kind == "state_request" and "desk on floor 2" in act.text and "Headquarters" in act.text
 
@@ -341,8 +333,7 @@ def test_two_questions_with_options_both_answered_by_its_facts() -> None:
     sc = make_scenario(
         {"monitor_justification": "new_setup", "monitor_size": "27_inch", "employee_id": "EMP1"}
     )
-    c = GoalCaller(sc)
-    c.open()
+    c = _opened(sc)
     act = c.respond(
         "Now let's do the monitor request. Is this your first monitor setup, or are you replacing an "
         "existing monitor? And what size do you need: twenty four inch, or twenty seven inch?"
