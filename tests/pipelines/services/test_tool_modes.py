@@ -263,3 +263,36 @@ def test_a_resumed_caller_turn_reaches_the_model_as_one_sentence() -> None:
     assert params["messages"][-2]["content"].startswith("[get_reservation result]")
     assert params["messages"][-1] == {"role": "user", "content": "thanks."}
     assert history[2]["content"] == "The confirmation code. is QX7T4M."  # the context is not mutated
+
+
+def test_words_and_call_stored_apart_reach_the_model_as_one_turn() -> None:
+    """Pipecat stores a reply that spoke and called as two assistant messages; the model must
+    see its words paired with its call, never its "I'll look it up" line paired with no tool."""
+    call = {
+        "id": "c1",
+        "type": "function",
+        "function": {"name": "get_reservation", "arguments": '{"confirmation_number": "QX7T4M"}'},
+    }
+    history: list[dict[str, Any]] = [
+        {"role": "system", "content": "Policy."},
+        {"role": "user", "content": "The code is QX7T4M."},
+        {"role": "assistant", "content": "I'll look up the booking. Please hold on."},
+        {"role": "assistant", "content": None, "tool_calls": [call]},
+        {"role": "tool", "tool_call_id": "c1", "content": '{"status": "success"}'},
+    ]
+    params = _request([dict(m) for m in history])
+    prepare_tool_request(params, ReplyPolicy(tool_call_mode="json_schema", say_then_tool=True))
+    turns = [m for m in params["messages"] if m["role"] == "assistant"]
+    assert [json.loads(t["content"]) for t in turns] == [
+        {
+            "say": "I'll look up the booking. Please hold on.",
+            "tool": "get_reservation",
+            "arguments": {"confirmation_number": "QX7T4M"},
+        }
+    ]
+    assert params["messages"][-1]["content"].startswith("[get_reservation result]")
+    params = _request([dict(m) for m in history])
+    prepare_tool_request(params, ReplyPolicy(flatten_tool_history=True))
+    plain = [m["content"] for m in params["messages"] if m["role"] == "assistant"]
+    assert plain == ["I'll look up the booking. Please hold on."]
+    assert history[3]["content"] is None  # the context is not mutated

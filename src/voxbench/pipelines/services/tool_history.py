@@ -4,8 +4,9 @@ Two renderings of the same history, both deterministic so a conversation's promp
 stays stable between turns (prompt-cache friendly): plain chat turns
 (:func:`flatten_tool_history`, native mode) and the ``{"say"}``/``{"tool"}`` reply format
 (:func:`json_history`, compact and json_schema modes). Each run of ``tool`` results becomes
-one *user* message ``[name result] content ...`` followed by an instruction, and consecutive
-caller messages become one (:func:`join_fragments`). Pure.
+one *user* message ``[name result] content ...`` followed by an instruction, consecutive
+caller messages become one (:func:`join_fragments`) and so do consecutive assistant messages
+(:func:`merge_assistant_runs`). Pure.
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ def _rewrite(messages: list[Any], instruction: str, assistant: AssistantTurn) ->
             pending.clear()
 
     caller_last = False  # out[-1] is the caller's own words (not a folded tool result)
-    for msg in messages:
+    for msg in merge_assistant_runs(messages):
         role = msg.get("role") if isinstance(msg, dict) else None
         if role == "tool":
             pending.append(_tool_result_line(msg, names_by_id))
@@ -58,6 +59,40 @@ def _rewrite(messages: list[Any], instruction: str, assistant: AssistantTurn) ->
         out.append(msg if text is None else {"role": "assistant", "content": text})
     flush()
     return out
+
+
+def merge_assistant_runs(messages: list[Any]) -> list[Any]:
+    """Each run of consecutive assistant messages as the one turn the model wrote.
+
+    Pipecat's context stores one reply that spoke and called a tool as two messages: the
+    spoken words (no ``tool_calls``), then the call (no content). Rendered one by one, the
+    history showed the model ``{"say": "I'll look up the booking. Please hold on.", "tool":
+    "none"}`` followed by ``{"say": "One moment.", "tool": "get_reservation", ...}``: its own
+    "I'll do it" line paired with *no* tool. Qwen 1.5B copied that pairing in the live bb.1
+    call (2026-12-04): after the booking lookup it said "Okay, I'll add one bag to the
+    booking. Please hold on a moment." with tool "none" and went silent. Merged, the history
+    holds what it actually replied: those words with that call.
+    """
+    out: list[Any] = []
+    for msg in messages:
+        prev: Any = out[-1] if out else None
+        if _is_assistant(msg) and _is_assistant(prev):
+            texts = [t for t in (prev.get("content"), msg.get("content")) if isinstance(t, str) and t.strip()]
+            calls = [*(prev.get("tool_calls") or []), *(msg.get("tool_calls") or [])]
+            merged: dict[str, Any] = {
+                "role": "assistant",
+                "content": " ".join(t.strip() for t in texts) or None,
+            }
+            if calls:
+                merged["tool_calls"] = calls
+            out[-1] = merged
+        else:
+            out.append(msg)
+    return out
+
+
+def _is_assistant(msg: Any) -> bool:
+    return isinstance(msg, dict) and msg.get("role") == "assistant"
 
 
 _SEGMENT_STOP = re.compile(r"(?<=\w)\.\s+(?=[a-z])")
