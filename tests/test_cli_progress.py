@@ -3,6 +3,7 @@ and a line per change of a run's counters when stderr is not a terminal."""
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
 import pytest
@@ -89,6 +90,30 @@ def test_quiet_stderr_shows_errors_only_and_the_record_log_keeps_everything(
     quiet_stderr(verbose=True)
     logger.debug("now shown")
     assert "now shown" in capsys.readouterr().err
+
+
+def test_asyncio_teardown_errors_go_to_the_record_log_not_the_terminal(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """asyncio's "error occurred during closing of asynchronous generator" after an
+    interrupted LLM reply: kept in call.log, shown on stderr only with -v."""
+    asyncio_log = logging.getLogger("asyncio")
+    saved = (list(asyncio_log.handlers), asyncio_log.propagate)
+    try:
+        quiet_stderr(verbose=False)
+        with log_to_record(tmp_path) as log:
+            try:
+                raise RuntimeError("aclose(): asynchronous generator is already running")
+            except RuntimeError:
+                asyncio_log.error("an error occurred during closing of asynchronous generator", exc_info=True)
+        assert "closing of asynchronous generator" not in capsys.readouterr().err
+        text = log.read_text()
+        assert "closing of asynchronous generator" in text and "already running" in text
+        quiet_stderr(verbose=True)
+        asyncio_log.error("shown with -v")
+        assert "shown with -v" in capsys.readouterr().err
+    finally:
+        asyncio_log.handlers, asyncio_log.propagate = saved
 
 
 def test_line_progress_writes_a_line_only_when_a_counter_changes() -> None:

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import os
 import sys
+import traceback
 from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
@@ -39,11 +41,40 @@ def quiet_stderr(verbose: bool) -> None:
 
     logger.remove()
     # whatever sys.stderr is when a line is logged (a test's capture may replace it)
-    logger.add(_to_stderr, level="DEBUG" if verbose else "ERROR")
+    logger.add(_to_stderr, level="DEBUG" if verbose else "ERROR", filter=None if verbose else _not_asyncio)
+    asyncio_log = logging.getLogger("asyncio")
+    asyncio_log.handlers = [_AsyncioToLoguru()]
+    asyncio_log.propagate = False
 
 
 def _to_stderr(message: Any) -> None:
     sys.stderr.write(message)
+
+
+def _not_asyncio(record: Any) -> bool:
+    return ASYNCIO_KEY not in record["extra"]
+
+
+ASYNCIO_KEY = "asyncio"
+
+
+class _AsyncioToLoguru(logging.Handler):
+    """asyncio's own log lines into the call's log (``call.log``), on stderr only with -v.
+
+    At the loop's shutdown asyncio finalises the async generators an interrupted LLM reply
+    left behind inside the OpenAI SDK and httpx (nested generators that closing the outer
+    one does not close), and its handler printed "an error occurred during closing of
+    asynchronous generator ... aclose(): asynchronous generator is already running" with a
+    traceback after every call that had an interrupted reply: library teardown detail, not
+    an error of the call, which has ended and been written by then. Kept in the log."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        from loguru import logger
+
+        text = record.getMessage()
+        if record.exc_info:
+            text += "\n" + "".join(traceback.format_exception(*record.exc_info))
+        logger.bind(**{ASYNCIO_KEY: True}).log(record.levelname, text)
 
 
 @contextlib.contextmanager

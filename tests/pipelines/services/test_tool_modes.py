@@ -296,3 +296,28 @@ def test_words_and_call_stored_apart_reach_the_model_as_one_turn() -> None:
     plain = [m["content"] for m in params["messages"] if m["role"] == "assistant"]
     assert plain == ["I'll look up the booking. Please hold on."]
     assert history[3]["content"] is None  # the context is not mutated
+
+
+class _TrackedStream(_Stream):
+    """A stream whose generator notes when it is closed (the HTTP generators of the SDK)."""
+
+    closed = False
+
+    async def _gen(self) -> Any:
+        try:
+            for c in self._chunks:
+                yield c
+        finally:
+            self.closed = True
+
+
+@pytest.mark.parametrize("names", [NAMES, frozenset()])
+async def test_an_interrupted_reply_closes_the_streams_it_was_reading(names: frozenset[str]) -> None:
+    """Pipecat closes the reply's iterator when the caller interrupts; the generators under it
+    must close then, not at the loop's shutdown (where asyncio printed teardown tracebacks)."""
+    source = _TrackedStream(['{"say": "Sure, ', 'what is your code?"}'])
+    it = ToolCallTextAdapterStream(source, names, unwrap_say=True, strip_markdown=True).__aiter__()
+    await it.__anext__()
+    assert not source.closed
+    await it.aclose()
+    assert source.closed

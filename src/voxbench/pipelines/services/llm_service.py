@@ -18,7 +18,7 @@ from pipecat.services.openai.llm import OpenAILLMService
 from voxbench.pipelines.services.grounding import GroundingGuard, request_text, tool_parameter_schemas
 from voxbench.pipelines.services.reply_policy import ReplyPolicy
 from voxbench.pipelines.services.tool_prompt import prepare_tool_request
-from voxbench.pipelines.services.tool_stream import ToolCallTextAdapterStream
+from voxbench.pipelines.services.tool_stream import ToolCallTextAdapterStream, closing_iter
 
 logger = logging.getLogger(__name__)
 
@@ -90,8 +90,9 @@ class _CountingStream:
         return self._iterate()
 
     async def _iterate(self) -> Any:
-        async for chunk in self._inner:
-            yield chunk
+        async with closing_iter(self._inner) as chunks:
+            async for chunk in chunks:
+                yield chunk
         if self._inner.converted:
             self._owner.text_tool_calls_converted += len(self._inner.converted)
         if self._inner.refused:

@@ -11,6 +11,7 @@ prose streams through with no added latency. Pure (no pipecat import).
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable, Collection
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -39,6 +40,24 @@ def say_stream() -> JSONStringStream:
     result; the words, though, come first.
     """
     return JSONStringStream(SAY_KEY, leading=True)
+
+
+@asynccontextmanager
+async def closing_iter(source: Any) -> AsyncIterator[Any]:
+    """``source``'s async iterator, closed when the block ends, however it ends.
+
+    Pipecat closes the LLM stream's iterator when a reply is interrupted; closing a generator
+    does not close the iterators its ``async for`` loops were reading. Left open, the OpenAI
+    stream's and httpx's generators were finalised at loop shutdown, which printed "aclose():
+    asynchronous generator is already running" tracebacks at the end of `voxbench call`.
+    """
+    it = source.__aiter__()
+    try:
+        yield it
+    finally:
+        closer = getattr(it, "aclose", None)
+        if closer is not None:
+            await closer()
 
 
 @dataclass
@@ -84,19 +103,27 @@ class ToolCallTextAdapterStream:
             await closer()
 
     async def _iterate(self) -> AsyncIterator[ChatCompletionChunk]:
-        async for chunk in self._adapt():
-            if self._md is not None:
-                chunk = self._md.filter_chunk(chunk)
-            yield chunk
+        async with closing_iter(self._adapt()) as chunks:
+            async for chunk in chunks:
+                if self._md is not None:
+                    chunk = self._md.filter_chunk(chunk)
+                yield chunk
 
     async def _adapt(self) -> AsyncIterator[ChatCompletionChunk]:
-        if not self._tool_names:
-            async for chunk in self._stream:
+        async with closing_iter(self._stream) as chunks:
+            if not self._tool_names:
+                async for chunk in chunks:
+                    yield chunk
+                return
+            async for chunk in self._adapt_chunks(chunks):
                 yield chunk
-            return
+
+    async def _adapt_chunks(
+        self, chunks: AsyncIterator[ChatCompletionChunk]
+    ) -> AsyncIterator[ChatCompletionChunk]:
         held = _Held()
         decided = False  # prose, or the server sent native tool_calls: stream through untouched
-        async for chunk in self._stream:
+        async for chunk in chunks:
             held.template = held.template or chunk
             if decided:
                 yield chunk
