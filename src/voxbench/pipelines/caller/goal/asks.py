@@ -320,8 +320,8 @@ def head_fallback(
     out: list[tuple[str, str]] = []
     for head in sorted(HEADS - FLUFF_HEADS - covered):
         if stem(head) not in ws or re.search(
-            rf"\b(those|these|that|the same|same)\s+{head}s?\b", sentence, re.I
-        ):
+            rf"\b(those|these|that|the same|same)\s+{head}s?\b|\bat a {head}\b", sentence, re.I
+        ):  # 'one at a time' asks for no time
             continue
         with_head = [f for f in book if head in f.heads and f.source == "information_required"]
         # the ones not given yet; asked again when all are given, the same ones again

@@ -46,6 +46,7 @@ from voxbench.pipelines.caller.goal.cues import (
     OUTCOME_Q,
     READBACK_CUE,
     REQUEST,
+    REQUESTS_Q,
     SENT_CODE,
     STEP,
     TRANSFER_NOW,
@@ -172,6 +173,8 @@ def _asked_by_words(t: Turn, book: FactBook, given: set[str], focus: set[str] | 
             continue
         if steps and not _ASKS_VALUE.search(s):
             continue  # 'Please restart the VPN client. Did that fix it?'
+        if REQUESTS_Q.search(s):
+            continue  # 'What access requests do you need help with?': its requests, not a fact
         open_q = bool(_WHAT_FOR.search(s) or _EITHER_OR.search(s))
         context = " ".join(x for x in t.sents if x != s)
         found = asked_facts(s, book, given=given, context=context, focus=focus)
@@ -337,6 +340,8 @@ def _closing_kinds(t: Turn, heard: Heard) -> None:
         _mark(heard, "troubleshoot", "troubleshoot_step")
     if any(OPEN_Q.search(s) for s in t.sents) and not heard.has("request"):
         _mark(heard, "open_question", "open_question")
+    elif any(REQUESTS_Q.search(s) for s in t.sents):  # '... requests? Please give me the names ...'
+        _mark(heard, "open_question", "requests_question")
     asks = {
         "request",
         "options",

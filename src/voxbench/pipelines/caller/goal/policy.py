@@ -195,6 +195,10 @@ class GoalCaller:
             heard.kinds = [k for k in heard.kinds if k != "request"]  # 'Which first: I-9 or PTO?'
         if heard.has("request"):
             self._draft_answer(heard, d)
+            if heard.has("open_question"):  # 'What access requests do you need? Please give me the names.'
+                line, told = self._request_line()
+                d.parts.insert(0, line)
+                d.facts[:0] = told
         if heard.readback_wrong:
             self._draft_correction(heard, d)
         elif heard.has("options") and heard.has("request"):
