@@ -62,6 +62,49 @@ def intent_facts(intent: str, book: FactBook, others: list[str]) -> list[Fact]:
     return hits
 
 
+_FALLBACK_KEY = {"backup", "fallback", "alternate", "alternative", "secondary"}
+
+
+def goal_clause_facts(
+    own: set[str], others: list[set[str]], goal: str, book: FactBook, intent: str
+) -> list[Fact]:
+    """Facts the goal's own words tie to a request: the values said in the clause of the goal that
+    names the request, and no other ('..., and a standing desk converter delivered to East Campus
+    floor 1'), each as the fact whose key the clause names best ('delivery_floor' for 'delivered
+    ... floor 1'). A person stating that request says where it goes. A value held by a backup fact
+    is its fallback, not said here."""
+    out: list[Fact] = []
+    for clause in re.split(r"[,;:]|(?<=[a-z])\.\s", goal):
+        words = content_words(clause)
+        if not _names(own, words) or any(_names(o, words) for o in others):
+            continue
+        for f in book:
+            if f.source != "information_required" or not f.matchable or f in out:
+                continue
+            if not any(mentions(clause, v) for v in f.values()) or any(
+                mentions(intent, v) for v in f.values()
+            ):
+                continue
+            holders = [o for o in book if o.source == "information_required" and o.matchable
+                       and set(o.values()) == set(f.values())]  # fmt: skip
+            score = {o.key: sum(any(_close(w, x) for x in words) for w in o.words if w not in _NO_SUBJECT)
+                     for o in holders}  # fmt: skip
+            best = max(score.values())
+            named = [o for o in holders if best and score[o.key] == best]
+            if any(set(o.words) & _FALLBACK_KEY for o in named) or any(o in out for o in holders):
+                continue
+            pick = named[0] if named else holders[0]
+            if not set(pick.words) & _FALLBACK_KEY:
+                out.append(pick)
+    return out
+
+
+def _names(own: set[str], words: set[str]) -> bool:
+    """Whether a text's words name a request by the words that tell it apart."""
+    hit = {w for w in own if any(_close(w, x) for x in words)}
+    return bool(own) and len(hit) >= min(2, len(own))
+
+
 class IntentTracker:
     """Which of the caller's requests the agent has completed or refused."""
 
@@ -78,6 +121,10 @@ class IntentTracker:
             rest = content_words(" ".join(x for j, x in enumerate(intents) if j != i))
             words = content_words(intent) - GENERIC
             self._own.append((words - rest) or words)
+
+    def own_words(self, i: int) -> set[str]:
+        """The words that tell request ``i`` apart from the caller's others."""
+        return set(self._own[i])
 
     def pending(self) -> list[int]:
         return [i for i, d in enumerate(self.done) if not d and not self.fallback[i]]

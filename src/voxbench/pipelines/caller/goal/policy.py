@@ -31,7 +31,7 @@ from voxbench.pipelines.caller.goal.classify import ChoiceClassifier, Heard, cla
 from voxbench.pipelines.caller.goal.config import GoalCallerConfig
 from voxbench.pipelines.caller.goal.cues import NEXT_STEP, PROGRESS
 from voxbench.pipelines.caller.goal.facts import FactBook, goal_facts
-from voxbench.pipelines.caller.goal.intents import IntentTracker, intent_facts
+from voxbench.pipelines.caller.goal.intents import IntentTracker, goal_clause_facts, intent_facts
 from voxbench.pipelines.caller.goal.phrases import Phrasing, as_need, first_person
 from voxbench.pipelines.caller.goal.pushback import PushBacks, step_fixes
 from voxbench.pipelines.caller.goal.say import FactSayer
@@ -93,6 +93,7 @@ class GoalCaller:
         ]
         self.intents = [i for i in intents if i] or [goal.high_level_user_goal]
         self.tracker = IntentTracker(self.intents)
+        self.goal_text = goal.high_level_user_goal
         self.done: list[bool] = self.tracker.done
         self.given: set[str] = set()
         self.acts: list[CallerAct] = []
@@ -393,11 +394,20 @@ class GoalCaller:
         return f"{line} {details}".strip(), told
 
     def _intent_details(self, i: int) -> tuple[str, list[str]]:
-        """The facts that go with request ``i`` and have not been said (the intent's words aside)."""
+        """The facts that go with request ``i`` and have not been said (the intent's words aside);
+        those the goal's own sentence ties to it ('a standing desk converter delivered to East Campus
+        floor 1') are part of saying the request, said before or not."""
         intent = self.intents[i]
         others = [x for j, x in enumerate(self.intents) if j != i]
-        keys = self.say.with_companions([f.key for f in intent_facts(intent, self.book, others)])
-        told = [k for k in keys if k not in self.given]  # 'a desk on floor 2': and its building
+        found = intent_facts(intent, self.book, others)
+        rest = [self.tracker.own_words(j) for j in range(len(self.intents)) if j != i]
+        have = [f.values() for f in found]
+        clause = [f.key for f in goal_clause_facts(self.tracker.own_words(i), rest, self.goal_text, self.book, intent)
+                  if f.values() not in have]  # fmt: skip
+        keys = self.say.with_companions(list(dict.fromkeys([f.key for f in found] + clause)))
+        told = [
+            k for k in keys if k not in self.given or k in clause
+        ]  # 'a desk on floor 2': and its building
         said = [
             k for k in told if (f := self.book.get(k)) and not any(mentions(intent, v) for v in f.values())
         ]
