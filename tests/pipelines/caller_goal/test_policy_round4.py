@@ -103,3 +103,86 @@ def test_a_goal_clause_with_a_backup_value_or_two_requests_gives_no_details() ->
     )
     act = _opened(sc2).respond("Your Adobe trial is submitted. Anything else?")
     assert "IntelliJ" in act.text and "Adobe" not in act.text
+
+
+def _onboarding() -> Scenario:
+    return make_scenario(
+        {
+            "employee_id": "EMP1",
+            "completion_codes": {"ORIENTATION": "Q7M2", "BADGE_PICKUP": "B4K9", "TB_TEST": "T8P3"},
+        },
+        intents=["Mark onboarding tasks as complete"],
+    )
+
+
+def test_asked_for_the_code_it_gives_the_one_part_named_or_the_next() -> None:
+    """A fact with named parts ('completion_codes': ORIENTATION, BADGE_PICKUP, TB_TEST): asked which
+    first and its code, the first part; then the next; 'the code for your T B test', that one."""
+    c = _opened(_onboarding())
+    act = c.respond("Which task would you like to mark complete first, and what is the completion code?")
+    assert act.facts == ["completion_codes.ORIENTATION"] and "orientation completion code" in act.text
+    assert c.respond("Orientation is marked complete. Which task next, and what is the code?").facts == [
+        "completion_codes.BADGE_PICKUP"
+    ]
+    c2 = _opened(_onboarding())
+    assert c2.respond("What is the code for your T B test?").facts == ["completion_codes.TB_TEST"]
+
+
+def test_a_question_naming_no_shared_word_asks_for_no_part() -> None:
+    c = _opened(_onboarding())
+    act = c.respond("What date would you prefer for your orientation follow-up appointment?")
+    assert not any(k.startswith("completion_codes") for k in act.facts)
+
+
+def test_what_kind_of_request_is_an_open_question() -> None:
+    sc = make_scenario(
+        {
+            "employee_id": "EMP1",
+            "leave_category": "family_member_serious_illness",
+            "family_relationship": "parent",
+        },
+        goal="You need to file FMLA leave to care for your parent, and you also want a few PTO days.",
+        intents=["File FMLA leave for caregiving", "Request PTO days"],
+    )
+    for q in (
+        "What kind of leave request do you need help with today?",
+        "What leave-related help do you need today?",
+    ):
+        act = _opened(sc).respond(f"You're verified now. {q}")
+        assert act.kind == "state_request" and "FMLA" in act.text and "PTO" in act.text
+        assert (
+            "family_relationship" in act.facts
+        )  # '... to care for your parent': the goal ties it to the leave
+
+
+def test_which_first_picks_the_request_in_hand_and_says_it() -> None:
+    """'What would you like to handle first, scheduling or payroll?': only 'payroll' names one of its
+    requests, the one in hand: it takes that, and says the request."""
+    sc = make_scenario(
+        {"employee_id": "EMP1", "correction_type": "on_call_hours", "unit_code": "2D-SURG"},
+        intents=[
+            "Submit a payroll correction for incorrectly recorded on-call hours",
+            "Swap an upcoming shift",
+        ],
+    )
+    act = _opened(sc).respond(
+        "Thank you, you're verified. What would you like to handle first, scheduling or payroll?"
+    )
+    assert act.kind == "choose" and act.choice == "payroll" and act.rule == "option_is_next_request"
+    assert act.text.startswith("Payroll, please. I need to submit a payroll correction")
+
+
+def test_an_either_or_about_its_situation_is_not_a_choice_of_requests() -> None:
+    """'Is the VPN completely refusing to connect, or ...?' shares words with its requests but asks
+    no order: the options are not its requests, and the clause is said as a statement."""
+    sc = make_scenario(
+        {"employee_id": "EMP1"},
+        goal="Your VPN is not working.",
+        intents=["Skip troubleshooting and get a ticket created", "Get my VPN issue resolved"],
+    )
+    act = _opened(sc).respond(
+        "Is the VPN completely refusing to connect, or does it connect but then everything is slow?"
+    )
+    assert act.rule != "option_is_next_request"
+    if act.choice == "completely refusing to connect":
+        assert act.text.startswith("The VPN is completely refusing to connect.")

@@ -55,6 +55,8 @@ def say_option(option: str, question: str, phr: Phrasing) -> str:
         caps = _SUBJECT_CAPS.match(f"{subject} {rest}")
         if caps:  # 'the H R portal down': a spelled acronym and its noun are the subject
             subject, rest = f"{subject.split()[0]} {caps.group(1)}{caps.group(2)}", caps.group(3)
+        elif len(subject.split()) >= 3 and subject.endswith("ly"):  # 'the VPN completely refusing'
+            subject, rest = subject.rsplit(" ", 1)[0], f"{subject.rsplit(' ', 1)[1]} {rest}"
         said = first_person(f"{subject} {aux} {rest}".replace(" you are ", " I am "))
         return f"{said[:1].upper()}{said[1:]}."
     act = first_person(option)  # 'look up the devices assigned to you' -> '... to me'
@@ -77,9 +79,14 @@ def _named(option: str, phr: Phrasing) -> str:
 
 
 def _is_action(option: str) -> bool:
-    """An option that starts with a verb ('change the seat', 'look at a different date')."""
-    first = option.split()[0].lower() if option.split() else ""
+    """An option that starts with a verb ('change the seat', 'look at a different date'); one
+    word alone ('payroll', 'scheduling') names a thing."""
+    first = option.split()[0].lower() if len(option.split()) >= 2 else ""
     return bool(first) and first not in _NOUN_STARTS and not first[0].isdigit() and not times(option)
+
+
+# A question about which of its things to take up first or next.
+_ORDER_Q = re.compile(r"\b(first|next|start with|begin with)\b", re.I)
 
 
 _NOUN_STARTS = {"the", "a", "an", "my", "your", "one", "two", "three", "any", "all", "this", "that", "some", "window",
@@ -104,13 +111,19 @@ class OptionChooser:
         self.goal_words = content_words(" ".join(criteria))
         self.hook = hook
 
-    def choose(self, options: list[str]) -> tuple[str, str]:
+    def choose(self, options: list[str], question: str = "") -> tuple[str, str]:
         """(the option taken, the rule that took it); ('', '') when none meets the must-haves."""
         ok = [o for o in options if not violations(self.rules, o) and not self._claims_unknown(o)]
         if not ok:
             return "", ""
         ranks = [(r, o) for o in ok if (r := self.tracker.rank(o)) is not None]
-        if len({r for r, _ in ranks}) >= 2:  # the options are the caller's own requests, in its order
+        # the options are the caller's own requests, asked which first or next ('Which first, the I-9 or
+        # PTO?'; not 'Is it refusing to connect, or ...?'): its own order; with one naming a request, the
+        # one in hand ('Which first, scheduling or payroll?')
+        order = not question or bool(_ORDER_Q.search(question))
+        if len({r for r, _ in ranks}) >= 2 and order:
+            return min(ranks)[1], "option_is_next_request"
+        if ranks and [min(ranks)[0]] == self.tracker.pending()[:1] and question and order:
             return min(ranks)[1], "option_is_next_request"
         by_fact = self._by_fact(ok)
         if by_fact[0]:

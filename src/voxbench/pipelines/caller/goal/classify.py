@@ -54,10 +54,10 @@ from voxbench.pipelines.caller.goal.cues import (
     WH,
     WILLING_Q,
 )
-from voxbench.pipelines.caller.goal.facts import FactBook, group_of
+from voxbench.pipelines.caller.goal.facts import FactBook, group_of, stem
 from voxbench.pipelines.caller.goal.options import offered_options
 from voxbench.pipelines.caller.goal.readback import readbacks
-from voxbench.pipelines.caller.goal.spoken import mentions, sentences_of
+from voxbench.pipelines.caller.goal.spoken import compact, mentions, sentences_of, tokens
 
 Kind = Literal[
     "request",
@@ -297,6 +297,35 @@ def _one_group(text: str, book: FactBook, asked: dict[str, str]) -> dict[str, st
     return {k: r for k, r in asked.items() if group_of(k) in ("", *named)}
 
 
+def _one_sibling(t: Turn, book: FactBook, asked: dict[str, str], given: set[str]) -> dict[str, str]:
+    """Facts named inside one fact ('completion_codes': ORIENTATION, BADGE_PICKUP, TB_TEST): asked for
+    'the code', the caller gives one: the one the request names ('the code for your T B test'), else
+    the first not given yet ('Which task first, and what is the completion code?'). A request that
+    says none of their shared words ('What date for your orientation follow-up?') asks for none."""
+    out = dict(asked)
+    for top in {k.split(".")[0] for k in asked if "." in k}:
+        sibs = [f for f in book if f.top == top and "." in f.key and _named_part(f.key)]
+        if len(sibs) < 2:
+            continue
+        shared = set.intersection(*(set(f.words) for f in sibs))
+        said = " ".join(t.requests)
+        for f in sibs:
+            out.pop(f.key, None)
+        if not {stem(w) for w in shared} & {stem(w) for w in tokens(said)}:
+            continue
+        flat = compact(said)
+        named = [f for f in sibs if compact(_named_part(f.key)) in flat]
+        pick = named or [f for f in sibs if f.key not in given][:1] or sibs[:1]
+        out.update({f.key: "named_part" if named else "next_part" for f in pick})
+    return out
+
+
+def _named_part(key: str) -> str:
+    """The name a nested key gives its part ('TB_TEST'), '' for a list index or a ranked choice."""
+    last = key.rsplit(".", 1)[-1]
+    return "" if last.isdigit() or last.endswith("choice") else last.replace("_", " ")
+
+
 def _readback_kinds(t: Turn, heard: Heard, book: FactBook) -> None:
     """Facts read back (right or wrong) and whether the turn asks the caller to confirm something."""
     ok, wrong = readbacks(" ".join(t.statements + [q for q in t.questions if CONFIRM_Q.search(q)]), book)
@@ -381,6 +410,7 @@ def classify(
     asked = prefer_heard_digits(t.text, book, asked)
     asked = prefer_fallback(heard.question, book, asked, t.text)
     asked = _one_group(t.text, book, asked)
+    asked = _one_sibling(t, book, asked, given)
     if asked:
         heard.kinds.append("request")
         heard.asked = list(asked)

@@ -101,10 +101,12 @@ OPEN_Q = re.compile(
     r"what (\w+ ){0,3}would you like (help with|to (take care of|handle|do|start with|work on|address|cover))\b",
     re.IGNORECASE,
 )
-# 'What equipment requests do you need help with?': the caller's requests of that kind, not the fact
-# the modifier names ('equipment_type'); a plural noun, so 'What type of issue ...?' stays a fact request.
+# 'What equipment requests do you need help with?', 'What kind of leave request ...?', 'What leave-related
+# help ...?': the caller's requests of that kind, not the fact the modifier names ('equipment_type',
+# 'leave_category'); 'What type of issue ...?' stays a fact request.
 REQUESTS_Q = re.compile(
-    r"\bwhat (\w+ ){1,3}(requests|issues|problems|needs|tasks|things|changes)\b[^?]*\b(need|have|help|like)\b[^?]*\?",
+    r"\bwhat (\w+ ){1,3}(requests|issues|problems|needs|tasks|things|changes)\b[^?]*\b(need|have|help|like)\b[^?]*\?"
+    r"|\bwhat (kind|type|sort)s? of (\S+ ){0,2}(requests?|help)\b[^?]*\?|\bwhat \S+[- ]related (help|requests?)\b[^?]*\?",
     re.IGNORECASE,
 )
 STEP = re.compile(

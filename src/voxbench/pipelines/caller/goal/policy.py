@@ -31,7 +31,8 @@ from voxbench.pipelines.caller.goal.classify import ChoiceClassifier, Heard, cla
 from voxbench.pipelines.caller.goal.config import GoalCallerConfig
 from voxbench.pipelines.caller.goal.cues import NEXT_STEP, PROGRESS
 from voxbench.pipelines.caller.goal.facts import FactBook, goal_facts
-from voxbench.pipelines.caller.goal.intents import IntentTracker, goal_clause_facts, intent_facts
+from voxbench.pipelines.caller.goal.intents import GENERIC, IntentTracker, goal_clause_facts, intent_facts
+from voxbench.pipelines.caller.goal.options import option_clause
 from voxbench.pipelines.caller.goal.phrases import Phrasing, as_need, first_person
 from voxbench.pipelines.caller.goal.pushback import PushBacks, step_fixes
 from voxbench.pipelines.caller.goal.say import FactSayer
@@ -40,6 +41,7 @@ from voxbench.pipelines.caller.goal.spoken import mentions, sentences_of
 from voxbench.pipelines.caller.goal.stall import AskLoop, Stalls
 from voxbench.pipelines.caller.goal.tree import (
     TreeRules,
+    content_words,
     offer_text,
     read_tree,
     violations,
@@ -50,6 +52,8 @@ from voxbench.pipelines.caller.goal.volunteer import (
     touched_preferences,
 )
 from voxbench.scenarios import Scenario
+
+_AUX = re.compile(r"(is|are|was|were|do|does|did|has|have|can|could)\b", re.I)
 
 
 @dataclass
@@ -267,7 +271,7 @@ class GoalCaller:
 
     def _draft_option(self, heard: Heard, d: Draft) -> None:
         """The option the criteria pick (with what goes with it), or no and the first must-have."""
-        picked, why = self.chooser.choose(heard.options)
+        picked, why = self.chooser.choose(heard.options, heard.question)
         if not picked:
             d.parts.append(self._refuse_line())
             d.kind, d.rule, d.choice = "refuse", "no_option_meets_goal", "none"
@@ -279,11 +283,20 @@ class GoalCaller:
                 said = f"I {said[:1].lower()}{said[1:]}"
             d.parts.append(f"{said[:1].upper()}{said[1:]}.")
             d.facts.append(described.key)
+        elif why == "option_is_next_request" and not re.match(_AUX, option_clause(heard.question, picked)):
+            # 'My I-9 next, please.', not 'I'd like to payroll.' (a clause 'is it locked, or...' stays a statement)
+            name = first_person(
+                re.sub(r"^(do|handle|start with|take care of|go with)\s+", "", picked, flags=re.I)
+            )
+            d.parts.append(f"{name[:1].upper()}{name[1:]}, please.")
         else:
             d.parts.append(say_option(picked, heard.question, self.phr))
         d.kind, d.rule, d.choice = "choose", why, picked
         nxt = self.tracker.rank(picked) if why == "option_is_next_request" else None
-        if nxt is not None:  # choosing one of its requests, the caller says what it needs there
+        if nxt is not None:  # choosing one of its requests, the caller says it, and what it needs there
+            need = as_need(self.intents[nxt])
+            if not content_words(need) - GENERIC <= content_words(picked):
+                d.parts.append(f"{need}.")
             details, told = self._intent_details(nxt)
             d.parts.append(details)
             d.facts += told

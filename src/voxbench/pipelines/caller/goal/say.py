@@ -15,6 +15,11 @@ from voxbench.pipelines.caller.goal.phrases import Phrasing
 def fact_label(f: Fact) -> str:
     key = re.sub(r"\(.*?\)", " ", f.key)  # 'Latest acceptable arrival time (local at destination)'
     words = key_words(key.split(".")[0]) if "." in key else key_words(key) or list(f.words)
+    part = key.split(".")[1] if key.count(".") == 1 else ""
+    if part and not part.isdigit() and not part.endswith("choice") and words:
+        # a named part of a fact: 'completion_codes.TB_TEST' -> 'TB test completion code'
+        last = words[-1][:-1] if _plural(words[-1]) and not isinstance(f.value, list) else words[-1]
+        words = [w.lower() for w in key_words(part)] + words[:-1] + [last]
     out = []
     for w in words:
         if w == "id":
