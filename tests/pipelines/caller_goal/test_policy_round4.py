@@ -186,3 +186,64 @@ def test_an_either_or_about_its_situation_is_not_a_choice_of_requests() -> None:
     assert act.rule != "option_is_next_request"
     if act.choice == "completely refusing to connect":
         assert act.text.startswith("The VPN is completely refusing to connect.")
+
+
+def _visa_leave() -> Scenario:
+    return make_scenario(
+        {"employee_id": "EMP1", "visa_petition_number": "QID9991312028", "pto_start_date": "2026-08-19"},
+        intents=[
+            "Add newborn as dependent to H-1B visa petition",
+            "File FMLA bonding leave",
+            "Request PTO days",
+        ],
+    )
+
+
+def test_which_next_names_a_spelled_request_and_a_part_of_one() -> None:
+    """'the P T O request before the leave' is the PTO request (its head, spelled); 'a visa, or
+    immigration update' is one option the reader split in two: still a choice of its requests."""
+    c = _opened(_visa_leave())
+    assert c.tracker.rank("the P T O request before the leave") == 2
+    act = c.respond(
+        "What would you like to take care of first: leave related to the birth, or a visa or immigration update?"
+    )
+    assert act.kind == "choose" and act.choice == "a visa" and "visa petition" in act.text
+
+
+def test_an_offer_to_take_up_a_pending_request_gets_yes_and_the_request() -> None:
+    c = _opened(_visa_leave())
+    act = c.respond("Your dependent was added. Would you like to complete the short P T O request now?")
+    assert act.choice == "yes" and act.text.startswith("Yes. I need to request PTO days")
+    assert act.rule == "offered_request_yes"
+
+
+def test_both_when_its_list_fact_holds_each_option() -> None:
+    sc = make_scenario(
+        {"employee_id": "EMP1", "privilege_codes": ["PRV-ICU-009", "PRV-SURG-009"]},
+        intents=["Reactivate suspended clinical privileges"],
+    )
+    act = _opened(sc).respond(
+        "Which suspended privileges would you like to reactivate: the I C U privilege, the surgical privilege, or both?"
+    )
+    assert act.choice == "both" and act.rule == "option_both_in_facts"
+    sc2 = make_scenario({"employee_id": "EMP1", "privilege_codes": ["PRV-ICU-009"]})
+    act = _opened(sc2).respond("Which would you like: the I C U privilege, the surgical privilege, or both?")
+    assert act.choice != "both"
+
+
+def test_a_refusal_still_about_the_refused_request_moves_to_the_next() -> None:
+    """The visa request refused by name, then its follow-up spent: the agent's next refusal talks of
+    'the petition number' only; the caller declines the transfer and states its next request."""
+    sc = make_scenario(
+        {"employee_id": "EMP1", "visa_petition_number": "OZH8122042835", "pto_type": "pto"},
+        intents=["Add spouse as dependent to visa petition", "Request PTO for honeymoon"],
+    )
+    c = _opened(sc)
+    assert (
+        c.respond("I couldn't find a visa record under that petition number. Please read it once more.").kind
+        == "pushback"
+    )
+    act = c.respond(
+        "I can't proceed without a matching petition record. I can transfer you to a live agent. Would you like that?"
+    )
+    assert not act.ends_call and act.kind == "state_request" and "PTO for honeymoon" in act.text

@@ -85,6 +85,14 @@ def _is_action(option: str) -> bool:
     return bool(first) and first not in _NOUN_STARTS and not first[0].isdigit() and not times(option)
 
 
+_BOTH = re.compile(r"(?i)both( of (them|those|these))?|all( of (them|those|these|the above)| three)?")
+
+
+def _same_start(a: str, b: str) -> bool:
+    """'surgical' and 'surg', 'icu' and 'icu': one word begins the other (three letters or more)."""
+    return min(len(a), len(b)) >= 3 and (a.startswith(b) or b.startswith(a))
+
+
 # A question about which of its things to take up first or next.
 _ORDER_Q = re.compile(r"\b(first|next|start with|begin with)\b", re.I)
 
@@ -125,6 +133,9 @@ class OptionChooser:
             return min(ranks)[1], "option_is_next_request"
         if ranks and [min(ranks)[0]] == self.tracker.pending()[:1] and question and order:
             return min(ranks)[1], "option_is_next_request"
+        both = self._both(ok)
+        if both:
+            return both, "option_both_in_facts"
         by_fact = self._by_fact(ok)
         if by_fact[0]:
             return by_fact
@@ -152,6 +163,24 @@ class OptionChooser:
         _, why = self.choose(options)
         facts = ("option_matches_fact:", "option_shares_fact_word:", "option_closest_to_fact:")
         return why.split(":", 1)[1] if why.startswith(facts) else None
+
+    def _both(self, ok: list[str]) -> str:
+        """'the I C U privilege, the surgical privilege, or both?' with the caller's list fact holding
+        both ('PRV-ICU-009', 'PRV-SURG-009'): 'both', when each other option names one of its items."""
+        both = [o for o in ok if _BOTH.fullmatch(o.strip(" .?"))]
+        rest = [o for o in ok if o not in both]
+        if not both or len(rest) < 2:
+            return ""
+        words = [re.findall(r"[a-z0-9]+", o.lower()) for o in rest]
+        common = set.intersection(*(set(w) for w in words)) | {"the", "a", "an", "my", "your", "its"}
+        names = ["".join(w for w in ws if w not in common) for ws in words]
+        for f in self.book:
+            if not isinstance(f.value, list) or len(f.value) < 2:
+                continue
+            parts = {p for v in f.values() for p in re.split(r"[^a-z0-9]+", v.lower()) if len(p) >= 3}
+            if all(n and any(_same_start(n, p) for p in parts) for n in names):
+                return both[0]
+        return ""
 
     def _claims_unknown(self, option: str) -> bool:
         """'do you know the asset tag on the laptop' when the caller has no asset tag: not its option."""

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 
 from voxbench.pipelines.caller.goal.facts import HEADS, WEAK_WORDS, Fact, FactBook, group_of, stem
-from voxbench.pipelines.caller.goal.spoken import mentions, tokens
+from voxbench.pipelines.caller.goal.spoken import mentions, runs, tokens
 from voxbench.pipelines.caller.goal.tree import content_words
 
 # Words of any request: they do not tell one intent from another.
@@ -99,6 +99,12 @@ def goal_clause_facts(
     return out
 
 
+def _said_words(text: str) -> set[str]:
+    """Content words, and spelled ones as words ('the P T O request': 'pto')."""
+    toks = set(tokens(text))
+    return content_words(text) | {r for r in runs(text) if r.isalpha() and len(r) >= 2 and r not in toks}
+
+
 def _names(own: set[str], words: set[str]) -> bool:
     """Whether a text's words name a request by the words that tell it apart."""
     hit = {w for w in own if any(_close(w, x) for x in words)}
@@ -132,7 +138,7 @@ class IntentTracker:
     def note(self, text: str, completed: bool) -> None:
         """The agent completed (or refused) something: mark the request(s) its words name."""
         self._said.append(text)
-        said = content_words(text)
+        said = _said_words(text)
         before = list(self.done)
         hits = []
         for i, own in enumerate(self._own):
@@ -183,24 +189,30 @@ class IntentTracker:
 
     def named(self, question: str) -> int | None:
         """The one request (done or not, no backup) an agent's open question names by its own words."""
-        words = content_words(question) - GENERIC
+        words = _said_words(question) - GENERIC
         hits = [i for i, own in enumerate(self._own) if not self.fallback[i] and words & own]
         return hits[0] if len(hits) == 1 else None
 
     def rank(self, option: str) -> int | None:
-        """The index of the first pending request an offered option names (by its own words)."""
-        words = content_words(option) - GENERIC
-        for i in self.pending():
-            if words & self._own[i]:
-                return i
+        """The pending request an offered option names by its own words: the one its head (the words
+        before a preposition) names, else the one it names with most words, the earliest on a tie
+        ('the PTO request before the leave' is the PTO request)."""
+        head = re.split(
+            r"\b(?:before|after|for|of|with|about|to|in|on|from)\b", option, maxsplit=1, flags=re.I
+        )[0]
+        for text in (head, option):
+            words = _said_words(text) - GENERIC
+            hits = [(len(words & self._own[i]), -i) for i in self.pending() if words & self._own[i]]
+            if hits:
+                return -max(hits)[1]
         return None
 
     def orders(self, options: list[str], question: str) -> bool:
         """The agent asks which of the caller's requests to take first or next ('Which would you like
         to handle first: the I-9 or PTO?'), each option one of them: a choice, not a fact request."""
-        ranks = [self.rank(o) for o in options]
+        ranks = [r for o in options if (r := self.rank(o)) is not None]  # 'a visa, or immigration update'
         return (
-            None not in ranks
-            and len(set(ranks)) == len(ranks) >= 2
+            len(set(ranks)) == len(ranks) >= 2
+            and len(ranks) >= len(options) - 1
             and bool(re.search(r"\b(first|next|start|handle|take care|do)\b", question, re.I))
         )

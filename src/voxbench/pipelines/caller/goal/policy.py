@@ -56,6 +56,13 @@ from voxbench.scenarios import Scenario
 _AUX = re.compile(r"(is|are|was|were|do|does|did|has|have|can|could)\b", re.I)
 
 
+# A yes/no offer to take something up ('Would you like to do the shift swap now?').
+_OFFER_REQ = re.compile(
+    r"^(?:\w+[,.]?\s+)?(would you like|do you want|shall we|should we|can we|are you ready|ready) to\b[^?]*\?$",
+    re.I,
+)
+
+
 @dataclass
 class Draft:
     """The act being put together from the parts of one agent turn (answer, choice, confirmation)."""
@@ -108,6 +115,7 @@ class GoalCaller:
         self.asks = AskLoop(self.config.same_ask_limit)
         self.stalls = Stalls(self.config.stall_limit)
         self._pending_before = len(self.intents)
+        self._refused: set[int] = set()  # requests a refusal named (and so marked done)
         self.say = FactSayer(self.book, self.phr)
         self.scope = Scope(
             [goal.high_level_user_goal, *self.intents, *tree.must_have_criteria, *tree.nice_to_have_criteria,
@@ -195,11 +203,20 @@ class GoalCaller:
         end = self._call_ending(heard)
         if end is not None:
             return end
+        offered = self._offered_request(heard)
+        if offered is not None and not heard.has("request"):  # 'Would you like to do the shift swap now?'
+            need = as_need(self.intents[offered])
+            details, told = self._intent_details(offered)
+            line = f"Yes. {need[:1].upper()}{need[1:]}. {details}".strip()
+            return self._act("state_request", line, "offered_request_yes", heard, facts=told, choice="yes")
         d = Draft()
         if heard.has("options") and self.tracker.orders(heard.options, heard.question):
             heard.kinds = [k for k in heard.kinds if k != "request"]  # 'Which first: I-9 or PTO?'
         if heard.has("request"):
             self._draft_answer(heard, d)
+            if offered is not None and d.choice != "yes":
+                d.parts.insert(0, "Yes.")
+                d.choice = "yes"
             if heard.has("open_question"):  # 'What access requests do you need? Please give me the names.'
                 line, told = self._request_line()
                 d.parts.insert(0, line)
@@ -385,6 +402,14 @@ class GoalCaller:
 
     # -- pieces ---------------------------------------------------------------------------------
 
+    def _offered_request(self, heard: Heard) -> int | None:
+        """The agent offers to take up one of the caller's pending requests ('Would you like to do the
+        malpractice update now?'): that request. Not a confirmation before submitting one."""
+        q = heard.question
+        if not _OFFER_REQ.match(q) or re.search(r"\bor\b", q, re.I) or heard.has("confirm_question"):
+            return None
+        return self.tracker.rank(q)
+
     def _refuse_line(self, bad: list[str] | None = None) -> str:
         restate = [
             c for c in (bad or []) if c != "direct"
@@ -442,9 +467,12 @@ class GoalCaller:
         """Which intents the agent has completed or refused, by their words in its closing sentences."""
         self._pending_before = len(self.tracker.pending())
         asks_back = {"request", "options"} <= set(heard.kinds)  # 'not X unless A or B?': no refusal
+        before = {i for i, d in enumerate(self.done) if d}
         if heard.has("completed") or (heard.has("denial") and not asks_back):
             said = [s for s in sentences_of(text) if not NEXT_STEP.search(s) and not s.endswith("?")]
             self.tracker.note(" ".join(said) or text, heard.has("completed"))
+            if not heard.has("completed"):  # the requests this refusal named
+                self._refused |= {i for i, d in enumerate(self.done) if d and i not in before}
 
     def _next_request(self, i: int) -> tuple[str, list[str]]:
         """'Yes, one more thing: I need to ...' with the request's details, and the facts told."""
@@ -489,6 +517,8 @@ class GoalCaller:
         if heard.has("question") and self._stuck < self.config.give_up_after:
             return self._unanswerable(heard)
         pending, moved = self.tracker.pending(), len(self.tracker.pending()) < self._pending_before
+        words = content_words(text)  # still about a request refused before ('the petition number'): the next
+        moved = moved or any(words & self.tracker.own_words(i) for i in self._refused)
         if pending and (moved or len(pending) >= 2) and self._restated() == 0:  # that one failed: the next
             self.done[pending[0]] = not moved  # (moved: the refusal named the one it refused)
             line, told = self._next_request(self.tracker.pending()[0])
