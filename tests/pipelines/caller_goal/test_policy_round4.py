@@ -247,3 +247,50 @@ def test_a_refusal_still_about_the_refused_request_moves_to_the_next() -> None:
         "I can't proceed without a matching petition record. I can transfer you to a live agent. Would you like that?"
     )
     assert not act.ends_call and act.kind == "state_request" and "PTO for honeymoon" in act.text
+
+
+def test_then_read_me_the_reference_code_is_a_request() -> None:
+    """'..., then read me the diagnostic reference code it gives you.' after a completion asks for
+    'diagnostic_ref_code' ('ref' is 'reference'); it is not the end of the call. '..., then tell me if
+    that fixes it' stays a troubleshooting step."""
+    sc = make_scenario(
+        {"employee_id": "EMP1", "diagnostic_ref_code": "DIAG-4NB82VWK"}, intents=["Fix my Wi-Fi"]
+    )
+    act = _opened(sc).respond(
+        "Your network incident has been logged. One more required step before we finish: please run the "
+        "network diagnostic tool, then read me the diagnostic reference code it gives you."
+    )
+    assert not act.ends_call and act.facts == ["diagnostic_ref_code"] and "D I A G" in act.text
+    act = _opened(sc).respond("Step three: please restart the laptop, then tell me if that fixes it.")
+    assert act.kind == "report"
+
+
+def test_the_date_of_the_request_in_hand() -> None:
+    """'Now for the room booking, ... the building, the date, the start time': 'the date' is the
+    meeting's, not the new hire's start date named by 'start' from 'the start time'."""
+    sc = make_scenario(
+        {
+            "start_date": "2026-08-31",
+            "meeting_date": "2026-08-28",
+            "start_time": "10:00",
+            "building_name": "HQ",
+        },
+        intents=["Set up accounts for my new team member", "Book a room for the transition meeting"],
+    )
+    c = _opened(sc)
+    c.done[0] = True
+    act = c.respond("Now for the room booking, please give me the building, the date, and the start time.")
+    assert "meeting_date" in act.facts and "start_date" not in act.facts
+
+
+def test_offered_a_wider_search_it_names_its_fallback() -> None:
+    sc = make_scenario(
+        {"building_name": "Headquarters", "preferred_floor": "FL2", "fallback_floor": "FL3"},
+        intents=["Book a room on floor 2", "Accept a room on floor 3 instead"],
+    )
+    act = _opened(sc).respond(
+        "There's nothing on F L two. Would you like me to check any floor in Headquarters instead?"
+    )
+    assert (
+        act.text == "Yes, please check F L three." and act.facts == ["fallback_floor"] and act.choice == "yes"
+    )

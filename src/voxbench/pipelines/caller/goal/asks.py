@@ -105,6 +105,7 @@ def asked_facts(
             hits.append((f, got, rule))
     if focus:  # the same words name a fact of the request in hand and another as well: the one in hand
         hits = [h for h in hits if h[0].key in focus or not any(_in_hand_instead(h, o, focus) for o in hits)]
+        hits = [_in_hand_head(h, book, focus, hits) for h in hits]
     # a fact whose matched words are a strict subset of another's is the less specific name, unless
     # that other one left one of its own distinctive words unsaid ('floor' vs 'backup_desk_floor')
     partial = ("most_words", "context_most_words")
@@ -130,6 +131,23 @@ def _in_hand_instead(
     whole either ('the effective date' in the DEA transfer: 'dea_transfer_effective_date',
     not 'malpractice_effective_date'; 'the facility code' stays 'facility_code', not 'new_facility_code')."""
     return o[0].key in focus and o[1] == h[1] and bool(set(h[0].words) - h[1])
+
+
+def _in_hand_head(
+    h: tuple[Fact, frozenset[str], str],
+    book: FactBook,
+    focus: set[str],
+    hits: list[tuple[Fact, frozenset[str], str]],
+) -> tuple[Fact, frozenset[str], str]:
+    """A fact of another request named only by a common modifier and its head ('start_date' in 'the
+    building, the date, the start time' for the room booking): the one fact of the request in hand
+    with that head ('meeting_date')."""
+    f = h[0]
+    if f.key in focus or not f.heads or not set(f.distinctive) <= WEAK_WORDS:
+        return h
+    taken = {x[0].key for x in hits}
+    twins = [o for o in book if o.key in focus and o.key not in taken and set(o.heads) == set(f.heads)]
+    return (twins[0], h[1], f"in_hand_head:{f.key}") if len(twins) == 1 else h
 
 
 # Someone other than the caller: a possessive name ('Rohan's'), a third-person pronoun, a role.

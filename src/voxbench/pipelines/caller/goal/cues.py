@@ -15,7 +15,8 @@ REQUEST = re.compile(
     r"provide|read me|spell|say|let me know|i('ll| will)? ?need|i also need|next,? i need|now,? i need|"
     r"what('s| is| are)|which|and (your|the)|also,? (your|the)|go ahead and)\b"
     r"|\bi('ll| will)? (also )?need (the|your|a few|two|some|to know|to get|to have)\b"
-    r"|,\s*(?:and\s+)?(?:if so,\s*)?please (give|tell|provide|read|spell|share)\b",
+    r"|,\s*(?:and\s+)?(?:if so,\s*)?please (give|tell|provide|read|spell|share)\b"
+    r"|,\s*(?:and\s+)?then (please\s+)?(give me|provide|read me|spell)\b",  # not 'then tell me if it works'
     re.IGNORECASE,
 )
 HOLD = re.compile(

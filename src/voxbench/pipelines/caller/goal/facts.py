@@ -66,6 +66,7 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "limit": ("limit", "amount", "coverage"),
     "last": ("last",),
     "four": ("four", "4"),
+    "ref": ("ref", "reference"),
 }
 
 

@@ -48,6 +48,7 @@ from voxbench.pipelines.caller.goal.tree import (
 )
 from voxbench.pipelines.caller.goal.volunteer import (
     constraints_for,
+    fallback_for_offer,
     offers_what_it_wants,
     touched_preferences,
 )
@@ -340,7 +341,14 @@ class GoalCaller:
             d.parts.append(self.phr.say("no_thanks"))
             d.kind, d.rule, d.choice = "refuse", "offer_outside_goal", "no"
             return
-        d.parts.append(self.phr.say("yes" if readback else "yes_go"))
+        fallback = None if readback else fallback_for_offer(self.book, self.given, heard.question)
+        if (
+            fallback is not None and (f := self.book.get(fallback)) is not None
+        ):  # 'Yes, please check F L three.'
+            d.parts.append(f"Yes, please check {f.spoken()}.")
+            d.facts.append(fallback)
+        else:
+            d.parts.append(self.phr.say("yes" if readback else "yes_go"))
         touched = (
             touched_preferences(self.book, self.given, text)
             if not readback

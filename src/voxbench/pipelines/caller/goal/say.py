@@ -24,7 +24,11 @@ def fact_label(f: Fact) -> str:
     for w in words:
         if w == "id":
             out.append("ID")
-        elif len(w) <= 3 and w.isalpha() and w not in ("of", "on", "day", "end", "new", "zip", "pin", "fee"):
+        elif (
+            len(w) <= 3
+            and w.isalpha()
+            and w not in ("of", "on", "day", "end", "new", "zip", "pin", "fee", "ref")
+        ):
             out.append(" ".join(w.upper()))
         elif w == "pin":
             out.append("PIN")

@@ -70,3 +70,18 @@ def touched_preferences(book: FactBook, given: set[str], text: str) -> list[str]
             if subject and (all(stem(w) in words for w in subject) or f.key not in given):
                 out.append(f.key)
     return out
+
+
+_FALLBACK_WORDS = {"backup", "fallback", "alternate", "alternative", "secondary"}
+
+
+def fallback_for_offer(book: FactBook, given: set[str], question: str) -> str | None:
+    """Offered a wider search ('Would you like me to check any floor in Headquarters instead?'), the
+    caller names its fallback of that kind ('fallback_floor'): the one place it will take."""
+    for f in book:
+        if f.key in given or not set(f.words) & _FALLBACK_WORDS or not f.words or not f.matchable:
+            continue
+        tail = f.words[-1]
+        if re.search(rf"\b(any|all|other|another|different)\s+(\w+\s+)?{tail}s?\b", question, re.I):
+            return f.key
+    return None
