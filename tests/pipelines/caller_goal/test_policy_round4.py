@@ -294,3 +294,52 @@ def test_offered_a_wider_search_it_names_its_fallback() -> None:
     assert (
         act.text == "Yes, please check F L three." and act.facts == ["fallback_floor"] and act.choice == "yes"
     )
+
+
+def _three_items() -> Scenario:
+    return make_scenario(
+        {"employee_id": "EMP1", "clearance_code": "CLR-OCC-476096", "extension_type": "supervised"},
+        intents=[
+            "Reactivate suspended clinical privileges",
+            "Request a temporary license extension",
+            "Update malpractice coverage record",
+        ],
+    )
+
+
+def test_the_requests_an_agent_offers_to_move_to_are_not_refused() -> None:
+    """'I can't proceed with that item. We can move to your license extension or malpractice update.':
+    only the privileges are refused; its follow-up spent, the caller takes up the next request."""
+    c = _opened(_three_items())
+    c.respond(
+        "The clearance code does not match, so I can't proceed with privilege reactivation right now. "
+        "We can move to your license extension or malpractice update. Which would you like next?"
+    )
+    assert c.done == [True, False, False]
+    act = c.respond(
+        "I cannot proceed with reactivation until that code is validated. If you'd like, we can continue "
+        "with your license extension or malpractice update now."
+    )
+    assert not act.ends_call and act.kind == "state_request" and "license extension" in act.text
+
+
+def test_now_we_can_do_the_next_one_is_not_a_completion_of_it() -> None:
+    c = _opened(_three_items())
+    c.done[0] = True
+    act = c.respond(
+        "Your license extension has been submitted. Now we can do the malpractice update. Please give me the carrier."
+    )
+    assert not act.ends_call and c.done == [True, True, False]
+
+
+def test_limits_go_with_a_wanted_date_not_with_any_new_value() -> None:
+    """Asked for its new facility code (a DEA transfer), it does not state its malpractice limits;
+    asked for the new return date it wants, it states the limits of that change."""
+    sc = make_scenario(
+        {"new_facility_code": "FZ-17A", "per_occurrence_limit_usd": 1000000, "aggregate_limit_usd": 3000000}
+    )
+    act = _opened(sc).respond("What is the new facility code?")
+    assert act.facts == ["new_facility_code"]
+    sc2 = make_scenario({"desired_return_date": "2026-08-23", "maximum_total_cost": 100})
+    act = _opened(sc2).respond("What new return date would you like?")
+    assert "maximum_total_cost" in act.facts

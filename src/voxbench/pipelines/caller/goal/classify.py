@@ -384,7 +384,7 @@ def _closing_kinds(t: Turn, heard: Heard) -> None:
         _mark(heard, "willing_question", "willing_question")
     if t.sents and all(COURTESY.match(x) for x in t.sents):
         _mark(heard, "courtesy", "courtesy_only")
-    if NEXT_STEP.search(t.text) and heard.has("completed") and not t.questions and not heard.has("request"):
+    if NEXT_STEP.search(t.text) and heard.has("completed") and not t.questions and not t.requests:
         _mark(
             heard, "hold", "next_step_announced"
         )  # done with one thing and moving on: the agent keeps going

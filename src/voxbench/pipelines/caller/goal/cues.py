@@ -65,7 +65,8 @@ NOT_DONE = re.compile(
     r"\b(not|cannot|can't|can’t|unable|won't|won’t|until|once|if|unless|before|after|will be)\b", re.I
 )
 NEXT_STEP = re.compile(
-    r"\b(now (for|let'?s|let’s|we('ll| will)|on to|to)|next,|let(')?s (do|move|start|turn|handle|take care)|moving on)\b",
+    r"\b(now (for|let'?s|let’s|we('ll| will| can)|on to|to)|next,|let(')?s (do|move|start|turn|handle|take care)|moving on"
+    r"|we can (now )?(continue|move (on|to)|go on|do|start|handle|take care))\b",
     re.I,
 )
 DENIAL = re.compile(

@@ -128,6 +128,11 @@ class IntentTracker:
             words = content_words(intent) - GENERIC
             self._own.append((words - rest) or words)
 
+    def mentions(self, i: int, text: str) -> bool:
+        """Whether a text says one of the words that tell request ``i`` apart ('reactivation')."""
+        said = _said_words(text)
+        return any(_close(w, x) for w in self._own[i] for x in said)
+
     def own_words(self, i: int) -> set[str]:
         """The words that tell request ``i`` apart from the caller's others."""
         return set(self._own[i])

@@ -525,8 +525,8 @@ class GoalCaller:
         if heard.has("question") and self._stuck < self.config.give_up_after:
             return self._unanswerable(heard)
         pending, moved = self.tracker.pending(), len(self.tracker.pending()) < self._pending_before
-        words = content_words(text)  # still about a request refused before ('the petition number'): the next
-        moved = moved or any(words & self.tracker.own_words(i) for i in self._refused)
+        # still about a request refused before ('the petition number'): the next one
+        moved = moved or any(self.tracker.mentions(i, text) for i in self._refused)
         if pending and (moved or len(pending) >= 2) and self._restated() == 0:  # that one failed: the next
             self.done[pending[0]] = not moved  # (moved: the refusal named the one it refused)
             line, told = self._next_request(self.tracker.pending()[0])

@@ -27,7 +27,7 @@ def fact_label(f: Fact) -> str:
         elif (
             len(w) <= 3
             and w.isalpha()
-            and w not in ("of", "on", "day", "end", "new", "zip", "pin", "fee", "ref")
+            and w not in ("of", "on", "day", "end", "new", "zip", "pin", "fee", "ref", "per")
         ):
             out.append(" ".join(w.upper()))
         elif w == "pin":

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from voxbench.pipelines.caller.goal.facts import FactBook, stem
+from voxbench.pipelines.caller.goal.facts import Fact, FactBook, stem
 from voxbench.pipelines.caller.goal.spoken import mentions
 from voxbench.pipelines.caller.goal.tree import content_words
 
@@ -42,7 +42,7 @@ def constraints_for(book: FactBook, given: set[str], keys: list[str]) -> list[st
     """The caller's limits on the change it wants ('Maximum total rebooking cost', 'Latest
     acceptable arrival time', ranked seat choices), not said yet: a person asked what new date
     it wants, or read back the change, says what the new booking must meet with it."""
-    if not any((f := book.get(k)) is not None and (f.wanted or _LIMIT_KEY.search(f.key)) for k in keys):
+    if not any((f := book.get(k)) is not None and (_is_change(f) or _LIMIT_KEY.search(f.key)) for k in keys):
         return []  # asked for the change it wants, or one of its limits ('date_constraint_earliest_departure')
     return [
         f.key
@@ -52,6 +52,12 @@ def constraints_for(book: FactBook, given: set[str], keys: list[str]) -> list[st
         and f.key not in keys
         and (_LIMIT_KEY.search(f.key) or (f.top != f.key and f.key.endswith("_choice")))
     ]
+
+
+def _is_change(f: Fact) -> bool:
+    """A wanted date or time ('desired_return_date'): the change its limits go with. Not any new value
+    ('new_facility_code' in a DEA transfer is no reason to state the malpractice limits)."""
+    return f.wanted and bool({"date", "time"} & set(f.heads))
 
 
 def touched_preferences(book: FactBook, given: set[str], text: str) -> list[str]:
