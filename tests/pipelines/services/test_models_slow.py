@@ -13,15 +13,21 @@ import pytest
 pytest.importorskip("pipecat")
 
 from pipecat.frames.frames import (
+    Frame,
     FunctionCallResultFrame,
+    FunctionCallsStartedFrame,
     InputAudioRawFrame,
     LLMContextFrame,
+    LLMFullResponseEndFrame,
+    LLMFullResponseStartFrame,
+    LLMTextFrame,
     TranscriptionFrame,
     TTSAudioRawFrame,
     TTSSpeakFrame,
 )
 from pipecat.pipeline.pipeline import Pipeline
 from pipecat.pipeline.worker import PipelineParams
+from pipecat.processors.frame_processor import FrameDirection, FrameProcessor
 from pipecat.tests.utils import SleepFrame, run_test
 
 from voxbench.pipelines.services import LLMConfig, STTConfig, TTSConfig, make_llm, make_stt, make_tts
@@ -259,6 +265,29 @@ async def test_local_llm_tool_call_routes_to_handler_and_answers(local_server: A
     assert not final["content"].lstrip().startswith("{"), final  # spoken prose, not JSON
 
 
+class _FinalReplyWatch(FrameProcessor):
+    """Sets ``answered`` at the end of the first LLM response that spoke and called no tool:
+    the agent's answer after its lookups, however many tool rounds it took."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.answered = asyncio.Event()
+        self._text = ""
+        self._called = False
+
+    async def process_frame(self, frame: Frame, direction: FrameDirection) -> None:
+        await super().process_frame(frame, direction)
+        if isinstance(frame, LLMFullResponseStartFrame):
+            self._text, self._called = "", False
+        elif isinstance(frame, LLMTextFrame):
+            self._text += frame.text
+        elif isinstance(frame, FunctionCallsStartedFrame):
+            self._called = True
+        elif isinstance(frame, LLMFullResponseEndFrame) and self._text.strip() and not self._called:
+            self.answered.set()
+        await self.push_frame(frame, direction)
+
+
 @pytest.fixture(scope="module")
 def agent_server():  # type: ignore[no-untyped-def]
     from voxbench.pipelines.services import LOCAL_AGENT_LLM, make_local_llm_server
@@ -269,7 +298,8 @@ def agent_server():  # type: ignore[no-untyped-def]
 
 async def test_default_agent_llm_verifies_the_caller_on_a_builtin_scenario(agent_server: Any) -> None:
     """bb.1 after the caller gave code and name: the offline default agent LLM (LOCAL_AGENT_LLM)
-    must call get_reservation with them and then speak plain words, never JSON."""
+    must call get_reservation with them first and, once it answers without a call (after the
+    bag is added, when it goes on to add it), speak plain words, never JSON."""
     from pipecat.processors.aggregators.llm_context import LLMContext
     from pipecat.processors.aggregators.llm_response_universal import LLMContextAggregatorPair
     from pipecat.services.llm_service import FunctionCallParams
@@ -305,16 +335,10 @@ async def test_default_agent_llm_verifies_the_caller_on_a_builtin_scenario(agent
     for name in dd.agent.tool_names():
         llm.register_function(name, handler)
     _, assistant = LLMContextAggregatorPair(context)
-    answered = asyncio.Event()
-
-    @assistant.event_handler("on_assistant_turn_stopped")
-    async def _stopped(_agg: Any, message: Any) -> None:
-        if message.content:
-            answered.set()
-
+    watch = _FinalReplyWatch()
     await run_test(
-        Pipeline([llm, assistant]),
-        frames_to_send=_then_wait_until(LLMContextFrame(context), answered.is_set, timeout=600.0),  # type: ignore[arg-type]
+        Pipeline([llm, watch, assistant]),
+        frames_to_send=_then_wait_until(LLMContextFrame(context), watch.answered.is_set, timeout=600.0),  # type: ignore[arg-type]
         expected_down_frames=None,
         start_timeout=5.0,
     )
