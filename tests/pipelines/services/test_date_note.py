@@ -18,11 +18,15 @@ from voxbench.pipelines.warmup import warm_payload
 from voxbench.scenarios import load_dataset
 
 
-async def _request(date: str, monkeypatch: pytest.MonkeyPatch) -> tuple[dict[str, Any], str]:
+async def _request(date: str, monkeypatch: pytest.MonkeyPatch, **shaping: Any) -> tuple[dict[str, Any], str]:
     monkeypatch.setenv("VX_TEST_KEY", "secret")
     spec = load_dataset(None, ["airline"]).domains["airline"].agent
     cfg = LLMConfig(
-        kind="openai-compatible", base_url="http://127.0.0.1:1/v1", model="m", api_key_env="VX_TEST_KEY"
+        kind="openai-compatible",
+        base_url="http://127.0.0.1:1/v1",
+        model="m",
+        api_key_env="VX_TEST_KEY",
+        **shaping,
     )
     llm = make_llm(cfg)
     instruct_agent(llm, spec, date)
@@ -47,6 +51,18 @@ async def test_two_dates_share_the_instruction_tools_and_warm_prompt(monkeypatch
     assert a["messages"][0] == b["messages"][0] and a["tools"] == b["tools"]
     assert a["messages"][1] != b["messages"][1]
     assert warm_a == warm_b  # one saved prompt serves every scenario of the domain
+
+
+async def test_a_reply_policy_change_names_a_new_warm_prompt(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The policy rewrites the prompt (compact tools, reply format): a prompt saved under an
+    older policy must not be restored for a newer one."""
+    date = "2026-03-17 10:45 CST"
+    _, plain = await _request(date, monkeypatch, tool_call_mode="json_schema", say_then_tool=True)
+    _, planned = await _request(
+        date, monkeypatch, tool_call_mode="json_schema", say_then_tool=True, plan_replies=True
+    )
+    _, again = await _request(date, monkeypatch, tool_call_mode="json_schema", say_then_tool=True)
+    assert plain != planned and plain == again
 
 
 def test_note_without_an_instruction_leads() -> None:
