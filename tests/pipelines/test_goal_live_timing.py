@@ -32,6 +32,9 @@ def test_greeting_waits_for_its_question(caller) -> None:  # type: ignore[no-unt
         ("I'm sorry.", 12.0),
         ("Sure. with that. What is your last name?", 0.0),
         ("Please.", 12.0),  # the tail of a request already answered (live bb.3)
+        # "anything else?" said as a statement: the agent may go on with a question (live bb.2)
+        ("I understand. If you have any other questions, feel free to ask.", 5.0),
+        ("Is there anything else I can help you with?", 0.0),
     ],
 )
 def test_reply_delay_after_opening(caller, text: str, delay: float) -> None:  # type: ignore[no-untyped-def]

@@ -53,7 +53,7 @@ from pipecat.turns.user_start import TranscriptionUserTurnStartStrategy, VADUser
 
 from voxbench.pipelines.bundles import SimulatorServices
 from voxbench.pipelines.caller.goal.acts import CallerAct
-from voxbench.pipelines.caller.goal.classify import classify
+from voxbench.pipelines.caller.goal.classify import ANYTHING_ELSE_OFFERED, classify
 from voxbench.pipelines.caller.goal.policy import GoalCaller, GoalCallerConfig
 from voxbench.pipelines.config import CallConfig
 from voxbench.pipelines.scenario_input import CallScenario
@@ -97,8 +97,11 @@ def _may_go_on(caller: GoalCaller, agent_text: str) -> set[str] | None:
         return None
     if not caller.opened:
         return {"greeting"}  # "Hello." before "How can I help you?"
-    kinds: set[str] = set(classify(agent_text, caller.book, caller.given).kinds)
-    return kinds if kinds <= _MAY_GO_ON else None
+    heard = classify(agent_text, caller.book, caller.given)
+    kinds: set[str] = set(heard.kinds)
+    if ANYTHING_ELSE_OFFERED in heard.rules:  # 'If you have any other questions, feel free to ask.':
+        kinds.discard("anything_else")  # asks nothing yet, the agent may go on with a question
+    return set(heard.kinds) if kinds <= _MAY_GO_ON else None
 
 
 def calls_for_reply(caller: GoalCaller, agent_text: str) -> bool:

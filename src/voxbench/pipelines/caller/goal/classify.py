@@ -33,6 +33,7 @@ from voxbench.pipelines.caller.goal.asks import (
 )
 from voxbench.pipelines.caller.goal.cues import (
     ANYTHING_ELSE,
+    ANYTHING_ELSE_SAID,
     COMPLETED,
     CONFIRM_Q,
     COURTESY,
@@ -57,6 +58,7 @@ from voxbench.pipelines.caller.goal.cues import (
 from voxbench.pipelines.caller.goal.facts import FactBook, group_of, stem
 from voxbench.pipelines.caller.goal.options import offered_options
 from voxbench.pipelines.caller.goal.readback import readbacks
+from voxbench.pipelines.caller.goal.results import stated_result
 from voxbench.pipelines.caller.goal.spoken import compact, mentions, sentences_of, tokens
 
 Kind = Literal[
@@ -141,13 +143,18 @@ class Turn:
         )
 
 
+ANYTHING_ELSE_OFFERED = "anything_else_offered"
+"""The rule of an "anything else?" said as a statement (the caller thanks rather than says no)."""
+
+
 def _mark(heard: Heard, kind: Kind, rule: str) -> None:
     heard.kinds.append(kind)
     heard.rules.append(rule)
 
 
 def _speech_acts(t: Turn, heard: Heard) -> None:
-    """Holds, transfers, "anything else?", goodbyes, completions and refusals."""
+    """Holds, transfers, "anything else?" (asked, or offered in a closing statement), goodbyes,
+    completions and refusals."""
     if t.sents and HOLD.match(t.sents[-1]) and not t.questions:
         _mark(heard, "hold", "hold_phrase")
     if TRANSFER_NOW.search(t.text):
@@ -156,12 +163,31 @@ def _speech_acts(t: Turn, heard: Heard) -> None:
         _mark(heard, "transfer_offer", "transfer_offer")
     if any(ANYTHING_ELSE.search(s) for s in t.questions):
         _mark(heard, "anything_else", "anything_else")
+    elif (
+        not t.questions
+        and any(ANYTHING_ELSE_SAID.search(s) for s in t.sents)
+        and not [r for r in t.requests if not ANYTHING_ELSE_SAID.search(r)]
+    ):  # 'If you have any other questions, feel free to ask.' closing a turn that asks nothing else
+        _mark(heard, "anything_else", ANYTHING_ELSE_OFFERED)
     if GOODBYE.search(t.text) and not t.questions:
         _mark(heard, "goodbye", "goodbye")
     if any(COMPLETED.search(s) and not NOT_DONE.search(s) for s in t.statements):
         _mark(heard, "completed", "completed_phrase")
     if any(DENIAL.search(s) for s in t.statements):
         _mark(heard, "denial", "denial_phrase")
+
+
+def _result_kinds(t: Turn, heard: Heard, book: FactBook, before: str) -> None:
+    """A stated result that is the value the caller wants ('The new total number of checked bags is
+    1.'), in a turn that asks for nothing (or only "anything else?"): a completion. The action may
+    have been announced in the agent's turn ``before`` ('I'll add a checked bag.' / hold / result)."""
+    if heard.has("completed") or heard.asked or [q for q in t.questions if not ANYTHING_ELSE.search(q)]:
+        return
+    if [r for r in t.requests if not ANYTHING_ELSE_SAID.search(r)]:
+        return
+    key = next((k for s in t.statements if (k := stated_result(s, book, f"{before} {t.text}"))), None)
+    if key is not None:
+        _mark(heard, "completed", f"result_stated:{key}")
 
 
 def _asked_by_words(t: Turn, book: FactBook, given: set[str], focus: set[str] | None) -> dict[str, str]:
@@ -398,9 +424,12 @@ def classify(
     given: set[str] | None = None,
     hook: ChoiceClassifier | None = None,
     focus: set[str] | None = None,
+    before: str = "",
 ) -> Heard:
     """Classify one agent turn against the caller's facts (``given``: keys already disclosed;
-    ``focus``: the facts of the request in hand, to tell apart 'the dates' of two requests)."""
+    ``focus``: the facts of the request in hand, to tell apart 'the dates' of two requests;
+    ``before``: the agent's previous turn, where an action whose result this turn states may
+    have been announced)."""
     given = given or set()
     t = Turn.of(text)
     heard = Heard(question=(t.questions or t.requests or [""])[-1])
@@ -415,6 +444,7 @@ def classify(
         heard.kinds.append("request")
         heard.asked = list(asked)
         heard.rules += [f"ask:{k}:{r}" for k, r in asked.items()]
+    _result_kinds(t, heard, book, before)
     _readback_kinds(t, heard, book)
     _option_kinds(t, heard)
     _closing_kinds(t, heard)

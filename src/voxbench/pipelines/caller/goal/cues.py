@@ -19,12 +19,30 @@ REQUEST = re.compile(
     r"|,\s*(?:and\s+)?then (please\s+)?(give me|provide|read me|spell)\b",  # not 'then tell me if it works'
     re.IGNORECASE,
 )
+# An action the agent says it is about to take ('I'll add a checked bag to the journey.'): said
+# while it makes the tool call, it is a hold; the result comes next. Not under a condition ('I'll
+# cancel it if you want', 'I'll submit it once you confirm'): that is an offer or a step.
+ACTION_VERB = (
+    r"add|update|change|book|cancel|process|submit|assign|move|reset|unlock|rebook|issue|create|file|"
+    r"place|schedule|apply|set up|register|renew|extend|remove|put (?:in|through)"
+)
+# The agent says it takes (or is taking) that action: 'I'll add a checked bag', 'I'm updating it now'.
+ACTION_SAID = re.compile(
+    r"\bi(?:'ll|\s+will|'m going to|\s+am going to)\s+(?:now\s+)?(?:go ahead and\s+)?(?:"
+    + ACTION_VERB
+    + r")\b"
+    r"|\bi(?:'m|\s+am)\s+(?:now\s+)?(?:adding|updating|changing|booking|cancel+ing|processing|submitting|assigning|"
+    r"moving|resetting|unlocking|rebooking|issuing|creating|filing|placing|scheduling|applying|setting up|"
+    r"registering|renewing|extending|removing)\b",
+    re.IGNORECASE,
+)
 HOLD = re.compile(
     r"^(?:(?:ok(?:ay)?|sure|alright|all right|great|perfect|got it|thanks?|thank you|certainly|of course|"
     r"understood)[,!.]*\s*)*(?:please\s+)?(?:(?:hold(?: on)?|wait)(?: (?:for )?(?:a|one|just a) (?:moment|second|sec|minute))?|"
     r"(?:one|a|just a|give me a) "
     r"(?:moment|second|sec|minute)|let me (?:check|look|see|pull|find|verify|confirm|search|review|get|take)\b.*|"
-    r"i(?:'ll|\s+will|'m going to)\s+(?:check|look|pull|search|review|verify|go ahead)\b.*|bear with me)"
+    r"i(?:'ll|\s+will|'m going to)\s+(?:now\s+)?(?:(?:check|look|pull|search|review|verify|go ahead)\b.*|"
+    r"(?:" + ACTION_VERB + r")\b(?!.*\b(?:if|once|when|unless|after|as soon as)\b).*)|bear with me)"
     r"(?:[,\s]+(?:please|for you|for me|now|on that|on this))*[.!]*$",
     re.IGNORECASE,
 )
@@ -43,6 +61,16 @@ GOODBYE = re.compile(
 ANYTHING_ELSE = re.compile(
     r"anything else|something else (i can|to) help|any other (question|request|thing)|help you with anything|"
     r"else (i|we) can (help|do)",
+    re.IGNORECASE,
+)
+# The same offer said as a statement, at the close of a turn ('If you have any other questions, feel
+# free to ask.', 'Let me know if there's anything else I can do.'): the agent's "anything else?".
+ANYTHING_ELSE_SAID = re.compile(
+    r"\bif (you have|you need|there('s| is)|there are) (any(thing)? (other|more|further|else)|anything)\b|"
+    r"\bif you have any (questions|concerns)\b[^.?!]*\b(feel free|let me know|don't hesitate|just ask|reach out)\b|"
+    r"\blet (me|us) know if (there('s| is)|you (have|need)) (anything|any (other|more|further))\b|"
+    r"\b(feel free|don't hesitate|do not hesitate) to (reach out|call (back|again|us)|contact us|get in touch)\b|"
+    r"\b(here|happy|glad) to help (you )?with anything else\b",
     re.IGNORECASE,
 )
 DONE_VERB = (

@@ -44,10 +44,10 @@ PHRASES: dict[str, tuple[str, ...]] = {
     ),
     "ok": ("Okay.", "Alright.", "Okay, thanks."),
     "bye_done": ("Great, thank you. Goodbye.", "Thanks for your help. Goodbye.", "Perfect, thanks. Bye."),
-    "bye_nothing": (
-        "No, that's all. Goodbye.",
+    "bye_nothing": (  # the trees' edge case: 'say no, thank them and end the call'
+        "No, that's all. Thanks, goodbye.",
         "No, that's everything. Thanks, bye.",
-        "No, that's it. Goodbye.",
+        "No, that's it. Thank you, goodbye.",
     ),
     "bye_give_up": (
         "Okay, I understand. Goodbye.",
@@ -59,6 +59,11 @@ PHRASES: dict[str, tuple[str, ...]] = {
         "Yes, I also need help with something else: {intent}.",
         "Yes, one more thing: {intent}.",
         "Yes. Next, {intent}.",
+    ),
+    "still_open": (
+        "My request isn't done yet: {intent}.",
+        "I still need help with my request: {intent}.",
+        "I still need this done: {intent}.",
     ),
     "push_back": (
         "I understand, but this is important. Can you please make an exception?",

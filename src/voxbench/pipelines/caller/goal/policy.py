@@ -10,10 +10,13 @@ the agent's turn (:mod:`.classify`) and decides, in this order:
 3. offers options: the one the criteria pick (limits, the tree's earliest/latest rule, the
    caller's ranked preferences, its facts, its goal's words);
 4. offers a transfer: decline or accept, as the escalation rule says;
-5. reports the task done, or asks "anything else?": the next intent, or goodbye when none is left;
+5. reports the task done (in words, or by stating the result it wants: :mod:`.results`), or asks
+   "anything else?" (or says it: 'If you have any other questions, feel free to ask'): the
+   request still open, the next intent, or thanks and goodbye when none is left;
 6. refuses: the tree's next scripted line, one follow-up question, then goodbye (failure);
 7. a troubleshooting step: fixed or not, by the steps the tree says fix it;
-8. a hold: wait silently; a question it has no fact for: say so (it never invents one).
+8. a hold (or an action announced, 'I'll add a checked bag'): wait silently; a question it has
+   no fact for: say so (it never invents one).
 
 Deterministic for a seed (the seed only picks among equivalent phrasings).
 """
@@ -27,10 +30,10 @@ from typing import Any
 
 from voxbench.pipelines.caller.goal.acts import ActKind, CallerAct
 from voxbench.pipelines.caller.goal.choose import OptionChooser, say_option
-from voxbench.pipelines.caller.goal.classify import ChoiceClassifier, Heard, classify
+from voxbench.pipelines.caller.goal.classify import ANYTHING_ELSE_OFFERED, ChoiceClassifier, Heard, classify
 from voxbench.pipelines.caller.goal.config import GoalCallerConfig
 from voxbench.pipelines.caller.goal.cues import NEXT_STEP, PROGRESS
-from voxbench.pipelines.caller.goal.facts import FactBook, goal_facts
+from voxbench.pipelines.caller.goal.facts import Fact, FactBook, goal_facts
 from voxbench.pipelines.caller.goal.intents import GENERIC, IntentTracker, goal_clause_facts, intent_facts
 from voxbench.pipelines.caller.goal.options import option_clause
 from voxbench.pipelines.caller.goal.phrases import Phrasing, as_need, first_person
@@ -57,11 +60,22 @@ from voxbench.scenarios import Scenario
 _AUX = re.compile(r"(is|are|was|were|do|does|did|has|have|can|could)\b", re.I)
 
 
+# A yes/no question about what the caller prefers or wants ('Do you prefer window?').
+_PREFER_Q = re.compile(
+    r"^(?:\w+[,.]?\s+)?(do|would|will) you (prefer|want|like|need)\b(?! me\b)(?! to\b)[^?]*\?$", re.I
+)
+
 # A yes/no offer to take something up ('Would you like to do the shift swap now?').
 _OFFER_REQ = re.compile(
     r"^(?:\w+[,.]?\s+)?(would you like|do you want|shall we|should we|can we|are you ready|ready) to\b[^?]*\?$",
     re.I,
 )
+
+
+def _said_not_asked(heard: Heard) -> bool:
+    """The agent's "anything else?" came as a statement ('If you have any other questions, feel
+    free to ask.'): a caller answers it with thanks or 'Actually, ...', not with yes or no."""
+    return ANYTHING_ELSE_OFFERED in heard.rules and not heard.has("question")
 
 
 @dataclass
@@ -117,6 +131,7 @@ class GoalCaller:
         self.stalls = Stalls(self.config.stall_limit)
         self._pending_before = len(self.intents)
         self._refused: set[int] = set()  # requests a refusal named (and so marked done)
+        self._last_heard = ""  # the agent's previous turn (an action announced there, its result now)
         self.say = FactSayer(self.book, self.phr)
         self.scope = Scope(
             [goal.high_level_user_goal, *self.intents, *tree.must_have_criteria, *tree.nice_to_have_criteria,
@@ -172,7 +187,10 @@ class GoalCaller:
     def respond(self, agent_text: str) -> CallerAct:
         """Decide the reply to one agent turn (timed in ``ms`` by the caller of this method)."""
         self.turn += 1
-        heard = classify(agent_text, self.book, self.given, self.hook, self._focus(agent_text))
+        heard = classify(
+            agent_text, self.book, self.given, self.hook, self._focus(agent_text), self._last_heard
+        )
+        self._last_heard = agent_text
         if not self.opened:
             self.opened = True
             text = self.scenario.starting_utterance() or as_need(self.intents[0])
@@ -337,6 +355,11 @@ class GoalCaller:
             heard.question,
             re.I,
         )
+        pref = self._preference_offered(heard) if readback else None
+        if pref is not None:  # 'Do you prefer window?': its choice, not 'Yes, that's correct.'
+            d.parts.append(f"Yes, {pref.spoken()}, please.")
+            d.kind, d.rule, d.choice = "choose", "offered_its_preference", pref.spoken()
+            return
         if not readback and self.scope.outside(text, heard.question):
             d.parts.append(self.phr.say("no_thanks"))
             d.kind, d.rule, d.choice = "refuse", "offer_outside_goal", "no"
@@ -360,6 +383,18 @@ class GoalCaller:
         d.kind = "confirm"
         d.rule = "confirm_readback_matches" if readback else "confirm_offer_meets_goal"
         d.choice = "yes"
+
+    def _preference_offered(self, heard: Heard) -> Fact | None:
+        """The caller's preference (a fact it wants, a ranked or named preference) that a yes/no
+        question about what it prefers names ('Do you prefer window?': live bb.2, where the
+        agent's 'window, aisle, or middle?' reached the caller cut after its first option)."""
+        if not _PREFER_Q.match(heard.question):
+            return None
+        for key in heard.readback_ok:
+            f = self.book.get(key)
+            if f is not None and (f.wanted or {"preference", "choice"} & set(f.words)):
+                return f
+        return None
 
     def _draft_transfer(self, heard: Heard, d: Draft) -> CallerAct | None:
         """A transfer offer: accepted (the act) or declined (added to the draft), as the escalation rule says."""
@@ -489,6 +524,24 @@ class GoalCaller:
         line = self.phr.say("next_request", intent=nxt if nxt.startswith("I ") else nxt[0].lower() + nxt[1:])
         return f"{line} {details}".strip(), told
 
+    def _still_open(self, i: int, heard: Heard) -> CallerAct:
+        """'Yes, my request isn't done yet: I want to add ...' ('Actually, ...' to an offer said as a
+        statement, 'If you have any other questions, feel free to ask.'), with the request's
+        details; said once: the same offer again ends the call (live bb.3, 'I'm glad I could
+        help...' after each restatement)."""
+        said = [a for a in self.acts if a.kind != "wait"]
+        if said and said[-1].rule == "request_still_open":
+            return self._act(
+                "end", self.phr.say("bye_give_up"), "request_still_open_end", heard, ends_call=True
+            )
+        line = self.phr.say("still_open", intent=as_need(self.intents[i]))
+        line = line if line.startswith("I ") else line[:1].lower() + line[1:]
+        details, told = self._intent_details(i)
+        lead = "Actually," if _said_not_asked(heard) else "Yes,"
+        return self._act(
+            "state_request", f"{lead} {line} {details}".strip(), "request_still_open", heard, facts=told
+        )
+
     def _restated(self) -> int:
         """How many of the caller's last acts in a row stated a request again with nothing new."""
         return sum(
@@ -503,6 +556,8 @@ class GoalCaller:
                 return self._act(
                     "end", self.phr.say("bye_give_up"), "request_restated_end", heard, ends_call=True
                 )
+            if not any(self.done):  # 'Anything else?' before its first request is done: that one
+                return self._still_open(self.tracker.pending()[0], heard)
             line, told = self._next_request(self.tracker.pending()[0])
             return self._act("state_request", line, "next_intent", heard, facts=told)
         named = self.tracker.named(heard.question) if heard.has("open_question") else None
@@ -511,8 +566,9 @@ class GoalCaller:
             told = [f.key for f in intent_facts(self.intents[named], self.book, others)]
             line = f"{as_need(self.intents[named])}. {self.say.answer(told)}".strip()
             return self._act("state_request", line, "named_intent", heard, facts=told)
-        if heard.has("anything_else"):
-            return self._act("end", self.phr.say("bye_nothing"), "nothing_else_end", heard, ends_call=True)
+        if heard.has("anything_else"):  # offered in a statement: thanks, not 'no'
+            bye = self.phr.say("bye_done" if _said_not_asked(heard) else "bye_nothing")
+            return self._act("end", bye, "nothing_else_end", heard, ends_call=True)
         if heard.has("question"):
             return self._unanswerable(heard)
         return self._act("end", self.phr.say("bye_done"), "resolution_end", heard, ends_call=True)
