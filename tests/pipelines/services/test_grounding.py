@@ -136,7 +136,9 @@ def test_say_stream_decodes_the_leading_say_as_it_arrives() -> None:
     ]
     assert out == ["Let", "'s see: ", 'ét"e', '" ok']
     assert s.text == 'Let\'s see: \u00e9t"e" ok' and s.done
-    assert say_stream().feed('{"plan": "x", "say": "y"}') == ""  # only a *leading* say streams
+    # a say streams when it leads, or right after the unspoken plan; never after other keys
+    assert say_stream().feed('{"plan": "x \\"say\\": \\"no", "say": "y"}') == "y"
+    assert say_stream().feed('{"tool": "none", "say": "y"}') == ""
 
 
 async def test_say_then_tool_reply_speaks_while_generating_and_calls_once() -> None:

@@ -321,3 +321,26 @@ async def test_an_interrupted_reply_closes_the_streams_it_was_reading(names: fro
     assert not source.closed
     await it.aclose()
     assert source.closed
+
+
+async def test_a_planned_reply_speaks_its_words_before_its_end_and_never_its_plan() -> None:
+    """``{"plan": ..., "say": ..., "tool": ...}``: TTS gets the say as it streams (the plan can
+    hold a quote); the plan's words are never spoken; the call still goes out at the end."""
+    pieces = [
+        '{"plan": "Look up \\"the\\" booking", "sa',
+        'y": "I\'m looking it up.',
+        ' Please hold on.", "tool": "get_reservation", ',
+        '"arguments": {"confirmation_number": "QX7T4M", "last_name": "Whitfield"}}',
+    ]
+    adapter = ToolCallTextAdapterStream(_Stream(pieces), NAMES, unwrap_say=True)
+    seen: list[tuple[str, bool]] = []  # (words, before the call was known)
+    calls: list[Any] = []
+    async for c in adapter:
+        d = c.choices[0].delta
+        if d.content:
+            seen.append((d.content, not calls))
+        calls += d.tool_calls or []
+    assert "".join(w for w, _ in seen) == "I'm looking it up. Please hold on."
+    assert seen[0] == ("I'm looking it up.", True)  # spoken while the reply was still coming
+    assert not any("Look up" in w for w, _ in seen)
+    assert [c.function.name for c in calls] == ["get_reservation"]

@@ -24,16 +24,22 @@ class JSONStringStream:
     """Decodes the string value of ``key`` out of JSON text that arrives in chunks.
 
     ``leading``: the value counts only when the object *starts* with that key (``{"say": ...``
-    first; a reply that plans first is decided at its end instead). Otherwise the key may
-    come anywhere. ``spoken``: newlines and tabs in the value become spaces (they are never
+    first), or with the string-valued key ``after`` and then that key (``{"plan": "...",
+    "say": ...``: the agent's unspoken plan, whose words must never be spoken). Otherwise the
+    key may come anywhere. ``spoken``: newlines and tabs in the value become spaces (they are never
     spoken). ``feed(chunk)`` returns the newly decoded characters (possibly ``""``);
     ``text`` is everything decoded so far, ``done`` is set at the closing quote (or when the
     value turns out not to be a string).
     """
 
-    def __init__(self, key: str, *, leading: bool = False, spoken: bool = False) -> None:
+    def __init__(
+        self, key: str, *, leading: bool = False, spoken: bool = False, after: str | None = None
+    ) -> None:
         self._needle = f'"{key}"'
-        self._opening = re.compile(r'^\s*\{\s*"' + re.escape(key) + r'"\s*:\s*"') if leading else None
+        first = (r'(?:"' + re.escape(after) + r'"\s*:\s*"(?:[^"\\]|\\.)*"\s*,\s*)?') if after else ""
+        self._opening = (
+            re.compile(r"^\s*\{\s*" + first + '"' + re.escape(key) + r'"\s*:\s*"') if leading else None
+        )
         self._escapes = _SPOKEN_ESCAPES if spoken else _JSON_ESCAPES
         self._buf = ""
         self._pos = -1  # index in _buf of the next undecoded value character; -1: not found yet
