@@ -195,7 +195,6 @@ LOCAL_AGENT_LLM = LLMConfig(
     local_model="qwen2.5-coder-1.5b",
     tool_call_mode="json_schema",
     say_then_tool=True,
-    plan_replies=True,
     ground_tool_arguments=True,
 )
 """The offline default agent's LLM (profile ``cascade-local``).
@@ -204,10 +203,14 @@ Measured on the built-in airline scenarios (benchmarks/agent_text_bench.py, text
 live request shaping): Qwen 0.5B 0/3 tasks in every mode; Qwen 1.5B native/json_schema made
 calls with invented values ("123456", "Smith"); 1.5B json_schema + say_then_tool + grounding
 2/3-3/3, and a live bb.1 call completed (2 correct tool calls).
-With an unspoken ``"plan"`` first (2026-12-04, make run's live turns replayed in text, 5 samples
-at temperature 0.7 each): after the caller gave code and name over two turns, the lookup was
-called 0/5 -> 4/5 (bb.2), 0/5 -> 3/5 (bb.3, code heard in mixed case); without it the model
-wrote "I found your booking" and no call, the failure of both calls in make run.
+With an unspoken ``"plan"`` first (``plan_replies``, tried 2026-12-04 and left off): make run's
+live turns replayed in text, 5 samples at temperature 0.7 each, the lookup after code and name
+given over two turns was called 0/5 -> 4/5 (bb.2) and 0/5 -> 3/5 (bb.3), where the model
+otherwise says "I found your booking" and calls nothing. Live it did not show: make run with
+the plan completed 1/3 then 0/3 tasks (without: 1/3, 1/3), the plan wandered into other tools
+(get_flight_status for a bag), and every reply's first word came 3-4 s later (latency p50
+5.1 -> 8.8 s with the say streamed right after the plan). Three calls per run cannot separate
+the task rates; the latency cost is certain, so the default stays without it.
 """
 
 SIMULATOR_LLM = LLMConfig(
