@@ -163,3 +163,18 @@ def test_feel_free_to_ask_with_a_question_is_no_anything_else() -> None:
         "If you have any other questions, feel free to ask. What is your last name?"
     )
     assert act.kind == "answer" and act.facts == ["last_name"]
+
+
+def test_a_wh_question_is_not_a_yes_no_offer() -> None:
+    """'What would you like to know about it?' asks for the request, not yes or no (make run
+    2026-12-04, bb.3: the caller answered 'Yes. I want to know whether ...')."""
+    sc = make_scenario(
+        {"confirmation_code": "TC2W9K", "last_name": "Lima"},
+        goal="You want to know whether your flight to Denver today is on time.",
+        intents=["Know whether my flight to Denver today is on time"],
+        start="Hi, is my flight to Denver today on time?",
+    )
+    act = _opened(sc).respond("I found your booking. What would you like to know about it?")
+    assert act.kind == "state_request" and not act.text.startswith("Yes")
+    act = _opened(_seat()).respond("What do you prefer?")
+    assert not act.text.startswith("Yes")

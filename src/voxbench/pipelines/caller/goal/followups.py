@@ -29,7 +29,7 @@ from voxbench.scenarios import Scenario
 
 # A yes/no offer to take something up ('Would you like to do the shift swap now?').
 OFFER_REQ = re.compile(
-    r"^(?:\w+[,.]?\s+)?(would you like|do you want|shall we|should we|can we|are you ready|ready) to\b[^?]*\?$",
+    r"^(?!(?:what|which|how|when|where|who|why)\b)(?:\w+[,.]?\s+)?(would you like|do you want|shall we|should we|can we|are you ready|ready) to\b[^?]*\?$",
     re.I,
 )
 

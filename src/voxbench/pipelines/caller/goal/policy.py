@@ -60,7 +60,8 @@ _AUX = re.compile(r"(is|are|was|were|do|does|did|has|have|can|could)\b", re.I)
 
 # A yes/no question about what the caller prefers or wants ('Do you prefer window?').
 _PREFER_Q = re.compile(
-    r"^(?:\w+[,.]?\s+)?(do|would|will) you (prefer|want|like|need)\b(?! me\b)(?! to\b)[^?]*\?$", re.I
+    r"^(?!(?:what|which|how|when|where|who|why)\b)(?:\w+[,.]?\s+)?(do|would|will) you (prefer|want|like|need)\b(?! me\b)(?! to\b)[^?]*\?$",
+    re.I,
 )
 
 
