@@ -1,10 +1,14 @@
 """Scoring a run's records in several processes (`voxbench eval --workers N`).
 
 Why: scoring is CPU-bound Python, one record at a time; a run of thousands of records
-uses one core. Workers are forked (they inherit the loaded modules and the run's shared
-inputs, e.g. the EVA dataset, without pickling them), each scores consecutive chunks of
-records and writes their metrics.json, and the parent collects the results in discovery
-order, so the summary and every file are the same as scoring in one process.
+uses one core. With N workers this process and N - 1 forked ones score the records: the
+children inherit the loaded modules and the run's shared inputs (e.g. the EVA dataset)
+without pickling them, and this process scores its share itself instead of waiting, so
+only the children's results are pickled and sent back (the transfer was about a fifth of
+all the CPU a run with two workers took: issue 18). Chunks of consecutive records are
+claimed from a shared counter, largest first and shrinking towards the end, so the
+processes finish together; results are put back in discovery order, so the summary and
+every file are the same as scoring in one process.
 
 Only runs without a judge use this: judges hold HTTP clients, caches and usage counters
 that belong to one process.
@@ -12,27 +16,103 @@ that belong to one process.
 
 from __future__ import annotations
 
+import gc
 import multiprocessing as mp
+import pickle
+import threading
 from collections.abc import Callable, Sequence
-from typing import Any
+from multiprocessing.connection import Connection
+from typing import Any, Protocol
 
-_TASK: tuple[Callable[[Any], Any], Sequence[Any]] | None = None
+
+class _Counter(Protocol):
+    """`multiprocessing.Value('i')`: a shared int and its lock."""
+
+    value: int
+
+    def get_lock(self) -> Any: ...
 
 
 def fork_available() -> bool:
     return "fork" in mp.get_all_start_methods()
 
 
-def _run_chunk(bounds: tuple[int, int]) -> list[Any]:
-    assert _TASK is not None, "worker started without a task (not forked from map_in_processes)"
-    fn, items = _TASK
-    return [fn(x) for x in items[bounds[0] : bounds[1]]]
-
-
 def chunks(n: int, workers: int) -> list[tuple[int, int]]:
-    """Consecutive index ranges, about four per worker (balances uneven records), at most 64."""
-    size = max(1, min(64, n // (workers * 4) or 1))
-    return [(i, min(n, i + size)) for i in range(0, n, size)]
+    """Consecutive index ranges in claim order: a share of what is left each (about an
+    eighth of a process's share at first, at most 64 records), shrinking to 2 records at
+    the end, so the process that claims the last chunk finishes soon after the others."""
+    out: list[tuple[int, int]] = []
+    i = 0
+    while i < n:
+        size = max(2, min(64, (n - i) // (workers * 8)))
+        out.append((i, min(n, i + size)))
+        i += size
+    return out
+
+
+def _claim(counter: _Counter, limit: int) -> int:
+    """The next unclaimed chunk index (>= limit: none left)."""
+    with counter.get_lock():
+        i = counter.value
+        if i < limit:
+            counter.value = i + 1
+        return i
+
+
+def _child(
+    fn: Callable[[Any], Any],
+    items: Sequence[Any],
+    bounds: list[tuple[int, int]],
+    counter: _Counter,
+    conn: Connection,
+) -> None:
+    """A forked worker: claim chunks, score them, send each (index, results) pickled; an
+    exception is sent as (index, None, exception) and ends the worker."""
+    gc.freeze()  # the inherited objects: no collection walks (and copies) their pages
+    try:
+        while (i := _claim(counter, len(bounds))) < len(bounds):
+            lo, hi = bounds[i]
+            try:
+                out = [fn(x) for x in items[lo:hi]]
+            except BaseException as exc:  # handed to the parent, which raises it
+                conn.send_bytes(pickle.dumps((i, None, exc), pickle.HIGHEST_PROTOCOL))
+                return
+            conn.send_bytes(pickle.dumps((i, out, None), pickle.HIGHEST_PROTOCOL))
+            del out
+    finally:
+        conn.close()
+
+
+class _Inbox:
+    """Receives the children's pickled chunks on a thread (a child never blocks on a
+    full pipe while this process scores); they are unpickled by `take()`, between this
+    process's own chunks."""
+
+    def __init__(self, conns: list[Connection]) -> None:
+        self._lock = threading.Lock()
+        self._got: list[bytes] = []
+        self._threads = [threading.Thread(target=self._read, args=(c,), daemon=True) for c in conns]
+        for t in self._threads:
+            t.start()
+
+    def _read(self, conn: Connection) -> None:
+        with conn:
+            while True:
+                try:
+                    data = conn.recv_bytes()
+                except (EOFError, OSError):
+                    return
+                with self._lock:
+                    self._got.append(data)
+
+    def take(self) -> list[tuple[int, list[Any] | None, BaseException | None]]:
+        with self._lock:
+            got, self._got = self._got, []
+        return [pickle.loads(d) for d in got]
+
+    def wait(self) -> None:
+        for t in self._threads:
+            t.join()
 
 
 def map_in_processes(
@@ -41,17 +121,48 @@ def map_in_processes(
     workers: int,
     after_chunk: Callable[[], None] | None = None,
 ) -> list[Any]:
-    """`[fn(x) for x in items]`, computed by `workers` forked processes, in order;
-    `after_chunk()` runs in this process after each chunk of results is kept."""
-    global _TASK
-    _TASK = (fn, items)
+    """`[fn(x) for x in items]`, computed by this process and `workers - 1` forked ones,
+    in order; `after_chunk()` runs in this process after each chunk of results is kept."""
+    ctx = mp.get_context("fork")
+    bounds = chunks(len(items), workers)
+    counter: _Counter = ctx.Value("i", 0)
+    results: list[list[Any] | None] = [None] * len(bounds)
+    procs, conns = [], []
+    for _ in range(max(0, workers - 1)):
+        recv, send = ctx.Pipe(duplex=False)
+        p = ctx.Process(target=_child, args=(fn, items, bounds, counter, send), daemon=True)
+        p.start()
+        send.close()
+        procs.append(p)
+        conns.append(recv)
+    inbox = _Inbox(conns)
     try:
-        with mp.get_context("fork").Pool(workers) as pool:
-            out: list[Any] = []
-            for part in pool.imap(_run_chunk, chunks(len(items), workers)):
-                out.extend(part)
-                if after_chunk is not None:
-                    after_chunk()
-        return out
+        while (i := _claim(counter, len(bounds))) < len(bounds):
+            lo, hi = bounds[i]
+            results[i] = [fn(x) for x in items[lo:hi]]
+            _keep(inbox.take(), results)
+            if after_chunk is not None:
+                after_chunk()
+        inbox.wait()
+        _keep(inbox.take(), results)
+    except BaseException:
+        for p in procs:  # no use scoring the rest: stop the children
+            p.terminate()
+        raise
     finally:
-        _TASK = None
+        for p in procs:
+            p.join()
+    missing = [i for i, r in enumerate(results) if r is None]
+    if missing:
+        codes = [p.exitcode for p in procs]
+        raise RuntimeError(f"worker processes ended without scoring chunks {missing} (exit codes {codes})")
+    if after_chunk is not None:
+        after_chunk()
+    return [x for part in results if part is not None for x in part]
+
+
+def _keep(got: list[tuple[int, list[Any] | None, BaseException | None]], results: list[Any]) -> None:
+    for i, out, exc in got:
+        if exc is not None:
+            raise exc
+        results[i] = out
