@@ -264,3 +264,37 @@ def test_metrics_file_writes_from_threads_stay_whole(tmp_path: Path) -> None:
         t.join()
     assert p.read_bytes() in payloads
     assert [q.name for q in tmp_path.iterdir()] == ["metrics.json"]
+
+
+def test_sub_metric_built_directly_is_the_validated_one() -> None:
+    """`sub()` builds float/None sub-metrics without pydantic's validation: the instance
+    equals the validated one field by field, in order, with the same fields set, and
+    serializes and pickles alike; other values still go through validation."""
+    import pickle
+
+    from voxbench.eval.types import MetricResult, sub
+
+    cases: list[object] = [0.0, -0.0, 0.5, 1e-05, float("inf"), float("nan"), None, 3, True, 7.25]
+    for value in cases:
+        for normalized in (True, False):
+            got = sub("rate", value, normalized)  # type: ignore[arg-type]
+            want = MetricResult(
+                name="rate",
+                score=value,
+                normalized_score=value if normalized else None,
+                skipped=value is None,
+            )
+            assert list(got.__dict__) == list(want.__dict__) == list(MetricResult.model_fields)
+            assert repr(got) == repr(want)
+            assert got.__pydantic_fields_set__ == want.__pydantic_fields_set__
+            assert got.__pydantic_extra__ == want.__pydantic_extra__
+            assert got.__pydantic_private__ == want.__pydantic_private__
+            assert got.model_dump_json() == want.model_dump_json()
+            assert json_bytes({"m": got}) == json_bytes({"m": want})
+            assert repr(pickle.loads(pickle.dumps(got))) == repr(want)
+            if value == value:  # nan is not equal to itself
+                assert got == want
+            got.version = "v1"  # assignment still tracked like a validated instance's
+            assert "version" in got.__pydantic_fields_set__
+    a, b = sub("x", 0.5), sub("x", 0.5)
+    assert a.details is not b.details and a.sub_metrics is not b.sub_metrics  # fresh containers

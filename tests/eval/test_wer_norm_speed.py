@@ -140,3 +140,39 @@ def test_memo_gives_what_normalising_again_gives() -> None:
         assert [T.normalize_text(*c) for c in reversed(calls)] == fresh[::-1]
     finally:
         T.set_cache_size(T.CACHE_SIZE)
+
+
+def _number_texts(seed: int, vocab: list[str], n: int = 300) -> list[str]:
+    """Texts of a table's number words, digits and joiners: what the number pass reads."""
+    rng = random.Random(seed)
+    pool = [*vocab, "1", "07", "3.5", "12", "-", "sk549", "3rd", "a", "$", "%", "\t", "und"]
+    joins = [" ", " ", "", "-", "  "]
+    return [
+        "".join(rng.choice(pool) + rng.choice(joins) for _ in range(rng.randint(0, 12))) for _ in range(n)
+    ]
+
+
+@pytest.mark.parametrize("code", ["en", "de", "es", "fr", "fr-CA", "hi"])
+def test_number_words_are_the_split_of_their_joined_text(code: str) -> None:
+    """`preprocess_words` hands the state machine a word list instead of a string it split
+    again; that is the same only if no word is empty or holds whitespace."""
+    _, numbers, _, _ = T._engine(code)
+    vocab = sorted(numbers.words)
+    for t in _number_texts(len(code), vocab):
+        words = numbers.preprocess_words(t)
+        assert " ".join(words).split() == words, t
+
+
+def test_strip_tags_is_the_regex_collapse() -> None:
+    from voxbench.eval.context import strip_tags
+
+    spaces = "".join(chr(c) for c in range(0x110000) if re.match(r"\s", chr(c)))
+    texts = [
+        spaces,
+        f"a{spaces}b",
+        "[tag] x [y]  z ",
+        "[unclosed x",
+        *_random_texts(3, string.printable + "[]\u00a0\u2028"),
+    ]
+    for t in texts:
+        assert strip_tags(t) == re.sub(r"\s+", " ", re.sub(r"\[[^\]]*\]", " ", t)).strip()

@@ -154,7 +154,11 @@ _TAG_RE = re.compile(r"\[[^\]]*\]")
 
 
 def strip_tags(text: str) -> str:
-    return re.sub(r"\s+", " ", _TAG_RE.sub(" ", text)).strip()
+    r"""Tags out, whitespace collapsed: `re.sub(r"\s+", " ", ...).strip()` as a split and
+    join (the regex's `\s` is exactly `str.isspace()`; a test checks every code point)."""
+    if "[" in text:
+        text = _TAG_RE.sub(" ", text)
+    return " ".join(text.split())
 
 
 def segment(

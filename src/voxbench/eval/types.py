@@ -69,13 +69,48 @@ class MetricResult(BaseModel):
 
 
 def sub(name: str, value: float | None, normalized: bool = True) -> MetricResult:
-    """A flat sub-metric; raw quantities (ms, counts) carry no normalized score."""
+    """A flat sub-metric; raw quantities (ms, counts) carry no normalized score.
+
+    Speed (issue 18): a record makes ~60 of these (turn_taking alone ~20), and pydantic's
+    validating constructor cost 3x what building the instance takes. For the arguments it
+    would pass through unchanged (a str name, a float or None) the instance is built
+    directly: the same field values in the same order, the same fields set, no extra or
+    private attributes (tests/eval/test_throughput_paths.py compares both ways). Anything
+    else (an int that validation turns into a float, ...) is validated as before."""
+    if type(name) is str and (value is None or type(value) is float):
+        m = _new(MetricResult)
+        _setattr(m, "__dict__", _sub_fields(name, value, value if normalized else None))
+        _setattr(m, "__pydantic_fields_set__", {"name", "score", "normalized_score", "skipped"})
+        _setattr(m, "__pydantic_extra__", None)
+        _setattr(m, "__pydantic_private__", None)
+        return m
     return MetricResult(
         name=name,
         score=value,
         normalized_score=value if normalized else None,
         skipped=value is None,
     )
+
+
+_new = object.__new__
+_setattr = object.__setattr__
+
+
+def _sub_fields(name: str, score: float | None, normalized: float | None) -> dict[str, Any]:
+    """A sub-metric's field values, in MetricResult's field order (as validation leaves them)."""
+    return {
+        "name": name,
+        "score": score,
+        "normalized_score": normalized,
+        "details": {},
+        "error": None,
+        "skipped": score is None,
+        "version": "",
+        "params": {},
+        "judge_model": None,
+        "prompt_hash": None,
+        "sub_metrics": {},
+    }
 
 
 @dataclass

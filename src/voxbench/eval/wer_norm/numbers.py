@@ -153,7 +153,11 @@ class NumberNormalizer:
                 i += 1
         return out
 
-    def preprocess(self, s: str) -> str:
+    def preprocess_words(self, s: str) -> list[str]:
+        """The words the state machine reads: hyphen groups and glued compounds split,
+        "and a half" and letter-digit joins spread out. (It returned them joined by
+        spaces, which `__call__` split again: no word is empty or holds a space, each is
+        a piece of one whitespace-split token, so the list is the same.)"""
         cfg = self.cfg
         # without the pattern's literal the split is [s]: only blanks would change, and the
         # words below are the same either way
@@ -175,11 +179,11 @@ class NumberNormalizer:
             if self._ordinal is not None:
                 s = self._ordinal.sub(r"\1\2", s)
         if self._tokens_whole:
-            return " ".join(s.split())  # split_token keeps every token whole
+            return s.split()  # split_token keeps every token whole
         words = [p for w in s.split() for p in self.split_token(w)]
         if cfg.reversed_units and cfg.conjunction_word:
             words = self._reverse_units(words)
-        return " ".join(words)
+        return words
 
     # ---- the state machine
 
@@ -376,6 +380,5 @@ class NumberNormalizer:
 
     def __call__(self, s: str, spell_one: bool = True) -> str:
         """`spell_one=False` keeps a lone 1 as a digit (EVA writes it back as "one" for WER)."""
-        s = self.preprocess(s)
-        s = " ".join([w for w in self.process_words(s.split()) if w])
+        s = " ".join([w for w in self.process_words(self.preprocess_words(s)) if w])
         return self.postprocess(s, spell_one)
