@@ -222,3 +222,19 @@ def test_a_caller_talking_into_silence_is_turn_taking_not_mishearing(tmp_path: P
     c.user(2.5, 6.0, f"Hi, I want to cancel. It's ORD-4821, email {c.email}.", heard="Hi, I want to cancel.")
     fc = _scored(c, tmp_path)["failure_cause"]
     assert fc["cause"] == "turn_taking" and "never answered" in fc["summary"]
+
+
+@pytest.mark.parametrize("shape", [(2, 2, 1), (5, 3, 1), (50, 20, 1), (7, 4, 2), (12, 3, 3), (3, 9, 5)])
+def test_resampled_components_are_the_copys_floats(shape: tuple[int, int, int]) -> None:
+    """The bootstrap's per-scenario statistics, gathered by the draws, are bit for bit the
+    components of the resampled copy (`_components_batch(a[picks])`)."""
+    from voxbench.eval.variance import _components_batch, _components_resampled
+
+    rng = np.random.default_rng(sum(shape))
+    for values in (rng.random(shape), rng.integers(0, 2, shape).astype(float), rng.normal(0, 1e3, shape)):
+        picks = rng.integers(0, shape[0], size=(400, shape[0]))
+        want = _components_batch(values[picks])
+        got = _components_resampled(values, picks)
+        for key in ("scenario", "trial", "judge"):
+            assert np.array_equal(got[key], want[key]), key
+            assert got[key].tobytes() == want[key].tobytes(), key
