@@ -55,3 +55,11 @@ _PARENT = os.getpid()
 def test_an_exception_in_either_process_is_raised_here() -> None:
     with pytest.raises(ValueError, match="bad item"):
         map_in_processes(_fails_in_a_child, list(range(400)), 2)
+
+
+def test_default_workers_is_the_usable_cores_capped(monkeypatch: pytest.MonkeyPatch) -> None:
+    from voxbench.eval import parallel
+
+    for cores, want in ((1, 1), (2, 2), (3, 3), (64, parallel.MAX_DEFAULT_WORKERS)):
+        monkeypatch.setattr(parallel.os, "sched_getaffinity", lambda _pid, n=cores: set(range(n)))
+        assert parallel.default_workers() == want

@@ -48,9 +48,10 @@ def add_parser(sub: Any) -> None:
     p.add_argument(
         "--workers",
         type=int,
-        default=1,
+        default=None,
         metavar="N",
-        help="score records in N processes when no judge is configured (same results; default 1)",
+        help="score records in N processes when no judge is configured (same results; "
+        "default: the usable cores, at most 4; 1: one process)",
     )
     p.add_argument("--list-metrics", action="store_true", help="list registered metrics and exit")
     p.set_defaults(func=run_eval)
@@ -59,6 +60,7 @@ def add_parser(sub: Any) -> None:
 def run_eval(args: argparse.Namespace) -> int:
     from rich.console import Console
 
+    from voxbench.eval.parallel import default_workers
     from voxbench.eval.runner import default_metrics, score_run
     from voxbench.eval.types import EvalConfig
 
@@ -88,7 +90,7 @@ def run_eval(args: argparse.Namespace) -> int:
             merge=args.merge,
             judge_repeats=args.judge_repeats,
             ci_target=args.ci_target,
-            workers=args.workers,
+            workers=args.workers if args.workers is not None else default_workers(),
         )
     console = Console()
     _print_summary(console, run_dir, summary)
