@@ -57,8 +57,9 @@ EVA_CODE_METRICS = [
     "turn_taking",
     "conversation_valid_end",
 ]
-# main before the third scoring-throughput pass (10f36f0: the second, e0933a6: the first)
-BASELINE = "fd1e690"
+# main before the fourth scoring-throughput pass (fd1e690: the third, 10f36f0: the second,
+# e0933a6: the first)
+BASELINE = "2bc4fca"
 
 
 def synthetic(rng: random.Random, i: int):  # type: ignore[no-untyped-def]
@@ -260,6 +261,8 @@ def main() -> None:
         for ref in [r.strip() for r in args.baseline.split(",") if r.strip()]:
             if (base := baseline_src(ref, root)) is not None:
                 sides[f"baseline {ref}"] = Side(base)
+                if args.workers > 1:
+                    sides[f"baseline {ref}, {args.workers} proc"] = Side(base, args.workers)
         sides["this tree"] = Side(REPO / "src")
         sides["this tree, no memo"] = Side(REPO / "src", cache=False)
         if args.workers > 1:
@@ -285,23 +288,28 @@ def print_table(
     sides: dict[str, Side],
     results: dict[tuple[str, str], list[Timing]],
 ) -> None:
-    """rec/s and ms/rec are wall clock; 'x base' is the speed-up over the first side by wall
-    clock and by CPU time (all processes; the steadier one on a loaded machine); 'vs EVA'
-    is EVA's ms/record over ours (above 1: faster than EVA)."""
+    """rec/s and ms/rec are wall clock; 'x base' is the speed-up over the first baseline
+    with the same process count by wall clock and by CPU time (all processes; the steadier
+    one on a loaded machine); 'vs EVA' is EVA's ms/record over ours (above 1: faster than
+    EVA)."""
     head = (
-        f"{'workload':<11} {'side':<21} {'records':>7} {'metrics':>7} {'wall s':>7} {'cpu s':>7} "
+        f"{'workload':<11} {'side':<25} {'records':>7} {'metrics':>7} {'wall s':>7} {'cpu s':>7} "
         f"{'rec/s':>7} {'ms/rec':>7} {'x base':>7} {'x cpu':>7} {'vs EVA':>7}"
     )
     print(head)
     print("-" * len(head))
+    first = next(iter(sides.values()))
     for name, kind, _ in workloads:
-        b = best(results[(name, next(iter(sides)))])
-        for side in sides:
+        for side, spec in sides.items():
+            base = next(
+                (k for k, v in sides.items() if v.src == first.src and v.workers == spec.workers), None
+            )
+            b = best(results[(name, base or next(iter(sides)))])
             t = best(results[(name, side)])
             ms = t.wall / t.records * 1000
             vs_eva = f"{EVA_MS_PER_RECORD / ms:.2f}x" if kind == "eva" else ""
             print(
-                f"{name:<11} {side:<21} {t.records:>7} {t.metrics:>7} {t.wall:>7.2f} {t.cpu:>7.2f} "
+                f"{name:<11} {side:<25} {t.records:>7} {t.metrics:>7} {t.wall:>7.2f} {t.cpu:>7.2f} "
                 f"{t.records / t.wall:>7.0f} {ms:>7.2f} {b.wall / t.wall:>6.2f}x {b.cpu / t.cpu:>6.2f}x {vs_eva:>7}"
             )
 
