@@ -321,3 +321,39 @@ def test_word_alignment_is_jiwers() -> None:
         ]
         counts = ("hits", "substitutions", "deletions", "insertions")
         assert [getattr(got, k) for k in counts] == [getattr(want, k) for k in counts]
+
+
+def test_exact_mean_is_statistics_mean_bit_for_bit() -> None:
+    """The exact mean (two-float sum when it holds, integers otherwise) is statistics.mean's
+    float on metric-like values, wide exponent ranges, subnormals, signed zeros, overflowing
+    sums, inf and nan."""
+    import math
+    import statistics
+
+    from voxbench.eval.exact_mean import mean
+
+    rng = random.Random(18)
+
+    def values() -> list[float]:
+        k = rng.choice([1, 2, 3, 10, 1000])
+        kind = rng.randrange(7)
+        if kind == 0:
+            return [round(rng.random(), 4) for _ in range(k)]
+        if kind == 1:
+            return [rng.choice([0.0, 1.0, 0.5, -0.0]) for _ in range(k)]
+        if kind == 2:
+            return [rng.uniform(-1e6, 1e6) * 2.0 ** rng.randint(-60, 60) for _ in range(k)]
+        if kind == 3:
+            return [rng.choice([1e308, -1e308, 5e-324, 2.2e-308, 1.0, 1e-300]) for _ in range(k)]
+        if kind == 4:
+            return [math.ldexp(rng.random(), rng.randint(-1074, 1023)) for _ in range(k)]
+        if kind == 5:
+            return [rng.choice([math.inf, math.nan, 1.0, -math.inf]) for _ in range(k)]
+        return [float(rng.randint(0, 100)) / rng.choice([3, 7, 10, 1e3]) for _ in range(k)]
+
+    for _ in range(6000):
+        xs = values()
+        want = statistics.mean(xs)
+        got = mean(xs)
+        assert repr(got) == repr(want) or (math.isnan(got) and math.isnan(want)), xs[:5]
+    assert mean([1, 2]) == statistics.mean([1, 2]) and mean([True, 0.5]) == statistics.mean([True, 0.5])
