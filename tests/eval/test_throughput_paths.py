@@ -357,3 +357,25 @@ def test_exact_mean_is_statistics_mean_bit_for_bit() -> None:
         got = mean(xs)
         assert repr(got) == repr(want) or (math.isnan(got) and math.isnan(want)), xs[:5]
     assert mean([1, 2]) == statistics.mean([1, 2]) and mean([True, 0.5]) == statistics.mean([True, 0.5])
+
+
+def test_span_index_agrees_with_the_scans() -> None:
+    """SpanIndex answers as `[o for o in ss if o.spans(t)]` and the start-inside scan, for
+    sessions one after another (ties, zero-length, touching) and for unordered lists."""
+    from voxbench.eval.sessions import SpanIndex
+
+    rng = random.Random(18)
+    for k in range(600):
+        ss = _sequential_sessions(rng, rng.randint(0, 9))
+        if k % 3 == 0 and len(ss) > 1:
+            rng.shuffle(ss)  # unordered: the scans
+        index = SpanIndex(ss)
+        times = [rng.uniform(-1, 25) for _ in range(15)]
+        times += [x for s in ss for x in (s.start, s.end, (s.start + s.end) / 2)]
+        for t in times:
+            assert index.containing(t) == [o for o in ss if o.spans(t)], (t, [(s.start, s.end) for s in ss])
+        for lo, hi in itertools.product(times[:12], repeat=2):
+            assert index.starting_inside(lo, hi) == [o for o in ss if lo < o.start < hi]
+    overlapping = [Session("user", 0.0, 5.0), Session("user", 1.0, 3.0)]
+    assert not SpanIndex(overlapping).ordered
+    assert SpanIndex(overlapping).containing(2.0) == overlapping

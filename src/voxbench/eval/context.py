@@ -31,7 +31,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
-from voxbench.eval.sessions import TEXT_KINDS, HEvent, NearestIndex, Session, Who, pair_sessions
+from voxbench.eval.sessions import TEXT_KINDS, HEvent, NearestIndex, Session, SpanIndex, Who, pair_sessions
 from voxbench.eval.tags import TAG_CUT_BY_ASSISTANT, tagged_texts
 
 __all__ = ["TEXT_KINDS", "ConversationContext", "HEvent", "ToolCallInfo", "Who", "segment", "strip_tags"]
@@ -208,7 +208,7 @@ def segment(
     a_int: set[int] = set()
     u_int: set[int] = set()
     open_user: Session | None = None
-    asst_sessions = [o for o in sessions if o.who == "assistant"]  # never the user session s
+    asst_sessions = SpanIndex([o for o in sessions if o.who == "assistant"])  # never the user session s
     for t, _prio, kind in marks:
         if kind == "s":
             s = starts[si]
@@ -221,7 +221,7 @@ def segment(
                     spoke = False
                     clock.append((t, turn))
                 any_user = True
-                if any(o.spans(t) for o in asst_sessions):
+                if asst_sessions.containing(t):
                     u_int.add(turn)
                 s.turn = turn
                 open_user = s

@@ -46,7 +46,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from voxbench.eval.sessions import TEXT_KINDS, Session, Who
+from voxbench.eval.sessions import TEXT_KINDS, Session, SpanIndex, Who
 
 TAG_ASSISTANT_INTERRUPTS = "[assistant interrupts]"
 TAG_USER_INTERRUPTS = "[user interrupts]"
@@ -74,12 +74,13 @@ _INTERRUPTS: dict[Who, str] = {"assistant": TAG_ASSISTANT_INTERRUPTS, "user": TA
 _CUT_BY: dict[Who, str] = {"user": TAG_CUT_BY_USER, "assistant": TAG_CUT_BY_ASSISTANT}
 
 
-def _end_tag(s: Session, others: list[Session], nxt: Session | None, window: tuple[float, float],
+def _end_tag(s: Session, others: SpanIndex, nxt: Session | None, window: tuple[float, float],
              tool_times: list[float], record_end: float | None) -> str | None:  # fmt: skip
-    """The tag after session `s` (see module doc); `nxt` is the speaker's next session in
-    the same turn, `window` the span in which a tool call explains the break before it,
-    `record_end` the recorded end of the call (None when the history has none)."""
-    over = [o for o in others if o.spans(s.end)]
+    """The tag after session `s` (see module doc); `others` indexes the other speaker's
+    sessions, `nxt` is the speaker's next session in the same turn, `window` the span in
+    which a tool call explains the break before it, `record_end` the recorded end of the
+    call (None when the history has none)."""
+    over = others.containing(s.end)
     if over:
         if any(o.start > s.start for o in over):
             return _CUT_BY[over[0].who]
@@ -128,11 +129,11 @@ def tagged_texts(
         by_turn.setdefault((s.who, s.turn), []).append(s)
     out: dict[str, dict[int, list[tuple[float, str]]]] = {k: {} for k in TEXT_KINDS}
     last = max(sessions, key=lambda s: s.start, default=None)
-    others_of: dict[Who, list[Session]] = {}
+    others_of: dict[Who, SpanIndex] = {}
     for (who, turn), own in by_turn.items():
         others = others_of.get(who)
-        if others is None:  # the same list for every turn of a speaker: built once
-            others = others_of[who] = [o for o in sessions if o.who != who]
+        if others is None:  # the same index for every turn of a speaker: built once
+            others = others_of[who] = SpanIndex([o for o in sessions if o.who != who])
         tools = tool_times.get(turn, [])
         kinds = {k for s in own for k in s.texts}
         for i, s in enumerate(own):
@@ -141,8 +142,8 @@ def tagged_texts(
             end_tag = _end_tag(s, others, nxt, (lo, nxt.start if nxt else lo), tools, record_end)
             if final_agent_cut and s is last and who == "assistant" and turn > 0 and end_tag is None:
                 end_tag = TAG_CUT_ITSELF
-            prefix = _INTERRUPTS[who] if any(o.spans(s.start) for o in others) else None
-            inline = [(o.start, _INTERRUPTS[o.who]) for o in others if s.spans(o.start)]
+            prefix = _INTERRUPTS[who] if others.containing(s.start) else None
+            inline = [(o.start, _INTERRUPTS[o.who]) for o in others.starting_inside(s.start, s.end)]
             for kind in kinds:
                 # a session whose text landed on a neighbour (text events arrive before or
                 # after their audio) still gives its tags, in place
