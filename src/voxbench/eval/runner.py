@@ -433,7 +433,9 @@ def score_run(
         judge_repeats=judge_repeats,
         repeats=repeat_configs(config, judge_repeats) if judge_repeats >= 2 else [],
     )
-    with settled_heap() as settle:  # the kept results are not walked by the GC again and again
+    # the kept results are not walked by the GC again and again, while scoring and while
+    # summarizing them (the summary's temporaries made the collector walk them all)
+    with settled_heap() as settle:
         if can_parallelize(job, len(found), workers):
             scored = score_in_processes(found, job, workers, settle)
         else:
@@ -441,8 +443,10 @@ def score_run(
             for f in found:
                 scored.append(score_found(f, job))
                 settle()
-    all_names = sorted({m for s in scored for m in s.metrics} | set(names))
-    summary = summarize(run_dir, scored, config, [m for m in all_names if m in REGISTRY], ci_target=ci_target)
-    if write:
-        atomic_write_json(run_dir / SUMMARY_FILE, summary)
+        all_names = sorted({m for s in scored for m in s.metrics} | set(names))
+        summary = summarize(
+            run_dir, scored, config, [m for m in all_names if m in REGISTRY], ci_target=ci_target
+        )
+        if write:
+            atomic_write_json(run_dir / SUMMARY_FILE, summary)
     return scored, summary
