@@ -178,3 +178,10 @@ def test_a_wh_question_is_not_a_yes_no_offer() -> None:
     assert act.kind == "state_request" and not act.text.startswith("Yes")
     act = _opened(_seat()).respond("What do you prefer?")
     assert not act.text.startswith("Yes")
+
+
+def test_an_offer_to_do_it_now_takes_up_the_one_request_in_hand() -> None:
+    """'Would you like to assign it now?' with one request pending: yes, and the request (make
+    run 2026-12-04, bb.2: the caller said 'Sorry, I don't have that information.')."""
+    act = _opened(_seat()).respond("You want a window seat. Would you like to assign it now?")
+    assert act.kind == "state_request" and act.text.startswith("Yes.") and "window seat" in act.text

@@ -34,6 +34,10 @@ OFFER_REQ = re.compile(
 )
 
 
+# An offer whose object is a pronoun ('Would you like to assign it now?', 'shall we do that?').
+_BY_PRONOUN = re.compile(r"\bto \w+ (it|that|this|them)\b", re.I)
+
+
 def said_not_asked(heard: Heard) -> bool:
     """The agent's "anything else?" came as a statement ('If you have any other questions, feel
     free to ask.'): a caller answers it with thanks or 'Actually, ...', not with yes or no."""
@@ -115,7 +119,11 @@ class FollowUps:
         q = heard.question
         if not OFFER_REQ.match(q) or re.search(r"\bor\b", q, re.I) or heard.has("confirm_question"):
             return None
-        return self.tracker.rank(q)
+        named = self.tracker.rank(q)
+        pending = self.tracker.pending()
+        if named is None and len(pending) == 1 and _BY_PRONOUN.search(q):
+            return pending[0]  # 'Would you like to assign it now?': the one request in hand
+        return named
 
     def _refuse_line(self, bad: list[str] | None = None) -> str:
         restate = [
