@@ -300,29 +300,6 @@ def test_sub_metric_built_directly_is_the_validated_one() -> None:
     assert a.details is not b.details and a.sub_metrics is not b.sub_metrics  # fresh containers
 
 
-def test_word_alignment_is_jiwers() -> None:
-    """stt_wer's own word alignment gives jiwer.process_words's words, chunks and counts."""
-    import jiwer
-
-    from voxbench.eval.metrics.stt_wer import align_words
-
-    rng = random.Random(18)
-    vocab = ["a", "b", "c", "dd", "1", "2", "x\ty", "", " ", "  ", "\t", "\u00a0"]
-    for _ in range(1500):
-        n = rng.randint(1, 5)
-        refs = [" ".join(rng.choices(vocab, k=rng.randint(1, 10))) + "a" for _ in range(n)]
-        hyps = [" ".join(rng.choices(vocab, k=rng.randint(0, 10))) for _ in range(n)]
-        want = jiwer.process_words(refs, hyps)
-        got = align_words(refs, hyps)
-        assert got.references == want.references and got.hypotheses == want.hypotheses
-        assert [[tuple(c) for c in a] for a in got.alignments] == [
-            [(c.type, c.ref_start_idx, c.ref_end_idx, c.hyp_start_idx, c.hyp_end_idx) for c in a]
-            for a in want.alignments
-        ]
-        counts = ("hits", "substitutions", "deletions", "insertions")
-        assert [getattr(got, k) for k in counts] == [getattr(want, k) for k in counts]
-
-
 def test_exact_mean_is_statistics_mean_bit_for_bit() -> None:
     """The exact mean (two-float sum when it holds, integers otherwise) is statistics.mean's
     float on metric-like values, wide exponent ranges, subnormals, signed zeros, overflowing

@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-import re
 from collections import Counter
-from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any
 
 import jiwer
-from rapidfuzz.distance import Levenshtein
 
 from voxbench.eval.context import ConversationContext
 from voxbench.eval.normalize import NORMALIZER_ID, normalize_text
@@ -40,7 +37,9 @@ def stt_wer(ctx: ConversationContext, config: EvalConfig) -> MetricResult:
             "stt_wer", "no caller turn with both intended and transcribed text", params=params
         )
     refs, hyps = [p[1] for p in pairs], [p[2] for p in pairs]
-    co: Any = jiwer.process_characters(refs, hyps) if params["unit"] == "char" else align_words(refs, hyps)
+    co: Any = (
+        jiwer.process_characters(refs, hyps) if params["unit"] == "char" else jiwer.process_words(refs, hyps)
+    )
     n_ref = co.hits + co.substitutions + co.deletions
     wer = (co.substitutions + co.deletions + co.insertions) / n_ref if n_ref else 0.0
     if params["unit"] == "word":
@@ -100,65 +99,4 @@ def _sentence_wers(co: Any) -> list[float | None]:
             for c in chunks
         )
         out.append(round(float(edits) / float(len(ref)), 4))
-    return out
-
-
-class Chunk(NamedTuple):
-    """jiwer's AlignmentChunk, as a tuple (type: equal, substitute, insert or delete)."""
-
-    type: str
-    ref_start_idx: int
-    ref_end_idx: int
-    hyp_start_idx: int
-    hyp_end_idx: int
-
-
-@dataclass
-class WordAlignment:
-    """The part of jiwer's WordOutput that stt_wer reads."""
-
-    references: list[list[str]]
-    hypotheses: list[list[str]]
-    alignments: list[list[Chunk]]
-    hits: int
-    substitutions: int
-    deletions: int
-    insertions: int
-
-
-_SPACES = re.compile(r"\s\s+")
-_TAG = {"replace": "substitute"}
-
-
-def _words(s: str) -> list[str]:
-    """jiwer's `wer_default` transform of one sentence: runs of whitespace to one space,
-    stripped, split on spaces (empty words dropped)."""
-    return [w for w in _SPACES.sub(" ", s).strip().split(" ") if w]
-
-
-def align_words(refs: list[str], hyps: list[str]) -> WordAlignment:
-    """`jiwer.process_words(refs, hyps)`'s alignment and counts, computed the same way
-    (its default transform, words numbered in order of first appearance, rapidfuzz's
-    Levenshtein opcodes) without its per-chunk dataclasses and list validation: 97 -> 23
-    us for a record's caller turns (issue 18). A test compares it with jiwer's output."""
-    ref_words, hyp_words = [_words(r) for r in refs], [_words(h) for h in hyps]
-    ids: dict[str, int] = {}
-    ref_ids = [[ids.setdefault(w, len(ids)) for w in ws] for ws in ref_words]
-    hyp_ids = [[ids.setdefault(w, len(ids)) for w in ws] for ws in hyp_words]
-    out = WordAlignment(ref_words, hyp_words, [], 0, 0, 0, 0)
-    for r, h in zip(ref_ids, hyp_ids, strict=True):
-        chunks = [
-            Chunk(_TAG.get(op.tag, op.tag), op.src_start, op.src_end, op.dest_start, op.dest_end)
-            for op in Levenshtein.opcodes(r, h)
-        ]
-        for c in chunks:
-            if c.type == "equal":
-                out.hits += c.ref_end_idx - c.ref_start_idx
-            elif c.type == "substitute":
-                out.substitutions += c.ref_end_idx - c.ref_start_idx
-            elif c.type == "delete":
-                out.deletions += c.ref_end_idx - c.ref_start_idx
-            else:
-                out.insertions += c.hyp_end_idx - c.hyp_start_idx
-        out.alignments.append(chunks)
     return out
