@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 
+from voxbench.pipelines.caller.goal.policy import GoalCaller
 from voxbench.scenarios import Scenario
 
 
@@ -96,3 +97,10 @@ def itsm() -> Scenario:
         ],
         escalation="Do not ask to speak to a supervisor or live agent. If the agent offers to transfer you, decline.",
     )
+
+
+def opened(sc: Scenario) -> GoalCaller:
+    """A goal caller for ``sc`` that has said its opening line."""
+    c = GoalCaller(sc)
+    c.open()
+    return c

@@ -14,10 +14,9 @@ from __future__ import annotations
 
 import pytest
 
-from voxbench.pipelines.caller.goal.policy import GoalCaller
 from voxbench.scenarios import Scenario
 
-from .conftest import make_scenario
+from .conftest import make_scenario, opened
 
 FEEL_FREE = "I understand. If you have any other questions, feel free to ask. I'll be here to help."
 
@@ -38,29 +37,23 @@ def _bag() -> Scenario:
     )
 
 
-def _opened(sc: Scenario) -> GoalCaller:
-    c = GoalCaller(sc)
-    c.open()
-    return c
-
-
 # -- A: offered its preference --------------------------------------------------------------------
 
 
 def test_options_of_its_preference_get_its_choice() -> None:
-    act = _opened(_seat()).respond("Sure, I can help you with that. Do you prefer window, aisle, or middle?")
+    act = opened(_seat()).respond("Sure, I can help you with that. Do you prefer window, aisle, or middle?")
     assert act.kind == "choose" and act.choice == "window" and "window" in act.text.lower()
 
 
 def test_a_preference_question_cut_after_its_value_gets_its_choice_not_a_read_back_yes() -> None:
-    act = _opened(_seat()).respond("I can help you with that. Do you prefer window?")
+    act = opened(_seat()).respond("I can help you with that. Do you prefer window?")
     assert act.kind == "choose" and act.rule == "offered_its_preference"
     assert act.text == "Yes, window, please." and act.choice == "window"
 
 
 def test_a_read_back_of_an_identity_fact_is_still_confirmed() -> None:
     """Only a preference fact is chosen; 'Is your last name Lima?' stays a read-back."""
-    act = _opened(_seat()).respond("Is your last name Lima?")
+    act = opened(_seat()).respond("Is your last name Lima?")
     assert act.kind == "confirm" and act.rule == "confirm_readback_matches"
 
 
@@ -68,7 +61,7 @@ def test_a_read_back_of_an_identity_fact_is_still_confirmed() -> None:
 
 
 def test_feel_free_to_ask_after_the_request_is_done_thanks_and_ends() -> None:
-    c = _opened(_seat())
+    c = opened(_seat())
     act = c.respond("Great! I have changed your seat preference to window. Do you want to add any bags?")
     assert act.kind == "refuse" and act.rule == "offer_outside_goal"
     assert c.done == [True]  # the completion is noted on that turn
@@ -78,7 +71,7 @@ def test_feel_free_to_ask_after_the_request_is_done_thanks_and_ends() -> None:
 
 
 def test_anything_else_asked_after_the_request_is_done_says_no_and_thanks() -> None:
-    act = _opened(_bag()).respond("Done, one checked bag is now on your flight. Anything else?")
+    act = opened(_bag()).respond("Done, one checked bag is now on your flight. Anything else?")
     assert act.ends_call and act.text.startswith("No") and "thank" in act.text.lower()
 
 
@@ -86,14 +79,14 @@ def test_anything_else_asked_after_the_request_is_done_says_no_and_thanks() -> N
 
 
 def test_an_announced_action_with_the_wanted_result_ends_the_call_politely() -> None:
-    c = _opened(_bag())
+    c = opened(_bag())
     act = c.respond("Okay, I'll add a checked bag to the journey. The new total number of checked bags is 1.")
     assert act.ends_call and act.rule == "resolution_end" and "thank" in act.text.lower()
     assert "result_stated:Bags wanted" in act.rules
 
 
 def test_an_announced_action_alone_is_waited_on_and_its_result_next_turn_completes() -> None:
-    c = _opened(_bag())
+    c = opened(_bag())
     act = c.respond("Okay, I'll add a checked bag to the journey.")
     assert act.kind == "wait" and act.text == ""
     act = c.respond("The new total number of checked bags is 1.")
@@ -109,13 +102,13 @@ def test_an_announced_action_alone_is_waited_on_and_its_result_next_turn_complet
     ],
 )
 def test_no_completion_without_the_wanted_result_of_an_action(line: str) -> None:
-    c = _opened(_bag())
+    c = opened(_bag())
     act = c.respond(line)
     assert not act.ends_call and c.done == [False]
 
 
 def test_a_result_said_with_now_needs_no_announced_action() -> None:
-    c = _opened(_bag())
+    c = opened(_bag())
     act = c.respond("You now have one checked bag on your flight.")
     assert act.ends_call and c.done == [True]
 
@@ -123,7 +116,7 @@ def test_a_result_said_with_now_needs_no_announced_action() -> None:
 def test_a_read_back_with_a_request_is_no_result() -> None:
     """medical_hr D4.2 in caller check: 'Got it. The new carrier is Mag Mutual. Now please give me
     the new policy number' must not mark the update done."""
-    c = _opened(_bag())
+    c = opened(_bag())
     act = c.respond("I'll add it now. The new total number of checked bags is 1. What is your last name?")
     assert act.kind == "answer" and c.done == [False]
 
@@ -139,18 +132,18 @@ def test_a_read_back_with_a_request_is_no_result() -> None:
     ],
 )
 def test_feel_free_to_ask_before_the_request_is_done_states_it(line: str) -> None:
-    act = _opened(_bag()).respond(line)
+    act = opened(_bag()).respond(line)
     assert act.kind == "state_request" and act.rule == "request_still_open" and not act.ends_call
     assert act.text.startswith("Actually,") and "add one checked bag" in act.text
 
 
 def test_anything_else_asked_before_the_request_is_done_says_yes_and_states_it() -> None:
-    act = _opened(_bag()).respond("Is there anything else I can help you with?")
+    act = opened(_bag()).respond("Is there anything else I can help you with?")
     assert act.kind == "state_request" and act.text.startswith("Yes,") and "add one checked bag" in act.text
 
 
 def test_the_open_request_is_stated_once_then_the_caller_leaves() -> None:
-    c = _opened(_bag())
+    c = opened(_bag())
     first = c.respond("If you have any other questions, feel free to ask.")
     second = c.respond("If you have any other questions, feel free to ask.")
     assert first.kind == "state_request"
@@ -159,9 +152,7 @@ def test_the_open_request_is_stated_once_then_the_caller_leaves() -> None:
 
 def test_feel_free_to_ask_with_a_question_is_no_anything_else() -> None:
     """A closing courtesy in a turn that still asks something is answered as that question."""
-    act = _opened(_bag()).respond(
-        "If you have any other questions, feel free to ask. What is your last name?"
-    )
+    act = opened(_bag()).respond("If you have any other questions, feel free to ask. What is your last name?")
     assert act.kind == "answer" and act.facts == ["last_name"]
 
 
@@ -174,14 +165,14 @@ def test_a_wh_question_is_not_a_yes_no_offer() -> None:
         intents=["Know whether my flight to Denver today is on time"],
         start="Hi, is my flight to Denver today on time?",
     )
-    act = _opened(sc).respond("I found your booking. What would you like to know about it?")
+    act = opened(sc).respond("I found your booking. What would you like to know about it?")
     assert act.kind == "state_request" and not act.text.startswith("Yes")
-    act = _opened(_seat()).respond("What do you prefer?")
+    act = opened(_seat()).respond("What do you prefer?")
     assert not act.text.startswith("Yes")
 
 
 def test_an_offer_to_do_it_now_takes_up_the_one_request_in_hand() -> None:
     """'Would you like to assign it now?' with one request pending: yes, and the request (make
     run 2026-12-04, bb.2: the caller said 'Sorry, I don't have that information.')."""
-    act = _opened(_seat()).respond("You want a window seat. Would you like to assign it now?")
+    act = opened(_seat()).respond("You want a window seat. Would you like to assign it now?")
     assert act.kind == "state_request" and act.text.startswith("Yes.") and "window seat" in act.text

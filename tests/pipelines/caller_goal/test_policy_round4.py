@@ -3,16 +3,9 @@ requests of some kind, 'one at a time', a request said with what the goal's sent
 
 from __future__ import annotations
 
-from voxbench.pipelines.caller.goal.policy import GoalCaller
 from voxbench.scenarios import Scenario
 
-from .conftest import make_scenario
-
-
-def _opened(sc: Scenario) -> GoalCaller:
-    c = GoalCaller(sc)
-    c.open()
-    return c
+from .conftest import make_scenario, opened
 
 
 def _refresh() -> Scenario:
@@ -31,7 +24,7 @@ def _refresh() -> Scenario:
 
 def test_a_question_about_its_requests_of_a_kind_lists_them() -> None:
     """'What equipment requests ...?' asks for the requests, not for the fact 'equipment_type'."""
-    act = _opened(_refresh()).respond(
+    act = opened(_refresh()).respond(
         "Thanks, you're verified. What equipment requests do you need help with today?"
     )
     assert act.kind == "state_request"
@@ -44,7 +37,7 @@ def test_a_question_about_its_requests_with_a_request_lists_them_then_answers() 
         goal="You want to join the Database Read Access group and get read-only access to Confluence.",
         intents=["Join the Database Read Access group", "Get read-only access to Confluence"],
     )
-    act = _opened(sc).respond(
+    act = opened(sc).respond(
         "What access requests do you need help with? Please give me the application names and the access level."
     )
     assert act.text.startswith("I need to join the Database Read Access group")
@@ -56,7 +49,7 @@ def test_one_at_a_time_asks_for_no_time() -> None:
         {"employee_id": "EMP1", "start_time": "09:00", "end_time": "10:30"},
         intents=["Set up accounts for my new team member", "Book a room for onboarding"],
     )
-    act = _opened(sc).respond(
+    act = opened(sc).respond(
         "What are the IT requests you'd like help with? Please give them to me one at a time."
     )
     assert (
@@ -69,7 +62,7 @@ def test_one_at_a_time_asks_for_no_time() -> None:
 def test_a_request_is_said_with_the_place_its_goal_sentence_gives() -> None:
     """'... and an ergonomic chair delivered to Headquarters floor 3': stating that request, the
     caller says where it goes (the delivery facts), even if it said them for an earlier request."""
-    c = _opened(_refresh())
+    c = opened(_refresh())
     c.given.update({"delivery_building", "delivery_floor"})
     act = c.respond("Your laptop request is submitted. Is there anything else I can help with?")
     assert act.kind == "state_request" and "ergonomic chair" in act.text
@@ -89,7 +82,7 @@ def test_a_goal_clause_with_a_backup_value_or_two_requests_gives_no_details() ->
             "Get a desk on floor 3 as my backup choice",
         ],
     )
-    act = _opened(sc).respond("Your account is unlocked. What's the next thing you need help with?")
+    act = opened(sc).respond("Your account is unlocked. What's the next thing you need help with?")
     assert (
         "desk on floor 2" in act.text and "F L three" not in act.text and "backup_desk_floor" not in act.facts
     )
@@ -101,7 +94,7 @@ def test_a_goal_clause_with_a_backup_value_or_two_requests_gives_no_details() ->
             "Renew my expiring IntelliJ IDEA license",
         ],
     )
-    act = _opened(sc2).respond("Your Adobe trial is submitted. Anything else?")
+    act = opened(sc2).respond("Your Adobe trial is submitted. Anything else?")
     assert "IntelliJ" in act.text and "Adobe" not in act.text
 
 
@@ -118,18 +111,18 @@ def _onboarding() -> Scenario:
 def test_asked_for_the_code_it_gives_the_one_part_named_or_the_next() -> None:
     """A fact with named parts ('completion_codes': ORIENTATION, BADGE_PICKUP, TB_TEST): asked which
     first and its code, the first part; then the next; 'the code for your T B test', that one."""
-    c = _opened(_onboarding())
+    c = opened(_onboarding())
     act = c.respond("Which task would you like to mark complete first, and what is the completion code?")
     assert act.facts == ["completion_codes.ORIENTATION"] and "orientation completion code" in act.text
     assert c.respond("Orientation is marked complete. Which task next, and what is the code?").facts == [
         "completion_codes.BADGE_PICKUP"
     ]
-    c2 = _opened(_onboarding())
+    c2 = opened(_onboarding())
     assert c2.respond("What is the code for your T B test?").facts == ["completion_codes.TB_TEST"]
 
 
 def test_a_question_naming_no_shared_word_asks_for_no_part() -> None:
-    c = _opened(_onboarding())
+    c = opened(_onboarding())
     act = c.respond("What date would you prefer for your orientation follow-up appointment?")
     assert not any(k.startswith("completion_codes") for k in act.facts)
 
@@ -148,7 +141,7 @@ def test_what_kind_of_request_is_an_open_question() -> None:
         "What kind of leave request do you need help with today?",
         "What leave-related help do you need today?",
     ):
-        act = _opened(sc).respond(f"You're verified now. {q}")
+        act = opened(sc).respond(f"You're verified now. {q}")
         assert act.kind == "state_request" and "FMLA" in act.text and "PTO" in act.text
         assert (
             "family_relationship" in act.facts
@@ -165,7 +158,7 @@ def test_which_first_picks_the_request_in_hand_and_says_it() -> None:
             "Swap an upcoming shift",
         ],
     )
-    act = _opened(sc).respond(
+    act = opened(sc).respond(
         "Thank you, you're verified. What would you like to handle first, scheduling or payroll?"
     )
     assert act.kind == "choose" and act.choice == "payroll" and act.rule == "option_is_next_request"
@@ -180,7 +173,7 @@ def test_an_either_or_about_its_situation_is_not_a_choice_of_requests() -> None:
         goal="Your VPN is not working.",
         intents=["Skip troubleshooting and get a ticket created", "Get my VPN issue resolved"],
     )
-    act = _opened(sc).respond(
+    act = opened(sc).respond(
         "Is the VPN completely refusing to connect, or does it connect but then everything is slow?"
     )
     assert act.rule != "option_is_next_request"
@@ -202,7 +195,7 @@ def _visa_leave() -> Scenario:
 def test_which_next_names_a_spelled_request_and_a_part_of_one() -> None:
     """'the P T O request before the leave' is the PTO request (its head, spelled); 'a visa, or
     immigration update' is one option the reader split in two: still a choice of its requests."""
-    c = _opened(_visa_leave())
+    c = opened(_visa_leave())
     assert c.tracker.rank("the P T O request before the leave") == 2
     act = c.respond(
         "What would you like to take care of first: leave related to the birth, or a visa or immigration update?"
@@ -211,7 +204,7 @@ def test_which_next_names_a_spelled_request_and_a_part_of_one() -> None:
 
 
 def test_an_offer_to_take_up_a_pending_request_gets_yes_and_the_request() -> None:
-    c = _opened(_visa_leave())
+    c = opened(_visa_leave())
     act = c.respond("Your dependent was added. Would you like to complete the short P T O request now?")
     assert act.choice == "yes" and act.text.startswith("Yes. I need to request PTO days")
     assert act.rule == "offered_request_yes"
@@ -222,12 +215,12 @@ def test_both_when_its_list_fact_holds_each_option() -> None:
         {"employee_id": "EMP1", "privilege_codes": ["PRV-ICU-009", "PRV-SURG-009"]},
         intents=["Reactivate suspended clinical privileges"],
     )
-    act = _opened(sc).respond(
+    act = opened(sc).respond(
         "Which suspended privileges would you like to reactivate: the I C U privilege, the surgical privilege, or both?"
     )
     assert act.choice == "both" and act.rule == "option_both_in_facts"
     sc2 = make_scenario({"employee_id": "EMP1", "privilege_codes": ["PRV-ICU-009"]})
-    act = _opened(sc2).respond("Which would you like: the I C U privilege, the surgical privilege, or both?")
+    act = opened(sc2).respond("Which would you like: the I C U privilege, the surgical privilege, or both?")
     assert act.choice != "both"
 
 
@@ -238,7 +231,7 @@ def test_a_refusal_still_about_the_refused_request_moves_to_the_next() -> None:
         {"employee_id": "EMP1", "visa_petition_number": "OZH8122042835", "pto_type": "pto"},
         intents=["Add spouse as dependent to visa petition", "Request PTO for honeymoon"],
     )
-    c = _opened(sc)
+    c = opened(sc)
     assert (
         c.respond("I couldn't find a visa record under that petition number. Please read it once more.").kind
         == "pushback"
@@ -256,12 +249,12 @@ def test_then_read_me_the_reference_code_is_a_request() -> None:
     sc = make_scenario(
         {"employee_id": "EMP1", "diagnostic_ref_code": "DIAG-4NB82VWK"}, intents=["Fix my Wi-Fi"]
     )
-    act = _opened(sc).respond(
+    act = opened(sc).respond(
         "Your network incident has been logged. One more required step before we finish: please run the "
         "network diagnostic tool, then read me the diagnostic reference code it gives you."
     )
     assert not act.ends_call and act.facts == ["diagnostic_ref_code"] and "D I A G" in act.text
-    act = _opened(sc).respond("Step three: please restart the laptop, then tell me if that fixes it.")
+    act = opened(sc).respond("Step three: please restart the laptop, then tell me if that fixes it.")
     assert act.kind == "report"
 
 
@@ -277,7 +270,7 @@ def test_the_date_of_the_request_in_hand() -> None:
         },
         intents=["Set up accounts for my new team member", "Book a room for the transition meeting"],
     )
-    c = _opened(sc)
+    c = opened(sc)
     c.done[0] = True
     act = c.respond("Now for the room booking, please give me the building, the date, and the start time.")
     assert "meeting_date" in act.facts and "start_date" not in act.facts
@@ -288,7 +281,7 @@ def test_offered_a_wider_search_it_names_its_fallback() -> None:
         {"building_name": "Headquarters", "preferred_floor": "FL2", "fallback_floor": "FL3"},
         intents=["Book a room on floor 2", "Accept a room on floor 3 instead"],
     )
-    act = _opened(sc).respond(
+    act = opened(sc).respond(
         "There's nothing on F L two. Would you like me to check any floor in Headquarters instead?"
     )
     assert (
@@ -310,7 +303,7 @@ def _three_items() -> Scenario:
 def test_the_requests_an_agent_offers_to_move_to_are_not_refused() -> None:
     """'I can't proceed with that item. We can move to your license extension or malpractice update.':
     only the privileges are refused; its follow-up spent, the caller takes up the next request."""
-    c = _opened(_three_items())
+    c = opened(_three_items())
     c.respond(
         "The clearance code does not match, so I can't proceed with privilege reactivation right now. "
         "We can move to your license extension or malpractice update. Which would you like next?"
@@ -324,7 +317,7 @@ def test_the_requests_an_agent_offers_to_move_to_are_not_refused() -> None:
 
 
 def test_now_we_can_do_the_next_one_is_not_a_completion_of_it() -> None:
-    c = _opened(_three_items())
+    c = opened(_three_items())
     c.done[0] = True
     act = c.respond(
         "Your license extension has been submitted. Now we can do the malpractice update. Please give me the carrier."
@@ -338,8 +331,8 @@ def test_limits_go_with_a_wanted_date_not_with_any_new_value() -> None:
     sc = make_scenario(
         {"new_facility_code": "FZ-17A", "per_occurrence_limit_usd": 1000000, "aggregate_limit_usd": 3000000}
     )
-    act = _opened(sc).respond("What is the new facility code?")
+    act = opened(sc).respond("What is the new facility code?")
     assert act.facts == ["new_facility_code"]
     sc2 = make_scenario({"desired_return_date": "2026-08-23", "maximum_total_cost": 100})
-    act = _opened(sc2).respond("What new return date would you like?")
+    act = opened(sc2).respond("What new return date would you like?")
     assert "maximum_total_cost" in act.facts

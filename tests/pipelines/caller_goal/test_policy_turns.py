@@ -7,10 +7,9 @@ from __future__ import annotations
 from voxbench.pipelines.caller.goal.choose import say_option
 from voxbench.pipelines.caller.goal.options import offered_options
 from voxbench.pipelines.caller.goal.phrases import Phrasing
-from voxbench.pipelines.caller.goal.policy import GoalCaller
 from voxbench.scenarios import Scenario
 
-from .conftest import make_scenario
+from .conftest import make_scenario, opened
 
 
 def _wifi() -> Scenario:
@@ -26,14 +25,8 @@ def _wifi() -> Scenario:
     )
 
 
-def _opened(sc: Scenario) -> GoalCaller:
-    c = GoalCaller(sc)
-    c.open()
-    return c
-
-
 def test_either_or_question_answered_as_a_statement() -> None:
-    act = _opened(_wifi()).respond(
+    act = opened(_wifi()).respond(
         "For the Wi-Fi issue, are you unable to connect at all, or does it connect and then fail to load anything?"
     )
     assert act.kind == "choose" and act.choice == "unable to connect at all"
@@ -66,7 +59,7 @@ def test_a_chosen_option_is_said_in_the_callers_words() -> None:
 
 
 def test_troubleshooting_step_naming_a_fact_is_not_a_request() -> None:
-    act = _opened(_wifi()).respond("First, please turn off Wi-Fi and turn it back on. Did that resolve it?")
+    act = opened(_wifi()).respond("First, please turn off Wi-Fi and turn it back on. Did that resolve it?")
     assert act.kind == "report" and act.choice == "not_fixed" and act.facts == []
 
 
@@ -76,26 +69,26 @@ def test_open_question_states_the_request_not_a_fact() -> None:
         goal="You want the department code of employee EMP072948.",
         intents=["Look up another employee's department code"],
     )
-    act = _opened(sc).respond("Thanks, Patrick. What would you like me to check in the employee record?")
+    act = opened(sc).respond("Thanks, Patrick. What would you like me to check in the employee record?")
     assert act.kind == "state_request" and "E M P zero seven two nine four eight" in act.text
 
 
 def test_readiness_question_gets_a_yes() -> None:
-    act = _opened(_wifi()).respond(
+    act = opened(_wifi()).respond(
         "Before I log this, I need to walk through a few checks. Are you with the laptop now and able to try them?"
     )
     assert act.kind == "confirm" and act.choice == "yes" and act.rule == "willing_says_yes"
 
 
 def test_a_courtesy_tail_gets_no_words(airline: Scenario) -> None:
-    c = _opened(airline)
+    c = opened(airline)
     c.respond("May I have your confirmation number?")
     act = c.respond("Please.")
     assert act.kind == "wait" and act.text == "" and act.rule == "courtesy_waits"
 
 
 def test_offer_outside_the_goal_is_declined(airline: Scenario) -> None:
-    c = _opened(airline)
+    c = opened(airline)
     act = c.respond("Your flight is changed. Do you want to add travel insurance?")
     assert act.kind == "refuse" and act.choice == "no" and act.rule == "offer_outside_goal"
     act = c.respond(
@@ -115,13 +108,13 @@ def test_facts_holding_one_value_answer_a_head_noun_together() -> None:
         },
         goal="Your laptop is broken; you want a technician and a replacement.",
     )
-    act = _opened(sc).respond("What building is the laptop located in?")
+    act = opened(sc).respond("What building is the laptop located in?")
     assert act.kind == "answer" and "Headquarters" in act.text
 
 
 def test_a_count_is_said_with_its_noun() -> None:
     sc = make_scenario({"confirmation_number": "ZK3FFW", "bags_wanted": 1}, goal="You want to add one bag.")
-    act = _opened(sc).respond("How many bags wanted?")
+    act = opened(sc).respond("How many bags wanted?")
     assert act.text == "1 bag."
 
 
@@ -135,7 +128,7 @@ def test_asked_for_the_change_it_states_its_limits_once() -> None:
         },
         goal="You want to move your flight to March 25 for $120 or less, keeping a window seat.",
     )
-    c = _opened(sc)
+    c = opened(sc)
     act = c.respond("What is your confirmation number?")
     assert act.facts == ["confirmation_number"]
     act = c.respond("Thanks. What new date would you like?")
@@ -155,7 +148,7 @@ def test_a_backup_request_is_not_listed_or_asked_next() -> None:
             "Get an ergonomic chair",
         ],
     )
-    c = _opened(sc)
+    c = opened(sc)
     act = c.respond("What can I help you with today?")
     assert "floor 3" not in act.text and "chair" in act.text
     act = c.respond("Your desk on floor 2 is assigned. Is there anything else?")
@@ -164,7 +157,7 @@ def test_a_backup_request_is_not_listed_or_asked_next() -> None:
 
 def test_the_amount_called_total_is_the_offers_cost() -> None:
     sc = make_scenario({"confirmation_number": "ZK3FFW"}, must=["The total extra cost is under $200."])
-    act = _opened(sc).respond(
+    act = opened(sc).respond(
         "Flight six ten has a seventy-five dollar fare difference plus a seventy-five dollar change fee, for one "
         "hundred fifty dollars total. A bag fee of two hundred forty dollars applies later. Would you like me to book it?"
     )
@@ -172,14 +165,14 @@ def test_the_amount_called_total_is_the_offers_cost() -> None:
 
 
 def test_an_option_claiming_a_fact_it_lacks_is_not_taken() -> None:
-    act = _opened(_wifi()).respond(
+    act = opened(_wifi()).respond(
         "Do you know the asset tag on the laptop, or would you like me to look up the devices assigned to you?"
     )
     assert act.kind == "choose" and act.text == "Please look up the devices assigned to me."
 
 
 def test_offered_its_first_choice_it_says_yes(airline: Scenario) -> None:
-    act = _opened(airline).respond("Would you like a window seat again on the new flight?")
+    act = opened(airline).respond("Would you like a window seat again on the new flight?")
     assert act.text.startswith("Yes.") and act.choice == "yes"
 
 
@@ -193,7 +186,7 @@ def _two_requests() -> Scenario:
 
 
 def test_after_a_refusal_it_moves_to_its_next_request() -> None:
-    c = _opened(_two_requests())
+    c = opened(_two_requests())
     c.respond("I'm sorry, I can't do that without a matching record.")
     act = c.respond("No, I cannot proceed without a matching record. Would you like me to transfer you?")
     assert act.kind == "state_request" and "PTO" in act.text and not act.ends_call
@@ -201,7 +194,7 @@ def test_after_a_refusal_it_moves_to_its_next_request() -> None:
 
 
 def test_an_open_question_naming_a_request_gets_that_request() -> None:
-    c = _opened(_two_requests())
+    c = opened(_two_requests())
     c.respond("Your spouse has been added to your visa petition.")  # marks one done
     c.respond("Your PTO has been recorded.")  # taken for the other, in words it does not use
     act = c.respond("Your amendment is filed. Now, what PTO question can I help with?")
@@ -212,13 +205,13 @@ def test_an_offer_naming_only_a_date_is_in_the_goal() -> None:
     sc = make_scenario(
         {"appointment_date": "2026-06-15"}, goal="You want an appointment on 2026-06-15 at 10:00."
     )
-    act = _opened(sc).respond("You asked for ten AM. Would you like me to book June fifteenth at ten AM?")
+    act = opened(sc).respond("You asked for ten AM. Would you like me to book June fifteenth at ten AM?")
     assert act.kind == "confirm" and act.choice == "yes"
 
 
 def test_do_you_recognize_is_a_confirmation_not_a_request() -> None:
     sc = make_scenario({"phone_number": "555-018-4418"}, goal="You want to verify your identity.")
-    act = _opened(sc).respond(
+    act = opened(sc).respond(
         "I sent the code to the number ending in four four one eight. Do you recognize that phone number?"
     )
     assert act.choice == "yes" and act.facts == []
@@ -236,7 +229,7 @@ def test_asked_what_it_wants_it_says_no_current_value_and_its_other_limits() -> 
             "original_travel_details": [{"flight_date": "2026-12-05", "departure_time": "10:20"}],
         }
     )
-    c = _opened(sc)
+    c = opened(sc)
     act = c.respond("What date would you like to travel instead?")
     assert "December 26" in act.text and "December 5" not in act.text
     assert "$200" in act.text and "Aisle" in act.text
@@ -262,7 +255,7 @@ def test_the_request_the_agent_moves_to_is_in_hand_not_done() -> None:
             "Book a room for the meeting",
         ],
     )
-    c = _opened(sc)
+    c = opened(sc)
     act = c.respond(
         "Your Confluence access request has been submitted. Now for the room booking, please give me the "
         "building and the date."
@@ -273,7 +266,7 @@ def test_the_request_the_agent_moves_to_is_in_hand_not_done() -> None:
 
 def test_a_date_comes_with_its_time_and_progress_is_not_a_stall() -> None:
     sc = make_scenario({"preferred_date": "2026-10-06", "preferred_time": "10:00 AM", "employee_id": "EMP1"})
-    c = _opened(sc)
+    c = opened(sc)
     act = c.respond("For the check-in, what date would you prefer?")
     assert "October 6" in act.text and "10:00 AM" in act.text
     for _ in range(c.config.stall_limit + 1):  # the first confirm is a decision; the repeats are not
@@ -290,14 +283,14 @@ def test_which_of_its_requests_first_is_a_choice_by_its_own_order() -> None:
         {"document_number": "J2O7S3KKV", "pto_start_date": "2026-10-08", "pto_end_date": "2026-10-09"},
         intents=["Submit I-9 verification documents", "Request PTO days for a family event"],
     )
-    c = _opened(sc)
+    c = opened(sc)
     act = c.respond("Which would you like to handle first: PTO days, or the I-9 documents?")
     assert act.kind == "choose" and "I-9" in act.text and "October" not in act.text
 
 
 def test_a_building_comes_with_its_floor() -> None:
     sc = make_scenario({"delivery_building": "East Campus", "delivery_floor": "FL1", "employee_id": "EMP1"})
-    c = _opened(sc)
+    c = opened(sc)
     act = c.respond("What building should the replacement be delivered to?")
     assert "East Campus" in act.text and "F L one" in act.text
 
@@ -306,11 +299,11 @@ def test_refused_with_nothing_left_to_ask_it_says_goodbye() -> None:
     """Its one request refused and its follow-up spent, the agent explaining again (or saying the
     request 'is rejected' with a transfer offer) gets a goodbye, not 'Okay.'."""
     sc = make_scenario({"employee_id": "EMP1"}, intents=["File FMLA leave"])
-    c = _opened(sc)
+    c = opened(sc)
     assert c.respond("I'm not able to file FMLA leave for you today.").kind == "pushback"
     act = c.respond("You have not met either requirement: twelve months of employment and 1,250 hours.")
     assert act.ends_call and act.rule == "failure_condition_end"
-    c2 = _opened(sc)
+    c2 = opened(sc)
     c2.respond("I'm not able to file FMLA leave for you today.")
     act = c2.respond(
         "No. The request is rejected automatically. I can transfer you to a live agent if you want."
@@ -323,7 +316,7 @@ def test_a_request_naming_its_floor_is_said_with_the_building() -> None:
         {"building_name": "Headquarters", "floor": "FL2", "employee_id": "EMP1"},
         intents=["Get my account unlocked", "Get a desk on floor 2"],
     )
-    c = _opened(sc)
+    c = opened(sc)
     act = c.respond("Your account is unlocked. What's the next thing you need help with?")
     assert act.kind == "state_request" and "desk on floor 2" in act.text and "Headquarters" in act.text
 
@@ -333,7 +326,7 @@ def test_two_questions_with_options_both_answered_by_its_facts() -> None:
     sc = make_scenario(
         {"monitor_justification": "new_setup", "monitor_size": "27_inch", "employee_id": "EMP1"}
     )
-    c = _opened(sc)
+    c = opened(sc)
     act = c.respond(
         "Now let's do the monitor request. Is this your first monitor setup, or are you replacing an "
         "existing monitor? And what size do you need: twenty four inch, or twenty seven inch?"
