@@ -169,3 +169,14 @@ def test_without_audit_the_same_results_and_database(ex: ToolExecutor) -> None:
         assert quiet.execute(name, args) == ex.execute(name, args)
     assert quiet.db == ex.db and quiet.initial_db == ex.initial_db
     assert quiet.audit_log == [] and len(ex.audit_log) == 2 * len(calls)
+
+
+def test_closed_executor_changes_nothing(ex: ToolExecutor) -> None:
+    """After the call ends (the caller hung up), an agent still being torn down may make a
+    tool call: it is refused, and neither the database nor the audit log moves."""
+    ex.execute("set_seat", GOOD)
+    db, log = copy.deepcopy(ex.db), list(ex.audit_log)
+    ex.close()
+    r = ex.execute("set_seat", {**GOOD, "seat": "2B"})
+    assert r["status"] == "error" and r["error_type"] == "call_ended"
+    assert ex.db == db and ex.audit_log == log

@@ -61,9 +61,20 @@ class ToolExecutor:
         self._tools: dict[str, ToolFn] = domain_tools(domain)
         # Domains without EVA rules still get typed (pydantic lax-mode) parameters.
         self._rules: ParamRules = domain_param_rules(domain) or ParamRules(style="airline")
+        self.closed = False
+
+    def close(self) -> None:
+        """The call has ended: later calls change nothing and are not audited.
+
+        An agent torn down after the caller hung up may still finish a reply with a tool
+        call; the database the call is scored on is the one at its end.
+        """
+        self.closed = True
 
     def execute(self, tool_name: str, arguments: dict[str, Any] | str | None) -> dict[str, Any]:
         """Run one tool call and return its result (never raises)."""
+        if self.closed:
+            return error("call_ended", "The call has ended")
         self._call_counts[tool_name] += 1
         n = self._call_counts[tool_name]
         params, result = self._parse(arguments)

@@ -51,8 +51,11 @@ class PipelineTask:
         return f"{type(exc).__name__}: {exc}" if exc else None
 
 
-async def stop_worker(worker: PipelineWorker | None, task: PipelineTask | None, timeout: float) -> None:
-    """EndFrame, then CancelFrame, then cancel the task: each step bounded by `timeout`.
+async def stop_worker(
+    worker: PipelineWorker | None, task: PipelineTask | None, timeout: float, graceful: bool = True
+) -> None:
+    """EndFrame (``graceful``), then CancelFrame, then cancel the task: each step bounded by
+    `timeout`.
 
     Uses `asyncio.wait`, never `wait_for` on the task: `wait_for` waits for a cancelled
     task to *finish* cancelling, and a pipeline stuck in a blocking model call (a thread
@@ -60,12 +63,13 @@ async def stop_worker(worker: PipelineWorker | None, task: PipelineTask | None, 
     """
     if worker is None or task is None or task.task.done():
         return
-    with contextlib.suppress(Exception):
-        await asyncio.wait_for(worker.queue_frame(EndFrame()), timeout=timeout)
-    await asyncio.wait({task.task}, timeout=timeout)
-    if task.task.done():
-        return
-    logger.warning(f"{task.name}: did not end within {timeout}s; cancelling")
+    if graceful:
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(worker.queue_frame(EndFrame()), timeout=timeout)
+        await asyncio.wait({task.task}, timeout=timeout)
+        if task.task.done():
+            return
+        logger.warning(f"{task.name}: did not end within {timeout}s; cancelling")
     cancel = asyncio.ensure_future(worker.cancel(reason="shutdown timeout"))
     await asyncio.wait({cancel, task.task}, timeout=timeout, return_when=asyncio.ALL_COMPLETED)
     if not task.task.done():

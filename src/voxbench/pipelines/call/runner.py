@@ -255,8 +255,11 @@ async def _drain_and_stop(
                 break
     t_end = clock.now()
     rec.freeze()  # what the pipelines do while being torn down is not part of the call
+    live.executor.close()  # nor are its tool calls: the database is scored as the call left it
     await caller.stop(lim.shutdown_timeout_s)
-    await stop_worker(agent.worker, agent.task, lim.shutdown_timeout_s)
+    # The caller has hung up: the agent is cancelled, not ended. An EndFrame let it answer the
+    # goodbye and speak that out in real time into a closed line (5-7 s a call in make run).
+    await stop_worker(agent.worker, agent.task, lim.shutdown_timeout_s, graceful=False)
     await asyncio.sleep(0.2)  # let observer queues flush
     for ev in pacing_events(rec, caller.outputs(), t_end):
         rec.emit(ev)
