@@ -86,7 +86,7 @@ def test_bag_caller_declines_a_seat_and_says_its_count_plainly() -> None:
     caller.open()
     act = caller.respond("How many bags would you like to add?")
     assert act.text == "1 bag." and act.facts == ["Bags wanted"]
-    act = caller.respond("Done. Do you want to add a seat?")
+    act = caller.respond("Okay. Do you want to add a seat?")  # the bag not added yet: declined, call goes on
     assert act.kind == "refuse" and act.choice == "no" and act.rule == "offer_outside_goal"
     act = caller.respond("Would you like me to add the bag now?")
     assert act.kind == "confirm" and act.choice == "yes"

@@ -169,7 +169,8 @@ def test_silence_gets_a_check_in_then_a_goodbye() -> None:
 
 def test_a_request_stated_again_and_again_ends_the_call() -> None:
     """Live bb.2: after a lookup the agent kept asking "Anything else?" without doing the second
-    request; the caller stated it seven times. It states it again only give_up_after - 1 times."""
+    request; the caller stated it seven times. It states it again only give_up_after - 1 times
+    (the very same agent turn again gets no second statement: ``test_policy_live_loops``)."""
     c = GoalCaller(
         make_scenario(
             {"last_name": "Murphy"},
@@ -178,7 +179,13 @@ def test_a_request_stated_again_and_again_ends_the_call() -> None:
     )
     c.open()
     c.tracker.done[0] = True  # the first request is done
-    acts = [c.respond("I found your booking. Do you need anything else?") for _ in range(4)]
+    turns = [
+        "I found your booking. Do you need anything else?",
+        "Your booking is for May sixth in main cabin. Is there anything else I can help with?",
+        "Thanks for waiting, I have the reservation open here. Anything else today?",
+        "The flight leaves Denver at eight twenty. Can I help you with anything else?",
+    ]
+    acts = [c.respond(t) for t in turns]
     kinds = [a.kind for a in acts]
     assert kinds[: c.config.give_up_after - 1] == ["state_request"] * (c.config.give_up_after - 1)
     end = acts[c.config.give_up_after - 1]

@@ -62,8 +62,8 @@ def test_a_read_back_of_an_identity_fact_is_still_confirmed() -> None:
 
 def test_feel_free_to_ask_after_the_request_is_done_thanks_and_ends() -> None:
     c = opened(_seat())
-    act = c.respond("Great! I have changed your seat preference to window. Do you want to add any bags?")
-    assert act.kind == "refuse" and act.rule == "offer_outside_goal"
+    act = c.respond("Great! I have changed your seat preference to window. Is that right?")
+    assert act.kind == "confirm" and not act.ends_call
     assert c.done == [True]  # the completion is noted on that turn
     act = c.respond(FEEL_FREE)
     assert act.ends_call and act.rule == "nothing_else_end"

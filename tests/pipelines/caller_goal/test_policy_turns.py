@@ -89,12 +89,17 @@ def test_a_courtesy_tail_gets_no_words(airline: Scenario) -> None:
 
 def test_offer_outside_the_goal_is_declined(airline: Scenario) -> None:
     c = opened(airline)
-    act = c.respond("Your flight is changed. Do you want to add travel insurance?")
+    act = c.respond("Let me check the options. Do you want to add travel insurance?")
     assert act.kind == "refuse" and act.choice == "no" and act.rule == "offer_outside_goal"
     act = c.respond(
         "There is a nonstop at one PM with a fifty dollar fee. Would you like me to book that flight?"
     )
     assert act.kind == "confirm" and act.choice == "yes"
+
+
+def test_offer_outside_the_goal_after_the_request_is_done_is_declined_and_ends(airline: Scenario) -> None:
+    act = opened(airline).respond("Your flight is changed. Do you want to add travel insurance?")
+    assert act.ends_call and act.choice == "no" and act.rule == "offer_outside_goal_all_done_end"
 
 
 def test_facts_holding_one_value_answer_a_head_noun_together() -> None:

@@ -20,6 +20,7 @@ from voxbench.pipelines.caller.goal.config import GoalCallerConfig
 from voxbench.pipelines.caller.goal.cues import NEXT_STEP
 from voxbench.pipelines.caller.goal.facts import FactBook
 from voxbench.pipelines.caller.goal.intents import IntentTracker, goal_clause_facts, intent_facts
+from voxbench.pipelines.caller.goal.learn import Learnings
 from voxbench.pipelines.caller.goal.phrases import Phrasing, as_need, first_person
 from voxbench.pipelines.caller.goal.pushback import PushBacks, step_fixes
 from voxbench.pipelines.caller.goal.say import FactSayer
@@ -33,6 +34,13 @@ OFFER_REQ = re.compile(
     re.I,
 )
 
+
+# An offer to tell more ('Would you like to know more about it?').
+MORE_OFFERED = re.compile(
+    r"^(?!(?:what|which|how|when|where|who|why)\b)(?:.*\b(would|do) you (like|want) to (know|hear)\b"
+    r"|.*\bmore (about|information|details)\b)",
+    re.I,
+)
 
 # An offer whose object is a pronoun ('Would you like to assign it now?', 'shall we do that?').
 _BY_PRONOUN = re.compile(r"\bto \w+ (it|that|this|them)\b", re.I)
@@ -53,6 +61,7 @@ class Draft:
     kind: ActKind | None = None
     rule: str = ""
     choice: str = ""
+    ends: bool = False
 
 
 class FollowUps:
@@ -67,6 +76,7 @@ class FollowUps:
     intents: list[str]
     tracker: IntentTracker
     goal_text: str
+    learn: Learnings
     done: list[bool]
     given: set[str]
     acts: list[CallerAct]
@@ -84,9 +94,11 @@ class FollowUps:
         refused = heard.has("denial") and not heard.has("completed")
         if refused and heard.has("anything_else") and self.push.left():
             return self._after_refusal(text, heard)
+        if self._asks_rest(heard):  # told part of what it called to find out: the rest only
+            return self._ask_rest(heard, bool(MORE_OFFERED.match(heard.question)))
         if heard.has("completed") and heard.has("hold") and not heard.has("anything_else"):
             return self._act("wait", "", "next_step_waits", heard)
-        if heard.has("completed") or heard.has("anything_else"):
+        if heard.has("completed") or heard.has("anything_else") or (self.learn.new and self.learn.complete):
             return self._after_done(heard)
         if heard.has("troubleshoot"):
             fixed = step_fixes(self.rules, text)
@@ -112,6 +124,26 @@ class FollowUps:
         return self._acknowledge(heard)
 
     # -- pieces ---------------------------------------------------------------------------------
+
+    def _asks_rest(self, heard: Heard) -> bool:
+        """Part of the caller's question is answered and the agent asks what it needs, offers more,
+        or has just told a part: the caller asks for the parts still missing (:mod:`.learn`)."""
+        if not self.learn.partial or heard.has("denial"):
+            return False
+        return (
+            heard.has("open_question")
+            or heard.has("anything_else")
+            or bool(MORE_OFFERED.match(heard.question))
+            or (self.learn.new and not heard.has("question"))
+        )
+
+    def _ask_rest(self, heard: Heard, yes: bool = False) -> CallerAct:
+        """'Thanks. I still need to know the gate.': the untold parts, in the goal's own words
+        ('Yes, I still need to know ...' to an offer to tell more)."""
+        missing = self.learn.missing()
+        what = " and ".join(m[:1].lower() + first_person(m)[1:] for m in missing)
+        line = f"Yes, I still need to know {what}." if yes else self.phr.say("ask_rest", what=what)
+        return self._act("state_request", line, "ask_what_is_missing", heard, choice=" and ".join(missing))
 
     def _offered_request(self, heard: Heard) -> int | None:
         """The agent offers to take up one of the caller's pending requests ('Would you like to do the
@@ -183,11 +215,16 @@ class FollowUps:
         self._pending_before = len(self.tracker.pending())
         asks_back = {"request", "options"} <= set(heard.kinds)  # 'not X unless A or B?': no refusal
         before = {i for i, d in enumerate(self.done) if d}
-        if heard.has("completed") or (heard.has("denial") and not asks_back):
+        self.learn.note(text)
+        learning = bool(self.learn.parts) and len(self.intents) == 1
+        completed = heard.has("completed") and not learning  # a question is done when answered
+        if completed or (heard.has("denial") and not asks_back):
             said = [s for s in sentences_of(text) if not NEXT_STEP.search(s) and not s.endswith("?")]
-            self.tracker.note(" ".join(said) or text, heard.has("completed"))
-            if not heard.has("completed"):  # the requests this refusal named
+            self.tracker.note(" ".join(said) or text, completed)
+            if not completed:  # the requests this refusal named
                 self._refused |= {i for i, d in enumerate(self.done) if d and i not in before}
+        if learning and self.learn.complete:
+            self.done[0] = True
 
     def _next_request(self, i: int) -> tuple[str, list[str]]:
         """'Yes, one more thing: I need to ...' with the request's details, and the facts told."""

@@ -49,6 +49,16 @@ PHRASES: dict[str, tuple[str, ...]] = {
         "No, that's everything. Thanks, bye.",
         "No, that's it. Thank you, goodbye.",
     ),
+    "no_thanks_bye": (  # an offer outside the goal once every request is done: decline and end
+        "No, that's all, thanks. Goodbye.",
+        "No thanks, that's everything. Goodbye.",
+        "No, thank you. That's all I needed. Goodbye.",
+    ),
+    "ask_rest": (  # told part of what it calls to find out: the rest, in the goal's words
+        "Thanks. I still need to know {what}.",
+        "Thank you. Could you also tell me {what}?",
+        "Thanks. I'd also like to know {what}.",
+    ),
     "bye_give_up": (
         "Okay, I understand. Goodbye.",
         "Alright, I'll leave it there. Goodbye.",

@@ -9,14 +9,19 @@ the agent's turn (:mod:`.classify`) and decides, in this order:
    offer meets the goal (:mod:`.tree` limits), no and the must-haves otherwise;
 3. offers options: the one the criteria pick (limits, the tree's earliest/latest rule, the
    caller's ranked preferences, its facts, its goal's words);
-4. offers a transfer: decline or accept, as the escalation rule says;
-5. reports the task done (in words, or by stating the result it wants: :mod:`.results`), or asks
-   "anything else?" (or says it: 'If you have any other questions, feel free to ask'): the
-   request still open, the next intent, or thanks and goodbye when none is left;
+4. offers a transfer: decline or accept, as the escalation rule says; offers something outside
+   the goal: no, and goodbye with it when every request is done;
+5. reports the task done (in words, or by stating the result it wants: :mod:`.results`; a goal
+   that asks to find things out, when it has told each: :mod:`.learn`), or asks "anything else?"
+   (or says it: 'If you have any other questions, feel free to ask'): the request still open (of a
+   question half answered, only the parts not told), the next intent, or thanks and goodbye;
 6. refuses: the tree's next scripted line, one follow-up question, then goodbye (failure);
 7. a troubleshooting step: fixed or not, by the steps the tree says fix it;
 8. a hold (or an action announced, 'I'll add a checked bag'): wait silently; a question it has
    no fact for: say so (it never invents one).
+
+Whatever the rule, the caller does not say the same line twice in a row to the same agent turn
+(:class:`.stall.SameLine`): the second time it says goodbye, as the tree's failure condition does.
 
 Deterministic for a seed (the seed only picks among equivalent phrasings).
 """
@@ -34,12 +39,13 @@ from voxbench.pipelines.caller.goal.cues import PROGRESS
 from voxbench.pipelines.caller.goal.facts import Fact, FactBook, goal_facts
 from voxbench.pipelines.caller.goal.followups import Draft, FollowUps
 from voxbench.pipelines.caller.goal.intents import GENERIC, IntentTracker
+from voxbench.pipelines.caller.goal.learn import Learnings
 from voxbench.pipelines.caller.goal.options import option_clause
 from voxbench.pipelines.caller.goal.phrases import Phrasing, as_need, first_person
 from voxbench.pipelines.caller.goal.pushback import PushBacks
 from voxbench.pipelines.caller.goal.say import FactSayer
 from voxbench.pipelines.caller.goal.scope import Scope, about_transfer
-from voxbench.pipelines.caller.goal.stall import AskLoop, Stalls
+from voxbench.pipelines.caller.goal.stall import AskLoop, SameLine, Stalls
 from voxbench.pipelines.caller.goal.tree import (
     TreeRules,
     content_words,
@@ -96,6 +102,7 @@ class GoalCaller(FollowUps):
         self.intents = [i for i in intents if i] or [goal.high_level_user_goal]
         self.tracker = IntentTracker(self.intents)
         self.goal_text = goal.high_level_user_goal
+        self.learn = Learnings(tree.must_have_criteria)
         self.done: list[bool] = self.tracker.done
         self.given: set[str] = set()
         self.acts: list[CallerAct] = []
@@ -105,6 +112,7 @@ class GoalCaller(FollowUps):
         self._stuck = 0
         self.asks = AskLoop(self.config.same_ask_limit)
         self.stalls = Stalls(self.config.stall_limit)
+        self.same = SameLine()
         self._pending_before = len(self.intents)
         self._refused: set[int] = set()  # requests a refusal named (and so marked done)
         self._last_heard = ""  # the agent's previous turn (an action announced there, its result now)
@@ -148,11 +156,24 @@ class GoalCaller(FollowUps):
             heard=list(heard.kinds) if heard else [],
             **kw,
         )
+        if heard is not None and self.same.again(act, self._last_heard, heard.question):
+            return self._said_already(heard)
+        self.same.note(act, self._last_heard, heard.question if heard else "")
         if act.ends_call:
             self.ended = True
         self.given.update(act.facts)
         self.acts.append(act)
         return act
+
+    def _said_already(self, heard: Heard) -> CallerAct:
+        """The agent's turn again, after the caller already said its line to it: no second time,
+        but the tree's next step: goodbye, with thanks when every request is done, else as its
+        failure condition says (the agent cannot do it)."""
+        if self.tracker.pending():
+            text = self.phr.say("bye_give_up")
+        else:
+            text = self.phr.say("bye_nothing" if heard.has("question") else "bye_done")
+        return self._act("end", text, "same_line_again_end", heard, ends_call=True)
 
     def open(self) -> CallerAct:
         """The starting utterance (the opening line of the call)."""
@@ -199,6 +220,8 @@ class GoalCaller(FollowUps):
         if end is not None:
             return end
         offered = self._offered_request(heard)
+        if offered is not None and self.learn.partial:  # 'Would you like to know more about it?'
+            return self._ask_rest(heard, yes=True)
         if offered is not None and not heard.has("request"):  # 'Would you like to do the shift swap now?'
             need = as_need(self.intents[offered])
             details, told = self._intent_details(offered)
@@ -233,9 +256,8 @@ class GoalCaller(FollowUps):
             return accepted
         if d.kind is not None and d.kind != "decline_transfer":
             self._stuck = 0
-            return self._act(
-                d.kind, " ".join(d.parts), d.rule, heard, facts=list(dict.fromkeys(d.facts)), choice=d.choice
-            )
+            return self._act(d.kind, " ".join(d.parts), d.rule, heard, facts=list(dict.fromkeys(d.facts)),
+                             choice=d.choice, ends_call=d.ends)  # fmt: skip
         return self._without_draft(text, heard, d)
 
     def _call_ending(self, heard: Heard) -> CallerAct | None:
@@ -337,6 +359,11 @@ class GoalCaller(FollowUps):
             d.kind, d.rule, d.choice = "choose", "offered_its_preference", pref.spoken()
             return
         if not readback and self.scope.outside(text, heard.question):
+            if not self.tracker.pending() and not {"denial", "transfer_offer"} & set(heard.kinds):
+                # every request done, nothing refused here (live bb.2: 'Do you want to add bags?'
+                d.parts.append(self.phr.say("no_thanks_bye"))  # eight times): decline once and end
+                d.kind, d.rule, d.choice, d.ends = "end", "offer_outside_goal_all_done_end", "no", True
+                return
             d.parts.append(self.phr.say("no_thanks"))
             d.kind, d.rule, d.choice = "refuse", "offer_outside_goal", "no"
             return

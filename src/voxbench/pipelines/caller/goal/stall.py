@@ -1,7 +1,10 @@
-"""The goal caller's stall budgets: agent turns in a row that brought it no progress, and the
-same facts asked for again and again."""
+"""The goal caller's stall budgets: agent turns in a row that brought it no progress, the same
+facts asked for again and again, and the same line about to be said again to the same agent turn."""
 
 from __future__ import annotations
+
+import re
+from difflib import SequenceMatcher
 
 from voxbench.pipelines.caller.goal.acts import CallerAct
 
@@ -49,3 +52,50 @@ class AskLoop:
         self._same = self._same + 1 if repeat else 0
         self._last = ask
         return self._same >= self.limit
+
+
+_FREE = ("answer", "correct", "wait", "open", "end", "check_in")
+"""Acts that may be said again: facts asked again (the agent may not have heard them; :class:`AskLoop`
+bounds that), silence, the opening, the goodbye, the check-in."""
+
+
+def _words(text: str) -> list[str]:
+    return re.findall(r"[a-z0-9]+", text.lower())
+
+
+def _same(a: str, b: str) -> bool:
+    """The same words, up to a few an STT hears differently ('May 20' / 'May 20th', '7.30pm' / 'p.m.')."""
+    return SequenceMatcher(None, _words(a), _words(b)).ratio() >= 0.8
+
+
+class SameLine:
+    """The caller's last spoken line and the agent turn it answered.
+
+    The same line (same kind, rule, choice and facts, whatever the seeded wording) to the same
+    agent turn again (its words, or its question after only an acknowledgement) is a loop a person
+    does not keep up: live bb.2 said "No, thank you." to 'Do you want to add bags?' seven times,
+    bb.3 restated its request to the same turn seven times (make run, 2026-12-04)."""
+
+    def __init__(self) -> None:
+        self._last: tuple[tuple[str, ...], str, str] | None = None
+
+    @staticmethod
+    def _key(act: CallerAct) -> tuple[str, ...]:
+        return (act.kind, act.rule, act.choice, *sorted(act.facts))
+
+    def again(self, act: CallerAct, turn: str, question: str) -> bool:
+        """Whether ``act`` says the last line again to the same agent turn."""
+        if self._last is None or act.kind in _FREE or self._key(act) != self._last[0]:
+            return False
+        last_turn, last_q = self._last[1], self._last[2]
+        if _same(turn, last_turn):
+            return True
+        # the same question after no more than an acknowledgement ('I understand. Do you want ...?')
+        said = [s for s in re.split(r"(?<=[.!?])\s+", turn.strip()) if s and not s.endswith("?")]
+        return (
+            bool(question and last_q) and _same(question, last_q) and all(len(_words(s)) <= 3 for s in said)
+        )
+
+    def note(self, act: CallerAct, turn: str, question: str) -> None:
+        if act.text:
+            self._last = (self._key(act), turn, question)
