@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from voxbench.pipelines.caller.goal_live import goal_caller_for, is_fragment, reply_delay
+from voxbench.pipelines.config import GoalSimConfig
 from voxbench.pipelines.scenario_input import CallScenario
 from voxbench.scenarios import load_dataset
 
@@ -68,7 +69,8 @@ def test_a_request_restated_before_the_answer_is_said_is_not_answered_twice(call
         return LLMContextUserTurnFrame(text=text, timestamp="")
 
     stats: dict[str, int] = {}
-    driver = GoalDriver(caller, lambda act: None, no_greeting_s=60.0, statement_wait_s=5.0, stats=stats)
+    waits = GoalSimConfig(no_greeting_s=60.0, statement_wait_s=5.0, fragment_wait_s=0.0)
+    driver = GoalDriver(caller, lambda act: None, waits, stats=stats)
     ask = "Could you tell me the confirmation number and last name, please?"
     said_line = [SleepFrame(sleep=0.5), BotStoppedSpeakingFrame(), SleepFrame(sleep=0.5)]  # (a system
     # frame overtakes queued data frames: the sleeps keep the order a call has, on virtual time)
@@ -84,3 +86,49 @@ def test_a_request_restated_before_the_answer_is_said_is_not_answered_twice(call
     said = [f.text for f in down if isinstance(f, TTSSpeakFrame)]
     assert len(said) == 3 and stats["overlapped_asks"] == 1
     assert "four R eight" not in said[0] and "four R eight" in said[1] and "four R eight" in said[2]
+
+
+def _bag_caller():  # type: ignore[no-untyped-def]
+    dd = load_dataset(None, ["airline"]).domains["airline"]
+    c = goal_caller_for(CallScenario.from_domain(dd, "bb.1"), seed=0)
+    c.open()
+    c.respond("Please provide the confirmation number and the last name. How many bags?")
+    return c
+
+
+def test_a_statement_that_completes_every_request_waits_only_done_wait_s() -> None:
+    """Live bb.1 (make run 2026-12-04, statement_wait_s 8): 'The bag has been added to the booking.
+    Thank you for your patience.' got 'Perfect, thanks. Bye.' 8 s later (90.4 -> 98.4 s)."""
+    c = _bag_caller()
+    done = "The bag has been added to the booking. Thank you for your patience."
+    assert reply_delay(c, done, 8.0, 12.0, 2.0) == 2.0
+    assert reply_delay(c, done, 8.0, 12.0) == 8.0  # without the field: as before
+    assert reply_delay(c, done, 1.0, 12.0, 2.0) == 1.0  # never longer than a statement's wait
+    assert c.done == [False] and c.acts[-1].kind == "answer"  # asking changed nothing
+    act = c.respond(done)
+    assert act.ends_call and act.rule == "resolution_end"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Okay. I'll look up the booking and add the bag. Please hold on a moment.",  # announced, not done
+        "I found your booking. You have a flight from Denver to Seattle on May 6.",  # no completion
+        "I'm sorry, the bag could not be added to the booking.",  # a refusal
+    ],
+)
+def test_a_statement_that_completes_nothing_waits_statement_wait_s(text: str) -> None:
+    assert reply_delay(_bag_caller(), text, 8.0, 12.0, 2.0) == 8.0
+
+
+def test_a_completion_with_a_request_left_waits_statement_wait_s() -> None:
+    from tests.pipelines.caller_goal.conftest import make_scenario
+    from voxbench.pipelines.caller.goal.policy import GoalCaller
+
+    c = GoalCaller(
+        make_scenario(
+            {"last_name": "Murphy"}, intents=["Add a checked bag.", "Change my seat to a window seat."]
+        )
+    )
+    c.open()
+    assert reply_delay(c, "The checked bag has been added to your flight.", 8.0, 12.0, 2.0) == 8.0

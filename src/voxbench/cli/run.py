@@ -26,7 +26,8 @@ OFFLINE_DEFAULT_CALL = {
 """The bundled 1.5B agent announces a lookup in a sentence of up to ~3 s and answers 10-30 s
 later on 2 loaded cores: the trace caller treats such turns as holds and waits that long. It
 pauses 5-8 s between its sentences while it generates the next: the goal caller waits 8 s
-after a turn that asks nothing before it answers."""
+after a turn that asks nothing before it answers (2 s, ``done_wait_s``, after one that completes
+all its requests: its answer is goodbye whatever comes next)."""
 
 
 def _kv(text: str) -> tuple[str, float]:

@@ -102,6 +102,16 @@ class GoalSimConfig(_Cfg):
         description="after an agent turn that asks nothing (a statement, a hold, 'Done.'), reply only once "
         "the agent has been quiet this long: a small local agent pauses seconds between its sentences",
     )
+    done_wait_s: float = Field(
+        default=2.0,
+        ge=0,
+        le=60,
+        description="the same, shorter, for a statement that completes every request the caller has ('The "
+        "bag has been added to the booking.'): whatever the agent adds, the caller's reply is its goodbye, "
+        "so waiting statement_wait_s only adds dead air (live bb.1: 8 s before 'Perfect, thanks. Bye.'); a "
+        "beat is kept so an 'Anything else?' after a short pause is not talked over. Capped by "
+        "statement_wait_s; fragments keep fragment_wait_s",
+    )
     fragment_wait_s: float = Field(
         default=12.0,
         ge=0,

@@ -55,7 +55,7 @@ from voxbench.pipelines.bundles import SimulatorServices
 from voxbench.pipelines.caller.goal.acts import CallerAct
 from voxbench.pipelines.caller.goal.classify import ANYTHING_ELSE_OFFERED, classify
 from voxbench.pipelines.caller.goal.policy import GoalCaller, GoalCallerConfig
-from voxbench.pipelines.config import CallConfig
+from voxbench.pipelines.config import CallConfig, GoalSimConfig
 from voxbench.pipelines.scenario_input import CallScenario
 from voxbench.pipelines.turns import user_aggregator_params
 from voxbench.processors.caller_turns import CallerHangUp, HangUpFrame
@@ -119,15 +119,23 @@ def is_fragment(agent_text: str) -> bool:
 
 
 def reply_delay(
-    caller: GoalCaller, agent_text: str, statement_wait_s: float, fragment_wait_s: float
+    caller: GoalCaller,
+    agent_text: str,
+    statement_wait_s: float,
+    fragment_wait_s: float,
+    done_wait_s: float | None = None,
 ) -> float:
     """How long the agent must stay quiet before the caller answers ``agent_text`` (0: at once).
-    A plain statement that is only a fragment waits longest: all the caller would say is "Okay."."""
+    A plain statement that is only a fragment waits longest: all the caller would say is "Okay.".
+    One that completes every request waits ``done_wait_s`` (at most ``statement_wait_s``): the
+    caller's reply is its goodbye whatever the agent adds."""
     kinds = _may_go_on(caller, agent_text)
     if kinds is None and not (caller.opened and "?" not in agent_text and is_fragment(agent_text)):
         return 0.0  # ('Please.', the tail of a request already answered, is no new request)
     if (kinds is None or kinds <= {"statement"}) and is_fragment(agent_text):
         return max(statement_wait_s, fragment_wait_s)
+    if done_wait_s is not None and caller.would_finish(agent_text):
+        return min(statement_wait_s, done_wait_s)
     return statement_wait_s
 
 
@@ -136,7 +144,7 @@ class GoalDriver(FrameProcessor):
 
     A turn that asks something is answered at once. One that asks nothing yet ("Hello.",
     "Let me look that up.", "Done.") is answered only after ``statement_wait_s`` of agent
-    silence: the small local agent pauses seconds between its sentences while it generates the
+    silence (``done_wait_s`` when it completes every request the caller has): the small local agent pauses seconds between its sentences while it generates the
     next, and a caller that answered each sentence would talk into the next one and then answer
     the question again. If the agent speaks again first, the reply covers every agent turn since
     the caller last spoke. A piece of a sentence (:func:`is_fragment`) waits ``fragment_wait_s``:
@@ -149,9 +157,7 @@ class GoalDriver(FrameProcessor):
         self,
         caller: GoalCaller,
         on_act: Callable[[CallerAct], None],
-        no_greeting_s: float,
-        statement_wait_s: float,
-        fragment_wait_s: float = 0.0,
+        waits: GoalSimConfig,
         stats: dict[str, int] | None = None,
         silence_check_s: float | None = None,
         **kwargs: Any,
@@ -159,9 +165,10 @@ class GoalDriver(FrameProcessor):
         super().__init__(**kwargs)
         self.caller = caller
         self.on_act = on_act
-        self.no_greeting_s = no_greeting_s
-        self.statement_wait_s = statement_wait_s
-        self.fragment_wait_s = fragment_wait_s
+        self.no_greeting_s = waits.no_greeting_s
+        self.statement_wait_s = waits.statement_wait_s
+        self.fragment_wait_s = waits.fragment_wait_s
+        self.done_wait_s = waits.done_wait_s
         self.silence_check_s = silence_check_s
         self.stats = stats if stats is not None else {}
         for key in (
@@ -265,7 +272,9 @@ class GoalDriver(FrameProcessor):
         await self._cancel_timers()
         self.stats["agent_turns_heard"] += 1
         self._heard.append(text.strip())
-        delay = reply_delay(self.caller, " ".join(self._heard), self.statement_wait_s, self.fragment_wait_s)
+        delay = reply_delay(
+            self.caller, " ".join(self._heard), self.statement_wait_s, self.fragment_wait_s, self.done_wait_s
+        )
         if delay <= 0:
             await self._reply()
         else:
@@ -334,9 +343,7 @@ def build_goal_simulator(
     driver = GoalDriver(
         caller,
         lambda act: emit(act.to_event(clock.now())),
-        gcfg.no_greeting_s,
-        gcfg.statement_wait_s,
-        gcfg.fragment_wait_s,
+        gcfg,
         services.info.caller_stats,
         # off when the call's inactivity limit would end the call first
         silence_check_s=gcfg.silence_check_s

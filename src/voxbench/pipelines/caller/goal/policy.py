@@ -28,6 +28,7 @@ Deterministic for a seed (the seed only picks among equivalent phrasings).
 
 from __future__ import annotations
 
+import copy
 import re
 from typing import Any
 
@@ -200,6 +201,24 @@ class GoalCaller(FollowUps):
         act = self._decide(agent_text, heard)
         self.stalls.note(act, len(self.given) > given, sum(self.done) > done)
         return act
+
+    def would_finish(self, agent_text: str) -> bool:
+        """Whether this agent turn, a completion (or the last part of a question told), would leave
+        none of the caller's requests open. Nothing changes: the live driver asks it to choose how
+        long to wait before replying (``GoalSimConfig.done_wait_s``), before the turn is over."""
+        if not self.opened or not self.tracker.pending():
+            return False
+        saved = copy.deepcopy((self.tracker, self.learn, self._refused, self._pending_before))
+        try:
+            heard = classify(
+                agent_text, self.book, self.given, None, self._focus(agent_text), self._last_heard
+            )
+            self._note_resolutions(agent_text, heard)
+            told = heard.has("completed") or (self.learn.new and self.learn.complete)
+            return told and not heard.has("denial") and not self.tracker.pending()
+        finally:
+            self.tracker, self.learn, self._refused, self._pending_before = saved
+            self.done = self.tracker.done
 
     # -- the decision ---------------------------------------------------------------------------
 
