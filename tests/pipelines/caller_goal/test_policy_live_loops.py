@@ -180,3 +180,32 @@ def test_a_goal_without_a_question_is_unchanged() -> None:
     c = opened(sc)
     assert not c.learn.parts
     assert c.respond("Your flight is on time and leaves from gate B7.").rule == "acknowledge_statement"
+
+
+# -- the same-line rule on other acts -------------------------------------------------------------
+
+
+def test_a_yes_to_the_same_read_back_is_said_twice_not_three_times() -> None:
+    """A short 'Yes.' is what the agent's VAD and STT miss most: asked again, said again; a third
+    time to the same read-back is a loop."""
+    c = _builtin("bb.2")
+    ask = "So that's a window seat on your flight from Phoenix to Denver, is that correct?"
+    acts = [c.respond(ask) for _ in range(3)]
+    assert [a.kind for a in acts[:2]] == ["confirm", "confirm"]
+    assert acts[2].ends_call and acts[2].rule == "same_line_again_end"
+
+
+def test_facts_asked_again_by_the_same_turn_are_given_again() -> None:
+    """Fact answers are bounded by same_ask_limit (AskLoop), not by the same-line rule."""
+    c = _builtin("bb.2")
+    ask = "Could you tell me the confirmation number and last name, please?"
+    acts = [c.respond(ask) for _ in range(3)]
+    assert [a.kind for a in acts] == ["answer"] * 3
+
+
+def test_the_same_question_it_has_no_answer_for_gets_goodbye_the_second_time() -> None:
+    c = _builtin("bb.2")
+    first = c.respond("What is your date of birth?")
+    assert first.kind == "cannot_answer"
+    again = c.respond("What is your date of birth?")
+    assert again.ends_call and again.rule == "same_line_again_end"

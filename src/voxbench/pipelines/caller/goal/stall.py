@@ -55,8 +55,12 @@ class AskLoop:
 
 
 _FREE = ("answer", "correct", "wait", "open", "end", "check_in")
-"""Acts that may be said again: facts asked again (the agent may not have heard them; :class:`AskLoop`
-bounds that), silence, the opening, the goodbye, the check-in."""
+"""Acts that may be said again: facts asked again (the agent's STT may have missed them: live bb.2
+heard 'H N four R eight B' as 'h and 4r8b'; :class:`AskLoop` bounds that at ``same_ask_limit``),
+silence, the opening, the goodbye, the check-in."""
+_ONCE_MORE = ("confirm",)
+"""A yes to the same read-back or offer is said a second time (a short 'Yes.' is what the agent's
+VAD and STT miss most), not a third."""
 
 
 def _words(text: str) -> list[str]:
@@ -78,14 +82,14 @@ class SameLine:
 
     def __init__(self) -> None:
         self._last: tuple[tuple[str, ...], str, str] | None = None
+        self._times = 0  # the last line, said to that turn this many times in a row
 
     @staticmethod
     def _key(act: CallerAct) -> tuple[str, ...]:
         return (act.kind, act.rule, act.choice, *sorted(act.facts))
 
-    def again(self, act: CallerAct, turn: str, question: str) -> bool:
-        """Whether ``act`` says the last line again to the same agent turn."""
-        if self._last is None or act.kind in _FREE or self._key(act) != self._last[0]:
+    def _repeats(self, act: CallerAct, turn: str, question: str) -> bool:
+        if self._last is None or self._key(act) != self._last[0]:
             return False
         last_turn, last_q = self._last[1], self._last[2]
         if _same(turn, last_turn):
@@ -96,6 +100,13 @@ class SameLine:
             bool(question and last_q) and _same(question, last_q) and all(len(_words(s)) <= 3 for s in said)
         )
 
+    def again(self, act: CallerAct, turn: str, question: str) -> bool:
+        """Whether ``act`` says the last line again to the same agent turn, once too often."""
+        if act.kind in _FREE or not self._repeats(act, turn, question):
+            return False
+        return self._times >= (2 if act.kind in _ONCE_MORE else 1)
+
     def note(self, act: CallerAct, turn: str, question: str) -> None:
         if act.text:
+            self._times = self._times + 1 if self._repeats(act, turn, question) else 1
             self._last = (self._key(act), turn, question)
