@@ -166,6 +166,8 @@ def test_parts_come_from_the_learn_must_haves_only() -> None:
         ("The gate is 12.", {"the gate"}),
         ("Please go to the gate early.", set()),  # no value after 'gate'
         ("Is your flight on time?", set()),  # a question tells nothing
+        ("Let me check whether your flight is on time.", set()),  # the question restated
+        ("You'd like to know the departure time and gate.", set()),
     ],
 )
 def test_a_part_is_told_by_its_value(sentence: str, told: set[str]) -> None:

@@ -12,7 +12,8 @@ told" (the scenario's own words, so the caller asks for nothing its goal does no
 "and" and commas: "the departure time and gate" is "the departure time" and "the gate". A part is
 told by an agent sentence that is no question and
 
-* for "whether X is P": says P ("on time"), or for "on time" a delay or cancellation;
+* for "whether X is P": says P ("on time"), or for "on time" a delay or cancellation, and not
+  as a question restated ("Let me check whether your flight is on time.");
 * for a part whose head noun is "time": says a clock time ("7.30pm", "at eleven", not "in 20 minutes");
 * for any other part: says its head noun with a value right after it ("gate B7", "the gate is 12",
   "gate B seven"); "the gate" alone tells nothing.
@@ -55,6 +56,8 @@ class Part:
         if m is not None:
             pred = m.group("pred").strip().rstrip(".").lower()
             opposite = _OPPOSITES.get(pred)
+            if re.search(r"\b(whether|if)\b", sentence, re.I):  # 'Let me check if it is on time.'
+                return False
             return pred in sentence.lower() or bool(opposite and opposite.search(sentence))
         toks = tokens(sentence)
         if self.head == "time":
