@@ -98,9 +98,12 @@ def test_plural_dates_of_the_request_in_hand() -> None:
 
 
 def test_an_agent_looping_on_a_given_fact_is_left_after_a_few_turns() -> None:
+    """Asked in turn in two wordings, the caller answers ``same_ask_limit`` more times (AskLoop);
+    the same wording a third time with nothing new ends sooner (SameContent: test_policy_live_repeats)."""
     c = GoalCaller(make_scenario({"last_name": "Murphy", "confirmation_number": "PP248Z"}))
     c.open()
-    acts = [c.respond("What is your last name?") for _ in range(5)]
+    asks = ["What is your last name?", "Could you spell your last name for me?"]
+    acts = [c.respond(asks[i % 2]) for i in range(5)]
     assert [a.kind for a in acts[:4]] == ["answer"] * 4
     assert acts[4].ends_call and acts[4].rule == "same_facts_asked_again_end"
 
@@ -125,8 +128,10 @@ def test_an_interleaved_loop_ends_after_the_stall_limit() -> None:
     c.open()
     first = c.respond("What is your last name?")
     assert first.kind == "answer" and first.facts == ["last_name"]
-    loop = ["What is your last name?", "What's the flight number?"]
-    acts = [c.respond(loop[i % 2]) for i in range(10)]
+    # the last name asked in two wordings: the same wording a third time is ended sooner, by SameContent
+    loop = ["What is your last name?", "What's the flight number?", "Could you spell your last name for me?",
+            "What's the flight number?"]  # fmt: skip
+    acts = [c.respond(loop[i % 4]) for i in range(10)]
     ends = [a for a in acts if a.ends_call]
     assert ends and ends[0].rule == "stalled_call_end"
     assert acts.index(ends[0]) == c.config.stall_limit  # after stall_limit turns without progress

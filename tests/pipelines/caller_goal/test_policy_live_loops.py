@@ -198,11 +198,14 @@ def test_a_yes_to_the_same_read_back_is_said_twice_not_three_times() -> None:
 
 
 def test_facts_asked_again_by_the_same_turn_are_given_again() -> None:
-    """Fact answers are bounded by same_ask_limit (AskLoop), not by the same-line rule."""
+    """Fact answers are not cut by the same-line rule at the second ask (the agent's STT may have
+    missed them): given again, as a person does ('As I said, ...'); the third time to the same ask
+    with nothing moved on, the caller gives up (SameContent, test_policy_live_repeats)."""
     c = _builtin("bb.2")
     ask = "Could you tell me the confirmation number and last name, please?"
     acts = [c.respond(ask) for _ in range(3)]
-    assert [a.kind for a in acts] == ["answer"] * 3
+    assert [a.kind for a in acts[:2]] == ["answer"] * 2 and acts[1].facts == acts[0].facts
+    assert acts[2].ends_call and acts[2].rule == "same_content_again_end"
 
 
 def test_the_same_question_it_has_no_answer_for_gets_goodbye_the_second_time() -> None:

@@ -65,6 +65,12 @@ PHRASES: dict[str, tuple[str, ...]] = {
         "Okay, thanks anyway. Goodbye.",
     ),
     "bye": ("Goodbye.", "Bye.", "Thanks, goodbye."),
+    "said_before": ("As I said, {rest}", "Like I mentioned, {rest}", "As I mentioned, {rest}"),
+    "bye_repeated": (  # the same content asked a third time, nothing moved on: the tree's failure path
+        "I've given that a few times now. I'll call back later. Goodbye.",
+        "I've said that a few times now. I'll call back later. Goodbye.",
+        "I've told you that a few times now. I'll try again later. Goodbye.",
+    ),
     "next_request": (
         "Yes, I also need help with something else: {intent}.",
         "Yes, one more thing: {intent}.",
@@ -87,6 +93,8 @@ PHRASES: dict[str, tuple[str, ...]] = {
         "Hi, are you still there?",
     ),
 }
+_YES_NO = re.compile(r"^((?:yes|no)\b[^.!?]*[.!?]\s*)?(.*)$", re.I | re.S)
+_KEEP_CASE = re.compile(r"^(I\b|I'|[A-Z]{2,}\b|[A-Z] [A-Z]\b)")
 _PLEASANTRIES = re.compile(r"^(okay|alright|great|perfect|thanks?|thank you)[,.]?\s+", re.I)
 _CURT = re.compile(r"\b(direct|curt|to the point|brief|concise|short|impatient|no time)\b", re.I)
 
@@ -104,6 +112,16 @@ class Phrasing:
             text = _PLEASANTRIES.sub("", text)
             text = text[:1].upper() + text[1:]
         return text
+
+    def again(self, text: str) -> str:
+        """The same content said a second time, as a person does: 'Yes. As I said, my last name is
+        Lima.' (after a leading yes or no, which answers the new question)."""
+        m = _YES_NO.match(text.strip())
+        lead, rest = (m.group(1) or "", m.group(2)) if m else ("", text.strip())
+        if not rest:
+            return text
+        rest = rest if _KEEP_CASE.match(rest) else rest[:1].lower() + rest[1:]
+        return f"{lead}{self.say('said_before', rest=rest)}"
 
 
 _PRONOUNS = [

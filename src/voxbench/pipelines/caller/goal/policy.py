@@ -22,6 +22,8 @@ the agent's turn (:mod:`.classify`) and decides, in this order:
 
 Whatever the rule, the caller does not say the same line twice in a row to the same agent turn
 (:class:`.stall.SameLine`): the second time it says goodbye, as the tree's failure condition does.
+The same content (facts, request) said again anywhere in the call comes with 'As I said, ...'; the
+third time to the same ask with nothing moved on in between, it gives up (:class:`.stall.SameContent`).
 
 Deterministic for a seed (the seed only picks among equivalent phrasings).
 """
@@ -46,7 +48,7 @@ from voxbench.pipelines.caller.goal.phrases import Phrasing, as_need, first_pers
 from voxbench.pipelines.caller.goal.pushback import PushBacks
 from voxbench.pipelines.caller.goal.say import FactSayer
 from voxbench.pipelines.caller.goal.scope import Scope, about_transfer
-from voxbench.pipelines.caller.goal.stall import AskLoop, SameLine, Stalls
+from voxbench.pipelines.caller.goal.stall import AskLoop, SameContent, SameLine, Stalls
 from voxbench.pipelines.caller.goal.tree import (
     TreeRules,
     content_words,
@@ -114,6 +116,7 @@ class GoalCaller(FollowUps):
         self.asks = AskLoop(self.config.same_ask_limit)
         self.stalls = Stalls(self.config.stall_limit)
         self.same = SameLine()
+        self.content = SameContent()
         self._pending_before = len(self.intents)
         self._refused: set[int] = set()  # requests a refusal named (and so marked done)
         self._last_heard = ""  # the agent's previous turn (an action announced there, its result now)
@@ -159,12 +162,25 @@ class GoalCaller(FollowUps):
         )
         if heard is not None and self.same.again(act, self._last_heard, heard.question):
             return self._said_already(heard)
+        before = self._progress()
+        again = self.content.verdict(act, self._last_heard, before) if heard is not None else ""
+        if again == "give_up":
+            return self._act(
+                "end", self.phr.say("bye_repeated"), "same_content_again_end", heard, ends_call=True
+            )
+        if again:  # 'As I said, my confirmation code is ...'
+            act.text, act.rules = self.phr.again(act.text), [*act.rules, "said_before"]
         self.same.note(act, self._last_heard, heard.question if heard else "")
         if act.ends_call:
             self.ended = True
         self.given.update(act.facts)
+        self.content.note(act, self._last_heard, before, self._progress())
         self.acts.append(act)
         return act
+
+    def _progress(self) -> tuple[int, ...]:
+        """What the call has moved on by: facts given, requests done, parts of its question told."""
+        return len(self.given), sum(self.done), sum(p.told for p in self.learn.parts)
 
     def _said_already(self, heard: Heard) -> CallerAct:
         """The agent's turn again, after the caller already said its line to it: no second time,

@@ -110,3 +110,60 @@ class SameLine:
         if act.text:
             self._times = self._times + 1 if self._repeats(act, turn, question) else 1
             self._last = (self._key(act), turn, question)
+
+
+_CONTENT = ("answer", "state_request")
+"""Acts whose content a person says again when asked again (its facts, its request)."""
+_GIVE_UP_AT = 3
+"""The same content a third time to the same ask, with no progress since: the call is going nowhere."""
+
+
+def _ask(turn: str) -> str:
+    """The agent turn's questions, or the turn itself when it asks none; a question that is only a
+    courtesy ('... the confirmation number? Please?', whisper's split) is not one."""
+    qs = [s for s in re.split(r"(?<=[.!?])\s+", turn.strip()) if s.endswith("?") and len(_words(s)) > 1]
+    return " ".join(qs) or turn
+
+
+class SameContent:
+    """The same content (facts given, request stated) said again anywhere in the call, not only in a
+    row: live bb.2 (make run at b10e13d) gave its confirmation code four times and its request three
+    times, in turn, to an agent asking 'Could you tell me the confirmation number, please?' and
+    'What would you like to do next?' over and over. A person says it a second time with an
+    acknowledgement ('As I said, ...'), and the third time to the same ask, when nothing moved on
+    in between (no fact newly given, no request done, no part of its question told), gives up.
+
+    Asked again in other words, the content is said again (with the acknowledgement): the agent
+    may be asking something new (reference agents ask for a one-time code three ways: 'I'm sending
+    a code.', 'Is that a number you recognize?', 'Please read me the code.'); :class:`AskLoop`
+    bounds that at ``same_ask_limit``."""
+
+    def __init__(self) -> None:
+        # content -> (the ask it answered last, progress after it, times in a row to that ask)
+        self._said: dict[tuple[str, ...], tuple[str, tuple[int, ...], int]] = {}
+
+    @staticmethod
+    def _key(act: CallerAct) -> tuple[str, ...] | None:
+        if act.kind not in _CONTENT or not act.text:
+            return None
+        if act.facts:  # the facts, whatever came with them ('Yes, that's right.' to a read-back)
+            return (act.kind, *sorted(act.facts))
+        return (act.kind, "choice", act.choice) if act.choice else (act.kind, *_words(act.text))
+
+    def _streak(self, act: CallerAct, turn: str, progress: tuple[int, ...]) -> int:
+        key = self._key(act)
+        if key is None or key not in self._said:
+            return 0
+        ask, before, times = self._said[key]
+        return times + 1 if _same(_ask(turn), ask) and progress == before else 1
+
+    def verdict(self, act: CallerAct, turn: str, progress: tuple[int, ...]) -> str:
+        """'' (new content), 'again' (said before: acknowledge it) or 'give_up'."""
+        streak = self._streak(act, turn, progress)
+        return "" if streak == 0 else ("give_up" if streak >= _GIVE_UP_AT else "again")
+
+    def note(self, act: CallerAct, turn: str, before: tuple[int, ...], after: tuple[int, ...]) -> None:
+        """``before``: the progress when the agent's turn came; ``after``: with this act's facts."""
+        key = self._key(act)
+        if key is not None:
+            self._said[key] = (_ask(turn), after, max(self._streak(act, turn, before), 1))

@@ -1,0 +1,100 @@
+"""Goal-caller repeats seen in a `make run` at b10e13d (2026-12-04, built-in airline bb.2 and bb.3,
+the 1.5B local agent), replayed with the agent's words as the caller's STT heard them.
+
+* bb.2: the agent looped: it asked for the confirmation code, said "I found your booking ... What
+  would you like to do next?", asked for the code again... The caller gave its code four times and
+  its request three times, in turn, until its stall budget (213 s): the same-line rule only caught
+  the same line twice in a row. Now: the second time 'As I said, ...'; the third time to the same
+  ask with nothing moved on, a polite goodbye.
+* bb.3: "Could you please provide the flight number?" got "The flight is today to Denver." three
+  times: the fact 'Flight: today to Denver' matched by its word. Now the caller says it has no
+  flight number, and offers what it has once.
+* "Would you like to add a bag?" was no yes/no offer ("I'm afraid I don't have that."), while "Do
+  you want to add a bag?" was.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from voxbench.pipelines.caller.goal.policy import GoalCaller
+from voxbench.pipelines.caller.goal_live import goal_caller_for
+from voxbench.pipelines.scenario_input import CallScenario
+from voxbench.scenarios import load_dataset
+
+from .conftest import make_scenario, opened
+
+
+def _builtin(sid: str, seed: int = 0) -> GoalCaller:
+    dd = load_dataset(None, ["airline"]).domains["airline"]
+    c = goal_caller_for(CallScenario.from_domain(dd, sid), seed=seed)
+    c.open()
+    return c
+
+
+# bb.2 as heard (make run at b10e13d): the code asked, the booking found and 'what next?', in turn
+ASK_CODE = "Okay. I'll look up your booking. Please wait a moment. Could you tell me the confirmation number, please?"
+WHAT_NEXT = (
+    "I found your booking. It's for a flight from New York to Los Angeles, a May 11. You have to check "
+    "bags. What would you like to do next?"
+)
+ASK_CODE_2 = "I'll assign you a window seat on your flight. Please wait a moment. Could you tell me the confirmation number, please?"
+WHAT_NEXT_2 = (
+    "I found your booking. It's her flight from Phoenix to Denver on May 30. 2026. You have to check bags. "
+    "What would you like to do next?"
+)
+ASK_CODE_3 = "Great. I'll sign you a window seat on your flight. Please wait a moment. Could you tell me the confirmation number? Please?"
+
+
+# -- the same content again, anywhere in the call -------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_the_agent_looping_on_code_and_what_next_gets_as_i_said_then_goodbye(seed: int) -> None:
+    c = _builtin("bb.2", seed)
+    assert c.respond("Sure. I can help you with that. What is your last name?").kind == "answer"
+    code = c.respond(ASK_CODE)
+    request = c.respond(WHAT_NEXT)
+    assert code.kind == "answer" and request.kind == "state_request"
+    code2 = c.respond(ASK_CODE_2)
+    assert code2.kind == "answer" and code2.facts == code.facts and "said_before" in code2.rules
+    assert code2.text.startswith(("As I said, ", "Like I mentioned, ", "As I mentioned, "))
+    assert "H N four R eight B" in code2.text
+    request2 = c.respond(WHAT_NEXT_2)
+    assert request2.kind == "state_request" and "said_before" in request2.rules
+    assert request2.text.endswith(request.text)  # the same request, acknowledged: 'As I said, I want ...'
+    end = c.respond(ASK_CODE_3)
+    assert end.ends_call and end.rule == "same_content_again_end" and "H N" not in end.text
+    assert "goodbye" in end.text.lower()
+
+
+def test_the_same_content_to_a_new_question_is_said_again_with_an_acknowledgement() -> None:
+    """A reference agent asks for a one-time code three ways ('I'm sending a code', 'Is that a number
+    you recognize?', 'Please read me the code'): the caller is asked something new each time, so it
+    answers each time (medical_hr D4.3, T1.2 on caller check)."""
+    c = opened(make_scenario({"last_name": "Lima", "employee_id": "EMP4471"}))
+    asks = [
+        "What is your employee ID?",
+        "Please read me your employee ID slowly.",
+        "Can you spell the employee ID?",
+    ]
+    acts = [c.respond(a) for a in asks]
+    assert [a.kind for a in acts] == ["answer"] * 3
+    assert [("said_before" in a.rules) for a in acts] == [False, True, True]
+
+
+def test_progress_between_the_asks_lets_the_content_be_said_again() -> None:
+    """The same question after something moved on (a new fact given) is no loop."""
+    c = opened(make_scenario({"last_name": "Lima", "employee_id": "EMP4471"}))
+    c.respond("What is your last name?")
+    c.respond("What is your last name?")
+    c.respond("Thanks. What is your employee ID?")
+    act = c.respond("What is your last name?")
+    assert act.kind == "answer" and not act.ends_call and "said_before" in act.rules
+
+
+def test_a_yes_before_the_repeated_facts_stays_first() -> None:
+    c = opened(make_scenario({"last_name": "Lima", "employee_id": "EMP4471"}))
+    c.respond("What is your employee ID?")
+    act = c.respond("I have your last name as Lima, is that correct? And what is your employee ID?")
+    assert act.text.startswith("Yes") and ", my employee ID is E M P four four seven one." in act.text
