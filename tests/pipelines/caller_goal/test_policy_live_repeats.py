@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import pytest
 
+from voxbench.pipelines.caller.goal.classify import classify
+from voxbench.pipelines.caller.goal.facts import goal_facts
 from voxbench.pipelines.caller.goal.policy import GoalCaller
 from voxbench.pipelines.caller.goal_live import goal_caller_for
 from voxbench.pipelines.scenario_input import CallScenario
@@ -98,3 +100,32 @@ def test_a_yes_before_the_repeated_facts_stays_first() -> None:
     c.respond("What is your employee ID?")
     act = c.respond("I have your last name as Lima, is that correct? And what is your employee ID?")
     assert act.text.startswith("Yes") and ", my employee ID is E M P four four seven one." in act.text
+
+
+# -- a field the caller does not have -------------------------------------------------------------
+
+
+def test_the_flight_number_is_not_the_flight_the_caller_describes() -> None:
+    book = goal_facts({"Your confirmation code": "TC2W9K", "Flight": "today to Denver"})
+    h = classify("I'll check the flight status. Could you please provide the flight number?", book)
+    assert h.asked == [] and h.lacking == {"Flight": "flight number"}
+    # named another way too, it is asked for (itsm 77 on caller check)
+    book = goal_facts({"delivery_building": "East Campus"})
+    h = classify("Also, what building code or building name should it be delivered to?", book)
+    assert h.asked == ["delivery_building"] and not h.lacking
+    # a value that can be the number is still given
+    book = goal_facts({"Flight": "BB105"})
+    assert classify("Could you please provide the flight number?", book).asked == ["Flight"]
+
+
+def test_asked_for_the_flight_number_it_says_it_has_none_and_offers_its_flight_once() -> None:
+    c = _builtin("bb.3")
+    c.respond("I'll look up your booking. Could you tell me the confirmation number and last name? Please.")
+    first = c.respond(
+        "I'll check the flight status. Could you please provide the flight number? Could you tell me the "
+        "flight number? Please?"
+    )
+    assert first.kind == "cannot_answer" and "don't have the flight number" in first.text
+    assert first.facts == ["Flight"] and "today to Denver" in first.text
+    again = c.respond("Could you please provide the flight number and the gate number?")
+    assert "today to Denver" not in again.text and not again.facts

@@ -22,7 +22,7 @@ from voxbench.pipelines.caller.goal.facts import (
     FactBook,
     stem,
 )
-from voxbench.pipelines.caller.goal.spoken import compact, mentions, runs, tokens
+from voxbench.pipelines.caller.goal.spoken import compact, is_code, mentions, runs, tokens
 
 
 def _words(text: str) -> tuple[set[str], str]:
@@ -397,4 +397,31 @@ def _tail_fallback(
             one = _one_per_value([f for f in one if f.wanted == wants]) or one
         if len(one) == 1:
             out.append((one[0].key, f"tail:{tail}"))
+    return out
+
+
+_FIELD = re.compile(r"\s+(number|code|id|i d)\b", re.I)
+
+
+def lacking_fields(requests: list[str], book: FactBook, asked: dict[str, str]) -> dict[str, str]:
+    """Asked facts the agent names as a field they are not: 'Could you please provide the flight
+    number?' matched 'Flight: today to Denver' by its word, and the caller answered 'The flight is
+    today to Denver.' three times (live bb.3, make run at b10e13d). A number, code or ID that the
+    fact's key does not name, asked of a value with no digit that is no code, is a field the
+    caller does not have: fact key -> the field as the agent said it ('flight number'). Not when the
+    request names the fact's word another way too ('the building code or building name')."""
+    out: dict[str, str] = {}
+    for k in asked:
+        f = book.get(k)
+        if f is None or not f.words or not isinstance(f.value, str):
+            continue
+        if re.search(r"\d", f.value) or is_code(f.value):
+            continue
+        word = re.escape(f.words[-1])
+        for s in requests:
+            said = list(re.finditer(rf"\b({word}s?)\b(" + _FIELD.pattern + ")?", s, re.I))
+            head = said[0].group(3).lower().replace(" ", "") if said and said[0].group(3) else ""
+            if head and head not in f.words and all(m.group(2) for m in said):
+                out[k] = f"{said[0].group(1).lower()} {'ID' if head == 'id' else head}"
+                break
     return out

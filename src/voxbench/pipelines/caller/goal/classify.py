@@ -27,6 +27,7 @@ from voxbench.pipelines.caller.goal.asks import (
     asked_facts,
     head_fallback,
     is_request,
+    lacking_fields,
     prefer_fallback,
     prefer_heard_digits,
     subject_fallback,
@@ -98,6 +99,9 @@ class Heard(BaseModel):
         default_factory=list, description="an earlier question's options"
     )
     question: str = ""
+    lacking: dict[str, str] = Field(
+        default_factory=dict, description="fact key -> a field asked of it that it is not ('flight number')"
+    )
     rules: list[str] = Field(default_factory=list)
 
     def has(self, kind: Kind) -> bool:
@@ -440,6 +444,9 @@ def classify(
     asked = prefer_fallback(heard.question, book, asked, t.text)
     asked = _one_group(t.text, book, asked)
     asked = _one_sibling(t, book, asked, given)
+    heard.lacking = lacking_fields(t.requests, book, asked)
+    asked = {k: r for k, r in asked.items() if k not in heard.lacking}
+    heard.rules += [f"lacks:{k}:{v}" for k, v in heard.lacking.items()]
     if asked:
         heard.kinds.append("request")
         heard.asked = list(asked)

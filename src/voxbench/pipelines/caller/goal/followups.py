@@ -327,4 +327,16 @@ class FollowUps:
         self._stuck += 1
         if self._stuck >= self.config.give_up_after:
             return self._act("end", self.phr.say("bye_give_up"), "no_progress_end", heard, ends_call=True)
+        if heard.lacking:
+            return self._lacking(heard)
         return self._act("cannot_answer", self.phr.say("dont_have"), "no_fact_for_question", heard)
+
+    def _lacking(self, heard: Heard) -> CallerAct:
+        """Asked for a field it does not have ('the flight number'), the caller says so by name, and
+        offers once what it has in its place ('My flight is today to Denver.')."""
+        line = self.phr.say("dont_have_field", field=" or the ".join(dict.fromkeys(heard.lacking.values())))
+        offer = [k for k in heard.lacking if k not in self.given]
+        if offer:
+            line = f"{line} {self.say.answer(offer)}"
+        rule = "no_such_field_offers_fact" if offer else "no_such_field"
+        return self._act("cannot_answer", line, rule, heard, facts=offer)

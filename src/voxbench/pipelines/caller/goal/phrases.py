@@ -25,6 +25,11 @@ PHRASES: dict[str, tuple[str, ...]] = {
         "I'm afraid I don't have that.",
         "I don't have that, sorry.",
     ),
+    "dont_have_field": (
+        "I don't have the {field}.",
+        "Sorry, I don't have the {field}.",
+        "I'm afraid I don't have the {field}.",
+    ),
     "decline_transfer": (
         "No, I don't want to be transferred.",
         "No thanks, I don't need a transfer.",
