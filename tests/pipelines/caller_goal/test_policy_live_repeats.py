@@ -129,3 +129,19 @@ def test_asked_for_the_flight_number_it_says_it_has_none_and_offers_its_flight_o
     assert first.facts == ["Flight"] and "today to Denver" in first.text
     again = c.respond("Could you please provide the flight number and the gate number?")
     assert "today to Denver" not in again.text and not again.facts
+
+
+# -- 'Would you like to add ...?' ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("ask", ["Would you like to add a bag?", "Do you want to add a bag?"])
+def test_would_you_like_to_add_is_an_offer_like_do_you_want_to_add(ask: str) -> None:
+    c = _builtin("bb.2")
+    act = c.respond(f"I found your booking. {ask}")
+    assert act.kind == "refuse" and act.rule == "offer_outside_goal" and act.choice == "no"
+
+
+def test_would_you_like_to_add_its_own_request_still_takes_it_up() -> None:
+    """The offer is the caller's request (bb.1, a bag): yes and the request, as before."""
+    act = _builtin("bb.1").respond("Would you like to add a bag?")
+    assert act.rule == "offered_request_yes" and act.text.startswith("Yes.") and "checked bag" in act.text

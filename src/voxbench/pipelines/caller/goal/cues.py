@@ -106,13 +106,17 @@ DENIAL = re.compile(
     r"do not have (a|any)|no record|no matching|isn('|o)t something i can)",
     re.IGNORECASE,
 )
+# Offers to do something, asked as a yes/no question ('Do you want to add a bag?', 'Would you like to ...').
+OFFER_VERBS = r"assign|add|book|cancel|renew|submit|change|update|unlock|reset"
 CONFIRM_Q = re.compile(
     r"^(is that|is this|is it|are those|are these|does that|does this|did i|have i|can you confirm|please confirm|"
     r"to confirm|shall i|should i|do you want me to|do you recognize|would you like me to|do i have your|can i go ahead|"
     r"is it (ok|okay|alright)|ok(ay)? to|do you approve|do you authorize|are you (ok|okay|fine|happy) with|"
     r"may i (go ahead|proceed|submit|book|place|process)|would you like (to (proceed|go ahead|confirm|keep|book))|"
     r"ready for me to|does everything|want me to|sound good|is everything|shall we|just to confirm|"
-    r"do you want (to )?(proceed|go ahead|keep)|do you want to (assign|add|book|cancel|renew|submit|change|update|unlock|reset)\b|would you like that|do you still want|is that (still )?what)"
+    r"do you want (to )?(proceed|go ahead|keep)|(do you want|would you like) to ("
+    + OFFER_VERBS
+    + r")\b|would you like that|do you still want|is that (still )?what)"
     r"|\b(correct|right|accurate)\s*\?$|\bplease say yes\b|\bconfirm (that )?you want\b|\bto proceed\b.*\?$"
     r"|^(?!(what|which|how|where|when|who|why|spell|say|read)\b)[a-z]+ (it|that|this|them)\b[^?]{0,30}\?$",
     re.IGNORECASE,

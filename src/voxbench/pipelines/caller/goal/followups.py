@@ -17,7 +17,7 @@ from typing import Any
 from voxbench.pipelines.caller.goal.acts import ActKind, CallerAct
 from voxbench.pipelines.caller.goal.classify import ANYTHING_ELSE_OFFERED, Heard
 from voxbench.pipelines.caller.goal.config import GoalCallerConfig
-from voxbench.pipelines.caller.goal.cues import NEXT_STEP
+from voxbench.pipelines.caller.goal.cues import NEXT_STEP, OFFER_VERBS
 from voxbench.pipelines.caller.goal.facts import FactBook
 from voxbench.pipelines.caller.goal.intents import IntentTracker, goal_clause_facts, intent_facts
 from voxbench.pipelines.caller.goal.learn import Learnings
@@ -34,6 +34,9 @@ OFFER_REQ = re.compile(
     re.I,
 )
 
+
+# A confirmation question that may offer one of the caller's requests ('Would you like to assign it now?').
+_OFFER_TO_DO = re.compile(r"^(?:\w+[,.]?\s+)?would you like to (" + OFFER_VERBS + r")\b", re.I)
 
 # An offer to tell more ('Would you like to know more about it?').
 MORE_OFFERED = re.compile(
@@ -149,7 +152,9 @@ class FollowUps:
         """The agent offers to take up one of the caller's pending requests ('Would you like to do the
         malpractice update now?'): that request. Not a confirmation before submitting one."""
         q = heard.question
-        if not OFFER_REQ.match(q) or re.search(r"\bor\b", q, re.I) or heard.has("confirm_question"):
+        if not OFFER_REQ.match(q) or re.search(r"\bor\b", q, re.I):
+            return None
+        if heard.has("confirm_question") and not _OFFER_TO_DO.match(q):
             return None
         named = self.tracker.rank(q)
         pending = self.tracker.pending()
