@@ -145,3 +145,18 @@ def test_would_you_like_to_add_its_own_request_still_takes_it_up() -> None:
     """The offer is the caller's request (bb.1, a bag): yes and the request, as before."""
     act = _builtin("bb.1").respond("Would you like to add a bag?")
     assert act.rule == "offered_request_yes" and act.text.startswith("Yes.") and "checked bag" in act.text
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_said_again_keeps_the_courtesy_first_and_asks_a_question_again(seed: int) -> None:
+    """make run at 3783c1b, bb.3: the second ask for the gate came out 'As I mentioned, thank
+    you. Could you also tell me the gate?'. A leading thanks stays first, and a question said
+    again is asked again, not 'said'."""
+    from voxbench.pipelines.caller.goal.phrases import PHRASES, Phrasing
+
+    asked = Phrasing(seed).again("Thank you. Could you also tell me the gate?")
+    assert asked.startswith("Thank you. ") and asked.endswith("could you also tell me the gate?")
+    assert not any(asked.startswith("Thank you. " + p.split("{")[0]) for p in PHRASES["said_before"])
+    said = Phrasing(seed).again("Yes. My last name is Okafor.")
+    assert said.startswith("Yes. ") and said.endswith("my last name is Okafor.")
+    assert any(said.startswith("Yes. " + p.split("{")[0]) for p in PHRASES["said_before"])

@@ -71,6 +71,7 @@ PHRASES: dict[str, tuple[str, ...]] = {
     ),
     "bye": ("Goodbye.", "Bye.", "Thanks, goodbye."),
     "said_before": ("As I said, {rest}", "Like I mentioned, {rest}", "As I mentioned, {rest}"),
+    "asked_before": ("Again, {rest}", "I'll ask again: {rest}", "Just to ask again, {rest}"),
     "bye_repeated": (  # the same content asked a third time, nothing moved on: the tree's failure path
         "I've given that a few times now. I'll call back later. Goodbye.",
         "I've said that a few times now. I'll call back later. Goodbye.",
@@ -98,7 +99,9 @@ PHRASES: dict[str, tuple[str, ...]] = {
         "Hi, are you still there?",
     ),
 }
-_YES_NO = re.compile(r"^((?:yes|no)\b[^.!?]*[.!?]\s*)?(.*)$", re.I | re.S)
+_YES_NO = re.compile(
+    r"^((?:(?:yes|no|thanks|thank you|okay|ok|alright|sure)\b[^.!?]*[.!?]\s*)*)(.*)$", re.I | re.S
+)
 _KEEP_CASE = re.compile(r"^(I\b|I'|[A-Z]{2,}\b|[A-Z] [A-Z]\b)")
 _PLEASANTRIES = re.compile(r"^(okay|alright|great|perfect|thanks?|thank you)[,.]?\s+", re.I)
 _CURT = re.compile(r"\b(direct|curt|to the point|brief|concise|short|impatient|no time)\b", re.I)
@@ -120,13 +123,15 @@ class Phrasing:
 
     def again(self, text: str) -> str:
         """The same content said a second time, as a person does: 'Yes. As I said, my last name is
-        Lima.' (after a leading yes or no, which answers the new question)."""
+        Lima.' (after a leading yes, no or thanks, which answers the new turn; a question asked
+        again is 'Thank you. Again, could you tell me the gate?', not 'As I said, ...')."""
         m = _YES_NO.match(text.strip())
         lead, rest = (m.group(1) or "", m.group(2)) if m else ("", text.strip())
         if not rest:
             return text
         rest = rest if _KEEP_CASE.match(rest) else rest[:1].lower() + rest[1:]
-        return f"{lead}{self.say('said_before', rest=rest)}"
+        kind = "asked_before" if rest.rstrip().endswith("?") else "said_before"
+        return f"{lead}{self.say(kind, rest=rest)}"
 
 
 _PRONOUNS = [
