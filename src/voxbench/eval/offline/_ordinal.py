@@ -10,12 +10,19 @@ Cumulative logit (proportional odds): with `s = w · z` (z the standardised feat
 P(rating <= 1) = σ(c1 - s) and P(rating <= 2) = σ(c2 - s). Higher `s` means a higher (better)
 rating. Fitted by full-batch gradient ascent on the L2-penalised log-likelihood from a fixed
 start, so a refit on the same rows gives the same constants.
+
+Sign constraints: a feature named in `penalising` counts something that can only make the
+rating worse (a stall, a repeated sentence, a word more). The fit keeps its weight on the
+penalising side (projected gradient ascent: after each step the weight is clamped, so a
+feature whose unconstrained weight would have the wrong sign ends at 0). Without it, a count
+that happens to co-occur with good ratings in a small labelled set gets a rewarding weight,
+and out of that set the model rates an agent stuck in a loop better the longer it loops.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -69,6 +76,13 @@ class OrdinalModel:
         )
 
 
+def _mask(features: Sequence[str], penalising: Collection[str]) -> np.ndarray:
+    unknown = set(penalising) - set(features)
+    if unknown:
+        raise ValueError(f"penalising features not among the features: {sorted(unknown)}")
+    return np.array([f in penalising for f in features], dtype=bool)
+
+
 def _sig(z: np.ndarray) -> np.ndarray:
     return 1.0 / (1.0 + np.exp(-np.clip(z, -30, 30)))
 
@@ -81,8 +95,10 @@ def fit_ordinal(
     l2: float = 0.1,
     iters: int = 3000,
     lr: float = 0.05,
+    penalising: Collection[str] = (),
 ) -> OrdinalModel:
-    """Fit the cumulative-logit model on (features, 1-3 label) rows."""
+    """Fit the cumulative-logit model on (features, 1-3 label) rows; the weights of the
+    `penalising` features are kept <= 0 (more of them can only lower the rating)."""
     X = np.array([[float(r[f]) for f in features] for r in rows], dtype=float)
     y = np.asarray(labels, dtype=int)
     mu = X.mean(axis=0)
@@ -90,6 +106,7 @@ def fit_ordinal(
     sd[sd < 1e-9] = 1.0
     Z = (X - mu) / sd
     w = np.zeros(Z.shape[1])
+    down = _mask(features, penalising)
     cuts = np.array([-1.0, 1.0])
     n = len(y)
     for _ in range(iters):
@@ -110,6 +127,7 @@ def fit_ordinal(
             if lo is not None:
                 g_c[lo] -= float((d_lo / den).sum())
         w += lr * (Z.T @ g_s / n - l2 * w)
+        w[down] = np.minimum(w[down], 0.0)
         cuts = np.sort(cuts + lr * g_c / n)
     return OrdinalModel(
         features=tuple(features),
@@ -159,12 +177,15 @@ class TwoStepModel:
         return {"kind": "two_step", **asdict(self)}
 
 
-def _logit(Z: np.ndarray, y: np.ndarray, l2: float, iters: int, lr: float) -> np.ndarray:
+def _logit(Z: np.ndarray, y: np.ndarray, l2: float, iters: int, lr: float, up: np.ndarray) -> np.ndarray:
+    """Logistic weights (bias last); the weights flagged in `up` are kept >= 0."""
     Z1 = np.c_[Z, np.ones(len(Z))]
     w = np.zeros(Z1.shape[1])
+    up1 = np.r_[up, False]
     for _ in range(iters):
         p = _sig(Z1 @ w)
         w += lr * (Z1.T @ (y - p) / len(y) - l2 * np.r_[w[:-1], 0.0])
+        w[up1] = np.maximum(w[up1], 0.0)
     return w
 
 
@@ -176,16 +197,19 @@ def fit_two_step(
     l2: float = 0.01,
     iters: int = 3000,
     lr: float = 0.1,
+    penalising: Collection[str] = (),
 ) -> TwoStepModel:
-    """Fit both logistic steps (L2-penalised, full-batch gradient ascent from zero)."""
+    """Fit both logistic steps (L2-penalised, full-batch gradient ascent from zero); the
+    `penalising` features may only raise P(rating 1) and P(rating <= 2)."""
     X = np.array([[float(r[f]) for f in features] for r in rows], dtype=float)
     y = np.asarray(labels, dtype=int)
     mu = X.mean(axis=0)
     sd = X.std(axis=0)
     sd[sd < 1e-9] = 1.0
     Z = (X - mu) / sd
-    low = _logit(Z, (y == 1).astype(float), l2, iters, lr)
-    mid = _logit(Z, (y <= 2).astype(float), l2, iters, lr)
+    up = _mask(features, penalising)
+    low = _logit(Z, (y == 1).astype(float), l2, iters, lr, up)
+    mid = _logit(Z, (y <= 2).astype(float), l2, iters, lr, up)
     return TwoStepModel(
         features=tuple(features),
         mean=tuple(round(float(x), 6) for x in mu),
