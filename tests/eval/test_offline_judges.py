@@ -3,6 +3,7 @@ validation gate without a judge, and the default `voxbench eval` mode."""
 
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
 
@@ -14,7 +15,8 @@ from voxbench.cli.main import main
 from voxbench.eval.context import ConversationContext
 from voxbench.eval.from_record import load_context
 from voxbench.eval.metrics.judged import conciseness, conversation_progression, speakability
-from voxbench.eval.offline import OFFLINE, OfflineMethod, load_all, rate_offline
+from voxbench.eval.offline import OFFLINE, OfflineMethod, load_all, progression, rate_offline
+from voxbench.eval.offline._ordinal import shipped_model
 from voxbench.eval.offline.speakability import check_turn
 from voxbench.eval.runner import score_context
 from voxbench.eval.types import EvalConfig, MetricResult
@@ -90,6 +92,46 @@ def test_a_repeated_identical_tool_call_lowers_progression() -> None:
     ev = [e for e in again.details["evidence"] if e["turn"] == 2]
     assert ev and ev[0]["rule"].startswith("identical tool call repeated")
     assert again.sub_metrics["unnecessary_tool_calls_rate"].score == 1.0
+
+
+# The agent turns of a live record (make run 2026-12-04, airline bb.2 t0): the agent asks for
+# the confirmation number four times and "What would you like to do next?" three times.
+_FOUND = "I found your booking. [likely interruption] It's for a flight from Phoenix to Denver on May 13, 2026. You have 2 checked bags. What would you like to do next?"
+_SEAT = "Great! [likely interruption] I'll assign you a window seat on your flight. Please wait a moment. Could you tell me the confirmation number, please?"
+_CODE = "My confirmation code. is h and 4r8b."
+_WANT = "I want a window seat on my bluebird air flight from Phoenix to Denver. on May 13."
+LOOP = [
+    ("assistant", "Hello! How can I help you today?"),
+    ("user", "Hello, can I get a window seat on my flight?"),
+    ("assistant", "Sure, I can help you with that. What is your last name?"),
+    ("user", "My last name is all cuffle."),
+    ("assistant", "Okay, I'll look up your booking. [likely interruption] Please wait a moment. Could you tell me the confirmation number, please?"),
+    ("user", _CODE),
+    ("assistant", _FOUND.replace("Phoenix to Denver on May 13", "New York to Los Angeles on May 11")),
+    *[line for _ in range(3) for line in (("user", _WANT), ("assistant", _SEAT), ("user", _CODE), ("assistant", _FOUND))],
+    ("user", "Alright, I'll leave it there. Goodbye."),
+]  # fmt: skip
+
+
+def test_an_agent_stuck_in_a_loop_is_not_rated_3() -> None:
+    r = conversation_progression(ctx_of(LOOP), OFF)
+    assert r.details["counts"]["repeated_questions"] == 6 and r.details["counts"]["repeated_statements"] == 7
+    assert r.score is not None and r.score < 3
+    assert r.details["contributions"]["repeated_sentences"] < 0
+    assert "redundant_statements" in r.details["flagged"] and "information_loss" in r.details["flagged"]
+
+
+def test_one_more_stall_never_raises_the_shipped_progression_rating() -> None:
+    """Property over a grid of counts: adding any one finding of any kind lowers the rating or
+    leaves it (the fit keeps every stall weight on the penalising side)."""
+    model = shipped_model(progression.NAME)
+    grid = range(7)
+    for combo in itertools.product(grid, repeat=len(progression.KINDS)):
+        c = dict(zip(progression.KINDS, map(float, combo), strict=True))
+        r = model.rate(progression.features(c))
+        for k in progression.KINDS:
+            more = model.rate(progression.features({**c, k: c[k] + 1}))
+            assert more <= r, (c, k, r, more)
 
 
 def test_speakability_rules() -> None:

@@ -12,6 +12,13 @@ poor questions. The record carries direct evidence of the first three:
 Each finding is an evidence item {turn, claim, rule}. The counts feed the ordinal model of
 `_ordinal` (fitted on the visible human labels by scripts/fit_offline_judges.py), which
 weighs them into 1-3; the dimensions flagged follow EVA's names.
+
+Every count is a stall, so the fit keeps every weight on the penalising side: one more
+finding can only lower the rating or leave it. Fitted freely on EVA's labels (strong agents,
+3 of 66 conversations with a repeated question) the repeated-question weight came out
+rewarding, and an agent asking for the same confirmation number four times was rated 3.
+Repeated questions and repeated statements enter the model as one count (a repeated
+sentence either way), so the weight learned from the statements also prices the questions.
 """
 
 from __future__ import annotations
@@ -29,13 +36,17 @@ from voxbench.eval.types import MetricResult, sub
 
 NAME = "conversation_progression"
 DIMS = ("unnecessary_tool_calls", "information_loss", "redundant_statements", "question_quality")
-FEATURES = (
+KINDS = (
     "identical_calls",
     "repeated_tools",
     "placeholder_calls",
     "repeated_statements",
     "repeated_questions",
 )
+"""The kinds of finding, counted in `details["counts"]`."""
+FEATURES = ("identical_calls", "repeated_tools", "placeholder_calls", "repeated_sentences")
+"""What the model weighs: the counts, with repeated statements and questions pooled."""
+POOLED = {"repeated_sentences": ("repeated_statements", "repeated_questions")}
 FEATURE_DIM = {
     "identical_calls": "unnecessary_tool_calls",
     "repeated_tools": "unnecessary_tool_calls",
@@ -122,16 +133,22 @@ def findings(ctx: ConversationContext) -> list[dict[str, Any]]:
     return _tool_findings(ctx.conversation_trace) + _speech_findings(ctx.conversation_trace)
 
 
-def features(found: list[dict[str, Any]]) -> dict[str, float]:
-    return {f: float(sum(x["feature"] == f for x in found)) for f in FEATURES}
+def counts(found: list[dict[str, Any]]) -> dict[str, float]:
+    """How many findings of each kind."""
+    return {k: float(sum(x["feature"] == k for x in found)) for k in KINDS}
+
+
+def features(c: dict[str, float]) -> dict[str, float]:
+    """The model's features from the counts (each a sum of counts, so each only grows with a finding)."""
+    return {f: sum(c[k] for k in POOLED.get(f, (f,))) for f in FEATURES}
 
 
 def rate_with(ctx: ConversationContext, model: Model) -> MetricResult:
     if not any(e.get("role") == "assistant" for e in ctx.conversation_trace):
         return MetricResult.skip(NAME, "no assistant turns")
     found = findings(ctx)
-    f = features(found)
-    r, how, contrib = model.explain(f)
+    c = counts(found)
+    r, how, contrib = model.explain(features(c))
     flagged = sorted({FEATURE_DIM[x["feature"]] for x in found}) if r < 3 else []
     dims = {
         d: {"flagged": d in flagged, "evidence": [x for x in found if FEATURE_DIM[x["feature"]] == d]}
@@ -139,7 +156,7 @@ def rate_with(ctx: ConversationContext, model: Model) -> MetricResult:
     }
     evidence = [{k: x[k] for k in ("turn", "claim", "rule")} for x in found]
     evidence.append(
-        {"turn": None, "claim": ", ".join(f"{k}={int(v)}" for k, v in f.items()),
+        {"turn": None, "claim": ", ".join(f"{k}={int(v)}" for k, v in c.items()),
          "rule": f"progression {how}"}
     )  # fmt: skip
     return MetricResult(
@@ -149,7 +166,7 @@ def rate_with(ctx: ConversationContext, model: Model) -> MetricResult:
         details={
             "dimensions": dims,
             "flagged": flagged,
-            "counts": f,
+            "counts": c,
             "contributions": contrib,
             "evidence": evidence,
         },
@@ -159,14 +176,14 @@ def rate_with(ctx: ConversationContext, model: Model) -> MetricResult:
 
 def fit(labelled: list[tuple[ConversationContext, Any]]) -> Model:
     """Fit on (context, human 1-3 rating) pairs, one row per conversation."""
-    rows = [features(findings(ctx)) for ctx, h in labelled if h in (1, 2, 3)]
+    rows = [features(counts(findings(ctx))) for ctx, h in labelled if h in (1, 2, 3)]
     labels = [int(h) for _, h in labelled if h in (1, 2, 3)]
-    return fit_ordinal(rows, labels, FEATURES, l2=0.01, iters=6000, lr=0.2)
+    return fit_ordinal(rows, labels, FEATURES, l2=0.01, iters=6000, lr=0.2, penalising=FEATURES)
 
 
-@offline_method(NAME, method="stall-count-ordinal", version="1")
+@offline_method(NAME, method="stall-count-ordinal", version="2")
 def progression_offline(ctx: ConversationContext) -> MetricResult:
-    """Overall 1-3 from repeated/placeholder tool calls, repeated sentences and repeated questions."""
+    """Overall 1-3 from repeated/placeholder tool calls and repeated sentences (statements or questions)."""
     return rate_with(ctx, shipped_model(NAME))
 
 
