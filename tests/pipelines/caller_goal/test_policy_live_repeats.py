@@ -160,3 +160,20 @@ def test_said_again_keeps_the_courtesy_first_and_asks_a_question_again(seed: int
     said = Phrasing(seed).again("Yes. My last name is Okafor.")
     assert said.startswith("Yes. ") and said.endswith("my last name is Okafor.")
     assert any(said.startswith("Yes. " + p.split("{")[0]) for p in PHRASES["said_before"])
+
+
+@pytest.mark.parametrize(
+    "turn",
+    [
+        "I'll look up your reservation and assign you a window seat. What else would you like to know?",
+        "What else can I do for you today?",
+        "What else can I help you with?",
+    ],
+)
+def test_what_else_is_the_agents_anything_else(turn: str) -> None:
+    """make run at 24edb81, bb.2: 'What else would you like to know?' right after the request got
+    "I don't have that, sorry." It is the agent's "anything else?": the open request, no 'Yes,'."""
+    act = _builtin("bb.2").respond(turn)
+    assert act.kind == "state_request" and act.rule == "request_still_open"
+    assert act.text.startswith("I still need help") or "window seat" in act.text
+    assert not act.text.lower().startswith(("yes", "i don't have", "i'm afraid"))

@@ -60,7 +60,7 @@ GOODBYE = re.compile(
 )
 ANYTHING_ELSE = re.compile(
     r"anything else|something else (i can|to) help|any other (question|request|thing)|help you with anything|"
-    r"else (i|we) can (help|do)",
+    r"else (i|we) can (help|do)|\bwhat else (would|can|could|do|may|shall|should)\b",
     re.IGNORECASE,
 )
 # The same offer said as a statement, at the close of a turn ('If you have any other questions, feel

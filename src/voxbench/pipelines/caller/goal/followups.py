@@ -49,6 +49,10 @@ MORE_OFFERED = re.compile(
 _BY_PRONOUN = re.compile(r"\bto \w+ (it|that|this|them)\b", re.I)
 
 
+_WHAT_ELSE = re.compile(r"\s*what else\b", re.I)
+"""'What else can I help you with?' is no yes/no question: the open request is said without 'Yes,'."""
+
+
 def said_not_asked(heard: Heard) -> bool:
     """The agent's "anything else?" came as a statement ('If you have any other questions, feel
     free to ask.'): a caller answers it with thanks or 'Actually, ...', not with yes or no."""
@@ -251,7 +255,7 @@ class FollowUps:
         line = self.phr.say("still_open", intent=as_need(self.intents[i]))
         line = line if line.startswith("I ") else line[:1].lower() + line[1:]
         details, told = self._intent_details(i)
-        lead = "Actually," if said_not_asked(heard) else "Yes,"
+        lead = "Actually," if said_not_asked(heard) else "" if _WHAT_ELSE.match(heard.question) else "Yes,"
         return self._act(
             "state_request", f"{lead} {line} {details}".strip(), "request_still_open", heard, facts=told
         )
