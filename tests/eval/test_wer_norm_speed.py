@@ -176,3 +176,52 @@ def test_strip_tags_is_the_regex_collapse() -> None:
     ]
     for t in texts:
         assert strip_tags(t) == re.sub(r"\s+", " ", re.sub(r"\[[^\]]*\]", " ", t)).strip()
+
+
+def _loop(reps: list[tuple[re.Pattern[str], str, str]], t: str) -> str:
+    for pat, rep, _ in reps:
+        t = pat.sub(rep, t)
+    return t
+
+
+@pytest.mark.parametrize("code", SHIPPED)
+def test_replacer_gate_gives_the_in_order_loop(code: str) -> None:
+    """Only replacers that cannot match are skipped: the text is the in-order loop's, also
+    when one replacement makes (or breaks) a match for a later one."""
+    from voxbench.eval.wer_norm.wordgate import ReplacerGate, word_runs
+
+    _, _, reps, ignore = T._engine(code)
+    gate = ReplacerGate.build(reps)
+    rng = random.Random(7)
+    words = [*re.findall(r"[\w']+", " ".join(p.pattern.replace("\\b", " ") for p, _, _ in reps))]
+    words += [*(r for _, r, _ in reps), "a", "s", "'", "’", "first", "address", "é", "_", "x1", "mr.", "(st)"]
+    words += sorted(w for w in T._extras(code).fillers or () if isinstance(w, str))
+    for _ in range(3000):
+        t = "".join(
+            rng.choice(words) + rng.choice([" ", " ", "", "'", ".", "-"]) for _ in range(rng.randint(0, 8))
+        )
+        t = t.upper() if rng.random() < 0.1 else t
+        assert gate.apply(t) == _loop(reps, t), (code, t)
+        if ignore is not None and (fillers := T._extras(code).fillers) is not None:
+            assert (ignore.search(t) is not None) == (not word_runs(t).isdisjoint(fillers)), (code, t)
+
+
+def test_word_runs_are_the_word_character_runs() -> None:
+    from voxbench.eval.wer_norm.wordgate import word_runs
+
+    for t in ["".join(ASCII), *_word_texts(8), *_random_texts(9, string.printable + "é५_")]:
+        runs = {r.decode() if isinstance(r, bytes) else r for r in word_runs(t)}
+        assert runs == set(re.findall(r"\w+", t)), t
+
+
+def test_letter_run_hint_finds_every_run() -> None:
+    """An ASCII text the hint passes over has no run of single letters."""
+    rng = random.Random(10)
+    parts = ["a", "B", "c.", "d,", "e;", "f)", "g!", "1", "_", "xy", " ", "  ", "\t", "\x1c", "(", "-"]
+    texts = [
+        "".join(rng.choice(parts) + rng.choice([" ", "", "\n"]) for _ in range(rng.randint(0, 10)))
+        for _ in range(5000)
+    ]
+    for t in [*texts, *_random_texts(11, string.printable)]:
+        hint = T._RUN_HINT.search(b" " + t.encode("ascii").translate(T._RUN_CLASSES))
+        assert hint or not T._LETTER_RUN.search(t), t
