@@ -57,9 +57,9 @@ EVA_CODE_METRICS = [
     "turn_taking",
     "conversation_valid_end",
 ]
-# main before the fourth scoring-throughput pass (fd1e690: the third, 10f36f0: the second,
-# e0933a6: the first)
-BASELINE = "2bc4fca"
+# main before the fifth scoring-throughput pass (2bc4fca: the fourth, fd1e690: the third,
+# 10f36f0: the second, e0933a6: the first)
+BASELINE = "9a141f8"
 
 
 def synthetic(rng: random.Random, i: int):  # type: ignore[no-untyped-def]
