@@ -83,6 +83,18 @@ def _mask(features: Sequence[str], penalising: Collection[str]) -> np.ndarray:
     return np.array([f in penalising for f in features], dtype=bool)
 
 
+def _standardised(
+    rows: Sequence[dict[str, float]], features: Sequence[str]
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The feature means, scales (1 for a constant feature) and standardised rows: both
+    fits start from these, and the models keep the means and scales to rate new rows."""
+    X = np.array([[float(r[f]) for f in features] for r in rows], dtype=float)
+    mu = X.mean(axis=0)
+    sd = X.std(axis=0)
+    sd[sd < 1e-9] = 1.0
+    return mu, sd, (X - mu) / sd
+
+
 def _sig(z: np.ndarray) -> np.ndarray:
     return 1.0 / (1.0 + np.exp(-np.clip(z, -30, 30)))
 
@@ -99,12 +111,8 @@ def fit_ordinal(
 ) -> OrdinalModel:
     """Fit the cumulative-logit model on (features, 1-3 label) rows; the weights of the
     `penalising` features are kept <= 0 (more of them can only lower the rating)."""
-    X = np.array([[float(r[f]) for f in features] for r in rows], dtype=float)
+    mu, sd, Z = _standardised(rows, features)
     y = np.asarray(labels, dtype=int)
-    mu = X.mean(axis=0)
-    sd = X.std(axis=0)
-    sd[sd < 1e-9] = 1.0
-    Z = (X - mu) / sd
     w = np.zeros(Z.shape[1])
     down = _mask(features, penalising)
     cuts = np.array([-1.0, 1.0])
@@ -201,12 +209,8 @@ def fit_two_step(
 ) -> TwoStepModel:
     """Fit both logistic steps (L2-penalised, full-batch gradient ascent from zero); the
     `penalising` features may only raise P(rating 1) and P(rating <= 2)."""
-    X = np.array([[float(r[f]) for f in features] for r in rows], dtype=float)
+    mu, sd, Z = _standardised(rows, features)
     y = np.asarray(labels, dtype=int)
-    mu = X.mean(axis=0)
-    sd = X.std(axis=0)
-    sd[sd < 1e-9] = 1.0
-    Z = (X - mu) / sd
     up = _mask(features, penalising)
     low = _logit(Z, (y == 1).astype(float), l2, iters, lr, up)
     mid = _logit(Z, (y <= 2).astype(float), l2, iters, lr, up)
