@@ -7,6 +7,7 @@ import re
 from difflib import SequenceMatcher
 
 from voxbench.pipelines.caller.goal.acts import CallerAct
+from voxbench.pipelines.caller.goal.spoken import sentences_of
 
 
 class Stalls:
@@ -95,7 +96,7 @@ class SameLine:
         if _same(turn, last_turn):
             return True
         # the same question after no more than an acknowledgement ('I understand. Do you want ...?')
-        said = [s for s in re.split(r"(?<=[.!?])\s+", turn.strip()) if s and not s.endswith("?")]
+        said = [s for s in sentences_of(turn) if not s.endswith("?")]
         return (
             bool(question and last_q) and _same(question, last_q) and all(len(_words(s)) <= 3 for s in said)
         )
@@ -121,7 +122,7 @@ _GIVE_UP_AT = 3
 def _ask(turn: str) -> str:
     """The agent turn's questions, or the turn itself when it asks none; a question that is only a
     courtesy ('... the confirmation number? Please?', whisper's split) is not one."""
-    qs = [s for s in re.split(r"(?<=[.!?])\s+", turn.strip()) if s.endswith("?") and len(_words(s)) > 1]
+    qs = [s for s in sentences_of(turn) if s.endswith("?") and len(_words(s)) > 1]
     return " ".join(qs) or turn
 
 
