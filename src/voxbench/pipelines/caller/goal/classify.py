@@ -130,6 +130,11 @@ class Turn:
     requests: list[str] = field(default_factory=list)
     statements: list[str] = field(default_factory=list)
 
+    def asks_beyond_anything_else(self) -> bool:
+        """A request other than an "anything else?" said as a statement ('Let me know if there is
+        anything else I can do.' is one by :func:`.asks.is_request`, and asks nothing)."""
+        return any(not ANYTHING_ELSE_SAID.search(r) for r in self.requests)
+
     def troubleshooting(self) -> bool:
         """A step to try and a question whether it worked."""
         return any(STEP.search(s) for s in self.sents) and any(OUTCOME_Q.search(s) for s in self.sents)
@@ -170,7 +175,7 @@ def _speech_acts(t: Turn, heard: Heard) -> None:
     elif (
         not t.questions
         and any(ANYTHING_ELSE_SAID.search(s) for s in t.sents)
-        and not [r for r in t.requests if not ANYTHING_ELSE_SAID.search(r)]
+        and not t.asks_beyond_anything_else()
     ):  # 'If you have any other questions, feel free to ask.' closing a turn that asks nothing else
         _mark(heard, "anything_else", ANYTHING_ELSE_OFFERED)
     if GOODBYE.search(t.text) and not t.questions:
@@ -187,7 +192,7 @@ def _result_kinds(t: Turn, heard: Heard, book: FactBook, before: str) -> None:
     have been announced in the agent's turn ``before`` ('I'll add a checked bag.' / hold / result)."""
     if heard.has("completed") or heard.asked or [q for q in t.questions if not ANYTHING_ELSE.search(q)]:
         return
-    if [r for r in t.requests if not ANYTHING_ELSE_SAID.search(r)]:
+    if t.asks_beyond_anything_else():
         return
     key = next((k for s in t.statements if (k := stated_result(s, book, f"{before} {t.text}"))), None)
     if key is not None:
