@@ -99,9 +99,9 @@ def _may_go_on(caller: GoalCaller, agent_text: str) -> set[str] | None:
         return {"greeting"}  # "Hello." before "How can I help you?"
     heard = classify(agent_text, caller.book, caller.given)
     kinds: set[str] = set(heard.kinds)
-    if ANYTHING_ELSE_OFFERED in heard.rules:  # 'If you have any other questions, feel free to ask.':
-        kinds.discard("anything_else")  # asks nothing yet, the agent may go on with a question
-    return set(heard.kinds) if kinds <= _MAY_GO_ON else None
+    # 'If you have any other questions, feel free to ask.' asks nothing yet: the agent may go on
+    waiting = kinds - {"anything_else"} if ANYTHING_ELSE_OFFERED in heard.rules else kinds
+    return kinds if waiting <= _MAY_GO_ON else None
 
 
 def calls_for_reply(caller: GoalCaller, agent_text: str) -> bool:
