@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from itertools import takewhile
 from typing import Any
 
 from voxbench.pipelines.caller.goal.acts import ActKind, CallerAct
@@ -59,6 +58,12 @@ def said_not_asked(heard: Heard) -> bool:
     return ANYTHING_ELSE_OFFERED in heard.rules and not heard.has("question")
 
 
+def about(*requests: int) -> str:
+    """Which of its requests a line states: what a request said again is counted by
+    (:class:`.stall.Repeats`), whatever its phrasing and the details that come with it."""
+    return "requests:" + ",".join(map(str, requests))
+
+
 @dataclass
 class Draft:
     """The act being put together from the parts of one agent turn (answer, choice, confirmation)."""
@@ -93,7 +98,9 @@ class FollowUps:
     _pending_before: int
     _refused: set[int]
 
-    def _act(self, kind: ActKind, text: str, rule: str, heard: Heard | None = None, **kw: Any) -> CallerAct:
+    def _act(
+        self, kind: ActKind, text: str, rule: str, heard: Heard | None = None, about: str = "", **kw: Any
+    ) -> CallerAct:
         raise NotImplementedError  # GoalCaller's: the act recorded and returned
 
     def _without_draft(self, text: str, heard: Heard, d: Draft) -> CallerAct:
@@ -124,8 +131,8 @@ class FollowUps:
         if heard.has("open_question"):
             one = bool(re.search(r"\b(second|next|other|another|third|fourth|fifth|last|remaining)\b",
                                  heard.question, re.I))  # fmt: skip
-            line, told = self._request_line(one)
-            return self._act("state_request", line, "state_request", heard, facts=told)
+            line, told, about = self._request_line(one)
+            return self._act("state_request", line, "state_request", heard, about, facts=told)
         if heard.has("question"):
             return self._unanswerable(heard)
         return self._acknowledge(heard)
@@ -173,19 +180,20 @@ class FollowUps:
         line = self.phr.say("no_offer")
         return f"{line} {first_person(restate[0])}" if restate else line
 
-    def _request_line(self, only_next: bool = False) -> tuple[str, list[str]]:
-        """The caller's pending requests (or just the next), with the details of the first one."""
+    def _request_line(self, only_next: bool = False) -> tuple[str, list[str], str]:
+        """The caller's pending requests (or just the next), with the details of the first one; the
+        facts told, and which requests it states (:func:`about`)."""
         pending = self.tracker.pending() or [
             i for i in range(len(self.intents)) if not self.tracker.fallback[i]
         ]
         if only_next:
             pending = pending[:1]
         if len(self.intents) == 1 and self.intents[0] == self.scenario.user_goal.high_level_user_goal:
-            return first_person(self.intents[0]), []
+            return first_person(self.intents[0]), [], about(0)
         parts = [as_need(self.intents[i]) for i in pending]
         line = (", and ".join(parts) + ".").replace(", and I need to ", ", and ")
         details, told = self._intent_details(pending[0])
-        return f"{line} {details}".strip(), told
+        return f"{line} {details}".strip(), told, about(*pending)
 
     def _intent_details(self, i: int) -> tuple[str, list[str]]:
         """The facts that go with request ``i`` and have not been said (the intent's words aside);
@@ -245,45 +253,28 @@ class FollowUps:
     def _still_open(self, i: int, heard: Heard) -> CallerAct:
         """'Yes, my request isn't done yet: I want to add ...' ('Actually, ...' to an offer said as a
         statement, 'If you have any other questions, feel free to ask.'), with the request's
-        details; said once: the same offer again ends the call (live bb.3, 'I'm glad I could
-        help...' after each restatement)."""
-        said = [a for a in self.acts if a.kind != "wait"]
-        if said and said[-1].rule == "request_still_open":
-            return self._act(
-                "end", self.phr.say("bye_give_up"), "request_still_open_end", heard, ends_call=True
-            )
+        details (said again, it is bounded like any request: :data:`.stall.LIMITS`)."""
         line = self.phr.say("still_open", intent=as_need(self.intents[i]))
         line = line if line.startswith("I ") else line[:1].lower() + line[1:]
         details, told = self._intent_details(i)
         lead = "Actually," if said_not_asked(heard) else "" if _WHAT_ELSE.match(heard.question) else "Yes,"
-        return self._act(
-            "state_request", f"{lead} {line} {details}".strip(), "request_still_open", heard, facts=told
-        )
-
-    def _restated(self) -> int:
-        """How many of the caller's last acts in a row stated a request again with nothing new."""
-        return sum(
-            1 for _ in takewhile(lambda a: a.kind == "state_request" and not a.facts, reversed(self.acts))
-        )
+        text = f"{lead} {line} {details}".strip()
+        return self._act("state_request", text, "request_still_open", heard, about(i), facts=told)
 
     def _after_done(self, heard: Heard) -> CallerAct:
         self._stuck = 0
-        if self.tracker.pending() and (heard.has("anything_else") or not heard.has("question")):
-            if self._restated() >= self.config.give_up_after - 1:
-                # live bb.2: "Anything else?" after a lookup, the same request stated 7 times
-                return self._act(
-                    "end", self.phr.say("bye_give_up"), "request_restated_end", heard, ends_call=True
-                )
+        pending = self.tracker.pending()
+        if pending and (heard.has("anything_else") or not heard.has("question")):
             if not any(self.done):  # 'Anything else?' before its first request is done: that one
-                return self._still_open(self.tracker.pending()[0], heard)
-            line, told = self._next_request(self.tracker.pending()[0])
-            return self._act("state_request", line, "next_intent", heard, facts=told)
+                return self._still_open(pending[0], heard)
+            line, told = self._next_request(pending[0])
+            return self._act("state_request", line, "next_intent", heard, about(pending[0]), facts=told)
         named = self.tracker.named(heard.question) if heard.has("open_question") else None
         if named is not None:  # 'Now, what PTO question can I help with?': the request it names
             others = [x for j, x in enumerate(self.intents) if j != named]
             told = [f.key for f in intent_facts(self.intents[named], self.book, others)]
             line = f"{as_need(self.intents[named])}. {self.say.answer(told)}".strip()
-            return self._act("state_request", line, "named_intent", heard, facts=told)
+            return self._act("state_request", line, "named_intent", heard, about(named), facts=told)
         if heard.has("anything_else"):  # offered in a statement: thanks, not 'no'
             bye = self.phr.say("bye_done" if said_not_asked(heard) else "bye_nothing")
             return self._act("end", bye, "nothing_else_end", heard, ends_call=True)
@@ -301,14 +292,16 @@ class FollowUps:
         pending, moved = self.tracker.pending(), len(self.tracker.pending()) < self._pending_before
         # still about a request refused before ('the petition number'): the next one
         moved = moved or any(self.tracker.mentions(i, text) for i in self._refused)
-        if pending and (moved or len(pending) >= 2) and self._restated() == 0:  # that one failed: the next
+        restated = bool(self.acts) and self.acts[-1].kind == "state_request" and not self.acts[-1].facts
+        if pending and (moved or len(pending) >= 2) and not restated:  # that one failed: the next
             self.done[pending[0]] = not moved  # (moved: the refusal named the one it refused)
-            line, told = self._next_request(self.tracker.pending()[0])
+            i = self.tracker.pending()[0]
+            line, told = self._next_request(i)
             if heard.has("transfer_offer"):
                 line = f"{prefix or self.phr.say('decline_transfer')} " + re.sub(
                     r"^Yes[,.] (\w)", lambda m: m.group(1).upper(), line
                 )
-            return self._act("state_request", line, "next_intent_after_refusal", heard, facts=told)
+            return self._act("state_request", line, "next_intent_after_refusal", heard, about(i), facts=told)
         return self._act("end", self.phr.say("bye_give_up"), "failure_condition_end", heard, ends_call=True)
 
     def _acknowledge(self, heard: Heard) -> CallerAct:
@@ -328,8 +321,8 @@ class FollowUps:
             if self._stuck >= self.config.give_up_after:
                 return self._act("end", self.phr.say("bye_give_up"), "no_progress_end", heard, ends_call=True)
             if self.tracker.pending() and self.acts[-1].kind == "acknowledge":
-                line, told = self._request_line(True)
-                return self._act("state_request", line, "restate_after_statements", heard, facts=told)
+                line, told, what = self._request_line(True)
+                return self._act("state_request", line, "restate_after_statements", heard, what, facts=told)
         return self._act("acknowledge", self.phr.say("ok"), "acknowledge_statement", heard)
 
     def _unanswerable(self, heard: Heard) -> CallerAct:

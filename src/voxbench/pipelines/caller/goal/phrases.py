@@ -100,8 +100,12 @@ PHRASES: dict[str, tuple[str, ...]] = {
     ),
 }
 _YES_NO = re.compile(
-    r"^((?:(?:yes|no|thanks|thank you|okay|ok|alright|sure)\b[^.!?]*[.!?]\s*)*)(.*)$", re.I | re.S
+    r"^((?:(?:yes|no|thanks|thank you|okay|ok|alright|sure|next|actually)\b[^.!?]*[.!?]\s*)*)(.*)$",
+    re.I | re.S,
 )
+"""A line's leading answer to the new turn (a yes, no or thanks), kept first when it is said again;
+a sentence that already says it is said again ('Next, I need ...', 'Actually, my request isn't
+done yet: ...') needs no 'As I said'."""
 _KEEP_CASE = re.compile(r"^(I\b|I'|[A-Z]{2,}\b|[A-Z] [A-Z]\b)")
 _PLEASANTRIES = re.compile(r"^(okay|alright|great|perfect|thanks?|thank you)[,.]?\s+", re.I)
 _CURT = re.compile(r"\b(direct|curt|to the point|brief|concise|short|impatient|no time)\b", re.I)

@@ -20,10 +20,11 @@ the agent's turn (:mod:`.classify`) and decides, in this order:
 8. a hold (or an action announced, 'I'll add a checked bag'): wait silently; a question it has
    no fact for: say so (it never invents one).
 
-Whatever the rule, the caller does not say the same line twice in a row to the same agent turn
-(:class:`.stall.SameLine`): the second time it says goodbye, as the tree's failure condition does.
-The same content (facts, request) said again anywhere in the call comes with 'As I said, ...'; the
-third time to the same ask with nothing moved on in between, it gives up (:class:`.stall.SameContent`).
+Whatever the rule, one rule bounds saying the same thing again (:class:`.stall.Repeats`: this
+content, to this ask, with no progress since, a limit per kind of act): the same line once more to
+the same agent turn gets goodbye instead, as the tree's failure condition does; facts or a request
+said again come with 'As I said, ...', until said once too often with nothing moved on. Turns in a
+row that bring no progress at all end the call too (:class:`.stall.Stalls`).
 
 Deterministic for a seed (the seed only picks among equivalent phrasings).
 """
@@ -40,7 +41,7 @@ from voxbench.pipelines.caller.goal.classify import ChoiceClassifier, Heard, cla
 from voxbench.pipelines.caller.goal.config import GoalCallerConfig
 from voxbench.pipelines.caller.goal.cues import PROGRESS
 from voxbench.pipelines.caller.goal.facts import Fact, FactBook, goal_facts
-from voxbench.pipelines.caller.goal.followups import Draft, FollowUps
+from voxbench.pipelines.caller.goal.followups import Draft, FollowUps, about
 from voxbench.pipelines.caller.goal.intents import GENERIC, IntentTracker
 from voxbench.pipelines.caller.goal.learn import Learnings
 from voxbench.pipelines.caller.goal.options import option_clause
@@ -48,7 +49,7 @@ from voxbench.pipelines.caller.goal.phrases import Phrasing, as_need, first_pers
 from voxbench.pipelines.caller.goal.pushback import PushBacks
 from voxbench.pipelines.caller.goal.say import FactSayer
 from voxbench.pipelines.caller.goal.scope import Scope, about_transfer
-from voxbench.pipelines.caller.goal.stall import AskLoop, SameContent, SameLine, Stalls
+from voxbench.pipelines.caller.goal.stall import DECISIONS, Progress, Repeats, Stalls
 from voxbench.pipelines.caller.goal.tree import (
     TreeRules,
     content_words,
@@ -113,13 +114,12 @@ class GoalCaller(FollowUps):
         self.ended = False
         self.opened = False
         self._stuck = 0
-        self.asks = AskLoop(self.config.same_ask_limit)
         self.stalls = Stalls(self.config.stall_limit)
-        self.same = SameLine()
-        self.content = SameContent()
+        self.repeats = Repeats()
+        self._reported = 0  # agent turns that said something got done, tracked by the caller or not
         self._pending_before = len(self.intents)
         self._refused: set[int] = set()  # requests a refusal named (and so marked done)
-        self._last_heard = ""  # the agent's previous turn (an action announced there, its result now)
+        self._agent_turn = ""  # the agent turn being answered (until respond() takes the next one)
         self.say = FactSayer(self.book, self.phr)
         self.scope = Scope(
             [goal.high_level_user_goal, *self.intents, *tree.must_have_criteria, *tree.nice_to_have_criteria,
@@ -142,7 +142,11 @@ class GoalCaller(FollowUps):
 
     # -- acts ---------------------------------------------------------------------------------
 
-    def _act(self, kind: ActKind, text: str, rule: str, heard: Heard | None = None, **kw: Any) -> CallerAct:
+    def _act(
+        self, kind: ActKind, text: str, rule: str, heard: Heard | None = None, about: str = "", **kw: Any
+    ) -> CallerAct:
+        """The act, recorded, unless :class:`.stall.Repeats` says it is once too often (``about``:
+        which requests a request line states, :func:`.followups.about`)."""
         act = CallerAct(
             turn=self.turn,
             kind=kind,
@@ -160,36 +164,39 @@ class GoalCaller(FollowUps):
             heard=list(heard.kinds) if heard else [],
             **kw,
         )
-        if heard is not None and self.same.again(act, self._last_heard, heard.question):
+        question, before = heard.question if heard else "", self._progress()
+        verdict = self.repeats.verdict(act, about, self._agent_turn, question, before) if heard else ""
+        if verdict == "echo":
             return self._said_already(heard)
-        before = self._progress()
-        again = self.content.verdict(act, self._last_heard, before) if heard is not None else ""
-        if again == "give_up":
+        if verdict == "loop":
             return self._act(
                 "end", self.phr.say("bye_repeated"), "same_content_again_end", heard, ends_call=True
             )
-        if again:  # 'As I said, my confirmation code is ...'
+        if verdict == "again":  # 'As I said, my confirmation code is ...'
             act.text, act.rules = self.phr.again(act.text), [*act.rules, "said_before"]
-        self.same.note(act, self._last_heard, heard.question if heard else "")
         if act.ends_call:
             self.ended = True
         self.given.update(act.facts)
-        self.content.note(act, self._last_heard, before, self._progress())
         self.acts.append(act)
+        self.repeats.note(act, about, self._agent_turn, question, before, self._progress())
         return act
 
-    def _progress(self) -> tuple[int, ...]:
-        """What the call has moved on by: facts given, requests done, parts of its question told."""
-        return len(self.given), sum(self.done), sum(p.told for p in self.learn.parts)
+    def _progress(self) -> Progress:
+        """What the call has moved on by, the one measure of progress (:mod:`.stall`): facts given,
+        requests done, parts of its question told, decisions made (a choice or yes/no not made
+        before), agent turns that said something got done (which the caller may not track)."""
+        decisions = {(a.kind, a.choice or a.text) for a in self.acts if a.kind in DECISIONS}
+        told = sum(p.told for p in self.learn.parts)
+        return len(self.given), sum(self.done), told, len(decisions), self._reported
 
-    def _said_already(self, heard: Heard) -> CallerAct:
+    def _said_already(self, heard: Heard | None) -> CallerAct:
         """The agent's turn again, after the caller already said its line to it: no second time,
         but the tree's next step: goodbye, with thanks when every request is done, else as its
         failure condition says (the agent cannot do it)."""
         if self.tracker.pending():
             text = self.phr.say("bye_give_up")
         else:
-            text = self.phr.say("bye_nothing" if heard.has("question") else "bye_done")
+            text = self.phr.say("bye_nothing" if heard and heard.has("question") else "bye_done")
         return self._act("end", text, "same_line_again_end", heard, ends_call=True)
 
     def open(self) -> CallerAct:
@@ -201,21 +208,19 @@ class GoalCaller(FollowUps):
     def respond(self, agent_text: str) -> CallerAct:
         """Decide the reply to one agent turn (timed in ``ms`` by the caller of this method)."""
         self.turn += 1
-        heard = classify(
-            agent_text, self.book, self.given, self.hook, self._focus(agent_text), self._last_heard
-        )
-        self._last_heard = agent_text
+        previous, self._agent_turn = self._agent_turn, agent_text
+        heard = classify(agent_text, self.book, self.given, self.hook, self._focus(agent_text), previous)
         if not self.opened:
             self.opened = True
             text = self.scenario.starting_utterance() or as_need(self.intents[0])
             return self._act("open", text, "starting_utterance", heard)
         if heard.has("completed") or PROGRESS.search(agent_text):  # the agent got something done
-            self.stalls.count = 0
+            self._reported += 1
+        self.stalls.note(self._progress())
         if self.stalls.spent:
             return self._act("end", self.phr.say("bye_give_up"), "stalled_call_end", heard, ends_call=True)
-        given, done = len(self.given), sum(self.done)
         act = self._decide(agent_text, heard)
-        self.stalls.note(act, len(self.given) > given, sum(self.done) > done)
+        self.stalls.note(self._progress(), act.kind)
         return act
 
     def would_finish(self, agent_text: str) -> bool:
@@ -227,7 +232,7 @@ class GoalCaller(FollowUps):
         saved = copy.deepcopy((self.tracker, self.learn, self._refused, self._pending_before))
         try:
             heard = classify(
-                agent_text, self.book, self.given, None, self._focus(agent_text), self._last_heard
+                agent_text, self.book, self.given, None, self._focus(agent_text), self._agent_turn
             )
             self._note_resolutions(agent_text, heard)
             told = heard.has("completed") or (self.learn.new and self.learn.complete)
@@ -261,7 +266,9 @@ class GoalCaller(FollowUps):
             need = as_need(self.intents[offered])
             details, told = self._intent_details(offered)
             line = f"Yes. {need[:1].upper()}{need[1:]}. {details}".strip()
-            return self._act("state_request", line, "offered_request_yes", heard, facts=told, choice="yes")
+            return self._act(
+                "state_request", line, "offered_request_yes", heard, about(offered), facts=told, choice="yes"
+            )
         d = Draft()
         if heard.has("options") and self.tracker.orders(heard.options, heard.question):
             heard.kinds = [k for k in heard.kinds if k != "request"]  # 'Which first: I-9 or PTO?'
@@ -271,7 +278,7 @@ class GoalCaller(FollowUps):
                 d.parts.insert(0, "Yes.")
                 d.choice = "yes"
             if heard.has("open_question"):  # 'What access requests do you need? Please give me the names.'
-                line, told = self._request_line()
+                line, told, _ = self._request_line()
                 d.parts.insert(0, line)
                 d.facts[:0] = told
         if heard.readback_wrong:
@@ -296,15 +303,11 @@ class GoalCaller(FollowUps):
         return self._without_draft(text, heard, d)
 
     def _call_ending(self, heard: Heard) -> CallerAct | None:
-        """The agent transfers or says goodbye, or asks in a loop for what it was given: end the call."""
+        """The agent transfers or says goodbye: end the call."""
         if heard.has("transfer"):
             return self._act("end", self.phr.say("bye"), "transfer_ends_call", heard, ends_call=True)
         if heard.has("goodbye") and not heard.has("request"):
             return self._act("end", self.phr.say("bye"), "agent_goodbye", heard, ends_call=True)
-        if self.asks.looping(heard.asked, self.given):
-            return self._act(
-                "end", self.phr.say("bye_give_up"), "same_facts_asked_again_end", heard, ends_call=True
-            )
         return None
 
     def _draft_answer(self, heard: Heard, d: Draft) -> None:

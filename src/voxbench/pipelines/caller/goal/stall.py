@@ -1,67 +1,82 @@
-"""The goal caller's stall budgets: agent turns in a row that brought it no progress, the same
-facts asked for again and again, and the same line about to be said again to the same agent turn."""
+"""When the goal caller stops repeating itself or gives up: one rule for the same thing said again
+(:class:`Repeats`), one budget of turns that bring nothing (:class:`Stalls`), one measure of
+progress for both (the caller's ``_progress()``: facts given, requests done, parts of its
+question told, decisions made, completions the agent reported; see :data:`Progress`)."""
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from difflib import SequenceMatcher
+from typing import NamedTuple
 
 from voxbench.pipelines.caller.goal.acts import CallerAct
 from voxbench.pipelines.caller.goal.spoken import sentences_of
 
+Progress = tuple[int, ...]
+"""What the call has moved on by, counts that only grow: two equal values mean nothing moved on."""
+
+DECISIONS = ("choose", "confirm", "correct", "refuse")
+"""Acts whose (kind, choice) made for the first time is progress."""
+
 
 class Stalls:
-    """Counts turns without progress: no newly disclosed fact, no decision not made before, no
-    request done (waiting on a hold is neutral); a declined transfer leaves one such turn."""
+    """Counts agent turns in a row that brought no progress (waiting on a hold is neutral); a
+    declined transfer leaves one such turn."""
 
     def __init__(self, limit: int) -> None:
         self.limit = limit
         self.count = 0
-        self._decisions: set[tuple[str, str]] = set()
+        self._seen: Progress = ()
 
     @property
     def spent(self) -> bool:
         return self.count >= self.limit
 
-    def note(self, act: CallerAct, new_facts: bool, request_done: bool) -> None:
-        if act.kind == "wait":
-            return
-        decision = (
-            (act.kind, act.choice or act.text)
-            if act.kind in ("choose", "confirm", "correct", "refuse")
-            else None
-        )
-        new_decision = decision is not None and decision not in self._decisions
-        if decision is not None:
-            self._decisions.add(decision)
-        self.count = 0 if (new_facts or request_done or new_decision) else self.count + 1
-        if act.kind == "decline_transfer":
+    def note(self, progress: Progress, kind: str = "wait") -> None:
+        """The progress now, after an act of ``kind`` (the default, a wait, only looks)."""
+        moved, self._seen = progress != self._seen, progress
+        self.count = 0 if moved else self.count + (kind != "wait")
+        if kind == "decline_transfer":
             self.count = max(self.count, self.limit - 1)
 
 
-class AskLoop:
-    """The agent asks again, turn after turn, only for facts the caller already gave."""
+class Limit(NamedTuple):
+    """How often the same content may be said before the caller says goodbye instead (0: no limit)."""
 
-    def __init__(self, limit: int) -> None:
-        self.limit = limit
-        self._last: tuple[str, ...] = ()
-        self._same = 0
+    echo: int = 2
+    """Said in a row to the agent's same turn (its words, or its question after only an
+    acknowledgement): the agent did not take the line in, and saying it again will not help."""
+    ask: int = 0
+    """Said to the same question (the agent's questions, whatever else the turn says, a lone
+    'Please?' dropped), with nothing moved on since: the lines between may differ."""
+    times: int = 0
+    """Said with nothing moved on since, whatever was asked."""
+    again: bool = False
+    """Said again with an acknowledgement ('As I said, ...'), as a person does."""
 
-    def looping(self, asked: list[str], given: set[str]) -> bool:
-        ask = tuple(sorted(asked))
-        repeat = bool(ask) and ask == self._last and set(ask) <= given
-        self._same = self._same + 1 if repeat else 0
-        self._last = ask
-        return self._same >= self.limit
 
-
-_FREE = ("answer", "correct", "wait", "open", "end", "check_in")
-"""Acts that may be said again: facts asked again (the agent's STT may have missed them: live bb.2
-heard 'H N four R eight B' as 'h and 4r8b'; :class:`AskLoop` bounds that at ``same_ask_limit``),
-silence, the opening, the goodbye, the check-in."""
-_ONCE_MORE = ("confirm",)
-"""A yes to the same read-back or offer is said a second time (a short 'Yes.' is what the agent's
-VAD and STT miss most), not a third."""
+LIMITS: dict[str, Limit] = {
+    # Facts are given again to the same turn (the agent's STT may have missed them: live bb.2 heard
+    # 'H N four R eight B' as 'h and 4r8b'); a third time to the same question is a loop (live bb.2
+    # gave its code 4 times to 'Could you tell me the confirmation number, please?'), a fifth to
+    # questions in other words too ('What is your last name?' / 'Could you spell ...?' in turn).
+    # Asked in new words, they may be a new question: reference agents ask for a one-time code as
+    # 'I'm sending a code', 'Is that a number you recognize?', 'Please read me the code'; a limit
+    # of 3 whatever the ask ended 3 reference calls early on caller check (premature 13 -> 16).
+    "answer": Limit(echo=0, ask=3, times=5, again=True),
+    # A request: stated once to a turn (live bb.3 restated it 7 times to the same turn), a third
+    # time with nothing moved on, whatever the agent asked, is a loop (live bb.2: "Anything else?"
+    # after a lookup, the same request stated 7 times).
+    "state_request": Limit(echo=2, times=3, again=True),
+    # A short 'Yes.' is what the agent's VAD and STT miss most: said twice, not a third time.
+    "confirm": Limit(echo=3),
+    # Said whenever the turn calls for it: a correction, silence, the opening, goodbye, the check-in.
+    **{k: Limit(echo=0) for k in ("correct", "wait", "open", "end", "check_in")},
+}
+_ONCE = Limit()
+"""Any other line (a no, a choice, 'I don't have that', a push-back, 'Okay.'): once to a turn
+(live bb.2 said "No, thank you." to 'Do you want to add bags?' seven times)."""
 
 
 def _words(text: str) -> list[str]:
@@ -73,52 +88,6 @@ def _same(a: str, b: str) -> bool:
     return SequenceMatcher(None, _words(a), _words(b)).ratio() >= 0.8
 
 
-class SameLine:
-    """The caller's last spoken line and the agent turn it answered.
-
-    The same line (same kind, rule, choice and facts, whatever the seeded wording) to the same
-    agent turn again (its words, or its question after only an acknowledgement) is a loop a person
-    does not keep up: live bb.2 said "No, thank you." to 'Do you want to add bags?' seven times,
-    bb.3 restated its request to the same turn seven times (make run, 2026-12-04)."""
-
-    def __init__(self) -> None:
-        self._last: tuple[tuple[str, ...], str, str] | None = None
-        self._times = 0  # the last line, said to that turn this many times in a row
-
-    @staticmethod
-    def _key(act: CallerAct) -> tuple[str, ...]:
-        return (act.kind, act.rule, act.choice, *sorted(act.facts))
-
-    def _repeats(self, act: CallerAct, turn: str, question: str) -> bool:
-        if self._last is None or self._key(act) != self._last[0]:
-            return False
-        last_turn, last_q = self._last[1], self._last[2]
-        if _same(turn, last_turn):
-            return True
-        # the same question after no more than an acknowledgement ('I understand. Do you want ...?')
-        said = [s for s in sentences_of(turn) if not s.endswith("?")]
-        return (
-            bool(question and last_q) and _same(question, last_q) and all(len(_words(s)) <= 3 for s in said)
-        )
-
-    def again(self, act: CallerAct, turn: str, question: str) -> bool:
-        """Whether ``act`` says the last line again to the same agent turn, once too often."""
-        if act.kind in _FREE or not self._repeats(act, turn, question):
-            return False
-        return self._times >= (2 if act.kind in _ONCE_MORE else 1)
-
-    def note(self, act: CallerAct, turn: str, question: str) -> None:
-        if act.text:
-            self._times = self._times + 1 if self._repeats(act, turn, question) else 1
-            self._last = (self._key(act), turn, question)
-
-
-_CONTENT = ("answer", "state_request")
-"""Acts whose content a person says again when asked again (its facts, its request)."""
-_GIVE_UP_AT = 3
-"""The same content a third time to the same ask, with no progress since: the call is going nowhere."""
-
-
 def _ask(turn: str) -> str:
     """The agent turn's questions, or the turn itself when it asks none; a question that is only a
     courtesy ('... the confirmation number? Please?', whisper's split) is not one."""
@@ -126,45 +95,86 @@ def _ask(turn: str) -> str:
     return " ".join(qs) or turn
 
 
-class SameContent:
-    """The same content (facts given, request stated) said again anywhere in the call, not only in a
-    row: live bb.2 (make run at b10e13d) gave its confirmation code four times and its request three
-    times, in turn, to an agent asking 'Could you tell me the confirmation number, please?' and
-    'What would you like to do next?' over and over. A person says it a second time with an
-    acknowledgement ('As I said, ...'), and the third time to the same ask, when nothing moved on
-    in between (no fact newly given, no request done, no part of its question told), gives up.
+def _same_turn(turn: str, question: str, last_turn: str, last_question: str) -> bool:
+    """The agent's turn again: its words, or its question after no more than an acknowledgement
+    ('I understand. Do you want ...?')."""
+    if _same(turn, last_turn):
+        return True
+    said = [s for s in sentences_of(turn) if not s.endswith("?")]
+    return (
+        bool(question and last_question)
+        and _same(question, last_question)
+        and all(len(_words(s)) <= 3 for s in said)
+    )
 
-    Asked again in other words, the content is said again (with the acknowledgement): the agent
-    may be asking something new (reference agents ask for a one-time code three ways: 'I'm sending
-    a code.', 'Is that a number you recognize?', 'Please read me the code.'); :class:`AskLoop`
-    bounds that at ``same_ask_limit``."""
+
+def _key(act: CallerAct, about: str) -> tuple[str, ...]:
+    """What a line says, whatever the seeded wording: the requests it states (``about``, whatever
+    details come with them), else its choice (else the rule that phrased it) and its facts; an
+    answer by its facts alone, whatever came with them ('Yes, that's right.' to a read-back)."""
+    if about:
+        return (act.kind, about)
+    if act.facts and LIMITS.get(act.kind, _ONCE).again:
+        return (act.kind, *sorted(act.facts))
+    return (act.kind, act.choice or act.rule, *sorted(act.facts))
+
+
+@dataclass
+class _Said:
+    ask: str  # the question it answered last
+    progress: Progress  # the call's progress right after
+    to_ask: int  # times said to that question with nothing moved on
+    times: int  # times said with nothing moved on
+
+
+class Repeats:
+    """The same content said again, anywhere in the call: *this content, to this ask, with no
+    progress since*, limited per kind of act (:data:`LIMITS`). Counted per content across the
+    call, not only in a row: live bb.2 (make run at b10e13d) alternated 'Could you tell me the
+    confirmation number, please?' and 'What would you like to do next?', and the caller gave
+    its code four times and its request three times, in turn."""
 
     def __init__(self) -> None:
-        # content -> (the ask it answered last, progress after it, times in a row to that ask)
-        self._said: dict[tuple[str, ...], tuple[str, tuple[int, ...], int]] = {}
+        self._said: dict[tuple[str, ...], _Said] = {}
+        self._last: tuple[tuple[str, ...], str, str] | None = None  # the last line, its turn and question
+        self._row = 0  # the last line, said to that turn this many times in a row
 
-    @staticmethod
-    def _key(act: CallerAct) -> tuple[str, ...] | None:
-        if act.kind not in _CONTENT or not act.text:
-            return None
-        if act.facts:  # the facts, whatever came with them ('Yes, that's right.' to a read-back)
-            return (act.kind, *sorted(act.facts))
-        return (act.kind, "choice", act.choice) if act.choice else (act.kind, *_words(act.text))
-
-    def _streak(self, act: CallerAct, turn: str, progress: tuple[int, ...]) -> int:
-        key = self._key(act)
-        if key is None or key not in self._said:
+    def _echoes(self, key: tuple[str, ...], turn: str, question: str) -> int:
+        """Times ``key`` was just said in a row to this same agent turn."""
+        if self._last is None or key != self._last[0]:
             return 0
-        ask, before, times = self._said[key]
-        return times + 1 if _same(_ask(turn), ask) and progress == before else 1
+        return self._row if _same_turn(turn, question, self._last[1], self._last[2]) else 0
 
-    def verdict(self, act: CallerAct, turn: str, progress: tuple[int, ...]) -> str:
-        """'' (new content), 'again' (said before: acknowledge it) or 'give_up'."""
-        streak = self._streak(act, turn, progress)
-        return "" if streak == 0 else ("give_up" if streak >= _GIVE_UP_AT else "again")
+    def _counts(self, key: tuple[str, ...], turn: str, progress: Progress) -> tuple[int, int]:
+        """Times this content would now be said to this ask, and at all, with nothing moved on."""
+        said = self._said.get(key)
+        if said is None:
+            return 0, 0
+        still = progress == said.progress
+        to_ask = said.to_ask + 1 if still and _same(_ask(turn), said.ask) else 1
+        return to_ask, (said.times + 1 if still else 1)
 
-    def note(self, act: CallerAct, turn: str, before: tuple[int, ...], after: tuple[int, ...]) -> None:
+    def verdict(self, act: CallerAct, about: str, turn: str, question: str, progress: Progress) -> str:
+        """'' (say it), 'again' (said before: acknowledge it), 'echo' (the line again to the same
+        turn: goodbye instead) or 'loop' (the same content once too often: give up)."""
+        if not act.text:
+            return ""
+        lim, key = LIMITS.get(act.kind, _ONCE), _key(act, about)
+        if lim.echo and self._echoes(key, turn, question) + 1 >= lim.echo:
+            return "echo"
+        to_ask, times = self._counts(key, turn, progress)
+        if (lim.ask and to_ask >= lim.ask) or (lim.times and times >= lim.times):
+            return "loop"
+        return "again" if times and lim.again else ""
+
+    def note(
+        self, act: CallerAct, about: str, turn: str, question: str, before: Progress, after: Progress
+    ) -> None:
         """``before``: the progress when the agent's turn came; ``after``: with this act's facts."""
-        key = self._key(act)
-        if key is not None:
-            self._said[key] = (_ask(turn), after, max(self._streak(act, turn, before), 1))
+        if not act.text:
+            return
+        key = _key(act, about)
+        self._row = self._echoes(key, turn, question) + 1
+        self._last = (key, turn, question)
+        to_ask, times = self._counts(key, turn, before)
+        self._said[key] = _Said(_ask(turn), after, max(to_ask, 1), max(times, 1))
