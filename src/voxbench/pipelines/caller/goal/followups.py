@@ -230,18 +230,25 @@ class FollowUps:
     def _note_resolutions(self, text: str, heard: Heard) -> None:
         """Which intents the agent has completed or refused, by their words in its closing sentences."""
         self._pending_before = len(self.tracker.pending())
+        self._refused |= self._resolve(text, heard, self.tracker, self.learn)
+
+    def _resolve(self, text: str, heard: Heard, tracker: IntentTracker, learn: Learnings) -> set[int]:
+        """Marks in ``tracker`` and ``learn`` what this agent turn completes or refuses, and returns
+        the requests it refused; nothing else changes (:meth:`would_finish` gives it copies)."""
         asks_back = {"request", "options"} <= set(heard.kinds)  # 'not X unless A or B?': no refusal
-        before = {i for i, d in enumerate(self.done) if d}
-        self.learn.note(text)
-        learning = bool(self.learn.parts) and len(self.intents) == 1
+        before = {i for i, d in enumerate(tracker.done) if d}
+        learn.note(text)
+        learning = bool(learn.parts) and len(self.intents) == 1
         completed = heard.has("completed") and not learning  # a question is done when answered
+        refused: set[int] = set()
         if completed or (heard.has("denial") and not asks_back):
             said = [s for s in sentences_of(text) if not NEXT_STEP.search(s) and not s.endswith("?")]
-            self.tracker.note(" ".join(said) or text, completed)
+            tracker.note(" ".join(said) or text, completed)
             if not completed:  # the requests this refusal named
-                self._refused |= {i for i, d in enumerate(self.done) if d and i not in before}
-        if learning and self.learn.complete:
-            self.done[0] = True
+                refused = {i for i, d in enumerate(tracker.done) if d and i not in before}
+        if learning and learn.complete:
+            tracker.done[0] = True
+        return refused
 
     def _next_request(self, i: int) -> tuple[str, list[str]]:
         """'Yes, one more thing: I need to ...' with the request's details, and the facts told."""

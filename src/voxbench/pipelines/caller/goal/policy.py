@@ -229,17 +229,11 @@ class GoalCaller(FollowUps):
         long to wait before replying (``GoalSimConfig.done_wait_s``), before the turn is over."""
         if not self.opened or not self.tracker.pending():
             return False
-        saved = copy.deepcopy((self.tracker, self.learn, self._refused, self._pending_before))
-        try:
-            heard = classify(
-                agent_text, self.book, self.given, None, self._focus(agent_text), self._agent_turn
-            )
-            self._note_resolutions(agent_text, heard)
-            told = heard.has("completed") or (self.learn.new and self.learn.complete)
-            return told and not heard.has("denial") and not self.tracker.pending()
-        finally:
-            self.tracker, self.learn, self._refused, self._pending_before = saved
-            self.done = self.tracker.done
+        heard = classify(agent_text, self.book, self.given, None, self._focus(agent_text), self._agent_turn)
+        tracker, learn = copy.deepcopy((self.tracker, self.learn))
+        self._resolve(agent_text, heard, tracker, learn)
+        told = heard.has("completed") or (learn.new and learn.complete)
+        return told and not heard.has("denial") and not tracker.pending()
 
     # -- the decision ---------------------------------------------------------------------------
 
