@@ -131,8 +131,8 @@ class FollowUps:
         if heard.has("open_question"):
             one = bool(re.search(r"\b(second|next|other|another|third|fourth|fifth|last|remaining)\b",
                                  heard.question, re.I))  # fmt: skip
-            line, told, about = self._request_line(one)
-            return self._act("state_request", line, "state_request", heard, about, facts=told)
+            line, told, what = self._request_line(one)
+            return self._act("state_request", line, "state_request", heard, what, facts=told)
         if heard.has("question"):
             return self._unanswerable(heard)
         return self._acknowledge(heard)
