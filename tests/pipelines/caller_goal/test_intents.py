@@ -130,7 +130,7 @@ def test_an_interleaved_loop_ends_after_the_stall_limit() -> None:
     c.open()
     first = c.respond("What is your last name?")
     assert first.kind == "answer" and first.facts == ["last_name"]
-    # the last name asked in two wordings: the same wording a third time is ended sooner, by SameContent
+    # the last name asked in two wordings: the same wording a third time is ended sooner (stall.Repeats)
     loop = ["What is your last name?", "What's the flight number?", "Could you spell your last name for me?",
             "What's the flight number?"]  # fmt: skip
     acts = [c.respond(loop[i % 4]) for i in range(10)]

@@ -200,7 +200,7 @@ def test_a_yes_to_the_same_read_back_is_said_twice_not_three_times() -> None:
 def test_facts_asked_again_by_the_same_turn_are_given_again() -> None:
     """Fact answers are not cut by the same-line rule at the second ask (the agent's STT may have
     missed them): given again, as a person does ('As I said, ...'); the third time to the same ask
-    with nothing moved on, the caller gives up (SameContent, test_policy_live_repeats)."""
+    with nothing moved on, the caller gives up (stall.Repeats, test_policy_live_repeats)."""
     c = _builtin("bb.2")
     ask = "Could you tell me the confirmation number and last name, please?"
     acts = [c.respond(ask) for _ in range(3)]
@@ -214,3 +214,51 @@ def test_the_same_question_it_has_no_answer_for_gets_goodbye_the_second_time() -
     assert first.kind == "cannot_answer"
     again = c.respond("What is your date of birth?")
     assert again.ends_call and again.rule == "same_line_again_end"
+
+
+# -- one rule for the same content again (stall.Repeats): per content, whatever came between ------
+
+
+def test_the_open_request_is_the_same_request_whatever_details_come_with_it() -> None:
+    """bb.3 with its question still open: 'feel free to ask' got the request with its flight; the
+    same line again got it without (the flight already said), and is still the same request said
+    again to the same turn: goodbye. To an "anything else?" in other words it is said once more."""
+    glad = "I'm glad I could help. If you have any other questions, feel free to ask."
+    c = _builtin("bb.3")
+    c.respond("Could you tell me the confirmation number and last name?")
+    first, again = c.respond(glad), c.respond(glad)
+    assert first.kind == "state_request" and first.facts and "on time" in first.text
+    assert again.ends_call and "on time" not in again.text and "goodbye" in again.text.lower()
+    c = _builtin("bb.3")
+    c.respond("Could you tell me the confirmation number and last name?")
+    turns = [
+        glad,
+        "Is there anything else I can help you with today?",
+        "Let me know if there's anything else I can do.",
+    ]
+    acts = [c.respond(t) for t in turns]
+    assert [a.kind for a in acts[:2]] == ["state_request"] * 2 and "on time" in acts[1].text
+    assert acts[2].ends_call and "on time" not in acts[2].text
+
+
+def test_a_request_stated_to_open_questions_in_other_words_is_given_up_on_the_third_time() -> None:
+    c = opened(make_scenario({"last_name": "Murphy"}, intents=["Move your flight.", "Add a checked bag."]))
+    c.tracker.done[0] = True
+    asks = ["What can I do for you?", "How can I help you today?", "What would you like to do?"]
+    acts = [c.respond(a) for a in asks]
+    assert [a.kind for a in acts[:2]] == ["state_request"] * 2 and "said_before" in acts[1].rules
+    assert all("checked bag" in a.text for a in acts[:2])
+    assert acts[2].ends_call and "checked bag" not in acts[2].text and "goodbye" in acts[2].text.lower()
+
+
+def test_holds_between_asks_for_a_given_fact_do_not_reset_the_count() -> None:
+    """The agent asks for the last name again after each hold: nothing moves on, so the fifth
+    time it is not given again (holds reset the count before, and the call went on)."""
+    c = opened(make_scenario({"last_name": "Murphy", "confirmation_number": "PP248Z"}))
+    asks = ["What is your last name?", "Could you spell your last name for me?"]
+    acts = []
+    for i in range(5):
+        acts.append(c.respond(asks[i % 2]))
+        assert c.respond("One moment please.").kind == "wait"
+    assert [a.kind for a in acts[:4]] == ["answer"] * 4 and all(a.facts == ["last_name"] for a in acts[:4])
+    assert acts[4].ends_call and not acts[4].facts and "goodbye" in acts[4].text.lower()
