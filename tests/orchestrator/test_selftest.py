@@ -94,3 +94,31 @@ def test_a_response_joining_the_speech_under_way_is_heard() -> None:
     assert not heard_between(speech, 23.6, 24.5)  # the segment ends 0.1 s later: not this response
     assert heard_between([*speech, sp(24.0, "onset")], 23.6, 24.5)
     assert not heard_between([sp(1.0, "onset"), sp(2.0, "offset")], 5.0, 6.0)
+
+
+def test_a_worker_shares_its_loaded_domain_and_a_call_leaves_it_as_loaded(tmp_path: Path) -> None:
+    # run_job loads each domain once per worker process; a call must not change what the
+    # next call of that worker is given (scenarios, agent spec; databases are read afresh).
+    from voxbench.orchestrator.selftest import SelftestJob, _domain, run_job
+
+    data = str(toy_dataset_dir())
+    _domain.cache_clear()
+    dd = _domain(data, "toy")
+    before = (
+        {k: v.model_dump(mode="json") for k, v in dd.scenarios.items()},
+        dd.agent.model_dump(mode="json"),
+        dd.initial_db("ty.2"),
+    )
+    job = SelftestJob(
+        data=data, domain="toy", scenario_id="ty.2", out_dir=str(tmp_path / "ty.2"), voices="tone",
+        lang="en", time_limit_s=None, bounds=Bounds(), virtual_clock=True,
+    )  # fmt: skip
+    check = run_job(job)
+    assert check.task_completed, check.misses
+    assert _domain(data, "toy") is dd
+    after = (
+        {k: v.model_dump(mode="json") for k, v in dd.scenarios.items()},
+        dd.agent.model_dump(mode="json"),
+        dd.initial_db("ty.2"),
+    )
+    assert after == before

@@ -16,6 +16,7 @@ Piper for the caller, Silero VAD and smart-turn v3 as the offline default agent 
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import resource
 import time
@@ -30,7 +31,7 @@ from voxbench.orchestrator.selftest_checks import Bounds, CallCheck, check_call
 from voxbench.pipelines.call.selftest import selftest_spec, selftest_time_limit_s
 from voxbench.pipelines.call.spec import CallSpec, ConversationRef
 from voxbench.records import atomic_write_json
-from voxbench.scenarios.loader import load_dataset
+from voxbench.scenarios.loader import DomainData, load_dataset
 from voxbench.scenarios.reference_script import ReferenceScript, reference_script
 from voxbench.transports.virtual_loop import run_maybe_virtual
 
@@ -126,12 +127,23 @@ def selftest_call_spec(job: SelftestJob, script: ReferenceScript) -> CallSpec:
     return selftest_spec(conv, job.voices, job.time_limit_s or selftest_time_limit_s(script, job.voices))
 
 
+@functools.lru_cache(maxsize=8)
+def _domain(data: str, domain: str) -> DomainData:
+    """One domain of the dataset, loaded once per worker process.
+
+    Why: a worker re-enacts many calls of the same domain, and loading it (scenarios, agent
+    YAML) took ~0.4 s of CPU per call, a burst that starved the other workers' live calls of a
+    core while they paced audio. Safe to share: each call reads its databases afresh
+    (``initial_db`` from the file, ``expected_db`` a deep copy), nothing else is mutated."""
+    return load_dataset(data, [domain]).domains[domain]
+
+
 def run_job(job: SelftestJob) -> CallCheck:
     """One re-enacted call (in a worker process) through ``CallSession``, then its checks."""
     from voxbench.pipelines.call.session import CallSession
     from voxbench.pipelines.scenario_input import CallScenario
 
-    dd = load_dataset(job.data, [job.domain]).domains[job.domain]
+    dd = _domain(job.data, job.domain)
     call = CallScenario.from_domain(dd, job.scenario_id, job.lang)
     script = reference_script(call.scenario, call.resolver)
     session = CallSession(selftest_call_spec(job, script), Path(job.out_dir))
