@@ -53,6 +53,10 @@ def test_runs_join_spelled_codes_and_stop_at_words() -> None:
 
 def test_times_dates_money() -> None:
     assert times("departing at one PM and arriving at two twenty-five PM") == [(13, 0), (14, 25)]
+    # as whisper writes them (live bb.3: "on May 20th at 7.30pm")
+    assert times("on May 20th at 7.30pm") == [(19, 30)]
+    assert times("the 9.15 AM or the 7pm flight") == [(9, 15), (19, 0)]
+    assert times("$7.30 per month, 2.5 hours") == []
     assert dates("on March twenty-fifth") and dates("on March twenty-fifth")[0].day == 25
     assert money("seventy-five dollar fee plus forty dollars, a total of $115") == [115.0, 75.0, 40.0]
 

@@ -236,9 +236,16 @@ def times(text: str) -> list[tuple[int, int]]:
     return list(_times(text))
 
 
+_DOT_CLOCK = re.compile(r"(\d)\.(\d{2})(?=\s*[ap]\.?m\b)", re.I)
+_GLUED_MERIDIEM = re.compile(r"(\d)(?=[ap]\.?m\b)", re.I)
+
+
 @lru_cache(maxsize=8192)
 def _times(text: str) -> tuple[tuple[int, int], ...]:
     out: list[tuple[int, int]] = []
+    # whisper writes the agent's '7:30 PM' as '7.30pm' or '7pm': hour and minutes apart, the
+    # meridiem its own word (else neither the options' times nor a reply's are read)
+    text = _GLUED_MERIDIEM.sub(r"\1 ", _DOT_CLOCK.sub(r"\1 \2", text))
     toks = tokens(text.replace(":", " "))
     for i, t in enumerate(toks):
         if t in ("am", "pm", "noon") and i > 0:
