@@ -262,3 +262,21 @@ def test_holds_between_asks_for_a_given_fact_do_not_reset_the_count() -> None:
         assert c.respond("One moment please.").kind == "wait"
     assert [a.kind for a in acts[:4]] == ["answer"] * 4 and all(a.facts == ["last_name"] for a in acts[:4])
     assert acts[4].ends_call and not acts[4].facts and "goodbye" in acts[4].text.lower()
+
+
+@pytest.mark.parametrize(
+    "turn",
+    [
+        "That's done. Could you tell me the confirmation number, please?",
+        "I have updated your booking. Could you tell me the confirmation number, please?",
+    ],
+)
+def test_the_same_report_of_something_done_is_not_progress_again(turn: str) -> None:
+    # An agent saying the same 'done' again with the same question is looping: the report counts as
+    # progress once, so the caller gives its code, then 'As I said, ...', then gives up (it answered
+    # forever when every such turn counted as progress).
+    c = _builtin("bb.1")
+    acts = [c.respond(turn) for _ in range(3)]
+    assert [a.kind for a in acts] == ["answer", "answer", "end"]
+    assert acts[1].text.startswith(("As I said", "As I mentioned", "Like I mentioned"))
+    assert acts[2].rule == "same_content_again_end"

@@ -49,6 +49,7 @@ from voxbench.pipelines.caller.goal.phrases import Phrasing, as_need, first_pers
 from voxbench.pipelines.caller.goal.pushback import PushBacks
 from voxbench.pipelines.caller.goal.say import FactSayer
 from voxbench.pipelines.caller.goal.scope import Scope, about_transfer
+from voxbench.pipelines.caller.goal.spoken import sentences_of, tokens
 from voxbench.pipelines.caller.goal.stall import DECISIONS, Progress, Repeats, Stalls
 from voxbench.pipelines.caller.goal.tree import (
     TreeRules,
@@ -73,6 +74,11 @@ _PREFER_Q = re.compile(
     r"^(?!(?:what|which|how|when|where|who|why)\b)(?:\w+[,.]?\s+)?(do|would|will) you (prefer|want|like|need)\b(?! me\b)(?! to\b)[^?]*\?$",
     re.I,
 )
+
+
+def _report(agent_text: str) -> str:
+    """What an agent turn reports, whatever it asks: its statements' words (numbers as digits)."""
+    return " ".join(t for s in sentences_of(agent_text) if not s.endswith("?") for t in tokens(s))
 
 
 class GoalCaller(FollowUps):
@@ -116,7 +122,7 @@ class GoalCaller(FollowUps):
         self._stuck = 0
         self.stalls = Stalls(self.config.stall_limit)
         self.repeats = Repeats()
-        self._reported = 0  # agent turns that said something got done, tracked by the caller or not
+        self._reported: set[str] = set()  # what the agent said got done, tracked by the caller or not
         self._pending_before = len(self.intents)
         self._refused: set[int] = set()  # requests a refusal named (and so marked done)
         self._agent_turn = ""  # the agent turn being answered (until respond() takes the next one)
@@ -184,10 +190,11 @@ class GoalCaller(FollowUps):
     def _progress(self) -> Progress:
         """What the call has moved on by, the one measure of progress (:mod:`.stall`): facts given,
         requests done, parts of its question told, decisions made (a choice or yes/no not made
-        before), agent turns that said something got done (which the caller may not track)."""
+        before), things the agent said got done (which the caller may not track), each once: an
+        agent saying "That's done." again with the same question is not moving on."""
         decisions = {(a.kind, a.choice or a.text) for a in self.acts if a.kind in DECISIONS}
         told = sum(p.told for p in self.learn.parts)
-        return len(self.given), sum(self.done), told, len(decisions), self._reported
+        return len(self.given), sum(self.done), told, len(decisions), len(self._reported)
 
     def _said_already(self, heard: Heard | None) -> CallerAct:
         """The agent's turn again, after the caller already said its line to it: no second time,
@@ -215,7 +222,7 @@ class GoalCaller(FollowUps):
             text = self.scenario.starting_utterance() or as_need(self.intents[0])
             return self._act("open", text, "starting_utterance", heard)
         if heard.has("completed") or PROGRESS.search(agent_text):  # the agent got something done
-            self._reported += 1
+            self._reported.add(_report(agent_text))
         self.stalls.note(self._progress())
         if self.stalls.spent:
             return self._act("end", self.phr.say("bye_give_up"), "stalled_call_end", heard, ends_call=True)
