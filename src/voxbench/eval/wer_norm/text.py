@@ -31,7 +31,6 @@ from voxbench.eval.wer_norm.cjk import cjk_numerals
 from voxbench.eval.wer_norm.config import EXTRA_FOLDS, NumberConfig, config_code, load_config, load_spelling
 from voxbench.eval.wer_norm.literal import required_literal
 from voxbench.eval.wer_norm.numbers import NumberNormalizer
-from voxbench.eval.wer_norm.wordgate import ReplacerGate, alternation_words, word_runs
 
 CJK_LANGS = ("ja", "zh", "ko")
 _KEEP = ".%$¢€£"
@@ -71,32 +70,12 @@ def _letter_runs(t: str) -> str:
     def join(m: re.Match[str]) -> str:
         return "".join(_LETTER.findall(m[0]))
 
-    if t.isascii() and not _RUN_HINT.search(b" " + t.encode("ascii").translate(_RUN_CLASSES)):
-        return t  # no three single letters in a row: no run
     return _LETTER_RUN.sub(join, t)
 
 
 _LETTER = re.compile(r"[^\W\d_]")
 _RUN_END = r"[.,;:!?]?(?=\s|$|[;:!?)])"
 _LETTER_RUN = re.compile(rf"(?<!\S)[^\W\d_]{_RUN_END}(?:\s+[^\W\d_]{_RUN_END}){{2,}}")
-
-
-def _run_class(c: str) -> int:
-    """ASCII byte classes for the run hint: letter a, space, run punctuation ".", other x."""
-    if re.match(r"[^\W\d_]", c):
-        return ord("a")
-    if re.match(r"\s", c):
-        return ord(" ")
-    return ord(".") if c in ".,;:!?" else ord("x")
-
-
-# Speed: a run's first three letters read, in these classes, " a", then twice an optional
-# ".", spaces and "a" (a space stands in for the text's start): an ASCII text without that
-# has no run. The bytes search starts with a literal, which the regex engine scans for; the
-# run pattern tries its lookbehind at every position (3.9 -> 1.6 us per synthetic text).
-# tests/eval/test_wer_norm_speed.py checks that the hint finds every run.
-_RUN_CLASSES = bytes(_run_class(chr(c)) if c < 128 else ord("x") for c in range(256))
-_RUN_HINT = re.compile(rb" a\.? +a\.? +a")
 
 
 def _hyphen_groups(t: str) -> str:
@@ -195,11 +174,6 @@ class _Extras:
     """The ordinal rejoin and its hint: the same pattern without its leading `\\b`, which
     finds every text the rejoin changes, several times faster than running it."""
     spelling: dict[str, str] | None
-    gate: ReplacerGate
-    """The replacers, indexed to find the few that can match a text (`wordgate.py`)."""
-    fillers: frozenset[str | bytes] | None
-    """The filler words when the ignore pattern is `\\b(w1|w2|...)\\b` (it matches only
-    where one of them is a whole word run), else None."""
 
 
 @lru_cache(maxsize=16)
@@ -219,8 +193,6 @@ def _extras(code: str) -> _Extras:
         separators=tuple(compiled),
         ordinal=(re.compile(rf"\b(\d+) ({sfx})\b"), re.compile(rf"\d (?:{sfx})\b")) if sfx else None,
         spelling=load_spelling(cfg.spelling_map_path) if cfg.spelling_map_path else None,
-        gate=ReplacerGate.build(_engine(code)[2]),
-        fillers=alternation_words(_engine(code)[3]),
     )
 
 
@@ -246,22 +218,19 @@ def _engine(
 
 
 def _with_table(t: str, code: str, values: bool = False) -> str:
-    cfg, numbers, _, ignore = _engine(code)
-    extras = _extras(code)
+    cfg, numbers, reps, ignore = _engine(code)
     t = t.lower()
     if "(" in t:
         t = _PAREN.sub(" ", t)
-    runs = None
-    if extras.fillers is not None:
-        runs = word_runs(t)
-        if not runs.isdisjoint(extras.fillers):
-            t, runs = ignore.sub(" ", t), None  # type: ignore[union-attr]
-    elif ignore is not None:
+    if ignore is not None:
         t = ignore.sub(" ", t)
     if cfg.strip_space_before_apostrophe and "'" in t:
-        t, runs = _SPACE_APOSTROPHE.sub("'", t), None
-    t = extras.gate.apply(t, runs)
+        t = _SPACE_APOSTROPHE.sub("'", t)
+    for pat, rep, lit in reps:
+        if lit in t:
+            t = pat.sub(rep, t)
     t = _ascii_digits(t)
+    extras = _extras(code)
     for raw, sep_rx, sep_rep in extras.separators:
         if raw in t:
             t = sep_rx.sub(sep_rep, t)
@@ -276,10 +245,7 @@ def _with_table(t: str, code: str, values: bool = False) -> str:
     t = numbers(t, spell_one=not values)
     if extras.spelling is not None:
         ws = t.split()
-        # without a word to respell the text is left as is: the caller splits it into
-        # the same words (whitespace is never punctuation; `_normalize` collapses it)
-        if not extras.spelling.keys().isdisjoint(ws):
-            t = " ".join(map(extras.spelling.get, ws, ws))
+        t = " ".join(map(extras.spelling.get, ws, ws))
     return t
 
 
