@@ -38,3 +38,12 @@ def test_replay_reproduces_every_response_and_final_hash(eva_data: Path, domain:
         f"{f.scenario_id}: {f.first_difference}" for f in response_failures
     )
     assert all(f.trace_evidence for f in res.failures if f.stale_trace)
+
+
+def test_replay_counts_calls_and_compares_numbers_as_json(eva_data: Path) -> None:
+    """Per-call counts add up, and a rebooking's `total_collected` is the trace's int 75."""
+    [res] = replay_dataset(load_dataset(eva_data, ["airline"]))
+    assert res.responses_identical + res.responses_differing == res.tool_calls
+    # The only airline differences left are the cascade's own transfer answers, explained.
+    assert all(f.stale_trace and f.hash_match for f in res.failures)
+    assert all("transfer_to_agent" in e for f in res.failures for e in f.trace_evidence)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from voxbench.scenarios.trace_evidence import MISSING, differences, explain
+from voxbench.scenarios.trace_evidence import MISSING, differences, explain, explain_response
 
 VALUES = {"<FIRST_NAME>": "Ana", "<FIRST_NAME_ROMANIZED>": "ana"}
 DB = {"rooms": {"R-1": {"equipment": ["projector", "whiteboard"]}}, "lic": {"exp": "2026-10-30"}}
@@ -29,3 +29,17 @@ def test_value_absent_from_the_database_rule() -> None:
     assert explain("get_license_record", ("$.license.exp", "2026-08-31", "2026-10-30"), VALUES, DB)
     assert explain("x", ("$.rooms", ["projector"], ["projector", "whiteboard"]), VALUES, DB)
     assert explain("x", ("$.n", 1, 2), VALUES, DB) is None  # ours is not the database's either
+
+
+def test_int_and_float_differ_as_the_agent_reads_them() -> None:
+    """75 and 75.0 are different JSON for the agent (EVA's rebook answers 75)."""
+    assert differences({"total": 75}, {"total": 75.0}) == [("$.total", 75, 75.0)]
+    assert differences({"ok": True}, {"ok": 1}) == [("$.ok", True, 1)]
+    assert differences({"x": 2.5}, {"x": 2.5}) == []
+
+
+def test_cascade_transfer_answer_rule() -> None:
+    """EVA's cascade agent answers transfer_to_agent itself; the traces recorded that."""
+    assert explain_response("transfer_to_agent", {"status": "transfer_initiated"})
+    assert explain_response("transfer_to_agent", {"status": "success", "transfer_id": "TRF-X-001"}) is None
+    assert explain_response("cancel_reservation", {"status": "transfer_initiated"}) is None

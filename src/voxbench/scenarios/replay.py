@@ -18,7 +18,7 @@ from voxbench.scenarios.executor import ToolExecutor
 from voxbench.scenarios.hashing import format_diff
 from voxbench.scenarios.loader import Dataset, DomainData
 from voxbench.scenarios.task_completion import check_task_completion
-from voxbench.scenarios.trace_evidence import differences, explain
+from voxbench.scenarios.trace_evidence import differences, explain, explain_response, same_scalar
 
 
 class ScenarioReplay(BaseModel):
@@ -27,6 +27,9 @@ class ScenarioReplay(BaseModel):
     domain: str
     scenario_id: str
     tool_calls: int
+    # Per recorded response (byte-for-byte as JSON: 75 and 75.0 differ, as the agent reads them).
+    responses_identical: int = 0
+    responses_differing: int = 0
     responses_match: bool
     hash_match: bool
     first_difference: str | None = None
@@ -42,6 +45,8 @@ class DomainReplay(BaseModel):
     responses_ok: int
     hash_ok: int
     tool_calls: int
+    responses_identical: int = 0
+    responses_differing: int = 0
     stale_traces: int = 0
     failures: list[ScenarioReplay] = Field(default_factory=list)
 
@@ -66,7 +71,7 @@ def first_difference(expected: Any, actual: Any, path: str = "$") -> str | None:
         if len(expected) != len(actual):
             return f"{path}: expected {len(expected)} items, got {len(actual)}"
         return None
-    if expected != actual or isinstance(expected, bool) != isinstance(actual, bool):
+    if not same_scalar(expected, actual):
         return f"{path}: expected {_short(expected)}, got {_short(actual)}"
     return None
 
@@ -134,12 +139,15 @@ def replay_scenario(dd: DomainData, scenario_id: str, lang: str = "en") -> Scena
     evidence: list[str] = []
     values = resolver.values
     initial = dd.initial_db(scenario_id, lang)
+    identical = 0
     for n, name, want, got in pairs:
         want, got = substitute_ids(want, ids), json.loads(json.dumps(got))
         d = first_difference(want, got)
         if not d:
+            identical += 1
             continue
-        notes = [explain(name, x, values, initial) for x in differences(want, got)]
+        whole = explain_response(name, want)
+        notes = [whole] if whole else [explain(name, x, values, initial) for x in differences(want, got)]
         evidence += [f"call #{n} {name}: {e}" for e in notes if e]
         if not all(notes) and diff is None:
             diff = f"call #{n} {name}: {d}"
@@ -157,6 +165,8 @@ def replay_scenario(dd: DomainData, scenario_id: str, lang: str = "en") -> Scena
         domain=dd.domain,
         scenario_id=scenario_id,
         tool_calls=calls,
+        responses_identical=identical,
+        responses_differing=len(pairs) - identical,
         responses_match=diff is None and not evidence,
         hash_match=tc.success,
         first_difference=diff or hash_diff or (evidence[0] if evidence else None),
@@ -179,6 +189,8 @@ def replay_dataset(ds: Dataset, lang: str = "en") -> list[DomainReplay]:
                 responses_ok=sum(r.responses_match for r in results),
                 hash_ok=sum(r.hash_match for r in results),
                 tool_calls=sum(r.tool_calls for r in results),
+                responses_identical=sum(r.responses_identical for r in results),
+                responses_differing=sum(r.responses_differing for r in results),
                 stale_traces=sum(r.stale_trace for r in results),
                 failures=[r for r in results if not (r.responses_match and r.hash_match)],
             )

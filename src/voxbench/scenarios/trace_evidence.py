@@ -22,6 +22,13 @@ _NAME_TOKENS = (
 )
 
 
+def same_scalar(a: Any, b: Any) -> bool:
+    """Equal as the agent reads them in JSON: `True` is not `1`, and `75` is not `75.0`."""
+    return (
+        a == b and isinstance(a, bool) == isinstance(b, bool) and isinstance(a, float) == isinstance(b, float)
+    )
+
+
 def differences(expected: Any, actual: Any, path: str = "$") -> list[Difference]:
     """Every place two JSON values differ (lists by position; a length change is one entry)."""
     if isinstance(expected, dict) and isinstance(actual, dict):
@@ -36,7 +43,7 @@ def differences(expected: Any, actual: Any, path: str = "$") -> list[Difference]
         return out
     if expected is MISSING or actual is MISSING:
         return [(path, expected, actual)]
-    if expected != actual or isinstance(expected, bool) != isinstance(actual, bool):
+    if not same_scalar(expected, actual):
         return [(path, expected, actual)]
     return []
 
@@ -49,6 +56,25 @@ def _values(obj: Any) -> set[str]:
         inner = set().union(*(_values(v) for v in obj)) if obj else set()
         return inner | {json.dumps(obj, sort_keys=True)}
     return {json.dumps(obj)}
+
+
+CASCADE_TRANSFER = {"status": "transfer_initiated"}
+
+
+def explain_response(tool: str, expected: Any) -> str | None:
+    """Evidence that a whole recorded response is not a tool function's output, or None.
+
+    EVA's cascade agent answers `transfer_to_agent` itself, before the tool function
+    runs, and logs `{"status": "transfer_initiated"}` (the airline traces were recorded
+    that way); the function, which EVA's realtime servers run, is what our tool matches.
+    """
+    if tool == "transfer_to_agent" and expected == CASCADE_TRANSFER:
+        return (
+            "the trace records EVA's cascade agent answering the call itself "
+            '({"status": "transfer_initiated"}, before any validation); the tool function, '
+            "which EVA's realtime servers run and ours matches, returns the transfer record"
+        )
+    return None
 
 
 def explain(tool: str, diff: Difference, values: dict[str, str], db: dict[str, Any]) -> str | None:
