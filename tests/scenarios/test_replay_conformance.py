@@ -9,16 +9,6 @@ import pytest
 from voxbench.scenarios.loader import load_dataset
 from voxbench.scenarios.replay import replay_dataset
 
-# Reference traces whose difference no generic rule of `trace_evidence` explains. The
-# final-hash check still applies; only the per-response check is waived, with the evidence.
-UNEXPLAINED_STALE_TRACES = {
-    ("itsm", "100"): (
-        "the trace's second check_room_availability lists BLD1-FL3-RM301 with equipment ['projector'], "
-        "but the scenario database gives it ['projector', 'whiteboard'], so the first call (whiteboard "
-        "required) now finds it: the trace predates an edit of the database"
-    ),
-}
-
 
 @pytest.mark.parametrize("domain", ["airline", "itsm", "medical_hr"])
 def test_replay_reproduces_every_response_and_final_hash(eva_data: Path, domain: str) -> None:
@@ -26,13 +16,8 @@ def test_replay_reproduces_every_response_and_final_hash(eva_data: Path, domain:
     [res] = replay_dataset(load_dataset(eva_data, [domain]))
     assert res.scenarios > 0
     hash_failures = [f for f in res.failures if not f.hash_match]
-    response_failures = [
-        f
-        for f in res.failures
-        if not f.responses_match
-        and not f.stale_trace
-        and (domain, f.scenario_id) not in UNEXPLAINED_STALE_TRACES
-    ]
+    # No exception list: every remaining difference is explained by a generic rule.
+    response_failures = [f for f in res.failures if not f.responses_match and not f.stale_trace]
     assert not hash_failures, "\n".join(f"{f.scenario_id}: {f.first_difference}" for f in hash_failures)
     assert not response_failures, "\n".join(
         f"{f.scenario_id}: {f.first_difference}" for f in response_failures

@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
-from voxbench.scenarios.trace_evidence import MISSING, differences, explain, explain_response
+from voxbench.scenarios.trace_evidence import (
+    MISSING,
+    differences,
+    explain,
+    explain_by_stale_record,
+    explain_count,
+    explain_response,
+    stale_records,
+)
 
 VALUES = {"<FIRST_NAME>": "Ana", "<FIRST_NAME_ROMANIZED>": "ana"}
 DB = {"rooms": {"R-1": {"equipment": ["projector", "whiteboard"]}}, "lic": {"exp": "2026-10-30"}}
@@ -43,3 +51,19 @@ def test_cascade_transfer_answer_rule() -> None:
     assert explain_response("transfer_to_agent", {"status": "transfer_initiated"})
     assert explain_response("transfer_to_agent", {"status": "success", "transfer_id": "TRF-X-001"}) is None
     assert explain_response("cancel_reservation", {"status": "transfer_initiated"}) is None
+
+
+def test_a_record_shown_stale_elsewhere_explains_a_list_difference() -> None:
+    """itsm/100's shape: call #4 shows room R-1 with equipment the database never had, so
+    call #3 (whiteboard required) finding R-1 today follows from the same stale record."""
+    seen = {"available_rooms": [{"room_code": "R-1", "equipment": ["projector"]}]}
+    stale = stale_records("call #4", seen, ["$.available_rooms[0].equipment"])
+    assert stale == {("room_code", "R-1"): "call #4"}
+    ours = [{"room_code": "R-1", "equipment": ["projector", "whiteboard"]}]
+    assert explain_by_stale_record(("$.available_rooms", [], ours), stale)
+    other = [{"room_code": "R-2", "equipment": []}]
+    assert explain_by_stale_record(("$.available_rooms", [], other), stale) is None
+    assert stale_records("call #4", seen, []) == {}  # nothing explained: nothing stale
+    lists = [("$.available_rooms", 0, 1)]
+    assert explain_count(("$.message", "0 room(s)", "1 room(s)"), lists)
+    assert explain_count(("$.message", "0 room(s)", "2 room(s)"), lists) is None

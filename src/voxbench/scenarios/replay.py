@@ -18,7 +18,17 @@ from voxbench.scenarios.executor import ToolExecutor
 from voxbench.scenarios.hashing import format_diff
 from voxbench.scenarios.loader import Dataset, DomainData
 from voxbench.scenarios.task_completion import check_task_completion
-from voxbench.scenarios.trace_evidence import differences, explain, explain_response, same_scalar
+from voxbench.scenarios.trace_evidence import (
+    Difference,
+    StaleRecords,
+    differences,
+    explain,
+    explain_by_stale_record,
+    explain_count,
+    explain_response,
+    same_scalar,
+    stale_records,
+)
 
 
 class ScenarioReplay(BaseModel):
@@ -111,6 +121,10 @@ def substitute_ids(obj: Any, ids: dict[str, str]) -> Any:
     return obj
 
 
+def _lists(d: Difference) -> bool:
+    return isinstance(d[1], list) and isinstance(d[2], list) and len(d[1]) != len(d[2])
+
+
 def replay_scenario(dd: DomainData, scenario_id: str, lang: str = "en") -> ScenarioReplay:
     sc = dd.scenarios[scenario_id]
     resolver = dd.resolver(sc, lang)
@@ -140,6 +154,8 @@ def replay_scenario(dd: DomainData, scenario_id: str, lang: str = "en") -> Scena
     values = resolver.values
     initial = dd.initial_db(scenario_id, lang)
     identical = 0
+    found: list[tuple[int, str, str, list[tuple[Difference, str | None]]]] = []
+    stale: StaleRecords = {}
     for n, name, want, got in pairs:
         want, got = substitute_ids(want, ids), json.loads(json.dumps(got))
         d = first_difference(want, got)
@@ -147,9 +163,19 @@ def replay_scenario(dd: DomainData, scenario_id: str, lang: str = "en") -> Scena
             identical += 1
             continue
         whole = explain_response(name, want)
-        notes = [whole] if whole else [explain(name, x, values, initial) for x in differences(want, got)]
-        evidence += [f"call #{n} {name}: {e}" for e in notes if e]
-        if not all(notes) and diff is None:
+        diffs = differences(want, got)
+        notes = [(x, whole or explain(name, x, values, initial)) for x in diffs]
+        found.append((n, name, d, notes))
+        stale.update(stale_records(f"call #{n} {name}", want, [x[0] for x, e in notes if e]))
+    # Second pass: a difference left may follow from a record the trace shows stale elsewhere.
+    for n, name, d, notes in found:
+        texts = [e or explain_by_stale_record(x, stale) for x, e in notes]
+        lists = [
+            (x[0], len(x[1]), len(x[2])) for (x, _), t in zip(notes, texts, strict=True) if t and _lists(x)
+        ]
+        texts = [t or explain_count(x, lists) for (x, _), t in zip(notes, texts, strict=True)]
+        evidence += [f"call #{n} {name}: {e}" for e in dict.fromkeys(texts) if e]
+        if not all(texts) and diff is None:
             diff = f"call #{n} {name}: {d}"
     tc = check_task_completion(dd.expected_db(scenario_id, lang), ex.db)
     hash_diff = None
