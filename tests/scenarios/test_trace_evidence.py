@@ -56,12 +56,12 @@ def test_cascade_transfer_answer_rule() -> None:
 def test_a_record_shown_stale_elsewhere_explains_a_list_difference() -> None:
     """itsm/100's shape: call #4 shows room R-1 with equipment the database never had, so
     call #3 (whiteboard required) finding R-1 today follows from the same stale record."""
-    seen = {"available_rooms": [{"room_code": "R-1", "equipment": ["projector"]}]}
+    seen = {"available_rooms": [{"room_code": "R-1", "floor_code": "FL3", "equipment": ["projector"]}]}
     stale = stale_records("call #4", seen, ["$.available_rooms[0].equipment"])
-    assert stale == {("room_code", "R-1"): "call #4"}
-    ours = [{"room_code": "R-1", "equipment": ["projector", "whiteboard"]}]
+    assert stale == {(("room_code", "R-1"), ("floor_code", "FL3")): "call #4"}
+    ours = [{"room_code": "R-1", "floor_code": "FL3", "equipment": ["projector", "whiteboard"]}]
     assert explain_by_stale_record(("$.available_rooms", [], ours), stale)
-    other = [{"room_code": "R-2", "equipment": []}]
+    other = [{"room_code": "R-2", "floor_code": "FL3", "equipment": []}]  # same floor, other room
     assert explain_by_stale_record(("$.available_rooms", [], other), stale) is None
     assert stale_records("call #4", seen, []) == {}  # nothing explained: nothing stale
     lists = [("$.available_rooms", 0, 1)]

@@ -109,17 +109,17 @@ def explain(tool: str, diff: Difference, values: dict[str, str], db: dict[str, A
 
 
 _ID_KEY_SUFFIXES = ("_code", "_id", "_tag", "_number")
-StaleRecords = dict[tuple[str, str], str]  # (id key, id value) -> where the trace contradicts the db
+RecordId = tuple[tuple[str, str], ...]
+StaleRecords = dict[RecordId, str]  # record identity -> where the trace contradicts the db
 
 
-def _id_of(record: Any) -> tuple[str, str] | None:
-    """A record's identifying (key, value): its first string field named like an id."""
+def _id_of(record: Any) -> RecordId | None:
+    """A record's identity: all its string fields named like ids (a room's code *and* its
+    floor's, so two rooms on one floor stay apart)."""
     if not isinstance(record, dict):
         return None
-    for k, v in record.items():
-        if isinstance(v, str) and k.endswith(_ID_KEY_SUFFIXES):
-            return k, v
-    return None
+    ids = tuple((k, v) for k, v in record.items() if isinstance(v, str) and k.endswith(_ID_KEY_SUFFIXES))
+    return ids or None
 
 
 def stale_records(where: str, expected: Any, explained_paths: list[str], path: str = "$") -> StaleRecords:
@@ -150,7 +150,7 @@ def explain_by_stale_record(diff: Difference, stale: StaleRecords) -> str | None
     ids = [_id_of(x) for x in extra]
     if not extra or any(i is None or i not in stale for i in ids):
         return None
-    named = "; ".join(f"{i[0]} {i[1]!r} ({stale[i]})" for i in ids if i is not None)
+    named = "; ".join(", ".join(f"{k} {v!r}" for k, v in i) + f" ({stale[i]})" for i in ids if i is not None)
     return (
         f"{path}: differs only by records this trace shows elsewhere in a state the scenario database "
         f"never had: {named}; the trace predates an edit of the database"
