@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import argparse
 from pathlib import Path
 
 import pytest
 
+from voxbench.cli.tools import run_replay
 from voxbench.scenarios.loader import load_dataset
 from voxbench.scenarios.replay import replay_dataset
 
@@ -32,3 +34,21 @@ def test_replay_counts_calls_and_compares_numbers_as_json(eva_data: Path) -> Non
     # The only airline differences left are the cascade's own transfer answers, explained.
     assert all(f.stale_trace and f.hash_match for f in res.failures)
     assert all("transfer_to_agent" in e for f in res.failures for e in f.trace_evidence)
+
+
+def test_cli_replay_prints_per_call_counts_and_exits_0(
+    eva_data: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`voxbench tools replay` exits 0 only when every difference is explained."""
+    args = argparse.Namespace(
+        data=str(eva_data), domain=["airline"], lang="en", json=False, all_failures=True
+    )
+    assert run_replay(args) == 0
+    out = capsys.readouterr().out
+    header, row = out.splitlines()[:2]
+    assert "identical" in header and "differing" in header
+    domain, _, calls, identical, differing = row.split()[:5]
+    assert domain == "airline" and int(identical) + int(differing) == int(calls)
+    # Each differing airline call is a cascade transfer answer, explained (one per scenario).
+    assert out.count("STALE TRACE airline/") == int(differing) > 0
+    assert "FAIL" not in out
