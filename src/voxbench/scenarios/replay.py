@@ -125,6 +125,42 @@ def _lists(d: Difference) -> bool:
     return isinstance(d[1], list) and isinstance(d[2], list) and len(d[1]) != len(d[2])
 
 
+Pair = tuple[int, str, dict[str, Any], dict[str, Any]]  # (call number, tool, recorded, ours)
+
+
+def _compare(
+    pairs: list[Pair], ids: dict[str, str], values: dict[str, str], initial: dict[str, Any]
+) -> tuple[int, str | None, list[str]]:
+    """Identical responses, the first unexplained difference, and every explanation.
+
+    Two passes: the first explains differences one by one and notes the records the
+    trace shows stale; the second explains what follows from those records.
+    """
+    identical, diff, evidence = 0, None, []
+    found: list[tuple[int, str, str, list[tuple[Difference, str | None]]]] = []
+    stale: StaleRecords = {}
+    for n, name, want, got in pairs:
+        want, got = substitute_ids(want, ids), json.loads(json.dumps(got))
+        d = first_difference(want, got)
+        if not d:
+            identical += 1
+            continue
+        whole = explain_response(name, want)
+        notes = [(x, whole or explain(name, x, values, initial)) for x in differences(want, got)]
+        found.append((n, name, d, notes))
+        stale.update(stale_records(f"call #{n} {name}", want, [x[0] for x, e in notes if e]))
+    for n, name, d, notes in found:
+        texts = [e or explain_by_stale_record(x, stale) for x, e in notes]
+        lists = [
+            (x[0], len(x[1]), len(x[2])) for (x, _), t in zip(notes, texts, strict=True) if t and _lists(x)
+        ]
+        texts = [t or explain_count(x, lists) for (x, _), t in zip(notes, texts, strict=True)]
+        evidence += [f"call #{n} {name}: {e}" for e in dict.fromkeys(texts) if e]
+        if not all(texts) and diff is None:
+            diff = f"call #{n} {name}: {d}"
+    return identical, diff, evidence
+
+
 def replay_scenario(dd: DomainData, scenario_id: str, lang: str = "en") -> ScenarioReplay:
     sc = dd.scenarios[scenario_id]
     resolver = dd.resolver(sc, lang)
@@ -136,7 +172,7 @@ def replay_scenario(dd: DomainData, scenario_id: str, lang: str = "en") -> Scena
     # EVA logs a tool response when the conversation ends, and some responses share
     # objects with the database (rebooking options point at live seat counts), so we
     # compare after the whole trace has run, as EVA's recorded responses were taken.
-    pairs: list[tuple[int, str, dict[str, Any], dict[str, Any]]] = []
+    pairs: list[Pair] = []
     pending: tuple[str, dict[str, Any]] | None = None
     for ev in trace:
         if ev.event_type == "tool_call":
@@ -149,34 +185,7 @@ def replay_scenario(dd: DomainData, scenario_id: str, lang: str = "en") -> Scena
                 collect_id_changes(substitute_ids(want, ids), json.loads(json.dumps(pending[1])), id_re, ids)
             pairs.append((calls, pending[0], want, pending[1]))
             pending = None
-    diff: str | None = None
-    evidence: list[str] = []
-    values = resolver.values
-    initial = dd.initial_db(scenario_id, lang)
-    identical = 0
-    found: list[tuple[int, str, str, list[tuple[Difference, str | None]]]] = []
-    stale: StaleRecords = {}
-    for n, name, want, got in pairs:
-        want, got = substitute_ids(want, ids), json.loads(json.dumps(got))
-        d = first_difference(want, got)
-        if not d:
-            identical += 1
-            continue
-        whole = explain_response(name, want)
-        diffs = differences(want, got)
-        notes = [(x, whole or explain(name, x, values, initial)) for x in diffs]
-        found.append((n, name, d, notes))
-        stale.update(stale_records(f"call #{n} {name}", want, [x[0] for x, e in notes if e]))
-    # Second pass: a difference left may follow from a record the trace shows stale elsewhere.
-    for n, name, d, notes in found:
-        texts = [e or explain_by_stale_record(x, stale) for x, e in notes]
-        lists = [
-            (x[0], len(x[1]), len(x[2])) for (x, _), t in zip(notes, texts, strict=True) if t and _lists(x)
-        ]
-        texts = [t or explain_count(x, lists) for (x, _), t in zip(notes, texts, strict=True)]
-        evidence += [f"call #{n} {name}: {e}" for e in dict.fromkeys(texts) if e]
-        if not all(texts) and diff is None:
-            diff = f"call #{n} {name}: {d}"
+    identical, diff, evidence = _compare(pairs, ids, resolver.values, dd.initial_db(scenario_id, lang))
     tc = check_task_completion(dd.expected_db(scenario_id, lang), ex.db)
     hash_diff = None
     if not tc.success:
