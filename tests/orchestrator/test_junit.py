@@ -43,7 +43,7 @@ def test_passes_failures_and_errors_with_cause_and_record_path(tmp_path: Path) -
     assert fail.get("message") == "EVA-A_pass=0 < 1"
     assert "no add_baggage_allowance call" in (fail.text or "")
     assert f"record: {(run / 'records' / 'airline__s2__t0__clean').resolve()}" in (fail.text or "")
-    assert cases["airline__s2__t0__clean"].get("classname") == "voxbench.airline.s2"
+    assert cases["airline__s2__t0__clean"].get("classname") == "voxbench.airline"
     err = cases["airline__s3__t0__clean"].find("error")
     assert err is not None and err.get("type") == "infrastructure"
     err = cases["airline__s4__t0__clean"].find("error")

@@ -96,7 +96,8 @@ def _testcase(conv_dir: Path, thresholds: Mapping[str, float], counts: JunitCoun
     case = ET.Element(
         "testcase",
         {
-            "classname": f"voxbench.{rec.get('domain', '?')}.{rec.get('scenario_id', '?')}",
+            # the domain only: scenario ids hold dots ("1.1.2"), which parsers read as packages
+            "classname": f"voxbench.{rec.get('domain', '?')}",
             "name": str(rec.get("conversation_id") or conv_dir.name),
             "time": f"{float(rec.get('duration_s') or 0.0):.3f}",
             "file": str(conv_dir / "record.json"),
