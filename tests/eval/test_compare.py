@@ -121,3 +121,17 @@ def test_bad_input_names_the_file(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert main(["compare", str(a), str(bad)]) == 2
     assert "airline__s1__t0__clean/metrics.json: unreadable JSON" in capsys.readouterr().err
     assert main(["compare", str(a), str(tmp_path / "missing")]) == 2
+
+
+def test_too_few_pairs_for_significance_is_said(tmp_path: Path) -> None:
+    # 3 pairs, 2 metrics: the smallest p is 2/8, times 2 for Holm = 0.5
+    a = write_run(tmp_path / "a", {"s1": [1.0, 1.0, 1.0]})
+    b = write_run(tmp_path / "b", {"s1": [0.0, 0.0, 0.0]})
+    comp = compare_runs(a, b)
+    assert any("smallest possible Holm p is 0.5 > 0.05" in n for n in comp.notes)
+    assert not comp.regressions
+    many = compare_runs(
+        write_run(tmp_path / "c", {f"s{i}": [1.0, 1.0, 1.0] for i in range(4)}),
+        write_run(tmp_path / "d", {f"s{i}": [0.0, 0.0, 0.0] for i in range(4)}),
+    )
+    assert not any("too few pairs" in n for n in many.notes)

@@ -169,6 +169,15 @@ def compare_scores(
     )
 
 
+def smallest_holm_p(rows: list[MetricDelta]) -> float | None:
+    """The smallest Holm p any row could reach: an exact sign-flip test over n pairs cannot go
+    below 2 / 2^n, and Holm multiplies the smallest p by the number of metrics tested."""
+    if not rows:
+        return None
+    most = max(r.n_pairs for r in rows)
+    return min(1.0, len(rows) * 2.0 / 2**most)
+
+
 def compare_runs(run_a: str | Path, run_b: str | Path, *, alpha: float = ALPHA) -> Comparison:
     """Read both run folders and compare them; notes say what differs between the runs."""
     sa, sb = load_scores(run_a), load_scores(run_b)
@@ -191,5 +200,12 @@ def compare_runs(run_a: str | Path, run_b: str | Path, *, alpha: float = ALPHA) 
         notes.append(f"conversations in one run only: {len(comp.only_a)} in A, {len(comp.only_b)} in B")
     if comp.shared == 0:
         notes.append("no conversation is shared by both runs with both completed: nothing to compare")
+    floor = smallest_holm_p(comp.rows)
+    if floor is not None and floor > alpha:
+        most = max(r.n_pairs for r in comp.rows)
+        notes.append(
+            f"too few pairs to find anything: with {most} pairs and {len(comp.rows)} metrics the "
+            f"smallest possible Holm p is {floor:.3g} > {alpha:g}; run more trials or scenarios"
+        )
     comp.notes = notes
     return comp
