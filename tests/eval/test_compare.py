@@ -135,3 +135,21 @@ def test_too_few_pairs_for_significance_is_said(tmp_path: Path) -> None:
         write_run(tmp_path / "d", {f"s{i}": [0.0, 0.0, 0.0] for i in range(4)}),
     )
     assert not any("too few pairs" in n for n in many.notes)
+
+
+def test_a_metric_equal_in_every_pair_takes_no_share_of_holm(tmp_path: Path) -> None:
+    for name, v in (("a", 1.0), ("b", 0.0)):
+        for s in ("s1", "s2", "s3", "s4"):
+            for t in range(3):
+                write_conv(
+                    tmp_path / name,
+                    s,
+                    t,
+                    {"task_completion": metric(v, v), "conciseness": metric(0.8, 0.8)},
+                    aggregates={"EVA-A_pass": v},
+                )
+    comp = compare_runs(tmp_path / "a", tmp_path / "b")
+    flat = _row(comp, "conciseness")
+    assert (flat.n_pairs, flat.n_differing, flat.p_value, flat.p_holm) == (12, 0, 1.0, 1.0)
+    # two testable metrics (task_completion, EVA-A_pass), not three
+    assert _row(comp, "task_completion").p_holm == pytest.approx(2 * 2 / 2**12)

@@ -13,7 +13,9 @@ named, never compared. For each metric (and each EVA composite) with at least on
   conversations are exchangeable. Pairs with a zero difference are dropped first (their sign
   flips change nothing, so the exact p-value is the same and the enumeration is smaller);
 - ``p_holm``: Holm-corrected across the metrics compared, controlling the chance of calling
-  any metric changed when none is.
+  any metric changed when none is. A metric whose pairs all agree (no difference at all) has
+  p = 1 whatever happens and is left out of the count (it can never be called changed, so it
+  needs no share of the error budget; Tarone's argument), its ``p_holm`` is 1.
 
 A metric regresses when its Holm p is at most ``alpha`` and B is worse in the metric's direction
 (normalised scores: higher is better; raw scores: the registry says). Regressions come first.
@@ -42,6 +44,7 @@ class MetricDelta(BaseModel):
 
     metric: str
     n_pairs: int
+    n_differing: int = Field(description="pairs whose two values differ: the test's sample size")
     n_scenarios: int
     mean_a: float
     mean_b: float
@@ -108,6 +111,7 @@ def metric_delta(
     return MetricDelta(
         metric=metric,
         n_pairs=len(got),
+        n_differing=len(nonzero),
         n_scenarios=n_scen,
         mean_a=round(mean([va for _, va, _ in got]) or 0.0, 4),
         mean_b=round(mean([vb for _, _, vb in got]) or 0.0, 4),
@@ -149,9 +153,9 @@ def compare_scores(
         row = metric_delta(name, pairs, seed=seed, lower_is_better=lib)
         if row is not None:
             rows.append(row)
-    adjusted = holm({r.metric: r.p_value for r in rows})
+    adjusted = holm({r.metric: r.p_value if r.n_differing else None for r in rows})
     for r in rows:
-        r.p_holm = adjusted[r.metric]
+        r.p_holm = adjusted[r.metric] if r.n_differing else 1.0
         if r.p_holm is not None and r.p_holm <= alpha and r.harm != 0:
             r.verdict = "regression" if r.harm > 0 else "improvement"
     rows.sort(key=_rank)
@@ -172,10 +176,11 @@ def compare_scores(
 def smallest_holm_p(rows: list[MetricDelta]) -> float | None:
     """The smallest Holm p any row could reach: an exact sign-flip test over n pairs cannot go
     below 2 / 2^n, and Holm multiplies the smallest p by the number of metrics tested."""
-    if not rows:
+    testable = [r for r in rows if r.n_differing]
+    if not testable:
         return None
-    most = max(r.n_pairs for r in rows)
-    return min(1.0, len(rows) * 2.0 / 2**most)
+    most = max(r.n_differing for r in testable)
+    return min(1.0, len(testable) * 2.0 / 2**most)
 
 
 def compare_runs(run_a: str | Path, run_b: str | Path, *, alpha: float = ALPHA) -> Comparison:
@@ -202,10 +207,12 @@ def compare_runs(run_a: str | Path, run_b: str | Path, *, alpha: float = ALPHA) 
         notes.append("no conversation is shared by both runs with both completed: nothing to compare")
     floor = smallest_holm_p(comp.rows)
     if floor is not None and floor > alpha:
-        most = max(r.n_pairs for r in comp.rows)
+        testable = [r for r in comp.rows if r.n_differing]
+        most = max(r.n_differing for r in testable)
         notes.append(
-            f"too few pairs to find anything: with {most} pairs and {len(comp.rows)} metrics the "
-            f"smallest possible Holm p is {floor:.3g} > {alpha:g}; run more trials or scenarios"
+            f"too few pairs to find anything: with at most {most} differing pairs and {len(testable)} "
+            f"metrics that differ, the smallest possible Holm p is {floor:.3g} > {alpha:g}; run more "
+            "trials or scenarios"
         )
     comp.notes = notes
     return comp
