@@ -13,6 +13,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from voxbench.cli._junit import add_junit_args, write_junit_from_args
+
 SIMULATORS = ("goal", "trace", "llm", "scripted")
 DEFAULT_LIVE_CALLER = {"kind": "goal"}
 """The caller of a live run that names none (flag, YAML or env): the goal-directed caller, which
@@ -76,6 +78,7 @@ def add_parser(sub: Any) -> None:
         help="no progress display (a table on a TTY, one line per change otherwise)",
     )
     p.add_argument("--no-score", action="store_true", help="skip scoring with voxbench.eval")
+    add_junit_args(p)
     p.add_argument(
         "--offline-default", action="store_true", help="built-in data with the offline default stack"
     )
@@ -183,6 +186,7 @@ def run_cmd(args: argparse.Namespace) -> int:
         print(steps)
     _print_conversations(result.run_dir)
     _print_headline(s.get("metrics"))
+    write_junit_from_args(args, [result.run_dir])
     if result.interrupted:
         print("interrupted: rerun the same command to resume", file=sys.stderr)
         return 130
