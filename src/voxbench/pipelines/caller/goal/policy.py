@@ -49,7 +49,6 @@ from voxbench.pipelines.caller.goal.phrases import Phrasing, as_need, first_pers
 from voxbench.pipelines.caller.goal.pushback import PushBacks
 from voxbench.pipelines.caller.goal.say import FactSayer
 from voxbench.pipelines.caller.goal.scope import Scope, about_transfer
-from voxbench.pipelines.caller.goal.spoken import sentences_of, tokens
 from voxbench.pipelines.caller.goal.stall import DECISIONS, Progress, Repeats, Stalls
 from voxbench.pipelines.caller.goal.tree import (
     TreeRules,
@@ -65,6 +64,7 @@ from voxbench.pipelines.caller.goal.volunteer import (
     touched_preferences,
 )
 from voxbench.scenarios import Scenario
+from voxbench.spoken import sentences_of, tokens
 
 _AUX = re.compile(r"(is|are|was|were|do|does|did|has|have|can|could)\b", re.I)
 
