@@ -91,12 +91,15 @@ def local_simulator(
     ``reply_format`` must match the call's ``simulator.llm.reply_format``; ``rules`` are the
     JSON caller's guards for this call (``CallerRules.for_call``).
     """
+    from voxbench.pipelines.caller.registry import caller_entry
+
+    entry = caller_entry(kind)
     tts, part = caller_voice(voice, voice_id)
     info = SimulatorInfo(kind=kind, tts=part, accent_voice_id=voice_id or None)
-    if kind == "trace":
+    if not entry.hears_words:  # hears the agent by VAD only (the trace caller)
         return SimulatorServices(tts=tts, info=info)
     stt_part = ServicePart(vendor="local", model="faster-whisper tiny.en int8")
-    if kind == "goal":  # hears the agent and decides by its goal: no LLM
+    if not entry.own_llm:  # hears the agent and decides without a model (the goal caller)
         info.stt = stt_part
         return SimulatorServices(tts=tts, stt=make_stt(STTConfig()), info=info)
     from voxbench.pipelines.caller.llm_service import make_caller_llm

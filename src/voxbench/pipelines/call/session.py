@@ -124,18 +124,20 @@ class CallSession:
         """The caller's services; an LLM caller gets its own server (one llama.cpp per model)
         and its reply guards for this call."""
         from voxbench.pipelines.caller.llm_service import CallerRules
+        from voxbench.pipelines.caller.registry import caller_entry
         from voxbench.pipelines.local_stack import local_simulator, start_simulator_llm_server
 
         sim = self.spec.simulated
+        own_llm = caller_entry(sim.kind).own_llm
         note_stage(self.out_dir, f"loading the caller's models ({sim.kind} caller)")
-        server = self._own(start_simulator_llm_server(sim.llm)) if sim.kind == "llm" else None
+        server = self._own(start_simulator_llm_server(sim.llm)) if own_llm else None
         return local_simulator(
-            sim.live_kind,
+            sim.kind,
             server,
             sim.llm,
             self.spec.perturbation.voice_id,
             reply_format=self.spec.call.simulator.llm.reply_format,
-            rules=CallerRules.for_call(call, self.spec.call.simulator.llm) if sim.kind == "llm" else None,
+            rules=CallerRules.for_call(call, self.spec.call.simulator.llm) if own_llm else None,
             voice=sim.voice,
         )
 

@@ -51,24 +51,21 @@ from pipecat.processors.aggregators.llm_response_universal import LLMUserAggrega
 from pipecat.processors.frame_processor import FrameDirection, FrameProcessor
 from pipecat.turns.user_start import TranscriptionUserTurnStartStrategy, VADUserTurnStartStrategy
 
-from voxbench.pipelines.bundles import SimulatorServices
+from voxbench.pipelines.caller.frame import caller_pipeline
 from voxbench.pipelines.caller.goal.acts import CallerAct
 from voxbench.pipelines.caller.goal.classify import ANYTHING_ELSE_OFFERED, classify
 from voxbench.pipelines.caller.goal.policy import GoalCaller, GoalCallerConfig
-from voxbench.pipelines.config import CallConfig, GoalSimConfig
+from voxbench.pipelines.caller.registry import CallerBuild
+from voxbench.pipelines.config import GoalSimConfig
 from voxbench.pipelines.scenario_input import CallScenario
 from voxbench.pipelines.turns import user_aggregator_params
 from voxbench.processors.caller_turns import CallerHangUp, HangUpFrame
-from voxbench.processors.clock import ConversationClock
-from voxbench.processors.control import CallControl
-from voxbench.records import Event
 from voxbench.scenarios import Scenario
-from voxbench.transports.pacing import GapFillProcessor
 
 __all__ = [
     "GoalDriver",
     "SpokenHangUp",
-    "build_goal_simulator",
+    "build_goal_caller",
     "calls_for_reply",
     "goal_caller_for",
     "is_fragment",
@@ -316,23 +313,17 @@ def goal_caller_for(call: CallScenario, seed: int) -> GoalCaller:
     return GoalCaller(Scenario.model_validate(resolved), GoalCallerConfig(seed=seed))
 
 
-def build_goal_simulator(
-    call: CallScenario,
-    services: SimulatorServices,
-    transport: Any,
-    cfg: CallConfig,
-    control: CallControl,
-    clock: ConversationClock,
-    emit: Callable[[Event], None],
-    seed: int,
-) -> Pipeline:
-    """The goal caller's pipeline; ``emit`` records its acts, ``seed`` picks its phrasings."""
+def build_goal_caller(b: CallerBuild) -> Pipeline:
+    """The goal caller's pipeline: its STT and turn detection, a :class:`GoalDriver` around the
+    policy (phrasings seeded by the call's attempt seed; every act recorded as a ``caller_act``
+    event), the spoken hang-up, its voice."""
+    live, services = b.live, b.services
     if services.stt is None:
         raise ValueError("the goal caller needs an stt service to hear the agent")
+    cfg, clock = live.cfg, live.clock
     gcfg = cfg.simulator.goal
-    sr = cfg.wire.sample_rate
-    caller = goal_caller_for(call, seed)
-    params = user_aggregator_params(cfg.simulator.vad, gcfg.turn, sr)
+    caller = goal_caller_for(live.call, b.seed)
+    params = user_aggregator_params(cfg.simulator.vad, gcfg.turn, cfg.wire.sample_rate)
     strategies = params.user_turn_strategies
     if not gcfg.yields_to_agent and strategies is not None:  # the agent does not cut the caller's line
         strategies.start = [
@@ -342,7 +333,7 @@ def build_goal_simulator(
     user_agg = LLMUserAggregator(LLMContext(), params=params)
     driver = GoalDriver(
         caller,
-        lambda act: emit(act.to_event(clock.now())),
+        lambda act: live.rec.emit(act.to_event(clock.now())),
         gcfg,
         services.info.caller_stats,
         # off when the call's inactivity limit would end the call first
@@ -350,9 +341,5 @@ def build_goal_simulator(
         if gcfg.silence_check_s + 10.0 <= cfg.limits.inactivity_s
         else None,
     )
-    hang_up = SpokenHangUp(lambda: control.end("end_call", t=clock.now()), gcfg.hangup_wait_s)
-    stages: list[FrameProcessor] = [transport.input()]
-    if cfg.wire.gap_fill:
-        stages.append(GapFillProcessor(sr))
-    stages += [services.stt, user_agg, driver, hang_up, services.tts, transport.output()]
-    return Pipeline(stages)
+    hang_up = SpokenHangUp(lambda: live.control.end("end_call", t=clock.now()), gcfg.hangup_wait_s)
+    return caller_pipeline(b, [services.stt, user_agg, driver, hang_up])

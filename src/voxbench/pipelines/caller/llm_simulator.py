@@ -32,27 +32,27 @@ from pipecat.processors.aggregators.llm_context import LLMContext
 from pipecat.processors.aggregators.llm_response_universal import LLMContextAggregatorPair
 from pipecat.processors.frame_processor import FrameProcessor
 from pipecat.services.llm_service import FunctionCallParams
-from pipecat.transports.websocket.client import WebsocketClientTransport
 
 from voxbench.pipelines.bundles import SimulatorServices
+from voxbench.pipelines.caller.frame import caller_pipeline
 from voxbench.pipelines.caller.llm_service import CallerLLMService
 from voxbench.pipelines.caller.prompt import call_lines, is_hold_line, simulator_prompt
+from voxbench.pipelines.caller.registry import CallerBuild
 from voxbench.pipelines.caller.turn_json import END_CALL
 from voxbench.pipelines.config import CallConfig
 from voxbench.pipelines.scenario_input import CallScenario
 from voxbench.pipelines.turns import user_aggregator_params
 from voxbench.pipelines.warmup import warm_up
 from voxbench.processors.caller_turns import CallerHangUp, CallerTurnGate, HangUpFrame, OpeningLine
-from voxbench.processors.clock import ConversationClock
-from voxbench.processors.control import CallControl
-from voxbench.transports.pacing import GapFillProcessor
+from voxbench.records.stage import note_stage
 
 __all__ = [
     "END_CALL",
     "CallerHangUp",
     "CallerTurnGate",
     "OpeningLine",
-    "build_llm_simulator",
+    "build_llm_caller",
+    "prepare_before_clock",
     "prepare_llm_caller",
     "simulator_prompt",
     "warm_up_llm_caller",
@@ -99,16 +99,21 @@ async def warm_up_llm_caller(services: SimulatorServices) -> float | None:
     return await warm_up(services.llm, LLMContext())
 
 
-def build_llm_simulator(
-    call: CallScenario,
-    services: SimulatorServices,
-    transport: WebsocketClientTransport,
-    cfg: CallConfig,
-    control: CallControl,
-    clock: ConversationClock,
-    sample_rate: int,
-) -> Pipeline:
+async def prepare_before_clock(b: CallerBuild) -> None:
+    """Before the clock starts: the caller's brief (with a perturbation's persona) given to
+    its LLM, and the prompt cache warmed on it (``LLMSimConfig.warm_up``)."""
+    live = b.live
+    note_stage(live.out, "warming the LLM caller on its prompt")
+    extra = [b.caller_side.persona_text()] if b.caller_side is not None else []
+    prepare_llm_caller(live.call, b.services, live.cfg, extra)
+    if live.cfg.simulator.llm.warm_up:
+        await warm_up_llm_caller(b.services)
+
+
+def build_llm_caller(b: CallerBuild) -> Pipeline:
     """The LLM caller's pipeline: wire in -> STT -> turns -> opening/gate -> LLM -> hang-up -> TTS -> wire out."""
+    call, services, cfg = b.live.call, b.services, b.live.cfg
+    control, clock, sample_rate = b.live.control, b.live.clock, cfg.wire.sample_rate
     if services.llm is None or services.stt is None:
         raise ValueError("the LLM simulator needs stt and llm services")
     scfg = cfg.simulator
@@ -141,10 +146,7 @@ def build_llm_simulator(
         context, user_params=user_aggregator_params(scfg.vad, scfg.llm.turn, sample_rate)
     )
     opening = str(call.resolver.resolve(call.scenario.starting_utterance(call.lang)))
-    stages: list[FrameProcessor] = [transport.input()]
-    if cfg.wire.gap_fill:
-        stages.append(GapFillProcessor(sample_rate))
-    stages += [
+    stages: list[FrameProcessor] = [
         services.stt,
         user_agg,
         OpeningLine(opening, scfg.llm.no_greeting_s),
@@ -153,8 +155,5 @@ def build_llm_simulator(
         ),
         llm,
         hang_up,
-        services.tts,
-        transport.output(),
-        assistant_agg,
     ]
-    return Pipeline(stages)
+    return caller_pipeline(b, stages, [assistant_agg])
