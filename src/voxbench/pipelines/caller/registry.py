@@ -66,16 +66,21 @@ class CallerEntry:
     own_llm: bool = False
     prepare: str | None = None
 
+    def resolve(
+        self,
+    ) -> tuple[Callable[[CallerBuild], Pipeline], Callable[[CallerBuild], Awaitable[None]] | None]:
+        """The pipeline builder and the prepare step, imported (a wrong path fails here)."""
+        return _resolve(self.pipeline), _resolve(self.prepare) if self.prepare is not None else None
+
     def build(self, b: CallerBuild) -> Pipeline:
         """The caller's pipeline for this call."""
-        fn: Callable[[CallerBuild], Pipeline] = _resolve(self.pipeline)
-        return fn(b)
+        return self.resolve()[0](b)
 
     async def before_clock(self, b: CallerBuild) -> None:
         """Whatever the caller does before the clock starts (nothing for most kinds)."""
-        if self.prepare is not None:
-            fn: Callable[[CallerBuild], Awaitable[None]] = _resolve(self.prepare)
-            await fn(b)
+        prepare = self.resolve()[1]
+        if prepare is not None:
+            await prepare(b)
 
 
 def _resolve(path: str) -> Any:

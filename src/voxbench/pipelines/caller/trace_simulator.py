@@ -30,6 +30,7 @@ from pipecat.processors.audio.vad_processor import VADProcessor
 
 from voxbench.pipelines.caller.frame import caller_pipeline
 from voxbench.pipelines.caller.registry import CallerBuild
+from voxbench.pipelines.caller.trace_policy import END_REASON, TracePolicy
 from voxbench.processors.trace_driver import TraceDriver
 from voxbench.scenarios import Scenario
 from voxbench.scenarios.culture import CultureResolver
@@ -93,13 +94,13 @@ def build_trace_caller(b: CallerBuild) -> Pipeline:
         lines = b.caller_side.lines(lines)
 
     def done() -> None:
-        live.control.end("trace_finished", t=live.clock.now())
+        live.control.end(END_REASON, t=live.clock.now())
 
+    expected = [t.agent_turns for t in turns] if scfg.trace.follow_trace_turns else None
     driver = TraceDriver(
-        lines,
+        TracePolicy(lines, expected),
         scfg.trace,
         done,
-        [t.agent_turns for t in turns],
         # end a hold wait while the caller's voice can still beat the inactivity limit
         max(scfg.trace.turn_gap_s, live.cfg.limits.inactivity_s - 2.0),
     )
