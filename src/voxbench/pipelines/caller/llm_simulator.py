@@ -18,8 +18,6 @@ Two reply formats (``LLMSimConfig.reply_format``):
 
 from __future__ import annotations
 
-import hashlib
-from collections.abc import Sequence
 from typing import Any
 
 from pipecat.adapters.llm.schemas.function_schema import FunctionSchema
@@ -39,8 +37,6 @@ from voxbench.pipelines.caller.llm_service import CallerLLMService
 from voxbench.pipelines.caller.prompt import call_lines, is_hold_line, simulator_prompt
 from voxbench.pipelines.caller.registry import CallerBuild
 from voxbench.pipelines.caller.turn_json import END_CALL
-from voxbench.pipelines.config import CallConfig
-from voxbench.pipelines.scenario_input import CallScenario
 from voxbench.pipelines.turns import user_aggregator_params
 from voxbench.pipelines.warmup import warm_up
 from voxbench.processors.caller_turns import CallerHangUp, CallerTurnGate, HangUpFrame, OpeningLine
@@ -53,7 +49,6 @@ __all__ = [
     "OpeningLine",
     "build_llm_caller",
     "prepare_before_clock",
-    "prepare_llm_caller",
     "simulator_prompt",
     "warm_up_llm_caller",
 ]
@@ -65,33 +60,6 @@ def agent_asked_to_wait(context: Any) -> bool:
     return is_hold_line(lines[-1][1] if lines and lines[-1][0] == "Agent" else "")
 
 
-def prepare_llm_caller(
-    call: CallScenario, services: SimulatorServices, cfg: CallConfig, extra_instructions: Sequence[str] = ()
-) -> None:
-    """Give the caller's LLM its brief (plus e.g. a perturbation persona).
-
-    Separate from :func:`build_llm_simulator` so the runner can :func:`warm_up_llm_caller` the
-    finished prompt before the call clock starts. Idempotent; ``services.info`` records a hash of
-    the prompt and, for the JSON service, the caller's turn statistics.
-    """
-    if services.llm is None or services.info.prompt_sha256 is not None:
-        return
-    llm = services.llm
-    scfg = cfg.simulator.llm
-    parts = [simulator_prompt(call, scfg.reply_format), *[t for t in extra_instructions if t]]
-    for text in parts:
-        llm.append_system_instruction(text)
-    prompt = "\n\n".join(parts)
-    services.info.prompt_sha256 = hashlib.sha256(prompt.encode()).hexdigest()[:16]
-    services.info.prompt = prompt  # in the record, not on the terminal (voxbench call is quiet)
-    stats: dict[str, int] = {}
-    if isinstance(llm, CallerLLMService):  # its rules came with it (make_caller_llm)
-        stats = llm.caller_stats
-        services.info.caller_unspoken = llm.caller_unspoken
-    stats.setdefault("holds_waited", 0)
-    services.info.caller_stats = stats  # filled during the call, written with the record
-
-
 async def warm_up_llm_caller(services: SimulatorServices) -> float | None:
     """Prime the caller LLM's prompt cache with its system prompt (best effort; seconds or None)."""
     if services.llm is None:
@@ -100,13 +68,10 @@ async def warm_up_llm_caller(services: SimulatorServices) -> float | None:
 
 
 async def prepare_before_clock(b: CallerBuild) -> None:
-    """Before the clock starts: the caller's brief (with a perturbation's persona) given to
-    its LLM, and the prompt cache warmed on it (``LLMSimConfig.warm_up``)."""
-    live = b.live
-    note_stage(live.out, "warming the LLM caller on its prompt")
-    extra = [b.caller_side.persona_text()] if b.caller_side is not None else []
-    prepare_llm_caller(live.call, b.services, live.cfg, extra)
-    if live.cfg.simulator.llm.warm_up:
+    """Before the clock starts: the model's prompt cache warmed on the caller's brief
+    (``LLMSimConfig.warm_up``; the brief came with the service, ``caller/llm_setup.py``)."""
+    if b.live.cfg.simulator.llm.warm_up:
+        note_stage(b.live.out, "warming the LLM caller on its prompt")
         await warm_up_llm_caller(b.services)
 
 
@@ -124,7 +89,6 @@ def build_llm_caller(b: CallerBuild) -> Pipeline:
             "reply_format='json' needs a caller LLM service from make_caller_llm "
             "(or set simulator.llm.reply_format='tools')"
         )
-    prepare_llm_caller(call, services, cfg)  # no-op when the runner already did it
     hang_up = CallerHangUp(lambda: control.end("end_call", t=clock.now()), scfg.llm.hangup_wait_s)
 
     async def end_call(params: FunctionCallParams) -> None:
