@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from voxbench.pipelines.bundles import SimulatorServices
 from voxbench.pipelines.caller.llm_service import CallerLLMService, CallerRules, make_caller_llm
@@ -36,7 +36,9 @@ class CallerBriefing:
     persona: str | None = None
 
 
-def caller_brief(call: CallScenario, reply_format: str, persona: str | None = None) -> str:
+def caller_brief(
+    call: CallScenario, reply_format: Literal["json", "tools"], persona: str | None = None
+) -> str:
     """The caller's system prompt: the scenario's brief, then the persona (if any)."""
     return "\n\n".join(p for p in (simulator_prompt(call, reply_format), persona) if p)
 
