@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 from pipecat.pipeline.pipeline import Pipeline
+from pipecat.processors.aggregators.llm_context import LLMContext
+from pipecat.processors.aggregators.llm_response_universal import LLMUserAggregator
 from pipecat.processors.audio.vad_processor import VADProcessor
 from pydantic import ValidationError
 
@@ -22,7 +24,7 @@ from voxbench.pipelines.bundles import AgentServices, SimulatorServices
 from voxbench.pipelines.call.runner import run_call
 from voxbench.pipelines.call.spec import SimulatorSpec
 from voxbench.pipelines.caller.frame import caller_pipeline
-from voxbench.pipelines.caller.goal_live import goal_caller_for
+from voxbench.pipelines.caller.goal_live import SpokenHangUp, goal_caller_for
 from voxbench.pipelines.caller.policy import CallerAct, CallerPolicy
 from voxbench.pipelines.caller.registry import (
     CALLERS,
@@ -35,6 +37,7 @@ from voxbench.pipelines.caller.registry import (
     register_caller,
 )
 from voxbench.pipelines.caller.trace_policy import TracePolicy
+from voxbench.pipelines.caller.words_driver import PolicyDriver
 from voxbench.pipelines.config import (
     CallConfig,
     GoalSimConfig,
@@ -44,7 +47,9 @@ from voxbench.pipelines.config import (
     VADConfig,
 )
 from voxbench.pipelines.scenario_input import CallScenario
+from voxbench.pipelines.turns import user_aggregator_params
 from voxbench.processors.trace_driver import TraceDriver
+from voxbench.records import CallerAct as CallerActEvent
 from voxbench.records import Utterance, read_record
 from voxbench.scenarios import load_dataset
 from voxbench.transports.vad import make_vad
@@ -262,3 +267,40 @@ def test_a_new_kind_is_one_registry_entry(tmp_path: Path, monkeypatch: pytest.Mo
     record = run_virtual(run_call(_call(), cfg, _agent(), SimulatorServices(tts=FakeTTS(f0=220.0)), tmp_path))
     assert record.status == "completed", record.error
     assert (record.simulator.kind, record.end_reason) == ("one-line", "said_its_line")
+
+
+def build_trace_on_words_caller(b: CallerBuild) -> Pipeline:
+    """A plug-in: the reference lines (the trace policy) in the word-hearing driver the goal
+    caller runs in, with the default timing (answer each ended agent turn at once)."""
+    live = b.live
+    if b.services.stt is None:
+        raise ValueError("this caller hears words: it needs an stt service")
+    scfg = live.cfg.simulator
+    policy = TracePolicy(["Hi, I need to add a checked bag.", "QX7T4M, Whitfield.", "No, thanks."])
+    turns = LLMUserAggregator(
+        LLMContext(), params=user_aggregator_params(scfg.vad, scfg.goal.turn, live.cfg.wire.sample_rate)
+    )
+    driver = PolicyDriver(
+        policy, lambda act: live.rec.emit(act.to_event(live.clock.now())), 5.0, now=live.clock.now
+    )
+    hang_up = SpokenHangUp(lambda: live.control.end(policy.end_reason or "", t=live.clock.now()), 5.0)
+    return caller_pipeline(b, [b.services.stt, turns, driver, hang_up])
+
+
+def test_the_word_driver_runs_any_policy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    entry = CallerEntry(
+        "trace-words",
+        "the reference lines, answering each ended agent turn it hears",
+        "tests.pipelines.test_caller_registry:build_trace_on_words_caller",
+        hears_words=True,
+    )
+    monkeypatch.setitem(CALLERS, entry.kind, entry)
+    cfg = fast_config()
+    cfg.simulator = SimulatorConfig(kind="trace-words", vad=VAD, goal=GoalSimConfig(turn=TURN))
+    sim = SimulatorServices(tts=FakeTTS(f0=220.0), stt=FakeSTT([GREETING, ASK, DONE, "Goodbye."]))
+    record = run_virtual(run_call(_call(), cfg, _agent(), sim, tmp_path))
+    assert record.status == "completed", record.error
+    assert (record.simulator.kind, record.end_reason) == ("trace-words", "trace_finished")
+    acts = [e for e in read_record(tmp_path).events if isinstance(e, CallerActEvent)]
+    assert [a.kind for a in acts] == ["open", "answer", "answer", "end"]
+    assert acts[-1].ends_call and acts[-1].rule == "trace_finished"
