@@ -76,7 +76,7 @@ def test_control_characters_do_not_break_the_xml(tmp_path: Path) -> None:
 
 def test_run_and_report_write_junit(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     run, out = tmp_path / "run", tmp_path / "run.xml"
-    argv = ["run", "--agent", "scripted", "--simulator", "scripted", "--out", str(run), "--no-progress"]
+    argv = ["run", "--agent", "scripted", "--out", str(run), "--no-progress"]
     argv += ["--scenarios", "bb.1", "--junit", str(out), "--junit-threshold", "conversation_valid_end=1"]
     assert main(argv) == 0
     cases = _cases(out)
