@@ -49,6 +49,7 @@ from voxbench.pipelines.caller.goal.phrases import Phrasing, as_need, first_pers
 from voxbench.pipelines.caller.goal.pushback import PushBacks
 from voxbench.pipelines.caller.goal.say import FactSayer
 from voxbench.pipelines.caller.goal.scope import Scope, about_transfer
+from voxbench.pipelines.caller.goal.speech import acronyms_of
 from voxbench.pipelines.caller.goal.spoken import sentences_of, tokens
 from voxbench.pipelines.caller.goal.stall import DECISIONS, Progress, Repeats, Stalls
 from voxbench.pipelines.caller.goal.tree import (
@@ -126,7 +127,9 @@ class GoalCaller(FollowUps):
         self._pending_before = len(self.intents)
         self._refused: set[int] = set()  # requests a refusal named (and so marked done)
         self._agent_turn = ""  # the agent turn being answered (until respond() takes the next one)
-        self.say = FactSayer(self.book, self.phr)
+        self.say = FactSayer(
+            self.book, self.phr, acronyms_of([goal.model_dump_json(), scenario.starting_utterance() or ""])
+        )
         self.scope = Scope(
             [goal.high_level_user_goal, *self.intents, *tree.must_have_criteria, *tree.nice_to_have_criteria,
              *tree.negotiation_behavior, *tree.edge_cases, tree.resolution_condition, tree.failure_condition,
@@ -319,7 +322,9 @@ class GoalCaller(FollowUps):
         elif offers_what_it_wants(self.book, heard.question):  # 'Would you like an aisle seat again?'
             d.parts.append("Yes.")
             d.choice = "yes"
-        keys = self.say.with_companions(list(heard.asked))
+        keys = self.say.with_companions(
+            self.say.in_asked_order(list(heard.asked), heard.question or self._agent_turn)
+        )
         keys += [k for k in constraints_for(self.book, self.given, keys) if k not in keys]
         d.parts.append(self.say.answer(keys))
         d.facts += keys
