@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from voxbench.pipelines.caller.goal.acts import ActKind, CallerAct
+from voxbench.pipelines.caller.goal.agenda import Agenda
 from voxbench.pipelines.caller.goal.classify import ANYTHING_ELSE_OFFERED, Heard
 from voxbench.pipelines.caller.goal.config import GoalCallerConfig
 from voxbench.pipelines.caller.goal.cues import NEXT_STEP, OFFER_VERBS
@@ -89,6 +90,7 @@ class FollowUps:
     tracker: IntentTracker
     goal_text: str
     learn: Learnings
+    agenda: Agenda
     done: list[bool]
     given: set[str]
     acts: list[CallerAct]
@@ -282,6 +284,10 @@ class FollowUps:
             told = [f.key for f in intent_facts(self.intents[named], self.book, others)]
             line = f"{as_need(self.intents[named])}. {self.say.answer(told)}".strip()
             return self._act("state_request", line, "named_intent", heard, about(named), facts=told)
+        if self.agenda.open_items() and not heard.has("denial"):  # before goodbye: a must-have untold
+            lead = "Yes." if heard.has("anything_else") and not said_not_asked(heard) else "Thanks."
+            line = f"{lead} {self.agenda.ask()}"
+            return self._act("state_request", line, "must_have_not_told", heard, "must-haves")
         if heard.has("anything_else"):  # offered in a statement: thanks, not 'no'
             bye = self.phr.say("bye_done" if said_not_asked(heard) else "bye_nothing")
             return self._act("end", bye, "nothing_else_end", heard, ends_call=True)

@@ -36,6 +36,7 @@ import re
 from typing import Any
 
 from voxbench.pipelines.caller.goal.acts import ActKind, CallerAct
+from voxbench.pipelines.caller.goal.agenda import Agenda
 from voxbench.pipelines.caller.goal.choose import OptionChooser, say_option
 from voxbench.pipelines.caller.goal.classify import ChoiceClassifier, Heard, classify
 from voxbench.pipelines.caller.goal.config import GoalCallerConfig
@@ -114,6 +115,9 @@ class GoalCaller(FollowUps):
         self.tracker = IntentTracker(self.intents)
         self.goal_text = goal.high_level_user_goal
         self.learn = Learnings(tree.must_have_criteria)
+        explicit = len(self.intents) > 1 or self.intents[0] != goal.high_level_user_goal
+        self.agenda = Agenda(tree.must_have_criteria, lambda c: explicit and any(
+            self.tracker.mentions(i, c) for i in range(len(self.intents))))
         self.done: list[bool] = self.tracker.done
         self.given: set[str] = set()
         self.acts: list[CallerAct] = []
@@ -185,6 +189,7 @@ class GoalCaller(FollowUps):
             act.text, act.rules = self.phr.again(act.text), [*act.rules, "said_before"]
         if act.ends_call:
             self.ended = True
+            act.rules = [*act.rules, f"end:{act.end_reason}"]
         self.given.update(act.facts)
         self.acts.append(act)
         self.repeats.note(act, about, self._agent_turn, question, before, self._progress())
@@ -224,6 +229,7 @@ class GoalCaller(FollowUps):
             self.opened = True
             text = self.scenario.starting_utterance() or as_need(self.intents[0])
             return self._act("open", text, "starting_utterance", heard)
+        self.agenda.hear(agent_text)
         if heard.has("completed") or PROGRESS.search(agent_text):  # the agent got something done
             self._reported.add(_report(agent_text))
         self.stalls.note(self._progress())
@@ -243,7 +249,9 @@ class GoalCaller(FollowUps):
         tracker, learn = copy.deepcopy((self.tracker, self.learn))
         self._resolve(agent_text, heard, tracker, learn)
         told = heard.has("completed") or (learn.new and learn.complete)
-        return told and not heard.has("denial") and not tracker.pending()
+        agenda = copy.deepcopy(self.agenda)
+        agenda.hear(agent_text)
+        return told and not heard.has("denial") and not tracker.pending() and not agenda.open_items()
 
     # -- the decision ---------------------------------------------------------------------------
 
