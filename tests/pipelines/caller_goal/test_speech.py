@@ -8,11 +8,22 @@ from pathlib import Path
 import pytest
 
 from tests.pipelines.caller_goal.conftest import make_scenario
-from voxbench.pipelines.caller.goal.check import resolved_scenarios
 from voxbench.pipelines.caller.goal.policy import GoalCaller
 from voxbench.pipelines.caller.goal.speech import acronyms_of, label, said_problems, value_kind
+from voxbench.scenarios import Scenario, load_dataset
 
 BUILTIN = Path(__file__).resolve().parents[3] / "src" / "voxbench" / "scenarios" / "data"
+
+
+def resolved_scenarios(data: Path) -> list[tuple[str, Scenario]]:
+    """Every scenario of an EVA-format folder, culture-resolved as the caller sees it."""
+    out = []
+    for domain, dd in load_dataset(str(data), None).domains.items():
+        for sc in dd.scenarios.values():
+            out.append(
+                (domain, Scenario.model_validate(dd.resolver(sc, "en").resolve(sc.model_dump(mode="json"))))
+            )
+    return out
 
 
 def _problems(caller: GoalCaller) -> list[str]:

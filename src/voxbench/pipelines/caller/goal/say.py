@@ -7,6 +7,7 @@ times in words); the seeded :class:`.phrases.Phrasing` frames them.
 from __future__ import annotations
 
 import re
+from collections.abc import Set as AbstractSet
 
 from voxbench.pipelines.caller.goal.facts import DROP_WORDS, Fact, FactBook, stem
 from voxbench.pipelines.caller.goal.phrases import Phrasing
@@ -22,7 +23,7 @@ _STATE_WORDS = {"original", "current", "new", "old", "previous", "desired", "pre
 'original departure time')."""
 
 
-def fact_label(f: Fact, acronyms: set[str] = GENERAL_ACRONYMS) -> str:
+def fact_label(f: Fact, acronyms: AbstractSet[str] = GENERAL_ACRONYMS) -> str:
     """A fact's key in words (:func:`.speech.label`). A named part of a fact comes first
     ('completion_codes.TB_TEST' -> 'T B test completion code'); a field of a listed item is
     said by its own name, with the group's state word ('original_travel_details.0.departure_time'

@@ -16,7 +16,8 @@ and spells no key word that is not an acronym of the scenario.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from collections.abc import Set as AbstractSet
 from typing import Literal
 
 from voxbench.pipelines.caller.goal.spoken import (
@@ -119,7 +120,7 @@ def acronyms_of(texts: Iterable[str]) -> set[str]:
     return caps - small
 
 
-def label(key: str, drop: Iterable[str], acronyms: set[str]) -> str:
+def label(key: str, drop: Iterable[str], acronyms: AbstractSet[str]) -> str:
     """A key in words: ``drop`` are words that say nothing ('if', 'asked', 'usd'); acronyms spelled
     ('N P I'), 'id' said 'ID', qualifiers after the last head noun left out ('time in MSP')."""
     dropped = {d.lower() for d in drop}
@@ -202,8 +203,8 @@ def _distinctive(value: str) -> bool:
 
 def said_problems(
     text: str,
-    disclosed: dict[str, object],
-    others: dict[str, object],
+    disclosed: Mapping[str, object],
+    others: Mapping[str, object],
     acronyms: Iterable[str] = (),
 ) -> list[str]:
     """What is wrong with a sentence that discloses ``disclosed`` (key -> value) and none of
