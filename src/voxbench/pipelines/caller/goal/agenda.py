@@ -42,8 +42,9 @@ _VALUE = re.compile(
 _NOTHING_TO_PAY = re.compile(r"\b(free|no (?:charge|cost|fee)|waived|zero dollars|nothing to pay)\b", re.I)
 
 _DELIVERABLE = re.compile(
-    r"^(?!if\b).*\b(?:you (?:receive|get|are given|are told)|(?:the )?agent (?:\w+ )?(?:provides?|issues?|confirms?|tells?"
-    r"|states?|gives?|sends?|creates?|submits?|transfers?|schedules?|reads?))\b",
+    r"^(?!if\b)(?:receive\b|.*\b(?:you (?:receive|get|are given|are told)|(?:the )?agent (?:\w+ )?(?:provides?|issues?"
+    r"|confirms?|tells?|states?|gives?|sends?|creates?|submits?|transfers?|schedules?|reads?)"
+    r"|(?:is|are) (?:issued|applied|sent|processed|credited|refunded|provided)\b))",
     re.I,
 )
 """A must-have that is something the agent gives or tells ('You receive a meal voucher ...', 'The
