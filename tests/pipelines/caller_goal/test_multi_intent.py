@@ -123,3 +123,13 @@ def test_a_must_have_is_asked_once_only() -> None:
     c.respond("Your flight has been rebooked to the 9 AM flight to Denver tomorrow. Is there anything else?")
     end = c.respond("Is there anything else I can help you with?")
     assert end.ends_call and end.rule == "nothing_else_end"
+
+
+def test_a_completion_naming_a_request_by_one_word_marks_that_one() -> None:
+    """'Your check-in is booked' completes the check-in (one of its own words), not the first
+    request still open: the caller then asks for the PTO request, not the check-in again."""
+    c = _two_intents(0)
+    c.respond("Sure. What is your employee ID?")
+    act = c.respond("Done, your check-in is booked. Anything else?")
+    assert c.done == [False, True]
+    assert act.rule == "next_intent" and "PTO" in act.text
