@@ -41,6 +41,9 @@ def fact_label(f: Fact, acronyms: AbstractSet[str] = GENERAL_ACRONYMS) -> str:
     return " ".join(words) or label(f.key, (), acronyms) or "answer"
 
 
+_SELF = {"passenger", "customer", "caller", "employee", "user", "your", "my", "own", "traveler", "member"}
+"""Whose name a key names when it is the caller's own ('passenger_first_name')."""
+
 _TRAILING_WANT = {"wanted", "requested", "needed", "desired", "preferred"}
 
 
@@ -124,15 +127,38 @@ class FactSayer:
         placed = sorted(range(len(facts)), key=lambda i: (place(facts[i]), i))
         return [facts[i].key for i in placed] + [k for k in keys if self.book.get(k) is None]
 
+    def full_name(self, facts: list[Fact]) -> tuple[str, list[Fact]]:
+        """A first and a last name of the same person said together, as a person says a name ('My
+        name is Rachel Bennett.', 'My colleague's name is ...'); the facts it says."""
+        for f in facts:
+            if "first" not in f.words or "name" not in f.words:
+                continue
+            twin = tuple(w if w != "first" else "last" for w in f.words)
+            last = next((o for o in facts if o.words == twin), None)
+            if last is None:
+                continue
+            whose = [w for w in f.words if w not in ("first", "name")]
+            name = f"{f.spoken()} {last.spoken()}"
+            if not whose or whose[0] in _SELF:
+                return self.phr.say("full_name", name=name), [f, last]
+            return f"My {' '.join(whose)}'s name is {name}.", [f, last]
+        return "", []
+
     def answer(self, keys: list[str]) -> str:
-        """The facts ``keys`` as sentences; ranked choices as one 'X if available, otherwise Y'."""
+        """The facts ``keys`` as sentences; ranked choices as one 'X if available, otherwise Y';
+        a first and last name as one name."""
         groups: dict[str, list[Fact]] = {}
-        for k in keys:
-            f = self.book.get(k)
-            if f is not None:
-                groups.setdefault(f.top if "." in f.key else f.key, []).append(f)
+        facts = [f for k in keys if (f := self.book.get(k)) is not None]
+        name, named = self.full_name(facts)
+        for f in facts:
+            if f in named and f is not named[0]:
+                continue
+            groups.setdefault(f.top if "." in f.key else f.key, []).append(f)
         out: list[str] = []
         for fs in groups.values():
+            if named and fs[0] is named[0]:
+                out.append(name)
+                continue
             ranked = sorted(
                 (f for f in fs if re.search(r"(first|second|third)_choice$", f.key)), key=lambda f: f.key
             )
