@@ -27,7 +27,7 @@ class ActLog:
         self, kind: ActKind, text: str, rule: str, heard: Heard | None = None, about: str = "", **kw: Any
     ) -> CallerAct:
         """The act, recorded, unless :class:`.stall.Repeats` says it is once too often (``about``:
-        which requests a request line states, :func:`.followups.about`)."""
+        which requests a request line states, :func:`about`)."""
         act = CallerAct(
             turn=self.s.turn,
             kind=kind,
