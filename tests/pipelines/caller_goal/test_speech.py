@@ -112,3 +112,19 @@ def test_facts_asked_together_are_all_given_in_the_order_asked(seed: int) -> Non
     assert act.text.index("November 1, 2026") < act.text.index("November 8, 2026")
     act = caller.respond("And what return and departure dates again?")
     assert act.facts[:2] == ["new_return_date", "new_departure_date"]
+
+
+def test_an_outbound_date_is_the_departure_date_asked() -> None:
+    """'departure' asks for an 'outbound' fact, and the answer keeps the order asked."""
+    sc = make_scenario(
+        {
+            "confirmation_number": "ZK3FFW",
+            "desired_return_date": "2026-11-08",
+            "desired_outbound_date": "2026-11-01",
+        }
+    )
+    caller = GoalCaller(sc)
+    caller.open()
+    act = caller.respond("What new departure and return dates would you like?")
+    assert act.facts == ["desired_outbound_date", "desired_return_date"]
+    assert "November 1, 2026" in act.text and "November 8, 2026" in act.text

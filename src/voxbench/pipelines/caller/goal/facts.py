@@ -68,6 +68,9 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "last": ("last",),
     "four": ("four", "4"),
     "ref": ("ref", "reference"),
+    "outbound": ("outbound", "departure", "departing", "going out"),
+    "inbound": ("inbound", "return", "returning", "coming back"),
+    "return": ("return", "returning", "inbound", "coming back"),
 }
 
 

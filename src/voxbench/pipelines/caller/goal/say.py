@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Set as AbstractSet
 
-from voxbench.pipelines.caller.goal.facts import DROP_WORDS, Fact, FactBook, stem
+from voxbench.pipelines.caller.goal.facts import DROP_WORDS, SYNONYMS, Fact, FactBook, stem
 from voxbench.pipelines.caller.goal.phrases import Phrasing
 from voxbench.pipelines.caller.goal.speech import GENERAL_ACRONYMS, label
 
@@ -115,9 +115,12 @@ class FactSayer:
         said = [stem(w) for w in re.findall(r"[a-z0-9]+", question.lower())]
         facts = [f for k in keys if (f := self.book.get(k)) is not None]
 
+        def words_of(f: Fact) -> list[str]:  # its key's words and what an agent may say for them
+            return [stem(x) for w in f.words for x in [w, *" ".join(SYNONYMS.get(w, ())).split()]]
+
         def place(f: Fact) -> int:
-            others = {stem(w) for o in facts if o is not f for w in o.words}
-            own = [stem(w) for w in f.words]
+            others = {w for o in facts if o is not f for w in words_of(o)}
+            own = words_of(f)
             for words in ([w for w in own if w not in others], own):
                 at = [i for i, w in enumerate(said) if w in words]
                 if at:
