@@ -115,13 +115,17 @@ class FactSayer:
         said = [stem(w) for w in re.findall(r"[a-z0-9]+", question.lower())]
         facts = [f for k in keys if (f := self.book.get(k)) is not None]
 
-        def words_of(f: Fact) -> list[str]:  # its key's words and what an agent may say for them
-            return [stem(x) for w in f.words for x in [w, *" ".join(SYNONYMS.get(w, ())).split()]]
+        def words_of(f: Fact, synonyms: bool) -> list[str]:  # and what an agent may say for them
+            extra = [x for w in f.words for x in " ".join(SYNONYMS.get(w, ())).split()] if synonyms else []
+            return [stem(w) for w in [*f.words, *extra]]
 
         def place(f: Fact) -> int:
-            others = {w for o in facts if o is not f for w in words_of(o)}
-            own = words_of(f)
-            for words in ([w for w in own if w not in others], own):
+            """By a word that tells it apart (its key's, else what is said for them), else any."""
+            tries = []
+            for synonyms in (False, True):
+                others = {w for o in facts if o is not f for w in words_of(o, synonyms)}
+                tries.append([w for w in words_of(f, synonyms) if w not in others])
+            for words in [*tries, words_of(f, False), words_of(f, True)]:
                 at = [i for i, w in enumerate(said) if w in words]
                 if at:
                     return min(at)
