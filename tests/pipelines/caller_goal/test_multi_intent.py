@@ -133,3 +133,26 @@ def test_a_completion_naming_a_request_by_one_word_marks_that_one() -> None:
     act = c.respond("Done, your check-in is booked. Anything else?")
     assert c.done == [False, True]
     assert act.rule == "next_intent" and "PTO" in act.text
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_a_refusal_in_the_same_turn_as_a_completion_gets_the_trees_answer(seed: int) -> None:
+    """'I can't transfer the DEA registration ... Your orientation follow-up is scheduled ...': one
+    request refused, the other done. The caller answers the refusal as the tree says (its
+    follow-up question) instead of thanking and hanging up; refused again, it ends as failed."""
+    sc = make_scenario(
+        {"employee_id": "EMP1234", "dea_number": "VK2242892"},
+        goal="You want to schedule your orientation follow-up and transfer your DEA registration.",
+        intents=["Schedule orientation follow-up", "Transfer DEA registration from previous facility"],
+        start="Hi, I need help with orientation and a DEA transfer.",
+    )
+    c = GoalCaller(sc, GoalCallerConfig(seed=seed))
+    c.open()
+    c.respond("What is your employee ID?")
+    act = c.respond(
+        "I can't transfer the D E A registration without the exact number. "
+        "Your orientation follow-up is scheduled for September 29 at 10 AM."
+    )
+    assert not act.ends_call and act.rule == "one_follow_up_question"
+    end = c.respond("Unfortunately there is no other way; you can call back once you have the number.")
+    assert end.ends_call and end.end_reason == "failed"

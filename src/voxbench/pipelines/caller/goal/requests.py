@@ -9,7 +9,7 @@ import re
 
 from voxbench.pipelines.caller.goal.acting import about
 from voxbench.pipelines.caller.goal.classify import Heard
-from voxbench.pipelines.caller.goal.cues import NEXT_STEP, OFFER_VERBS
+from voxbench.pipelines.caller.goal.cues import DENIAL, NEXT_STEP, OFFER_VERBS
 from voxbench.pipelines.caller.goal.intents import IntentTracker, goal_clause_facts, intent_facts
 from voxbench.pipelines.caller.goal.learn import Learnings
 from voxbench.pipelines.caller.goal.phrases import as_need, first_person
@@ -108,7 +108,8 @@ class Requests:
     def note_resolutions(self, text: str, heard: Heard) -> None:
         """Which intents the agent has completed or refused, by their words in its closing sentences."""
         self.s.pending_before = len(self.s.tracker.pending())
-        self.s.refused |= self.resolve(text, heard, self.s.tracker, self.s.learn)
+        self.s.refused_now = self.resolve(text, heard, self.s.tracker, self.s.learn)
+        self.s.refused |= self.s.refused_now
 
     def resolve(self, text: str, heard: Heard, tracker: IntentTracker, learn: Learnings) -> set[int]:
         """Marks in ``tracker`` and ``learn`` what this agent turn completes or refuses, and returns
@@ -121,6 +122,15 @@ class Requests:
         refused: set[int] = set()
         if completed or (heard.has("denial") and not asks_back):
             said = [s for s in sentences_of(text) if not NEXT_STEP.search(s) and not s.endswith("?")]
+            denied = (
+                [s for s in said if DENIAL.search(s.replace("\u2019", "'"))]
+                if completed and heard.has("denial")
+                else []
+            )
+            if denied and not asks_back:  # one request refused, another done in the same turn
+                tracker.note(" ".join(denied), False)
+                refused = {i for i, d in enumerate(tracker.done) if d and i not in before}
+                said = [s for s in said if s not in denied]
             tracker.note(" ".join(said) or text, completed)
             if not completed:  # the requests this refusal named
                 refused = {i for i, d in enumerate(tracker.done) if d and i not in before}

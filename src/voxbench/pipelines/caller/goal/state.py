@@ -61,6 +61,8 @@ class CallState:
     pending_before: int = 0
     refused: set[int] = field(default_factory=set)
     """Requests a refusal named (and so marked done)."""
+    refused_now: set[int] = field(default_factory=set)
+    """Requests the agent turn being answered refused."""
     agent_turn: str = ""
     """The agent turn being answered (until the next one comes)."""
 
