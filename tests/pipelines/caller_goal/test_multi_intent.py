@@ -156,3 +156,21 @@ def test_a_refusal_in_the_same_turn_as_a_completion_gets_the_trees_answer(seed: 
     assert not act.ends_call and act.rule == "one_follow_up_question"
     end = c.respond("Unfortunately there is no other way; you can call back once you have the number.")
     assert end.ends_call and end.end_reason == "failed"
+
+
+def test_open_must_haves_are_asked_in_one_line_in_the_first_person() -> None:
+    from voxbench.pipelines.caller.goal.agenda import Agenda
+
+    agenda = Agenda(
+        [
+            "The agent confirms your gate information for SK418 (either the current gate number or none yet).",
+            "The agent confirms your seat assignment remains unchanged on the re-departure.",
+            "You receive a travel credit of $100, and the agent provides a credit code.",
+            "New flight must depart before 2:00 PM.",  # a condition on offers: not asked
+        ]
+    )
+    assert agenda.ask() == (
+        "Can you also confirm my gate information for SK418? And confirm that my seat assignment remains "
+        "unchanged on the re-departure? And can I also get a travel credit of $100?"
+    )
+    assert agenda.ask() == ""  # each asked once

@@ -93,7 +93,8 @@ class MustHave:
         if m:
             return f"Can I also get {_lower(first_person(m.group('what')))}?"
         s = _first_lower(first_person(_LEAD.sub("", s)))
-        return f"Can you also confirm that {s}?"
+        that = "that " if _CLAUSE_VERB.search(s) else ""  # 'that my seat remains ...', 'my gate information'
+        return f"Can you also confirm {that}{s}?"
 
 
 def _lower(s: str) -> str:
@@ -101,6 +102,7 @@ def _lower(s: str) -> str:
 
 
 _first_lower = _lower
+_CLAUSE_VERB = re.compile(r"\b(is|are|was|were|remains?|stays?|has|have|will|must|can|keeps?|gets?)\b", re.I)
 _GIVES = re.compile(
     r"^(?:the )?agent (?P<verb>provides|issues|gives|sends|creates|tells you)\s+(?:you\s+)?(?P<what>.+)$",
     re.I,
@@ -145,4 +147,6 @@ class Agenda:
         if not items:
             return ""
         questions = [m.as_question() for m in items]
-        return " ".join([questions[0], *(f"And {q[:1].lower()}{q[1:]}" for q in questions[1:])])
+        rest = [f"And {q.removeprefix('Can you also ')}" if q.startswith("Can you also ") else f"And {q[:1].lower()}{q[1:]}"
+                for q in questions[1:]]  # fmt: skip
+        return " ".join([questions[0], *rest])
