@@ -24,6 +24,7 @@ from fractions import Fraction
 
 from voxbench.eval.wer_norm.config import NumberConfig
 from voxbench.eval.wer_norm.literal import required_literal
+from voxbench.eval.wer_norm.ordinals import GluedOrdinals
 
 _NUMERIC = re.compile(r"^\d+(\.\d+)?$")
 _ASCII_DIGIT = re.compile(r"[0-9]")
@@ -34,6 +35,14 @@ def _frac(s: str) -> Fraction | None:
         return Fraction(s)
     except (ValueError, ZeroDivisionError):
         return None
+
+
+def _scale(v: int, m: int) -> int:
+    """`v` followed by the scaling word `m`: the part below the last thousand is multiplied
+    ("two hundred thousand"); with nothing below it the word adds ("mille cent" -> 1100,
+    "un million mille" -> 1001000), as a bare "cent" or "mille" counts one."""
+    below = v % 1000
+    return v + m if below == 0 else v - below + below * m
 
 
 class _State:
@@ -92,7 +101,10 @@ class NumberNormalizer:
         # class never holds an ASCII digit, so the pair matches could not overlap either)
         # (the digit is looked for first: most positions fail there, the cheaper test)
         self._letter_digit = re.compile(rf"(?=[0-9])(?<=[{letters}])")
-        self._digit_letter = re.compile(rf"(?<=[0-9])(?=[{letters}])")
+        self._glued = GluedOrdinals(cfg, letters)  # "3e", "1er" stay whole (French)
+        self._digit_letter = (
+            self._glued.digit_letter if self._glued.active else re.compile(rf"(?<=[0-9])(?=[{letters}])")
+        )
         self._ordinal = (
             re.compile(rf"([0-9])\s+({cfg.ordinal_suffix_pattern})\b") if cfg.ordinal_suffix_pattern else None
         )
@@ -174,6 +186,7 @@ class NumberNormalizer:
                     res.append(cfg.half_replacement if whole else re.sub(r"\\[bs]\+?", " ", cfg.half_pattern))
             s = " ".join(res)
         if _ASCII_DIGIT.search(s):
+            s = self._glued.rewrite(s)
             s = self._letter_digit.sub(" ", s)
             s = self._digit_letter.sub(" ", s)
             if self._ordinal is not None:
@@ -287,7 +300,7 @@ class NumberNormalizer:
                     st.flush(out)
                     st.value = m
             else:
-                st.value = v // 1000 * 1000 + v % 1000 * m
+                st.value = _scale(v, m)
         st.prev_num = cur
 
     def _suffixed(self, out: list[str], st: _State, cur: str) -> None:
@@ -311,7 +324,7 @@ class NumberNormalizer:
                     st.flush(out)
                     out.append(st.emit(f"{m}{suffix}"))
             else:
-                out.append(st.emit(f"{v // 1000 * 1000 + v % 1000 * m}{suffix}"))
+                out.append(st.emit(f"{_scale(v, m)}{suffix}"))
 
     def _affix_or_special(
         self, out: list[str], st: _State, prev: str | None, cur: str, nxt: str | None
