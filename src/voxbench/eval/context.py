@@ -125,7 +125,10 @@ class ConversationContext:
         return self.conversation_ended_reason == "inactivity_timeout" and self.last_audio_speaker() == "user"
 
     def tool_turns(self) -> set[int]:
-        return {c.turn_id for c in self.tool_calls}
+        """Turns with a tool call: the parsed calls, and (EVA's rule) every turn whose
+        conversation trace has a `tool_call` entry, for a context given only a trace."""
+        trace = {e.get("turn_id") for e in self.conversation_trace or () if e.get("type") == "tool_call"}
+        return {c.turn_id for c in self.tool_calls} | {t for t in trace if isinstance(t, int)}
 
     def to_dict(self) -> dict[str, Any]:
         """A deep copy as plain data, without the three databases."""
