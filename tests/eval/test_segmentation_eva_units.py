@@ -69,3 +69,24 @@ def test_no_stt_log_at_all_gives_no_empty_stt_entries() -> None:
     ctx = _segment(ev)
     assert ctx.transcribed_user_turns == {} and ctx.transcribed_assistant_turns == {}
     assert ctx.intended_user_turns == {1: "Hi."}
+
+
+def test_the_callers_transcript_of_the_agent_belongs_to_the_session_it_heard() -> None:
+    """The simulator's transcript of the agent arrives after that speech ends; here it
+    arrives nearer the agent's next session (the agent cut in, gave up, spoke again).
+    It belongs to the first session, so the cut-off tag follows its words (EVA)."""
+    ev = [
+        *_speech("assistant", 0.5, 1.0, "Hello.", "Hello."),
+        *_speech("user", 2.0, 6.0, "It is X F six, O H.", None),
+        HEvent(6.1, "user_transcribed", text="It is X F 6 O H."),
+        *_speech("assistant", 3.0, 3.6, "Take your time.", None),  # cuts in, stops
+        HEvent(6.3, "assistant_transcribed", text="Take your time."),  # late, nearer the next
+        *_speech("assistant", 6.5, 7.5, "Got it.", None),
+        HEvent(7.6, "assistant_transcribed", text="Got it."),
+        *_speech("user", 8.0, 8.5, "Yes.", "Yes."),
+    ]
+    ctx = _segment(ev)
+    assert ctx.assistant_interrupted_turns == [1]
+    want = "[assistant interrupts] Take your time. [speaker likely cut itself off] Got it."
+    assert ctx.transcribed_assistant_turns[1] == want
+    assert ctx.intended_assistant_turns[1] == want

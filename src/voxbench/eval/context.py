@@ -189,7 +189,11 @@ def segment(
     for ev in events:
         if ev.kind in TEXT_KINDS and ev.text.strip():
             who = "user" if ev.kind.startswith("user") else "assistant"
-            s = near[who](ev.t)
+            # the caller side's transcript of the agent is made after the agent's audio (it
+            # belongs to the session that had started, not to a nearer next one); the
+            # agent's STT of the caller is logged on the agent's clock, which may run ahead
+            # of the caller's audio stamps, so it goes to the nearest session
+            s = near[who].started_by(ev.t) if ev.kind == "assistant_transcribed" else near[who](ev.t)
             if s is None:
                 orphan_texts.append(ev)
             else:
