@@ -111,6 +111,11 @@ def _myriad_group(w: str) -> bool:
 
 def cjk_numerals(text: str, korean: bool = False) -> str:
     text = _RUN.sub(lambda m: read_number(m[0], _DIGITS, _UNITS, _BIG) or m[0], text)
-    if korean:
+    if korean and not _KOREAN_NUMERAL_CHARS.isdisjoint(text):  # most texts hold none: skip
         text = " ".join(_korean_words(text.split(" ")))
     return text
+
+
+_KOREAN_NUMERAL_CHARS = frozenset(
+    "".join([*_HANGUL_DIGITS, *_HANGUL_UNITS, *_HANGUL_BIG, *_NATIVE_TENS, *_NATIVE_UNITS])
+)
