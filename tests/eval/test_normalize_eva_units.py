@@ -137,3 +137,10 @@ def test_spoken_date_with_commas_equals_the_iso_date(spoken: str, written: str) 
 def test_comma_inside_digits_is_still_a_separator() -> None:
     assert N("1,250 dollars, please") == "1250 please"
     assert N("trois virgule cinq, merci", "fr") == "3.5 merci"
+
+
+def test_comma_after_a_scaling_word_stays_inside_the_number() -> None:
+    """Written number words put a comma after "thousand"; that comma is not a list comma."""
+    assert N("one thousand, two hundred and thirty four") == "1234"
+    assert N("deux mille, trois cents", "fr") == "2300"
+    assert N("two thousand, and then some") == "2000 and then some"

@@ -213,6 +213,8 @@ class NumberNormalizer:
                 st.skip = False
                 continue
             c0 = cur[0]
+            if cur == "," and st.prev_num in self.mult and padded[idx + 1] in vocab:
+                continue  # "one thousand, two hundred": a written separator inside the number
             if c0 not in prefixes and not c0.isdigit() and cur not in vocab:
                 # the common word: no prefix, cannot be numeric (`\d` is a subset of
                 # isdigit), not a number word: it ends the running number (st.emit inline)
