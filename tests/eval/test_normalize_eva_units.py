@@ -144,3 +144,7 @@ def test_comma_after_a_scaling_word_stays_inside_the_number() -> None:
     assert N("one thousand, two hundred and thirty four") == "1234"
     assert N("deux mille, trois cents", "fr") == "2300"
     assert N("two thousand, and then some") == "2000 and then some"
+
+
+def test_a_date_read_digit_by_digit_with_commas_equals_the_iso_date() -> None:
+    assert N("twenty twenty six, zero eight, one five") == N("2026-08-15") == "2026 8 15"

@@ -213,8 +213,8 @@ class NumberNormalizer:
                 st.skip = False
                 continue
             c0 = cur[0]
-            if cur == "," and st.prev_num in self.mult and padded[idx + 1] in vocab:
-                continue  # "one thousand, two hundred": a written separator inside the number
+            if cur == "," and st.value is not None and self._comma_inside(st, padded[idx + 1]):
+                continue
             if c0 not in prefixes and not c0.isdigit() and cur not in vocab:
                 # the common word: no prefix, cannot be numeric (`\d` is a subset of
                 # isdigit), not a number word: it ends the running number (st.emit inline)
@@ -226,20 +226,33 @@ class NumberNormalizer:
                 st.prev_num = None
                 out.append(cur)
                 continue
-            bare = cur[1:] if c0 in prefixes else cur
-            if _NUMERIC.match(bare):
-                self._digits(out, st, cur, bare)
-            elif cur not in vocab:
-                st.flush(out)
-                out.append(st.emit(cur))
-            elif cur in self.zeros or cur in self.ones or cur in self.tens or cur in self.mult:
-                self._compose(out, st, cur)
-            elif cur in self.ones_sfx or cur in self.tens_sfx or cur in self.mult_sfx:
-                self._suffixed(out, st, cur)
-            else:
-                self._affix_or_special(out, st, padded[idx - 1], cur, padded[idx + 1])
+            self._dispatch(out, st, cur, c0, padded[idx - 1], padded[idx + 1])
         st.flush(out)
         return out
+
+    def _comma_inside(self, st: _State, nxt: str | None) -> bool:
+        """A list comma ends a spoken number (step 6: "nineteen ninety four, zero two,
+        eleven" and "twenty twenty six, zero eight, one five" are dates; a code read in
+        comma groups is read as groups too). It stays inside one only after a scaling word
+        ("one thousand, two hundred", as written number words put it)."""
+        return st.prev_num in self.mult and nxt in self.words
+
+    def _dispatch(
+        self, out: list[str], st: _State, cur: str, c0: str, prev: str | None, nxt: str | None
+    ) -> None:
+        """One word that may be part of a number (a prefix, digits or a number word)."""
+        bare = cur[1:] if c0 in self.prefixes else cur
+        if _NUMERIC.match(bare):
+            self._digits(out, st, cur, bare)
+        elif cur not in self.words:
+            st.flush(out)
+            out.append(st.emit(cur))
+        elif cur in self.zeros or cur in self.ones or cur in self.tens or cur in self.mult:
+            self._compose(out, st, cur)
+        elif cur in self.ones_sfx or cur in self.tens_sfx or cur in self.mult_sfx:
+            self._suffixed(out, st, cur)
+        else:
+            self._affix_or_special(out, st, prev, cur, nxt)
 
     def _digits(self, out: list[str], st: _State, cur: str, bare: str) -> None:
         """Written digits: continue a decimal ("3." + "5"), else start a new number."""
