@@ -32,10 +32,15 @@ def conversation_valid_end(ctx: ConversationContext, config: EvalConfig) -> Metr
         return MetricResult(
             name=name, score=1.0, normalized_score=1.0, details={"reason": "agent_timeout_on_user_turn"}
         )
+    problem = ctx.extra.get("sim_events_problem") or {}
+    if problem.get("kind") in ("missing", "empty"):  # an EVA record: no log to read the end from
+        return MetricResult.fail(name, problem["message"])
     if ctx.simulator_ended_call is None:
         return MetricResult.fail(name, "no end reason recorded")
     s = 1.0 if ctx.simulator_ended_call else 0.0
     details: dict[str, Any] = {"ended_reason": ctx.conversation_ended_reason}
+    if problem.get("kind") == "malformed":
+        details["reason"] = problem["message"]  # "Failed to parse ...": not finished, score 0
     if ctx.extra.get("torn_logs"):
         details["torn_logs"] = ctx.extra["torn_logs"]  # the log's last line was cut: not finished
     return MetricResult(name=name, score=s, normalized_score=s, details=details)
