@@ -127,9 +127,35 @@ def validation_gate(results: dict[str, MetricResult]) -> dict[str, Any]:
             skipped.append(us.name)
         elif not us.ok or us.details.get("any_turn_rated_1"):
             failed.append(us.name)
-    return {
+    out: dict[str, Any] = {
         "valid": not failed,
         "status": "valid" if not failed else "invalid",
         "failed_metrics": failed,
         "skipped": skipped,
     }
+    if failed:
+        out["evidence"] = {m: gate_evidence(results[m]) for m in failed}
+    return out
+
+
+def gate_evidence(res: MetricResult) -> list[dict[str, Any]]:
+    """Why a validator failed a record, as {turn, claim, rule} items (what the run summary and
+    the report show for a regenerated attempt)."""
+    d = res.details or {}
+    if d.get("evidence"):
+        return [dict(e) for e in d["evidence"]][:10]
+    if d.get("per_turn_rating"):
+        return [
+            {"turn": int(t), "claim": f"turn rated {r}", "rule": "caller's speech did not carry its line"}
+            for t, r in d["per_turn_rating"].items()
+            if r == 1
+        ]
+    if res.error:
+        return [{"turn": None, "claim": str(res.error)[:300], "rule": "validator error"}]
+    return [
+        {
+            "turn": None,
+            "claim": ", ".join(d.get("detected") or []) or "score below threshold",
+            "rule": res.name,
+        }
+    ]
