@@ -21,6 +21,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from voxbench.eval.gateset.conversation import Line, RefConversation, Step, Tool
+from voxbench.eval.offline._caller_facts import holds
 
 HANG_UPS = (
     "Actually, never mind. I have to go. Bye.",
@@ -154,8 +155,8 @@ def withheld_fact(conv: RefConversation, rng: random.Random) -> Injected | None:
     cands = []
     for i in conv.lines("user"):
         prev = [j for j in conv.lines("agent") if j < i]
-        said = _line(conv, i).text.lower()
-        if prev and "?" in _line(conv, prev[-1]).text and any(f.lower() in said for f in facts):
+        said = _line(conv, i).text
+        if prev and "?" in _line(conv, prev[-1]).text and any(holds(said, f) for f in facts):
             cands.append(i)
     if not cands:
         return None

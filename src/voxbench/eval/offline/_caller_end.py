@@ -34,9 +34,10 @@ SILENT_AGENT_S = 10.0
 (a live caller asks "are you still there?" after 25 s; a person pausing mid-line does not wait 10 s)."""
 
 _STALLED = re.compile(
-    r"\b(sorry|unable|can't|cannot|can’t|error|technical|issue|problem|transfer|not able|unfortunately)\b",
-    re.I,
+    r"\b(sorry|unable|can't|cannot|can’t|couldn't|error|technical|not able|unfortunately|afraid)\b", re.I
 )
+_TRANSFERS = re.compile(r"\b(transfer(ring)? you|connect(ing)? you (to|with)|hand you (over|off))\b", re.I)
+_SYMPATHY = re.compile(r"\bsorry (to hear|about|for|that|your|you)\b", re.I)
 _WRAP_UP = re.compile(
     r"\b(anything else|something else|is there anything|any other (questions?|concerns?|requests?|"
     r"issues?|things?)|anything more|have a (great|good|nice|wonderful))\b",
@@ -110,6 +111,15 @@ def claims_completion(text: str) -> bool:
     return False
 
 
+def stalled(text: str) -> bool:
+    """The agent's last line gives up on the task: a statement (not its question) that it
+    cannot, an error, an apology that is not sympathy ("sorry to hear that"), or a transfer."""
+    if _TRANSFERS.search(text):
+        return True
+    statements = [s for s in re.split(r"(?<=[.!?])\s+", text) if not s.rstrip().endswith("?")]
+    return any(_STALLED.search(s) and not _SYMPATHY.search(s) for s in statements)
+
+
 def agent_looping(agent: dict[int, str], last_t: int, caller: dict[int, str], repeats: int = 2) -> bool:
     """The agent is not progressing: its closing question is one it already asked at least
     ``repeats`` times (the caller answering in between), or one it asked before and the caller
@@ -173,7 +183,7 @@ def agent_stopped(ctx: ConversationContext) -> str | None:
         (silent is not None, silent or ""),
         (any(claims_completion(agent[t]) for t in sorted(agent)[-2:]), "the agent reported the task done"),
         (bool(_WRAP_UP.search(last)), "the agent closed with a wrap-up"),
-        (bool(_STALLED.search(last)), "the agent apologised, failed or transferred"),
+        (stalled(last), "the agent apologised, could not help, or transferred"),
         (
             any(c.response and response_failed(c.response) for c in ctx.tool_calls if c.turn_id >= last_t),
             "a tool call of the agent's last turn failed",

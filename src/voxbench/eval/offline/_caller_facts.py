@@ -47,12 +47,49 @@ def _agent_before(ctx: ConversationContext, turn: int) -> tuple[set[str], str]:
     return keys, " ".join(texts)
 
 
-def _value_supported(v: Value, keys: set[str]) -> bool:
+def _value_supported(v: Value, keys: set[str], line: str, known_text: str) -> bool:
+    """Whether the caller could have the value: among its facts or the agent's words, or
+    derived from them the way a person does (a clock time without am/pm, the sum of two
+    amounts the agent named, "the next day" after a date, a named rule's word and number)."""
+    body = v.key[2:]
+    if v.key in keys:
+        return True
     if v.kind == "c":
-        return code_supported(v.key, keys)
+        m = re.fullmatch(r"([a-z]+)(\d+)", body)
+        return code_supported(v.key, keys) or bool(
+            m and re.search(rf"\b{m[1]}\b", known_text) and f"n:{m[2]}" in keys
+        )
     if v.kind == "n":
-        return float(v.key[2:]) < 10 or v.key in keys or f"c:{v.key[2:]}" in keys
-    return v.key in keys
+        x = float(body)
+        nums = sorted({float(k[2:]) for k in keys if k.startswith("n:") and _is_num(k[2:])})
+        return x < 10 or f"c:{body}" in keys or any(abs(a + b - x) < 0.01 for a in nums for b in nums if a < b)
+    if v.kind == "t" and len(body) == 4:
+        hh, mm = int(body[:2]), body[2:]
+        return f"t:{(hh + 12) % 24:02d}{mm}" in keys
+    if v.kind == "d" and _RELATIVE_DAY.search(line):
+        return any(k in keys for k in _neighbour_days(body))
+    return False
+
+
+_RELATIVE_DAY = re.compile(r"\b(next|following|previous) day\b|\bday (after|before)\b", re.I)
+
+
+def _is_num(s: str) -> bool:
+    try:
+        float(s)
+    except ValueError:
+        return False
+    return True
+
+
+def _neighbour_days(mmdd: str) -> list[str]:
+    import datetime as dt
+
+    try:
+        day = dt.date(2024, int(mmdd[:2]), int(mmdd[2:]))  # a leap year: Feb 29 exists
+    except ValueError:
+        return []
+    return [f"d:{(day + dt.timedelta(days=k)):%m%d}" for k in (-1, 1)]
 
 
 def invented_information(ctx: ConversationContext) -> list[dict[str, Any]]:
@@ -70,7 +107,7 @@ def invented_information(ctx: ConversationContext) -> list[dict[str, Any]]:
                     continue
                 if body.isalpha() and (body in goal_text or body in agent_text):
                     continue  # a spelled word ("T R A I N") its facts contain
-            if not _value_supported(v, known):
+            if not _value_supported(v, known, text, f"{goal_text} {agent_text}"):
                 out.append(
                     ev(
                         turn,
@@ -108,6 +145,14 @@ def asked_field(question: str, fields: dict[str, Any]) -> str | None:
     return best[1] if best else None
 
 
+def holds(text: str, value: str) -> bool:
+    """The line states `value` (written or spoken: "EMP204817" in "E M P two zero four ...")."""
+    if value.lower() in text.lower():
+        return True
+    keys = text_keys(value)
+    return bool(keys) and keys <= text_keys(text)
+
+
 def missing_information(ctx: ConversationContext) -> list[dict[str, Any]]:
     fields = ctx.user_goal.get("information_required") or {}
     if not isinstance(fields, dict) or not fields:
@@ -119,7 +164,7 @@ def missing_information(ctx: ConversationContext) -> list[dict[str, Any]]:
         if asked is None or "?" not in agent[asked] or not _WITHHOLDS.search(text):
             continue
         name = asked_field(agent[asked], fields)
-        if name is None or str(fields[name]).lower() in text.lower():
+        if name is None or holds(text, str(fields[name])):
             continue
         out.append(
             ev(
