@@ -83,7 +83,14 @@ def _print(result: dict[str, Any], out: Path) -> None:
     console = Console(width=max(Console().width, 140))
     for group, per in result["figures"].items():
         t = Table(title=f"validation gate on labelled faults: {group} ({per['gate']['n']} records)")
-        for col in ("validator", "caller recall", "precision", "false-invalid clean", "false-invalid agent", "unrated"):
+        for col in (
+            "validator",
+            "caller recall",
+            "precision",
+            "false-invalid clean",
+            "false-invalid agent",
+            "unrated",
+        ):
             t.add_column(col, justify="left" if col == "validator" else "right")
         for v, f in per.items():
             t.add_row(

@@ -58,7 +58,11 @@ def generate(
                 progress(f"{dom}/{sid}")
             rel = f"{dom}/{sid}__clean"
             to_record(ref, out / rel, f"{dom}__{sid}__clean", seed)
-            labels.append(GateLabel(record=rel, domain=dom, scenario_id=sid, kind="clean", at_fault="none", source=source))
+            labels.append(
+                GateLabel(
+                    record=rel, domain=dom, scenario_id=sid, kind="clean", at_fault="none", source=source
+                )
+            )
             for kind, (party, inject) in FAULTS.items():
                 if kinds and kind not in kinds:
                     continue

@@ -37,7 +37,11 @@ WITHHOLDS = (
     "I can't remember it, sorry.",
     "Hmm, I'm not sure what it is.",
 )
-EXTRA_OPENERS = ("While I have you, I'd also like to", "Oh, and one more thing: can you also", "I'd also like to")
+EXTRA_OPENERS = (
+    "While I have you, I'd also like to",
+    "Oh, and one more thing: can you also",
+    "I'd also like to",
+)
 EXTRA_REQUESTS = (
     "update the mailing address on my account",
     "get a refund for a charge from last month",
@@ -150,7 +154,9 @@ def invented_fact(conv: RefConversation, rng: random.Random) -> Injected | None:
 
 def withheld_fact(conv: RefConversation, rng: random.Random) -> Injected | None:
     """A caller line that gives one of its facts, after the agent asked, replaced by a refusal."""
-    facts = [str(v) for v in (conv.goal.get("information_required") or {}).values() if isinstance(v, str | int)]
+    facts = [
+        str(v) for v in (conv.goal.get("information_required") or {}).values() if isinstance(v, str | int)
+    ]
     facts = [f for f in facts if len(f) >= 3]
     cands = []
     for i in conv.lines("user"):
@@ -287,7 +293,11 @@ def unrequested_transfer(conv: RefConversation, rng: random.Random) -> Injected 
     i = rng.choice(cands)
     steps: list[Step] = [*conv.steps[:i], Line("agent", rng.choice(TRANSFERS))]
     if any(t.name == "transfer_to_agent" for t in conv.dd.agent.tools):
-        steps.append(Tool("transfer_to_agent", {"transfer_reason": "agent_initiated", "issue_summary": "caller request"}))
+        steps.append(
+            Tool(
+                "transfer_to_agent", {"transfer_reason": "agent_initiated", "issue_summary": "caller request"}
+            )
+        )
     if rng.random() < 0.5:
         return Injected(conv.copy(steps, "transfer"), i, "agent transferred the call")
     steps.append(Line("user", rng.choice(TRANSFER_REPLIES)))

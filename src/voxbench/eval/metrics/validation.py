@@ -114,7 +114,12 @@ def validation_gate(results: dict[str, MetricResult]) -> dict[str, Any]:
     skipped: list[str] = []
     ve = results.get("conversation_valid_end")
     if ve is None or not ve.ok or ve.value != 1.0:
-        return {"valid": False, "status": "not_finished", "failed_metrics": [], "skipped": skipped}
+        why = "no conversation_valid_end result" if ve is None else None
+        return {
+            "valid": False, "status": "not_finished", "failed_metrics": [], "skipped": skipped,
+            "evidence": {"conversation_valid_end": [{"turn": None, "claim": why, "rule": "call did not end the way "
+                         "a caller ends it"}] if why else gate_evidence(ve)},  # type: ignore[arg-type]
+        }  # fmt: skip
     ub = results.get("user_behavioral_fidelity")
     if ub is not None:
         if ub.skipped:
