@@ -11,6 +11,7 @@ from voxbench.eval.context import ConversationContext
 from voxbench.eval.judges import parse_json_list, parse_json_object
 from voxbench.eval.judges import prompts as P
 from voxbench.eval.metrics.judged import judge_or_offline
+from voxbench.eval.offline import rate_offline
 from voxbench.eval.types import EvalConfig, MetricResult, metric, prompt_hash
 
 USER_BEHAVIOR_TYPES = (
@@ -89,7 +90,15 @@ def user_speech_fidelity(ctx: ConversationContext, config: EvalConfig) -> Metric
     name = "user_speech_fidelity"
     wav = ctx.audio_paths.get("user_clean") or ctx.audio_paths.get("user")
     if config.audio_judge is None or not wav:
-        return MetricResult.unscored(name, "needs an audio judge and the caller's audio")
+        if config.text_judge_mode() == "none":
+            return MetricResult.unscored(name, "needs an audio judge and the caller's audio")
+        # the caller's recording transcribed after the call, against what it meant (offline)
+        res = rate_offline(name, ctx)
+        return (
+            res
+            if res is not None
+            else MetricResult.unscored(name, "needs an audio judge and the caller's audio")
+        )
     body = "\n".join(f"Turn {t}: {x}" for t, x in ctx.intended_user_turns.items())
     reply = config.audio_judge.complete(P.USER_SPEECH, body, audio_wav=Path(wav).read_bytes())
     per = {

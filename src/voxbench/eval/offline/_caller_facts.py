@@ -62,7 +62,9 @@ def _value_supported(v: Value, keys: set[str], line: str, known_text: str) -> bo
     if v.kind == "n":
         x = float(body)
         nums = sorted({float(k[2:]) for k in keys if k.startswith("n:") and _is_num(k[2:])})
-        return x < 10 or f"c:{body}" in keys or any(abs(a + b - x) < 0.01 for a in nums for b in nums if a < b)
+        return (
+            x < 10 or f"c:{body}" in keys or any(abs(a + b - x) < 0.01 for a in nums for b in nums if a < b)
+        )
     if v.kind == "t" and len(body) == 4:
         hh, mm = int(body[:2]), body[2:]
         return f"t:{(hh + 12) % 24:02d}{mm}" in keys
