@@ -159,8 +159,9 @@ def withheld_fact(conv: RefConversation, rng: random.Random) -> Injected | None:
     ]
     facts = [f for f in facts if len(f) >= 3]
     cands = []
+    opening = [j for j in conv.lines("agent") if j < conv.lines("user")[0]]
     for i in conv.lines("user"):
-        prev = [j for j in conv.lines("agent") if j < i]
+        prev = [j for j in conv.lines("agent") if j < i and j not in opening]  # not "how can I help?"
         said = _line(conv, i).text
         if prev and "?" in _line(conv, prev[-1]).text and any(holds(said, f) for f in facts):
             cands.append(i)
@@ -197,7 +198,7 @@ def line_not_said(conv: RefConversation, rng: random.Random) -> Injected | None:
     facts (or, without facts, its second half) missing from what was said."""
     i = rng.choice(conv.lines("user"))
     text = _line(conv, i).text
-    if rng.random() < 0.4:
+    if rng.random() < 0.4 or len(text.split()) < 4:
         return _edit(conv, i, replace(_line(conv, i), spoken=""), "line not spoken at all")
     words = text.split()
     facts = [f for f in _facts(conv) if f.lower() in text.lower()]

@@ -63,7 +63,10 @@ def _value_supported(v: Value, keys: set[str], line: str, known_text: str) -> bo
         x = float(body)
         nums = sorted({float(k[2:]) for k in keys if k.startswith("n:") and _is_num(k[2:])})
         return (
-            x < 10 or f"c:{body}" in keys or any(abs(a + b - x) < 0.01 for a in nums for b in nums if a < b)
+            x < 10
+            or f"c:{body}" in keys
+            or any(abs(a + b - x) < 0.01 for a in nums for b in nums if a < b)
+            or _in_digit_runs(body, known_text)
         )
     if v.kind == "t" and len(body) == 4:
         hh, mm = int(body[:2]), body[2:]
@@ -74,6 +77,16 @@ def _value_supported(v: Value, keys: set[str], line: str, known_text: str) -> bo
 
 
 _RELATIVE_DAY = re.compile(r"\b(next|following|previous) day\b|\bday (after|before)\b", re.I)
+
+
+def _in_digit_runs(body: str, known_text: str) -> bool:
+    """A date or time said in parts ("twenty twenty-six dash zero four dash two two" -> 422,
+    "ten o'clock" -> 100): its digits inside a date or time the caller's facts or the agent hold."""
+    digits = body.split(".")[0]
+    if len(digits) < 3 or not digits.isdigit():
+        return False
+    runs = re.findall(r"\d+", re.sub(r"(?<=\d)[-:/.](?=\d)", "", known_text))
+    return any(digits in r for r in runs if len(r) > len(digits))
 
 
 def _is_num(s: str) -> bool:
@@ -132,17 +145,23 @@ def field_words(name: str) -> set[str]:
     return {w for w in re.split(r"[^a-z0-9]+", name.lower()) if len(w) >= 2 and w not in _FIELD_STOP}
 
 
+_GENERIC = frozenset("name number code id type date time first last details info information value".split())
+
+
 def asked_field(question: str, fields: dict[str, Any]) -> str | None:
-    """The caller's fact the agent's line asks for: the field whose name words it says (two of
-    them, or the only one), or None."""
+    """The caller's fact the agent's line asks for: the field whose distinctive name words it
+    says (half of them at least: "building" for `delivery_building`), or, for a field named
+    only by generic words (`last_name`), all of them; None when it names none."""
     words = set(re.findall(r"[a-z0-9]+", question.lower()))
     best: tuple[int, str] | None = None
     for name, value in fields.items():
         if not isinstance(value, str | int | float) or isinstance(value, bool) or not str(value).strip():
             continue
         fw = field_words(name)
+        distinct = fw - _GENERIC
         hit = len(fw & words)
-        if fw and hit >= min(2, len(fw)) and (best is None or hit > best[0]):
+        ok = len(distinct & words) * 2 >= len(distinct) > 0 if distinct else bool(fw) and fw <= words
+        if ok and (best is None or hit > best[0]):
             best = (hit, name)
     return best[1] if best else None
 

@@ -112,8 +112,18 @@ def duplicate_modifications(ctx: ConversationContext) -> list[dict[str, Any]]:
     return out
 
 
+_NUMBER_WORDS = _words(
+    "zero oh one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
+    "sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred "
+    "thousand dash dot point"
+)
+
+
 def _content(text: str) -> list[str]:
-    return [w for w in re.findall(r"[a-z][a-z']+", text.lower()) if w not in _STOP and len(w) > 2]
+    """Content words: not function words, not spoken digits or code letters (values are the
+    facts checks' business)."""
+    words = re.findall(r"[a-z][a-z']+", text.lower().replace("-", " "))
+    return [w for w in words if w not in _STOP and w not in _NUMBER_WORDS and len(w) > 2]
 
 
 def _stem(w: str) -> str:
@@ -146,7 +156,7 @@ def _language_of(text: str) -> tuple[str, int] | None:
     letters = [ch for ch in text if ch.isalpha()]
     if len(letters) >= 6 and sum(ord(ch) > 0x24F for ch in letters) / len(letters) > 0.5:
         return "non-latin", len(letters)
-    words = re.findall(r"[\w']+", text.lower())
+    words = [w for w in re.findall(r"[\w']+", text.lower()) if len(w) > 1]  # not spelled letters
     if len(words) < 4:
         return None
     hits = {lang: sum(w in fw for w in words) for lang, fw in FUNCTION_WORDS.items()}
@@ -168,7 +178,9 @@ def wrong_language(ctx: ConversationContext) -> list[dict[str, Any]]:
             if expected in FUNCTION_WORDS:
                 out.append(ev(t, text[:120], "caller spoke outside the expected language's script"))
             continue
-        own = sum(w in FUNCTION_WORDS.get(expected, frozenset()) for w in re.findall(r"[\w']+", text.lower()))
+        own = sum(
+            w in FUNCTION_WORDS.get(expected, frozenset()) for w in re.findall(r"[\w']{2,}", text.lower())
+        )
         if lang != expected and expected in FUNCTION_WORDS and n >= 2 * max(own, 1):
             out.append(ev(t, text[:120], f"caller spoke {lang}, the call is in {expected}"))
     return out
