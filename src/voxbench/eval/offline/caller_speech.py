@@ -5,8 +5,8 @@ transcribes the caller's own recording (`transcript` events on the user channel 
 `source="post_call"`, written like the agent side's post-call STT), so the two can be
 compared without an audio judge. Each caller turn is rated on EVA's 1-3 scale:
 
-* 3: the recording carries the line (words in order, matched over the longer of the two,
-  ≥ `FAITHFUL`; every key entity present);
+* 3: the recording carries the line (normalised letters in order, matched over the longer of
+  the two, ≥ `FAITHFUL`; every key entity present);
 * 2: minor deviations (word match ≥ `MINOR`), every key entity present;
 * 1: a key entity of the line (a code, number, amount, date, time or email) is missing or
   different in what was said, the content differs substantially, or nothing was said.
@@ -48,7 +48,7 @@ def rate_turn(meant: str, said: str) -> tuple[int, dict[str, Any]]:
     keys = text_keys(meant) | {m.lower() for m in _EMAIL.findall(meant)}
     got = text_keys(said) | {m.lower() for m in _EMAIL.findall(said)}
     missing = sorted(k for k in keys if k not in got)
-    a, b = _words(meant), _words(said)
+    a, b = "".join(_words(meant)), "".join(_words(said))  # spelled or written codes compare alike
     same = sum(m.size for m in SequenceMatcher(None, a, b, autojunk=False).get_matching_blocks())
     match = same / max(len(a), len(b), 1)  # the share of the line said, penalising additions too
     info: dict[str, Any] = {"match": round(match, 3)}
