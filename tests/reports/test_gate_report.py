@@ -42,7 +42,8 @@ def test_gate_section_shows_each_discarded_attempt(tmp_path: Path) -> None:
         0,
         ["user_behavioral_fidelity"],
     )
-    build_report([run], tmp_path / "report")
+    rep = build_report([run], tmp_path / "report")
+    assert "airline_1.1.1_t0_clean attempt 1 discarded: invalid: user_behavioral_fidelity" in rep.terminal
     html = (tmp_path / "report" / "index.html").read_text()
     section = html[html.index("<section id='gate'>") :]
     section = section[: section.index("</section>")]
