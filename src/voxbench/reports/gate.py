@@ -46,7 +46,8 @@ def load_attempts(records: Path) -> list[AttemptView]:
         if not m:
             continue
         rec, att = _json(d / "record.json"), _json(d / "attempt.json")
-        gate = att.get("validation") if isinstance(att.get("validation"), dict) else {}
+        raw = att.get("validation")
+        gate: dict[str, Any] = raw if isinstance(raw, dict) else {}
         out.append(
             AttemptView(
                 conversation_id=m["conv"], attempt=int(m["n"]), status=str(rec.get("status") or "infra_failure"),

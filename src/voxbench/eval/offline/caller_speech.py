@@ -41,13 +41,35 @@ def _words(text: str) -> list[str]:
     return normalize_text(strip_tags(text)).split()
 
 
+def _carried(key: str, got: set[str], flat: str, said: str) -> bool:
+    """The key entity is in what was said: the same key, or (spelled and written forms split
+    values differently: "E M P 6 4 0" / "EMP640") its characters in order in the normalised
+    text; a date by its month and day."""
+    if key in got:
+        return True
+    kind, _, body = key.partition(":")
+    if kind in ("c", "n") and body:
+        return body.replace(".0", "") in flat
+    if kind == "d" and len(body) == 4:
+        month = _MONTHS[int(body[:2]) - 1] if 1 <= int(body[:2]) <= 12 else ""
+        return bool(month) and month in said.lower() and str(int(body[2:])) in re.findall(r"\d+", said)
+    if kind == "t" and len(body) == 4:
+        return body.lstrip("0") in flat or f"{int(body[:2]) % 12 or 12}{body[2:]}" in flat
+    return False
+
+
+_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september",
+           "october", "november", "december")  # fmt: skip
+
+
 def rate_turn(meant: str, said: str) -> tuple[int, dict[str, Any]]:
     """(rating, what differed) for one caller turn."""
     if not said.strip():
         return 1, {"missing": "the whole line", "match": 0.0}
     keys = text_keys(meant) | {m.lower() for m in _EMAIL.findall(meant)}
     got = text_keys(said) | {m.lower() for m in _EMAIL.findall(said)}
-    missing = sorted(k for k in keys if k not in got)
+    flat = "".join(_words(said))
+    missing = sorted(k for k in keys if not _carried(k, got, flat, said))
     a, b = "".join(_words(meant)), "".join(_words(said))  # spelled or written codes compare alike
     same = sum(m.size for m in SequenceMatcher(None, a, b, autojunk=False).get_matching_blocks())
     match = same / max(len(a), len(b), 1)  # the share of the line said, penalising additions too
