@@ -4,7 +4,7 @@ caller's default voice (Piper), transcribed by the post-call STT (faster-whisper
 thread, as `transcribe_caller_record` does) and rated by `rate_turn` against the line itself.
 A turn rated 1 here is a false alarm the gate would act on (the voice said the line).
 
-    PYTHONPATH=src .venv/bin/python benchmarks/caller_speech_stt.py [--dataset DIR] [--domains a,b] [--limit N]
+    PYTHONPATH=src .venv/bin/python benchmarks/caller_speech_stt.py [--dataset DIR] [--domains a,b] [--limit N] [--model base]
 """
 
 from __future__ import annotations
@@ -28,10 +28,11 @@ def main() -> int:
     ap.add_argument("--dataset", default=None)
     ap.add_argument("--domains", default=None)
     ap.add_argument("--limit", type=int, default=10, help="scenarios per domain")
+    ap.add_argument("--model", default="tiny.en", help="post-call whisper: tiny.en | base | a CT2 dir")
     ap.add_argument("--out", type=Path, default=None)
     args = ap.parse_args()
     ds = load_dataset(args.dataset, args.domains.split(",") if args.domains else None)
-    stt = WhisperTranscriber(WhisperOptions(model="tiny.en", cpu_threads=1))
+    stt = WhisperTranscriber(WhisperOptions(model=args.model, cpu_threads=1))
     ratings: Counter[int] = Counter()
     calls_with_1 = calls = 0
     bad: list[dict[str, str]] = []
@@ -62,6 +63,7 @@ def main() -> int:
             calls_with_1 += any1
     n = sum(ratings.values())
     result = {
+        "model": args.model,
         "turns": n,
         "ratings": dict(sorted(ratings.items())),
         "turns_rated_1": round(ratings[1] / n, 4) if n else None,
