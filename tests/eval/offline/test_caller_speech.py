@@ -31,7 +31,9 @@ def _with_post_call(src: Path, dst: Path, garble: bool) -> Path:
     for e in b.events:
         if isinstance(e, Utterance) and e.channel == "user":
             said = "I need to change my flight." if garble and "Z K" in e.text else e.text
-            extra.append(Transcript(t=e.t + 0.3, side="harness", channel="user", text=said, source="post_call"))
+            extra.append(
+                Transcript(t=e.t + 0.3, side="harness", channel="user", text=said, source="post_call")
+            )
     return write_record(dst, b.record, [*b.events, *extra], b.scenario, b.agent, b.initial_db, b.final_db)
 
 

@@ -145,7 +145,23 @@ def field_words(name: str) -> set[str]:
     return {w for w in re.split(r"[^a-z0-9]+", name.lower()) if len(w) >= 2 and w not in _FIELD_STOP}
 
 
-_GENERIC = frozenset("name number code id type date time first last details info information value".split())
+_GENERIC = frozenset(
+    (
+        "name",
+        "number",
+        "code",
+        "id",
+        "type",
+        "date",
+        "time",
+        "first",
+        "last",
+        "details",
+        "info",
+        "information",
+        "value",
+    )
+)
 
 
 def asked_field(question: str, fields: dict[str, Any]) -> str | None:
