@@ -92,6 +92,7 @@ def build_summary(layout: RunLayout, specs: Iterable[ConversationSpec]) -> dict[
         "completed_rate": final["completed"] / n if n else 0.0,
         "infra_failure_causes": dict(causes),
         "infra_failure_details": infra_details,
+        "gate": gate_summary(layout, planned, states),
         "pacing": {
             "underruns": under,
             "late_chunks": late,
@@ -99,6 +100,49 @@ def build_summary(layout: RunLayout, specs: Iterable[ConversationSpec]) -> dict[
             "conversations_with_late_chunks": late_convs,
             "healthy": late_convs == 0,
         },
+    }
+
+
+def _attempt_json(p: Path) -> dict[str, Any]:
+    try:
+        data = json.loads((p / "attempt.json").read_text(encoding="utf-8"))
+        return data if isinstance(data, dict) else {}
+    except (OSError, ValueError):
+        return {}
+
+
+def gate_summary(layout: RunLayout, planned: list[str], states: Mapping[str, Any]) -> dict[str, Any]:
+    """The validation gate in the open: attempts each conversation used and, for every
+    discarded attempt, why (the validators that failed it and their evidence) and where its
+    record is kept."""
+    attempts: dict[str, int] = {}
+    discarded: list[dict[str, Any]] = []
+    for cid in planned:
+        st = states.get(cid)
+        if st is None:
+            continue
+        attempts[cid] = len(st.failed) + (1 if st.final_status else 0)
+        for n, status in sorted(st.failed.items()):
+            d = layout.failed_dir(cid, n)
+            rec, att = _record(d), _attempt_json(d)
+            gate = att.get("validation") or {}
+            discarded.append(
+                {
+                    "conversation_id": cid,
+                    "attempt": n,
+                    "status": status,
+                    "reason": rec.get("error") or att.get("cause"),
+                    "failed_validators": gate.get("failed_metrics") or [],
+                    "evidence": gate.get("evidence") or {},
+                    "record": str(d.relative_to(layout.root)),
+                }
+            )
+    return {
+        "attempts_by_conversation": attempts,
+        "regenerated_by_validator": dict(
+            Counter(v for x in discarded if x["status"] == "invalid" for v in x["failed_validators"])
+        ),
+        "discarded_attempts": discarded,
     }
 
 
