@@ -268,8 +268,19 @@ def _unsure_requests(t: Turn, heard: Heard) -> list[str]:
     ]
 
 
-def _asked_otherwise(t: Turn, heard: Heard, book: FactBook, hook: ChoiceClassifier | None) -> dict[str, str]:
-    """No fact named: a one-time code the agent sent, or the LLM's pick (if injected) among the facts."""
+def _learned_requests(t: Turn, heard: Heard) -> list[str]:
+    """Requests a fitted model may read: any that is not an open question, a confirmation or a
+    question about the caller's requests, in a turn that is nothing else the rules know."""
+    if set(heard.kinds) & _KNOWN:
+        return []
+    return [s for s in t.requests if not (OPEN_Q.search(s) or CONFIRM_Q.search(s) or REQUESTS_Q.search(s))]
+
+
+def _asked_otherwise(
+    t: Turn, heard: Heard, book: FactBook, hook: ChoiceClassifier | None, given: set[str]
+) -> dict[str, str]:
+    """No fact named: a one-time code the agent sent, or the pick of the hook (if injected): a
+    fitted model's (``pick_facts``, :mod:`.learned`) or an LLM's among the facts."""
     asked: dict[str, str] = {}
     if t.questions and _WHICH_OF.match(t.questions[-1]):  # 'I see PRV-SURG-008 and PRV-ICU-008. Which of
         for f in book:  # those would you like to reactivate?': the caller's own among them
@@ -281,6 +292,11 @@ def _asked_otherwise(t: Turn, heard: Heard, book: FactBook, hook: ChoiceClassifi
                 r"otp", f.key, re.I
             ):
                 asked.setdefault(f.key, "sent_code")
+    pick = getattr(hook, "pick_facts", None)
+    if not asked and pick is not None:
+        if _learned_requests(t, heard):
+            asked.update({k: f"learned:{hook.name}" for k in pick(t.text, book, given) if hook})
+        return asked
     unsure = _unsure_requests(t, heard)
     if not asked and hook is not None and unsure:
         choices = [" ".join(f.words) or f.key for f in book] + [
@@ -443,7 +459,7 @@ def classify(
     t = Turn.of(text)
     heard = Heard(question=(t.questions or t.requests or [""])[-1])
     _speech_acts(t, heard)
-    asked = _asked_by_words(t, book, given, focus) or _asked_otherwise(t, heard, book, hook)
+    asked = _asked_by_words(t, book, given, focus) or _asked_otherwise(t, heard, book, hook, given)
     asked = _not_said_by_agent(t, book, asked)
     asked = prefer_heard_digits(t.text, book, asked)
     asked = prefer_fallback(heard.question, book, asked, t.text)
