@@ -126,7 +126,7 @@ class ScenarioResult(BaseModel):
 
 def _digit_runs(text: str) -> list[str]:
     """Each normalised token that holds two digits or more ('950', '15114631', '2026'), and each
-    run of tokens holding digits or single letters ('5 k r 950' -> '5kr950'), squeezed."""
+    run of tokens holding digits and spelled letters ('5 k r 950' -> '5kr950'; not 'june 3 2026')."""
     ws = words_of(text)
     out = [w for w in ws if sum(c.isdigit() for c in w) >= 2]
     cur: list[str] = []
@@ -134,10 +134,20 @@ def _digit_runs(text: str) -> list[str]:
         if any(c.isdigit() for c in w) or (len(w) == 1 and w.isalpha()):
             cur.append(w)
             continue
-        if len(cur) > 1:
+        while cur and cur[-1] in ("i", "a"):  # '... F L two. I'll': the pronoun, not a letter
+            cur.pop()
+        if len(cur) > 1 and any(len(c) == 1 and c.isalpha() for c in cur) and _digits(cur) >= 2:
             out.append("".join(cur))
         cur = []
     return out
+
+
+def _digits(ws: list[str]) -> int:
+    return sum(c.isdigit() for w in ws for c in w)
+
+
+def _only_digits(s: str) -> str:
+    return re.sub(r"\D", "", s)
 
 
 class Grounding:
@@ -156,8 +166,13 @@ class Grounding:
         self.days |= month_days(text)
 
     def invented(self, reply: str) -> list[str]:
-        tokens = [w for w in words_of(reply) if sum(c.isdigit() for c in w) >= 2]
-        out = [w for w in tokens if (sq := squeeze(w)) and not any(sq in k for k in self.runs)]
+        out = [
+            r
+            for r in _digit_runs(reply)
+            if (sq := squeeze(r))
+            and not any(sq in k for k in self.runs)
+            and not any(_only_digits(sq) in _only_digits(k) for k in self.runs if _only_digits(k))
+        ]
         out += [f"date:{m}/{d}" for m, d in sorted(month_days(reply)) if (m, d) not in self.days]
         return list(dict.fromkeys(out))
 
