@@ -130,7 +130,7 @@ def _digit_runs(text: str) -> list[str]:
     ws = words_of(text)
     out = [w for w in ws if sum(c.isdigit() for c in w) >= 2]
     cur: list[str] = []
-    for w in ws + [""]:
+    for w in [*ws, ""]:
         if any(c.isdigit() for c in w) or (len(w) == 1 and w.isalpha()):
             cur.append(w)
             continue

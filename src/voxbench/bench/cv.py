@@ -14,8 +14,8 @@ from collections.abc import Callable
 
 from pydantic import BaseModel, Field
 
-from voxbench.bench.callers import CallerKind, Item
 from voxbench.bench.caller_check import ScenarioResult, Tally, by_domain, check_all
+from voxbench.bench.callers import CallerKind, Item
 from voxbench.bench.folds import domain_folds, kfold, rest
 
 SPLITS = ("in_sample", "kfold", "lodo")

@@ -27,7 +27,7 @@ from typing import Any
 from voxbench.eval.wer_norm import normalize_text
 
 MONTHS = (
-    "january february march april may june july august september october november december".split()
+    ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"]
 )
 _ISO = re.compile(r"^(\d{4})-(\d{2})-(\d{2})$")
 _CLOCK = re.compile(r"^(\d{1,2}):(\d{2})\s*(am|pm|a\.m\.|p\.m\.)?\b", re.I)
@@ -39,7 +39,7 @@ _SPAN = 14
 # Abbreviations a code spells out when a person says it ('FL2' -> 'floor 2'): data, English.
 ABBREVIATIONS = {"fl": "floor", "bldg": "building", "rm": "room", "apt": "apartment", "ste": "suite"}
 # One-word values a reply says for another reason ('Confirmed. Proceed.' for a booking's status).
-NOT_VALUES = frozenset("yes no true false none confirmed correct ok okay done active pending n/a".split())
+NOT_VALUES = frozenset(["yes", "no", "true", "false", "none", "confirmed", "correct", "ok", "okay", "done", "active", "pending", "n/a"])
 
 
 def words_of(text: str) -> list[str]:

@@ -46,8 +46,7 @@ _INTRO = re.compile(
     r":|\b(like|prefer|want|need|choose|between|either|is it|are you|is your|is the|do you have|would it be)\b", re.I
 )
 _FILLER = frozenset(
-    "the and for you your with option options would like prefer want which one that this are there "
-    "can could about have what".split()
+    ["the", "and", "for", "you", "your", "with", "option", "options", "would", "like", "prefer", "want", "which", "one", "that", "this", "are", "there", "can", "could", "about", "have", "what"]
 )
 
 

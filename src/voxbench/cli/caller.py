@@ -14,8 +14,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from voxbench.bench.callers import CallerKind, GoalLearned, GoalRules
 from voxbench.bench.caller_check import resolved_scenarios
+from voxbench.bench.callers import CallerKind, GoalLearned, GoalRules
 from voxbench.bench.cv import SPLITS, CheckReport, grade
 
 COLUMNS = (

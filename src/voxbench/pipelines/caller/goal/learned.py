@@ -33,8 +33,7 @@ from voxbench.pipelines.caller.goal.spoken import mentions
 
 DIM = 1 << 18
 _STOP = frozenset(
-    "a an the i you your my me we us to of for in on at is are was be it this that and or please can could "
-    "would will may have has do does did what which so also just now then with as if".split()
+    ["a", "an", "the", "i", "you", "your", "my", "me", "we", "us", "to", "of", "for", "in", "on", "at", "is", "are", "was", "be", "it", "this", "that", "and", "or", "please", "can", "could", "would", "will", "may", "have", "has", "do", "does", "did", "what", "which", "so", "also", "just", "now", "then", "with", "as", "if"]
 )
 
 
