@@ -96,3 +96,21 @@ def test_the_cli_prints_both_figure_sets(tmp_path: Path, capsys: pytest.CaptureF
         assert len(re.findall(rf"^\S*\s+{label}\s+\d", out, re.M)) == 4, label
     assert (tmp_path / "r.json").is_file()
     assert GoalRules().fits is False
+
+
+def test_the_act_model_fits_and_predicts() -> None:
+    from voxbench.bench.acts import ActModel, reply_act
+    from voxbench.bench.matcher import goal_facts as bench_facts
+
+    facts = bench_facts({"confirmation_number": "ZK3FFW"})
+    assert reply_act("Z K three F F W.", "What is your code?", facts) == "facts"
+    assert reply_act("Yes, please.", "Shall I book it?", facts) == "yes"
+    assert reply_act("Thanks, bye.", "Anything else?", facts) == "bye"
+    assert reply_act("", "One moment.", facts) == "ack"
+    pairs = [("Shall I book it?", "yes"), ("Would you like me to submit it?", "yes"),
+             ("What is your code?", "facts"), ("Please give me your code.", "facts"),
+             ("Is there anything else?", "bye"), ("Anything else today?", "bye")]  # fmt: skip
+    model = ActModel().fit(pairs)
+    assert model.predict("Should I book that?") == "yes"
+    assert model.predict("What is your booking code?") == "facts"
+    assert model.predict("Anything else I can do?") == "bye"

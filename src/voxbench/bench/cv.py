@@ -46,14 +46,8 @@ def _graded(kind: CallerKind, folds: list[list[Item]], items: list[Item], label:
         train = rest(items, fold)
         kind.fit(train)
         res = check_all(fold, kind.make)
-        t = Tally()
-        for r in res:
-            t.add(r.tally)
-        s = t.summary()
-        domains = sorted({d for d, _ in fold})
-        say(f"  {label} {i + 1}/{len(folds)} ({'+'.join(domains)}): fitted on {len(train)}, graded {len(fold)}, "
-            f"requests {s['requests_answered_right_pct']} %, decisions {s['decisions_matched_pct']} %, "
-            f"{time.perf_counter() - t0:.1f} s")  # fmt: skip
+        domains = "+".join(sorted({d for d, _ in fold}))
+        say(f"  {label} {i + 1}/{len(folds)} ({domains}): fitted on {len(train)}, graded {len(fold)}, {_line(res, t0)}")
         out += res
     return out
 
@@ -64,8 +58,7 @@ def grade(
 ) -> CheckReport:  # fmt: skip
     """Grade ``kind`` on ``items`` in-sample, by k-fold and leave-one-domain-out."""
     if limit:
-        taken: dict[str, int] = {}
-        items = [it for it in items if (taken.__setitem__(it[0], taken.get(it[0], 0) + 1) or taken[it[0]] <= limit)]
+        items = [it for dom in domain_folds(items) for it in dom[:limit]]
     report = CheckReport(simulator=kind.name, data=data, limit=limit, k=k, seed=seed)
     say(f"caller check: {kind.name}, {len(items)} scenarios")
     say(" in-sample")
@@ -90,11 +83,15 @@ def _in_sample(kind: CallerKind, items: list[Item], say: Callable[[str], None]) 
     for dom in domain_folds(items):
         t0 = time.perf_counter()
         res = check_all(dom, kind.make)
-        t = Tally()
-        for r in res:
-            t.add(r.tally)
-        s = t.summary()
-        say(f"  {dom[0][0]}: {len(dom)} scenarios, requests {s['requests_answered_right_pct']} %, "
-            f"decisions {s['decisions_matched_pct']} %, {time.perf_counter() - t0:.1f} s")  # fmt: skip
+        say(f"  {dom[0][0]}: {len(dom)} scenarios, {_line(res, t0)}")
         out += res
     return out
+
+
+def _line(res: list[ScenarioResult], t0: float) -> str:
+    t = Tally()
+    for r in res:
+        t.add(r.tally)
+    s = t.summary()
+    return (f"requests {s['requests_answered_right_pct']} %, decisions {s['decisions_matched_pct']} %, "
+            f"{time.perf_counter() - t0:.1f} s")  # fmt: skip

@@ -269,11 +269,16 @@ def _unsure_requests(t: Turn, heard: Heard) -> list[str]:
 
 
 def _learned_requests(t: Turn, heard: Heard) -> list[str]:
-    """Requests a fitted model may read: any that is not an open question, a confirmation or a
-    question about the caller's requests, in a turn that is nothing else the rules know."""
+    """Requests a fitted model may read: any that is not an open question, a confirmation, an
+    either/or question about the caller's situation or a question about its requests, in a turn
+    that is nothing else the rules know."""
     if set(heard.kinds) & _KNOWN:
         return []
-    return [s for s in t.requests if not (OPEN_Q.search(s) or CONFIRM_Q.search(s) or REQUESTS_Q.search(s))]
+    return [
+        s
+        for s in t.requests
+        if not (OPEN_Q.search(s) or CONFIRM_Q.search(s) or REQUESTS_Q.search(s) or _EITHER_OR.search(s))
+    ]
 
 
 def _asked_otherwise(

@@ -56,13 +56,45 @@ def _h(s: str) -> int:
     return zlib.crc32(s.encode()) % DIM
 
 
+_ISO = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+_CLOCK = re.compile(r"^\d{1,2}:\d{2}\b")
+
+
+def value_kind(fact: Fact) -> str:
+    """What kind of value a fact holds (date, time, money, code, number, name, list, text): what
+    an agent asks for in any domain ('Which time would you like?' names no key word)."""
+    vals = [str(v) for v in fact.values()]
+    v = vals[0].strip() if vals else ""
+    if len(vals) > 1:
+        return "list"
+    if _ISO.match(v):
+        return "date"
+    if _CLOCK.match(v):
+        return "time"
+    if v.startswith("$"):
+        return "money"
+    if v.replace(".", "", 1).isdigit():
+        return "number"
+    if any(c.isdigit() for c in v) or (v.isupper() and len(v) > 1):
+        return "code"
+    return "name" if 0 < len(v.split()) <= 2 and v[:1].isupper() else "text"
+
+
 def features(words: list[str], text: str, fact: Fact, given: set[str]) -> list[int]:
-    """Hashed feature indices of one (agent turn, fact) pair."""
+    """Hashed feature indices of one (agent turn, fact) pair: the key's words against the agent's
+    (what a domain calls a field), and the value's kind and the key's head against them (what
+    holds in any domain)."""
     kws = [stem(w) for w in fact.words] or [fact.key.lower()]
-    feats = ["bias"] + [f"k:{k}" for k in kws] + [f"x:{w}|{k}" for w in words for k in kws]
-    feats += [f"same:{w}" for w in words if w in kws]
-    if fact.matchable and any(mentions(text, v) for v in fact.values()):
-        feats.append("said_by_agent")
+    kind = value_kind(fact)
+    heads = [stem(h) for h in fact.heads] or ["-"]
+    feats = ["bias", f"v:{kind}"] + [f"k:{k}" for k in kws] + [f"x:{w}|{k}" for w in words for k in kws]
+    feats += [f"xv:{w}|{kind}" for w in words] + [f"xh:{w}|{h}" for w in words for h in heads]
+    n_same = sum(w in kws for w in words)
+    feats += [f"same:{w}" for w in words if w in kws] + [f"same_n:{min(n_same, 3)}"]
+    said = fact.matchable and any(mentions(text, v) for v in fact.values())
+    offers = bool(re.search(r"\b(or|which)\b", text, re.I))
+    if said:
+        feats.append("said_by_agent_in_options" if offers else "said_by_agent")
     if fact.key in given:
         feats.append("given_before")
     return [_h(f) for f in feats]
