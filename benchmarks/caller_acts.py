@@ -41,13 +41,17 @@ def report(name: str, rows: list[tuple[str, str, str]]) -> None:
     print(f"{name}: {n} turns, accuracy rules {100 * acc_r:.1f} %, model {100 * acc_m:.1f} %")
     gold = Counter(g for g, _, _ in rows)
     for a in ACTS:
-        def pr(i: int) -> str:
-            tp = sum(g == a and x[i] == a for g, *x in rows)
-            said = sum(x[i] == a for _, *x in rows)
-            rec = 100 * tp / gold[a] if gold[a] else 0.0
-            prec = 100 * tp / said if said else 0.0
-            return f"R {rec:5.1f} P {prec:5.1f}"
-        print(f"  {a:7s} {100 * gold[a] / n:5.1f} %   rules {pr(0)}   model {pr(1)}")
+        print(f"  {a:7s} {100 * gold[a] / n:5.1f} %   rules {_pr(rows, a, 0)}   model {_pr(rows, a, 1)}")
+
+
+def _pr(rows: list[tuple[str, str, str]], act: str, i: int) -> str:
+    """Recall and precision of reader ``i`` (0 rules, 1 model) on ``act``."""
+    gold = sum(g == act for g, _, _ in rows)
+    tp = sum(g == act and x[i] == act for g, *x in rows)
+    said = sum(x[i] == act for _, *x in rows)
+    rec = 100 * tp / gold if gold else 0.0
+    prec = 100 * tp / said if said else 0.0
+    return f"R {rec:5.1f} P {prec:5.1f}"
 
 
 def main() -> None:

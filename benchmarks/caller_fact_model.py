@@ -20,11 +20,11 @@ import argparse
 from collections import defaultdict
 
 from voxbench.bench.caller_check import expected_pairs, resolved_scenarios
+from voxbench.bench.callers import training_examples
 from voxbench.bench.folds import domain_folds, kfold, rest
 from voxbench.bench.reference import asks
 from voxbench.pipelines.caller.goal.classify import classify
 from voxbench.pipelines.caller.goal.facts import goal_facts
-from voxbench.bench.callers import training_examples
 from voxbench.pipelines.caller.goal.learned import FactModel
 
 THRESHOLDS = (0.5, 0.7, 0.85)

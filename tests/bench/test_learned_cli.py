@@ -63,7 +63,7 @@ def test_save_and_load_give_the_same_model(tmp_path: Path) -> None:
 
 def test_a_model_file_of_another_size_is_refused(tmp_path: Path) -> None:
     (tmp_path / "m.json").write_text('{"dim": 7, "threshold": 0.5, "top": 2, "index": [], "weight": []}')
-    with pytest.raises(ValueError, match="m.json: field 'dim'"):
+    with pytest.raises(ValueError, match=r"m\.json: field 'dim'"):
         FactModel.load(tmp_path / "m.json")
 
 

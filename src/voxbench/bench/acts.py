@@ -18,16 +18,17 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter, defaultdict
+from itertools import pairwise
 
 from voxbench.bench.matcher import GoalFact, facts_said
-from voxbench.bench.reference import _BYE, chosen_option, offered_options, reply_polarity, sentences
+from voxbench.bench.reference import BYE, chosen_option, offered_options, reply_polarity, sentences
 
 ACTS = ("bye", "facts", "option", "yes", "no", "ask", "ack", "state")
 
 
 def reply_act(reply: str, agent: str, facts: list[GoalFact]) -> str:
     """The act of a caller's reply to an agent turn (first that holds, in the order of ``ACTS``)."""
-    if _BYE.search(reply):
+    if BYE.search(reply):
         return "bye"
     if facts_said(reply, facts, agent):
         return "facts"
@@ -44,7 +45,7 @@ def turn_features(agent: str) -> list[str]:
     """Words and word pairs of the turn; those of its last sentence again, marked; its punctuation."""
     def grams(text: str, tag: str) -> list[str]:
         ws = [("<n>" if w.isdigit() else w) for w in re.findall(r"[a-z']+|\d+", text.lower())]
-        return [f"{tag}{w}" for w in ws] + [f"{tag}{a}_{b}" for a, b in zip(ws, ws[1:], strict=False)]
+        return [f"{tag}{w}" for w in ws] + [f"{tag}{a}_{b}" for a, b in pairwise(ws)]
 
     sents = sentences(agent) or [""]
     last = sents[-1]

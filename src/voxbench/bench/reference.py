@@ -39,7 +39,7 @@ _ASK = re.compile(
     r"i('ll| will)? (also )?need (your|the)|tell me|give me)\b",
     re.I,
 )
-_BYE = re.compile(r"\b(goodbye|good bye|bye)\b", re.I)
+BYE = re.compile(r"\b(goodbye|good bye|bye)\b", re.I)
 _SPLIT = re.compile(r"(?<=[.?!])\s+|\n+")
 _OPTION_SEP = re.compile(r",\s*(?:or\s+)?|\s+or\s+|;\s*")
 _INTRO = re.compile(
@@ -78,7 +78,7 @@ def reference_turns(scenario: Scenario) -> tuple[str | None, list[tuple[str, str
 
 def reference_end(turns: list[tuple[str, str]]) -> int:
     """The turn at which the reference caller ended the call: its first reply with a goodbye, else the last."""
-    return next((i for i, (_, ref) in enumerate(turns) if _BYE.search(ref)), len(turns) - 1)
+    return next((i for i, (_, ref) in enumerate(turns) if BYE.search(ref)), len(turns) - 1)
 
 
 def sentences(text: str) -> list[str]:
