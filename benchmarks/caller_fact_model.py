@@ -25,7 +25,7 @@ from voxbench.bench.folds import domain_folds, kfold, rest
 from voxbench.bench.reference import asks
 from voxbench.pipelines.caller.goal.classify import classify
 from voxbench.pipelines.caller.goal.facts import goal_facts
-from voxbench.pipelines.caller.goal.learned import FactModel
+from voxbench.pipelines.caller.goal.learned import Example, FactModel
 
 THRESHOLDS = (0.5, 0.7, 0.85)
 
@@ -61,9 +61,23 @@ def turns(item):  # type: ignore[no-untyped-def]
         given |= set(disclosed)
 
 
+def stacked_examples(train):  # type: ignore[no-untyped-def]
+    out = []
+    for it in train:
+        for agent, book, given, gold in turns(it):
+            out.append(Example(agent, book, given, gold, dict(_rules(agent, book, given))))
+    return out
+
+
+def _rules(agent, book, given):  # type: ignore[no-untyped-def]
+    h = classify(agent, book, given)
+    return {r.split(":")[1]: r.split(":", 2)[2] for r in h.rules if r.startswith("ask:")}
+
+
 def evaluate(folds, items, scores, split: str) -> None:  # type: ignore[no-untyped-def]
     for fold in folds:
         model = FactModel().fit(training_examples(rest(items, fold)))
+        stacked = FactModel().fit(stacked_examples(rest(items, fold)))
         for it in fold:
             for agent, book, given, gold in turns(it):
                 rules = set(classify(agent, book, given).asked)
@@ -73,6 +87,10 @@ def evaluate(folds, items, scores, split: str) -> None:  # type: ignore[no-untyp
                     alone = {k for k, p in sorted(probs.items(), key=lambda kv: -kv[1])[: model.top] if p >= th}
                     scores[(split, f"model {th}")].add(alone, gold)
                     scores[(split, f"rules|model {th}")].add(rules | alone, gold)
+                sp = stacked.probs(agent, book, given, _rules(agent, book, given))
+                for th in (0.3, 0.4, 0.5):
+                    pick = {k for k, p in sorted(sp.items(), key=lambda kv: -kv[1])[:3] if p >= th}
+                    scores[(split, f"stacked {th}")].add(pick, gold)
                 model.threshold = 0.5
                 both = set(classify(agent, book, given, hook=model).asked)
                 scores[(split, "rules, else model 0.5")].add(both, gold)

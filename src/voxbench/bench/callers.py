@@ -86,9 +86,11 @@ class GoalLearned(GoalRules):
     name = "goal+learned"
     fits = True
 
-    def __init__(self, seed: int = 0, threshold: float = 0.5) -> None:
+    def __init__(self, seed: int = 0, threshold: float = 0.5, mode: str = "fallback") -> None:
         super().__init__(seed)
-        self.threshold = threshold
+        self.threshold, self.mode = threshold, mode
+        if mode != "fallback":
+            self.name = f"goal+learned-{mode}"
 
     def fit(self, train: list[Item]) -> None:
-        self.hook = FactModel(threshold=self.threshold).fit(training_examples(train))
+        self.hook = FactModel(threshold=self.threshold, mode=self.mode).fit(training_examples(train))

@@ -55,6 +55,7 @@ from voxbench.pipelines.caller.goal.requested import (
     ChoiceClassifier,
     asked_by_words,
     asked_otherwise,
+    learned_extra,
     not_said_by_agent,
     one_group,
     one_sibling,
@@ -238,6 +239,7 @@ def classify(
     heard = Heard(question=(t.questions or t.requests or [""])[-1])
     _speech_acts(t, heard)
     asked = asked_by_words(t, book, given, focus) or asked_otherwise(t, heard.kinds, book, hook, given)
+    asked = learned_extra(t, heard.kinds, book, hook, given, asked)
     asked = not_said_by_agent(t, book, asked)
     asked = prefer_heard_digits(t.text, book, asked)
     asked = prefer_fallback(heard.question, book, asked, t.text)

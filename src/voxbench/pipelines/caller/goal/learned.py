@@ -12,8 +12,9 @@ the key word alone). Features are hashed (crc32, stable across processes) into a
 so the model is small data: a weight vector and a threshold. Pure numpy; fitting 170 scenarios
 takes about a second.
 
-Used by :func:`.classify.classify` through its ``hook`` (``pick_facts``) only when the rules
-name no fact in a turn that asks for something.
+Used by :func:`.classify.classify` through its ``hook`` (``pick_facts``): in ``fallback`` mode
+only when the rules name no fact in a turn that asks for something, in ``union`` mode also to add
+facts to those the rules name.
 """
 
 from __future__ import annotations
@@ -39,12 +40,14 @@ _STOP = frozenset(
 
 @dataclass
 class Example:
-    """One training pair: an agent turn, the caller's facts, those given before, those disclosed."""
+    """One training pair: an agent turn, the caller's facts, those given before, those disclosed,
+    and (for a stacked model) the facts the rules read as asked, with the rule that read each."""
 
     agent: str
     book: FactBook
     given: set[str]
     disclosed: set[str]
+    ruled: dict[str, str] | None = None
 
 
 def agent_words(text: str) -> list[str]:
@@ -80,7 +83,9 @@ def value_kind(fact: Fact) -> str:
     return "name" if 0 < len(v.split()) <= 2 and v[:1].isupper() else "text"
 
 
-def features(words: list[str], text: str, fact: Fact, given: set[str]) -> list[int]:
+def features(
+    words: list[str], text: str, fact: Fact, given: set[str], ruled: dict[str, str] | None = None
+) -> list[int]:
     """Hashed feature indices of one (agent turn, fact) pair: the key's words against the agent's
     (what a domain calls a field), and the value's kind and the key's head against them (what
     holds in any domain)."""
@@ -97,6 +102,9 @@ def features(words: list[str], text: str, fact: Fact, given: set[str]) -> list[i
         feats.append("said_by_agent_in_options" if offers else "said_by_agent")
     if fact.key in given:
         feats.append("given_before")
+    if ruled is not None:  # stacked on the rules: which rule read this fact as asked, if any
+        rule = ruled.get(fact.key)
+        feats += [f"rule:{rule.split(':')[0]}", "rule_any"] if rule else ["rule_none" if ruled else "rule_empty"]
     return [_h(f) for f in feats]
 
 
@@ -105,16 +113,22 @@ class FactModel:
 
     name = "learned"
 
-    def __init__(self, weights: np.ndarray | None = None, threshold: float = 0.5, top: int = 2) -> None:
+    def __init__(
+        self, weights: np.ndarray | None = None, threshold: float = 0.5, top: int = 2, mode: str = "fallback"
+    ) -> None:
         self.w = weights if weights is not None else np.zeros(DIM, dtype=np.float32)
         self.threshold = threshold
         self.top = top
+        self.mode = mode
+        """'fallback': asked only where the rules name no fact; 'union': also adds to the rules' facts."""
 
     def fit(self, examples: Iterable[Example], epochs: int = 6, lr: float = 0.2, l2: float = 1e-5, seed: int = 0) -> FactModel:
         rows: list[tuple[list[int], float]] = []
         for ex in examples:
             words = agent_words(ex.agent)
-            rows += [(features(words, ex.agent, f, ex.given), float(f.key in ex.disclosed)) for f in ex.book]
+            rows += [
+                (features(words, ex.agent, f, ex.given, ex.ruled), float(f.key in ex.disclosed)) for f in ex.book
+            ]
         rng = random.Random(seed)
         w = np.zeros(DIM, dtype=np.float64)
         for e in range(epochs):
@@ -127,11 +141,13 @@ class FactModel:
         self.w = w.astype(np.float32)
         return self
 
-    def probs(self, text: str, book: FactBook, given: set[str]) -> dict[str, float]:
+    def probs(
+        self, text: str, book: FactBook, given: set[str], ruled: dict[str, str] | None = None
+    ) -> dict[str, float]:
         words = agent_words(text)
         out = {}
         for f in book:
-            z = float(self.w[features(words, text, f, given)].sum())
+            z = float(self.w[features(words, text, f, given, ruled)].sum())
             out[f.key] = 1.0 / (1.0 + np.exp(-max(-30.0, min(30.0, z))))
         return out
 

@@ -154,6 +154,20 @@ def asked_otherwise(
     return asked
 
 
+def learned_extra(
+    t: Turn, kinds: list[str], book: FactBook, hook: ChoiceClassifier | None, given: set[str], asked: dict[str, str]
+) -> dict[str, str]:
+    """A fitted model in ``union`` mode adds the facts it reads as asked to those the rules read
+    (only in a turn whose requests it may read, see :func:`_learned_requests`)."""
+    pick = getattr(hook, "pick_facts", None)
+    if pick is None or getattr(hook, "mode", "fallback") != "union" or not asked:
+        return asked
+    if not _learned_requests(t, kinds):
+        return asked
+    extra = {k: f"learned:{getattr(hook, 'name', 'model')}" for k in pick(t.text, book, given) if k not in asked}
+    return {**asked, **extra}
+
+
 def not_said_by_agent(t: Turn, book: FactBook, asked: dict[str, str]) -> dict[str, str]:
     """A fact whose value the agent just said is not asked for ("forget the network called
     CorpNet"), unless it said it as one of the choices ("The category can be your own
