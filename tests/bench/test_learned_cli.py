@@ -114,3 +114,14 @@ def test_the_act_model_fits_and_predicts() -> None:
     assert model.predict("Should I book that?") == "yes"
     assert model.predict("What is your booking code?") == "facts"
     assert model.predict("Anything else I can do?") == "bye"
+
+
+def test_union_mode_adds_to_the_rules_facts_and_fallback_mode_does_not() -> None:
+    model = FactModel().fit(training_examples(ITEMS[:3]))  # type: ignore[arg-type]
+    sc = ITEMS[3][1]
+    book = goal_facts(sc.user_goal.information_required)  # type: ignore[attr-defined]
+    text = "Please tell me your last name and the six-character code from your email."
+    assert classify(text, book).asked == ["last_name"]
+    assert classify(text, book, hook=model).asked == ["last_name"]
+    model.mode = "union"
+    assert set(classify(text, book, hook=model).asked) == {"last_name", "confirmation_number"}
