@@ -57,8 +57,8 @@ class GoalRules:
     name = "goal"
     fits = False
 
-    def __init__(self, seed: int = 0, hook: ChoiceClassifier | None = None) -> None:
-        self.seed, self.hook = seed, hook
+    def __init__(self, seed: int = 0, hook: ChoiceClassifier | None = None, name: str = "goal") -> None:
+        self.seed, self.hook, self.name = seed, hook, name
 
     def fit(self, train: list[Item]) -> None:
         return None
@@ -83,14 +83,11 @@ def training_examples(train: list[Item]) -> list[Example]:
 class GoalLearned(GoalRules):
     """The goal caller with the fact model as its hook, fitted on the training scenarios only."""
 
-    name = "goal+learned"
     fits = True
 
     def __init__(self, seed: int = 0, threshold: float = 0.5, mode: str = "fallback") -> None:
-        super().__init__(seed)
+        super().__init__(seed, name="goal+learned" if mode == "fallback" else f"goal+learned-{mode}")
         self.threshold, self.mode = threshold, mode
-        if mode != "fallback":
-            self.name = f"goal+learned-{mode}"
 
     def fit(self, train: list[Item]) -> None:
         self.hook = FactModel(threshold=self.threshold, mode=self.mode).fit(training_examples(train))

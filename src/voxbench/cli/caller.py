@@ -92,9 +92,7 @@ def _kind(args: argparse.Namespace) -> tuple[CallerKind, Any]:
 
         server = LlamaServer(default_judge_llm(args.classifier_model), n_threads=args.threads, n_ctx=4096).start()
         hook = LLMChoiceClassifier(LocalChoiceLLM(server.base_url, server.model), name=args.classifier_model)
-        kind = GoalRules(seed=args.seed, hook=hook)
-        kind.name = "goal+llm-classifier"
-        return kind, server
+        return GoalRules(seed=args.seed, hook=hook, name="goal+llm-classifier"), server
     return GoalRules(seed=args.seed), None
 
 

@@ -7,6 +7,7 @@ nested fact)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Protocol
 
 from voxbench.pipelines.caller.goal.asks import asked_facts
@@ -91,7 +92,7 @@ _WHAT_FOR = re.compile(
 _KNOWN = {"hold", "transfer", "transfer_offer", "anything_else", "goodbye", "completed"}
 
 
-def _unsure_requests(t: Turn, kinds: list[str]) -> list[str]:
+def _unsure_requests(t: Turn, kinds: Sequence[str]) -> list[str]:
     """Requests for some piece of information that name none of the facts by their words, in a
     turn that is nothing else the rules know (not a hold, "anything else?", a completion...)."""
     if set(kinds) & _KNOWN:
@@ -106,7 +107,7 @@ def _unsure_requests(t: Turn, kinds: list[str]) -> list[str]:
     ]
 
 
-def _learned_requests(t: Turn, kinds: list[str]) -> list[str]:
+def _learned_requests(t: Turn, kinds: Sequence[str]) -> list[str]:
     """Requests a fitted model may read: any that is not an open question, a confirmation, an
     either/or question about the caller's situation or a question about its requests, in a turn
     that is nothing else the rules know."""
@@ -120,7 +121,7 @@ def _learned_requests(t: Turn, kinds: list[str]) -> list[str]:
 
 
 def asked_otherwise(
-    t: Turn, kinds: list[str], book: FactBook, hook: ChoiceClassifier | None, given: set[str]
+    t: Turn, kinds: Sequence[str], book: FactBook, hook: ChoiceClassifier | None, given: set[str]
 ) -> dict[str, str]:
     """No fact named: a one-time code the agent sent, or the pick of the hook (if injected): a
     fitted model's (``pick_facts``, :mod:`.learned`) or an LLM's among the facts."""
@@ -155,7 +156,7 @@ def asked_otherwise(
 
 
 def learned_extra(
-    t: Turn, kinds: list[str], book: FactBook, hook: ChoiceClassifier | None, given: set[str], asked: dict[str, str]
+    t: Turn, kinds: Sequence[str], book: FactBook, hook: ChoiceClassifier | None, given: set[str], asked: dict[str, str]
 ) -> dict[str, str]:
     """A fitted model in ``union`` mode adds the facts it reads as asked to those the rules read
     (only in a turn whose requests it may read, see :func:`_learned_requests`)."""
