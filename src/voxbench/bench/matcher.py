@@ -24,11 +24,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from voxbench.bench.lang import words
 from voxbench.eval.wer_norm import normalize_text
 
-MONTHS = (
-    ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"]
-)
+MONTHS = tuple(words("en").months)
 _ISO = re.compile(r"^(\d{4})-(\d{2})-(\d{2})$")
 _CLOCK = re.compile(r"^(\d{1,2}):(\d{2})\s*(am|pm|a\.m\.|p\.m\.)?\b", re.I)
 _ORDINAL = re.compile(r"^(\d+)(st|nd|rd|th)$")
@@ -36,10 +35,10 @@ MAX_WORDS = 8
 """A value of more words than this is prose ('I can't connect to the Wi-Fi at all'), not a fact a
 reply can be checked for word by word."""
 _SPAN = 14
-# Abbreviations a code spells out when a person says it ('FL2' -> 'floor 2'): data, English.
-ABBREVIATIONS = {"fl": "floor", "bldg": "building", "rm": "room", "apt": "apartment", "ste": "suite"}
+# Abbreviations a code spells out when a person says it ('FL2' -> 'floor 2').
+ABBREVIATIONS = words("en").abbreviations
 # One-word values a reply says for another reason ('Confirmed. Proceed.' for a booking's status).
-NOT_VALUES = frozenset(["yes", "no", "true", "false", "none", "confirmed", "correct", "ok", "okay", "done", "active", "pending", "n/a"])
+NOT_VALUES = frozenset(words("en").not_values)
 
 
 def words_of(text: str) -> list[str]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from voxbench.bench.lang import words
 from voxbench.bench.matcher import MONTHS, squeeze, words_of
 from voxbench.scenarios import Scenario
 
@@ -45,9 +46,7 @@ _OPTION_SEP = re.compile(r",\s*(?:or\s+)?|\s+or\s+|;\s*")
 _INTRO = re.compile(
     r":|\b(like|prefer|want|need|choose|between|either|is it|are you|is your|is the|do you have|would it be)\b", re.I
 )
-_FILLER = frozenset(
-    ["the", "and", "for", "you", "your", "with", "option", "options", "would", "like", "prefer", "want", "which", "one", "that", "this", "are", "there", "can", "could", "about", "have", "what"]
-)
+_FILLER = frozenset(words("en").option_filler)
 
 
 def reference_turns(scenario: Scenario) -> tuple[str | None, list[tuple[str, str]]]:
