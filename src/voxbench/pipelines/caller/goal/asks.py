@@ -21,7 +21,7 @@ from voxbench.pipelines.caller.goal.facts import (
     FactBook,
     stem,
 )
-from voxbench.pipelines.caller.goal.spoken import compact, mentions, runs, tokens
+from voxbench.spoken import compact, mentions, runs, tokens
 
 
 def words_of(text: str) -> tuple[set[str], str]:

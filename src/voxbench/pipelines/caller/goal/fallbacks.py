@@ -15,7 +15,7 @@ from voxbench.pipelines.caller.goal.facts import (
     FactBook,
     stem,
 )
-from voxbench.pipelines.caller.goal.spoken import compact, is_code
+from voxbench.spoken import compact, is_code
 
 _NUMBER_TAILS = {"one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"}
 

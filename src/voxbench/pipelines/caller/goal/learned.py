@@ -30,7 +30,7 @@ from pathlib import Path
 import numpy as np
 
 from voxbench.pipelines.caller.goal.facts import Fact, FactBook, stem
-from voxbench.pipelines.caller.goal.spoken import mentions
+from voxbench.spoken import mentions
 
 DIM = 1 << 18
 _STOP = frozenset(

@@ -22,8 +22,8 @@ from voxbench.pipelines.caller.goal.cues import (
 )
 from voxbench.pipelines.caller.goal.facts import FactBook, group_of, stem
 from voxbench.pipelines.caller.goal.fallbacks import head_fallback, subject_fallback
-from voxbench.pipelines.caller.goal.spoken import compact, mentions, tokens
 from voxbench.pipelines.caller.goal.turn import Turn
+from voxbench.spoken import compact, mentions, tokens
 
 
 class ChoiceClassifier(Protocol):

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from voxbench.pipelines.caller.goal.asks import is_request
 from voxbench.pipelines.caller.goal.cues import ANYTHING_ELSE_SAID, OUTCOME_Q, STEP
-from voxbench.pipelines.caller.goal.spoken import sentences_of
+from voxbench.spoken import sentences_of
 
 
 @dataclass
