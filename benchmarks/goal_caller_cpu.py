@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 import time
 
-from voxbench.pipelines.caller.goal.check import reference_turns
+from voxbench.bench.reference import reference_turns
 from voxbench.pipelines.caller.goal.policy import GoalCaller
 from voxbench.scenarios import Scenario, load_dataset
 
