@@ -111,6 +111,15 @@ class _Agent:
         e = self.segs[i][1]
         return self.segs[i] if e is None or t < e else None
 
+    def speaking_until(self, t: float) -> bool:
+        """Whether the agent was speaking up to t (a segment with start < t <= end): on
+        ticks, speaking at the tick before t."""
+        i = bisect.bisect_left(self.starts, t) - 1
+        if i < 0:
+            return False
+        e = self.segs[i][1]
+        return e is None or t <= e
+
     def next_start(self, t: float) -> float | None:
         i = bisect.bisect_left(self.starts, t)
         return self.starts[i] if i < len(self.starts) else None
@@ -164,8 +173,8 @@ def detect(tl: Timeline, w: Windows) -> list[Event]:
             assert seg is not None
             lat = _yielded_within(seg, u.start, w.no_yield_window_sec)
             out.append(Event(u.start, "no_yield") if lat is None else Event(u.start, "yield", lat))
-        if u.action == "backchannel" or agent.containing(u.end) is not None:
-            continue  # backchannels, and turns the agent was still talking over, get no response
+        if u.action == "backchannel" or agent.speaking_until(u.end):
+            continue  # backchannels, and turns ending in agent speech, get no response
         nxt_user = user_starts[i + 1] if i + 1 < len(users) else None
         a = agent.next_start(u.end)
         if a is not None and (nxt_user is None or a < nxt_user):
