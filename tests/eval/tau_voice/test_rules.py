@@ -7,7 +7,7 @@ from collections import Counter
 
 import pytest
 
-from voxbench.eval.tau_voice.ticks import Tick, filter_end_of_conversation_ticks, timeline_from_ticks
+from voxbench.eval.tau_voice.ticks import Tick, filter_end_of_conversation_ticks, rows_of, timeline_from_ticks
 from voxbench.eval.tau_voice.timeline import Event, Windows, detect
 
 from .trajectories import ticks
@@ -26,9 +26,9 @@ def kinds(evs: list[Event]) -> Counter[str]:
 
 def test_end_of_conversation_drops_a_final_one_tick_user_segment_only() -> None:
     one = [Tick.model_validate(t) for t in ticks("...U", "AAAA")]
-    assert len(filter_end_of_conversation_ticks(one)) == 3
+    assert len(filter_end_of_conversation_ticks(rows_of(one))) == 3
     two = [Tick.model_validate(t) for t in ticks("..UU", "AAAA")]
-    assert len(filter_end_of_conversation_ticks(two)) == 4
+    assert len(filter_end_of_conversation_ticks(rows_of(two))) == 4
     # without the filter the last tick would be an interruption the agent never yielded to
     assert kinds(events("......U", "AAAAAAA")) == Counter()
 

@@ -9,6 +9,7 @@ simulator's decision (`turn_taking_action.action`) and injected speech inserts
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict
@@ -74,17 +75,39 @@ class Simulation(_Loose):
         return float(r) if isinstance(r, int | float) else None
 
 
-def _speaks(c: Chunk | None) -> bool:
-    return c is not None and c.contains_speech
+@dataclass(frozen=True)
+class Row:
+    """What the panel reads of one tick: who speaks, the user's action, its insert kind."""
+
+    user: bool
+    agent: bool
+    action: str | None
+    insert: str | None
 
 
-def filter_end_of_conversation_ticks(ticks: list[Tick]) -> list[Tick]:
+def rows_of(ticks: list[Tick]) -> list[Row]:
+    out = []
+    for t in ticks:
+        u, a = t.user_chunk, t.agent_chunk
+        action = u.turn_taking_action.action if u and u.turn_taking_action else None
+        out.append(
+            Row(
+                bool(u and u.contains_speech),
+                bool(a and a.contains_speech),
+                action,
+                u.insert_kind() if u else None,
+            )
+        )
+    return out
+
+
+def filter_end_of_conversation_ticks(rows: list[Row]) -> list[Row]:
     """The `###STOP###` signal leaves a spurious 1-tick user speech segment at the very end:
     drop it, so it cannot become a false no-yield event."""
-    last_alone = len(ticks) == 1 or (len(ticks) > 1 and not _speaks(ticks[-2].user_chunk))
-    if ticks and _speaks(ticks[-1].user_chunk) and last_alone:
-        return ticks[:-1]
-    return ticks
+    last_alone = len(rows) == 1 or (len(rows) > 1 and not rows[-2].user)
+    if rows and rows[-1].user and last_alone:
+        return rows[:-1]
+    return rows
 
 
 def _runs(flags: list[bool]) -> list[tuple[int, int]]:
@@ -102,25 +125,26 @@ def _runs(flags: list[bool]) -> list[tuple[int, int]]:
 
 def timeline_from_ticks(ticks: list[Tick], dt: float) -> Timeline:
     """Segments on the tick grid: tick k covers [k*dt, (k+1)*dt)."""
-    ticks = filter_end_of_conversation_ticks(ticks)
-    n = len(ticks)
-    user_on = [_speaks(t.user_chunk) for t in ticks]
-    agent_on = [_speaks(t.agent_chunk) for t in ticks]
+    return timeline_from_rows(rows_of(ticks), dt)
+
+
+def timeline_from_rows(rows: list[Row], dt: float) -> Timeline:
+    """`timeline_from_ticks` on the rows the panel reads (the end-of-conversation filter first)."""
+    rows = filter_end_of_conversation_ticks(rows)
+    n = len(rows)
+    user_on = [r.user for r in rows]
     users: list[UserSegment] = []
     for s, e in _runs(user_on):
-        first = ticks[s].user_chunk
-        action = first.turn_taking_action.action if first and first.turn_taking_action else None
-        kinds = {k for t in ticks[s:e] if t.user_chunk and (k := t.user_chunk.insert_kind())}
-        users.append(UserSegment(s * dt, e * dt, action, frozenset(kinds)))
-    agent = tuple((s * dt, e * dt if e < n else None) for s, e in _runs(agent_on))
+        kinds = {r.insert for r in rows[s:e] if r.insert}
+        users.append(UserSegment(s * dt, e * dt, rows[s].action, frozenset(kinds)))
+    agent = tuple((s * dt, e * dt if e < n else None) for s, e in _runs([r.agent for r in rows]))
     effects: list[Effect] = []
-    for i, t in enumerate(ticks):
-        kind = t.user_chunk.insert_kind() if t.user_chunk and not user_on[i] else None
-        if kind is None:
+    for i, r in enumerate(rows):
+        if r.user or r.insert is None:
             continue
-        prev = ticks[i - 1].user_chunk if i else None
-        if i and not user_on[i - 1] and prev is not None and prev.insert_kind() == kind:
-            effects[-1] = Effect(effects[-1].start, (i + 1) * dt, kind)  # one insert over ticks
+        prev = rows[i - 1] if i else None
+        if prev is not None and not prev.user and prev.insert == r.insert:
+            effects[-1] = Effect(effects[-1].start, (i + 1) * dt, r.insert)  # type: ignore[arg-type]
         else:
-            effects.append(Effect(i * dt, (i + 1) * dt, kind))  # type: ignore[arg-type]
+            effects.append(Effect(i * dt, (i + 1) * dt, r.insert))  # type: ignore[arg-type]
     return Timeline(tuple(users), agent, tuple(effects))
