@@ -58,7 +58,7 @@ SUPPORT: dict[str, str] = {
 
 def counts_of(events: Iterable[Event]) -> dict[str, int]:
     """The counts block of a set of events (summed over conversations by construction)."""
-    c = Counter(e.kind for e in events)
+    c: Counter[str] = Counter(e.kind for e in events)
     out = {
         "response_count": c["response"],
         "no_response_count": c["no_response"],
