@@ -29,3 +29,14 @@ def test_summary_pools_calls_and_report_shows_the_panel(tmp_path: Path) -> None:
     assert "τ-voice interaction panel" in md and "S_BC" in md
     assert "(n<10) [4]" in md  # R_R rests on 4 turns: hidden as τ-voice hides it
     assert "τ-voice panel" in terminal_summary(runs, convs)
+
+
+def test_index_page_has_the_panel_table(tmp_path: Path) -> None:
+    from voxbench.reports.build import build_report
+
+    run = tmp_path / "run"
+    _conv(0, 0.0).write(run / "records" / "1.1.1_trial_0")
+    score_run(run, EvalConfig(judge_mode="none"), list(METRIC_NAMES), workers=1)
+    build_report([run], tmp_path / "report", copy_audio=False)
+    html = (tmp_path / "report" / "index.html").read_text(encoding="utf-8")
+    assert "τ-voice interaction panel" in html and "selectivity_non_directed" in html
