@@ -83,7 +83,9 @@ def add_parser(sub: Any) -> None:
     p.set_defaults(func=run_cmd)
 
 
-PROFILES_HELP = "YAML file of agent profiles (repeatable; adds to $VOXBENCH_AGENTS and the run YAML's agent.profiles)"
+PROFILES_HELP = (
+    "YAML file of agent profiles (repeatable; adds to $VOXBENCH_AGENTS and the run YAML's agent.profiles)"
+)
 
 
 def agent_choice(args: argparse.Namespace) -> dict[str, Any]:
