@@ -29,7 +29,7 @@ from pipecat.frames.frames import Frame
 from pipecat.serializers.twilio import TwilioFrameSerializer
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "pipecat_bot"))
-import bot as pipecat_bot
+import bot as pipecat_bot  # examples/pipecat_bot/bot.py: the bot itself
 
 DEFAULT_PORT = 8766
 
