@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -287,8 +288,15 @@ def services_factory(args: argparse.Namespace) -> tuple[Callable[[], Services], 
     return (lambda: real_services(url, model or "local", args.whisper_model)), server
 
 
+def log_to_stderr(level: str | None = None) -> None:
+    """pipecat logs every frame link at DEBUG: INFO unless ``$LOG_LEVEL`` says otherwise."""
+    logger.remove()
+    logger.add(sys.stderr, level=level or os.environ.get("LOG_LEVEL", "INFO"))
+
+
 def main(argv: list[str] | None = None) -> None:
     args = parse_args(argv)
+    log_to_stderr()
     make, server = services_factory(args)
     try:
         asyncio.run(serve(args, ProtobufFrameSerializer, make))

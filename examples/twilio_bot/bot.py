@@ -67,6 +67,7 @@ def _bridge_hook(serializer: Any) -> Any:
 
 def main(argv: list[str] | None = None) -> None:
     args = pipecat_bot.parse_args(argv, port=DEFAULT_PORT, doc=__doc__)
+    pipecat_bot.log_to_stderr()
     make, server = pipecat_bot.services_factory(args)
     try:
         asyncio.run(pipecat_bot.serve(args, StreamStartSerializer, make, _bridge_hook))
