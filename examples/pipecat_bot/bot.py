@@ -216,7 +216,9 @@ async def run_bot(
         logger.info("caller hung up")
         await worker.cancel()
 
-    await WorkerRunner(handle_sigint=False).run(worker)
+    runner = WorkerRunner(handle_sigint=False)
+    await runner.add_workers(worker)
+    await runner.run()
 
 
 def server_transport(
@@ -258,6 +260,12 @@ def parse_args(
     p.add_argument("--llm-base-url", default=os.environ.get("OPENAI_BASE_URL"))
     p.add_argument("--llm-model", default=None, help="model name on the LLM server")
     p.add_argument("--whisper-model", default="tiny.en", help="tiny.en, base, or a CTranslate2 folder")
+    p.add_argument(
+        "--warm-domain",
+        default="airline",
+        help="before taking calls, have the LLM read its prompt with this built-in domain's tools "
+        "('' : don't)",
+    )
     return p.parse_args(argv)
 
 
@@ -273,6 +281,26 @@ async def serve(
         await run_bot(server_transport(args.host, args.port, serializer), make_services(), hook(serializer))
 
 
+async def warm_llm(llm: Any, tools: list[dict[str, Any]]) -> None:
+    """Have the LLM server read the system prompt, the tool list and the greeting once, now.
+
+    A small model on a CPU reads a prompt with 15 tool schemas (~2,500 tokens) in tens of
+    seconds; llama.cpp keeps what it read (prompt cache), so every call's first answer then
+    costs only the new words, not a silence long enough for the caller to hang up."""
+    context = LLMContext(messages=[{"role": "assistant", "content": GREETING}], tools=as_tools_schema(tools))
+    stream = await llm.get_chat_completions(context)
+    async for _chunk in stream:
+        break  # the first token comes after the whole prompt is read: that is all we need
+    await stream.close()
+
+
+def domain_tools(domain: str) -> list[dict[str, Any]]:
+    """The tools a built-in domain's scenarios give the agent (what the bridge will list)."""
+    from voxbench.scenarios import load_dataset
+
+    return list(load_dataset(None).domains[domain].agent.openai_tools())
+
+
 def services_factory(args: argparse.Namespace) -> tuple[Callable[[], Services], Any]:
     """(a Services maker, the llama.cpp server this process started or None)."""
     if args.fake_services:
@@ -285,7 +313,14 @@ def services_factory(args: argparse.Namespace) -> tuple[Callable[[], Services], 
         server = LlamaServer(default_judge_llm(), n_ctx=8192).start()
         url, model = server.base_url, model or server.model
         logger.info(f"started llama.cpp at {url} ({model})")
-    return (lambda: real_services(url, model or "local", args.whisper_model)), server
+
+    def make() -> Services:
+        return real_services(url, model or "local", args.whisper_model)
+
+    if args.warm_domain:
+        logger.info(f"warming the LLM on its prompt and the {args.warm_domain} tools")
+        asyncio.run(warm_llm(make().llm, domain_tools(args.warm_domain)))
+    return make, server
 
 
 def log_to_stderr(level: str | None = None) -> None:

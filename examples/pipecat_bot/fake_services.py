@@ -105,7 +105,7 @@ class ScriptedLLM(LLMService):
         if not isinstance(frame, LLMContextFrame):
             await self.push_frame(frame, direction)
             return
-        reply = next(self._script, {"text": DEFAULT_REPLY})
+        reply: dict[str, Any] = next(self._script, {"text": DEFAULT_REPLY})
         await self.push_frame(LLMFullResponseStartFrame())
         if reply.get("text"):
             await self.push_frame(LLMTextFrame(reply["text"]))
