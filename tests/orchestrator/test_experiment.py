@@ -47,6 +47,10 @@ def test_experiment_cli_builtin_scenarios(tmp_path: Path, capsys: pytest.Capture
     progress = captured.err.splitlines()
     assert "voxbench run exp: starting" in progress
     assert any(line.startswith("18/18 done (18 completed") for line in progress), progress
+    # then the scoring pass
+    assert "voxbench run exp: scoring: 18 records to score" in progress
+    scoring = progress[progress.index("voxbench run exp: scoring: 18 records to score") + 1 :]
+    assert "[18/18] records scored" in scoring
     assert "stt_wer" in printed and "accent+noise" in printed and "noise" in printed
 
     exp = json.loads((out / "experiment.json").read_text())

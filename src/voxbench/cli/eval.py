@@ -18,29 +18,6 @@ PROGRESS_FROM = 50
 PROGRESS_LINES = 20
 
 
-class EvalProgress:
-    """``voxbench eval: 1000 records to score``, then ``[50/1000] records scored, ETA 1m10s``
-    about :data:`PROGRESS_LINES` times (stderr), for runs of :data:`PROGRESS_FROM`+ records."""
-
-    def __init__(self, enabled: bool = True, write: Any = None) -> None:
-        self.enabled = enabled
-        self.write = write
-        self.count: Any = None
-
-    def found(self, total: int) -> None:
-        if not self.enabled or total < PROGRESS_FROM:
-            return
-        from voxbench.orchestrator.progress import CountProgress
-
-        every = -(-total // PROGRESS_LINES)
-        self.count = CountProgress("voxbench eval", total, write=self.write, every=every)
-        self.count.start("records to score")
-
-    def scored(self, n: int) -> None:
-        if self.count is not None:
-            self.count.advance(n, "records scored")
-
-
 def add_parser(sub: Any) -> None:
     p = sub.add_parser("eval", help="score a run directory (voxbench or EVA layout)")
     p.add_argument(
@@ -106,7 +83,9 @@ def run_eval(args: argparse.Namespace) -> int:
     config = EvalConfig(judge_mode=judge_mode(args))
     cache = Path(args.judge_cache) if args.judge_cache else run_dir / ".judge_cache"
     metrics = [m.strip() for m in args.metrics.split(",") if m.strip()] if args.metrics else default_metrics()
-    progress = EvalProgress(enabled=not args.no_progress)
+    from voxbench.orchestrator.progress import ScoringProgress
+
+    progress = None if args.no_progress else ScoringProgress("voxbench eval", PROGRESS_FROM, PROGRESS_LINES)
     with judge_from_args(args, cache) as judge:
         config.judge = judge
         if judge is not None and args.audio_judge_model and args.judge_base_url:
@@ -125,8 +104,8 @@ def run_eval(args: argparse.Namespace) -> int:
             judge_repeats=args.judge_repeats,
             ci_target=args.ci_target,
             workers=args.workers if args.workers is not None else default_workers(),
-            on_found=progress.found,
-            on_scored=progress.scored,
+            on_found=progress.found if progress else None,
+            on_scored=progress.scored if progress else None,
         )
     console = Console()
     _print_summary(console, run_dir, summary)

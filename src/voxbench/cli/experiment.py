@@ -99,9 +99,9 @@ def experiment_cmd(args: argparse.Namespace) -> int:
         config = experiment_config(base, conditions, args.baseline)
     except KeyError as exc:
         raise ValueError(str(exc).strip("'\"")) from None
-    from voxbench.cli.run import progress_sink
+    from voxbench.cli.run import progress_kwargs
 
-    result = run_experiment(config, args.baseline, progress=progress_sink(config, not args.no_progress))
+    result = run_experiment(config, args.baseline, **progress_kwargs(config, not args.no_progress))
     s = result.summary
     print(
         f"run {s['run_id']}: {s['completed']}/{s['planned']} completed, {s['validation_failed']} invalid, "

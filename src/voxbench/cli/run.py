@@ -160,13 +160,14 @@ def time_by_step_line(session: dict[str, Any]) -> str | None:
     return f"time by step ({session.get('attempts', 0)} attempts): " + ", ".join(parts)
 
 
-def progress_sink(config: Any, enabled: bool) -> Any:
-    """What `run` and `experiment` show while they run: a live table on a TTY, a line per change
-    and per call step otherwise (``orchestrator/progress.py``); None with ``--no-progress``."""
+def progress_kwargs(config: Any, enabled: bool) -> dict[str, Any]:
+    """What `run` and `experiment` show while they run (the Orchestrator's ``progress`` and
+    ``scoring``): a live table on a TTY, a line per change and per call step otherwise
+    (``orchestrator/progress.py``), then the scoring pass's lines; nothing with ``--no-progress``."""
     if not enabled:
-        return None
+        return {}
     from voxbench.orchestrator import Orchestrator
-    from voxbench.orchestrator.progress import LineProgress, RichProgress
+    from voxbench.orchestrator.progress import LineProgress, RichProgress, ScoringProgress
 
     if config.resolved_conversation_fn() == "live":
         print(
@@ -177,7 +178,8 @@ def progress_sink(config: Any, enabled: bool) -> Any:
             flush=True,
         )
     run_id = Orchestrator(config).resolve_run_dir()[0]
-    return RichProgress(run_id) if sys.stderr.isatty() else LineProgress(run_id)
+    sink = RichProgress(run_id) if sys.stderr.isatty() else LineProgress(run_id)
+    return {"progress": sink, "scoring": ScoringProgress(f"voxbench run {run_id}: scoring")}
 
 
 def run_cmd(args: argparse.Namespace) -> int:
@@ -191,7 +193,7 @@ def run_cmd(args: argparse.Namespace) -> int:
 
         if isinstance(config.agent, AgentProfile):
             preflight(config.agent)
-    orch = Orchestrator(config, progress=progress_sink(config, not args.no_progress))
+    orch = Orchestrator(config, **progress_kwargs(config, not args.no_progress))
     try:
         result = orch.run_sync()
     except RunLocked as exc:

@@ -239,5 +239,33 @@ class CountProgress:
         self._write(line)
 
 
+class ScoringProgress:
+    """Scoring's progress (``voxbench eval``, and `run`/`experiment` after their calls): a line
+    saying how many records, then about ``lines`` ``[done/total] records scored, ETA`` lines.
+    Runs under ``min_records`` say nothing (they score in seconds). Its ``found`` and
+    ``scored`` are ``score_run``'s ``on_found`` / ``on_scored``."""
+
+    def __init__(
+        self,
+        label: str,
+        min_records: int = 1,
+        lines: int = 20,
+        write: Callable[[str], None] | None = None,
+    ):
+        self.label, self.min_records, self.lines, self.write = label, min_records, lines, write
+        self.count: CountProgress | None = None
+
+    def found(self, total: int) -> None:
+        if total < self.min_records:
+            return
+        every = -(-total // self.lines)
+        self.count = CountProgress(self.label, total, write=self.write, every=every)
+        self.count.start("records to score")
+
+    def scored(self, n: int) -> None:
+        if self.count is not None:
+            self.count.advance(n, "records scored")
+
+
 def _to_stderr(line: str) -> None:
     print(line, file=sys.stderr, flush=True)
