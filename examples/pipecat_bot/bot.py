@@ -116,7 +116,7 @@ def real_services(llm_base_url: str, llm_model: str, whisper_model: str) -> Serv
         api_key=os.environ.get("OPENAI_API_KEY", "none"),
         base_url=llm_base_url,
         settings=OpenAILLMService.Settings(
-            model=llm_model, system_instruction=SYSTEM_INSTRUCTION, temperature=0.2, max_tokens=150
+            model=llm_model, system_instruction=SYSTEM_INSTRUCTION, temperature=0.2, max_tokens=100
         ),
     )
     tts = PiperTTSService(

@@ -173,11 +173,13 @@ def test_example_bot_benchmarked_with_fake_services(
 def test_example_bot_benchmarked_with_real_models(
     name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    bot = start_bot(name, tmp_path, ready_timeout_s=600)  # starts its own llama.cpp server
+    # the bot starts its own llama.cpp server and warms it: minutes on 2 shared cores
+    bot = start_bot(name, tmp_path, ready_timeout_s=1200)
+    # a 1.5B model on shared CPU cores can take longer than the caller's default 45 s of
+    # silence to answer: this test checks the plumbing with real models, not their speed
+    config = {"time_limit_s": 300, "simulator": {"kind": "trace"}, "call": {"limits": {"inactivity_s": 150}}}
     try:
-        rec_dir = run_benchmark(
-            bot, tmp_path, monkeypatch, {"time_limit_s": 300, "simulator": {"kind": "trace"}}
-        )
+        rec_dir = run_benchmark(bot, tmp_path, monkeypatch, config)
     finally:
         stop_bot(bot)
     check_scored_record(rec_dir, bot)
