@@ -11,13 +11,14 @@ from pydantic import ValidationError
 
 from voxbench.cli.experiment import experiment_base_config
 from voxbench.cli.main import build_parser
-from voxbench.cli.run import cli_overrides, load_with_default_caller
+from voxbench.cli.run import cli_overrides
+from voxbench.orchestrator import load_run_config
 from voxbench.pipelines.agent.profiles import AgentProfile
 
 
 def _run(argv: list[str]):  # type: ignore[no-untyped-def]
     args = build_parser().parse_args(["run", *argv])
-    return load_with_default_caller(args.config, cli_overrides(args))
+    return load_run_config(args.config, cli_overrides(args))
 
 
 def _experiment(argv: list[str]):  # type: ignore[no-untyped-def]

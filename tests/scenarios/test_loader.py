@@ -5,11 +5,13 @@ from __future__ import annotations
 import json
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from voxbench.scenarios import ScenarioError, load_dataset
 from voxbench.scenarios.culture import CultureResolver
+from voxbench.scenarios.executor import ToolExecutor
 
 
 def _mini_dataset(tmp_path: Path, eva_data: Path, domain: str = "airline", n: int = 2) -> Path:
@@ -106,3 +108,38 @@ def test_bad_agent_yaml_names_field(tmp_path: Path, eva_data: Path) -> None:
 def test_missing_folder() -> None:
     with pytest.raises(ScenarioError, match="dataset folder not found"):
         load_dataset("/nonexistent/voxbench-data")
+
+
+def _headquarters(db: dict[str, Any]) -> dict[str, Any]:
+    return next(b for b in db["facilities"]["buildings"].values() if b.get("name") == "Headquarters")
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "fr-CA", "ko"])
+def test_building_aliases_are_base_plus_the_conversations_language(eva_data: Path, lang: str) -> None:
+    """EVA's loader: `name_aliases` = base aliases + the conversation language's own
+    translations, in the initial and the expected database alike."""
+    dd = load_dataset(eva_data, ["itsm"]).domains["itsm"]
+    entry = dd.aliases["headquarters"]
+    want = [*entry.base, *entry.translations.get(lang, [])]
+    assert _headquarters(dd.initial_db("100", lang))["name_aliases"] == want
+    assert _headquarters(dd.expected_db("100", lang))["name_aliases"] == want
+
+
+def test_english_caller_cannot_use_a_german_building_name(eva_data: Path) -> None:
+    """An English caller saying "Hauptsitz" gets EVA's `name_not_found`; a German one finds it."""
+    dd = load_dataset(eva_data, ["itsm"]).domains["itsm"]
+    sc = dd.scenarios["100"]
+    search = {"building_code": "Hauptsitz", "date": "2026-10-15", "start_time": "14:00", "end_time": "15:30",
+              "min_capacity": 6}  # fmt: skip
+    found = {}
+    for lang in ("en", "de"):
+        ex = ToolExecutor("itsm", dd.initial_db("100", lang), sc.current_date_time, dd.agent)
+        assert (
+            ex.execute("verify_employee_auth", {"employee_id": "EMP068347", "phone_last_four": "2916"})[
+                "status"
+            ]
+            == "success"
+        )
+        found[lang] = ex.execute("check_room_availability", search)
+    assert found["en"]["error_type"] == "name_not_found", found["en"]
+    assert found["de"]["status"] == "success", found["de"]

@@ -31,13 +31,14 @@ def run_replay(args: argparse.Namespace) -> int:
         print(json.dumps([r.model_dump() for r in results], indent=2, ensure_ascii=False))
     else:
         print(
-            f"{'domain':<12} {'scenarios':>9} {'calls':>6} {'responses ok':>13} {'final hash ok':>14} "
-            f"{'stale traces':>13}"
+            f"{'domain':<12} {'scenarios':>9} {'calls':>6} {'identical':>10} {'differing':>10} "
+            f"{'responses ok':>13} {'final hash ok':>14} {'stale traces':>13}"
         )
         for r in results:
             print(
-                f"{r.domain:<12} {r.scenarios:>9} {r.tool_calls:>6} "
-                f"{_pct(r.responses_ok, r.scenarios):>13} {_pct(r.hash_ok, r.scenarios):>14} {r.stale_traces:>13}"
+                f"{r.domain:<12} {r.scenarios:>9} {r.tool_calls:>6} {r.responses_identical:>10} "
+                f"{r.responses_differing:>10} {_pct(r.responses_ok, r.scenarios):>13} "
+                f"{_pct(r.hash_ok, r.scenarios):>14} {r.stale_traces:>13}"
             )
         for r in results:
             real = [f for f in r.failures if not (f.stale_trace and f.hash_match)]

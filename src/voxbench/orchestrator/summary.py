@@ -134,24 +134,34 @@ def flatten(d: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
     return out
 
 
+def _lookup(flat: Mapping[str, Any], key: str) -> tuple[Any, str]:
+    """The value ``key`` names in a flattened summary, or why none: an exact path, else a unique
+    dotted suffix (``EVA-A_pass.mean``), else a unique object with a ``mean`` (``EVA-A_pass``,
+    the pass@1 estimate with its CI beside it), so a user need not know the summary's nesting."""
+    if key in flat:
+        return flat[key], ""
+    for probe in (key, f"{key}.mean"):
+        hits = [k for k in flat if k == probe or k.endswith("." + probe)]
+        if len(hits) == 1:
+            return flat[hits[0]], ""
+        if len(hits) > 1:
+            return None, f"ambiguous key (matches {', '.join(sorted(hits)[:3])})"
+    return None, "not in the summary"
+
+
 def check_fail_under(values: Mapping[str, Any], thresholds: Mapping[str, float]) -> list[str]:
     """Return one message per threshold not met; a key that is missing fails too (a typo must not pass CI).
 
-    Keys match a flattened path exactly (``pacing.late_chunks``) or, failing that, a
-    unique last component (``EVA-A_pass@1`` inside the metrics summary).
+    Keys match a flattened path exactly (``pacing.late_chunks``), a unique dotted suffix of one
+    (``EVA-A_pass@1`` inside the metrics summary, ``EVA-A_pass.mean``), or an object's ``mean``.
     """
     flat = flatten(values)
     problems = []
     for key, minimum in thresholds.items():
-        if key in flat:
-            value = flat[key]
-        else:
-            hits = [v for k, v in flat.items() if k.rsplit(".", 1)[-1] == key]
-            if len(hits) != 1:
-                problems.append(f"{key}: {'not in the summary' if not hits else 'ambiguous key'}")
-                continue
-            value = hits[0]
-        if not isinstance(value, int | float):
+        value, missing = _lookup(flat, key)
+        if missing:
+            problems.append(f"{key}: {missing}")
+        elif not isinstance(value, int | float):
             problems.append(f"{key}: {value!r} is not a number")
         elif value < minimum:
             problems.append(f"{key}={value:g} < {minimum:g}")

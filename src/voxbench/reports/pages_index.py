@@ -11,6 +11,7 @@ from voxbench.reports.html import chip, e, est_cell, num, pct, table, verdict
 from voxbench.reports.judged_by import composites_note, conversations_note
 from voxbench.reports.model import EVA_A, EVA_X, VALIDATION_METRICS, Conversation, RunData
 from voxbench.reports.pages_analysis import analysis_sections, cause_cell
+from voxbench.reports.pages_compare import compare_section
 from voxbench.reports.pages_experiment import experiment_section
 from voxbench.reports.stats import Delta, pareto_front, percentiles
 from voxbench.reports.svg import Point, color, gap_chart, latency_chart, scatter
@@ -291,6 +292,7 @@ def index_body(runs: list[RunData], convs: list[Conversation]) -> str:
         "<h1>Voice agent benchmark</h1>"
         + _runs_section(runs)
         + _leaderboard_section(convs)
+        + compare_section(runs)
         + _plots_section(groups)
         + _perturbation_section(convs)
         + experiment_section(runs, convs)

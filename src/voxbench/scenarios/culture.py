@@ -24,10 +24,12 @@ class NameAlias(BaseModel):
     base: list[str] = Field(default_factory=list)
     translations: dict[str, list[str]] = Field(default_factory=dict)
 
-    def aliases(self) -> list[str]:
-        """All spellings a caller might use, in a stable order, without duplicates."""
+    def aliases(self, lang: str) -> list[str]:
+        """The spellings a caller speaking `lang` might use: the base aliases, then that
+        language's own translations (EVA's loader). A German translation is not an English
+        caller's alias: "Hauptsitz" must not find Headquarters in an English conversation."""
         seen: dict[str, None] = {}
-        for a in [*self.base, *(x for lang in sorted(self.translations) for x in self.translations[lang])]:
+        for a in [*self.base, *self.translations.get(lang, [])]:
             seen.setdefault(a, None)
         return list(seen)
 
@@ -106,8 +108,9 @@ def _alias_key(name: str) -> str:
     return re.sub(r"[^a-z0-9]+", " ", name.lower()).strip()
 
 
-def inject_name_aliases(db: Any, aliases: dict[str, NameAlias]) -> Any:
-    """Add `name_aliases` to every dict whose `name` matches an alias entry (in place).
+def inject_name_aliases(db: Any, aliases: dict[str, NameAlias], lang: str) -> Any:
+    """Add `name_aliases` (base + `lang`'s translations) to every dict whose `name`
+    matches an alias entry (in place).
 
     Applied identically to the initial and the expected database, so it never changes
     whether the two hash the same; it lets tools resolve spoken names ("East Campus").
@@ -119,13 +122,13 @@ def inject_name_aliases(db: Any, aliases: dict[str, NameAlias]) -> Any:
         if isinstance(name, str):
             entry = aliases.get(_alias_key(name))
             if entry is not None:
-                db["name_aliases"] = entry.aliases()
+                db["name_aliases"] = entry.aliases(lang)
         for k, v in db.items():
             if k != "name_aliases":
-                inject_name_aliases(v, aliases)
+                inject_name_aliases(v, aliases, lang)
     elif isinstance(db, list):
         for v in db:
-            inject_name_aliases(v, aliases)
+            inject_name_aliases(v, aliases, lang)
     return db
 
 

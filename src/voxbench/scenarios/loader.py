@@ -77,13 +77,13 @@ class DomainData:
             raise ScenarioError(str(path), "scenario database must be a JSON object", scenario_id)
         db = self.resolver(sc, lang).resolve(raw)
         db["_current_date"] = sc.current_date
-        return inject_name_aliases(db, self.aliases)
+        return inject_name_aliases(db, self.aliases, lang)
 
     def expected_db(self, scenario_id: str, lang: str = "en") -> dict[str, Any]:
         """The culture-resolved expected final database, resolved like the initial one."""
         sc = self.scenarios[scenario_id]
         db = self.resolver(sc, lang).resolve(copy.deepcopy(sc.ground_truth.expected_scenario_db))
-        return inject_name_aliases(db, self.aliases)
+        return inject_name_aliases(db, self.aliases, lang)
 
 
 @dataclass

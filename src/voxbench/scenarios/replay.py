@@ -18,7 +18,17 @@ from voxbench.scenarios.executor import ToolExecutor
 from voxbench.scenarios.hashing import format_diff
 from voxbench.scenarios.loader import Dataset, DomainData
 from voxbench.scenarios.task_completion import check_task_completion
-from voxbench.scenarios.trace_evidence import differences, explain
+from voxbench.scenarios.trace_evidence import (
+    Difference,
+    StaleRecords,
+    differences,
+    explain,
+    explain_by_stale_record,
+    explain_count,
+    explain_response,
+    same_scalar,
+    stale_records,
+)
 
 
 class ScenarioReplay(BaseModel):
@@ -27,6 +37,9 @@ class ScenarioReplay(BaseModel):
     domain: str
     scenario_id: str
     tool_calls: int
+    # Per recorded response (byte-for-byte as JSON: 75 and 75.0 differ, as the agent reads them).
+    responses_identical: int = 0
+    responses_differing: int = 0
     responses_match: bool
     hash_match: bool
     first_difference: str | None = None
@@ -42,6 +55,8 @@ class DomainReplay(BaseModel):
     responses_ok: int
     hash_ok: int
     tool_calls: int
+    responses_identical: int = 0
+    responses_differing: int = 0
     stale_traces: int = 0
     failures: list[ScenarioReplay] = Field(default_factory=list)
 
@@ -66,7 +81,7 @@ def first_difference(expected: Any, actual: Any, path: str = "$") -> str | None:
         if len(expected) != len(actual):
             return f"{path}: expected {len(expected)} items, got {len(actual)}"
         return None
-    if expected != actual or isinstance(expected, bool) != isinstance(actual, bool):
+    if not same_scalar(expected, actual):
         return f"{path}: expected {_short(expected)}, got {_short(actual)}"
     return None
 
@@ -106,6 +121,46 @@ def substitute_ids(obj: Any, ids: dict[str, str]) -> Any:
     return obj
 
 
+def _lists(d: Difference) -> bool:
+    return isinstance(d[1], list) and isinstance(d[2], list) and len(d[1]) != len(d[2])
+
+
+Pair = tuple[int, str, dict[str, Any], dict[str, Any]]  # (call number, tool, recorded, ours)
+
+
+def _compare(
+    pairs: list[Pair], ids: dict[str, str], values: dict[str, str], initial: dict[str, Any]
+) -> tuple[int, str | None, list[str]]:
+    """Identical responses, the first unexplained difference, and every explanation.
+
+    Two passes: the first explains differences one by one and notes the records the
+    trace shows stale; the second explains what follows from those records.
+    """
+    identical, diff, evidence = 0, None, []
+    found: list[tuple[int, str, str, list[tuple[Difference, str | None]]]] = []
+    stale: StaleRecords = {}
+    for n, name, want, got in pairs:
+        want, got = substitute_ids(want, ids), json.loads(json.dumps(got))
+        d = first_difference(want, got)
+        if not d:
+            identical += 1
+            continue
+        whole = explain_response(name, want)
+        notes = [(x, whole or explain(name, x, values, initial)) for x in differences(want, got)]
+        found.append((n, name, d, notes))
+        stale.update(stale_records(f"call #{n} {name}", want, [x[0] for x, e in notes if e]))
+    for n, name, d, notes in found:
+        texts = [e or explain_by_stale_record(x, stale) for x, e in notes]
+        lists = [
+            (x[0], len(x[1]), len(x[2])) for (x, _), t in zip(notes, texts, strict=True) if t and _lists(x)
+        ]
+        texts = [t or explain_count(x, lists) for (x, _), t in zip(notes, texts, strict=True)]
+        evidence += [f"call #{n} {name}: {e}" for e in dict.fromkeys(texts) if e]
+        if not all(texts) and diff is None:
+            diff = f"call #{n} {name}: {d}"
+    return identical, diff, evidence
+
+
 def replay_scenario(dd: DomainData, scenario_id: str, lang: str = "en") -> ScenarioReplay:
     sc = dd.scenarios[scenario_id]
     resolver = dd.resolver(sc, lang)
@@ -117,7 +172,7 @@ def replay_scenario(dd: DomainData, scenario_id: str, lang: str = "en") -> Scena
     # EVA logs a tool response when the conversation ends, and some responses share
     # objects with the database (rebooking options point at live seat counts), so we
     # compare after the whole trace has run, as EVA's recorded responses were taken.
-    pairs: list[tuple[int, str, dict[str, Any], dict[str, Any]]] = []
+    pairs: list[Pair] = []
     pending: tuple[str, dict[str, Any]] | None = None
     for ev in trace:
         if ev.event_type == "tool_call":
@@ -130,19 +185,7 @@ def replay_scenario(dd: DomainData, scenario_id: str, lang: str = "en") -> Scena
                 collect_id_changes(substitute_ids(want, ids), json.loads(json.dumps(pending[1])), id_re, ids)
             pairs.append((calls, pending[0], want, pending[1]))
             pending = None
-    diff: str | None = None
-    evidence: list[str] = []
-    values = resolver.values
-    initial = dd.initial_db(scenario_id, lang)
-    for n, name, want, got in pairs:
-        want, got = substitute_ids(want, ids), json.loads(json.dumps(got))
-        d = first_difference(want, got)
-        if not d:
-            continue
-        notes = [explain(name, x, values, initial) for x in differences(want, got)]
-        evidence += [f"call #{n} {name}: {e}" for e in notes if e]
-        if not all(notes) and diff is None:
-            diff = f"call #{n} {name}: {d}"
+    identical, diff, evidence = _compare(pairs, ids, resolver.values, dd.initial_db(scenario_id, lang))
     tc = check_task_completion(dd.expected_db(scenario_id, lang), ex.db)
     hash_diff = None
     if not tc.success:
@@ -157,6 +200,8 @@ def replay_scenario(dd: DomainData, scenario_id: str, lang: str = "en") -> Scena
         domain=dd.domain,
         scenario_id=scenario_id,
         tool_calls=calls,
+        responses_identical=identical,
+        responses_differing=len(pairs) - identical,
         responses_match=diff is None and not evidence,
         hash_match=tc.success,
         first_difference=diff or hash_diff or (evidence[0] if evidence else None),
@@ -179,6 +224,8 @@ def replay_dataset(ds: Dataset, lang: str = "en") -> list[DomainReplay]:
                 responses_ok=sum(r.responses_match for r in results),
                 hash_ok=sum(r.hash_match for r in results),
                 tool_calls=sum(r.tool_calls for r in results),
+                responses_identical=sum(r.responses_identical for r in results),
+                responses_differing=sum(r.responses_differing for r in results),
                 stale_traces=sum(r.stale_trace for r in results),
                 failures=[r for r in results if not (r.responses_match and r.hash_match)],
             )

@@ -55,8 +55,6 @@ class ParamRules(BaseModel):
     style: Style
     fields: dict[str, Rule] = Field(default_factory=dict)
     tools: dict[str, dict[str, Rule]] = Field(default_factory=dict)
-    # Tools EVA's cascade agent answers itself, before any validation (transfer_to_agent).
-    unvalidated: frozenset[str] = frozenset()
     # Cross-field checks (EVA's model validators): tool -> fn(params) -> error text or None.
     cross: dict[str, Callable[[dict[str, Any]], str | None]] = Field(default_factory=dict)
 
@@ -129,8 +127,6 @@ def validate_tool_params(
     spec: ToolSpec, params: dict[str, Any], rules: ParamRules
 ) -> tuple[dict[str, Any], dict[str, Any] | None]:
     """EVA's per-tool validation: cleaned params (absent optionals dropped) or its error."""
-    if spec.name in rules.unvalidated:
-        return dict(params), None
     raw = dict(params)
     for name in list(raw):
         nullish = rules.rule(spec.name, name).nullish

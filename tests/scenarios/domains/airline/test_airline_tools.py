@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import copy
+import json
 from collections.abc import Callable
 from typing import Any
 
@@ -284,6 +285,18 @@ def test_downgrade_gives_credit_and_irrops_waives_fee_and_collection(make_execut
     assert (cs2["change_fee"], cs2["total_collected"], cs2["fee_waived"]) == (0, 0, True)
     assert cs2["credit_due"] == 61.0  # EVA computes credit for IRROPS too
     assert ex2.db["reservations"][CONF]["bookings"][-1]["fare_paid"] == 260.0  # keeps what was paid
+
+
+def test_equal_fare_collects_the_int_fee(make_executor: Make) -> None:
+    """EVA clamps with max(0, fare_difference): a 0.0 difference keeps the fee an int (75, not
+    75.0), which is the JSON the agent reads (reference traces 1.1.3 and 1.2.1 show 75)."""
+    ex = make_executor(SID)
+    fare = ex.db["reservations"][CONF]["bookings"][0]["fare_paid"]
+    ex.db["journeys"][OTHER]["fares"]["main_cabin"] = fare
+    cs = _rebook(ex)["cost_summary"]
+    assert isinstance(fare, float) and cs["fare_difference"] == 0.0
+    assert json.dumps(cs["total_collected"]) == "75"
+    assert json.dumps(cs["credit_due"]) == "0"
 
 
 def test_airline_fault_missed_connection_is_not_irrops(make_executor: Make) -> None:

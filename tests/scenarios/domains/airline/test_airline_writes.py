@@ -255,9 +255,53 @@ def test_vouchers_overwrite_and_hotel_authority(make_executor: Make) -> None:
     assert bad["error_type"] == "invalid_passenger_id_format"
 
 
-def test_transfer_is_answered_before_validation(make_executor: Make) -> None:
-    """EVA's cascade agent answers transfer_to_agent itself (the traces show it)."""
-    assert make_executor(SID).execute("transfer_to_agent", {}) == {"status": "transfer_initiated"}
+TRANSFER = {
+    "confirmation_number": CONF.lower(),
+    "transfer_reason": "policy_exception_needed",
+    "issue_summary": "Caller wants a refund exception.",
+}
+
+
+def test_transfer_is_evas_tool_function(make_executor: Make) -> None:
+    """EVA's function (run by its realtime servers): reservation checked, id from the call count."""
+    ex = make_executor(SID)
+    first = ex.execute("transfer_to_agent", TRANSFER)
+    assert first == {
+        "status": "success",
+        "transfer_id": f"TRF-{CONF}-001",
+        "confirmation_number": CONF,
+        "transfer_reason": "policy_exception_needed",
+        "issue_summary": "Caller wants a refund exception.",
+        "estimated_wait": "2-3 minutes",
+        "message": "Transferring to live agent",
+    }
+    missing = ex.execute("transfer_to_agent", {**TRANSFER, "confirmation_number": "ZZZZZZ"})
+    assert missing == {
+        "status": "error",
+        "error_type": "not_found",
+        "message": "Reservation ZZZZZZ not found",
+    }
+    # Failed calls count too: the third call is TRF-...-003, deterministically.
+    assert ex.execute("transfer_to_agent", TRANSFER)["transfer_id"] == f"TRF-{CONF}-003"
+    assert ex.db == make_executor(SID).db  # writes nothing
+
+
+def test_transfer_validates_its_parameters(make_executor: Make) -> None:
+    ex = make_executor(SID)
+    bad = ex.execute("transfer_to_agent", {**TRANSFER, "confirmation_number": "ZK3-FFW"})
+    assert bad["error_type"] == "invalid_confirmation_number_format"
+    assert bad["message"].startswith("Invalid confirmation_number 'ZK3-FFW': must be ")
+    assert ex.execute("transfer_to_agent", {})["error_type"] == "invalid_confirmation_number_format"
+    no_reason = ex.execute("transfer_to_agent", {k: v for k, v in TRANSFER.items() if k != "transfer_reason"})
+    assert no_reason == {
+        "status": "error",
+        "error_type": "invalid_parameter",
+        "message": "Invalid or missing parameter 'transfer_reason': Field required",
+    }
+    numeric = ex.execute("transfer_to_agent", {**TRANSFER, "issue_summary": 42})
+    assert (
+        numeric["message"] == "Invalid or missing parameter 'issue_summary': Input should be a valid string"
+    )
 
 
 def test_same_calls_give_the_same_database(make_executor: Make) -> None:

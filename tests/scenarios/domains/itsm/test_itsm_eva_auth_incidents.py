@@ -37,6 +37,44 @@ def test_validation_uses_evas_error_map(
         assert r["message"] == message
 
 
+REQ = "REQ-SW-0a1b2c3d4e5f"
+
+
+@pytest.mark.parametrize(
+    ("tool", "params", "field"),
+    [
+        ("get_request_status", {"employee_id": EMP, "request_id": "REQ-SW-048271"}, "request_id"),
+        ("get_request_status", {"employee_id": EMP, "request_id": "REQ-SW-0A1B2C3D4E5F"}, "request_id"),
+        ("get_request_status", {"employee_id": EMP, "request_id": "REQ-S-0a1b2c3d4e5f"}, "request_id"),
+        ("get_request_status", {"employee_id": EMP, "request_id": "REQ-SOFTWR-0a1b2c3d4e5f"}, "request_id"),
+        ("escalate_approval", {"employee_id": EMP, "request_id": "REQ-SW-0a1b2c3d4e5",
+                               "escalate_to_employee_id": MGR}, "request_id"),
+        ("route_approval_workflow", {"employee_id": EMP, "request_id": "req-sw-0a1b2c3d4e5f",
+                                     "approver_employee_id": MGR}, "request_id"),
+        ("schedule_access_review", {"employee_id": EMP, "case_id": "CASE-ACCT-048271",
+                                    "review_date": "2026-06-10"}, "case_id"),
+        ("initiate_asset_recovery", {"departing_employee_id": EMP, "case_id": "CASE-ACCT-0a1b2c3d4e5g",
+                                     "recovery_method": "drop_off"}, "case_id"),
+    ],
+)  # fmt: skip
+def test_request_and_case_ids_have_evas_shape(
+    run: Run, tool: str, params: dict[str, Any], field: str
+) -> None:
+    """EVA: `REQ-`/`CASE-`, 2-5 capitals, a dash, 12 lower-case hex; else its format error
+    (before auth and lookup), never `not_found`."""
+    r = run(tool, **params)
+    kind = "request" if field == "request_id" else "case"
+    assert r["error_type"] == f"invalid_{kind}_id_format"
+    assert r["message"].startswith(f"Invalid {field} '{params[field]}': must be ")
+    assert "(e.g. " in r["message"]
+
+
+def test_well_formed_unknown_request_id_is_not_found(run: Run) -> None:
+    run("verify_employee_auth", employee_id=EMP, phone_last_four="7294")
+    for rid in (REQ, "REQ-ACCT-0a1b2c3d4e5f", "REQ-FACIL-0a1b2c3d4e5f"):
+        assert run("get_request_status", employee_id=EMP, request_id=rid)["error_type"] == "not_found"
+
+
 def test_unmapped_field_and_bounds_give_invalid_parameter(run: Run) -> None:
     login_r = run("verify_employee_auth", employee_id=EMP, phone_last_four="7294")
     assert login_r["status"] == "success"

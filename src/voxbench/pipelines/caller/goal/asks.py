@@ -22,7 +22,7 @@ from voxbench.pipelines.caller.goal.facts import (
     FactBook,
     stem,
 )
-from voxbench.pipelines.caller.goal.spoken import compact, is_code, mentions, runs, tokens
+from voxbench.spoken import compact, is_code, mentions, runs, tokens
 
 
 def _words(text: str) -> tuple[set[str], str]:

@@ -36,8 +36,8 @@ from pydantic import BaseModel, Field
 
 from voxbench.pipelines.caller.goal.classify import ChoiceClassifier, classify
 from voxbench.pipelines.caller.goal.facts import FactBook, goal_facts
-from voxbench.pipelines.caller.goal.spoken import dates, mentions, money, runs, times, tokens
 from voxbench.scenarios import Scenario
+from voxbench.spoken import dates, mentions, money, runs, times, tokens
 
 
 class Reply(BaseModel):

@@ -60,7 +60,7 @@ from voxbench.pipelines.caller.goal.facts import FactBook, group_of, stem
 from voxbench.pipelines.caller.goal.options import offered_options
 from voxbench.pipelines.caller.goal.readback import readbacks
 from voxbench.pipelines.caller.goal.results import stated_result
-from voxbench.pipelines.caller.goal.spoken import compact, mentions, sentences_of, tokens
+from voxbench.spoken import compact, mentions, sentences_of, tokens
 
 Kind = Literal[
     "request",

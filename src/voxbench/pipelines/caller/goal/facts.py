@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from voxbench.pipelines.caller.goal.spoken import matchable, say_value
+from voxbench.spoken import matchable, say_value
 
 # Key words that say nothing about which fact is meant.
 _DROP = {

@@ -23,9 +23,9 @@ from voxbench.pipelines.caller.goal.learn import Learnings
 from voxbench.pipelines.caller.goal.phrases import Phrasing, as_need, first_person
 from voxbench.pipelines.caller.goal.pushback import PushBacks, step_fixes
 from voxbench.pipelines.caller.goal.say import FactSayer
-from voxbench.pipelines.caller.goal.spoken import mentions, sentences_of
 from voxbench.pipelines.caller.goal.tree import TreeRules
 from voxbench.scenarios import Scenario
+from voxbench.spoken import mentions, sentences_of
 
 # A yes/no offer to take something up ('Would you like to do the shift swap now?').
 OFFER_REQ = re.compile(

@@ -17,8 +17,8 @@ from __future__ import annotations
 import re
 
 from voxbench.pipelines.caller.goal.facts import HEADS, WEAK_WORDS, Fact, FactBook, group_of, stem
-from voxbench.pipelines.caller.goal.spoken import mentions, runs, tokens
 from voxbench.pipelines.caller.goal.tree import content_words
+from voxbench.spoken import mentions, runs, tokens
 
 # Words of any request: they do not tell one intent from another.
 GENERIC = {

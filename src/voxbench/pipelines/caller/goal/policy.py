@@ -49,7 +49,6 @@ from voxbench.pipelines.caller.goal.phrases import Phrasing, as_need, first_pers
 from voxbench.pipelines.caller.goal.pushback import PushBacks
 from voxbench.pipelines.caller.goal.say import FactSayer
 from voxbench.pipelines.caller.goal.scope import Scope, about_transfer
-from voxbench.pipelines.caller.goal.spoken import sentences_of, tokens
 from voxbench.pipelines.caller.goal.stall import DECISIONS, Progress, Repeats, Stalls
 from voxbench.pipelines.caller.goal.tree import (
     TreeRules,
@@ -65,6 +64,7 @@ from voxbench.pipelines.caller.goal.volunteer import (
     touched_preferences,
 )
 from voxbench.scenarios import Scenario
+from voxbench.spoken import sentences_of, tokens
 
 _AUX = re.compile(r"(is|are|was|were|do|does|did|has|have|can|could)\b", re.I)
 
@@ -212,8 +212,14 @@ class GoalCaller(FollowUps):
         text = self.scenario.starting_utterance() or as_need(self.intents[0])
         return self._act("open", text, "starting_utterance")
 
-    def respond(self, agent_text: str) -> CallerAct:
-        """Decide the reply to one agent turn (timed in ``ms`` by the caller of this method)."""
+    @property
+    def end_reason(self) -> str | None:
+        """The rule of the act that ended the call (None while it goes on): the CallerPolicy face."""
+        return self.acts[-1].rule if self.ended and self.acts else None
+
+    def respond(self, agent_text: str, t: float | None = None) -> CallerAct:
+        """Decide the reply to one agent turn (timed in ``ms`` by the caller of this method;
+        ``t``, the call time, is not used: the goal caller decides on words alone)."""
         self.turn += 1
         previous, self._agent_turn = self._agent_turn, agent_text
         heard = classify(agent_text, self.book, self.given, self.hook, self._focus(agent_text), previous)

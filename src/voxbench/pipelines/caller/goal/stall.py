@@ -11,7 +11,7 @@ from difflib import SequenceMatcher
 from typing import NamedTuple
 
 from voxbench.pipelines.caller.goal.acts import CallerAct
-from voxbench.pipelines.caller.goal.spoken import sentences_of
+from voxbench.spoken import sentences_of
 
 Progress = tuple[int, ...]
 """What the call has moved on by, counts that only grow: two equal values mean nothing moved on."""

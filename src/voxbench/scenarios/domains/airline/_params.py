@@ -73,5 +73,4 @@ PARAM_RULES = ParamRules(
         "refund_amount": Rule(gt=0),
         "num_nights": Rule(ge=1),
     },
-    unvalidated=frozenset({"transfer_to_agent"}),
 )

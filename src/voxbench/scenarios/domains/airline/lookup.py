@@ -13,7 +13,7 @@ from typing import Any
 
 from voxbench.scenarios.domains._common import error, session, success
 from voxbench.scenarios.domains.airline import TOOLS
-from voxbench.scenarios.domains.airline._base import FARE_CLASSES, Result
+from voxbench.scenarios.domains.airline._base import FARE_CLASSES, Result, reservation
 
 
 def _journey_segment(db: dict[str, Any], journey_id: str, flight_number: str) -> dict[str, Any]:
@@ -142,6 +142,21 @@ def search_rebooking_options(params: dict[str, Any], db: dict[str, Any], call_in
 
 @TOOLS.tool
 def transfer_to_agent(params: dict[str, Any], db: dict[str, Any], call_index: int) -> Result:
-    """Hand the call to a human. EVA's cascade agent answers this call itself, before any
-    validation, with `transfer_initiated` (the reference traces show it)."""
-    return {"status": "transfer_initiated"}
+    """Hand the call to a human, as EVA's tool function does: the reservation must exist,
+    and the transfer id counts this tool's calls in the conversation (`TRF-{CONF}-001`).
+
+    EVA's cascade agent answers this call itself with `{"status": "transfer_initiated"}`
+    before the function runs (the airline reference traces show that); its realtime and
+    speech-to-speech servers run the function, which is what the tools are compared to.
+    """
+    conf, _, err = reservation(db, params["confirmation_number"])
+    if err:
+        return err
+    return success(
+        transfer_id=f"TRF-{conf}-{call_index:03d}",
+        confirmation_number=conf,
+        transfer_reason=params["transfer_reason"],
+        issue_summary=params["issue_summary"],
+        estimated_wait="2-3 minutes",
+        message="Transferring to live agent",
+    )

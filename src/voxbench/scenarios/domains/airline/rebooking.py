@@ -112,7 +112,9 @@ def rebook_flight(params: dict[str, Any], db: dict[str, Any], call_index: int) -
     fare_difference = new_fare - old_fare
     change_fee = 0 if params["waive_change_fee"] else _change_fee(rtype, orig_class)
     credit_due = max(0, -fare_difference)
-    total = 0 if irrops else change_fee + max(fare_difference, 0)
+    # EVA clamps with max(0, x): an equal-to-zero float difference stays the int 0, so the
+    # agent reads `75`, not `75.0` (the reference traces show 75).
+    total = 0 if irrops else change_fee + max(0, fare_difference)
 
     # EVA cancels the first booking listed under the journey id (possibly a cancelled one).
     first = next(b for b in res.get("bookings", []) if b.get("journey_id") == old_id)

@@ -1,8 +1,9 @@
 """EVA's ITSM parameter models: formats, bounds and the field -> error-type map.
 
-Patterns are matched on the raw input (EVA does not normalise). The descriptions and
-the id patterns EVA's reference does not spell out (tickets, requests, cases) are ours
-and deliberately permissive: a well-formed id always reaches the tool.
+Patterns are matched on the raw input (EVA does not normalise). Request and case ids
+have EVA's content-hash shape; the descriptions, and the ticket id pattern EVA's
+reference does not spell out, are ours (the ticket pattern deliberately permissive: a
+well-formed ticket number always reaches the tool).
 """
 
 from __future__ import annotations
@@ -76,15 +77,18 @@ PARAM_RULES = ParamRules(
             pattern=r"^INC[A-Za-z0-9]+$",
             description="INC followed by its number",
         ),
+        # EVA's content-hash ids: a 2-5 capital category and 12 lower-case hex characters.
         "request_id": Rule(
             error_type="invalid_request_id_format",
-            pattern=r"^REQ-[A-Z]+-[A-Za-z0-9]+$",
-            description="a request id REQ-XX-...",
+            pattern=r"^REQ-[A-Z]{2,5}-[0-9a-f]{12}$",
+            description="REQ-, a 2-5 letter category, a dash and 12 lower-case hex characters",
+            examples=("REQ-HW-3f9a1c0b7d2e",),
         ),
         "case_id": Rule(
             error_type="invalid_case_id_format",
-            pattern=r"^CASE-[A-Z]+-[A-Za-z0-9]+$",
-            description="a case id CASE-XX-...",
+            pattern=r"^CASE-[A-Z]{2,5}-[0-9a-f]{12}$",
+            description="CASE-, a 2-5 letter category, a dash and 12 lower-case hex characters",
+            examples=("CASE-ACCT-3f9a1c0b7d2e",),
         ),
         "group_code": Rule(
             error_type="invalid_group_code_format", pattern=r"^GRP-[A-Z0-9]+$", description="GRP- and a code"
