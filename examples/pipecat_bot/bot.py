@@ -239,7 +239,8 @@ def server_transport(
 
     @transport.event_handler("on_websocket_ready")
     async def on_ready(_transport: Any) -> None:
-        print(f"listening on ws://{host}:{port}", flush=True)  # a test waits for this line
+        logger.info(f"listening on ws://{host}:{port}")
+        print(f"listening on ws://{host}:{port}", flush=True)  # on stdout too: a test waits for it
 
     return transport
 
