@@ -218,6 +218,15 @@ def _print_calibration(result: dict[str, Any], out: Path) -> None:
                 _fmt(c.get("cohen_kappa")), _fmt(c.get("weighted_kappa_quadratic")), _fmt(c.get("mae")),
                 _fmt(c.get("macro_f1")), "",
             )  # fmt: skip
+        for half in ("dev", "test"):
+            h = (r.get("split") or {}).get(half)
+            if h:
+                c = h["agreement"]
+                fit = "fitted on dev" if r["split"].get("fitted_on") else "rules as written"
+                t.add_row(
+                    f"  {half} half", fit, str(c["n"]), _fmt(c.get("accuracy")), _fmt(c.get("cohen_kappa")),
+                    _fmt(c.get("weighted_kappa_quadratic")), _fmt(c.get("mae")), _fmt(c.get("macro_f1")), "",
+                )  # fmt: skip
     for m, r in ((result.get("human_rated_records") or {}).get("metrics") or {}).items():
         a = r["agreement"]
         t.add_row(

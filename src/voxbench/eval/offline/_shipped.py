@@ -29,7 +29,8 @@ def _short(block: dict[str, Any] | None) -> dict[str, Any] | None:
 
 
 def measured_agreement(metric: str, calibration: dict[str, Any] | None = None) -> dict[str, Any] | None:
-    """{unit, n, accuracy, kappa..., cv: {...}} for `metric`, or None if it was not calibrated."""
+    """{unit, n, accuracy, kappa... (all visible labels), test: {...} (the split's test half:
+    the figure to print), cv: {...}} for `metric`, or None if it was not calibrated."""
     cal = shipped_calibration() if calibration is None else calibration
     m = (cal.get("metrics") or {}).get(metric)
     if not isinstance(m, dict):
@@ -38,9 +39,30 @@ def measured_agreement(metric: str, calibration: dict[str, Any] | None = None) -
     cv = m.get("cross_validation")
     if isinstance(cv, dict):
         out["cv"] = {"folds": cv.get("folds"), **(_short(cv.get("agreement")) or {})}
+    test = (m.get("split") or {}).get("test")
+    if isinstance(test, dict):
+        out["test"] = _short(test.get("agreement")) or {}
+        seen = (m.get("split") or {}).get("test_seen_in_development")
+        if seen:
+            out["test"]["seen_in_development"] = seen
+    out["fitted_on_labels"] = bool(m.get("fitted_on_labels"))
     if m.get("low_confidence"):
         out["low_confidence"] = True
     return out
+
+
+def honest_figure(a: dict[str, Any] | None) -> tuple[dict[str, Any], str]:
+    """The figure to print beside an offline-judged number and what it is: the split's test
+    half ('test half'), else k-fold CV for a fitted method ('CV'), else the figure on every
+    visible label ('in-sample': rules written on those labels, expect less elsewhere). A test
+    half the method's version was developed on (before the split existed) says so: 'test half
+    (read when written)' is no more honest than in-sample."""
+    a = a or {}
+    for key, tag in (("test", "test half"), ("cv", "CV")):
+        block = a.get(key)
+        if isinstance(block, dict) and block.get("accuracy") is not None:
+            return block, tag + (" (read when written)" if block.get("seen_in_development") else "")
+    return a, "in-sample"
 
 
 def offline_provenance(metrics: Iterable[str]) -> dict[str, Any]:
