@@ -94,3 +94,13 @@ def test_dimension_agreement_counts_each_dimension_on_its_own() -> None:
     assert d["violating_policies"]["accuracy"] == 1.0 and d["violating_policies"]["both_flagged"] == 1
     assert d["hallucination"]["accuracy"] == 0.5 and d["hallucination"]["human_flagged"] == 1
     assert d["failing_to_disambiguate"]["human_flagged"] == 0
+
+
+def test_progression_label_modes_map_to_the_four_dimensions() -> None:
+    from voxbench.eval.calibration_dims import label_dimensions
+
+    modes = ["repetitive_tool_calls", "minor_redundancy", "vague_questions", "forgetting_information", "x"]
+    assert label_dimensions("conversation_progression", modes) == [
+        "information_loss", "question_quality", "redundant_statements", "unnecessary_tool_calls",
+    ]  # fmt: skip
+    assert label_dimensions("faithfulness", ["hallucination", "minor_redundancy"]) == ["hallucination"]

@@ -32,7 +32,12 @@ from pathlib import Path
 from typing import Any
 
 import voxbench.eval.metrics  # noqa: F401  (registers the metrics)
-from voxbench.eval.calibration_dims import dimension_agreement, flagged_dimensions
+from voxbench.eval.calibration_dims import (
+    METRIC_DIMENSIONS,
+    dimension_agreement,
+    flagged_dimensions,
+    label_dimensions,
+)
 from voxbench.eval.context import ConversationContext
 from voxbench.eval.types import REGISTRY, EvalConfig, MetricResult, run_metric
 
@@ -268,8 +273,8 @@ def load_items(path: Path, agent: AgentInfo | None = None) -> tuple[str, list[Ca
             ctx = _ctx(
                 str(r.get("id")), trace_from_events(r.get("trace") or []), agent, r.get("current_date_time")
             )
-            modes = r.get("failure_mode") if metric == "faithfulness" else None
-            extra = {"failure_modes": _modes(modes)} if modes is not None else {}
+            modes = _modes(r.get("failure_mode") or [])
+            extra = {"failure_modes": label_dimensions(metric, modes)} if "failure_mode" in r else {}
             items.append(CalibItem(metric, str(r.get("id")), ctx, int(r["expected_rating"]), extra))
     elif metric == "conciseness":
         for r in kept:
@@ -346,7 +351,7 @@ def score_items(
             row["judge"] = j
             if "failure_modes" in it.extra:
                 row["human_modes"] = it.extra["failure_modes"]
-                row["judge_flagged"] = flagged_dimensions(res)
+                row["judge_flagged"] = flagged_dimensions(metric, res)
             if j is not None and not (res.details or {}).get("invalid_judge_output"):
                 pairs.append((it.human, j))
             elif j is not None:
@@ -393,7 +398,7 @@ def score_items(
         out["unit"] = "conversation (overall 1-3 rating)"
         out["agreement"] = agreement(pairs, [1, 2, 3], ordinal=True)
         if any("human_modes" in r for r in rows):
-            out["dimensions"] = dimension_agreement(rows)
+            out["dimensions"] = dimension_agreement(rows, METRIC_DIMENSIONS[metric])
     elif metric == "conciseness":
         out["unit"] = "agent turn (1-3 rating)"
         out["agreement"] = agreement(pairs, [1, 2, 3], ordinal=True)
