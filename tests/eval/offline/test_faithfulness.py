@@ -127,3 +127,42 @@ def test_registered_and_stamped() -> None:
     res = rate_offline("faithfulness", context(_clean()))
     assert res is not None and res.params["method"] == "offline:claims-rules"
     assert res.params["confidence"] == "medium"  # "low" without a policy to check against
+
+
+def _charged(told: str, consent: str = "Yes, please cancel it.") -> list[dict]:
+    """The lookup, the agent's words before the write, the caller's go-ahead, a $100 fee."""
+    return [*lookup()[:-1], A(told), U(consent), call("cancel_reservation", confirmation_number="ZK3FFW"),
+            result("cancel_reservation", {"status": "success", "cancellation_fee": 100, "refund_amount": 160}),
+            A("Done, it is cancelled and one hundred sixty dollars comes back to you.")]  # fmt: skip
+
+
+def test_charge_told_in_parts_is_disclosed() -> None:
+    told = "There is a sixty dollar fee plus a forty dollar service charge. Shall I cancel it?"
+    assert not any("fee" in r or "charge" in r for r in _rules(faithfulness_offline(context(_charged(told)))))
+
+
+def test_charge_told_at_a_miscalculated_total_is_a_minor_misstatement() -> None:
+    res = faithfulness_offline(
+        context(_charged("The cancellation costs one hundred four dollars. Shall I cancel?"))
+    )
+    ev = [e for e in res.details["evidence"] if "slightly different amount" in str(e["rule"])]
+    assert ev and ev[0]["rating"] == 2 and ev[0]["dimension"] == "misrepresenting_tool_result"
+    assert not any("not disclosed" in r for r in _rules(res))
+
+
+def test_fee_named_without_its_amount_is_minor() -> None:
+    res = faithfulness_offline(context(_charged("A cancellation fee may be deducted. Shall I cancel it?")))
+    assert res.score == 2.0 and any("fee named" in r for r in _rules(res))
+
+
+def test_i_approve_is_a_go_ahead() -> None:
+    told = "The cancellation fee is one hundred dollars. Do you approve?"
+    res = faithfulness_offline(context(_charged(told, consent="I approve the cancellation and the fee.")))
+    assert res.score == 3.0, _rules(res)
+
+
+def test_a_third_party_sending_is_not_an_offered_capability() -> None:
+    events = [*lookup(), A("If your travel agent can send you the code, I can help right away.")]
+    assert not any("capability" in r for r in _rules(faithfulness_offline(context(events))))
+    events = [*lookup(), A("I can text you the new itinerary if you like.")]
+    assert any("capability" in r for r in _rules(faithfulness_offline(context(events))))

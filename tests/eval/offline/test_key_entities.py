@@ -93,3 +93,10 @@ def test_entities_before_a_cut_off_tag_are_skipped() -> None:
         ("Rodriguez", False),
     ]
     assert res.score == 1.0
+
+
+def test_november_in_a_spelled_code_is_nato_not_a_month() -> None:
+    from voxbench.eval.offline._values import spoken_values
+
+    assert [v.key for v in spoken_values("Confirmation number is N5FZPR.")] == ["c:n5fzpr"]
+    assert [v.key for v in spoken_values("It leaves on November 5 at noon.")] == ["d:1105", "t:1200"]

@@ -267,6 +267,10 @@ def wrong_brand(conv: Conversation, role: str) -> Iterator[Finding]:
 
 
 _SEND = re.compile(r"\b(text|e-?mail|sms|send)\b(?! (?:address|on file))", re.I)
+_OFFER_TO_SEND = re.compile(_OFFER.pattern + r"\W+(?:(?:also|then|just|go ahead and|be able to|to)\W+)*"
+                            + _SEND.pattern, re.I)  # fmt: skip
+"""The agent is the one sending: the send verb follows the offer ('I can text you...', 'want
+me to email...'), not 'if he can send you the code, I can help'."""
 
 
 def missing_capabilities(conv: Conversation, tools: list[dict[str, Any]]) -> Iterator[Finding]:
@@ -278,7 +282,7 @@ def missing_capabilities(conv: Conversation, tools: list[dict[str, Any]]) -> Ite
         if s.kind != "assistant":
             continue
         for sent in _sentences(s.text):
-            if _OFFER.search(sent) and _SEND.search(sent):
+            if _OFFER_TO_SEND.search(sent):
                 yield Finding(HALLUCINATION, 2, s.turn, sent[:200], "offers a capability no tool provides")
                 return
 

@@ -249,7 +249,9 @@ def _scan_clause(toks: Sequence[str]) -> Iterator[Value]:
         if t == "noon":
             yield Value("t:1200", t)
         # dates: month + day(ordinal) or day + of + month
-        if t in MONTHS and i + 1 < len(toks):
+        # ("november" is also NATO's N: "november 5 foxtrot zulu" is a spelled code, not a date)
+        in_code = t in NATO and i + 2 < len(toks) and toks[i + 2] in NATO
+        if t in MONTHS and i + 1 < len(toks) and not in_code:
             d = _ORDINAL.match(toks[i + 1]) or (re.match(r"^(\d{1,2})$", toks[i + 1]))
             if d and 1 <= int(d.group(1)) <= 31:
                 yield Value(f"d:{MONTHS[t]:02d}{int(d.group(1)):02d}", f"{t} {toks[i + 1]}")

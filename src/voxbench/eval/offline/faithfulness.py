@@ -39,7 +39,7 @@ DIMENSIONS = (
     "failing_to_disambiguate",
     "hallucination",
 )
-VERSION = "0.2"
+VERSION = "0.3"
 
 
 def find_issues(ctx: ConversationContext) -> list[Finding]:
