@@ -34,8 +34,12 @@ SEEN_TEST_HALF = {
     "transcription_accuracy_key_entities": {"entity-rules 0.1": "rules written reading all visible labels"},
     "conciseness": {"listening-load-logit 2": "features chosen by 5-fold CV over all visible labels "
                     "(constants fitted on the dev half)"},
-    "conversation_progression": {"stall-count-ordinal 2": "features and sign constraint chosen by 5-fold "
-                                 "CV over all visible labels (constants fitted on the dev half)"},
+    "conversation_progression": {
+        "stall-count-ordinal 2": "features and sign constraint chosen by 5-fold CV over all visible labels "
+        "(constants fitted on the dev half)",
+        "stall-count-ordinal 3": "version 2's features (chosen by CV over all visible labels) with a categorical "
+        "parameter no longer a placeholder, found on EVA's unlabelled reference conversations",
+    },
 }  # fmt: skip
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_DATASET = ROOT.parent / "shared" / "eva-data" / "docs" / "metrics" / "judge_validation_datasets"

@@ -94,6 +94,21 @@ def test_a_repeated_identical_tool_call_lowers_progression() -> None:
     assert again.sub_metrics["unnecessary_tool_calls_rate"].score == 1.0
 
 
+def test_a_categorical_value_is_not_a_placeholder() -> None:
+    """`meal_type: "none"` is one of the schema's allowed values (a choice), not a placeholder;
+    an identifier "none" still is."""
+    lines = [("assistant", "Hi, how can I help?"), ("user", "No meal for me, booking QX7K2M."),
+             ("assistant", "Done, no meal on your flight.")]  # fmt: skip
+    tool = {"type": "function", "function": {"name": "add_meal_request", "parameters": {"properties": {
+        "confirmation_number": {"type": "string"}, "meal_type": {"type": "string", "enum": ["vegan", "none"]}}}}}  # fmt: skip
+    ok = ctx_of(lines, ((1, "add_meal_request", {"confirmation_number": "QX7K2M", "meal_type": "none"}),))
+    ok.agent_tools = [tool]
+    assert not [e for e in progression.findings(ok) if e["feature"] == "placeholder_calls"]
+    bad = ctx_of(lines, ((1, "add_meal_request", {"confirmation_number": "none", "meal_type": "none"}),))
+    bad.agent_tools = [tool]
+    assert [e for e in progression.findings(bad) if e["feature"] == "placeholder_calls"]
+
+
 # The agent turns of a live record (make run 2026-12-04, airline bb.2 t0): the agent asks for
 # the confirmation number four times and "What would you like to do next?" three times.
 _FOUND = "I found your booking. [likely interruption] It's for a flight from Phoenix to Denver on May 13, 2026. You have 2 checked bags. What would you like to do next?"
