@@ -109,25 +109,6 @@ def test_a_categorical_value_is_not_a_placeholder() -> None:
     assert [e for e in progression.findings(bad) if e["feature"] == "placeholder_calls"]
 
 
-def test_same_template_with_new_values_and_procedure_are_not_repeats() -> None:
-    """A second request number read in the same words, the closing offer of help after each
-    request, and a go-ahead asked for each action are not stalls; the same sentence with the
-    same values is."""
-    lines = [("assistant", "Hi, how can I help you today?"), ("user", "Two requests, please."),
-             ("assistant", "Your request number is R E Q, dash, four eight two seven one. Is there anything else I can help with?"),
-             ("user", "Yes, the second one."),
-             ("assistant", "Do I have your approval to proceed with the second change?"), ("user", "Yes."),
-             ("assistant", "Your request number is R E Q, dash, five five one nine zero. Is there anything else I can help with?"),
-             ("user", "One more."), ("assistant", "Do I have your approval to proceed with the third change?")]  # fmt: skip
-    assert not [e for e in progression.findings(ctx_of(lines, ())) if e["feature"].startswith("repeated_")]
-    again = [
-        *lines,
-        ("user", "Sorry?"),
-        ("assistant", "Your request number is R E Q, dash, five five one nine zero."),
-    ]
-    assert [e for e in progression.findings(ctx_of(again, ())) if e["feature"] == "repeated_statements"]
-
-
 # The agent turns of a live record (make run 2026-12-04, airline bb.2 t0): the agent asks for
 # the confirmation number four times and "What would you like to do next?" three times.
 _FOUND = "I found your booking. [likely interruption] It's for a flight from Phoenix to Denver on May 13, 2026. You have 2 checked bags. What would you like to do next?"

@@ -33,7 +33,6 @@ from voxbench.eval.context import ConversationContext, strip_tags
 from voxbench.eval.offline import fitted_method, offline_method
 from voxbench.eval.offline._ordinal import Model, fit_ordinal, shipped_model
 from voxbench.eval.offline._trace import enum_params
-from voxbench.eval.offline._values import spoken_values
 from voxbench.eval.types import MetricResult, sub
 
 NAME = "conversation_progression"
@@ -60,17 +59,6 @@ PLACEHOLDER = re.compile(
     r"^(|unknown|n/?a|none|null|placeholder|tbd|to be determined|x{3,}|abc-?123|123456|string|\?+|<[^>]*>)$",
     re.IGNORECASE,
 )
-OPEN_OFFER = re.compile(r"\b(anything else|how (can|may) i help|what else can i)\b", re.I)
-"""A greeting's or closing's open offer of help: asked again after each finished request of a
-multi-request call, it moves the call on; it is not a question re-asked."""
-CONFIRM_STEP = re.compile(
-    r"\b(read (that|those|it|them) back|say yes|is (that|this|all of that) correct|confirm (that|this) is"
-    r"|approval to proceed|(shall|should|may) i proceed|want me to proceed)\b",
-    re.I,
-)
-"""A read-back or a request for the go-ahead: each action of a multi-request call needs its own
-(EVA's policies ask for explicit confirmation before every write), so saying it again for the
-next action is the procedure, not a redundant statement."""
 SIMILAR_STATEMENT = 0.8
 SIMILAR_QUESTION = 0.75
 MIN_WORDS = 5
@@ -118,21 +106,12 @@ def _norm(s: str) -> str:
     return re.sub(r"[^a-z0-9 ]", "", s.lower()).strip()
 
 
-def _values(s: str) -> frozenset[str]:
-    return frozenset(v.key for v in spoken_values(s))
-
-
 def _repeats(items: list[tuple[int, str]], threshold: float, feature: str, what: str) -> list[dict[str, Any]]:
-    """Items whose wording matches an earlier one (rapidfuzz's normalised Indel similarity) and
-    that carry the same values: "Your request number is REQ-1" then "... is REQ-2" is the same
-    template telling something new, not a repetition."""
+    """Items whose wording matches an earlier one (rapidfuzz's normalised Indel similarity)."""
     out = []
     normed = [_norm(s) for _, s in items]
-    vals = [_values(s) for _, s in items]
     for i, (t, s) in enumerate(items):
-        for (t0, _), n0, v0 in zip(items[:i], normed[:i], vals[:i], strict=True):
-            if vals[i] != v0:
-                continue
+        for (t0, _), n0 in zip(items[:i], normed[:i], strict=True):
             if fuzz.ratio(normed[i], n0, score_cutoff=threshold * 100):
                 out.append({"feature": feature, "turn": t, "claim": s[:160], "rule": f"{what} (turn {t0})"})
                 break
@@ -147,7 +126,7 @@ def _speech_findings(trace: list[dict[str, Any]]) -> list[dict[str, Any]]:
             continue
         text = strip_tags(str(e.get("content", "")))
         for s in re.split(r"(?<=[.!?])\s+", text):
-            if len(s.split()) >= MIN_WORDS and not OPEN_OFFER.search(s) and not CONFIRM_STEP.search(s):
+            if len(s.split()) >= MIN_WORDS:
                 (questions if s.rstrip().endswith("?") else sentences).append((e["turn_id"], s))
     return _repeats(sentences, SIMILAR_STATEMENT, "repeated_statements", "repeats an earlier sentence") + (
         _repeats(questions, SIMILAR_QUESTION, "repeated_questions", "asks an earlier question again")
