@@ -100,3 +100,11 @@ def test_november_in_a_spelled_code_is_nato_not_a_month() -> None:
 
     assert [v.key for v in spoken_values("Confirmation number is N5FZPR.")] == ["c:n5fzpr"]
     assert [v.key for v in spoken_values("It leaves on November 5 at noon.")] == ["d:1105", "t:1200"]
+
+
+def test_a_spoken_label_before_a_known_code_is_supported() -> None:
+    from voxbench.eval.offline._values import code_supported, data_keys
+
+    known = data_keys({"interaction_id": "INT-000001"})
+    assert code_supported("c:idint1", known)  # "interaction I D, I N T zero ... one"
+    assert not code_supported("c:idint2", known)
