@@ -166,3 +166,13 @@ def test_a_third_party_sending_is_not_an_offered_capability() -> None:
     assert not any("capability" in r for r in _rules(faithfulness_offline(context(events))))
     events = [*lookup(), A("I can text you the new itinerary if you like.")]
     assert any("capability" in r for r in _rules(faithfulness_offline(context(events))))
+
+
+def test_asking_to_check_and_read_it_once_more_clarifies_a_failed_lookup() -> None:
+    failed = [A("Hi, how can I help?"), U("My code is ZK3FFW, last name Patel."),
+              call("get_reservation", confirmation_number="ZK3FFW", last_name="Patel"),
+              result("get_reservation", {"status": "error", "error_type": "not_found"})]  # fmt: skip
+    asks = A("I'm not finding that booking. Please check that code and read it to me once more, slowly.")
+    assert not any("failed lookup" in r for r in _rules(faithfulness_offline(context([*failed, asks]))))
+    moves_on = A("I'm not finding that booking. Is there anything else?")
+    assert any("failed lookup" in r for r in _rules(faithfulness_offline(context([*failed, moves_on]))))

@@ -289,7 +289,8 @@ def missing_capabilities(conv: Conversation, tools: list[dict[str, Any]]) -> Ite
 
 _ASK_CONFIRM = re.compile(
     r"\b(spell|confirm|repeat|double-?check|verify|say (it|that) again|one more time|read (it|that) back|"
-    r"could you (give|provide|tell)|can you (give|provide|tell)|is that correct|try again)\b",
+    r"could you (give|provide|tell)|can you (give|provide|tell)|is that correct|try again|once more|"
+    r"check (that|the|your)|read (it|that|me))\b",
     re.I,
 )
 
