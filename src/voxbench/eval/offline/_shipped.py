@@ -66,7 +66,8 @@ def honest_figure(a: dict[str, Any] | None) -> tuple[dict[str, Any], str]:
 
 
 def offline_provenance(metrics: Iterable[str]) -> dict[str, Any]:
-    """{metric: {method, version, description, agreement}} for the metrics rated offline.
+    """{metric: {method, version, description, agreement, expected_agreement}} for the metrics
+    rated offline (`expected_agreement`: the honest figure and what it is).
 
     Pass the judge metrics only: only they are ever rated offline (`judged.py`). Without
     any, the offline modules are not imported (that import was ~0.15 s of every
@@ -81,10 +82,14 @@ def offline_provenance(metrics: Iterable[str]) -> dict[str, Any]:
         spec = table.get(m)
         if spec is None:
             continue
+        agreement = measured_agreement(m, cal)
+        figure, how = honest_figure(agreement)
         out[m] = {
             "method": f"offline:{spec.method}",
             "version": spec.version,
             "description": spec.description,
-            "agreement": measured_agreement(m, cal),
+            "agreement": agreement,  # top-level figures: in-sample, on every visible label
+            # the one to quote: test half, else CV, else in-sample (named in "how")
+            "expected_agreement": {"how": how, **figure} if agreement else None,
         }
     return out
