@@ -239,7 +239,9 @@ def _print_calibration(result: dict[str, Any], out: Path) -> None:
     for m, r in (result.get("metrics") or {}).items():
         if r.get("method"):
             low = " [bold yellow]LOW-CONFIDENCE[/bold yellow]" if r.get("low_confidence") else ""
-            console.print(f"{m}: {r['method']} v{r['method_version']}{low}")
+            seen = (r.get("split") or {}).get("test_seen_in_development")
+            note = f" (test half read when written: {seen})" if seen else ""
+            console.print(f"{m}: {r['method']} v{r['method_version']}{low}{note}")
     if result["judge"].get("confidence") == "low":
         console.print(f"[bold yellow]note:[/bold yellow] {LOW_CONFIDENCE_NOTE}")
     console.print(f"wrote {out}")
