@@ -176,3 +176,12 @@ def test_asking_to_check_and_read_it_once_more_clarifies_a_failed_lookup() -> No
     assert not any("failed lookup" in r for r in _rules(faithfulness_offline(context([*failed, asks]))))
     moves_on = A("I'm not finding that booking. Is there anything else?")
     assert any("failed lookup" in r for r in _rules(faithfulness_offline(context([*failed, moves_on]))))
+
+
+def test_a_failed_lookup_on_values_from_an_earlier_result_needs_no_clarification() -> None:
+    """The flight number came from the reservation, not from the caller: 'no disruption found'
+    is an answer to relay, not a mishearing to clear up."""
+    events = [*lookup(), call("get_disruption_info", flight_number="SK412"),
+              result("get_disruption_info", {"status": "error", "error_type": "not_found"}),
+              A("There is no disruption on record for your flight.")]  # fmt: skip
+    assert not any("failed lookup" in r for r in _rules(faithfulness_offline(context(events))))

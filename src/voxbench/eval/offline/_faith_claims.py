@@ -19,7 +19,14 @@ from voxbench.eval.offline._faith_rules import (
     number_grounded,
 )
 from voxbench.eval.offline._trace import Conversation, Step, lookup_missed, response_failed, tool_names
-from voxbench.eval.offline._values import amount_values, canon_code, code_supported, spoken_values
+from voxbench.eval.offline._values import (
+    amount_values,
+    canon_code,
+    code_supported,
+    data_keys,
+    scalar_keys,
+    spoken_values,
+)
 
 _OFFER = re.compile(
     r"\b(i can|i could|i'll|i will|would you like me to|want me to|shall i|i'm able to|if you (want|like|'d like))\b",
@@ -305,9 +312,27 @@ def failed_lookup_not_clarified(conv: Conversation) -> Iterator[Finding]:
         window = steps[s.i + 1 : nxt_user]
         retried = any(x.kind == "tool_call" and x.tool == s.tool for x in window)
         asked = any(x.kind == "assistant" and _ASK_CONFIRM.search(x.text) for x in window)
+        if _keys_from_tools(conv, s):
+            continue
         if not retried and not asked and any(x.kind == "assistant" for x in window):
             yield Finding(DISAMBIGUATE, 2, s.turn, f"{s.tool} failed; agent did not ask to confirm or spell",
                           "failed lookup without clarification")  # fmt: skip
+
+
+def _keys_from_tools(conv: Conversation, resp: Step) -> bool:
+    """Every value of the failed call came from an earlier tool result (a flight number read off
+    the reservation): nothing the caller said could have been misheard, so "not found" is an
+    answer to relay, not an ambiguity to clear up with the caller."""
+    call = next(
+        (x for x in reversed(conv.steps[: resp.i]) if x.kind == "tool_call" and x.tool == resp.tool), None
+    )
+    if call is None or not call.params:
+        return False
+    seen: set[str] = set()
+    for x in conv.steps[: call.i]:
+        if x.kind == "tool_response":
+            seen |= data_keys(x.response)
+    return all(scalar_keys(v) & seen for v in call.params.values() if v not in (None, ""))
 
 
 _FOUND = re.compile(
