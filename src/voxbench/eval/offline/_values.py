@@ -267,6 +267,8 @@ def _scan_clause(toks: Sequence[str]) -> Iterator[Value]:
         ):
             j = i
             while j < len(toks) and _is_code_tok(toks[j], nato_ok=True):
+                if j > i and toks[j].isdigit() and j + 1 < len(toks) and toks[j + 1] in UNITS:
+                    break  # "Mac O S, fourteen inch": a measure after the letters, not their code
                 j += 1
             run = toks[i:j]
             yield from _run_values(run)
@@ -275,6 +277,12 @@ def _scan_clause(toks: Sequence[str]) -> Iterator[Value]:
         if _NUM.match(t):
             yield Value(f"n:{_num(t)}", t)
         i += 1
+
+
+UNITS = frozenset(("inch", "inches", "in", "percent", "gb", "mb", "tb", "ghz", "hours", "hour", "minutes", "minute",
+                   "days", "day", "weeks", "week", "months", "month", "years", "year", "pounds", "kg", "lbs",
+                   "miles", "km", "seats", "people"))  # fmt: skip
+"""Words that make the number before them a measure or a count, never part of a spoken code."""
 
 
 def _run_values(run: Sequence[str]) -> Iterator[Value]:
