@@ -185,3 +185,18 @@ def test_a_failed_lookup_on_values_from_an_earlier_result_needs_no_clarification
               result("get_disruption_info", {"status": "error", "error_type": "not_found"}),
               A("There is no disruption on record for your flight.")]  # fmt: skip
     assert not any("failed lookup" in r for r in _rules(faithfulness_offline(context(events))))
+
+
+def test_an_action_reported_done_needs_a_write() -> None:
+    """'I've cancelled it' with no write is a made-up action (1); after a failed write a
+    misrepresented result (1); after a successful write, and 'once I've ...', fine."""
+    claim = A("I've cancelled your reservation.")
+    res = faithfulness_offline(context([*lookup(), U("Yes, please cancel it."), claim]))
+    assert res.score == 1.0 and "action reported done that no write made" in _rules(res)
+    failed = [call("cancel_reservation", confirmation_number="ZK3FFW"),
+              result("cancel_reservation", {"status": "error", "error_type": "not_allowed"})]  # fmt: skip
+    res = faithfulness_offline(context([*lookup(), U("Yes, please cancel it."), *failed, claim]))
+    assert "action reported done after the write failed" in _rules(res)
+    assert faithfulness_offline(context(_clean())).score == 3.0
+    later = A("Once I've cancelled it, the refund goes back to your card. Shall I?")
+    assert not any("action reported" in r for r in _rules(faithfulness_offline(context([*lookup(), later]))))
