@@ -37,8 +37,8 @@ SEEN_TEST_HALF = {
     "conversation_progression": {
         "stall-count-ordinal 2": "features and sign constraint chosen by 5-fold CV over all visible labels "
         "(constants fitted on the dev half)",
-        "stall-count-ordinal 3": "version 2's features (chosen by CV over all visible labels) with a categorical "
-        "parameter no longer a placeholder, found on EVA's unlabelled reference conversations",
+        "stall-count-ordinal 3": "version 2's features (chosen by CV over all visible labels); categorical values, "
+        "open offers of help and go-aheads exempted on EVA's unlabelled reference conversations",
     },
 }  # fmt: skip
 ROOT = Path(__file__).resolve().parents[1]

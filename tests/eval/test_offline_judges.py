@@ -109,6 +109,20 @@ def test_a_categorical_value_is_not_a_placeholder() -> None:
     assert [e for e in progression.findings(bad) if e["feature"] == "placeholder_calls"]
 
 
+def test_open_offers_and_go_aheads_are_not_re_asked_questions() -> None:
+    """The greeting's and each closing's offer of help, and a go-ahead asked for each action of
+    a multi-request call, are procedure; a real question asked again still counts."""
+    lines = [("assistant", "Hi, how can I help you today?"), ("user", "Two changes, please."),
+             ("assistant", "Do I have your approval to proceed with the first change?"), ("user", "Yes."),
+             ("assistant", "Done. Is there anything else I can help you with today?"), ("user", "The second one."),
+             ("assistant", "Do I have your approval to proceed with the second change?"), ("user", "Yes."),
+             ("assistant", "Done. Is there anything else I can help you with today?")]  # fmt: skip
+    assert not [e for e in progression.findings(ctx_of(lines, ())) if e["feature"].startswith("repeated_")]
+    again = [*lines, ("user", "No."), ("assistant", "Could you tell me your confirmation number, please?"),
+             ("user", "K7."), ("assistant", "Could you tell me your confirmation number, please?")]  # fmt: skip
+    assert [e for e in progression.findings(ctx_of(again, ())) if e["feature"] == "repeated_questions"]
+
+
 # The agent turns of a live record (make run 2026-12-04, airline bb.2 t0): the agent asks for
 # the confirmation number four times and "What would you like to do next?" three times.
 _FOUND = "I found your booking. [likely interruption] It's for a flight from Phoenix to Denver on May 13, 2026. You have 2 checked bags. What would you like to do next?"

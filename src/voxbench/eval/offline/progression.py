@@ -59,6 +59,18 @@ PLACEHOLDER = re.compile(
     r"^(|unknown|n/?a|none|null|placeholder|tbd|to be determined|x{3,}|abc-?123|123456|string|\?+|<[^>]*>)$",
     re.IGNORECASE,
 )
+OPEN_OFFER = re.compile(r"\b(anything else|how (can|may) i help|what else can i)\b", re.I)
+"""The greeting's or a closing's open offer of help ("Is there anything else I can help with
+today?"): said again after each finished request it moves the call on; it is not a question
+re-asked, and the greeting matched every closing."""
+CONFIRM_STEP = re.compile(
+    r"\b(read (that|those|it|them) back|say yes|is (that|this|all of that) correct|confirm (that|this) is"
+    r"|approval to proceed|(shall|should|may) i proceed|want me to proceed)\b",
+    re.I,
+)
+"""A read-back or a request for the go-ahead: each action of a multi-request call needs its own
+(EVA's policies ask for explicit confirmation before every write), so asking again for the next
+action is the procedure, not a redundant statement."""
 SIMILAR_STATEMENT = 0.8
 SIMILAR_QUESTION = 0.75
 MIN_WORDS = 5
@@ -126,7 +138,7 @@ def _speech_findings(trace: list[dict[str, Any]]) -> list[dict[str, Any]]:
             continue
         text = strip_tags(str(e.get("content", "")))
         for s in re.split(r"(?<=[.!?])\s+", text):
-            if len(s.split()) >= MIN_WORDS:
+            if len(s.split()) >= MIN_WORDS and not OPEN_OFFER.search(s) and not CONFIRM_STEP.search(s):
                 (questions if s.rstrip().endswith("?") else sentences).append((e["turn_id"], s))
     return _repeats(sentences, SIMILAR_STATEMENT, "repeated_statements", "repeats an earlier sentence") + (
         _repeats(questions, SIMILAR_QUESTION, "repeated_questions", "asks an earlier question again")
