@@ -200,3 +200,10 @@ def test_an_action_reported_done_needs_a_write() -> None:
     assert faithfulness_offline(context(_clean())).score == 3.0
     later = A("Once I've cancelled it, the refund goes back to your card. Shall I?")
     assert not any("action reported" in r for r in _rules(faithfulness_offline(context([*lookup(), later]))))
+
+
+def test_a_code_in_an_example_of_the_format_claims_nothing() -> None:
+    ask = A("Please say the code with the dash, for example something like M G H dash zero four B.")
+    assert not any("code" in r for r in _rules(faithfulness_offline(context([*lookup(), ask]))))
+    said = A("Your new code is M G H dash zero four B.")
+    assert any("code" in r for r in _rules(faithfulness_offline(context([*lookup(), said]))))

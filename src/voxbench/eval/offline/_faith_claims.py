@@ -49,6 +49,10 @@ def _later_keys(conv: Conversation, s: Step) -> set[str]:
     return out
 
 
+_EXAMPLE = re.compile(r"\b(for example|for instance|something like|such as|e\.g\.)", re.I)
+"""A value in an example of a format ("say it like M G H dash zero four B") claims nothing."""
+
+
 def unsupported_values(conv: Conversation) -> Iterator[Finding]:
     """Amounts, codes and clock times in agent speech that nothing before it supports."""
     any_tool = False
@@ -64,7 +68,8 @@ def unsupported_values(conv: Conversation) -> Iterator[Finding]:
             if x >= 10 and not number_grounded(x, known):
                 yield Finding(dim, 1, s.turn, f"amount {v.surface!r}",
                               "amount no tool result, caller statement or policy gives (nor a sum/difference)")  # fmt: skip
-        for v in spoken_values(s.text):
+        spoken = [v for sent in _sentences(s.text) if not _EXAMPLE.search(sent) for v in spoken_values(sent)]
+        for v in spoken:
             body = v.key[2:]
             if v.kind == "c" and any(ch.isalpha() for ch in body) and any(ch.isdigit() for ch in body):
                 if not code_supported(v.key, known):
