@@ -70,6 +70,11 @@ def split_figures(
     if halves is None or not halves["test"]:
         return None
     fitter = FITTERS.get(metric)
+    if (
+        fitter is not None
+        and len({it.human if isinstance(it.human, int) else id(it) for it in halves["dev"]}) < 2
+    ):
+        return None  # nothing to fit on (a small --limit sample)
     rater = None
     if fitter is not None:
         model = fitter.fit([(it.ctx, it.human) for it in halves["dev"]])
