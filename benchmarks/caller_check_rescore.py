@@ -5,7 +5,7 @@
 
 ``caller check`` gives a caller each scenario's reference agent turns in order, whatever it
 replied, so its replies are a function of the agent turns alone. A report keeps every reply;
-replaying them through :func:`voxbench.pipelines.caller.goal.check.run_check` scores an old
+replaying them through :func:`voxbench.bench.caller_check.check_all` scores an old
 caller on today's bench. That separates what a change to the bench did from what a change to
 the caller did (docs/simulators.md, round 3: the caller of the start of the round, re-scored,
 went from 89.8 to 86.4 % requests: the bench did not get easier). ``ms/turn`` is meaningless
@@ -18,7 +18,7 @@ import argparse
 import json
 from pathlib import Path
 
-from voxbench.pipelines.caller.goal.check import CheckReport, Reply, Tally, resolved_scenarios, run_check
+from voxbench.bench.caller_check import Reply, ScenarioResult, by_domain, check_all, resolved_scenarios
 
 
 class ReplayCaller:
@@ -40,34 +40,31 @@ class ReplayCaller:
         return Reply(text=str(row["reply"]), ends_call=bool(row["ends_call"]))
 
 
+def _results(report: dict[str, object]) -> list[ScenarioResult]:
+    """A report's in-sample results (today's report keeps them per split; older ones as a list)."""
+    raw = report["scenarios"]
+    rows = raw["in_sample"] if isinstance(raw, dict) else raw
+    return [ScenarioResult.model_validate(r) for r in rows]  # type: ignore[union-attr]
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("report", type=Path)
     ap.add_argument("--data", default="../shared/eva-data")
     ap.add_argument("--out", type=Path)
     args = ap.parse_args()
-    old = CheckReport.model_validate(json.loads(args.report.read_text()))
-    rows = {(s.domain, s.scenario_id): [r.model_dump() for r in s.rows] for s in old.scenarios}
+    old = json.loads(args.report.read_text())
+    rows = {(s.domain, s.scenario_id): [r.model_dump() for r in s.rows] for s in _results(old)}
     scenarios = [(d, sc) for d, sc in resolved_scenarios(args.data) if (d, sc.id) in rows]
-    rep = run_check(
-        scenarios,
-        lambda d, sc: ReplayCaller(rows[(d, sc.id)], f"{args.report}:{d}/{sc.id}"),
-        f"replay:{old.simulator}",
-        args.data,
-        note=f"replies of {args.report}",
-    )
-    per: dict[str, Tally] = {}
-    for s in rep.scenarios:
-        per.setdefault(s.domain, Tally()).add(s.tally)
-    per["overall"] = rep.overall_counts
-    for dom, t in per.items():
+    res = check_all(scenarios, lambda d, sc: ReplayCaller(rows[(d, sc.id)], f"{args.report}:{d}/{sc.id}"))
+    for dom, t in by_domain(res).items():
         print(
             f"{dom:11s} requests {t.requests_right}/{t.requests}  decisions "
             f"{t.decisions_matched}/{t.decisions}  premature {t.premature_endings}  "
             f"missed {t.missed_endings}  invented {t.invented if dom == 'overall' else ''}"
         )
     if args.out:
-        args.out.write_text(rep.model_dump_json(indent=1))
+        args.out.write_text(json.dumps([r.model_dump(mode="json") for r in res], indent=1))
 
 
 if __name__ == "__main__":

@@ -160,7 +160,7 @@ def test_stt_wer_hand_counted() -> None:
     assert (r.details["insertions"], r.details["deletions"], r.details["substitutions"]) == (1, 2, 0)
     assert r.score == pytest.approx(3 / 7, abs=1e-4)
     assert r.normalized_score == pytest.approx(1 - 3 / 7, abs=1e-4)
-    assert r.params["normalizer"] == "vb-eva-2"
+    assert r.params["normalizer"] == "vb-eva-3"
 
 
 def test_agent_speech_fidelity_offline(small: ConversationContext) -> None:

@@ -32,7 +32,6 @@ def fault_config(out: Path, count_file: Path, duration_s: float = 0.3, **over: A
             "faults": [{"scenario_id": "bb.3", "trial": 2, "attempt": 0, "fault": "crash"}],
         },
         "simulator": {
-            "kind": "scripted",
             "faults": [{"scenario_id": "bb.2", "trial": 1, "attempt": 0, "fault": "invalid"}],
         },
     }

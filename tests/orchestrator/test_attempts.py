@@ -25,7 +25,7 @@ def _job(
     cfg = RunConfig.model_validate(
         {
             "agent": {"profile": "scripted", **(agent or {})},
-            "simulator": {"kind": "scripted", **(sim or {})},
+            "simulator": {**(sim or {})},
             "time_limit_s": time_limit_s,
             "conversation_fn": conversation_fn,
         }

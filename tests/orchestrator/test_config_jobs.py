@@ -87,3 +87,22 @@ def test_builtin_default_run_is_airline_and_filters_reach_other_domains() -> Non
     assert [s.scenario_id for s in itsm] == ["it.1", "it.2", "it.3"]
     picked = expand(load_run_config(None, {"scenarios": ["hr.2", "bb.1"]}, environ={}), ds)
     assert sorted(s.scenario_id for s in picked) == ["bb.1", "hr.2"]
+
+
+def test_fail_under_names_a_metric_as_the_summary_nests_it() -> None:
+    """The run summary nests pass@1 as ``metrics.overall_scores.<name>.mean`` with its CI beside
+    it; a user names it by a dotted suffix or by the metric alone (its mean)."""
+    summary = {
+        "metrics": {
+            "overall_scores": {
+                "EVA-A_pass": {"mean": 0.4, "ci_low": 0.1, "ci_high": 0.7},
+                "EVA-X_pass": {"mean": 0.9},
+            },
+            "per_domain": {"airline": {"EVA-X_pass": {"mean": 0.2}}},
+        }
+    }
+    assert check_fail_under(summary, {"EVA-A_pass.mean": 0.3}) == []
+    assert check_fail_under(summary, {"EVA-A_pass": 0.5}) == ["EVA-A_pass=0.4 < 0.5"]
+    assert check_fail_under(summary, {"overall_scores.EVA-X_pass": 0.5}) == []
+    problems = check_fail_under(summary, {"EVA-X_pass": 0.5})
+    assert problems and problems[0].startswith("EVA-X_pass: ambiguous key")

@@ -13,6 +13,7 @@ from voxbench.cli.main import build_parser
 from voxbench.cli.run import OFFLINE_DEFAULT_CALL
 from voxbench.pipelines.agent.profiles import AgentProfile
 from voxbench.pipelines.call.spec import ScriptedAgent
+from voxbench.pipelines.caller.registry import DEFAULT_CALLER
 from voxbench.pipelines.config import CallConfig
 
 
@@ -44,10 +45,11 @@ def test_explicit_choices_are_kept(tmp_path: Path) -> None:
 
 
 def _run_cfg(argv: list[str]):  # type: ignore[no-untyped-def]
-    from voxbench.cli.run import cli_overrides, load_with_default_caller
+    from voxbench.cli.run import cli_overrides
+    from voxbench.orchestrator import load_run_config
 
     args = build_parser().parse_args(["run", *argv])
-    return load_with_default_caller(args.config, cli_overrides(args))
+    return load_run_config(args.config, cli_overrides(args))
 
 
 def test_a_live_run_naming_no_caller_gets_the_goal_caller(
@@ -58,7 +60,8 @@ def test_a_live_run_naming_no_caller_gets_the_goal_caller(
     assert _cfg([]).simulator.kind == "goal"  # experiment's offline stack
     assert _run_cfg(["--offline-default"]).simulator.kind == "goal"
     assert _run_cfg(["--offline-default", "--simulator", "trace"]).simulator.kind == "trace"
-    assert _run_cfg(["--agent", "scripted"]).simulator.kind == "scripted"  # not live: untouched
+    # the one default, whoever reads the config (the scripted agent runs no caller: unused)
+    assert _run_cfg(["--agent", "scripted"]).simulator.kind == DEFAULT_CALLER == "goal"
     y = tmp_path / "c.yaml"
     y.write_text(yaml.safe_dump({"simulator": {"kind": "llm"}}))
     assert _run_cfg(["--offline-default", "--config", str(y)]).simulator.kind == "llm"

@@ -50,7 +50,7 @@ def test_clean_run_and_provenance(tmp_path: Path) -> None:
 
 
 def test_always_invalid_gives_up_after_max_attempts(tmp_path: Path) -> None:
-    sim = {"kind": "scripted", "faults": [{"scenario_id": "bb.1", "fault": "invalid"}]}
+    sim = {"faults": [{"scenario_id": "bb.1", "fault": "invalid"}]}
     s = run_benchmark(_cfg(tmp_path, simulator=sim)).summary
     assert (s["completed"], s["validation_failed"], s["regenerated"], s["validation_failures"]) == (
         0,
@@ -170,7 +170,7 @@ def test_cli_fail_under_sets_exit_code(tmp_path: Path) -> None:
 
 def test_eval_gate_regenerates_and_scoring_writes_metrics_summary(tmp_path: Path) -> None:
     pytest.importorskip("voxbench.eval.runner", reason="voxbench.eval is not installed")
-    sim = {"kind": "scripted", "faults": [{"scenario_id": "bb.1", "attempt": 0, "fault": "invalid"}]}
+    sim = {"faults": [{"scenario_id": "bb.1", "attempt": 0, "fault": "invalid"}]}
     res = run_benchmark(_cfg(tmp_path, simulator=sim, validation={"validator": "eval"}, score=True))
     s = res.summary
     assert s["validator"] == "eval"

@@ -27,9 +27,8 @@ from pipecat.services.llm_service import FunctionCallParams
 from pipecat.tests.utils import SleepFrame, run_test
 
 from tests.fakes.services import FakeTTS
-from voxbench.pipelines.bundles import SimulatorServices
-from voxbench.pipelines.caller.llm_service import make_caller_llm
-from voxbench.pipelines.caller.llm_simulator import END_CALL, prepare_llm_caller
+from voxbench.pipelines.caller.llm_setup import llm_caller_services
+from voxbench.pipelines.caller.llm_simulator import END_CALL
 from voxbench.pipelines.config import CallConfig
 from voxbench.pipelines.local_stack import SIMULATOR_LLM
 from voxbench.pipelines.scenario_input import CallScenario
@@ -59,8 +58,9 @@ async def test_caller_stays_in_character_through_builtin_bb1(caller_server: Any)
     dd = load_dataset(None, ["airline"]).domains["airline"]
     call = CallScenario.from_domain(dd, "bb.1")
     last = str(call.resolver.resolve("<LAST_NAME>"))
-    services = SimulatorServices(tts=FakeTTS(), llm=make_caller_llm(SIMULATOR_LLM, server=caller_server))
-    prepare_llm_caller(call, services, CallConfig())
+    services = llm_caller_services(
+        call, CallConfig().simulator.llm, SIMULATOR_LLM, tts=FakeTTS(), stt=None, server=caller_server
+    )
     llm = services.llm
     assert llm is not None
     hung_up: list[dict[str, Any]] = []

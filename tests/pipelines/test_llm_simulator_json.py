@@ -19,9 +19,9 @@ import soundfile as sf
 from tests.fakes.openai_server import FakeChatServer
 from tests.fakes.services import FakeLLM, FakeSTT, FakeTTS, Reply
 from tests.pipelines.test_call_fakes import call_input, fast_config
-from voxbench.pipelines.bundles import AgentServices, SimulatorServices
+from voxbench.pipelines.bundles import AgentServices
 from voxbench.pipelines.call.runner import run_call
-from voxbench.pipelines.caller.llm_service import CallerRules, make_caller_llm
+from voxbench.pipelines.caller.llm_setup import llm_caller_services
 from voxbench.pipelines.caller.turn_json import caller_turn_json
 from voxbench.pipelines.config import CallConfig, LLMSimConfig, SimulatorConfig, TurnConfig, VADConfig
 from voxbench.pipelines.services import LLMConfig
@@ -80,8 +80,8 @@ def test_json_caller_answers_waits_through_a_hold_and_hangs_up_after_goodbye(
             # waits for speech to start, so hanging up at end_call (not after the goodbye) would cut it
             tts = FakeTTS(f0=220.0, first_audio_delay_s=0.8, stop_frame_timeout_s=2.0)
             cfg = _config()
-            rules = CallerRules.for_call(call, cfg.simulator.llm)  # built configured, as CallSession does
-            sim = SimulatorServices(tts=tts, stt=FakeSTT(heard), llm=make_caller_llm(llm_cfg, rules=rules))
+            # built configured (brief, guards, record info), as CallSession does
+            sim = llm_caller_services(call, cfg.simulator.llm, llm_cfg, tts=tts, stt=FakeSTT(heard))
             return await run_call(call, cfg, _agent(opening), sim, tmp_path), server
 
     # the fake server answers on the same loop over a real socket: the virtual clock holds

@@ -7,6 +7,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from voxbench.pipelines.caller.registry import CALLERS, DEFAULT_CALLER, caller_kinds
+
 
 def add_parser(sub: Any) -> None:
     p = sub.add_parser("call", help="run one live bot-to-bot call and record it")
@@ -22,10 +24,9 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--profiles", action="append", help="YAML file of extra agent profiles (repeatable)")
     p.add_argument(
         "--simulator",
-        default="goal",
-        choices=["goal", "trace", "llm"],
-        help="goal (default): answers what the agent asks by the scenario's decision tree (no LLM); "
-        "trace: replay the reference caller lines; llm: an LLM caller (Qwen2.5-Coder-1.5B, JSON turns)",
+        default=DEFAULT_CALLER,
+        choices=caller_kinds(),
+        help="; ".join(f"{e.kind}: {e.summary}" for e in CALLERS.values()) + f" (default {DEFAULT_CALLER})",
     )
     p.add_argument("--out", required=True, help="record directory to write")
     p.add_argument("--telephony", action="store_true", help="mu-law 8 kHz Twilio media stream on the wire")

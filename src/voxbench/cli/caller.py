@@ -1,8 +1,9 @@
 """`voxbench caller check`: a simulated caller against each scenario's reference conversation, as text.
 
-Gives the reference agent turns to the caller in order and compares its replies with what the
-reference caller disclosed and decided (see ``pipelines/caller/goal/check.py``); prints a table
-per domain and writes the full report (every turn) as JSON.
+Gives the reference agent turns to the caller in order and grades its replies against what the
+reference caller disclosed and decided, with the bench's own matcher (``voxbench/bench``); prints
+per domain the in-sample, k-fold-by-scenario and leave-one-domain-out figures side by side, a
+progress line per domain and fold while it runs, and writes the full report (every turn) as JSON.
 """
 
 from __future__ import annotations
@@ -13,9 +14,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from voxbench.pipelines.caller.goal.check import CheckReport, GoalTextCaller, resolved_scenarios, run_check
+from voxbench.bench.caller_check import resolved_scenarios
+from voxbench.bench.callers import CallerKind, GoalLearned, GoalRules
+from voxbench.bench.cv import SPLITS, CheckReport, grade
 
 COLUMNS = (
+    ("scenarios", "scenarios"),
     ("requests_answered_right_pct", "requests ok %"),
     ("facts_withheld_pct", "withheld %"),
     ("invented_facts", "invented"),
@@ -24,107 +28,86 @@ COLUMNS = (
     ("missed_endings", "missed end"),
     ("ms_per_turn", "ms/turn"),
 )
+SPLIT_LABEL = {"in_sample": "in-sample", "kfold": "k-fold", "lodo": "LODO"}
+SIMULATORS = ("goal", "goal+learned", "llm")
 
 
 def add_parser(sub: Any) -> None:
     p = sub.add_parser("caller", help="simulated-caller tools")
     csub = p.add_subparsers(dest="caller_command", required=True)
-    c = csub.add_parser(
-        "check", help="text-only bench of a caller over the scenarios' reference conversations"
-    )
+    c = csub.add_parser("check", help="text-only bench of a caller over the scenarios' reference conversations")
     c.add_argument("--data", required=True, help="EVA-format dataset folder (holds data/ and configs/)")
     c.add_argument("--domain", action="append", help="only this domain (repeatable)")
-    c.add_argument("--simulator", choices=["goal", "llm"], default="goal")
-    c.add_argument(
-        "--limit",
-        type=int,
-        default=None,
-        help="only the first N scenarios of each domain (the LLM caller is slow)",
-    )
+    c.add_argument("--simulator", choices=SIMULATORS, default="goal",
+                   help="goal: rules only; goal+learned: with the fact model fitted on the training folds; llm")  # fmt: skip
+    c.add_argument("--limit", type=int, default=None, help="only the first N scenarios of each domain")
     c.add_argument("--seed", type=int, default=0, help="goal caller phrasing seed")
-    c.add_argument(
-        "--classifier",
-        choices=["rules", "llm"],
-        default="rules",
-        help="goal: 'llm' adds the embedded LLM as a grammar-constrained chooser when the rules are unsure",
-    )
+    c.add_argument("--folds", type=int, default=5, help="k of the k-fold by scenario")
+    c.add_argument("--fold-seed", type=int, default=0, help="seed of the k-fold split")
+    c.add_argument("--classifier", choices=["rules", "llm"], default="rules",
+                   help="goal: 'llm' adds the embedded LLM as a grammar-constrained chooser when the rules are unsure")  # fmt: skip
     c.add_argument("--classifier-model", default="qwen-1.5b", help="goal --classifier llm: local model key")
-    c.add_argument("--threads", type=int, default=None, help="llm: generation threads")
+    c.add_argument("--llm-base-url", default=None, help="llm: an OpenAI-compatible endpoint (default: the embedded model)")
+    c.add_argument("--llm-model", default="qwen2.5-coder-1.5b", help="llm: the model name (or local model key)")
+    c.add_argument("--llm-api-key-env", default="OPENAI_API_KEY", help="llm: environment variable holding the key")
+    c.add_argument("--threads", type=int, default=None, help="embedded models: generation threads")
     c.add_argument("--out", default="caller_check.json", help="where to write the report")
     c.set_defaults(func=run_caller_check)
 
 
-def _row(name: str, s: dict[str, Any]) -> str:
-    cells = [f"{name:<12}", f"{s.get('scenarios', 0):>9}"]
-    for key, label in COLUMNS:
-        v = s.get(key)
-        cells.append(f"{'-' if v is None else v:>{len(label)}}")
-    return " ".join(cells)
+def _cells(s: dict[str, Any]) -> list[str]:
+    return [f"{'-' if (v := s.get(key)) is None else v:>{len(label)}}" for key, label in COLUMNS]
 
 
 def print_table(report: CheckReport) -> None:
-    print(
-        f"caller check: simulator={report.simulator} data={report.data}"
-        + (f" limit={report.limit}" if report.limit else "")
-    )
-    print(" ".join([f"{'domain':<12}", f"{'scenarios':>9}", *(label for _, label in COLUMNS)]))
-    for d, s in report.domains.items():
-        print(_row(d, s))
-    print(_row("overall", report.overall))
-    errors = [r for r in report.scenarios if r.error]
+    """Per domain (then overall), one line per split: in-sample, k-fold, leave-one-domain-out."""
+    print(f"caller check: simulator={report.simulator} data={report.data} k={report.k} fold-seed={report.seed}"
+          + (f" limit={report.limit}" if report.limit else ""))  # fmt: skip
+    print(" ".join([f"{'domain':<12}", f"{'figures':<9}", *(label for _, label in COLUMNS)]))
+    domains = list(report.figures.get("in_sample", {}))
+    for d in domains:
+        for i, split in enumerate(SPLITS):
+            s = report.figures.get(split, {}).get(d)
+            if s is not None:
+                print(" ".join([f"{d if i == 0 else '':<12}", f"{SPLIT_LABEL[split]:<9}", *_cells(s)]))
+    errors = [r for r in report.scenarios.get("in_sample", []) if r.error]
     for r in errors[:5]:
         print(f"  ERROR {r.domain}/{r.scenario_id}: {r.error}", file=sys.stderr)
     if report.note:
         print(f"note: {report.note}")
 
 
-def _goal_with_llm_classifier(args: argparse.Namespace, scenarios: list[Any]) -> CheckReport:
-    """The goal caller with the embedded LLM as its unsure-case chooser (one server for the run)."""
-    from voxbench.localmodels import LlamaServer, default_judge_llm
-    from voxbench.pipelines.caller.goal.classifier_llm import LLMChoiceClassifier, LocalChoiceLLM
+def _kind(args: argparse.Namespace) -> tuple[CallerKind, Any]:
+    """The caller kind to grade, and what to close after (a model server), if anything."""
+    if args.simulator == "llm":
+        from voxbench.bench.llm_caller import LLMCaller
 
-    server = LlamaServer(default_judge_llm(args.classifier_model), n_threads=args.threads, n_ctx=4096).start()
-    try:
+        llm = LLMCaller(args.llm_base_url, args.llm_model, args.llm_api_key_env, args.threads)
+        return llm, llm
+    if args.simulator == "goal+learned":
+        return GoalLearned(seed=args.seed), None
+    if args.classifier == "llm":
+        from voxbench.localmodels import LlamaServer, default_judge_llm
+        from voxbench.pipelines.caller.goal.classifier_llm import LLMChoiceClassifier, LocalChoiceLLM
+
+        server = LlamaServer(default_judge_llm(args.classifier_model), n_threads=args.threads, n_ctx=4096).start()
         hook = LLMChoiceClassifier(LocalChoiceLLM(server.base_url, server.model), name=args.classifier_model)
-        report = run_check(
-            scenarios, lambda d, s: GoalTextCaller(s, seed=args.seed, hook=hook), "goal+llm",
-            str(args.data), args.limit,
-        )  # fmt: skip
-        per_call = hook.ms_total / hook.calls if hook.calls else 0.0
-        report.note = (
-            f"LLM classifier ({server.model}) asked {hook.calls} times, {per_call:.0f} ms per call; "
-            "ms/turn includes those calls"
-        )
-        return report
-    finally:
-        server.stop()
+        return GoalRules(seed=args.seed, hook=hook, name="goal+llm-classifier"), server
+    return GoalRules(seed=args.seed), None
 
 
 def run_caller_check(args: argparse.Namespace) -> int:
     scenarios = resolved_scenarios(args.data, args.domain)
-    if args.simulator == "goal" and args.classifier == "llm":
-        report = _goal_with_llm_classifier(args, scenarios)
-    elif args.simulator == "goal":
-        report = run_check(
-            scenarios, lambda d, s: GoalTextCaller(s, seed=args.seed), "goal", str(args.data), args.limit
-        )
-    else:
-        from voxbench.pipelines.caller.goal.check_llm import LLMCallerFactory
-
-        factory = LLMCallerFactory(threads=args.threads)
-        try:
-            note = "LLM caller text path (Qwen2.5-Coder-1.5B, JSON turns, echo/give-up guards)"
-            if args.limit:
-                note += (
-                    f"; first {args.limit} scenarios of each domain only (seconds per turn on this machine)"
-                )
-            report = run_check(
-                scenarios, factory.make, "llm", str(args.data), args.limit, note,
-                on_scenario=lambda r: print(f"  {r.domain}/{r.scenario_id}: {r.tally.summary()}", file=sys.stderr),
-            )  # fmt: skip
-        finally:
-            factory.close()
-    Path(args.out).write_text(json.dumps(report.model_dump(mode="json"), indent=1, ensure_ascii=False))
+    kind, closer = _kind(args)
+    try:
+        report = grade(kind, scenarios, str(args.data), k=args.folds, seed=args.fold_seed, limit=args.limit)
+    finally:
+        if closer is not None:
+            (closer.close if hasattr(closer, "close") else closer.stop)()
+    out = Path(args.out)
+    tmp = out.with_suffix(out.suffix + ".tmp")
+    tmp.write_text(json.dumps(report.model_dump(mode="json"), indent=1, ensure_ascii=False))
+    tmp.replace(out)
     print_table(report)
     print(f"report: {args.out}")
     return 0

@@ -15,6 +15,8 @@ import json
 import sys
 from typing import TYPE_CHECKING, Any
 
+from voxbench.pipelines.caller.registry import DEFAULT_CALLER, caller_kinds
+
 if TYPE_CHECKING:
     from voxbench.orchestrator.config import RunConfig
 
@@ -35,8 +37,8 @@ def add_parser(sub: Any) -> None:
     )
     p.add_argument(
         "--simulator",
-        choices=("goal", "trace", "llm", "scripted"),
-        help="user simulator kind (a live run naming none: goal)",
+        choices=caller_kinds(),
+        help=f"simulated caller kind (default {DEFAULT_CALLER})",
     )
     p.add_argument("--concurrency", type=int, help="conversations at once")
     p.add_argument("--time-limit", type=float, help="seconds per conversation")
@@ -49,7 +51,8 @@ def add_parser(sub: Any) -> None:
 
 def experiment_base_config(args: argparse.Namespace) -> RunConfig:
     """The run config from YAML < env < flags; no agent anywhere means the offline stack."""
-    from voxbench.cli.run import OFFLINE_DEFAULT_CALL, load_with_default_caller
+    from voxbench.cli.run import OFFLINE_DEFAULT_CALL
+    from voxbench.orchestrator import load_run_config
 
     cli: dict[str, Any] = {
         "dataset": args.data,
@@ -63,13 +66,13 @@ def experiment_base_config(args: argparse.Namespace) -> RunConfig:
         "agent": {"profile": args.agent} if args.agent else None,
         "simulator": {"kind": args.simulator} if args.simulator else None,
     }
-    base = load_with_default_caller(args.config, {k: v for k, v in cli.items() if v is not None})
+    base = load_run_config(args.config, {k: v for k, v in cli.items() if v is not None})
     if not ({"agent", "conversation_fn"} & base.model_fields_set):
         # no agent anywhere (flag, YAML, env): the live offline stack `voxbench run` uses, not
         # the no-audio scripted agent whose table would hold only conversation_valid_end
         cli["agent"] = {"profile": "offline-default"}
         cli["call"] = OFFLINE_DEFAULT_CALL
-        base = load_with_default_caller(args.config, {k: v for k, v in cli.items() if v is not None})
+        base = load_run_config(args.config, {k: v for k, v in cli.items() if v is not None})
         print(
             "agent: offline-default (live, local models; --agent scripted for the no-audio one)",
             file=sys.stderr,

@@ -1,4 +1,5 @@
-"""`voxbench judges calibrate`: measure a judge's agreement with human labels.
+"""`voxbench judges calibrate`: measure a judge's agreement with human labels
+(`calibrate-gate`, the validation gate on labelled faults, is in `judges_gate`).
 
 Scores EVA's human-labelled judge-validation sets (`--dataset DIR` of *.jsonl) and, with
 `--records RUN_DIR`, voxbench records that carry a `human_rating` from a mic-in-the-loop
@@ -45,6 +46,9 @@ def add_parser(sub: Any) -> None:
     )
     add_judge_args(c)
     c.set_defaults(func=run_calibrate)
+    from voxbench.cli import judges_gate
+
+    judges_gate.add_parser(jsub)
 
 
 def _find_agent_config(dataset: Path) -> Path | None:

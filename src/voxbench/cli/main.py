@@ -26,6 +26,7 @@ COMMANDS = {
     "judges": "voxbench.cli.judges",
     "caller": "voxbench.cli.caller",
     "selftest": "voxbench.cli.selftest",
+    "compare": "voxbench.cli.compare",
 }
 
 

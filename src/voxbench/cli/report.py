@@ -7,6 +7,8 @@ import os
 from pathlib import Path
 from typing import Any
 
+from voxbench.cli._junit import add_junit_args, write_junit_from_args
+
 
 def add_parser(sub: Any) -> None:
     p = sub.add_parser(
@@ -23,6 +25,7 @@ def add_parser(sub: Any) -> None:
     p.add_argument(
         "--markdown", action="store_true", help="print the Markdown summary instead of the terminal one"
     )
+    add_junit_args(p)
     p.set_defaults(func=run_report)
 
 
@@ -31,6 +34,7 @@ def run_report(args: argparse.Namespace) -> int:
 
     rep = build_report(args.runs, args.out, copy_audio=not args.link_audio)
     print(rep.markdown if args.markdown else rep.terminal)
+    write_junit_from_args(args, args.runs)
     step = os.environ.get("GITHUB_STEP_SUMMARY")
     if step:
         with open(step, "a", encoding="utf-8") as f:

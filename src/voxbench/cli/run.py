@@ -13,12 +13,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-SIMULATORS = ("goal", "trace", "llm", "scripted")
-DEFAULT_LIVE_CALLER = {"kind": "goal"}
-"""The caller of a live run that names none (flag, YAML or env): the goal-directed caller, which
-answers what the agent asks by the scenario's decision tree (the trace caller replays the
-reference lines whatever the agent says; the LLM caller drifts on small local models)."""
-
+from voxbench.cli._junit import add_junit_args, write_junit_from_args
+from voxbench.pipelines.caller.registry import DEFAULT_CALLER, caller_kinds
 
 OFFLINE_DEFAULT_CALL = {
     "simulator": {"trace": {"hold_max_s": 3.5, "hold_gap_s": 40.0}, "goal": {"statement_wait_s": 8.0}}
@@ -58,8 +54,8 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--agent", help="agent profile name (scripted = the no-audio scripted agent)")
     p.add_argument(
         "--simulator",
-        choices=SIMULATORS,
-        help="user simulator kind (a live run naming none: goal, the goal-directed caller)",
+        choices=caller_kinds(),
+        help=f"simulated caller kind (default {DEFAULT_CALLER}; see docs/simulators.md)",
     )
     p.add_argument("--validator", choices=("auto", "builtin", "eval"), help="validation gate")
     p.add_argument(
@@ -76,6 +72,7 @@ def add_parser(sub: Any) -> None:
         help="no progress display (a table on a TTY, one line per change otherwise)",
     )
     p.add_argument("--no-score", action="store_true", help="skip scoring with voxbench.eval")
+    add_junit_args(p)
     p.add_argument(
         "--offline-default", action="store_true", help="built-in data with the offline default stack"
     )
@@ -118,17 +115,6 @@ def cli_overrides(args: argparse.Namespace) -> dict[str, Any]:
     return {k: v for k, v in o.items() if v is not None}
 
 
-def load_with_default_caller(config_path: str | None, overrides: dict[str, Any]) -> Any:
-    """The run config (YAML < env < flags); a live run that names no simulator anywhere gets
-    :data:`DEFAULT_LIVE_CALLER`. Scripted runs keep theirs (it is not used)."""
-    from voxbench.orchestrator import load_run_config
-
-    config = load_run_config(config_path, overrides)
-    if config.resolved_conversation_fn() == "live" and "simulator" not in config.model_fields_set:
-        config = load_run_config(config_path, {**overrides, "simulator": DEFAULT_LIVE_CALLER})
-    return config
-
-
 def time_by_step_line(session: dict[str, Any]) -> str | None:
     """``time by step (3 attempts): warming the agent's LLM on its policy and tools 120 s (31%), ...``:
     where a live run's minutes went (model loading, warm-up, the calls), biggest first."""
@@ -144,10 +130,10 @@ def time_by_step_line(session: dict[str, Any]) -> str | None:
 
 
 def run_cmd(args: argparse.Namespace) -> int:
-    from voxbench.orchestrator import Orchestrator, RunLocked, check_fail_under
+    from voxbench.orchestrator import Orchestrator, RunLocked, check_fail_under, load_run_config
     from voxbench.orchestrator.progress import LineProgress, RichProgress
 
-    config = load_with_default_caller(args.config, cli_overrides(args))
+    config = load_run_config(args.config, cli_overrides(args))
     if config.resolved_conversation_fn() == "live":
         # a missing key/extra fails here, before any call starts (an unknown profile already
         # failed while the config was read)
@@ -183,6 +169,7 @@ def run_cmd(args: argparse.Namespace) -> int:
         print(steps)
     _print_conversations(result.run_dir)
     _print_headline(s.get("metrics"))
+    write_junit_from_args(args, [result.run_dir])
     if result.interrupted:
         print("interrupted: rerun the same command to resume", file=sys.stderr)
         return 130

@@ -249,7 +249,11 @@ def overall_scores(records: list[ScoredRecord], seed: int, num_draws: int) -> di
     out: dict[str, Any] = {}
     total = len(records)
     for comp in COMPOSITES:
-        vals = [r.aggregates.get(comp.name) for r in records]
+        # a record whose composites were never computed (no aggregates at all, e.g. read
+        # back from an older metrics file) is missing, not a None value; an empty run has
+        # every composite present with count 0 and a null mean
+        missing = sum(1 for r in records if comp.name not in r.aggregates)
+        vals = [r.aggregates[comp.name] for r in records if comp.name in r.aggregates]
         got = [v for v in vals if v is not None]
         m = round(mean(got), 4) if got else None
         lo, hi, ns = bootstrap_ci(
@@ -259,6 +263,7 @@ def overall_scores(records: list[ScoredRecord], seed: int, num_draws: int) -> di
             "mean": m,
             "count": len(got),
             "none_count": len(vals) - len(got),
+            "missing_count": missing,
             "total_records": total,
             "success_rate": m
             if comp.kind != "mean"

@@ -125,7 +125,10 @@ class ConversationContext:
         return self.conversation_ended_reason == "inactivity_timeout" and self.last_audio_speaker() == "user"
 
     def tool_turns(self) -> set[int]:
-        return {c.turn_id for c in self.tool_calls}
+        """Turns with a tool call: the parsed calls, and (EVA's rule) every turn whose
+        conversation trace has a `tool_call` entry, for a context given only a trace."""
+        trace = {e.get("turn_id") for e in self.conversation_trace or () if e.get("type") == "tool_call"}
+        return {c.turn_id for c in self.tool_calls} | {t for t in trace if isinstance(t, int)}
 
     def to_dict(self) -> dict[str, Any]:
         """A deep copy as plain data, without the three databases."""
@@ -186,7 +189,11 @@ def segment(
     for ev in events:
         if ev.kind in TEXT_KINDS and ev.text.strip():
             who = "user" if ev.kind.startswith("user") else "assistant"
-            s = near[who](ev.t)
+            # the caller side's transcript of the agent is made after the agent's audio (it
+            # belongs to the session that had started, not to a nearer next one); the
+            # agent's STT of the caller is logged on the agent's clock, which may run ahead
+            # of the caller's audio stamps, so it goes to the nearest session
+            s = near[who].started_by(ev.t) if ev.kind == "assistant_transcribed" else near[who](ev.t)
             if s is None:
                 orphan_texts.append(ev)
             else:
@@ -279,6 +286,7 @@ def segment(
         _untranscribed_last_turn(ctx)
     ctx.intended_assistant_turns = joined("assistant_intended")
     ctx.transcribed_assistant_turns = joined("assistant_transcribed")
+    speaker_turn_keys(ctx, users, assts)
     ctx.tool_calls = calls
     turn_ids = [*users, *assts, *(c.turn_id for c in calls)]
     ctx.num_turns = max(turn_ids) if turn_ids else 0
@@ -288,6 +296,25 @@ def segment(
     for turns in (ctx.intended_user_turns, ctx.transcribed_user_turns):
         for t, text in turns.items():
             turns[t] = text.replace(f" {TAG_CUT_BY_ASSISTANT}", "").replace(TAG_CUT_BY_ASSISTANT, "")
+
+
+def speaker_turn_keys(
+    ctx: ConversationContext, users: dict[int, list[tuple[float, float]]], assts: dict[int, list[tuple[float, float]]]
+) -> None:
+    """EVA's shape of the intended texts: every turn in which the caller had audio has an
+    intended-text entry, "" when the simulator logged no speech for it (an empty caller
+    session that still belongs to the turn), and in an S2S conversation every agent turn
+    has an intended-text entry, "" when the agent logged none. Only these two: an empty
+    STT entry would count as words missed (stt_wer, entity fidelity) where no STT log
+    exists at all, so the transcribed maps keep only turns with text."""
+    fills = [(users, ctx.intended_user_turns)] if ctx.intended_user_turns else []
+    if ctx.pipeline_type == "s2s":
+        fills.append((assts, ctx.intended_assistant_turns))
+    for turns, m in fills:
+        if any(t not in m for t in turns):
+            filled = {t: m.get(t, "") for t in {*m, *turns}}
+            m.clear()
+            m.update(sorted(filled.items()))
 
 
 def _untranscribed_last_turn(ctx: ConversationContext) -> None:
@@ -340,15 +367,18 @@ def build_trace(
     cascade = ctx.pipeline_type == "cascade"
     user_src, user_type = (
         (ctx.transcribed_user_turns, "transcribed")
-        if cascade and ctx.transcribed_user_turns
+        if cascade and any(ctx.transcribed_user_turns.values())
         else (ctx.intended_user_turns, "intended")
     )
     asst_src, asst_type = (
         (ctx.intended_assistant_turns, "intended")
-        if ctx.intended_assistant_turns
+        if any(ctx.intended_assistant_turns.values())
         else (ctx.transcribed_assistant_turns, "transcribed")
     )
     items: list[tuple[int, float, int, dict[str, Any]]] = []
+    # a turn whose text map entry is "" (audio but no text of that kind) has nothing to show
+    user_src = {t: x for t, x in user_src.items() if x}
+    asst_src = {t: x for t, x in asst_src.items() if x}
     for t, text in user_src.items():
         at = min((s for s, _ in users.get(t, [])), default=float("-inf"))
         kind = "intended" if t in ctx.stt_fallback_turns else user_type

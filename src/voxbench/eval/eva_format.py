@@ -38,11 +38,14 @@ def is_eva_record(path: Path) -> bool:
     return (path / "result.json").is_file() and (path / "audit_log.json").is_file()
 
 
-def parse_trial_record_id(rid: str) -> tuple[str, int]:
-    """`1.1.2/trial_3` or `1.1.2_trial_3` -> ("1.1.2", 3); archive suffixes are stripped."""
+def parse_trial_record_id(rid: str) -> tuple[str, int | None]:
+    """`1.1.2/trial_3` or `1.1.2_trial_3` -> ("1.1.2", 3); archive suffixes (`_attempt_2`,
+    `_failed_attempt_1`, ...) are stripped first. An id without a trial at its end (none
+    at all, `1.1.2_trial_3_notes`, an empty id) has no trial: None, not 0, since trial 0
+    is a real trial (`trial_0`)."""
     rid = _SUFFIX_RE.sub("", rid)
     m = _TRIAL_RE.match(rid)
-    return (m["id"], int(m["trial"])) if m else (rid, 0)
+    return (m["id"], int(m["trial"])) if m else (rid, None)
 
 
 def _jsonl(p: Path) -> list[dict[str, Any]]:
@@ -183,6 +186,28 @@ def _valid_end(sim: list[dict[str, Any]]) -> bool | None:
     return (last.get("type") or last.get("event_type")) == "connection_state" and reason == "goodbye"
 
 
+def sim_events_problem(
+    folder: Path, sim: list[dict[str, Any]], torn: dict[str, str]
+) -> dict[str, str] | None:
+    """Why the simulator log cannot tell how the call ended, if it cannot: no file, a file
+    without events, or a last line that does not parse (EVA: "Failed to parse ...")."""
+    present = [n for n in SIM_EVENT_FILES if (folder / n).is_file()]
+    if not present:
+        return {
+            "kind": "missing",
+            "message": f"no simulator events file ({' or '.join(SIM_EVENT_FILES)}) in {folder}",
+        }
+    name = present[0]
+    if name in torn:
+        return {
+            "kind": "malformed",
+            "message": f"Failed to parse the last line of {name}: {torn[name][:200]!r}",
+        }
+    if not sim:
+        return {"kind": "empty", "message": f"{folder / name} is empty: no simulator events"}
+    return None
+
+
 def run_language(folder: Path) -> str:
     """The run's language (EVA's RunConfig.language in the run's config.json), "en" if unset:
     WER normalisation is chosen by it."""
@@ -222,7 +247,7 @@ def load_eva_context(
     ctx = ConversationContext(
         record_id=rid,
         scenario_id=sid,
-        trial=trial,
+        trial=trial or 0,  # a record without trials is the run's only trial
         domain=domain or "",
         pipeline_type=pipeline_type,
         language=language or run_language(folder),
@@ -239,6 +264,8 @@ def load_eva_context(
             setattr(ctx, attr, read_json(p))
     if torn:
         ctx.extra["torn_logs"] = torn
+    if (problem := sim_events_problem(folder, sim, torn)) is not None:
+        ctx.extra["sim_events_problem"] = problem
     audit = _audit(folder)
     segment(
         eva_history(folder, pipeline_type, logs=logs, audit=audit),

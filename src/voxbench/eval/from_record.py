@@ -127,6 +127,7 @@ def context_from_bundle(bundle: RecordBundle) -> ConversationContext:
     ):
         ctx.extra["agent_transcript_source"] = "post_call"  # fidelity metrics say how they were made
     segment(history_from_events(bundle), ctx)
+    _caller_post_call(bundle, ctx)
     for e in bundle.events:
         if isinstance(e, StageTiming):
             ctx.stage_latencies.setdefault(e.stage, []).append(e.seconds)
@@ -143,6 +144,28 @@ def context_from_bundle(bundle: RecordBundle) -> ConversationContext:
         if p is not None and p.is_file():
             ctx.audio_paths[which] = str(p)
     return ctx
+
+
+def _caller_post_call(bundle: RecordBundle, ctx: ConversationContext) -> None:
+    """What the caller's own recording said, per caller turn (post-call transcripts of the
+    user channel; user_speech_fidelity compares them with what the caller meant). Each
+    transcript goes to the caller turn whose speech started last before it."""
+    heard = [
+        (e.t, e.text)
+        for e in bundle.events
+        if isinstance(e, Transcript) and e.channel == "user" and e.source == "post_call" and e.text.strip()
+    ]
+    if not heard:
+        return
+    starts = sorted(
+        (min(s for s, _ in spans), t) for t, spans in ctx.audio_timestamps_user_turns.items() if spans
+    )
+    out: dict[int, str] = {}
+    for t, text in heard:
+        turn = next((tid for s, tid in reversed(starts) if s <= t), None)
+        if turn is not None:
+            out[turn] = f"{out[turn]} {text}" if turn in out else text
+    ctx.extra["caller_post_call_transcripts"] = out
 
 
 def load_context(path: str | Path) -> ConversationContext:

@@ -6,11 +6,16 @@ from math import comb
 
 
 def _check(n: int, c: int, k: int) -> None:
+    """Every estimator refuses impossible counts, as EVA's do: more passes than trials
+    (c > n), more draws than trials (k > n), or a negative count."""
     if not 0 <= c <= n or not 0 <= k <= n:
         raise ValueError(f"need 0 <= c <= n and 0 <= k <= n, got n={n} c={c} k={k}")
 
 
 def pass_at_1(n: int, c: int) -> float:
+    _check(n, c, 0)
+    if n == 0:
+        raise ValueError("pass@1 needs at least one trial (n=0)")
     return c / n
 
 
@@ -35,7 +40,9 @@ def pass_power_k_observed(n: int, c: int, k: int) -> float:
 
 
 def pass_power_k_theoretical(n: int, c: int, k: int) -> float:
-    return (c / n) ** k
+    """(c/n)^k, the chance k independent trials all pass at the observed rate."""
+    _check(n, c, k)
+    return pass_at_1(n, c) ** k
 
 
 def scenario_pass_k(outcomes: list[bool], num_draws: int) -> dict[str, float] | None:

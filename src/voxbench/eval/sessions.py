@@ -97,6 +97,18 @@ class NearestIndex:
         self.starts = [s.start for s in sessions]
         self.ordered = all(a.start <= b.start and a.end <= b.end for a, b in itertools.pairwise(sessions))
 
+    def started_by(self, t: float) -> Session | None:
+        """The last session that started at or before `t`, else `nearest()`: where a
+        speech-to-text result belongs (it transcribes speech that had begun; it arrives
+        after the audio, often nearer the speaker's next session than its own)."""
+        starts = self.starts if self.ordered else sorted(s.start for s in self.sessions)
+        i = bisect.bisect_right(starts, t) - 1
+        if i < 0:
+            return self(t)
+        if self.ordered:
+            return self.sessions[i]
+        return max((s for s in self.sessions if s.start <= t), key=lambda s: s.start)
+
     def __call__(self, t: float) -> Session | None:
         ss = self.sessions
         if not self.ordered:

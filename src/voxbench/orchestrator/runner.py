@@ -200,9 +200,10 @@ class Orchestrator:
                 shutil.rmtree(stage, ignore_errors=True)
                 return
             self.timings.append((outcome.process_s, outcome.fn_s))
-            status, cause, source = await self._classify(outcome, stage)
+            status, cause, source, gate = await self._classify(outcome, stage)
             atomic_write_json(
-                stage / "attempt.json", {"outcome": outcome.model_dump(), "status": status, "cause": cause}
+                stage / "attempt.json",
+                {"outcome": outcome.model_dump(), "status": status, "cause": cause, "validation": gate},
             )
             if status == "completed":
                 layout.commit(stage, cid)
@@ -227,18 +228,23 @@ class Orchestrator:
             self.progress.update(self.stats)
             attempt += 1
 
-    async def _classify(self, outcome: AttemptOutcome, stage: Path) -> tuple[str, str | None, str | None]:
+    async def _classify(
+        self, outcome: AttemptOutcome, stage: Path
+    ) -> tuple[str, str | None, str | None, dict[str, Any]]:
+        """(status, cause, error source, the validator's details: which validators failed the
+        attempt and their evidence, kept in attempt.json for the summary and the report)."""
         if outcome.kind == "infra":
-            return "infra_failure", outcome.cause, outcome.error_source
+            return "infra_failure", outcome.cause, outcome.error_source, {}
         if outcome.kind == "invalid":
-            return "invalid", outcome.cause, outcome.error_source or "simulation"
+            return "invalid", outcome.cause, outcome.error_source or "simulation", {}
         try:
             res = await asyncio.to_thread(self.validator, stage)
         except Exception as exc:  # a broken validator must not pass a record silently
-            return "invalid", f"validator {self.validator.name} raised: {exc!r}", "validation"
+            return "invalid", f"validator {self.validator.name} raised: {exc!r}", "validation", {}
+        details = dict(res.details or {})
         if res.valid:
-            return "completed", None, None
-        return "invalid", res.reason, "validation"
+            return "completed", None, None, details
+        return "invalid", res.reason, "validation", details
 
     def _finished(self, status: str) -> None:
         s = self.stats

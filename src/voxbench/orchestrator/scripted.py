@@ -7,7 +7,7 @@ alone. It is deterministic in the job's seed. The job's agent (a
 matched on domain, scenario id, trial, condition and attempt::
 
     agent:     {profile: scripted, faults: [{scenario_id: bb.1, trial: 1, attempt: 0, fault: crash}]}
-    simulator: {kind: scripted, faults: [{scenario_id: bb.2, attempt: 0, fault: invalid}]}
+    simulator: {faults: [{scenario_id: bb.2, attempt: 0, fault: invalid}]}
 
 Faults: ``crash`` (process dies by SIGKILL), ``exception`` (raises), ``hang`` (never
 returns), ``socket_drop`` (record with status infra_failure), ``invalid`` (a finished call
@@ -153,7 +153,7 @@ def scripted_conversation(job: ConversationJob) -> Path:
         ended_at=datetime.now(UTC).isoformat(),
         duration_s=t + 4.0,
         agent=AgentInfo(name="scripted", architecture="scripted"),
-        simulator=SimulatorInfo(kind=job.simulator.kind),
+        simulator=SimulatorInfo(kind="scripted"),  # no caller runs: the scripted conversation stands in
         perturbation=_perturbation(job),
         seeds=job.spec.seeds.record(),
         initial_db_hash=db_hash(initial),

@@ -92,6 +92,7 @@ def build_summary(layout: RunLayout, specs: Iterable[ConversationSpec]) -> dict[
         "completed_rate": final["completed"] / n if n else 0.0,
         "infra_failure_causes": dict(causes),
         "infra_failure_details": infra_details,
+        "gate": gate_summary(layout, planned, states),
         "pacing": {
             "underruns": under,
             "late_chunks": late,
@@ -99,6 +100,49 @@ def build_summary(layout: RunLayout, specs: Iterable[ConversationSpec]) -> dict[
             "conversations_with_late_chunks": late_convs,
             "healthy": late_convs == 0,
         },
+    }
+
+
+def _attempt_json(p: Path) -> dict[str, Any]:
+    try:
+        data = json.loads((p / "attempt.json").read_text(encoding="utf-8"))
+        return data if isinstance(data, dict) else {}
+    except (OSError, ValueError):
+        return {}
+
+
+def gate_summary(layout: RunLayout, planned: list[str], states: Mapping[str, Any]) -> dict[str, Any]:
+    """The validation gate in the open: attempts each conversation used and, for every
+    discarded attempt, why (the validators that failed it and their evidence) and where its
+    record is kept."""
+    attempts: dict[str, int] = {}
+    discarded: list[dict[str, Any]] = []
+    for cid in planned:
+        st = states.get(cid)
+        if st is None:
+            continue
+        attempts[cid] = len(st.failed) + (1 if st.final_status else 0)
+        for n, status in sorted(st.failed.items()):
+            d = layout.failed_dir(cid, n)
+            rec, att = _record(d), _attempt_json(d)
+            gate = att.get("validation") or {}
+            discarded.append(
+                {
+                    "conversation_id": cid,
+                    "attempt": n,
+                    "status": status,
+                    "reason": rec.get("error") or att.get("cause"),
+                    "failed_validators": gate.get("failed_metrics") or [],
+                    "evidence": gate.get("evidence") or {},
+                    "record": str(d.relative_to(layout.root)),
+                }
+            )
+    return {
+        "attempts_by_conversation": attempts,
+        "regenerated_by_validator": dict(
+            Counter(v for x in discarded if x["status"] == "invalid" for v in x["failed_validators"])
+        ),
+        "discarded_attempts": discarded,
     }
 
 
@@ -132,24 +176,34 @@ def flatten(d: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
     return out
 
 
+def _lookup(flat: Mapping[str, Any], key: str) -> tuple[Any, str]:
+    """The value ``key`` names in a flattened summary, or why none: an exact path, else a unique
+    dotted suffix (``EVA-A_pass.mean``), else a unique object with a ``mean`` (``EVA-A_pass``,
+    the pass@1 estimate with its CI beside it), so a user need not know the summary's nesting."""
+    if key in flat:
+        return flat[key], ""
+    for probe in (key, f"{key}.mean"):
+        hits = [k for k in flat if k == probe or k.endswith("." + probe)]
+        if len(hits) == 1:
+            return flat[hits[0]], ""
+        if len(hits) > 1:
+            return None, f"ambiguous key (matches {', '.join(sorted(hits)[:3])})"
+    return None, "not in the summary"
+
+
 def check_fail_under(values: Mapping[str, Any], thresholds: Mapping[str, float]) -> list[str]:
     """Return one message per threshold not met; a key that is missing fails too (a typo must not pass CI).
 
-    Keys match a flattened path exactly (``pacing.late_chunks``) or, failing that, a
-    unique last component (``EVA-A_pass@1`` inside the metrics summary).
+    Keys match a flattened path exactly (``pacing.late_chunks``), a unique dotted suffix of one
+    (``EVA-A_pass@1`` inside the metrics summary, ``EVA-A_pass.mean``), or an object's ``mean``.
     """
     flat = flatten(values)
     problems = []
     for key, minimum in thresholds.items():
-        if key in flat:
-            value = flat[key]
-        else:
-            hits = [v for k, v in flat.items() if k.rsplit(".", 1)[-1] == key]
-            if len(hits) != 1:
-                problems.append(f"{key}: {'not in the summary' if not hits else 'ambiguous key'}")
-                continue
-            value = hits[0]
-        if not isinstance(value, int | float):
+        value, missing = _lookup(flat, key)
+        if missing:
+            problems.append(f"{key}: {missing}")
+        elif not isinstance(value, int | float):
             problems.append(f"{key}: {value!r} is not a number")
         elif value < minimum:
             problems.append(f"{key}={value:g} < {minimum:g}")

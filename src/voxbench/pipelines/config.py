@@ -6,10 +6,11 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
+from voxbench.pipelines.caller.registry import DEFAULT_CALLER, check_caller_kind
 from voxbench.processors.onset_config import OnsetConfig
 from voxbench.processors.trace_config import TraceSimConfig
 from voxbench.transports.config import VADConfig, WireConfig
@@ -137,8 +138,15 @@ class GoalSimConfig(_Cfg):
     )
 
 
+CallerKind = Annotated[str, AfterValidator(check_caller_kind)]
+"""A registered caller kind (``pipelines/caller/registry.py``); an unknown one fails naming them."""
+
+
 class SimulatorConfig(_Cfg):
-    kind: Literal["trace", "llm", "goal"] = "trace"
+    """The simulated caller of a call: its kind (the registry's default when none is named)
+    and each kind's knobs."""
+
+    kind: CallerKind = DEFAULT_CALLER
     vad: VADConfig = Field(default_factory=VADConfig)
     trace: TraceSimConfig = Field(default_factory=TraceSimConfig)
     llm: LLMSimConfig = Field(default_factory=LLMSimConfig)

@@ -19,7 +19,6 @@ from voxbench.pipelines.services import (
     LLMConfig,
     STTConfig,
     TTSConfig,
-    make_llm,
     make_local_llm_server,
     make_stt,
     make_tts,
@@ -27,7 +26,7 @@ from voxbench.pipelines.services import (
 from voxbench.records import ServicePart, SimulatorInfo
 
 if TYPE_CHECKING:
-    from voxbench.pipelines.caller.llm_service import CallerRules
+    from voxbench.pipelines.caller.llm_setup import CallerBriefing
 
 USER_VOICE = TTSConfig(voice="user")
 CALLER_TONE_F0 = 220.0  # the caller's synthetic voice, an octave apart from the agent's 120 Hz tone
@@ -78,37 +77,39 @@ def local_simulator(
     server: Any = None,
     llm_cfg: LLMConfig | None = None,
     voice_id: str | None = None,
-    reply_format: str = "json",
-    rules: CallerRules | None = None,
     voice: str | None = None,
+    briefing: CallerBriefing | None = None,
 ) -> SimulatorServices:
-    """The caller's services; ``voice`` its own voice (``SimulatorSpec.voice``: a TTS voice
-    name, ``tone``, or None for the default), `voice_id` a perturbation condition's accent
-    voice, which replaces it.
+    """The caller's services by its registry entry: a voice; an STT when it hears words; its
+    own model when it thinks with one. ``voice`` is its own voice (``SimulatorSpec.voice``: a
+    TTS voice name, ``tone``, or None for the default), `voice_id` a perturbation condition's
+    accent voice, which replaces it.
 
-    For ``kind='llm'``, ``server`` is the simulator's own model server (see
-    :func:`start_simulator_llm_server`), ``llm_cfg`` defaults to ``SIMULATOR_LLM`` and
-    ``reply_format`` must match the call's ``simulator.llm.reply_format``; ``rules`` are the
-    JSON caller's guards for this call (``CallerRules.for_call``).
+    A caller with its own model (``kind='llm'``) needs its ``briefing`` (the call's scenario,
+    caller config and persona); ``server`` is its own model server (see
+    :func:`start_simulator_llm_server`) and ``llm_cfg`` defaults to ``SIMULATOR_LLM``.
     """
+    from voxbench.pipelines.caller.registry import caller_entry
+
+    entry = caller_entry(kind)
     tts, part = caller_voice(voice, voice_id)
     info = SimulatorInfo(kind=kind, tts=part, accent_voice_id=voice_id or None)
-    if kind == "trace":
+    if not entry.hears_words:  # hears the agent by VAD only (the trace caller)
         return SimulatorServices(tts=tts, info=info)
-    stt_part = ServicePart(vendor="local", model="faster-whisper tiny.en int8")
-    if kind == "goal":  # hears the agent and decides by its goal: no LLM
-        info.stt = stt_part
+    info.stt = ServicePart(vendor="local", model="faster-whisper tiny.en int8")
+    if not entry.own_llm:  # hears the agent and decides without a model (the goal caller)
         return SimulatorServices(tts=tts, stt=make_stt(STTConfig()), info=info)
-    from voxbench.pipelines.caller.llm_service import make_caller_llm
+    if briefing is None:
+        raise ValueError(f"the {kind} caller needs its briefing (the call's scenario and caller config)")
+    from voxbench.pipelines.caller.llm_setup import llm_caller_services
 
-    llm_cfg = llm_cfg or SIMULATOR_LLM
-    llm: Any = (
-        make_caller_llm(llm_cfg, server=server, rules=rules)
-        if reply_format == "json"
-        else make_llm(llm_cfg, server=server)
+    return llm_caller_services(
+        briefing.call,
+        briefing.sim,
+        llm_cfg or SIMULATOR_LLM,
+        tts=tts,
+        stt=make_stt(STTConfig()),
+        server=server,
+        persona=briefing.persona,
+        info=info,
     )
-    model = str(getattr(server, "model", None) or llm_cfg.model)
-    info.stt = stt_part
-    info.llm = ServicePart(vendor="local" if llm_cfg.kind == "local" else "openai-compatible", model=model)
-    info.reply_format = reply_format
-    return SimulatorServices(tts=tts, stt=make_stt(STTConfig()), llm=llm, info=info)

@@ -1,10 +1,11 @@
-"""The trace caller's turn-taking: hears the agent by VAD and says the next reference line when its turn has come."""
+"""The trace caller's turn-taking: hears the agent by VAD and, when its turn has come, says
+the act its policy decides (the next reference line: ``pipelines/caller/trace_policy.py``)."""
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Callable
+from typing import Any, Protocol
 
 from pipecat.frames.frames import (
     BotStartedSpeakingFrame,
@@ -23,31 +24,43 @@ from voxbench.processors.clock import loop_now
 from voxbench.processors.trace_config import TraceSimConfig
 
 
-class TraceDriver(FrameProcessor):
-    """Turn-taking by VAD on the agent's audio; pushes one `TTSSpeakFrame` per line.
+class LineAct(Protocol):
+    """What the driver reads of a caller act: its words, and whether it ends the call."""
 
-    ``agent_turns[i]`` is how many agent turns to wait for before line ``i`` (see the module
-    docstring); ``None`` (or ``cfg.follow_trace_turns`` off) waits for one turn per line.
-    """
+    text: str
+    ends_call: bool
+
+
+class LinePolicy(Protocol):
+    """A caller policy that hears by voice activity only (the trace caller's): each reply is
+    decided without the agent's words; it also says how many agent turns its next line waits
+    for (its hold lines)."""
+
+    def respond(self, heard: str, t: float | None = None) -> LineAct: ...
+
+    def agent_turns_due(self) -> int: ...
+
+
+class TraceDriver(FrameProcessor):
+    """Turn-taking by VAD on the agent's audio; pushes one `TTSSpeakFrame` per act of ``policy``
+    and calls ``on_done`` at the act that ends the call. Before each line it waits for the
+    agent turns the policy says are due (see the module docstring of ``trace_simulator``)."""
 
     def __init__(
         self,
-        lines: Sequence[str],
+        policy: LinePolicy,
         cfg: TraceSimConfig,
         on_done: Callable[[], None],
-        agent_turns: Sequence[int] | None = None,
         max_wait_s: float | None = None,
         **kwargs: Any,
     ):
         super().__init__(**kwargs)
         # a hold wait must end before the runner's inactivity limit would end the call
         self._hold_wait_s = min(cfg.hold_gap_s, cfg.reply_timeout_s, max_wait_s or cfg.hold_gap_s)
-        self.lines = list(lines)
+        self.policy = policy
         self.cfg = cfg
         self.on_done = on_done
-        use = cfg.follow_trace_turns and agent_turns is not None and len(agent_turns) == len(self.lines)
-        self.agent_turns = list(agent_turns) if use and agent_turns is not None else [1] * len(self.lines)
-        self.next_line = 0
+        self.lines_said = 0
         self.turns_heard = 0  # agent turns completed since our last line
         self.holds_waited = 0  # short agent turns after which we kept waiting for more
         self._agent_speaking = False
@@ -114,13 +127,12 @@ class TraceDriver(FrameProcessor):
             if not self._expecting_more():
                 return True
             return quiet >= self._hold_wait_s
-        limit = self.cfg.no_greeting_s if self.next_line == 0 else self.cfg.reply_timeout_s
+        limit = self.cfg.no_greeting_s if self.lines_said == 0 else self.cfg.reply_timeout_s
         return now - self._my_line_ended >= limit
 
     def _expecting_more(self) -> bool:
         """More agent turns are due before the next line, and the last one sounded like a hold."""
-        need = self.agent_turns[self.next_line] if self.next_line < len(self.agent_turns) else 1
-        return self.turns_heard < need and self._last_turn_s <= self.cfg.hold_max_s
+        return self.turns_heard < self.policy.agent_turns_due() and self._last_turn_s <= self.cfg.hold_max_s
 
     async def _loop(self) -> None:
         while not self._done:
@@ -128,12 +140,12 @@ class TraceDriver(FrameProcessor):
             now = loop_now()
             if not self._turn_is_ours(now):
                 continue
-            if self.next_line >= len(self.lines):
+            act = self.policy.respond("", now)
+            if act.ends_call:
                 self._done = True
                 self.on_done()
                 return
-            text = self.lines[self.next_line]
-            self.next_line += 1
+            self.lines_said += 1
             self.turns_heard = 0
             self._pending_since = now
-            await self.push_frame(TTSSpeakFrame(text))
+            await self.push_frame(TTSSpeakFrame(act.text))

@@ -34,6 +34,7 @@ from voxbench.eval.types import REGISTRY, MetricResult
 from voxbench.records import ConversationRecord, RunManifest
 from voxbench.records.models import check_schema_version
 from voxbench.reports.experiment import Experiment, load_experiment
+from voxbench.reports.gate import AttemptView, load_attempts
 
 FAILED_ATTEMPT_RE = re.compile(r"^(?P<conv>.+)_failed_attempt_(?P<n>\d+)$")
 
@@ -151,6 +152,7 @@ class RunData:
     conversations: list[Conversation]
     failed_attempts: dict[str, int]  # status -> count of archived attempts
     experiment: Experiment | None = None  # <run>/experiment.json from `voxbench experiment`
+    attempts: list[AttemptView] = field(default_factory=list)  # discarded attempts (the gate)
 
 
 def _num(v: Any) -> float | None:
@@ -277,7 +279,8 @@ def load_run(path: str | Path, name: str | None = None) -> RunData:
         )
     if not convs:
         raise ValueError(f"{root}: no conversation records found (expected records/<id>/record.json)")
-    return RunData(root, run_name, manifest, summary, convs, failed, load_experiment(root))
+    attempts = load_attempts(root / "records" if (root / "records").is_dir() else root)
+    return RunData(root, run_name, manifest, summary, convs, failed, load_experiment(root), attempts)
 
 
 def _status_of(d: Path) -> str:

@@ -7,10 +7,12 @@ import json
 from collections import Counter
 
 from voxbench.eval.types import REGISTRY
+from voxbench.reports.gate import gate_section
 from voxbench.reports.html import chip, e, est_cell, num, pct, table, verdict
 from voxbench.reports.judged_by import composites_note, conversations_note
 from voxbench.reports.model import EVA_A, EVA_X, VALIDATION_METRICS, Conversation, RunData
 from voxbench.reports.pages_analysis import analysis_sections, cause_cell
+from voxbench.reports.pages_compare import compare_section
 from voxbench.reports.pages_experiment import experiment_section
 from voxbench.reports.stats import Delta, pareto_front, percentiles
 from voxbench.reports.svg import Point, color, gap_chart, latency_chart, scatter
@@ -56,6 +58,15 @@ def _runs_section(runs: list[RunData]) -> str:
         "Created",
     ]
     return "<section id='runs'><h2>Runs</h2>" + table(head, rows, "runs") + "</section>"
+
+
+def _gate_section(runs: list[RunData]) -> str:
+    """Attempts per conversation and every discarded attempt, with why and a link."""
+    data = []
+    for r in runs:
+        used = {c.id: c.record.attempt + 1 for c in r.conversations}
+        data.append((r.name, used, r.attempts))
+    return gate_section(data)
 
 
 def _composite_table(groups: list[GroupStats]) -> str:
@@ -290,7 +301,9 @@ def index_body(runs: list[RunData], convs: list[Conversation]) -> str:
     return (
         "<h1>Voice agent benchmark</h1>"
         + _runs_section(runs)
+        + _gate_section(runs)
         + _leaderboard_section(convs)
+        + compare_section(runs)
         + _plots_section(groups)
         + _perturbation_section(convs)
         + experiment_section(runs, convs)

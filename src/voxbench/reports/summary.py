@@ -71,6 +71,10 @@ def terminal_summary(runs: list[RunData], convs: list[Conversation]) -> str:
             out.append(
                 f"  {run.name}: earlier failed attempts {bad or 'none'}, unscored conversations {unscored}"
             )
+        for a in run.attempts:  # the gate in the open: why each discarded attempt was regenerated
+            why = "; ".join(f"{v}: {x.get('rule', '')}" for v, xs in a.evidence.items() for x in xs[:1])
+            out.append(f"  {run.name}: {a.conversation_id} attempt {a.attempt + 1} discarded: {a.reason}"
+                       + (f" ({why})" if why else ""))  # fmt: skip
         if run.summary:
             out += [
                 f"  {run.name}: {x.strip()}"

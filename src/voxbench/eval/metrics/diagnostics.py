@@ -80,12 +80,14 @@ def error_catalogue(schemas: dict[str, set[str]]) -> set[str]:
 def tool_call_validity(ctx: ConversationContext, config: EvalConfig) -> MetricResult:
     """Share of tool calls that were well formed (all three domains' format errors)."""
     calls = [c for c in ctx.tool_calls if c.response is not None or c.error_type]
-    if not calls:
-        return MetricResult(
-            name="tool_call_validity", score=1.0, normalized_score=1.0, details={"num_tool_calls": 0},
-            sub_metrics={"num_tool_calls": sub("num_tool_calls", 0.0, False)},
-        )  # fmt: skip
     schemas = _tool_params(ctx)
+    if not calls:  # nothing invalid (1.0, as EVA); a rate over no calls is present and null
+        subs = {"num_tool_calls": sub("num_tool_calls", 0.0, False)}
+        subs.update({f"{k}_rate": sub(f"{k}_rate", None) for k in sorted(error_catalogue(schemas))})
+        return MetricResult(
+            name="tool_call_validity", score=1.0, normalized_score=1.0,
+            details={"num_tool_calls": 0, "num_invalid_calls": 0}, sub_metrics=subs,
+        )  # fmt: skip
     invalid: dict[str, int] = {}
     bad: list[dict[str, Any]] = []
     for c in calls:
@@ -99,7 +101,7 @@ def tool_call_validity(ctx: ConversationContext, config: EvalConfig) -> MetricRe
     subs.update({f"{k}_rate": sub(f"{k}_rate", round(invalid.get(k, 0) / n, 4)) for k in kinds})
     return MetricResult(
         name="tool_call_validity", score=s, normalized_score=s,
-        details={"num_tool_calls": n, "invalid_calls": bad}, sub_metrics=subs,
+        details={"num_tool_calls": n, "num_invalid_calls": len(bad), "invalid_calls": bad}, sub_metrics=subs,
         params={"rule": "generic + every domain's field-format errors (EVA: airline only)"},
     )  # fmt: skip
 
@@ -179,14 +181,13 @@ def response_speed(ctx: ConversationContext, config: EvalConfig) -> MetricResult
     no_tool = [v for t, v in lat.items() if t not in tool_turns]
 
     def stats(prefix: str, xs: list[float]) -> dict[str, MetricResult]:
-        if not xs:
-            return {f"{prefix}": sub(prefix, None, False)}
-        return {
-            prefix: sub(prefix, round(mean(xs), 4), False),
-            f"{prefix}.p50": sub(f"{prefix}.p50", round(percentile(xs, 0.5), 4), False),
-            f"{prefix}.p90": sub(f"{prefix}.p90", round(percentile(xs, 0.9), 4), False),
-            f"{prefix}.p95": sub(f"{prefix}.p95", round(percentile(xs, 0.95), 4), False),
-        }
+        """Mean and percentiles of one group; an empty group (no tool turn, or every turn a
+        tool turn) has the same keys, null, so run-level means count it as not measured."""
+        out = {prefix: sub(prefix, round(mean(xs), 4) if xs else None, False)}
+        for p in (50, 90, 95):
+            val = round(percentile(xs, p / 100), 4) if xs else None
+            out[f"{prefix}.p{p}"] = sub(f"{prefix}.p{p}", val, False)
+        return out
 
     subs: dict[str, MetricResult] = {}
     for k in ("p50", "p90", "p95"):

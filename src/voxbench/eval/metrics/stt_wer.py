@@ -20,7 +20,7 @@ CER_LANGS = ("ja", "zh", "ko")
 def stt_wer(ctx: ConversationContext, config: EvalConfig) -> MetricResult:
     """Corpus WER over caller turns that have both texts; score = WER, norm = 1 - min(1, WER)."""
     if ctx.pipeline_type == "s2s":
-        return MetricResult.skip("stt_wer", "speech-to-speech agent has no STT")
+        return MetricResult.skip("stt_wer", "speech-to-speech agent has no STT", sub_metrics=_rates(None))
     pairs = [
         (
             t,
@@ -32,9 +32,17 @@ def stt_wer(ctx: ConversationContext, config: EvalConfig) -> MetricResult:
     ]
     pairs = [p for p in pairs if p[1]]
     params = {"normalizer": NORMALIZER_ID, "unit": "char" if ctx.language[:2] in CER_LANGS else "word"}
-    if not pairs:
+    if not pairs:  # no common turn: not measurable, and the rates say so (present, null)
         return MetricResult.skip(
-            "stt_wer", "no caller turn with both intended and transcribed text", params=params
+            "stt_wer",
+            "no caller turn with both intended and transcribed text",
+            params=params,
+            sub_metrics=_rates(None),
+            details={
+                "num_turns": len(ctx.intended_user_turns),
+                "num_transcribed_turns": len(ctx.transcribed_user_turns),
+                "num_evaluated": 0,
+            },
         )
     refs, hyps = [p[1] for p in pairs], [p[2] for p in pairs]
     co: Any = (
@@ -73,14 +81,18 @@ def stt_wer(ctx: ConversationContext, config: EvalConfig) -> MetricResult:
             # caller turns the agent never transcribed (call ended): intended text stands in (EVA)
             "stt_fallback_turns": list(ctx.stt_fallback_turns),
         },
-        sub_metrics={
-            "substitution_rate": sub(
-                "substitution_rate", round(co.substitutions / n_ref, 4) if n_ref else None
-            ),
-            "deletion_rate": sub("deletion_rate", round(co.deletions / n_ref, 4) if n_ref else None),
-            "insertion_rate": sub("insertion_rate", round(co.insertions / n_ref, 4) if n_ref else None),
-        },
+        sub_metrics=_rates((co.substitutions, co.deletions, co.insertions, n_ref)),
     )
+
+
+def _rates(counts: tuple[int, int, int, int] | None) -> dict[str, MetricResult]:
+    """The WER's components over reference words: substitution, deletion and insertion
+    rates (they sum to the WER). Null when there is nothing to measure."""
+    s, d, i, n_ref = counts if counts is not None else (0, 0, 0, 0)
+    return {
+        name: sub(name, round(x / n_ref, 4) if n_ref else None)
+        for name, x in (("substitution_rate", s), ("deletion_rate", d), ("insertion_rate", i))
+    }
 
 
 def _sentence_wers(co: Any) -> list[float | None]:

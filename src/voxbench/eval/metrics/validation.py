@@ -11,6 +11,7 @@ from voxbench.eval.context import ConversationContext
 from voxbench.eval.judges import parse_json_list, parse_json_object
 from voxbench.eval.judges import prompts as P
 from voxbench.eval.metrics.judged import judge_or_offline
+from voxbench.eval.offline import rate_offline
 from voxbench.eval.types import EvalConfig, MetricResult, metric, prompt_hash
 
 USER_BEHAVIOR_TYPES = (
@@ -32,10 +33,15 @@ def conversation_valid_end(ctx: ConversationContext, config: EvalConfig) -> Metr
         return MetricResult(
             name=name, score=1.0, normalized_score=1.0, details={"reason": "agent_timeout_on_user_turn"}
         )
+    problem = ctx.extra.get("sim_events_problem") or {}
+    if problem.get("kind") in ("missing", "empty"):  # an EVA record: no log to read the end from
+        return MetricResult.fail(name, problem["message"])
     if ctx.simulator_ended_call is None:
         return MetricResult.fail(name, "no end reason recorded")
     s = 1.0 if ctx.simulator_ended_call else 0.0
     details: dict[str, Any] = {"ended_reason": ctx.conversation_ended_reason}
+    if problem.get("kind") == "malformed":
+        details["reason"] = problem["message"]  # "Failed to parse ...": not finished, score 0
     if ctx.extra.get("torn_logs"):
         details["torn_logs"] = ctx.extra["torn_logs"]  # the log's last line was cut: not finished
     return MetricResult(name=name, score=s, normalized_score=s, details=details)
@@ -89,7 +95,15 @@ def user_speech_fidelity(ctx: ConversationContext, config: EvalConfig) -> Metric
     name = "user_speech_fidelity"
     wav = ctx.audio_paths.get("user_clean") or ctx.audio_paths.get("user")
     if config.audio_judge is None or not wav:
-        return MetricResult.unscored(name, "needs an audio judge and the caller's audio")
+        if config.text_judge_mode() == "none":
+            return MetricResult.unscored(name, "needs an audio judge and the caller's audio")
+        # the caller's recording transcribed after the call, against what it meant (offline)
+        res = rate_offline(name, ctx)
+        return (
+            res
+            if res is not None
+            else MetricResult.unscored(name, "needs an audio judge and the caller's audio")
+        )
     body = "\n".join(f"Turn {t}: {x}" for t, x in ctx.intended_user_turns.items())
     reply = config.audio_judge.complete(P.USER_SPEECH, body, audio_wav=Path(wav).read_bytes())
     per = {
@@ -114,7 +128,12 @@ def validation_gate(results: dict[str, MetricResult]) -> dict[str, Any]:
     skipped: list[str] = []
     ve = results.get("conversation_valid_end")
     if ve is None or not ve.ok or ve.value != 1.0:
-        return {"valid": False, "status": "not_finished", "failed_metrics": [], "skipped": skipped}
+        why = "no conversation_valid_end result" if ve is None else None
+        return {
+            "valid": False, "status": "not_finished", "failed_metrics": [], "skipped": skipped,
+            "evidence": {"conversation_valid_end": [{"turn": None, "claim": why, "rule": "call did not end the way "
+                         "a caller ends it"}] if why else gate_evidence(ve)},  # type: ignore[arg-type]
+        }  # fmt: skip
     ub = results.get("user_behavioral_fidelity")
     if ub is not None:
         if ub.skipped:
@@ -127,9 +146,35 @@ def validation_gate(results: dict[str, MetricResult]) -> dict[str, Any]:
             skipped.append(us.name)
         elif not us.ok or us.details.get("any_turn_rated_1"):
             failed.append(us.name)
-    return {
+    out: dict[str, Any] = {
         "valid": not failed,
         "status": "valid" if not failed else "invalid",
         "failed_metrics": failed,
         "skipped": skipped,
     }
+    if failed:
+        out["evidence"] = {m: gate_evidence(results[m]) for m in failed}
+    return out
+
+
+def gate_evidence(res: MetricResult) -> list[dict[str, Any]]:
+    """Why a validator failed a record, as {turn, claim, rule} items (what the run summary and
+    the report show for a regenerated attempt)."""
+    d = res.details or {}
+    if d.get("evidence"):
+        return [dict(e) for e in d["evidence"]][:10]
+    if d.get("per_turn_rating"):
+        return [
+            {"turn": int(t), "claim": f"turn rated {r}", "rule": "caller's speech did not carry its line"}
+            for t, r in d["per_turn_rating"].items()
+            if r == 1
+        ]
+    if res.error:
+        return [{"turn": None, "claim": str(res.error)[:300], "rule": "validator error"}]
+    return [
+        {
+            "turn": None,
+            "claim": ", ".join(d.get("detected") or []) or "score below threshold",
+            "rule": res.name,
+        }
+    ]

@@ -1,481 +1,53 @@
-"""Concrete values in spoken text and in tool data, in one comparable form.
+"""The offline judges' value reader: :mod:`voxbench.spoken` read through EVA's normaliser.
 
-The offline judges check claims ("your refund is ninety five dollars", "gate C twelve",
-"confirmation B five O D Z X") against what the conversation can support (tool results,
-caller statements, the policy). Speech and JSON write the same value differently, so both
-sides are reduced to keys:
-
-* `c:<alnum>`  codes and identifiers, spelled or written ("B five O D Z X" -> c:b5odzx,
-  "Romeo Delta" -> rd, "S W seven seventy" -> c:sw770, "21A" -> c:21a);
-* `n:<number>` numbers and amounts ("ninety five dollars", "$95.00" -> n:95);
-* `t:<hhmm>`   clock times ("two forty-five PM", "14:45" -> t:1445);
-* `d:<mmdd>`   calendar dates ("June tenth", "2026-06-10" -> d:0610).
-
-Only voxbench's normaliser (`voxbench.eval.normalize`) and the rules below are used: no
-model, so every key can be shown as evidence.
+Values in speech and in tool data are compared as keys (`c:` codes, `n:` numbers, `t:` times,
+`d:` dates, `m:` money; :mod:`voxbench.spoken.keys`). The reading rules are the project's one
+spoken-values module; what is eval's here is only the normaliser the words go through
+(``voxbench.eval.normalize``, EVA's), bound once.
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
 from voxbench.eval.normalize import normalize_text
+from voxbench.spoken import data
+from voxbench.spoken.codes import canon_code
+from voxbench.spoken.data import code_supported
+from voxbench.spoken.keys import Value, ValueReader
+from voxbench.spoken.words import MONTHS, NATO
 
-NATO = {
-    "alpha": "a", "alfa": "a", "bravo": "b", "charlie": "c", "delta": "d", "echo": "e", "foxtrot": "f",
-    "golf": "g", "hotel": "h", "india": "i", "juliet": "j", "juliett": "j", "kilo": "k", "lima": "l",
-    "mike": "m", "november": "n", "oscar": "o", "papa": "p", "quebec": "q", "romeo": "r", "sierra": "s",
-    "tango": "t", "uniform": "u", "victor": "v", "whiskey": "w", "xray": "x", "yankee": "y", "zulu": "z",
-}  # fmt: skip
-MONTHS = {
-    m: i + 1
-    for i, names in enumerate(
-        [
-            ("january", "jan"), ("february", "feb"), ("march", "mar"), ("april", "apr"), ("may",),
-            ("june", "jun"), ("july", "jul"), ("august", "aug"), ("september", "sep", "sept"),
-            ("october", "oct"), ("november", "nov"), ("december", "dec"),
-        ]
-    )
-    for m in names
-}  # fmt: skip
-_LETTER_WORD = {v: k for k, v in NATO.items() if k not in ("alfa", "juliett")}
-_CLAUSE = re.compile(r"(?<!\d)[.,;:!?](?!\d)|[,;!?—–()\"]|\n")
-_ORDINAL = re.compile(r"^(\d+)(st|nd|rd|th)$")
-_NUM = re.compile(r"^\d+(?:\.\d+)?$")
+__all__ = [
+    "MONTHS",
+    "NATO",
+    "Value",
+    "amount_values",
+    "canon_code",
+    "code_supported",
+    "data_keys",
+    "money_keys",
+    "scalar_keys",
+    "spoken_money",
+    "spoken_values",
+    "text_keys",
+]
 
-
-@dataclass(frozen=True)
-class Value:
-    """One value found in text: its key, the words it came from, and its kind."""
-
-    key: str
-    surface: str
-    spelled: bool = False  # built from several spoken tokens (letters / digit groups)
-
-    @property
-    def kind(self) -> str:
-        return self.key.split(":", 1)[0]
-
-
-_NUMBER_WORDS = (
-    "zero|oh|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|"
-    "sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety"
-)
-_DIGIT = {"zero": "0", "oh": "0", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6",
-          "seven": "7", "eight": "8", "nine": "9"}  # fmt: skip
-_D1 = "(?:zero|one|two|three|four|five|six|seven|eight|nine)"
-_DIGIT_RUN = re.compile(rf"\b{_D1}(?:[\s,-]+(?:{_D1}|oh)\b)+(?![\s-]+(?:hundred|thousand|dollars?)\b)", re.I)
-_TEENS_TENS = {
-    "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16,
-    "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50,
-    "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90,
-}  # fmt: skip
-_YEAR = re.compile(
-    rf"\b(nineteen|twenty)[\s-]+(?:(oh|zero)[\s-]+({_D1})|({'|'.join(_TEENS_TENS)})(?:[\s-]+({_D1}))?)\b",
-    re.I,
-)
-
-
-def _year(m: re.Match[str]) -> str:
-    """ "twenty twenty-five" -> 2025, "twenty oh five" -> 2005 (read before digit runs)."""
-    century = 19 if m.group(1).lower() == "nineteen" else 20
-    if m.group(2):
-        return f"{century}0{_DIGIT[m.group(3).lower()]}"
-    tens = _TEENS_TENS[m.group(4).lower()]
-    if m.group(5) and (tens < 20 or tens % 10):
-        return m.group(0)
-    unit = int(_DIGIT[m.group(5).lower()]) if m.group(5) else 0
-    return f"{century}{tens + unit:02d}"
-
-
-_SPELL_SEP = re.compile(
-    rf"\b([A-Z]|\d+|(?:{_NUMBER_WORDS}))\s*[,-]\s*(?=(?:[A-Z]|\d+|{_NUMBER_WORDS})\b)", re.I
-)
-_SPELLED = re.compile(rf"\b(?:[A-Z]|{_NUMBER_WORDS}|\d+)(?:\s+(?:[A-Z]|{_NUMBER_WORDS}|\d+)\b){{2,}}")
-_CAPS_PREFIX = re.compile(
-    rf"\b(?!AM\b|PM\b|OK\b|ID\b|US\b)([A-Z]{{2,3}})\s*(?=\d|(?:{_NUMBER_WORDS})\b)", re.I
-)
-
-
-_WRITTEN_CODE = re.compile(r"\b(?=[A-Za-z]*\d)(?=\d*[A-Za-z])[A-Za-z0-9]{2,}\b")
-_NOT_WRITTEN_CODE = re.compile(r"^\d+(st|nd|rd|th|am|pm|s)$|^[a-z]+\d*$", re.I)
-
-
-def _spell_written(m: re.Match[str]) -> str:
-    """A written code ("ZK3FFW", "21A") as NATO words and digit groups, so the normaliser
-    cannot split or merge it ("zk 3 ffw")."""
-    w = m.group(0)
-    if _NOT_WRITTEN_CODE.match(w) and not w.isupper():
-        return w
-    parts = re.findall(r"\d+|[A-Za-z]", w)
-    return " ".join(p if p.isdigit() else _LETTER_WORD[p.lower()] for p in parts)
-
-
-def _spelled_letters(m: re.Match[str]) -> str:
-    """Inside a spelled run ("M L A T G two"), A and I are letters too."""
-    toks = m.group(0).split()
-    if sum(1 for x in toks if len(x) == 1 and x.isalpha()) < 2:
-        return m.group(0)
-    return " ".join(_LETTER_WORD[x.lower()] if len(x) == 1 and x.isalpha() else x for x in toks)
-
-
-def _split_caps(m: re.Match[str]) -> str:
-    w = m.group(1)
-    return " ".join(w) + " " if w.isupper() else m.group(0)
-
-
-def clauses(text: str) -> list[str]:
-    return list(_clauses(text))
-
-
-@lru_cache(maxsize=4096)
-def _clauses(text: str) -> tuple[str, ...]:
-    """Split on punctuation that ends a phrase (not decimal points or times like 4:30); first
-    `a.m.` -> am, "Y as in Yankee" -> Y, commas between spelled characters dropped, and an
-    airline-style prefix split into letters ("SK nine hundred" -> "S K nine hundred")."""
-    t = re.sub(r"(?<=\d),(?=\d{3}\b)", "", text)  # 1,500,000 -> 1500000
-    t = re.sub(r"\b([ap])\.\s?m\.?(?=\W|$)", r"\1m", t, flags=re.I)
-    t = re.sub(r"\b(\d{1,2}):(\d\d)\b", r"\1\2", t)  # 2:00 -> 200 (the normaliser would drop "00")
-    t = re.sub(r"(?<=\w)\s+(?:dash|hyphen)\s+(?=\w)", " ", t, flags=re.I)
-    t = re.sub(
-        rf"\b(\d+|{_NUMBER_WORDS})\s+([AP])\s?M\b\.?",
-        lambda m: f"{m.group(1)} {m.group(2).lower()}m",
-        t,
-        flags=re.I,
-    )
-    t = re.sub(r"\b(\d{1,2})\.(\d\d)(?=\s*[ap]m\b)", r"\1\2", t, flags=re.I)  # 8.05 am -> 805 am
-    t = re.sub(rf"\b(\d+|{_NUMBER_WORDS})\s+A\b", r"\1 alpha", t)
-    t = _YEAR.sub(_year, t)
-    t = _DIGIT_RUN.sub(
-        lambda m: "".join(_DIGIT[w.lower()] for w in re.findall(r"[a-z]+", m.group(0), re.I)), t
-    )
-    t = re.sub(rf"\b([A-Za-z]|{_NUMBER_WORDS})\s+as\s+in\s+[A-Za-z-]+", r"\1", t, flags=re.I)
-    t = _SPELL_SEP.sub(r"\1 ", t)
-    t = _CAPS_PREFIX.sub(_split_caps, t)
-    t = _SPELLED.sub(_spelled_letters, t)
-    t = _WRITTEN_CODE.sub(_spell_written, t)
-    # spelled capitals as NATO words, so the normaliser does not merge them with neighbours
-    t = re.sub(r"\b(?<!')([B-HJ-Z])\b(?!')", lambda m: _LETTER_WORD[m.group(1).lower()], t)
-    return tuple(c for c in _CLAUSE.split(t) if c and c.strip())
-
-
-@lru_cache(maxsize=8192)
-def _tokens(clause: str) -> tuple[str, ...]:
-    c = clause  # 4:30 -> 4 30
-    c = re.sub(r"\b(\d{1,2})\s*([ap])\.?\s?m\b\.?", r"\1 \2m", c, flags=re.I)  # 8 a.m. -> 8 am
-    c = re.sub(r"\bo'clock\b", "", c, flags=re.I)
-    toks = _merge_teens([t for t in normalize_text(c, values=True).split() if t.isascii()])
-    out: list[str] = []
-    for i, t in enumerate(toks):
-        prev = out[-1] if out else ""
-        nxt = toks[i + 1] if i + 1 < len(toks) else ""
-        if t in ("oh", "o", "0") and prev.isdigit() and len(nxt) == 1 and nxt.isdigit():
-            out.append("0" + nxt)
-            toks[i + 1] = ""
-        elif not t:
-            continue
-        elif t in ("a", "p") and nxt == "m" and prev.isdigit():
-            out.append(t + "m")
-        elif t == "m" and prev in ("am", "pm"):
-            continue
-        else:
-            out.append(t)
-    return tuple(out)
-
-
-def _merge_teens(toks: list[str]) -> list[str]:
-    """The normaliser leaves "one hundred fifteen" as "100 15" (teens after a hundred):
-    merge a multiple of 100 with a following number below 100."""
-    out: list[str] = []
-    for t in toks:
-        if (
-            out
-            and t.isdigit()
-            and int(t) < 100
-            and out[-1].isdigit()
-            and out[-1].endswith("00")
-            and int(out[-1])
-        ):
-            out[-1] = str(int(out[-1]) + int(t))
-        elif out and out[-1] in ("19", "20") and t.isdigit() and len(t) == 2 and int(t) >= 10:
-            out[-1] = out[-1] + t  # "twenty twenty six" -> 2026
-        else:
-            out.append(t)
-    return out
-
-
-def _is_code_tok(t: str, nato_ok: bool) -> bool:
-    if _ORDINAL.match(t) or t in ("a", "i") or re.match(r"^\d+s$", t):  # "ones" -> "1s"
-        return False
-    if len(t) == 1 and t.isalnum():
-        return True
-    if t.isdigit():
-        return True
-    if nato_ok and t in NATO:
-        return True
-    return t.isalnum() and any(ch.isdigit() for ch in t) and any(ch.isalpha() for ch in t)
-
-
-def _time_key(h: int, m: int, ampm: str | None) -> str | None:
-    if ampm == "pm" and h < 12:
-        h += 12
-    elif ampm == "am" and h == 12:
-        h = 0
-    if 0 <= h < 24 and 0 <= m < 60:
-        return f"t:{h:02d}{m:02d}"
-    return None
-
-
-def _scan_clause(toks: Sequence[str]) -> Iterator[Value]:
-    i = 0
-    while i < len(toks):
-        t = toks[i]
-        # times: H [MM] am|pm, or "noon"
-        if t.isdigit() and len(t) <= 4:
-            j = i + 1
-            h, m = (int(t), 0) if len(t) <= 2 else (int(t[:-2]), int(t[-2:]))
-            if len(t) <= 2 and j < len(toks) and toks[j].isdigit() and len(toks[j]) == 2:
-                m, j = int(toks[j]), j + 1
-            if j < len(toks) and toks[j] in ("am", "pm"):
-                k = _time_key(h, m, toks[j])
-                if k:
-                    yield Value(k, " ".join(toks[i : j + 1]))
-                i = j + 1
-                continue
-        if t == "noon":
-            yield Value("t:1200", t)
-        # dates: month + day(ordinal) or day + of + month
-        # ("november" is also NATO's N: "november 5 foxtrot zulu" is a spelled code, not a date)
-        in_code = t in NATO and i + 2 < len(toks) and toks[i + 2] in NATO
-        if t in MONTHS and i + 1 < len(toks) and not in_code:
-            d = _ORDINAL.match(toks[i + 1]) or (re.match(r"^(\d{1,2})$", toks[i + 1]))
-            if d and 1 <= int(d.group(1)) <= 31:
-                yield Value(f"d:{MONTHS[t]:02d}{int(d.group(1)):02d}", f"{t} {toks[i + 1]}")
-                i += 2
-                continue
-        if (o := _ORDINAL.match(t)) and i + 2 < len(toks) and toks[i + 1] == "of" and toks[i + 2] in MONTHS:
-            yield Value(f"d:{MONTHS[toks[i + 2]]:02d}{int(o.group(1)):02d}", " ".join(toks[i : i + 3]))
-            i += 3
-            continue
-        # codes: a run of letters / digit groups (NATO words only inside a run)
-        if _is_code_tok(t, nato_ok=False) or (
-            t in NATO and i + 1 < len(toks) and _is_code_tok(toks[i + 1], True)
-        ):
-            j = i
-            while j < len(toks) and _is_code_tok(toks[j], nato_ok=True):
-                if j > i and toks[j].isdigit() and j + 1 < len(toks) and toks[j + 1] in UNITS:
-                    break  # "Mac O S, fourteen inch": a measure after the letters, not their code
-                j += 1
-            run = toks[i:j]
-            yield from _run_values(run)
-            i = j
-            continue
-        if _NUM.match(t):
-            yield Value(f"n:{_num(t)}", t)
-        i += 1
-
-
-UNITS = frozenset(("inch", "inches", "in", "percent", "gb", "mb", "tb", "ghz", "hours", "hour", "minutes", "minute",
-                   "days", "day", "weeks", "week", "months", "month", "years", "year", "pounds", "kg", "lbs",
-                   "miles", "km", "seats", "people"))  # fmt: skip
-"""Words that make the number before them a measure or a count, never part of a spoken code."""
-
-
-def _run_values(run: Sequence[str]) -> Iterator[Value]:
-    joined = canon_code("".join(NATO.get(x, x) for x in run))
-    surface = " ".join(run)
-    has_alpha = any(ch.isalpha() for ch in joined)
-    has_digit = any(ch.isdigit() for ch in joined)
-    if len(run) == 1:
-        t = run[0]
-        if t.isdigit():
-            yield Value(f"n:{_num(t)}", t)
-        elif has_alpha and has_digit:
-            yield Value(f"c:{canon_code(t)}", t)
-        return
-    if has_alpha and (has_digit or len(joined) >= 3):
-        yield Value(f"c:{joined}", surface, spelled=True)
-        return
-    if not has_alpha:
-        # several digit groups: a spoken code / flight number ("seven seventy") and its parts
-        yield Value(f"c:{joined}", surface, spelled=True)
-        for t in run:
-            yield Value(f"n:{_num(t)}", t)
-        return
-    for t in run:  # single letters that do not form a code ("a", "i")
-        if t.isdigit():
-            yield Value(f"n:{_num(t)}", t)
-
-
-def canon_code(s: str) -> str:
-    """Lower-case alphanumerics with leading zeros of digit groups dropped (the normaliser
-    drops them from speech: "N zero eight" -> n8), so both sides compare equal."""
-    return re.sub(r"(?<![0-9])0+(?=[0-9])", "", re.sub(r"[^a-z0-9]", "", s.lower()))
-
-
-def _num(s: str) -> str:
-    x = float(s)
-    return str(int(x)) if x == int(x) else f"{x:.2f}".rstrip("0")
-
-
-def spoken_values(text: str) -> list[Value]:
-    """Every value in a spoken (or written) utterance, clause by clause."""
-    return list(_spoken_values(text))
-
-
-@lru_cache(maxsize=4096)
-def _spoken_values(text: str) -> tuple[Value, ...]:
-    out: list[Value] = []
-    for c in _clauses(text):
-        out.extend(_scan_clause(_tokens(c)))
-    return tuple(out)
-
-
-def amount_values(text: str) -> list[Value]:
-    """Money amounts only: numbers followed by dollars / bucks (after `$x` -> `x dollars`)."""
-    return list(_amount_values(text))
-
-
-@lru_cache(maxsize=4096)
-def _amount_values(text: str) -> tuple[Value, ...]:
-    out: list[Value] = []
-    for c in _clauses(text):
-        toks = _tokens(c)
-        for i, t in enumerate(toks[:-1]):
-            if _NUM.match(t) and toks[i + 1] in ("dollars", "dollar", "bucks", "usd"):
-                out.append(Value(f"n:{_num(t)}", f"{t} {toks[i + 1]}"))
-    return tuple(out)
-
-
-# --- structured data (tool results, tool parameters) -------------------------------------------
-
-_ISO_DATE = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})")
-_HHMM = re.compile(r"\b(\d{1,2}):(\d{2})\b")
+READER = ValueReader(lambda clause: normalize_text(clause, values=True))
+spoken_values = READER.spoken_values
+amount_values = READER.amount_values
+spoken_money = READER.spoken_money
+text_keys = READER.text_keys
 
 
 def data_keys(obj: Any) -> set[str]:
-    """Keys of every scalar in a JSON-like value (strings are also split into parts)."""
-    keys: set[str] = set()
-    for leaf in _leaves(obj):
-        keys |= scalar_keys(leaf)
-    return keys
-
-
-def _leaves(obj: Any) -> Iterable[Any]:
-    if isinstance(obj, dict):
-        for v in obj.values():
-            yield from _leaves(v)
-    elif isinstance(obj, list | tuple):
-        for v in obj:
-            yield from _leaves(v)
-    elif obj is not None:
-        yield obj
+    """Keys of every scalar in a JSON-like value (:func:`voxbench.spoken.data.data_keys`)."""
+    return data.data_keys(obj, READER)
 
 
 def scalar_keys(v: Any) -> set[str]:
-    if isinstance(v, bool):
-        return set()
-    if isinstance(v, int | float):
-        return {f"n:{_num(str(abs(v)))}"}
-    s = str(v)
-    keys: set[str] = set()
-    for _y, mo, d in _ISO_DATE.findall(s):
-        keys.add(f"d:{mo}{d}")
-    for h, m in _HHMM.findall(s):
-        if (k := _time_key(int(h), int(m), None)) is not None:
-            keys.add(k)
-    compact = canon_code(s)
-    if compact and len(s) <= 40:
-        keys.add(f"c:{compact}")
-    for part in re.split(r"[^A-Za-z0-9.]+", s):
-        p = part.strip(".").lower()
-        if not p:
-            continue
-        if _NUM.match(p):
-            keys.add(f"n:{_num(p)}")
-            keys.add(f"c:{canon_code(p)}")
-        elif any(ch.isdigit() for ch in p):
-            keys.add(f"c:{canon_code(p)}")
-    if len(s) > 40:  # free text inside results: its spoken values too
-        keys |= {v.key for v in spoken_values(s)}
-    return keys
-
-
-_MONEY_FIELD = re.compile(
-    r"fare|fee|price|amount|cost|total|credit|refund|difference|collected|balance|charge|paid|due|voucher|"
-    r"value|rate|limit|salary|pay|deductible|premium",
-    re.I,
-)
+    return data.scalar_keys(v, READER)
 
 
 def money_keys(obj: Any, field: str = "") -> set[str]:
-    """`m:<amount>` keys of numbers held under money-like field names (fare_paid, change_fee,
-    total_collected...): the only numbers arithmetic on amounts may start from."""
-    out: set[str] = set()
-    if isinstance(obj, dict):
-        for k, v in obj.items():
-            out |= money_keys(v, str(k) if _MONEY_FIELD.search(str(k)) else field)
-    elif isinstance(obj, list | tuple):
-        for v in obj:
-            out |= money_keys(v, field)
-    elif field and isinstance(obj, int | float) and not isinstance(obj, bool):
-        out.add(f"m:{_num(str(abs(obj)))}")
-    elif isinstance(obj, dict) is False and field and isinstance(obj, str):
-        out |= {"m:" + v.key[2:] for v in amount_values(obj)}
-    return out
-
-
-def spoken_money(text: str) -> set[str]:
-    return {"m:" + v.key[2:] for v in amount_values(text)}
-
-
-def text_keys(text: str) -> set[str]:
-    return set(_text_keys(text))
-
-
-@lru_cache(maxsize=512)
-def _text_keys(text: str) -> frozenset[str]:
-    """Cached: the same policy text is read for every conversation of a domain."""
-    return frozenset(v.key for v in spoken_values(text))
-
-
-def code_supported(code: str, keys: set[str]) -> bool:
-    """A code claim is supported when a source holds it, or holds it inside a longer id
-    (SW770 inside FL_SW770_20260610), or it is a bare number the sources hold."""
-    body = code[2:]
-    if _held(body, keys):
-        return True
-    # two values run together by the speaker ("floor one, F L one" -> 1 + fl1)
-    return len(body) >= 4 and any(
-        _held(body[:i], keys, short_ok=True) and _held(body[i:], keys, short_ok=True)
-        for i in range(1, len(body))
-    )
-
-
-def _held(body: str, keys: set[str], short_ok: bool = False) -> bool:
-    if f"c:{body}" in keys or f"n:{body}" in keys:
-        return True
-    if short_ok and body.isdigit() and len(body) == 1:
-        return True
-    if len(body) >= 3 and any(k.startswith("c:") and body in k for k in keys):
-        return True
-    # a spoken label before a known code with digits ("interaction I D, I N T zero zero one" ->
-    # id + int1; "N P I 3342..." -> npi + 3342...): up to three letters, then a code of four or more
-    lead = len(re.match(r"^[a-z]*", body).group(0))  # type: ignore[union-attr]
-    for i in range(1, min(lead, 3) + 1):
-        rest = body[i:]
-        if (
-            len(rest) >= 4
-            and any(ch.isdigit() for ch in rest)
-            and (f"c:{rest}" in keys or f"n:{rest}" in keys)
-        ):
-            return True
-    # a known code with a spoken prefix / suffix around it ("I D E M P ..." -> id + emp62210)
-    return len(body) >= 6 and any(
-        k.startswith("c:") and len(k) - 2 >= 5 and k[2:] in body and len(body) - (len(k) - 2) <= 2
-        for k in keys
-    )
+    """`m:<amount>` keys of numbers under money-like field names (:func:`voxbench.spoken.data.money_keys`)."""
+    return data.money_keys(obj, READER, field)

@@ -7,6 +7,6 @@ get the basic normaliser, with CJK numerals read as digits for ja, zh and ko.
 
 from voxbench.eval.wer_norm.text import normalize_text, set_cache_size
 
-NORMALIZER_ID = "vb-eva-2"
+NORMALIZER_ID = "vb-eva-3"
 
 __all__ = ["NORMALIZER_ID", "normalize_text", "set_cache_size"]

@@ -3,8 +3,12 @@
 A run of numeral characters is read positionally when it has a unit (十 百 千 and the
 myriads 万/萬 億/亿 兆: "三百二十五" -> 325, "一万二千" -> 12000, "3万5000" -> 35000) and digit
 by digit when it has none ("二〇二四" -> 2024). Korean Sino-Korean numerals written in Hangul
-(삼백이십오) are read only as a whole word of at least two numeral syllables with a unit or
-of three or more, since single syllables (이, 일, 사) are ordinary words.
+(삼백이십오, 구천구백구십구) are read as a whole word made only of numeral syllables that has a
+unit (a lone 십, 백, 천 too) or three or more syllables, since digit syllables alone (이, 일,
+사, 이사) are ordinary words. Native Korean numerals (1-99: 아홉 9, 열다섯 15, 아흔아홉 99) are
+read as a whole word of a tens word and/or a unit word, or a tens word and a unit word
+written apart (열 하나 11). The bare myriads 만, 억, 조 and the attributive forms 한, 두, 세,
+네, 스무 stay words: they are far more often something else (만 "only", 네 "yes", 세 "age").
 """
 
 from __future__ import annotations
@@ -47,18 +51,71 @@ def read_number(run: str, digits: dict[str, int], units: dict[str, int], big: di
     return str(total + section + cur)
 
 
+_NATIVE_TENS = {"열": 10, "스물": 20, "서른": 30, "마흔": 40, "쉰": 50, "예순": 60, "일흔": 70,
+                "여든": 80, "아흔": 90}  # fmt: skip
+_NATIVE_UNITS = {"하나": 1, "둘": 2, "셋": 3, "넷": 4, "다섯": 5, "여섯": 6, "일곱": 7, "여덟": 8,
+                 "아홉": 9}  # fmt: skip
+
+
 def _hangul_word(w: str) -> str:
     chars = {**_HANGUL_DIGITS, **_HANGUL_UNITS, **_HANGUL_BIG}
-    if len(w) < 2 or any(c not in chars for c in w):
+    if not w or any(c not in chars for c in w):
         return w
     has_unit = any(c in _HANGUL_UNITS or c in _HANGUL_BIG for c in w)
+    if len(w) == 1 and w not in _HANGUL_UNITS:
+        return w
     if not has_unit and len(w) < 3:
         return w
     return read_number(w, _HANGUL_DIGITS, _HANGUL_UNITS, _HANGUL_BIG) or w
 
 
+def _native(w: str) -> int | None:
+    """A native Korean numeral word (1-99) or None: tens word, unit word, or both glued."""
+    if w in _NATIVE_UNITS:
+        return _NATIVE_UNITS[w]
+    for tens, t in _NATIVE_TENS.items():
+        if w == tens:
+            return t
+        if w.startswith(tens) and w[len(tens) :] in _NATIVE_UNITS:
+            return t + _NATIVE_UNITS[w[len(tens) :]]
+    return None
+
+
+def _korean_words(words: list[str]) -> list[str]:
+    out: list[str] = []
+    i = 0
+    while i < len(words):
+        w = words[i]
+        n = _native(w)
+        if n is not None and w in _NATIVE_TENS and i + 1 < len(words) and words[i + 1] in _NATIVE_UNITS:
+            out.append(str(n + _NATIVE_UNITS[words[i + 1]]))  # 열 하나 -> 11
+            i += 2
+            continue
+        if n is None and _myriad_group(w) and i + 1 < len(words) and _numeral_syllables(words[i + 1]):
+            words[i + 1] = w + words[i + 1]  # 삼만 오천 -> 35000: groups are written apart
+            i += 1
+            continue
+        out.append(str(n) if n is not None else _hangul_word(w))
+        i += 1
+    return out
+
+
+def _numeral_syllables(w: str) -> bool:
+    return bool(w) and all(c in _HANGUL_DIGITS or c in _HANGUL_UNITS or c in _HANGUL_BIG for c in w)
+
+
+def _myriad_group(w: str) -> bool:
+    """A Sino-Korean numeral word ending in 만/억/조 with a count before it (삼만, 이억)."""
+    return len(w) >= 2 and w[-1] in _HANGUL_BIG and _numeral_syllables(w)
+
+
 def cjk_numerals(text: str, korean: bool = False) -> str:
     text = _RUN.sub(lambda m: read_number(m[0], _DIGITS, _UNITS, _BIG) or m[0], text)
-    if korean:
-        text = " ".join(_hangul_word(w) for w in text.split(" "))
+    if korean and not _KOREAN_NUMERAL_CHARS.isdisjoint(text):  # most texts hold none: skip
+        text = " ".join(_korean_words(text.split(" ")))
     return text
+
+
+_KOREAN_NUMERAL_CHARS = frozenset(
+    "".join([*_HANGUL_DIGITS, *_HANGUL_UNITS, *_HANGUL_BIG, *_NATIVE_TENS, *_NATIVE_UNITS])
+)

@@ -24,6 +24,7 @@ from fractions import Fraction
 
 from voxbench.eval.wer_norm.config import NumberConfig
 from voxbench.eval.wer_norm.literal import required_literal
+from voxbench.eval.wer_norm.ordinals import GluedOrdinals
 
 _NUMERIC = re.compile(r"^\d+(\.\d+)?$")
 _ASCII_DIGIT = re.compile(r"[0-9]")
@@ -34,6 +35,14 @@ def _frac(s: str) -> Fraction | None:
         return Fraction(s)
     except (ValueError, ZeroDivisionError):
         return None
+
+
+def _scale(v: int, m: int) -> int:
+    """`v` followed by the scaling word `m`: the part below the last thousand is multiplied
+    ("two hundred thousand"); with nothing below it the word adds ("mille cent" -> 1100,
+    "un million mille" -> 1001000), as a bare "cent" or "mille" counts one."""
+    below = v % 1000
+    return v + m if below == 0 else v - below + below * m
 
 
 class _State:
@@ -92,7 +101,10 @@ class NumberNormalizer:
         # class never holds an ASCII digit, so the pair matches could not overlap either)
         # (the digit is looked for first: most positions fail there, the cheaper test)
         self._letter_digit = re.compile(rf"(?=[0-9])(?<=[{letters}])")
-        self._digit_letter = re.compile(rf"(?<=[0-9])(?=[{letters}])")
+        self._glued = GluedOrdinals(cfg, letters)  # "3e", "1er" stay whole (French)
+        self._digit_letter = (
+            self._glued.digit_letter if self._glued.active else re.compile(rf"(?<=[0-9])(?=[{letters}])")
+        )
         self._ordinal = (
             re.compile(rf"([0-9])\s+({cfg.ordinal_suffix_pattern})\b") if cfg.ordinal_suffix_pattern else None
         )
@@ -174,6 +186,7 @@ class NumberNormalizer:
                     res.append(cfg.half_replacement if whole else re.sub(r"\\[bs]\+?", " ", cfg.half_pattern))
             s = " ".join(res)
         if _ASCII_DIGIT.search(s):
+            s = self._glued.rewrite(s)
             s = self._letter_digit.sub(" ", s)
             s = self._digit_letter.sub(" ", s)
             if self._ordinal is not None:
@@ -200,6 +213,8 @@ class NumberNormalizer:
                 st.skip = False
                 continue
             c0 = cur[0]
+            if cur == "," and st.value is not None and self._comma_inside(st, padded[idx + 1]):
+                continue
             if c0 not in prefixes and not c0.isdigit() and cur not in vocab:
                 # the common word: no prefix, cannot be numeric (`\d` is a subset of
                 # isdigit), not a number word: it ends the running number (st.emit inline)
@@ -211,20 +226,33 @@ class NumberNormalizer:
                 st.prev_num = None
                 out.append(cur)
                 continue
-            bare = cur[1:] if c0 in prefixes else cur
-            if _NUMERIC.match(bare):
-                self._digits(out, st, cur, bare)
-            elif cur not in vocab:
-                st.flush(out)
-                out.append(st.emit(cur))
-            elif cur in self.zeros or cur in self.ones or cur in self.tens or cur in self.mult:
-                self._compose(out, st, cur)
-            elif cur in self.ones_sfx or cur in self.tens_sfx or cur in self.mult_sfx:
-                self._suffixed(out, st, cur)
-            else:
-                self._affix_or_special(out, st, padded[idx - 1], cur, padded[idx + 1])
+            self._dispatch(out, st, cur, c0, padded[idx - 1], padded[idx + 1])
         st.flush(out)
         return out
+
+    def _comma_inside(self, st: _State, nxt: str | None) -> bool:
+        """A list comma ends a spoken number (step 6: "nineteen ninety four, zero two,
+        eleven" and "twenty twenty six, zero eight, one five" are dates; a code read in
+        comma groups is read as groups too). It stays inside one only after a scaling word
+        ("one thousand, two hundred", as written number words put it)."""
+        return st.prev_num in self.mult and nxt in self.words
+
+    def _dispatch(
+        self, out: list[str], st: _State, cur: str, c0: str, prev: str | None, nxt: str | None
+    ) -> None:
+        """One word that may be part of a number (a prefix, digits or a number word)."""
+        bare = cur[1:] if c0 in self.prefixes else cur
+        if _NUMERIC.match(bare):
+            self._digits(out, st, cur, bare)
+        elif cur not in self.words:
+            st.flush(out)
+            out.append(st.emit(cur))
+        elif cur in self.zeros or cur in self.ones or cur in self.tens or cur in self.mult:
+            self._compose(out, st, cur)
+        elif cur in self.ones_sfx or cur in self.tens_sfx or cur in self.mult_sfx:
+            self._suffixed(out, st, cur)
+        else:
+            self._affix_or_special(out, st, prev, cur, nxt)
 
     def _digits(self, out: list[str], st: _State, cur: str, bare: str) -> None:
         """Written digits: continue a decimal ("3." + "5"), else start a new number."""
@@ -287,7 +315,7 @@ class NumberNormalizer:
                     st.flush(out)
                     st.value = m
             else:
-                st.value = v // 1000 * 1000 + v % 1000 * m
+                st.value = _scale(v, m)
         st.prev_num = cur
 
     def _suffixed(self, out: list[str], st: _State, cur: str) -> None:
@@ -311,7 +339,7 @@ class NumberNormalizer:
                     st.flush(out)
                     out.append(st.emit(f"{m}{suffix}"))
             else:
-                out.append(st.emit(f"{v // 1000 * 1000 + v % 1000 * m}{suffix}"))
+                out.append(st.emit(f"{_scale(v, m)}{suffix}"))
 
     def _affix_or_special(
         self, out: list[str], st: _State, prev: str | None, cur: str, nxt: str | None

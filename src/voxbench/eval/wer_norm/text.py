@@ -21,11 +21,13 @@ In order (our code, EVA's semantics, reference §3.4):
 
 from __future__ import annotations
 
+import json
 import re
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
+from importlib import resources
 
 from voxbench.eval.wer_norm.cjk import cjk_numerals
 from voxbench.eval.wer_norm.config import EXTRA_FOLDS, NumberConfig, config_code, load_config, load_spelling
@@ -46,14 +48,15 @@ CACHE_SIZE = 4096
 
 
 def _strip_tags(t: str) -> str:
-    if "[" in t:
+    if "[" in t or "<" in t:
         t = _TAGS.sub(" ", t)
     if t.isascii() and "\\u" in t:
         t = re.sub(r"\\u([0-9a-fA-F]{4})", lambda m: chr(int(m[1], 16)), t)
     return t
 
 
-_TAGS = re.compile(r"\[[^\]]*\]")
+# bracketed tags and markup: `[...]`, `<...>` (Whisper's rule, which EVA's normaliser keeps)
+_TAGS = re.compile(r"[<\[][^>\]]*[>\]]")
 _APOSTROPHES = re.compile(r"[\u2019\u2018\u02bc\u0060\u00b4]")
 
 
@@ -103,8 +106,14 @@ def _dash_word(t: str) -> str:
     return _DASH.sub(" ", t) if not t.isascii() or "dash" in t.lower() else t
 
 
-def _list_commas(t: str) -> str:
-    return _LIST_COMMA.sub(" ", t) if "," in t else t
+def _list_commas(t: str, boundary: bool) -> str:
+    """List commas split words. With a number table the comma stays as a word of its own
+    (`boundary`) until the numbers are read, so a spoken number never runs across it:
+    "nineteen ninety four, zero two, eleven" is 1994 2 11 (the date 1994-02-11), not
+    19940211; punctuation removal drops it afterwards."""
+    if "," not in t:
+        return t
+    return _LIST_COMMA.sub(" , " if boundary else " ", t)
 
 
 # a comma unless it has a digit on both sides (`,(?!\d)|(?<!\d),`), written to start
@@ -241,7 +250,8 @@ def _with_table(t: str, code: str, values: bool = False) -> str:
         # character the pattern consumes can never start the next match, so a lookahead
         # and a plain replacement (no template expansion) give the same text
         t = _DOT_NOT_BEFORE_DIGIT.sub(r" \1", t) if ".." in t else _DOT_NOT_BEFORE_NONDIGIT.sub(" ", t)
-    t = _symbols(t, _KEEP + ("-" if cfg.split_hyphenated_numbers else ""), not cfg.preserve_combining_marks)
+    keep = _KEEP + ",-" if cfg.split_hyphenated_numbers else _KEEP + ","  # "," ends numbers (step 6)
+    t = _symbols(t, keep, not cfg.preserve_combining_marks)
     t = numbers(t, spell_one=not values)
     if extras.spelling is not None:
         ws = t.split()
@@ -256,8 +266,20 @@ _DOT_NOT_BEFORE_DIGIT = re.compile(r"\.([^0-9]|$)")
 _DOT_NOT_BEFORE_NONDIGIT = re.compile(r"\.(?=[^0-9]|$)")
 
 
+@lru_cache(maxsize=8)
+def _fillers(lang: str) -> re.Pattern[str] | None:
+    """The language's hesitation fillers (`data/cjk_fillers.json`, voxbench's table)."""
+    raw = json.loads(
+        resources.files("voxbench.eval.wer_norm").joinpath("data", "cjk_fillers.json").read_text("utf-8")
+    )
+    words = sorted(raw.get(lang, []), key=len, reverse=True)
+    return re.compile("|".join(map(re.escape, words))) if words else None
+
+
 def _basic(t: str, language: str) -> str:
     t = unicodedata.normalize("NFKC", t).lower()
+    if (fillers := _fillers(language[:2].lower())) is not None:
+        t = fillers.sub(" ", t)
     t = re.sub(r"\(([^)]+?)\)", " ", t)
     t = _ascii_digits(t)
     t = "".join(" " if unicodedata.category(c)[0] in "MSP" and c not in _KEEP else c for c in t)
@@ -318,11 +340,12 @@ def _normalize(text: str, language: str, values: bool) -> str:
     t = _letter_runs(t)
     t = _hyphen_groups(t)
     t = _dash_word(t)
-    t = _list_commas(t)
     code = _config_code(language)
+    t = _list_commas(t, boundary=code is not None)
     t = _with_table(t, code, values) if code else _basic(t, language)
     t = _punctuation(t.lower(), values)
-    if "0" in t:  # only a word starting with "0" can lose leading zeros
+    if "0" in t and language[:2].lower() not in CJK_LANGS:  # only a word starting with "0" can lose them
+        # (ja/zh/ko keep them: "〇一二三" is read digit by digit, 0123, as EVA does)
         out = " ".join([_leading_zeros(w) if w.isdigit() else w for w in t.split()])
     else:
         out = " ".join(t.split())

@@ -7,6 +7,12 @@ tts_fidelity) can only say "unscored". This pass reads a finished record directo
 transcribes each agent speech segment of ``agent.wav`` with the local faster-whisper,
 and appends `Transcript(side="harness", channel="agent", source="post_call")` events.
 
+The caller's side gets the same pass (`transcribe_caller_record`): its recording, before any
+perturbation (`user_clean.wav`, else `user.wav`), transcribed per caller speech segment into
+`Transcript(side="harness", channel="user", source="post_call")` events, which eval never takes
+for what the agent heard; offline user_speech_fidelity compares them with what the caller
+meant.
+
 It runs after the call (never competing with live audio for the loop), is idempotent
 (a record that already has agent-channel transcripts is left alone), and skips cleanly
 when faster-whisper or its packaged weights are not installed.
@@ -55,29 +61,35 @@ class PostCallSTT(BaseModel):
 
 
 def agent_segments(events: list[Event], agent: np.ndarray, sample_rate: int) -> list[tuple[float, float]]:
+    """The agent channel's spans (see `channel_segments`)."""
+    return channel_segments(events, agent, sample_rate, "agent")
+
+
+def channel_segments(
+    events: list[Event], audio: np.ndarray, sample_rate: int, channel: str
+) -> list[tuple[float, float]]:
     """Agent speech spans to transcribe, on the conversation clock.
 
-    The record's own `speech` onset/offset stamps on the agent channel are used (they
-    are what eval cuts turns on, so each transcript lands on its turn); without them the
-    same energy detector runs on the audio. Spans closer than MERGE_GAP_S are merged,
-    but never across a caller onset, so one transcript never straddles two turns.
+    The record's own `speech` onset/offset stamps on `channel` are used (they are what
+    eval cuts turns on, so each transcript lands on its turn); without them the same energy
+    detector runs on the audio. Spans closer than MERGE_GAP_S are merged, but never across
+    an onset of the other side, so one transcript never straddles two turns.
     """
     spans: list[tuple[float, float]] = []
     start: float | None = None
     for e in events:
-        if isinstance(e, Speech) and e.channel == "agent":
+        if isinstance(e, Speech) and e.channel == channel:
             if e.state == "onset":
                 start = e.t
             elif start is not None:
                 spans.append((start, e.t))
                 start = None
     if start is not None:
-        spans.append((start, agent.size / sample_rate))
-    if not any(isinstance(e, Speech) and e.channel == "agent" for e in events):
-        spans = detect_segments(agent, sample_rate)
-    user_onsets = [
-        e.t for e in events if isinstance(e, Speech) and e.channel == "user" and e.state == "onset"
-    ]
+        spans.append((start, audio.size / sample_rate))
+    if not any(isinstance(e, Speech) and e.channel == channel for e in events):
+        spans = detect_segments(audio, sample_rate)
+    other = "user" if channel == "agent" else "agent"
+    user_onsets = [e.t for e in events if isinstance(e, Speech) and e.channel == other and e.state == "onset"]
     merged: list[tuple[float, float]] = []
     for s, t in spans:
         if (
@@ -139,4 +151,42 @@ def transcribe_agent_record(record_dir: str | Path, model: str = "tiny.en") -> P
     logger.info(
         f"post-call STT: {done.transcripts} agent transcripts from {done.segments} segments in {done.seconds}s"
     )
+    return done
+
+
+def transcribe_caller_record(record_dir: str | Path, model: str = "tiny.en") -> PostCallSTT:
+    """Append post-call transcripts of the caller's own recording (what its voice said), per
+    caller speech segment; idempotent; skipped cleanly without whisper or audio."""
+    path = Path(record_dir)
+    bundle = read_record(path)
+    if any(
+        isinstance(e, Transcript) and e.channel == "user" and e.source == "post_call" for e in bundle.events
+    ):
+        return PostCallSTT(status="skipped", reason="the record already has post-call caller transcripts")
+    wav = bundle.audio_path("user_clean") or bundle.audio_path("user")
+    if wav is None or not wav.is_file():
+        return PostCallSTT(status="skipped", reason="no caller audio")
+    try:
+        stt = _transcriber(model)
+    except (ImportError, ModelAssetError) as exc:
+        return PostCallSTT(status="skipped", reason=f"no local whisper: {exc}")
+    t0 = time.perf_counter()
+    pcm, sr = sf.read(wav, dtype="int16", always_2d=False)
+    pcm = np.asarray(pcm, dtype=np.int16).reshape(-1)
+    spans = channel_segments(bundle.events, pcm, sr, "user")
+    new: list[Transcript] = []
+    for s, t in spans:
+        a, b = max(0, round((s - PAD_S) * sr)), min(pcm.size, round((t + PAD_S) * sr))
+        with _LOCK:
+            text = stt.transcribe(pcm[a:b].astype(np.float32) / 32768.0, sr).strip()
+        if text:
+            new.append(Transcript(t=t, side="harness", channel="user", text=text, source="post_call"))
+    done = PostCallSTT(
+        status="transcribed", model=model, segments=len(spans), transcripts=len(new),
+        seconds=round(time.perf_counter() - t0, 3),
+    )  # fmt: skip
+    events = sorted([*bundle.events, *new], key=lambda e: e.t)
+    atomic_write_bytes(path / "events.jsonl", "".join(e.model_dump_json() + "\n" for e in events).encode())
+    bundle.record.extra["post_call_stt_caller"] = done.model_dump(mode="json")
+    atomic_write_json(path / "record.json", bundle.record)
     return done

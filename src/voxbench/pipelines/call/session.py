@@ -121,23 +121,33 @@ class CallSession:
         return build_agent_services(profile, server=server, check=False)
 
     def _simulator_services(self, call: Any) -> Any:
-        """The caller's services; an LLM caller gets its own server (one llama.cpp per model)
-        and its reply guards for this call."""
-        from voxbench.pipelines.caller.llm_service import CallerRules
+        """The caller's services by its registry entry; a caller with its own model gets its
+        own server (one llama.cpp per model) and is built configured for this call: its brief
+        (with the perturbation's persona) and reply guards (``caller/llm_setup.py``)."""
+        from voxbench.pipelines.caller.registry import caller_entry
         from voxbench.pipelines.local_stack import local_simulator, start_simulator_llm_server
 
         sim = self.spec.simulated
+        own_llm = caller_entry(sim.kind).own_llm
         note_stage(self.out_dir, f"loading the caller's models ({sim.kind} caller)")
-        server = self._own(start_simulator_llm_server(sim.llm)) if sim.kind == "llm" else None
+        server = self._own(start_simulator_llm_server(sim.llm)) if own_llm else None
         return local_simulator(
-            sim.live_kind,
+            sim.kind,
             server,
             sim.llm,
             self.spec.perturbation.voice_id,
-            reply_format=self.spec.call.simulator.llm.reply_format,
-            rules=CallerRules.for_call(call, self.spec.call.simulator.llm) if sim.kind == "llm" else None,
             voice=sim.voice,
+            briefing=self._briefing(call) if own_llm else None,
         )
+
+    def _briefing(self, call: Any) -> Any:
+        """What the LLM caller is told: the scenario, its config, the condition's persona."""
+        from voxbench.pipelines.caller.llm_setup import CallerBriefing
+        from voxbench.processors.perturbations import persona_instruction
+
+        pert = self.spec.perturbation
+        persona = None if pert.is_clean else persona_instruction(pert.behavior)
+        return CallerBriefing(call, self.spec.call.simulator.llm, persona)
 
     def _own(self, server: Any) -> Any:
         if server is not None:

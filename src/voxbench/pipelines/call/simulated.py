@@ -1,5 +1,6 @@
 """The simulated caller as a call's endpoint: the agent listens on a loopback WebSocket
-server, the caller's pipeline (trace, goal or LLM caller) connects to it as the client.
+server, the caller's pipeline (any registered kind, ``caller/registry.py``) connects to it as
+the client.
 
 A perturbation (:class:`CallerSide`) transforms every chunk the caller sends and adds its
 behaviour; the record names the caller's services and the perturbation.
@@ -12,7 +13,6 @@ from typing import Any
 
 from pipecat.frames.frames import ErrorFrame
 from pipecat.observers.base_observer import BaseObserver
-from pipecat.pipeline.pipeline import Pipeline
 from pipecat.pipeline.worker import PipelineWorker
 from pipecat.transports.base_transport import BaseTransport
 from pipecat.workers.runner import WorkerRunner
@@ -21,19 +21,20 @@ from voxbench.pipelines.bundles import SimulatorServices
 from voxbench.pipelines.call.endpoint import LiveCall
 from voxbench.pipelines.call.lifecycle import PipelineTask, make_worker, stop_worker
 from voxbench.pipelines.call.watch import CallWatch, SideState
+from voxbench.pipelines.caller.registry import CallerBuild, caller_entry
 from voxbench.pipelines.caller.side import CallerSide, CallPerturbation
 from voxbench.pipelines.config import CallConfig
 from voxbench.processors.control import EndRequest
 from voxbench.records import ConnectionEvent, SimulatorInfo
 from voxbench.records.events import Channel
-from voxbench.records.stage import note_stage
 from voxbench.transports.pairing import free_port
 from voxbench.transports.serializers import TwilioClientSerializer
 from voxbench.transports.wire import make_client, make_server, simulator_serializer
 
 
 class SimulatedCaller:
-    """A caller pipeline of ours on the client side of the loopback WebSocket.
+    """A caller pipeline of ours on the client side of the loopback WebSocket, built by the
+    registry entry of the call's caller kind (:class:`~voxbench.pipelines.caller.registry.CallerBuild`).
 
     ``seed``: the goal caller's phrasings; ``tool_holds``: the agent speaks before every tool
     call (the trace caller then waits for those holds)."""
@@ -89,15 +90,7 @@ class SimulatedCaller:
         return []
 
     async def before_clock(self, live: LiveCall) -> None:
-        if live.cfg.simulator.kind != "llm":
-            return
-        from voxbench.pipelines.caller.llm_simulator import prepare_llm_caller, warm_up_llm_caller
-
-        note_stage(live.out, "warming the LLM caller on its prompt")
-        extra = [self.caller_side.persona_text()] if self.caller_side is not None else []
-        prepare_llm_caller(live.call, self.services, live.cfg, extra)
-        if live.cfg.simulator.llm.warm_up:
-            await warm_up_llm_caller(self.services)
+        await caller_entry(live.cfg.simulator.kind).before_clock(self._build(live, None))
 
     async def after_agent_start(self, live: LiveCall, agent: PipelineTask) -> None:
         """Wait until the agent's socket listens (a server that never gets ready fails the
@@ -145,7 +138,7 @@ class SimulatedCaller:
         serializer = simulator_serializer(cfg.wire, on_interruption=lambda: interruptions.append(clock.now()))
         transform = self.caller_side.transform(None) if self.caller_side is not None else None
         client = make_client(cfg.wire, self._port, serializer, transform)
-        pipeline = self._pipeline(live, client)
+        pipeline = caller_entry(cfg.simulator.kind).build(self._build(live, client))
         worker = make_worker(pipeline, clock, [rec.observer("user")], cfg.wire.sample_rate, "simulator")
 
         @client.event_handler("on_connected")
@@ -174,38 +167,5 @@ class SimulatedCaller:
         await runner.add_workers(worker)
         return worker, PipelineTask(runner.run(), "simulator"), client.output()
 
-    def _pipeline(self, live: LiveCall, client: Any) -> Pipeline:
-        """The LLM caller's pipeline, the goal caller's, or the trace caller's over the reference lines."""
-        call, cfg, clock, control = live.call, live.cfg, live.clock, live.control
-        sr, services = cfg.wire.sample_rate, self.services
-        if cfg.simulator.kind == "llm":
-            from voxbench.pipelines.caller.llm_simulator import build_llm_simulator
-
-            return build_llm_simulator(call, services, client, cfg, control, clock, sr)
-        if cfg.simulator.kind == "goal":
-            from voxbench.pipelines.caller.goal_live import build_goal_simulator
-
-            return build_goal_simulator(call, services, client, cfg, control, clock, live.rec.emit, self.seed)
-        from voxbench.pipelines.caller.trace_simulator import build_trace_simulator, reference_user_turns
-        from voxbench.processors.trace_driver import TraceDriver
-
-        turns = reference_user_turns(call.scenario, call.resolver, self.tool_holds)
-        turns = turns[: cfg.simulator.trace.max_lines]
-        lines = [t.text for t in turns]
-        if self.caller_side is not None:
-            lines = self.caller_side.lines(
-                lines
-            )  # a behaviour that adds or drops lines drops the turn counts
-
-        def done() -> None:
-            control.end("trace_finished", t=clock.now())
-
-        driver = TraceDriver(
-            lines,
-            cfg.simulator.trace,
-            done,
-            [t.agent_turns for t in turns],
-            # end a hold wait while the caller's voice can still beat the inactivity limit
-            max(cfg.simulator.trace.turn_gap_s, cfg.limits.inactivity_s - 2.0),
-        )
-        return build_trace_simulator(services, client, driver, cfg.simulator, sr, gap_fill=cfg.wire.gap_fill)
+    def _build(self, live: LiveCall, client: Any) -> CallerBuild:
+        return CallerBuild(live, self.services, client, self.seed, self.tool_holds, self.caller_side)

@@ -15,7 +15,8 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, field_validator, model_validator
 
 from voxbench.pipelines.agent.profiles import AgentProfile
-from voxbench.pipelines.config import CallConfig
+from voxbench.pipelines.caller.registry import DEFAULT_CALLER
+from voxbench.pipelines.config import CallConfig, CallerKind
 from voxbench.pipelines.services import SIMULATOR_LLM, LLMConfig
 from voxbench.processors.perturbations import Condition, resolve_condition
 from voxbench.records.seeds import attempt_seed, conversation_seed, perturbation_seed
@@ -79,12 +80,14 @@ AgentSpec = Annotated[
 
 
 class SimulatorSpec(_Frozen):
-    """The caller: trace replay, the goal-directed caller (``goal``: decides by the scenario's
-    decision tree, no LLM), an LLM caller (its model resolved here), or scripted (no audio;
-    a live call treats it as trace). ``llm`` given as a partial mapping overrides the default
-    caller model field by field, the same way in every driver."""
+    """The simulated caller: a kind of the caller registry (``pipelines/caller/registry.py``:
+    ``goal``, the default, decides by the scenario's decision tree with no LLM; ``trace``
+    replays the reference lines; ``llm`` is an LLM caller, its model resolved here). ``llm``
+    given as a partial mapping overrides the default caller model field by field, the same way
+    in every driver. The no-audio scripted agent runs without a caller (its records say
+    ``kind: scripted``); ``faults`` are its injected faults."""
 
-    kind: Literal["scripted", "trace", "llm", "goal"] = "scripted"
+    kind: CallerKind = DEFAULT_CALLER
     llm: LLMConfig = SIMULATOR_LLM
     reply_format: Literal["json", "tools"] | None = Field(
         default=None, description="LLM caller's reply format; None keeps the call config's"
@@ -113,10 +116,6 @@ class SimulatorSpec(_Frozen):
             base = SIMULATOR_LLM.model_dump(exclude_unset=True)
             data = {**data, "llm": LLMConfig.model_validate({**base, **data["llm"]})}
         return data
-
-    @property
-    def live_kind(self) -> Literal["trace", "llm", "goal"]:
-        return "trace" if self.kind == "scripted" else self.kind
 
 
 class PersonSpec(_Frozen):
@@ -216,7 +215,7 @@ class CallSpec(_Frozen):
 
 def live_call_config(base: CallConfig, sim: SimulatorSpec, lang: str, time_limit_s: float) -> CallConfig:
     """``base`` with what the driver decided: language, time limit, caller kind and reply format."""
-    sim_cfg = base.simulator.model_copy(update={"kind": sim.live_kind})
+    sim_cfg = base.simulator.model_copy(update={"kind": sim.kind})
     if sim.reply_format is not None:
         llm = sim_cfg.llm.model_copy(update={"reply_format": sim.reply_format})
         sim_cfg = sim_cfg.model_copy(update={"llm": llm})

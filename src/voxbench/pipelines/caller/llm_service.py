@@ -111,9 +111,15 @@ class CallerLLMService(OpenAILLMService):
 
 
 def make_caller_llm(
-    cfg: LLMConfig, *, server: Any = None, rules: CallerRules | None = None
+    cfg: LLMConfig,
+    *,
+    server: Any = None,
+    rules: CallerRules | None = None,
+    system_instruction: str | None = None,
 ) -> CallerLLMService:
-    """A caller LLM service for ``cfg`` with its ``rules``: ``kind='local'`` needs a started local server.
+    """A caller LLM service for ``cfg`` with its ``rules`` and its brief (``system_instruction``;
+    see :func:`~voxbench.pipelines.caller.llm_setup.llm_caller_services`): ``kind='local'``
+    needs a started local server.
 
     Tool-call options of ``cfg`` (``tool_call_mode``, ``flatten_tool_history``,
     ``adapt_text_tool_calls``, ``strip_markdown``) do not apply: a caller has no tools, and its
@@ -121,4 +127,4 @@ def make_caller_llm(
     """
     from voxbench.pipelines.services import chat_settings
 
-    return CallerLLMService(rules=rules, **chat_settings(cfg, server).service_kwargs())
+    return CallerLLMService(rules=rules, **chat_settings(cfg, server, system_instruction).service_kwargs())

@@ -18,8 +18,6 @@ Two reply formats (``LLMSimConfig.reply_format``):
 
 from __future__ import annotations
 
-import hashlib
-from collections.abc import Sequence
 from typing import Any
 
 from pipecat.adapters.llm.schemas.function_schema import FunctionSchema
@@ -32,28 +30,25 @@ from pipecat.processors.aggregators.llm_context import LLMContext
 from pipecat.processors.aggregators.llm_response_universal import LLMContextAggregatorPair
 from pipecat.processors.frame_processor import FrameProcessor
 from pipecat.services.llm_service import FunctionCallParams
-from pipecat.transports.websocket.client import WebsocketClientTransport
 
 from voxbench.pipelines.bundles import SimulatorServices
+from voxbench.pipelines.caller.frame import caller_pipeline
 from voxbench.pipelines.caller.llm_service import CallerLLMService
 from voxbench.pipelines.caller.prompt import call_lines, is_hold_line, simulator_prompt
+from voxbench.pipelines.caller.registry import CallerBuild
 from voxbench.pipelines.caller.turn_json import END_CALL
-from voxbench.pipelines.config import CallConfig
-from voxbench.pipelines.scenario_input import CallScenario
 from voxbench.pipelines.turns import user_aggregator_params
 from voxbench.pipelines.warmup import warm_up
 from voxbench.processors.caller_turns import CallerHangUp, CallerTurnGate, HangUpFrame, OpeningLine
-from voxbench.processors.clock import ConversationClock
-from voxbench.processors.control import CallControl
-from voxbench.transports.pacing import GapFillProcessor
+from voxbench.records.stage import note_stage
 
 __all__ = [
     "END_CALL",
     "CallerHangUp",
     "CallerTurnGate",
     "OpeningLine",
-    "build_llm_simulator",
-    "prepare_llm_caller",
+    "build_llm_caller",
+    "prepare_before_clock",
     "simulator_prompt",
     "warm_up_llm_caller",
 ]
@@ -65,33 +60,6 @@ def agent_asked_to_wait(context: Any) -> bool:
     return is_hold_line(lines[-1][1] if lines and lines[-1][0] == "Agent" else "")
 
 
-def prepare_llm_caller(
-    call: CallScenario, services: SimulatorServices, cfg: CallConfig, extra_instructions: Sequence[str] = ()
-) -> None:
-    """Give the caller's LLM its brief (plus e.g. a perturbation persona).
-
-    Separate from :func:`build_llm_simulator` so the runner can :func:`warm_up_llm_caller` the
-    finished prompt before the call clock starts. Idempotent; ``services.info`` records a hash of
-    the prompt and, for the JSON service, the caller's turn statistics.
-    """
-    if services.llm is None or services.info.prompt_sha256 is not None:
-        return
-    llm = services.llm
-    scfg = cfg.simulator.llm
-    parts = [simulator_prompt(call, scfg.reply_format), *[t for t in extra_instructions if t]]
-    for text in parts:
-        llm.append_system_instruction(text)
-    prompt = "\n\n".join(parts)
-    services.info.prompt_sha256 = hashlib.sha256(prompt.encode()).hexdigest()[:16]
-    services.info.prompt = prompt  # in the record, not on the terminal (voxbench call is quiet)
-    stats: dict[str, int] = {}
-    if isinstance(llm, CallerLLMService):  # its rules came with it (make_caller_llm)
-        stats = llm.caller_stats
-        services.info.caller_unspoken = llm.caller_unspoken
-    stats.setdefault("holds_waited", 0)
-    services.info.caller_stats = stats  # filled during the call, written with the record
-
-
 async def warm_up_llm_caller(services: SimulatorServices) -> float | None:
     """Prime the caller LLM's prompt cache with its system prompt (best effort; seconds or None)."""
     if services.llm is None:
@@ -99,16 +67,18 @@ async def warm_up_llm_caller(services: SimulatorServices) -> float | None:
     return await warm_up(services.llm, LLMContext())
 
 
-def build_llm_simulator(
-    call: CallScenario,
-    services: SimulatorServices,
-    transport: WebsocketClientTransport,
-    cfg: CallConfig,
-    control: CallControl,
-    clock: ConversationClock,
-    sample_rate: int,
-) -> Pipeline:
+async def prepare_before_clock(b: CallerBuild) -> None:
+    """Before the clock starts: the model's prompt cache warmed on the caller's brief
+    (``LLMSimConfig.warm_up``; the brief came with the service, ``caller/llm_setup.py``)."""
+    if b.live.cfg.simulator.llm.warm_up:
+        note_stage(b.live.out, "warming the LLM caller on its prompt")
+        await warm_up_llm_caller(b.services)
+
+
+def build_llm_caller(b: CallerBuild) -> Pipeline:
     """The LLM caller's pipeline: wire in -> STT -> turns -> opening/gate -> LLM -> hang-up -> TTS -> wire out."""
+    call, services, cfg = b.live.call, b.services, b.live.cfg
+    control, clock, sample_rate = b.live.control, b.live.clock, cfg.wire.sample_rate
     if services.llm is None or services.stt is None:
         raise ValueError("the LLM simulator needs stt and llm services")
     scfg = cfg.simulator
@@ -119,7 +89,6 @@ def build_llm_simulator(
             "reply_format='json' needs a caller LLM service from make_caller_llm "
             "(or set simulator.llm.reply_format='tools')"
         )
-    prepare_llm_caller(call, services, cfg)  # no-op when the runner already did it
     hang_up = CallerHangUp(lambda: control.end("end_call", t=clock.now()), scfg.llm.hangup_wait_s)
 
     async def end_call(params: FunctionCallParams) -> None:
@@ -141,10 +110,7 @@ def build_llm_simulator(
         context, user_params=user_aggregator_params(scfg.vad, scfg.llm.turn, sample_rate)
     )
     opening = str(call.resolver.resolve(call.scenario.starting_utterance(call.lang)))
-    stages: list[FrameProcessor] = [transport.input()]
-    if cfg.wire.gap_fill:
-        stages.append(GapFillProcessor(sample_rate))
-    stages += [
+    stages: list[FrameProcessor] = [
         services.stt,
         user_agg,
         OpeningLine(opening, scfg.llm.no_greeting_s),
@@ -153,8 +119,5 @@ def build_llm_simulator(
         ),
         llm,
         hang_up,
-        services.tts,
-        transport.output(),
-        assistant_agg,
     ]
-    return Pipeline(stages)
+    return caller_pipeline(b, stages, [assistant_agg])

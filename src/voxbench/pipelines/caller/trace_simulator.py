@@ -27,15 +27,13 @@ from dataclasses import dataclass
 
 from pipecat.pipeline.pipeline import Pipeline
 from pipecat.processors.audio.vad_processor import VADProcessor
-from pipecat.processors.frame_processor import FrameProcessor
-from pipecat.transports.websocket.client import WebsocketClientTransport
 
-from voxbench.pipelines.bundles import SimulatorServices
-from voxbench.pipelines.config import SimulatorConfig
+from voxbench.pipelines.caller.frame import caller_pipeline
+from voxbench.pipelines.caller.registry import CallerBuild
+from voxbench.pipelines.caller.trace_policy import END_REASON, TracePolicy
 from voxbench.processors.trace_driver import TraceDriver
 from voxbench.scenarios import Scenario
 from voxbench.scenarios.culture import CultureResolver
-from voxbench.transports.pacing import GapFillProcessor
 from voxbench.transports.vad import make_vad
 
 
@@ -85,24 +83,26 @@ def reference_user_lines(scenario: Scenario, resolver: CultureResolver) -> list[
     return [t.text for t in reference_user_turns(scenario, resolver)]
 
 
-def build_trace_simulator(
-    services: SimulatorServices,
-    transport: WebsocketClientTransport,
-    driver: TraceDriver,
-    cfg: SimulatorConfig,
-    sample_rate: int,
-    gap_fill: bool = True,
-) -> Pipeline:
-    """The trace caller's pipeline around its ``driver`` (the :class:`TraceDriver` saying the
-    reference lines: built by the caller, which knows the lines, their agent turns and how
-    long a hold may be waited out)."""
-    stages: list[FrameProcessor] = [transport.input()]
-    if gap_fill:
-        stages.append(GapFillProcessor(sample_rate))
-    stages += [
-        VADProcessor(vad_analyzer=make_vad(cfg.vad, sample_rate)),
-        driver,
-        services.tts,
-        transport.output(),
-    ]
-    return Pipeline(stages)
+def build_trace_caller(b: CallerBuild) -> Pipeline:
+    """The trace caller's pipeline: VAD on the agent's audio, a :class:`TraceDriver` saying the
+    reference lines (a perturbation may add or drop lines; the expected agent turns then no
+    longer apply), its voice. It ends the call ("trace_finished") after the last line."""
+    live, scfg = b.live, b.live.cfg.simulator
+    turns = reference_user_turns(live.call.scenario, live.call.resolver, b.tool_holds)[: scfg.trace.max_lines]
+    lines = [t.text for t in turns]
+    if b.caller_side is not None:
+        lines = b.caller_side.lines(lines)
+
+    def done() -> None:
+        live.control.end(END_REASON, t=live.clock.now())
+
+    expected = [t.agent_turns for t in turns] if scfg.trace.follow_trace_turns else None
+    driver = TraceDriver(
+        TracePolicy(lines, expected),
+        scfg.trace,
+        done,
+        # end a hold wait while the caller's voice can still beat the inactivity limit
+        max(scfg.trace.turn_gap_s, live.cfg.limits.inactivity_s - 2.0),
+    )
+    vad = VADProcessor(vad_analyzer=make_vad(scfg.vad, live.cfg.wire.sample_rate))
+    return caller_pipeline(b, [vad, driver])

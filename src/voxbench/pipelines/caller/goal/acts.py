@@ -15,6 +15,23 @@ from voxbench.records.events import GoalActKind
 
 ActKind = GoalActKind
 
+END_REASONS: dict[str, str] = {
+    "resolution_end": "resolved",
+    "nothing_else_end": "resolved",
+    "offer_outside_goal_all_done_end": "resolved",
+    "failure_condition_end": "failed",
+    "transfer_ends_call": "transfer",
+    "agent_goodbye": "agent_goodbye",
+    "stalled_call_end": "stalled",
+    "no_progress_end": "stalled",
+    "same_content_again_end": "stalled",
+    "same_line_again_end": "stalled",
+    "silence_after_check_in_end": "stalled",
+}
+"""Why a call ended, by the rule that ended it: every request and must-have resolved (or failed by
+the tree's own conditions), the agent transferred or said goodbye, or turns went by without
+progress. Recorded in the act's ``rules`` as ``end:<reason>`` (the ``caller_act`` trail)."""
+
 
 class CallerAct(BaseModel):
     """One turn of the goal caller: the words and the decision behind them."""
@@ -29,6 +46,11 @@ class CallerAct(BaseModel):
     facts: list[str] = Field(default_factory=list, description="fact keys disclosed in this act")
     choice: str = Field("", description="the option chosen, or 'yes' / 'no' to a confirmation")
     ends_call: bool = False
+
+    @property
+    def end_reason(self) -> str:
+        """Why this act ends the call (:data:`END_REASONS`); '' when it does not."""
+        return END_REASONS.get(self.rule, "other") if self.ends_call else ""
 
     def to_event(self, t: float) -> CallerActEvent:
         """The ``caller_act`` event for the record, at call time ``t``."""

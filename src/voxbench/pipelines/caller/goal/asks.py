@@ -15,17 +15,16 @@ import re
 from voxbench.pipelines.caller.goal.cues import COURTESY, HOLD, REQUEST
 from voxbench.pipelines.caller.goal.facts import (
     FLUFF_HEADS,
-    HEADS,
     SYNONYMS,
     WEAK_WORDS,
     Fact,
     FactBook,
     stem,
 )
-from voxbench.pipelines.caller.goal.spoken import compact, is_code, mentions, runs, tokens
+from voxbench.spoken import compact, mentions, runs, tokens
 
 
-def _words(text: str) -> tuple[set[str], str]:
+def words_of(text: str) -> tuple[set[str], str]:
     toks = tokens(text)
     # the words as said too: 'first' / 'second' are also field words ('first name'), not only numbers
     raw = {stem(w) for w in re.findall(r"[a-z]+", text.lower())}
@@ -33,7 +32,7 @@ def _words(text: str) -> tuple[set[str], str]:
     return ws, " " + " ".join(toks) + " "
 
 
-def _has_word(word: str, ws: set[str], flat: str) -> bool:
+def has_word(word: str, ws: set[str], flat: str) -> bool:
     for alt in (word, *SYNONYMS.get(word, ())):
         if " " in alt:
             if f" {alt} " in flat:
@@ -87,15 +86,15 @@ def asked_facts(
     deliver it? Please give me the building and floor." asks for the *delivery* building), as
     long as the request sentence itself names one of its distinctive words or heads.
     """
-    ws, flat = _words(sentence)
-    cws, cflat = _words(f"{context} {sentence}") if context else (ws, flat)
+    ws, flat = words_of(sentence)
+    cws, cflat = words_of(f"{context} {sentence}") if context else (ws, flat)
     hits: list[tuple[Fact, frozenset[str], str]] = []
     for f in book:
-        got = frozenset(w for w in f.words if _has_word(w, ws, flat))
+        got = frozenset(w for w in f.words if has_word(w, ws, flat))
         rule = _match(f, got)
         repeat = bool(re.search(r"\b(read|repeat|again|once more|spell|slowly)\b", sentence, re.I))
         if not rule and context and (got & set(f.distinctive) or (got and repeat)):
-            wider = frozenset(w for w in f.words if _has_word(w, cws, cflat))
+            wider = frozenset(w for w in f.words if has_word(w, cws, cflat))
             under = _match(f, wider)
             rule = {"": "", "most_words": "context_most_words"}.get(under, "context")
             got = wider if rule else got
@@ -232,196 +231,3 @@ def prefer_heard_digits(text: str, book: FactBook, asked: dict[str, str]) -> dic
 
 
 # Number words that end fact keys ('phone_last_four', 'ssn_last_4'): never a field word by themselves.
-_NUMBER_TAILS = {"one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"}
-
-_FALLBACK_WORDS = {"backup", "fallback", "alternate", "alternative", "secondary"}
-_FALLBACK_CUE = re.compile(
-    r"\b(backup|back up|fallback|alternat\w*|second choice|instead|other option)\b", re.I
-)
-
-
-def prefer_fallback(question: str, book: FactBook, asked: dict[str, str], text: str = "") -> dict[str, str]:
-    """'Which floor should I try next / instead?', or 'I can check other floors. Which floor first?':
-    the caller's fallback fact of that kind ('backup_desk_floor', 'fallback_floor'), when it has
-    exactly one. Asked without such a cue, the fallback fact is not what the agent means."""
-    cue = re.search(r"\b(next|instead|another|other|else|alternative)\b", question, re.I)
-    out: dict[str, str] = {}
-    for k, rule in asked.items():
-        f = book.get(k)
-        if f is not None and set(f.words) & _FALLBACK_WORDS and not cue and not _FALLBACK_CUE.search(text):
-            twins = [o for o in book if o.key != k and o.words and o.words[-1] == f.words[-1]
-                     and not set(o.words) & _FALLBACK_WORDS]  # fmt: skip
-            if len(twins) == 1:  # 'What building and floor would you prefer?' means the first choice
-                out[twins[0].key] = f"not_fallback:{k}"
-                continue
-        tail = f.words[-1] if f is not None and f.words else ""
-        if not (
-            cue or (tail and re.search(rf"\b(other|another|different|alternative)\s+{tail}s?\b", text, re.I))
-        ):
-            out[k] = rule
-            continue
-        twins = [
-            o
-            for o in book
-            if f is not None and o.key != k and o.words and f.words and o.words[-1] == f.words[-1]
-            and set(o.words) & _FALLBACK_WORDS and not set(f.words) & _FALLBACK_WORDS
-        ]  # fmt: skip
-        if len(twins) == 1:
-            out[twins[0].key] = f"fallback:{k}"
-        else:
-            out[k] = rule
-    return out
-
-
-def subject_fallback(sentence: str, book: FactBook, context: str = "") -> list[tuple[str, str]]:
-    """'What is the shift ID?' with no shift ID among the facts: the (at most two) facts about the shift;
-    with the rest of the turn naming which shift ('Let's start with the payroll problem'), that one's."""
-    ws, flat = _words(sentence)
-    cws, cflat = _words(f"{context} {sentence}")
-    scored: list[tuple[int, str]] = []
-    for f in book:
-        strong = [w for w in f.distinctive if w not in WEAK_WORDS and w not in ("choice", "preference")]
-        if (
-            not strong
-            or f.source != "information_required"
-            or not any(_has_word(w, ws, flat) for w in strong)
-        ):
-            continue
-        if all(_has_word(w, cws, cflat) for w in strong):
-            scored.append((len(strong), f.key))
-    best = max((n for n, _ in scored), default=0)
-    out = [(k, "subject") for n, k in scored if n == best]
-    return out if 1 <= len(out) <= 2 else []
-
-
-def _start_end_pairs(cands: list[Fact]) -> list[list[Fact]]:
-    """Facts that come as a start/end pair with the same other words ('pto_start_date', 'pto_end_date')."""
-    out: list[list[Fact]] = []
-    for f in cands:
-        if "start" in f.words:
-            rest = [w for w in f.words if w != "start"]
-            ends = [o for o in cands if "end" in o.words and [w for w in o.words if w != "end"] == rest]
-            if len(ends) == 1:
-                out.append([f, ends[0]])
-    return out
-
-
-def _one_per_value(cands: list[Fact]) -> list[Fact]:
-    """Facts that hold the same value are one answer ('what building is the laptop in?' with the
-    dispatch and the delivery building both Headquarters)."""
-    seen: set[str] = set()
-    out: list[Fact] = []
-    for f in cands:
-        v = compact(" ".join(f.values()))
-        if v not in seen:
-            seen.add(v)
-            out.append(f)
-    return out
-
-
-# A request for what the caller wants, and the keys of what it has now ('original_travel_details').
-_WANTS = re.compile(
-    r"\b(new|like|want|hoping|prefer|need|looking|instead|change (?:it )?to|move (?:it )?to)\b", re.I
-)
-_CURRENT_KEY = re.compile(r"(?i)(?<![a-z])(original|current|existing|previous|old)(?![a-z])")
-
-
-def head_fallback(
-    sentence: str, book: FactBook, given: set[str], covered: set[str], focus: set[str] | None = None
-) -> list[tuple[str, str]]:
-    """'the date' / 'what time' alone: the fact(s) with that head noun not given yet (at most two).
-
-    ``covered``: heads already answered by a fact matched by name in the same sentence.
-    ``focus``: the facts of the request being handled; among many candidates, those.
-    """
-    ws, _ = _words(sentence)
-    out: list[tuple[str, str]] = []
-    for head in sorted(HEADS - FLUFF_HEADS - covered):
-        if stem(head) not in ws or re.search(
-            rf"\b(those|these|that|the same|same)\s+{head}s?\b|\bat a {head}\b", sentence, re.I
-        ):  # 'one at a time' asks for no time
-            continue
-        with_head = [f for f in book if head in f.heads and f.source == "information_required"]
-        # the ones not given yet; asked again when all are given, the same ones again
-        cands = [f for f in with_head if f.key not in given] or with_head
-        plural_pairs = _start_end_pairs(cands) if re.search(rf"\b{head}s\b", sentence, re.I) else []
-        if len(plural_pairs) > 1 and focus:
-            plural_pairs = [p for p in plural_pairs if p[0].key in focus] or plural_pairs
-        if len(plural_pairs) == 1:  # 'what dates': a start and an end
-            out += [(f.key, f"head_pair:{head}") for f in plural_pairs[0]]
-            continue
-        if _WANTS.search(sentence):  # 'What date would you like instead?': not what it has now
-            cands = [f for f in cands if not _CURRENT_KEY.search(f.key)]
-            if len(cands) > 1:
-                cands = [f for f in cands if f.wanted] or cands
-        if len(cands) > 2:  # the ones the turn names ('your PTO dates'), else a start/end pair for a plural
-            named = [
-                f for f in cands if set(f.distinctive) - WEAK_WORDS and set(f.distinctive) - WEAK_WORDS <= ws
-            ]
-            pairs = _start_end_pairs(cands)
-            if len(pairs) > 1 and focus:
-                pairs = [p for p in pairs if p[0].key in focus] or pairs
-            mine = [f for f in cands if f.key in (focus or set())]
-            cands = (
-                named
-                if 1 <= len(named) <= 2
-                else (pairs[0] if len(pairs) == 1 else (mine if 1 <= len(mine) <= 2 else cands))
-            )
-        elif len(cands) == 2 and focus and len([f for f in cands if f.key in focus]) == 1:
-            cands = [f for f in cands if f.key in focus]  # 'the date' of the request in hand
-        cands = _one_per_value(cands)
-        if 1 <= len(cands) <= 2:
-            out += [(f.key, f"head:{head}") for f in cands]
-    return out + _tail_fallback(sentence, book, covered, focus)
-
-
-def _tail_fallback(
-    sentence: str, book: FactBook, covered: set[str], focus: set[str] | None
-) -> list[tuple[str, str]]:
-    """'What building is the laptop in?': the facts whose key ends in a word the request says
-    ('dispatch_building', 'delivery_building'), when they hold one value (or the request in hand
-    has one of them)."""
-    ws, _ = _words(sentence)
-    wants = bool(re.search(r"\b(new|like|want|hoping|prefer|need|looking)\b", sentence, re.I))
-    out: list[tuple[str, str]] = []
-    tails = {f.words[-1] for f in book if len(f.words) >= 2 and f.words[-1] not in HEADS}
-    done = {stem(c) for c in covered}
-    for tail in sorted(t for t in tails if stem(t) not in done):  # 'facility code' covers 'codes' too
-        if stem(tail) not in ws or tail.isdigit() or tail in _NUMBER_TAILS:
-            continue  # 'phone_last_four': 'four' in 'two eight four seven' is a digit, not a field word
-        cands = [f for f in book if f.words and f.words[-1] == tail and f.source == "information_required"]
-        one = _one_per_value(cands)
-        if len(one) > 1 and focus:
-            one = _one_per_value([f for f in cands if f.key in focus]) or one
-        if len(one) > 1:  # 'where is it located' is not 'where would you like it'
-            one = _one_per_value([f for f in one if f.wanted == wants]) or one
-        if len(one) == 1:
-            out.append((one[0].key, f"tail:{tail}"))
-    return out
-
-
-_FIELD = re.compile(r"\s+(number|code|id|i d)\b", re.I)
-
-
-def lacking_fields(requests: list[str], book: FactBook, asked: dict[str, str]) -> dict[str, str]:
-    """Asked facts the agent names as a field they are not: 'Could you please provide the flight
-    number?' matched 'Flight: today to Denver' by its word, and the caller answered 'The flight is
-    today to Denver.' three times (live bb.3, make run at b10e13d). A number, code or ID that the
-    fact's key does not name, asked of a value with no digit that is no code, is a field the
-    caller does not have: fact key -> the field as the agent said it ('flight number'). Not when the
-    request names the fact's word another way too ('the building code or building name')."""
-    out: dict[str, str] = {}
-    for k in asked:
-        f = book.get(k)
-        if f is None or not f.words or not isinstance(f.value, str):
-            continue
-        if re.search(r"\d", f.value) or is_code(f.value):
-            continue
-        word = re.escape(f.words[-1])
-        for s in requests:
-            said = list(re.finditer(rf"\b({word}s?)\b(" + _FIELD.pattern + ")?", s, re.I))
-            head = said[0].group(3).lower().replace(" ", "") if said and said[0].group(3) else ""
-            if head and head not in f.words and all(m.group(2) for m in said):
-                out[k] = f"{said[0].group(1).lower()} {'ID' if head == 'id' else head}"
-                break
-    return out

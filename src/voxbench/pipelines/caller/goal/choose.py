@@ -16,8 +16,8 @@ from voxbench.pipelines.caller.goal.facts import FactBook
 from voxbench.pipelines.caller.goal.intents import IntentTracker
 from voxbench.pipelines.caller.goal.options import option_clause
 from voxbench.pipelines.caller.goal.phrases import Phrasing, first_person
-from voxbench.pipelines.caller.goal.spoken import mentions, say_time, times
 from voxbench.pipelines.caller.goal.tree import TreeRules, content_words, violations
+from voxbench.spoken import mentions, say_time, times
 
 
 def _words(text: str) -> set[str]:

@@ -16,10 +16,11 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from voxbench.pipelines.caller.goal.spoken import matchable, say_value
+from voxbench.pipelines.caller.goal.speech import key_parts, speak_value
+from voxbench.spoken import matchable
 
 # Key words that say nothing about which fact is meant.
-_DROP = {
+DROP_WORDS = {
     "if", "asked", "requested", "request", "for", "your", "the", "of", "a", "an", "to", "usd", "preferred",
     "desired", "my", "in", "on", "at", "when", "is", "and", "or", "local", "product", "eventually", "provided",
     "needed", "required", "given", "only", "necessary",
@@ -67,6 +68,9 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "last": ("last",),
     "four": ("four", "4"),
     "ref": ("ref", "reference"),
+    "outbound": ("outbound", "departure", "departing", "going out"),
+    "inbound": ("inbound", "return", "returning", "coming back"),
+    "return": ("return", "returning", "inbound", "coming back"),
 }
 
 
@@ -86,7 +90,7 @@ def stem(word: str) -> str:
 
 def key_words(key: str) -> list[str]:
     """The meaningful words of a fact key ('phone_number_if_asked' -> ['phone', 'number'])."""
-    words = [w for w in re.split(r"[^a-z0-9]+", key.lower()) if w and w not in _DROP and not w.isdigit()]
+    words = [w for w in re.split(r"[^a-z0-9]+", key.lower()) if w and w not in DROP_WORDS and not w.isdigit()]
     out: list[str] = []
     for w in words:
         if w == "dob":
@@ -124,7 +128,7 @@ class Fact:
         return self.key.split(".")[0]
 
     def spoken(self) -> str:
-        return say_value(self.value)
+        return speak_value(self.value, key_parts(self.key))
 
     def values(self) -> list[str]:
         """The value(s) as strings, for matching against speech."""

@@ -17,8 +17,8 @@ from __future__ import annotations
 import re
 
 from voxbench.pipelines.caller.goal.facts import HEADS, WEAK_WORDS, Fact, FactBook, group_of, stem
-from voxbench.pipelines.caller.goal.spoken import mentions, runs, tokens
 from voxbench.pipelines.caller.goal.tree import content_words
+from voxbench.spoken import mentions, runs, tokens
 
 # Words of any request: they do not tell one intent from another.
 GENERIC = {
@@ -157,7 +157,11 @@ class IntentTracker:
         if completed and self.done == before and self._backup_done(text):
             return  # 'Your desk assignment is complete' after the first desk was refused: the backup desk
         if completed and self.done == before and self.pending():
-            self.done[self.pending()[0]] = True  # done, but not in the intent's words: the next one
+            # done, but not fully in a request's words: the open one it names by most of its own
+            # words ('your check-in is booked'), else the next one
+            named = [(sum(any(_close(w, x) for x in said) for w in self._own[i]), -i) for i in self.pending()]
+            best = max(named)
+            self.done[-best[1] if best[0] else self.pending()[0]] = True
 
     def _backup_done(self, text: str) -> bool:
         """A backup request ('a desk on floor 3 instead') open while the request it backs up is done,

@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from voxbench.pipelines.caller.goal.spoken import sentences_of, tokens
+from voxbench.spoken import sentences_of, tokens
 
 _LEARN = re.compile(r"^(?:learn|find out|know|be told|get told|hear)\s+(?P<what>.+?)\.?$", re.I)
 _WHETHER = re.compile(r"^(?:whether|if)\b.*?\b(?:is|are|will be|was|has been)\s+(?P<pred>.+)$", re.I)

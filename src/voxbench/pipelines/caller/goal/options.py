@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from voxbench.pipelines.caller.goal.spoken import tokens
+from voxbench.spoken import tokens
 
 _LEAD = re.compile(
     r"^(?:.*?\b(?:would you (?:still )?(?:like|prefer|want)|do you (?:want|need|prefer)|should i|shall i|"

@@ -8,8 +8,8 @@ import re
 
 from voxbench.pipelines.caller.goal.cues import STEP
 from voxbench.pipelines.caller.goal.phrases import Phrasing
-from voxbench.pipelines.caller.goal.spoken import sentences_of
 from voxbench.pipelines.caller.goal.tree import OUTCOME_WORDS, TreeRules, content_words
+from voxbench.spoken import sentences_of
 
 _REFUSAL_CONDITION = re.compile(
     r"\b(refus|can't|cannot|declin|not eligible|pushback|push back|denied|still)", re.I

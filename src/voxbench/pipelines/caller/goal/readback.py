@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from voxbench.pipelines.caller.goal.facts import FactBook
-from voxbench.pipelines.caller.goal.spoken import compact, is_code, mentions, runs
+from voxbench.spoken import compact, is_code, mentions, runs
 
 
 def readbacks(text: str, book: FactBook) -> tuple[list[str], list[str]]:

@@ -14,7 +14,7 @@ import re
 
 from voxbench.pipelines.caller.goal.cues import ACTION_SAID, NOT_DONE
 from voxbench.pipelines.caller.goal.facts import HEADS, WANT_WORDS, WEAK_WORDS, Fact, FactBook, stem
-from voxbench.pipelines.caller.goal.spoken import mentions, tokens
+from voxbench.spoken import mentions, tokens
 
 # 'the new total number of checked bags is 1', 'your seat is now 14A', 'you now have one checked bag'
 _RESULT = re.compile(

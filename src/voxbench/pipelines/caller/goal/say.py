@@ -7,35 +7,42 @@ times in words); the seeded :class:`.phrases.Phrasing` frames them.
 from __future__ import annotations
 
 import re
+from collections.abc import Set as AbstractSet
 
-from voxbench.pipelines.caller.goal.facts import Fact, FactBook, key_words
+from voxbench.pipelines.caller.goal.facts import DROP_WORDS, SYNONYMS, Fact, FactBook, stem
 from voxbench.pipelines.caller.goal.phrases import Phrasing
+from voxbench.pipelines.caller.goal.speech import GENERAL_ACRONYMS, label
+
+_SAYS_NOTHING = DROP_WORDS - {"new", "preferred", "requested", "desired", "of", "for", "at", "in", "on", "to"}
+"""Key words a label leaves out ('phone_number_if_asked': 'if', 'asked'; 'usd'); the words that
+say what the caller wants stay ('new return date')."""
 
 
-def fact_label(f: Fact) -> str:
-    key = re.sub(r"\(.*?\)", " ", f.key)  # 'Latest acceptable arrival time (local at destination)'
-    words = key_words(key.split(".")[0]) if "." in key else key_words(key) or list(f.words)
-    part = key.split(".")[1] if key.count(".") == 1 else ""
-    if part and not part.isdigit() and not part.endswith("choice") and words:
-        # a named part of a fact: 'completion_codes.TB_TEST' -> 'TB test completion code'
+_STATE_WORDS = {"original", "current", "new", "old", "previous", "desired", "preferred", "requested"}
+"""A group's word that a field inside it keeps ('original_travel_details.0.departure_time':
+'original departure time')."""
+
+
+def fact_label(f: Fact, acronyms: AbstractSet[str] = GENERAL_ACRONYMS) -> str:
+    """A fact's key in words (:func:`.speech.label`). A named part of a fact comes first
+    ('completion_codes.TB_TEST' -> 'T B test completion code'); a field of a listed item is
+    said by its own name, with the group's state word ('original_travel_details.0.departure_time'
+    -> 'original departure time')."""
+    parts = f.key.split(".")
+    top, leaf = parts[0], parts[-1]
+    words = label(top, _SAYS_NOTHING, acronyms).split()
+    if len(parts) > 2 and not leaf.isdigit():
+        state = [w for w in words[:1] if w in _STATE_WORDS]
+        own = label(leaf, _SAYS_NOTHING, acronyms).split()
+        words = state + [w for w in own if w not in state]
+    elif len(parts) == 2 and not leaf.isdigit() and not leaf.endswith("choice") and words:
         last = words[-1][:-1] if _plural(words[-1]) and not isinstance(f.value, list) else words[-1]
-        words = [w.lower() for w in key_words(part)] + words[:-1] + [last]
-    out = []
-    for w in words:
-        if w == "id":
-            out.append("ID")
-        elif (
-            len(w) <= 3
-            and w.isalpha()
-            and w not in ("of", "on", "day", "end", "new", "zip", "pin", "fee", "ref", "per")
-        ):
-            out.append(" ".join(w.upper()))
-        elif w == "pin":
-            out.append("PIN")
-        else:
-            out.append(w)
-    return " ".join(out) or f.key
+        words = label(leaf, _SAYS_NOTHING, acronyms).split() + words[:-1] + [last]
+    return " ".join(words) or label(f.key, (), acronyms) or "answer"
 
+
+_SELF = {"passenger", "customer", "caller", "employee", "user", "your", "my", "own", "traveler", "member"}
+"""Whose name a key names when it is the caller's own ('passenger_first_name')."""
 
 _TRAILING_WANT = {"wanted", "requested", "needed", "desired", "preferred"}
 
@@ -51,14 +58,15 @@ def _is_count(value: object) -> bool:
 class FactSayer:
     """Says a set of the caller's facts, grouped and in the caller's words."""
 
-    def __init__(self, book: FactBook, phr: Phrasing) -> None:
+    def __init__(self, book: FactBook, phr: Phrasing, acronyms: set[str] | None = None) -> None:
         self.book = book
         self.phr = phr
+        self.acronyms = GENERAL_ACRONYMS | (acronyms or set())
 
     def sentence(self, f: Fact) -> str:
         """'My employee ID is E M P ...'; a count said with its noun ('1 bag.' for 'bags_wanted: 1');
         a plural label agrees ('My travel dates are ...')."""
-        words = fact_label(f).split()
+        words = fact_label(f, self.acronyms).split()
         while len(words) > 1 and words[-1] in _TRAILING_WANT:
             words.pop()  # 'bags wanted' -> 'bags'
         if _is_count(f.value):  # 'number of bags' -> 'bags'
@@ -100,15 +108,64 @@ class FactSayer:
                 out += named[:1]
         return out
 
+    def in_asked_order(self, keys: list[str], question: str) -> list[str]:
+        """The asked facts in the order the question names them ('What new departure and return
+        dates ...?': the departure date first), each placed by the first word that tells it from
+        the others asked; a fact the question does not name keeps its place after those it does."""
+        said = [stem(w) for w in re.findall(r"[a-z0-9]+", question.lower())]
+        facts = [f for k in keys if (f := self.book.get(k)) is not None]
+
+        def words_of(f: Fact, synonyms: bool) -> list[str]:  # and what an agent may say for them
+            extra = [x for w in f.words for x in " ".join(SYNONYMS.get(w, ())).split()] if synonyms else []
+            return [stem(w) for w in [*f.words, *extra]]
+
+        def place(f: Fact) -> int:
+            """By a word that tells it apart (its key's, else what is said for them), else any."""
+            tries = []
+            for synonyms in (False, True):
+                others = {w for o in facts if o is not f for w in words_of(o, synonyms)}
+                tries.append([w for w in words_of(f, synonyms) if w not in others])
+            for words in [*tries, words_of(f, False), words_of(f, True)]:
+                at = [i for i, w in enumerate(said) if w in words]
+                if at:
+                    return min(at)
+            return len(said)
+
+        placed = sorted(range(len(facts)), key=lambda i: (place(facts[i]), i))
+        return [facts[i].key for i in placed] + [k for k in keys if self.book.get(k) is None]
+
+    def full_name(self, facts: list[Fact]) -> tuple[str, list[Fact]]:
+        """A first and a last name of the same person said together, as a person says a name ('My
+        name is Rachel Bennett.', 'My colleague's name is ...'); the facts it says."""
+        for f in facts:
+            if "first" not in f.words or "name" not in f.words:
+                continue
+            twin = tuple(w if w != "first" else "last" for w in f.words)
+            last = next((o for o in facts if o.words == twin), None)
+            if last is None:
+                continue
+            whose = [w for w in f.words if w not in ("first", "name")]
+            name = f"{f.spoken()} {last.spoken()}"
+            if not whose or whose[0] in _SELF:
+                return self.phr.say("full_name", name=name), [f, last]
+            return f"My {' '.join(whose)}'s name is {name}.", [f, last]
+        return "", []
+
     def answer(self, keys: list[str]) -> str:
-        """The facts ``keys`` as sentences; ranked choices as one 'X if available, otherwise Y'."""
+        """The facts ``keys`` as sentences; ranked choices as one 'X if available, otherwise Y';
+        a first and last name as one name."""
         groups: dict[str, list[Fact]] = {}
-        for k in keys:
-            f = self.book.get(k)
-            if f is not None:
-                groups.setdefault(f.top if "." in f.key else f.key, []).append(f)
+        facts = [f for k in keys if (f := self.book.get(k)) is not None]
+        name, named = self.full_name(facts)
+        for f in facts:
+            if f in named and f is not named[0]:
+                continue
+            groups.setdefault(f.top if "." in f.key else f.key, []).append(f)
         out: list[str] = []
         for fs in groups.values():
+            if named and fs[0] is named[0]:
+                out.append(name)
+                continue
             ranked = sorted(
                 (f for f in fs if re.search(r"(first|second|third)_choice$", f.key)), key=lambda f: f.key
             )

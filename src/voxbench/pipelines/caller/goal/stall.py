@@ -1,6 +1,6 @@
 """When the goal caller stops repeating itself or gives up: one rule for the same thing said again
 (:class:`Repeats`), one budget of turns that bring nothing (:class:`Stalls`), one measure of
-progress for both (the caller's ``_progress()``: facts given, requests done, parts of its
+progress for both (:meth:`.state.CallState.progress`: facts given, requests done, parts of its
 question told, decisions made, completions the agent reported; see :data:`Progress`)."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from difflib import SequenceMatcher
 from typing import NamedTuple
 
 from voxbench.pipelines.caller.goal.acts import CallerAct
-from voxbench.pipelines.caller.goal.spoken import sentences_of
+from voxbench.spoken import sentences_of
 
 Progress = tuple[int, ...]
 """What the call has moved on by, counts that only grow: two equal values mean nothing moved on."""

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from voxbench.pipelines.caller.goal.facts import stem
-from voxbench.pipelines.caller.goal.spoken import money, parse_time_value, runs, sentences_of, times, tokens
+from voxbench.spoken import money, parse_time_value, runs, sentences_of, times, tokens
 
 Subject = Literal["depart", "arrive", "any"]
 

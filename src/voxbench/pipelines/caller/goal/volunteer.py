@@ -11,8 +11,8 @@ from __future__ import annotations
 import re
 
 from voxbench.pipelines.caller.goal.facts import Fact, FactBook, stem
-from voxbench.pipelines.caller.goal.spoken import mentions
 from voxbench.pipelines.caller.goal.tree import content_words
+from voxbench.spoken import mentions
 
 # A fact key that states a limit the caller's change must meet.
 _LIMIT_KEY = re.compile(

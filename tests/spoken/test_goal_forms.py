@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from voxbench.pipelines.caller.goal.spoken import dates, mentions, money, runs, say_value, times
+from voxbench.spoken import dates, mentions, money, runs, say_value, times
 
 
 @pytest.mark.parametrize(

@@ -4,15 +4,11 @@ from __future__ import annotations
 
 import json
 
-from voxbench.pipelines.caller.goal.check import (
-    GoalTextCaller,
-    Reply,
-    reference_turns,
-    reply_polarity,
-    run_check,
-)
+from voxbench.bench.caller_check import Reply, by_domain, check_all
+from voxbench.bench.callers import GoalTextCaller
+from voxbench.bench.reference import chosen_option, reference_end, reference_turns, reply_polarity
 
-from .conftest import make_scenario
+from ..pipelines.caller_goal.conftest import make_scenario
 
 TRACE = [
     ("agent", "Hi, how can I help you today?"),
@@ -45,11 +41,11 @@ def test_reference_turns_pair_agent_turns_with_replies() -> None:
 
 
 def test_goal_caller_scores_clean() -> None:
-    rep = run_check([("airline", _scenario())], lambda d, s: GoalTextCaller(s), "goal", "x")
-    o = rep.overall
+    res = check_all([("airline", _scenario())], lambda d, s: GoalTextCaller(s))
+    o = by_domain(res)["overall"].summary()
     assert o["requests_answered_right_pct"] == 100.0 and o["invented_facts"] == 0
     assert o["decisions_matched_pct"] == 100.0 and o["premature_endings"] == 0 and o["missed_endings"] == 0
-    json.dumps(rep.model_dump(mode="json"))
+    json.dumps([r.model_dump(mode="json") for r in res])
 
 
 class _Bad:
@@ -65,8 +61,7 @@ class _Bad:
 
 
 def test_a_bad_caller_is_caught() -> None:
-    rep = run_check([("airline", _scenario())], lambda d, s: _Bad(), "bad", "x")
-    c = rep.overall_counts
+    c = by_domain(check_all([("airline", _scenario())], lambda d, s: _Bad()))["overall"]
     assert c.requests == 1 and c.requests_right == 0 and c.facts_withheld == 2
     assert c.invented >= 1 and c.decisions == 1 and c.decisions_matched == 0 and c.missed_endings == 1
 
@@ -81,8 +76,6 @@ def test_reply_polarity() -> None:
 def test_chosen_option_is_the_one_named_whole() -> None:
     """A reply that names one option whole and shares a word with another picks the whole one,
     the same reading for the reference and the caller ('The equipment is video conferencing')."""
-    from voxbench.pipelines.caller.goal.check import chosen_option
-
     options = ["any room equipment", "whiteboard", "video conferencing"]
     assert chosen_option("The equipment is video conferencing.", options) == 2
     assert chosen_option("Video conferencing.", options) == 2
@@ -91,12 +84,10 @@ def test_chosen_option_is_the_one_named_whole() -> None:
 def test_the_reference_goodbye_is_where_the_reference_ended() -> None:
     """A trace may keep the agent's closing line after the caller's goodbye: the reference ended
     at its goodbye, so a caller ending there is not premature, and not ending there is missed."""
-    from voxbench.pipelines.caller.goal.check import reference_end
-
     trace = [*TRACE[:-1], ("agent", "You're all set. Anything else?"), ("user", "No, that's all. Goodbye."),
              ("agent", "Thanks for calling. Your confirmation is Z K three F F W.")]  # fmt: skip
     sc = make_scenario({"confirmation_number": "ZK3FFW", "last_name": "Lima"}, trace=trace)
     _, turns = reference_turns(sc)
     assert reference_end(turns) == len(turns) - 2
-    c = run_check([("airline", sc)], lambda d, s: GoalTextCaller(s), "goal", "x").overall_counts
+    c = by_domain(check_all([("airline", sc)], lambda d, s: GoalTextCaller(s)))["overall"]
     assert c.premature_endings == 0 and c.missed_endings == 0

@@ -1,12 +1,13 @@
-"""The LLM caller's text path, for `voxbench caller check --simulator llm`.
+"""The LLM caller's text path, for `voxbench caller check --simulator llm`, on any OpenAI-compatible endpoint.
 
 The same request as the live LLM caller (``pipelines/caller_prompt``: the brief as system prompt,
 the call so far from the caller's side with the agent's question quoted, the JSON
 ``{"customer_says", "end_call"}`` grammar) and the same guards around the model
 (``pipelines/caller_stream.CallerTurnStream``: echo retry, give-up on a third repeat; hold
-lines get no reply), on the embedded llama.cpp server with the offline caller model
-(Qwen2.5-Coder-1.5B, temperature 0). Several seconds per turn on this machine, so the check
-takes ``--limit``.
+lines get no reply), at temperature 0. By default on the embedded llama.cpp server with the
+offline caller model (Qwen2.5-Coder-1.5B; several seconds per turn on this machine, so the check
+takes ``--limit``); given ``base_url`` and ``model``, on that endpoint instead (the key from
+``api_key_env``).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from voxbench.pipelines.caller.goal.check import Reply
+from voxbench.bench.caller_check import Reply, TextCaller
 from voxbench.scenarios import Scenario
 
 
@@ -100,22 +101,38 @@ class LLMTextCaller:
         return Reply(text=said, ends_call=end, kind="llm")
 
 
-class LLMCallerFactory:
-    """Starts the caller model once; ``make(domain, scenario)`` gives each scenario its caller."""
+class LLMCaller:
+    """The LLM caller as a bench caller kind: nothing to fit; one model endpoint for the run."""
 
-    def __init__(self, model: str = "qwen2.5-coder-1.5b", threads: int | None = None) -> None:
+    name = "llm"
+    fits = False
+
+    def __init__(
+        self, base_url: str | None = None, model: str = "qwen2.5-coder-1.5b", api_key_env: str = "OPENAI_API_KEY",
+        threads: int | None = None,
+    ) -> None:  # fmt: skip
+        import os
+
         from openai import AsyncOpenAI
 
-        from voxbench.pipelines.services.llm import LocalLLMServer, LocalLLMSettings
-
         self.loop = asyncio.new_event_loop()
-        self.server = LocalLLMServer(LocalLLMSettings(model=model, n_threads=threads)).start()
-        self.client = AsyncOpenAI(base_url=self.server.base_url, api_key="sk-local")
+        self.server: Any = None
+        if base_url is None:
+            from voxbench.pipelines.services.llm import LocalLLMServer, LocalLLMSettings
 
-    def make(self, domain: str, scenario: Scenario) -> LLMTextCaller:
-        return LLMTextCaller(scenario, self.client, self.server.model, self.loop)
+            self.server = LocalLLMServer(LocalLLMSettings(model=model, n_threads=threads)).start()
+            base_url, model = self.server.base_url, self.server.model
+        self.model = model
+        self.client = AsyncOpenAI(base_url=base_url, api_key=os.environ.get(api_key_env) or "sk-local")
+
+    def fit(self, train: list[tuple[str, Scenario]]) -> None:
+        return None
+
+    def make(self, domain: str, scenario: Scenario) -> TextCaller:
+        return LLMTextCaller(scenario, self.client, self.model, self.loop)
 
     def close(self) -> None:
         self.loop.run_until_complete(self.client.close())
         self.loop.close()
-        self.server.stop()
+        if self.server is not None:
+            self.server.stop()

@@ -1,0 +1,297 @@
+"""`voxbench caller check`: a text-only bench of a caller against each scenario's reference conversation.
+
+The reference agent turns are given to the caller as text, in order, whatever it replied before.
+Each reply is compared with what the reference caller said at that point, symmetrically, with the
+bench's own reading (:mod:`.matcher`, :mod:`.reference`), never the caller's:
+
+* **request**: an agent turn that asks something after which the reference caller disclosed goal
+  facts (not just repeated the agent's). *Answered right*: the caller disclosed every one of them;
+  each it did not is *withheld*; goal facts it gave that the reference did not are *extra*.
+* **invented**: a code, number or date in the caller's words found in none of its facts, its
+  goal's text or the agent's words so far.
+* **decision**: a turn whose reference reply names one of the options offered, or says yes or no
+  to a yes/no question. *Matched*: the caller named the same option or said the same yes/no.
+* **ending**: the reference caller hangs up at its own goodbye, else after the last agent turn;
+  ending before that turn is *premature*, not ending at it is *missed*.
+* **ms per turn**: wall time of the caller's decision.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from pydantic import BaseModel, Field
+
+from voxbench.bench.matcher import GoalFact, facts_said, goal_facts, squeeze, words_of
+from voxbench.bench.reference import (
+    asks,
+    chosen_option,
+    month_days,
+    offered_options,
+    reference_end,
+    reference_turns,
+    reply_polarity,
+    yes_no_question,
+)
+from voxbench.scenarios import Scenario
+
+
+class Reply(BaseModel):
+    text: str
+    ends_call: bool = False
+    facts: list[str] = Field(default_factory=list)
+    kind: str = ""
+    rule: str = ""
+
+
+class TextCaller(Protocol):
+    def open(self) -> Reply: ...
+
+    def respond(self, agent_text: str) -> Reply: ...
+
+
+class TurnRow(BaseModel):
+    turn: int
+    agent: str
+    reference: str
+    reply: str
+    kind: str = ""
+    rule: str = ""
+    ms: float = 0.0
+    expected_facts: list[str] = Field(default_factory=list)
+    disclosed_facts: list[str] = Field(default_factory=list)
+    withheld: list[str] = Field(default_factory=list)
+    invented: list[str] = Field(default_factory=list)
+    decision_ref: str = ""
+    decision_ours: str = ""
+    ends_call: bool = False
+
+
+class Tally(BaseModel):
+    """Counts of one scenario, a domain or the whole run."""
+
+    scenarios: int = 0
+    errors: int = 0
+    turns: int = 0
+    requests: int = 0
+    requests_right: int = 0
+    facts_expected: int = 0
+    facts_withheld: int = 0
+    facts_extra: int = 0
+    invented: int = 0
+    decisions: int = 0
+    decisions_matched: int = 0
+    premature_endings: int = 0
+    missed_endings: int = 0
+    ms_total: float = 0.0
+    ms_max: float = 0.0
+
+    def add(self, o: Tally) -> None:
+        for k in type(self).model_fields:
+            if k == "ms_max":
+                self.ms_max = max(self.ms_max, o.ms_max)
+            else:
+                setattr(self, k, getattr(self, k) + getattr(o, k))
+
+    def summary(self) -> dict[str, float | None]:
+        def pct(n: int, d: int) -> float | None:
+            return round(100.0 * n / d, 1) if d else None
+
+        return {
+            "requests_answered_right_pct": pct(self.requests_right, self.requests),
+            "facts_withheld_pct": pct(self.facts_withheld, self.facts_expected),
+            "facts_extra": self.facts_extra,
+            "invented_facts": self.invented,
+            "decisions_matched_pct": pct(self.decisions_matched, self.decisions),
+            "premature_endings": self.premature_endings,
+            "missed_endings": self.missed_endings,
+            "ms_per_turn": round(self.ms_total / self.turns, 2) if self.turns else None,
+            "ms_max": round(self.ms_max, 2),
+            "errors": self.errors,
+            "scenarios": self.scenarios,
+        }
+
+
+class ScenarioResult(BaseModel):
+    domain: str
+    scenario_id: str
+    tally: Tally
+    rows: list[TurnRow] = Field(default_factory=list)
+    error: str = ""
+
+
+
+def _digit_runs(text: str) -> list[str]:
+    """Each normalised token that holds two digits or more ('950', '15114631', '2026'), and each
+    run of tokens holding digits and spelled letters ('5 k r 950' -> '5kr950'; not 'june 3 2026')."""
+    ws = words_of(text)
+    out = [w for w in ws if sum(c.isdigit() for c in w) >= 2]
+    cur: list[str] = []
+    for w in [*ws, ""]:
+        if any(c.isdigit() for c in w) or (len(w) == 1 and w.isalpha()):
+            cur.append(w)
+            continue
+        while cur and cur[-1] in ("i", "a"):  # '... F L two. I'll': the pronoun, not a letter
+            cur.pop()
+        if len(cur) > 1 and any(len(c) == 1 and c.isalpha() for c in cur) and _digits(cur) >= 2:
+            out.append("".join(cur))
+        cur = []
+    return out
+
+
+def _digits(ws: list[str]) -> int:
+    return sum(c.isdigit() for w in ws for c in w)
+
+
+def _only_digits(s: str) -> str:
+    return re.sub(r"\D", "", s)
+
+
+class Grounding:
+    """What a caller may say: its facts, its goal's prose and everything the agent said."""
+
+    def __init__(self, info: dict[str, Any], goal_text: str) -> None:
+        self.runs: list[str] = []
+        self.days: set[tuple[int, int]] = set()
+        self.add(goal_text)
+        for text in _scalars(info):
+            self.add(text)
+            self.runs.append(squeeze(text))
+
+    def add(self, text: str) -> None:
+        self.runs += [squeeze(r) for r in _digit_runs(text)]
+        self.days |= month_days(text)
+
+    def invented(self, reply: str) -> list[str]:
+        out = [
+            r
+            for r in _digit_runs(reply)
+            if (sq := squeeze(r))
+            and not any(sq in k for k in self.runs)
+            and not any(_only_digits(sq) in _only_digits(k) for k in self.runs if _only_digits(k))
+        ]
+        out += [f"date:{m}/{d}" for m, d in sorted(month_days(reply)) if (m, d) not in self.days]
+        return list(dict.fromkeys(out))
+
+
+def _scalars(obj: Any) -> list[str]:
+    if isinstance(obj, dict):
+        return [s for v in obj.values() for s in _scalars(v)]
+    if isinstance(obj, list):
+        return [s for v in obj for s in _scalars(v)]
+    return [] if obj is None or isinstance(obj, bool) else [str(obj)]
+
+
+def goal_text(scenario: Scenario) -> str:
+    goal, tree = scenario.user_goal, scenario.user_goal.decision_tree
+    return " ".join([goal.high_level_user_goal, *tree.negotiation_behavior, *tree.edge_cases,
+                     *tree.must_have_criteria, *tree.nice_to_have_criteria, tree.resolution_condition,
+                     tree.failure_condition, scenario.starting_utterance()])  # fmt: skip
+
+
+def expected_pairs(scenario: Scenario) -> list[tuple[str, str, list[str]]]:
+    """(agent turn, reference reply, goal facts the reply discloses) for every turn: training pairs."""
+    facts = goal_facts(scenario.user_goal.information_required)
+    return [(a, r, facts_said(r, facts, a) if r else []) for a, r in reference_turns(scenario)[1]]
+
+
+def _decision(row: TurnRow, agent: str, ref: str, reply: str) -> None:
+    options = offered_options(agent)
+    ref_opt = chosen_option(ref, options) if options and ref else None
+    if ref_opt is not None:
+        ours = chosen_option(reply, options)
+        row.decision_ref = f"option:{ref_opt}"
+        row.decision_ours = f"option:{ours}" if ours is not None else reply_polarity(reply)
+    elif ref and (pol := reply_polarity(ref)) and yes_no_question(agent):
+        row.decision_ref, row.decision_ours = pol, reply_polarity(reply)
+
+
+def check_scenario(domain: str, scenario: Scenario, caller: TextCaller) -> ScenarioResult:
+    """Run ``caller`` over one resolved scenario's reference conversation."""
+    info = scenario.user_goal.information_required
+    facts: list[GoalFact] = goal_facts(info)
+    ground = Grounding(info, goal_text(scenario))
+    tally = Tally(scenarios=1)
+    res = ScenarioResult(domain=domain, scenario_id=scenario.id, tally=tally)
+    opening, turns = reference_turns(scenario)
+    ref_end = reference_end(turns)
+    ended = False
+    if opening is not None:
+        caller.open()
+    for i, (agent, ref) in enumerate(turns):
+        ground.add(agent)
+        t0 = time.perf_counter()
+        reply = caller.respond(agent)
+        ms = (time.perf_counter() - t0) * 1000.0
+        row = TurnRow(turn=i + 1, agent=agent, reference=ref, reply=reply.text, kind=reply.kind, rule=reply.rule,
+                      ms=round(ms, 3), ends_call=reply.ends_call)  # fmt: skip
+        tally.turns += 1
+        tally.ms_total += ms
+        tally.ms_max = max(tally.ms_max, ms)
+        row.expected_facts = facts_said(ref, facts, agent) if ref else []
+        row.disclosed_facts = facts_said(reply.text, facts, agent)
+        if row.expected_facts and asks(agent):
+            tally.requests += 1
+            row.withheld = [k for k in row.expected_facts if k not in row.disclosed_facts]
+            tally.facts_expected += len(row.expected_facts)
+            tally.facts_withheld += len(row.withheld)
+            tally.requests_right += not row.withheld
+            tally.facts_extra += len([k for k in row.disclosed_facts if k not in row.expected_facts])
+        row.invented = ground.invented(reply.text)
+        tally.invented += len(row.invented)
+        _decision(row, agent, ref, reply.text)
+        if row.decision_ref:
+            tally.decisions += 1
+            tally.decisions_matched += row.decision_ref == row.decision_ours
+        if reply.ends_call and i < ref_end and not ended:
+            ended = True
+            tally.premature_endings += 1
+        if i == ref_end and not reply.ends_call:
+            tally.missed_endings += 1
+        res.rows.append(row)
+    return res
+
+
+def check_all(
+    scenarios: list[tuple[str, Scenario]],
+    make_caller: Callable[[str, Scenario], TextCaller],
+    on_scenario: Callable[[ScenarioResult], Any] | None = None,
+) -> list[ScenarioResult]:
+    """Check every (domain, resolved scenario); one broken scenario does not hide the others."""
+    out = []
+    for domain, sc in scenarios:
+        try:
+            r = check_scenario(domain, sc, make_caller(domain, sc))
+        except Exception as e:
+            r = ScenarioResult(domain=domain, scenario_id=sc.id, tally=Tally(errors=1), error=f"{type(e).__name__}: {e}")
+        out.append(r)
+        if on_scenario:
+            on_scenario(r)
+    return out
+
+
+def by_domain(results: list[ScenarioResult]) -> dict[str, Tally]:
+    """Tallies per domain plus 'overall' (last)."""
+    per: dict[str, Tally] = {}
+    for r in results:
+        per.setdefault(r.domain, Tally()).add(r.tally)
+    overall = Tally()
+    for t in per.values():
+        overall.add(t)
+    return {**per, "overall": overall}
+
+
+def resolved_scenarios(data: str, domains: list[str] | None = None, lang: str = "en") -> list[tuple[str, Scenario]]:
+    """Every scenario of an EVA-format folder, culture-resolved as the caller sees it."""
+    from voxbench.scenarios import load_dataset
+
+    ds = load_dataset(data, domains)
+    out: list[tuple[str, Scenario]] = []
+    for domain, dd in ds.domains.items():
+        for sc in dd.scenarios.values():
+            resolved = dd.resolver(sc, lang).resolve(sc.model_dump(mode="json"))
+            out.append((domain, Scenario.model_validate(resolved)))
+    return out

@@ -1,0 +1,173 @@
+"""The bench's own reading of which goal facts a sentence says: EVA's normaliser on both sides.
+
+The caller check must not grade the caller with the caller's own ear (``spoken.mentions``): a
+misreading shared by both would pass unseen. Here each side is normalised by
+:func:`voxbench.eval.wer_norm.normalize_text` (EVA's rules: numbers as digits, spelled letters
+joined, punctuation dropped) and each fact value is looked for in two ways:
+
+* **as words**: the value's normalised tokens appear in a row in the sentence's ('window',
+  'AUS to LAX', 'August 23');
+* **as a code**: a value holding a digit, squeezed to its letters and digits, equals some run of
+  the sentence's tokens squeezed the same way ('ZK3FFW' in 'Z K three F F W'; '2026-07-06' in
+  'two zero two six dash zero seven dash zero six'). Zeros are dropped on both sides and 'o'
+  counts as zero, because the normaliser strips leading zeros ('07' -> '7') and reads a spoken
+  'O' as a digit.
+
+A date value (``YYYY-MM-DD``) is also looked for as month and day ('March 25th'), a clock time
+as a person says it ('4 PM', 'twelve oh five PM').
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from voxbench.bench.lang import words
+from voxbench.eval.wer_norm import normalize_text
+
+MONTHS = tuple(words("en").months)
+_ISO = re.compile(r"^(\d{4})-(\d{2})-(\d{2})$")
+_CLOCK = re.compile(r"^(\d{1,2}):(\d{2})\s*(am|pm|a\.m\.|p\.m\.)?\b", re.I)
+_ORDINAL = re.compile(r"^(\d+)(st|nd|rd|th)$")
+MAX_WORDS = 8
+"""A value of more words than this is prose ('I can't connect to the Wi-Fi at all'), not a fact a
+reply can be checked for word by word."""
+_SPAN = 14
+# Abbreviations a code spells out when a person says it ('FL2' -> 'floor 2').
+ABBREVIATIONS = words("en").abbreviations
+# One-word values a reply says for another reason ('Confirmed. Proceed.' for a booking's status).
+NOT_VALUES = frozenset(words("en").not_values)
+
+
+def words_of(text: str) -> list[str]:
+    """The normalised tokens of a text, ordinals read as their number ('25th' -> '25')."""
+    out = []
+    for w in normalize_text(text).split():
+        m = _ORDINAL.match(w)
+        out.append(m.group(1) if m else w)
+    return out
+
+
+def squeeze(text: str) -> str:
+    """Letters and digits only, 'o' as zero, zeros dropped (see the module docstring)."""
+    s = re.sub(r"[^a-z0-9]", "", text.lower()).replace("o", "0")
+    return s.replace("0", "")
+
+
+def value_forms(value: str) -> list[str]:
+    """The ways a person may say one value."""
+    v = value.strip()
+    forms = [v]
+    parts = re.findall(r"[A-Za-z]+|\d+", v)
+    if any(p.lower() in ABBREVIATIONS for p in parts) and len(parts) <= 3:
+        forms.append(" ".join(ABBREVIATIONS.get(p.lower(), p) for p in parts))
+    m = _ISO.match(v)
+    if m:
+        month, day = MONTHS[int(m.group(2)) - 1], int(m.group(3))
+        forms += [f"{month} {day}", f"{day} {month}"]
+    c = _CLOCK.match(v)
+    if c:
+        h, mm, ap = int(c.group(1)), int(c.group(2)), (c.group(3) or "").replace(".", "").lower()
+        if not ap and h >= 12:
+            ap = "pm"
+        elif not ap:
+            ap = "am"
+        h12 = h % 12 or 12
+        forms += [f"{h12} {ap}" if mm == 0 else f"{h12} {mm:02d} {ap}", f"{h12}:{mm:02d}"]
+    return forms
+
+
+@dataclass
+class Said:
+    """A sentence as the matcher reads it: its tokens and the squeezed form of every run of them."""
+
+    words: list[str]
+    runs: set[str] = field(default_factory=set)
+
+    @classmethod
+    def of(cls, text: str) -> Said:
+        ws = words_of(text)
+        runs = {squeeze("".join(ws[i:j])) for i in range(len(ws)) for j in range(i + 1, min(len(ws), i + _SPAN) + 1)}
+        return cls(ws, runs)
+
+    def has_words(self, form: list[str]) -> bool:
+        n = len(form)
+        return n > 0 and any(self.words[i : i + n] == form for i in range(len(self.words) - n + 1))
+
+
+@dataclass(frozen=True)
+class Value:
+    """One fact value, precomputed for matching."""
+
+    forms: tuple[tuple[str, ...], ...]
+    codes: tuple[str, ...]
+
+    @classmethod
+    def of(cls, value: str) -> Value | None:
+        forms, codes = [], []
+        for f in value_forms(value):
+            ws = words_of(f)
+            if 0 < len(ws) <= MAX_WORDS:
+                forms.append(tuple(ws))
+            if _code_like(f) and len(sq := squeeze(f)) >= 3:
+                codes.append(sq)
+        if not forms and not codes:
+            return None
+        return cls(tuple(dict.fromkeys(forms)), tuple(dict.fromkeys(codes)))
+
+    def said_in(self, said: Said) -> bool:
+        return any(said.has_words(list(f)) for f in self.forms) or any(c in said.runs for c in self.codes)
+
+
+def _code_like(text: str) -> bool:
+    """A value said letter by letter or digit by digit: it holds a digit, or has no lower-case letter
+    ('GRP-ENGCORE', 'AUS')."""
+    return any(ch.isdigit() for ch in text) or (text.upper() == text and any(ch.isalpha() for ch in text))
+
+
+@dataclass
+class GoalFact:
+    """A leaf of the caller's ``information_required``: its dotted key and the values to look for."""
+
+    key: str
+    values: list[Value]
+
+
+def _leaves(prefix: str, obj: Any) -> Iterator[tuple[str, Any]]:
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            yield from _leaves(f"{prefix}.{k}" if prefix else str(k), v)
+    elif isinstance(obj, list) and any(isinstance(x, (dict, list)) for x in obj):
+        for i, v in enumerate(obj):
+            yield from _leaves(f"{prefix}.{i}", v)
+    else:
+        yield prefix, obj
+
+
+def goal_facts(information: dict[str, Any]) -> list[GoalFact]:
+    """The gradeable facts of a goal: scalar leaves and lists of scalars, booleans and prose left out."""
+    out = []
+    for key, raw in _leaves("", information):
+        items = raw if isinstance(raw, list) else [raw]
+        vals = [
+            v
+            for x in items
+            if not isinstance(x, bool) and x is not None and str(x).strip().lower() not in NOT_VALUES
+            and (v := Value.of(str(x)))
+        ]
+        if vals:
+            out.append(GoalFact(key, vals))
+    return out
+
+
+def facts_said(text: str, facts: list[GoalFact], unless_in: str = "") -> list[str]:
+    """Keys of the facts ``text`` says, leaving out those ``unless_in`` (the agent's turn) already said."""
+    said = Said.of(text)
+    before = Said.of(unless_in) if unless_in else None
+    return [
+        f.key
+        for f in facts
+        if any(v.said_in(said) and not (before and v.said_in(before)) for v in f.values)
+    ]

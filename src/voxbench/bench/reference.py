@@ -1,0 +1,175 @@
+"""The reference conversation as the bench reads it, by grammar only (none of the caller's rules).
+
+A scenario's ``ground_truth.expected_trace`` becomes agent turns (consecutive agent utterances
+between two caller lines) paired with the reference caller's reply; a reply's polarity, the
+options a turn offers and the option a reply names are read the same way for the reference
+caller and for the caller under test.
+"""
+
+from __future__ import annotations
+
+import re
+
+from voxbench.bench.lang import words
+from voxbench.bench.matcher import MONTHS, squeeze, words_of
+from voxbench.scenarios import Scenario
+
+_YES = re.compile(
+    r"^(yes|yeah|yep|yup|correct|that('s| is) (correct|right|fine)|right|sure|confirmed?|please (do|go ahead|"
+    r"submit|book|proceed|process|place)|go ahead|ok(ay)?[,.]? (please|go ahead|book|submit|do)|that works|"
+    r"sounds good|perfect|great, (please|go ahead)|i accept|accept)",
+    re.I,
+)
+_NO = re.compile(r"^(no\b|nope|not\b|that('s| is) not|i don('|o no)t want|don('|o no)t|decline|i decline|no,)", re.I)
+_NOT_FIXED = re.compile(
+    r"\b(still (not|isn|doesn|happening|having)|did(n't| not) (fix|resolve|work|help)|not working|no luck|"
+    r"already (tried|checked|did))",
+    re.I,
+)
+_FIXED = re.compile(r"\b(fixed it|that worked|it works|working now|resolved|i can (connect|log in|sign in) now)\b", re.I)
+_AUX = re.compile(
+    r"^(?:\w+,\s+)?(is|are|was|were|do|does|did|would|will|can|could|shall|should|may|have|has|am)\b", re.I
+)
+_OUTCOME = re.compile(
+    r"\b(did|does|has|is) (that|it|this) (fix|resolve|work|help|working|fixed|resolved)|let me know (if|whether)|"
+    r"are you (able|still)|still (happening|not working)\b",
+    re.I,
+)
+_ASK = re.compile(
+    r"\b(please (give|tell|provide|spell|read|share|state)|may i (have|get)|can i (have|get)|"
+    r"i('ll| will)? (also )?need (your|the)|tell me|give me)\b",
+    re.I,
+)
+BYE = re.compile(r"\b(goodbye|good bye|bye)\b", re.I)
+_SPLIT = re.compile(r"(?<=[.?!])\s+|\n+")
+_OPTION_SEP = re.compile(r",\s*(?:or\s+)?|\s+or\s+|;\s*")
+_INTRO = re.compile(
+    r":|\b(like|prefer|want|need|choose|between|either|is it|are you|is your|is the|do you have|would it be)\b", re.I
+)
+_FILLER = frozenset(words("en").option_filler)
+
+
+def reference_turns(scenario: Scenario) -> tuple[str | None, list[tuple[str, str]]]:
+    """(opening caller line if the caller speaks first, [(agent turn, reference reply or '')])."""
+    trace = scenario.ground_truth.expected_trace
+    events = [
+        (e.event_type, e.utterance or "")
+        for e in (trace.trace if trace else [])
+        if e.event_type in ("user_utterance", "agent_utterance")
+    ]
+    opening = None
+    turns: list[tuple[str, str]] = []
+    agent: list[str] = []
+    for kind, text in events:
+        if kind == "agent_utterance":
+            agent.append(text)
+        elif agent:
+            turns.append((" ".join(agent), text))
+            agent = []
+        elif not turns and opening is None:
+            opening = text
+        elif turns:  # two caller lines in a row: one reply
+            turns[-1] = (turns[-1][0], f"{turns[-1][1]} {text}")
+    if agent:
+        turns.append((" ".join(agent), ""))
+    return opening, turns
+
+
+def reference_end(turns: list[tuple[str, str]]) -> int:
+    """The turn at which the reference caller ended the call: its first reply with a goodbye, else the last."""
+    return next((i for i, (_, ref) in enumerate(turns) if BYE.search(ref)), len(turns) - 1)
+
+
+def sentences(text: str) -> list[str]:
+    return [s.strip() for s in _SPLIT.split(text.strip()) if s.strip()]
+
+
+def reply_polarity(text: str) -> str:
+    """'yes' / 'no' / '' for a caller reply."""
+    t = re.sub(r"^\W+|\{\}", "", text.strip()).strip()
+    if _NO.match(t) or _NOT_FIXED.search(t):
+        return "no"
+    if _YES.match(t) or _FIXED.search(t):
+        return "yes"
+    return ""
+
+
+def asks(agent_text: str) -> bool:
+    """The turn asks something: a question, or a request for information in the imperative."""
+    return any(s.endswith("?") or _ASK.search(s) for s in sentences(agent_text))
+
+
+def yes_no_question(agent_text: str) -> bool:
+    """An auxiliary-first question, a tag ('..., correct?'), 'please confirm', or a step's outcome."""
+    for s in sentences(agent_text):
+        if s.endswith("?") and (_AUX.match(s) or re.search(r",\s*(correct|right|okay|ok)\?$", s, re.I)):
+            return True
+        if re.match(r"^(please )?(confirm|say yes)\b", s, re.I) or _OUTCOME.search(s):
+            return True
+    return False
+
+
+def _times(text: str) -> list[str]:
+    """Clock times said in a text ('12 5 pm' / '1205 pm' / '3 pm'), squeezed."""
+    ws = words_of(text)
+    return [squeeze("".join(ws[max(0, i - 2) : i]) if i >= 2 and ws[i - 2].isdigit() else ws[i - 1])
+            for i, w in enumerate(ws) if w in ("am", "pm") and i and ws[i - 1].isdigit()]  # fmt: skip
+
+
+def offered_options(agent_text: str) -> list[str]:
+    """The options a turn offers: the parts of its last 'or' question (from after the words that
+    introduce them: 'do you need: read only, standard, or admin?'), else two or more clock times
+    in a turn whose last question is not a yes/no one."""
+    qs = [s for s in sentences(agent_text) if s.endswith("?")]
+    ors = [s for s in qs if re.search(r"\bor\b", s, re.I)]
+    if ors:
+        q = ors[-1]
+        head = q[: re.search(r"\bor\b", q, re.I).start()]  # type: ignore[union-attr]
+        cues = list(_INTRO.finditer(head))
+        parts = [p.strip(" ?.") for p in _OPTION_SEP.split(q[cues[-1].end() if cues else 0 :]) if p.strip(" ?.")]
+        if len(parts) >= 2:
+            return parts
+    times = list(dict.fromkeys(_times(agent_text)))
+    if len(times) >= 2 and not (qs and _AUX.match(qs[-1])):
+        return [f"time:{t}" for t in times]
+    return []
+
+
+def _content(text: str) -> set[str]:
+    return {w for w in words_of(text) if len(w) > 2 and w not in _FILLER}
+
+
+def chosen_option(text: str, options: list[str]) -> int | None:
+    """The one offered option a reply names (by its time, or most of its distinctive words), else None."""
+    if not text or not options:
+        return None
+    if options[0].startswith("time:"):
+        said = set(_times(text))
+        hits = [i for i, o in enumerate(options) if o[5:] in said]
+        return hits[0] if len(hits) == 1 else None
+    rw = _content(text)
+    hits, full = [], []
+    for i, o in enumerate(options):
+        ow = _content(o)
+        if ow and len(ow & rw) >= max(1, len(ow) // 2):
+            hits.append(i)
+            if ow <= rw:
+                full.append(i)
+    if len(hits) > 1 and len(full) == 1:
+        return full[0]
+    return hits[0] if len(hits) == 1 else None
+
+
+def month_days(text: str) -> set[tuple[int, int]]:
+    """(month, day) pairs said in a text ('March 25th', '25 March', '2026-03-25')."""
+    ws = words_of(text)
+    out = set()
+    for i, w in enumerate(ws):
+        if w in MONTHS:
+            for j in (i + 1, i - 1):
+                if 0 <= j < len(ws) and ws[j].isdigit() and 1 <= int(ws[j]) <= 31:
+                    out.add((MONTHS.index(w) + 1, int(ws[j])))
+                    break
+    for m in re.finditer(r"\b\d{4}-(\d{2})-(\d{2})\b", text):
+        out.add((int(m.group(1)), int(m.group(2))))
+    return out

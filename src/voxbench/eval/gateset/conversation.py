@@ -1,0 +1,192 @@
+"""A reference conversation as editable steps, and the record it becomes.
+
+A scenario's expected trace (EVA's format) is split into caller lines, agent lines and tool
+calls. Fault injections edit that list; `to_record` then runs every tool call through the
+scenario's real `ToolExecutor` on the starting database (ids the trace recorded carried
+forward as `voxbench tools replay` does), so the final database is what the calls produce,
+and writes a real record directory with `voxbench.records.write_record`: typed events on one
+clock, scenario.json, agent.json, the two databases. No audio: the caller's speech is
+represented by what was meant (`utterance`), what the agent heard (a live `transcript`) and
+what the caller's recording said (a `post_call` transcript of the user channel).
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Literal
+
+from voxbench.records import (
+    ConversationRecord,
+    EndEvent,
+    Event,
+    SimulatorInfo,
+    Speech,
+    ToolCall,
+    ToolResult,
+    Transcript,
+    TTSText,
+    Utterance,
+    write_record,
+)
+from voxbench.records.models import AgentInfo
+from voxbench.scenarios.executor import ToolExecutor
+from voxbench.scenarios.loader import DomainData
+from voxbench.scenarios.reference_script import Call, IdCarry, Say, reference_script
+
+SECONDS_PER_CHAR = 0.065
+GAP_S = 0.7
+_END_REASONS = {"user_ended_call": "end_call", "goodbye": "goodbye", "transfer": "transfer"}
+
+
+@dataclass(frozen=True)
+class Line:
+    """One spoken line. `spoken`: what the caller's recording said, when not the line itself;
+    `wait_s`: silence before it (the other side said nothing)."""
+
+    who: Literal["user", "agent"]
+    text: str
+    spoken: str | None = None
+    wait_s: float = GAP_S
+
+
+@dataclass(frozen=True)
+class Tool:
+    """One tool call of the agent, with the response the trace recorded (for id carrying)."""
+
+    name: str
+    params: dict[str, Any]
+    expected: dict[str, Any] | None = None
+
+
+Step = Line | Tool
+
+
+@dataclass
+class RefConversation:
+    """One scenario's reference conversation, ready to be edited and written."""
+
+    dd: DomainData
+    scenario_id: str
+    steps: list[Step]
+    end_reason: str
+    lang: str = "en"
+    goal: dict[str, Any] = field(default_factory=dict)
+
+    def copy(self, steps: list[Step] | None = None, end_reason: str | None = None) -> RefConversation:
+        return replace(
+            self, steps=list(self.steps if steps is None else steps), end_reason=end_reason or self.end_reason
+        )
+
+    def lines(self, who: str) -> list[int]:
+        """Indexes of the steps that are lines of `who`."""
+        return [i for i, s in enumerate(self.steps) if isinstance(s, Line) and s.who == who]
+
+    def tools(self) -> list[int]:
+        return [i for i, s in enumerate(self.steps) if isinstance(s, Tool)]
+
+
+def from_scenario(dd: DomainData, scenario_id: str, lang: str = "en") -> RefConversation | None:
+    """The scenario's expected trace as steps (None when it has no trace with caller lines)."""
+    sc = dd.scenarios[scenario_id]
+    resolver = dd.resolver(sc, lang)
+    script = reference_script(sc, resolver)
+    if not script.user_lines or sc.ground_truth.expected_trace is None:
+        return None
+    steps: list[Step] = []
+    for i, block in enumerate((script.prelude, *script.replies)):
+        if i > 0:
+            steps.append(Line("user", script.user_lines[i - 1]))
+        for s in block:
+            if isinstance(s, Say):
+                steps.append(Line("agent", s.text))
+            elif isinstance(s, Call):
+                steps.append(Tool(s.name, dict(s.params), s.expected))
+    end = _END_REASONS.get(str(script.end_reason or ""), "end_call")
+    goal = resolver.resolve(sc.user_goal.model_dump(mode="json"))
+    return RefConversation(dd, scenario_id, steps, end, lang, goal)
+
+
+def _scenario_json(conv: RefConversation) -> dict[str, Any]:
+    """scenario.json as a live call writes it (`CallScenario.resolved`): culture-resolved."""
+    sc = conv.dd.scenarios[conv.scenario_id]
+    resolver = conv.dd.resolver(sc, conv.lang)
+    data: dict[str, Any] = resolver.resolve(sc.model_dump(mode="json"))
+    data["domain"] = conv.dd.domain
+    data["lang"] = conv.lang
+    data.setdefault("ground_truth", {})["expected_scenario_db"] = conv.dd.expected_db(
+        conv.scenario_id, conv.lang
+    )
+    data["starting_utterance"] = str(resolver.resolve(sc.starting_utterance(conv.lang)))
+    return data
+
+
+def _line_events(line: Line, t: float) -> tuple[list[Event], float]:
+    dur = max(0.8, SECONDS_PER_CHAR * len(line.text))
+    end = t + dur
+    if line.who == "agent":
+        return [
+            TTSText(t=t - 0.3, side="agent", channel="agent", text=line.text),
+            Speech(t=t, channel="agent", state="onset"),
+            Speech(t=end, channel="agent", state="offset"),
+            Transcript(t=end + 0.4, side="user", channel="agent", text=line.text),
+        ], end
+    spoken = line.text if line.spoken is None else line.spoken
+    events: list[Event] = [Utterance(t=t - 0.2, side="user", channel="user", text=line.text)]
+    if spoken.strip():
+        events += [
+            Speech(t=t, channel="user", state="onset"),
+            Speech(t=end, channel="user", state="offset"),
+            Transcript(t=end + 0.3, side="agent", channel="user", text=spoken),
+        ]
+    events.append(Transcript(t=end + 0.35, side="harness", channel="user", text=spoken, source="post_call"))
+    return events, end
+
+
+def to_record(conv: RefConversation, out: Path, conversation_id: str, seed: int) -> Path:
+    """Run the tool calls through the real executor and write the record directory."""
+    dd, sid = conv.dd, conv.scenario_id
+    sc = dd.scenarios[sid]
+    initial = dd.initial_db(sid, conv.lang)
+    ex = ToolExecutor(dd.domain, initial, sc.current_date_time, dd.agent, audit=False)
+    carry = IdCarry(dd.domain)
+    events: list[Event] = []
+    t = 1.0
+    for n, step in enumerate(conv.steps):
+        if isinstance(step, Line):
+            t += step.wait_s
+            evs, t = _line_events(step, t)
+            events += evs
+            continue
+        call = Call(step.name, step.params, step.expected)
+        args = carry.arguments(call)
+        result = ex.execute(step.name, args)
+        carry.learn(call, result)
+        t += 0.3
+        cid = f"call_{n}"
+        events += [
+            ToolCall(t=t, side="agent", call_id=cid, name=step.name, arguments=args),
+            ToolResult(
+                t=t + 0.1, side="agent", call_id=cid, name=step.name,
+                status=str(result.get("status", "success")), result=result,
+            ),
+        ]  # fmt: skip
+        t += 0.2
+    events.append(EndEvent(t=t + 1.0, reason=conv.end_reason))
+    rec = ConversationRecord(
+        conversation_id=conversation_id,
+        domain=dd.domain,
+        scenario_id=sid,
+        lang=conv.lang,
+        end_reason=conv.end_reason,
+        duration_s=round(t, 3),
+        agent=AgentInfo(name="reference-trace", architecture="cascade"),
+        simulator=SimulatorInfo(kind="trace"),
+        seeds={"gateset": seed},
+        num_tool_calls=len(conv.tools()),
+    )
+    return write_record(
+        out, rec, events=events, scenario=_scenario_json(conv), agent=dd.agent.model_dump(mode="json"),
+        initial_db=copy.deepcopy(ex.initial_db), final_db=ex.db,
+    )  # fmt: skip

@@ -1,0 +1,322 @@
+"""One fault injected into a reference conversation, per kind, for any scenario.
+
+Every injection is defined on the conversation's structure (caller lines, agent questions,
+the agent's write tool calls, the caller's facts in `information_required`), never on a
+scenario's words, and draws its place and wording from a seeded `random.Random`. An
+injection that does not apply to a scenario (no write call to drop, escalation allowed by
+its goal) returns None and is counted as not applicable.
+
+The wordings are the tables below (data, shared by every scenario). They were written with
+the validator's rules known, so the measurement says how the rules do on *these* phrasings of
+each fault, in conversations the rules were not written on; a live caller's phrasings vary more.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import string
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any, Literal
+
+from voxbench.eval.gateset.conversation import Line, RefConversation, Step, Tool
+from voxbench.eval.offline._caller_facts import holds
+
+HANG_UPS = (
+    "Actually, never mind. I have to go. Bye.",
+    "Sorry, I need to run. I'll call back later. Goodbye.",
+    "Forget it, I don't have time for this right now. Bye.",
+    "Okay, I'll deal with this another time. Goodbye.",
+    "You know what, let's leave it. Thanks, bye.",
+)
+WITHHOLDS = (
+    "I don't have that with me right now.",
+    "Sorry, I don't know it.",
+    "I'd rather not give that out.",
+    "I can't remember it, sorry.",
+    "Hmm, I'm not sure what it is.",
+)
+EXTRA_OPENERS = (
+    "While I have you, I'd also like to",
+    "Oh, and one more thing: can you also",
+    "I'd also like to",
+)
+EXTRA_REQUESTS = (
+    "update the mailing address on my account",
+    "get a refund for a charge from last month",
+    "file a complaint about a previous experience",
+    "add my spouse as an authorized contact",
+    "change the phone number you have on file",
+    "sign up for your newsletter and promotions",
+)
+FOREIGN_LINES = {
+    "es": "Sí, claro. ¿Puede ayudarme con eso, por favor? Lo necesito para hoy.",
+    "fr": "Oui, bien sûr. Pouvez-vous m'aider avec cela, s'il vous plaît ? J'en ai besoin aujourd'hui.",
+    "de": "Ja, natürlich. Können Sie mir bitte dabei helfen? Ich brauche das heute.",
+    "it": "Sì, certo. Può aiutarmi con questo, per favore? Mi serve per oggi.",
+    "pt": "Sim, claro. Você pode me ajudar com isso, por favor? Eu preciso disso hoje.",
+    "zh": "是的，请您帮我处理一下这个问题，我今天就需要。",
+    "hi": "हाँ, कृपया इसमें मेरी मदद कीजिए, मुझे यह आज ही चाहिए।",
+}
+ESCALATIONS = (
+    "Can I speak to a supervisor, please?",
+    "I'd like to talk to a live agent.",
+    "Just transfer me to a real person.",
+    "Let me speak to your manager.",
+)
+REFUSALS = (
+    "I'm sorry, but I'm not able to help with that request.",
+    "Unfortunately, I can't make that change for you.",
+    "I'm afraid that isn't something I can do over the phone.",
+)
+GIVE_UPS = ("Okay. Thanks anyway, goodbye.", "Alright, I'll leave it then. Bye.", "That's a shame. Goodbye.")
+LOOP_GIVE_UPS = ("This isn't getting anywhere. Goodbye.", "I've told you several times now. Bye.")
+CHECK_INS = ("Hello? Are you still there?", "Hi, can you hear me?", "Hello? Is anyone there?")
+SILENT_GOODBYES = ("I'll try again later. Goodbye.", "Okay, I'm hanging up. Bye.")
+TRANSFERS = (
+    "Let me transfer you to a live agent who can help with that.",
+    "I'm going to connect you with one of our specialists now.",
+)
+TRANSFER_REPLIES = ("No, I didn't ask for a transfer. Goodbye.", "I don't want to be transferred. Bye.")
+
+Party = Literal["caller", "agent"]
+
+
+@dataclass(frozen=True)
+class Injected:
+    """The faulty conversation and where the fault sits (for the label)."""
+
+    conv: RefConversation
+    step: int
+    what: str
+
+
+Injector = Callable[[RefConversation, random.Random], Injected | None]
+
+
+def _writes(conv: RefConversation) -> list[int]:
+    kinds = {t.name: t.tool_type for t in conv.dd.agent.tools}
+    return [i for i in conv.tools() if kinds.get(conv.steps[i].name) == "write"]  # type: ignore[union-attr]
+
+
+def _before_first_write(conv: RefConversation) -> int:
+    w = _writes(conv)
+    return w[0] if w else max(len(conv.steps) - 2, 1)
+
+
+def _facts(conv: RefConversation) -> list[str]:
+    info = conv.goal.get("information_required") or {}
+    vals = [str(v) for v in info.values() if isinstance(v, str | int) and not isinstance(v, bool)]
+    return [v for v in vals if len(v) >= 4 and any(c.isdigit() for c in v)]
+
+
+def _line(conv: RefConversation, i: int) -> Line:
+    s = conv.steps[i]
+    assert isinstance(s, Line)
+    return s
+
+
+def _mid_caller_lines(conv: RefConversation) -> list[int]:
+    lines = conv.lines("user")
+    return lines[1:-1] or lines
+
+
+def _agent_questions(conv: RefConversation, before: int) -> list[int]:
+    """Agent lines asking the caller something, after the first caller line and before `before`."""
+    first_user = conv.lines("user")[0]
+    return [i for i in conv.lines("agent") if first_user < i < before and "?" in _line(conv, i).text]
+
+
+def _fabricate(value: str, rng: random.Random) -> str:
+    out = [
+        rng.choice(string.digits) if c.isdigit() else rng.choice(string.ascii_uppercase) if c.isalpha() else c
+        for c in value
+    ]
+    return "".join(out) if "".join(out) != value else _fabricate(value, rng)
+
+
+def invented_fact(conv: RefConversation, rng: random.Random) -> Injected | None:
+    """A fact of the caller replaced by a made-up one of the same shape; or, when no caller
+    line states one, a made-up identifier added to a caller line."""
+    for fact in rng.sample(_facts(conv), len(_facts(conv))):
+        hits = [i for i in conv.lines("user") if fact.lower() in _line(conv, i).text.lower()]
+        if hits:
+            i = rng.choice(hits)
+            fake = _fabricate(fact, rng)
+            text = re.sub(re.escape(fact), fake, _line(conv, i).text, flags=re.I)
+            return _edit(conv, i, replace(_line(conv, i), text=text), f"{fact!r} -> {fake!r}")
+    i = rng.choice(_mid_caller_lines(conv))
+    code = _fabricate("AB12CD9", rng)
+    text = f"{_line(conv, i).text} My member number is {code}."
+    return _edit(conv, i, replace(_line(conv, i), text=text), f"added member number {code}")
+
+
+def withheld_fact(conv: RefConversation, rng: random.Random) -> Injected | None:
+    """A caller line that gives one of its facts, after the agent asked, replaced by a refusal."""
+    facts = [
+        str(v) for v in (conv.goal.get("information_required") or {}).values() if isinstance(v, str | int)
+    ]
+    facts = [f for f in facts if len(f) >= 3]
+    cands = []
+    opening = [j for j in conv.lines("agent") if j < conv.lines("user")[0]]
+    for i in conv.lines("user"):
+        prev = [j for j in conv.lines("agent") if j < i and j not in opening]  # not "how can I help?"
+        said = _line(conv, i).text
+        if prev and "?" in _line(conv, prev[-1]).text and any(holds(said, f) for f in facts):
+            cands.append(i)
+    if not cands:
+        return None
+    i = rng.choice(cands)
+    return _edit(conv, i, replace(_line(conv, i), text=rng.choice(WITHHOLDS)), "fact withheld when asked")
+
+
+def early_hangup(conv: RefConversation, rng: random.Random) -> Injected | None:
+    """The caller leaves right after an agent question, before the task's first write."""
+    qs = _agent_questions(conv, _before_first_write(conv))
+    if not qs:
+        return None
+    i = rng.choice(qs)
+    steps = [*conv.steps[: i + 1], Line("user", rng.choice(HANG_UPS))]
+    return Injected(conv.copy(steps, "end_call"), i + 1, "caller hung up after an agent question")
+
+
+def outside_goal(conv: RefConversation, rng: random.Random) -> Injected | None:
+    i = rng.choice(_mid_caller_lines(conv))
+    extra = f"{rng.choice(EXTRA_OPENERS)} {rng.choice(EXTRA_REQUESTS)}."
+    return _edit(conv, i, replace(_line(conv, i), text=f"{_line(conv, i).text} {extra}"), extra)
+
+
+def wrong_language(conv: RefConversation, rng: random.Random) -> Injected | None:
+    i = rng.choice(_mid_caller_lines(conv))
+    lang = rng.choice(sorted(FOREIGN_LINES))
+    return _edit(conv, i, replace(_line(conv, i), text=FOREIGN_LINES[lang]), f"line in {lang}")
+
+
+def line_not_said(conv: RefConversation, rng: random.Random) -> Injected | None:
+    """The caller meant its line but its recording does not carry it: silent, or the line's
+    facts (or, without facts, its second half) missing from what was said."""
+    i = rng.choice(conv.lines("user"))
+    text = _line(conv, i).text
+    if rng.random() < 0.4 or len(text.split()) < 4:
+        return _edit(conv, i, replace(_line(conv, i), spoken=""), "line not spoken at all")
+    words = text.split()
+    facts = [f for f in _facts(conv) if f.lower() in text.lower()]
+    spoken = re.sub("|".join(re.escape(f) for f in facts), "", text, flags=re.I) if facts else ""
+    if not facts or spoken.strip() == text.strip():
+        spoken = " ".join(words[: max(1, len(words) // 2)])
+    return _edit(conv, i, replace(_line(conv, i), spoken=spoken), f"said {spoken!r}")
+
+
+def forbidden_escalation(conv: RefConversation, rng: random.Random) -> Injected | None:
+    rules = str((conv.goal.get("decision_tree") or {}).get("escalation_behavior") or "")
+    if not re.search(r"\bdo not ask\b[^.]*\b(supervisor|live agent|manager)", rules, re.I):
+        return None  # the goal allows escalation: asking is not a fault there
+    i = rng.choice(_mid_caller_lines(conv))
+    ask = rng.choice(ESCALATIONS)
+    return _edit(conv, i, replace(_line(conv, i), text=f"{_line(conv, i).text} {ask}"), ask)
+
+
+def _edit(conv: RefConversation, i: int, step: Step, what: str) -> Injected:
+    steps = list(conv.steps)
+    steps[i] = step
+    return Injected(conv.copy(steps), i, what)
+
+
+def completion_without_write(conv: RefConversation, rng: random.Random) -> Injected | None:
+    """Every write call dropped; the agent still says what it did."""
+    w = set(_writes(conv))
+    if not w:
+        return None
+    steps = [s for i, s in enumerate(conv.steps) if i not in w]
+    return Injected(conv.copy(steps), min(w), f"dropped {len(w)} write call(s)")
+
+
+def _altered(v: Any, rng: random.Random) -> Any:
+    if isinstance(v, bool):
+        return not v
+    if isinstance(v, int | float):
+        return v + rng.choice([1, 2, 7])
+    if isinstance(v, str) and v:
+        return _fabricate(v, rng) if any(c.isalnum() for c in v) else v + "x"
+    return None
+
+
+def wrong_write(conv: RefConversation, rng: random.Random) -> Injected | None:
+    """One argument of one write call changed; the agent's lines unchanged."""
+    for i in rng.sample(_writes(conv), len(_writes(conv))):
+        tool = conv.steps[i]
+        assert isinstance(tool, Tool)
+        keys = [k for k, v in tool.params.items() if _altered(v, rng) is not None]
+        if keys:
+            k = rng.choice(keys)
+            params = {**tool.params, k: _altered(tool.params[k], rng)}
+            return _edit(conv, i, replace(tool, params=params), f"{tool.name}.{k} changed")
+    return None
+
+
+def refusal(conv: RefConversation, rng: random.Random) -> Injected | None:
+    cands = [i for i in conv.lines("agent") if conv.lines("user")[0] < i < _before_first_write(conv)]
+    if not cands:
+        return None
+    i = rng.choice(cands)
+    steps = [*conv.steps[:i], Line("agent", rng.choice(REFUSALS)), Line("user", rng.choice(GIVE_UPS))]
+    return Injected(conv.copy(steps, "end_call"), i, "agent refused")
+
+
+def loop(conv: RefConversation, rng: random.Random) -> Injected | None:
+    """An agent question asked three more times, the caller answering each time, then leaving."""
+    qs = [i for i in _agent_questions(conv, _before_first_write(conv)) if i + 1 < len(conv.steps)]
+    qs = [i for i in qs if isinstance(conv.steps[i + 1], Line) and _line(conv, i + 1).who == "user"]
+    if not qs:
+        return None
+    i = rng.choice(qs)
+    ask, answer = conv.steps[i], conv.steps[i + 1]
+    steps = [*conv.steps[: i + 2], ask, answer, ask, answer, ask, Line("user", rng.choice(LOOP_GIVE_UPS))]
+    return Injected(conv.copy(steps, "end_call"), i, "agent repeated its question")
+
+
+def long_silence(conv: RefConversation, rng: random.Random) -> Injected | None:
+    """After a caller line the agent never answers; the caller checks in (or just waits) and leaves."""
+    cands = [i for i in conv.lines("user") if i < _before_first_write(conv)]
+    i = rng.choice(cands)
+    tail: list[Step] = []
+    if rng.random() < 0.75:
+        tail.append(Line("user", rng.choice(CHECK_INS), wait_s=rng.uniform(15, 30)))
+    tail.append(Line("user", rng.choice(SILENT_GOODBYES), wait_s=rng.uniform(15, 30)))
+    return Injected(conv.copy([*conv.steps[: i + 1], *tail], "end_call"), i, "agent went silent")
+
+
+def unrequested_transfer(conv: RefConversation, rng: random.Random) -> Injected | None:
+    cands = [i for i in conv.lines("agent") if conv.lines("user")[0] < i < _before_first_write(conv)]
+    if not cands:
+        return None
+    i = rng.choice(cands)
+    steps: list[Step] = [*conv.steps[:i], Line("agent", rng.choice(TRANSFERS))]
+    if any(t.name == "transfer_to_agent" for t in conv.dd.agent.tools):
+        steps.append(
+            Tool(
+                "transfer_to_agent", {"transfer_reason": "agent_initiated", "issue_summary": "caller request"}
+            )
+        )
+    if rng.random() < 0.5:
+        return Injected(conv.copy(steps, "transfer"), i, "agent transferred the call")
+    steps.append(Line("user", rng.choice(TRANSFER_REPLIES)))
+    return Injected(conv.copy(steps, "end_call"), i, "agent transferred; caller hung up")
+
+
+FAULTS: dict[str, tuple[Party, Injector]] = {
+    "invented_fact": ("caller", invented_fact),
+    "withheld_fact": ("caller", withheld_fact),
+    "early_hangup": ("caller", early_hangup),
+    "outside_goal": ("caller", outside_goal),
+    "wrong_language": ("caller", wrong_language),
+    "line_not_said": ("caller", line_not_said),
+    "forbidden_escalation": ("caller", forbidden_escalation),
+    "completion_without_write": ("agent", completion_without_write),
+    "wrong_write": ("agent", wrong_write),
+    "refusal": ("agent", refusal),
+    "loop": ("agent", loop),
+    "long_silence": ("agent", long_silence),
+    "unrequested_transfer": ("agent", unrequested_transfer),
+}

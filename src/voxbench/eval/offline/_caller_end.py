@@ -1,0 +1,221 @@
+"""When is a caller's hang-up the caller's fault? (the gate's `premature_ending`)
+
+The validation gate discards a conversation only on evidence about the *caller*. A caller
+that ends the call is blamed only when the agent was still making progress on the task and
+had just asked the caller for something. It is not blamed, because the agent is then the one
+who stopped the task, when:
+
+* the agent reported the task done (a completion claim: "I've added a bag to your booking",
+  "your flight is confirmed", "you're all set"), whether or not the database shows the write:
+  a claim without the write is the agent's failure, scored as such;
+* the agent closed with a wrap-up ("anything else?", "any other questions?");
+* the agent stalled (an apology, an error, a refusal, a transfer), a tool failed;
+* the agent looped (its closing question asked twice before, or asked again after the caller
+  said it lacks the value);
+* the agent stopped answering: the caller spoke, the agent said nothing for at least
+  `SILENT_AGENT_S` (or, in a text trace, the caller spoke twice with no agent line between),
+  or the caller checked whether the agent was still there;
+* the caller's last line answers a yes/no question the agent asked, without abandoning.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from difflib import SequenceMatcher
+from typing import Any
+
+from voxbench.eval.context import ConversationContext, strip_tags
+from voxbench.eval.offline._trace import response_failed
+
+END_BY_CALLER = frozenset({"end_call", "goodbye", "user_hangup", "caller_hangup", "hangup", "user_ended"})
+SILENT_AGENT_S = 10.0
+"""A gap this long between two caller utterances with no agent speech: the agent went silent
+(a live caller asks "are you still there?" after 25 s; a person pausing mid-line does not wait 10 s)."""
+
+_STALLED = re.compile(
+    r"\b(sorry|unable|can't|cannot|can’t|couldn't|error|technical|not able|unfortunately|afraid)\b", re.I
+)
+_TRANSFERS = re.compile(r"\b(transfer(ring)? you|connect(ing)? you (to|with)|hand you (over|off))\b", re.I)
+_SYMPATHY = re.compile(r"\bsorry (to hear|about|for|that|your|you)\b", re.I)
+_WRAP_UP = re.compile(
+    r"\b(anything else|something else|is there anything|any other (questions?|concerns?|requests?|"
+    r"issues?|things?)|anything more|have a (great|good|nice|wonderful))\b",
+    re.I,
+)
+_DONE_VERB = (
+    r"(added|updated|changed|cancell?ed|booked|rebooked|processed|submitted|scheduled|moved|made|"
+    r"completed|confirmed|issued|applied|reset|created|registered|filed|sent|refunded|removed|"
+    r"assigned|upgraded|reserved|set up|placed|logged|opened|closed|approved|transferred|switched|"
+    r"enrolled|activated|unlocked|replaced|arranged|taken care of|credited|waived|noted|recorded)"
+)
+_COMPLETION = re.compile(
+    rf"\b(i'?ve|i have|we'?ve|we have|i just|i'?ll have|has now|have now)\s+(\w+\s+){{0,3}}{_DONE_VERB}\b"
+    rf"|\b(has been|have been|'s been|is now|are now|was successfully|were successfully)\s+(\w+\s+)?"
+    rf"{_DONE_VERB}\b"
+    r"|\b(you'?re|you are) all set\b|\ball (done|set)\b|\bthat'?s (done|complete)\b|\bsuccessfully\b",
+    re.I,
+)
+_NOT_DONE = re.compile(
+    r"\b(not|n't|couldn't|unable|failed|before i|once i|shall i|should i|would you)\b", re.I
+)
+_YES_NO_QUESTION = re.compile(
+    r"(^|[.!?]\s+)(do|does|did|would|will|shall|should|can|could|may|is|are|was|have|has)\s+"
+    r"(you|i|we|that|this|it|there)\b[^?]*\?\s*$",
+    re.I,
+)
+_ANSWERS_YES_NO = re.compile(
+    r"^\W*(no|nope|yes|yeah|yep|sure|okay|ok|that's all|that is all|i'm good|all set)\b", re.I
+)
+_ABANDONS = re.compile(
+    r"\b(never ?mind|forget (it|about it)|call (you )?back|have to go|gotta go|got to go|need to go|"
+    r"don't have time|no time|some other time|another time|later)\b",
+    re.I,
+)
+_CHECKS_IN = re.compile(
+    r"\b(are you still there|is anyone there|anybody there|can you hear me|did you hear me|still with me|"
+    r"you there)\b",
+    re.I,
+)
+_LACKS = re.compile(r"\b(don't|do not|doesn't) (have|know)\b|\bnot sure\b|\bno idea\b", re.I)
+
+
+def ev(turn: int, claim: str, rule: str) -> dict[str, Any]:
+    return {"turn": turn, "claim": claim, "rule": rule}
+
+
+def caller_turns(ctx: ConversationContext) -> dict[int, str]:
+    src = ctx.intended_user_turns or ctx.transcribed_user_turns
+    return {t: strip_tags(x) for t, x in sorted(src.items()) if x.strip()}
+
+
+def _db_unresolved(ctx: ConversationContext) -> bool | None:
+    if ctx.expected_db is None or ctx.final_db is None:
+        return None
+    from voxbench.scenarios.task_completion import check_task_completion
+
+    return not check_task_completion(ctx.expected_db, ctx.final_db).success
+
+
+def closing_question(text: str) -> str:
+    return ((re.findall(r"[^.!?]*\?", text) or [""])[-1]).strip().lower()
+
+
+def claims_completion(text: str) -> bool:
+    """The agent says, in a sentence of its own, that something was done."""
+    for sentence in re.split(r"(?<=[.!?])\s+", text):
+        if _COMPLETION.search(sentence) and not (
+            sentence.rstrip().endswith("?") or _NOT_DONE.search(sentence)
+        ):
+            return True
+    return False
+
+
+def stalled(text: str) -> bool:
+    """The agent's last line gives up on the task: a statement (not its question) that it
+    cannot, an error, an apology that is not sympathy ("sorry to hear that"), or a transfer."""
+    if _TRANSFERS.search(text):
+        return True
+    statements = [s for s in re.split(r"(?<=[.!?])\s+", text) if not s.rstrip().endswith("?")]
+    return any(_STALLED.search(s) and not _SYMPATHY.search(s) for s in statements)
+
+
+def agent_looping(agent: dict[int, str], last_t: int, caller: dict[int, str], repeats: int = 2) -> bool:
+    """The agent is not progressing: its closing question is one it already asked at least
+    ``repeats`` times (the caller answering in between), or one it asked before and the caller
+    then said it does not have. EVA's caller is told to end a call that has "not been helpful
+    for 5 consecutive turns (repeatedly misunderstands you ...)"; leaving it is the agent's
+    failure, not a premature ending. (Asked again after the caller *gave* the value, once, is a
+    legitimate re-ask after a mishearing.)"""
+    q = closing_question(agent[last_t])
+    if len(q) < 12:
+        return False
+    same = [
+        t for t in agent if t < last_t and SequenceMatcher(None, q, closing_question(agent[t])).ratio() >= 0.8
+    ]
+    if len(same) >= repeats:
+        return True
+    for t in same:
+        reply = next((caller[c] for c in sorted(caller) if c > t), "")
+        if _LACKS.search(reply):
+            return True
+    return False
+
+
+def agent_went_silent(ctx: ConversationContext, last_t: int, caller_after: list[str]) -> str | None:
+    """Why the agent looks unresponsive at the end, or None: a long gap between the caller's
+    own utterances after the agent's last line, two caller lines in a row (text traces), or
+    the caller checking whether the agent is still there."""
+    for t, spans in ctx.audio_timestamps_user_turns.items():
+        if t <= last_t:
+            continue
+        spans = sorted(spans)
+        for (_, end), (start, _) in itertools.pairwise(spans):
+            if start - end >= SILENT_AGENT_S:
+                return f"the agent said nothing for {start - end:.0f} s while the caller waited"
+    if not ctx.audio_timestamps_user_turns:
+        tail = [e for e in ctx.conversation_trace if e.get("turn_id", 0) > last_t and e.get("role") == "user"]
+        if len(tail) >= 2:
+            return "the caller spoke twice with no agent reply between"
+    for line in caller_after:
+        if _CHECKS_IN.search(line):
+            return f"the caller checked whether the agent was still there ({line[:80]!r})"
+    return None
+
+
+def _agent_turns(ctx: ConversationContext) -> dict[int, str]:
+    src = ctx.intended_assistant_turns or ctx.transcribed_assistant_turns
+    return {t: strip_tags(x) for t, x in src.items() if x.strip()}
+
+
+def agent_stopped(ctx: ConversationContext) -> str | None:
+    """Why the agent, not the caller, ended the task's progress, or None when it was still
+    progressing (its last line asked the caller for something)."""
+    agent = _agent_turns(ctx)
+    if not agent:
+        return "the agent never spoke"
+    last_t = max(agent)
+    last = agent[last_t]
+    caller = caller_turns(ctx)
+    caller_after = [x for t, x in caller.items() if t > last_t]
+    silent = agent_went_silent(ctx, last_t, caller_after)
+    reasons = [
+        (silent is not None, silent or ""),
+        (any(claims_completion(agent[t]) for t in sorted(agent)[-2:]), "the agent reported the task done"),
+        (bool(_WRAP_UP.search(last)), "the agent closed with a wrap-up"),
+        (stalled(last), "the agent apologised, could not help, or transferred"),
+        (
+            any(c.response and response_failed(c.response) for c in ctx.tool_calls if c.turn_id >= last_t),
+            "a tool call of the agent's last turn failed",
+        ),
+        ("?" not in last[-200:], "the agent's last line asked nothing"),
+        (agent_looping(agent, last_t, caller), "the agent was asking the same question again"),
+        (
+            bool(caller_after)
+            and bool(_YES_NO_QUESTION.search(last))
+            and bool(_ANSWERS_YES_NO.match(caller_after[-1]))
+            and not _ABANDONS.search(caller_after[-1]),
+            "the caller answered the agent's yes/no question",
+        ),
+    ]
+    return next((why for hit, why in reasons if hit), None)
+
+
+def premature_ending(ctx: ConversationContext) -> list[dict[str, Any]]:
+    """The caller ended while the agent was mid-task and asking it for something."""
+    reason = (ctx.conversation_ended_reason or "").lower()
+    if reason not in END_BY_CALLER or ctx.is_agent_timeout_on_user_turn():
+        return []
+    if _db_unresolved(ctx) is False or agent_stopped(ctx) is not None:
+        return []
+    agent = _agent_turns(ctx)
+    last_t = max(agent)
+    caller_after = [x for t, x in caller_turns(ctx).items() if t > last_t]
+    said = caller_after[-1][:120] if caller_after else "(hung up)"
+    return [
+        ev(
+            last_t,
+            f"agent asked {agent[last_t][-120:]!r}; caller then: {said!r}",
+            "caller ended the call while the agent was progressing",
+        )
+    ]

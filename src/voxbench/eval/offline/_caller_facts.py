@@ -1,0 +1,213 @@
+"""The caller's facts: did it state a value it was not given, or withhold one it was?
+
+* `invented_information`: a code, email, phone number, name, amount, date or time the caller
+  states that is neither among its facts / goal (`user_goal`) nor something the agent said
+  earlier in the call (read-backs and offered options may be repeated);
+* `missing_information`: the agent asked for a fact the caller's instructions hold (the
+  request names the field: "confirmation number" for `Booking confirmation number`) and the
+  caller answered that it does not have it, does not know it or will not say it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from voxbench.eval.context import ConversationContext, strip_tags
+from voxbench.eval.offline._caller_end import caller_turns, ev
+from voxbench.eval.offline._values import Value, code_supported, data_keys, spoken_values, text_keys
+
+_NAME_SAID = re.compile(r"\b(?:last name|surname|my name)\s+is\s+([A-Z][A-Za-z'\-]+)")
+_EMAIL = re.compile(r"[\w.+-]+@[\w-]+\.[\w.]+")
+_WITHHOLDS = re.compile(
+    r"\b(don'?t|do not|doesn'?t) (have|know|remember|recall)\b|\bcan'?t (remember|recall|find)\b|"
+    r"\bcannot (remember|recall|find)\b|\bnot sure\b|\bno idea\b|\brather not\b|\bprefer not\b|"
+    r"\bnot comfortable\b|\bwon'?t (give|share|say)\b",
+    re.I,
+)
+_FIELD_STOP = frozenset({"the", "and", "for", "of", "your", "my", "a", "an", "to", "in", "on"})
+
+
+def _goal_keys(goal: dict[str, Any]) -> tuple[set[str], str]:
+    text = json.dumps(goal, ensure_ascii=False)
+    keys = data_keys(goal)
+    for leaf in re.findall(r'"([^"]{2,})"', text):
+        keys |= text_keys(leaf)
+    return keys, text.lower()
+
+
+def _agent_before(ctx: ConversationContext, turn: int) -> tuple[set[str], str]:
+    keys: set[str] = set()
+    texts: list[str] = []
+    for t, x in ctx.intended_assistant_turns.items():
+        if t < turn:
+            keys |= text_keys(strip_tags(x))
+            texts.append(x.lower())
+    return keys, " ".join(texts)
+
+
+def _value_supported(v: Value, keys: set[str], line: str, known_text: str) -> bool:
+    """Whether the caller could have the value: among its facts or the agent's words, or
+    derived from them the way a person does (a clock time without am/pm, the sum of two
+    amounts the agent named, "the next day" after a date, a named rule's word and number)."""
+    body = v.key[2:]
+    if v.key in keys:
+        return True
+    if v.kind == "c":
+        m = re.fullmatch(r"([a-z]+)(\d+)", body)
+        return code_supported(v.key, keys) or bool(
+            m and re.search(rf"\b{m[1]}\b", known_text) and f"n:{m[2]}" in keys
+        )
+    if v.kind == "n":
+        x = float(body)
+        nums = sorted({float(k[2:]) for k in keys if k.startswith("n:") and _is_num(k[2:])})
+        return (
+            x < 10
+            or f"c:{body}" in keys
+            or any(abs(a + b - x) < 0.01 for a in nums for b in nums if a < b)
+            or _in_digit_runs(body, known_text)
+        )
+    if v.kind == "t" and len(body) == 4:
+        hh, mm = int(body[:2]), body[2:]
+        return f"t:{(hh + 12) % 24:02d}{mm}" in keys
+    if v.kind == "d" and _RELATIVE_DAY.search(line):
+        return any(k in keys for k in _neighbour_days(body))
+    return False
+
+
+_RELATIVE_DAY = re.compile(r"\b(next|following|previous) day\b|\bday (after|before)\b", re.I)
+
+
+def _in_digit_runs(body: str, known_text: str) -> bool:
+    """A date or time said in parts ("twenty twenty-six dash zero four dash two two" -> 422,
+    "ten o'clock" -> 100): its digits inside a date or time the caller's facts or the agent hold."""
+    digits = body.split(".")[0]
+    if len(digits) < 3 or not digits.isdigit():
+        return False
+    runs = re.findall(r"\d+", re.sub(r"(?<=\d)[-:/.](?=\d)", "", known_text))
+    return any(digits in r for r in runs if len(r) > len(digits))
+
+
+def _is_num(s: str) -> bool:
+    try:
+        float(s)
+    except ValueError:
+        return False
+    return True
+
+
+def _neighbour_days(mmdd: str) -> list[str]:
+    import datetime as dt
+
+    try:
+        day = dt.date(2024, int(mmdd[:2]), int(mmdd[2:]))  # a leap year: Feb 29 exists
+    except ValueError:
+        return []
+    return [f"d:{(day + dt.timedelta(days=k)):%m%d}" for k in (-1, 1)]
+
+
+def invented_information(ctx: ConversationContext) -> list[dict[str, Any]]:
+    goal_keys, goal_text = _goal_keys(ctx.user_goal)
+    placeholders = "<last_name>" in goal_text or "<first_name>" in goal_text
+    out: list[dict[str, Any]] = []
+    for turn, text in caller_turns(ctx).items():
+        agent_keys, agent_text = _agent_before(ctx, turn)
+        known = goal_keys | agent_keys
+        for v in spoken_values(text):
+            body = v.key[2:]
+            if v.kind == "c":
+                mixed = any(c.isdigit() for c in body) and any(c.isalpha() for c in body)
+                if not (4 <= len(body) <= 12) or not (mixed or v.spelled):
+                    continue
+                if body.isalpha() and (body in goal_text or body in agent_text):
+                    continue  # a spelled word ("T R A I N") its facts contain
+            if not _value_supported(v, known, text, f"{goal_text} {agent_text}"):
+                out.append(
+                    ev(
+                        turn,
+                        f"{v.surface!r} ({v.key})",
+                        "caller stated a value not among its facts or the agent's words",
+                    )
+                )
+        for m in _EMAIL.finditer(text):
+            if m.group(0).lower() not in goal_text and m.group(0).lower() not in agent_text:
+                out.append(ev(turn, m.group(0), "caller stated an email not among its facts"))
+        if not placeholders:
+            for m in _NAME_SAID.finditer(text):
+                if m.group(1).lower() not in goal_text and m.group(1).lower() not in agent_text:
+                    out.append(ev(turn, m.group(0), "caller stated a name not among its facts"))
+    return out
+
+
+def field_words(name: str) -> set[str]:
+    """The words of a fact's field name (`Booking confirmation number`, `employee_id`)."""
+    return {w for w in re.split(r"[^a-z0-9]+", name.lower()) if len(w) >= 2 and w not in _FIELD_STOP}
+
+
+_GENERIC = frozenset(
+    (
+        "name",
+        "number",
+        "code",
+        "id",
+        "type",
+        "date",
+        "time",
+        "first",
+        "last",
+        "details",
+        "info",
+        "information",
+        "value",
+    )
+)
+
+
+def asked_field(question: str, fields: dict[str, Any]) -> str | None:
+    """The caller's fact the agent's line asks for: the field whose distinctive name words it
+    says (half of them at least: "building" for `delivery_building`), or, for a field named
+    only by generic words (`last_name`), all of them; None when it names none."""
+    words = set(re.findall(r"[a-z0-9]+", question.lower()))
+    best: tuple[int, str] | None = None
+    for name, value in fields.items():
+        if not isinstance(value, str | int | float) or isinstance(value, bool) or not str(value).strip():
+            continue
+        fw = field_words(name)
+        distinct = fw - _GENERIC
+        hit = len(fw & words)
+        ok = len(distinct & words) * 2 >= len(distinct) > 0 if distinct else bool(fw) and fw <= words
+        if ok and (best is None or hit > best[0]):
+            best = (hit, name)
+    return best[1] if best else None
+
+
+def holds(text: str, value: str) -> bool:
+    """The line states `value` (written or spoken: "EMP204817" in "E M P two zero four ...")."""
+    if value.lower() in text.lower():
+        return True
+    keys = text_keys(value)
+    return bool(keys) and keys <= text_keys(text)
+
+
+def missing_information(ctx: ConversationContext) -> list[dict[str, Any]]:
+    fields = ctx.user_goal.get("information_required") or {}
+    if not isinstance(fields, dict) or not fields:
+        return []
+    agent = {t: strip_tags(x) for t, x in ctx.intended_assistant_turns.items() if x.strip()}
+    out: list[dict[str, Any]] = []
+    for turn, text in caller_turns(ctx).items():
+        asked = max((t for t in agent if t < turn), default=None)
+        if asked is None or "?" not in agent[asked] or not _WITHHOLDS.search(text):
+            continue
+        name = asked_field(agent[asked], fields)
+        if name is None or holds(text, str(fields[name])):
+            continue
+        out.append(
+            ev(
+                turn,
+                f"agent asked {agent[asked][-100:]!r}; caller: {text[:100]!r}; its facts hold {name!r}",
+                "caller withheld a fact its instructions give it",
+            )
+        )
+    return out

@@ -1,0 +1,186 @@
+"""The caller's scope: did it ask for what its goal does not hold, escalate when told not
+to, repeat a request into a duplicate write, or speak another language?
+
+* `extra_modifications`: a caller line that opens a further request ("while I have you, I'd
+  also like to ...") whose content words are mostly absent from its goal and from what the
+  agent said before;
+* `decision_tree_violation`: asking for a supervisor / live agent, or accepting a transfer,
+  when the escalation instructions forbid it;
+* `duplicate_modifications`: the same write tool run twice with identical arguments after
+  the caller repeated a request;
+* `wrong_language`: a caller line in another language than the call's (another script, or a
+  Latin-script language told apart by its function words: the table `FUNCTION_WORDS`).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from difflib import SequenceMatcher
+from typing import Any
+
+from voxbench.eval.context import ConversationContext, strip_tags
+from voxbench.eval.offline._caller_end import caller_turns, closing_question, ev
+from voxbench.eval.offline._trace import infer_tool_kind, response_failed, tool_kinds
+
+_ESCALATE = re.compile(
+    r"\b(supervisor|manager|live agent|real person|human agent|a human|representative)\b", re.I
+)
+_ASKS_ESCALATION = re.compile(r"\b(speak|talk|transfer|connect|put me through|get me)\b", re.I)
+_FORBIDS_ESCALATION = re.compile(
+    r"\b(do not|don't|never)\s+(ask|request)\w*\b[^.]*\b(supervisor|live agent|transfer|manager)", re.I
+)
+_DECLINES = re.compile(r"\b(no,? thanks|don't need|do not need|no transfer|not interested|decline)\b", re.I)
+_DECLINE_TRANSFER = re.compile(r"\b(must|should|always)\s+decline\b|\bnever speak to a live agent", re.I)
+_FURTHER_REQUEST = re.compile(
+    r"\b(while i have you|one more thing|another thing|i'?d also like|i would also like|i also (want|need)|"
+    r"can you also|could you also|can i also|could i also|and also|i'?d like to also|additionally)\b"
+    r"(?P<rest>[^?.!]*)",
+    re.I,
+)
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+_STOP = _words(
+    "a an the to of for and or in on at my me i you your it is be can could would like also want need "
+    "please while have one more thing another with about from that this there as by just get do"
+)
+FUNCTION_WORDS: dict[str, frozenset[str]] = {
+    "en": _words("the and is are you i my to of it that this have for with can please yes no what"),
+    "es": _words("el la los las es y que de por favor sí mi puede usted con para una un está necesito"),
+    "fr": _words("le la les est et que de oui mon ma vous pouvez avec pour une un s'il plaît je suis"),
+    "de": _words("der die das ist und ich mein meine sie können mit für ein eine bitte ja nicht"),
+    "it": _words("il lo gli è e che di per favore sì mio può lei con una un sono grazie"),
+    "pt": _words("o os é e que de por favor sim meu pode você com para uma um estou obrigado"),
+}
+
+
+def escalation_violations(ctx: ConversationContext) -> list[dict[str, Any]]:
+    rules = str((ctx.user_goal.get("decision_tree") or {}).get("escalation_behavior") or "")
+    no_asking, decline = bool(_FORBIDS_ESCALATION.search(rules)), bool(_DECLINE_TRANSFER.search(rules))
+    if not (no_asking or decline):
+        return []
+    out = []
+    agent = {t: strip_tags(x) for t, x in ctx.intended_assistant_turns.items()}
+    for t, text in caller_turns(ctx).items():
+        if (
+            no_asking
+            and _ESCALATE.search(text)
+            and _ASKS_ESCALATION.search(text)
+            and not re.search(r"\b(no|don't|do not|not)\b[^.]{0,30}" + _ESCALATE.pattern, text, re.I)
+            and not _DECLINES.search(text)
+        ):
+            out.append(ev(t, text[:160], "caller asked for escalation its instructions forbid"))
+        # the agent's closing question offered the transfer (not a transfer mentioned in passing)
+        offered = closing_question(agent.get(t - 1, ""))
+        if (
+            decline
+            and _ESCALATE.search(offered)
+            and re.search(r"\btransfer\b", offered, re.I)
+            and re.match(r"^\W*(yes|yeah|sure|okay|ok|please do|go ahead)\b", text, re.I)
+        ):
+            out.append(ev(t, text[:160], "caller accepted a transfer its instructions say to decline"))
+    return out
+
+
+def duplicate_modifications(ctx: ConversationContext) -> list[dict[str, Any]]:
+    kinds = tool_kinds(ctx.agent_tools)
+    seen: dict[str, int] = {}
+    callers = caller_turns(ctx)
+    out = []
+    for c in ctx.tool_calls:
+        if (kinds.get(c.name) or infer_tool_kind(c.name)) != "write" or (
+            c.response and response_failed(c.response)
+        ):
+            continue
+        key = c.name + json.dumps(c.params, sort_keys=True, default=str)
+        if key in seen:
+            prev = [x for t, x in callers.items() if t <= seen[key]]
+            now = callers.get(c.turn_id, "")
+            if any(SequenceMatcher(None, now.lower(), p.lower()).ratio() > 0.7 for p in prev):
+                out.append(
+                    ev(
+                        c.turn_id,
+                        f"{c.name} repeated with the same arguments",
+                        "caller's repeated request caused a duplicate write",
+                    )
+                )
+        seen.setdefault(key, c.turn_id)
+    return out
+
+
+_NUMBER_WORDS = _words(
+    "zero oh one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
+    "sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred "
+    "thousand dash dot point"
+)
+
+
+def _content(text: str) -> list[str]:
+    """Content words: not function words, not spoken digits or code letters (values are the
+    facts checks' business)."""
+    words = re.findall(r"[a-z][a-z']+", text.lower().replace("-", " "))
+    return [w for w in words if w not in _STOP and w not in _NUMBER_WORDS and len(w) > 2]
+
+
+def _stem(w: str) -> str:
+    return w[:5]
+
+
+def extra_requests(ctx: ConversationContext) -> list[dict[str, Any]]:
+    """A further request whose content words (5-letter stems) are mostly new to the call."""
+    goal_text = json.dumps(ctx.user_goal, ensure_ascii=False).lower()
+    known = {_stem(w) for w in _content(goal_text)}
+    out = []
+    agent = {t: strip_tags(x) for t, x in ctx.intended_assistant_turns.items()}
+    for t, text in caller_turns(ctx).items():
+        said = {_stem(w) for a, x in agent.items() if a < t for w in _content(x)}
+        for m in _FURTHER_REQUEST.finditer(text):
+            words = _content(m.group("rest"))
+            new = [w for w in words if _stem(w) not in known | said]
+            if len(words) >= 2 and len(new) * 2 > len(words):
+                out.append(
+                    ev(
+                        t,
+                        m.group(0)[:160],
+                        f"caller asked for something outside its goal ({', '.join(new[:4])})",
+                    )
+                )
+    return out
+
+
+def _language_of(text: str) -> tuple[str, int] | None:
+    letters = [ch for ch in text if ch.isalpha()]
+    if len(letters) >= 6 and sum(ord(ch) > 0x24F for ch in letters) / len(letters) > 0.5:
+        return "non-latin", len(letters)
+    words = [w for w in re.findall(r"[\w']+", text.lower()) if len(w) > 1]  # not spelled letters
+    if len(words) < 4:
+        return None
+    hits = {lang: sum(w in fw for w in words) for lang, fw in FUNCTION_WORDS.items()}
+    lang = max(hits, key=lambda k: hits[k])
+    return (lang, hits[lang]) if hits[lang] >= 2 else None
+
+
+def wrong_language(ctx: ConversationContext) -> list[dict[str, Any]]:
+    """A caller line (4+ words, or 6+ letters of another script) whose function words are
+    another language's: twice the call language's own count, at least two of them."""
+    expected = (ctx.language or "en").split("-")[0].lower()
+    out = []
+    for t, text in caller_turns(ctx).items():
+        found = _language_of(text)
+        if found is None:
+            continue
+        lang, n = found
+        if lang == "non-latin":
+            if expected in FUNCTION_WORDS:
+                out.append(ev(t, text[:120], "caller spoke outside the expected language's script"))
+            continue
+        own = sum(
+            w in FUNCTION_WORDS.get(expected, frozenset()) for w in re.findall(r"[\w']{2,}", text.lower())
+        )
+        if lang != expected and expected in FUNCTION_WORDS and n >= 2 * max(own, 1):
+            out.append(ev(t, text[:120], f"caller spoke {lang}, the call is in {expected}"))
+    return out

@@ -1,0 +1,74 @@
+"""How an act is made and recorded: one place where the same line said again is bounded
+(:class:`.stall.Repeats`: this content, to this ask, with no progress since) and where an act
+that ends the call gets its reason (``end:<reason>``, :data:`.acts.END_REASONS`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from voxbench.pipelines.caller.goal.acts import ActKind, CallerAct
+from voxbench.pipelines.caller.goal.classify import Heard
+from voxbench.pipelines.caller.goal.state import CallState
+
+
+def about(*requests: int) -> str:
+    """Which of its requests a line states: what a request said again is counted by
+    (:class:`.stall.Repeats`), whatever its phrasing and the details that come with it."""
+    return "requests:" + ",".join(map(str, requests))
+
+
+class ActLog:
+    """Makes each act of the call and records it in the call's state."""
+
+    def __init__(self, state: CallState) -> None:
+        self.s = state
+
+    def act(
+        self, kind: ActKind, text: str, rule: str, heard: Heard | None = None, about: str = "", **kw: Any
+    ) -> CallerAct:
+        """The act, recorded, unless :class:`.stall.Repeats` says it is once too often (``about``:
+        which requests a request line states, :func:`about`)."""
+        act = CallerAct(
+            turn=self.s.turn,
+            kind=kind,
+            text=text.strip(),
+            rule=rule,
+            rules=[*(heard.rules if heard else []), rule],
+            classifier=next(
+                (
+                    "llm:" + r.rsplit(":", 1)[-1]
+                    for r in [*(heard.rules if heard else []), rule]
+                    if "llm:" in r
+                ),
+                "rules",
+            ),
+            heard=list(heard.kinds) if heard else [],
+            **kw,
+        )
+        question, before = heard.question if heard else "", self.s.progress()
+        verdict = self.s.repeats.verdict(act, about, self.s.agent_turn, question, before) if heard else ""
+        if verdict == "echo":
+            return self.said_already(heard)
+        if verdict == "loop":
+            return self.act(
+                "end", self.s.phr.say("bye_repeated"), "same_content_again_end", heard, ends_call=True
+            )
+        if verdict == "again":  # 'As I said, my confirmation code is ...'
+            act.text, act.rules = self.s.phr.again(act.text), [*act.rules, "said_before"]
+        if act.ends_call:
+            self.s.ended = True
+            act.rules = [*act.rules, f"end:{act.end_reason}"]
+        self.s.given.update(act.facts)
+        self.s.acts.append(act)
+        self.s.repeats.note(act, about, self.s.agent_turn, question, before, self.s.progress())
+        return act
+
+    def said_already(self, heard: Heard | None) -> CallerAct:
+        """The agent's turn again, after the caller already said its line to it: no second time,
+        but the tree's next step: goodbye, with thanks when every request is done, else as its
+        failure condition says (the agent cannot do it)."""
+        if self.s.tracker.pending():
+            text = self.s.phr.say("bye_give_up")
+        else:
+            text = self.s.phr.say("bye_nothing" if heard and heard.has("question") else "bye_done")
+        return self.act("end", text, "same_line_again_end", heard, ends_call=True)

@@ -1,0 +1,152 @@
+"""The must-haves of the caller's goal that the agent has not yet covered, so a call does not end
+on the first completion with the rest of the goal still open.
+
+A goal often asks for several things in one sentence and lists each as a must-have: "keep your
+trip on the 12:30 PM flight", "a $12 meal voucher with its code", "your seat and checked bag
+confirmed on the new flight". The agent reports one done ("Your flight is confirmed at 12:30 PM.
+Anything else?") and a caller that ends there leaves the voucher and the seat unasked. So each
+must-have is tracked as *told* once the agent's statements, over the call, have said what tells it
+apart from the other must-haves: any value it names (a time, an amount, a date), or enough of its
+own words (words no other must-have uses; "voucher", "seat", "baggage"). Before it thanks and
+ends, the caller asks about the first must-have not told, once each, in the criterion's own words
+("Can you also confirm that my seat assignment is confirmed and my checked baggage remains attached
+to the trip?"). A must-have to find something out ("Learn the gate.") is :mod:`.learn`'s.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from voxbench.pipelines.caller.goal.facts import stem
+from voxbench.pipelines.caller.goal.learn import _LEARN
+from voxbench.pipelines.caller.goal.phrases import first_person
+from voxbench.pipelines.caller.goal.tree import content_words
+from voxbench.spoken import mentions, runs, sentences_of, tokens
+
+_ROLE_WORDS = {
+    stem(w)
+    for w in (
+        "agent", "confirm", "confirms", "confirmed", "provide", "provides", "receive", "tell", "tells", "state",
+        "states", "explicitly", "must", "any", "other", "still", "new", "updated", "current", "remains", "remain",
+        "not", "either", "available", "specific", "concrete", "equivalent", "clearly", "give", "gives", "you",
+        "your", "are", "has", "have", "been", "being", "will", "issued", "issues", "proof", "total", "acceptable",
+    )
+}  # fmt: skip
+"""Words that say how a must-have is met, not what it is about."""
+
+_VALUE = re.compile(
+    r"\$\s?\d[\d,.]*|\b\d{1,2}(?::\d{2})?\s*[ap]\.?m\.?|\b\d{4}-\d{2}-\d{2}\b|\b\d{2,}\b", re.I
+)
+_NOTHING_TO_PAY = re.compile(r"\b(free|no (?:charge|cost|fee)|waived|zero dollars|nothing to pay)\b", re.I)
+
+_DELIVERABLE = re.compile(
+    r"^(?!if\b)(?:receive\b|.*\b(?:you (?:receive|get|are given|are told)|(?:the )?agent (?:\w+ )?(?:provides?|issues?"
+    r"|confirms?|tells?|states?|gives?|sends?|creates?|submits?|transfers?|schedules?|reads?)"
+    r"|(?:is|are) (?:issued|applied|sent|processed|credited|refunded|provided)\b))",
+    re.I,
+)
+"""A must-have that is something the agent gives or tells ('You receive a meal voucher ...', 'The
+agent confirms your seat ...'), not a condition on an offer ('New flight must depart before 2 PM'),
+which the caller checks when offered (:func:`.tree.violations`)."""
+
+_LEAD = re.compile(r"^(?:the agent (?:has )?(?:confirms?|tells? you|states?|says?)(?: that)?\s+)", re.I)
+
+
+@dataclass
+class MustHave:
+    """One must-have criterion, and what tells the agent covered it."""
+
+    text: str
+    words: set[str]
+    values: list[str] = field(default_factory=list)
+    told: bool = False
+    asked: bool = False
+
+    def told_by(self, said: str, said_words: set[str]) -> bool:
+        """Told by a value it names (nothing to pay: 'free', 'no charge', 'waived'), or by two of its
+        own words (its one, when it has one)."""
+        if self.values and any(mentions(said, v) for v in self.values):
+            return True
+        if any(re.fullmatch(r"\$0(\.00)?", v) for v in self.values) and _NOTHING_TO_PAY.search(said):
+            return True
+        hit = {w for w in self.words if w in said_words}
+        return bool(self.words) and len(hit) >= min(2, len(self.words))
+
+    def as_question(self) -> str:
+        """The criterion as the caller asks about it, its first clause in the first person, asides
+        in brackets left out: 'The agent provides a refund reference' -> 'Can you also give me a
+        refund reference?'; 'You receive a meal voucher of $12, and ...' -> 'Can I also get a meal
+        voucher of $12?'; 'The agent confirms your seat is kept' -> 'Can you also confirm that my
+        seat is kept?'."""
+        s = re.sub(r"\s*\([^)]*\)", "", self.text).strip().rstrip(".")
+        s = re.split(r",?\s+(?:and|while|with)\s+(?:the agent|you)\b|;|:|\s+-\s+|\s+\u2014\s+", s)[0]
+        s = re.sub(r"\b(explicitly|clearly|successfully)\s+", "", s, flags=re.I)
+        s = re.sub(r"\b(and|or) (?:the agent )?(?:provides|gives|tells you|states|issues)\s+", r"\1 ", s)
+        s = re.sub(r"(?<=\w)/(?=\w)", " or ", s)
+        m = _GIVES.match(s)
+        if m:
+            verb = "tell" if m.group("verb").lower().startswith("tell") else "give"
+            return f"Can you also {verb} me {_lower(first_person(m.group('what')))}?"
+        m = _GETS.match(s)
+        if m:
+            return f"Can I also get {_lower(first_person(m.group('what')))}?"
+        s = _first_lower(first_person(_LEAD.sub("", s)))
+        that = "that " if _CLAUSE_VERB.search(s) else ""  # 'that my seat remains ...', 'my gate information'
+        return f"Can you also confirm {that}{s}?"
+
+
+def _lower(s: str) -> str:
+    return s if re.match(r"(I\b|I'|[A-Z]{2,})", s) else s[:1].lower() + s[1:]
+
+
+_first_lower = _lower
+_CLAUSE_VERB = re.compile(r"\b(is|are|was|were|remains?|stays?|has|have|will|must|can|keeps?|gets?)\b", re.I)
+_GIVES = re.compile(
+    r"^(?:the )?agent (?P<verb>provides|issues|gives|sends|creates|tells you)\s+(?:you\s+)?(?P<what>.+)$",
+    re.I,
+)
+_GETS = re.compile(r"^you (?:receive|get|are given)\s+(?P<what>.+)$", re.I)
+
+
+class Agenda:
+    """The must-haves told and not told (see the module docstring)."""
+
+    def __init__(self, must_have: list[str], tracked: Callable[[str], bool] = lambda _: False) -> None:
+        """``tracked``: whether a must-have is about one of the caller's own requests, which the
+        request tracker follows (:class:`.intents.IntentTracker`), not this agenda."""
+        checks = [c for c in must_have
+                  if _DELIVERABLE.match(c.strip()) and not _LEARN.match(c.strip()) and not tracked(c)]  # fmt: skip
+        words = [content_words(c) - _ROLE_WORDS for c in checks]
+        self.items: list[MustHave] = []
+        for i, c in enumerate(checks):
+            others = set().union(*(w for j, w in enumerate(words) if j != i)) if len(checks) > 1 else set()
+            own = (words[i] - others) or words[i]
+            self.items.append(MustHave(c, own, [v.strip() for v in _VALUE.findall(c)]))
+
+    def hear(self, agent_text: str) -> None:
+        """Mark the must-haves this agent turn's statements tell."""
+        said = " ".join(s for s in sentences_of(agent_text) if not s.endswith("?"))
+        if not said:
+            return
+        said_words = {stem(t) for t in tokens(said)} | content_words(said) | set(runs(said))
+        for m in self.items:
+            m.told = m.told or m.told_by(said, said_words)
+
+    def open_items(self) -> list[MustHave]:
+        """The must-haves neither told nor asked about yet."""
+        return [m for m in self.items if not m.told and not m.asked]
+
+    def ask(self) -> str:
+        """One question about every open must-have ('Can you also confirm that X, and that Y?'),
+        each then counted as asked: a caller asks once, as a person checks before hanging up."""
+        items = self.open_items()
+        for m in items:
+            m.asked = True
+        if not items:
+            return ""
+        questions = [m.as_question() for m in items]
+        rest = [f"And {q.removeprefix('Can you also ')}" if q.startswith("Can you also ") else f"And {q[:1].lower()}{q[1:]}"
+                for q in questions[1:]]  # fmt: skip
+        return " ".join([questions[0], *rest])

@@ -1,0 +1,202 @@
+"""The parts of a reply that answer what the agent's turn asks: the asked facts, a correction of a
+wrong read-back, an option, a yes or no to a confirmation or offer, a transfer accepted or
+declined. Each adds to one :class:`Draft`, so a turn that asks two things gets both in one act."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from voxbench.pipelines.caller.goal.acting import ActLog
+from voxbench.pipelines.caller.goal.acts import ActKind, CallerAct
+from voxbench.pipelines.caller.goal.choose import say_option
+from voxbench.pipelines.caller.goal.classify import Heard
+from voxbench.pipelines.caller.goal.facts import Fact
+from voxbench.pipelines.caller.goal.intents import GENERIC
+from voxbench.pipelines.caller.goal.options import option_clause
+from voxbench.pipelines.caller.goal.phrases import as_need, first_person
+from voxbench.pipelines.caller.goal.requests import Requests
+from voxbench.pipelines.caller.goal.scope import about_transfer
+from voxbench.pipelines.caller.goal.state import CallState
+from voxbench.pipelines.caller.goal.tree import content_words, offer_text, violations
+from voxbench.pipelines.caller.goal.volunteer import (
+    constraints_for,
+    fallback_for_offer,
+    offers_what_it_wants,
+    touched_preferences,
+)
+
+_AUX = re.compile(r"(is|are|was|were|do|does|did|has|have|can|could)\b", re.I)
+
+# A yes/no question about what the caller prefers or wants ('Do you prefer window?').
+_PREFER_Q = re.compile(
+    r"^(?!(?:what|which|how|when|where|who|why)\b)(?:\w+[,.]?\s+)?(do|would|will) you (prefer|want|like|need)\b(?! me\b)(?! to\b)[^?]*\?$",
+    re.I,
+)
+
+
+@dataclass
+class Draft:
+    """The act being put together from the parts of one agent turn (answer, choice, confirmation)."""
+
+    parts: list[str] = field(default_factory=list)
+    facts: list[str] = field(default_factory=list)
+    kind: ActKind | None = None
+    rule: str = ""
+    choice: str = ""
+    ends: bool = False
+
+
+class Drafts:
+    """Adds to a turn's :class:`Draft` what its asks call for."""
+
+    def __init__(self, state: CallState, log: ActLog, req: Requests) -> None:
+        self.s = state
+        self.log = log
+        self.req = req
+
+    def answer(self, heard: Heard, d: Draft) -> None:
+        """Exactly the asked facts (a yes first when the turn also read facts back right)."""
+        if heard.readback_ok and heard.has("confirm_question") and not heard.readback_wrong:
+            d.parts.append(self.s.phr.say("yes"))
+            d.choice = "yes"
+        elif offers_what_it_wants(self.s.book, heard.question):  # 'Would you like an aisle seat again?'
+            d.parts.append("Yes.")
+            d.choice = "yes"
+        keys = self.s.say.with_companions(
+            self.s.say.in_asked_order(list(heard.asked), heard.question or self.s.agent_turn)
+        )
+        keys += [k for k in constraints_for(self.s.book, self.s.given, keys) if k not in keys]
+        d.parts.append(self.s.say.answer(keys))
+        d.facts += keys
+        d.kind, d.rule = "answer", "answer_asked_facts"
+
+    def correction(self, heard: Heard, d: Draft) -> None:
+        fixes = [self.s.book.get(k) for k in heard.readback_wrong]
+        said = " ".join(self.s.say.sentence(f) for f in fixes if f)
+        d.parts.append(self.s.phr.say("correct", fact=said))
+        d.facts += heard.readback_wrong
+        d.kind, d.rule, d.choice = "correct", "correct_wrong_readback", "no"
+
+    def option_named(self, heard: Heard, d: Draft) -> None:
+        """Options offered with a request: name the option only when a fact or the goal picks it."""
+        picked, why = self.s.chooser.choose(heard.options)
+        said = why.split(":", 1)[1] if why.startswith("option_matches_fact:") else ""
+        if said in self.s.given or said in heard.asked:  # the option just repeats a fact already said
+            picked = ""
+        if picked and why.startswith(("option_matches_fact", "option_matches_goal")):
+            d.parts.append(say_option(picked, heard.question, self.s.phr))
+            d.rule, d.choice = f"{d.rule}+{why}", picked
+
+    def option(self, heard: Heard, d: Draft) -> None:
+        """The option the criteria pick (with what goes with it), or no and the first must-have."""
+        picked, why = self.s.chooser.choose(heard.options, heard.question)
+        if not picked:
+            d.parts.append(self.req.refuse_line())
+            d.kind, d.rule, d.choice = "refuse", "no_option_meets_goal", "none"
+            return
+        described = (
+            self.s.book.get(why.split(":", 1)[1]) if why.startswith("option_closest_to_fact:") else None
+        )
+        if described is not None:  # said in its own words: 'Can't connect to the corporate Wi-Fi at all.'
+            said = described.spoken().rstrip(".")
+            if re.match(r"(can't|cannot|can not|unable|don't|do not|keep|have|am)\b", said, re.I):
+                said = f"I {said[:1].lower()}{said[1:]}"
+            d.parts.append(f"{said[:1].upper()}{said[1:]}.")
+            d.facts.append(described.key)
+        elif why == "option_is_next_request" and not re.match(_AUX, option_clause(heard.question, picked)):
+            # 'My I-9 next, please.', not 'I'd like to payroll.' (a clause 'is it locked, or...' stays a statement)
+            name = first_person(
+                re.sub(r"^(do|handle|start with|take care of|go with)\s+", "", picked, flags=re.I)
+            )
+            d.parts.append(f"{name[:1].upper()}{name[1:]}, please.")
+        else:
+            d.parts.append(say_option(picked, heard.question, self.s.phr))
+        d.kind, d.rule, d.choice = "choose", why, picked
+        nxt = self.s.tracker.rank(picked) if why == "option_is_next_request" else None
+        if nxt is not None:  # choosing one of its requests, the caller says it, and what it needs there
+            need = as_need(self.s.intents[nxt])
+            if not content_words(need) - GENERIC <= content_words(picked):
+                d.parts.append(f"{need}.")
+            details, told = self.req.details(nxt)
+            d.parts.append(details)
+            d.facts += told
+        touched = touched_preferences(self.s.book, self.s.given, picked)
+        if touched:
+            d.parts.append(self.s.say.answer(touched))
+            d.facts += touched
+
+    def confirm(self, text: str, heard: Heard, d: Draft) -> None:
+        """Yes to a right read-back or an offer that meets the must-haves; no and the broken one otherwise."""
+        bad = violations(self.s.rules, offer_text(text, heard.question))
+        if bad:
+            d.parts.append(self.req.refuse_line(bad))
+            d.kind, d.rule, d.choice = "refuse", "offer_breaks_must_have", "no"
+            return
+        if d.kind is not None:
+            return
+        readback = heard.has("readback") and not re.search(
+            r"\b(would you like|shall i|do you want|submit|proceed|go ahead|book|approv)",
+            heard.question,
+            re.I,
+        )
+        pref = self.preference_offered(heard) if readback else None
+        if pref is not None:  # 'Do you prefer window?': its choice, not 'Yes, that's correct.'
+            d.parts.append(f"Yes, {pref.spoken()}, please.")
+            d.kind, d.rule, d.choice = "choose", "offered_its_preference", pref.spoken()
+            return
+        if not readback and self.s.scope.outside(text, heard.question):
+            if not self.s.tracker.pending() and not {"denial", "transfer_offer"} & set(heard.kinds):
+                # every request done, nothing refused here (live bb.2: 'Do you want to add bags?'
+                d.parts.append(self.s.phr.say("no_thanks_bye"))  # eight times): decline once and end
+                d.kind, d.rule, d.choice, d.ends = "end", "offer_outside_goal_all_done_end", "no", True
+                return
+            d.parts.append(self.s.phr.say("no_thanks"))
+            d.kind, d.rule, d.choice = "refuse", "offer_outside_goal", "no"
+            return
+        fallback = None if readback else fallback_for_offer(self.s.book, self.s.given, heard.question)
+        if (
+            fallback is not None and (f := self.s.book.get(fallback)) is not None
+        ):  # 'Yes, please check F L three.'
+            d.parts.append(f"Yes, please check {f.spoken()}.")
+            d.facts.append(fallback)
+        else:
+            d.parts.append(self.s.phr.say("yes" if readback else "yes_go"))
+        touched = (
+            touched_preferences(self.s.book, self.s.given, text)
+            if not readback
+            else constraints_for(self.s.book, self.s.given, heard.readback_ok)
+        )
+        if touched:  # accepting an offer states the ranked preferences it touches; a read-back of
+            d.parts.append(self.s.say.answer(touched))  # the change wanted, the limits that go with it
+            d.facts += touched
+        d.kind = "confirm"
+        d.rule = "confirm_readback_matches" if readback else "confirm_offer_meets_goal"
+        d.choice = "yes"
+
+    def preference_offered(self, heard: Heard) -> Fact | None:
+        """The caller's preference (a fact it wants, a ranked or named preference) that a yes/no
+        question about what it prefers names ('Do you prefer window?': live bb.2, where the
+        agent's 'window, aisle, or middle?' reached the caller cut after its first option)."""
+        if not _PREFER_Q.match(heard.question):
+            return None
+        for key in heard.readback_ok:
+            f = self.s.book.get(key)
+            if f is not None and (f.wanted or {"preference", "choice"} & set(f.words)):
+                return f
+        return None
+
+    def transfer(self, heard: Heard, d: Draft) -> CallerAct | None:
+        """A transfer offer: accepted (the act) or declined (added to the draft), as the escalation rule says."""
+        about = about_transfer(heard.question, heard.has("transfer_offer"))
+        if not heard.has("transfer_offer") or not (about or d.kind is None) or d.kind == "answer":
+            return None
+        if self.s.rules.accept_transfer:
+            return self.log.act("accept_transfer", self.s.phr.say("accept_transfer"), "escalation_accepts_transfer",
+                             heard, choice="yes")  # fmt: skip
+        if not heard.has("denial") or about:
+            d.parts.append(self.s.phr.say("decline_transfer"))
+            d.kind = d.kind or "decline_transfer"
+            d.rule = d.rule or "escalation_declines_transfer"
+            d.choice = d.choice or "no"
+        return None

@@ -1,0 +1,146 @@
+"""The caller's requests as it says and tracks them: the line stating its pending requests (with
+the details that go with the first), the next request after one is done, which request an
+agent's offer or turn is about, and what an agent turn completes or refuses
+(:class:`.intents.IntentTracker`)."""
+
+from __future__ import annotations
+
+import re
+
+from voxbench.pipelines.caller.goal.acting import about
+from voxbench.pipelines.caller.goal.classify import Heard
+from voxbench.pipelines.caller.goal.cues import DENIAL, NEXT_STEP, OFFER_VERBS
+from voxbench.pipelines.caller.goal.intents import IntentTracker, goal_clause_facts, intent_facts
+from voxbench.pipelines.caller.goal.learn import Learnings
+from voxbench.pipelines.caller.goal.phrases import as_need, first_person
+from voxbench.pipelines.caller.goal.state import CallState
+from voxbench.spoken import mentions, sentences_of
+
+# A yes/no offer to take something up ('Would you like to do the shift swap now?').
+OFFER_REQ = re.compile(
+    r"^(?!(?:what|which|how|when|where|who|why)\b)(?:\w+[,.]?\s+)?(would you like|do you want|shall we|should we|can we|are you ready|ready) to\b[^?]*\?$",
+    re.I,
+)
+
+# A confirmation question that may offer one of the caller's requests ('Would you like to assign it now?').
+_OFFER_TO_DO = re.compile(r"^(?:\w+[,.]?\s+)?would you like to (" + OFFER_VERBS + r")\b", re.I)
+
+# An offer whose object is a pronoun ('Would you like to assign it now?', 'shall we do that?').
+_BY_PRONOUN = re.compile(r"\bto \w+ (it|that|this|them)\b", re.I)
+
+
+class Requests:
+    """The caller's requests: said, offered, completed or refused."""
+
+    def __init__(self, state: CallState) -> None:
+        self.s = state
+
+    def line(self, only_next: bool = False) -> tuple[str, list[str], str]:
+        """The caller's pending requests (or just the next), with the details of the first one; the
+        facts told, and which requests it states (:func:`about`)."""
+        pending = self.s.tracker.pending() or [
+            i for i in range(len(self.s.intents)) if not self.s.tracker.fallback[i]
+        ]
+        if only_next:
+            pending = pending[:1]
+        if len(self.s.intents) == 1 and self.s.intents[0] == self.s.scenario.user_goal.high_level_user_goal:
+            return first_person(self.s.intents[0]), [], about(0)
+        parts = [as_need(self.s.intents[i]) for i in pending]
+        line = (", and ".join(parts) + ".").replace(", and I need to ", ", and ")
+        details, told = self.details(pending[0])
+        return f"{line} {details}".strip(), told, about(*pending)
+
+    def details(self, i: int) -> tuple[str, list[str]]:
+        """The facts that go with request ``i`` and have not been said (the intent's words aside);
+        those the goal's own sentence ties to it ('a standing desk converter delivered to East Campus
+        floor 1') are part of saying the request, said before or not."""
+        intent = self.s.intents[i]
+        others = [x for j, x in enumerate(self.s.intents) if j != i]
+        found = intent_facts(intent, self.s.book, others)
+        rest = [self.s.tracker.own_words(j) for j in range(len(self.s.intents)) if j != i]
+        have = [f.values() for f in found]
+        clause = [f.key for f in goal_clause_facts(self.s.tracker.own_words(i), rest, self.s.goal_text, self.s.book, intent)
+                  if f.values() not in have]  # fmt: skip
+        keys = self.s.say.with_companions(list(dict.fromkeys([f.key for f in found] + clause)))
+        told = [
+            k for k in keys if k not in self.s.given or k in clause
+        ]  # 'a desk on floor 2': and its building
+        said = [
+            k for k in told if (f := self.s.book.get(k)) and not any(mentions(intent, v) for v in f.values())
+        ]
+        return self.s.say.answer(said), told
+
+    def next_line(self, i: int) -> tuple[str, list[str]]:
+        """'Yes, one more thing: I need to ...' with the request's details, and the facts told."""
+        nxt = as_need(self.s.intents[i])
+        details, told = self.details(i)
+        line = self.s.phr.say(
+            "next_request", intent=nxt if nxt.startswith("I ") else nxt[0].lower() + nxt[1:]
+        )
+        return f"{line} {details}".strip(), told
+
+    def focus(self, text: str) -> set[str]:
+        """The facts of the request in hand: the one the agent's turn moves to by its words
+        ('Now for the room booking, ...'), else the first one not done."""
+        pending = self.s.tracker.pending()
+        if not pending or len(self.s.intents) < 2:
+            return set()
+        moved = [s for s in sentences_of(text) if NEXT_STEP.search(s)]
+        named = self.s.tracker.named(" ".join(moved)) if moved else None
+        i = named if named is not None else pending[0]
+        others = [x for j, x in enumerate(self.s.intents) if j != i]
+        return {f.key for f in intent_facts(self.s.intents[i], self.s.book, others)}
+
+    def offered(self, heard: Heard) -> int | None:
+        """The agent offers to take up one of the caller's pending requests ('Would you like to do the
+        malpractice update now?'): that request. Not a confirmation before submitting one."""
+        q = heard.question
+        if not OFFER_REQ.match(q) or re.search(r"\bor\b", q, re.I):
+            return None
+        if heard.has("confirm_question") and not _OFFER_TO_DO.match(q):
+            return None
+        named = self.s.tracker.rank(q)
+        pending = self.s.tracker.pending()
+        if named is None and len(pending) == 1 and _BY_PRONOUN.search(q):
+            return pending[0]  # 'Would you like to assign it now?': the one request in hand
+        return named
+
+    def note_resolutions(self, text: str, heard: Heard) -> None:
+        """Which intents the agent has completed or refused, by their words in its closing sentences."""
+        self.s.pending_before = len(self.s.tracker.pending())
+        self.s.refused_now = self.resolve(text, heard, self.s.tracker, self.s.learn)
+        self.s.refused |= self.s.refused_now
+
+    def resolve(self, text: str, heard: Heard, tracker: IntentTracker, learn: Learnings) -> set[int]:
+        """Marks in ``tracker`` and ``learn`` what this agent turn completes or refuses, and returns
+        the requests it refused; nothing else changes (:meth:`would_finish` gives it copies)."""
+        asks_back = {"request", "options"} <= set(heard.kinds)  # 'not X unless A or B?': no refusal
+        before = {i for i, d in enumerate(tracker.done) if d}
+        learn.note(text)
+        learning = bool(learn.parts) and len(self.s.intents) == 1
+        completed = heard.has("completed") and not learning  # a question is done when answered
+        refused: set[int] = set()
+        if completed or (heard.has("denial") and not asks_back):
+            said = [s for s in sentences_of(text) if not NEXT_STEP.search(s) and not s.endswith("?")]
+            denied = (
+                [s for s in said if DENIAL.search(s.replace("\u2019", "'"))]
+                if completed and heard.has("denial")
+                else []
+            )
+            if denied and not asks_back:  # one request refused, another done in the same turn
+                tracker.note(" ".join(denied), False)
+                refused = {i for i, d in enumerate(tracker.done) if d and i not in before}
+                said = [s for s in said if s not in denied]
+            tracker.note(" ".join(said) or text, completed)
+            if not completed:  # the requests this refusal named
+                refused = {i for i, d in enumerate(tracker.done) if d and i not in before}
+        if learning and learn.complete:
+            tracker.done[0] = True
+        return refused
+
+    def refuse_line(self, bad: list[str] | None = None) -> str:
+        restate = [
+            c for c in (bad or []) if c != "direct"
+        ] or self.s.scenario.user_goal.decision_tree.must_have_criteria[:1]
+        line = self.s.phr.say("no_offer")
+        return f"{line} {first_person(restate[0])}" if restate else line

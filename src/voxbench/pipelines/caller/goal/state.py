@@ -1,0 +1,119 @@
+"""What the goal caller knows and has done in one call, shared by the parts that decide its acts.
+
+:class:`CallState` is built once per call from the scenario (:meth:`CallState.build`): the facts
+it may say, the tree's rules, its requests and must-haves, its phrasing; and it holds what the
+call has done so far (facts given, acts, the agent turn being answered). The parts that decide
+(:mod:`.acting`, :mod:`.requests`, :mod:`.drafts`, :mod:`.followups`) each hold this one object,
+so none reaches into another's attributes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from voxbench.pipelines.caller.goal.acts import CallerAct
+from voxbench.pipelines.caller.goal.agenda import Agenda
+from voxbench.pipelines.caller.goal.choose import OptionChooser
+from voxbench.pipelines.caller.goal.classify import ChoiceClassifier
+from voxbench.pipelines.caller.goal.config import GoalCallerConfig
+from voxbench.pipelines.caller.goal.facts import FactBook, goal_facts
+from voxbench.pipelines.caller.goal.intents import IntentTracker
+from voxbench.pipelines.caller.goal.learn import Learnings
+from voxbench.pipelines.caller.goal.phrases import Phrasing
+from voxbench.pipelines.caller.goal.pushback import PushBacks
+from voxbench.pipelines.caller.goal.say import FactSayer
+from voxbench.pipelines.caller.goal.scope import Scope
+from voxbench.pipelines.caller.goal.speech import acronyms_of
+from voxbench.pipelines.caller.goal.stall import DECISIONS, Progress, Repeats, Stalls
+from voxbench.pipelines.caller.goal.tree import TreeRules, read_tree
+from voxbench.scenarios import Scenario
+
+
+@dataclass
+class CallState:
+    """The caller's scenario-derived parts and the call so far (see the module docstring)."""
+
+    scenario: Scenario
+    config: GoalCallerConfig
+    hook: ChoiceClassifier | None
+    book: FactBook
+    rules: TreeRules
+    phr: Phrasing
+    push: PushBacks
+    intents: list[str]
+    tracker: IntentTracker
+    learn: Learnings
+    agenda: Agenda
+    say: FactSayer
+    scope: Scope
+    chooser: OptionChooser
+    stalls: Stalls
+    repeats: Repeats = field(default_factory=Repeats)
+    given: set[str] = field(default_factory=set)
+    acts: list[CallerAct] = field(default_factory=list)
+    turn: int = 0
+    ended: bool = False
+    opened: bool = False
+    stuck: int = 0
+    """Refusals, unanswerable questions or statements in a row (``config.give_up_after``)."""
+    reported: set[str] = field(default_factory=set)
+    """What the agent said got done, tracked by the caller or not (each once)."""
+    pending_before: int = 0
+    refused: set[int] = field(default_factory=set)
+    """Requests a refusal named (and so marked done)."""
+    refused_now: set[int] = field(default_factory=set)
+    """Requests the agent turn being answered refused."""
+    agent_turn: str = ""
+    """The agent turn being answered (until the next one comes)."""
+
+    @property
+    def goal_text(self) -> str:
+        return self.scenario.user_goal.high_level_user_goal
+
+    @classmethod
+    def build(
+        cls, scenario: Scenario, config: GoalCallerConfig, hook: ChoiceClassifier | None = None
+    ) -> CallState:
+        goal = scenario.user_goal
+        tree = goal.decision_tree
+        book = goal_facts(goal.information_required, scenario.seed_data)
+        rules = read_tree(tree.must_have_criteria, tree.nice_to_have_criteria, tree.negotiation_behavior,
+                          tree.edge_cases, tree.escalation_behavior, goal.high_level_user_goal,
+                          tree.failure_condition)  # fmt: skip
+        phr = Phrasing(config.seed, scenario.user_config.user_persona)
+        listed = [str(i.get("intent", "")) for i in (scenario.scenario_context.get("intents") or [])
+                  if isinstance(i, dict)]  # fmt: skip
+        intents = [i for i in listed if i] or [goal.high_level_user_goal]
+        tracker = IntentTracker(intents)
+        explicit = intents != [goal.high_level_user_goal]  # must-haves of a listed request are the tracker's
+        agenda = Agenda(
+            tree.must_have_criteria,
+            lambda c: explicit and any(tracker.mentions(i, c) for i in range(len(intents))),
+        )
+        start = scenario.starting_utterance() or ""
+        scope = Scope(
+            [goal.high_level_user_goal, *intents, *tree.must_have_criteria, *tree.nice_to_have_criteria,
+             *tree.negotiation_behavior, *tree.edge_cases, tree.resolution_condition, tree.failure_condition,
+             start],
+            book,
+        )  # fmt: skip
+        chooser = OptionChooser(
+            rules, book, tracker,
+            [goal.high_level_user_goal, *tree.must_have_criteria, *tree.nice_to_have_criteria], hook,
+        )  # fmt: skip
+        return cls(
+            scenario=scenario, config=config, hook=hook, book=book, rules=rules, phr=phr,
+            push=PushBacks(rules, config.follow_ups, phr), intents=intents, tracker=tracker,
+            learn=Learnings(tree.must_have_criteria), agenda=agenda,
+            say=FactSayer(book, phr, acronyms_of([goal.model_dump_json(), start])), scope=scope,
+            chooser=chooser, stalls=Stalls(config.stall_limit), pending_before=len(intents),
+        )  # fmt: skip
+
+    def progress(self) -> Progress:
+        """What the call has moved on by, the one measure of progress (:mod:`.stall`): facts given,
+        requests done, parts of its question told, decisions made (a choice or yes/no not made
+        before), things the agent said got done (which the caller may not track), each once: an
+        agent saying "That's done." again with the same question is not moving on."""
+        decisions = {(a.kind, a.choice or a.text) for a in self.acts if a.kind in DECISIONS}
+        told = sum(p.told for p in self.learn.parts)
+        return len(self.given), sum(self.tracker.done), told, len(decisions), len(self.reported)

@@ -1,0 +1,34 @@
+"""How a caller says one fact value: codes spelled, dates and times in words a TTS reads well."""
+
+from __future__ import annotations
+
+import re
+
+from voxbench.spoken.codes import is_code, spell_chars, spell_code
+from voxbench.spoken.dates import ISO_DATE, say_date
+from voxbench.spoken.times import parse_time_value, say_time
+
+
+def say_value(value: object) -> str:
+    """How the caller says one fact value: codes spelled, dates and times in words a TTS reads well."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, int | float):
+        return f"{value:,.0f}" if float(value).is_integer() else str(value)
+    if isinstance(value, list):
+        parts = [say_value(v) for v in value]
+        return ", ".join(parts[:-1]) + (" and " if len(parts) > 1 else "") + parts[-1] if parts else ""
+    if isinstance(value, dict):
+        return ", ".join(say_value(v) for v in value.values())
+    v = str(value).strip()
+    if ISO_DATE.match(v):
+        return say_date(v)
+    if parse_time_value(v) is not None and re.fullmatch(r"\d{1,2}:\d{2}", v):
+        return say_time(v)
+    if "@" in v:
+        return v.replace(".", " dot ").replace("@", " at ")
+    if re.fullmatch(r"\+?[\d\s().-]{7,}", v):  # phone numbers: digit groups, digits as words
+        return ", ".join(spell_chars(g) for g in re.split(r"[\s().-]+", v) if g)
+    if is_code(v):
+        return spell_code(v)
+    return re.sub(r"(?<=\w)[_-](?=[a-z])|(?<=[a-z])[_-](?=\w)", " ", v).replace("_", " ")
