@@ -140,3 +140,10 @@ def test_tick_duration_scales_every_latency_and_window() -> None:
     ts = [Tick.model_validate(t) for t in ticks("UUU........", ".....AAAA..")]
     evs = detect(timeline_from_ticks(ts, 0.5), Windows(tick_duration_sec=0.5))
     assert evs[0].latency == pytest.approx(1.0)
+
+
+def test_agent_stopping_on_the_users_last_tick_leaves_the_turn_without_response_event() -> None:
+    # the agent speaks ticks 0-3 and the user ticks 2-3: the agent spoke on the user's last
+    # tick, so the turn did not end in agent silence (an interruption, yielded in 0.4 s)
+    evs = events("..UU......", "AAAA....AA")
+    assert [(e.kind, e.latency) for e in evs] == [("yield", pytest.approx(0.4))]
