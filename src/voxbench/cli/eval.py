@@ -19,7 +19,7 @@ PROGRESS_LINES = 20
 
 
 def add_parser(sub: Any) -> None:
-    p = sub.add_parser("eval", help="score a run directory (voxbench or EVA layout)")
+    p = sub.add_parser("eval", help="score a run directory (voxbench, EVA or τ-voice layout)")
     p.add_argument(
         "run_dir", help="run directory (conversations/**/record.json or EVA records/*/result.json)"
     )
@@ -80,6 +80,12 @@ def run_eval(args: argparse.Namespace) -> int:
     run_dir = Path(args.run_dir)
     if not run_dir.is_dir():
         raise FileNotFoundError(f"run directory not found: {run_dir}")
+    from voxbench.eval.tau_voice.runs import is_tau_voice_run
+
+    if is_tau_voice_run(run_dir):  # τ-voice experiment or trajectories folder: its panel
+        from voxbench.cli.tau_voice_eval import run_tau_voice_eval
+
+        return run_tau_voice_eval(run_dir)
     config = EvalConfig(judge_mode=judge_mode(args))
     cache = Path(args.judge_cache) if args.judge_cache else run_dir / ".judge_cache"
     metrics = [m.strip() for m in args.metrics.split(",") if m.strip()] if args.metrics else default_metrics()

@@ -41,6 +41,7 @@ from voxbench.eval.judge_repeats import repeat_configs, repeat_values
 from voxbench.eval.metrics.validation import validation_gate
 from voxbench.eval.offline._shipped import offline_provenance
 from voxbench.eval.parallel import fork_available, map_in_processes
+from voxbench.eval.tau_voice.pool import pooled_panel
 from voxbench.eval.types import REGISTRY, EvalConfig, MetricResult, run_metric
 from voxbench.records import atomic_write_bytes, atomic_write_json
 
@@ -324,6 +325,9 @@ def summarize(
         for m in metrics
     }
     summary["metric_errors"] = {m: v for m, v in errs.items() if v["failed_count"]}
+    tau = pooled_panel({n: m.details for n, m in r.metrics.items() if n.startswith("tau_")} for r in ok)
+    if tau is not None:
+        summary["tau_voice_panel"] = tau  # τ-voice's pooling: over calls, not a mean of calls
     summary.update(analysis_summary(scored, seed, k, ci_target))
     low = [
         str(d.get("note") or f"{d.get('model')}: low-confidence judge")
