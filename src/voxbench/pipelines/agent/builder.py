@@ -4,7 +4,7 @@
 connects; call :func:`~voxbench.pipelines.agent.profiles.preflight` first for a one-line
 error instead of a vendor SDK's). ``build_agent(...)`` is what the runner calls: a
 cascade for plain :class:`AgentServices`, otherwise the bundle's own ``build_pipeline``
-(realtime S2S/hybrid, external relay).
+(realtime S2S/hybrid, external relay, a LiveKit session).
 """
 
 from __future__ import annotations
@@ -95,6 +95,11 @@ def build_agent_services(
         return RealtimeAgentServices(
             llm=make_realtime_llm(profile.realtime), realtime=profile.realtime, tts=tts, info=info
         )
+    if profile.architecture == "livekit":
+        from voxbench.pipelines.agent.livekit_session import LiveKitAgentServices
+
+        assert profile.livekit is not None
+        return LiveKitAgentServices(livekit=profile.livekit, info=info)
     from voxbench.pipelines.agent.external import ExternalAgentServices
 
     assert profile.external is not None

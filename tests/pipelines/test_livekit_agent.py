@@ -1,0 +1,186 @@
+"""A LiveKit Agents agent under test, a whole call through the ``livekit`` adapter.
+
+The agent is written as LiveKit's documentation writes one (an ``Agent`` subclass with
+instructions and ``@function_tool`` methods); its STT/LLM/TTS are test doubles subclassing
+LiveKit's base classes (``tests/fakes/livekit_services.py``). The call is the usual one: the
+trace-replay caller over the loopback WebSocket, the recorder on both pipelines, on the
+virtual clock. Checked in the record: the turns, the tool calls (the agent's matching tool
+ran on the scenario's database, not its own body; a tool the scenario does not define
+answered ``tool_not_found``), the final database, and the speech onsets.
+
+Skipped, with the reason, when livekit-agents (the ``livekit`` extra) is not installed.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip(
+    "livekit.agents", reason="livekit-agents is not installed (pip install 'voxbench[livekit]')"
+)
+
+from livekit.agents import Agent, AgentSession, RunContext, function_tool
+
+from tests.fakes.livekit_services import LKFakeLLM, LKFakeSTT, LKFakeTTS
+from tests.fakes.services import FakeTTS, Reply
+from tests.pipelines.agents.conftest import SCENARIO, fast_config
+from voxbench.pipelines.agent.livekit_config import LiveKitAgentConfig
+from voxbench.pipelines.agent.livekit_loader import LiveKitCall
+from voxbench.pipelines.agent.livekit_session import LiveKitAgentServices
+from voxbench.pipelines.agent.profiles import AgentProfile
+from voxbench.pipelines.bundles import SimulatorServices
+from voxbench.pipelines.call.runner import run_call
+from voxbench.pipelines.caller.trace_simulator import reference_user_lines
+from voxbench.pipelines.scenario_input import CallScenario
+from voxbench.records import Speech, ToolCall, ToolResult, Transcript, read_record
+from voxbench.scenarios import load_dataset
+from voxbench.transports.virtual_loop import run_virtual
+
+GREETING = "Thanks for calling. How can I help?"
+
+
+@pytest.fixture
+def call(eva_data: Path) -> CallScenario:
+    dd = load_dataset(eva_data, ["airline"]).domains["airline"]
+    return CallScenario.from_domain(dd, SCENARIO)
+
+
+class AirlineAgent(Agent):
+    """A team's agent: its own instructions and tools (the bodies would call its backend)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(instructions="You are a helpful airline agent.", **kwargs)
+        self.own_code_ran: list[str] = []
+
+    @function_tool
+    async def get_reservation(self, context: RunContext, confirmation_number: str, last_name: str) -> str:
+        """Look up a reservation.
+
+        Args:
+            confirmation_number: the six-character confirmation code
+            last_name: the passenger's last name
+        """
+        self.own_code_ran.append("get_reservation")
+        return "from the team's backend"
+
+    @function_tool
+    async def lookup_weather(self, city: str) -> str:
+        """The weather at the destination.
+
+        Args:
+            city: the city
+        """
+        self.own_code_ran.append("lookup_weather")
+        return "sunny"
+
+
+class Built:
+    """What the factory made for the last call (the test reads it back)."""
+
+    agent: AirlineAgent
+    stt: LKFakeSTT
+    llm: LKFakeLLM
+    tts: LKFakeTTS
+    call: LiveKitCall
+
+
+def factory_for(lines: list[str], built: type[Built]) -> Any:
+    def make(call: LiveKitCall) -> tuple[AgentSession[Any], Agent]:
+        built.call = call
+        built.stt = LKFakeSTT(lines)
+        built.llm = LKFakeLLM(
+            [
+                Reply("Of course. May I have your confirmation number and last name?"),
+                Reply(
+                    tool_calls=[
+                        ("get_reservation", {"confirmation_number": "383S8U", "last_name": "Park"}),
+                        ("lookup_weather", {"city": "Paris"}),
+                    ]
+                ),
+                Reply("I found your reservation. I cannot share another passenger's details."),
+                Reply("He can call us with his confirmation code."),
+                Reply("Is there anything else I can help you with?"),
+            ]
+        )
+        built.tts = LKFakeTTS(f0=120.0)
+        built.agent = AirlineAgent()
+        session: AgentSession[Any] = AgentSession(
+            stt=built.stt,
+            llm=built.llm,
+            tts=built.tts,
+            vad=None,
+            turn_handling={"turn_detection": "stt", "endpointing": {"min_delay": 0.2, "max_delay": 1.0}},
+            user_away_timeout=None,
+        )
+        return session, built.agent
+
+    return make
+
+
+def livekit_profile() -> AgentProfile:
+    return AgentProfile(
+        name="livekit-test",
+        architecture="livekit",
+        livekit=LiveKitAgentConfig(agent="tests.pipelines.test_livekit_agent:unused", model="fakes"),
+    )
+
+
+def test_livekit_agent_whole_call(call: CallScenario, tmp_path: Path) -> None:
+    lines = reference_user_lines(call.scenario, call.resolver)
+    profile = livekit_profile()
+    assert profile.livekit is not None
+    services = LiveKitAgentServices(
+        livekit=profile.livekit, info=profile.info(), factory=factory_for(lines, Built)
+    )
+    out = tmp_path / "rec"
+    cfg = fast_config()
+    cfg.agent.greeting = GREETING
+    record = run_virtual(run_call(call, cfg, services, SimulatorServices(tts=FakeTTS(f0=220.0)), out))
+
+    assert record.status == "completed", record.error
+    assert record.end_reason == "trace_finished"
+    assert record.agent.architecture == "livekit" and record.agent.external is not None
+    assert record.agent.external.vendor == "livekit"
+    # the factory got the scenario's policy and tools
+    assert "get_reservation" in Built.call.tool_names
+    # the caller was heard turn by turn, and the session answered each turn
+    assert Built.stt.heard == lines
+    assert Built.tts.spoken[0] == GREETING
+    assert any("found your reservation" in t for t in Built.tts.spoken)
+
+    b = read_record(out)
+    ev = b.events
+    # both tools went through the scenario's executor, never the agent's own code
+    assert Built.agent.own_code_ran == []
+    assert sorted(e.name for e in ev if isinstance(e, ToolCall)) == ["get_reservation", "lookup_weather"]
+    results = {e.name: e for e in ev if isinstance(e, ToolResult)}
+    assert results["get_reservation"].status == "success"
+    assert results["lookup_weather"].status == "error"
+    assert results["lookup_weather"].result.get("error_type") == "tool_not_found"
+    assert record.num_tool_calls == 2
+    assert b.final_db is not None and b.final_db.get("session", {}).get("confirmation_number") == "383S8U"
+    # the LLM read the executor's result back
+    tool_outputs = [
+        item.output
+        for ctx in Built.llm.contexts
+        for item in ctx.items
+        if getattr(item, "type", "") == "function_call_output"
+    ]
+    assert any("383S8U" in o for o in tool_outputs)
+    # onsets on both channels: the agent spoke the greeting and every answer; each caller line once
+    agent_onsets = [e for e in ev if isinstance(e, Speech) and e.channel == "agent" and e.state == "onset"]
+    user_onsets = [e for e in ev if isinstance(e, Speech) and e.channel == "user" and e.state == "onset"]
+    assert len(user_onsets) == len(lines)
+    assert len(agent_onsets) >= len(lines)
+    assert agent_onsets[0].t < user_onsets[0].t  # the greeting comes first
+    # what the session heard is in the record as the agent side's transcripts
+    finals = [e.text for e in ev if isinstance(e, Transcript) and e.final and e.side == "agent"]
+    assert finals == lines
+
+
+def test_profile_needs_livekit_section() -> None:
+    with pytest.raises(ValueError, match="needs livekit"):
+        AgentProfile(name="x", architecture="livekit")
