@@ -25,7 +25,7 @@ pytest.importorskip(
 from livekit.agents import Agent, AgentSession, RunContext, function_tool
 
 from tests.fakes.livekit_services import LKFakeLLM, LKFakeSTT, LKFakeTTS
-from tests.fakes.services import FakeTTS, Reply
+from tests.fakes.services import FakeTTS, Reply, buzz
 from tests.pipelines.agents.conftest import SCENARIO, fast_config
 from voxbench.pipelines.agent.livekit_config import LiveKitAgentConfig
 from voxbench.pipelines.agent.livekit_loader import LiveKitCall
@@ -33,9 +33,11 @@ from voxbench.pipelines.agent.livekit_session import LiveKitAgentServices
 from voxbench.pipelines.agent.profiles import AgentProfile
 from voxbench.pipelines.bundles import SimulatorServices
 from voxbench.pipelines.call.runner import run_call
+from voxbench.pipelines.caller.side import CallPerturbation
 from voxbench.pipelines.caller.trace_simulator import reference_user_lines
 from voxbench.pipelines.scenario_input import CallScenario
-from voxbench.records import Speech, ToolCall, ToolResult, Transcript, read_record
+from voxbench.processors.perturbations import BargeInPoint, CallerBehavior, resolve_condition
+from voxbench.records import CallerAct, Speech, ToolCall, ToolResult, Transcript, Yield, read_record
 from voxbench.scenarios import load_dataset
 from voxbench.transports.virtual_loop import run_virtual
 
@@ -184,3 +186,57 @@ def test_livekit_agent_whole_call(call: CallScenario, tmp_path: Path) -> None:
 def test_profile_needs_livekit_section() -> None:
     with pytest.raises(ValueError, match="needs livekit"):
         AgentProfile(name="x", architecture="livekit")
+
+
+LONG = "Certainly, I can help you with that today, let me just pull up the details for you now."
+
+
+def test_barge_in_clears_the_session_output_and_the_agent_yields(call: CallScenario, tmp_path: Path) -> None:
+    """The caller barges in 0.6 s into the agent's second answer (1.8 s of speech): LiveKit
+    interrupts its speech (on the barge-in's transcript: no VAD here), the adapter drops the
+    unplayed audio, and the record has the agent's yield."""
+    lines = reference_user_lines(call.scenario, call.resolver)
+    made: dict[str, Any] = {}
+
+    def make() -> tuple[AgentSession[Any], Agent]:
+        # the answer to the barge-in takes 1.5 s to think of: the cut-off answer's silence shows
+        made["llm"] = LKFakeLLM([Reply(LONG), Reply(LONG), Reply(LONG, delay_s=1.5)] + [Reply(LONG)] * 6)
+        session: AgentSession[Any] = AgentSession(
+            stt=LKFakeSTT(lines * 2),
+            llm=made["llm"],
+            tts=LKFakeTTS(f0=120.0),
+            vad=None,
+            turn_handling={"turn_detection": "stt", "endpointing": {"min_delay": 0.2, "max_delay": 1.0}},
+            user_away_timeout=None,
+        )
+        made["agent"] = Agent(instructions="You are an airline agent.")
+        return session, made["agent"]
+
+    cond = resolve_condition("clean").model_copy(
+        update={
+            "name": "barge",
+            "behavior": CallerBehavior(
+                barge_in=(BargeInPoint(turn=2, after_ms=600.0, text="Sorry, one thing."),)
+            ),
+        }
+    )
+    pert = CallPerturbation(cond, 7, clip_synth=lambda text, sr: buzz(0.6, sr, f0=300.0))
+    profile = livekit_profile()
+    assert profile.livekit is not None
+    services = LiveKitAgentServices(livekit=profile.livekit, info=profile.info(), factory=make)
+    out = tmp_path / "rec"
+    cfg = fast_config()
+    cfg.agent.greeting = GREETING
+    record = run_virtual(
+        run_call(call, cfg, services, SimulatorServices(tts=FakeTTS(f0=220.0)), out, perturbation=pert)
+    )
+    assert record.status == "completed", record.error
+    assert services.processor is not None and services.processor.audio_out.interruptions >= 1
+    ev = read_record(out).events
+    barge = next(e for e in ev if isinstance(e, CallerAct) and e.kind == "barge_in")
+    yields = [e for e in ev if isinstance(e, Yield) and e.channel == "agent" and e.t >= barge.t]
+    assert yields, "the agent kept talking over the barge-in"
+    # the session's history knows its answer was cut short
+    session = services.processor.session
+    assert session is not None
+    assert any(getattr(i, "interrupted", False) for i in session.history.items)
