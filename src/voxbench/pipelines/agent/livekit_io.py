@@ -14,8 +14,9 @@ and console are two implementations, these are a third:
   session, so its chat history is truncated where the caller stopped hearing it.
 
 ``on_audio`` and ``on_clear`` are where the call plugs in (the session processor pushes pipecat
-frames there); :attr:`CallAudioOutput.stamps` keeps, when asked, when each captured chunk
-was played (the adapter's latency benchmark reads it).
+frames there). ``stamps``, when a benchmark sets it to a list, keeps when each frame was
+pushed and taken (input) or captured, due and played (output), on the loop's clock
+(``benchmarks/livekit_adapter_timing.py``).
 """
 
 from __future__ import annotations
@@ -38,8 +39,9 @@ class CallAudioInput(io.AudioInput):
 
     def __init__(self) -> None:
         super().__init__(label="voxbench call")
-        self._queue: asyncio.Queue[rtc.AudioFrame | object] = asyncio.Queue()
+        self._queue: asyncio.Queue[tuple[rtc.AudioFrame, float] | object] = asyncio.Queue()
         self._closed = False
+        self.stamps: list[tuple[float, float, int]] | None = None  # (pushed, taken, samples)
 
     def push(self, pcm: bytes, sample_rate: int, num_channels: int = 1) -> None:
         if self._closed or not pcm:
@@ -48,7 +50,7 @@ class CallAudioInput(io.AudioInput):
         frame = rtc.AudioFrame(
             data=pcm, sample_rate=sample_rate, num_channels=num_channels, samples_per_channel=samples
         )
-        self._queue.put_nowait(frame)
+        self._queue.put_nowait((frame, asyncio.get_running_loop().time()))
 
     def close(self) -> None:
         if not self._closed:
@@ -59,8 +61,11 @@ class CallAudioInput(io.AudioInput):
         item = await self._queue.get()
         if item is _CLOSED:
             raise StopAsyncIteration
-        assert isinstance(item, rtc.AudioFrame)
-        return item
+        assert isinstance(item, tuple)
+        frame, pushed = item
+        if self.stamps is not None:
+            self.stamps.append((pushed, asyncio.get_running_loop().time(), frame.samples_per_channel))
+        return frame
 
 
 AudioSink = Callable[[bytes, int], Coroutine[Any, Any, None]]
@@ -100,7 +105,9 @@ class CallAudioOutput(io.AudioOutput):
         self._played_s = 0.0
         self._next_t: float | None = None  # when the next chunk is due on the line
         self.interruptions = 0
-        self.stamps: list[tuple[float, float]] | None = None  # (captured, pushed), loop time
+        # (captured, slot, pushed) per chunk, loop time, when a benchmark asks (a list, not None);
+        # slot: when the chunk was due on the line (it is pushed up to lead_ms before)
+        self.stamps: list[tuple[float, float, float]] | None = None
 
     # --- LiveKit's side ------------------------------------------------------------
     async def capture_frame(self, frame: rtc.AudioFrame) -> None:
@@ -168,8 +175,9 @@ class CallAudioOutput(io.AudioOutput):
                 self._wake.clear()
                 await self._wake.wait()
                 continue
+            slot = self._next_t  # where this chunk belongs on the line (None: nothing scheduled)
             if self._next_t is None or self._next_t < now:
-                self._next_t = now  # the line was idle: start now
+                self._next_t = now  # the line is idle (or ran dry): play from now
             wait = self._next_t - self._lead_s - now
             if wait > 0:
                 await self._sleep_or_wake(wait)
@@ -178,7 +186,7 @@ class CallAudioOutput(io.AudioOutput):
             if self._played_s == 0.0:
                 self.on_playback_started(created_at=time.time())
             if self.stamps is not None:
-                self.stamps.append((captured, now))
+                self.stamps.append((captured, now if slot is None else slot, now))
             self._next_t += len(pcm) / (2 * self._sr)
             self._played_s += len(pcm) / (2 * self._sr)
             await self._on_audio(pcm, self._sr)
