@@ -182,3 +182,32 @@ class _FakeChunkedStream(tts.ChunkedStream):
         seconds = min(fake.max_s, max(0.2, len(text) * fake.seconds_per_char))
         output_emitter.push(buzz(seconds, SR, fake.f0).tobytes())
         output_emitter.flush()
+
+
+def demo_agent(call: Any) -> tuple[Any, Any]:
+    """A LiveKit agent of test doubles for a whole `voxbench call` without models
+    (``tests/fakes/livekit_profile.yaml``; run with the worktree on PYTHONPATH): the scenario's
+    instructions and tools, a scripted airline conversation that looks a reservation up."""
+    from livekit.agents import Agent, AgentSession, RunContext, function_tool
+
+    async def no_backend(raw_arguments: dict[str, object], context: RunContext) -> str:
+        return "not run under voxbench: the scenario's database answers"
+
+    tools = [function_tool(no_backend, raw_schema=t["function"]) for t in call.tools]
+    llm_ = LKFakeLLM(
+        [
+            Reply("Of course. May I have your confirmation number and last name?"),
+            Reply(tool_calls=[("get_reservation", {"confirmation_number": "383S8U", "last_name": "Park"})]),
+            Reply("I found your reservation. I cannot share another passenger's details."),
+            Reply("He can call us with his confirmation code."),
+        ]
+    )
+    session: Any = AgentSession(
+        stt=LKFakeSTT(["(the caller's words)"] * 100),
+        llm=llm_,
+        tts=LKFakeTTS(f0=120.0),
+        vad=None,
+        turn_handling={"turn_detection": "stt", "endpointing": {"min_delay": 0.3, "max_delay": 2.0}},
+        user_away_timeout=None,
+    )
+    return session, Agent(instructions=call.instructions, tools=tools)

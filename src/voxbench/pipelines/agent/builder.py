@@ -99,7 +99,13 @@ def build_agent_services(
         from voxbench.pipelines.agent.livekit_session import LiveKitAgentServices
 
         assert profile.livekit is not None
-        return LiveKitAgentServices(livekit=profile.livekit, info=info)
+        running = server is not None and getattr(server, "running", True)
+        return LiveKitAgentServices(
+            livekit=profile.livekit,
+            info=info,
+            llm_base_url=server.base_url if running else None,
+            llm_model=server.model if running else None,
+        )
     from voxbench.pipelines.agent.external import ExternalAgentServices
 
     assert profile.external is not None

@@ -33,6 +33,8 @@ class LiveKitCall:
     llm_base_url: str | None = None
     """An OpenAI-compatible endpoint voxbench started for this run (the embedded llama.cpp
     server), when the profile asked for one; None otherwise."""
+    llm_model: str | None = None
+    """The model name that server answers to."""
 
     @property
     def tool_names(self) -> list[str]:

@@ -60,7 +60,9 @@ from voxbench.processors.control import TRANSFER_TOOL
 from voxbench.records import AgentInfo
 
 
-def call_for(inputs: AgentInputs, llm_base_url: str | None = None) -> LiveKitCall:
+def call_for(
+    inputs: AgentInputs, llm_base_url: str | None = None, llm_model: str | None = None
+) -> LiveKitCall:
     """What the factory may read of this call."""
     spec = inputs.spec
     return LiveKitCall(
@@ -70,6 +72,7 @@ def call_for(inputs: AgentInputs, llm_base_url: str | None = None) -> LiveKitCal
         domain=getattr(spec, "domain", "") or "",
         current_date_time=inputs.current_date_time,
         llm_base_url=llm_base_url,
+        llm_model=llm_model,
     )
 
 
@@ -247,18 +250,22 @@ class LiveKitSessionProcessor(FrameProcessor):
 @dataclass
 class LiveKitAgentServices:
     """A LiveKit agent under test. ``factory`` overrides the profile's target (tests pass a
-    function); ``llm`` is None: voxbench has no LLM of its own to warm here."""
+    function); ``llm_base_url``/``llm_model``: the local llama.cpp server started for the profile's
+    ``llm`` (kind local), if any. ``llm`` is None: voxbench has no LLM service of its own here."""
 
     livekit: LiveKitAgentConfig
     info: AgentInfo = field(default_factory=AgentInfo)
     factory: Any = None
     llm_base_url: str | None = None
+    llm_model: str | None = None
     llm: Any = None
     processor: LiveKitSessionProcessor | None = None  # the last call's
 
     def build_pipeline(self, transport: BaseTransport, inputs: AgentInputs) -> AgentPipeline:
         factory = self.factory or load_factory(self.livekit)
-        proc = LiveKitSessionProcessor(self.livekit, factory, call_for(inputs, self.llm_base_url), inputs)
+        proc = LiveKitSessionProcessor(
+            self.livekit, factory, call_for(inputs, self.llm_base_url, self.llm_model), inputs
+        )
         self.processor = proc
         pipeline = Pipeline([transport.input(), proc, transport.output()])
         return AgentPipeline(pipeline, LLMContext(), transport)

@@ -90,12 +90,18 @@ class AgentProfile(BaseModel):
             "livekit": ("livekit",),
         }
         allowed = set(need[self.architecture])
+        optional = {"llm"} if self.architecture == "livekit" else set()  # a local server for its plugin
         for part in ("stt", "llm", "tts", "realtime", "external", "livekit"):
             present = getattr(self, part) is not None
             if part in allowed and not present:
                 raise ValueError(f"profile {self.name!r}: a {self.architecture} agent needs {part}")
-            if part not in allowed and present:
+            if part not in allowed | optional and present:
                 raise ValueError(f"profile {self.name!r}: a {self.architecture} agent takes no {part}")
+        if self.livekit is not None and self.llm is not None and self.llm.kind != "local":
+            raise ValueError(
+                f"profile {self.name!r}: a livekit agent's llm is the local server voxbench starts for "
+                "it (kind: local); a remote LLM is configured in the agent itself"
+            )
         if self.realtime is not None:
             want = "text" if self.architecture == "hybrid" else "audio"
             if self.realtime.output != want:
