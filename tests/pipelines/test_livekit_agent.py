@@ -240,3 +240,46 @@ def test_barge_in_clears_the_session_output_and_the_agent_yields(call: CallScena
     session = services.processor.session
     assert session is not None
     assert any(getattr(i, "interrupted", False) for i in session.history.items)
+
+
+def test_a_factory_that_fails_is_an_infra_failure_of_the_agent(call: CallScenario, tmp_path: Path) -> None:
+    def broken() -> Agent:
+        raise RuntimeError("no API key in this environment")
+
+    profile = livekit_profile()
+    assert profile.livekit is not None
+    services = LiveKitAgentServices(livekit=profile.livekit, info=profile.info(), factory=broken)
+    record = run_virtual(run_call(call, fast_config(), services, SimulatorServices(tts=FakeTTS()), tmp_path))
+    assert record.status == "infra_failure"
+    assert record.error is not None and "no API key in this environment" in record.error
+
+
+def test_a_session_that_closes_itself_hangs_up(call: CallScenario, tmp_path: Path) -> None:
+    """The agent ends the call from a passthrough tool (its own code), as LiveKit agents do."""
+    lines = reference_user_lines(call.scenario, call.resolver)
+
+    class Hanging(Agent):
+        @function_tool
+        async def end_call(self, context: RunContext) -> None:
+            """End the call."""
+            context.session.shutdown()
+
+    def make() -> tuple[AgentSession[Any], Agent]:
+        session: AgentSession[Any] = AgentSession(
+            stt=LKFakeSTT(lines),
+            llm=LKFakeLLM([Reply("Goodbye.", tool_calls=[("end_call", {})])]),
+            tts=LKFakeTTS(),
+            vad=None,
+            turn_handling={"turn_detection": "stt", "endpointing": {"min_delay": 0.2, "max_delay": 1.0}},
+            user_away_timeout=None,
+        )
+        return session, Hanging(instructions="You are an airline agent.")
+
+    cfg_lk = LiveKitAgentConfig(
+        agent="tests.pipelines.test_livekit_agent:unused", passthrough_tools=["end_call"]
+    )
+    services = LiveKitAgentServices(livekit=cfg_lk, info=livekit_profile().info(), factory=make)
+    record = run_virtual(run_call(call, fast_config(), services, SimulatorServices(tts=FakeTTS()), tmp_path))
+    assert record.status == "completed", record.error
+    assert record.end_reason == "agent_hangup"
+    assert record.num_tool_calls == 0  # a passthrough tool is the agent's own: not a scenario call
