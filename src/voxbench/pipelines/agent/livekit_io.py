@@ -105,6 +105,7 @@ class CallAudioOutput(io.AudioOutput):
         self._played_s = 0.0
         self._next_t: float | None = None  # when the next chunk is due on the line
         self.interruptions = 0
+        self._clearing: asyncio.Task[None] | None = None
         # (captured, slot, pushed) per chunk, loop time, when a benchmark asks (a list, not None);
         # slot: when the chunk was due on the line (it is pushed up to lead_ms before)
         self.stamps: list[tuple[float, float, float]] | None = None
@@ -146,7 +147,7 @@ class CallAudioOutput(io.AudioOutput):
         self._cleared = True
         self._next_t = None  # the next segment starts when it comes, not after the lead
         self._ensure_task()
-        asyncio.get_running_loop().create_task(self._on_clear(), name="livekit-output-clear")
+        self._clearing = asyncio.get_running_loop().create_task(self._on_clear(), name="livekit-output-clear")
         if self._flushed:
             self._finish(interrupted=True)
 

@@ -97,6 +97,7 @@ class LiveKitSessionProcessor(FrameProcessor):
         self._start_task: asyncio.Task[None] | None = None
         self._greeting: str | None = None
         self._closing = False
+        self._pending: set[asyncio.Task[None]] = set()  # pushes from session callbacks (kept alive)
 
     # --- pipecat side ----------------------------------------------------------------
     async def process_frame(self, frame: Frame, direction: FrameDirection) -> None:
@@ -190,7 +191,11 @@ class LiveKitSessionProcessor(FrameProcessor):
 
     # --- what the session tells us ------------------------------------------------------
     def _spawn(self, frame: Frame) -> None:
-        asyncio.get_running_loop().create_task(self.push_frame(frame))
+        self._keep(asyncio.get_running_loop().create_task(self.push_frame(frame)))
+
+    def _keep(self, task: asyncio.Task[None]) -> None:
+        self._pending.add(task)
+        task.add_done_callback(self._pending.discard)
 
     def _on_transcript(self, ev: Any) -> None:
         if not ev.transcript:
@@ -220,7 +225,8 @@ class LiveKitSessionProcessor(FrameProcessor):
             self._spawn_error(f"LiveKit session error: {getattr(err, 'error', err)}")
 
     def _spawn_error(self, message: str) -> None:
-        asyncio.get_running_loop().create_task(self.push_error(message, force_treat_as_permanent=True))
+        loop = asyncio.get_running_loop()
+        self._keep(loop.create_task(self.push_error(message, force_treat_as_permanent=True)))
 
     async def _on_tool(
         self, name: str, args: dict[str, Any], result: dict[str, Any], ctx: RunContext
