@@ -10,7 +10,8 @@ and console are two implementations, these are a third:
   ``lead_ms`` ahead of the line as a transport does. ``clear_buffer`` (the session stopping
   its speech: the caller interrupted) drops what has not been played and tells the call to
   stop the rest (``on_clear``); the channel then falls silent and the recorder sees the
-  agent yield. Playback events (started / finished with the position heard) go back to the
+  agent yield. ``pause``/``resume`` hold and release the rest of an answer (LiveKit pauses
+  while it decides whether the caller really interrupted). Playback events (started / finished with the position heard) go back to the
   session, so its chat history is truncated where the caller stopped hearing it.
 
 ``on_audio`` and ``on_clear`` are where the call plugs in (the session processor pushes pipecat
@@ -86,7 +87,7 @@ class CallAudioOutput(io.AudioOutput):
     ) -> None:
         super().__init__(
             label="voxbench call",
-            capabilities=io.AudioOutputCapabilities(pause=False),
+            capabilities=io.AudioOutputCapabilities(pause=True),
             sample_rate=sample_rate,
         )
         self._sr = sample_rate
@@ -102,6 +103,7 @@ class CallAudioOutput(io.AudioOutput):
         self._in_segment = False
         self._flushed = False
         self._cleared = False
+        self._paused = False
         self._played_s = 0.0
         self._next_t: float | None = None  # when the next chunk is due on the line
         self.interruptions = 0
@@ -116,7 +118,7 @@ class CallAudioOutput(io.AudioOutput):
             return  # the rest of an interrupted segment: never heard
         await super().capture_frame(frame)
         if not self._in_segment:
-            self._in_segment, self._flushed, self._played_s = True, False, 0.0
+            self._in_segment, self._flushed, self._played_s, self._paused = True, False, 0.0, False
         now = asyncio.get_running_loop().time()
         data = self._partial + bytes(frame.data)
         n = len(data) - len(data) % self._chunk_bytes
@@ -139,6 +141,7 @@ class CallAudioOutput(io.AudioOutput):
         self._wake.set()
 
     def clear_buffer(self) -> None:
+        self._paused = False
         self._chunks.clear()
         self._partial = b""
         if not self._in_segment:
@@ -150,6 +153,15 @@ class CallAudioOutput(io.AudioOutput):
         self._clearing = asyncio.get_running_loop().create_task(self._on_clear(), name="livekit-output-clear")
         if self._flushed:
             self._finish(interrupted=True)
+
+    def pause(self) -> None:
+        """Hold the rest of the answer (LiveKit pauses on a possible interruption and resumes
+        if it was none); what was already handed to the call still plays (at most the lead)."""
+        self._paused = True
+
+    def resume(self) -> None:
+        self._paused = False
+        self._wake.set()
 
     # --- the line ------------------------------------------------------------------
     def _finish(self, *, interrupted: bool) -> None:
@@ -177,6 +189,10 @@ class CallAudioOutput(io.AudioOutput):
                 await self._wake.wait()
                 continue
             slot = self._next_t  # where this chunk belongs on the line (None: nothing scheduled)
+            if self._paused:
+                self._wake.clear()
+                await self._wake.wait()
+                continue
             if self._next_t is None or self._next_t < now:
                 self._next_t = now  # the line is idle (or ran dry): play from now
             wait = self._next_t - self._lead_s - now
