@@ -24,10 +24,11 @@ pytest.importorskip(
 
 from livekit.agents import Agent, AgentSession, RunContext, function_tool
 
-from tests.fakes.livekit_services import LKFakeLLM, LKFakeSTT, LKFakeTTS
+from tests.fakes.livekit_services import LKFakeLLM, LKFakeSTT, LKFakeTTS, demo_agent
 from tests.fakes.services import FakeTTS, Reply, buzz
 from tests.pipelines.agents.conftest import SCENARIO, fast_config
 from voxbench.pipelines.agent.livekit_config import LiveKitAgentConfig
+from voxbench.pipelines.agent.livekit_io import LIVEKIT_TIME_READERS
 from voxbench.pipelines.agent.livekit_loader import LiveKitCall
 from voxbench.pipelines.agent.livekit_session import LiveKitAgentServices
 from voxbench.pipelines.agent.profiles import AgentProfile
@@ -39,7 +40,7 @@ from voxbench.pipelines.scenario_input import CallScenario
 from voxbench.processors.perturbations import BargeInPoint, CallerBehavior, resolve_condition
 from voxbench.records import CallerAct, Speech, ToolCall, ToolResult, Transcript, Yield, read_record
 from voxbench.scenarios import load_dataset
-from voxbench.transports.virtual_loop import run_virtual
+from voxbench.transports.virtual_loop import run_virtual, virtual_time
 
 GREETING = "Thanks for calling. How can I help?"
 
@@ -283,3 +284,22 @@ def test_a_session_that_closes_itself_hangs_up(call: CallScenario, tmp_path: Pat
     assert record.status == "completed", record.error
     assert record.end_reason == "agent_hangup"
     assert record.num_tool_calls == 0  # a passthrough tool is the agent's own: not a scenario call
+
+
+def test_the_record_is_the_same_run_to_run_on_the_virtual_clock(call: CallScenario, tmp_path: Path) -> None:
+    """With LiveKit's own clock reads on the loop's clock, two runs stamp every event alike."""
+
+    def once(out: Path) -> list[tuple[str, float]]:
+        profile = livekit_profile()
+        assert profile.livekit is not None
+        services = LiveKitAgentServices(livekit=profile.livekit, info=profile.info(), factory=demo_agent)
+        with virtual_time(LIVEKIT_TIME_READERS):
+            record = run_virtual(
+                run_call(call, fast_config(), services, SimulatorServices(tts=FakeTTS()), out)
+            )
+        assert record.status == "completed", record.error
+        return [(e.type, e.t) for e in read_record(out).events]
+
+    first, second = once(tmp_path / "a"), once(tmp_path / "b")
+    assert len(first) > 40
+    assert first == second

@@ -34,6 +34,26 @@ from livekit.agents.voice import io
 
 _CLOSED = object()
 
+# livekit-agents 1.8 modules whose own delays and stamps read the host clock directly; on a
+# virtual clock (tests) ``transports.virtual_loop.virtual_time(LIVEKIT_TIME_READERS)`` points
+# them at the loop's, and a call's record is then the same run to run
+LIVEKIT_TIME_READERS = (
+    "livekit.agents.voice.agent_activity",
+    "livekit.agents.voice.agent_session",
+    "livekit.agents.voice.audio_recognition",
+    "livekit.agents.voice.generation",
+    "livekit.agents.voice.io",
+    "livekit.agents.voice.speech_handle",
+    "livekit.agents.voice.events",
+    "livekit.agents.stt.stt",
+    "livekit.agents.stt.stream_adapter",
+    "livekit.agents.tts.tts",
+    "livekit.agents.tts.stream_pacer",
+    "livekit.agents.llm.llm",
+    "livekit.agents.llm.chat_context",
+    "livekit.agents.utils.misc",
+)
+
 
 class CallAudioInput(io.AudioInput):
     """The caller's audio for the session; ``push`` never blocks (the call must not stall)."""
