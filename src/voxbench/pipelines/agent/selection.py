@@ -17,7 +17,7 @@ from voxbench.pipelines.services import LLMConfig
 
 LOCAL_DEFAULT = "cascade-local"
 ALIASES = {"offline-default": LOCAL_DEFAULT, "local": LOCAL_DEFAULT}
-OVERRIDABLE = ("description", "stt", "llm", "tts", "realtime", "external", "env")
+OVERRIDABLE = ("description", "stt", "llm", "tts", "realtime", "external", "livekit", "env")
 
 
 def canonical_name(name: str | None) -> str:
