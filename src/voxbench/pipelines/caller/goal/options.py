@@ -57,7 +57,51 @@ def offered_options(sents: list[str], question: str) -> list[str]:
         for it in items:
             if _OFFER_ITEM.search(" ".join(tokens(it))) and not _NOT_AN_OFFER.search(it):
                 listed.append(re.sub(r"^(there (is|are)|i (found|have)|we have)\s+", "", it, flags=re.I))
-    return listed if len(listed) >= 2 else []
+    if len(listed) >= 2:
+        return listed
+    i = sents.index(question) if question in sents else len(sents)
+    before = sents[i - 1] if i > 0 else ""  # the sentence just before the question lists them
+    return [] if _STATUS.search(before) else listed_series(before)
+
+
+# A sentence reporting what the caller has ('I currently show orientation, badge pickup, and T B test
+# as pending'), not what it may choose from.
+_STATUS = re.compile(r"\b(current(ly)?|pending|remaining|original|existing|previous)\b", re.I)
+
+
+# Words that end the clause leading into a listed series ('I found three openings: ...', 'and I
+# have ten AM, ...', 'You mentioned onboarding, ...', 'help with onboarding, ...').
+_SERIES_LEAD = re.compile(
+    r"^.*?\b(?:are|is|have|has|mentioned|found|include|includes|offer|between|either|with|for)\s+", re.I
+)
+
+
+def listed_series(sentence: str) -> list[str]:
+    """The items of a series a sentence lists ('ten AM, eleven AM, and two PM'; 'You mentioned
+    onboarding, I-9, and a PTO request'; 'openings: nine AM or one PM'): at least three items, or
+    two after a colon. The clause before the first item is not part of it."""
+    s = sentence.rstrip(" .!")
+    colon = ":" in s
+    if colon:
+        s = s.rsplit(":", 1)[1]
+    parts = [p.strip() for p in re.split(r",\s*", s) if p.strip()]
+    end = max((i for i, p in enumerate(parts) if re.match(r"(and|or)\s", p, re.I)), default=-1)
+    if end < 0:  # 'A, B and C' / after a colon 'A or B'
+        tail = re.split(r"\s+(?:and|or)\s+", parts[-1]) if parts else []
+        if len(tail) != 2:
+            return []
+        parts, end = [*parts[:-1], tail[0], f"and {tail[1]}"], len(parts)
+    items = [re.sub(r"^(and|or)\s+", "", parts[end], flags=re.I)]
+    for p in reversed(parts[:end]):
+        lead = _SERIES_LEAD.match(p)
+        if lead or re.match(r"(and|or)\s", p, re.I):
+            items.insert(0, re.sub(r"^(and|or)\s+", "", p[lead.end():] if lead else p, flags=re.I))
+            break
+        if len(p.split()) > 5:
+            break
+        items.insert(0, p)
+    items = [i for i in items if i and len(i.split()) <= 6 and not _NOT_AN_OFFER.search(i)]
+    return items if len(items) >= (2 if colon else 3) else []
 
 
 def option_clause(question: str, option: str) -> str:

@@ -1,0 +1,145 @@
+"""Classes of agent turns the goal caller reads the same way whatever the wording: a request that
+points back to the sentence before it, and options listed as a series before 'Which one?'."""
+
+from __future__ import annotations
+
+import pytest
+
+from voxbench.pipelines.caller.goal.classify import classify
+from voxbench.pipelines.caller.goal.facts import goal_facts
+from voxbench.pipelines.caller.goal.options import listed_series
+from voxbench.pipelines.caller.goal.policy import GoalCaller
+from voxbench.scenarios import Scenario
+
+from .conftest import make_scenario
+
+
+def _hr() -> Scenario:
+    return make_scenario(
+        {
+            "employee_id": "EMP-4471",
+            "aggregate_limit_usd": 4500000,
+            "effective_date": "2026-09-15",
+            "expiration_date": "2027-09-15",
+            "clearance_code": "CLR-OCC-324345",
+            "preferred_time": "10:00 AM",
+        },
+        goal="You want to update your malpractice record and schedule a check-in.",
+        intents=["Update malpractice coverage", "Schedule a check-in"],
+        start="Hi, I need to update my malpractice coverage.",
+    )
+
+
+def _book(sc: Scenario):  # type: ignore[no-untyped-def]
+    return goal_facts(sc.user_goal.information_required, sc.seed_data)
+
+
+@pytest.mark.parametrize(
+    "turn",
+    [
+        "Thank you. I still need three details: the aggregate limit, the effective date, and the expiration "
+        "date. Please give those to me.",
+        "I'm missing the aggregate limit, the effective date and the expiration date. Can you tell me those?",
+        "The record needs the aggregate limit, effective date, and expiration date. Please provide them now.",
+    ],
+)
+def test_request_pointing_back_asks_what_the_sentence_before_names(turn: str) -> None:
+    h = classify(turn, _book(_hr()))
+    assert set(h.asked) == {"aggregate_limit_usd", "effective_date", "expiration_date"}
+    assert any(r.endswith(":named_before") for r in h.rules)
+
+
+@pytest.mark.parametrize(
+    "turn",
+    [
+        "Your clearance code should include dashes. Please read it again slowly with the dashes included.",
+        "I didn't catch the clearance code. Could you spell it for me?",
+        "That clearance code did not come through. Please say it once more.",
+    ],
+)
+def test_asked_to_say_a_fact_again(turn: str) -> None:
+    sc = _hr()
+    caller = GoalCaller(sc)
+    caller.open()
+    act = caller.respond(turn)
+    assert "clearance_code" in act.facts
+    assert "C L R" in act.text
+
+
+@pytest.mark.parametrize(
+    "turn",
+    [
+        "Please confirm those dates are correct.",  # a determiner, not a pronoun
+        "Please confirm that you want me to submit the update.",  # a clause
+        "Please say yes if that's correct.",
+        "Please tell me the last four digits of the number that should receive the text.",
+    ],
+)
+def test_a_pronoun_that_is_not_the_object_points_nowhere(turn: str) -> None:
+    h = classify(f"I have your aggregate limit and effective date. {turn}", _book(_hr()))
+    assert not any(r.endswith(":named_before") for r in h.rules)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "items"),
+    [
+        ("I found three openings on August eighteenth, twenty twenty-six: ten AM, eleven AM, and two PM.",
+         ["ten AM", "eleven AM", "two PM"]),
+        ("October sixth is available, and I have nine AM, one PM, or four PM.", ["nine AM", "one PM", "four PM"]),
+        ("You mentioned onboarding, I-9, and a PTO request.", ["onboarding", "I-9", "a PTO request"]),
+        ("Since you need help with onboarding, I-9, and sick leave, we can take those one at a time.",
+         ["onboarding", "I-9", "sick leave"]),
+        ("The slots left are: nine AM or one PM.", ["nine AM", "one PM"]),
+        ("I have a window, an aisle or a middle seat.", ["a window", "an aisle", "a middle seat"]),
+    ],
+)  # fmt: skip
+def test_listed_series(sentence: str, items: list[str]) -> None:
+    assert listed_series(sentence) == items
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "I also see you have fourteen PTO days and six sick days available.",  # two items, no colon
+        "Your seat fourteen C and one checked bag are still on the booking.",
+    ],
+)
+def test_not_a_series(sentence: str) -> None:
+    assert listed_series(sentence) == []
+
+
+@pytest.mark.parametrize(
+    "turn",
+    [
+        "I found three openings on September twenty-first: ten AM, eleven AM, and two PM. Which time would you like?",
+        "October sixth is available, and I have nine AM, ten AM, or two PM. Which works best for you?",
+        "We have slots at eight AM, ten AM, and noon. Which one would you prefer?",
+    ],
+)
+def test_times_listed_before_which_pick_the_callers_time(turn: str) -> None:
+    caller = GoalCaller(_hr())
+    caller.open()
+    act = caller.respond(turn)
+    assert act.choice and "ten" in act.choice.lower(), act
+    assert "10 AM" in act.text
+
+
+def test_status_list_is_not_offered() -> None:
+    h = classify(
+        "I currently show orientation, badge pickup, and T B test as pending. Which task would you like first?",
+        _book(_hr()),
+    )
+    assert h.options == []
+
+
+def test_own_requests_listed_before_which_first() -> None:
+    sc = make_scenario(
+        {"employee_id": "EMP-1"},
+        goal="You want to finish onboarding, your I-9 and a PTO request.",
+        intents=["Complete onboarding tasks", "Submit I-9 documents", "Submit a PTO request"],
+        start="Hi, I need help with onboarding, my I-9 and PTO.",
+    )
+    caller = GoalCaller(sc)
+    caller.open()
+    act = caller.respond("You mentioned onboarding, I-9, and a PTO request. Which would you like to handle first?")
+    assert act.rule == "option_is_next_request" and "onboarding" in act.text.lower()
