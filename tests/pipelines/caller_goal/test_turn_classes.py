@@ -143,3 +143,14 @@ def test_own_requests_listed_before_which_first() -> None:
     caller.open()
     act = caller.respond("You mentioned onboarding, I-9, and a PTO request. Which would you like to handle first?")
     assert act.rule == "option_is_next_request" and "onboarding" in act.text.lower()
+
+
+@pytest.mark.parametrize(
+    "turn", ["And what country was Rohan born in?", "Where was your son born?", "What is his country of birth?"]
+)
+def test_born_asks_for_the_birth_fact(turn: str) -> None:
+    sc = make_scenario(
+        {"employee_id": "E1", "dependent_first_name": "Rohan", "dependent_country_of_birth": "US"},
+        goal="You want to add your son as a dependent.",
+    )
+    assert classify(turn, _book(sc)).asked == ["dependent_country_of_birth"]
