@@ -93,3 +93,9 @@ def test_volunteered_facts_are_counted_apart() -> None:
     assert t.facts_volunteered == 2 and t.facts_volunteered_withheld == 2
     s = t.summary()
     assert s["facts_withheld_asked_pct"] == 0.0 and s["facts_volunteered_not_given"] == 2
+
+
+@pytest.mark.parametrize("said", ["My floor is F L one.", "F L one.", "Floor one, please.", "It's FL1."])
+def test_a_code_with_one_spelled(said: str) -> None:
+    """EVA's normaliser leaves 'one' a word: in a spelled code it is the digit."""
+    assert facts_said(said, goal_facts({"floor": "FL1"})) == ["floor"]

@@ -93,7 +93,8 @@ class Said:
     @classmethod
     def of(cls, text: str) -> Said:
         ws = words_of(text)
-        runs = {squeeze("".join(ws[i:j])) for i in range(len(ws)) for j in range(i + 1, min(len(ws), i + _SPAN) + 1)}
+        digits = ["1" if w == "one" else w for w in ws]  # the normaliser leaves 'one' a word ('F L one')
+        runs = {squeeze("".join(digits[i:j])) for i in range(len(ws)) for j in range(i + 1, min(len(ws), i + _SPAN) + 1)}
         return cls(ws, runs, text)
 
     def has_words(self, form: list[str]) -> bool:
