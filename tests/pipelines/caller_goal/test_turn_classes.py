@@ -154,3 +154,32 @@ def test_born_asks_for_the_birth_fact(turn: str) -> None:
         goal="You want to add your son as a dependent.",
     )
     assert classify(turn, _book(sc)).asked == ["dependent_country_of_birth"]
+
+
+def _itsm() -> Scenario:
+    return make_scenario(
+        {"employee_id": "EMP1", "justification": "physical damage", "delivery_building": "Headquarters"},
+        goal="You want a replacement laptop because yours is physically damaged.",
+        intents=["Request a laptop replacement"],
+    )
+
+
+@pytest.mark.parametrize(
+    "turn",
+    [
+        "Now let's do your replacement laptop. Do you want this as a replacement because of physical damage?",
+        "Is the replacement because of physical damage?",
+        "Okay, is it physical damage that you are reporting?",
+        "And does the delivery go to Headquarters?",
+    ],
+)
+def test_yes_no_question_naming_a_value_is_confirmed(turn: str) -> None:
+    caller = GoalCaller(_itsm())
+    caller.open()
+    act = caller.respond(turn)
+    assert act.choice == "yes" and act.text.startswith("Yes"), act
+
+
+def test_alternatives_are_options_not_a_read_back() -> None:
+    h = classify("Is the replacement because of physical damage, or end of life?", _book(_itsm()))
+    assert h.has("options") and not h.has("confirm_question")
