@@ -183,3 +183,35 @@ def test_yes_no_question_naming_a_value_is_confirmed(turn: str) -> None:
 def test_alternatives_are_options_not_a_read_back() -> None:
     h = classify("Is the replacement because of physical damage, or end of life?", _book(_itsm()))
     assert h.has("options") and not h.has("confirm_question")
+
+
+def _room(goal: str) -> Scenario:
+    return make_scenario(
+        {"employee_id": "EMP1", "meeting_date": "2026-08-28", "attendee_count": 6},
+        goal=goal,
+        intents=["Book a meeting room"],
+    )
+
+
+@pytest.mark.parametrize(
+    "turn",
+    [
+        "Do you need any room equipment such as a display screen, whiteboard, projector, or speakerphone?",
+        "Got it. Would you like any extras, for example catering or parking passes?",
+        "Do you require any accessibility features, like a ramp or hearing loop?",
+    ],
+)
+def test_extras_listed_as_examples_are_declined(turn: str) -> None:
+    h = classify(turn, _book(_room("You want to book a meeting room for six people.")))
+    assert not h.has("options")
+    caller = GoalCaller(_room("You want to book a meeting room for six people."))
+    caller.open()
+    act = caller.respond(turn)
+    assert act.rule == "extras_outside_goal_declined" and act.choice == "no"
+
+
+def test_an_example_it_came_for_is_not_declined() -> None:
+    caller = GoalCaller(_room("You want to book a meeting room for six people with a projector."))
+    caller.open()
+    act = caller.respond("Do you need any room equipment such as a whiteboard, projector, or speakerphone?")
+    assert act.rule != "extras_outside_goal_declined"

@@ -26,7 +26,7 @@ def offered_options(sents: list[str], question: str) -> list[str]:
     q = question.rstrip("?").strip()
     if ":" in q:
         q = q.split(":", 1)[1]
-    if re.search(r"\bor\b", q, re.I):
+    if re.search(r"\bor\b", q, re.I) and not examples_of_any(question):
         parts = [p.strip(" ,.") for p in re.split(r",\s*(?:or\s+)?|\s+or\s+", q) if p.strip(" ,.")]
         if len(parts) >= 3 and (
             re.match(r"(what|which|how|where|when|who)\b", parts[0], re.I) or len(parts[0].split()) == 1
@@ -113,3 +113,20 @@ def option_clause(question: str, option: str) -> str:
         if option and part.lower().endswith(option.lower()) and len(part) > len(option):
             return part
     return option
+
+
+# 'Do you need any room equipment, such as a projector, whiteboard, or speakerphone?': the list gives
+# examples of what 'any' covers, a yes/no question, not alternatives to choose among.
+_ANY_EXAMPLES = re.compile(
+    r"\b(do|would|will) you (need|want|have|require|like)\b[^?]*\bany\b[^?]*?\b(such as|like|for example|"
+    r"for instance|including|e\.g\.)\s+(?P<ex>[^?]*)\?",
+    re.I,
+)
+
+
+def examples_of_any(question: str) -> list[str]:
+    """The examples a 'do you need any X, such as A, B, or C?' question lists ([] if it is not one)."""
+    m = _ANY_EXAMPLES.search(question)
+    if not m:
+        return []
+    return [p.strip(" ,.") for p in re.split(r",\s*(?:or\s+|and\s+)?|\s+or\s+|\s+and\s+", m.group("ex")) if p.strip(" ,.")]
