@@ -37,7 +37,7 @@ run: $(RUN_STAMP)
 	$(BIN)/voxbench report $(RUN_DIR) --out $(RUN_DIR)/report
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/ruff check src tests benchmarks examples
 	$(BIN)/mypy
 	$(BIN)/lint-imports
 

@@ -32,7 +32,7 @@ from voxbench.orchestrator.backends import Backend, make_backend
 from voxbench.orchestrator.config import RunConfig
 from voxbench.orchestrator.jobs import ConversationSpec, expand, make_job
 from voxbench.orchestrator.layout import ConversationState, RunLayout, mark_record
-from voxbench.orchestrator.progress import NullProgress, ProgressSink, RunStats
+from voxbench.orchestrator.progress import NullProgress, ProgressSink, RunStats, ScoringProgress
 from voxbench.orchestrator.provenance import build_manifest
 from voxbench.orchestrator.stages import StageWatch
 from voxbench.orchestrator.summary import build_summary, score_with_eval
@@ -83,11 +83,13 @@ class Orchestrator:
         backend: Backend | None = None,
         validator: Validator | None = None,
         progress: ProgressSink | None = None,
+        scoring: ScoringProgress | None = None,
     ):
         self.config = config
         self._backend = backend
         self._validator = validator
         self.progress = progress or NullProgress()
+        self.scoring = scoring  # the scoring pass's progress lines (None: silent)
         self.stats = RunStats()
         self.timings: list[tuple[float, float | None]] = []  # (process_s, fn_s) per attempt
         self._stopping = False
@@ -301,7 +303,7 @@ class Orchestrator:
         summary["session"] = self._session_timing(wall_s)
         summary["interrupted"] = interrupted
         if self.config.score and not interrupted and summary["completed"]:
-            metrics, note = score_with_eval(layout.root, self.config.judges)
+            metrics, note = score_with_eval(layout.root, self.config.judges, self.scoring)
             summary["scoring"] = note
             if metrics is not None:
                 summary["metrics"] = metrics
