@@ -6,7 +6,11 @@ bench's own reading (:mod:`.matcher`, :mod:`.reference`), never the caller's:
 
 * **request**: an agent turn that asks something after which the reference caller disclosed goal
   facts (not just repeated the agent's). *Answered right*: the caller disclosed every one of them;
-  each it did not is *withheld*; goal facts it gave that the reference did not are *extra*.
+  each it did not is *withheld*; goal facts it gave that the reference did not are *extra*. Each
+  expected fact is also *asked* (the agent's turn names every word of its key, or offers it as an
+  option: :func:`.reference.names_fact`) or *volunteered* by the reference caller unasked, and the
+  withheld are counted apart for each: *withheld when asked* is the caller's failure to answer,
+  *volunteered, not given* is a reference caller that said more than it was asked.
 * **invented**: a code, number or date in the caller's words found in none of its facts, its
   goal's text or the agent's words so far.
 * **decision**: a turn whose reference reply names one of the options offered, or says yes or no
@@ -30,6 +34,7 @@ from voxbench.bench.reference import (
     asks,
     chosen_option,
     month_days,
+    names_fact,
     offered_options,
     reference_end,
     reference_turns,
@@ -64,6 +69,9 @@ class TurnRow(BaseModel):
     expected_facts: list[str] = Field(default_factory=list)
     disclosed_facts: list[str] = Field(default_factory=list)
     withheld: list[str] = Field(default_factory=list)
+    volunteered: list[str] = Field(
+        default_factory=list, description="expected facts the agent's turn did not ask for (the reference volunteered)"
+    )
     invented: list[str] = Field(default_factory=list)
     decision_ref: str = ""
     decision_ours: str = ""
@@ -80,6 +88,10 @@ class Tally(BaseModel):
     requests_right: int = 0
     facts_expected: int = 0
     facts_withheld: int = 0
+    facts_asked: int = 0
+    facts_withheld_asked: int = 0
+    facts_volunteered: int = 0
+    facts_volunteered_withheld: int = 0
     facts_extra: int = 0
     invented: int = 0
     decisions: int = 0
@@ -103,6 +115,9 @@ class Tally(BaseModel):
         return {
             "requests_answered_right_pct": pct(self.requests_right, self.requests),
             "facts_withheld_pct": pct(self.facts_withheld, self.facts_expected),
+            "facts_withheld_asked_pct": pct(self.facts_withheld_asked, self.facts_asked),
+            "facts_volunteered_by_reference": self.facts_volunteered,
+            "facts_volunteered_not_given": self.facts_volunteered_withheld,
             "facts_extra": self.facts_extra,
             "invented_facts": self.invented,
             "decisions_matched_pct": pct(self.decisions_matched, self.decisions),
@@ -198,6 +213,19 @@ def expected_pairs(scenario: Scenario) -> list[tuple[str, str, list[str]]]:
     return [(a, r, facts_said(r, facts, a) if r else []) for a, r in reference_turns(scenario)[1]]
 
 
+def _asked_or_volunteered(row: TurnRow, tally: Tally, facts: list[GoalFact], agent: str) -> None:
+    """Split a request's expected facts into those the agent asked for and those the reference volunteered."""
+    options = [o for o in offered_options(agent) if not o.startswith("time:")]
+    offered = {k for k in facts_said(" ; ".join(options), facts)} if options else set()
+    row.volunteered = [k for k in row.expected_facts if not names_fact(agent, k, k in offered)]
+    asked = len(row.expected_facts) - len(row.volunteered)
+    withheld_volunteered = len([k for k in row.withheld if k in row.volunteered])
+    tally.facts_asked += asked
+    tally.facts_withheld_asked += len(row.withheld) - withheld_volunteered
+    tally.facts_volunteered += len(row.volunteered)
+    tally.facts_volunteered_withheld += withheld_volunteered
+
+
 def _decision(row: TurnRow, agent: str, ref: str, reply: str) -> None:
     options = offered_options(agent)
     ref_opt = chosen_option(ref, options) if options and ref else None
@@ -240,6 +268,7 @@ def check_scenario(domain: str, scenario: Scenario, caller: TextCaller) -> Scena
             tally.facts_withheld += len(row.withheld)
             tally.requests_right += not row.withheld
             tally.facts_extra += len([k for k in row.disclosed_facts if k not in row.expected_facts])
+            _asked_or_volunteered(row, tally, facts, agent)
         row.invented = ground.invented(reply.text)
         tally.invented += len(row.invented)
         _decision(row, agent, ref, reply.text)

@@ -14,7 +14,9 @@ joined, punctuation dropped) and each fact value is looked for in two ways:
   'O' as a digit.
 
 A date value (``YYYY-MM-DD``) is also looked for as month and day ('March 25th'), a clock time
-as a person says it ('4 PM', 'twelve oh five PM').
+as a person says it ('4 PM', 'twelve oh five PM'). A value of two or three capitals ('US', 'PTO')
+is looked for in the sentence as written, in capitals or spelled ('U S', 'U.S.'): normalised it
+is a word ('us' in "Let's" read 'let us').
 """
 
 from __future__ import annotations
@@ -81,16 +83,19 @@ def value_forms(value: str) -> list[str]:
 
 @dataclass
 class Said:
-    """A sentence as the matcher reads it: its tokens and the squeezed form of every run of them."""
+    """A sentence as the matcher reads it: its tokens, the squeezed form of every run of them, and
+    the text as written."""
 
     words: list[str]
     runs: set[str] = field(default_factory=set)
+    text: str = ""
 
     @classmethod
     def of(cls, text: str) -> Said:
         ws = words_of(text)
-        runs = {squeeze("".join(ws[i:j])) for i in range(len(ws)) for j in range(i + 1, min(len(ws), i + _SPAN) + 1)}
-        return cls(ws, runs)
+        digits = ["1" if w == "one" else w for w in ws]  # the normaliser leaves 'one' a word ('F L one')
+        runs = {squeeze("".join(digits[i:j])) for i in range(len(ws)) for j in range(i + 1, min(len(ws), i + _SPAN) + 1)}
+        return cls(ws, runs, text)
 
     def has_words(self, form: list[str]) -> bool:
         n = len(form)
@@ -103,9 +108,14 @@ class Value:
 
     forms: tuple[tuple[str, ...], ...]
     codes: tuple[str, ...]
+    capitals: re.Pattern[str] | None = None
 
     @classmethod
     def of(cls, value: str) -> Value | None:
+        v = value.strip()
+        if re.fullmatch(r"[A-Z]{2,3}", v):  # 'US' / 'U S' / 'U.S.' as written, not the word 'us'
+            pattern = r"[\s.\-]*".join(v)
+            return cls((), (), re.compile(rf"(?<![A-Za-z]){pattern}\.?(?![A-Za-z])"))
         forms, codes = [], []
         for f in value_forms(value):
             ws = words_of(f)
@@ -118,6 +128,8 @@ class Value:
         return cls(tuple(dict.fromkeys(forms)), tuple(dict.fromkeys(codes)))
 
     def said_in(self, said: Said) -> bool:
+        if self.capitals is not None:
+            return bool(self.capitals.search(said.text))
         return any(said.has_words(list(f)) for f in self.forms) or any(c in said.runs for c in self.codes)
 
 

@@ -173,3 +173,31 @@ def month_days(text: str) -> set[tuple[int, int]]:
     for m in re.finditer(r"\b\d{4}-(\d{2})-(\d{2})\b", text):
         out.add((int(m.group(1)), int(m.group(2))))
     return out
+
+
+_KEY_FILLER = frozenset(words("en").key_filler)
+
+
+def key_words(key: str) -> list[str]:
+    """The words that name a fact in its dotted key ('original_travel_details.0.origin' -> ['origin']),
+    its filler words and list indexes left out."""
+    parts = re.split(r"[._\s()'-]+", re.sub(r"([a-z])([A-Z])", r"\1 \2", key).lower())
+    return [w for w in parts if w and not w.isdigit() and w not in _KEY_FILLER]
+
+
+def names_fact(agent_text: str, key: str, option_hit: bool = False) -> bool:
+    """Whether the agent's turn asks for this fact by name: every word of its key is in the turn
+    (the same word, it with an ending, one sharing its first five letters, or for a short key word
+    the initials of words in a row: 'paid time off' for 'pto'), or the fact is
+    the option the reference caller took among those offered (``option_hit``)."""
+    if option_hit:
+        return True
+    kws = key_words(key)
+    said = words_of(agent_text)
+    initials = {"".join(w[0] for w in said[i : i + n]) for n in (2, 3, 4) for i in range(len(said) - n + 1)}
+    return bool(kws) and all(any(_same_word(w, k) for w in said) or (len(k) <= 4 and k in initials) for k in kws)
+
+
+def _same_word(w: str, k: str) -> bool:
+    """'dates' for 'date', 'departing' for 'departure': equal, a plural, or the first five letters."""
+    return w == k or (len(k) >= 4 and w.startswith(k)) or (len(k) >= 5 and w[:5] == k[:5])

@@ -22,6 +22,8 @@ COLUMNS = (
     ("scenarios", "scenarios"),
     ("requests_answered_right_pct", "requests ok %"),
     ("facts_withheld_pct", "withheld %"),
+    ("facts_withheld_asked_pct", "w/h asked %"),
+    ("facts_volunteered_not_given", "vol. not given"),
     ("invented_facts", "invented"),
     ("decisions_matched_pct", "decisions %"),
     ("premature_endings", "premature"),

@@ -232,10 +232,10 @@ def test_a_refusal_still_about_the_refused_request_moves_to_the_next() -> None:
         intents=["Add spouse as dependent to visa petition", "Request PTO for honeymoon"],
     )
     c = opened(sc)
-    assert (
-        c.respond("I couldn't find a visa record under that petition number. Please read it once more.").kind
-        == "pushback"
-    )
+    # asked to read it once more, the caller reads the petition number again (test_turn_classes)
+    again = c.respond("I couldn't find a visa record under that petition number. Please read it once more.")
+    assert again.kind == "answer" and again.facts == ["visa_petition_number"]
+    assert c.respond("I still couldn't find a visa record under that petition number.").kind == "pushback"
     act = c.respond(
         "I can't proceed without a matching petition record. I can transfer you to a live agent. Would you like that?"
     )

@@ -14,6 +14,7 @@ class Words(BaseModel):
     abbreviations: dict[str, str]
     not_values: list[str]
     option_filler: list[str]
+    key_filler: list[str]
 
 
 @cache

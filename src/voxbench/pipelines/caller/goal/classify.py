@@ -156,11 +156,20 @@ def _result_kinds(t: Turn, heard: Heard, book: FactBook, before: str) -> None:
         _mark(heard, "completed", f"result_stated:{key}")
 
 
+# A yes/no question (auxiliary first, no alternatives) that may name one of the caller's values:
+# 'Do you want this as a replacement because of physical damage?', 'Is the delivery to Headquarters?'
+_YES_NO_NAMING = re.compile(
+    r"^(?:(?:and|so|also|now|okay|ok|just)[, ]+)?(do|does|did|is|are|was|were)\s+"
+    r"(you|it|this|that|the|your)\b(?![^?]*\b(or|either)\b)[^?]*\?$",
+    re.I,
+)
+
+
 def _readback_kinds(t: Turn, heard: Heard, book: FactBook) -> None:
     """Facts read back (right or wrong) and whether the turn asks the caller to confirm something."""
     ok, wrong = readbacks(" ".join(t.statements + [q for q in t.questions if CONFIRM_Q.search(q)]), book)
     # 'Just today, May twenty-first?': a short question with no wh-word that reads a fact back
-    elliptic = " ".join(q for q in t.questions if len(q.split()) <= 6 and not WH.match(q))
+    elliptic = " ".join(q for q in t.questions if (len(q.split()) <= 6 and not WH.match(q)) or _YES_NO_NAMING.match(q))
     read_in_q = [k for k in (readbacks(elliptic, book)[0] if elliptic else []) if k not in heard.asked]
     ok += [k for k in read_in_q if k not in ok]
     heard.readback_ok = [k for k in ok if k not in heard.asked]

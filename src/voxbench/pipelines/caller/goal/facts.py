@@ -45,7 +45,7 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "code": ("code", "number", "passcode"),
     "id": ("id", "identifier", "number"),
     "confirmation": ("confirmation", "booking", "reservation", "locator"),
-    "birth": ("birth", "birthday", "dob"),
+    "birth": ("birth", "birthday", "dob", "born"),
     "phone": ("phone", "telephone", "mobile", "cell"),
     "email": ("email", "e mail"),
     "otp": ("otp", "one time", "passcode", "text message", "verification code", "6 digit code"),

@@ -13,10 +13,12 @@ from voxbench.pipelines.caller.goal.acts import CallerAct
 from voxbench.pipelines.caller.goal.classify import ANYTHING_ELSE_OFFERED, Heard
 from voxbench.pipelines.caller.goal.drafts import Draft
 from voxbench.pipelines.caller.goal.intents import intent_facts
+from voxbench.pipelines.caller.goal.options import examples_of_any
 from voxbench.pipelines.caller.goal.phrases import as_need, first_person
 from voxbench.pipelines.caller.goal.pushback import step_fixes
 from voxbench.pipelines.caller.goal.requests import Requests
 from voxbench.pipelines.caller.goal.state import CallState
+from voxbench.pipelines.caller.goal.tree import content_words
 
 # An offer to tell more ('Would you like to know more about it?').
 MORE_OFFERED = re.compile(
@@ -182,6 +184,11 @@ class FollowUps:
         return self.log.act("acknowledge", self.s.phr.say("ok"), "acknowledge_statement", heard)
 
     def unanswerable(self, heard: Heard) -> CallerAct:
+        extras = examples_of_any(heard.question)
+        if extras and not any(content_words(x) and content_words(x) <= self.s.scope.words for x in extras):
+            # 'Do you need any room equipment, such as a projector or whiteboard?': nothing it came for
+            return self.log.act("confirm", self.s.phr.say("no_thanks"), "extras_outside_goal_declined", heard,
+                                choice="no")  # fmt: skip
         self.s.stuck += 1
         if self.s.stuck >= self.s.config.give_up_after:
             return self.log.act(

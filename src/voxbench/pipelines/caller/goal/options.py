@@ -26,7 +26,7 @@ def offered_options(sents: list[str], question: str) -> list[str]:
     q = question.rstrip("?").strip()
     if ":" in q:
         q = q.split(":", 1)[1]
-    if re.search(r"\bor\b", q, re.I):
+    if re.search(r"\bor\b", q, re.I) and not examples_of_any(question):
         parts = [p.strip(" ,.") for p in re.split(r",\s*(?:or\s+)?|\s+or\s+", q) if p.strip(" ,.")]
         if len(parts) >= 3 and (
             re.match(r"(what|which|how|where|when|who)\b", parts[0], re.I) or len(parts[0].split()) == 1
@@ -57,7 +57,51 @@ def offered_options(sents: list[str], question: str) -> list[str]:
         for it in items:
             if _OFFER_ITEM.search(" ".join(tokens(it))) and not _NOT_AN_OFFER.search(it):
                 listed.append(re.sub(r"^(there (is|are)|i (found|have)|we have)\s+", "", it, flags=re.I))
-    return listed if len(listed) >= 2 else []
+    if len(listed) >= 2:
+        return listed
+    i = sents.index(question) if question in sents else len(sents)
+    before = sents[i - 1] if i > 0 else ""  # the sentence just before the question lists them
+    return [] if _STATUS.search(before) else listed_series(before)
+
+
+# A sentence reporting what the caller has ('I currently show orientation, badge pickup, and T B test
+# as pending'), not what it may choose from.
+_STATUS = re.compile(r"\b(current(ly)?|pending|remaining|original|existing|previous)\b", re.I)
+
+
+# Words that end the clause leading into a listed series ('I found three openings: ...', 'and I
+# have ten AM, ...', 'You mentioned onboarding, ...', 'help with onboarding, ...').
+_SERIES_LEAD = re.compile(
+    r"^.*?\b(?:are|is|have|has|mentioned|found|include|includes|offer|between|either|with|for)\s+", re.I
+)
+
+
+def listed_series(sentence: str) -> list[str]:
+    """The items of a series a sentence lists ('ten AM, eleven AM, and two PM'; 'You mentioned
+    onboarding, I-9, and a PTO request'; 'openings: nine AM or one PM'): at least three items, or
+    two after a colon. The clause before the first item is not part of it."""
+    s = sentence.rstrip(" .!")
+    colon = ":" in s
+    if colon:
+        s = s.rsplit(":", 1)[1]
+    parts = [p.strip() for p in re.split(r",\s*", s) if p.strip()]
+    end = max((i for i, p in enumerate(parts) if re.match(r"(and|or)\s", p, re.I)), default=-1)
+    if end < 0:  # 'A, B and C' / after a colon 'A or B'
+        tail = re.split(r"\s+(?:and|or)\s+", parts[-1]) if parts else []
+        if len(tail) != 2:
+            return []
+        parts, end = [*parts[:-1], tail[0], f"and {tail[1]}"], len(parts)
+    items = [re.sub(r"^(and|or)\s+", "", parts[end], flags=re.I)]
+    for p in reversed(parts[:end]):
+        lead = _SERIES_LEAD.match(p)
+        if lead or re.match(r"(and|or)\s", p, re.I):
+            items.insert(0, re.sub(r"^(and|or)\s+", "", p[lead.end():] if lead else p, flags=re.I))
+            break
+        if len(p.split()) > 5:
+            break
+        items.insert(0, p)
+    items = [i for i in items if i and len(i.split()) <= 6 and not _NOT_AN_OFFER.search(i)]
+    return items if len(items) >= (2 if colon else 3) else []
 
 
 def option_clause(question: str, option: str) -> str:
@@ -69,3 +113,20 @@ def option_clause(question: str, option: str) -> str:
         if option and part.lower().endswith(option.lower()) and len(part) > len(option):
             return part
     return option
+
+
+# 'Do you need any room equipment, such as a projector, whiteboard, or speakerphone?': the list gives
+# examples of what 'any' covers, a yes/no question, not alternatives to choose among.
+_ANY_EXAMPLES = re.compile(
+    r"\b(do|would|will) you (need|want|have|require|like)\b[^?]*\bany\b[^?]*?\b(such as|like|for example|"
+    r"for instance|including|e\.g\.)\s+(?P<ex>[^?]*)\?",
+    re.I,
+)
+
+
+def examples_of_any(question: str) -> list[str]:
+    """The examples a 'do you need any X, such as A, B, or C?' question lists ([] if it is not one)."""
+    m = _ANY_EXAMPLES.search(question)
+    if not m:
+        return []
+    return [p.strip(" ,.") for p in re.split(r",\s*(?:or\s+|and\s+)?|\s+or\s+|\s+and\s+", m.group("ex")) if p.strip(" ,.")]

@@ -71,6 +71,29 @@ def asked_by_words(t: Turn, book: FactBook, given: set[str], focus: set[str] | N
             live = " ".join(x for x in t.sents if x != s and not COMPLETED.search(x))  # not 'payroll done'
             for key, rule in subject_fallback(s, book, live):
                 asked.setdefault(key, rule)
+    return asked or named_before(t, book, given, focus)
+
+
+# A request whose object is a pronoun ('Please give those to me.', 'Please read it again slowly.',
+# 'Can you spell that?'): what it asks for was named in the sentence before it.
+_POINTS_BACK = re.compile(
+    r"\b(give|tell|provide|read|repeat|spell|say|share)\b[^.?!]*?\b(those|these|them|it|that|this)\b"
+    r"(?=\s*(?:[.?!,]|$)|\s+(?:to|for|again|slowly|back|once|one more|with|please|now|out)\b)", re.I,
+)  # the pronoun as an object ('give those to me'), not a determiner ('confirm those dates') or a clause
+
+
+def named_before(t: Turn, book: FactBook, given: set[str], focus: set[str] | None) -> dict[str, str]:
+    """Facts asked by a request that points back with a pronoun: those the sentence before it names
+    ('I still need the aggregate limit, the effective date and the expiration date. Please give those
+    to me.'; 'Your clearance code should include dashes. Please read it again with the dashes.')."""
+    asked: dict[str, str] = {}
+    for s in t.requests:
+        i = t.sents.index(s)
+        if i == 0 or not _POINTS_BACK.search(s):
+            continue
+        before = t.sents[i - 1]
+        for key, _ in asked_facts(before, book, given=set(), context="", focus=focus):
+            asked.setdefault(key, "named_before")
     return asked
 
 

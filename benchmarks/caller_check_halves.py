@@ -1,0 +1,82 @@
+"""Aggregate figures of `voxbench caller check` reports, split into a dev and a test half.
+
+    python benchmarks/caller_check_halves.py before.json after.json [--rows dev-report.json]
+
+The split is fixed in advance: a scenario is *dev* when ``int(sha256("domain/id")[:8], 16)`` is even,
+else *test*. Rules for the goal caller are written reading dev transcripts only; for test only the
+aggregate figures printed here are read. ``--rows`` prints the per-turn rows of dev scenarios that
+withheld a fact or missed a decision, and never a test scenario's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+from collections import defaultdict
+from typing import Any
+
+
+def half(domain: str, scenario_id: str) -> str:
+    h = int(hashlib.sha256(f"{domain}/{scenario_id}".encode()).hexdigest()[:8], 16)
+    return "dev" if h % 2 == 0 else "test"
+
+
+def _results(path: str) -> list[dict[str, Any]]:
+    with open(path, encoding="utf-8") as f:
+        return list(json.load(f)["scenarios"]["in_sample"])
+
+
+def _pct(n: float, d: float) -> str:
+    return f"{100 * n / d:5.1f} %" if d else "   -   "
+
+
+def _line(t: dict[str, float]) -> str:
+    g = t.get
+    return (f"requests {_pct(g('requests_right', 0), g('requests', 0))} ({int(g('requests_right', 0))}/{int(g('requests', 0))})"
+            f"  withheld {_pct(g('facts_withheld', 0), g('facts_expected', 0))}"
+            f"  withheld when asked {_pct(g('facts_withheld_asked', 0), g('facts_asked', 0))}"
+            f"  volunteered not given {int(g('facts_volunteered_withheld', 0))}/{int(g('facts_volunteered', 0))}"
+            f"  decisions {_pct(g('decisions_matched', 0), g('decisions', 0))}"
+            f" ({int(g('decisions_matched', 0))}/{int(g('decisions', 0))})"
+            f"  premature {int(g('premature_endings', 0))}  missed {int(g('missed_endings', 0))}")  # fmt: skip
+
+
+def tallies(path: str) -> dict[tuple[str, str], dict[str, float]]:
+    out: dict[tuple[str, str], dict[str, float]] = defaultdict(lambda: defaultdict(float))
+    for r in _results(path):
+        h = half(r["domain"], r["scenario_id"])
+        for key in ((h, r["domain"]), (h, "all")):
+            for k, v in r["tally"].items():
+                if k != "ms_max":
+                    out[key][k] += v
+    return out
+
+
+def dev_rows(path: str) -> None:
+    for r in _results(path):
+        if half(r["domain"], r["scenario_id"]) != "dev":
+            continue
+        for row in r["rows"]:
+            if row["withheld"] or (row["decision_ref"] and row["decision_ref"] != row["decision_ours"]):
+                print(f"== {r['domain']}/{r['scenario_id']} turn {row['turn']} [{row['rule']}]")
+                print(f"  agent: {row['agent']}\n  reference: {row['reference']}\n  caller: {row['reply']}")
+                print(f"  withheld {row['withheld']}  decision {row['decision_ref']} / {row['decision_ours']}")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("reports", nargs="+")
+    ap.add_argument("--rows", help="print this report's dev rows that withheld or missed a decision")
+    args = ap.parse_args()
+    ts = [tallies(p) for p in args.reports]
+    for h in ("dev", "test"):
+        for d in ("airline", "itsm", "medical_hr", "all"):
+            for p, t in zip(args.reports, ts, strict=True):
+                print(f"{h:4} {d:10} {p.rsplit('/', 1)[-1]:24} {_line(t[(h, d)])}")
+    if args.rows:
+        dev_rows(args.rows)
+
+
+if __name__ == "__main__":
+    main()
