@@ -1,4 +1,4 @@
-"""How the trace caller takes turns (pure pydantic; the processor is :mod:`.trace_driver`)."""
+"""How the trace caller takes turns (pure pydantic; its ear is :class:`.caller_turns.VoiceTurns`, its timing ``caller/trace_policy.TraceTiming``)."""
 
 from __future__ import annotations
 
