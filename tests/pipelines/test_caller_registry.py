@@ -206,9 +206,8 @@ def test_the_live_endpoint_runs_each_kind(kind: str, tmp_path: Path) -> None:
     assert said and said[0].strip()
     # one driver: every kind's acts are in the record, the one that ended the call last
     acts = [e for e in events if isinstance(e, CallerActEvent) and e.rule]
-    if kind != "trace":
-        assert acts and acts[0].kind == "open" and acts[-1].ends_call
-        assert [a.text for a in acts if a.text] == said
+    assert acts and acts[0].kind == "open" and acts[-1].ends_call
+    assert [a.text for a in acts if a.text] == said
 
 
 def test_the_llm_caller_is_a_caller_policy() -> None:

@@ -40,8 +40,7 @@ class LiveCaller:
     that ends a turn for an ear of voice activity only; ``yields_to_agent``: the agent's speech
     cuts the caller's line (words ear); ``end_reason``: the call's end reason when the policy
     ends it (None: the policy's own ``end_reason``); ``stats``: the driver's counters (shared
-    with the record's caller info, or private); ``record_acts``: emit each act as a
-    ``caller_act`` event; ``by_sentence``: the TTS speaks an act's words a sentence at a time
+    with the record's caller info, or private); ``by_sentence``: the TTS speaks an act's words a sentence at a time
     (``PolicyDriver``)."""
 
     policy: CallerPolicy
@@ -54,7 +53,6 @@ class LiveCaller:
     silence_check_s: float | None = None
     end_reason: str | None = None
     stats: dict[str, int] | None = None
-    record_acts: bool = True
     by_sentence: bool = False
 
 
@@ -82,8 +80,7 @@ def live_caller(b: CallerBuild, c: LiveCaller) -> Pipeline:
     clock, policy = live.clock, c.policy
 
     def on_act(act: CallerAct) -> None:
-        if c.record_acts:
-            live.rec.emit(act.to_event(clock.now()))
+        live.rec.emit(act.to_event(clock.now()))
 
     driver = PolicyDriver(
         policy,

@@ -115,8 +115,9 @@ class TraceTiming:
 def build_trace_caller(b: CallerBuild) -> Pipeline:
     """The trace caller's pipeline: the shared live caller with ears of voice activity only,
     the :class:`TracePolicy` saying the reference lines (a perturbation may add or drop lines;
-    the expected agent turns then no longer apply) with its :class:`TraceTiming`. It ends the
-    call ("trace_finished") after the last line and the agent's reply."""
+    the expected agent turns then no longer apply) with its :class:`TraceTiming`; each line is
+    a ``caller_act`` event. It ends the call ("trace_finished") after the last line and the
+    agent's reply."""
     live, scfg = b.live, b.live.cfg.simulator
     tr = scfg.trace
     turns = reference_user_turns(live.call.scenario, live.call.resolver, b.tool_holds)[: tr.max_lines]
@@ -135,7 +136,6 @@ def build_trace_caller(b: CallerBuild) -> Pipeline:
             hangup_wait_s=tr.reply_timeout_s,
             turn_gap_s=tr.turn_gap_s,
             silence_check_s=tr.reply_timeout_s,
-            stats={},
-            record_acts=False,
+            stats={},  # not in the record: decide_ms_max is host time, and the golden call is a trace call
         ),
     )
