@@ -28,7 +28,9 @@ class ChatReply:
 
 
 class FakeChatServer:
-    def __init__(self, replies: Sequence[str | ChatReply], *, chunk_chars: int = 4, delay_s: float = 0.02) -> None:
+    def __init__(
+        self, replies: Sequence[str | ChatReply], *, chunk_chars: int = 4, delay_s: float = 0.02
+    ) -> None:
         self._replies = list(replies)
         self.chunk_chars = chunk_chars
         self.delay_s = delay_s

@@ -60,7 +60,9 @@ def test_llm_caller_opens_and_hangs_up(eva_data: Path, tmp_path: Path) -> None:
     async def the_call() -> tuple[Any, FakeChatServer]:
         async with FakeChatServer(replies) as server:
             endpoint = LLMConfig(kind="openai-compatible", base_url=server.base_url, model="fake-caller")
-            sim = llm_caller_services(call, cfg.simulator.llm, endpoint, tts=FakeTTS(f0=220.0), stt=FakeSTT(heard))
+            sim = llm_caller_services(
+                call, cfg.simulator.llm, endpoint, tts=FakeTTS(f0=220.0), stt=FakeSTT(heard)
+            )
             return await run_call(call, cfg, agent, sim, tmp_path), server
 
     record, server = run_virtual(the_call())

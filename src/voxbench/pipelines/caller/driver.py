@@ -21,13 +21,17 @@ agent spoke). The driver decides nothing itself; *when* to answer is the policy'
 The default, :class:`AnswerAtTurnEnd`, answers every ended turn at once and waits through
 silence. If the agent has not started speaking after ``no_greeting_s``, the caller opens.
 
-An act's words go to the TTS whole (``TTSSpeakFrame``: one synthesis), or, ``by_sentence``, as
-a model's reply would (the TTS splits it into sentences and speaks the first while it
-synthesises the next: the LLM caller's lines, whose first audio then comes as early as when
-the model's words were streamed to the TTS).
+An act's words go to the TTS whole (``TTSSpeakFrame``: one synthesis), or, with
+:class:`SentenceDriver`, as a model's reply would (the TTS splits it into sentences and speaks
+the first while it synthesises the next: the LLM caller's lines, whose first audio then comes
+as early as when the model's words were streamed to the TTS).
 
 A policy that thinks with a model returns an awaitable act: the driver awaits it in a task
-(frames keep flowing), and agent turns heard meanwhile are answered after it, together.
+(frames keep flowing), and agent turns heard meanwhile are answered after it, together. If the
+agent's speech interrupts the caller (its turn detection's ``InterruptionFrame``: the agent
+started a new turn) while the act is still being decided, the decision is dropped, as a model's
+streamed reply was: the policy keeps what it heard, and the reply to the agent's next turn
+covers both.
 """
 
 from __future__ import annotations
@@ -44,6 +48,7 @@ from pipecat.frames.frames import (
     CancelFrame,
     EndFrame,
     Frame,
+    InterruptionFrame,
     LLMContextFrame,
     LLMContextUserTurnFrame,
     LLMFullResponseEndFrame,
@@ -103,8 +108,7 @@ class PolicyDriver(SpeaksReplies):
     receives every act (the builder records it as a ``caller_act`` event); ``now`` is the
     call's clock (the time ``respond`` is given); ``stats`` counts acts, silent waits, agent
     turns heard, replies deferred, turns let pass while the caller's line was being said and
-    the slowest decision (``decide_ms_max``, host milliseconds); ``by_sentence``: how the
-    words go to the TTS (see the module docstring)."""
+    the slowest decision (``decide_ms_max``, host milliseconds)."""
 
     def __init__(
         self,
@@ -115,12 +119,10 @@ class PolicyDriver(SpeaksReplies):
         stats: dict[str, int] | None = None,
         silence_check_s: float | None = None,
         now: Callable[[], float] = loop_now,
-        by_sentence: bool = False,
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
         self.policy = policy
-        self.by_sentence = by_sentence
         self.now = now
         self.on_act = on_act
         self.no_greeting_s = no_greeting_s
@@ -154,6 +156,10 @@ class PolicyDriver(SpeaksReplies):
             self._agent_spoke = self._agent_speaking = True
             await self._cancel_reply_timer()  # the agent goes on: its whole turn gets the reply
             await self._cancel_silence_timer()
+        elif isinstance(frame, InterruptionFrame) and self._deciding is not None:
+            await self.cancel_task(self._deciding)  # the agent goes on before the caller answered
+            self._deciding = None
+            self.stats["decisions_dropped"] = self.stats.get("decisions_dropped", 0) + 1
         elif isinstance(frame, UserStoppedSpeakingFrame | VADUserStoppedSpeakingFrame):
             self._agent_speaking = False
         elif isinstance(frame, BotStoppedSpeakingFrame):
@@ -269,12 +275,7 @@ class PolicyDriver(SpeaksReplies):
             await self._reply()  # turns the agent took while it thought, due now
 
     async def _say(self, text: str) -> None:
-        if not self.by_sentence:
-            await self.push_frame(TTSSpeakFrame(text))
-            return
-        await self.push_frame(LLMFullResponseStartFrame())
-        await self.push_frame(LLMTextFrame(text))
-        await self.push_frame(LLMFullResponseEndFrame())
+        await self.push_frame(TTSSpeakFrame(text))
 
     def _note_decision(self, t0: float) -> None:
         ms = round((time.perf_counter() - t0) * 1000.0)
@@ -293,3 +294,13 @@ class PolicyDriver(SpeaksReplies):
             self.stats["waits"] += 1
         if act.ends_call:
             await self.push_frame(HangUpFrame(after_words=bool(act.text)))
+
+
+class SentenceDriver(PolicyDriver):
+    """A :class:`PolicyDriver` that gives an act's words to the TTS as a model's reply (the
+    TTS speaks them a sentence at a time; the recorder keeps them as the caller's utterance)."""
+
+    async def _say(self, text: str) -> None:
+        await self.push_frame(LLMFullResponseStartFrame())
+        await self.push_frame(LLMTextFrame(text))
+        await self.push_frame(LLMFullResponseEndFrame())

@@ -22,7 +22,7 @@ from pipecat.processors.audio.vad_processor import VADProcessor
 from pipecat.processors.frame_processor import FrameProcessor
 from pipecat.turns.user_start import TranscriptionUserTurnStartStrategy, VADUserTurnStartStrategy
 
-from voxbench.pipelines.caller.driver import PolicyDriver, TurnTiming
+from voxbench.pipelines.caller.driver import PolicyDriver, SentenceDriver, TurnTiming
 from voxbench.pipelines.caller.frame import caller_pipeline
 from voxbench.pipelines.caller.policy import CallerAct, CallerPolicy
 from voxbench.pipelines.caller.registry import CallerBuild, caller_entry
@@ -82,7 +82,7 @@ def live_caller(b: CallerBuild, c: LiveCaller) -> Pipeline:
     def on_act(act: CallerAct) -> None:
         live.rec.emit(act.to_event(clock.now()))
 
-    driver = PolicyDriver(
+    driver = (SentenceDriver if c.by_sentence else PolicyDriver)(
         policy,
         on_act,
         c.no_greeting_s,
@@ -90,7 +90,6 @@ def live_caller(b: CallerBuild, c: LiveCaller) -> Pipeline:
         c.stats,
         c.silence_check_s,
         now=clock.now,
-        by_sentence=c.by_sentence,
     )
 
     def end() -> None:

@@ -55,7 +55,9 @@ async def read_reply(stream: Any) -> tuple[str, bool]:
                 continue
             if delta.content:
                 words.append(delta.content)
-            end = end or any(tc.function is not None and tc.function.name == END_CALL for tc in delta.tool_calls or [])
+            end = end or any(
+                tc.function is not None and tc.function.name == END_CALL for tc in delta.tool_calls or []
+            )
     finally:
         closer = getattr(stream, "close", None) or getattr(stream, "aclose", None)
         if closer is not None:
@@ -80,7 +82,9 @@ class LLMCallerPolicy:
         stats: dict[str, int] | None = None,
     ) -> None:
         if not callable(getattr(llm, "get_chat_completions", None)):
-            raise ValueError(f"the LLM caller needs an OpenAI-compatible chat service, not {type(llm).__name__}")
+            raise ValueError(
+                f"the LLM caller needs an OpenAI-compatible chat service, not {type(llm).__name__}"
+            )
         self.llm = llm
         self.opening = opening
         self.context = LLMContext(tools=tools) if tools is not None else LLMContext()
@@ -123,7 +127,13 @@ class LLMCallerPolicy:
         rule = GAVE_UP if GAVE_UP in rules else END if end else REPLY if words else SILENT
         kind = "end" if end else "answer" if words else "wait"
         act = CallerAct(
-            turn=self.agent_turns, kind=kind, text=words, rule=rule, rules=rules, classifier="llm", ends_call=end
+            turn=self.agent_turns,
+            kind=kind,
+            text=words,
+            rule=rule,
+            rules=rules,
+            classifier="llm",
+            ends_call=end,
         )
         return self._acted(act)
 

@@ -126,7 +126,9 @@ def build_trace_caller(b: CallerBuild) -> Pipeline:
         lines = b.caller_side.lines(lines)
     policy = TracePolicy(lines, [t.agent_turns for t in turns] if tr.follow_trace_turns else None)
     # a hold wait must end while the caller's voice can still beat the inactivity limit
-    hold_wait_s = min(tr.hold_gap_s, tr.reply_timeout_s, max(tr.turn_gap_s, live.cfg.limits.inactivity_s - 2.0))
+    hold_wait_s = min(
+        tr.hold_gap_s, tr.reply_timeout_s, max(tr.turn_gap_s, live.cfg.limits.inactivity_s - 2.0)
+    )
     return live_caller(
         b,
         LiveCaller(
