@@ -109,7 +109,7 @@ def reply_delay(
 
 
 class GoalTiming:
-    """When the goal caller answers (:class:`~voxbench.pipelines.caller.words_driver.TurnTiming`).
+    """When the goal caller answers (:class:`~voxbench.pipelines.caller.driver.TurnTiming`).
 
     A turn that asks something is answered at once. One that asks nothing yet ("Hello.",
     "Let me look that up.", "Done.") is answered only after ``statement_wait_s`` of agent
