@@ -134,3 +134,16 @@ def test_trace_timing_waits_out_a_short_turn_while_more_are_due() -> None:
     assert timing.reply_delay("hello", (HeardTurn("hello"),)) == 0.0  # words, no speech time: answer
     assert timing.restates("", policy.acts[-1])  # by voice alone a turn over its line is no reply
     assert timing.on_silence() is not None and policy.next_line == 2
+
+
+def test_a_line_the_tts_never_says_stops_masking_the_agents_turns() -> None:
+    policy = TracePolicy(["Hi.", "QX7T4M.", "Bye."])
+    timing = TraceTiming(policy, TraceSimConfig(), hold_wait_s=6.0)
+    driver = PolicyDriver(policy, lambda act: None, no_greeting_s=60.0, timing=timing)
+    heard = AgentTurnFrame(speech_s=3.0)
+    frames = [heard, SleepFrame(sleep=2.0), heard, SleepFrame(sleep=9.0), heard, SleepFrame(sleep=0.1)]
+    down, _ = run_virtual(run_test(driver, frames_to_send=frames))  # type: ignore[arg-type]
+    # no audio ever started: the turn 2 s after "Hi." was taken as over its line, the one
+    # 11 s after it (SILENT_TTS_S) as a reply
+    assert [f.text for f in down if isinstance(f, TTSSpeakFrame)] == ["Hi.", "QX7T4M."]
+    assert driver.stats["overlapped_asks"] == 1

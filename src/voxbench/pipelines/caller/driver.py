@@ -44,6 +44,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from pipecat.frames.frames import (
+    BotStartedSpeakingFrame,
     BotStoppedSpeakingFrame,
     CancelFrame,
     EndFrame,
@@ -100,6 +101,10 @@ class AnswerAtTurnEnd:
         return None
 
 
+SILENT_TTS_S = 10.0
+"""A line whose audio has not started this long after it was sent is taken as never said (the
+TTS produced nothing), so the agent's turns count as replies again."""
+
 STAT_KEYS = ("acts", "waits", "agent_turns_heard", "replies_deferred", "decide_ms_max", "overlapped_asks")
 
 
@@ -134,6 +139,7 @@ class PolicyDriver(SpeaksReplies):
         self._acted = False  # the caller has opened (by its own act or in reply to the agent)
         self._heard: list[HeardTurn] = []  # agent turns since the caller's last act
         self._line_in_flight: CallerAct | None = None  # an act whose words are not all said yet
+        self._line_sent: float | None = None  # when that line went to the TTS, until its audio starts
         self._agent_spoke = False
         self._agent_speaking = False
         self._open_timer: asyncio.Task[None] | None = None
@@ -162,6 +168,8 @@ class PolicyDriver(SpeaksReplies):
             self.stats["decisions_dropped"] = self.stats.get("decisions_dropped", 0) + 1
         elif isinstance(frame, UserStoppedSpeakingFrame | VADUserStoppedSpeakingFrame):
             self._agent_speaking = False
+        elif isinstance(frame, BotStartedSpeakingFrame):
+            self._line_sent = None
         elif isinstance(frame, BotStoppedSpeakingFrame):
             said, self._line_in_flight = self._line_in_flight, None  # its own line has been said
             if self._silence_timer is not None or (said is not None and self._waiting()):
@@ -228,6 +236,8 @@ class PolicyDriver(SpeaksReplies):
     async def _agent_turn(self, turn: HeardTurn) -> None:
         if self.policy.ended:
             return
+        if self._line_sent is not None and self.now() - self._line_sent >= SILENT_TTS_S:
+            self._line_in_flight = self._line_sent = None  # the TTS said nothing: carry on
         act = self._line_in_flight
         if not self._heard and act is not None and self.timing.restates(turn.text, act):
             self.stats["overlapped_asks"] += 1
@@ -288,7 +298,7 @@ class PolicyDriver(SpeaksReplies):
         if not act.ends_call:
             await self._start_silence_timer()
         if act.text:
-            self._line_in_flight = act
+            self._line_in_flight, self._line_sent = act, self.now()
             await self._say(act.text)
         else:
             self.stats["waits"] += 1
