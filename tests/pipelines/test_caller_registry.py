@@ -218,6 +218,7 @@ def test_the_llm_caller_is_a_caller_policy() -> None:
     assert isinstance(policy, CallerPolicy)
     assert not policy.ended and policy.end_reason is None
     assert policy.open().text == "Hi, I need to add a bag."
+    assert policy.classifier == "llm:fake"  # its acts say which model decided them
     with pytest.raises(ValueError, match="OpenAI-compatible chat service, not FakeLLM"):
         LLMCallerPolicy(FakeLLM([]), "Hi.")
 

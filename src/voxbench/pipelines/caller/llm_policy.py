@@ -93,6 +93,8 @@ class LLMCallerPolicy:
         self.stats.setdefault("holds_waited", 0)
         self.acts: list[CallerAct] = []
         self.agent_turns = 0
+        settings = getattr(llm, "settings", None)
+        self.classifier = f"llm:{getattr(settings, 'model', None) or type(llm).__name__}"
 
     @property
     def ended(self) -> bool:
@@ -132,7 +134,7 @@ class LLMCallerPolicy:
             text=words,
             rule=rule,
             rules=rules,
-            classifier="llm",
+            classifier=self.classifier,
             ends_call=end,
         )
         return self._acted(act)
