@@ -3,8 +3,8 @@
 Real services (pipecat's ``OpenAILLMService`` and our subclasses) talk to it over HTTP, so the
 request a model would get (messages, ``response_format``) and the streamed reply path are the
 real ones. Each request is answered with the next scripted reply, streamed as SSE chunks of a
-few characters; every request body is kept in ``requests``, and ``abandoned`` counts replies
-the client stopped reading.
+few characters (a :class:`ChatReply` may add native tool calls after its text); every request
+body is kept in ``requests``, and ``abandoned`` counts replies the client stopped reading.
 """
 
 from __future__ import annotations
@@ -13,13 +13,24 @@ import asyncio
 import json
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from aiohttp import web
 
 
+@dataclass(frozen=True)
+class ChatReply:
+    """A scripted reply with native tool calls (name, arguments) streamed after its text."""
+
+    text: str = ""
+    tool_calls: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+
+
 class FakeChatServer:
-    def __init__(self, replies: Sequence[str], *, chunk_chars: int = 4, delay_s: float = 0.02) -> None:
+    def __init__(
+        self, replies: Sequence[str | ChatReply], *, chunk_chars: int = 4, delay_s: float = 0.02
+    ) -> None:
         self._replies = list(replies)
         self.chunk_chars = chunk_chars
         self.delay_s = delay_s
@@ -56,7 +67,8 @@ class FakeChatServer:
     async def _chat(self, request: web.Request) -> web.StreamResponse:
         body = await request.json()
         self.requests.append(body)
-        text = self._replies.pop(0) if self._replies else ""
+        reply = self._replies.pop(0) if self._replies else ""
+        text, calls = (reply, []) if isinstance(reply, str) else (reply.text, reply.tool_calls)
         resp = web.StreamResponse(headers={"Content-Type": "text/event-stream"})
         resp.force_close()  # no keep-alive: pipecat never closes its OpenAI client's pool
         await resp.prepare(request)
@@ -65,7 +77,11 @@ class FakeChatServer:
             for i in range(0, len(text), self.chunk_chars):
                 await asyncio.sleep(self.delay_s)
                 await resp.write(self._chunk({"content": text[i : i + self.chunk_chars]}))
-            await resp.write(self._chunk({}, finish="stop"))
+            for n, (name, args) in enumerate(calls):
+                call = {"index": n, "id": f"call_{n}", "type": "function"}
+                call["function"] = {"name": name, "arguments": json.dumps(args)}
+                await resp.write(self._chunk({"tool_calls": [call]}))
+            await resp.write(self._chunk({}, finish="tool_calls" if calls else "stop"))
             await resp.write(b"data: [DONE]\n\n")
             await resp.write_eof()
         except ConnectionResetError:  # the client stopped reading (a warm-up, an interruption)

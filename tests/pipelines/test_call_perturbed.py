@@ -162,9 +162,12 @@ def test_caller_behaviour_acts_are_events(tmp_path: Path) -> None:
     )
     assert record.status == "completed", record.error
     b = read_record(tmp_path)
-    acts = [e for e in b.events if isinstance(e, CallerAct)]
+    # the behaviour's acts; the policy's own acts (its lines, each with the rule that decided
+    # it) are in the same caller_act trail
+    acts = [e for e in b.events if isinstance(e, CallerAct) and not e.rule]
     kinds = {a.kind for a in acts}
     assert "backchannel" in kinds and "barge_in" in kinds, acts
+    assert "reference_line" in {e.rule for e in b.events if isinstance(e, CallerAct)}
     assert all(a.agent_speaking for a in acts)
     barge = next(a for a in acts if a.kind == "barge_in")
     assert barge.agent_turn == 2 and barge.text == "Sorry, one thing."

@@ -1,7 +1,8 @@
 """The caller extension point: one registry keyed by kind, one default, one live endpoint
-that runs every registered kind, and a new kind added by an entry alone.
+and one driver that run every registered kind, and a new kind added by an entry alone.
 
-Live calls run over the real loopback with fake services on the virtual clock.
+Live calls run over the real loopback with fake services on the virtual clock; the LLM
+caller's model is a fake OpenAI-compatible server on the same loop.
 """
 
 from __future__ import annotations
@@ -9,22 +10,23 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from pipecat.pipeline.pipeline import Pipeline
-from pipecat.processors.aggregators.llm_context import LLMContext
-from pipecat.processors.aggregators.llm_response_universal import LLMUserAggregator
-from pipecat.processors.audio.vad_processor import VADProcessor
 from pydantic import ValidationError
 
+from tests.fakes.openai_server import FakeChatServer
 from tests.fakes.services import FakeLLM, FakeSTT, FakeTTS, Reply
 from tests.pipelines.test_call_fakes import fast_config
 from voxbench.cli.main import build_parser
 from voxbench.pipelines.bundles import AgentServices, SimulatorServices
 from voxbench.pipelines.call.runner import run_call
 from voxbench.pipelines.call.spec import SimulatorSpec
-from voxbench.pipelines.caller.frame import caller_pipeline
-from voxbench.pipelines.caller.goal_live import SpokenHangUp, goal_caller_for
+from voxbench.pipelines.caller.goal_live import goal_caller_for
+from voxbench.pipelines.caller.live import LiveCaller, live_caller
+from voxbench.pipelines.caller.llm_policy import LLMCallerPolicy
+from voxbench.pipelines.caller.llm_setup import llm_caller_services
 from voxbench.pipelines.caller.policy import CallerAct, CallerPolicy
 from voxbench.pipelines.caller.registry import (
     CALLERS,
@@ -37,7 +39,7 @@ from voxbench.pipelines.caller.registry import (
     register_caller,
 )
 from voxbench.pipelines.caller.trace_policy import TracePolicy
-from voxbench.pipelines.caller.words_driver import PolicyDriver
+from voxbench.pipelines.caller.turn_json import caller_turn_json
 from voxbench.pipelines.config import (
     CallConfig,
     GoalSimConfig,
@@ -47,12 +49,10 @@ from voxbench.pipelines.config import (
     VADConfig,
 )
 from voxbench.pipelines.scenario_input import CallScenario
-from voxbench.pipelines.turns import user_aggregator_params
-from voxbench.processors.trace_driver import TraceDriver
+from voxbench.pipelines.services import LLMConfig
 from voxbench.records import CallerAct as CallerActEvent
 from voxbench.records import Utterance, read_record
 from voxbench.scenarios import load_dataset
-from voxbench.transports.vad import make_vad
 from voxbench.transports.virtual_loop import run_virtual
 
 GREETING = "Hello! How can I help you today?"
@@ -148,39 +148,39 @@ def _agent() -> AgentServices:
     )
 
 
-def _goal() -> tuple[SimulatorConfig, SimulatorServices]:
+def _goal(server: FakeChatServer) -> tuple[SimulatorConfig, SimulatorServices]:
     sim = SimulatorServices(tts=FakeTTS(f0=220.0), stt=FakeSTT([GREETING, ASK, DONE, "Goodbye."]))
     return SimulatorConfig(kind="goal", vad=VAD, goal=GoalSimConfig(turn=TURN, statement_wait_s=0.5)), sim
 
 
-def _trace() -> tuple[SimulatorConfig, SimulatorServices]:
+def _trace(server: FakeChatServer) -> tuple[SimulatorConfig, SimulatorServices]:
     cfg = fast_config().simulator.model_copy(update={"kind": "trace"})
     cfg.trace.max_lines = 2
     return cfg, SimulatorServices(tts=FakeTTS(f0=220.0))
 
 
-def _llm() -> tuple[SimulatorConfig, SimulatorServices]:
-    sim = SimulatorServices(
-        tts=FakeTTS(f0=220.0),
-        stt=FakeSTT([GREETING, ASK, DONE] * 3),
-        llm=FakeLLM(
-            [
-                Reply("Q X seven T four M, last name Whitfield."),
-                Reply("No, that's all. Goodbye.", tool_calls=[("end_call", {"reason": "done"})]),
-                Reply("Goodbye.", tool_calls=[("end_call", {})]),
-            ]
-        ),
-    )
-    return SimulatorConfig(kind="llm", vad=VAD, llm=LLMSimConfig(reply_format="tools", turn=TURN)), sim
+LLM_REPLIES = [
+    caller_turn_json("(warm-up)"),
+    caller_turn_json("Q X seven T four M, last name Whitfield."),
+    caller_turn_json("No, that's all. Goodbye.", end_call=True),
+]
 
 
-FAKES: dict[str, tuple[Callable[[], tuple[SimulatorConfig, SimulatorServices]], str]] = {
+def _llm(server: FakeChatServer) -> tuple[SimulatorConfig, SimulatorServices]:
+    cfg = SimulatorConfig(kind="llm", vad=VAD, llm=LLMSimConfig(turn=TURN))
+    endpoint = LLMConfig(kind="openai-compatible", base_url=server.base_url, model="fake-caller")
+    stt = FakeSTT([GREETING, ASK, DONE] * 3)
+    return cfg, llm_caller_services(_call(), cfg.llm, endpoint, tts=FakeTTS(f0=220.0), stt=stt)
+
+
+FAKES: dict[str, tuple[Callable[[FakeChatServer], tuple[SimulatorConfig, SimulatorServices]], str]] = {
     "goal": (_goal, "end_call"),
     "trace": (_trace, "trace_finished"),
     "llm": (_llm, "end_call"),
 }
-"""Fake services for each registered kind and how its call ends: a kind added to the registry
-without its fakes here fails :func:`test_every_registered_kind_has_fakes`."""
+"""Fake services for each registered kind (given the fake model server, which only the LLM
+caller talks to) and how its call ends: a kind added to the registry without its fakes here
+fails :func:`test_every_registered_kind_has_fakes`."""
 
 
 def test_every_registered_kind_has_fakes() -> None:
@@ -191,14 +191,36 @@ def test_every_registered_kind_has_fakes() -> None:
 def test_the_live_endpoint_runs_each_kind(kind: str, tmp_path: Path) -> None:
     make, end_reason = FAKES[kind]
     cfg = fast_config()
-    cfg.simulator, sim = make()
-    call = _call()
-    record = run_virtual(run_call(call, cfg, _agent(), sim, tmp_path))
+
+    async def the_call() -> Any:
+        async with FakeChatServer(LLM_REPLIES) as server:
+            cfg.simulator, sim = make(server)
+            return await run_call(_call(), cfg, _agent(), sim, tmp_path)
+
+    record = run_virtual(the_call())
     assert record.status == "completed", record.error
     assert record.simulator.kind == kind
     assert record.end_reason == end_reason
-    said = [e.text for e in read_record(tmp_path).events if isinstance(e, Utterance) and e.channel == "user"]
+    events = read_record(tmp_path).events
+    said = [e.text for e in events if isinstance(e, Utterance) and e.channel == "user"]
     assert said and said[0].strip()
+    # one driver: every kind's acts are in the record, the one that ended the call last
+    acts = [e for e in events if isinstance(e, CallerActEvent) and e.rule]
+    assert acts and acts[0].kind == "open" and acts[-1].ends_call
+    assert [a.text for a in acts if a.text] == said
+
+
+def test_the_llm_caller_is_a_caller_policy() -> None:
+    cfg = LLMSimConfig()
+    endpoint = LLMConfig(kind="openai-compatible", base_url="http://127.0.0.1:9/v1", model="fake")
+    services = llm_caller_services(_call(), cfg, endpoint, tts=FakeTTS(), stt=None)
+    policy = LLMCallerPolicy(services.llm, "Hi, I need to add a bag.")
+    assert isinstance(policy, CallerPolicy)
+    assert not policy.ended and policy.end_reason is None
+    assert policy.open().text == "Hi, I need to add a bag."
+    assert policy.classifier == "llm:fake"  # its acts say which model decided them
+    with pytest.raises(ValueError, match="OpenAI-compatible chat service, not FakeLLM"):
+        LLMCallerPolicy(FakeLLM([]), "Hi.")
 
 
 # -- a new kind is one entry ----------------------------------------------------------------------
@@ -238,17 +260,10 @@ class _OneLine:
 
 
 def build_one_line_caller(b: CallerBuild) -> Pipeline:
-    """The plug-in's pipeline: the trace caller's VAD turn-taking around its own policy."""
-    live = b.live
+    """The plug-in's pipeline: the shared live caller around its own policy (its entry hears
+    by voice activity only, so it gets the VAD ears; the default timing answers at once)."""
     policy = _OneLine("Hi, I would like to add a checked bag.")
-    driver = TraceDriver(
-        policy,
-        live.cfg.simulator.trace,
-        lambda: live.control.end(policy.end_reason or "", t=live.clock.now()),
-    )
-    return caller_pipeline(
-        b, [VADProcessor(vad_analyzer=make_vad(live.cfg.simulator.vad, live.cfg.wire.sample_rate)), driver]
-    )
+    return live_caller(b, LiveCaller(policy, None, no_greeting_s=5.0, hangup_wait_s=5.0))
 
 
 def test_a_new_kind_is_one_registry_entry(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -270,24 +285,15 @@ def test_a_new_kind_is_one_registry_entry(tmp_path: Path, monkeypatch: pytest.Mo
 
 
 def build_trace_on_words_caller(b: CallerBuild) -> Pipeline:
-    """A plug-in: the reference lines (the trace policy) in the word-hearing driver the goal
-    caller runs in, with the default timing (answer each ended agent turn at once)."""
-    live = b.live
-    if b.services.stt is None:
-        raise ValueError("this caller hears words: it needs an stt service")
-    scfg = live.cfg.simulator
+    """A plug-in: the reference lines (the trace policy) on the same driver, its entry hearing
+    words (the STT and turn detection the goal caller has), answering each ended agent turn."""
     policy = TracePolicy(["Hi, I need to add a checked bag.", "QX7T4M, Whitfield.", "No, thanks."])
-    turns = LLMUserAggregator(
-        LLMContext(), params=user_aggregator_params(scfg.vad, scfg.goal.turn, live.cfg.wire.sample_rate)
+    return live_caller(
+        b, LiveCaller(policy, None, no_greeting_s=5.0, hangup_wait_s=5.0, turn=b.live.cfg.simulator.goal.turn)
     )
-    driver = PolicyDriver(
-        policy, lambda act: live.rec.emit(act.to_event(live.clock.now())), 5.0, now=live.clock.now
-    )
-    hang_up = SpokenHangUp(lambda: live.control.end(policy.end_reason or "", t=live.clock.now()), 5.0)
-    return caller_pipeline(b, [b.services.stt, turns, driver, hang_up])
 
 
-def test_the_word_driver_runs_any_policy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_driver_runs_any_policy_on_either_ears(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     entry = CallerEntry(
         "trace-words",
         "the reference lines, answering each ended agent turn it hears",

@@ -4,7 +4,7 @@ The caller's real service (``make_caller_llm``) sends real HTTP requests; the fa
 streams scripted ``{"customer_says", "end_call"}`` replies. Checks: the prompt is
 warmed before the call, the request framing (transcript from the caller's side, JSON
 ``response_format``), only the words are spoken and recorded, a hold line gets no reply, and
-``end_call`` hangs up after the goodbye was spoken.
+``end_call`` hangs up after the goodbye was spoken; every act is a ``caller_act`` event.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from voxbench.pipelines.caller.turn_json import caller_turn_json
 from voxbench.pipelines.config import CallConfig, LLMSimConfig, SimulatorConfig, TurnConfig, VADConfig
 from voxbench.pipelines.services import LLMConfig
 from voxbench.processors.speech_onset import detect_segments
-from voxbench.records import LLMText, ToolCall, Utterance, read_record
+from voxbench.records import CallerAct, LLMText, ToolCall, Utterance, read_record
 from voxbench.transports.virtual_loop import run_virtual
 
 GOODBYE = "No, that's all. Thanks, goodbye."
@@ -89,8 +89,11 @@ def test_json_caller_answers_waits_through_a_hold_and_hangs_up_after_goodbye(
 
     assert record.status == "completed", record.error
     assert record.end_reason == "end_call"
-    stats = {"turns": 2, "not_json": 0, "echo_retries": 0, "gave_up": 0, "holds_waited": 1}
-    assert record.simulator.caller_stats == stats
+    stats = record.simulator.caller_stats
+    service = {"turns": 2, "not_json": 0, "echo_retries": 0, "gave_up": 0, "holds_waited": 1}
+    assert {k: stats[k] for k in service} == service
+    # the driver every caller runs on: four acts, one of them the silent wait through the hold
+    assert (stats["acts"], stats["waits"], stats["agent_turns_heard"]) == (4, 1, 4)
     assert record.simulator.caller_unspoken == []
     assert len(record.simulator.prompt_sha256 or "") == 16
     # the whole prompt is kept in the record (voxbench call no longer prints it)
@@ -100,6 +103,13 @@ def test_json_caller_answers_waits_through_a_hold_and_hangs_up_after_goodbye(
     said = [e.text for e in ev if isinstance(e, Utterance)]
     assert said == [opening, "383S8U, last name Park.", GOODBYE]  # words only, never the JSON
     assert not any("customer_says" in e.text for e in ev if isinstance(e, LLMText))
+    acts = [(e.kind, e.rule, e.ends_call) for e in ev if isinstance(e, CallerAct) and e.rule]
+    assert acts == [
+        ("open", "starting_utterance", False),
+        ("answer", "model_reply", False),
+        ("wait", "agent_hold", False),
+        ("end", "model_end_call", True),
+    ]
     # end_call is the caller's, not one of the agent's tools
     assert [e.name for e in ev if isinstance(e, ToolCall)] == ["get_reservation"]
 

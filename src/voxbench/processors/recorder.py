@@ -41,6 +41,7 @@ from pipecat.services.llm_service import LLMService
 from pipecat.transports.base_input import BaseInputTransport
 
 from voxbench.processors.audio_track import Placement, TimelineTrack
+from voxbench.processors.caller_turns import SpeaksReplies
 from voxbench.processors.clock import ConversationClock
 from voxbench.processors.fallback_nudge import FallbackNudgeFrame
 from voxbench.processors.speech_onset import EnergyOnsetDetector, OnsetConfig
@@ -68,6 +69,9 @@ from voxbench.records import (
     Yield,
 )
 from voxbench.records.events import Channel, Side
+
+REPLY_SOURCES = (LLMService, SpeaksReplies)
+"""Whose reply frames are words meant to be said: a model's, or a caller driver's."""
 
 _OTHER: dict[str, Channel] = {"agent": "user", "user": "agent"}
 
@@ -221,13 +225,13 @@ class RecorderObserver(BaseObserver):
             return Transcript(t=t, side=s, channel=self.heard, text=frame.text, final=False)
         if isinstance(frame, TranscriptionFrame):
             return Transcript(t=t, side=s, channel=self.heard, text=frame.text, final=True)
-        if isinstance(frame, LLMFullResponseStartFrame) and isinstance(source, LLMService):
+        if isinstance(frame, LLMFullResponseStartFrame) and isinstance(source, REPLY_SOURCES):
             self._llm_text = []
             return None
-        if isinstance(frame, LLMTextFrame) and isinstance(source, LLMService):
+        if isinstance(frame, LLMTextFrame) and isinstance(source, REPLY_SOURCES):
             self._llm_text.append(frame.text)
             return None
-        if isinstance(frame, LLMFullResponseEndFrame) and isinstance(source, LLMService):
+        if isinstance(frame, LLMFullResponseEndFrame) and isinstance(source, REPLY_SOURCES):
             text = "".join(self._llm_text).strip()
             self._llm_text = []
             if text and s == "user":  # the caller's LLM text is what it means to say

@@ -1,4 +1,5 @@
-"""How the trace caller takes turns (pure pydantic; the processor is :mod:`.trace_driver`)."""
+"""How the trace caller takes turns (pure pydantic). Its ear is :class:`.caller_turns.VoiceTurns`,
+its timing ``pipelines/caller/trace_simulator.TraceTiming``."""
 
 from __future__ import annotations
 

@@ -1,27 +1,22 @@
 """The goal caller live: hears the agent through its STT, decides by its goal, speaks with its voice.
 
 The decision is :class:`~voxbench.pipelines.caller.goal.policy.GoalCaller`'s, the same one
-`voxbench caller check` measures in text; this module only gives it ears, a mouth and a hand
-on the phone:
+`voxbench caller check` measures in text; this module gives it its timing (:class:`GoalTiming`)
+and builds it on the pipeline every caller shares (:func:`~voxbench.pipelines.caller.live.live_caller`):
 
-    wire in -> (gap fill) -> STT -> turn detection -> GoalDriver -> hang-up -> TTS -> wire out
+    wire in -> (gap fill) -> STT -> turn detection -> PolicyDriver -> hang-up -> TTS -> wire out
 
 * **ears**: the caller's STT transcribes the agent and pipecat's user-turn aggregator (VAD +
-  smart-turn or a silence timeout, ``GoalSimConfig.turn``) says when an agent turn has ended;
-  its ``LLMContextUserTurnFrame`` carries the turn's words to the driver. No LLM runs: the
-  aggregator's context frames are dropped.
+  smart-turn or a silence timeout, ``GoalSimConfig.turn``) says when an agent turn has ended.
 * **decision**: at the end of each agent turn that asks something (or, for one that asks
-  nothing yet, once the agent has stayed quiet: :class:`GoalTiming`) the driver (the
-  :class:`~voxbench.pipelines.caller.words_driver.PolicyDriver` every word-hearing caller
-  policy runs in) asks the policy for one act over everything the agent said since the
-  caller last spoke. The act's
+  nothing yet, once the agent has stayed quiet: :class:`GoalTiming`) the driver asks the
+  policy for one act over everything the agent said since the caller last spoke. The act's
   words (its phrasing seeded by the call's attempt seed) go to the TTS whole, and the act
   itself is recorded as a ``caller_act`` event: the rule that fired, every classifier match,
   the fact keys disclosed, the option chosen, whether it hangs up. A ``wait`` act (the agent
   asked to hold) says nothing.
-* **hand on the phone**: an act that ends the call is followed by a :class:`HangUpFrame`;
-  :class:`SpokenHangUp` ends the call through ``CallControl`` once the goodbye has been
-  spoken, so the agent hears it whole.
+* **hand on the phone**: an act that ends the call ends it once the goodbye has been spoken,
+  so the agent hears it whole.
 
 If the agent has not started speaking after ``no_greeting_s``, the caller opens with its
 starting utterance (a greeting that started late, as Piper's first audio can on loaded cores,
@@ -30,25 +25,19 @@ still gets the opening at its end, not over it).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from pipecat.frames.frames import Frame, TTSSpeakFrame
 from pipecat.pipeline.pipeline import Pipeline
-from pipecat.processors.aggregators.llm_context import LLMContext
-from pipecat.processors.aggregators.llm_response_universal import LLMUserAggregator
-from pipecat.processors.frame_processor import FrameDirection
-from pipecat.turns.user_start import TranscriptionUserTurnStartStrategy, VADUserTurnStartStrategy
 
-from voxbench.pipelines.caller.frame import caller_pipeline
+from voxbench.pipelines.caller.driver import HeardTurn, PolicyDriver
 from voxbench.pipelines.caller.goal.acts import CallerAct
 from voxbench.pipelines.caller.goal.classify import ANYTHING_ELSE_OFFERED, classify
 from voxbench.pipelines.caller.goal.policy import GoalCaller, GoalCallerConfig
+from voxbench.pipelines.caller.live import LiveCaller, live_caller
 from voxbench.pipelines.caller.registry import CallerBuild
-from voxbench.pipelines.caller.words_driver import PolicyDriver
 from voxbench.pipelines.config import GoalSimConfig
 from voxbench.pipelines.scenario_input import CallScenario
-from voxbench.pipelines.turns import user_aggregator_params
 from voxbench.processors.caller_turns import CallerHangUp
 from voxbench.scenarios import Scenario
 
@@ -63,16 +52,8 @@ __all__ = [
     "reply_delay",
 ]
 
-
-class SpokenHangUp(CallerHangUp):
-    """:class:`CallerHangUp` for words given whole (``TTSSpeakFrame``) rather than LLM text:
-    a goodbye with words is waited for until its audio has started, then played out."""
-
-    async def process_frame(self, frame: Frame, direction: FrameDirection) -> None:
-        if isinstance(frame, TTSSpeakFrame) and direction == FrameDirection.DOWNSTREAM:
-            self._words = bool(frame.text.strip())
-            self._words_started = False
-        await super().process_frame(frame, direction)
+SpokenHangUp = CallerHangUp
+"""The hang-up every caller shares (it waits for words given whole as well as for LLM text)."""
 
 
 _MAY_GO_ON = {"statement", "completed", "readback", "hold"}
@@ -128,7 +109,7 @@ def reply_delay(
 
 
 class GoalTiming:
-    """When the goal caller answers (:class:`~voxbench.pipelines.caller.words_driver.TurnTiming`).
+    """When the goal caller answers (:class:`~voxbench.pipelines.caller.driver.TurnTiming`).
 
     A turn that asks something is answered at once. One that asks nothing yet ("Hello.",
     "Let me look that up.", "Done.") is answered only after ``statement_wait_s`` of agent
@@ -142,7 +123,7 @@ class GoalTiming:
     def __init__(self, caller: GoalCaller, waits: GoalSimConfig) -> None:
         self.caller, self.waits = caller, waits
 
-    def reply_delay(self, heard: str) -> float:
+    def reply_delay(self, heard: str, turns: Sequence[HeardTurn] = ()) -> float:
         w = self.waits
         return reply_delay(self.caller, heard, w.statement_wait_s, w.fragment_wait_s, w.done_wait_s)
 
@@ -190,33 +171,26 @@ def goal_caller_for(call: CallScenario, seed: int) -> GoalCaller:
 
 
 def build_goal_caller(b: CallerBuild) -> Pipeline:
-    """The goal caller's pipeline: its STT and turn detection, a :class:`GoalDriver` around the
-    policy (phrasings seeded by the call's attempt seed; every act recorded as a ``caller_act``
-    event), the spoken hang-up, its voice."""
-    live, services = b.live, b.services
-    if services.stt is None:
-        raise ValueError("the goal caller needs an stt service to hear the agent")
-    cfg, clock = live.cfg, live.clock
+    """The goal caller's pipeline: the shared live caller around the policy (phrasings seeded
+    by the call's attempt seed) with its :class:`GoalTiming`; the call ends "end_call"."""
+    live = b.live
+    cfg = live.cfg
     gcfg = cfg.simulator.goal
     caller = goal_caller_for(live.call, b.seed)
-    params = user_aggregator_params(cfg.simulator.vad, gcfg.turn, cfg.wire.sample_rate)
-    strategies = params.user_turn_strategies
-    if not gcfg.yields_to_agent and strategies is not None:  # the agent does not cut the caller's line
-        strategies.start = [
-            VADUserTurnStartStrategy(enable_interruptions=False),
-            TranscriptionUserTurnStartStrategy(enable_interruptions=False),
-        ]
-    user_agg = LLMUserAggregator(LLMContext(), params=params)
-    driver = GoalDriver(
-        caller,
-        lambda act: live.rec.emit(act.to_event(clock.now())),
-        gcfg,
-        services.info.caller_stats,
-        # off when the call's inactivity limit would end the call first
-        silence_check_s=gcfg.silence_check_s
-        if gcfg.silence_check_s + 10.0 <= cfg.limits.inactivity_s
-        else None,
-        now=clock.now,
+    return live_caller(
+        b,
+        LiveCaller(
+            caller,
+            GoalTiming(caller, gcfg),
+            gcfg.no_greeting_s,
+            gcfg.hangup_wait_s,
+            turn=gcfg.turn,
+            yields_to_agent=gcfg.yields_to_agent,
+            # off when the call's inactivity limit would end the call first
+            silence_check_s=gcfg.silence_check_s
+            if gcfg.silence_check_s + 10.0 <= cfg.limits.inactivity_s
+            else None,
+            end_reason="end_call",
+            stats=b.services.info.caller_stats,
+        ),
     )
-    hang_up = SpokenHangUp(lambda: live.control.end("end_call", t=clock.now()), gcfg.hangup_wait_s)
-    return caller_pipeline(b, [services.stt, user_agg, driver, hang_up])

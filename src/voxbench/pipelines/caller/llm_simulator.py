@@ -1,9 +1,12 @@
 """The LLM caller: hears the agent (its own STT), thinks with an LLM, speaks with its own voice.
 
 Driven by the scenario's goal, decision tree, known facts and persona
-(:mod:`voxbench.pipelines.caller.prompt`). It opens with the scenario's starting utterance,
-answers only what it is asked, waits silently through the agent's hold lines ("One moment
-please."), gives up instead of looping, and hangs up once its goodbye has been spoken.
+(:mod:`voxbench.pipelines.caller.prompt`). Its decisions are an
+:class:`~voxbench.pipelines.caller.llm_policy.LLMCallerPolicy` (it opens with the scenario's
+starting utterance, answers what it is asked, waits silently through the agent's hold lines
+("One moment please."), gives up instead of looping), run by the driver every caller shares
+(:func:`~voxbench.pipelines.caller.live.live_caller`: it answers each ended agent turn, and
+hangs up once its goodbye has been spoken).
 
 Two reply formats (``LLMSimConfig.reply_format``):
 
@@ -12,52 +15,42 @@ Two reply formats (``LLMSimConfig.reply_format``):
   (:mod:`voxbench.pipelines.caller.llm_service`); only ``customer_says`` is spoken. Needs a service
   from :func:`~voxbench.pipelines.caller.llm_service.make_caller_llm`. The one small local models
   manage (offline default: Qwen2.5-Coder-1.5B on its own llama.cpp server).
-* ``tools``: the model talks in pipecat's chat context and hangs up with a native
-  ``end_call`` tool. For capable cloud models; small local models break character this way.
+* ``tools``: the model talks in a chat context and hangs up with a native ``end_call`` tool.
+  For capable cloud models; small local models break character this way.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
 from pipecat.adapters.llm.schemas.function_schema import FunctionSchema
 from pipecat.adapters.llm.schemas.tools_schema import ToolsSchema
-from pipecat.frames.frames import (
-    FunctionCallResultProperties,
-)
 from pipecat.pipeline.pipeline import Pipeline
 from pipecat.processors.aggregators.llm_context import LLMContext
-from pipecat.processors.aggregators.llm_response_universal import LLMContextAggregatorPair
-from pipecat.processors.frame_processor import FrameProcessor
-from pipecat.services.llm_service import FunctionCallParams
 
 from voxbench.pipelines.bundles import SimulatorServices
-from voxbench.pipelines.caller.frame import caller_pipeline
+from voxbench.pipelines.caller.live import LiveCaller, live_caller
+from voxbench.pipelines.caller.llm_policy import LLMCallerPolicy, agent_asked_to_wait
 from voxbench.pipelines.caller.llm_service import CallerLLMService
-from voxbench.pipelines.caller.prompt import call_lines, is_hold_line, simulator_prompt
+from voxbench.pipelines.caller.prompt import simulator_prompt
 from voxbench.pipelines.caller.registry import CallerBuild
 from voxbench.pipelines.caller.turn_json import END_CALL
-from voxbench.pipelines.turns import user_aggregator_params
 from voxbench.pipelines.warmup import warm_up
-from voxbench.processors.caller_turns import CallerHangUp, CallerTurnGate, HangUpFrame, OpeningLine
 from voxbench.records.stage import note_stage
 
 __all__ = [
     "END_CALL",
-    "CallerHangUp",
-    "CallerTurnGate",
-    "OpeningLine",
+    "agent_asked_to_wait",
     "build_llm_caller",
     "prepare_before_clock",
     "simulator_prompt",
     "warm_up_llm_caller",
 ]
 
-
-def agent_asked_to_wait(context: Any) -> bool:
-    """Whether the agent's last turn in ``context`` only asks the caller to wait (a hold line)."""
-    lines = call_lines(context.get_messages())
-    return is_hold_line(lines[-1][1] if lines and lines[-1][0] == "Agent" else "")
+END_CALL_TOOL = FunctionSchema(
+    name=END_CALL,
+    description="Hang up the phone. Call it right after saying goodbye.",
+    properties={"reason": {"type": "string", "description": "why you are hanging up"}},
+    required=[],
+)
 
 
 async def warm_up_llm_caller(services: SimulatorServices) -> float | None:
@@ -76,48 +69,35 @@ async def prepare_before_clock(b: CallerBuild) -> None:
 
 
 def build_llm_caller(b: CallerBuild) -> Pipeline:
-    """The LLM caller's pipeline: wire in -> STT -> turns -> opening/gate -> LLM -> hang-up -> TTS -> wire out."""
-    call, services, cfg = b.live.call, b.services, b.live.cfg
-    control, clock, sample_rate = b.live.control, b.live.clock, cfg.wire.sample_rate
+    """The LLM caller's pipeline: its STT and turn detection, the shared driver around its
+    policy (every act recorded as a ``caller_act`` event), the spoken hang-up ("end_call")."""
+    call, services, scfg = b.live.call, b.services, b.live.cfg.simulator
     if services.llm is None or services.stt is None:
         raise ValueError("the LLM simulator needs stt and llm services")
-    scfg = cfg.simulator
     fmt = scfg.llm.reply_format
-    llm = services.llm
-    if fmt == "json" and not isinstance(llm, CallerLLMService):
+    if fmt == "json" and not isinstance(services.llm, CallerLLMService):
         raise ValueError(
             "reply_format='json' needs a caller LLM service from make_caller_llm "
             "(or set simulator.llm.reply_format='tools')"
         )
-    hang_up = CallerHangUp(lambda: control.end("end_call", t=clock.now()), scfg.llm.hangup_wait_s)
-
-    async def end_call(params: FunctionCallParams) -> None:
-        await params.result_callback({"status": "ok"}, properties=FunctionCallResultProperties(run_llm=False))
-        await params.llm.push_frame(HangUpFrame())
-
-    llm.register_function(END_CALL, end_call)
-    if fmt == "tools":
-        schema = FunctionSchema(
-            name=END_CALL,
-            description="Hang up the phone. Call it right after saying goodbye.",
-            properties={"reason": {"type": "string", "description": "why you are hanging up"}},
-            required=[],
-        )
-        context = LLMContext(tools=ToolsSchema(standard_tools=[schema]))
-    else:
-        context = LLMContext()  # end_call is a field of the JSON reply, not a tool the model sees
-    user_agg, assistant_agg = LLMContextAggregatorPair(
-        context, user_params=user_aggregator_params(scfg.vad, scfg.llm.turn, sample_rate)
-    )
     opening = str(call.resolver.resolve(call.scenario.starting_utterance(call.lang)))
-    stages: list[FrameProcessor] = [
-        services.stt,
-        user_agg,
-        OpeningLine(opening, scfg.llm.no_greeting_s),
-        CallerTurnGate(
-            hang_up, agent_asked_to_wait if scfg.llm.wait_on_hold else None, services.info.caller_stats
+    policy = LLMCallerPolicy(
+        services.llm,
+        opening,
+        tools=ToolsSchema(standard_tools=[END_CALL_TOOL]) if fmt == "tools" else None,
+        wait_on_hold=scfg.llm.wait_on_hold,
+        stats=services.info.caller_stats,
+    )
+    return live_caller(
+        b,
+        LiveCaller(
+            policy,
+            None,
+            scfg.llm.no_greeting_s,
+            scfg.llm.hangup_wait_s,
+            turn=scfg.llm.turn,
+            end_reason="end_call",
+            stats=services.info.caller_stats,
+            by_sentence=True,  # as the model's streamed words were: first sentence first
         ),
-        llm,
-        hang_up,
-    ]
-    return caller_pipeline(b, stages, [assistant_agg])
+    )

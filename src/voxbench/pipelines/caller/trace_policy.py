@@ -2,8 +2,8 @@
 
 Each reply is the next line; after the last one the call ends ("trace_finished"). The policy
 also says how many agent turns the next line waits for (:func:`.trace_simulator.reference_user_turns`:
-the agent's utterances and the hold lines of its tool calls), which its live driver
-(:class:`~voxbench.processors.trace_driver.TraceDriver`) uses to wait out hold lines.
+the agent's utterances and the hold lines of its tool calls), which its live timing
+(:class:`~voxbench.pipelines.caller.trace_simulator.TraceTiming`) uses to wait out hold lines.
 """
 
 from __future__ import annotations

@@ -23,18 +23,19 @@ driver waits for them, except that
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pipecat.pipeline.pipeline import Pipeline
-from pipecat.processors.audio.vad_processor import VADProcessor
 
-from voxbench.pipelines.caller.frame import caller_pipeline
+from voxbench.pipelines.caller.driver import HeardTurn
+from voxbench.pipelines.caller.live import LiveCaller, live_caller
+from voxbench.pipelines.caller.policy import CallerAct
 from voxbench.pipelines.caller.registry import CallerBuild
-from voxbench.pipelines.caller.trace_policy import END_REASON, TracePolicy
-from voxbench.processors.trace_driver import TraceDriver
+from voxbench.pipelines.caller.trace_policy import TracePolicy
+from voxbench.processors.trace_config import TraceSimConfig
 from voxbench.scenarios import Scenario
 from voxbench.scenarios.culture import CultureResolver
-from voxbench.transports.vad import make_vad
 
 
 @dataclass(frozen=True)
@@ -83,26 +84,60 @@ def reference_user_lines(scenario: Scenario, resolver: CultureResolver) -> list[
     return [t.text for t in reference_user_turns(scenario, resolver)]
 
 
+class TraceTiming:
+    """When the trace caller speaks (:class:`~voxbench.pipelines.caller.driver.TurnTiming`).
+
+    An agent turn heard (by voice, without words) is answered at once, unless more agent turns
+    are due before the next line (:meth:`TracePolicy.agent_turns_due`) and the turn was short
+    enough to be a hold line (``hold_max_s`` of speech): then the caller waits until the agent
+    has been quiet ``hold_wait_s``. A turn heard while its own line is being said is not a
+    reply to it. An agent silent ``reply_timeout_s`` after the caller's line gets the next line."""
+
+    def __init__(self, policy: TracePolicy, cfg: TraceSimConfig, hold_wait_s: float) -> None:
+        self.policy, self.cfg, self.hold_wait_s = policy, cfg, hold_wait_s
+        self.holds_waited = 0  # short agent turns after which it waited for more
+
+    def reply_delay(self, heard: str, turns: Sequence[HeardTurn] = ()) -> float:
+        last = turns[-1].speech_s if turns else None
+        if last is None or len(turns) >= self.policy.agent_turns_due() or last > self.cfg.hold_max_s:
+            return 0.0
+        self.holds_waited += 1
+        # the turn ended turn_gap_s after the agent went quiet; the wait counts from then
+        return max(0.0, self.hold_wait_s - self.cfg.turn_gap_s)
+
+    def restates(self, heard: str, in_flight: CallerAct) -> bool:
+        return True
+
+    def on_silence(self) -> CallerAct | None:
+        return self.policy.respond("")
+
+
 def build_trace_caller(b: CallerBuild) -> Pipeline:
-    """The trace caller's pipeline: VAD on the agent's audio, a :class:`TraceDriver` saying the
-    reference lines (a perturbation may add or drop lines; the expected agent turns then no
-    longer apply), its voice. It ends the call ("trace_finished") after the last line."""
+    """The trace caller's pipeline: the shared live caller with ears of voice activity only,
+    the :class:`TracePolicy` saying the reference lines (a perturbation may add or drop lines;
+    the expected agent turns then no longer apply) with its :class:`TraceTiming`; each line is
+    a ``caller_act`` event. It ends the call ("trace_finished") after the last line and the
+    agent's reply."""
     live, scfg = b.live, b.live.cfg.simulator
-    turns = reference_user_turns(live.call.scenario, live.call.resolver, b.tool_holds)[: scfg.trace.max_lines]
+    tr = scfg.trace
+    turns = reference_user_turns(live.call.scenario, live.call.resolver, b.tool_holds)[: tr.max_lines]
     lines = [t.text for t in turns]
     if b.caller_side is not None:
         lines = b.caller_side.lines(lines)
-
-    def done() -> None:
-        live.control.end(END_REASON, t=live.clock.now())
-
-    expected = [t.agent_turns for t in turns] if scfg.trace.follow_trace_turns else None
-    driver = TraceDriver(
-        TracePolicy(lines, expected),
-        scfg.trace,
-        done,
-        # end a hold wait while the caller's voice can still beat the inactivity limit
-        max(scfg.trace.turn_gap_s, live.cfg.limits.inactivity_s - 2.0),
+    policy = TracePolicy(lines, [t.agent_turns for t in turns] if tr.follow_trace_turns else None)
+    # a hold wait must end while the caller's voice can still beat the inactivity limit
+    hold_wait_s = min(
+        tr.hold_gap_s, tr.reply_timeout_s, max(tr.turn_gap_s, live.cfg.limits.inactivity_s - 2.0)
     )
-    vad = VADProcessor(vad_analyzer=make_vad(scfg.vad, live.cfg.wire.sample_rate))
-    return caller_pipeline(b, [vad, driver])
+    return live_caller(
+        b,
+        LiveCaller(
+            policy,
+            TraceTiming(policy, tr, hold_wait_s),
+            tr.no_greeting_s,
+            hangup_wait_s=tr.reply_timeout_s,
+            turn_gap_s=tr.turn_gap_s,
+            silence_check_s=tr.reply_timeout_s,
+            stats={},  # not in the record: decide_ms_max is host time, and the golden call is a trace call
+        ),
+    )
