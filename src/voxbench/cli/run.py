@@ -130,7 +130,7 @@ def time_by_step_line(session: dict[str, Any]) -> str | None:
 
 
 def run_cmd(args: argparse.Namespace) -> int:
-    from voxbench.orchestrator import Orchestrator, RunLocked, check_fail_under, load_run_config
+    from voxbench.orchestrator import DiskFull, Orchestrator, RunLocked, check_fail_under, load_run_config
     from voxbench.orchestrator.progress import LineProgress, RichProgress
 
     config = load_run_config(args.config, cli_overrides(args))
@@ -158,6 +158,9 @@ def run_cmd(args: argparse.Namespace) -> int:
     except RunLocked as exc:
         print(f"voxbench: error: {exc}", file=sys.stderr)
         return 3
+    except DiskFull as exc:
+        print(f"voxbench: error: {exc.strerror}", file=sys.stderr)
+        return 4
     s = result.summary
     print(
         f"run {s['run_id']}: {s['completed']}/{s['planned']} completed, "

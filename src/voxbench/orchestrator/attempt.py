@@ -20,6 +20,7 @@ from typing import Literal
 
 from pydantic import BaseModel
 
+from voxbench.orchestrator.classify import source_from_log
 from voxbench.orchestrator.jobs import ConversationJob
 from voxbench.orchestrator.worker import WORKER_INFO
 from voxbench.records.stage import CALL_STAGE, read_stage
@@ -185,7 +186,7 @@ def run_attempt(
         return AttemptOutcome(
             kind="infra",
             cause=f"conversation process {_exit_text(code)}{last}",
-            error_source="crash",
+            error_source=source_from_log(tail, "crash"),
             exit_code=code,
             process_s=elapsed,
         )

@@ -11,7 +11,10 @@ matched on domain, scenario id, trial, condition and attempt::
 
 Faults: ``crash`` (process dies by SIGKILL), ``exception`` (raises), ``hang`` (never
 returns), ``socket_drop`` (record with status infra_failure), ``invalid`` (a finished call
-whose end reason fails validation). Other knobs: ``duration_s`` (sleep or paced audio
+whose end reason fails validation); the agent's tool faults of ``live_faults.TOOL_FAULTS``
+(its one tool call, the domain's first tool, made malformed and answered by the scenario's
+real ``ToolExecutor``); ``disk_full`` (writing the record fails with ENOSPC, as on a full
+disk: the write hook :func:`full_disk_write` stands in for a small full filesystem). Other knobs: ``duration_s`` (sleep or paced audio
 loop length), ``paced`` (emit 20 ms chunks on a clock and record pacing health),
 ``cpu_ms_per_chunk`` (work per chunk, to load the CPU like a VAD would), ``count_file``
 (append one line per attempt, so tests can prove nothing is redone).
@@ -19,6 +22,7 @@ loop length), ``paced`` (emit 20 ms chunks on a clock and record pacing health),
 
 from __future__ import annotations
 
+import errno
 import os
 import random
 import signal
@@ -27,6 +31,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from voxbench.orchestrator.jobs import ConversationJob
+from voxbench.orchestrator.live_faults import TOOL_FAULTS, matching_fault, tool_fault_result
 from voxbench.pipelines.call.spec import Fault, ScriptedAgent
 from voxbench.records import (
     AgentInfo,
@@ -40,14 +45,19 @@ from voxbench.records import (
     Utterance,
     write_record,
 )
-from voxbench.scenarios import db_hash, load_dataset
+from voxbench.scenarios import ToolExecutor, db_hash, load_dataset
 
 CHUNK_S = 0.02
 LATE_MS = 10.0  # a chunk later than this missed its slot in a 20 ms real-time stream
 
 
 def _matching_fault(faults: tuple[Fault, ...], job: ConversationJob) -> str | None:
-    return next((f.fault for f in faults if f.matches(job.spec.conversation)), None)
+    return matching_fault(faults, job)
+
+
+def full_disk_write(path: Path) -> None:
+    """The write hook of ``disk_full``: what writing into a full filesystem raises."""
+    raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(path))
 
 
 def _paced_loop(duration_s: float, cpu_ms: float) -> PacingEvent:
@@ -125,9 +135,22 @@ def scripted_conversation(job: ConversationJob) -> Path:
     t = 0.5 + rng.random()
     events.append(Utterance(t=t, side="user", channel="user", text=scenario.starting_utterance(job.lang)))
     events.append(Utterance(t=t + 1.2, side="agent", channel="agent", text="Sure, let me look into that."))
-    events.append(ToolCall(t=t + 2.0, side="agent", call_id="c1", name="scripted_lookup", arguments={}))
+    tool, args, result = "scripted_lookup", {}, {"status": "success"}
+    if agent_fault in TOOL_FAULTS:
+        tool = dom.agent.tool_names()[0]
+        ex = ToolExecutor(job.domain, initial, scenario.current_date_time, dom.agent)
+        result = tool_fault_result(agent_fault, tool, {}, ex)
+    events.append(ToolCall(t=t + 2.0, side="agent", call_id="c1", name=tool, arguments=args))
+    status_ok = result.get("status") == "success"
     events.append(
-        ToolResult(t=t + 2.1, side="agent", call_id="c1", name="scripted_lookup", status="success", result={})
+        ToolResult(
+            t=t + 2.1,
+            side="agent",
+            call_id="c1",
+            name=tool,
+            status="success" if status_ok else "error",
+            result={} if status_ok else result,
+        )
     )
     end_reason = "inactivity_timeout" if sim_fault == "invalid" else "end_call"
     status = "completed"
@@ -161,6 +184,8 @@ def scripted_conversation(job: ConversationJob) -> Path:
         num_tool_calls=1,
         extra={"scripted": True},
     )
+    if agent_fault == "disk_full":
+        full_disk_write(Path(job.output_dir) / "record.json")
     return write_record(
         job.output_dir,
         record,
