@@ -16,6 +16,7 @@ from voxbench.orchestrator import runner as runner_mod
 from voxbench.orchestrator.classify import agent_errors, fault_class, source_from_log
 from voxbench.orchestrator.jobs import ConversationSpec, make_job
 from voxbench.orchestrator.live_faults import TOOL_FAULTS, tool_fault_result
+from voxbench.reports.gate import load_attempts
 from voxbench.scenarios import ToolExecutor, load_dataset
 from voxbench.scenarios.loader import toy_dataset_dir
 
@@ -84,7 +85,10 @@ def test_every_error_source_has_a_class_and_none_is_unknown() -> None:
 
 def test_disk_full_at_the_workers_record_write_is_named_and_retried(tmp_path: Path) -> None:
     faults = [{"scenario_id": "bb.2", "attempt": 0, "fault": "disk_full"}]
-    s = run_benchmark(_cfg(tmp_path, faults)).summary
+    res = run_benchmark(_cfg(tmp_path, faults))
+    s = res.summary
+    (shown,) = load_attempts(res.run_dir / "records")  # the report's discarded-attempts table
+    assert shown.status_text == "infra_failure (infrastructure: disk_full)"
     assert (s["completed"], s["infra_retried"], s["not_run"]) == (2, 1, 0)
     (f,) = s["faults"]
     assert (f["class"], f["source"], f["attempt"]) == ("infrastructure", "disk_full", 0)
@@ -135,6 +139,8 @@ def test_a_record_damaged_after_its_commit_is_named_and_redone_at_resume(tmp_pat
     assert "record.json unreadable at resume" in f["cause"]
     kept = tmp_path / "run" / "records" / "airline__bb.1__t0__clean_failed_attempt_0"
     assert (kept / "record.json.damaged").exists() == (damage == "truncated")
+    (shown,) = load_attempts(tmp_path / "run" / "records")
+    assert shown.status_text == "infra_failure (infrastructure: resume)"
     # the damaged call is redone once; the intact one is not run again
     assert _runs(tmp_path) == {"airline__bb.1__t0__clean": 2, "airline__bb.2__t0__clean": 1}
 

@@ -137,6 +137,11 @@ class RunLayout:
             error_source="resume",
         )
         atomic_write_json(path, rec)
+        att = _json_or_empty(final / "attempt.json")
+        att.update(status="infra_failure", cause=rec.error)
+        att["fault"] = {"class": "infrastructure", "meaning": "record found damaged at resume",
+                        "cause": rec.error, "source": "resume"}  # fmt: skip
+        atomic_write_json(final / "attempt.json", att)
         os.replace(final, self.failed_dir(final.name, attempt))
 
     def commit(self, stage: Path, conv: str) -> Path:
@@ -217,3 +222,11 @@ def _fields_from_job(folder: Path, conv: str, attempt: int) -> dict[str, Any]:
         parts = conv.split("__")
         domain, sid = [*parts, "", ""][:2]
         return {"conversation_id": conv, "domain": domain, "scenario_id": sid, "attempt": attempt}
+
+
+def _json_or_empty(path: Path) -> dict[str, Any]:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
