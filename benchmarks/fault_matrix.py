@@ -41,6 +41,7 @@ from voxbench.eval.runner import metrics_json, score_context
 from voxbench.eval.types import REGISTRY, EvalConfig
 from voxbench.orchestrator import RunConfig, run_benchmark
 from voxbench.pipelines.call.selftest import selftest_call_config
+from voxbench.records.io import read_record
 from voxbench.records.stage import CALL_STAGE, read_stage
 from voxbench.scenarios.loader import toy_dataset_dir
 
@@ -79,11 +80,13 @@ def live_config(out: Path, dataset: str | None, sids: list[str], trials: int, **
 
 
 def code_scores(record_dir: Path) -> dict[str, Any]:
-    """Every judge-free metric of one record (deterministic), as metrics.json has it."""
+    """Every judge-free metric's score of one record (deterministic); details are evidence,
+not scores (a torn log line is named in them)."""
     ctx = load_context(record_dir)
     names = [n for n, spec in REGISTRY.items() if not spec.needs_judge]
     doc = metrics_json(score_context(ctx, EvalConfig(), names), ctx)
-    return json.loads(json.dumps(doc.get("metrics", doc)))
+    keys = ("score", "normalized_score", "error", "skipped")
+    return {n: {k: m.get(k) for k in keys} for n, m in json.loads(json.dumps(doc["metrics"])).items()}
 
 
 def finals(out: Path) -> dict[str, Path]:
@@ -299,6 +302,9 @@ class Matrix:
             out, cid = self.outs[sset], self.cid(sset, sid, trial)
             entries = [x for x in summary(out)["faults"] if x["conversation_id"] == cid]
             cls = "; ".join(f"{x['class']}/{x['source']}: {(x['cause'] or '')[:70]}" for x in entries[:1])
+            if f == "torn_events" and cid in finals(out):
+                torn = read_record(finals(out)[cid]).torn_logs
+                cls = f"none needed: the reader drops the torn line ({', '.join(torn) or 'not seen'})"
             retried = kept_failed(out, cid)
             should_retry = f in RETRIED
             self.rows.append(
@@ -408,6 +414,8 @@ def tmpfs_disk_full_row(root: Path, seed: int) -> dict[str, Any]:
                 "class": "-", "retried": "-", "lost": "-", "needless": "-", "scores": "-"}  # fmt: skip
     try:
         out = mnt / "run"
+        size_k = max(64, 2 * sum(f.stat().st_size for f in (root / "scripted_base").rglob("*") if f.is_file()) // 1024)
+        subprocess.run(["mount", "-o", f"remount,size={size_k}k", str(mnt)], check=True)
         cfg = scripted_config(out, seed, [], [])
         cfg.update(trials=4)
         path = root / "tmpfs.yaml"
@@ -421,7 +429,7 @@ def tmpfs_disk_full_row(root: Path, seed: int) -> dict[str, Any]:
         after = {c: _ident(p) for c, p in finals(out).items()}
         s = summary(out)
         return {
-            "fault": "disk full (1 MB tmpfs)",
+            "fault": f"disk full ({size_k} KB tmpfs)",
             "where": f"scripted run, {len(before)}/{s['planned']} committed when full",
             "injected": "yes" if first.returncode else "no: the run fit",
             "class": f"exit {first.returncode}: {err[:90]}",

@@ -153,3 +153,18 @@ def test_a_job_file_names_the_fault_it_injects(tmp_path: Path) -> None:
     )  # fmt: skip
     out = run_attempt(make_job(cfg, "r", conv, 0, tmp_path / "out", port=0), grace_s=30)
     assert (out.kind, out.error_source) == ("infra", "disk_full")
+
+
+def test_a_dead_workers_cause_is_its_exception_and_step_not_a_log_line() -> None:
+    from voxbench.orchestrator.attempt import _why_it_died
+
+    tail = (
+        "Traceback (most recent call last):\n  File 'x.py', line 1\n"
+        "OSError: [Errno 28] No space left on device: 'record.json'\n"
+        "2026-12-05 23:57:05.100 | DEBUG | pipecat.pipeline:run:914 - finished"
+    )
+    assert _why_it_died(tail, "in the call") == (
+        ": OSError: [Errno 28] No space left on device: 'record.json'; while in the call"
+    )
+    assert _why_it_died("12:00 | DEBUG | pipecat: frame", "in the call") == ": while in the call"
+    assert _why_it_died("", None) == ""
