@@ -46,7 +46,15 @@ from voxbench.records.stage import CALL_STAGE, read_stage
 from voxbench.scenarios.loader import toy_dataset_dir
 
 REPO = Path(__file__).resolve().parents[1]
-LIVE_FAULTS = ["crash", "exception", "hang", "tool_bad_json", "tool_unknown", "tool_wrong_type", "tool_raises"]
+LIVE_FAULTS = [
+    "crash",
+    "exception",
+    "hang",
+    "tool_bad_json",
+    "tool_unknown",
+    "tool_wrong_type",
+    "tool_raises",
+]
 RETRIED = {"crash", "tts_fail", "worker_kill", "bad_record"}  # faults whose redo must score the same
 HARNESS = ["worker_kill", "torn_events", "bad_record"]
 
@@ -81,7 +89,7 @@ def live_config(out: Path, dataset: str | None, sids: list[str], trials: int, **
 
 def code_scores(record_dir: Path) -> dict[str, Any]:
     """Every judge-free metric's score of one record (deterministic); details are evidence,
-not scores (a torn log line is named in them)."""
+    not scores (a torn log line is named in them)."""
     ctx = load_context(record_dir)
     names = [n for n, spec in REGISTRY.items() if not spec.needs_judge]
     doc = metrics_json(score_context(ctx, EvalConfig(), names), ctx)
@@ -112,13 +120,29 @@ class Harness:
     """Runs the faulted toy set through the CLI: kills one worker mid-call, then the
     orchestrator, damages two committed records, and resumes."""
 
-    def __init__(self, cfg_path: Path, out: Path, worker_target: str, n_before_kill: int):
+    def __init__(self, cfg_path: Path, out: Path, worker_target: str, free: set[str]):
         self.cfg_path, self.out = cfg_path, out
-        self.worker_target, self.n_before_kill = worker_target, n_before_kill
+        self.worker_target, self.free = worker_target, free
         self.worker_killed = False
 
+    def ready_to_kill(self) -> bool:
+        """The worker's kill is on record (its failed attempt kept, or already redone) and
+        two unfaulted calls are committed (to tear and damage before the resume)."""
+        done = finals(self.out)
+        target = self.worker_target
+        recorded = target == "-" or target in done or kept_failed(self.out, target) > 0
+        return recorded and len(self.free & set(done)) >= min(2, len(self.free))
+
     def cmd(self) -> list[str]:
-        return [sys.executable, "-m", "voxbench.cli.main", "run", "--config", str(self.cfg_path), "--no-progress"]
+        return [
+            sys.executable,
+            "-m",
+            "voxbench.cli.main",
+            "run",
+            "--config",
+            str(self.cfg_path),
+            "--no-progress",
+        ]
 
     def _kill_worker(self) -> None:
         for stage in (self.out / "records" / ".staging").glob(f"{self.worker_target}.a0.*"):
@@ -137,7 +161,7 @@ class Harness:
         while proc.poll() is None and time.monotonic() - t0 < timeout_s:
             if not self.worker_killed:
                 self._kill_worker()
-            if len(finals(self.out)) >= self.n_before_kill and (self.worker_killed or self.worker_target == "-"):
+            if self.ready_to_kill():
                 proc.send_signal(signal.SIGKILL)
                 break
             time.sleep(0.2)
@@ -160,7 +184,7 @@ def tear_events(record_dir: Path) -> None:
 
 def damage_record(record_dir: Path) -> None:
     p = record_dir / "record.json"
-    p.write_bytes(p.read_bytes()[: 40])  # truncated
+    p.write_bytes(p.read_bytes()[:40])  # truncated
 
 
 def hold_ports(base: int, n: int) -> list[socket.socket]:
@@ -191,7 +215,10 @@ class Matrix:
 
     def schedule(self) -> None:
         """Each fault on its own conversation; one per set stays unaffected."""
-        toy, air = self.rng.sample(self.toy, len(self.toy))[:-1], self.rng.sample(self.air, len(self.air))[:-1]
+        toy, air = (
+            self.rng.sample(self.toy, len(self.toy))[:-1],
+            self.rng.sample(self.air, len(self.air))[:-1],
+        )
         toy = toy[: max(0, len(toy) - 2)]  # two committed toy calls get torn / damaged at the kill
         if toy:
             self.plan["worker_kill"] = ("toy", *toy.pop(0))
@@ -213,7 +240,9 @@ class Matrix:
             out, str(toy_dataset_dir()) if sset == "toy" else None, sids, self.trials, seed=self.args.seed
         )
         if sset == "air" and faulted:
-            cfg.update(concurrency=8, backend="ray" if self.args.ray else "local", base_port=self.args.base_port)
+            cfg.update(
+                concurrency=8, backend="ray" if self.args.ray else "local", base_port=self.args.base_port
+            )
         for f, (fset, sid, trial) in self.plan.items() if faulted else ():
             if fset != sset or f not in [*LIVE_FAULTS, "tts_fail"]:
                 continue
@@ -248,9 +277,9 @@ class Matrix:
         cfg_path = self.root / "toy.yaml"
         cfg_path.write_text(yaml.safe_dump(self.config("toy", out, faulted=True)), encoding="utf-8")
         target = self.cid(*self.plan["worker_kill"]) if "worker_kill" in self.plan else "-"
-        h = Harness(cfg_path, out, target, n_before_kill=max(3, len(self.toy) // 2))
-        before = h.run_killed()
         faulted = {self.cid(*v) for v in self.plan.values()}
+        h = Harness(cfg_path, out, target, {self.cid("toy", *x) for x in self.toy} - faulted)
+        before = h.run_killed()
         free = sorted(c for c in before if c not in faulted)
         picks = self.rng.sample(free, min(2, len(free)))
         if picks:
@@ -273,7 +302,7 @@ class Matrix:
                 "retried": "-",
                 "lost": planned - len(after),
                 "needless": len(rewritten),
-                "scores": self.same(list(before), out),
+                "scores": self.same([c for c in before if c not in faulted], out),
             }
         )
 
@@ -316,7 +345,9 @@ class Matrix:
                     "retried": retried,
                     "lost": 0 if cid in finals(out) else 1,
                     "needless": 0 if should_retry or f == "torn_events" else retried,
-                    "scores": self.same([cid], out) if (should_retry or f == "torn_events") else "changes (agent's fault)",
+                    "scores": self.same([cid], out)
+                    if (should_retry or f == "torn_events")
+                    else "changes (agent's fault)",
                 }
             )
         unaffected = [
@@ -338,7 +369,9 @@ class Matrix:
                 "lost": sum(c not in finals(self.outs["toy"]) for c in toy_u)
                 + sum(c not in finals(self.outs["air"]) for c in air_u),
                 "needless": "-",
-                "scores": _sum_equal([self.same(toy_u, self.outs["toy"]), self.same(air_u, self.outs["air"])]),
+                "scores": _sum_equal(
+                    [self.same(toy_u, self.outs["toy"]), self.same(air_u, self.outs["air"])]
+                ),
             }
         )
 
@@ -394,7 +427,9 @@ def scripted_rows(root: Path, seed: int) -> list[dict[str, Any]]:
                 "fault": f + (" (write hook)" if f == "disk_full" else ""),
                 "where": f"scripted, {cid}",
                 "injected": "yes",
-                "class": "; ".join(f"{x['class']}/{x['source']}: {(x['cause'] or '')[:70]}" for x in entries[:1]),
+                "class": "; ".join(
+                    f"{x['class']}/{x['source']}: {(x['cause'] or '')[:70]}" for x in entries[:1]
+                ),
                 "retried": kept_failed(out, cid),
                 "lost": 0 if cid in fin else 1,
                 "needless": 0,
@@ -409,12 +444,16 @@ def tmpfs_disk_full_row(root: Path, seed: int) -> dict[str, Any]:
     disk, keep what it committed, and resume to the end once there is room."""
     mnt = root / "tmpfs"
     mnt.mkdir(parents=True, exist_ok=True)
-    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(mnt)], capture_output=True).returncode:
+    if subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(mnt)], capture_output=True
+    ).returncode:
         return {"fault": "disk full (tmpfs)", "where": "-", "injected": "no: mount not allowed here",
                 "class": "-", "retried": "-", "lost": "-", "needless": "-", "scores": "-"}  # fmt: skip
     try:
         out = mnt / "run"
-        size_k = max(64, 2 * sum(f.stat().st_size for f in (root / "scripted_base").rglob("*") if f.is_file()) // 1024)
+        size_k = max(
+            64, 2 * sum(f.stat().st_size for f in (root / "scripted_base").rglob("*") if f.is_file()) // 1024
+        )
         subprocess.run(["mount", "-o", f"remount,size={size_k}k", str(mnt)], check=True)
         cfg = scripted_config(out, seed, [], [])
         cfg.update(trials=4)
@@ -502,7 +541,9 @@ def main(argv: list[str] | None = None) -> int:
     rows.append(tmpfs_disk_full_row(m.root, args.seed))
     rows.append(scenario_error_row(m.root, args.seed))
     wall = time.monotonic() - t0
-    print(f"fault matrix: {args.calls} live calls, seed {args.seed}, ray {args.ray}, wall {wall:.0f} s, in {m.root}")
+    print(
+        f"fault matrix: {args.calls} live calls, seed {args.seed}, ray {args.ray}, wall {wall:.0f} s, in {m.root}"
+    )
     print_table(rows)
     if args.json:
         Path(args.json).write_text(json.dumps({"wall_s": wall, "rows": rows}, indent=1), encoding="utf-8")

@@ -62,14 +62,35 @@ def test_a_malformed_tool_call_is_an_agent_error_scored_not_retried(tmp_path: Pa
     assert att["fault"]["class"] == "agent_error"
 
 
-def test_a_tool_call_never_answered_is_an_agent_error(tmp_path: Path) -> None:
+def test_the_agents_own_errors_are_read_from_its_events(tmp_path: Path) -> None:
     lines = [
         {"type": "tool_call", "t": 1.0, "call_id": "a", "name": "lookup", "arguments": {}},
         {"type": "tool_call", "t": 2.0, "call_id": "b", "name": "book", "arguments": {}},
         {"type": "tool_result", "t": 2.1, "call_id": "b", "name": "book", "status": "success", "result": {}},
+        {
+            "type": "error",
+            "t": 3.0,
+            "side": "agent",
+            "source": "LLM#0",
+            "message": "handler raised",
+            "fatal": False,
+        },
+        {"type": "tool_call", "t": 3.0, "call_id": "c", "name": "cancel", "arguments": {}},
+        {
+            "type": "tool_result",
+            "t": 3.0,
+            "call_id": "c",
+            "name": "cancel",
+            "status": "unknown",
+            "result": {"value": "The function `cancel` failed and returned no result."},
+        },
     ]
     (tmp_path / "events.jsonl").write_text("\n".join(json.dumps(x) for x in lines) + '\n{"type": "ut')
-    assert agent_errors(tmp_path) == ["tool lookup never answered (call a)"]
+    assert agent_errors(tmp_path) == [
+        "agent error: handler raised",
+        "tool cancel answered unknown: The function `cancel` failed and returned no result.",
+        "tool lookup never answered (call a)",
+    ]
 
 
 def test_every_error_source_has_a_class_and_none_is_unknown() -> None:

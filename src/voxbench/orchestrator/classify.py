@@ -56,8 +56,8 @@ def source_from_log(tail: str, default: str) -> str:
 
 
 def agent_errors(record_dir: Path) -> list[str]:
-    """The agent's own errors in a completed call: tool calls answered with an error, or
-    never answered. Empty when the agent made none."""
+    """The agent's own errors in a completed call: errors its pipeline noted and went on
+    from, tool calls answered with an error, or never answered. Empty when it made none."""
     path = record_dir / "events.jsonl"
     if not path.is_file():
         return []
@@ -70,18 +70,22 @@ def agent_errors(record_dir: Path) -> list[str]:
             continue  # a torn last line is the reader's business, not an agent error
         if e.get("type") == "tool_call":
             calls[str(e.get("call_id"))] = str(e.get("name"))
+        elif e.get("type") == "error" and e.get("side") == "agent" and not e.get("fatal"):
+            found.append(f"agent error: {e.get('message')}"[:200])
         elif e.get("type") == "tool_result":
             calls.pop(str(e.get("call_id")), None)
             if e.get("status") != "success":
                 res = e.get("result") or {}
                 kind = res.get("error_type") or res.get("status") or e.get("status")
-                msg = res.get("message") or res.get("error") or ""
+                msg = res.get("message") or res.get("error") or res.get("value") or ""
                 found.append(f"tool {e.get('name')} answered {kind}: {msg}"[:200])
     found += [f"tool {name} never answered (call {cid})" for cid, name in calls.items()]
     return found
 
 
-def attempt_fault(status: str, cause: str | None, source: str | None, record_dir: Path) -> dict[str, Any] | None:
+def attempt_fault(
+    status: str, cause: str | None, source: str | None, record_dir: Path
+) -> dict[str, Any] | None:
     """The fault an attempt met, for its attempt.json: class, meaning, the cause in its own
     words and the error source; None for a clean completed call."""
     if status == "completed":

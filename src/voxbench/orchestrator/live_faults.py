@@ -119,7 +119,11 @@ def failing_tone(tts: Any) -> Any:
                 yield f
 
     return FailingToneTTS(
-        f0=tts.f0, seconds_per_char=tts.seconds_per_char, min_s=tts.min_s, max_s=tts.max_s, delay_s=tts.delay_s
+        f0=tts.f0,
+        seconds_per_char=tts.seconds_per_char,
+        min_s=tts.min_s,
+        max_s=tts.max_s,
+        delay_s=tts.delay_s,
     )
 
 
@@ -136,7 +140,9 @@ def apply_live_faults(job: ConversationJob, agent: Any, sim: Any) -> tuple[Any, 
         fault = matching_fault(spec_agent.faults, job)
         if fault is not None:
             if fault not in AGENT_FAULTS:
-                raise ValueError(f"the reference agent cannot inject {fault!r} (it can: {sorted(AGENT_FAULTS)})")
+                raise ValueError(
+                    f"the reference agent cannot inject {fault!r} (it can: {sorted(AGENT_FAULTS)})"
+                )
             agent.llm.tool_hook = agent_tool_hook(fault)
     sim_fault = matching_fault(job.simulator.faults, job)
     if sim_fault == "tts_fail":

@@ -29,6 +29,7 @@ import signal
 import time
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from voxbench.orchestrator.jobs import ConversationJob
 from voxbench.orchestrator.live_faults import TOOL_FAULTS, matching_fault, tool_fault_result
@@ -101,6 +102,37 @@ def _perturbation(job: ConversationJob) -> dict[str, object]:
     return {"condition": job.perturbation.model_dump(mode="json"), "seed": job.spec.seeds.perturbation}
 
 
+def _misbehave(agent_fault: str | None, sim_fault: str | None) -> None:
+    """The faults that end the attempt before any record: dying, raising, hanging."""
+    if agent_fault == "crash":
+        os.kill(os.getpid(), signal.SIGKILL)
+    if agent_fault == "exception":
+        raise RuntimeError("scripted agent raised (injected fault)")
+    if agent_fault == "hang" or sim_fault == "hang":
+        while True:
+            time.sleep(3600)
+
+
+def _tool_events(
+    agent_fault: str | None, job: ConversationJob, dom: Any, initial: dict[str, Any], now: str, t: float
+) -> list[Event]:
+    """The call's one tool call and its result: a stand-in lookup, or, under a tool fault, the
+    domain's first tool made malformed and answered by the scenario's real executor."""
+    tool, result = "scripted_lookup", {"status": "success"}
+    args: dict[str, object] = {}
+    if agent_fault in TOOL_FAULTS:
+        tool = dom.agent.tool_names()[0]
+        result = tool_fault_result(agent_fault, tool, {}, ToolExecutor(job.domain, initial, now, dom.agent))
+    ok = result.get("status") == "success"
+    return [
+        ToolCall(t=t + 2.0, side="agent", call_id="c1", name=tool, arguments=args),
+        ToolResult(
+            t=t + 2.1, side="agent", call_id="c1", name=tool,
+            status="success" if ok else "error", result={} if ok else result,
+        ),
+    ]  # fmt: skip
+
+
 def scripted_conversation(job: ConversationJob) -> Path:
     """Write a small, valid record for `job` (or misbehave as its fault config says)."""
     agent = job.agent
@@ -110,13 +142,7 @@ def scripted_conversation(job: ConversationJob) -> Path:
     sim_fault = _matching_fault(job.simulator.faults, job)
     if agent.count_file:
         _count(agent.count_file, job)
-    if agent_fault == "crash":
-        os.kill(os.getpid(), signal.SIGKILL)
-    if agent_fault == "exception":
-        raise RuntimeError("scripted agent raised (injected fault)")
-    if agent_fault == "hang" or sim_fault == "hang":
-        while True:
-            time.sleep(3600)
+    _misbehave(agent_fault, sim_fault)
 
     started = datetime.now(UTC)
     rng = random.Random(job.seed)
@@ -135,23 +161,7 @@ def scripted_conversation(job: ConversationJob) -> Path:
     t = 0.5 + rng.random()
     events.append(Utterance(t=t, side="user", channel="user", text=scenario.starting_utterance(job.lang)))
     events.append(Utterance(t=t + 1.2, side="agent", channel="agent", text="Sure, let me look into that."))
-    tool, args, result = "scripted_lookup", {}, {"status": "success"}
-    if agent_fault in TOOL_FAULTS:
-        tool = dom.agent.tool_names()[0]
-        ex = ToolExecutor(job.domain, initial, scenario.current_date_time, dom.agent)
-        result = tool_fault_result(agent_fault, tool, {}, ex)
-    events.append(ToolCall(t=t + 2.0, side="agent", call_id="c1", name=tool, arguments=args))
-    status_ok = result.get("status") == "success"
-    events.append(
-        ToolResult(
-            t=t + 2.1,
-            side="agent",
-            call_id="c1",
-            name=tool,
-            status="success" if status_ok else "error",
-            result={} if status_ok else result,
-        )
-    )
+    events += _tool_events(agent_fault, job, dom, initial, scenario.current_date_time, t)
     end_reason = "inactivity_timeout" if sim_fault == "invalid" else "end_call"
     status = "completed"
     error = error_source = None

@@ -53,7 +53,8 @@ def load_attempts(records: Path) -> list[AttemptView]:
         rec, att = _json(d / "record.json"), _json(d / "attempt.json")
         raw = att.get("validation")
         gate: dict[str, Any] = raw if isinstance(raw, dict) else {}
-        fault = att.get("fault") if isinstance(att.get("fault"), dict) else {}
+        raw_fault = att.get("fault")
+        fault: dict[str, Any] = raw_fault if isinstance(raw_fault, dict) else {}
         out.append(
             AttemptView(
                 conversation_id=m["conv"], attempt=int(m["n"]), status=str(rec.get("status") or "infra_failure"),
