@@ -104,17 +104,16 @@ def test_every_error_source_has_a_class_and_none_is_unknown() -> None:
     assert source_from_log("RuntimeError: boom", "crash") == "crash"
 
 
-def test_disk_full_at_the_workers_record_write_is_named_and_retried(tmp_path: Path) -> None:
-    faults = [{"scenario_id": "bb.2", "attempt": 0, "fault": "disk_full"}]
-    res = run_benchmark(_cfg(tmp_path, faults))
-    s = res.summary
-    (shown,) = load_attempts(res.run_dir / "records")  # the report's discarded-attempts table
-    assert shown.status_text == "infra_failure (infrastructure: disk_full)"
-    assert (s["completed"], s["infra_retried"], s["not_run"]) == (2, 1, 0)
-    (f,) = s["faults"]
-    assert (f["class"], f["source"], f["attempt"]) == ("infrastructure", "disk_full", 0)
-    assert "No space left on device" in f["cause"]
-    assert s["infra_failure_causes"] == {"disk_full": 1}
+def test_disk_full_at_the_workers_record_write_stops_the_run_and_resume_loses_nothing(tmp_path: Path) -> None:
+    """The worker's record write fails with ENOSPC: retrying would fail alike and, out of
+    budget, commit the conversation as a failure nobody redoes; so the run stops naming the
+    full disk, and the resume (room made) redoes only that conversation."""
+    faults = [{"scenario_id": "bb.2", "fault": "disk_full"}]
+    with pytest.raises(DiskFull, match=r"No space left on device"):
+        run_benchmark(_cfg(tmp_path, faults, concurrency=1))
+    s = run_benchmark(_cfg(tmp_path, [], concurrency=1)).summary
+    assert (s["completed"], s["not_run"], s["attempts"], s["infra_retried"]) == (2, 0, 2, 0)
+    assert _runs(tmp_path) == {"airline__bb.1__t0__clean": 1, "airline__bb.2__t0__clean": 2}
 
 
 def test_disk_full_in_the_orchestrator_stops_the_run_and_resume_loses_nothing(

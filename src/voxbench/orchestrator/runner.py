@@ -225,6 +225,9 @@ class Orchestrator:
                 shutil.rmtree(stage, ignore_errors=True)
                 return
             self.timings.append((outcome.process_s, outcome.fn_s))
+            if outcome.kind == "infra" and outcome.error_source == "disk_full":
+                # every retry would fail alike and, out of budget, commit a lost conversation
+                raise OSError(errno.ENOSPC, outcome.cause or "disk full", str(stage))
             status, cause, source, gate = await self._classify(outcome, stage)
             atomic_write_json(
                 stage / "attempt.json",
