@@ -99,6 +99,13 @@ def disk_hook_row(root: Path, seed: int, bfin: dict[str, Path]) -> dict[str, Any
     }
 
 
+def tmpfs_size_k(base: Path) -> int:
+    """Room for about 2.5 times the 3-call scripted run's blocks (files take whole 4 KB pages):
+    a 12-call run with 4 in flight commits some calls, then fills it."""
+    blocks = sum(-(-f.stat().st_size // 4096) for f in base.rglob("*") if f.is_file())
+    return max(64, blocks * 4 * 5 // 2)
+
+
 def tmpfs_disk_full_row(root: Path, seed: int) -> dict[str, Any]:
     """The run folder on a 1 MB tmpfs filled by the calls: the run must stop naming the full
     disk, keep what it committed, and resume to the end once there is room."""
@@ -111,9 +118,7 @@ def tmpfs_disk_full_row(root: Path, seed: int) -> dict[str, Any]:
                 "class": "-", "retried": "-", "lost": "-", "needless": "-", "scores": "-"}  # fmt: skip
     try:
         out = mnt / "run"
-        size_k = max(
-            64, 2 * sum(f.stat().st_size for f in (root / "scripted_base").rglob("*") if f.is_file()) // 1024
-        )
+        size_k = tmpfs_size_k(root / "scripted_base")
         subprocess.run(["mount", "-o", f"remount,size={size_k}k", str(mnt)], check=True)
         cfg = scripted_config(out, seed, [], [])
         cfg.update(trials=4)

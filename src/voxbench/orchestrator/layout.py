@@ -28,6 +28,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pydantic import ValidationError
+
 from voxbench.records import ConversationRecord, atomic_write_json
 
 FAILED_RE = re.compile(r"^(?P<conv>.+)_failed_attempt_(?P<n>\d+)$")
@@ -207,6 +209,10 @@ def _unreadable(path: Path) -> str:
         ConversationRecord.model_validate_json(path.read_bytes())
     except OSError as exc:
         return f"{type(exc).__name__}: {exc.strerror or exc}"
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        where = ".".join(str(x) for x in err.get("loc", ())) or "record"
+        return f"not a record: {where}: {err.get('msg', '')}"[:200]
     except ValueError as exc:
         return f"not a record: {str(exc).splitlines()[0][:160]}"
     return "no final status"
