@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 RUN_STAMP := $(VENV)/.installed-run
-EXTRAS ?= dev,live,local,ray,talk,cloud
+EXTRAS ?= dev,live,local,ray,talk,cloud,livekit
 # `make run` needs only the live loop and the offline models (about half the install time)
 RUN_EXTRAS ?= live,local
 EVA_DATA ?= ../shared/eva-data
@@ -37,7 +37,7 @@ run: $(RUN_STAMP)
 	$(BIN)/voxbench report $(RUN_DIR) --out $(RUN_DIR)/report
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/ruff check src tests benchmarks examples
 	$(BIN)/mypy
 	$(BIN)/lint-imports
 

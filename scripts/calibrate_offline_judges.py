@@ -29,7 +29,7 @@ KEEP = (
     "metric", "metric_version", "method", "method_version", "fitted_on_labels", "low_confidence", "unit",
     "items", "available_items", "excluded_invalid_rows", "judge_errors", "agreement", "cross_validation",
     "conversation_score_mae", "human_labelled_turns", "entity_extraction", "turn_score_mae",
-    "turn_all_correct_agreement",
+    "turn_all_correct_agreement", "split", "dimensions",
 )  # fmt: skip
 
 
@@ -72,6 +72,13 @@ def main() -> int:
             f"kappa={cv.get('cohen_kappa')} qwk={cv.get('weighted_kappa_quadratic')} f1={cv.get('macro_f1')}"
             + ("  LOW-CONFIDENCE" if r.get("low_confidence") else "")
         )
+        for h in ("dev", "test"):
+            s = ((r.get("split") or {}).get(h) or {}).get("agreement") or {}
+            print(
+                f"  {h} half ({((r.get('split') or {}).get('fitted_on') and 'fitted on dev') or 'rules'}) "
+                f"n={s.get('n')} acc={s.get('accuracy')} kappa={s.get('cohen_kappa')} "
+                f"qwk={s.get('weighted_kappa_quadratic')} f1={s.get('macro_f1')}"
+            )
     print(f"no offline method: {missing}\nwrote {args.out}")
     return 0
 

@@ -85,6 +85,10 @@ def test_shipped_calibration_covers_every_offline_method() -> None:
         assert "cross_validation" in cal["metrics"][m], m
     a = measured_agreement("conciseness")
     assert a is not None and a["cv"]["folds"] == cal["cv_folds"]
+    for m, r in cal["metrics"].items():  # every labelled method has its test-half figure
+        assert r["split"]["test"]["agreement"]["n"] > 0, m
+        assert r["split"]["fitted_on"] == ("dev" if m in FITTERS else None), m
+        assert measured_agreement(m)["test"]["accuracy"] is not None, m  # type: ignore[index]
 
 
 JUDGE_SETS = EVA_DATA / "docs" / "metrics" / "judge_validation_datasets"

@@ -94,6 +94,35 @@ def test_a_repeated_identical_tool_call_lowers_progression() -> None:
     assert again.sub_metrics["unnecessary_tool_calls_rate"].score == 1.0
 
 
+def test_a_categorical_value_is_not_a_placeholder() -> None:
+    """`meal_type: "none"` is one of the schema's allowed values (a choice), not a placeholder;
+    an identifier "none" still is."""
+    lines = [("assistant", "Hi, how can I help?"), ("user", "No meal for me, booking QX7K2M."),
+             ("assistant", "Done, no meal on your flight.")]  # fmt: skip
+    tool = {"type": "function", "function": {"name": "add_meal_request", "parameters": {"properties": {
+        "confirmation_number": {"type": "string"}, "meal_type": {"type": "string", "enum": ["vegan", "none"]}}}}}  # fmt: skip
+    ok = ctx_of(lines, ((1, "add_meal_request", {"confirmation_number": "QX7K2M", "meal_type": "none"}),))
+    ok.agent_tools = [tool]
+    assert not [e for e in progression.findings(ok) if e["feature"] == "placeholder_calls"]
+    bad = ctx_of(lines, ((1, "add_meal_request", {"confirmation_number": "none", "meal_type": "none"}),))
+    bad.agent_tools = [tool]
+    assert [e for e in progression.findings(bad) if e["feature"] == "placeholder_calls"]
+
+
+def test_open_offers_and_go_aheads_are_not_re_asked_questions() -> None:
+    """The greeting's and each closing's offer of help, and a go-ahead asked for each action of
+    a multi-request call, are procedure; a real question asked again still counts."""
+    lines = [("assistant", "Hi, how can I help you today?"), ("user", "Two changes, please."),
+             ("assistant", "Do I have your approval to proceed with the first change?"), ("user", "Yes."),
+             ("assistant", "Done. Is there anything else I can help you with today?"), ("user", "The second one."),
+             ("assistant", "Do I have your approval to proceed with the second change?"), ("user", "Yes."),
+             ("assistant", "Done. Is there anything else I can help you with today?")]  # fmt: skip
+    assert not [e for e in progression.findings(ctx_of(lines, ())) if e["feature"].startswith("repeated_")]
+    again = [*lines, ("user", "No."), ("assistant", "Could you tell me your confirmation number, please?"),
+             ("user", "K7."), ("assistant", "Could you tell me your confirmation number, please?")]  # fmt: skip
+    assert [e for e in progression.findings(ctx_of(again, ())) if e["feature"] == "repeated_questions"]
+
+
 # The agent turns of a live record (make run 2026-12-04, airline bb.2 t0): the agent asks for
 # the confirmation number four times and "What would you like to do next?" three times.
 _FOUND = "I found your booking. [likely interruption] It's for a flight from Phoenix to Denver on May 13, 2026. You have 2 checked bags. What would you like to do next?"
@@ -201,6 +230,8 @@ def test_cli_eval_defaults_to_offline(tmp_path: Path, capsys: pytest.CaptureFixt
     prov = summary["provenance"]
     assert prov["judge_mode"] == "offline"
     assert prov["offline_judges"]["conciseness"]["method"] == "offline:listening-load-logit"
+    expected = prov["offline_judges"]["conciseness"]["expected_agreement"]  # never the in-sample figure
+    assert expected["how"].startswith("test half") and expected["n"] < 239
     m = json.loads((run / "conversations/1.1.1/trial_0/metrics.json").read_text())["metrics"]
     assert m["conversation_progression"]["params"]["method"].startswith("offline:")
     assert summary["overall_scores"]["EVA-X_pass"]["count"] == 2

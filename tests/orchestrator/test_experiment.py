@@ -41,7 +41,16 @@ def test_experiment_cli_builtin_scenarios(tmp_path: Path, capsys: pytest.Capture
         ]
     )
     assert rc == 0
-    printed = capsys.readouterr().out
+    captured = capsys.readouterr()
+    printed = captured.out
+    # progress as `voxbench run` shows it (not a TTY here: a line per change)
+    progress = captured.err.splitlines()
+    assert "voxbench run exp: starting" in progress
+    assert any(line.startswith("18/18 done (18 completed") for line in progress), progress
+    # then the scoring pass
+    assert "voxbench run exp: scoring: 18 records to score" in progress
+    scoring = progress[progress.index("voxbench run exp: scoring: 18 records to score") + 1 :]
+    assert "[18/18] records scored" in scoring
     assert "stt_wer" in printed and "accent+noise" in printed and "noise" in printed
 
     exp = json.loads((out / "experiment.json").read_text())

@@ -12,7 +12,7 @@ from voxbench.orchestrator import RunConfig, run_benchmark
 
 def test_summary_lists_each_discarded_attempt_with_its_evidence(tmp_path: Path) -> None:
     pytest.importorskip("voxbench.eval.runner", reason="voxbench.eval is not installed")
-    sim = {"kind": "scripted", "faults": [{"scenario_id": "bb.1", "attempt": 0, "fault": "invalid"}]}
+    sim = {"faults": [{"scenario_id": "bb.1", "attempt": 0, "fault": "invalid"}]}
     cfg = RunConfig.model_validate(
         {
             "out": str(tmp_path / "run"), "scenarios": ["bb.1"], "score": False, "time_limit_s": 30,

@@ -32,8 +32,13 @@ def test_selftest_toy(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
             "10",
         ]
     )
-    out = capsys.readouterr().out
+    captured = capsys.readouterr()
+    out = captured.out
     assert code == 0, out
+    # progress as `run` shows it: the plan, then a line per call (stderr)
+    progress = [line for line in captured.err.splitlines() if "selftest" in line or line.startswith("[")]
+    assert progress[0].startswith("voxbench selftest: 1 calls planned, 1 at a time"), progress
+    assert progress[1].startswith("[1/1] toy/ty.2: ") and progress[1].endswith("call, ok"), progress
     row = next(line for line in out.splitlines() if line.startswith("toy "))
     assert row.split()[1:5] == ["1", "1/1", "1/1", "0/0"]  # calls, tasks, turn-taking, barge-ins/yields
     assert "voices: agent tone:120Hz, caller tone:220Hz" in out

@@ -13,8 +13,13 @@ if TYPE_CHECKING:
     from rich.console import Console
 
 
+PROGRESS_FROM = 50
+"""Runs with at least this many records say how scoring goes (smaller ones take seconds)."""
+PROGRESS_LINES = 20
+
+
 def add_parser(sub: Any) -> None:
-    p = sub.add_parser("eval", help="score a run directory (voxbench or EVA layout)")
+    p = sub.add_parser("eval", help="score a run directory (voxbench, EVA or τ-voice layout)")
     p.add_argument(
         "run_dir", help="run directory (conversations/**/record.json or EVA records/*/result.json)"
     )
@@ -53,6 +58,11 @@ def add_parser(sub: Any) -> None:
         help="score records in N processes when no judge is configured (same results; "
         "default: the usable cores, at most 4; 1: one process)",
     )
+    p.add_argument(
+        "--no-progress",
+        action="store_true",
+        help=f"no progress lines (a run of {PROGRESS_FROM}+ records gets about {PROGRESS_LINES}, on stderr)",
+    )
     p.add_argument("--list-metrics", action="store_true", help="list registered metrics and exit")
     p.set_defaults(func=run_eval)
 
@@ -70,9 +80,18 @@ def run_eval(args: argparse.Namespace) -> int:
     run_dir = Path(args.run_dir)
     if not run_dir.is_dir():
         raise FileNotFoundError(f"run directory not found: {run_dir}")
+    from voxbench.eval.tau_voice.runs import is_tau_voice_run
+
+    if is_tau_voice_run(run_dir):  # τ-voice experiment or trajectories folder: its panel
+        from voxbench.cli.tau_voice_eval import run_tau_voice_eval
+
+        return run_tau_voice_eval(run_dir)
     config = EvalConfig(judge_mode=judge_mode(args))
     cache = Path(args.judge_cache) if args.judge_cache else run_dir / ".judge_cache"
     metrics = [m.strip() for m in args.metrics.split(",") if m.strip()] if args.metrics else default_metrics()
+    from voxbench.orchestrator.progress import ScoringProgress
+
+    progress = None if args.no_progress else ScoringProgress("voxbench eval", PROGRESS_FROM, PROGRESS_LINES)
     with judge_from_args(args, cache) as judge:
         config.judge = judge
         if judge is not None and args.audio_judge_model and args.judge_base_url:
@@ -91,6 +110,8 @@ def run_eval(args: argparse.Namespace) -> int:
             judge_repeats=args.judge_repeats,
             ci_target=args.ci_target,
             workers=args.workers if args.workers is not None else default_workers(),
+            on_found=progress.found if progress else None,
+            on_scored=progress.scored if progress else None,
         )
     console = Console()
     _print_summary(console, run_dir, summary)

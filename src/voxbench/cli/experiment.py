@@ -15,6 +15,7 @@ import json
 import sys
 from typing import TYPE_CHECKING, Any
 
+from voxbench.cli.run import PROFILES_HELP
 from voxbench.pipelines.caller.registry import DEFAULT_CALLER, caller_kinds
 
 if TYPE_CHECKING:
@@ -35,6 +36,7 @@ def add_parser(sub: Any) -> None:
         help="agent profile (default: offline-default, the live local stack of `voxbench run --offline-default`; "
         "scripted = the no-audio scripted agent)",
     )
+    p.add_argument("--profiles", action="append", help=PROFILES_HELP)
     p.add_argument(
         "--simulator",
         choices=caller_kinds(),
@@ -46,12 +48,17 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--out", help="run folder; rerun with the same folder to resume")
     p.add_argument("--metrics", help="only show these metrics in the printed table (comma-separated)")
     p.add_argument("--json", action="store_true", help="print experiment.json instead of the table")
+    p.add_argument(
+        "--no-progress",
+        action="store_true",
+        help="no progress display (a table on a TTY, one line per change otherwise, as on `run`)",
+    )
     p.set_defaults(func=experiment_cmd)
 
 
 def experiment_base_config(args: argparse.Namespace) -> RunConfig:
     """The run config from YAML < env < flags; no agent anywhere means the offline stack."""
-    from voxbench.cli.run import OFFLINE_DEFAULT_CALL
+    from voxbench.cli.run import OFFLINE_DEFAULT_CALL, agent_choice
     from voxbench.orchestrator import load_run_config
 
     cli: dict[str, Any] = {
@@ -63,14 +70,14 @@ def experiment_base_config(args: argparse.Namespace) -> RunConfig:
         "time_limit_s": args.time_limit,
         "seed": args.seed,
         "out": args.out,
-        "agent": {"profile": args.agent} if args.agent else None,
+        "agent": agent_choice(args) or None,
         "simulator": {"kind": args.simulator} if args.simulator else None,
     }
     base = load_run_config(args.config, {k: v for k, v in cli.items() if v is not None})
     if not ({"agent", "conversation_fn"} & base.model_fields_set):
         # no agent anywhere (flag, YAML, env): the live offline stack `voxbench run` uses, not
         # the no-audio scripted agent whose table would hold only conversation_valid_end
-        cli["agent"] = {"profile": "offline-default"}
+        cli["agent"] = {"profile": "offline-default"}  # (profile files alone name no agent: rejected)
         cli["call"] = OFFLINE_DEFAULT_CALL
         base = load_run_config(args.config, {k: v for k, v in cli.items() if v is not None})
         print(
@@ -94,7 +101,9 @@ def experiment_cmd(args: argparse.Namespace) -> int:
         config = experiment_config(base, conditions, args.baseline)
     except KeyError as exc:
         raise ValueError(str(exc).strip("'\"")) from None
-    result = run_experiment(config, args.baseline)
+    from voxbench.cli.run import progress_kwargs
+
+    result = run_experiment(config, args.baseline, **progress_kwargs(config, not args.no_progress))
     s = result.summary
     print(
         f"run {s['run_id']}: {s['completed']}/{s['planned']} completed, {s['validation_failed']} invalid, "

@@ -222,6 +222,15 @@ def _print_calibration(result: dict[str, Any], out: Path) -> None:
                 _fmt(c.get("cohen_kappa")), _fmt(c.get("weighted_kappa_quadratic")), _fmt(c.get("mae")),
                 _fmt(c.get("macro_f1")), "",
             )  # fmt: skip
+        for half in ("dev", "test"):
+            h = (r.get("split") or {}).get(half)
+            if h:
+                c = h["agreement"]
+                fit = "fitted on dev" if r["split"].get("fitted_on") else "rules as written"
+                t.add_row(
+                    f"  {half} half", fit, str(c["n"]), _fmt(c.get("accuracy")), _fmt(c.get("cohen_kappa")),
+                    _fmt(c.get("weighted_kappa_quadratic")), _fmt(c.get("mae")), _fmt(c.get("macro_f1")), "",
+                )  # fmt: skip
     for m, r in ((result.get("human_rated_records") or {}).get("metrics") or {}).items():
         a = r["agreement"]
         t.add_row(
@@ -234,7 +243,9 @@ def _print_calibration(result: dict[str, Any], out: Path) -> None:
     for m, r in (result.get("metrics") or {}).items():
         if r.get("method"):
             low = " [bold yellow]LOW-CONFIDENCE[/bold yellow]" if r.get("low_confidence") else ""
-            console.print(f"{m}: {r['method']} v{r['method_version']}{low}")
+            seen = (r.get("split") or {}).get("test_seen_in_development")
+            note = f" (test half read when written: {seen})" if seen else ""
+            console.print(f"{m}: {r['method']} v{r['method_version']}{low}{note}")
     if result["judge"].get("confidence") == "low":
         console.print(f"[bold yellow]note:[/bold yellow] {LOW_CONFIDENCE_NOTE}")
     console.print(f"wrote {out}")

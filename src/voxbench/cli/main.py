@@ -27,6 +27,7 @@ COMMANDS = {
     "caller": "voxbench.cli.caller",
     "selftest": "voxbench.cli.selftest",
     "compare": "voxbench.cli.compare",
+    "export": "voxbench.cli.export",
 }
 
 

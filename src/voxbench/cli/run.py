@@ -52,6 +52,7 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--backend", choices=("local", "ray"), help="where conversations run")
     p.add_argument("--address", help="Ray cluster address (with --backend ray)")
     p.add_argument("--agent", help="agent profile name (scripted = the no-audio scripted agent)")
+    p.add_argument("--profiles", action="append", help=PROFILES_HELP)
     p.add_argument(
         "--simulator",
         choices=caller_kinds(),
@@ -79,6 +80,21 @@ def add_parser(sub: Any) -> None:
     p.set_defaults(func=run_cmd)
 
 
+PROFILES_HELP = (
+    "YAML file of agent profiles (repeatable; adds to $VOXBENCH_AGENTS and the run YAML's agent.profiles)"
+)
+
+
+def agent_choice(args: argparse.Namespace) -> dict[str, Any]:
+    """``--agent NAME --profiles FILE ...`` as a run config's ``agent:`` (empty: none given)."""
+    agent: dict[str, Any] = {}
+    if args.agent:
+        agent["profile"] = args.agent
+    if args.profiles:
+        agent["profiles"] = list(args.profiles)
+    return agent
+
+
 def cli_overrides(args: argparse.Namespace) -> dict[str, Any]:
     """Only flags the user gave: absent flags must not mask YAML or env values."""
     o: dict[str, Any] = {
@@ -94,8 +110,9 @@ def cli_overrides(args: argparse.Namespace) -> dict[str, Any]:
         "backend": args.backend,
         "ray_address": args.address,
     }
-    if args.agent:
-        o["agent"] = {"profile": args.agent}
+    agent = agent_choice(args)
+    if agent:
+        o["agent"] = agent
     if args.simulator:
         o["simulator"] = {"kind": args.simulator}
     validation: dict[str, Any] = {}
@@ -110,7 +127,7 @@ def cli_overrides(args: argparse.Namespace) -> dict[str, Any]:
     if args.no_score:
         o["score"] = False
     if args.offline_default and not args.agent:
-        o["agent"] = {"profile": "offline-default"}
+        o["agent"] = {**agent, "profile": "offline-default"}
         o["call"] = OFFLINE_DEFAULT_CALL
     return {k: v for k, v in o.items() if v is not None}
 
@@ -129,9 +146,30 @@ def time_by_step_line(session: dict[str, Any]) -> str | None:
     return f"time by step ({session.get('attempts', 0)} attempts): " + ", ".join(parts)
 
 
+def progress_kwargs(config: Any, enabled: bool) -> dict[str, Any]:
+    """What `run` and `experiment` show while they run (the Orchestrator's ``progress`` and
+    ``scoring``): a live table on a TTY, a line per change and per call step otherwise
+    (``orchestrator/progress.py``), then the scoring pass's lines; nothing with ``--no-progress``."""
+    if not enabled:
+        return {}
+    from voxbench.orchestrator import Orchestrator
+    from voxbench.orchestrator.progress import LineProgress, RichProgress, ScoringProgress
+
+    if config.resolved_conversation_fn() == "live":
+        print(
+            "live calls: each call's worker first loads its models (STT, TTS, a local LLM) and warms "
+            "the LLM on the agent's policy and tools (up to a few minutes on 2 cores; a prompt saved "
+            "by an earlier call is restored in seconds); the progress names each call's step",
+            file=sys.stderr,
+            flush=True,
+        )
+    run_id = Orchestrator(config).resolve_run_dir()[0]
+    sink = RichProgress(run_id) if sys.stderr.isatty() else LineProgress(run_id)
+    return {"progress": sink, "scoring": ScoringProgress(f"voxbench run {run_id}: scoring")}
+
+
 def run_cmd(args: argparse.Namespace) -> int:
     from voxbench.orchestrator import DiskFull, Orchestrator, RunLocked, check_fail_under, load_run_config
-    from voxbench.orchestrator.progress import LineProgress, RichProgress
 
     config = load_run_config(args.config, cli_overrides(args))
     if config.resolved_conversation_fn() == "live":
@@ -141,18 +179,7 @@ def run_cmd(args: argparse.Namespace) -> int:
 
         if isinstance(config.agent, AgentProfile):
             preflight(config.agent)
-    orch = Orchestrator(config)
-    if config.resolved_conversation_fn() == "live" and not args.no_progress:
-        print(
-            "live calls: each call's worker first loads its models (STT, TTS, a local LLM) and warms "
-            "the LLM on the agent's policy and tools (up to a few minutes on 2 cores; a prompt saved "
-            "by an earlier call is restored in seconds); the progress names each call's step",
-            file=sys.stderr,
-            flush=True,
-        )
-    if not args.no_progress:
-        run_id = orch.resolve_run_dir()[0]
-        orch.progress = RichProgress(run_id) if sys.stderr.isatty() else LineProgress(run_id)
+    orch = Orchestrator(config, **progress_kwargs(config, not args.no_progress))
     try:
         result = orch.run_sync()
     except RunLocked as exc:

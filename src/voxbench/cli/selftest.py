@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import sys
 from typing import Any
 
 
@@ -72,24 +71,33 @@ def run_selftest_cmd(args: argparse.Namespace) -> int:
         bounds=bounds,
         virtual_clock=args.virtual_clock,
     )
-    done = 0
-
-    def progress(c: Any) -> None:
-        nonlocal done
-        done += 1
-        state = "ok" if c.ok else f"MISS ({'; '.join(c.misses)[:160]})"
-        print(
-            f"[{done}] {c.domain}/{c.scenario_id}: {c.duration_s:.0f}s call, {state}",
-            file=sys.stderr,
-            flush=True,
-        )
-
-    result = run_selftest(cfg, progress)
+    progress = SelftestProgress(args.concurrency)
+    result = run_selftest(cfg, progress.call_done, progress.planned)
     print_table(result)
     misses = result.misses
     for m in misses:
         print(f"MISS {m}")
     return 1 if misses else 0
+
+
+class SelftestProgress:
+    """`voxbench selftest`'s progress, as `run` shows it: how many calls at what concurrency,
+    then ``[done/total] domain/id: 41s call, ok, ETA 1h02m`` as each call ends (stderr)."""
+
+    def __init__(self, concurrency: int, write: Any = None) -> None:
+        self.concurrency = concurrency
+        self.write = write
+        self.count: Any = None
+
+    def planned(self, total: int) -> None:
+        from voxbench.orchestrator.progress import CountProgress
+
+        self.count = CountProgress("voxbench selftest", total, write=self.write)
+        self.count.start(f"calls planned, {self.concurrency} at a time (a line as each call ends)")
+
+    def call_done(self, c: Any) -> None:
+        state = "ok" if c.ok else f"MISS ({'; '.join(c.misses)[:160]})"
+        self.count.advance(1, f"{c.domain}/{c.scenario_id}: {c.duration_s:.0f}s call, {state}")
 
 
 def _p(xs: list[float], q: float) -> str:

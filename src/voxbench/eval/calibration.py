@@ -32,6 +32,12 @@ from pathlib import Path
 from typing import Any
 
 import voxbench.eval.metrics  # noqa: F401  (registers the metrics)
+from voxbench.eval.calibration_dims import (
+    METRIC_DIMENSIONS,
+    dimension_agreement,
+    flagged_dimensions,
+    label_dimensions,
+)
 from voxbench.eval.context import ConversationContext
 from voxbench.eval.types import REGISTRY, EvalConfig, MetricResult, run_metric
 
@@ -244,6 +250,12 @@ def _read_jsonl(path: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
+def _modes(raw: Any) -> list[str]:
+    """A label's failure modes: EVA writes a list, a comma-separated string, or "" / [""]."""
+    parts = raw if isinstance(raw, list) else str(raw).split(",")
+    return [str(p).strip() for p in parts if str(p).strip()]
+
+
 def load_items(path: Path, agent: AgentInfo | None = None) -> tuple[str, list[CalibItem], int]:
     """(metric, items, n_excluded) of one validation file. Rows marked `invalid` or not
     `validated` are excluded (and counted)."""
@@ -261,7 +273,9 @@ def load_items(path: Path, agent: AgentInfo | None = None) -> tuple[str, list[Ca
             ctx = _ctx(
                 str(r.get("id")), trace_from_events(r.get("trace") or []), agent, r.get("current_date_time")
             )
-            items.append(CalibItem(metric, str(r.get("id")), ctx, int(r["expected_rating"])))
+            modes = _modes(r.get("failure_mode") or [])
+            extra = {"failure_modes": label_dimensions(metric, modes)} if "failure_mode" in r else {}
+            items.append(CalibItem(metric, str(r.get("id")), ctx, int(r["expected_rating"]), extra))
     elif metric == "conciseness":
         for r in kept:
             events = [
@@ -335,6 +349,9 @@ def score_items(
         if metric in ("faithfulness", "conversation_progression"):
             j = _int_rating(res)
             row["judge"] = j
+            if "failure_modes" in it.extra:
+                row["human_modes"] = it.extra["failure_modes"]
+                row["judge_flagged"] = flagged_dimensions(metric, res)
             if j is not None and not (res.details or {}).get("invalid_judge_output"):
                 pairs.append((it.human, j))
             elif j is not None:
@@ -380,6 +397,8 @@ def score_items(
     if metric in ("faithfulness", "conversation_progression"):
         out["unit"] = "conversation (overall 1-3 rating)"
         out["agreement"] = agreement(pairs, [1, 2, 3], ordinal=True)
+        if any("human_modes" in r for r in rows):
+            out["dimensions"] = dimension_agreement(rows, METRIC_DIMENSIONS[metric])
     elif metric == "conciseness":
         out["unit"] = "agent turn (1-3 rating)"
         out["agreement"] = agreement(pairs, [1, 2, 3], ordinal=True)
@@ -446,7 +465,7 @@ def calibrate_dataset(
         if config.text_judge_mode() == "offline":
             from voxbench.eval.calibration_offline import offline_block
 
-            res |= offline_block(metric, chosen, res, cv_folds, seed)
+            res |= offline_block(metric, chosen, res, cv_folds, seed, f.stem, out["files"][f.name])
         res["available_items"] = len(items)
         res["excluded_invalid_rows"] = excluded
         res["sample"] = {"limit": limit, "seed": seed} if limit is not None and limit < len(items) else None

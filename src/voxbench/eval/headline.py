@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from voxbench.eval.aggregate import COMPOSITES
+from voxbench.eval.offline._shipped import honest_figure
 
 JUDGED = {
     "EVA-A": ("faithfulness",),
@@ -23,8 +24,9 @@ def _fmt(x: Any) -> str:
 
 
 def judged_by(summary: dict[str, Any], metrics: tuple[str, ...]) -> str:
-    """'offline-judged (conciseness: listening-load-logit, acc 0.88 κ 0.70 CV)', 'LLM-judged
-    (model)', or 'unjudged' for the judge components of a composite."""
+    """'offline-judged (conciseness: listening-load-logit, acc 0.902 κ 0.766 test half)',
+    'LLM-judged (model)', or 'unjudged' for the judge components of a composite. The figure is
+    the split's test half (else CV, else marked in-sample): never the flattering one."""
     prov = summary.get("provenance") or {}
     mode = prov.get("judge_mode")
     if mode == "offline":
@@ -36,11 +38,9 @@ def judged_by(summary: dict[str, Any], metrics: tuple[str, ...]) -> str:
                 parts.append(f"{m}: no offline method")
                 continue
             a = o.get("agreement") or {}
-            cv = a.get("cv") or {}
-            src = cv if cv.get("accuracy") is not None else a
-            tag = " CV" if src is cv else ""
+            src, how = honest_figure(a)
             agree = (
-                f", acc {_fmt(src.get('accuracy'))} κ {_fmt(src.get('cohen_kappa'))}{tag}"
+                f", acc {_fmt(src.get('accuracy'))} κ {_fmt(src.get('cohen_kappa'))} {how}"
                 if src.get("accuracy") is not None
                 else ", agreement not measured"
             )

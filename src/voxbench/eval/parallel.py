@@ -141,9 +141,11 @@ def map_in_processes(
     items: Sequence[Any],
     workers: int,
     after_chunk: Callable[[], None] | None = None,
+    on_kept: Callable[[int], None] | None = None,
 ) -> list[Any]:
     """`[fn(x) for x in items]`, computed by this process and `workers - 1` forked ones,
-    in order; `after_chunk()` runs in this process after each chunk of results is kept."""
+    in order; `after_chunk()` runs in this process after each chunk of results is kept, and
+    `on_kept(n)` hears how many more items are done (progress)."""
     ctx = mp.get_context("fork")
     bounds = chunks(len(items), workers)
     counter: _Counter = ctx.Value("i", 0)
@@ -157,15 +159,26 @@ def map_in_processes(
         procs.append(p)
         conns.append(recv)
     inbox = _Inbox(conns)
+    kept = 0
+
+    def report() -> None:
+        nonlocal kept
+        now = sum(len(r) for r in results if r is not None)
+        if on_kept is not None and now > kept:
+            on_kept(now - kept)
+        kept = now
+
     try:
         while (i := _claim(counter, len(bounds))) < len(bounds):
             lo, hi = bounds[i]
             results[i] = [fn(x) for x in items[lo:hi]]
             _keep(inbox.take(), results)
+            report()
             if after_chunk is not None:
                 after_chunk()
         inbox.wait()
         _keep(inbox.take(), results)
+        report()
     except BaseException:
         for p in procs:  # no use scoring the rest: stop the children
             p.terminate()

@@ -41,6 +41,7 @@ from voxbench.eval.judge_repeats import repeat_configs, repeat_values
 from voxbench.eval.metrics.validation import validation_gate
 from voxbench.eval.offline._shipped import offline_provenance
 from voxbench.eval.parallel import fork_available, map_in_processes
+from voxbench.eval.tau_voice.pool import pooled_panel
 from voxbench.eval.types import REGISTRY, EvalConfig, MetricResult, run_metric
 from voxbench.records import atomic_write_bytes, atomic_write_json
 
@@ -324,6 +325,9 @@ def summarize(
         for m in metrics
     }
     summary["metric_errors"] = {m: v for m, v in errs.items() if v["failed_count"]}
+    tau = pooled_panel({n: m.details for n, m in r.metrics.items() if n.startswith("tau_")} for r in ok)
+    if tau is not None:
+        summary["tau_voice_panel"] = tau  # τ-voice's pooling: over calls, not a mean of calls
     summary.update(analysis_summary(scored, seed, k, ci_target))
     low = [
         str(d.get("note") or f"{d.get('model')}: low-confidence judge")
@@ -348,14 +352,18 @@ def can_parallelize(job: RunJob, n_records: int, workers: int) -> bool:
 
 
 def score_in_processes(
-    found: list[FoundRecord], job: RunJob, workers: int, settle: Callable[[], None] | None = None
+    found: list[FoundRecord],
+    job: RunJob,
+    workers: int,
+    settle: Callable[[], None] | None = None,
+    on_scored: Callable[[int], None] | None = None,
 ) -> list[ScoredRecord]:
     if job.shared.dataset is not None and job.shared.domain and any(f.kind == "eva" for f in found):
         # load the dataset once here: the forked workers share it (a load error is
         # remembered, and every record that needs the dataset reports it)
         with contextlib.suppress(Exception):
             job.shared.dataset.domain(job.shared.domain)
-    return map_in_processes(functools.partial(score_found, job=job), found, workers, settle)
+    return map_in_processes(functools.partial(score_found, job=job), found, workers, settle, on_scored)
 
 
 @dataclass
@@ -408,8 +416,12 @@ def score_run(
     judge_repeats: int = 0,
     ci_target: float = DEFAULT_CI_TARGET,
     workers: int = 1,
+    on_found: Callable[[int], None] | None = None,
+    on_scored: Callable[[int], None] | None = None,
 ) -> tuple[list[ScoredRecord], dict[str, Any]]:
     """Score every record under `run_dir`; with `merge`, keep earlier metrics not re-run.
+
+    Progress: `on_found(total)` once the records are found, `on_scored(n)` as n more are scored.
 
     `judge_repeats` R >= 2: the judge metrics are also rated R more times per record
     (`judge_repeats.py`) so the variance split can separate judge noise. `workers` > 1
@@ -420,6 +432,8 @@ def score_run(
     found = discover(run_dir)
     if not found:
         raise FileNotFoundError(f"no records under {run_dir} (record.json or records/*/result.json)")
+    if on_found is not None:
+        on_found(len(found))
     dataset_root = Path(eva_dataset) if eva_dataset else None
     job = RunJob(
         run_dir=run_dir,
@@ -437,12 +451,14 @@ def score_run(
     # summarizing them (the summary's temporaries made the collector walk them all)
     with settled_heap() as settle:
         if can_parallelize(job, len(found), workers):
-            scored = score_in_processes(found, job, workers, settle)
+            scored = score_in_processes(found, job, workers, settle, on_scored)
         else:
             scored = []
             for f in found:
                 scored.append(score_found(f, job))
                 settle()
+                if on_scored is not None:
+                    on_scored(1)
         all_names = sorted({m for s in scored for m in s.metrics} | set(names))
         summary = summarize(
             run_dir, scored, config, [m for m in all_names if m in REGISTRY], ci_target=ci_target

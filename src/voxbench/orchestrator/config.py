@@ -88,7 +88,7 @@ class RunConfig(_Strict):
     lang: str = "en"
     agent: AgentSpec = Field(
         default_factory=ScriptedAgent,
-        description="{profile: name, profile_files: [...], <part overrides>} resolved to a profile at "
+        description="{profile: name, profiles: [FILE, ...], <part overrides>} resolved to a profile at "
         "load time, or {profile: scripted, ...} (the no-audio agent)",
     )
     simulator: SimulatorSpec = Field(default_factory=SimulatorSpec)
@@ -193,7 +193,36 @@ def load_run_config(
     environ: Mapping[str, str] | None = None,
 ) -> RunConfig:
     """Merge YAML < env < CLI and validate once, so errors name the final field."""
-    merged: dict[str, Any] = load_yaml(yaml_path) if yaml_path else {}
-    merged = deep_merge(merged, env_overrides(environ))
-    merged = deep_merge(merged, {k: v for k, v in (cli or {}).items() if v is not None})
+    layers = [
+        load_yaml(yaml_path) if yaml_path else {},
+        env_overrides(environ),
+        {k: v for k, v in (cli or {}).items() if v is not None},
+    ]
+    merged: dict[str, Any] = {}
+    files: list[str] = []
+    for layer in layers:
+        layer, found = _agent_layer(layer)
+        files += found
+        merged = deep_merge(merged, layer)
+    if files:
+        merged["agent"] = {**merged.get("agent", {}), "profiles": files}
     return RunConfig.model_validate(merged)
+
+
+def _agent_layer(layer: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
+    """One layer with its ``agent:`` as a mapping (a bare name is ``{profile: name}``) and its
+    profile files taken out: files add up across YAML, env and flags (a search path, like
+    ``$VOXBENCH_AGENTS``), where every other key of a later layer replaces."""
+    agent = layer.get("agent")
+    if agent is None:
+        return layer, []
+    if isinstance(agent, str):
+        agent = {"profile": agent}
+    if not isinstance(agent, Mapping) or "architecture" in agent:
+        return layer, []  # an already resolved profile (run.json): validated as is
+    agent = dict(agent)
+    files: list[str] = []
+    for key in ("profiles", "profile_files"):
+        got = agent.pop(key, None) or []
+        files += [str(got)] if isinstance(got, (str, Path)) else [str(f) for f in got]
+    return {**layer, "agent": agent}, files

@@ -59,19 +59,26 @@ class EvalGate:
         return ValidationResult(False, reason, details=gate)
 
 
-def score_run_dir(run_dir: Path, judges: JudgesConfig) -> dict[str, Any]:
+def score_run_dir(run_dir: Path, judges: JudgesConfig, progress: Any = None) -> dict[str, Any]:
     """Score every final record; eval writes metrics.json per record and metrics_summary.json.
 
     ``judges: {local: true | "qwen-0.5b" | "qwen-1.5b"}`` starts the embedded llama.cpp model
     for the scoring pass only (grammar-constrained JSON, low-confidence; recorded in the
     summary's provenance). The per-record validation gate does not use it: a local judge
-    there would slow every conversation and gate on a weak signal.
+    there would slow every conversation and gate on a weak signal. ``progress``: a
+    :class:`~voxbench.orchestrator.progress.ScoringProgress` (or None: silent).
     """
     from voxbench.eval.runner import score_run
 
+    hooks = (
+        {"on_found": progress.found, "on_scored": progress.scored}
+        if progress is not None
+        else {"on_found": None, "on_scored": None}
+    )
+
     local = judges.local
     if not local:
-        _, summary = score_run(run_dir, eval_config(judges, run_dir / ".judge_cache"))
+        _, summary = score_run(run_dir, eval_config(judges, run_dir / ".judge_cache"), **hooks)
         return dict(summary)
     from voxbench.eval.judges.openai_http import OpenAIJudge
     from voxbench.localmodels import LlamaServer, default_judge_llm
@@ -88,5 +95,5 @@ def score_run_dir(run_dir: Path, judges: JudgesConfig) -> dict[str, Any]:
             max_retries=1,
             provenance=srv.provenance() | {"confidence": "low"},
         )
-        _, summary = score_run(run_dir, config)
+        _, summary = score_run(run_dir, config, **hooks)
     return dict(summary)

@@ -203,5 +203,69 @@ def line_for(s: RunStats) -> str:
     return ", ".join(parts)
 
 
+class CountProgress:
+    """Progress of a fixed number of items done one by one outside the orchestrator
+    (`selftest`'s calls, `eval`'s records): a start line, then ``[done/total] <what>, ETA``.
+
+    ``every``: write one line per that many items (and always the last), so a
+    100,000-record scoring prints a few dozen lines, not one per record."""
+
+    def __init__(
+        self,
+        label: str,
+        total: int,
+        write: Callable[[str], None] | None = None,
+        every: int = 1,
+        clock: Callable[[], float] = time.monotonic,
+    ):
+        self.label, self.total, self.every, self.clock = label, total, max(1, every), clock
+        self._write: Callable[[str], None] = write or _to_stderr
+        self.done = 0
+        self._t0 = clock()
+
+    def start(self, what: str) -> None:
+        self._t0 = self.clock()
+        self._write(f"{self.label}: {self.total} {what}")
+
+    def advance(self, n: int = 1, text: str = "") -> None:
+        """``n`` more items done; ``text`` says what the last one was (may be empty)."""
+        before, self.done = self.done, min(self.total, self.done + n)
+        if self.done // self.every == before // self.every and self.done < self.total:
+            return
+        line = f"[{self.done}/{self.total}]" + (f" {text}" if text else "")
+        if self.done < self.total:
+            rate = self.done / max(1e-9, self.clock() - self._t0)
+            line += f", ETA {_fmt_eta((self.total - self.done) / rate if rate > 0 else None)}"
+        self._write(line)
+
+
+class ScoringProgress:
+    """Scoring's progress (``voxbench eval``, and `run`/`experiment` after their calls): a line
+    saying how many records, then about ``lines`` ``[done/total] records scored, ETA`` lines.
+    Runs under ``min_records`` say nothing (they score in seconds). Its ``found`` and
+    ``scored`` are ``score_run``'s ``on_found`` / ``on_scored``."""
+
+    def __init__(
+        self,
+        label: str,
+        min_records: int = 1,
+        lines: int = 20,
+        write: Callable[[str], None] | None = None,
+    ):
+        self.label, self.min_records, self.lines, self.write = label, min_records, lines, write
+        self.count: CountProgress | None = None
+
+    def found(self, total: int) -> None:
+        if total < self.min_records:
+            return
+        every = -(-total // self.lines)
+        self.count = CountProgress(self.label, total, write=self.write, every=every)
+        self.count.start("records to score")
+
+    def scored(self, n: int) -> None:
+        if self.count is not None:
+            self.count.advance(n, "records scored")
+
+
 def _to_stderr(line: str) -> None:
     print(line, file=sys.stderr, flush=True)

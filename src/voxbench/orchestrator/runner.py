@@ -34,7 +34,7 @@ from voxbench.orchestrator.classify import attempt_fault
 from voxbench.orchestrator.config import RunConfig
 from voxbench.orchestrator.jobs import ConversationSpec, expand, make_job
 from voxbench.orchestrator.layout import ConversationState, RunLayout, mark_record
-from voxbench.orchestrator.progress import NullProgress, ProgressSink, RunStats
+from voxbench.orchestrator.progress import NullProgress, ProgressSink, RunStats, ScoringProgress
 from voxbench.orchestrator.provenance import build_manifest
 from voxbench.orchestrator.stages import StageWatch
 from voxbench.orchestrator.summary import build_summary, score_with_eval
@@ -89,11 +89,13 @@ class Orchestrator:
         backend: Backend | None = None,
         validator: Validator | None = None,
         progress: ProgressSink | None = None,
+        scoring: ScoringProgress | None = None,
     ):
         self.config = config
         self._backend = backend
         self._validator = validator
         self.progress = progress or NullProgress()
+        self.scoring = scoring  # the scoring pass's progress lines (None: silent)
         self.stats = RunStats()
         self.timings: list[tuple[float, float | None]] = []  # (process_s, fn_s) per attempt
         self._stopping = False
@@ -335,7 +337,7 @@ class Orchestrator:
         summary["session"] = self._session_timing(wall_s)
         summary["interrupted"] = interrupted
         if self.config.score and not interrupted and summary["completed"]:
-            metrics, note = score_with_eval(layout.root, self.config.judges)
+            metrics, note = score_with_eval(layout.root, self.config.judges, self.scoring)
             summary["scoring"] = note
             if metrics is not None:
                 summary["metrics"] = metrics

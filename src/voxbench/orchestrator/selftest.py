@@ -173,10 +173,16 @@ class SelftestResult(BaseModel):
         return [f"{c.domain}/{c.scenario_id}: {m}" for c in self.checks for m in c.misses]
 
 
-def run_selftest(cfg: SelftestConfig, on_done: Callable[[CallCheck], object] | None = None) -> SelftestResult:
-    """Every planned call; ``on_done`` hears of each as it finishes (progress), the result
-    keeps the plan's order."""
+def run_selftest(
+    cfg: SelftestConfig,
+    on_done: Callable[[CallCheck], object] | None = None,
+    on_plan: Callable[[int], object] | None = None,
+) -> SelftestResult:
+    """Every planned call; ``on_plan`` hears how many there are, ``on_done`` of each as it
+    finishes (progress); the result keeps the plan's order."""
     jobs = plan(cfg)
+    if on_plan is not None:
+        on_plan(len(jobs))
     Path(cfg.out).mkdir(parents=True, exist_ok=True)
     t0 = time.monotonic()
     checks: list[CallCheck] = []

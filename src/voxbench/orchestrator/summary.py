@@ -189,14 +189,16 @@ def _detail(cid: str, rec: dict[str, Any], attempt: int | None = None) -> dict[s
     }
 
 
-def score_with_eval(run_dir: Path, judges: JudgesConfig) -> tuple[dict[str, Any] | None, str]:
+def score_with_eval(
+    run_dir: Path, judges: JudgesConfig, progress: Any = None
+) -> tuple[dict[str, Any] | None, str]:
     """Hand the run folder to voxbench.eval (it writes metrics_summary.json).
 
     Returns (metrics summary, note). Records can be re-scored later with ``voxbench eval``.
     """
     from voxbench.orchestrator.eval_bridge import score_run_dir
 
-    return score_run_dir(run_dir, judges), "voxbench.eval.runner.score_run"
+    return score_run_dir(run_dir, judges, progress), "voxbench.eval.runner.score_run"
 
 
 def flatten(d: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:

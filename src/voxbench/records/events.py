@@ -131,8 +131,9 @@ class CallerAct(_Event):
     """Something the caller did, and (for the goal caller) why.
 
     Perturbation behaviour: ``barge_in``: it cut in on purpose (the agent should yield);
-    ``backchannel`` ("mm-hmm") and ``side_speech`` (talking to someone else): the agent should
-    NOT yield; ``pause``: a mid-line pause of ``duration_s``. ``t`` is when the act's audio started.
+    ``backchannel`` ("mm-hmm"), ``side_speech`` (talking to someone else) and ``vocal_tic``
+    ("um", "ahem"): the agent should NOT yield, nor answer the last two in silence
+    (``agent_speaking`` false); ``pause``: a mid-line pause of ``duration_s``. ``t`` is when the act's audio started.
 
     Goal caller decisions (:data:`GoalActKind`, one per caller turn): ``rule`` is the policy rule
     that decided it, ``rules`` every rule and classifier match that fired, ``classifier`` says
@@ -144,7 +145,7 @@ class CallerAct(_Event):
 
     type: Literal["caller_act"] = "caller_act"
     channel: Channel = "user"
-    kind: Literal["barge_in", "backchannel", "side_speech", "pause"] | GoalActKind
+    kind: Literal["barge_in", "backchannel", "side_speech", "vocal_tic", "pause"] | GoalActKind
     text: str = ""
     duration_s: float = 0.0
     agent_turn: int | None = None

@@ -9,7 +9,7 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import Any
 
-from voxbench.eval.offline._shipped import measured_agreement
+from voxbench.eval.offline._shipped import honest_figure, measured_agreement
 from voxbench.reports.html import chip, e
 from voxbench.reports.model import Conversation, MetricView
 
@@ -24,16 +24,22 @@ def method_of(m: MetricView) -> str | None:
 
 
 def agreement_text(metric: str, agreement: dict[str, Any] | None = None) -> tuple[str, bool]:
-    """('acc 0.89 · κ 0.72 (5-fold CV, n 239)', low_confidence) from the shipped calibration."""
+    """('acc 0.90 · κ 0.77 (test half of EVA's visible labels, n 112)', low_confidence) from
+    the shipped calibration: the test-half figure, else k-fold CV, else the in-sample one
+    (`honest_figure`), never the in-sample figure when an honest one exists."""
     a = measured_agreement(metric) if agreement is None else agreement
     if not a or a.get("accuracy") is None:
         return "agreement with human labels not measured", True
-    cv: dict[str, Any] = a.get("cv") or {}
-    src: dict[str, Any] = cv if cv.get("accuracy") is not None else a
-    how = f"{cv.get('folds')}-fold CV" if src is cv else "on EVA's visible labels"
+    src, tag = honest_figure(a)
+    how = {
+        "test half": "test half of EVA's visible labels",
+        "test half (read when written)": "test half of EVA's visible labels, read when the method was written",
+        "CV": f"{(a.get('cv') or {}).get('folds')}-fold CV",
+        "in-sample": "in-sample on EVA's visible labels",
+    }[tag]
     kappa = src.get("cohen_kappa")
     k = f" · κ {kappa:.2f}" if isinstance(kappa, float) else ""
-    return f"human agreement: acc {src['accuracy']:.2f}{k} ({how}, n {a.get('n')})", bool(
+    return f"human agreement: acc {src['accuracy']:.2f}{k} ({how}, n {src.get('n', a.get('n'))})", bool(
         a.get("low_confidence")
     )
 

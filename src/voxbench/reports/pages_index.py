@@ -25,6 +25,7 @@ from voxbench.reports.tables import (
     metric_order,
     perturbation_rows,
 )
+from voxbench.reports.tau_panel import panel_html
 
 LABEL = {"EVA-A_pass": "EVA-A", "EVA-X_pass": "EVA-X", "EVA-overall_pass": "Overall"}
 
@@ -308,6 +309,7 @@ def index_body(runs: list[RunData], convs: list[Conversation]) -> str:
         + _perturbation_section(convs)
         + experiment_section(runs, convs)
         + _latency_section(convs)
+        + panel_html(convs)
         + analysis_sections(runs, convs)
         + "<section><h2>Conversations</h2><p><a class='button' href='conversations.html'>Browse all conversations</a> "
         + "<a class='button' href='conversations.html#only=fail'>Only failed ones</a></p></section>"

@@ -6,6 +6,7 @@ from voxbench.reports.model import Conversation, RunData
 from voxbench.reports.stats import Estimate, percentiles
 from voxbench.reports.summary_analysis import analysis_lines, cause_lines, completion_lines
 from voxbench.reports.tables import latencies, leaderboard, perturbation_rows
+from voxbench.reports.tau_panel import panel_section
 
 
 def _p(est: Estimate) -> str:
@@ -64,6 +65,7 @@ def terminal_summary(runs: list[RunData], convs: list[Conversation]) -> str:
             out.append(
                 f"  {r.system} under {r.condition}: EVA-A pass@1 {100 * d.value:+.0f} pp{' *' if d.significant else ''}"
             )
+    out += [f"  {x}" for x in panel_section(convs)]
     for run in runs:
         bad = {s: n for s, n in run.failed_attempts.items()}
         unscored = sum(1 for c in run.conversations if not c.scored)
@@ -112,6 +114,9 @@ def markdown_summary(runs: list[RunData], convs: list[Conversation]) -> str:
             out.append(f"| {r.system} | {r.condition} | {cells[0]} | {cells[1]} |")
         out.append("")
         out.append("\\* 95% bootstrap CI over scenarios excludes zero.")
+    tau = panel_section(convs)
+    if tau:
+        out += ["", "### τ-voice interaction panel", "", "```", *tau, "```"]
     for run in runs:
         lines = analysis_lines(run.summary) if run.summary else []
         if lines:

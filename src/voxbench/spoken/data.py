@@ -111,6 +111,17 @@ def _held(body: str, keys: set[str], short_ok: bool = False) -> bool:
         return True
     if len(body) >= 3 and any(k.startswith("c:") and body in k for k in keys):
         return True
+    # a spoken label before a known code with digits ("interaction I D, I N T zero zero one" ->
+    # id + int1; "N P I 3342..." -> npi + 3342...): up to three letters, then a code of four or more
+    lead = len(body) - len(body.lstrip("abcdefghijklmnopqrstuvwxyz"))
+    for i in range(1, min(lead, 3) + 1):
+        rest = body[i:]
+        if (
+            len(rest) >= 4
+            and any(ch.isdigit() for ch in rest)
+            and (f"c:{rest}" in keys or f"n:{rest}" in keys)
+        ):
+            return True
     # a known code with a spoken prefix / suffix around it ("I D E M P ..." -> id + emp62210)
     return len(body) >= 6 and any(
         k.startswith("c:") and len(k) - 2 >= 5 and k[2:] in body and len(body) - (len(k) - 2) <= 2

@@ -197,7 +197,9 @@ def _scan_clause(toks: Sequence[str]) -> Iterator[Value]:
         if t == "noon":
             yield Value("t:1200", t)
         # dates: month + day(ordinal) or day + of + month
-        if t in MONTHS and i + 1 < len(toks):
+        # ("november" is also NATO's N: "november 5 foxtrot zulu" is a spelled code, not a date)
+        in_code = t in NATO and i + 2 < len(toks) and toks[i + 2] in NATO
+        if t in MONTHS and i + 1 < len(toks) and not in_code:
             d = ORDINAL.match(toks[i + 1]) or (re.match(r"^(\d{1,2})$", toks[i + 1]))
             if d and 1 <= int(d.group(1)) <= 31:
                 yield Value(f"d:{MONTHS[t]:02d}{int(d.group(1)):02d}", f"{t} {toks[i + 1]}")
@@ -213,6 +215,8 @@ def _scan_clause(toks: Sequence[str]) -> Iterator[Value]:
         ):
             j = i
             while j < len(toks) and _is_code_tok(toks[j], nato_ok=True):
+                if j > i and toks[j].isdigit() and j + 1 < len(toks) and toks[j + 1] in UNITS:
+                    break  # "Mac O S, fourteen inch": a measure after the letters, not their code
                 j += 1
             run = toks[i:j]
             yield from _run_values(run)
@@ -221,6 +225,12 @@ def _scan_clause(toks: Sequence[str]) -> Iterator[Value]:
         if NUM.match(t):
             yield Value(f"n:{num_text(t)}", t)
         i += 1
+
+
+UNITS = frozenset(("inch", "inches", "in", "percent", "gb", "mb", "tb", "ghz", "hours", "hour", "minutes", "minute",
+                   "days", "day", "weeks", "week", "months", "month", "years", "year", "pounds", "kg", "lbs",
+                   "miles", "km", "seats", "people"))  # fmt: skip
+"""Words that make the number before them a measure or a count, never part of a spoken code."""
 
 
 def _run_values(run: Sequence[str]) -> Iterator[Value]:

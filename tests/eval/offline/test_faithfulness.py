@@ -127,3 +127,83 @@ def test_registered_and_stamped() -> None:
     res = rate_offline("faithfulness", context(_clean()))
     assert res is not None and res.params["method"] == "offline:claims-rules"
     assert res.params["confidence"] == "medium"  # "low" without a policy to check against
+
+
+def _charged(told: str, consent: str = "Yes, please cancel it.") -> list[dict]:
+    """The lookup, the agent's words before the write, the caller's go-ahead, a $100 fee."""
+    return [*lookup()[:-1], A(told), U(consent), call("cancel_reservation", confirmation_number="ZK3FFW"),
+            result("cancel_reservation", {"status": "success", "cancellation_fee": 100, "refund_amount": 160}),
+            A("Done, it is cancelled and one hundred sixty dollars comes back to you.")]  # fmt: skip
+
+
+def test_charge_told_in_parts_is_disclosed() -> None:
+    told = "There is a sixty dollar fee plus a forty dollar service charge. Shall I cancel it?"
+    assert not any("fee" in r or "charge" in r for r in _rules(faithfulness_offline(context(_charged(told)))))
+
+
+def test_charge_told_at_a_miscalculated_total_is_a_minor_misstatement() -> None:
+    res = faithfulness_offline(
+        context(_charged("The cancellation costs one hundred four dollars. Shall I cancel?"))
+    )
+    ev = [e for e in res.details["evidence"] if "slightly different amount" in str(e["rule"])]
+    assert ev and ev[0]["rating"] == 2 and ev[0]["dimension"] == "misrepresenting_tool_result"
+    assert not any("not disclosed" in r for r in _rules(res))
+
+
+def test_fee_named_without_its_amount_is_minor() -> None:
+    res = faithfulness_offline(context(_charged("A cancellation fee may be deducted. Shall I cancel it?")))
+    assert res.score == 2.0 and any("fee named" in r for r in _rules(res))
+
+
+def test_i_approve_is_a_go_ahead() -> None:
+    told = "The cancellation fee is one hundred dollars. Do you approve?"
+    res = faithfulness_offline(context(_charged(told, consent="I approve the cancellation and the fee.")))
+    assert res.score == 3.0, _rules(res)
+
+
+def test_a_third_party_sending_is_not_an_offered_capability() -> None:
+    events = [*lookup(), A("If your travel agent can send you the code, I can help right away.")]
+    assert not any("capability" in r for r in _rules(faithfulness_offline(context(events))))
+    events = [*lookup(), A("I can text you the new itinerary if you like.")]
+    assert any("capability" in r for r in _rules(faithfulness_offline(context(events))))
+
+
+def test_asking_to_check_and_read_it_once_more_clarifies_a_failed_lookup() -> None:
+    failed = [A("Hi, how can I help?"), U("My code is ZK3FFW, last name Patel."),
+              call("get_reservation", confirmation_number="ZK3FFW", last_name="Patel"),
+              result("get_reservation", {"status": "error", "error_type": "not_found"})]  # fmt: skip
+    asks = A("I'm not finding that booking. Please check that code and read it to me once more, slowly.")
+    assert not any("failed lookup" in r for r in _rules(faithfulness_offline(context([*failed, asks]))))
+    moves_on = A("I'm not finding that booking. Is there anything else?")
+    assert any("failed lookup" in r for r in _rules(faithfulness_offline(context([*failed, moves_on]))))
+
+
+def test_a_failed_lookup_on_values_from_an_earlier_result_needs_no_clarification() -> None:
+    """The flight number came from the reservation, not from the caller: 'no disruption found'
+    is an answer to relay, not a mishearing to clear up."""
+    events = [*lookup(), call("get_disruption_info", flight_number="SK412"),
+              result("get_disruption_info", {"status": "error", "error_type": "not_found"}),
+              A("There is no disruption on record for your flight.")]  # fmt: skip
+    assert not any("failed lookup" in r for r in _rules(faithfulness_offline(context(events))))
+
+
+def test_an_action_reported_done_needs_a_write() -> None:
+    """'I've cancelled it' with no write is a made-up action (1); after a failed write a
+    misrepresented result (1); after a successful write, and 'once I've ...', fine."""
+    claim = A("I've cancelled your reservation.")
+    res = faithfulness_offline(context([*lookup(), U("Yes, please cancel it."), claim]))
+    assert res.score == 1.0 and "action reported done that no write made" in _rules(res)
+    failed = [call("cancel_reservation", confirmation_number="ZK3FFW"),
+              result("cancel_reservation", {"status": "error", "error_type": "not_allowed"})]  # fmt: skip
+    res = faithfulness_offline(context([*lookup(), U("Yes, please cancel it."), *failed, claim]))
+    assert "action reported done after the write failed" in _rules(res)
+    assert faithfulness_offline(context(_clean())).score == 3.0
+    later = A("Once I've cancelled it, the refund goes back to your card. Shall I?")
+    assert not any("action reported" in r for r in _rules(faithfulness_offline(context([*lookup(), later]))))
+
+
+def test_a_code_in_an_example_of_the_format_claims_nothing() -> None:
+    ask = A("Please say the code with the dash, for example something like M G H dash zero four B.")
+    assert not any("code" in r for r in _rules(faithfulness_offline(context([*lookup(), ask]))))
+    said = A("Your new code is M G H dash zero four B.")
+    assert any("code" in r for r in _rules(faithfulness_offline(context([*lookup(), said]))))

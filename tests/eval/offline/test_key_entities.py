@@ -93,3 +93,25 @@ def test_entities_before_a_cut_off_tag_are_skipped() -> None:
         ("Rodriguez", False),
     ]
     assert res.score == 1.0
+
+
+def test_november_in_a_spelled_code_is_nato_not_a_month() -> None:
+    from voxbench.eval.offline._values import spoken_values
+
+    assert [v.key for v in spoken_values("Confirmation number is N5FZPR.")] == ["c:n5fzpr"]
+    assert [v.key for v in spoken_values("It leaves on November 5 at noon.")] == ["d:1105", "t:1200"]
+
+
+def test_a_spoken_label_before_a_known_code_is_supported() -> None:
+    from voxbench.eval.offline._values import code_supported, data_keys
+
+    known = data_keys({"interaction_id": "INT-000001"})
+    assert code_supported("c:idint1", known)  # "interaction I D, I N T zero ... one"
+    assert not code_supported("c:idint2", known)
+
+
+def test_a_measure_after_spelled_letters_is_not_part_of_a_code() -> None:
+    from voxbench.eval.offline._values import spoken_values
+
+    assert [v.key for v in spoken_values("a Mac O S, fourteen inch model")] == ["n:14"]
+    assert [v.key for v in spoken_values("gate C 12 please")] == ["c:c12"]

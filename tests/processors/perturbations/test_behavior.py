@@ -98,3 +98,52 @@ def test_acts_fire_during_agent_speech_on_the_right_turn() -> None:
     barge = next(a for a in acts if a.kind == "barge_in")
     assert 5.3 <= barge.t < 5.35 and barge.agent_speaking
     assert np.abs(np.concatenate(out)).max() > 1000
+
+
+def test_vocal_tics_and_side_speech_fire_in_speech_and_in_silence() -> None:
+    from voxbench.processors.perturbations import SideSpeechConfig, VocalTicConfig
+
+    beh = CallerBehavior(
+        vocal_tic=VocalTicConfig(
+            probability=1.0, silence_probability=1.0, min_agent_speech_ms=200.0, texts=("um",)
+        ),
+        side_speech=SideSpeechConfig(silence_probability=1.0, texts=("hold on",)),
+    )
+    assert beh.injects_audio and set(beh.clip_texts()) == {"um", "hold on"}
+    acts: list[Act] = []
+    clock = [0.0]
+    clips = {"um": _tone(0.2), "hold on": _tone(0.5)}
+    eng = CallerAudio(beh, SR, 11, clips=clips, now=lambda: clock[0], on_act=acts.append)
+    eng.on_agent_speech("onset", 0.0)  # turn 0: the agent speaks 0-3 s, then falls silent
+    _run(eng, np.zeros(3 * SR, np.int16), clock)
+    assert [(a.kind, a.agent_speaking) for a in acts] == [("vocal_tic", True)]
+    assert acts[0].t >= 0.2 and acts[0].agent_turn == 0
+    eng.on_agent_speech("offset", 3.0)
+    out = []
+    for i in range(0, 3 * SR, CHUNK):
+        clock[0] = 3.0 + i / SR
+        out.append(eng(np.zeros(CHUNK, np.int16)))
+    silent = [a for a in acts if not a.agent_speaking]
+    assert sorted(a.kind for a in silent) == ["side_speech", "vocal_tic"]
+    assert all(3.15 <= a.t < 4.5 for a in silent)  # after the agent fell silent, one after the other
+    assert np.abs(np.concatenate(out)).max() > 1000
+
+
+def test_caller_line_cancels_acts_planned_for_the_silence() -> None:
+    from voxbench.processors.perturbations import VocalTicConfig
+
+    beh = CallerBehavior(vocal_tic=VocalTicConfig(silence_probability=1.0, texts=("um",)))
+    acts: list[Act] = []
+    clock = [0.0]
+    eng = CallerAudio(beh, SR, 2, clips={"um": _tone(0.2)}, now=lambda: clock[0], on_act=acts.append)
+    eng.on_agent_speech("onset", 0.0)
+    eng.on_agent_speech("offset", 0.0)
+    _run(eng, _tone(1.0), clock)  # the caller answers at once: its line comes first
+    assert acts == [] and eng.summary()["planned_not_fired"] == 1
+
+
+def test_interaction_panel_preset_exercises_every_event_kind() -> None:
+    b = resolve_condition("interaction_panel").behavior
+    assert len(b.barge_in) >= 5 and b.backchannel.probability > 0
+    assert b.side_speech.probability > 0 and b.side_speech.silence_probability > 0
+    assert b.vocal_tic.probability > 0 and b.vocal_tic.silence_probability > 0

@@ -19,7 +19,14 @@ from voxbench.eval.offline._faith_rules import (
     number_grounded,
 )
 from voxbench.eval.offline._trace import Conversation, Step, lookup_missed, response_failed, tool_names
-from voxbench.eval.offline._values import amount_values, canon_code, code_supported, spoken_values
+from voxbench.eval.offline._values import (
+    amount_values,
+    canon_code,
+    code_supported,
+    data_keys,
+    scalar_keys,
+    spoken_values,
+)
 
 _OFFER = re.compile(
     r"\b(i can|i could|i'll|i will|would you like me to|want me to|shall i|i'm able to|if you (want|like|'d like))\b",
@@ -42,6 +49,10 @@ def _later_keys(conv: Conversation, s: Step) -> set[str]:
     return out
 
 
+_EXAMPLE = re.compile(r"\b(for example|for instance|something like|such as|e\.g\.)", re.I)
+"""A value in an example of a format ("say it like M G H dash zero four B") claims nothing."""
+
+
 def unsupported_values(conv: Conversation) -> Iterator[Finding]:
     """Amounts, codes and clock times in agent speech that nothing before it supports."""
     any_tool = False
@@ -57,7 +68,8 @@ def unsupported_values(conv: Conversation) -> Iterator[Finding]:
             if x >= 10 and not number_grounded(x, known):
                 yield Finding(dim, 1, s.turn, f"amount {v.surface!r}",
                               "amount no tool result, caller statement or policy gives (nor a sum/difference)")  # fmt: skip
-        for v in spoken_values(s.text):
+        spoken = [v for sent in _sentences(s.text) if not _EXAMPLE.search(sent) for v in spoken_values(sent)]
+        for v in spoken:
             body = v.key[2:]
             if v.kind == "c" and any(ch.isalpha() for ch in body) and any(ch.isdigit() for ch in body):
                 if not code_supported(v.key, known):
@@ -267,6 +279,10 @@ def wrong_brand(conv: Conversation, role: str) -> Iterator[Finding]:
 
 
 _SEND = re.compile(r"\b(text|e-?mail|sms|send)\b(?! (?:address|on file))", re.I)
+_OFFER_TO_SEND = re.compile(_OFFER.pattern + r"\W+(?:(?:also|then|just|go ahead and|be able to|to)\W+)*"
+                            + _SEND.pattern, re.I)  # fmt: skip
+"""The agent is the one sending: the send verb follows the offer ('I can text you...', 'want
+me to email...'), not 'if he can send you the code, I can help'."""
 
 
 def missing_capabilities(conv: Conversation, tools: list[dict[str, Any]]) -> Iterator[Finding]:
@@ -278,14 +294,15 @@ def missing_capabilities(conv: Conversation, tools: list[dict[str, Any]]) -> Ite
         if s.kind != "assistant":
             continue
         for sent in _sentences(s.text):
-            if _OFFER.search(sent) and _SEND.search(sent):
+            if _OFFER_TO_SEND.search(sent):
                 yield Finding(HALLUCINATION, 2, s.turn, sent[:200], "offers a capability no tool provides")
                 return
 
 
 _ASK_CONFIRM = re.compile(
     r"\b(spell|confirm|repeat|double-?check|verify|say (it|that) again|one more time|read (it|that) back|"
-    r"could you (give|provide|tell)|can you (give|provide|tell)|is that correct|try again)\b",
+    r"could you (give|provide|tell)|can you (give|provide|tell)|is that correct|try again|once more|"
+    r"check (that|the|your)|read (it|that|me))\b",
     re.I,
 )
 
@@ -300,9 +317,27 @@ def failed_lookup_not_clarified(conv: Conversation) -> Iterator[Finding]:
         window = steps[s.i + 1 : nxt_user]
         retried = any(x.kind == "tool_call" and x.tool == s.tool for x in window)
         asked = any(x.kind == "assistant" and _ASK_CONFIRM.search(x.text) for x in window)
+        if _keys_from_tools(conv, s):
+            continue
         if not retried and not asked and any(x.kind == "assistant" for x in window):
             yield Finding(DISAMBIGUATE, 2, s.turn, f"{s.tool} failed; agent did not ask to confirm or spell",
                           "failed lookup without clarification")  # fmt: skip
+
+
+def _keys_from_tools(conv: Conversation, resp: Step) -> bool:
+    """Every value of the failed call came from an earlier tool result (a flight number read off
+    the reservation): nothing the caller said could have been misheard, so "not found" is an
+    answer to relay, not an ambiguity to clear up with the caller."""
+    call = next(
+        (x for x in reversed(conv.steps[: resp.i]) if x.kind == "tool_call" and x.tool == resp.tool), None
+    )
+    if call is None or not call.params:
+        return False
+    seen: set[str] = set()
+    for x in conv.steps[: call.i]:
+        if x.kind == "tool_response":
+            seen |= data_keys(x.response)
+    return all(scalar_keys(v) & seen for v in call.params.values() if v not in (None, ""))
 
 
 _FOUND = re.compile(

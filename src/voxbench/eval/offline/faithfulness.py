@@ -9,15 +9,18 @@ tool parameters no source supports, placeholders, writes without confirmation or
 disclosure, amounts / codes / times the agent states that no tool result, caller statement or
 policy holds, 'on time' against a delayed flight, policy statements with words the policy
 does not contain, another brand than the role's, offered capabilities no tool has, failed
-lookups not clarified, a record reported found that no lookup returned. Subtler issues (misapplied policy, a wrong choice between options,
+lookups not clarified, a record reported found that no lookup returned, a charge never told
+before the write (1) or told only as "a fee" or at a miscalculated figure (2). Subtler issues (misapplied policy, a wrong choice between options,
 omitted caveats) are out of reach, so a 3 here means "no checkable issue found".
-The agreement with EVA's human labels is measured by benchmarks/offline_claims_agreement.py.
+The agreement with EVA's human labels, overall and per dimension, on the dev and test halves
+of the fixed split, is measured by `voxbench judges calibrate --judge offline` (docs/judges.md).
 """
 
 from __future__ import annotations
 
 from voxbench.eval.context import ConversationContext
 from voxbench.eval.offline import offline_method
+from voxbench.eval.offline._faith_actions import claimed_actions
 from voxbench.eval.offline._faith_claims import (
     contradictions,
     failed_lookup_not_clarified,
@@ -39,7 +42,7 @@ DIMENSIONS = (
     "failing_to_disambiguate",
     "hallucination",
 )
-VERSION = "0.2"
+VERSION = "0.3"
 
 
 def find_issues(ctx: ConversationContext) -> list[Finding]:
@@ -55,6 +58,7 @@ def find_issues(ctx: ConversationContext) -> list[Finding]:
         *missing_capabilities(conv, ctx.agent_tools),
         *failed_lookup_not_clarified(conv),
         *found_without_lookup(conv),
+        *claimed_actions(conv),
     ]
     return sorted(found, key=lambda f: (f.turn, f.rating))
 
@@ -79,7 +83,8 @@ def faithfulness_offline(ctx: ConversationContext) -> MetricResult:
         details={"dimensions": dims, "evidence": [f.evidence() for f in found]},
         sub_metrics={f"{d}_rate": sub(f"{d}_rate", float(bool(v["flagged"]))) for d, v in dims.items()},
         params={
-            # kappa 0.75 on EVA's visible labels, which the rules were written against: medium
+            # test-half kappa 0.72 on EVA's visible labels, but the rules were written reading
+            # them, and held-back accuracy was 0.68 (v0.2): medium at best
             "confidence": "medium" if ctx.agent_instructions.strip() else "low",
             "has_policy": bool(ctx.agent_instructions.strip()),
         },

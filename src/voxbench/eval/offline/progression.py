@@ -32,6 +32,7 @@ from rapidfuzz import fuzz
 from voxbench.eval.context import ConversationContext, strip_tags
 from voxbench.eval.offline import fitted_method, offline_method
 from voxbench.eval.offline._ordinal import Model, fit_ordinal, shipped_model
+from voxbench.eval.offline._trace import enum_params
 from voxbench.eval.types import MetricResult, sub
 
 NAME = "conversation_progression"
@@ -58,6 +59,18 @@ PLACEHOLDER = re.compile(
     r"^(|unknown|n/?a|none|null|placeholder|tbd|to be determined|x{3,}|abc-?123|123456|string|\?+|<[^>]*>)$",
     re.IGNORECASE,
 )
+OPEN_OFFER = re.compile(r"\b(anything else|how (can|may) i help|what else can i)\b", re.I)
+"""The greeting's or a closing's open offer of help ("Is there anything else I can help with
+today?"): said again after each finished request it moves the call on; it is not a question
+re-asked, and the greeting matched every closing."""
+CONFIRM_STEP = re.compile(
+    r"\b(read (that|those|it|them) back|say yes|is (that|this|all of that) correct|confirm (that|this) is"
+    r"|approval to proceed|(shall|should|may) i proceed|want me to proceed)\b",
+    re.I,
+)
+"""A read-back or a request for the go-ahead: each action of a multi-request call needs its own
+(EVA's policies ask for explicit confirmation before every write), so asking again for the next
+action is the procedure, not a redundant statement."""
 SIMILAR_STATEMENT = 0.8
 SIMILAR_QUESTION = 0.75
 MIN_WORDS = 5
@@ -72,7 +85,10 @@ def _params(raw: Any) -> dict[str, Any]:
     return raw if isinstance(raw, dict) else {"raw": raw}
 
 
-def _tool_findings(trace: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def _tool_findings(trace: list[dict[str, Any]], categorical: set[tuple[str, str]]) -> list[dict[str, Any]]:
+    """Repeated, re-run and placeholder tool calls. A parameter whose schema lists its allowed
+    values (`categorical`: (tool, parameter) pairs) holds a category, not a fact the caller
+    owes: `meal_type: "none"` is a choice, not a placeholder."""
     seen_exact: dict[tuple[str, str], Any] = {}
     seen_name: dict[str, Any] = {}
     out = []
@@ -89,7 +105,8 @@ def _tool_findings(trace: list[dict[str, Any]]) -> list[dict[str, Any]]:
         elif name in seen_name:
             out.append({"feature": "repeated_tools", "turn": t, "claim": shown,
                         "rule": f"same tool called again (first in turn {seen_name[name]})"})  # fmt: skip
-        if not p or any(isinstance(v, str) and PLACEHOLDER.match(v.strip()) for v in p.values()):
+        holes = [k for k, v in p.items() if isinstance(v, str) and PLACEHOLDER.match(v.strip())]
+        if not p or any((name, k) not in categorical for k in holes):
             out.append({"feature": "placeholder_calls", "turn": t, "claim": shown,
                         "rule": "tool called with empty or placeholder parameters"})  # fmt: skip
         seen_exact.setdefault(key, t)
@@ -121,7 +138,7 @@ def _speech_findings(trace: list[dict[str, Any]]) -> list[dict[str, Any]]:
             continue
         text = strip_tags(str(e.get("content", "")))
         for s in re.split(r"(?<=[.!?])\s+", text):
-            if len(s.split()) >= MIN_WORDS:
+            if len(s.split()) >= MIN_WORDS and not OPEN_OFFER.search(s) and not CONFIRM_STEP.search(s):
                 (questions if s.rstrip().endswith("?") else sentences).append((e["turn_id"], s))
     return _repeats(sentences, SIMILAR_STATEMENT, "repeated_statements", "repeats an earlier sentence") + (
         _repeats(questions, SIMILAR_QUESTION, "repeated_questions", "asks an earlier question again")
@@ -130,7 +147,8 @@ def _speech_findings(trace: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def findings(ctx: ConversationContext) -> list[dict[str, Any]]:
     """Every stall the record shows, as {feature, turn, claim, rule}."""
-    return _tool_findings(ctx.conversation_trace) + _speech_findings(ctx.conversation_trace)
+    categorical = enum_params(ctx.agent_tools or [])
+    return _tool_findings(ctx.conversation_trace, categorical) + _speech_findings(ctx.conversation_trace)
 
 
 def counts(found: list[dict[str, Any]]) -> dict[str, float]:
@@ -181,7 +199,7 @@ def fit(labelled: list[tuple[ConversationContext, Any]]) -> Model:
     return fit_ordinal(rows, labels, FEATURES, l2=0.01, iters=6000, lr=0.2, penalising=FEATURES)
 
 
-@offline_method(NAME, method="stall-count-ordinal", version="2")
+@offline_method(NAME, method="stall-count-ordinal", version="3")
 def progression_offline(ctx: ConversationContext) -> MetricResult:
     """Overall 1-3 from repeated/placeholder tool calls and repeated sentences (statements or questions)."""
     return rate_with(ctx, shipped_model(NAME))

@@ -4,7 +4,7 @@
 connects; call :func:`~voxbench.pipelines.agent.profiles.preflight` first for a one-line
 error instead of a vendor SDK's). ``build_agent(...)`` is what the runner calls: a
 cascade for plain :class:`AgentServices`, otherwise the bundle's own ``build_pipeline``
-(realtime S2S/hybrid, external relay).
+(realtime S2S/hybrid, external relay, a LiveKit session).
 """
 
 from __future__ import annotations
@@ -94,6 +94,17 @@ def build_agent_services(
         tts = _tts(profile.tts) if profile.tts is not None else None
         return RealtimeAgentServices(
             llm=make_realtime_llm(profile.realtime), realtime=profile.realtime, tts=tts, info=info
+        )
+    if profile.architecture == "livekit":
+        from voxbench.pipelines.agent.livekit_session import LiveKitAgentServices
+
+        assert profile.livekit is not None
+        running = server is not None and getattr(server, "running", True)
+        return LiveKitAgentServices(
+            livekit=profile.livekit,
+            info=info,
+            llm_base_url=server.base_url if running else None,
+            llm_model=server.model if running else None,
         )
     from voxbench.pipelines.agent.external import ExternalAgentServices
 

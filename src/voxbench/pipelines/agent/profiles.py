@@ -5,7 +5,8 @@ A profile is an architecture plus nested service configs:
 * ``cascade``  STT -> LLM -> TTS (``stt``, ``llm``, ``tts``);
 * ``hybrid``   audio-in LLM with text out -> TTS (``realtime`` with ``output: text``, ``tts``);
 * ``s2s``      speech-to-speech (``realtime`` with ``output: audio``);
-* ``external`` an agent that is not ours, reached over a WebSocket (``external``).
+* ``external`` an agent that is not ours, reached over a WebSocket (``external``);
+* ``livekit``  a LiveKit Agents agent run in the call (``livekit``: its factory and options).
 
 What a profile needs (pip extras, API-key variables) is derived from its configs, so
 `voxbench agents list` and :func:`preflight` can tell, before any call starts, what is
@@ -32,6 +33,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from voxbench.pipelines.agent.livekit_config import LiveKitAgentConfig
 from voxbench.pipelines.services import LOCAL_AGENT_LLM, LLMConfig, STTConfig, TTSConfig
 from voxbench.pipelines.services.cloud import (
     PROVIDERS,
@@ -43,7 +45,7 @@ from voxbench.pipelines.services.cloud import (
 from voxbench.records import AgentInfo, ServicePart
 from voxbench.transports.config import ExternalAgentConfig
 
-Architecture = Literal["cascade", "hybrid", "s2s", "external"]
+Architecture = Literal["cascade", "hybrid", "s2s", "external", "livekit"]
 STTChoice = Annotated[STTConfig | CloudSTTConfig, Field(discriminator="kind")]
 TTSChoice = Annotated[TTSConfig | CloudTTSConfig, Field(discriminator="kind")]
 LLMChoice = Annotated[LLMConfig | CloudLLMConfig, Field(discriminator="kind")]
@@ -75,6 +77,7 @@ class AgentProfile(BaseModel):
     tts: TTSChoice | None = None
     realtime: RealtimeConfig | None = None
     external: ExternalAgentConfig | None = None
+    livekit: LiveKitAgentConfig | None = None
     env: list[str] = Field(default_factory=list, description="extra required variables")
 
     @model_validator(mode="after")
@@ -84,14 +87,21 @@ class AgentProfile(BaseModel):
             "hybrid": ("realtime", "tts"),
             "s2s": ("realtime",),
             "external": ("external",),
+            "livekit": ("livekit",),
         }
         allowed = set(need[self.architecture])
-        for part in ("stt", "llm", "tts", "realtime", "external"):
+        optional = {"llm"} if self.architecture == "livekit" else set()  # a local server for its plugin
+        for part in ("stt", "llm", "tts", "realtime", "external", "livekit"):
             present = getattr(self, part) is not None
             if part in allowed and not present:
                 raise ValueError(f"profile {self.name!r}: a {self.architecture} agent needs {part}")
-            if part not in allowed and present:
+            if part not in allowed | optional and present:
                 raise ValueError(f"profile {self.name!r}: a {self.architecture} agent takes no {part}")
+        if self.livekit is not None and self.llm is not None and self.llm.kind != "local":
+            raise ValueError(
+                f"profile {self.name!r}: a livekit agent's llm is the local server voxbench starts for "
+                "it (kind: local); a remote LLM is configured in the agent itself"
+            )
         if self.realtime is not None:
             want = "text" if self.architecture == "hybrid" else "audio"
             if self.realtime.output != want:
@@ -150,11 +160,31 @@ class AgentProfile(BaseModel):
                     f'pip install "voxbench[{p.extra}]"',
                 )
             )
+        reqs.extend(self._livekit_requirements())
         for key in self.env_keys():
             reqs.append(
                 Requirement("env", key, bool(os.environ.get(key)), f"{key} is not set", f"export {key}=...")
             )
         return reqs
+
+    def _livekit_requirements(self) -> list[Requirement]:
+        """livekit-agents itself, and the agent's factory module (found, not imported)."""
+        if self.livekit is None:
+            return []
+        from voxbench.pipelines.agent.livekit_loader import target_available
+
+        have = _importable("livekit.agents")
+        found, why = target_available(self.livekit)
+        return [
+            Requirement(
+                "extra",
+                "livekit",
+                have,
+                "LiveKit Agents support (livekit-agents is not installed)",
+                'pip install "voxbench[livekit]"',
+            ),
+            Requirement("extra", "livekit", found, why, f"check livekit.agent ({self.livekit.agent})"),
+        ]
 
     def info(self) -> AgentInfo:
         """What the record says about this agent (never secrets; the same keys on every path)."""
@@ -167,10 +197,17 @@ class AgentProfile(BaseModel):
             realtime=None
             if self.realtime is None
             else ServicePart(vendor=self.realtime.provider, model=self.realtime.model),
-            external=None
-            if self.external is None
-            else ServicePart(vendor="external", model=self.external.protocol),
+            external=_external_part(self),
         )
+
+
+def _external_part(profile: AgentProfile) -> ServicePart | None:
+    """An agent that is not voxbench's services: over a WebSocket, or a LiveKit agent in the call."""
+    if profile.external is not None:
+        return ServicePart(vendor="external", model=profile.external.protocol)
+    if profile.livekit is not None:
+        return ServicePart(vendor="livekit", model=profile.livekit.model or profile.livekit.agent)
+    return None
 
 
 def _part(
@@ -401,12 +438,19 @@ def profiles_from_yaml(
                 raise ValueError(f"{path}: profile {name!r} has unknown base {base_name!r}")
             body = merge_body(base.model_dump(mode="json", exclude_none=True, exclude={"name"}), body)
         try:
-            out[name] = AgentProfile.model_validate({**body, "name": str(name)})
+            out[name] = _relative_to(AgentProfile.model_validate({**body, "name": str(name)}), Path(path))
         except ValueError as exc:
             first = str(exc).splitlines()
             raise ValueError(f"{path}: profile {name!r} is invalid: {' '.join(first[:3])}") from None
         known[name] = out[name]
     return out
+
+
+def _relative_to(profile: AgentProfile, path: Path) -> AgentProfile:
+    """A LiveKit agent named by a relative ``file.py`` is found next to the profiles file."""
+    if profile.livekit is None:
+        return profile
+    return profile.model_copy(update={"livekit": profile.livekit.resolved_against(path.resolve().parent)})
 
 
 def load_profiles(paths: list[str | Path] | None = None) -> dict[str, AgentProfile]:

@@ -17,7 +17,7 @@ from voxbench.pipelines.services import LLMConfig
 
 LOCAL_DEFAULT = "cascade-local"
 ALIASES = {"offline-default": LOCAL_DEFAULT, "local": LOCAL_DEFAULT}
-OVERRIDABLE = ("description", "stt", "llm", "tts", "realtime", "external", "env")
+OVERRIDABLE = ("description", "stt", "llm", "tts", "realtime", "external", "livekit", "env")
 
 
 def canonical_name(name: str | None) -> str:
@@ -32,17 +32,25 @@ def resolve_agent(name: str | None, profile_files: list[str | Path] | None = Non
 
 
 def resolve_agent_choice(choice: Mapping[str, Any]) -> AgentProfile:
-    """``{profile, profile_files, <part overrides>}`` (a run config's ``agent:``) as a profile.
+    """``{profile, profiles, <part overrides>}`` (a run config's ``agent:``) as a profile.
+
+    ``profiles`` (files, as ``--profiles FILE`` on every command; ``profile_files`` is its
+    older name) add to ``$VOXBENCH_AGENTS``, later files winning.
 
     Not preflighted: the driver checks keys and extras before the first call
     (:func:`preflight`), the resolution itself only needs the profile files.
     """
     body = dict(choice)
-    name = canonical_name(body.pop("profile", None))
-    files = body.pop("profile_files", None) or []
+    named = body.pop("profile", None)
+    files = [*(body.pop("profiles", None) or []), *(body.pop("profile_files", None) or [])]
+    if files and named is None:
+        raise ValueError(
+            f"agent: profile files {files} given but no profile named in them (--agent NAME or agent.profile)"
+        )
+    name = canonical_name(named)
     unknown = sorted(set(body) - set(OVERRIDABLE))
     if unknown:
-        raise ValueError(f"agent: unknown keys {unknown} (a profile name, profile_files, or {OVERRIDABLE})")
+        raise ValueError(f"agent: unknown keys {unknown} (a profile name, profiles, or {OVERRIDABLE})")
     profile = get_profile(name, list(files))
     if not body:
         return profile

@@ -19,6 +19,7 @@ from .behavior import (
     DisfluencyConfig,
     PauseConfig,
     SideSpeechConfig,
+    VocalTicConfig,
     behave_lines,
     persona_instruction,
 )
@@ -65,6 +66,7 @@ __all__ = [
     "SideSpeechConfig",
     "StreamingChain",
     "TelephonyOp",
+    "VocalTicConfig",
     "apply_condition",
     "babble_from_speech",
     "behave_lines",

@@ -1,4 +1,5 @@
-"""Caller behaviour as data: barge-ins, backchannels, side speech, pauses, disfluencies, personas.
+"""Caller behaviour as data: barge-ins, backchannels, side speech, vocal tics, pauses, disfluencies,
+personas.
 
 Pure pydantic + stdlib. A :class:`CallerBehavior` sits in a :class:`~.config.Condition` next to
 the audio ops, so "impatient+noise" is one reproducible condition. The live half (injecting the
@@ -6,7 +7,8 @@ acts into the caller's outgoing audio on time) is :mod:`.live`; the text half (d
 forgetful lines for the trace caller, persona instructions for the LLM caller) is here.
 
 Every act the caller performs is recorded as a ``CallerAct`` event, so eval can ask whether the
-agent yielded to a barge-in (it should) or to a backchannel / side speech (it should not).
+agent yielded to a barge-in (it should) or to a backchannel / side speech / vocal tic (it should
+not), and whether it answered side speech or a vocal tic in silence (it should not).
 """
 
 from __future__ import annotations
@@ -52,6 +54,25 @@ class SideSpeechConfig(_B):
         "Just a second, sweetie.",
     )
     gain_db: float = Field(default=-10.0, ge=-30.0, le=6.0, description="turned away from the phone")
+    silence_probability: float = Field(
+        default=0.0, ge=0.0, le=1.0, description="chance per agent turn, in the silence after its speech"
+    )
+
+
+class VocalTicConfig(_B):
+    """Vocal tics ("um", "ahem") that are no turn: a good agent neither yields to one during its
+    speech nor answers one in silence (τ-voice's S_VT). A cough is not synthesised: the
+    clips are the caller's own TTS voice saying the texts."""
+
+    probability: float = Field(
+        default=0.0, ge=0.0, le=1.0, description="chance per agent turn, in its speech"
+    )
+    silence_probability: float = Field(
+        default=0.0, ge=0.0, le=1.0, description="chance per agent turn, in the silence after its speech"
+    )
+    min_agent_speech_ms: float = Field(default=600.0, ge=0.0, le=30000.0)
+    texts: tuple[str, ...] = ("um", "uhh", "hmm", "ahem")
+    gain_db: float = Field(default=-6.0, ge=-30.0, le=6.0)
 
 
 class PauseConfig(_B):
@@ -78,6 +99,7 @@ class CallerBehavior(_B):
     barge_in: tuple[BargeInPoint, ...] = ()
     backchannel: BackchannelConfig = Field(default_factory=BackchannelConfig)
     side_speech: SideSpeechConfig = Field(default_factory=SideSpeechConfig)
+    vocal_tic: VocalTicConfig = Field(default_factory=VocalTicConfig)
     pauses: PauseConfig = Field(default_factory=PauseConfig)
     disfluency: DisfluencyConfig = Field(default_factory=DisfluencyConfig)
     persona: Persona = "default"
@@ -93,6 +115,9 @@ class CallerBehavior(_B):
             self.barge_in
             or self.backchannel.probability
             or self.side_speech.probability
+            or self.side_speech.silence_probability
+            or self.vocal_tic.probability
+            or self.vocal_tic.silence_probability
             or self.pauses.probability
         )
 
@@ -111,8 +136,10 @@ class CallerBehavior(_B):
         texts = [b.text for b in self.barge_in]
         if self.backchannel.probability:
             texts += self.backchannel.texts
-        if self.side_speech.probability:
+        if self.side_speech.probability or self.side_speech.silence_probability:
             texts += self.side_speech.texts
+        if self.vocal_tic.probability or self.vocal_tic.silence_probability:
+            texts += self.vocal_tic.texts
         return list(dict.fromkeys(texts))
 
 

@@ -23,6 +23,7 @@ from .behavior import (
     DisfluencyConfig,
     PauseConfig,
     SideSpeechConfig,
+    VocalTicConfig,
 )
 
 
@@ -220,6 +221,17 @@ _BUILTINS: dict[str, Condition] = {
             name="side_speech",
             description="the caller talks to someone in the room while the agent speaks (40% of turns)",
             behavior=CallerBehavior(side_speech=SideSpeechConfig(probability=0.4)),
+        ),
+        Condition(
+            name="interaction_panel",
+            description="every event of τ-voice's panel: barge-ins on odd agent turns, backchannels, "
+            "side speech and vocal tics in the agent's speech, side speech and tics in its silences",
+            behavior=CallerBehavior(
+                barge_in=tuple(BargeInPoint(turn=k, after_ms=1200.0) for k in (1, 3, 5, 7, 9, 11)),
+                backchannel=BackchannelConfig(probability=0.7),
+                side_speech=SideSpeechConfig(probability=0.35, silence_probability=0.3),
+                vocal_tic=VocalTicConfig(probability=0.35, silence_probability=0.3),
+            ),
         ),
         Condition(
             name="disfluent",

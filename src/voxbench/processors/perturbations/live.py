@@ -11,9 +11,11 @@ Per chunk:
 1. **pause** (delay line): inside a caller line, after ``after_ms`` of speech, silence is sent
    for ``duration_ms`` while the line is buffered; the delay is absorbed in the silence after
    the line (buffered silence is dropped once the line is over).
-2. **acts**: barge-in, backchannel and side-speech clips are mixed in when due, only while the
-   agent is speaking and the caller is not saying a line. Agent turn ``k`` starts at the first
-   agent speech onset after the caller said a line (turn 0 = the greeting).
+2. **acts**: barge-in, backchannel, side-speech and vocal-tic clips are mixed in when due, while
+   the agent is speaking and the caller is not saying a line; side speech and vocal tics can
+   also come in the silence after the agent's speech (``silence_probability``), before the
+   caller's next line. Agent turn ``k`` starts at the first agent speech onset after the
+   caller said a line (turn 0 = the greeting).
 3. the clean result goes to ``on_clean`` (the reference track the harness stamps caller speech
    from), then through the perturbation chain (noise, telephony, loss, ...).
 """
@@ -31,9 +33,12 @@ import numpy.typing as npt
 from .behavior import CallerBehavior
 
 Int16 = npt.NDArray[np.int16]
-ActKind = Literal["barge_in", "backchannel", "side_speech", "pause"]
+ActKind = Literal["barge_in", "backchannel", "side_speech", "vocal_tic", "pause"]
 SILENCE_DBFS = -60.0
 LINE_OVER_S = 0.3
+SILENCE_DUE_S = (0.15, 0.4)
+"""When an act planned for the silence comes, seconds after the agent fell silent: before the
+caller's own answer (its turn-taking waits longer), so the act is out of turn."""
 
 
 class ChunkPerturber(Protocol):
@@ -112,6 +117,8 @@ class CallerAudio:
         self._turn_start = 0.0
         self._caller_spoke = True  # so the first agent onset opens turn 0
         self._planned: list[_Planned] = []
+        self._silent_planned: list[_Planned] = []  # due_s: seconds after the agent fell silent
+        self._agent_offset: float | None = None
         self._playing: _Playing | None = None
         # lines and pauses
         self._in_line = False
@@ -131,19 +138,32 @@ class CallerAudio:
                 self._new_agent_turn(t)
         else:
             self.agent_speaking = False
+            self._agent_offset = t
 
     def _new_agent_turn(self, t: float) -> None:
-        self.stats.planned_not_fired += len(self._planned)
+        self.stats.planned_not_fired += len(self._planned) + len(self._silent_planned)
         self.agent_turn += 1
         self._turn_start = t
+        self._agent_offset = None
         b, k = self.behavior, self.agent_turn
         plan = [_Planned(p.after_ms / 1000.0, "barge_in", p.text, 1.0) for p in b.barge_in if p.turn == k]
-        for kind, cfg in (("backchannel", b.backchannel), ("side_speech", b.side_speech)):
+        for kind, cfg in (
+            ("backchannel", b.backchannel),
+            ("side_speech", b.side_speech),
+            ("vocal_tic", b.vocal_tic),
+        ):
             if cfg.probability and self.rng.random() < cfg.probability:
                 due = cfg.min_agent_speech_ms / 1000.0 + self.rng.uniform(0.0, 1.5)
                 gain = float(10.0 ** (cfg.gain_db / 20.0))
                 plan.append(_Planned(due, kind, self.rng.choice(list(cfg.texts)), gain))  # type: ignore[arg-type]
+        silent: list[_Planned] = []
+        for kind, scfg in (("side_speech", b.side_speech), ("vocal_tic", b.vocal_tic)):
+            if scfg.silence_probability and self.rng.random() < scfg.silence_probability:
+                gain = float(10.0 ** (scfg.gain_db / 20.0))
+                due = self.rng.uniform(*SILENCE_DUE_S)
+                silent.append(_Planned(due, kind, self.rng.choice(list(scfg.texts)), gain))  # type: ignore[arg-type]
         self._planned = sorted(plan, key=lambda p: p.due_s)
+        self._silent_planned = sorted(silent, key=lambda p: p.due_s)
 
     # -- the transform ------------------------------------------------------------------------
     def __call__(self, pcm: Int16) -> Int16:
@@ -196,8 +216,9 @@ class CallerAudio:
         self._in_line = True
         self._caller_spoke = True
         self._line_speech_s = 0.0
-        self.stats.planned_not_fired += len(self._planned)
+        self.stats.planned_not_fired += len(self._planned) + len(self._silent_planned)
         self._planned = []  # the caller's own line replaces anything still planned
+        self._silent_planned = []
         p = self.behavior.pauses
         self._pause_at = (
             self.rng.uniform(*p.after_ms) / 1000.0
@@ -205,16 +226,21 @@ class CallerAudio:
             else None
         )
 
+    def _due(self, t: float) -> _Planned | None:
+        """The act to start now, if any: in the agent's speech, or in the silence after it."""
+        if self._playing is not None or self._in_line or self._fifo.size:
+            return None
+        if self.agent_speaking and self._planned and t - self._turn_start >= self._planned[0].due_s:
+            return self._planned.pop(0)
+        off = self._agent_offset
+        quiet = not self.agent_speaking and off is not None and bool(self._silent_planned)
+        if quiet and off is not None and t - off >= self._silent_planned[0].due_s:
+            return self._silent_planned.pop(0)
+        return None
+
     def _act_stage(self, x: Int16, t: float) -> Int16:
-        if (
-            self._playing is None
-            and self._planned
-            and self.agent_speaking
-            and not self._in_line
-            and self._fifo.size == 0
-            and t - self._turn_start >= self._planned[0].due_s
-        ):
-            p = self._planned.pop(0)
+        p = self._due(t)
+        if p is not None:
             clip = self.clips.get(p.text)
             if clip is not None and clip.size:
                 scaled = np.clip(np.round(clip.astype(np.float64) * p.gain), -32768, 32767).astype(np.int16)
@@ -226,7 +252,7 @@ class CallerAudio:
                         text=p.text,
                         duration_s=clip.size / self.sr,
                         agent_turn=self.agent_turn,
-                        agent_speaking=True,
+                        agent_speaking=self.agent_speaking,
                     )
                 )
         if self._playing is None:

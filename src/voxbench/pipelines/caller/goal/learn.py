@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 from voxbench.spoken import sentences_of, tokens
 
-_LEARN = re.compile(r"^(?:learn|find out|know|be told|get told|hear)\s+(?P<what>.+?)\.?$", re.I)
+LEARN_GOAL = re.compile(r"^(?:learn|find out|know|be told|get told|hear)\s+(?P<what>.+?)\.?$", re.I)
 _WHETHER = re.compile(r"^(?:whether|if)\b.*?\b(?:is|are|will be|was|has been)\s+(?P<pred>.+)$", re.I)
 _DET = re.compile(r"^(the|my|its|their|your|a|an)\s+", re.I)
 # what a status question's answer may say instead of its predicate
@@ -77,7 +77,7 @@ def parts_to_learn(must_have: list[str]) -> list[Part]:
     """The parts of the must-haves that ask to find something out (see the module docstring)."""
     out: list[Part] = []
     for c in must_have:
-        m = _LEARN.match(c.strip())
+        m = LEARN_GOAL.match(c.strip())
         if m is None:
             continue
         what = m.group("what").strip()
