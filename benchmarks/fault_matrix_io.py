@@ -24,12 +24,13 @@ LIVE_FAULTS = [
     "crash",
     "exception",
     "hang",
+    "socket_drop",
     "tool_bad_json",
     "tool_unknown",
     "tool_wrong_type",
     "tool_raises",
 ]
-RETRIED = {"crash", "tts_fail", "worker_kill", "bad_record"}  # faults whose redo must score the same
+RETRIED = {"crash", "socket_drop", "tts_fail", "worker_kill", "bad_record"}  # faults whose redo must score the same
 HARNESS = ["worker_kill", "torn_events", "bad_record"]
 
 

@@ -57,7 +57,7 @@ def scripted_rows(root: Path, seed: int) -> list[dict[str, Any]]:
         same = cid in fin and code_scores(fin[cid]) == code_scores(bfin[cid])
         rows.append(
             {
-                "fault": f + (" (whole process)" if f == "hang" else ""),
+                "fault": f + (" (whole process)" if f == "hang" else " (scripted record)"),
                 "where": f"scripted, {cid}",
                 "injected": "yes",
                 "class": "; ".join(

@@ -61,3 +61,16 @@ def test_the_callers_voice_failing_is_an_infrastructure_failure_named_for_the_ca
     assert "FailingToneTTS" in (outcome.cause or "")
     f = attempt_fault("infra_failure", outcome.cause, outcome.error_source, out)
     assert f is not None and f["class"] == "infrastructure"
+
+
+def test_the_agents_socket_dropped_mid_turn_is_an_infrastructure_failure(tmp_path: Path) -> None:
+    """The agent's server closes the caller's WebSocket at its first tool call: the call ends
+    as connection_lost, retried, named for the transport."""
+    outcome, out = _live_attempt(tmp_path, [{"fault": "socket_drop"}], [])
+    assert (outcome.kind, outcome.error_source) in {
+        ("infra", "simulator_transport"),
+        ("infra", "agent_transport"),
+    }
+    assert "socket closed mid-call" in (outcome.cause or "")
+    f = attempt_fault("infra_failure", outcome.cause, outcome.error_source, out)
+    assert f is not None and f["class"] == "infrastructure" and f["meaning"].startswith("socket dropped")

@@ -4,7 +4,8 @@ The reference agent (``ReferenceAgent.faults``) misbehaves at its first tool cal
 falls mid-turn (after the words that lead to it, before the result that continues them):
 
 * ``crash``: the call's process dies by SIGKILL; ``exception``: the tool handler raises;
-  ``hang``: the tool call never returns (the agent goes silent);
+  ``hang``: the tool call never returns (the agent goes silent); ``socket_drop``: the agent's
+  server closes the caller's WebSocket;
 * ``tool_bad_json`` (arguments that are not JSON), ``tool_unknown`` (a tool the scenario
   lacks), ``tool_wrong_type`` (every argument of the wrong type), ``tool_raises`` (the
   tool's implementation raises): the scenario's real ``ToolExecutor`` answers each, as it
@@ -30,7 +31,7 @@ from voxbench.pipelines.call.spec import Fault, ReferenceAgent
 from voxbench.scenarios import ToolExecutor
 
 TOOL_FAULTS = frozenset({"tool_bad_json", "tool_unknown", "tool_wrong_type", "tool_raises"})
-AGENT_FAULTS = TOOL_FAULTS | {"crash", "exception", "hang"}
+AGENT_FAULTS = TOOL_FAULTS | {"crash", "exception", "hang", "socket_drop"}
 
 
 def matching_fault(faults: tuple[Fault, ...], job: ConversationJob) -> str | None:
@@ -78,9 +79,20 @@ def _raising(executor: ToolExecutor, name: str, args: dict[str, Any]) -> dict[st
             tools[name] = original
 
 
-def agent_tool_hook(fault: str) -> Any:
+async def drop_socket(transport: Any) -> None:
+    """Close the caller's connection from the agent's server side, as a dropped line does.
+    pipecat's WebSocket server keeps its one client's socket privately (on its input
+    transport); a transport without one cannot be dropped this way."""
+    inp = transport.input() if transport is not None else None
+    ws = getattr(inp, "_websocket", None)
+    if ws is None:
+        raise ValueError(f"the socket_drop fault needs a WebSocket server transport, not {type(transport).__name__}")
+    await ws.close()
+
+
+def agent_tool_hook(fault: str, llm: Any = None) -> Any:
     """A ``ReferenceLLM.tool_hook`` that injects ``fault`` at the first tool call, then lets
-    every later call through."""
+    every later call through (``llm``: the agent's, whose line ``socket_drop`` drops)."""
     fired = False
 
     async def hook(name: str, args: dict[str, Any], executor: ToolExecutor) -> dict[str, Any]:
@@ -94,6 +106,9 @@ def agent_tool_hook(fault: str) -> Any:
             raise RuntimeError(f"reference agent's tool handler raised at {name} (injected fault)")
         if fault == "hang":
             await asyncio.Event().wait()  # never set: the agent never answers again
+        if fault == "socket_drop":
+            await drop_socket(getattr(llm, "transport", None))
+            return executor.execute(name, args)
         return tool_fault_result(fault, name, args, executor)
 
     return hook
@@ -143,7 +158,7 @@ def apply_live_faults(job: ConversationJob, agent: Any, sim: Any) -> tuple[Any, 
                 raise ValueError(
                     f"the reference agent cannot inject {fault!r} (it can: {sorted(AGENT_FAULTS)})"
                 )
-            agent.llm.tool_hook = agent_tool_hook(fault)
+            agent.llm.tool_hook = agent_tool_hook(fault, agent.llm)
     sim_fault = matching_fault(job.simulator.faults, job)
     if sim_fault == "tts_fail":
         sim = dataclasses.replace(sim, tts=failing_tone(sim.tts))

@@ -117,6 +117,7 @@ class ReferenceLLM(LLMService):
         # Runs each tool call instead of the executor when set: how a test or the fault matrix
         # injects a malformed or failing call, a crash or a hang mid-turn (orchestrator/live_faults.py).
         self.tool_hook: ToolHook | None = None
+        self.transport: BaseTransport | None = None  # the line to the caller (a fault may drop it)
 
     async def open(self) -> None:
         """The caller is on the line: say the trace's opening lines (if any)."""
@@ -272,6 +273,7 @@ class ReferenceAgentServices:
         )
         sample_rate = inputs.sample_rate
         llm = self.llm
+        llm.transport = transport
         for name in spec.tool_names():
 
             async def handler(params: FunctionCallParams) -> None:
