@@ -5,10 +5,11 @@ voice, on the virtual clock: ``conversation_fn: live_virtual``): 8 on the toy sc
 backend, concurrency 4, the orchestrator killed with SIGKILL mid-run and resumed) and 8 on the
 built-in airline scenarios (Ray if installed, else local; concurrency 8; the backend's ports
 taken by another program). A schedule seeded by ``--seed`` puts each fault on its own
-conversation; the same 16 calls run once without faults (the same seed) for the scores. Two
-small scripted (no-audio) runs add what needs no live audio: a dropped socket and a full disk
-(a 1 MB tmpfs when ``mount`` is allowed, else the ENOSPC write hook), and a scenario with an
-invalid field is run on a copy of the toy data.
+conversation; the same 16 calls run once without faults (the same seed) for the scores.
+Scripted (no-audio) runs add what needs no live audio: a socket_drop record, a process that
+hangs, the ENOSPC write hook at a worker's record write, and the run folder on a tmpfs too
+small for it (when ``mount`` is allowed); a scenario with an invalid field is run on a copy
+of the toy data.
 
 Each row: the fault, where injected, its class and cause as the run recorded them, the
 attempts retried, conversations lost (planned without a final record), redone needlessly (a

@@ -30,7 +30,13 @@ LIVE_FAULTS = [
     "tool_wrong_type",
     "tool_raises",
 ]
-RETRIED = {"crash", "socket_drop", "tts_fail", "worker_kill", "bad_record"}  # faults whose redo must score the same
+RETRIED = {
+    "crash",
+    "socket_drop",
+    "tts_fail",
+    "worker_kill",
+    "bad_record",
+}  # faults whose redo must score the same
 HARNESS = ["worker_kill", "torn_events", "bad_record"]
 
 
