@@ -169,7 +169,7 @@ def progress_kwargs(config: Any, enabled: bool) -> dict[str, Any]:
 
 
 def run_cmd(args: argparse.Namespace) -> int:
-    from voxbench.orchestrator import Orchestrator, RunLocked, check_fail_under, load_run_config
+    from voxbench.orchestrator import DiskFull, Orchestrator, RunLocked, check_fail_under, load_run_config
 
     config = load_run_config(args.config, cli_overrides(args))
     if config.resolved_conversation_fn() == "live":
@@ -185,6 +185,9 @@ def run_cmd(args: argparse.Namespace) -> int:
     except RunLocked as exc:
         print(f"voxbench: error: {exc}", file=sys.stderr)
         return 3
+    except DiskFull as exc:
+        print(f"voxbench: error: {exc.strerror}", file=sys.stderr)
+        return 4
     s = result.summary
     print(
         f"run {s['run_id']}: {s['completed']}/{s['planned']} completed, "

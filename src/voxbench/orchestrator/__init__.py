@@ -28,6 +28,7 @@ _EXPORTS = {
     "RunLayout": "layout",
     "Orchestrator": "runner",
     "RunLocked": "runner",
+    "DiskFull": "runner",
     "RunResult": "runner",
     "run_benchmark": "runner",
     "check_fail_under": "summary",
@@ -49,7 +50,7 @@ if TYPE_CHECKING:
         expand,
     )
     from voxbench.orchestrator.layout import RunLayout
-    from voxbench.orchestrator.runner import Orchestrator, RunLocked, RunResult, run_benchmark
+    from voxbench.orchestrator.runner import DiskFull, Orchestrator, RunLocked, RunResult, run_benchmark
     from voxbench.orchestrator.summary import check_fail_under
     from voxbench.orchestrator.validate import BuiltinValidator, ValidationResult, Validator, make_validator
 
@@ -67,6 +68,7 @@ __all__ = [
     "ConversationFn",
     "ConversationJob",
     "ConversationSpec",
+    "DiskFull",
     "Orchestrator",
     "RunConfig",
     "RunLayout",

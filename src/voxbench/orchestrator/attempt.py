@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -20,6 +21,7 @@ from typing import Literal
 
 from pydantic import BaseModel
 
+from voxbench.orchestrator.classify import source_from_log
 from voxbench.orchestrator.jobs import ConversationJob
 from voxbench.orchestrator.worker import WORKER_INFO
 from voxbench.records.stage import CALL_STAGE, read_stage
@@ -54,6 +56,17 @@ def _tail(path: Path, n: int = 1500) -> str:
         return path.read_text(encoding="utf-8", errors="replace")[-n:].strip()
     except OSError:
         return ""
+
+
+_EXC_LINE = re.compile(r"^[A-Za-z_][\w.]*(Error|Exception|Exit|Interrupt|Fault)\b.*")
+
+
+def _why_it_died(tail: str, stage: str | None) -> str:
+    """The exception a dead worker's log ends with (its last line that names one, not a
+    library's debug line), and the step it was in."""
+    exc = next((ln.strip() for ln in reversed(tail.splitlines()) if _EXC_LINE.match(ln.strip())), None)
+    parts = ([exc] if exc else []) + ([f"while {stage}"] if stage else [])
+    return f": {'; '.join(parts)}" if parts else ""
 
 
 def _exit_text(code: int) -> str:
@@ -181,11 +194,11 @@ def run_attempt(
         fn_s = float(json.loads(info.read_text(encoding="utf-8")).get("fn_s", 0.0))
     if code != 0:
         tail = _tail(out / WORKER_LOG)
-        last = f": {tail.splitlines()[-1]}" if tail else ""
+        last = _why_it_died(tail, read_stage(out))
         return AttemptOutcome(
             kind="infra",
             cause=f"conversation process {_exit_text(code)}{last}",
-            error_source="crash",
+            error_source=source_from_log(tail, "crash"),
             exit_code=code,
             process_s=elapsed,
         )

@@ -28,6 +28,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pydantic import ValidationError
+
 from voxbench.records import ConversationRecord, atomic_write_json
 
 FAILED_RE = re.compile(r"^(?P<conv>.+)_failed_attempt_(?P<n>\d+)$")
@@ -100,6 +102,7 @@ class RunLayout:
         states: dict[str, ConversationState] = {}
         if not self.records.is_dir():
             return states
+        damaged: list[Path] = []
         for p in self.records.iterdir():
             if not p.is_dir() or p.name.startswith("."):
                 continue
@@ -110,10 +113,38 @@ class RunLayout:
                 st.failed[int(m["n"])] = status or "infra_failure"
             elif status in FINAL_STATUSES:
                 states.setdefault(p.name, ConversationState()).final_status = status
+            elif (p / "job.json").is_file() or (p / "record.json").exists():
+                damaged.append(p)  # ours, damaged after its commit (disk, a person, a tool)
             else:
-                # A final folder without a readable record cannot come from us; set it aside.
-                shutil.rmtree(p, ignore_errors=True)
+                shutil.rmtree(p, ignore_errors=True)  # not an attempt folder of ours
+        for p in damaged:
+            st = states.setdefault(p.name, ConversationState())
+            n = st.next_attempt
+            self._set_aside(p, n)
+            st.failed[n] = "infra_failure"
         return states
+
+    def _set_aside(self, final: Path, attempt: int) -> None:
+        """Keep a committed attempt whose record.json is unreadable as a failed attempt that
+        says so (the damaged file kept beside it), so the redo is counted and named."""
+        path = final / "record.json"
+        why = _unreadable(path)
+        if path.exists():
+            os.replace(path, final / "record.json.damaged")
+        fields = _fields_from_job(final, final.name, attempt)
+        rec = ConversationRecord(
+            **fields,
+            status="infra_failure",
+            error=f"record.json unreadable at resume ({why}); the conversation is redone",
+            error_source="resume",
+        )
+        atomic_write_json(path, rec)
+        att = _json_or_empty(final / "attempt.json")
+        att.update(status="infra_failure", cause=rec.error)
+        att["fault"] = {"class": "infrastructure", "meaning": "record found damaged at resume",
+                        "cause": rec.error, "source": "resume"}  # fmt: skip
+        atomic_write_json(final / "attempt.json", att)
+        os.replace(final, self.failed_dir(final.name, attempt))
 
     def commit(self, stage: Path, conv: str) -> Path:
         """Make `stage` the conversation's final attempt (one rename: all or nothing)."""
@@ -171,3 +202,37 @@ def mark_record(
     if error is not None:
         update.update(error=error, error_source=error_source)
     atomic_write_json(path, rec.model_copy(update=update))
+
+
+def _unreadable(path: Path) -> str:
+    try:
+        ConversationRecord.model_validate_json(path.read_bytes())
+    except OSError as exc:
+        return f"{type(exc).__name__}: {exc.strerror or exc}"
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        where = ".".join(str(x) for x in err.get("loc", ())) or "record"
+        return f"not a record: {where}: {err.get('msg', '')}"[:200]
+    except ValueError as exc:
+        return f"not a record: {str(exc).splitlines()[0][:160]}"
+    return "no final status"
+
+
+def _fields_from_job(folder: Path, conv: str, attempt: int) -> dict[str, Any]:
+    """The coordinates of an attempt folder, from its job.json (or its folder name)."""
+    try:
+        ref = json.loads((folder / "job.json").read_text(encoding="utf-8"))["spec"]["conversation"]
+        keys = ("domain", "scenario_id", "trial", "condition", "lang")
+        return {"conversation_id": conv, "attempt": attempt, **{k: ref[k] for k in keys if k in ref}}
+    except (OSError, ValueError, KeyError, TypeError):
+        parts = conv.split("__")
+        domain, sid = [*parts, "", ""][:2]
+        return {"conversation_id": conv, "domain": domain, "scenario_id": sid, "attempt": attempt}
+
+
+def _json_or_empty(path: Path) -> dict[str, Any]:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import fcntl
 import os
 import shutil
@@ -29,6 +30,7 @@ from typing import Any
 
 from voxbench.orchestrator.attempt import AttemptOutcome
 from voxbench.orchestrator.backends import Backend, make_backend
+from voxbench.orchestrator.classify import attempt_fault
 from voxbench.orchestrator.config import RunConfig
 from voxbench.orchestrator.jobs import ConversationSpec, expand, make_job
 from voxbench.orchestrator.layout import ConversationState, RunLayout, mark_record
@@ -43,6 +45,10 @@ from voxbench.scenarios import load_dataset
 
 class RunLocked(RuntimeError):
     """Another orchestrator is working on this run folder."""
+
+
+class DiskFull(OSError):
+    """The run folder's disk filled up: the run stopped, every committed conversation kept."""
 
 
 @dataclass
@@ -93,6 +99,7 @@ class Orchestrator:
         self.stats = RunStats()
         self.timings: list[tuple[float, float | None]] = []  # (process_s, fn_s) per attempt
         self._stopping = False
+        self._disk_full: str | None = None
         self._tasks: list[asyncio.Task[None]] = []
 
     def resolve_run_dir(self) -> tuple[str, Path]:
@@ -163,6 +170,13 @@ class Orchestrator:
             self._remove_signals()
             await self.backend.aclose()
             self.progress.stop()
+        if self._disk_full is not None:
+            raise DiskFull(
+                errno.ENOSPC,
+                f"disk full under {layout.root} ({self._disk_full}): the run stopped; every "
+                "conversation already committed is kept, the ones in flight are redone when you "
+                "free space and run again",
+            )
         wall = time.monotonic() - t0
         if not interrupted:
             layout.clean_staging()
@@ -181,6 +195,17 @@ class Orchestrator:
             s.infra_failed += 1
 
     async def _conversation(self, spec: ConversationSpec, st: ConversationState | None) -> None:
+        """Attempts until a final status; a full disk stops the whole run (every other write
+        would fail the same way) and leaves this conversation to the resume."""
+        try:
+            await self._attempts(spec, st)
+        except OSError as exc:
+            if exc.errno != errno.ENOSPC:
+                raise
+            self._disk_full = str(exc)
+            self.stop()
+
+    async def _attempts(self, spec: ConversationSpec, st: ConversationState | None) -> None:
         cfg, layout, cid = self.config, self.layout, spec.conversation_id
         st = st or ConversationState()
         attempt, invalid_n, infra_n = st.next_attempt, st.count("invalid"), st.count("infra_failure")
@@ -202,10 +227,19 @@ class Orchestrator:
                 shutil.rmtree(stage, ignore_errors=True)
                 return
             self.timings.append((outcome.process_s, outcome.fn_s))
+            if outcome.kind == "infra" and outcome.error_source == "disk_full":
+                # every retry would fail alike and, out of budget, commit a lost conversation
+                raise OSError(errno.ENOSPC, outcome.cause or "disk full", str(stage))
             status, cause, source, gate = await self._classify(outcome, stage)
             atomic_write_json(
                 stage / "attempt.json",
-                {"outcome": outcome.model_dump(), "status": status, "cause": cause, "validation": gate},
+                {
+                    "outcome": outcome.model_dump(),
+                    "status": status,
+                    "cause": cause,
+                    "validation": gate,
+                    "fault": attempt_fault(status, cause, source, stage),
+                },
             )
             if status == "completed":
                 layout.commit(stage, cid)
@@ -236,7 +270,7 @@ class Orchestrator:
         """(status, cause, error source, the validator's details: which validators failed the
         attempt and their evidence, kept in attempt.json for the summary and the report)."""
         if outcome.kind == "infra":
-            return "infra_failure", outcome.cause, outcome.error_source, {}
+            return "infra_failure", outcome.cause, outcome.error_source or "worker", {}
         if outcome.kind == "invalid":
             return "invalid", outcome.cause, outcome.error_source or "simulation", {}
         try:

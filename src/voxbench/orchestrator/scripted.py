@@ -11,7 +11,10 @@ matched on domain, scenario id, trial, condition and attempt::
 
 Faults: ``crash`` (process dies by SIGKILL), ``exception`` (raises), ``hang`` (never
 returns), ``socket_drop`` (record with status infra_failure), ``invalid`` (a finished call
-whose end reason fails validation). Other knobs: ``duration_s`` (sleep or paced audio
+whose end reason fails validation); the agent's tool faults of ``live_faults.TOOL_FAULTS``
+(its one tool call, the domain's first tool, made malformed and answered by the scenario's
+real ``ToolExecutor``); ``disk_full`` (writing the record fails with ENOSPC, as on a full
+disk: the write hook :func:`full_disk_write` stands in for a small full filesystem). Other knobs: ``duration_s`` (sleep or paced audio
 loop length), ``paced`` (emit 20 ms chunks on a clock and record pacing health),
 ``cpu_ms_per_chunk`` (work per chunk, to load the CPU like a VAD would), ``count_file``
 (append one line per attempt, so tests can prove nothing is redone).
@@ -19,14 +22,17 @@ loop length), ``paced`` (emit 20 ms chunks on a clock and record pacing health),
 
 from __future__ import annotations
 
+import errno
 import os
 import random
 import signal
 import time
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from voxbench.orchestrator.jobs import ConversationJob
+from voxbench.orchestrator.live_faults import TOOL_FAULTS, matching_fault, tool_fault_result
 from voxbench.pipelines.call.spec import Fault, ScriptedAgent
 from voxbench.records import (
     AgentInfo,
@@ -40,14 +46,19 @@ from voxbench.records import (
     Utterance,
     write_record,
 )
-from voxbench.scenarios import db_hash, load_dataset
+from voxbench.scenarios import ToolExecutor, db_hash, load_dataset
 
 CHUNK_S = 0.02
 LATE_MS = 10.0  # a chunk later than this missed its slot in a 20 ms real-time stream
 
 
 def _matching_fault(faults: tuple[Fault, ...], job: ConversationJob) -> str | None:
-    return next((f.fault for f in faults if f.matches(job.spec.conversation)), None)
+    return matching_fault(faults, job)
+
+
+def full_disk_write(path: Path) -> None:
+    """The write hook of ``disk_full``: what writing into a full filesystem raises."""
+    raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(path))
 
 
 def _paced_loop(duration_s: float, cpu_ms: float) -> PacingEvent:
@@ -91,6 +102,37 @@ def _perturbation(job: ConversationJob) -> dict[str, object]:
     return {"condition": job.perturbation.model_dump(mode="json"), "seed": job.spec.seeds.perturbation}
 
 
+def _misbehave(agent_fault: str | None, sim_fault: str | None) -> None:
+    """The faults that end the attempt before any record: dying, raising, hanging."""
+    if agent_fault == "crash":
+        os.kill(os.getpid(), signal.SIGKILL)
+    if agent_fault == "exception":
+        raise RuntimeError("scripted agent raised (injected fault)")
+    if agent_fault == "hang" or sim_fault == "hang":
+        while True:
+            time.sleep(3600)
+
+
+def _tool_events(
+    agent_fault: str | None, job: ConversationJob, dom: Any, initial: dict[str, Any], now: str, t: float
+) -> list[Event]:
+    """The call's one tool call and its result: a stand-in lookup, or, under a tool fault, the
+    domain's first tool made malformed and answered by the scenario's real executor."""
+    tool, result = "scripted_lookup", {"status": "success"}
+    args: dict[str, object] = {}
+    if agent_fault in TOOL_FAULTS:
+        tool = dom.agent.tool_names()[0]
+        result = tool_fault_result(agent_fault, tool, {}, ToolExecutor(job.domain, initial, now, dom.agent))
+    ok = result.get("status") == "success"
+    return [
+        ToolCall(t=t + 2.0, side="agent", call_id="c1", name=tool, arguments=args),
+        ToolResult(
+            t=t + 2.1, side="agent", call_id="c1", name=tool,
+            status="success" if ok else "error", result={} if ok else result,
+        ),
+    ]  # fmt: skip
+
+
 def scripted_conversation(job: ConversationJob) -> Path:
     """Write a small, valid record for `job` (or misbehave as its fault config says)."""
     agent = job.agent
@@ -100,13 +142,7 @@ def scripted_conversation(job: ConversationJob) -> Path:
     sim_fault = _matching_fault(job.simulator.faults, job)
     if agent.count_file:
         _count(agent.count_file, job)
-    if agent_fault == "crash":
-        os.kill(os.getpid(), signal.SIGKILL)
-    if agent_fault == "exception":
-        raise RuntimeError("scripted agent raised (injected fault)")
-    if agent_fault == "hang" or sim_fault == "hang":
-        while True:
-            time.sleep(3600)
+    _misbehave(agent_fault, sim_fault)
 
     started = datetime.now(UTC)
     rng = random.Random(job.seed)
@@ -125,10 +161,7 @@ def scripted_conversation(job: ConversationJob) -> Path:
     t = 0.5 + rng.random()
     events.append(Utterance(t=t, side="user", channel="user", text=scenario.starting_utterance(job.lang)))
     events.append(Utterance(t=t + 1.2, side="agent", channel="agent", text="Sure, let me look into that."))
-    events.append(ToolCall(t=t + 2.0, side="agent", call_id="c1", name="scripted_lookup", arguments={}))
-    events.append(
-        ToolResult(t=t + 2.1, side="agent", call_id="c1", name="scripted_lookup", status="success", result={})
-    )
+    events += _tool_events(agent_fault, job, dom, initial, scenario.current_date_time, t)
     end_reason = "inactivity_timeout" if sim_fault == "invalid" else "end_call"
     status = "completed"
     error = error_source = None
@@ -161,6 +194,8 @@ def scripted_conversation(job: ConversationJob) -> Path:
         num_tool_calls=1,
         extra={"scripted": True},
     )
+    if agent_fault == "disk_full":
+        full_disk_write(Path(job.output_dir) / "record.json")
     return write_record(
         job.output_dir,
         record,

@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from voxbench.orchestrator.classify import fault_class
 from voxbench.orchestrator.config import JudgesConfig
 from voxbench.orchestrator.jobs import ConversationSpec
 from voxbench.orchestrator.layout import RunLayout
@@ -65,14 +66,14 @@ def build_summary(layout: RunLayout, specs: Iterable[ConversationSpec]) -> dict[
             late_convs += lt > 0
             if st.final_status == "infra_failure":
                 rec = _record(fdir)
-                causes[rec.get("error_source") or "unknown"] += 1
+                causes[rec.get("error_source") or "no_source"] += 1
                 infra_details.append(_detail(cid, rec))
         regenerated_convs += st.count("invalid") > 0
         for n, status in sorted(st.failed.items()):
             failed[status] += 1
             if status == "infra_failure":
                 rec = _record(layout.failed_dir(cid, n))
-                causes[rec.get("error_source") or "unknown"] += 1
+                causes[rec.get("error_source") or "no_source"] += 1
                 infra_details.append(_detail(cid, rec, n))
     finished = sum(final.values())
     n = len(planned)
@@ -93,6 +94,7 @@ def build_summary(layout: RunLayout, specs: Iterable[ConversationSpec]) -> dict[
         "infra_failure_causes": dict(causes),
         "infra_failure_details": infra_details,
         "gate": gate_summary(layout, planned, states),
+        **fault_summary(layout, planned, states),
         "pacing": {
             "underruns": under,
             "late_chunks": late,
@@ -101,6 +103,38 @@ def build_summary(layout: RunLayout, specs: Iterable[ConversationSpec]) -> dict[
             "healthy": late_convs == 0,
         },
     }
+
+
+def attempt_fault(p: Path) -> dict[str, Any] | None:
+    """The fault one kept attempt met (class, meaning, cause, source), from its record's
+    status and error source, or, for a completed call, the agent errors its attempt.json names."""
+    rec = _record(p)
+    status = rec.get("status")
+    if status in ("infra_failure", "invalid"):
+        src = rec.get("error_source") or ("validation" if status == "invalid" else None)
+        cls, meaning = fault_class(src)
+        return {"class": cls, "meaning": meaning, "cause": rec.get("error"), "source": src}
+    fault = _attempt_json(p).get("fault")
+    return fault if isinstance(fault, dict) else None
+
+
+def fault_summary(layout: RunLayout, planned: list[str], states: Mapping[str, Any]) -> dict[str, Any]:
+    """Every fault the run met, one entry per attempt, each with its class and cause, and
+    the counts per class (the report's "faults" table)."""
+    faults: list[dict[str, Any]] = []
+    for cid in planned:
+        st = states.get(cid)
+        if st is None:
+            continue
+        dirs = [(n, layout.failed_dir(cid, n), False) for n in sorted(st.failed)]
+        if st.final_status:
+            dirs.append((None, layout.final_dir(cid), True))
+        for n, d, final in dirs:
+            fault = attempt_fault(d)
+            if fault is not None:
+                attempt = _record(d).get("attempt", n)
+                faults.append({"conversation_id": cid, "attempt": attempt, "final": final, **fault})
+    return {"fault_classes": dict(Counter(f["class"] for f in faults)), "faults": faults}
 
 
 def _attempt_json(p: Path) -> dict[str, Any]:

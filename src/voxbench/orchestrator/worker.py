@@ -23,6 +23,7 @@ from voxbench.records.stage import note_stage
 BUILTIN_FNS = {
     "scripted": "voxbench.orchestrator.scripted:scripted_conversation",
     "live": "voxbench.orchestrator.live:live_conversation",
+    "live_virtual": "voxbench.orchestrator.live:virtual_live_conversation",
 }
 
 WORKER_INFO = "worker.json"

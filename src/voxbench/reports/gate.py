@@ -28,6 +28,11 @@ class AttemptView:
     path: Path
     failed_validators: list[str] = field(default_factory=list)
     evidence: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    fault: str = ""  # the orchestrator's class and source of the fault ("infrastructure: crash")
+
+    @property
+    def status_text(self) -> str:
+        return f"{self.status} ({self.fault})" if self.fault else self.status
 
 
 def _json(p: Path) -> dict[str, Any]:
@@ -48,11 +53,14 @@ def load_attempts(records: Path) -> list[AttemptView]:
         rec, att = _json(d / "record.json"), _json(d / "attempt.json")
         raw = att.get("validation")
         gate: dict[str, Any] = raw if isinstance(raw, dict) else {}
+        raw_fault = att.get("fault")
+        fault: dict[str, Any] = raw_fault if isinstance(raw_fault, dict) else {}
         out.append(
             AttemptView(
                 conversation_id=m["conv"], attempt=int(m["n"]), status=str(rec.get("status") or "infra_failure"),
                 reason=str(rec.get("error") or att.get("cause") or ""), path=d,
                 failed_validators=list(gate.get("failed_metrics") or []), evidence=dict(gate.get("evidence") or {}),
+                fault=f"{fault['class']}: {fault.get('source')}" if fault.get("class") else "",
             )
         )  # fmt: skip
     return sorted(out, key=lambda a: (a.conversation_id, a.attempt))
@@ -81,7 +89,7 @@ def gate_section(run_attempts: list[tuple[str, dict[str, int], list[AttemptView]
             rows.append(
                 f"<tr><td>{e(run)}</td><td>{e(a.conversation_id)}</td>"
                 f"<td>{a.attempt + 1} of {used.get(a.conversation_id, a.attempt + 2)}</td>"
-                f"<td>{e(a.status)}</td><td>{e(a.reason)}</td><td>{_evidence_html(a)}</td>"
+                f"<td>{e(a.status_text)}</td><td>{e(a.reason)}</td><td>{_evidence_html(a)}</td>"
                 f"<td><a href='{e(link)}'>record</a></td></tr>"
             )
     total = sum(len(u) for _, u, _ in run_attempts)

@@ -27,7 +27,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -70,6 +70,7 @@ from voxbench.scenarios.reference_script import Call, IdCarry, ReferenceScript, 
 from voxbench.transports.vad import make_vad
 
 REFERENCE = "reference"
+ToolHook = Callable[[str, dict[str, Any], ToolExecutor], Awaitable[dict[str, Any]]]
 CONTINUATION_S = 1.0
 
 
@@ -113,6 +114,10 @@ class ReferenceLLM(LLMService):
         self._same_turn = False  # the caller's next turn end continues the interrupted one
         self._lock = asyncio.Lock()
         self._ids = itertools.count(1)
+        # Runs each tool call instead of the executor when set: how a test or the fault matrix
+        # injects a malformed or failing call, a crash or a hang mid-turn (orchestrator/live_faults.py).
+        self.tool_hook: ToolHook | None = None
+        self.transport: BaseTransport | None = None  # the line to the caller (a fault may drop it)
 
     async def open(self) -> None:
         """The caller is on the line: say the trace's opening lines (if any)."""
@@ -124,7 +129,11 @@ class ReferenceLLM(LLMService):
 
     async def run_tool(self, params: FunctionCallParams, executor: ToolExecutor) -> None:
         """The registered handler of every tool: the executor runs it; ids are carried forward."""
-        result = executor.execute(params.function_name, dict(params.arguments or {}))
+        args = dict(params.arguments or {})
+        if self.tool_hook is not None:
+            result = await self.tool_hook(params.function_name, args, executor)
+        else:
+            result = executor.execute(params.function_name, args)
         if self._call is not None and self._call.name == params.function_name:
             self.ids.learn(self._call, result)
         self._call = None
@@ -264,6 +273,7 @@ class ReferenceAgentServices:
         )
         sample_rate = inputs.sample_rate
         llm = self.llm
+        llm.transport = transport
         for name in spec.tool_names():
 
             async def handler(params: FunctionCallParams) -> None:

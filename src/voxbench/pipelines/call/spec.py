@@ -26,11 +26,26 @@ class _Frozen(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
-FaultKind = Literal["crash", "exception", "hang", "socket_drop", "invalid"]
+FaultKind = Literal[
+    "crash",
+    "exception",
+    "hang",
+    "socket_drop",
+    "invalid",
+    "tool_bad_json",
+    "tool_unknown",
+    "tool_wrong_type",
+    "tool_raises",
+    "tts_fail",
+    "disk_full",
+]
+"""Injected faults (``orchestrator/scripted.py`` and ``orchestrator/live_faults.py`` say what
+each does): the process dying, raising or hanging, a dropped socket, an invalid simulation,
+a malformed or failing tool call, the caller's TTS failing, the disk full at the record."""
 
 
 class Fault(_Frozen):
-    """An injected fault of the scripted conversation fn, matched on the fields that are set."""
+    """An injected fault of a test or benchmark run, matched on the fields that are set."""
 
     fault: FaultKind
     domain: str | None = None
@@ -63,6 +78,9 @@ class ReferenceAgent(_Frozen):
 
     profile: Literal["reference"] = "reference"
     voice: str = Field(default="agent", description="tone, or any voice name a TTSConfig takes")
+    faults: tuple[Fault, ...] = Field(
+        default=(), description="injected faults (tests, benchmarks/fault_matrix.py): at its first tool call"
+    )
 
 
 def _agent_tag(v: Any) -> str:
