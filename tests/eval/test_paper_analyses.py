@@ -176,7 +176,9 @@ def test_faithfulness_shares_by_hand() -> None:
 def test_facets_by_architecture() -> None:
     rows = [row("c1", f"s{i}", turn_taking=0.3, tool=[5.0, 7.0], plain=[1.0]) for i in range(4)]
     rows += [row("c2", f"s{i}", turn_taking=0.5, tool=[3.0], plain=[2.0]) for i in range(4)]
-    rows += [row("rt", f"s{i}", pipeline="s2s", turn_taking=0.9, faithfulness=0.5, tool=[1.0]) for i in range(4)]
+    rows += [
+        row("rt", f"s{i}", pipeline="s2s", turn_taking=0.9, faithfulness=0.5, tool=[1.0]) for i in range(4)
+    ]
     out = facets(rows)
     cas, s2s = out["per_type"]["cascade"], out["per_type"]["s2s"]
     assert cas["systems"] == ["c1", "c2"] and cas["conversations"] == 8

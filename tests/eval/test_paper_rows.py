@@ -35,7 +35,13 @@ DOC = {
 
 def test_row_states_and_latencies() -> None:
     r = row_from_metrics(DOC, "sys")
-    assert (r.pipeline, r.domain, r.scenario_id, r.trial, r.condition) == ("s2s", "airline", "1.1", 1, "noise")
+    assert (r.pipeline, r.domain, r.scenario_id, r.trial, r.condition) == (
+        "s2s",
+        "airline",
+        "1.1",
+        1,
+        "noise",
+    )
     states = {n: c.state for n, c in r.metrics.items()}
     assert states == {
         "task_completion": "ok",

@@ -78,5 +78,7 @@ def key_entities(rows: list[Row], cut: float = CUT) -> dict[str, Any]:
     out["across_systems"] = pearson(means)
     out["overall_split"] = split(pairs_of(rows), cut)
     if not out["per_system"]:
-        out["note"] = f"no conversation has both {KE} and {TC} (key entities need a judge or the offline rater)"
+        out["note"] = (
+            f"no conversation has both {KE} and {TC} (key entities need a judge or the offline rater)"
+        )
     return out

@@ -63,16 +63,23 @@ def pass_at_1(
     return round(sum(sum(v) / len(v) for v in per.values()) / len(per), 4), len(per)
 
 
+def _what_moves(metric: str) -> tuple[str, dict[str, float], frozenset[str]]:
+    """(what the sweep recomputes, its thresholds, the metrics that pass at or below)."""
+    comp = composite_of(metric)
+    if comp is not None:
+        return comp[0], comp[1], frozenset()
+    spec = REGISTRY.get(metric)
+    if spec is None or spec.pass_threshold is None:
+        raise ValueError(f"threshold sweep: metric {metric!r} has no pass threshold to move")
+    lower = frozenset() if spec.higher_is_better else frozenset({metric})
+    return metric, {metric: float(spec.pass_threshold)}, lower
+
+
 def threshold_sweep(
     rows: list[Row], metric: str = DEFAULT_METRIC, grid: tuple[float, ...] = GRID
 ) -> dict[str, Any]:
     """The analysis block: per system, pass@1 at each threshold of `grid`."""
-    comp = composite_of(metric)
-    spec = REGISTRY.get(metric)
-    if comp is None and (spec is None or spec.pass_threshold is None):
-        raise ValueError(f"threshold sweep: metric {metric!r} has no pass threshold to move")
-    name, base = comp if comp is not None else (metric, {metric: float(spec.pass_threshold)})  # type: ignore[union-attr, arg-type]
-    lower = frozenset({metric}) if comp is None and spec is not None and not spec.higher_is_better else frozenset()
+    name, base, lower = _what_moves(metric)
     out: dict[str, Any] = {"metric": metric, "moves": name, "chosen": base[metric], "grid": list(grid)}
     if lower:
         out["direction"] = "at or below the threshold passes"
