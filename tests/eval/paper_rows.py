@@ -27,14 +27,15 @@ def row(
     x: bool | None = None,
     tool: list[float] | None = None,
     plain: list[float] | None = None,
+    extra: dict[str, float | str] | None = None,
     **values: float | str,
 ) -> Row:
     """A completed clean conversation. Metric values default to passing; a value "skipped" or
     "missing" sets that state. `a` / `x` force the EVA-A / EVA-X composites (else computed
     from the values by `aggregate.record_aggregates`, eval's own rule)."""
-    vals: dict[str, float | str] = {**PASSING, **values}
+    vals: dict[str, float | str] = {**PASSING, **values, **(extra or {})}
     cells = {
-        n: MetricCell(state=v) if isinstance(v, str) else MetricCell(value=float(v), state="ok")  # type: ignore[arg-type]
+        n: MetricCell(state=v) if isinstance(v, str) else MetricCell(value=float(v), state="ok")
         for n, v in vals.items()
     }
     results = {}

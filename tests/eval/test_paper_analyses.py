@@ -62,7 +62,9 @@ def test_trial_count_by_hand() -> None:
     assert (k1["k"], k1["subsamples"], k1["share_within_tol"]) == (1, 2, 0.0)
     assert (k2["k"], k2["subsamples"], k2["share_within_tol"]) == (2, 1, 1.0)
     seed = bootstrap_seed("A/EVA-A_pass")
-    lo, hi, _ = bootstrap_ci({f"s{i}": v for i, v in enumerate([[1, 0]] * 3 + [[0, 1], [0, 0]])}, seed)
+    per = [[1.0, 0.0]] * 3 + [[0.0, 1.0], [0.0, 0.0]]
+    lo, hi, _ = bootstrap_ci({f"s{i}": v for i, v in enumerate(per)}, seed)
+    assert lo is not None and hi is not None
     assert k2["median_ci_width"] == pytest.approx(round(hi - lo, 4))
 
 
@@ -135,7 +137,7 @@ def test_key_entities_by_hand() -> None:
     ke = [0.2, 0.4, 0.6, 0.8, 1.0] * 2
     tc = [0.0, 0.0, 1.0, 1.0, 1.0] * 2
     rows = [
-        row("A", f"s{i}", domain="itsm" if i < 5 else "hr", task_completion=c, **{KE: k})
+        row("A", f"s{i}", domain="itsm" if i < 5 else "hr", task_completion=c, extra={KE: k})
         for i, (k, c) in enumerate(zip(ke, tc, strict=True))
     ]
     out = key_entities(rows)
@@ -151,7 +153,7 @@ def test_key_entities_by_hand() -> None:
 
 
 def test_key_entities_constant_side_has_no_r() -> None:
-    rows = [row("A", f"s{i}", **{KE: 0.1 * i}) for i in range(10)]  # task always completed
+    rows = [row("A", f"s{i}", extra={KE: 0.1 * i}) for i in range(10)]  # task always completed
     a = key_entities(rows)["per_system"]["A"]
     assert a["r"] is None and a["note"] == "one side is constant"
 

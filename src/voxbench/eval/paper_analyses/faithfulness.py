@@ -39,7 +39,10 @@ def faithfulness_vs_completion(rows: list[Row]) -> dict[str, Any]:
     note = too_few(rows)
     if note:
         return {"note": note}
-    out = {"per_system": {s: shares(rs) for s, rs in by_system(rows).items()}, "all": shares(rows)}
+    out: dict[str, Any] = {
+        "per_system": {s: shares(rs) for s, rs in by_system(rows).items()},
+        "all": shares(rows),
+    }
     if not out["all"]["n"]:
         out["note"] = f"no conversation has both {FAITH} and {TC}"
     return out

@@ -60,8 +60,14 @@ def _num(v: Any) -> float | None:
     return None
 
 
+def _obj(d: dict[str, Any], key: str) -> dict[str, Any]:
+    """`d[key]` when it is an object, else an empty one."""
+    v = d.get(key)
+    return v if isinstance(v, dict) else {}
+
+
 def _cell(raw: dict[str, Any]) -> MetricCell:
-    details = raw.get("details") if isinstance(raw.get("details"), dict) else {}
+    details = _obj(raw, "details")
     norm, score = _num(raw.get("normalized_score")), _num(raw.get("score"))
     value = norm if norm is not None else score
     if raw.get("error") or details.get("unscored"):
@@ -73,12 +79,8 @@ def _cell(raw: dict[str, Any]) -> MetricCell:
 
 def _latencies(doc: dict[str, Any]) -> tuple[list[float], list[float]]:
     """(tool-call turns, other turns) per-turn latencies from response_speed and the tool calls."""
-    rs = (doc.get("metrics") or {}).get("response_speed") or {}
-    per = (rs.get("details") or {}).get("per_turn_latency_s") if isinstance(rs, dict) else None
-    if not isinstance(per, dict):
-        return [], []
-    ctx = doc.get("context") if isinstance(doc.get("context"), dict) else {}
-    calls = ctx.get("tool_calls") or []
+    per = _obj(_obj(_obj(_obj(doc, "metrics"), "response_speed"), "details"), "per_turn_latency_s")
+    calls = _obj(doc, "context").get("tool_calls") or []
     tool_turns = {str(c.get("turn_id")) for c in calls if isinstance(c, dict)}
     tool = [float(v) for t, v in per.items() if _num(v) is not None and str(t) in tool_turns]
     plain = [float(v) for t, v in per.items() if _num(v) is not None and str(t) not in tool_turns]
@@ -93,14 +95,14 @@ def row_from_metrics(doc: dict[str, Any], system: str, where: str = "metrics.jso
     metrics = doc.get("metrics")
     if not isinstance(metrics, dict):
         raise ValueError(f"{where}: record {rid}: field 'metrics' must be an object")
-    ctx = doc.get("context") if isinstance(doc.get("context"), dict) else {}
-    extra = ctx.get("extra") if isinstance(ctx.get("extra"), dict) else {}
+    ctx = _obj(doc, "context")
+    extra = _obj(ctx, "extra")
     trial = doc.get("trial", ctx.get("trial", 0))
     if not isinstance(trial, int):
         raise ValueError(f"{where}: record {rid}: field 'trial' must be an integer, got {trial!r}")
-    agg = doc.get("aggregate_metrics") if isinstance(doc.get("aggregate_metrics"), dict) else {}
+    agg = _obj(doc, "aggregate_metrics")
     tool, plain = _latencies(doc)
-    analysis = doc.get("analysis") if isinstance(doc.get("analysis"), dict) else {}
+    analysis = _obj(doc, "analysis")
     return Row(
         record_id=rid,
         system=system,
