@@ -28,7 +28,7 @@ def gap_lines(b: dict[str, Any]) -> list[str]:
             f"{LABEL[c]} pass@1 {_n(g['pass_at_1'])} pass^{g['k']} {_n(g['pass_power_k'])} gap {_n(g['gap'])}{_ci(g['gap_ci'])}"
             for c, g in per.items()
         ]
-        out.append(f"  {s}: " + "; ".join(parts))
+        out.append(f"  {s}: " + ("; ".join(parts) or "no scenario with EVA-A or EVA-X known on every trial"))
     med = ", ".join(f"{LABEL[c]} {_n(v)}" for c, v in b["median_gap"].items())
     fr = b["frontier"]
     out.append(f"  median gap: {med}; frontier pass@1: {', '.join(fr['pass_at_1']) or '-'}; "

@@ -79,6 +79,7 @@ def key_entities(rows: list[Row], cut: float = CUT) -> dict[str, Any]:
     out["overall_split"] = split(pairs_of(rows), cut)
     if not out["per_system"]:
         out["note"] = (
-            f"no conversation has both {KE} and {TC} (key entities need a judge or the offline rater)"
+            f"no conversation has both {KE} and {TC}: key-entity accuracy needs the agent's own "
+            "transcript of the caller (an STT, as in a cascade) and a judge or the offline rater"
         )
     return out
