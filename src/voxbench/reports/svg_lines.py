@@ -31,7 +31,9 @@ def line_chart(
 ) -> str:
     """Lines with dots, y from 0 (to `ymax`, or the largest value), x over the points' range;
     `mark_x` draws a dashed vertical line (the chosen threshold)."""
-    w, h, ml, mr, mt, mb = 520, 330, 56, 150, 34, 48
+    longest = max((len(s.name) for s in series), default=0)
+    mr = min(280, 44 + round(6.2 * longest))  # room for the legend's longest name
+    w, h, ml, mt, mb = 370 + mr, 330, 56, 34, 48
     pw, ph = w - ml - mr, h - mt - mb
     xs = sorted({x for s in series for x, _ in s.points} | ({mark_x} if mark_x is not None else set()))
     ys = [y for s in series for _, y in s.points if y is not None]
