@@ -63,6 +63,19 @@ def add_parser(sub: Any) -> None:
         action="store_true",
         help=f"no progress lines (a run of {PROGRESS_FROM}+ records gets about {PROGRESS_LINES}, on stderr)",
     )
+    p.add_argument(
+        "--analyses",
+        nargs="*",
+        default=None,
+        metavar="OTHER_RUN",
+        help="also print the EVA-Bench paper's six analyses; other scored run folders join as more systems",
+    )
+    p.add_argument(
+        "--sweep-metric",
+        default=None,
+        metavar="METRIC",
+        help="with --analyses: also sweep this metric's pass threshold (default: turn_taking only)",
+    )
     p.add_argument("--list-metrics", action="store_true", help="list registered metrics and exit")
     p.set_defaults(func=run_eval)
 
@@ -123,7 +136,20 @@ def run_eval(args: argparse.Namespace) -> int:
         )
     for note in (summary.get("judge_confidence") or {}).get("notes", []):
         console.print(f"[bold yellow]warning:[/bold yellow] {note}")
+    if args.analyses is not None:
+        _print_paper_analyses(console, [run_dir, *map(Path, args.analyses)], args.sweep_metric)
     return 0
+
+
+def _print_paper_analyses(console: Console, runs: list[Path], sweep_metric: str | None) -> None:
+    """`--analyses`: the paper's six analyses over this run and the other runs named."""
+    from voxbench.eval.paper_analyses import load_rows, paper_analyses
+    from voxbench.eval.paper_analyses.thresholds import DEFAULT_METRIC
+    from voxbench.reports.summary_paper import paper_lines
+
+    out = paper_analyses(load_rows(runs), sweep_metric or DEFAULT_METRIC)
+    for line in paper_lines(out):
+        console.print(line, highlight=False, markup=False, soft_wrap=True)
 
 
 def _print_metrics() -> None:

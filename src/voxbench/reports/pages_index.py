@@ -14,6 +14,7 @@ from voxbench.reports.model import EVA_A, EVA_X, VALIDATION_METRICS, Conversatio
 from voxbench.reports.pages_analysis import analysis_sections, cause_cell
 from voxbench.reports.pages_compare import compare_section
 from voxbench.reports.pages_experiment import experiment_section
+from voxbench.reports.pages_paper import paper_section
 from voxbench.reports.stats import Delta, pareto_front, percentiles
 from voxbench.reports.svg import Point, color, gap_chart, latency_chart, scatter
 from voxbench.reports.tables import (
@@ -311,6 +312,7 @@ def index_body(runs: list[RunData], convs: list[Conversation]) -> str:
         + _latency_section(convs)
         + panel_html(convs)
         + analysis_sections(runs, convs)
+        + paper_section(convs)
         + "<section><h2>Conversations</h2><p><a class='button' href='conversations.html'>Browse all conversations</a> "
         + "<a class='button' href='conversations.html#only=fail'>Only failed ones</a></p></section>"
     )
