@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from voxbench.cli._junit import add_junit_args, write_junit_from_args
+from voxbench.cli._junit import add_junit_args, threshold_pair, write_junit_from_args
 from voxbench.pipelines.caller.registry import DEFAULT_CALLER, caller_kinds
 
 OFFLINE_DEFAULT_CALL = {
@@ -24,16 +24,6 @@ later on 2 loaded cores: the trace caller treats such turns as holds and waits t
 pauses 5-8 s between its sentences while it generates the next: the goal caller waits 8 s
 after a turn that asks nothing before it answers (2 s, ``done_wait_s``, after one that completes
 all its requests: its answer is goodbye whatever comes next)."""
-
-
-def _kv(text: str) -> tuple[str, float]:
-    key, sep, value = text.partition("=")
-    if not sep or not key:
-        raise argparse.ArgumentTypeError(f"expected KEY=VALUE, got {text!r}")
-    try:
-        return key, float(value)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r}: value must be a number") from None
 
 
 def add_parser(sub: Any) -> None:
@@ -61,7 +51,7 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--validator", choices=("auto", "builtin", "eval"), help="validation gate")
     p.add_argument(
         "--fail-under",
-        type=_kv,
+        type=threshold_pair,
         action="append",
         default=[],
         metavar="KEY=VALUE",
