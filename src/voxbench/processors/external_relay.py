@@ -18,9 +18,6 @@ from pipecat.frames.frames import (
     CancelFrame,
     EndFrame,
     Frame,
-    FunctionCallInProgressFrame,
-    FunctionCallResultFrame,
-    FunctionCallResultProperties,
     InputAudioRawFrame,
     OutputAudioRawFrame,
     SpeechOutputAudioRawFrame,
@@ -33,6 +30,7 @@ from websockets.exceptions import ConnectionClosed, ConnectionClosedOK
 
 from voxbench.processors.clock import ConversationClock
 from voxbench.processors.control import TRANSFER_TOOL, CallControl
+from voxbench.processors.tool_frames import push_tool_call
 from voxbench.transports.config import ExternalAgentConfig
 from voxbench.transports.serializers import AudioOnlyProtobufSerializer, TwilioClientSerializer
 
@@ -232,18 +230,6 @@ class ExternalAgentRelay(FrameProcessor):
     async def on_tool_call(self, name: str, args: dict[str, Any], result: dict[str, Any]) -> None:
         """Record a bridged call like a pipecat function call; transfer ends the call."""
         call_id = f"bridge_{uuid.uuid4().hex[:12]}"
-        await self.push_frame(
-            FunctionCallInProgressFrame(function_name=name, tool_call_id=call_id, arguments=args)
-        )
-        await self.push_frame(
-            FunctionCallResultFrame(
-                function_name=name,
-                tool_call_id=call_id,
-                arguments=args,
-                result=result,
-                run_llm=False,
-                properties=FunctionCallResultProperties(run_llm=False),
-            )
-        )
+        await push_tool_call(self, name, call_id, args, result)
         if name == TRANSFER_TOOL and result.get("status") != "error":
             self.control.end("transfer", t=self.clock.now())

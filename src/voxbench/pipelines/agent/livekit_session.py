@@ -32,9 +32,6 @@ from pipecat.frames.frames import (
     CancelFrame,
     EndFrame,
     Frame,
-    FunctionCallInProgressFrame,
-    FunctionCallResultFrame,
-    FunctionCallResultProperties,
     InputAudioRawFrame,
     InterimTranscriptionFrame,
     InterruptionFrame,
@@ -57,6 +54,7 @@ from voxbench.pipelines.agent.livekit_loader import LiveKitCall, call_factory, l
 from voxbench.pipelines.agent.livekit_tools import RoutedTools, route_tools
 from voxbench.pipelines.agent.s2s import instructions
 from voxbench.processors.control import TRANSFER_TOOL
+from voxbench.processors.tool_frames import push_tool_call
 from voxbench.records import AgentInfo
 
 
@@ -233,19 +231,7 @@ class LiveKitSessionProcessor(FrameProcessor):
     ) -> bool:
         """Record a routed tool call; a successful transfer says the line and ends the call."""
         call_id = getattr(ctx.function_call, "call_id", "") or f"lk_{uuid.uuid4().hex[:12]}"
-        await self.push_frame(
-            FunctionCallInProgressFrame(function_name=name, tool_call_id=call_id, arguments=args)
-        )
-        await self.push_frame(
-            FunctionCallResultFrame(
-                function_name=name,
-                tool_call_id=call_id,
-                arguments=args,
-                result=result,
-                run_llm=False,
-                properties=FunctionCallResultProperties(run_llm=False),
-            )
-        )
+        await push_tool_call(self, name, call_id, args, result)
         if name == TRANSFER_TOOL and result.get("status") != "error":
             ctx.session.say(self.inputs.cfg.transfer_message, allow_interruptions=False)
             self.inputs.control.end("transfer", t=self.inputs.clock.now())
