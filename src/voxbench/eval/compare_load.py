@@ -50,7 +50,7 @@ class ConvScores:
     data_hash: str | None = None
 
 
-def _read_json(path: Path) -> dict[str, Any]:
+def read_json_object(path: Path) -> dict[str, Any]:
     try:
         raw = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
@@ -118,7 +118,7 @@ def load_scores(run_dir: str | Path) -> dict[ConvKey, ConvScores]:
         raise FileNotFoundError(f"run folder not found: {root}")
     out: dict[ConvKey, ConvScores] = {}
     for d in _conv_dirs(root):
-        rec = _read_json(d / "record.json")
+        rec = read_json_object(d / "record.json")
         try:
             key = ConvKey(
                 str(rec["domain"]),
@@ -130,7 +130,7 @@ def load_scores(run_dir: str | Path) -> dict[ConvKey, ConvScores]:
             raise ValueError(f"{d / 'record.json'}: missing or bad field {exc}") from None
         m_path = d / "metrics.json"
         scored = m_path.is_file()
-        metrics = _read_json(m_path) if scored else {}
+        metrics = read_json_object(m_path) if scored else {}
         values, raw = metric_values(metrics)
         status = str(metrics.get("status") or rec.get("status") or "unknown")
         if key in out:
@@ -146,5 +146,5 @@ def dataset_sha(run_dir: str | Path) -> str | None:
     p = Path(run_dir) / "run.json"
     if not p.is_file():
         return None
-    ds = _read_json(p).get("dataset")
+    ds = read_json_object(p).get("dataset")
     return str(ds["sha256"]) if isinstance(ds, dict) and ds.get("sha256") else None

@@ -12,7 +12,6 @@ wrong and where to look.
 
 from __future__ import annotations
 
-import json
 import re
 import xml.etree.ElementTree as ET
 from collections.abc import Mapping, Sequence
@@ -20,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from voxbench.eval.compare_load import FAILED_ATTEMPT_RE, metric_values
+from voxbench.eval.compare_load import FAILED_ATTEMPT_RE, metric_values, read_json_object
 from voxbench.orchestrator.summary import check_fail_under
 from voxbench.records import atomic_write_bytes
 
@@ -52,16 +51,6 @@ def _clean(text: str) -> str:
     return _CONTROL.sub("", text)
 
 
-def _read(path: Path) -> dict[str, Any]:
-    try:
-        raw = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise ValueError(f"{path}: unreadable JSON ({exc})") from None
-    if not isinstance(raw, dict):
-        raise ValueError(f"{path}: expected a JSON object")
-    return raw
-
-
 def conversation_outcome(
     record: Mapping[str, Any], metrics: Mapping[str, Any] | None, thresholds: Mapping[str, float]
 ) -> Outcome:
@@ -90,9 +79,9 @@ def conversation_outcome(
 
 
 def _testcase(conv_dir: Path, thresholds: Mapping[str, float], counts: JunitCounts) -> ET.Element:
-    rec = _read(conv_dir / "record.json")
+    rec = read_json_object(conv_dir / "record.json")
     m_path = conv_dir / "metrics.json"
-    outcome = conversation_outcome(rec, _read(m_path) if m_path.is_file() else None, thresholds)
+    outcome = conversation_outcome(rec, read_json_object(m_path) if m_path.is_file() else None, thresholds)
     case = ET.Element(
         "testcase",
         {
