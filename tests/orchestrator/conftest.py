@@ -60,6 +60,10 @@ def cli(config: Path, *extra: str) -> list[str]:
 def env() -> dict[str, str]:
     e = {k: v for k, v in os.environ.items() if not k.startswith("VOXBENCH_") or k == "VOXBENCH_EVA_DATA"}
     e["PYTHONPATH"] = str(REPO / "src")
+    # The Ray tests start their own loopback head. Ray >= 2.5x turns token auth on when a
+    # ~/.ray/auth_token exists (any local ray.init() on the machine writes one), and the
+    # test's head and its clients would then disagree on it.
+    e.setdefault("RAY_AUTH_MODE", "disabled")
     return e
 
 
