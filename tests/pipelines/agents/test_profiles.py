@@ -241,3 +241,11 @@ def test_usage_summary_is_an_estimate() -> None:
     assert s["estimated_cost_usd"] == pytest.approx(1.2 + 0.0154 + 0.06)
     unknown = usage_summary([UsageEvent(t=1, side="agent", model="mystery-1")], 10.0, AgentInfo())
     assert unknown["estimated_cost_usd"] is None and unknown["unpriced"] == ["llm:mystery-1"]
+
+
+def test_offline_default_profile_is_the_local_agent_llm() -> None:
+    """The built-in profiles are data; the offline default's LLM there is the one the local
+    stack (make run, the examples) starts, not a second copy that could drift."""
+    from voxbench.pipelines.services import LOCAL_AGENT_LLM
+
+    assert BUILTIN_PROFILES["cascade-local"].llm == LOCAL_AGENT_LLM

@@ -10,8 +10,9 @@ A profile is an architecture plus nested service configs:
 
 What a profile needs (pip extras, API-key variables) is derived from its configs, so
 `voxbench agents list` and :func:`preflight` can tell, before any call starts, what is
-missing, in one actionable line. Built-in profiles are below; user profiles come from
-YAML files (``VOXBENCH_AGENTS`` = paths separated by ``os.pathsep``, or ``paths=``)::
+missing, in one actionable line. Built-in profiles are data (``builtin_profiles.yaml``); user
+profiles come from YAML files in the same format (``VOXBENCH_AGENTS`` = paths separated by
+``os.pathsep``, or ``paths=``)::
 
     my-bot:                       # a new profile...
       architecture: external
@@ -34,7 +35,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from voxbench.pipelines.agent.livekit_config import LiveKitAgentConfig
-from voxbench.pipelines.services import LOCAL_AGENT_LLM, LLMConfig, STTConfig, TTSConfig
+from voxbench.pipelines.services import LLMConfig, STTConfig, TTSConfig
 from voxbench.pipelines.services.cloud import (
     PROVIDERS,
     CloudLLMConfig,
@@ -51,6 +52,7 @@ TTSChoice = Annotated[TTSConfig | CloudTTSConfig, Field(discriminator="kind")]
 LLMChoice = Annotated[LLMConfig | CloudLLMConfig, Field(discriminator="kind")]
 
 PROFILES_ENV = "VOXBENCH_AGENTS"
+BUILTIN_PROFILES_FILE = Path(__file__).with_name("builtin_profiles.yaml")
 PIPECAT_EXTRAS = {
     "openai": "openai",
     "deepgram": "deepgram",
@@ -256,149 +258,11 @@ def preflight(profile: AgentProfile) -> None:
     raise ProfileUnavailable(f"agent profile {profile.name!r} cannot run: {problems} (fix: {fixes})")
 
 
-# --- built-in profiles ------------------------------------------------------------
-def _openai_llm(model: str = "gpt-4.1-mini") -> LLMConfig:
-    return LLMConfig(
-        kind="openai-compatible",
-        model=model,
-        api_key_env="OPENAI_API_KEY",
-        adapt_text_tool_calls=False,
-        max_tokens=512,
-    )
-
-
-def _cascade_builtins() -> list[AgentProfile]:
-    """The offline default (and its 0.5B variant) and the cloud cascades."""
-    p = AgentProfile
-    return [
-        p(
-            name="cascade-local",
-            architecture="cascade",
-            description="offline default: faster-whisper tiny.en + Qwen2.5-Coder 1.5B (llama.cpp, "
-            "grammar-constrained replies) + Piper",
-            stt=STTConfig(),
-            llm=LOCAL_AGENT_LLM,
-            tts=TTSConfig(voice="agent"),
-        ),
-        p(
-            name="cascade-local-0.5b",
-            architecture="cascade",
-            description="faster offline stack: Qwen2.5-Coder 0.5B with native tool calls (made no "
-            "useful tool call on the built-in tasks; for harness smoke runs)",
-            stt=STTConfig(),
-            llm=LLMConfig(),
-            tts=TTSConfig(voice="agent"),
-        ),
-        p(
-            name="cascade-openai-compatible",
-            architecture="cascade",
-            description="local whisper + Piper around any OpenAI-compatible server (vLLM, Ollama, llama.cpp)",
-            stt=STTConfig(),
-            llm=LLMConfig(kind="openai-compatible", base_url="http://127.0.0.1:11434/v1", model="llama3.2"),
-            tts=TTSConfig(voice="agent"),
-        ),
-        p(
-            name="cascade-openai",
-            architecture="cascade",
-            description="OpenAI gpt-4o-transcribe + gpt-4.1-mini + gpt-4o-mini-tts",
-            stt=CloudSTTConfig(kind="openai"),
-            llm=_openai_llm(),
-            tts=CloudTTSConfig(kind="openai"),
-        ),
-        p(
-            name="cascade-deepgram-cartesia",
-            architecture="cascade",
-            description="Deepgram nova-3 + OpenAI gpt-4.1-mini + Cartesia sonic-2",
-            stt=CloudSTTConfig(kind="deepgram"),
-            llm=_openai_llm(),
-            tts=CloudTTSConfig(kind="cartesia"),
-        ),
-        p(
-            name="cascade-claude-elevenlabs",
-            architecture="cascade",
-            description="Deepgram nova-3 + Claude Haiku 4.5 + ElevenLabs flash v2.5",
-            stt=CloudSTTConfig(kind="deepgram"),
-            llm=CloudLLMConfig(kind="anthropic", model="claude-haiku-4-5"),
-            tts=CloudTTSConfig(kind="elevenlabs"),
-        ),
-        p(
-            name="cascade-gemini-aura",
-            architecture="cascade",
-            description="Deepgram nova-3 + Gemini 2.5 Flash + Deepgram Aura-2",
-            stt=CloudSTTConfig(kind="deepgram"),
-            llm=CloudLLMConfig(kind="google", model="gemini-2.5-flash"),
-            tts=CloudTTSConfig(kind="deepgram"),
-        ),
-    ]
-
-
-def _audio_llm_builtins() -> list[AgentProfile]:
-    """Hybrid (audio-in LLM + TTS), speech-to-speech and external agents."""
-    p = AgentProfile
-    return [
-        p(
-            name="hybrid-openai-realtime-text",
-            architecture="hybrid",
-            description="OpenAI Realtime hears the caller, answers in text; gpt-4o-mini-tts speaks",
-            realtime=RealtimeConfig(provider="openai", output="text"),
-            tts=CloudTTSConfig(kind="openai"),
-        ),
-        p(
-            name="hybrid-gemini-live-text",
-            architecture="hybrid",
-            description="Gemini Live in text mode + Cartesia sonic-2",
-            realtime=RealtimeConfig(provider="google", output="text"),
-            tts=CloudTTSConfig(kind="cartesia"),
-        ),
-        p(
-            name="hybrid-ultravox",
-            architecture="hybrid",
-            description="Ultravox realtime in text mode + Cartesia sonic-2",
-            realtime=RealtimeConfig(provider="ultravox", output="text"),
-            tts=CloudTTSConfig(kind="cartesia"),
-        ),
-        p(
-            name="s2s-openai-realtime",
-            architecture="s2s",
-            description="OpenAI Realtime speech-to-speech, server VAD",
-            realtime=RealtimeConfig(provider="openai"),
-        ),
-        p(
-            name="s2s-gemini-live",
-            architecture="s2s",
-            description="Gemini Live native audio",
-            realtime=RealtimeConfig(provider="google"),
-        ),
-        p(
-            name="s2s-ultravox",
-            architecture="s2s",
-            description="Ultravox realtime, voice out",
-            realtime=RealtimeConfig(provider="ultravox"),
-        ),
-        p(
-            name="external-ws",
-            architecture="external",
-            description="your agent over a WebSocket in voxbench's PCM protocol (pipecat protobuf frames)",
-            external=ExternalAgentConfig(protocol="pcm16"),
-        ),
-        p(
-            name="external-twilio",
-            architecture="external",
-            description="your agent over a WebSocket speaking Twilio media streams (mu-law 8 kHz)",
-            external=ExternalAgentConfig(url="ws://127.0.0.1:8765/ws", protocol="twilio"),
-        ),
-    ]
-
-
-def _builtins() -> list[AgentProfile]:
-    return [*_cascade_builtins(), *_audio_llm_builtins()]
-
-
 @functools.cache
 def builtin_profiles() -> dict[str, AgentProfile]:
-    """The built-in profiles, built on first use: a TTS voice check imports the TTS code and
-    numpy, which a worker parsing a scripted job must not pay for."""
-    return {p.name: p for p in _builtins()}
+    """The built-in profiles (data: ``builtin_profiles.yaml``), read on first use: a TTS voice
+    check imports the TTS code and numpy, which a worker parsing a scripted job must not pay for."""
+    return profiles_from_yaml(BUILTIN_PROFILES_FILE)
 
 
 if TYPE_CHECKING:
