@@ -196,3 +196,22 @@ def test_after_empty_caller_sessions_a_caller_who_waits_opens_a_new_turn() -> No
     }
     assert ctx.intended_user_turns[2] == "" and ctx.transcribed_user_turns[2] == "Order nine nine."
     assert ctx.user_interrupted_turns == []
+
+
+def test_no_stt_chunk_opens_a_turn_while_the_interrupted_caller_still_speaks() -> None:
+    """After the agent's barge-in, chunks logged while the caller's session is still open
+    are that utterance's words (EVA's hold_turn); a chunk after it ends, the agent having
+    spoken, opens the next turn as in the short-fragment case."""
+    ev = [
+        *_speech("assistant", 0.0, 1.0, "Hi there."),
+        *_speech("user", 2.0, 20.0, "A long story about my lost bag and the refund."),
+        *_speech("assistant", 5.0, 5.5, "Mm-hm."),  # cuts in, stops
+        HEvent(8.0, "user_transcribed", text="A long story"),
+        HEvent(12.0, "user_transcribed", text="about my lost bag"),
+        HEvent(16.0, "user_transcribed", text="and the"),
+        HEvent(20.5, "user_transcribed", text="refund."),
+        *_speech("assistant", 21.0, 22.0, "Let me check."),
+    ]
+    ctx = _segment(ev)
+    assert ctx.transcribed_user_turns == {1: "A long story about my lost bag and the", 2: "refund."}
+    assert ctx.audio_timestamps_assistant_turns == {0: [(0.0, 1.0)], 1: [(5.0, 5.5)], 2: [(21.0, 22.0)]}

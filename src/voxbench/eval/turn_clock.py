@@ -11,8 +11,10 @@ EVA's rules:
   agent's clock may log the words before the simulator logs their audio, and speech
   the simulator never logged still reached the agent), and opens the new turn itself;
 * after the agent cuts in on the caller (a barge-in before any tool call of the turn),
-  the next STT chunk belongs to the interrupted utterance and advances nothing (EVA's
-  `hold_turn`, a cascade concept: S2S audit texts are the caller's intended words);
+  the next STT chunk, and any chunk while the interrupted caller session is still
+  open, belongs to the interrupted utterance and advances nothing (EVA's `hold_turn`,
+  which "suppresses late STT chunks from the interrupted session"; a cascade concept:
+  S2S audit texts are the caller's intended words);
 * caller sessions the simulator logged no speech for are rolled back into their turn:
   a caller session that cuts in on the agent while every caller session of the current
   turn is such an empty one continues that turn instead of opening another (the
@@ -61,6 +63,7 @@ class _Walker:
 
     def _reset(self) -> None:
         self.hold = False  # the next STT chunk finishes an utterance the agent cut into
+        self.held: Session | None = None  # ... and no chunk advances while it is still spoken
         self.tool_in_turn = False
         self.turn_sessions = 0  # caller sessions in this turn
         self.turn_speech = False  # ... and whether the simulator logged speech for any
@@ -86,7 +89,7 @@ class _Walker:
             not self.any_user and self.turn == 0 and self.caller_first_is_turn_1
         ):
             self.advance(t)
-        self.spoke, self.hold, self.any_user = False, False, True
+        self.spoke, self.hold, self.held, self.any_user = False, False, None, True
         self.turn_sessions += 1
         self.turn_speech |= not empty
         if cuts_in:
@@ -99,12 +102,15 @@ class _Walker:
         if u is not None and u.start <= t < u.end and u.turn == self.turn:
             self.out.assistant_interrupted.add(self.turn)
             self.hold = self.cascade and not self.tool_in_turn
+            self.held = u if self.hold else None
         s.turn = self.turn
         self.spoke = True
 
     def stt_chunk(self, ev: HEvent, s: Session, t: float) -> None:
         if self.hold:  # the rest of the utterance the agent cut into
             self.hold = False
+        elif self.held is not None and t < self.held.end:
+            pass  # the interrupted caller is still speaking: its words, not a new turn
         elif self.spoke:
             self.advance(t)
             self.out.opened_by_stt[id(ev)] = self.moved_on[id(s)] = self.turn
