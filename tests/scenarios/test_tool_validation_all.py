@@ -126,3 +126,58 @@ def test_strings_refuse_numbers(data: dict[str, DomainData], domain: str) -> Non
         assert ex.db == before
         checked += 1
     assert checked > 0
+
+
+def _patterned(rules: ParamRules, spec: ToolSpec) -> list[tuple[Any, Any]]:
+    """(parameter, its rule) for every parameter of `spec` with a format pattern."""
+    params = [*spec.required_parameters, *spec.optional_parameters]
+    return [(p, r) for p in params if (r := rules.rule(spec.name, p.name)).pattern or r.item_pattern]
+
+
+@pytest.mark.parametrize("domain", DOMAINS)
+def test_formats_are_checked_on_the_raw_input(data: dict[str, DomainData], domain: str) -> None:
+    """Every field with a format (§0.2): a malformed value, and a well-formed one with a
+    leading space (EVA matches the raw string, no trimming), are refused with the field's
+    mapped error type (else `invalid_parameter`), before the tool runs; nothing is written."""
+    dd, rules = data[domain], domain_param_rules(domain)
+    assert rules is not None
+    checked = 0
+    for spec in _specs(data, domain):
+        params = [*spec.required_parameters, *spec.optional_parameters]
+        for p, rule in _patterned(rules, spec):
+            bad_values: list[Any] = ["?not-a-code?"]
+            if rule.examples:
+                bad_values.append(" " + rule.examples[0])
+            for bad in bad_values:
+                value = [bad] if rule.item_pattern and not rule.pattern else bad
+                ex = _executor(dd)
+                before = copy.deepcopy(ex.db)
+                r = ex.execute(spec.name, {p.name: value})
+                failing = [q.name for q in params if q.name == p.name or q in spec.required_parameters]
+                _check_error(rules, spec.name, failing, r)
+                assert ex.db == before, f"{domain}.{spec.name} wrote on a format error"
+                checked += 1
+    assert checked > 0
+
+
+def test_example_values_pass_their_own_format(data: dict[str, DomainData]) -> None:
+    """The example a format error quotes (`must be ... (e.g. X)`) is accepted by that
+    format: with only that field given, the error names another (missing) field."""
+    checked = 0
+    for domain in DOMAINS:
+        dd, rules = data[domain], domain_param_rules(domain)
+        assert rules is not None
+        for spec in _specs(data, domain):
+            params = [*spec.required_parameters, *spec.optional_parameters]
+            for p, rule in _patterned(rules, spec):
+                if not rule.examples:
+                    continue
+                value = [rule.examples[0]] if rule.item_pattern and not rule.pattern else rule.examples[0]
+                r = _executor(dd).execute(spec.name, {p.name: value})
+                failing = [q.name for q in params if q in spec.required_parameters and q.name != p.name]
+                if failing:
+                    _check_error(rules, spec.name, failing, r)
+                else:
+                    assert r.get("error_type") not in {rule.error_type, "invalid_parameter"}, (spec.name, r)
+                checked += 1
+    assert checked > 0

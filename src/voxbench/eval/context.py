@@ -7,9 +7,12 @@ a list of `HEvent`s on one clock in seconds, then `segment()` cuts turns:
   who speaks first opens turn 1 (EVA keeps them in turn 0: `caller_first_is_turn_1`);
 * a caller speech session starts a new turn when the assistant has spoken since the
   last advance (the caller's first session always starts turn 1);
-* caller sessions that carry no caller text are dropped first (EVA rolls back "empty
-  user audio sessions": a noise burst is not a turn), unless the record has no caller
-  text at all;
+* voxbench records: caller sessions that carry no caller text are dropped first (a
+  noise burst is not a turn), unless the record has no caller text at all;
+* EVA logs (`eva_turns`, on with `final_agent_cut`): the agent's STT of the caller can
+  open a turn too (except the chunk finishing an utterance the agent cut into), and
+  caller audio the simulator logged no speech for rolls back into the turn the caller's
+  words open (`voxbench.eval.turn_clock` has these rules and why they are EVA-only);
 * `assistant_interrupted_turns`: an assistant session starts while a caller session is
   open and that caller session began in the current turn (the agent barged in);
 * `user_interrupted_turns`: a caller session starts while an assistant session is open;
@@ -31,8 +34,10 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
-from voxbench.eval.sessions import TEXT_KINDS, HEvent, NearestIndex, Session, SpanIndex, Who, pair_sessions
+from voxbench.eval.sessions import TEXT_KINDS, HEvent, NearestIndex, Session, Who, pair_sessions
 from voxbench.eval.tags import TAG_CUT_BY_ASSISTANT, tagged_texts
+from voxbench.eval.turn_clock import run_turn_clock
+from voxbench.eval.turn_texts import build_trace, speaker_turn_keys, untranscribed_last_turn
 
 __all__ = ["TEXT_KINDS", "ConversationContext", "HEvent", "ToolCallInfo", "Who", "segment", "strip_tags"]
 
@@ -170,12 +175,18 @@ def segment(
     drop_empty_user_sessions: bool = True,
     caller_first_is_turn_1: bool = True,
     final_agent_cut: bool = False,
+    eva_turns: bool | None = None,
 ) -> None:
     """Fill the turn-level fields of `ctx` from a flattened history (see module doc).
 
     `caller_first_is_turn_1=False` is EVA's rule: a caller who speaks before any agent
     speech stays in turn 0 (EVA assumes a greeting). `final_agent_cut=True` is EVA's
-    tagging of a conversation that ends on agent speech (`voxbench.eval.tags`)."""
+    tagging of a conversation that ends on agent speech (`voxbench.eval.tags`).
+    `eva_turns` (default: as `final_agent_cut`, both mean "EVA's logs") applies EVA's
+    turn clock for STT chunks and empty caller sessions (`voxbench.eval.turn_clock`):
+    EVA's audit log stamps a caller entry when the agent takes the words as its turn,
+    while voxbench stamps a transcript when it arrives, which for a speech-to-speech
+    model's transcription is often after its reply began."""
     events = sorted(events, key=lambda e: e.t)  # stable: source order breaks ties
     end_t = events[-1].t if events else 0.0
     record_end = max((e.t for e in events if e.kind == "end"), default=None)
@@ -186,6 +197,7 @@ def segment(
     }
     near = {who: NearestIndex(ss) for who, ss in by_who.items()}
     orphan_texts: list[HEvent] = []
+    stt_chunks: list[tuple[HEvent, Session]] = []
     for ev in events:
         if ev.kind in TEXT_KINDS and ev.text.strip():
             who = "user" if ev.kind.startswith("user") else "assistant"
@@ -198,55 +210,29 @@ def segment(
                 orphan_texts.append(ev)
             else:
                 s.texts.setdefault(ev.kind, []).append((ev.t, ev.text.strip()))
+                if ev.kind == "user_transcribed":
+                    stt_chunks.append((ev, s))
+    eva = final_agent_cut if eva_turns is None else eva_turns
     has_user_text = any(s.texts for s in by_who["user"])
-    if drop_empty_user_sessions and has_user_text:
+    if drop_empty_user_sessions and has_user_text and not eva:
         sessions = [s for s in sessions if s.who == "assistant" or s.texts]
-
-    # the turn clock: (time, turn) after each advance
-    marks: list[tuple[float, int, str]] = [(s.start, 0, "s") for s in sessions]
-    marks += [(e.t, 1, "f") for e in events if e.kind == "fallback"]
-    marks += [(e.t, 2, "o") for e in orphan_texts if e.kind.startswith("user")]
-    marks.sort(key=lambda m: (m[0], m[1]))
-    starts = sorted(sessions, key=lambda s: s.start)
-    si = 0
-    turn, spoke, any_user = 0, False, False
-    clock: list[tuple[float, int]] = [(float("-inf"), 0)]
-    fallback: list[int] = []
-    a_int: set[int] = set()
-    u_int: set[int] = set()
-    open_user: Session | None = None
-    asst_sessions = SpanIndex([o for o in sessions if o.who == "assistant"])  # never the user session s
-    for t, _prio, kind in marks:
-        if kind == "s":
-            s = starts[si]
-            si += 1
-            # sessions that ended before this start are no longer open
-            if s.who == "user":
-                if spoke or not any_user:
-                    if spoke or (turn == 0 and caller_first_is_turn_1):
-                        turn += 1
-                    spoke = False
-                    clock.append((t, turn))
-                any_user = True
-                if asst_sessions.containing(t):
-                    u_int.add(turn)
-                s.turn = turn
-                open_user = s
-            else:
-                if open_user is not None and open_user.start <= t < open_user.end and open_user.turn == turn:
-                    a_int.add(turn)
-                s.turn = turn
-                spoke = True
-        elif kind == "f":
-            turn += 1
-            spoke = False
-            fallback.append(turn)
-            clock.append((t, turn))
-        else:  # a caller text with no audio anywhere: it advances like speech
-            if spoke or (turn == 0 and caller_first_is_turn_1):
-                turn += 1
-                spoke = False
-                clock.append((t, turn))
+    kept = {id(s) for s in sessions}
+    tc = run_turn_clock(
+        events,
+        sorted(sessions, key=lambda s: s.start),
+        [(ev, s) for ev, s in stt_chunks if id(s) in kept] if eva else [],
+        orphan_texts,
+        cascade=ctx.pipeline_type == "cascade",
+        caller_first_is_turn_1=caller_first_is_turn_1,
+        eva=eva,
+    )
+    clock, fallback = tc.clock, tc.fallback
+    a_int, u_int = tc.assistant_interrupted, tc.user_interrupted
+    moved: list[tuple[int, HEvent]] = []
+    for ev, s in stt_chunks:  # a chunk that opened a turn is that turn's text, not its session's
+        if (opened := tc.opened_by_stt.get(id(ev))) is not None:
+            s.texts["user_transcribed"].remove((ev.t, ev.text.strip()))
+            moved.append((opened, ev))
     clock_t = [c[0] for c in clock]
 
     def turn_at(t: float) -> int:
@@ -263,6 +249,8 @@ def segment(
     texts = tagged_texts(sessions, tool_times, record_end, final_agent_cut)
     for ev in orphan_texts:
         texts[ev.kind].setdefault(turn_at(ev.t), []).append((ev.t, ev.text.strip()))
+    for turn, ev in moved:
+        texts[ev.kind].setdefault(turn, []).append((ev.t, ev.text.strip()))
 
     ctx.audio_timestamps_user_turns = {k: sorted(v) for k, v in sorted(users.items())}
     ctx.audio_timestamps_assistant_turns = {k: sorted(v) for k, v in sorted(assts.items())}
@@ -283,7 +271,7 @@ def segment(
     ctx.intended_user_turns = joined("user_intended")
     ctx.transcribed_user_turns = joined("user_transcribed")
     if ctx.pipeline_type == "cascade":
-        _untranscribed_last_turn(ctx)
+        untranscribed_last_turn(ctx)
     ctx.intended_assistant_turns = joined("assistant_intended")
     ctx.transcribed_assistant_turns = joined("assistant_transcribed")
     speaker_turn_keys(ctx, users, assts)
@@ -296,42 +284,6 @@ def segment(
     for turns in (ctx.intended_user_turns, ctx.transcribed_user_turns):
         for t, text in turns.items():
             turns[t] = text.replace(f" {TAG_CUT_BY_ASSISTANT}", "").replace(TAG_CUT_BY_ASSISTANT, "")
-
-
-def speaker_turn_keys(
-    ctx: ConversationContext, users: dict[int, list[tuple[float, float]]], assts: dict[int, list[tuple[float, float]]]
-) -> None:
-    """EVA's shape of the intended texts: every turn in which the caller had audio has an
-    intended-text entry, "" when the simulator logged no speech for it (an empty caller
-    session that still belongs to the turn), and in an S2S conversation every agent turn
-    has an intended-text entry, "" when the agent logged none. Only these two: an empty
-    STT entry would count as words missed (stt_wer, entity fidelity) where no STT log
-    exists at all, so the transcribed maps keep only turns with text."""
-    fills = [(users, ctx.intended_user_turns)] if ctx.intended_user_turns else []
-    if ctx.pipeline_type == "s2s":
-        fills.append((assts, ctx.intended_assistant_turns))
-    for turns, m in fills:
-        if any(t not in m for t in turns):
-            filled = {t: m.get(t, "") for t in {*m, *turns}}
-            m.clear()
-            m.update(sorted(filled.items()))
-
-
-def _untranscribed_last_turn(ctx: ConversationContext) -> None:
-    """EVA's rule for the caller's last words: when the call ended before the agent's STT
-    produced text for the caller's final turn (no agent turn follows it), that turn's
-    transcribed text is the intended text, marked `intended` in the trace. stt_wer then
-    counts it as heard correctly, as EVA does; `stt_fallback_turns` lists it."""
-    if not ctx.intended_user_turns or not ctx.transcribed_user_turns:
-        return  # no live STT at all (e.g. only post-call transcripts): nothing to stand in for
-    last = max(ctx.intended_user_turns)
-    later_agent = any(t >= last for t in ctx.intended_assistant_turns) or any(
-        t >= last for t in ctx.transcribed_assistant_turns
-    )
-    if last in ctx.transcribed_user_turns or later_agent or not ctx.intended_user_turns[last].strip():
-        return
-    ctx.transcribed_user_turns[last] = ctx.intended_user_turns[last]
-    ctx.stt_fallback_turns = [last]
 
 
 def _tool_calls(events: list[HEvent], turn_at: Callable[[float], int]) -> list[ToolCallInfo]:
@@ -355,59 +307,3 @@ def _tool_calls(events: list[HEvent], turn_at: Callable[[float], int]) -> list[T
             c.status = str(resp.get("status")) if resp.get("status") is not None else None
             c.error_type = resp.get("error_type") if c.status == "error" else None
     return calls
-
-
-def build_trace(
-    ctx: ConversationContext,
-    users: dict[int, list[tuple[float, float]]],
-    assts: dict[int, list[tuple[float, float]]],
-) -> list[dict[str, Any]]:
-    """Time-ordered trace: caller text (STT text for cascade, intended otherwise), agent
-    text (intended), tool calls and responses, each with its turn id."""
-    cascade = ctx.pipeline_type == "cascade"
-    user_src, user_type = (
-        (ctx.transcribed_user_turns, "transcribed")
-        if cascade and any(ctx.transcribed_user_turns.values())
-        else (ctx.intended_user_turns, "intended")
-    )
-    asst_src, asst_type = (
-        (ctx.intended_assistant_turns, "intended")
-        if any(ctx.intended_assistant_turns.values())
-        else (ctx.transcribed_assistant_turns, "transcribed")
-    )
-    items: list[tuple[int, float, int, dict[str, Any]]] = []
-    # a turn whose text map entry is "" (audio but no text of that kind) has nothing to show
-    user_src = {t: x for t, x in user_src.items() if x}
-    asst_src = {t: x for t, x in asst_src.items() if x}
-    for t, text in user_src.items():
-        at = min((s for s, _ in users.get(t, [])), default=float("-inf"))
-        kind = "intended" if t in ctx.stt_fallback_turns else user_type
-        items.append((t, at, 0, {"role": "user", "content": text, "type": kind, "turn_id": t}))
-    for t, text in asst_src.items():
-        at = min((s for s, _ in assts.get(t, [])), default=float("inf"))
-        items.append((t, at, 1, {"role": "assistant", "content": text, "type": asst_type, "turn_id": t}))
-    for c in ctx.tool_calls:
-        items.append(
-            (
-                c.turn_id,
-                c.t,
-                1,
-                {"type": "tool_call", "tool_name": c.name, "parameters": c.params, "turn_id": c.turn_id},
-            )
-        )
-        if c.response is not None:
-            items.append(
-                (
-                    c.turn_id,
-                    c.t,
-                    2,
-                    {
-                        "type": "tool_response",
-                        "tool_name": c.name,
-                        "tool_response": c.response,
-                        "turn_id": c.turn_id,
-                    },
-                )
-            )
-    items.sort(key=lambda x: (x[0], x[1], x[2]))
-    return [x[3] for x in items]

@@ -129,6 +129,17 @@ def test_mfa_reset_always_needs_a_visit(db: dict[str, Any], run: Run) -> None:
     _login(run)
     r = run("submit_mfa_reset", employee_id=EMP, new_phone_last_four="9912")
     assert (r["status"], r["error_type"]) == ("error", "in_person_required")
+    assert r["message"] == (  # EVA's text, whole (§2.10)
+        "Phone-of-record changes cannot be made over the phone. Please visit the IT security office in "
+        "person with a government-issued ID. A security case has been opened to track this request."
+    )
+    case = db["security_cases"][r["security_case_id"]]
+    assert {k: case[k] for k in ("employee_id", "incident_type", "status", "opened_date")} == {
+        "employee_id": EMP,
+        "incident_type": "mfa_reset_request",
+        "status": "requires_in_person",
+        "opened_date": db["_current_date"],
+    }
     assert db["security_cases"][r["security_case_id"]]["requested_new_phone_last_four"] == "9912"
     again = run("submit_mfa_reset", employee_id=EMP, new_phone_last_four="9912")
     assert again["security_case_id"] == r["security_case_id"]  # content-hash id: deterministic
