@@ -31,7 +31,11 @@ SEEN_TEST_HALF = {
         "claims-rules 0.3": "0.2's rules (written reading all visible labels) plus changes developed on the "
         "dev half and EVA's unlabelled reference conversations",
     },
-    "transcription_accuracy_key_entities": {"entity-rules 0.1": "rules written reading all visible labels"},
+    "transcription_accuracy_key_entities": {
+        "entity-rules 0.1": "rules written reading all visible labels",
+        "entity-rules 0.2": "0.1's rules (written reading all visible labels) plus two clock-time readings "
+        "(digit by digit, 'o clock'/'ock') developed on the dev half",
+    },
     "conciseness": {"listening-load-logit 2": "features chosen by 5-fold CV over all visible labels "
                     "(constants fitted on the dev half)"},
     "conversation_progression": {

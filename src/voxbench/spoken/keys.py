@@ -264,6 +264,11 @@ def num_text(s: str) -> str:
     return str(int(x)) if x == int(x) else f"{x:.2f}".rstrip("0")
 
 
+_DIGIT_BY_DIGIT_TIME = re.compile(r"\b\d(?:[- ]\d){2,3}(?= ?[ap]m\b)", re.I)
+"""A clock time said digit by digit and written so by an STT ("5-2-0 p.m." for "five two zero
+p m"): the digits are the time, as the same words spoken are read."""
+
+
 class ValueReader:
     """Reads values out of text through one text normaliser (``normalise``: a clause's words
     as the normaliser writes them, number words as digits). Cached per reader: the same
@@ -295,7 +300,8 @@ class ValueReader:
     def _read_tokens(self, clause: str) -> tuple[str, ...]:
         c = clause  # 4:30 -> 4 30
         c = re.sub(r"\b(\d{1,2})\s*([ap])\.?\s?m\b\.?", r"\1 \2m", c, flags=re.I)  # 8 a.m. -> 8 am
-        c = re.sub(r"\bo'clock\b", "", c, flags=re.I)
+        c = re.sub(r"\bo'clock\b|\bo ?clock\b|(?<=\d) ?ock\b", "", c, flags=re.I)  # "3 o clock", "10 ock"
+        c = _DIGIT_BY_DIGIT_TIME.sub(lambda m: re.sub(r"\D", "", m.group(0)), c)  # 5-2-0 pm -> 520 pm
         toks = _merge_teens([t for t in self.normalise(c).split() if t.isascii()])
         out: list[str] = []
         for i, t in enumerate(toks):

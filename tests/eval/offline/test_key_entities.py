@@ -115,3 +115,25 @@ def test_a_measure_after_spelled_letters_is_not_part_of_a_code() -> None:
 
     assert [v.key for v in spoken_values("a Mac O S, fourteen inch model")] == ["n:14"]
     assert [v.key for v in spoken_values("gate C 12 please")] == ["c:c12"]
+
+
+def test_clock_times_as_an_stt_writes_them() -> None:
+    """An STT writes "o'clock" as "o clock" or "ock", and a time said digit by digit as digits
+    with dashes: the time is the same one the words carry."""
+    from voxbench.eval.offline._values import spoken_values
+
+    def keys(s: str) -> list[str]:
+        return [v.key for v in spoken_values(s)]
+
+    assert keys("the 5-2-0 p.m. flight") == keys("the five two zero p m flight") == ["t:1720"]
+    assert keys("the 10 ock AM flight") == keys("the 10 o'clock AM flight") == ["t:1000"]
+    assert keys("at three o clock") == ["n:3"]  # "o" is not a zero here
+    assert keys("gate 5 2 0") != ["t:1720"]  # digits without am/pm stay a code
+
+
+def test_a_time_heard_digit_by_digit_is_correct() -> None:
+    ctx = ConversationContext(record_id="t")
+    ctx.intended_user_turns = {0: "Yes, move me to the five two zero p m flight to Seattle."}
+    ctx.transcribed_user_turns = {0: "Yes, move me to the 5-2-0 p.m. flight to Seattle."}
+    res = key_entities_offline(ctx)
+    assert res.score == 1.0

@@ -26,7 +26,7 @@ from voxbench.eval.tags import CUT_OFF_TAGS
 from voxbench.eval.types import MetricResult, sub
 
 NAME = "transcription_accuracy_key_entities"
-VERSION = "0.1"
+VERSION = "0.2"
 _CUT_OFF = re.compile("|".join(re.escape(t) for t in sorted(CUT_OFF_TAGS)))
 _TAG = re.compile(r"\[[^\]]*\]")
 
