@@ -20,6 +20,7 @@ from voxbench.pipelines.caller.goal.scope import about_transfer
 from voxbench.pipelines.caller.goal.state import CallState
 from voxbench.pipelines.caller.goal.tree import content_words, offer_text, violations
 from voxbench.pipelines.caller.goal.volunteer import (
+    change_parts,
     constraints_for,
     fallback_for_offer,
     offers_what_it_wants,
@@ -66,10 +67,22 @@ class Drafts:
         keys = self.s.say.with_companions(
             self.s.say.in_asked_order(list(heard.asked), heard.question or self.s.agent_turn)
         )
-        keys += [k for k in constraints_for(self.s.book, self.s.given, keys) if k not in keys]
         d.parts.append(self.s.say.answer(keys))
         d.facts += keys
+        self.change(keys, d)  # the change wanted: its part of the booking, what stays, its limits
+        limits = [k for k in constraints_for(self.s.book, self.s.given, keys) if k not in d.facts]
+        if limits:
+            d.parts.append(self.s.say.answer(limits))
+            d.facts += limits
         d.kind, d.rule = "answer", "answer_asked_facts"
+
+    def change(self, keys: list[str], d: Draft) -> None:
+        """Stating the change it wants: which part of the booking, and what stays (once a call)."""
+        route, stays, part = change_parts(self.s.book, keys)
+        if not (route or stays) or set(route + stays) <= self.s.given | set(d.facts):
+            return
+        d.parts.append(self.s.say.change(route, stays, part))
+        d.facts += [k for k in route + stays if k not in d.facts]
 
     def correction(self, heard: Heard, d: Draft) -> None:
         fixes = [self.s.book.get(k) for k in heard.readback_wrong]
@@ -162,6 +175,8 @@ class Drafts:
             d.facts.append(fallback)
         else:
             d.parts.append(self.s.phr.say("yes" if readback else "yes_go"))
+        if readback:
+            self.change(heard.readback_ok, d)
         touched = (
             touched_preferences(self.s.book, self.s.given, text)
             if not readback

@@ -41,6 +41,9 @@ def fact_label(f: Fact, acronyms: AbstractSet[str] = GENERAL_ACRONYMS) -> str:
     return " ".join(words) or label(f.key, (), acronyms) or "answer"
 
 
+_KEPT_AS_IS = {"original", "current", "must", "remain", "remains", "keep", "unchanged", "stay", "same", "old"}
+"""Key words a value that stays as it is leaves out ('return_date_must_remain': 'return date')."""
+
 _SELF = {"passenger", "customer", "caller", "employee", "user", "your", "my", "own", "traveler", "member"}
 """Whose name a key names when it is the caller's own ('passenger_first_name')."""
 
@@ -78,6 +81,22 @@ class FactSayer:
             noun = label if n != 1 else label[:-1]
             return f"{f.spoken()} {noun}."
         return self.phr.say("fact", label=label, value=f.spoken(), be="are" if plural else "is")
+
+    def change(self, route: list[str], stays: list[str], part: str | None) -> str:
+        """The part of a booking a change is to, by its route ('That's the outbound, ORD to MIA.'),
+        and what stays as it is ('The return date stays June 12, 2026.'): :func:`.volunteer.change_parts`."""
+        out: list[str] = []
+        fs = [f for k in route if (f := self.book.get(k)) is not None]
+        if fs:
+            said = " to ".join(f.spoken() for f in fs)
+            out.append(self.phr.say("route", part=f"the {part}, " if part else "", route=said))
+        for k in stays:
+            f = self.book.get(k)
+            if f is None:
+                continue
+            words = [w for w in fact_label(f, self.acronyms).split() if w not in _KEPT_AS_IS]
+            out.append(self.phr.say("stays", label=" ".join(words) or "date", value=f.spoken()))
+        return " ".join(out)
 
     def with_companions(self, keys: list[str]) -> list[str]:
         """Asked for a last name, a caller says the full name; asked for a code, what it stands for

@@ -1,0 +1,43 @@
+"""Classes of turns the goal caller answers as a person does, whatever the scenario: a change to one
+part of a booking named by its route with what stays; options listed before 'Which one?'; an
+acronym's words; a request to try again or spell; an identifier asked that it does not hold."""
+
+from __future__ import annotations
+
+from voxbench.pipelines.caller.goal.policy import GoalCaller
+from voxbench.scenarios import Scenario
+
+from .conftest import make_scenario
+
+
+def _round_trip() -> Scenario:
+    return make_scenario(
+        {
+            "confirmation_number": "QW7ERT",
+            "last_name": "Lima",
+            "outbound_route": "JFK to SFO",
+            "return_route": "SFO to JFK",
+            "new_return_date": "2026-09-09",
+            "original_outbound_date": "2026-09-01",
+            "original_return_date": "2026-09-05",
+            "original_travel_details": [
+                {"origin": "JFK", "destination": "SFO", "flight_date": "2026-09-01"},
+                {"origin": "SFO", "destination": "JFK", "flight_date": "2026-09-05"},
+            ],
+        },
+        goal="You want to move only your return flight to September 9 and keep the outbound as it is.",
+    )
+
+
+def test_a_change_to_one_part_names_it_by_route_and_says_what_stays() -> None:
+    c = GoalCaller(_round_trip())
+    c.open()
+    c.respond("May I have your confirmation number and last name?")
+    act = c.respond("I found your round trip. What new return date would you like?")
+    assert "September 9, 2026" in act.text
+    assert "SFO to JFK" in act.text and "JFK to SFO" not in act.text
+    assert "September 1, 2026" in act.text  # the outbound stays
+    assert "September 5" not in act.text  # the date it changes is not said to stay
+    assert {"new_return_date", "return_route", "original_outbound_date"} <= set(act.facts)
+    again = c.respond("And what new return date was that?")
+    assert "stays" not in again.text and "Keep" not in again.text  # said once
