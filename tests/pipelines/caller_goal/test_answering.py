@@ -4,6 +4,8 @@ acronym's words; a request to try again or spell; an identifier asked that it do
 
 from __future__ import annotations
 
+from voxbench.pipelines.caller.goal.choose import say_option
+from voxbench.pipelines.caller.goal.phrases import Phrasing
 from voxbench.pipelines.caller.goal.policy import GoalCaller
 from voxbench.scenarios import Scenario
 
@@ -41,3 +43,33 @@ def test_a_change_to_one_part_names_it_by_route_and_says_what_stays() -> None:
     assert {"new_return_date", "return_route", "original_outbound_date"} <= set(act.facts)
     again = c.respond("And what new return date was that?")
     assert "stays" not in again.text and "Keep" not in again.text  # said once
+
+
+def _check_in() -> Scenario:
+    return make_scenario(
+        {"employee_id": "EMP-1", "shift_start_time": "3:00 PM", "preferred_time": "10:00 AM",
+         "pto_type": "sick"},
+        goal="You want to schedule a return-to-work check-in and use sick leave for your days off.",
+        start="Hi, I need to schedule a check-in.",
+    )  # fmt: skip
+
+
+def test_times_listed_then_which_time_is_a_choice_not_a_fact() -> None:
+    c = GoalCaller(_check_in())
+    c.open()
+    c.respond("What time would you prefer for the check-in?")  # gives its preferred time
+    act = c.respond("October sixth is open, and I have ten AM, eleven AM, or two PM. Which time would you like?")
+    assert act.kind == "choose" and "10 AM" in act.text and "3" not in act.text
+
+
+def test_a_verb_shared_by_the_options_goes_with_the_one_chosen() -> None:
+    q = "Do you want to use general paid time off or sick leave?"
+    assert say_option("sick leave", q, Phrasing(0)) == "I'd like to use sick leave."
+    assert say_option("use general paid time off", q, Phrasing(0)) == "I'd like to use general paid time off."
+
+
+def test_an_acronym_value_is_said_as_the_acronym_once() -> None:
+    c = GoalCaller(make_scenario({"employee_id": "EMP-1", "pto_type": "pto", "pto_start_date": "2026-07-27"}))
+    c.open()
+    act = c.respond("Do you want to use general paid time off or sick leave?")
+    assert "P T O." in act.text and "pto" not in act.text and "type is" not in act.text

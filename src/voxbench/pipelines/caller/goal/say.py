@@ -75,12 +75,21 @@ class FactSayer:
         if _is_count(f.value):  # 'number of bags' -> 'bags'
             words = [w for w in words if w not in ("number", "count", "total", "num")] or words
         label = " ".join(words)
+        value = self.value(f)
+        if value.replace(" ", "").lower() in f.words:  # 'pto_type: pto': 'P T O.', not 'The P T O type is pto.'
+            return f"{value[:1].upper()}{value[1:]}."
         plural = _plural(words[-1]) if words else False
         if plural and _is_count(f.value) and len(label.split()) == 1:
             n = float(str(f.value))
             noun = label if n != 1 else label[:-1]
             return f"{f.spoken()} {noun}."
-        return self.phr.say("fact", label=label, value=f.spoken(), be="are" if plural else "is")
+        return self.phr.say("fact", label=label, value=value, be="are" if plural else "is")
+
+    def value(self, f: Fact) -> str:
+        """The value as said; an acronym written in small letters ('pto') spelled as the acronym
+        a person says ('P T O')."""
+        said = f.spoken()
+        return " ".join(said.upper()) if said.lower() in self.acronyms and said.isalpha() else said
 
     def change(self, route: list[str], stays: list[str], part: str | None) -> str:
         """The part of a booking a change is to, by its route ('That's the outbound, ORD to MIA.'),
