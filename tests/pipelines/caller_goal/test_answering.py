@@ -73,3 +73,32 @@ def test_an_acronym_value_is_said_as_the_acronym_once() -> None:
     c.open()
     act = c.respond("Do you want to use general paid time off or sick leave?")
     assert "P T O." in act.text and "pto" not in act.text and "type is" not in act.text
+
+
+def _booking() -> Scenario:
+    return make_scenario({"confirmation_number": "IM2XU4", "first_name": "David", "last_name": "Okonkwo"})
+
+
+def test_try_again_or_repeat_says_the_last_facts_again_not_yes() -> None:
+    c = GoalCaller(_booking())
+    c.open()
+    c.respond("May I have your confirmation number and last name?")
+    for turn in ("Can you try again?", "Sorry, could you repeat that?"):
+        act = c.respond(turn)
+        assert act.rule == "repeat_last_facts" and "I M two X U four" in act.text, act.text
+
+
+def test_asked_to_spell_a_name_it_spells_it() -> None:
+    c = GoalCaller(_booking())
+    c.open()
+    act = c.respond("Can you spell your last name?")
+    assert "O K O N K W O" in act.text
+
+
+def test_asked_an_identifier_it_lacks_it_offers_the_one_it_gave() -> None:
+    c = GoalCaller(_booking())
+    c.open()
+    c.respond("May I have your confirmation number and last name?")
+    act = c.respond("What is your flight number?")
+    assert "flight number" in act.text and "I M two X U four" in act.text
+    assert act.facts == ["confirmation_number"]

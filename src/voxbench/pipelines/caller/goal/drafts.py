@@ -11,6 +11,7 @@ from voxbench.pipelines.caller.goal.acting import ActLog
 from voxbench.pipelines.caller.goal.acts import ActKind, CallerAct
 from voxbench.pipelines.caller.goal.choose import say_option
 from voxbench.pipelines.caller.goal.classify import Heard
+from voxbench.pipelines.caller.goal.cues import SPELL_Q
 from voxbench.pipelines.caller.goal.facts import Fact
 from voxbench.pipelines.caller.goal.intents import GENERIC
 from voxbench.pipelines.caller.goal.options import option_clause
@@ -68,6 +69,9 @@ class Drafts:
             self.s.say.in_asked_order(list(heard.asked), heard.question or self.s.agent_turn)
         )
         d.parts.append(self.s.say.answer(keys))
+        if SPELL_Q.search(heard.question):  # 'Can you spell your last name?': and letter by letter
+            words = [k for k in heard.asked if (f := self.s.book.get(k)) and re.fullmatch(r"[A-Za-z' -]+", str(f.value))]
+            d.parts.append(self.s.say.spelled(words) if words else "")
         d.facts += keys
         self.change(keys, d)  # the change wanted: its part of the booking, what stays, its limits
         limits = [k for k in constraints_for(self.s.book, self.s.given, keys) if k not in d.facts]

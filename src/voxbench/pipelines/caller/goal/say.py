@@ -12,6 +12,7 @@ from collections.abc import Set as AbstractSet
 from voxbench.pipelines.caller.goal.facts import DROP_WORDS, SYNONYMS, Fact, FactBook, stem
 from voxbench.pipelines.caller.goal.phrases import Phrasing
 from voxbench.pipelines.caller.goal.speech import GENERAL_ACRONYMS, label
+from voxbench.spoken import is_code
 
 _SAYS_NOTHING = DROP_WORDS - {"new", "preferred", "requested", "desired", "of", "for", "at", "in", "on", "to"}
 """Key words a label leaves out ('phone_number_if_asked': 'if', 'asked'; 'usd'); the words that
@@ -106,6 +107,21 @@ class FactSayer:
             words = [w for w in fact_label(f, self.acronyms).split() if w not in _KEPT_AS_IS]
             out.append(self.phr.say("stays", label=" ".join(words) or "date", value=f.spoken()))
         return " ".join(out)
+
+    def spelled(self, keys: list[str]) -> str:
+        """Asked to spell: each word value letter by letter ('That's O K O N K W O.'); a code is
+        said as it always is (spelled already)."""
+        out = []
+        for k in keys:
+            f = self.book.get(k)
+            if f is None:
+                continue
+            value = str(f.value)
+            if re.fullmatch(r"[A-Za-z' -]+", value) and not is_code(value):
+                out.append(" ".join(c.upper() for c in value if c.isalpha()))
+            else:
+                out.append(self.value(f))
+        return f"That's {', '.join(out)}." if out else ""
 
     def with_companions(self, keys: list[str]) -> list[str]:
         """Asked for a last name, a caller says the full name; asked for a code, what it stands for
