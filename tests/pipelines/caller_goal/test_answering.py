@@ -102,3 +102,10 @@ def test_asked_an_identifier_it_lacks_it_offers_the_one_it_gave() -> None:
     act = c.respond("What is your flight number?")
     assert "flight number" in act.text and "I M two X U four" in act.text
     assert act.facts == ["confirmation_number"]
+
+
+def test_a_unit_code_is_said_as_a_person_says_it() -> None:
+    c = GoalCaller(make_scenario({"delivery_building": "Headquarters", "delivery_floor": "FL3"}))
+    c.open()
+    act = c.respond("Which building and floor should we deliver it to?")
+    assert "floor 3" in act.text and "F L" not in act.text and "floor is floor" not in act.text
