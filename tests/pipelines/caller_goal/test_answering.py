@@ -109,3 +109,10 @@ def test_a_unit_code_is_said_as_a_person_says_it() -> None:
     c.open()
     act = c.respond("Which building and floor should we deliver it to?")
     assert "floor 3" in act.text and "F L" not in act.text and "floor is floor" not in act.text
+
+
+def test_a_yes_no_question_no_fact_answers_gets_not_sure() -> None:
+    c = GoalCaller(_booking())
+    c.open()
+    act = c.respond("Are you on Wi-Fi right now on your work device?")
+    assert act.rule == "not_sure_yes_no" and "information" not in act.text

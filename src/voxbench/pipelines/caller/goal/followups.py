@@ -35,6 +35,9 @@ _ID_FIELD = re.compile(
     re.I,
 )
 
+# A yes/no question (auxiliary first) about the caller's situation, which no fact answers.
+_YES_NO_Q = re.compile(r"^(?:[\w' -]+,\s+)?(do|does|did|is|are|was|were|have|has|can|could)\s+(you|it|the|your|this|that|there)\b", re.I)
+
 _WHAT_ELSE = re.compile(r"\s*what else\b", re.I)
 """'What else can I help you with?' is no yes/no question: the open request is said without 'Yes,'."""
 
@@ -225,6 +228,8 @@ class FollowUps:
             line = self.s.phr.say("dont_have_field", field=f"{field.group(1).lower()} {field.group(2)}")
             return self.log.act("cannot_answer", f"{line} {self.s.say.answer(held[:1])}",
                                 "no_such_identifier_offers_one", heard, facts=held[:1])  # fmt: skip
+        if _YES_NO_Q.match(heard.question):  # 'Are you on Wi-Fi right now?': not 'I don't have that information'
+            return self.log.act("cannot_answer", self.s.phr.say("not_sure"), "not_sure_yes_no", heard)
         return self.log.act("cannot_answer", self.s.phr.say("dont_have"), "no_fact_for_question", heard)
 
     def lacking(self, heard: Heard) -> CallerAct:

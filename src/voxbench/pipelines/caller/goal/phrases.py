@@ -28,6 +28,7 @@ PHRASES: dict[str, tuple[str, ...]] = {
         "I'm afraid I don't have that.",
         "I don't have that, sorry.",
     ),
+    "not_sure": ("I'm not sure.", "I don't know, sorry.", "I'm not sure, to be honest."),
     "dont_have_field": (
         "I don't have the {field}.",
         "Sorry, I don't have the {field}.",
