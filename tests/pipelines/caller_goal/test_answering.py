@@ -116,3 +116,13 @@ def test_a_yes_no_question_no_fact_answers_gets_not_sure() -> None:
     c.open()
     act = c.respond("Are you on Wi-Fi right now on your work device?")
     assert act.rule == "not_sure_yes_no" and "information" not in act.text
+
+
+def test_asked_what_it_wants_with_no_fact_for_it_states_its_request() -> None:
+    c = GoalCaller(make_scenario({"employee_id": "EMP-1"}, goal="You want parking in North Lot.",
+                                 intents=["Get parking in North Lot"]))  # fmt: skip
+    c.open()
+    act = c.respond("Now let's handle parking. What parking area would you prefer?")
+    assert act.rule == "wanted_asked_states_request" and "North Lot" in act.text
+    other = c.respond("Which one would you like?")
+    assert other.rule != "wanted_asked_states_request"

@@ -38,6 +38,12 @@ _ID_FIELD = re.compile(
 # A yes/no question (auxiliary first) about the caller's situation, which no fact answers.
 _YES_NO_Q = re.compile(r"^(?:[\w' -]+,\s+)?(do|does|did|is|are|was|were|have|has|can|could)\s+(you|it|the|your|this|that|there)\b", re.I)
 
+# A question about what the caller wants ('What date or time would you like to change it to?').
+_WANTS_Q = re.compile(r"\b(would you like|do you want|are you (hoping|looking) for|would you prefer|do you prefer)\b", re.I)
+
+_WHICH = re.compile(r"\bwhich\b", re.I)
+"""'Which one would you like?': a choice among things offered, not what it wants."""
+
 _WHAT_ELSE = re.compile(r"\s*what else\b", re.I)
 """'What else can I help you with?' is no yes/no question: the open request is said without 'Yes,'."""
 
@@ -228,6 +234,10 @@ class FollowUps:
             line = self.s.phr.say("dont_have_field", field=f"{field.group(1).lower()} {field.group(2)}")
             return self.log.act("cannot_answer", f"{line} {self.s.say.answer(held[:1])}",
                                 "no_such_identifier_offers_one", heard, facts=held[:1])  # fmt: skip
+        q = heard.question
+        if _WANTS_Q.search(q) and not _YES_NO_Q.match(q) and not _WHICH.search(q) and self.s.tracker.pending():
+            line, told, what = self.req.line(True)  # 'What time would you like?' with no fact for it: what it wants
+            return self.log.act("state_request", line, "wanted_asked_states_request", heard, what, facts=told)
         if _YES_NO_Q.match(heard.question):  # 'Are you on Wi-Fi right now?': not 'I don't have that information'
             return self.log.act("cannot_answer", self.s.phr.say("not_sure"), "not_sure_yes_no", heard)
         return self.log.act("cannot_answer", self.s.phr.say("dont_have"), "no_fact_for_question", heard)
