@@ -126,3 +126,11 @@ def test_asked_what_it_wants_with_no_fact_for_it_states_its_request() -> None:
     assert act.rule == "wanted_asked_states_request" and "North Lot" in act.text
     other = c.respond("Which one would you like?")
     assert other.rule != "wanted_asked_states_request"
+
+
+def test_a_word_that_only_qualifies_the_fact_asked_names_no_other_fact() -> None:
+    c = GoalCaller(_booking())
+    c.open()
+    c.respond("May I have your confirmation number and last name?")
+    act = c.respond("I also need the last name to verify the booking. Could you say the last name on the reservation?")
+    assert "confirmation_number" not in act.facts and "Okonkwo" in act.text

@@ -81,6 +81,8 @@ class FactSayer:
             return f"{value[:1].upper()}{value[1:]}."
         if len(words) > 1 and value.lower().startswith(f"{words[-1]} ") and words[-2] not in _STATE_WORDS | _TRAILING_WANT:
             return f"For the {' '.join(words[:-1])}, {value}."  # 'delivery_floor: FL3': not 'floor is floor 3'
+        if len(words) == 1 and value.lower().startswith(f"{words[0]} "):
+            return f"{value[:1].upper()}{value[1:]}."  # 'floor: FL3': 'Floor 3.'
         plural = _plural(words[-1]) if words else False
         if plural and _is_count(f.value) and len(label.split()) == 1:
             n = float(str(f.value))
