@@ -134,3 +134,25 @@ def test_a_word_that_only_qualifies_the_fact_asked_names_no_other_fact() -> None
     c.respond("May I have your confirmation number and last name?")
     act = c.respond("I also need the last name to verify the booking. Could you say the last name on the reservation?")
     assert "confirmation_number" not in act.facts and "Okonkwo" in act.text
+
+
+def _pto() -> Scenario:
+    return make_scenario(
+        {"employee_id": "EMP-1", "pto_type": "pto", "pto_start_date": "2026-07-24", "pto_end_date": "2026-07-31"},
+        goal="You want to take paid time off from July 24 to July 31.",
+        start="Hi, I need to request time off.",
+    )
+
+
+def test_a_type_chosen_by_its_options_words_is_a_choice_said_by_the_acronym() -> None:
+    c = GoalCaller(_pto())
+    c.open()
+    act = c.respond("For those dates, would you like to use general paid time off or sick leave?")
+    assert act.kind == "choose" and "P T O" in act.text and "July" not in act.text
+
+
+def test_dates_asked_beside_the_type_are_still_given() -> None:
+    c = GoalCaller(_pto())
+    c.open()
+    act = c.respond("What dates would you like off, and will you be using P T O or sick leave?")
+    assert "July 24, 2026" in act.text and "July 31, 2026" in act.text

@@ -22,9 +22,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from voxbench.pipelines.caller.goal.asks import (
-    prefer_heard_digits,
-)
+from voxbench.pipelines.caller.goal.asks import prefer_heard_digits
 from voxbench.pipelines.caller.goal.cues import (
     ANYTHING_ELSE,
     ANYTHING_ELSE_SAID,
@@ -62,7 +60,7 @@ from voxbench.pipelines.caller.goal.requested import (
 )
 from voxbench.pipelines.caller.goal.results import stated_result
 from voxbench.pipelines.caller.goal.turn import Turn
-from voxbench.spoken import times
+from voxbench.spoken import mentions, times
 
 Kind = Literal[
     "request",
@@ -259,7 +257,7 @@ def classify(
     _result_kinds(t, heard, book, before)
     _readback_kinds(t, heard, book)
     _option_kinds(t, heard)
-    _options_not_facts(heard, book)
+    _options_not_facts(t, heard, book, given, focus)
     _closing_kinds(t, heard)
     return heard
 
@@ -278,14 +276,15 @@ def _asked(
     return one_sibling(t, book, asked, given)
 
 
-def _options_not_facts(heard: Heard, book: FactBook) -> None:
+def _options_not_facts(t: Turn, heard: Heard, book: FactBook, given: set[str], focus: set[str] | None) -> None:
     """Clock times listed, then 'Which time would you like?': the question asks which option,
     not a fact named by its head noun alone ('time': the shift start time), when one of the times
-    offered is one the caller holds, so choosing it answers."""
+    offered is one the caller holds, so choosing it answers. And a type chosen (:func:`_type_chosen`)."""
     if len(heard.options) < 2 or not heard.asked:
         return
     rules = {r.split(":", 2)[1]: r.split(":", 2)[2] for r in heard.rules if r.startswith("ask:")}
     drop = [k for k in heard.asked if rules.get(k, "").startswith("head:") and _all_of_kind(heard.options, book.get(k), book)]
+    drop += _type_chosen(t, heard, book, given, focus)
     if not drop:
         return
     heard.asked = [k for k in heard.asked if k not in drop]
@@ -293,6 +292,22 @@ def _options_not_facts(heard: Heard, book: FactBook) -> None:
     heard.rules = [r for r in heard.rules if r not in said] + [f"option_words:{k}" for k in dict.fromkeys(drop)]
     if not heard.asked:
         heard.kinds.remove("request")
+
+
+def _type_chosen(t: Turn, heard: Heard, book: FactBook, given: set[str], focus: set[str] | None) -> list[str]:
+    """'For those dates, would you like to use general paid time off or sick leave?': when the
+    caller has a fact naming a type that an option says ('pto_type: pto'), facts the question
+    names only with its options' words ('paid time off': the PTO dates) are not asked: the question
+    chooses the type. 'What dates, and PTO or sick leave?' still asks the dates."""
+    typed = [f for f in book if set(f.words) & {"type", "category", "kind"}
+             and any(mentions(o, v) for o in heard.options for v in f.values())]  # fmt: skip
+    if not typed or any(len(o.split()) > 5 for o in heard.options):  # a clause read as an option: unsure
+        return []
+    blank = " ".join(dict.fromkeys(t.questions + t.requests))  # what the turn asks, options taken out
+    for o in sorted(heard.options, key=len, reverse=True):
+        blank = re.sub(re.escape(o), " ", blank, flags=re.I)
+    left = _asked(Turn.of(blank), [], book, given, None, focus, heard.question)
+    return [k for k in heard.asked if k not in left and book.get(k) not in typed]
 
 
 def _all_of_kind(options: list[str], f: Fact | None, book: FactBook) -> bool:

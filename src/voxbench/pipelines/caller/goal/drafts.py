@@ -127,6 +127,9 @@ class Drafts:
                 re.sub(r"^(do|handle|start with|take care of|go with)\s+", "", picked, flags=re.I)
             )
             d.parts.append(f"{name[:1].upper()}{name[1:]}, please.")
+        elif (f := self._acronym_fact(why)) is not None:  # 'general paid time off' chosen: 'P T O, please.'
+            d.parts.append(self.s.phr.say("choose", option=self.s.say.value(f)))
+            d.facts.append(f.key)
         else:
             d.parts.append(say_option(picked, heard.question, self.s.phr))
         d.kind, d.rule, d.choice = "choose", why, picked
@@ -142,6 +145,12 @@ class Drafts:
         if touched:
             d.parts.append(self.s.say.answer(touched))
             d.facts += touched
+
+    def _acronym_fact(self, why: str) -> Fact | None:
+        """The fact an option was chosen by, when its value is an acronym the option spells out:
+        a person names the choice by it ('PTO' for 'general paid time off')."""
+        f = self.s.book.get(why.split(":", 1)[1]) if why.startswith("option_matches_fact:") else None
+        return f if f is not None and str(f.value).lower() in self.s.say.acronyms else None
 
     def confirm(self, text: str, heard: Heard, d: Draft) -> None:
         """Yes to a right read-back or an offer that meets the must-haves; no and the broken one otherwise."""
