@@ -39,7 +39,8 @@ def _line(t: dict[str, float]) -> str:
             f"  volunteered not given {int(g('facts_volunteered_withheld', 0))}/{int(g('facts_volunteered', 0))}"
             f"  decisions {_pct(g('decisions_matched', 0), g('decisions', 0))}"
             f" ({int(g('decisions_matched', 0))}/{int(g('decisions', 0))})"
-            f"  premature {int(g('premature_endings', 0))}  missed {int(g('missed_endings', 0))}")  # fmt: skip
+            f"  premature {int(g('premature_endings', 0))}  missed {int(g('missed_endings', 0))}"
+            f"  invented {int(g('invented', 0))}  ms/turn {g('ms_total', 0) / max(g('turns', 0), 1):.2f}")  # fmt: skip
 
 
 def tallies(path: str) -> dict[tuple[str, str], dict[str, float]]:

@@ -66,7 +66,7 @@ def test_a_request_is_said_with_the_place_its_goal_sentence_gives() -> None:
     c.given.update({"delivery_building", "delivery_floor"})
     act = c.respond("Your laptop request is submitted. Is there anything else I can help with?")
     assert act.kind == "state_request" and "ergonomic chair" in act.text
-    assert "Headquarters" in act.text and "F L three" in act.text
+    assert "Headquarters" in act.text and "floor 3" in act.text
     assert {"delivery_building", "delivery_floor"} <= set(act.facts)
 
 
@@ -285,7 +285,7 @@ def test_offered_a_wider_search_it_names_its_fallback() -> None:
         "There's nothing on F L two. Would you like me to check any floor in Headquarters instead?"
     )
     assert (
-        act.text == "Yes, please check F L three." and act.facts == ["fallback_floor"] and act.choice == "yes"
+        act.text == "Yes, please check floor 3." and act.facts == ["fallback_floor"] and act.choice == "yes"
     )
 
 

@@ -119,8 +119,24 @@ def asked_facts(
             if o is not h
         )
     ]
+    keep = [h for h in keep if not _only_a_qualifier(h, keep, sentence)]
     out = [(f.key, rule) for f, _, rule in keep]
     return _prefer_not_given(sentence, book, out, given or set())
+
+
+def _only_a_qualifier(h: tuple[Fact, frozenset[str], str], hits: list[tuple[Fact, frozenset[str], str]], sentence: str) -> bool:
+    """'the last name on the reservation': a fact named by its distinctive word alone, no head
+    said, where that word only qualifies another fact named whole ('on the reservation', 'to
+    verify the booking'), is not asked."""
+    f, got, rule = h
+    if rule != "distinctive" or got & set(f.heads) or not any(o is not h and o[2] == "name" for o in hits):
+        return False
+    alts = [a for w in got for a in (w, *SYNONYMS.get(w, ()))]
+    said = [m for a in alts for m in re.finditer(rf"\b{re.escape(a)}\w*", sentence, re.I)]
+    return bool(said) and all(_QUALIFIER.search(sentence[: m.start()]) for m in said)
+
+
+_QUALIFIER = re.compile(r"\b(on|for|in|from|of|to verify|to find|to look up|to pull up)\s+(the|your|this|that|my)\s+$", re.I)
 
 
 def _in_hand_instead(

@@ -63,8 +63,11 @@ def say_option(option: str, question: str, phr: Phrasing) -> str:
     act = act[:1].lower() + act[1:]
     if re.search(r"\b(like|want|need|prefer)\s+me\s+to\b", question, re.I) and _is_action(option):
         return f"Please {act}."
-    if re.search(r"\b(like|want|need|prefer)\s+to\b", question, re.I) and _is_action(option):
-        return f"I'd like to {act}."
+    wants = re.search(r"\b(?:like|want|need|prefer)\s+to\s+(\w+)", question, re.I)
+    if wants and _is_action(option):
+        verb = wants.group(1)  # 'to use PTO or sick leave?': the verb goes with each option
+        shared = not re.search(rf"\bto\s+{re.escape(act.split()[0])}\b", question, re.I)
+        return f"I'd like to {verb.lower()} {act}." if shared else f"I'd like to {act}."
     return _named(option, phr)
 
 

@@ -22,9 +22,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from voxbench.pipelines.caller.goal.asks import (
-    prefer_heard_digits,
-)
+from voxbench.pipelines.caller.goal.asks import prefer_heard_digits
 from voxbench.pipelines.caller.goal.cues import (
     ANYTHING_ELSE,
     ANYTHING_ELSE_SAID,
@@ -44,7 +42,7 @@ from voxbench.pipelines.caller.goal.cues import (
     WH,
     WILLING_Q,
 )
-from voxbench.pipelines.caller.goal.facts import FactBook
+from voxbench.pipelines.caller.goal.facts import Fact, FactBook
 from voxbench.pipelines.caller.goal.fallbacks import (
     lacking_fields,
     prefer_fallback,
@@ -62,6 +60,7 @@ from voxbench.pipelines.caller.goal.requested import (
 )
 from voxbench.pipelines.caller.goal.results import stated_result
 from voxbench.pipelines.caller.goal.turn import Turn
+from voxbench.spoken import mentions, times
 
 Kind = Literal[
     "request",
@@ -247,13 +246,7 @@ def classify(
     t = Turn.of(text)
     heard = Heard(question=(t.questions or t.requests or [""])[-1])
     _speech_acts(t, heard)
-    asked = asked_by_words(t, book, given, focus) or asked_otherwise(t, heard.kinds, book, hook, given)
-    asked = learned_extra(t, heard.kinds, book, hook, given, asked)
-    asked = not_said_by_agent(t, book, asked)
-    asked = prefer_heard_digits(t.text, book, asked)
-    asked = prefer_fallback(heard.question, book, asked, t.text)
-    asked = one_group(t.text, book, asked)
-    asked = one_sibling(t, book, asked, given)
+    asked = _asked(t, heard.kinds, book, given, hook, focus, heard.question)
     heard.lacking = lacking_fields(t.requests, book, asked)
     asked = {k: r for k, r in asked.items() if k not in heard.lacking}
     heard.rules += [f"lacks:{k}:{v}" for k, v in heard.lacking.items()]
@@ -264,5 +257,65 @@ def classify(
     _result_kinds(t, heard, book, before)
     _readback_kinds(t, heard, book)
     _option_kinds(t, heard)
+    _options_not_facts(t, heard, book, given, focus)
     _closing_kinds(t, heard)
     return heard
+
+
+def _asked(
+    t: Turn, kinds: list[Kind], book: FactBook, given: set[str], hook: ChoiceClassifier | None,
+    focus: set[str] | None, question: str,
+) -> dict[str, str]:  # fmt: skip
+    """The caller's facts the turn asks for, and by which rule."""
+    asked = asked_by_words(t, book, given, focus) or asked_otherwise(t, list(kinds), book, hook, given)
+    asked = learned_extra(t, list(kinds), book, hook, given, asked)
+    asked = not_said_by_agent(t, book, asked)
+    asked = prefer_heard_digits(t.text, book, asked)
+    asked = prefer_fallback(question, book, asked, t.text)
+    asked = one_group(t.text, book, asked)
+    return one_sibling(t, book, asked, given)
+
+
+def _options_not_facts(t: Turn, heard: Heard, book: FactBook, given: set[str], focus: set[str] | None) -> None:
+    """Clock times listed, then 'Which time would you like?': the question asks which option,
+    not a fact named by its head noun alone ('time': the shift start time), when one of the times
+    offered is one the caller holds, so choosing it answers. And a type chosen (:func:`_type_chosen`)."""
+    if len(heard.options) < 2 or not heard.asked:
+        return
+    rules = {r.split(":", 2)[1]: r.split(":", 2)[2] for r in heard.rules if r.startswith("ask:")}
+    drop = [k for k in heard.asked if rules.get(k, "").startswith("head:") and _all_of_kind(heard.options, book.get(k), book)]
+    drop += _type_chosen(t, heard, book, given, focus)
+    if not drop:
+        return
+    heard.asked = [k for k in heard.asked if k not in drop]
+    said = {f"ask:{k}:{rules.get(k, '')}" for k in drop}
+    heard.rules = [r for r in heard.rules if r not in said] + [f"option_words:{k}" for k in dict.fromkeys(drop)]
+    if not heard.asked:
+        heard.kinds.remove("request")
+
+
+def _type_chosen(t: Turn, heard: Heard, book: FactBook, given: set[str], focus: set[str] | None) -> list[str]:
+    """'For those dates, would you like to use general paid time off or sick leave?': when the
+    caller has a fact naming a type that an option says ('pto_type: pto'), facts the question
+    names only with its options' words ('paid time off': the PTO dates) are not asked: the question
+    chooses the type. 'What dates, and PTO or sick leave?' still asks the dates."""
+    typed = [f for f in book if set(f.words) & {"type", "category", "kind"}
+             and any(mentions(o, v) for o in heard.options for v in f.values())]  # fmt: skip
+    if not typed or any(len(o.split()) > 5 for o in heard.options):  # a clause read as an option: unsure
+        return []
+    blank = " ".join(dict.fromkeys(t.questions + t.requests))  # what the turn asks, options taken out
+    for o in sorted(heard.options, key=len, reverse=True):
+        blank = re.sub(re.escape(o), " ", blank, flags=re.I)
+    left = _asked(Turn.of(blank), [], book, given, None, focus, heard.question)
+    return [k for k in heard.asked if k not in left and book.get(k) not in typed]
+
+
+def _all_of_kind(options: list[str], f: Fact | None, book: FactBook) -> bool:
+    """Every option is a value of the fact's kind (clock times for a time), and one of them is a
+    time the caller holds: choosing it answers ('I have ten, eleven or two. Which time?' -> 'Ten')."""
+    if f is None or "time" not in f.heads or not all(times(o) for o in options):
+        return False
+    held = {t for g in book if "time" in g.heads for v in g.values() for t in times(v)}
+    return any(set(times(o)) & held for o in options)
+
+

@@ -191,3 +191,13 @@ COURTESY = re.compile(
 # The agent reports something done in words too loose for a completion ('That's done.'): not the
 # end of a request, but progress enough that the call is not stalled.
 PROGRESS = re.compile(r"\b(that|it)(['’]s| is) (done|taken care of)\b", re.I)
+
+# Asked to say again what it just said, or to try again ('Can you try again?', 'Sorry, could you
+# repeat that?'): the facts of its last answer, said again; never a bare 'Yes, I can.'.
+REPEAT_Q = re.compile(
+    r"\b(try (that |it )?again|repeat (that|it|this|those|them)|say (that|it) again|once more|one more time|"
+    r"didn'?t (quite )?(catch|get|hear) (that|it|you)|come again|again,? please)\b",
+    re.I,
+)
+# Asked to spell a value ('Can you spell your last name?', 'Could you spell that for me?').
+SPELL_Q = re.compile(r"\bspell", re.I)

@@ -11,6 +11,7 @@ from voxbench.pipelines.caller.goal.acting import ActLog
 from voxbench.pipelines.caller.goal.acts import ActKind, CallerAct
 from voxbench.pipelines.caller.goal.choose import say_option
 from voxbench.pipelines.caller.goal.classify import Heard
+from voxbench.pipelines.caller.goal.cues import SPELL_Q
 from voxbench.pipelines.caller.goal.facts import Fact
 from voxbench.pipelines.caller.goal.intents import GENERIC
 from voxbench.pipelines.caller.goal.options import option_clause
@@ -20,6 +21,7 @@ from voxbench.pipelines.caller.goal.scope import about_transfer
 from voxbench.pipelines.caller.goal.state import CallState
 from voxbench.pipelines.caller.goal.tree import content_words, offer_text, violations
 from voxbench.pipelines.caller.goal.volunteer import (
+    change_parts,
     constraints_for,
     fallback_for_offer,
     offers_what_it_wants,
@@ -66,10 +68,25 @@ class Drafts:
         keys = self.s.say.with_companions(
             self.s.say.in_asked_order(list(heard.asked), heard.question or self.s.agent_turn)
         )
-        keys += [k for k in constraints_for(self.s.book, self.s.given, keys) if k not in keys]
         d.parts.append(self.s.say.answer(keys))
+        if SPELL_Q.search(heard.question):  # 'Can you spell your last name?': and letter by letter
+            words = [k for k in heard.asked if (f := self.s.book.get(k)) and re.fullmatch(r"[A-Za-z' -]+", str(f.value))]
+            d.parts.append(self.s.say.spelled(words) if words else "")
         d.facts += keys
+        self.change(keys, d)  # the change wanted: its part of the booking, what stays, its limits
+        limits = [k for k in constraints_for(self.s.book, self.s.given, keys) if k not in d.facts]
+        if limits:
+            d.parts.append(self.s.say.answer(limits))
+            d.facts += limits
         d.kind, d.rule = "answer", "answer_asked_facts"
+
+    def change(self, keys: list[str], d: Draft) -> None:
+        """Stating the change it wants: which part of the booking, and what stays (once a call)."""
+        route, stays, part = change_parts(self.s.book, keys)
+        if not (route or stays) or set(route + stays) <= self.s.given | set(d.facts):
+            return
+        d.parts.append(self.s.say.change(route, stays, part))
+        d.facts += [k for k in route + stays if k not in d.facts]
 
     def correction(self, heard: Heard, d: Draft) -> None:
         fixes = [self.s.book.get(k) for k in heard.readback_wrong]
@@ -110,6 +127,9 @@ class Drafts:
                 re.sub(r"^(do|handle|start with|take care of|go with)\s+", "", picked, flags=re.I)
             )
             d.parts.append(f"{name[:1].upper()}{name[1:]}, please.")
+        elif (f := self._acronym_fact(why)) is not None:  # 'general paid time off' chosen: 'P T O, please.'
+            d.parts.append(self.s.phr.say("choose", option=self.s.say.value(f)))
+            d.facts.append(f.key)
         else:
             d.parts.append(say_option(picked, heard.question, self.s.phr))
         d.kind, d.rule, d.choice = "choose", why, picked
@@ -125,6 +145,12 @@ class Drafts:
         if touched:
             d.parts.append(self.s.say.answer(touched))
             d.facts += touched
+
+    def _acronym_fact(self, why: str) -> Fact | None:
+        """The fact an option was chosen by, when its value is an acronym the option spells out:
+        a person names the choice by it ('PTO' for 'general paid time off')."""
+        f = self.s.book.get(why.split(":", 1)[1]) if why.startswith("option_matches_fact:") else None
+        return f if f is not None and str(f.value).lower() in self.s.say.acronyms else None
 
     def confirm(self, text: str, heard: Heard, d: Draft) -> None:
         """Yes to a right read-back or an offer that meets the must-haves; no and the broken one otherwise."""
@@ -162,6 +188,8 @@ class Drafts:
             d.facts.append(fallback)
         else:
             d.parts.append(self.s.phr.say("yes" if readback else "yes_go"))
+        if readback:
+            self.change(heard.readback_ok, d)
         touched = (
             touched_preferences(self.s.book, self.s.given, text)
             if not readback

@@ -50,6 +50,7 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "email": ("email", "e mail"),
     "otp": ("otp", "one time", "passcode", "text message", "verification code", "6 digit code"),
     "os": ("os", "operating system", "mac or windows", "windows or mac"),
+    "pto": ("pto", "paid time off"),
     "count": ("count", "how many", "number"),
     "attendee": ("attendee", "attend", "people", "person", "guests"),
     "building": ("building", "location", "site", "campus"),

@@ -10,6 +10,7 @@ from voxbench.pipelines.caller.goal.asks import has_word, words_of
 from voxbench.pipelines.caller.goal.facts import (
     FLUFF_HEADS,
     HEADS,
+    SYNONYMS,
     WEAK_WORDS,
     Fact,
     FactBook,
@@ -119,7 +120,7 @@ def head_fallback(
     ``covered``: heads already answered by a fact matched by name in the same sentence.
     ``focus``: the facts of the request being handled; among many candidates, those.
     """
-    ws, _ = words_of(sentence)
+    ws, _ = words_of(_without_phrases(sentence, book))
     out: list[tuple[str, str]] = []
     for head in sorted(HEADS - FLUFF_HEADS - covered):
         if stem(head) not in ws or re.search(
@@ -158,6 +159,15 @@ def head_fallback(
         if 1 <= len(cands) <= 2:
             out += [(f.key, f"head:{head}") for f in cands]
     return out + _tail_fallback(sentence, book, covered, focus)
+
+
+def _without_phrases(sentence: str, book: FactBook) -> str:
+    """The sentence without the phrases that say one of the caller's key words ('paid time off'
+    for 'pto', 'one time' for 'otp'): their words ('time') name that word, no fact by its head."""
+    phrases = {alt for f in book for w in f.words for alt in SYNONYMS.get(w, ()) if " " in alt}
+    for alt in sorted(phrases, key=len, reverse=True):
+        sentence = re.sub(rf"\b{re.escape(alt)}\b", " ", sentence, flags=re.I)
+    return sentence
 
 
 def _tail_fallback(

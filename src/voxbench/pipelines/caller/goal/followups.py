@@ -11,6 +11,7 @@ import re
 from voxbench.pipelines.caller.goal.acting import ActLog, about
 from voxbench.pipelines.caller.goal.acts import CallerAct
 from voxbench.pipelines.caller.goal.classify import ANYTHING_ELSE_OFFERED, Heard
+from voxbench.pipelines.caller.goal.cues import REPEAT_Q, SPELL_Q
 from voxbench.pipelines.caller.goal.drafts import Draft
 from voxbench.pipelines.caller.goal.intents import intent_facts
 from voxbench.pipelines.caller.goal.options import examples_of_any
@@ -19,6 +20,7 @@ from voxbench.pipelines.caller.goal.pushback import step_fixes
 from voxbench.pipelines.caller.goal.requests import Requests
 from voxbench.pipelines.caller.goal.state import CallState
 from voxbench.pipelines.caller.goal.tree import content_words
+from voxbench.spoken import is_code
 
 # An offer to tell more ('Would you like to know more about it?').
 MORE_OFFERED = re.compile(
@@ -26,6 +28,21 @@ MORE_OFFERED = re.compile(
     r"|.*\bmore (about|information|details)\b)",
     re.I,
 )
+
+# A request for an identifier by its name ('your flight number', 'the ticket ID').
+_ID_FIELD = re.compile(
+    r"\b(?!(?:the|a|an|your|my|this|that|any|its|their|his|her|our|phone|same|other)\b)([a-z]+) (number|code|ID|reference)\b",
+    re.I,
+)
+
+# A yes/no question (auxiliary first) about the caller's situation, which no fact answers.
+_YES_NO_Q = re.compile(r"^(?:[\w' -]+,\s+)?(do|does|did|is|are|was|were|have|has|can|could)\s+(you|it|the|your|this|that|there)\b", re.I)
+
+# A question about what the caller wants ('What date or time would you like to change it to?').
+_WANTS_Q = re.compile(r"\b(would you like|do you want|are you (hoping|looking) for|would you prefer|do you prefer)\b", re.I)
+
+_WHICH = re.compile(r"\bwhich\b", re.I)
+"""'Which one would you like?': a choice among things offered, not what it wants."""
 
 _WHAT_ELSE = re.compile(r"\s*what else\b", re.I)
 """'What else can I help you with?' is no yes/no question: the open request is said without 'Yes,'."""
@@ -74,6 +91,10 @@ class FollowUps:
             return self.log.act(d.kind, " ".join(d.parts), d.rule, heard, choice=d.choice)
         if heard.has("hold") or heard.has("courtesy"):
             return self.log.act("wait", "", "hold_waits" if heard.has("hold") else "courtesy_waits", heard)
+        if REPEAT_Q.search(heard.question or text):
+            said = self.repeat(heard)
+            if said is not None:
+                return said
         if heard.has("willing_question"):
             return self.log.act(
                 "confirm", self.s.phr.say("yes_ready"), "willing_says_yes", heard, choice="yes"
@@ -86,6 +107,15 @@ class FollowUps:
         if heard.has("question"):
             return self.unanswerable(heard)
         return self.acknowledge(heard)
+
+    def repeat(self, heard: Heard) -> CallerAct | None:
+        """'Can you try again?' / 'Could you repeat that?': the facts of its last answer once more
+        (spelled when asked to spell); None when it has given none."""
+        last = next((a for a in reversed(self.s.acts) if a.facts), None)
+        if last is None:
+            return None
+        line = self.s.say.spelled(last.facts) if SPELL_Q.search(heard.question) else self.s.say.answer(last.facts)
+        return self.log.act("answer", line, "repeat_last_facts", heard, facts=last.facts)
 
     def asks_rest(self, heard: Heard) -> bool:
         """Part of the caller's question is answered and the agent asks what it needs, offers more,
@@ -196,6 +226,20 @@ class FollowUps:
             )
         if heard.lacking:
             return self.lacking(heard)
+        field = _ID_FIELD.search(heard.question)
+        held = [f.key for f in self.s.book if f.key in self.s.given and is_code(str(f.value))
+                and f.words and f.words[-1] in ("number", "code", "id", "locator", "reference")
+                and not {"phone", "mobile", "fax"} & set(f.words)]  # fmt: skip
+        if field and held:  # 'What's your flight number?' having given its confirmation code: that again
+            line = self.s.phr.say("dont_have_field", field=f"{field.group(1).lower()} {field.group(2)}")
+            return self.log.act("cannot_answer", f"{line} {self.s.say.answer(held[:1])}",
+                                "no_such_identifier_offers_one", heard, facts=held[:1])  # fmt: skip
+        q = heard.question
+        if _WANTS_Q.search(q) and not _YES_NO_Q.match(q) and not _WHICH.search(q) and self.s.tracker.pending():
+            line, told, what = self.req.line(True)  # 'What time would you like?' with no fact for it: what it wants
+            return self.log.act("state_request", line, "wanted_asked_states_request", heard, what, facts=told)
+        if _YES_NO_Q.match(heard.question):  # 'Are you on Wi-Fi right now?': not 'I don't have that information'
+            return self.log.act("cannot_answer", self.s.phr.say("not_sure"), "not_sure_yes_no", heard)
         return self.log.act("cannot_answer", self.s.phr.say("dont_have"), "no_fact_for_question", heard)
 
     def lacking(self, heard: Heard) -> CallerAct:

@@ -19,6 +19,8 @@ PHRASES: dict[str, tuple[str, ...]] = {
     "choose": ("{option}, please.", "I'll take {option}.", "Let's go with {option}."),
     "correct": ("No, that's not right. {fact}", "That's not correct. {fact}"),
     "fact": ("My {label} {be} {value}.", "The {label} {be} {value}."),
+    "route": ("That's {part}{route}.", "It's {part}{route}.", "That's for {part}{route}."),
+    "stays": ("The {label} stays {value}.", "Keep the {label} on {value}.", "The {label} stays as it is, {value}."),
     "full_name": ("My name is {name}.", "My name's {name}.", "My full name is {name}."),
     "ranked": ("{first} if available, otherwise {second}.", "{first} please, or {second} if not."),
     "dont_have": (
@@ -26,6 +28,7 @@ PHRASES: dict[str, tuple[str, ...]] = {
         "I'm afraid I don't have that.",
         "I don't have that, sorry.",
     ),
+    "not_sure": ("I'm not sure.", "I don't know, sorry.", "I'm not sure, to be honest."),
     "dont_have_field": (
         "I don't have the {field}.",
         "Sorry, I don't have the {field}.",

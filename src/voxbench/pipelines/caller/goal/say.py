@@ -12,6 +12,7 @@ from collections.abc import Set as AbstractSet
 from voxbench.pipelines.caller.goal.facts import DROP_WORDS, SYNONYMS, Fact, FactBook, stem
 from voxbench.pipelines.caller.goal.phrases import Phrasing
 from voxbench.pipelines.caller.goal.speech import GENERAL_ACRONYMS, label
+from voxbench.spoken import is_code
 
 _SAYS_NOTHING = DROP_WORDS - {"new", "preferred", "requested", "desired", "of", "for", "at", "in", "on", "to"}
 """Key words a label leaves out ('phone_number_if_asked': 'if', 'asked'; 'usd'); the words that
@@ -40,6 +41,9 @@ def fact_label(f: Fact, acronyms: AbstractSet[str] = GENERAL_ACRONYMS) -> str:
         words = label(leaf, _SAYS_NOTHING, acronyms).split() + words[:-1] + [last]
     return " ".join(words) or label(f.key, (), acronyms) or "answer"
 
+
+_KEPT_AS_IS = {"original", "current", "must", "remain", "remains", "keep", "unchanged", "stay", "same", "old"}
+"""Key words a value that stays as it is leaves out ('return_date_must_remain': 'return date')."""
 
 _SELF = {"passenger", "customer", "caller", "employee", "user", "your", "my", "own", "traveler", "member"}
 """Whose name a key names when it is the caller's own ('passenger_first_name')."""
@@ -72,12 +76,56 @@ class FactSayer:
         if _is_count(f.value):  # 'number of bags' -> 'bags'
             words = [w for w in words if w not in ("number", "count", "total", "num")] or words
         label = " ".join(words)
+        value = self.value(f)
+        if value.replace(" ", "").lower() in f.words:  # 'pto_type: pto': 'P T O.', not 'The P T O type is pto.'
+            return f"{value[:1].upper()}{value[1:]}."
+        if len(words) > 1 and value.lower().startswith(f"{words[-1]} ") and words[-2] not in _STATE_WORDS | _TRAILING_WANT:
+            return f"For the {' '.join(words[:-1])}, {value}."  # 'delivery_floor: FL3': not 'floor is floor 3'
+        if len(words) == 1 and value.lower().startswith(f"{words[0]} "):
+            return f"{value[:1].upper()}{value[1:]}."  # 'floor: FL3': 'Floor 3.'
         plural = _plural(words[-1]) if words else False
         if plural and _is_count(f.value) and len(label.split()) == 1:
             n = float(str(f.value))
             noun = label if n != 1 else label[:-1]
             return f"{f.spoken()} {noun}."
-        return self.phr.say("fact", label=label, value=f.spoken(), be="are" if plural else "is")
+        return self.phr.say("fact", label=label, value=value, be="are" if plural else "is")
+
+    def value(self, f: Fact) -> str:
+        """The value as said; an acronym written in small letters ('pto') spelled as the acronym
+        a person says ('P T O')."""
+        said = f.spoken()
+        return " ".join(said.upper()) if said.lower() in self.acronyms and said.isalpha() else said
+
+    def change(self, route: list[str], stays: list[str], part: str | None) -> str:
+        """The part of a booking a change is to, by its route ('That's the outbound, ORD to MIA.'),
+        and what stays as it is ('The return date stays June 12, 2026.'): :func:`.volunteer.change_parts`."""
+        out: list[str] = []
+        fs = [f for k in route if (f := self.book.get(k)) is not None]
+        if fs:
+            said = " to ".join(f.spoken() for f in fs)
+            out.append(self.phr.say("route", part=f"the {part}, " if part else "", route=said))
+        for k in stays:
+            f = self.book.get(k)
+            if f is None:
+                continue
+            words = [w for w in fact_label(f, self.acronyms).split() if w not in _KEPT_AS_IS]
+            out.append(self.phr.say("stays", label=" ".join(words) or "date", value=f.spoken()))
+        return " ".join(out)
+
+    def spelled(self, keys: list[str]) -> str:
+        """Asked to spell: each word value letter by letter ('That's O K O N K W O.'); a code is
+        said as it always is (spelled already)."""
+        out = []
+        for k in keys:
+            f = self.book.get(k)
+            if f is None:
+                continue
+            value = str(f.value)
+            if re.fullmatch(r"[A-Za-z' -]+", value) and not is_code(value):
+                out.append(" ".join(c.upper() for c in value if c.isalpha()))
+            else:
+                out.append(self.value(f))
+        return f"That's {', '.join(out)}." if out else ""
 
     def with_companions(self, keys: list[str]) -> list[str]:
         """Asked for a last name, a caller says the full name; asked for a code, what it stands for

@@ -20,6 +20,7 @@ from collections.abc import Iterable, Mapping
 from collections.abc import Set as AbstractSet
 from typing import Literal
 
+from voxbench.pipelines.caller.goal.lang import words
 from voxbench.spoken import (
     ISO_DATE,
     is_code,
@@ -94,9 +95,22 @@ def say_money(value: object) -> str:
     return f"${n:,.0f}" if n.is_integer() else f"${n:,.2f}"
 
 
+_UNIT_CODE = re.compile(r"([A-Za-z]{2,4})[-\s]?(\d{1,4})")
+
+
+def unit_form(value: object) -> str | None:
+    """A code that is a unit's abbreviation and a number, as a person says it ('FL2': 'floor 2',
+    'BLD3': 'building 3'; the table is data: ``goal/lang``); None for any other value."""
+    m = _UNIT_CODE.fullmatch(str(value).strip())
+    unit = words().unit_abbreviations.get(m.group(1).lower()) if m else None
+    return f"{unit} {int(m.group(2))}" if m and unit else None
+
+
 def speak_value(value: object, words: Iterable[str] = ()) -> str:
     """One value as said: by its kind (:func:`value_kind`)."""
     kind = value_kind(value, words)
+    if kind == "code" and (unit := unit_form(value)) is not None:
+        return unit
     if kind == "money":
         return say_money(value)
     if kind == "time" and parse_time_value(str(value)) is None:
@@ -193,7 +207,8 @@ def says(text: str, value: str) -> bool:
         return any((m, dd) == (mo, d) and yy in (None, y) for m, dd, yy in _said_dates(text))
     if _NUMBER.match(v):
         return float(re.sub(r"[^\d.]", "", v)) in _numbers_in(text) or mentions(text, v)
-    return mentions(text, v)
+    unit = unit_form(v)
+    return mentions(text, v) or (unit is not None and unit in text)
 
 
 def _distinctive(value: str) -> bool:

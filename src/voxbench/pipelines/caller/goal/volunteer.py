@@ -91,3 +91,65 @@ def fallback_for_offer(book: FactBook, given: set[str], question: str) -> str | 
         if re.search(rf"\b(any|all|other|another|different)\s+(\w+\s+)?{tail}s?\b", question, re.I):
             return f.key
     return None
+
+
+# -- the part of a booking a change is to, and what stays ------------------------------------------
+
+_LEG_WORDS = {"outbound": "outbound", "departure": "outbound", "depart": "outbound", "going": "outbound",
+              "return": "return", "inbound": "return", "returning": "return"}  # fmt: skip
+"""Key words that name one part of a two-part booking (the way out, the way back)."""
+
+_KEEP_WORDS = {"must", "remain", "remains", "keep", "kept", "unchanged", "stay", "stays", "same"}
+"""Key words that say a value must stay as it is ('return_date_must_remain')."""
+
+_ROUTE = re.compile(r"^\s*[A-Z]{3}\s+(?:to|-|->|\u2192)\s+[A-Z]{3}\s*$")
+
+
+def _leg(f: Fact) -> str | None:
+    return next((_LEG_WORDS[w] for w in _key_words(f) if w in _LEG_WORDS), None)
+
+
+def _key_words(f: Fact) -> list[str]:
+    return re.split(r"[^a-z]+", f.key.lower())
+
+
+def _legs(book: FactBook) -> list[tuple[Fact, Fact]]:
+    """The (origin, destination) facts of each listed leg of the booking, in order."""
+    out: list[tuple[Fact, Fact]] = []
+    for f in book:
+        parts = f.key.split(".")
+        if len(parts) == 3 and parts[2] == "origin":
+            dest = book.get(f"{parts[0]}.{parts[1]}.destination")
+            if dest is not None:
+                out.append((f, dest))
+    return out
+
+
+def change_parts(book: FactBook, keys: list[str]) -> tuple[list[str], list[str], str | None]:
+    """Stating a change it wants to a booking ('target_outbound_date'), a person names the part it
+    changes by its route and, when the booking has another part, says that one stays as it is
+    ("Change the outbound, ORD to MIA, to June 3. Keep the June 12 return."). Returns the route's
+    keys (a route fact, else the leg's origin and destination), the keys of what stays, and the
+    part's name when the booking has two; said before or not, since they describe the change
+    rather than disclose something new."""
+    change = next((f for k in keys if (f := book.get(k)) is not None and _is_change(f)), None)
+    if change is None:
+        return [], [], None
+    leg = _leg(change)
+    legs = _legs(book)
+    routes = [f for f in book if "." not in f.key and any(_ROUTE.match(v) for v in f.values())]
+    own = [f for f in routes if _leg(f) == leg] or [f for f in routes if _leg(f) is None]
+    route: list[str] = [own[0].key] if own and (len(own) == 1 or leg is not None) else []
+    if not route and legs:
+        i = 1 if leg == "return" and len(legs) > 1 else 0
+        route = [legs[i][0].key, legs[i][1].key]
+    stays = [
+        f.key
+        for f in book
+        if "." not in f.key and f.key not in keys and {"date", "time"} & set(f.heads) and (
+            _KEEP_WORDS & set(_key_words(f))
+            or (len(legs) > 1 and leg is not None and _leg(f) not in (None, leg) and not f.wanted)
+        )
+    ]  # fmt: skip
+    two = len(legs) > 1 or len(routes) > 1
+    return route, stays, leg if two else None

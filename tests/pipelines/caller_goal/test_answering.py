@@ -1,0 +1,158 @@
+"""Classes of turns the goal caller answers as a person does, whatever the scenario: a change to one
+part of a booking named by its route with what stays; options listed before 'Which one?'; an
+acronym's words; a request to try again or spell; an identifier asked that it does not hold."""
+
+from __future__ import annotations
+
+from voxbench.pipelines.caller.goal.choose import say_option
+from voxbench.pipelines.caller.goal.phrases import Phrasing
+from voxbench.pipelines.caller.goal.policy import GoalCaller
+from voxbench.scenarios import Scenario
+
+from .conftest import make_scenario
+
+
+def _round_trip() -> Scenario:
+    return make_scenario(
+        {
+            "confirmation_number": "QW7ERT",
+            "last_name": "Lima",
+            "outbound_route": "JFK to SFO",
+            "return_route": "SFO to JFK",
+            "new_return_date": "2026-09-09",
+            "original_outbound_date": "2026-09-01",
+            "original_return_date": "2026-09-05",
+            "original_travel_details": [
+                {"origin": "JFK", "destination": "SFO", "flight_date": "2026-09-01"},
+                {"origin": "SFO", "destination": "JFK", "flight_date": "2026-09-05"},
+            ],
+        },
+        goal="You want to move only your return flight to September 9 and keep the outbound as it is.",
+    )
+
+
+def test_a_change_to_one_part_names_it_by_route_and_says_what_stays() -> None:
+    c = GoalCaller(_round_trip())
+    c.open()
+    c.respond("May I have your confirmation number and last name?")
+    act = c.respond("I found your round trip. What new return date would you like?")
+    assert "September 9, 2026" in act.text
+    assert "SFO to JFK" in act.text and "JFK to SFO" not in act.text
+    assert "September 1, 2026" in act.text  # the outbound stays
+    assert "September 5" not in act.text  # the date it changes is not said to stay
+    assert {"new_return_date", "return_route", "original_outbound_date"} <= set(act.facts)
+    again = c.respond("And what new return date was that?")
+    assert "stays" not in again.text and "Keep" not in again.text  # said once
+
+
+def _check_in() -> Scenario:
+    return make_scenario(
+        {"employee_id": "EMP-1", "shift_start_time": "3:00 PM", "preferred_time": "10:00 AM",
+         "pto_type": "sick"},
+        goal="You want to schedule a return-to-work check-in and use sick leave for your days off.",
+        start="Hi, I need to schedule a check-in.",
+    )  # fmt: skip
+
+
+def test_times_listed_then_which_time_is_a_choice_not_a_fact() -> None:
+    c = GoalCaller(_check_in())
+    c.open()
+    c.respond("What time would you prefer for the check-in?")  # gives its preferred time
+    act = c.respond("October sixth is open, and I have ten AM, eleven AM, or two PM. Which time would you like?")
+    assert act.kind == "choose" and "10 AM" in act.text and "3" not in act.text
+
+
+def test_a_verb_shared_by_the_options_goes_with_the_one_chosen() -> None:
+    q = "Do you want to use general paid time off or sick leave?"
+    assert say_option("sick leave", q, Phrasing(0)) == "I'd like to use sick leave."
+    assert say_option("use general paid time off", q, Phrasing(0)) == "I'd like to use general paid time off."
+
+
+def test_an_acronym_value_is_said_as_the_acronym_once() -> None:
+    c = GoalCaller(make_scenario({"employee_id": "EMP-1", "pto_type": "pto", "pto_start_date": "2026-07-27"}))
+    c.open()
+    act = c.respond("Do you want to use general paid time off or sick leave?")
+    assert "P T O." in act.text and "pto" not in act.text and "type is" not in act.text
+
+
+def _booking() -> Scenario:
+    return make_scenario({"confirmation_number": "IM2XU4", "first_name": "David", "last_name": "Okonkwo"})
+
+
+def test_try_again_or_repeat_says_the_last_facts_again_not_yes() -> None:
+    c = GoalCaller(_booking())
+    c.open()
+    c.respond("May I have your confirmation number and last name?")
+    for turn in ("Can you try again?", "Sorry, could you repeat that?"):
+        act = c.respond(turn)
+        assert act.rule == "repeat_last_facts" and "I M two X U four" in act.text, act.text
+
+
+def test_asked_to_spell_a_name_it_spells_it() -> None:
+    c = GoalCaller(_booking())
+    c.open()
+    act = c.respond("Can you spell your last name?")
+    assert "O K O N K W O" in act.text
+
+
+def test_asked_an_identifier_it_lacks_it_offers_the_one_it_gave() -> None:
+    c = GoalCaller(_booking())
+    c.open()
+    c.respond("May I have your confirmation number and last name?")
+    act = c.respond("What is your flight number?")
+    assert "flight number" in act.text and "I M two X U four" in act.text
+    assert act.facts == ["confirmation_number"]
+
+
+def test_a_unit_code_is_said_as_a_person_says_it() -> None:
+    c = GoalCaller(make_scenario({"delivery_building": "Headquarters", "delivery_floor": "FL3"}))
+    c.open()
+    act = c.respond("Which building and floor should we deliver it to?")
+    assert "floor 3" in act.text and "F L" not in act.text and "floor is floor" not in act.text
+
+
+def test_a_yes_no_question_no_fact_answers_gets_not_sure() -> None:
+    c = GoalCaller(_booking())
+    c.open()
+    act = c.respond("Are you on Wi-Fi right now on your work device?")
+    assert act.rule == "not_sure_yes_no" and "information" not in act.text
+
+
+def test_asked_what_it_wants_with_no_fact_for_it_states_its_request() -> None:
+    c = GoalCaller(make_scenario({"employee_id": "EMP-1"}, goal="You want parking in North Lot.",
+                                 intents=["Get parking in North Lot"]))  # fmt: skip
+    c.open()
+    act = c.respond("Now let's handle parking. What parking area would you prefer?")
+    assert act.rule == "wanted_asked_states_request" and "North Lot" in act.text
+    other = c.respond("Which one would you like?")
+    assert other.rule != "wanted_asked_states_request"
+
+
+def test_a_word_that_only_qualifies_the_fact_asked_names_no_other_fact() -> None:
+    c = GoalCaller(_booking())
+    c.open()
+    c.respond("May I have your confirmation number and last name?")
+    act = c.respond("I also need the last name to verify the booking. Could you say the last name on the reservation?")
+    assert "confirmation_number" not in act.facts and "Okonkwo" in act.text
+
+
+def _pto() -> Scenario:
+    return make_scenario(
+        {"employee_id": "EMP-1", "pto_type": "pto", "pto_start_date": "2026-07-24", "pto_end_date": "2026-07-31"},
+        goal="You want to take paid time off from July 24 to July 31.",
+        start="Hi, I need to request time off.",
+    )
+
+
+def test_a_type_chosen_by_its_options_words_is_a_choice_said_by_the_acronym() -> None:
+    c = GoalCaller(_pto())
+    c.open()
+    act = c.respond("For those dates, would you like to use general paid time off or sick leave?")
+    assert act.kind == "choose" and "P T O" in act.text and "July" not in act.text
+
+
+def test_dates_asked_beside_the_type_are_still_given() -> None:
+    c = GoalCaller(_pto())
+    c.open()
+    act = c.respond("What dates would you like off, and will you be using P T O or sick leave?")
+    assert "July 24, 2026" in act.text and "July 31, 2026" in act.text
