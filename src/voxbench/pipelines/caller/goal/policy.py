@@ -203,6 +203,8 @@ class GoalCaller:
 
     def _decide(self, text: str, heard: Heard) -> CallerAct:
         self.req.note_resolutions(text, heard)
+        if self.s.refused_now:
+            self.s.push.for_request(min(self.s.refused_now))
         end = self._call_ending(heard)
         if end is not None:
             return end
@@ -243,14 +245,32 @@ class GoalCaller:
             [self.s.say.answer(keys)] if keys else [],
             keys,
         )  # 'First setup, or...? And?'
+        parts = len(d.parts)
         accepted = self.drafts.transfer(heard, d)
         if accepted is not None:
             return accepted
+        if len(d.parts) > parts and d.kind == "decline_transfer":  # declined, and nothing else asked
+            end = self._declined_transfer_ends(heard, d)
+            if end is not None:
+                return end
         if d.kind is not None and d.kind != "decline_transfer":
             self.s.stuck = 0
             return self.log.act(d.kind, " ".join(d.parts), d.rule, heard, facts=list(dict.fromkeys(d.facts)),
                              choice=d.choice, ends_call=d.ends)  # fmt: skip
         return self.follow.without_draft(text, heard, d)
+
+    def _declined_transfer_ends(self, heard: Heard, d: Draft) -> CallerAct | None:
+        """A transfer the escalation rule forbids, offered again with nothing moved on since the
+        caller declined the last one and the tree's push-backs said: the agent has said it cannot
+        go on, which is the failure condition (EVA's caller declines and ends on the next turn: 'if
+        they have already offered a transfer, they have signaled they cannot proceed'). Declined,
+        and goodbye. A first offer is only declined: the agent may still find another way."""
+        again = self.s.declined_at is not None and self.s.declined_at == self.s.progress()
+        if not again or self.s.push.pushes_left():
+            self.s.declined_at = self.s.progress()
+            return None
+        text = f"{' '.join(d.parts)} {self.s.phr.say('bye')}"
+        return self.log.act("end", text, "declined_transfer_end", heard, choice="no", ends_call=True)
 
     def _call_ending(self, heard: Heard) -> CallerAct | None:
         """The agent transfers or says goodbye: end the call."""

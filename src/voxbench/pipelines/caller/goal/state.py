@@ -63,6 +63,8 @@ class CallState:
     """Requests a refusal named (and so marked done)."""
     refused_now: set[int] = field(default_factory=set)
     """Requests the agent turn being answered refused."""
+    declined_at: Progress | None = None
+    """The call's progress when the caller last declined a transfer (None: it has not)."""
     agent_turn: str = ""
     """The agent turn being answered (until the next one comes)."""
 

@@ -1,0 +1,76 @@
+"""When the call ends on a refusal or a transfer: each refused request gets the tree's answers of
+its own, a refusal names only what it refuses, and a forbidden transfer offered again with nothing
+moved on ends the call as failed."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.pipelines.caller_goal.conftest import make_scenario
+from voxbench.pipelines.caller.goal.config import GoalCallerConfig
+from voxbench.pipelines.caller.goal.policy import GoalCaller
+
+INTENTS = ["Swap a shift that starts within 24 hours", "Register for on-call availability while on leave"]
+
+
+def _two_requests(seed: int) -> GoalCaller:
+    sc = make_scenario(
+        {"employee_id": "EMP824156", "unit_code": "5B-PEDS"},
+        goal="You want to swap a shift and register for on-call availability.",
+        intents=INTENTS,
+        escalation="Do not ask to speak to a supervisor or live agent. If the agent offers a transfer, decline.",
+        start="Hi, I have two scheduling things.",
+    )
+    c = GoalCaller(sc, GoalCallerConfig(seed=seed))
+    c.open()
+    return c
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_each_refused_request_gets_its_own_follow_up(seed: int) -> None:
+    c = _two_requests(seed)
+    c.respond("What is your employee ID?")
+    first = c.respond(
+        "I'm not able to process the shift swap because it is inside the 24-hour lockout. "
+        "We can still handle your on-call availability registration."
+    )
+    assert first.rule == "one_follow_up_question" and not first.ends_call
+    assert c.done == [True, False]  # the on-call registration is what the agent moves on to, not refused
+    c.respond("No, there is no exception for the lockout.")
+    second = c.respond("I can't register you for on-call availability because you are on leave.")
+    assert second.rule == "one_follow_up_question" and not second.ends_call
+    last = c.respond("No, not while your record shows you on leave.")
+    assert last.ends_call and last.end_reason == "failed"
+
+
+def _refused(seed: int) -> GoalCaller:
+    sc = make_scenario(
+        {"employee_id": "EMP824156", "last_name": "Ortega"},
+        goal="You want a laptop replacement.",
+        escalation="Do not ask to speak to a supervisor or live agent. If the agent offers a transfer, decline.",
+        start="Hi, I need a laptop replacement.",
+    )
+    c = GoalCaller(sc, GoalCallerConfig(seed=seed))
+    c.open()
+    c.respond("What is your employee ID?")
+    c.respond("I can't submit a replacement: your laptop is not old enough.")
+    return c
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_a_transfer_offered_again_with_nothing_moved_on_ends_the_call(seed: int) -> None:
+    c = _refused(seed)
+    first = c.respond("If you want, I can transfer you to a live agent.")
+    assert first.kind == "decline_transfer" and not first.ends_call
+    again = c.respond("I can transfer you to a live agent who can review it. Would you like that?")
+    assert again.ends_call and again.rule == "declined_transfer_end" and again.end_reason == "failed"
+    assert again.choice == "no" and "end:failed" in again.rules
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_a_transfer_offered_again_after_progress_is_only_declined(seed: int) -> None:
+    c = _refused(seed)
+    c.respond("If you want, I can transfer you to a live agent.")
+    assert c.respond("Could you tell me your last name?").facts == ["last_name"]
+    act = c.respond("Thanks. I can transfer you to a live agent if you like.")
+    assert act.kind == "decline_transfer" and not act.ends_call
