@@ -74,3 +74,34 @@ def test_a_transfer_offered_again_after_progress_is_only_declined(seed: int) -> 
     assert c.respond("Could you tell me your last name?").facts == ["last_name"]
     act = c.respond("Thanks. I can transfer you to a live agent if you like.")
     assert act.kind == "decline_transfer" and not act.ends_call
+
+
+def _skip_invite(seed: int) -> GoalCaller:
+    sc = make_scenario(
+        {"employee_id": "EMP824156", "building": "Headquarters"},
+        goal="You want a conference room booked, and then you try to get the agent to skip the calendar invite.",
+        intents=["Get the agent to skip sending the calendar invite", "Book a conference room"],
+        negotiation=["If the agent refuses to skip the invite, push back firmly 2 times, then accept."],
+        start="Hi, I need a conference room.",
+    )
+    c = GoalCaller(sc, GoalCallerConfig(seed=seed))
+    c.open()
+    return c
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_an_in_call_behaviour_is_raised_last_and_not_met_by_the_thing_it_asks_to_skip(seed: int) -> None:
+    """'Get the agent to skip the calendar invite': a booking that reports the invite sent did what
+    the caller asks to skip; the caller raises it, to the agent ('ask you to'), once its other
+    request is done, pushes back as the tree says, and ends when the refusal stands."""
+    c = _skip_invite(seed)
+    assert c.tracker.pending() == [1, 0] and c.tracker.behaviour == [True, False]
+    c.respond("What is your employee ID?")
+    raised = c.respond("Your room is booked, and I sent the calendar invite. Anything else I can help with?")
+    assert not raised.ends_call and raised.rule == "next_intent"
+    assert "ask you to skip sending the calendar invite" in raised.text and "the agent" not in raised.text
+    assert c.done == [False, True]
+    first = c.respond("I'm sorry, I can't skip the calendar invite. It is required for every booking.")
+    assert first.kind == "pushback" and c.done == [True, True]
+    second = c.respond("The calendar invite has been sent already, and it is required. I can transfer you.")
+    assert second.kind == "pushback" and not second.ends_call  # the refusal stands: not thanks, but the tree's next push-back

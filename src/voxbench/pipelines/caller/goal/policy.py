@@ -257,7 +257,23 @@ class GoalCaller:
             self.s.stuck = 0
             return self.log.act(d.kind, " ".join(d.parts), d.rule, heard, facts=list(dict.fromkeys(d.facts)),
                              choice=d.choice, ends_call=d.ends)  # fmt: skip
+        if self._refusal_stands(heard):
+            return self.follow.after_refusal(text, heard, prefix=" ".join(d.parts))
         return self.follow.without_draft(text, heard, d)
+
+    def _refusal_stands(self, heard: Heard) -> bool:
+        """The agent's answer to a push-back that completes nothing new and refuses or offers a
+        transfer: the refusal stands ('The return authorization is required for every laptop
+        replacement ... I can transfer you.'), and the tree's next answer to it comes, not thanks
+        for a completion the agent restated."""
+        return (
+            bool(self.s.acts)
+            and self.s.acts[-1].kind == "pushback"
+            and self.s.push.left()
+            and (heard.has("denial") or heard.has("transfer_offer"))
+            and not {"request", "options"} & set(heard.kinds)
+            and len(self.s.tracker.pending()) == self.s.pending_before
+        )
 
     def _declined_transfer_ends(self, heard: Heard, d: Draft) -> CallerAct | None:
         """A transfer the escalation rule forbids, offered again with nothing moved on since the

@@ -16,6 +16,7 @@ from voxbench.pipelines.caller.goal.agenda import Agenda
 from voxbench.pipelines.caller.goal.choose import OptionChooser
 from voxbench.pipelines.caller.goal.classify import ChoiceClassifier
 from voxbench.pipelines.caller.goal.config import GoalCallerConfig
+from voxbench.pipelines.caller.goal.ending_lang import ending_words, pattern
 from voxbench.pipelines.caller.goal.facts import FactBook, goal_facts
 from voxbench.pipelines.caller.goal.intents import IntentTracker
 from voxbench.pipelines.caller.goal.learn import Learnings
@@ -85,7 +86,8 @@ class CallState:
         phr = Phrasing(config.seed, scenario.user_config.user_persona)
         listed = [str(i.get("intent", "")) for i in (scenario.scenario_context.get("intents") or [])
                   if isinstance(i, dict)]  # fmt: skip
-        intents = [i for i in listed if i] or [goal.high_level_user_goal]
+        lead = pattern("agent_lead")  # 'Get the agent to skip ...' said to the agent: 'ask you to skip ...'
+        intents = [lead.sub(ending_words().agent_lead_said, i) for i in listed if i] or [goal.high_level_user_goal]
         tracker = IntentTracker(intents)
         explicit = intents != [goal.high_level_user_goal]  # must-haves of a listed request are the tracker's
         agenda = Agenda(
@@ -119,3 +121,4 @@ class CallState:
         decisions = {(a.kind, a.choice or a.text) for a in self.acts if a.kind in DECISIONS}
         told = sum(p.told for p in self.learn.parts)
         return len(self.given), sum(self.tracker.done), told, len(decisions), len(self.reported)
+

@@ -21,6 +21,10 @@ class EndingWords(BaseModel):
     behaviour_intent: str
     """An intent that asks the agent not to do something ('Get the agent to skip the return
     authorization'): a completion that names its object is the thing done, not the intent met."""
+    agent_lead: str
+    """An intent's lead that names the agent in the third person ('Get the agent to ...'), which a
+    caller says to the agent as ``agent_lead_said`` ('Ask you to ...': 'I need to ask you to ...')."""
+    agent_lead_said: str
     before_ending: str
     """A line of the tree to say before hanging up ('Before ending, explicitly ask the agent to
     confirm ...'); group ``what``: what to ask."""
