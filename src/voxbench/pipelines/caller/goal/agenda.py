@@ -19,6 +19,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from voxbench.pipelines.caller.goal.ending_lang import pattern
 from voxbench.pipelines.caller.goal.facts import stem
 from voxbench.pipelines.caller.goal.learn import LEARN_GOAL
 from voxbench.pipelines.caller.goal.phrases import first_person
@@ -117,7 +118,8 @@ class Agenda:
         """``tracked``: whether a must-have is about one of the caller's own requests, which the
         request tracker follows (:class:`.intents.IntentTracker`), not this agenda."""
         checks = [c for c in must_have
-                  if _DELIVERABLE.match(c.strip()) and not LEARN_GOAL.match(c.strip()) and not tracked(c)]  # fmt: skip
+                  if (_DELIVERABLE.match(c.strip()) or pattern("kept").search(c))
+                  and not LEARN_GOAL.match(c.strip()) and not tracked(c)]  # fmt: skip
         words = [content_words(c) - _ROLE_WORDS for c in checks]
         self.items: list[MustHave] = []
         for i, c in enumerate(checks):
