@@ -105,3 +105,37 @@ def test_an_in_call_behaviour_is_raised_last_and_not_met_by_the_thing_it_asks_to
     assert first.kind == "pushback" and c.done == [True, True]
     second = c.respond("The calendar invite has been sent already, and it is required. I can transfer you.")
     assert second.kind == "pushback" and not second.ends_call  # the refusal stands: not thanks, but the tree's next push-back
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_a_must_have_that_something_stays_is_asked_before_goodbye(seed: int) -> None:
+    sc = make_scenario(
+        {"confirmation_number": "N53W23"},
+        goal="You want the $12 meal voucher for your delayed flight and keep your booking unchanged.",
+        must=["Your existing flight booking remains unchanged (no rebooking).", "You receive a meal voucher of $12."],
+    )
+    c = GoalCaller(sc, GoalCallerConfig(seed=seed))
+    c.open()
+    c.respond("What is your confirmation number?")
+    ask = c.respond("Your flight is delayed three hours. I've issued a twelve dollar meal voucher.")
+    assert ask.rule == "must_have_not_told" and "booking remains unchanged" in ask.text and not ask.ends_call
+    last = c.respond("Yes, your booking remains unchanged.")
+    assert last.ends_call and last.end_reason == "resolved"
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_a_tree_line_to_ask_before_ending_is_asked_once_in_its_words(seed: int) -> None:
+    sc = make_scenario(
+        {"confirmation_number": "N53W23"},
+        goal="You want a $12 meal voucher.",
+        must=["You receive a meal voucher of $12."],
+        negotiation=["Before ending, explicitly ask the agent to confirm (1) your seat is confirmed, "
+                     "and (2) your checked bags (if any) are still attached."],
+    )
+    c = GoalCaller(sc, GoalCallerConfig(seed=seed))
+    c.open()
+    c.respond("What is your confirmation number?")
+    ask = c.respond("I've issued a twelve dollar meal voucher. Your seat and checked bag are still on the booking.")
+    assert ask.rule == "must_have_not_told" and not ask.ends_call
+    assert "Can you confirm my seat is confirmed, and my checked bags are still attached?" in ask.text
+    assert c.respond("Yes, both are confirmed.").ends_call

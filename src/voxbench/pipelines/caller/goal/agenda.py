@@ -64,6 +64,8 @@ class MustHave:
     values: list[str] = field(default_factory=list)
     told: bool = False
     asked: bool = False
+    ask_as: str = ""
+    """The question as the tree words it (a check before hanging up), else built from the criterion."""
 
     def told_by(self, said: str, said_words: set[str]) -> bool:
         """Told by a value it names (nothing to pay: 'free', 'no charge', 'waived'), or by two of its
@@ -81,6 +83,8 @@ class MustHave:
         refund reference?'; 'You receive a meal voucher of $12, and ...' -> 'Can I also get a meal
         voucher of $12?'; 'The agent confirms your seat is kept' -> 'Can you also confirm that my
         seat is kept?'."""
+        if self.ask_as:
+            return self.ask_as
         s = re.sub(r"\s*\([^)]*\)", "", self.text).strip().rstrip(".")
         s = re.split(r",?\s+(?:and|while|with)\s+(?:the agent|you)\b|;|:|\s+-\s+|\s+\u2014\s+", s)[0]
         s = re.sub(r"\b(explicitly|clearly|successfully)\s+", "", s, flags=re.I)
@@ -127,6 +131,18 @@ class Agenda:
             own = (words[i] - others) or words[i]
             self.items.append(MustHave(c, own, [v.strip() for v in _VALUE.findall(c)]))
 
+    def check_before_end(self, tree_lines: list[str]) -> None:
+        """A tree line that asks the agent something before hanging up ('Before ending, explicitly
+        ask the agent to confirm (1) the flight ..., (2) your seat ...'): an item told by nothing the
+        agent said before, asked once in the tree's words, as the tree says, before goodbye."""
+        for line in tree_lines:
+            m = pattern("before_ending").match(line.strip())
+            if m:
+                what = pattern("enumeration").sub("", m.group("what"))
+                what = re.sub(r"\s*\([^)]*\)", "", what).strip().rstrip(".")  # asides: '(if any)'
+                what = re.sub(r"(?<=\w)/(?=\w)", " or ", what)
+                self.items.append(MustHave(line, set(), told=False, ask_as=f"Can you {_lower(first_person(what))}?"))
+
     def hear(self, agent_text: str) -> None:
         """Mark the must-haves this agent turn's statements tell."""
         said = " ".join(s for s in sentences_of(agent_text) if not s.endswith("?"))
@@ -134,7 +150,7 @@ class Agenda:
             return
         said_words = {stem(t) for t in tokens(said)} | content_words(said) | set(runs(said))
         for m in self.items:
-            m.told = m.told or m.told_by(said, said_words)
+            m.told = m.told or (not m.ask_as and m.told_by(said, said_words))
 
     def open_items(self) -> list[MustHave]:
         """The must-haves neither told nor asked about yet."""

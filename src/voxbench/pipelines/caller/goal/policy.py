@@ -257,9 +257,20 @@ class GoalCaller:
             self.s.stuck = 0
             return self.log.act(d.kind, " ".join(d.parts), d.rule, heard, facts=list(dict.fromkeys(d.facts)),
                              choice=d.choice, ends_call=d.ends)  # fmt: skip
+        if self._check_answered(heard):  # 'Yes, your booking remains unchanged.'
+            return self.follow.after_done(heard)
         if self._refusal_stands(heard):
             return self.follow.after_refusal(text, heard, prefix=" ".join(d.parts))
         return self.follow.without_draft(text, heard, d)
+
+    def _check_answered(self, heard: Heard) -> bool:
+        """The agent's statement answering what the caller checked before hanging up (its must-haves
+        not yet told): the check is done, as a completion is, whatever the words."""
+        return (
+            bool(self.s.acts)
+            and self.s.acts[-1].rule == "must_have_not_told"
+            and not {"question", "request", "options", "denial", "hold"} & set(heard.kinds)
+        )
 
     def _refusal_stands(self, heard: Heard) -> bool:
         """The agent's answer to a push-back that completes nothing new and refuses or offers a

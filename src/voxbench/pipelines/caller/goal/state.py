@@ -94,6 +94,7 @@ class CallState:
             tree.must_have_criteria,
             lambda c: explicit and any(tracker.mentions(i, c) for i in range(len(intents))),
         )
+        agenda.check_before_end([*tree.negotiation_behavior, *tree.edge_cases])
         start = scenario.starting_utterance() or ""
         scope = Scope(
             [goal.high_level_user_goal, *intents, *tree.must_have_criteria, *tree.nice_to_have_criteria,

@@ -26,8 +26,10 @@ class EndingWords(BaseModel):
     caller says to the agent as ``agent_lead_said`` ('Ask you to ...': 'I need to ask you to ...')."""
     agent_lead_said: str
     before_ending: str
-    """A line of the tree to say before hanging up ('Before ending, explicitly ask the agent to
-    confirm ...'); group ``what``: what to ask."""
+    """A line of the tree that asks the agent something before hanging up ('Before ending,
+    explicitly ask the agent to confirm (1) ..., (2) ...'); group ``what``: what to ask."""
+    enumeration: str
+    """A list's numbering inside a sentence ('(1) ', '(2) '), left out when the sentence is said."""
     kept: str
     """A must-have that something stays as it is ('Your booking remains unchanged'): the agent
     must say so, like something it gives."""
