@@ -293,7 +293,8 @@ class GoalCaller:
         they have already offered a transfer, they have signaled they cannot proceed'). Declined,
         and goodbye. A first offer is only declined: the agent may still find another way."""
         again = self.s.declined_at is not None and self.s.declined_at == self.s.progress()
-        if not again or self.s.push.pushes_left():
+        spent = self.s.push.spent() and len(self.s.tracker.pending()) <= 1
+        if not spent and (not again or self.s.push.pushes_left()):
             self.s.declined_at = self.s.progress()
             return None
         text = f"{' '.join(d.parts)} {self.s.phr.say('bye')}"

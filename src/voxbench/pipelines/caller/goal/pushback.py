@@ -42,6 +42,10 @@ class PushBacks:
     def left(self) -> bool:
         return self.pushes_left() or self.asked_follow_ups < self.follow_ups
 
+    def spent(self) -> bool:
+        """Every answer to a refusal said, and at least one was: the agent has heard them all."""
+        return bool(self.scripted_next or self.pushbacks or self.asked_follow_ups) and not self.left()
+
     def pushes_left(self) -> bool:
         """The tree's own answers to a refusal (its scripted lines, its push-backs) not all said."""
         return bool(
