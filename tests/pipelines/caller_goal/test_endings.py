@@ -43,7 +43,7 @@ def test_each_refused_request_gets_its_own_follow_up(seed: int) -> None:
     assert last.ends_call and last.end_reason == "failed"
 
 
-def _refused(seed: int) -> GoalCaller:
+def _laptop(seed: int) -> GoalCaller:
     sc = make_scenario(
         {"employee_id": "EMP824156", "last_name": "Ortega"},
         goal="You want a laptop replacement.",
@@ -53,23 +53,30 @@ def _refused(seed: int) -> GoalCaller:
     c = GoalCaller(sc, GoalCallerConfig(seed=seed))
     c.open()
     c.respond("What is your employee ID?")
-    c.respond("I can't submit a replacement: your laptop is not old enough.")
     return c
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
+def test_a_forbidden_transfer_once_the_refusal_answers_are_spent_ends_the_call(seed: int) -> None:
+    c = _laptop(seed)
+    assert c.respond("I can't submit a replacement: your laptop is not old enough.").rule == "one_follow_up_question"
+    end = c.respond("If you want, I can transfer you to a live agent.")
+    assert end.ends_call and end.rule == "declined_transfer_end" and end.end_reason == "failed"
+    assert end.choice == "no" and "end:failed" in end.rules
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
 def test_a_transfer_offered_again_with_nothing_moved_on_ends_the_call(seed: int) -> None:
-    c = _refused(seed)
+    c = _laptop(seed)
     first = c.respond("If you want, I can transfer you to a live agent.")
     assert first.kind == "decline_transfer" and not first.ends_call
     again = c.respond("I can transfer you to a live agent who can review it. Would you like that?")
     assert again.ends_call and again.rule == "declined_transfer_end" and again.end_reason == "failed"
-    assert again.choice == "no" and "end:failed" in again.rules
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_a_transfer_offered_again_after_progress_is_only_declined(seed: int) -> None:
-    c = _refused(seed)
+    c = _laptop(seed)
     c.respond("If you want, I can transfer you to a live agent.")
     assert c.respond("Could you tell me your last name?").facts == ["last_name"]
     act = c.respond("Thanks. I can transfer you to a live agent if you like.")

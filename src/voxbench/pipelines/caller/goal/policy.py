@@ -293,7 +293,10 @@ class GoalCaller:
         they have already offered a transfer, they have signaled they cannot proceed'). Declined,
         and goodbye. A first offer is only declined: the agent may still find another way."""
         again = self.s.declined_at is not None and self.s.declined_at == self.s.progress()
-        spent = self.s.push.spent() and len(self.s.tracker.pending()) <= 1
+        pending, about = self.s.tracker.pending(), self.s.push.about
+        # no other request to move on to: none open, or only the one the refusal answers went to
+        alone = not pending or (len(pending) == 1 and (pending[0] == about or (about is None and not self.s.refused)))
+        spent = self.s.push.spent() and alone
         if not spent and (not again or self.s.push.pushes_left()):
             self.s.declined_at = self.s.progress()
             return None

@@ -28,6 +28,7 @@ from voxbench.pipelines.caller.goal.speech import acronyms_of
 from voxbench.pipelines.caller.goal.stall import DECISIONS, Progress, Repeats, Stalls
 from voxbench.pipelines.caller.goal.tree import TreeRules, read_tree
 from voxbench.scenarios import Scenario
+from voxbench.scenarios.models import DecisionTree
 
 
 @dataclass
@@ -108,7 +109,7 @@ class CallState:
         )  # fmt: skip
         return cls(
             scenario=scenario, config=config, hook=hook, book=book, rules=rules, phr=phr,
-            push=PushBacks(rules, config.follow_ups, phr), intents=intents, tracker=tracker,
+            push=PushBacks(rules, _follow_ups(config.follow_ups, rules, tree), phr), intents=intents, tracker=tracker,
             learn=Learnings(tree.must_have_criteria), agenda=agenda,
             say=FactSayer(book, phr, acronyms_of([goal.model_dump_json(), start])), scope=scope,
             chooser=chooser, stalls=Stalls(config.stall_limit), pending_before=len(intents),
@@ -123,3 +124,12 @@ class CallState:
         told = sum(p.told for p in self.learn.parts)
         return len(self.given), sum(self.tracker.done), told, len(decisions), len(self.reported)
 
+
+
+def _follow_ups(configured: int, rules: TreeRules, tree: DecisionTree) -> int:
+    """The generic follow-up questions after a refusal: none where the tree counts its own
+    push-backs ('after pushing back firmly 3 times, if you are clearly denied, accept the outcome')
+    and names no follow-up question: the tree's count is the caller's budget."""
+    text = " ".join([*tree.negotiation_behavior, *tree.must_have_criteria, *tree.nice_to_have_criteria,
+                     *tree.edge_cases, tree.failure_condition, tree.resolution_condition])  # fmt: skip
+    return configured if not rules.pushbacks or pattern("follow_up_named").search(text) else 0

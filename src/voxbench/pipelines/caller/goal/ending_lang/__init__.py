@@ -25,6 +25,8 @@ class EndingWords(BaseModel):
     """An intent's lead that names the agent in the third person ('Get the agent to ...'), which a
     caller says to the agent as ``agent_lead_said`` ('Ask you to ...': 'I need to ask you to ...')."""
     agent_lead_said: str
+    follow_up_named: str
+    """A tree that names a follow-up question of its own ('ask exactly one follow-up question')."""
     before_ending: str
     """A line of the tree that asks the agent something before hanging up ('Before ending,
     explicitly ask the agent to confirm (1) ..., (2) ...'); group ``what``: what to ask."""
