@@ -9,13 +9,17 @@ the agent's turn (:mod:`.classify`) and decides, in this order:
    offer meets the goal (:mod:`.tree` limits), no and the must-haves otherwise;
 3. offers options: the one the criteria pick (limits, the tree's earliest/latest rule, the
    caller's ranked preferences, its facts, its goal's words);
-4. offers a transfer: decline or accept, as the escalation rule says; offers something outside
-   the goal: no, and goodbye with it when every request is done;
+4. offers a transfer: decline or accept, as the escalation rule says (a forbidden one offered
+   again with nothing moved on, or once the refusal's answers are spent: declined, and goodbye,
+   :mod:`.ending`); offers something outside the goal: no, and goodbye with it when every request
+   is done;
 5. reports the task done (in words, or by stating the result it wants: :mod:`.results`; a goal
    that asks to find things out, when it has told each: :mod:`.learn`), or asks "anything else?"
    (or says it: 'If you have any other questions, feel free to ask'): the request still open (of a
    question half answered, only the parts not told), the next intent, or thanks and goodbye;
-6. refuses: the tree's next scripted line, one follow-up question, then goodbye (failure);
+6. refuses: the tree's next scripted line, its push-backs (or, where it counts none, one follow-up
+   question), each refused request its own, then goodbye (failure); the agent's answer to a
+   push-back that completes nothing new and refuses again is the refusal standing;
 7. a troubleshooting step: fixed or not, by the steps the tree says fix it;
 8. a hold (or an action announced, 'I'll add a checked bag'): wait silently; a question it has
    no fact for: say so (it never invents one).
@@ -40,6 +44,7 @@ from voxbench.pipelines.caller.goal.classify import ChoiceClassifier, Heard, cla
 from voxbench.pipelines.caller.goal.config import GoalCallerConfig
 from voxbench.pipelines.caller.goal.cues import PROGRESS
 from voxbench.pipelines.caller.goal.drafts import Draft, Drafts
+from voxbench.pipelines.caller.goal.ending import Endings
 from voxbench.pipelines.caller.goal.facts import FactBook
 from voxbench.pipelines.caller.goal.followups import FollowUps
 from voxbench.pipelines.caller.goal.intents import IntentTracker
@@ -73,6 +78,7 @@ class GoalCaller:
         self.req = Requests(self.s)
         self.drafts = Drafts(self.s, self.log, self.req)
         self.follow = FollowUps(self.s, self.log, self.req)
+        self.ends = Endings(self.s, self.log)
 
     @classmethod
     def from_resolved(cls, data: dict[str, Any], **kw: Any) -> GoalCaller:
@@ -203,9 +209,8 @@ class GoalCaller:
 
     def _decide(self, text: str, heard: Heard) -> CallerAct:
         self.req.note_resolutions(text, heard)
-        if self.s.refused_now:
-            self.s.push.for_request(min(self.s.refused_now))
-        end = self._call_ending(heard)
+        self.ends.note_refusal()
+        end = self.ends.agent_ends(heard)
         if end is not None:
             return end
         offered = self.req.offered(heard)
@@ -250,63 +255,15 @@ class GoalCaller:
         if accepted is not None:
             return accepted
         if len(d.parts) > parts and d.kind == "decline_transfer":  # declined, and nothing else asked
-            end = self._declined_transfer_ends(heard, d)
+            end = self.ends.after_declining(heard, d)
             if end is not None:
                 return end
         if d.kind is not None and d.kind != "decline_transfer":
             self.s.stuck = 0
             return self.log.act(d.kind, " ".join(d.parts), d.rule, heard, facts=list(dict.fromkeys(d.facts)),
                              choice=d.choice, ends_call=d.ends)  # fmt: skip
-        if self._check_answered(heard):  # 'Yes, your booking remains unchanged.'
+        if self.ends.check_answered(heard):  # 'Yes, your booking remains unchanged.'
             return self.follow.after_done(heard)
-        if self._refusal_stands(heard):
+        if self.ends.refusal_stands(heard):
             return self.follow.after_refusal(text, heard, prefix=" ".join(d.parts))
         return self.follow.without_draft(text, heard, d)
-
-    def _check_answered(self, heard: Heard) -> bool:
-        """The agent's statement answering what the caller checked before hanging up (its must-haves
-        not yet told): the check is done, as a completion is, whatever the words."""
-        return (
-            bool(self.s.acts)
-            and self.s.acts[-1].rule == "must_have_not_told"
-            and not {"question", "request", "options", "denial", "hold"} & set(heard.kinds)
-        )
-
-    def _refusal_stands(self, heard: Heard) -> bool:
-        """The agent's answer to a push-back that completes nothing new and refuses or offers a
-        transfer: the refusal stands ('The return authorization is required for every laptop
-        replacement ... I can transfer you.'), and the tree's next answer to it comes, not thanks
-        for a completion the agent restated."""
-        return (
-            bool(self.s.acts)
-            and self.s.acts[-1].kind == "pushback"
-            and self.s.push.left()
-            and (heard.has("denial") or heard.has("transfer_offer"))
-            and not {"request", "options"} & set(heard.kinds)
-            and len(self.s.tracker.pending()) == self.s.pending_before
-        )
-
-    def _declined_transfer_ends(self, heard: Heard, d: Draft) -> CallerAct | None:
-        """A transfer the escalation rule forbids, offered again with nothing moved on since the
-        caller declined the last one and the tree's push-backs said: the agent has said it cannot
-        go on, which is the failure condition (EVA's caller declines and ends on the next turn: 'if
-        they have already offered a transfer, they have signaled they cannot proceed'). Declined,
-        and goodbye. A first offer is only declined: the agent may still find another way."""
-        again = self.s.declined_at is not None and self.s.declined_at == self.s.progress()
-        pending, about = self.s.tracker.pending(), self.s.push.about
-        # no other request to move on to: none open, or only the one the refusal answers went to
-        alone = not pending or (len(pending) == 1 and (pending[0] == about or (about is None and not self.s.refused)))
-        spent = self.s.push.spent() and alone
-        if not spent and (not again or self.s.push.pushes_left()):
-            self.s.declined_at = self.s.progress()
-            return None
-        text = f"{' '.join(d.parts)} {self.s.phr.say('bye')}"
-        return self.log.act("end", text, "declined_transfer_end", heard, choice="no", ends_call=True)
-
-    def _call_ending(self, heard: Heard) -> CallerAct | None:
-        """The agent transfers or says goodbye: end the call."""
-        if heard.has("transfer"):
-            return self.log.act("end", self.s.phr.say("bye"), "transfer_ends_call", heard, ends_call=True)
-        if heard.has("goodbye") and not heard.has("request"):
-            return self.log.act("end", self.s.phr.say("bye"), "agent_goodbye", heard, ends_call=True)
-        return None
