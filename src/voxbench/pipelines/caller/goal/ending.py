@@ -72,5 +72,6 @@ class Endings:
         if not spent and (not again or self.s.push.pushes_left()):
             self.s.declined_at = self.s.progress()
             return None
+        heard.rules.append("refusal_answers_spent" if spent else "transfer_offered_again")
         text = f"{' '.join(d.parts)} {self.s.phr.say('bye')}"
         return self.log.act("end", text, "declined_transfer_end", heard, choice="no", ends_call=True)
