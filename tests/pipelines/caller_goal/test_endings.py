@@ -146,3 +146,14 @@ def test_a_tree_line_to_ask_before_ending_is_asked_once_in_its_words(seed: int) 
     assert ask.rule == "must_have_not_told" and not ask.ends_call
     assert "Can you confirm my seat is confirmed, and my checked bags are still attached?" in ask.text
     assert c.respond("Yes, both are confirmed.").ends_call
+
+
+def test_a_shortcut_that_asks_for_the_thing_done_is_an_ordinary_request() -> None:
+    """'Skip troubleshooting and get a ticket created' is met by the ticket; 'Get the agent to skip
+    the return authorization' is not met by the return authorization."""
+    from voxbench.pipelines.caller.goal.intents import IntentTracker
+
+    t = IntentTracker(["Skip troubleshooting and get a ticket created directly", "Get the agent to skip the return label"])
+    assert t.behaviour == [False, True]
+    t.note("Your ticket has been created. Your return label has been created too.", True)
+    assert t.done == [True, False]

@@ -125,7 +125,10 @@ class IntentTracker:
         # agent agrees or refuses it by name; a completion naming its object did the thing it asks
         # to skip. Raised once the caller's other requests are done ('after the replacement is
         # submitted, you try to get the agent to skip ...')
-        self.behaviour = [bool(pattern("behaviour_intent").search(i.strip())) for i in intents]
+        self.behaviour = [
+            bool(pattern("behaviour_intent").search(i.strip())) and not pattern("behaviour_with_request").search(i)
+            for i in intents
+        ]
         self._said: list[str] = []
         self._numbers = [[t for t in tokens(i) if t.isdigit()] for i in intents]
         self._own = []

@@ -21,6 +21,9 @@ class EndingWords(BaseModel):
     behaviour_intent: str
     """An intent that asks the agent not to do something ('Get the agent to skip the return
     authorization'): a completion that names its object is the thing done, not the intent met."""
+    behaviour_with_request: str
+    """A behaviour intent that also asks for the thing done ('Skip troubleshooting and get a ticket
+    created'): an ordinary request, met by its completion."""
     agent_lead: str
     """An intent's lead that names the agent in the third person ('Get the agent to ...'), which a
     caller says to the agent as ``agent_lead_said`` ('Ask you to ...': 'I need to ask you to ...')."""
