@@ -6,7 +6,13 @@ import json
 
 from voxbench.bench.caller_check import Reply, by_domain, check_all
 from voxbench.bench.callers import GoalTextCaller
-from voxbench.bench.reference import chosen_option, reference_end, reference_turns, reply_polarity
+from voxbench.bench.reference import (
+    chosen_option,
+    reference_end,
+    reference_ending,
+    reference_turns,
+    reply_polarity,
+)
 
 from ..pipelines.caller_goal.conftest import make_scenario
 
@@ -91,3 +97,54 @@ def test_the_reference_goodbye_is_where_the_reference_ended() -> None:
     assert reference_end(turns) == len(turns) - 2
     c = by_domain(check_all([("airline", sc)], lambda d, s: GoalTextCaller(s)))["overall"]
     assert c.premature_endings == 0 and c.missed_endings == 0
+
+
+class _Script:
+    """A caller that says its lines in order, ending the call on the one marked."""
+
+    def __init__(self, lines: list[str], end_at: int | None) -> None:
+        self.lines, self.end_at, self.n = lines, end_at, 0
+
+    def open(self) -> Reply:
+        return Reply(text="hi")
+
+    def respond(self, agent_text: str) -> Reply:
+        self.n += 1
+        return Reply(text=self.lines[min(self.n, len(self.lines)) - 1], ends_call=self.n - 1 == self.end_at)
+
+
+_STAYS = [("agent", "How can I help?"), ("user", "I need a refund."), ("agent", "I can't do that here."),
+          ("user", "Please transfer me."), ("tool", "transfer_to_agent"),
+          ("agent", "I have transferred you. A person joins in two minutes."), ("user", "I'll wait."),
+          ("agent", "Please hold."), ("user", "Goodbye."), ("agent", "Goodbye.")]  # fmt: skip
+
+
+def _endings(trace: list[tuple[str, str]], end_at: int | None, end_reason: str | None = None) -> tuple[int, int]:
+    sc = make_scenario({"confirmation_number": "ZK3FFW"}, trace=trace, end_reason=end_reason)
+    c = by_domain(check_all([("airline", sc)], lambda d, s: _Script(["Okay."] * 9, end_at)))["overall"]
+    return c.premature_endings, c.missed_endings
+
+
+def test_after_the_agent_transfers_ending_is_not_premature() -> None:
+    """The reference caller stayed on the line after the transfer tool ran ('I'll wait.') and said
+    goodbye two turns later; EVA tells its caller to hang up once the transfer is initiated, so a
+    caller ending at the transfer's turn is not premature, and one ending before it is."""
+    sc = make_scenario({}, trace=_STAYS)
+    assert reference_ending(sc, reference_turns(sc)[1]) == (2, 3, False)
+    assert _endings(_STAYS, 2) == (0, 0)
+    assert _endings(_STAYS, 3) == (0, 0)
+    assert _endings(_STAYS, 4) == (0, 1)
+    assert _endings(_STAYS, 1) == (1, 0)
+    assert _endings(_STAYS, None) == (0, 1)
+
+
+def test_one_ending_error_per_scenario() -> None:
+    """A caller that hung up early has said its last word: premature, not also missed."""
+    assert _endings(TRACE, 1) == (1, 0)
+    assert _endings(TRACE, 3) == (0, 0)
+
+
+def test_a_call_the_agent_ended_by_transfer_counts_no_missed_ending() -> None:
+    trace = [*_STAYS[:5], ("agent", "Transferring you to a live agent. Please wait.")]
+    assert _endings(trace, None, "transfer") == (0, 0)
+    assert _endings(trace, None) == (0, 1)

@@ -16,7 +16,11 @@ bench's own reading (:mod:`.matcher`, :mod:`.reference`), never the caller's:
 * **decision**: a turn whose reference reply names one of the options offered, or says yes or no
   to a yes/no question. *Matched*: the caller named the same option or said the same yes/no.
 * **ending**: the reference caller hangs up at its own goodbye, else after the last agent turn;
-  ending before that turn is *premature*, not ending at it is *missed*.
+  a caller whose first ending comes before that turn is *premature*, one that has not ended by
+  it is *missed*: one of the two at most per scenario, since a caller that hung up has said its
+  last word. From the agent turn that called the transfer tool on, ending is not premature (EVA
+  tells its caller to hang up once the transfer is initiated), and a reference the agent ended
+  by its transfer counts no missed ending (:func:`.reference.reference_ending`).
 * **ms per turn**: wall time of the caller's decision.
 """
 
@@ -36,7 +40,7 @@ from voxbench.bench.reference import (
     month_days,
     names_fact,
     offered_options,
-    reference_end,
+    reference_ending,
     reference_turns,
     reply_polarity,
     yes_no_question,
@@ -245,8 +249,8 @@ def check_scenario(domain: str, scenario: Scenario, caller: TextCaller) -> Scena
     tally = Tally(scenarios=1)
     res = ScenarioResult(domain=domain, scenario_id=scenario.id, tally=tally)
     opening, turns = reference_turns(scenario)
-    ref_end = reference_end(turns)
-    ended = False
+    ending = reference_ending(scenario, turns)
+    first_end: int | None = None
     if opening is not None:
         caller.open()
     for i, (agent, ref) in enumerate(turns):
@@ -275,12 +279,13 @@ def check_scenario(domain: str, scenario: Scenario, caller: TextCaller) -> Scena
         if row.decision_ref:
             tally.decisions += 1
             tally.decisions_matched += row.decision_ref == row.decision_ours
-        if reply.ends_call and i < ref_end and not ended:
-            ended = True
-            tally.premature_endings += 1
-        if i == ref_end and not reply.ends_call:
-            tally.missed_endings += 1
+        if reply.ends_call and first_end is None:
+            first_end = i
         res.rows.append(row)
+    if turns and first_end is not None and first_end < ending.first:
+        tally.premature_endings += 1
+    elif turns and not ending.by_agent and (first_end is None or first_end > ending.last):
+        tally.missed_endings += 1
     return res
 
 

@@ -9,6 +9,7 @@ caller and for the caller under test.
 from __future__ import annotations
 
 import re
+from typing import NamedTuple
 
 from voxbench.bench.lang import words
 from voxbench.bench.matcher import MONTHS, squeeze, words_of
@@ -78,6 +79,47 @@ def reference_turns(scenario: Scenario) -> tuple[str | None, list[tuple[str, str
 def reference_end(turns: list[tuple[str, str]]) -> int:
     """The turn at which the reference caller ended the call: its first reply with a goodbye, else the last."""
     return next((i for i, (_, ref) in enumerate(turns) if BYE.search(ref)), len(turns) - 1)
+
+
+TRANSFER_TOOL = "transfer_to_agent"
+"""EVA's transfer tool, the same name in every domain: the agent hands the call to a person."""
+
+
+class Ending(NamedTuple):
+    """Where a caller may end the call, graded against the reference (turn indexes of
+    :func:`reference_turns`): from ``first`` to ``last``; ``by_agent`` when the agent, not the
+    reference caller, ended the reference call (EVA's ``end_reason`` "transfer")."""
+
+    first: int
+    last: int
+    by_agent: bool
+
+
+def reference_ending(scenario: Scenario, turns: list[tuple[str, str]]) -> Ending:
+    """The reference ends at its first goodbye, else after the last agent turn (:func:`reference_end`).
+
+    Two things widen that point into a window, both from the trace's own events, not its words:
+
+    * from the agent turn in which the agent called :data:`TRANSFER_TOOL`: EVA tells its caller to
+      say goodbye and hang up once the transfer is initiated, and its judge does not count that
+      ending against the caller; a reference caller that stayed on the line after it ("I'll wait.")
+      did not make a caller that left wrong;
+    * a reference the agent ended (``end_reason`` "transfer": the call was handed over) grades no
+      missed ending: what the caller says after the hand-over is heard by no one.
+    """
+    last = reference_end(turns)
+    trace = scenario.ground_truth.expected_trace
+    first, done, spoke = last, 0, False  # agent turns closed by a caller line; the agent spoke since
+    for e in trace.trace if trace else []:
+        if e.event_type == "agent_utterance":
+            spoke = True
+        elif e.event_type == "user_utterance" and spoke:
+            done, spoke = done + 1, False
+        elif e.event_type == "tool_call" and e.tool_name == TRANSFER_TOOL:
+            first = min(first, done)  # the agent turn in progress
+            break
+    by_agent = bool(trace and trace.end_reason == "transfer")
+    return Ending(first, last, by_agent)
 
 
 def sentences(text: str) -> list[str]:

@@ -23,6 +23,7 @@ def make_scenario(
     persona: str = "",
     trace: list[tuple[str, str]] | None = None,
     seed_data: dict[str, Any] | None = None,
+    end_reason: str | None = None,
 ) -> Scenario:
     data: dict[str, Any] = {
         "id": "t.1",
@@ -49,10 +50,13 @@ def make_scenario(
     }
     if trace is not None:
         data["ground_truth"]["expected_trace"] = {
-            "trace": [
-                {"event_type": "agent_utterance" if who == "agent" else "user_utterance", "utterance": text}
+            "trace": [  # ("tool", name): the agent calls a tool there
+                {"event_type": "tool_call", "tool_name": text, "params": {}}
+                if who == "tool"
+                else {"event_type": "agent_utterance" if who == "agent" else "user_utterance", "utterance": text}
                 for who, text in trace
-            ]
+            ],
+            **({"end_reason": end_reason} if end_reason else {}),
         }
     return Scenario.model_validate(data)
 

@@ -120,15 +120,22 @@ def test_multi_intent_asks_the_next_then_ends(itsm: Scenario) -> None:
     assert act.kind == "end" and act.rule == "nothing_else_end" and act.ends_call
 
 
-def test_refusal_scripted_line_then_follow_up_then_goodbye(airline: Scenario) -> None:
+def test_refusal_scripted_line_then_goodbye(airline: Scenario) -> None:
+    """The tree says 'push back once by saying: ...': its count is the caller's budget, so the
+    scripted line, then goodbye (no generic follow-up question after it: the tree names none)."""
     c = GoalCaller(airline)
     c.open()
     first = c.respond("I'm sorry, I cannot waive the fee.")
     assert first.kind == "pushback" and first.text == "I was told the fee would be waived for this change."
     second = c.respond("Unfortunately I am not able to do that.")
-    assert second.kind == "pushback" and second.rule == "one_follow_up_question"
-    third = c.respond("No, there is nothing else I can do.")
-    assert third.kind == "end" and third.rule == "failure_condition_end"
+    assert second.kind == "end" and second.rule == "failure_condition_end" and second.end_reason == "failed"
+
+
+def test_refusal_follow_up_when_the_tree_counts_no_push_backs(itsm: Scenario) -> None:
+    c = GoalCaller(itsm)
+    c.open()
+    first = c.respond("I'm sorry, I cannot deliver a monitor to your desk.")
+    assert first.kind == "pushback" and first.rule == "one_follow_up_question"
 
 
 def test_troubleshooting_steps_fixed_or_not_by_the_tree(itsm: Scenario) -> None:

@@ -20,6 +20,7 @@ END_REASONS: dict[str, str] = {
     "nothing_else_end": "resolved",
     "offer_outside_goal_all_done_end": "resolved",
     "failure_condition_end": "failed",
+    "declined_transfer_end": "failed",
     "transfer_ends_call": "transfer",
     "agent_goodbye": "agent_goodbye",
     "stalled_call_end": "stalled",

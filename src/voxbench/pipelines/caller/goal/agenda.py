@@ -19,6 +19,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from voxbench.pipelines.caller.goal.ending_lang import pattern
 from voxbench.pipelines.caller.goal.facts import stem
 from voxbench.pipelines.caller.goal.learn import LEARN_GOAL
 from voxbench.pipelines.caller.goal.phrases import first_person
@@ -63,6 +64,8 @@ class MustHave:
     values: list[str] = field(default_factory=list)
     told: bool = False
     asked: bool = False
+    ask_as: str = ""
+    """The question as the tree words it (a check before hanging up), else built from the criterion."""
 
     def told_by(self, said: str, said_words: set[str]) -> bool:
         """Told by a value it names (nothing to pay: 'free', 'no charge', 'waived'), or by two of its
@@ -80,6 +83,8 @@ class MustHave:
         refund reference?'; 'You receive a meal voucher of $12, and ...' -> 'Can I also get a meal
         voucher of $12?'; 'The agent confirms your seat is kept' -> 'Can you also confirm that my
         seat is kept?'."""
+        if self.ask_as:
+            return self.ask_as
         s = re.sub(r"\s*\([^)]*\)", "", self.text).strip().rstrip(".")
         s = re.split(r",?\s+(?:and|while|with)\s+(?:the agent|you)\b|;|:|\s+-\s+|\s+\u2014\s+", s)[0]
         s = re.sub(r"\b(explicitly|clearly|successfully)\s+", "", s, flags=re.I)
@@ -117,13 +122,26 @@ class Agenda:
         """``tracked``: whether a must-have is about one of the caller's own requests, which the
         request tracker follows (:class:`.intents.IntentTracker`), not this agenda."""
         checks = [c for c in must_have
-                  if _DELIVERABLE.match(c.strip()) and not LEARN_GOAL.match(c.strip()) and not tracked(c)]  # fmt: skip
+                  if (_DELIVERABLE.match(c.strip()) or pattern("kept").search(c))
+                  and not LEARN_GOAL.match(c.strip()) and not tracked(c)]  # fmt: skip
         words = [content_words(c) - _ROLE_WORDS for c in checks]
         self.items: list[MustHave] = []
         for i, c in enumerate(checks):
             others = set().union(*(w for j, w in enumerate(words) if j != i)) if len(checks) > 1 else set()
             own = (words[i] - others) or words[i]
             self.items.append(MustHave(c, own, [v.strip() for v in _VALUE.findall(c)]))
+
+    def check_before_end(self, tree_lines: list[str]) -> None:
+        """A tree line that asks the agent something before hanging up ('Before ending, explicitly
+        ask the agent to confirm (1) the flight ..., (2) your seat ...'): an item told by nothing the
+        agent said before, asked once in the tree's words, as the tree says, before goodbye."""
+        for line in tree_lines:
+            m = pattern("before_ending").match(line.strip())
+            if m:
+                what = pattern("enumeration").sub("", m.group("what"))
+                what = re.sub(r"\s*\([^)]*\)", "", what).strip().rstrip(".")  # asides: '(if any)'
+                what = re.sub(r"(?<=\w)/(?=\w)", " or ", what)
+                self.items.append(MustHave(line, set(), told=False, ask_as=f"Can you {_lower(first_person(what))}?"))
 
     def hear(self, agent_text: str) -> None:
         """Mark the must-haves this agent turn's statements tell."""
@@ -132,7 +150,7 @@ class Agenda:
             return
         said_words = {stem(t) for t in tokens(said)} | content_words(said) | set(runs(said))
         for m in self.items:
-            m.told = m.told or m.told_by(said, said_words)
+            m.told = m.told or (not m.ask_as and m.told_by(said, said_words))
 
     def open_items(self) -> list[MustHave]:
         """The must-haves neither told nor asked about yet."""

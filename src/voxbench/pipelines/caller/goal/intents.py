@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 
+from voxbench.pipelines.caller.goal.ending_lang import pattern
 from voxbench.pipelines.caller.goal.facts import HEADS, WEAK_WORDS, Fact, FactBook, group_of, stem
 from voxbench.pipelines.caller.goal.tree import content_words
 from voxbench.spoken import mentions, runs, tokens
@@ -23,7 +24,7 @@ from voxbench.spoken import mentions, runs, tokens
 # Words of any request: they do not tell one intent from another.
 GENERIC = {
     "get", "need", "want", "request", "make", "help", "updat", "new", "submit", "would", "like", "also",
-    "for", "and", "the", "my",
+    "for", "and", "the", "my", "ask", "agent", "you",
 }  # fmt: skip
 _FALLBACK = re.compile(
     r"\b(backup|fallback|as (a|my) second|instead|alternative|even without|if (that'?s|it'?s) not available)\b",
@@ -120,6 +121,14 @@ class IntentTracker:
         # a contingency ('a desk on floor 3 as my backup choice', 'accept a room even without a
         # projector') is no request of its own: it is said when the agent offers it, never listed
         self.fallback = [bool(_FALLBACK.search(i)) and j > 0 for j, i in enumerate(intents)]
+        # an in-call behaviour ('Get the agent to skip the return authorization'): met only when the
+        # agent agrees or refuses it by name; a completion naming its object did the thing it asks
+        # to skip. Raised once the caller's other requests are done ('after the replacement is
+        # submitted, you try to get the agent to skip ...')
+        self.behaviour = [
+            bool(pattern("behaviour_intent").search(i.strip())) and not pattern("behaviour_with_request").search(i)
+            for i in intents
+        ]
         self._said: list[str] = []
         self._numbers = [[t for t in tokens(i) if t.isdigit()] for i in intents]
         self._own = []
@@ -138,7 +147,9 @@ class IntentTracker:
         return set(self._own[i])
 
     def pending(self) -> list[int]:
-        return [i for i, d in enumerate(self.done) if not d and not self.fallback[i]]
+        """The open requests, in-call behaviours last."""
+        open_ = [i for i, d in enumerate(self.done) if not d and not self.fallback[i]]
+        return sorted(open_, key=lambda i: self.behaviour[i])
 
     def note(self, text: str, completed: bool) -> None:
         """The agent completed (or refused) something: mark the request(s) its words name."""
@@ -153,15 +164,17 @@ class IntentTracker:
             if own and len(hit) >= min(2, len(own)):
                 hits.append(i)
         for i in self._one_per_twin(hits, text):
-            self.done[i] = True
+            self.done[i] = self.done[i] or not (completed and self.behaviour[i])
         if completed and self.done == before and self._backup_done(text):
             return  # 'Your desk assignment is complete' after the first desk was refused: the backup desk
         if completed and self.done == before and self.pending():
             # done, but not fully in a request's words: the open one it names by most of its own
             # words ('your check-in is booked'), else the next one
-            named = [(sum(any(_close(w, x) for x in said) for w in self._own[i]), -i) for i in self.pending()]
-            best = max(named)
-            self.done[-best[1] if best[0] else self.pending()[0]] = True
+            things = [i for i in self.pending() if not self.behaviour[i]]
+            named = [(sum(any(_close(w, x) for x in said) for w in self._own[i]), -i) for i in things]
+            best = max(named, default=(0, 0))
+            if things:
+                self.done[-best[1] if best[0] else things[0]] = True
 
     def _backup_done(self, text: str) -> bool:
         """A backup request ('a desk on floor 3 instead') open while the request it backs up is done,

@@ -9,13 +9,17 @@ the agent's turn (:mod:`.classify`) and decides, in this order:
    offer meets the goal (:mod:`.tree` limits), no and the must-haves otherwise;
 3. offers options: the one the criteria pick (limits, the tree's earliest/latest rule, the
    caller's ranked preferences, its facts, its goal's words);
-4. offers a transfer: decline or accept, as the escalation rule says; offers something outside
-   the goal: no, and goodbye with it when every request is done;
+4. offers a transfer: decline or accept, as the escalation rule says (a forbidden one offered
+   again with nothing moved on, or once the refusal's answers are spent: declined, and goodbye,
+   :mod:`.ending`); offers something outside the goal: no, and goodbye with it when every request
+   is done;
 5. reports the task done (in words, or by stating the result it wants: :mod:`.results`; a goal
    that asks to find things out, when it has told each: :mod:`.learn`), or asks "anything else?"
    (or says it: 'If you have any other questions, feel free to ask'): the request still open (of a
    question half answered, only the parts not told), the next intent, or thanks and goodbye;
-6. refuses: the tree's next scripted line, one follow-up question, then goodbye (failure);
+6. refuses: the tree's next scripted line, its push-backs (or, where it counts none, one follow-up
+   question), each refused request its own, then goodbye (failure); the agent's answer to a
+   push-back that completes nothing new and refuses again is the refusal standing;
 7. a troubleshooting step: fixed or not, by the steps the tree says fix it;
 8. a hold (or an action announced, 'I'll add a checked bag'): wait silently; a question it has
    no fact for: say so (it never invents one).
@@ -40,6 +44,7 @@ from voxbench.pipelines.caller.goal.classify import ChoiceClassifier, Heard, cla
 from voxbench.pipelines.caller.goal.config import GoalCallerConfig
 from voxbench.pipelines.caller.goal.cues import PROGRESS
 from voxbench.pipelines.caller.goal.drafts import Draft, Drafts
+from voxbench.pipelines.caller.goal.ending import Endings
 from voxbench.pipelines.caller.goal.facts import FactBook
 from voxbench.pipelines.caller.goal.followups import FollowUps
 from voxbench.pipelines.caller.goal.intents import IntentTracker
@@ -73,6 +78,7 @@ class GoalCaller:
         self.req = Requests(self.s)
         self.drafts = Drafts(self.s, self.log, self.req)
         self.follow = FollowUps(self.s, self.log, self.req)
+        self.ends = Endings(self.s, self.log)
 
     @classmethod
     def from_resolved(cls, data: dict[str, Any], **kw: Any) -> GoalCaller:
@@ -203,7 +209,8 @@ class GoalCaller:
 
     def _decide(self, text: str, heard: Heard) -> CallerAct:
         self.req.note_resolutions(text, heard)
-        end = self._call_ending(heard)
+        self.ends.note_refusal()
+        end = self.ends.agent_ends(heard)
         if end is not None:
             return end
         offered = self.req.offered(heard)
@@ -243,19 +250,20 @@ class GoalCaller:
             [self.s.say.answer(keys)] if keys else [],
             keys,
         )  # 'First setup, or...? And?'
+        parts = len(d.parts)
         accepted = self.drafts.transfer(heard, d)
         if accepted is not None:
             return accepted
+        if len(d.parts) > parts and d.kind == "decline_transfer":  # declined, and nothing else asked
+            end = self.ends.after_declining(heard, d)
+            if end is not None:
+                return end
         if d.kind is not None and d.kind != "decline_transfer":
             self.s.stuck = 0
             return self.log.act(d.kind, " ".join(d.parts), d.rule, heard, facts=list(dict.fromkeys(d.facts)),
                              choice=d.choice, ends_call=d.ends)  # fmt: skip
+        if self.ends.check_answered(heard):  # 'Yes, your booking remains unchanged.'
+            return self.follow.after_done(heard)
+        if self.ends.refusal_stands(heard):
+            return self.follow.after_refusal(text, heard, prefix=" ".join(d.parts))
         return self.follow.without_draft(text, heard, d)
-
-    def _call_ending(self, heard: Heard) -> CallerAct | None:
-        """The agent transfers or says goodbye: end the call."""
-        if heard.has("transfer"):
-            return self.log.act("end", self.s.phr.say("bye"), "transfer_ends_call", heard, ends_call=True)
-        if heard.has("goodbye") and not heard.has("request"):
-            return self.log.act("end", self.s.phr.say("bye"), "agent_goodbye", heard, ends_call=True)
-        return None

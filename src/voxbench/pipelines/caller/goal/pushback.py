@@ -26,12 +26,31 @@ class PushBacks:
         self.scripted_next = 0
         self.pushbacks = 0
         self.asked_follow_ups = 0
+        self.about: int | None = None
+        """The request whose refusal the push-backs and follow-ups were spent on."""
+
+    def for_request(self, i: int) -> None:
+        """A refusal of another request than the last one refused gets push-backs and a follow-up
+        of its own: trees say 'ask one follow-up question' of each request ('if you are told the
+        swap is not possible ..., accept after one follow-up question'; the same of the on-call
+        registration), and a caller that spent its one on the first ended at the second refusal.
+        The tree's scripted lines stay in the tree's order, once each."""
+        if self.about is not None and i != self.about:
+            self.pushbacks = self.asked_follow_ups = 0
+        self.about = i
 
     def left(self) -> bool:
+        return self.pushes_left() or self.asked_follow_ups < self.follow_ups
+
+    def spent(self) -> bool:
+        """Every answer to a refusal said, and at least one was: the agent has heard them all."""
+        return bool(self.scripted_next or self.pushbacks or self.asked_follow_ups) and not self.left()
+
+    def pushes_left(self) -> bool:
+        """The tree's own answers to a refusal (its scripted lines, its push-backs) not all said."""
         return bool(
             self.rules.scripted[self.scripted_next :]
             or self.pushbacks < self.rules.pushbacks - len(self.rules.scripted)
-            or self.asked_follow_ups < self.follow_ups
         )
 
     def next_line(self, text: str) -> tuple[str, str] | None:

@@ -10,6 +10,7 @@ import re
 from voxbench.pipelines.caller.goal.acting import about
 from voxbench.pipelines.caller.goal.classify import Heard
 from voxbench.pipelines.caller.goal.cues import DENIAL, NEXT_STEP, OFFER_VERBS
+from voxbench.pipelines.caller.goal.ending_lang import pattern
 from voxbench.pipelines.caller.goal.intents import IntentTracker, goal_clause_facts, intent_facts
 from voxbench.pipelines.caller.goal.learn import Learnings
 from voxbench.pipelines.caller.goal.phrases import as_need, first_person
@@ -131,6 +132,8 @@ class Requests:
                 tracker.note(" ".join(denied), False)
                 refused = {i for i, d in enumerate(tracker.done) if d and i not in before}
                 said = [s for s in said if s not in denied]
+            if not completed:  # what the refusal moves on to is not refused ('We can still handle ...')
+                said = [s for s in said if not pattern("still_can").search(s)]
             tracker.note(" ".join(said) or text, completed)
             if not completed:  # the requests this refusal named
                 refused = {i for i, d in enumerate(tracker.done) if d and i not in before}

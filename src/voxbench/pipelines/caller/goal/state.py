@@ -16,6 +16,7 @@ from voxbench.pipelines.caller.goal.agenda import Agenda
 from voxbench.pipelines.caller.goal.choose import OptionChooser
 from voxbench.pipelines.caller.goal.classify import ChoiceClassifier
 from voxbench.pipelines.caller.goal.config import GoalCallerConfig
+from voxbench.pipelines.caller.goal.ending_lang import ending_words, pattern
 from voxbench.pipelines.caller.goal.facts import FactBook, goal_facts
 from voxbench.pipelines.caller.goal.intents import IntentTracker
 from voxbench.pipelines.caller.goal.learn import Learnings
@@ -27,6 +28,7 @@ from voxbench.pipelines.caller.goal.speech import acronyms_of
 from voxbench.pipelines.caller.goal.stall import DECISIONS, Progress, Repeats, Stalls
 from voxbench.pipelines.caller.goal.tree import TreeRules, read_tree
 from voxbench.scenarios import Scenario
+from voxbench.scenarios.models import DecisionTree
 
 
 @dataclass
@@ -63,6 +65,8 @@ class CallState:
     """Requests a refusal named (and so marked done)."""
     refused_now: set[int] = field(default_factory=set)
     """Requests the agent turn being answered refused."""
+    declined_at: Progress | None = None
+    """The call's progress when the caller last declined a transfer (None: it has not)."""
     agent_turn: str = ""
     """The agent turn being answered (until the next one comes)."""
 
@@ -83,13 +87,15 @@ class CallState:
         phr = Phrasing(config.seed, scenario.user_config.user_persona)
         listed = [str(i.get("intent", "")) for i in (scenario.scenario_context.get("intents") or [])
                   if isinstance(i, dict)]  # fmt: skip
-        intents = [i for i in listed if i] or [goal.high_level_user_goal]
+        lead = pattern("agent_lead")  # 'Get the agent to skip ...' said to the agent: 'ask you to skip ...'
+        intents = [lead.sub(ending_words().agent_lead_said, i) for i in listed if i] or [goal.high_level_user_goal]
         tracker = IntentTracker(intents)
         explicit = intents != [goal.high_level_user_goal]  # must-haves of a listed request are the tracker's
         agenda = Agenda(
             tree.must_have_criteria,
             lambda c: explicit and any(tracker.mentions(i, c) for i in range(len(intents))),
         )
+        agenda.check_before_end([*tree.negotiation_behavior, *tree.edge_cases])
         start = scenario.starting_utterance() or ""
         scope = Scope(
             [goal.high_level_user_goal, *intents, *tree.must_have_criteria, *tree.nice_to_have_criteria,
@@ -103,7 +109,7 @@ class CallState:
         )  # fmt: skip
         return cls(
             scenario=scenario, config=config, hook=hook, book=book, rules=rules, phr=phr,
-            push=PushBacks(rules, config.follow_ups, phr), intents=intents, tracker=tracker,
+            push=PushBacks(rules, _follow_ups(config.follow_ups, rules, tree), phr), intents=intents, tracker=tracker,
             learn=Learnings(tree.must_have_criteria), agenda=agenda,
             say=FactSayer(book, phr, acronyms_of([goal.model_dump_json(), start])), scope=scope,
             chooser=chooser, stalls=Stalls(config.stall_limit), pending_before=len(intents),
@@ -117,3 +123,13 @@ class CallState:
         decisions = {(a.kind, a.choice or a.text) for a in self.acts if a.kind in DECISIONS}
         told = sum(p.told for p in self.learn.parts)
         return len(self.given), sum(self.tracker.done), told, len(decisions), len(self.reported)
+
+
+
+def _follow_ups(configured: int, rules: TreeRules, tree: DecisionTree) -> int:
+    """The generic follow-up questions after a refusal: none where the tree counts its own
+    push-backs ('after pushing back firmly 3 times, if you are clearly denied, accept the outcome')
+    and names no follow-up question: the tree's count is the caller's budget."""
+    text = " ".join([*tree.negotiation_behavior, *tree.must_have_criteria, *tree.nice_to_have_criteria,
+                     *tree.edge_cases, tree.failure_condition, tree.resolution_condition])  # fmt: skip
+    return configured if not rules.pushbacks or pattern("follow_up_named").search(text) else 0

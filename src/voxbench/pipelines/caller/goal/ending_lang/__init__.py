@@ -1,0 +1,55 @@
+"""The goal caller's ending phrase tables, one JSON file per language (data, not code)."""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import cache
+from importlib.resources import files
+
+from pydantic import BaseModel, ConfigDict
+
+
+class EndingWords(BaseModel):
+    """Patterns (regular expressions, matched without case) the ending logic reads."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    still_can: str
+    """A refusal's sentence that moves on to what the agent can still do ('We can still handle your
+    on-call registration.'): it names a request the refusal does not refuse."""
+    behaviour_intent: str
+    """An intent that asks the agent not to do something ('Get the agent to skip the return
+    authorization'): a completion that names its object is the thing done, not the intent met."""
+    behaviour_with_request: str
+    """A behaviour intent that also asks for the thing done ('Skip troubleshooting and get a ticket
+    created'): an ordinary request, met by its completion."""
+    agent_lead: str
+    """An intent's lead that names the agent in the third person ('Get the agent to ...'), which a
+    caller says to the agent as ``agent_lead_said`` ('Ask you to ...': 'I need to ask you to ...')."""
+    agent_lead_said: str
+    follow_up_named: str
+    """A tree that names a follow-up question of its own ('ask exactly one follow-up question')."""
+    before_ending: str
+    """A line of the tree that asks the agent something before hanging up ('Before ending,
+    explicitly ask the agent to confirm (1) ..., (2) ...'); group ``what``: what to ask."""
+    enumeration: str
+    """A list's numbering inside a sentence ('(1) ', '(2) '), left out when the sentence is said."""
+    kept: str
+    """A must-have that something stays as it is ('Your booking remains unchanged'): the agent
+    must say so, like something it gives."""
+
+
+@cache
+def ending_words(language: str = "en") -> EndingWords:
+    """The tables of ``language`` (``ending_lang/<language>.json``); a clear error if there are none."""
+    path = files(__package__).joinpath(f"{language}.json")
+    if not path.is_file():
+        raise ValueError(f"goal/ending_lang/{language}.json: no ending tables for language {language!r}")
+    return EndingWords.model_validate(json.loads(path.read_text(encoding="utf-8")))
+
+
+@cache
+def pattern(name: str, language: str = "en") -> re.Pattern[str]:
+    """One table entry compiled (``name`` a field of :class:`EndingWords`)."""
+    return re.compile(getattr(ending_words(language), name), re.I)
