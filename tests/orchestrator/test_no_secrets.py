@@ -1,0 +1,183 @@
+"""No secret from the environment is written down: every API key variable the code knows of
+holds a sentinel value, and no file of a run folder or its report (run.json, job.json,
+record.json, events, worker logs, attempt files, metrics, the HTML) nor the CLI's output
+contains one. A config that names a key variable keeps the name, never the value.
+
+The run is ``voxbench run`` (the reference agent and the trace caller, tone voices, virtual
+clock: no network, no model) followed by ``voxbench report``. The external agent, the one
+path that sends a secret out (a header from ``headers_env``, a token in the URL from
+``url_env``), is called in-process on the virtual clock, as tests/pipelines/agents/
+test_external.py does, with the log captured the way a worker's log is."""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import socket
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from loguru import logger
+
+from tests.orchestrator.test_boundary_loopback import cli_env, live_run_config, voxbench
+from voxbench.pipelines.agent.profiles import BUILTIN_PROFILES
+from voxbench.pipelines.services.cloud import PROVIDERS
+
+CALLER_KEY = "VB_SENTINEL_CALLER_LLM_KEY"  # named by the run config's caller LLM
+AUTH_KEY = "VB_SENTINEL_AGENT_AUTH"  # an external agent's header, from headers_env
+URL_KEY = "VB_SENTINEL_AGENT_URL"  # an external agent's URL with a token, from url_env
+TOKEN = "VB_SENTINEL_TOKEN"  # the token in that URL
+
+
+def key_names() -> list[str]:
+    """Every API key variable the providers and built-in profiles read, the judge's, and ours."""
+    names = {p.env for p in PROVIDERS.values() if p.env}
+    names |= {k for prof in BUILTIN_PROFILES.values() for k in prof.env_keys()}
+    return sorted(names | {"VOXBENCH_JUDGE_API_KEY", CALLER_KEY})
+
+
+def sentinels(names: list[str]) -> dict[str, str]:
+    return {n: f"vbsecret-{n.lower().replace('_', '-')}-{secrets.token_hex(8)}" for n in names}
+
+
+def leaks(roots: list[Path], values: dict[str, str], texts: dict[str, str] | None = None) -> list[str]:
+    """``file: VARIABLE`` for each file under ``roots`` (and each named text) holding a value."""
+    found = []
+    for root in roots:
+        for path in sorted(p for p in root.rglob("*") if p.is_file()):
+            data = path.read_bytes()
+            found += [f"{path}: {n}" for n, v in values.items() if v.encode() in data]
+    for where, text in (texts or {}).items():
+        found += [f"{where}: {n}" for n, v in values.items() if v in text]
+    return found
+
+
+def test_a_run_and_its_report_hold_no_key_from_the_environment(tmp_path: Path) -> None:
+    values = sentinels(key_names())
+    caller_llm = {
+        "kind": "openai-compatible",
+        "base_url": "http://127.0.0.1:9/v1",
+        "model": "caller-model",
+        "api_key_env": CALLER_KEY,
+    }
+    run = tmp_path / "run"
+    cfg = live_run_config(run, simulator={"kind": "trace", "voice": "tone", "llm": caller_llm})
+    (tmp_path / "run.yaml").write_text(yaml.safe_dump(cfg), encoding="utf-8")
+    env = cli_env(**values)
+    ran = voxbench("run", "--config", str(tmp_path / "run.yaml"), "--no-progress", env=env)
+    assert ran.returncode == 0, ran.stderr[-3000:]
+    assert json.loads((run / "run_summary.json").read_text())["completed"] == 1
+    report = tmp_path / "report"
+    rep = voxbench("report", str(run), "--out", str(report), env=env)
+    assert rep.returncode == 0, rep.stderr[-3000:]
+    assert (report / "index.html").is_file()
+
+    files = {p.name for p in run.rglob("*") if p.is_file()}
+    assert {"run.json", "job.json", "record.json", "events.jsonl", "worker.log", "attempt.json"} <= files
+    outputs = {
+        f"voxbench {c} {s}": getattr(p, s)
+        for c, p in (("run", ran), ("report", rep))
+        for s in ("stdout", "stderr")
+    }
+    assert leaks([run, report], values, outputs) == []
+    # the variable's name is what the run keeps of it
+    for name in ("run.json", "records/toy__ty.1__t0__clean/job.json"):
+        assert f'"api_key_env": "{CALLER_KEY}"' in (run / name).read_text(), name
+
+
+async def _external_call(out: Path, url: str | None) -> tuple[Any, Any]:
+    """One call of bb.1 to the external-ws profile reading its URL and header from the
+    environment; to a bot started here (``url`` None), else to ``url``."""
+    from tests.fakes.services import FakeTTS
+    from tests.pipelines.agents.conftest import fast_config
+    from tests.pipelines.agents.test_external import start_bot
+    from voxbench.pipelines.agent.builder import build_agent_services
+    from voxbench.pipelines.bundles import SimulatorServices
+    from voxbench.pipelines.call.runner import run_call
+    from voxbench.pipelines.scenario_input import CallScenario
+    from voxbench.scenarios import load_dataset
+
+    call = CallScenario.from_domain(load_dataset(None, ["airline"]).domains["airline"], "bb.1")
+    bot = await start_bot(call, "pcm16") if url is None else None
+    try:
+        url = url or f"ws://127.0.0.1:{bot.port if bot else 0}/ws?token={{token}}"
+        os.environ[URL_KEY] = url.format(token=os.environ[TOKEN])
+        base = BUILTIN_PROFILES["external-ws"]
+        assert base.external is not None
+        ext = base.external.model_copy(
+            update={"url_env": URL_KEY, "headers_env": {"Authorization": AUTH_KEY}, "connect_timeout_s": 2.0}
+        )
+        services = build_agent_services(base.model_copy(update={"external": ext}))
+        record = await run_call(call, fast_config(), services, SimulatorServices(tts=FakeTTS(f0=220.0)), out)
+    finally:
+        if bot is not None:
+            await bot.stop()
+    return bot, record
+
+
+def _with_log(out: Path, url: str | None) -> tuple[Any, Any]:
+    from voxbench.transports.virtual_loop import run_virtual
+
+    out.mkdir(parents=True)
+    sink = logger.add(out / "call.log", level="DEBUG")  # what a worker's log would hold
+    try:
+        return run_virtual(_external_call(out, url))
+    finally:
+        logger.remove(sink)
+
+
+def test_an_external_agents_header_and_url_token_are_sent_never_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    values = sentinels([AUTH_KEY, TOKEN])
+    for k, v in values.items():
+        monkeypatch.setenv(k, v)
+    monkeypatch.setenv(URL_KEY, "")
+    bot, record = _with_log(tmp_path / "rec", None)
+    assert record.status == "completed", record.error
+    path, headers = bot.connects[0]
+    assert headers.get("Authorization") == values[AUTH_KEY]  # the secrets did reach the agent
+    assert values[TOKEN] in path
+    assert "connected to the external agent" in (tmp_path / "rec" / "call.log").read_text()
+    assert leaks([tmp_path / "rec"], values) == []
+
+
+def test_an_unreachable_agents_url_is_named_without_its_token(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    values = sentinels([AUTH_KEY, TOKEN])
+    for k, v in values.items():
+        monkeypatch.setenv(k, v)
+    monkeypatch.setenv(URL_KEY, "")
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as held:  # bound, not listening: refused
+        held.bind(("127.0.0.1", 0))
+        port = held.getsockname()[1]
+        url = f"ws://127.0.0.1:{port}/ws?session={{token}}"  # a name no generic masker knows
+        _, record = _with_log(tmp_path / "rec", url)
+    error = record.error or ""
+    assert record.status == "infra_failure" and "not reachable" in error, error
+    assert f"ws://127.0.0.1:{port}/ws?session=" in error  # where the call went, without the token
+    assert leaks([tmp_path / "rec"], values) == []
+
+
+def test_a_url_is_written_without_its_credentials() -> None:
+    from voxbench.transports.redact import redact_url
+
+    keep = frozenset({"voxbench_tools"})
+    assert redact_url("wss://bot:pw1@agent.example:8443/ws?token=t1&voxbench_tools=x", keep) == (
+        "wss://bot:***@agent.example:8443/ws?token=***&voxbench_tools=x"
+    )
+    assert redact_url("wss://t2@agent.example/ws") == "wss://***@agent.example/ws"
+    assert redact_url("ws://127.0.0.1:8765") == "ws://127.0.0.1:8765"
+    assert redact_url("ws://[::1]:80/a?b=c") == "ws://[::1]:80/a?b=***"
+    assert redact_url("ws://host:notaport/x") == "***"
+
+
+def test_a_chat_endpoints_key_is_not_in_its_repr() -> None:
+    from voxbench.pipelines.services.llm import ChatSettings
+
+    s = ChatSettings("http://127.0.0.1:9/v1", "m", api_key="vbsecret-chat-key")
+    assert "vbsecret-chat-key" not in repr(s) and s.api_key == "vbsecret-chat-key"
