@@ -17,7 +17,7 @@ import io
 import os
 import threading
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 from urllib.parse import urlsplit
 
 
@@ -40,7 +40,7 @@ class ReportHandler(http.server.SimpleHTTPRequestHandler):
         real = os.path.realpath(path)
         return os.path.commonpath([root, real]) == root and os.path.isfile(real)
 
-    def send_head(self) -> io.BufferedIOBase | None:  # type: ignore[override]
+    def send_head(self) -> io.BytesIO | BinaryIO | None:
         path = self.translate_path(self.path)
         if os.path.isdir(path):
             if not urlsplit(self.path).path.endswith("/"):
@@ -49,7 +49,7 @@ class ReportHandler(http.server.SimpleHTTPRequestHandler):
         if not self._inside(path):
             self.send_error(404, "File not found")
             return None
-        return super().send_head()  # type: ignore[return-value]
+        return super().send_head()
 
     def list_directory(self, path: str | os.PathLike[str]) -> None:
         self.send_error(404, "File not found")
