@@ -11,12 +11,15 @@ test_external.py does, with the log captured the way a worker's log is."""
 
 from __future__ import annotations
 
+import http.server
 import json
 import os
 import secrets
 import socket
+import threading
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 import yaml
@@ -55,8 +58,46 @@ def leaks(roots: list[Path], values: dict[str, str], texts: dict[str, str] | Non
     return found
 
 
-def test_a_run_and_its_report_hold_no_key_from_the_environment(tmp_path: Path) -> None:
+class EchoingJudge(http.server.BaseHTTPRequestHandler):
+    """A judge endpoint refusing every request with a body that repeats the key it was sent,
+    the way some providers' 401 answers do."""
+
+    seen: ClassVar[list[str]] = []
+
+    def do_POST(self) -> None:
+        self.rfile.read(int(self.headers.get("Content-Length") or 0))
+        auth = self.headers.get("Authorization") or ""
+        self.seen.append(auth)
+        body = json.dumps(
+            {"error": {"message": f"Incorrect API key provided: {auth.removeprefix('Bearer ')}"}}
+        )
+        self.send_response(401)
+        self.send_header("Content-Type", "application/json")
+        self.end_headers()
+        self.wfile.write(body.encode())
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+@pytest.fixture
+def echoing_judge() -> Iterator[tuple[str, list[str]]]:
+    """(base URL, Authorization headers received) of an EchoingJudge on a free loopback port."""
+    handler = type("Judge", (EchoingJudge,), {"seen": []})
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{httpd.server_address[1]}/v1", handler.seen
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+
+
+def test_a_run_and_its_report_hold_no_key_from_the_environment(
+    tmp_path: Path, echoing_judge: tuple[str, list[str]]
+) -> None:
     values = sentinels(key_names())
+    judge_url, judge_auth = echoing_judge
     caller_llm = {
         "kind": "openai-compatible",
         "base_url": "http://127.0.0.1:9/v1",
@@ -64,7 +105,8 @@ def test_a_run_and_its_report_hold_no_key_from_the_environment(tmp_path: Path) -
         "api_key_env": CALLER_KEY,
     }
     run = tmp_path / "run"
-    cfg = live_run_config(run, simulator={"kind": "trace", "voice": "tone", "llm": caller_llm})
+    judges = {"base_url": judge_url, "model": "judge-model", "mode": "llm"}  # reads VOXBENCH_JUDGE_API_KEY
+    cfg = live_run_config(run, simulator={"kind": "trace", "voice": "tone", "llm": caller_llm}, judges=judges)
     (tmp_path / "run.yaml").write_text(yaml.safe_dump(cfg), encoding="utf-8")
     env = cli_env(**values)
     ran = voxbench("run", "--config", str(tmp_path / "run.yaml"), "--no-progress", env=env)
@@ -76,7 +118,18 @@ def test_a_run_and_its_report_hold_no_key_from_the_environment(tmp_path: Path) -
     assert (report / "index.html").is_file()
 
     files = {p.name for p in run.rglob("*") if p.is_file()}
-    assert {"run.json", "job.json", "record.json", "events.jsonl", "worker.log", "attempt.json"} <= files
+    written = {
+        "run.json",
+        "job.json",
+        "record.json",
+        "events.jsonl",
+        "worker.log",
+        "attempt.json",
+        "metrics.json",
+    }
+    assert written <= files, files
+    # the judge's key was read and sent, and refused with itself in the answer
+    assert judge_auth and set(judge_auth) == {f"Bearer {values['VOXBENCH_JUDGE_API_KEY']}"}
     outputs = {
         f"voxbench {c} {s}": getattr(p, s)
         for c, p in (("run", ran), ("report", rep))

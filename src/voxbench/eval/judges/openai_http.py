@@ -135,7 +135,10 @@ class OpenAIJudge:
             except urllib.error.HTTPError as exc:
                 with exc:  # close the response socket either way
                     if exc.code not in (408, 409, 429) and exc.code < 500:
-                        raise RuntimeError(f"judge HTTP {exc.code}: {exc.read()[:300]!r}") from exc
+                        said = repr(exc.read()[:300])  # some providers repeat the key they refuse
+                        raise RuntimeError(
+                            f"judge HTTP {exc.code}: {said.replace(k, '***') if k else said}"
+                        ) from exc
                 last = exc
             except (urllib.error.URLError, TimeoutError, ConnectionError) as exc:
                 last = exc
