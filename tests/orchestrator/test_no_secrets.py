@@ -24,6 +24,7 @@ from typing import Any, ClassVar
 import pytest
 import yaml
 from loguru import logger
+from pipecat.processors.aggregators.llm_context import LLMContext
 
 from tests.orchestrator.test_boundary_loopback import cli_env, live_run_config, voxbench
 from voxbench.pipelines.agent.profiles import BUILTIN_PROFILES
@@ -58,9 +59,9 @@ def leaks(roots: list[Path], values: dict[str, str], texts: dict[str, str] | Non
     return found
 
 
-class EchoingJudge(http.server.BaseHTTPRequestHandler):
-    """A judge endpoint refusing every request with a body that repeats the key it was sent,
-    the way some providers' 401 answers do."""
+class EchoingEndpoint(http.server.BaseHTTPRequestHandler):
+    """An OpenAI-compatible endpoint refusing every request with a body that repeats the key
+    it was sent, the way some providers' 401 answers do."""
 
     seen: ClassVar[list[str]] = []
 
@@ -81,9 +82,9 @@ class EchoingJudge(http.server.BaseHTTPRequestHandler):
 
 
 @pytest.fixture
-def echoing_judge() -> Iterator[tuple[str, list[str]]]:
-    """(base URL, Authorization headers received) of an EchoingJudge on a free loopback port."""
-    handler = type("Judge", (EchoingJudge,), {"seen": []})
+def echoing_endpoint() -> Iterator[tuple[str, list[str]]]:
+    """(base URL, Authorization headers received) of an EchoingEndpoint on a free loopback port."""
+    handler = type("Endpoint", (EchoingEndpoint,), {"seen": []})
     httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     try:
@@ -94,10 +95,10 @@ def echoing_judge() -> Iterator[tuple[str, list[str]]]:
 
 
 def test_a_run_and_its_report_hold_no_key_from_the_environment(
-    tmp_path: Path, echoing_judge: tuple[str, list[str]]
+    tmp_path: Path, echoing_endpoint: tuple[str, list[str]]
 ) -> None:
     values = sentinels(key_names())
-    judge_url, judge_auth = echoing_judge
+    judge_url, judge_auth = echoing_endpoint
     caller_llm = {
         "kind": "openai-compatible",
         "base_url": "http://127.0.0.1:9/v1",
@@ -139,6 +140,44 @@ def test_a_run_and_its_report_hold_no_key_from_the_environment(
     # the variable's name is what the run keeps of it
     for name in ("run.json", "records/toy__ty.1__t0__clean/job.json"):
         assert f'"api_key_env": "{CALLER_KEY}"' in (run / name).read_text(), name
+
+
+async def test_a_model_refusing_its_key_leaves_no_trace_of_it(
+    tmp_path: Path, echoing_endpoint: tuple[str, list[str]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An LLM endpoint refuses the key and repeats it (the warm-up's warning quotes the
+    provider; a failed call's error event and record do too): once read, the key is masked
+    in the log and in every record file written, by whichever path the text takes."""
+    from voxbench.pipelines.services import LLMConfig, make_llm
+    from voxbench.pipelines.warmup import warm_up
+    from voxbench.records import ConversationRecord, ErrorEvent, write_record
+    from voxbench.records.io import EventWriter
+
+    values = sentinels([CALLER_KEY])
+    monkeypatch.setenv(CALLER_KEY, values[CALLER_KEY])
+    url, auth = echoing_endpoint
+    llm = make_llm(LLMConfig(kind="openai-compatible", base_url=url, model="m", api_key_env=CALLER_KEY))
+    lines: list[str] = []
+    sink = logger.add(lines.append, level="DEBUG", format="{message}")
+    try:
+        assert await warm_up(llm, LLMContext(messages=[{"role": "user", "content": "Hi."}])) is None
+    finally:
+        logger.remove(sink)
+    assert auth == [f"Bearer {values[CALLER_KEY]}"]  # read, sent, refused
+    said = next(line for line in lines if "warm-up skipped" in line)
+    assert "Incorrect API key provided: ***" in said
+    quoted = f"LLM failed: Incorrect API key provided: {values[CALLER_KEY]}"
+    event = ErrorEvent(t=1.0, source="LLM#0", message=quoted, fatal=True)
+    writer = EventWriter(tmp_path / "live" / "events.jsonl")
+    writer.write(event)
+    assert leaks([tmp_path], values) == []  # the line written as it happened
+    writer.close()
+    rec = ConversationRecord(
+        conversation_id="c", domain="toy", scenario_id="ty.1", status="infra_failure", error=quoted
+    )
+    write_record(tmp_path / "rec", rec, events=[event])
+    assert "Incorrect API key provided: ***" in (tmp_path / "rec" / "record.json").read_text()
+    assert leaks([tmp_path], values, {"log": "\n".join(lines)}) == []
 
 
 async def _external_call(out: Path, url: str | None) -> tuple[Any, Any]:
