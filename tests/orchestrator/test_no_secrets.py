@@ -26,7 +26,7 @@ import yaml
 from loguru import logger
 from pipecat.processors.aggregators.llm_context import LLMContext
 
-from tests.orchestrator.test_boundary_loopback import cli_env, live_run_config, voxbench
+from tests.orchestrator.test_boundary_loopback import REPO, cli_env, live_run_config, voxbench
 from voxbench.pipelines.agent.profiles import BUILTIN_PROFILES
 from voxbench.pipelines.services.cloud import PROVIDERS
 
@@ -178,6 +178,47 @@ async def test_a_model_refusing_its_key_leaves_no_trace_of_it(
     write_record(tmp_path / "rec", rec, events=[event])
     assert "Incorrect API key provided: ***" in (tmp_path / "rec" / "record.json").read_text()
     assert leaks([tmp_path], values, {"log": "\n".join(lines)}) == []
+
+
+def crash_quoting_the_key(job: Any) -> Path:
+    """A conversation fn (run in the worker) whose library read the key itself and dies
+    quoting it, as a client that reads ``OPENAI_API_KEY`` on its own would."""
+    raise RuntimeError(f"endpoint answered 401: Incorrect API key provided: {os.environ[CALLER_KEY]}")
+
+
+def test_a_worker_dying_with_the_key_in_its_traceback_writes_it_nowhere(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from voxbench.orchestrator import RunConfig, run_benchmark
+
+    values = sentinels([CALLER_KEY])
+    monkeypatch.setenv(CALLER_KEY, values[CALLER_KEY])
+    monkeypatch.setenv(
+        "PYTHONPATH", os.pathsep.join([str(REPO), str(REPO / "src")])
+    )  # the worker imports the fn
+    caller_llm = {
+        "kind": "openai-compatible",
+        "base_url": "http://127.0.0.1:9/v1",
+        "model": "m",
+        "api_key_env": CALLER_KEY,
+    }
+    cfg = RunConfig.model_validate(
+        {
+            "out": str(tmp_path / "run"),
+            "scenarios": ["bb.1"],
+            "score": False,
+            "max_infra_retries": 0,
+            "validation": {"validator": "builtin"},
+            "conversation_fn": f"{__name__}:crash_quoting_the_key",
+            "simulator": {"llm": caller_llm},
+        }
+    )
+    res = run_benchmark(cfg)
+    assert res.summary["infra_failed"] == 1, res.summary
+    rec = tmp_path / "run" / "records" / "airline__bb.1__t0__clean"
+    assert "Incorrect API key provided: ***" in (rec / "worker.log").read_text()
+    assert "Incorrect API key provided: ***" in (rec / "attempt.json").read_text()
+    assert leaks([tmp_path / "run"], values) == []
 
 
 async def _external_call(out: Path, url: str | None) -> tuple[Any, Any]:
