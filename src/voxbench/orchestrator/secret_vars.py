@@ -28,9 +28,9 @@ def key_variables(agent: Any, simulator: Any) -> list[str]:
     names = {p.env for p in PROVIDERS.values() if p.env} | set(JUDGE_KEYS)
     if isinstance(agent, AgentProfile):
         names |= set(agent.env_keys())
-    llm = getattr(simulator, "llm", None)
-    if getattr(llm, "api_key_env", None):
-        names.add(llm.api_key_env)
+    caller_key: str | None = getattr(getattr(simulator, "llm", None), "api_key_env", None)
+    if caller_key:
+        names.add(caller_key)
     return sorted(names)
 
 
