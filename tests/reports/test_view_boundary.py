@@ -114,3 +114,10 @@ def test_no_directory_is_listed(site: tuple[int, Path], path: str) -> None:
     status, body = fetch(site[0], path)
     assert status == 404, (path, status)
     assert b"agent.wav" not in body and b"mix.wav" not in body and b"Directory listing" not in body
+
+
+def test_the_viewer_counts_the_links_it_will_not_serve(site: tuple[int, Path]) -> None:
+    """A report written with --link-audio: `voxbench view` says how many links it refuses."""
+    from voxbench.cli.view import _linked_outside
+
+    assert _linked_outside(site[1] / "report") == 3  # link.txt, linkdir, escape.wav; not alias.html
