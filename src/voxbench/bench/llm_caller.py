@@ -16,6 +16,7 @@ import asyncio
 from typing import Any
 
 from voxbench.bench.caller_check import Reply, TextCaller
+from voxbench.records.secrets import read_secret
 from voxbench.scenarios import Scenario
 
 
@@ -111,7 +112,6 @@ class LLMCaller:
         self, base_url: str | None = None, model: str = "qwen2.5-coder-1.5b", api_key_env: str = "OPENAI_API_KEY",
         threads: int | None = None,
     ) -> None:  # fmt: skip
-        import os
 
         from openai import AsyncOpenAI
 
@@ -123,7 +123,7 @@ class LLMCaller:
             self.server = LocalLLMServer(LocalLLMSettings(model=model, n_threads=threads)).start()
             base_url, model = self.server.base_url, self.server.model
         self.model = model
-        self.client = AsyncOpenAI(base_url=base_url, api_key=os.environ.get(api_key_env) or "sk-local")
+        self.client = AsyncOpenAI(base_url=base_url, api_key=read_secret(api_key_env) or "sk-local")
 
     def fit(self, train: list[tuple[str, Scenario]]) -> None:
         return None

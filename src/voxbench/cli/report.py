@@ -20,7 +20,7 @@ def add_parser(sub: Any) -> None:
     p.add_argument(
         "--link-audio",
         action="store_true",
-        help="symlink the wav files instead of copying them (smaller, not portable)",
+        help="symlink the wav files instead of copying them (smaller, not portable; `voxbench view` does not serve them)",
     )
     p.add_argument(
         "--markdown", action="store_true", help="print the Markdown summary instead of the terminal one"

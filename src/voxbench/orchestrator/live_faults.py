@@ -86,7 +86,9 @@ async def drop_socket(transport: Any) -> None:
     inp = transport.input() if transport is not None else None
     ws = getattr(inp, "_websocket", None)
     if ws is None:
-        raise ValueError(f"the socket_drop fault needs a WebSocket server transport, not {type(transport).__name__}")
+        raise ValueError(
+            f"the socket_drop fault needs a WebSocket server transport, not {type(transport).__name__}"
+        )
     await ws.close()
 
 

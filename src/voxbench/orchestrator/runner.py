@@ -36,6 +36,7 @@ from voxbench.orchestrator.jobs import ConversationSpec, expand, make_job
 from voxbench.orchestrator.layout import ConversationState, RunLayout, mark_record
 from voxbench.orchestrator.progress import NullProgress, ProgressSink, RunStats, ScoringProgress
 from voxbench.orchestrator.provenance import build_manifest
+from voxbench.orchestrator.secret_vars import remember_keys
 from voxbench.orchestrator.stages import StageWatch
 from voxbench.orchestrator.summary import build_summary, score_with_eval
 from voxbench.orchestrator.validate import Validator, make_validator
@@ -92,6 +93,7 @@ class Orchestrator:
         scoring: ScoringProgress | None = None,
     ):
         self.config = config
+        remember_keys(config.agent, config.simulator)  # masked in what this process writes
         self._backend = backend
         self._validator = validator
         self.progress = progress or NullProgress()

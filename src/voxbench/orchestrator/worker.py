@@ -17,6 +17,7 @@ import time
 from pathlib import Path
 
 from voxbench.orchestrator.jobs import ConversationFn, ConversationJob
+from voxbench.orchestrator.secret_vars import mask_uncaught, remember_keys
 from voxbench.records.stage import note_stage
 
 #: Short names for the conversation functions voxbench ships.
@@ -55,6 +56,7 @@ def _watch_parent(interval_s: float = 0.25) -> None:
 def run_job_file(path: Path) -> Path:
     """Load the job, run its conversation fn, and note how long the fn itself took."""
     job = ConversationJob.model_validate_json(path.read_text(encoding="utf-8"))
+    remember_keys(job.spec.agent, job.spec.simulator)
     if job.conversation_fn == "live":
         note_stage(job.output_dir, "importing the live stack (pipecat)")
     fn = resolve_conversation_fn(job.conversation_fn)
@@ -71,6 +73,7 @@ def main(argv: list[str] | None = None) -> int:
         print("usage: python -m voxbench.orchestrator.worker JOB.json", file=sys.stderr)
         return 2
     _watch_parent()
+    mask_uncaught()
     run_job_file(Path(args[0]))
     return 0
 

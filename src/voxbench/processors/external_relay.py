@@ -32,11 +32,13 @@ from voxbench.processors.clock import ConversationClock
 from voxbench.processors.control import TRANSFER_TOOL, CallControl
 from voxbench.processors.tool_frames import push_tool_call
 from voxbench.transports.config import ExternalAgentConfig
+from voxbench.transports.redact import redact_url, scrub
 from voxbench.transports.serializers import AudioOnlyProtobufSerializer, TwilioClientSerializer
 
 STREAM_SID = "MZvoxbenchexternal000000000000000"
 MAX_BUFFERED_CHUNKS = 250  # ~10 s of caller audio held while connecting
 TOOLS_PARAM = "voxbench_tools"  # query parameter / Twilio customParameter carrying the bridge URL
+SHOWN_PARAMS = frozenset({TOOLS_PARAM})  # the one query value logs may repeat (ours, not a secret)
 
 
 class ToolBridgeLike(Protocol):
@@ -176,13 +178,16 @@ class ExternalAgentRelay(FrameProcessor):
                 await asyncio.sleep(0.2)
         else:
             if not self._closing:
+                shown, why = redact_url(url, SHOWN_PARAMS), scrub(str(last), url, SHOWN_PARAMS)
                 await self.push_error(
-                    f"external agent at {url} not reachable within {self.cfg.connect_timeout_s:g}s: {last}",
+                    f"external agent at {shown} not reachable within {self.cfg.connect_timeout_s:g}s: {why}",
                     force_treat_as_permanent=True,
                 )
             return
         self._ws = ws
-        logger.info(f"connected to the external agent at {url} ({self.cfg.protocol})")
+        logger.info(
+            f"connected to the external agent at {redact_url(url, SHOWN_PARAMS)} ({self.cfg.protocol})"
+        )
         if isinstance(self.serializer, TwilioClientSerializer):
             for msg in self._twilio_start():
                 await ws.send(msg)

@@ -24,6 +24,7 @@ import pydantic_core
 
 from voxbench.records.events import Event, parse_event
 from voxbench.records.models import ConversationRecord, check_schema_version
+from voxbench.records.secrets import mask
 
 
 def loads_json(text: str) -> Any:
@@ -81,7 +82,8 @@ def atomic_write_json(path: str | Path, obj: Any) -> None:
     """JSON with sorted keys off (schema_version stays first), UTF-8, atomically."""
     if hasattr(obj, "model_dump"):
         obj = obj.model_dump(mode="json")
-    atomic_write_bytes(path, json.dumps(obj, indent=2, ensure_ascii=False, default=str).encode("utf-8"))
+    text = json.dumps(obj, indent=2, ensure_ascii=False, default=str)
+    atomic_write_bytes(path, mask(text).encode("utf-8"))  # no secret read by this process
 
 
 class EventWriter:
@@ -100,7 +102,7 @@ class EventWriter:
     def write(self, event: Event) -> None:
         self.events.append(event)
         if self._f is not None:
-            self._f.write(event.model_dump_json() + "\n")
+            self._f.write(mask(event.model_dump_json()) + "\n")
             self._f.flush()
 
     def close(self) -> None:
@@ -109,7 +111,8 @@ class EventWriter:
         self._f.close()
         self._f = None
         ordered = sorted(self.events, key=lambda e: e.t)
-        atomic_write_bytes(self.path, "".join(e.model_dump_json() + "\n" for e in ordered).encode("utf-8"))
+        lines = "".join(e.model_dump_json() + "\n" for e in ordered)
+        atomic_write_bytes(self.path, mask(lines).encode("utf-8"))
 
 
 @dataclass
@@ -234,9 +237,8 @@ def write_record(
     path.mkdir(parents=True, exist_ok=True)
     if events is not None:
         ordered = sorted(events, key=lambda e: e.t)
-        atomic_write_bytes(
-            path / "events.jsonl", "".join(e.model_dump_json() + "\n" for e in ordered).encode()
-        )
+        lines = "".join(e.model_dump_json() + "\n" for e in ordered)
+        atomic_write_bytes(path / "events.jsonl", mask(lines).encode())
     for name, obj in (("scenario.json", scenario), ("agent.json", agent)):
         if obj is not None:
             atomic_write_json(path / name, obj)

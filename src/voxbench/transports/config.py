@@ -5,7 +5,9 @@ from __future__ import annotations
 import os
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from voxbench.transports.loopback import require_loopback
 
 
 class WireConfig(BaseModel):
@@ -18,7 +20,9 @@ class WireConfig(BaseModel):
         description="pcm16: raw 16-bit PCM in protobuf frames; telephony: Twilio media-stream JSON, mu-law 8 kHz",
     )
     sample_rate: int = Field(default=16000, description="pipeline rate on both ends (Silero: 8k or 16k)")
-    host: str = "127.0.0.1"
+    host: str = Field(
+        default="127.0.0.1", description="loopback only: both ends of the wire are on this machine"
+    )
     connect_timeout_s: float = Field(default=10.0, gt=0)
     gap_fill: bool = True
     continuous_output: bool = True
@@ -30,6 +34,11 @@ class WireConfig(BaseModel):
         description="audio per websocket message (pipecat's audio_out_10ms_chunks x 10): speech can only start"
         " on a chunk boundary, so a chunk adds up to its length to when a voice starts being heard",
     )
+
+    @field_validator("host")
+    @classmethod
+    def _loopback(cls, v: str) -> str:
+        return require_loopback(v, "wire.host")
 
 
 class VADConfig(BaseModel):
@@ -58,12 +67,25 @@ class ExternalAgentConfig(BaseModel):
     )
     sample_rate: int = Field(16000, description="pcm16 rate on the agent's wire")
     tool_bridge: bool = True
-    tool_bridge_host: str = "127.0.0.1"
+    tool_bridge_host: str = Field("127.0.0.1", description="loopback unless tool_bridge_allow_remote")
+    tool_bridge_allow_remote: bool = Field(
+        False,
+        description="let the bridge listen on a non-loopback tool_bridge_host (an agent in a container or"
+        " on another machine); the bridge has no authentication and changes the scenario's database",
+    )
     tool_bridge_port: int = Field(0, ge=0, le=65535, description="0: a free port, announced in-band")
     connect_timeout_s: float = Field(10.0, gt=0, le=120)
     headers_env: dict[str, str] = Field(
         default_factory=dict, description="HTTP header -> variable holding its value (e.g. auth)"
     )
+
+    @model_validator(mode="after")
+    def _bridge_on_loopback(self) -> ExternalAgentConfig:
+        if not self.tool_bridge_allow_remote:
+            require_loopback(
+                self.tool_bridge_host, "external.tool_bridge_host", "external.tool_bridge_allow_remote"
+            )
+        return self
 
     def resolved_url(self) -> str:
         if self.url_env and os.environ.get(self.url_env):

@@ -60,6 +60,7 @@ class Bot:
     worker: PipelineWorker
     task: asyncio.Task[None]
     bridge_urls: list[str] = field(default_factory=list)
+    connects: list[tuple[str, dict[str, str]]] = field(default_factory=list)  # (path, headers) of each
 
     async def stop(self) -> None:
         if not self.task.done():
@@ -98,6 +99,7 @@ async def start_bot(call: CallScenario, protocol: str) -> Bot:
     )
     tts = FakeTTS(f0=120.0)
     urls: list[str] = []
+    connects: list[tuple[str, dict[str, str]]] = []
     register_bridge_tools(llm, lambda: urls[-1] if urls else None, call.agent.tool_names())
     context = LLMContext(tools=tools_schema(call.agent))
     vad = VADConfig(engine="energy", start_secs=0.1, stop_secs=0.25)
@@ -121,6 +123,7 @@ async def start_bot(call: CallScenario, protocol: str) -> Bot:
 
     @transport.event_handler("on_client_connected")
     async def _connected(_t: Any, ws: Any) -> None:
+        connects.append((ws.request.path, dict(ws.request.headers.raw_items())))
         query = parse_qs(urlsplit(ws.request.path).query)
         url = (query.get(TOOLS_PARAM) or [None])[0] or ws.request.headers.get("X-Voxbench-Tools")
         if url:
@@ -137,7 +140,7 @@ async def start_bot(call: CallScenario, protocol: str) -> Bot:
     await runner.add_workers(worker)
     task = asyncio.create_task(runner.run())
     await asyncio.wait_for(ready.wait(), timeout=30)
-    return Bot(port, stt, llm, tts, worker, task, urls)
+    return Bot(port, stt, llm, tts, worker, task, urls, connects)
 
 
 async def _external_call(call: CallScenario, out: Path, protocol: str) -> tuple[Bot, Any, Any]:

@@ -28,6 +28,7 @@ from typing import Any
 
 from voxbench.eval.judges.base import JudgeReply
 from voxbench.eval.judges.prompts import response_schema
+from voxbench.records.secrets import mask, read_secret
 
 
 @dataclass
@@ -60,7 +61,7 @@ class OpenAIJudge:
         return response_schema(system) if self.json_schema else None
 
     def _key(self) -> str | None:
-        return os.environ.get(self.api_key_env) or os.environ.get("OPENAI_API_KEY")
+        return read_secret(self.api_key_env) or read_secret("OPENAI_API_KEY")
 
     def cache_key(self, system: str, user: str, audio_wav: bytes | None) -> str:
         h = hashlib.sha256()
@@ -135,7 +136,8 @@ class OpenAIJudge:
             except urllib.error.HTTPError as exc:
                 with exc:  # close the response socket either way
                     if exc.code not in (408, 409, 429) and exc.code < 500:
-                        raise RuntimeError(f"judge HTTP {exc.code}: {exc.read()[:300]!r}") from exc
+                        said = mask(repr(exc.read()[:300]))  # some providers repeat the key they refuse
+                        raise RuntimeError(f"judge HTTP {exc.code}: {said}") from exc
                 last = exc
             except (urllib.error.URLError, TimeoutError, ConnectionError) as exc:
                 last = exc

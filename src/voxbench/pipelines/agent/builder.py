@@ -9,7 +9,6 @@ cascade for plain :class:`AgentServices`, otherwise the bundle's own ``build_pip
 
 from __future__ import annotations
 
-import os
 from typing import Any, Protocol
 
 from pipecat.transports.base_transport import BaseTransport
@@ -28,6 +27,7 @@ from voxbench.pipelines.services.cloud import (
     make_realtime_llm,
 )
 from voxbench.records import AgentInfo
+from voxbench.records.secrets import read_secret
 
 
 class AgentBundle(Protocol):
@@ -109,5 +109,5 @@ def build_agent_services(
     from voxbench.pipelines.agent.external import ExternalAgentServices
 
     assert profile.external is not None
-    headers = {h: os.environ.get(env, "") for h, env in profile.external.headers_env.items()}
+    headers = {h: read_secret(env) or "" for h, env in profile.external.headers_env.items()}
     return ExternalAgentServices(external=profile.external, headers=headers, info=info)

@@ -27,7 +27,7 @@ from typing import Any
 
 from aiohttp import web
 from loguru import logger
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from voxbench.pipelines.human.talk import TalkCall
 from voxbench.records import (
@@ -40,6 +40,7 @@ from voxbench.records import (
     Transcript,
     TTSText,
 )
+from voxbench.transports.loopback import require_loopback
 
 STATIC_FILES = {"talk.js": "text/javascript", "talk.css": "text/css", "index.html": "text/html"}
 OnRated = Callable[[Path, ConversationRecord], Awaitable[dict[str, Any]] | dict[str, Any]]
@@ -250,6 +251,11 @@ class TalkPageOptions(BaseModel):
     raw_mic: bool = False
     offer_timeout_s: float | None = Field(default=None, gt=0, description="None: wait for a caller forever")
     rating_timeout_s: float | None = Field(default=900.0, gt=0, description="after the call; None: forever")
+
+    @field_validator("host")
+    @classmethod
+    def _loopback(cls, v: str) -> str:
+        return require_loopback(v, "talk page host")
 
 
 async def serve_talk(

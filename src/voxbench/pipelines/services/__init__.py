@@ -8,10 +8,11 @@ imports neither pipecat nor any model runtime.
 
 from __future__ import annotations
 
-import os
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from voxbench.records.secrets import read_secret
 
 if TYPE_CHECKING:
     from voxbench.pipelines.services.llm import ChatSettings, LocalLLMServer
@@ -185,7 +186,7 @@ class LLMConfig(_Config):
     def api_key(self) -> str | None:
         if self.api_key_env is None:
             return None
-        key = os.environ.get(self.api_key_env)
+        key = read_secret(self.api_key_env)
         if not key:
             raise ValueError(f"environment variable {self.api_key_env} is not set")
         return key

@@ -13,12 +13,13 @@ for the preflight that checks them before a call).
 
 from __future__ import annotations
 
-import os
 import uuid
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
+
+from voxbench.records.secrets import read_secret
 
 
 @dataclass(frozen=True)
@@ -66,7 +67,7 @@ class _Keyed(_Config):
 
     def api_key(self) -> str:
         env = self.key_env()
-        key = os.environ.get(env) if env else None
+        key = read_secret(env) if env else None
         if not key:
             raise ValueError(f"environment variable {env} is not set ({self.vendor()})")
         return key

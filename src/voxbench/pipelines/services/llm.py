@@ -106,7 +106,7 @@ class ChatSettings:
 
     base_url: str | None
     model: str
-    api_key: str | None = None
+    api_key: str | None = field(default=None, repr=False)  # a secret: never in a log line
     system_instruction: str | None = None  # pipecat's system prompt (preferred over a system message)
     temperature: float | None = None
     max_tokens: int | None = None
