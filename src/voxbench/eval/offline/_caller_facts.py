@@ -184,7 +184,7 @@ def asked_field(question: str, fields: dict[str, Any]) -> str | None:
 
 def holds(text: str, value: str) -> bool:
     """The line states `value` (written or spoken: "EMP204817" in "E M P two zero four ...")."""
-    if value.lower() in text.lower():
+    if re.search(rf"(?<!\w){re.escape(value.strip())}(?!\w)", text, re.I):
         return True
     keys = text_keys(value)
     return bool(keys) and keys <= text_keys(text)
