@@ -15,7 +15,7 @@ import re
 from typing import Any
 
 from voxbench.eval.context import ConversationContext, strip_tags
-from voxbench.eval.offline._caller_end import caller_turns, ev
+from voxbench.eval.offline._caller_end import caller_turns, closing_question, ev
 from voxbench.eval.offline._values import Value, code_supported, data_keys, spoken_values, text_keys
 
 _NAME_SAID = re.compile(r"\b(?:last name|surname|my name)\s+is\s+([A-Z][A-Za-z'\-]+)")
@@ -190,17 +190,33 @@ def holds(text: str, value: str) -> bool:
     return bool(keys) and keys <= text_keys(text)
 
 
+def _unsaid_field(question: str, fields: dict[str, Any], said: list[str]) -> str | None:
+    """The fact a question asks for when it names none distinctly: the one fact, not yet said
+    in the call by either side, whose field name shares a word with the question ("What date
+    would you like?" for `date_constraint_earliest_departure`; "Could I get your ID?" for
+    `employee_id`). None when no such fact, or more than one, fits."""
+    words = set(re.findall(r"[a-z0-9]+", question.lower()))
+    fits = [
+        name for name, value in fields.items()
+        if isinstance(value, str | int | float) and not isinstance(value, bool) and len(str(value)) >= 3
+        and field_words(name) & words and not any(holds(x, str(value)) for x in said)
+    ]  # fmt: skip
+    return fits[0] if len(fits) == 1 else None
+
+
 def missing_information(ctx: ConversationContext) -> list[dict[str, Any]]:
     fields = ctx.user_goal.get("information_required") or {}
     if not isinstance(fields, dict) or not fields:
         return []
     agent = {t: strip_tags(x) for t, x in ctx.intended_assistant_turns.items() if x.strip()}
+    callers = caller_turns(ctx)
     out: list[dict[str, Any]] = []
-    for turn, text in caller_turns(ctx).items():
+    for turn, text in callers.items():
         asked = max((t for t in agent if t < turn), default=None)
         if asked is None or "?" not in agent[asked] or not _WITHHOLDS.search(text):
             continue
-        name = asked_field(agent[asked], fields)
+        said = [x for t, x in (*agent.items(), *callers.items()) if t < turn]
+        name = asked_field(agent[asked], fields) or _unsaid_field(closing_question(agent[asked]), fields, said)
         if name is None or holds(text, str(fields[name])):
             continue
         out.append(
