@@ -213,10 +213,16 @@ def wrong_language(conv: RefConversation, rng: random.Random) -> Injected | None
 
 def line_not_said(conv: RefConversation, rng: random.Random) -> Injected | None:
     """The caller meant its line but its recording does not carry it: silent, or the line's
-    facts (or, without facts, its second half) missing from what was said."""
-    i = rng.choice(conv.lines("user"))
+    facts (or, without facts, its second half) missing from what was said. The call's last
+    caller line is never the silent one: a last line not spoken is the call ending before it,
+    which the caller is not blamed for."""
+    lines = conv.lines("user")
+    i = rng.choice(lines)
     text = _line(conv, i).text
-    if rng.random() < 0.4 or len(text.split()) < 4:
+    silent = rng.random() < 0.4 or len(text.split()) < 4
+    if silent and i == lines[-1] and len(lines) > 1:
+        i = rng.choice(lines[:-1])
+    if silent:
         return _edit(conv, i, replace(_line(conv, i), spoken=""), "line not spoken at all")
     words = text.split()
     facts = [f for f in _facts(conv) if f.lower() in text.lower()]

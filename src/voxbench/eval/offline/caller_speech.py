@@ -62,6 +62,23 @@ _MONTHS = ("january", "february", "march", "april", "may", "june", "july", "augu
            "october", "november", "december")  # fmt: skip
 
 
+def _unsaid_sentences(meant: str, said: str) -> list[str]:
+    """Sentences of the meant line none of whose words the recording carries, the two aligned
+    in order (a turn can hold several caller lines: a short one never spoken, "Yes.", is
+    swamped by the rest in the turn's overall match, but is still a line not said)."""
+    spans, words = [], []
+    for sentence in re.split(r"(?<=[.!?])\s+", strip_tags(meant).strip()):
+        w = _words(sentence)
+        if w:
+            spans.append((sentence, len(words), len(words) + len(w)))
+            words += w
+    heard = _words(said)
+    matched = set()
+    for b in SequenceMatcher(None, words, heard, autojunk=False).get_matching_blocks():
+        matched.update(range(b.a, b.a + b.size))
+    return [s for s, lo, hi in spans if not matched & set(range(lo, hi))]
+
+
 def rate_turn(meant: str, said: str) -> tuple[int, dict[str, Any]]:
     """(rating, what differed) for one caller turn."""
     if not said.strip():
@@ -74,6 +91,9 @@ def rate_turn(meant: str, said: str) -> tuple[int, dict[str, Any]]:
     same = sum(m.size for m in SequenceMatcher(None, a, b, autojunk=False).get_matching_blocks())
     match = same / max(len(a), len(b), 1)  # the share of the line said, penalising additions too
     info: dict[str, Any] = {"match": round(match, 3)}
+    unsaid = _unsaid_sentences(meant, said)
+    if unsaid:
+        missing.append(f"the sentence {unsaid[0]!r}")
     if missing:
         info["missing"] = ", ".join(missing)
     if missing or match < MINOR:
