@@ -26,7 +26,7 @@ from difflib import SequenceMatcher
 from typing import Any
 
 from voxbench.eval.context import ConversationContext, strip_tags
-from voxbench.eval.offline._trace import response_failed
+from voxbench.eval.offline._trace import infer_tool_kind, response_failed, tool_kinds
 
 END_BY_CALLER = frozenset({"end_call", "goodbye", "user_hangup", "caller_hangup", "hangup", "user_ended"})
 SILENT_AGENT_S = 10.0
@@ -91,14 +91,20 @@ def caller_turns(ctx: ConversationContext) -> dict[int, str]:
 
 def _db_unresolved(ctx: ConversationContext) -> bool | None:
     """Whether the task database is not yet as expected; None when the database cannot tell:
-    not recorded, or a task that expects no change (the starting database already matches, so
-    a caller leaving at any point "resolves" it)."""
+    not recorded, or no write tool of the agent's ran. A database already as expected without
+    a write is a task whose outcome is no change (or only an authentication record): a caller
+    leaving at any point would "resolve" it."""
     if ctx.expected_db is None or ctx.final_db is None:
+        return None
+    kinds = tool_kinds(ctx.agent_tools)
+    if not any(
+        (kinds.get(c.name) or infer_tool_kind(c.name)) == "write"
+        and not (c.response and response_failed(c.response))
+        for c in ctx.tool_calls
+    ):
         return None
     from voxbench.scenarios.task_completion import check_task_completion
 
-    if ctx.initial_db is not None and check_task_completion(ctx.expected_db, ctx.initial_db).success:
-        return None
     return not check_task_completion(ctx.expected_db, ctx.final_db).success
 
 
