@@ -51,3 +51,38 @@ def test_sympathy_is_not_a_stall_and_a_date_said_in_parts_is_not_invented() -> N
               U("My flight on twenty twenty-six dash zero four dash two two, code Z K three F F W."),
               A("Sorry to hear about the trouble. What is the passenger's last name?"), U("Never mind, bye.")]  # fmt: skip
     assert _rate(events) == ["premature_ending"]
+
+
+def test_a_further_request_whose_action_and_object_the_goal_never_pairs() -> None:
+    """Each word is familiar ("change" from the task, "phone number" from a verification
+    question), the request is not: the goal never pairs them."""
+    goal = {**GOAL, "high_level_user_goal": "Change your flight ZK3FFW to an earlier date.",
+            "information_required": {**GOAL["information_required"], "Phone number": "555-0134"}}  # fmt: skip
+    events = [A("Hi, how can I help?"), U("I want to change my flight."),
+              A("Sure. What is your confirmation number and the phone number on file?"),
+              U("Z K three F F W, and five five five zero one three four. While I have you, can you also "
+                "change the phone number you have on file to my work line?"),
+              A("Done. Anything else?"), U("No, bye.")]  # fmt: skip
+    ctx = context(events, user_goal=goal, conversation_ended_reason="end_call", simulator_ended_call=True)
+    assert user_behavioral_fidelity_offline(ctx).details["detected"] == ["extra_modifications"]
+
+
+def test_withheld_fact_named_by_its_kind() -> None:
+    """The question names no field distinctly ("what date?"); the one fact not yet said whose
+    field shares a word with it is the one asked for."""
+    goal = {**GOAL, "information_required": {"Booking confirmation number": "ZK3FFW",
+                                             "date_constraint_earliest_departure": "2026-12-26"}}  # fmt: skip
+    events = [*lookup(), U("No, I want to move it instead."), A("Sure. What date would you like to travel?"),
+              U("Hmm, I'm not sure."), A("No problem, thank you for calling."), U("Bye.")]  # fmt: skip
+    ctx = context(events, user_goal=goal, conversation_ended_reason="end_call", simulator_ended_call=True)
+    assert user_behavioral_fidelity_offline(ctx).details["detected"] == ["missing_information"]
+
+
+def test_a_refusal_followed_by_the_agents_next_step_is_still_progressing() -> None:
+    events = [*lookup(), U("No, I'd rather move it to tomorrow, free of charge."),
+              A("I can't waive the change fee for a voluntary change. Shall I look at tomorrow's flights "
+                "with the seventy-five dollar fee?"),
+              U("Forget it, I don't have time for this right now. Bye.")]  # fmt: skip
+    assert _rate(events) == ["premature_ending"]
+    events[-2] = A("I can't waive the change fee for a voluntary change, sorry.")
+    assert _rate(events) == []

@@ -47,6 +47,10 @@ STOP_WORDS = _words(
     "sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred "
     "thousand dash dot point"
 )
+INQUIRIES = _words("confirm check verify tell explain ask see look repeat clarify mean")
+"""Actions that ask about something rather than change it: "can you also confirm the refund
+goes to my card?" is a question on the task, not a further modification; such a request is
+read by its words only, not by its head."""
 _SUFFIXES = ("ations", "ation", "ments", "ment", "ings", "ing", "ies", "ied", "ed", "es", "s", "ly")
 HEAD = 2
 """Content words that make a request's head (its action and object)."""
@@ -103,7 +107,12 @@ def extra_requests(ctx: ConversationContext) -> list[dict[str, Any]]:
             words = content(m.group("rest"))
             new = [w for w in words if w not in words_now]
             head = words[:HEAD]
-            new_head = len(words) > HEAD and len(set(head)) == HEAD and frozenset(head) not in pairs_now
+            new_head = (
+                len(words) > HEAD
+                and len(set(head)) == HEAD
+                and head[0] not in {stem(w) for w in INQUIRIES}
+                and frozenset(head) not in pairs_now
+            )
             if len(words) >= 2 and (len(new) * 2 > len(words) or new_head):
                 why = ", ".join(new[:4]) if len(new) * 2 > len(words) else f"{' '.join(head)} together"
                 out.append(ev(t, m.group(0)[:160], f"caller asked for something outside its goal ({why})"))
