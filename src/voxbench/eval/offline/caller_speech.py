@@ -66,14 +66,15 @@ def _unsaid_sentences(meant: str, said: str) -> list[str]:
     """Sentences of the meant line none of whose words the recording carries, the two aligned
     in order (a turn can hold several caller lines: a short one never spoken, "Yes.", is
     swamped by the rest in the turn's overall match, but is still a line not said)."""
-    spans, words = [], []
+    spans: list[tuple[str, int, int]] = []
+    words: list[str] = []
     for sentence in re.split(r"(?<=[.!?])\s+", strip_tags(meant).strip()):
         w = _words(sentence)
         if w:
             spans.append((sentence, len(words), len(words) + len(w)))
             words += w
     heard = _words(said)
-    matched = set()
+    matched: set[int] = set()
     for b in SequenceMatcher(None, words, heard, autojunk=False).get_matching_blocks():
         matched.update(range(b.a, b.a + b.size))
     return [s for s, lo, hi in spans if not matched & set(range(lo, hi))]
