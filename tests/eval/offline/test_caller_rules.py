@@ -86,3 +86,19 @@ def test_a_refusal_followed_by_the_agents_next_step_is_still_progressing() -> No
     assert _rate(events) == ["premature_ending"]
     events[-2] = A("I can't waive the change fee for a voluntary change, sorry.")
     assert _rate(events) == []
+
+
+def test_a_compound_ordinal_date_and_an_abbreviation_before_i_are_not_invented() -> None:
+    """"September twenty ninth" is the 29th (the normaliser reads "twenty" and leaves
+    "ninth"); "the N P I I want" is the abbreviation NPI and the pronoun, not a code NPII."""
+    from voxbench.eval.offline._values import spoken_values
+
+    assert "d:0929" in {v.key for v in spoken_values("September twenty ninth, twenty twenty six.")}
+    goal = {**GOAL, "information_required": {**GOAL["information_required"], "npi": "3225231724",
+                                             "preferred_date": "2026-09-29"}}  # fmt: skip
+    events = [A("Hi, how can I help?"), U("I want to move my N P I review."),
+              A("Sure. What date would you prefer?"), U("September twenty ninth, twenty twenty six."),
+              A("That is booked. Is that the N P I on file?"), U("Yes, that's the N P I I want to use."),
+              A("Done. Anything else?"), U("No, bye.")]  # fmt: skip
+    ctx = context(events, user_goal=goal, conversation_ended_reason="end_call", simulator_ended_call=True)
+    assert user_behavioral_fidelity_offline(ctx).details["detected"] == []

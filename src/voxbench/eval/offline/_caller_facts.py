@@ -107,6 +107,22 @@ def _neighbour_days(mmdd: str) -> list[str]:
     return [f"d:{(day + dt.timedelta(days=k)):%m%d}" for k in (-1, 1)]
 
 
+ONE_LETTER_WORDS = ("i", "a")
+"""Words of one letter a spelled run of capitals swallows: "the N P I I want" reads N P I I."""
+
+
+def _letter_words(body: str) -> set[str]:
+    """A run of spelled letters as the words it may be: itself, or without a one-letter word
+    at either end."""
+    out = {body}
+    for w in ONE_LETTER_WORDS:
+        if body.endswith(w) and len(body) > 3:
+            out.add(body[:-1])
+        if body.startswith(w) and len(body) > 3:
+            out.add(body[1:])
+    return out
+
+
 def invented_information(ctx: ConversationContext) -> list[dict[str, Any]]:
     goal_keys, goal_text = _goal_keys(ctx.user_goal)
     placeholders = "<last_name>" in goal_text or "<first_name>" in goal_text
@@ -120,7 +136,7 @@ def invented_information(ctx: ConversationContext) -> list[dict[str, Any]]:
                 mixed = any(c.isdigit() for c in body) and any(c.isalpha() for c in body)
                 if not (4 <= len(body) <= 12) or not (mixed or v.spelled):
                     continue
-                if body.isalpha() and (body in goal_text or body in agent_text):
+                if body.isalpha() and any(w in goal_text or w in agent_text for w in _letter_words(body)):
                     continue  # a spelled word ("T R A I N") its facts contain
             if not _value_supported(v, known, text, f"{goal_text} {agent_text}"):
                 out.append(
