@@ -8,7 +8,7 @@ word stems (`stem`: "assignment" / "assigned" / "assign" alike, "complaint" apar
 * its content words are mostly absent from the goal and from what the agent said before;
 * or its *head* (the request's first two content words: the action and its object, "change
   phone", "file complaint") never occur together in one clause of the goal (one string of its
-  instructions; its facts as one clause) or in one sentence the agent said before. A request's
+  instructions, or one fact with its field name) or in one sentence the agent said before. A request's
   words can each be familiar ("phone" from a verification question, "change" from the task)
   while the request is not: a goal that asks to add a bag and verifies by phone number does
   not ask to change the phone number.
@@ -73,11 +73,16 @@ def content(text: str) -> list[str]:
 
 
 def _clauses(obj: Any) -> list[list[str]]:
-    """The goal's clauses as stem lists: each instruction string, and its facts as one."""
+    """The goal's clauses as stem lists: each instruction string, and each fact (its field
+    name with its value)."""
     if isinstance(obj, dict):
         info = obj.get("information_required")
         rest = [_clauses(v) for k, v in obj.items() if k != "information_required"]
-        facts = [content(json.dumps(info, ensure_ascii=False))] if info else []
+        facts = (
+            [content(f"{k} {json.dumps(v, ensure_ascii=False)}") for k, v in info.items()]
+            if isinstance(info, dict)
+            else []
+        )
         return [*facts, *(c for r in rest for c in r)]
     if isinstance(obj, list):
         return [c for v in obj for c in _clauses(v)]
