@@ -102,7 +102,7 @@ def rate_turn(meant: str, said: str) -> tuple[int, dict[str, Any]]:
     return (3 if match >= FAITHFUL else 2), info
 
 
-@offline_method(NAME, method="post-call-stt-rules", version="0.1")
+@offline_method(NAME, method="post-call-stt-rules", version="0.2")
 def user_speech_fidelity_offline(ctx: ConversationContext) -> MetricResult:
     """Each caller turn's intended text against the post-call transcript of its recording."""
     heard: dict[int, str] = ctx.extra.get(HEARD_KEY) or {}
