@@ -38,6 +38,8 @@ def test_request_outside_the_goal() -> None:
     assert _rate(events) == ["extra_modifications"]
     events[5] = U("Yes. Can you also confirm the refund goes to my card?")
     assert _rate(events) == []
+    events[5] = U("Yes. Could you also send me the cancellation confirmation by email?")
+    assert _rate(events) == []
 
 
 def test_one_line_in_another_language() -> None:

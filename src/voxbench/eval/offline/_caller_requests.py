@@ -47,10 +47,10 @@ STOP_WORDS = _words(
     "sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred "
     "thousand dash dot point"
 )
-INQUIRIES = _words("confirm check verify tell explain ask see look repeat clarify mean")
-"""Actions that ask about something rather than change it: "can you also confirm the refund
-goes to my card?" is a question on the task, not a further modification; such a request is
-read by its words only, not by its head."""
+INQUIRIES = _words("confirm check verify tell explain ask see look repeat clarify mean send email text read spell")
+"""Actions that ask about the task or for its information rather than change anything: "can
+you also confirm the refund goes to my card?", "could you also send me the confirmation?" are
+not further modifications; such a request is read by its words only, not by its head."""
 _SUFFIXES = ("ations", "ation", "ments", "ment", "ings", "ing", "ies", "ied", "ed", "es", "s", "ly")
 HEAD = 2
 """Content words that make a request's head (its action and object)."""
