@@ -104,3 +104,20 @@ def test_a_compound_ordinal_date_and_an_abbreviation_before_i_are_not_invented()
               A("Done. Anything else?"), U("No, bye.")]  # fmt: skip
     ctx = context(events, user_goal=goal, conversation_ended_reason="end_call", simulator_ended_call=True)
     assert user_behavioral_fidelity_offline(ctx).details["detected"] == []
+
+
+def test_a_fact_said_in_parts_is_said_and_an_option_read_out_is_still_held() -> None:
+    """The birth date given digit by digit is said, so "what date would you prefer?" asks for
+    the preferred date; the agent reading out "ten AM" as an option does not give the caller's
+    preferred time away."""
+    goal = {**GOAL, "information_required": {"date_of_birth": "1998-11-22", "preferred_date": "2026-06-15",
+                                             "preferred_time": "10:00 AM"}}  # fmt: skip
+    events = [A("Hi, how can I help?"), U("My date of birth is one nine nine eight, one one, two two."),
+              A("Thanks, you're verified. What date would you prefer for your appointment?"),
+              U("Sorry, I don't know it."), A("No problem, thank you for calling."), U("Bye.")]  # fmt: skip
+    ctx = context(events, user_goal=goal, conversation_ended_reason="end_call", simulator_ended_call=True)
+    assert user_behavioral_fidelity_offline(ctx).details["detected"] == ["missing_information"]
+    events[2:4] = [A("I have ten AM, eleven AM and two PM on June fifteenth. Which time would you like?"),
+                   U("I can't remember it, sorry.")]  # fmt: skip
+    ctx = context(events, user_goal=goal, conversation_ended_reason="end_call", simulator_ended_call=True)
+    assert user_behavioral_fidelity_offline(ctx).details["detected"] == ["missing_information"]

@@ -203,15 +203,21 @@ def holds(text: str, value: str) -> bool:
     if re.search(rf"(?<!\w){re.escape(value.strip())}(?!\w)", text, re.I):
         return True
     keys = text_keys(value)
-    return bool(keys) and keys <= text_keys(text)
+    if keys and keys <= text_keys(text):
+        return True
+    digits = re.sub(r"\D", "", value)  # a date or number said digit by digit, in parts
+    return len(digits) >= 6 and digits in "".join(
+        re.findall(r"\d", " ".join(str(v.key[2:]) for v in spoken_values(text) if v.kind in "nc"))
+    )
 
 
 def _unsaid_field(question: str, fields: dict[str, Any], said: list[str]) -> str | None:
     """The fact a question asks for when it names none distinctly: the one fact, not yet said
-    in the call by either side, whose field name shares a word with the question ("What date
+    by the caller, whose field name shares a word with the question ("What date
     would you like?" for `date_constraint_earliest_departure`; "Could I get your ID?" for
     `employee_id`). None when no such fact, or more than one, fits."""
     words = set(re.findall(r"[a-z0-9]+", question.lower()))
+    words |= {w[:-1] for w in words if w.endswith("s") and not w.endswith("ss")}  # "what dates ...?"
     fits = [
         name for name, value in fields.items()
         if isinstance(value, str | int | float) and not isinstance(value, bool) and len(str(value)) >= 3
@@ -231,7 +237,7 @@ def missing_information(ctx: ConversationContext) -> list[dict[str, Any]]:
         asked = max((t for t in agent if t < turn), default=None)
         if asked is None or "?" not in agent[asked] or not _WITHHOLDS.search(text):
             continue
-        said = [x for t, x in (*agent.items(), *callers.items()) if t < turn]
+        said = [x for t, x in callers.items() if t < turn]  # an option the agent read out is still held
         name = asked_field(agent[asked], fields) or _unsaid_field(closing_question(agent[asked]), fields, said)
         if name is None or holds(text, str(fields[name])):
             continue
