@@ -73,3 +73,23 @@ def test_calibrate_gate_command(tmp_path: Path, airline_set: Path) -> None:
         "user_behavioral_fidelity", "conversation_valid_end", "user_speech_fidelity", "gate",
     }  # fmt: skip
     assert "early_hangup" in data["figures"]["airline"]["gate"]["caller_recall_by_kind"]
+
+
+def test_a_reference_whose_caller_is_transferred_against_its_goal_is_not_clean() -> None:
+    """A reference that ends transferred to a person while the goal forbids escalation carries
+    a caller fault: the scenario gives no records (its "clean" label would be wrong)."""
+    import dataclasses
+
+    from voxbench.eval.gateset.conversation import from_scenario
+    from voxbench.eval.gateset.faults import reference_fault
+    from voxbench.scenarios.loader import load_dataset
+
+    dd = load_dataset(None, ["airline"]).domains["airline"]
+    ref = from_scenario(dd, "bb.1")
+    assert ref is not None and reference_fault(ref) is None
+    forbids = {"decision_tree": {"escalation_behavior": "Do not ask to speak to a supervisor or live agent."}}
+    assert reference_fault(dataclasses.replace(ref, goal=forbids)) is None  # it did not end transferred
+    transferred = dataclasses.replace(ref, goal=forbids, end_reason="transfer")
+    assert reference_fault(transferred) == "reference_caller_transferred_against_goal"
+    allows = {"decision_tree": {"escalation_behavior": "Ask for a live agent if the fee is not waived."}}
+    assert reference_fault(dataclasses.replace(ref, goal=allows, end_reason="transfer")) is None

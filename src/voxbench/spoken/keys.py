@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from voxbench.spoken.codes import canon_code
-from voxbench.spoken.words import DIGIT, LETTER_WORD, MONTHS, NATO, NUMBER_WORDS, TEENS_TENS
+from voxbench.spoken.words import DIGIT, LETTER_WORD, MONTHS, NATO, NUMBER_WORDS, ORDINALS, TEENS_TENS
 
 _CLAUSE = re.compile(r"(?<!\d)[.,;:!?](?!\d)|[,;!?—–()\"]|\n")
 ORDINAL = re.compile(r"^(\d+)(st|nd|rd|th)$")
@@ -201,6 +201,12 @@ def _scan_clause(toks: Sequence[str]) -> Iterator[Value]:
         in_code = t in NATO and i + 2 < len(toks) and toks[i + 2] in NATO
         if t in MONTHS and i + 1 < len(toks) and not in_code:
             d = ORDINAL.match(toks[i + 1]) or (re.match(r"^(\d{1,2})$", toks[i + 1]))
+            # a compound ordinal the normaliser read in halves ("twenty ninth" -> "20 ninth")
+            unit = ORDINALS.get(toks[i + 2], 10) if d and i + 2 < len(toks) and toks[i + 1] in ("20", "30") else 10
+            if d and unit < 10 and int(d.group(1)) + unit <= 31:
+                yield Value(f"d:{MONTHS[t]:02d}{int(d.group(1)) + unit:02d}", " ".join(toks[i : i + 3]))
+                i += 3
+                continue
             if d and 1 <= int(d.group(1)) <= 31:
                 yield Value(f"d:{MONTHS[t]:02d}{int(d.group(1)):02d}", f"{t} {toks[i + 1]}")
                 i += 2

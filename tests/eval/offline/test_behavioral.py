@@ -126,3 +126,15 @@ def test_leaving_an_agent_that_asks_again_for_what_the_caller_lacks_is_not_prema
     assert user_behavioral_fidelity_offline(_ctx(events)).score == 1.0
     events[3] = U("It's on June the fifth.")  # it gave the value: one re-ask is a fair retry
     assert user_behavioral_fidelity_offline(_ctx(events)).details["detected"] == ["premature_ending"]
+
+
+def test_a_database_as_expected_without_any_write_does_not_resolve_the_task() -> None:
+    """The expected outcome is reached by reads alone (an authentication record, or no change):
+    the caller leaving mid-question is still premature."""
+    events = [*lookup(), U("Yes, but first tell me the refund timeline."),
+              A("Sure. Which card should the refund go back to, the Visa or the Mastercard?"),
+              U("Actually, never mind. I have to go. Bye.")]  # fmt: skip
+    db = {"reservations": {"ZK3FFW": {"status": "confirmed"}}}
+    ctx = context(events, user_goal=GOAL, conversation_ended_reason="end_call", simulator_ended_call=True,
+                  expected_db=db, initial_db=db, final_db=db)  # fmt: skip
+    assert user_behavioral_fidelity_offline(ctx).details["detected"] == ["premature_ending"]

@@ -38,6 +38,8 @@ def test_request_outside_the_goal() -> None:
     assert _rate(events) == ["extra_modifications"]
     events[5] = U("Yes. Can you also confirm the refund goes to my card?")
     assert _rate(events) == []
+    events[5] = U("Yes. Could you also send me the cancellation confirmation by email?")
+    assert _rate(events) == []
 
 
 def test_one_line_in_another_language() -> None:
@@ -51,3 +53,71 @@ def test_sympathy_is_not_a_stall_and_a_date_said_in_parts_is_not_invented() -> N
               U("My flight on twenty twenty-six dash zero four dash two two, code Z K three F F W."),
               A("Sorry to hear about the trouble. What is the passenger's last name?"), U("Never mind, bye.")]  # fmt: skip
     assert _rate(events) == ["premature_ending"]
+
+
+def test_a_further_request_whose_action_and_object_the_goal_never_pairs() -> None:
+    """Each word is familiar ("change" from the task, "phone number" from a verification
+    question), the request is not: the goal never pairs them."""
+    goal = {**GOAL, "high_level_user_goal": "Change your flight ZK3FFW to an earlier date.",
+            "information_required": {**GOAL["information_required"], "Phone number": "555-0134"}}  # fmt: skip
+    events = [A("Hi, how can I help?"), U("I want to change my flight."),
+              A("Sure. What is your confirmation number and the phone number on file?"),
+              U("Z K three F F W, and five five five zero one three four. While I have you, can you also "
+                "change the phone number you have on file to my work line?"),
+              A("Done. Anything else?"), U("No, bye.")]  # fmt: skip
+    ctx = context(events, user_goal=goal, conversation_ended_reason="end_call", simulator_ended_call=True)
+    assert user_behavioral_fidelity_offline(ctx).details["detected"] == ["extra_modifications"]
+
+
+def test_withheld_fact_named_by_its_kind() -> None:
+    """The question names no field distinctly ("what date?"); the one fact not yet said whose
+    field shares a word with it is the one asked for."""
+    goal = {**GOAL, "information_required": {"Booking confirmation number": "ZK3FFW",
+                                             "date_constraint_earliest_departure": "2026-12-26"}}  # fmt: skip
+    events = [*lookup(), U("No, I want to move it instead."), A("Sure. What date would you like to travel?"),
+              U("Hmm, I'm not sure."), A("No problem, thank you for calling."), U("Bye.")]  # fmt: skip
+    ctx = context(events, user_goal=goal, conversation_ended_reason="end_call", simulator_ended_call=True)
+    assert user_behavioral_fidelity_offline(ctx).details["detected"] == ["missing_information"]
+
+
+def test_a_refusal_followed_by_the_agents_next_step_is_still_progressing() -> None:
+    events = [*lookup(), U("No, I'd rather move it to tomorrow, free of charge."),
+              A("I can't waive the change fee for a voluntary change. Shall I look at tomorrow's flights "
+                "with the seventy-five dollar fee?"),
+              U("Forget it, I don't have time for this right now. Bye.")]  # fmt: skip
+    assert _rate(events) == ["premature_ending"]
+    events[-2] = A("I can't waive the change fee for a voluntary change, sorry.")
+    assert _rate(events) == []
+
+
+def test_a_compound_ordinal_date_and_an_abbreviation_before_i_are_not_invented() -> None:
+    """"September twenty ninth" is the 29th (the normaliser reads "twenty" and leaves
+    "ninth"); "the N P I I want" is the abbreviation NPI and the pronoun, not a code NPII."""
+    from voxbench.eval.offline._values import spoken_values
+
+    assert "d:0929" in {v.key for v in spoken_values("September twenty ninth, twenty twenty six.")}
+    goal = {**GOAL, "information_required": {**GOAL["information_required"], "npi": "3225231724",
+                                             "preferred_date": "2026-09-29"}}  # fmt: skip
+    events = [A("Hi, how can I help?"), U("I want to move my N P I review."),
+              A("Sure. What date would you prefer?"), U("September twenty ninth, twenty twenty six."),
+              A("That is booked. Is that the N P I on file?"), U("Yes, that's the N P I I want to use."),
+              A("Done. Anything else?"), U("No, bye.")]  # fmt: skip
+    ctx = context(events, user_goal=goal, conversation_ended_reason="end_call", simulator_ended_call=True)
+    assert user_behavioral_fidelity_offline(ctx).details["detected"] == []
+
+
+def test_a_fact_said_in_parts_is_said_and_an_option_read_out_is_still_held() -> None:
+    """The birth date given digit by digit is said, so "what date would you prefer?" asks for
+    the preferred date; the agent reading out "ten AM" as an option does not give the caller's
+    preferred time away."""
+    goal = {**GOAL, "information_required": {"date_of_birth": "1998-11-22", "preferred_date": "2026-06-15",
+                                             "preferred_time": "10:00 AM"}}  # fmt: skip
+    events = [A("Hi, how can I help?"), U("My date of birth is one nine nine eight, one one, two two."),
+              A("Thanks, you're verified. What date would you prefer for your appointment?"),
+              U("Sorry, I don't know it."), A("No problem, thank you for calling."), U("Bye.")]  # fmt: skip
+    ctx = context(events, user_goal=goal, conversation_ended_reason="end_call", simulator_ended_call=True)
+    assert user_behavioral_fidelity_offline(ctx).details["detected"] == ["missing_information"]
+    events[2:4] = [A("I have ten AM, eleven AM and two PM on June fifteenth. Which time would you like?"),
+                   U("I can't remember it, sorry.")]  # fmt: skip
+    ctx = context(events, user_goal=goal, conversation_ended_reason="end_call", simulator_ended_call=True)
+    assert user_behavioral_fidelity_offline(ctx).details["detected"] == ["missing_information"]

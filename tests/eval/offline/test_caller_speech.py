@@ -24,6 +24,15 @@ def test_turn_ratings() -> None:
     )
 
 
+def test_a_short_line_never_said_inside_a_turn_rates_1() -> None:
+    """A caller line not spoken merges into its neighbour's turn; the turn's overall match
+    stays high, but one of its sentences has none of its words said."""
+    meant = "Yes, that's right. It's at Headquarters, floor F L three. Yes."
+    rating, info = rate_turn(meant, "Yes, that's right. It's at Headquarters, floor F L three.")
+    assert rating == 1 and "Yes." in info["missing"]
+    assert rate_turn(meant, meant)[0] == 3
+
+
 def _with_post_call(src: Path, dst: Path, garble: bool) -> Path:
     """The record plus post-call transcripts of the caller's recording (one garbled)."""
     b = read_record(src)

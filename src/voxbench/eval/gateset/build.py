@@ -13,7 +13,7 @@ from typing import Literal
 from pydantic import BaseModel
 
 from voxbench.eval.gateset.conversation import from_scenario, to_record
-from voxbench.eval.gateset.faults import FAULTS
+from voxbench.eval.gateset.faults import FAULTS, reference_fault
 from voxbench.records import atomic_write_bytes, derive_seed
 from voxbench.scenarios.loader import load_dataset
 
@@ -53,6 +53,10 @@ def generate(
             ref = from_scenario(dd, sid)
             if ref is None:
                 skipped["no_reference_trace"] = skipped.get("no_reference_trace", 0) + 1
+                continue
+            broken = reference_fault(ref)
+            if broken is not None:
+                skipped[broken] = skipped.get(broken, 0) + 1
                 continue
             if progress:
                 progress(f"{dom}/{sid}")

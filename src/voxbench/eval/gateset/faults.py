@@ -21,7 +21,8 @@ from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from voxbench.eval.gateset.conversation import Line, RefConversation, Step, Tool
-from voxbench.eval.offline._caller_facts import holds
+from voxbench.eval.offline._caller_end import offers_to_end
+from voxbench.eval.offline._caller_facts import field_words, holds
 
 HANG_UPS = (
     "Actually, never mind. I have to go. Bye.",
@@ -152,18 +153,34 @@ def invented_fact(conv: RefConversation, rng: random.Random) -> Injected | None:
     return _edit(conv, i, replace(_line(conv, i), text=text), f"added member number {code}")
 
 
+def _given_facts(conv: RefConversation) -> dict[str, str]:
+    """The caller's facts that can be said (`information_required` scalars of 3+ characters)."""
+    info = conv.goal.get("information_required") or {}
+    return {
+        k: str(v) for k, v in info.items()
+        if isinstance(v, str | int) and not isinstance(v, bool) and len(str(v)) >= 3
+    }  # fmt: skip
+
+
 def withheld_fact(conv: RefConversation, rng: random.Random) -> Injected | None:
-    """A caller line that gives one of its facts, after the agent asked, replaced by a refusal."""
-    facts = [
-        str(v) for v in (conv.goal.get("information_required") or {}).values() if isinstance(v, str | int)
-    ]
-    facts = [f for f in facts if len(f) >= 3]
-    cands = []
+    """A caller reply that gives one of its facts *because the agent asked for it*, replaced by
+    a refusal. Asked: the agent's question says a word of the fact's field name ("date" for
+    `date_constraint_earliest_departure`, "employee" for `employee_id`) and the reply is the
+    first line of the call to state the fact (a restated fact, or one volunteered to an open
+    "what else can I help with?", was not asked for)."""
+    facts = _given_facts(conv)
     opening = [j for j in conv.lines("agent") if j < conv.lines("user")[0]]
+    cands = []
     for i in conv.lines("user"):
         prev = [j for j in conv.lines("agent") if j < i and j not in opening]  # not "how can I help?"
-        said = _line(conv, i).text
-        if prev and "?" in _line(conv, prev[-1]).text and any(holds(said, f) for f in facts):
+        if not prev or "?" not in _line(conv, prev[-1]).text:
+            continue
+        asked = set(re.findall(r"[a-z0-9]+", _line(conv, prev[-1]).text.lower()))
+        before = [_line(conv, j).text for j in conv.lines("user") + conv.lines("agent") if j < i]
+        if any(
+            holds(_line(conv, i).text, v) and field_words(k) & asked and not any(holds(b, v) for b in before)
+            for k, v in facts.items()
+        ):
             cands.append(i)
     if not cands:
         return None
@@ -172,8 +189,9 @@ def withheld_fact(conv: RefConversation, rng: random.Random) -> Injected | None:
 
 
 def early_hangup(conv: RefConversation, rng: random.Random) -> Injected | None:
-    """The caller leaves right after an agent question, before the task's first write."""
-    qs = _agent_questions(conv, _before_first_write(conv))
+    """The caller leaves right after an agent question, before the task's first write, while
+    the agent was progressing (its question neither offered a transfer nor wrapped up)."""
+    qs = [i for i in _agent_questions(conv, _before_first_write(conv)) if not offers_to_end(_line(conv, i).text)]
     if not qs:
         return None
     i = rng.choice(qs)
@@ -195,10 +213,16 @@ def wrong_language(conv: RefConversation, rng: random.Random) -> Injected | None
 
 def line_not_said(conv: RefConversation, rng: random.Random) -> Injected | None:
     """The caller meant its line but its recording does not carry it: silent, or the line's
-    facts (or, without facts, its second half) missing from what was said."""
-    i = rng.choice(conv.lines("user"))
+    facts (or, without facts, its second half) missing from what was said. The call's last
+    caller line is never the silent one: a last line not spoken is the call ending before it,
+    which the caller is not blamed for."""
+    lines = conv.lines("user")
+    i = rng.choice(lines)
     text = _line(conv, i).text
-    if rng.random() < 0.4 or len(text.split()) < 4:
+    silent = rng.random() < 0.4 or len(text.split()) < 4
+    if silent and i == lines[-1] and len(lines) > 1:
+        i = rng.choice(lines[:-1])
+    if silent:
         return _edit(conv, i, replace(_line(conv, i), spoken=""), "line not spoken at all")
     words = text.split()
     facts = [f for f in _facts(conv) if f.lower() in text.lower()]
@@ -303,6 +327,23 @@ def unrequested_transfer(conv: RefConversation, rng: random.Random) -> Injected 
         return Injected(conv.copy(steps, "transfer"), i, "agent transferred the call")
     steps.append(Line("user", rng.choice(TRANSFER_REPLIES)))
     return Injected(conv.copy(steps, "end_call"), i, "agent transferred; caller hung up")
+
+
+_FORBIDS_ESCALATION = re.compile(
+    r"\bdo not ask\b[^.]*\b(supervisor|live agent|manager)|\bnever speak to a (live agent|person|human)", re.I
+)
+
+
+def reference_fault(conv: RefConversation) -> str | None:
+    """Why a reference conversation is not clean (None when it is): its caller broke its own
+    instructions where the structure shows it. The only such class: the call ends transferred
+    to a person although the goal forbids escalation (the caller asked for the transfer, or
+    accepted one it had to decline). Such a scenario gives no records: its "clean" record
+    would carry a caller fault, and so would every agent-fault variant of it."""
+    rules = str((conv.goal.get("decision_tree") or {}).get("escalation_behavior") or "")
+    if conv.end_reason == "transfer" and _FORBIDS_ESCALATION.search(rules):
+        return "reference_caller_transferred_against_goal"
+    return None
 
 
 FAULTS: dict[str, tuple[Party, Injector]] = {

@@ -26,7 +26,7 @@ from difflib import SequenceMatcher
 from typing import Any
 
 from voxbench.eval.context import ConversationContext, strip_tags
-from voxbench.eval.offline._trace import response_failed
+from voxbench.eval.offline._trace import infer_tool_kind, response_failed, tool_kinds
 
 END_BY_CALLER = frozenset({"end_call", "goodbye", "user_hangup", "caller_hangup", "hangup", "user_ended"})
 SILENT_AGENT_S = 10.0
@@ -90,7 +90,18 @@ def caller_turns(ctx: ConversationContext) -> dict[int, str]:
 
 
 def _db_unresolved(ctx: ConversationContext) -> bool | None:
+    """Whether the task database is not yet as expected; None when the database cannot tell:
+    not recorded, or no write tool of the agent's ran. A database already as expected without
+    a write is a task whose outcome is no change (or only an authentication record): a caller
+    leaving at any point would "resolve" it."""
     if ctx.expected_db is None or ctx.final_db is None:
+        return None
+    kinds = tool_kinds(ctx.agent_tools)
+    if not any(
+        (kinds.get(c.name) or infer_tool_kind(c.name)) == "write"
+        and not (c.response and response_failed(c.response))
+        for c in ctx.tool_calls
+    ):
         return None
     from voxbench.scenarios.task_completion import check_task_completion
 
@@ -111,13 +122,27 @@ def claims_completion(text: str) -> bool:
     return False
 
 
+def offers_to_end(text: str) -> bool:
+    """The agent's line hands the task off or closes it: a transfer, or a wrap-up."""
+    return bool(_TRANSFERS.search(text) or _WRAP_UP.search(text))
+
+
 def stalled(text: str) -> bool:
-    """The agent's last line gives up on the task: a statement (not its question) that it
-    cannot, an error, an apology that is not sympathy ("sorry to hear that"), or a transfer."""
+    """The agent's last line gives up on the task: a transfer, or a statement that it cannot,
+    an error, an apology that is not sympathy ("sorry to hear that"), *not* followed by a
+    question of its own that carries the task on ("I can't waive the fee. Shall I book the
+    8:05 flight?" is still progressing; the question is the agent's next step)."""
     if _TRANSFERS.search(text):
         return True
-    statements = [s for s in re.split(r"(?<=[.!?])\s+", text) if not s.rstrip().endswith("?")]
-    return any(_STALLED.search(s) and not _SYMPATHY.search(s) for s in statements)
+    sentences = re.split(r"(?<=[.!?])\s+", text.strip())
+    last_stall = max(
+        (n for n, s in enumerate(sentences)
+         if not s.rstrip().endswith("?") and _STALLED.search(s) and not _SYMPATHY.search(s)),
+        default=None,
+    )  # fmt: skip
+    if last_stall is None:
+        return False
+    return not any(s.rstrip().endswith("?") for s in sentences[last_stall + 1 :])
 
 
 def agent_looping(agent: dict[int, str], last_t: int, caller: dict[int, str], repeats: int = 2) -> bool:

@@ -15,7 +15,7 @@ import re
 from typing import Any
 
 from voxbench.eval.context import ConversationContext, strip_tags
-from voxbench.eval.offline._caller_end import caller_turns, ev
+from voxbench.eval.offline._caller_end import caller_turns, closing_question, ev
 from voxbench.eval.offline._values import Value, code_supported, data_keys, spoken_values, text_keys
 
 _NAME_SAID = re.compile(r"\b(?:last name|surname|my name)\s+is\s+([A-Z][A-Za-z'\-]+)")
@@ -107,6 +107,22 @@ def _neighbour_days(mmdd: str) -> list[str]:
     return [f"d:{(day + dt.timedelta(days=k)):%m%d}" for k in (-1, 1)]
 
 
+ONE_LETTER_WORDS = ("i", "a")
+"""Words of one letter a spelled run of capitals swallows: "the N P I I want" reads N P I I."""
+
+
+def _letter_words(body: str) -> set[str]:
+    """A run of spelled letters as the words it may be: itself, or without a one-letter word
+    at either end."""
+    out = {body}
+    for w in ONE_LETTER_WORDS:
+        if body.endswith(w) and len(body) > 3:
+            out.add(body[:-1])
+        if body.startswith(w) and len(body) > 3:
+            out.add(body[1:])
+    return out
+
+
 def invented_information(ctx: ConversationContext) -> list[dict[str, Any]]:
     goal_keys, goal_text = _goal_keys(ctx.user_goal)
     placeholders = "<last_name>" in goal_text or "<first_name>" in goal_text
@@ -120,7 +136,7 @@ def invented_information(ctx: ConversationContext) -> list[dict[str, Any]]:
                 mixed = any(c.isdigit() for c in body) and any(c.isalpha() for c in body)
                 if not (4 <= len(body) <= 12) or not (mixed or v.spelled):
                     continue
-                if body.isalpha() and (body in goal_text or body in agent_text):
+                if body.isalpha() and any(w in goal_text or w in agent_text for w in _letter_words(body)):
                     continue  # a spelled word ("T R A I N") its facts contain
             if not _value_supported(v, known, text, f"{goal_text} {agent_text}"):
                 out.append(
@@ -184,10 +200,30 @@ def asked_field(question: str, fields: dict[str, Any]) -> str | None:
 
 def holds(text: str, value: str) -> bool:
     """The line states `value` (written or spoken: "EMP204817" in "E M P two zero four ...")."""
-    if value.lower() in text.lower():
+    if re.search(rf"(?<!\w){re.escape(value.strip())}(?!\w)", text, re.I):
         return True
     keys = text_keys(value)
-    return bool(keys) and keys <= text_keys(text)
+    if keys and keys <= text_keys(text):
+        return True
+    digits = re.sub(r"\D", "", value)  # a date or number said digit by digit, in parts
+    return len(digits) >= 6 and digits in "".join(
+        re.findall(r"\d", " ".join(str(v.key[2:]) for v in spoken_values(text) if v.kind in "nc"))
+    )
+
+
+def _unsaid_field(question: str, fields: dict[str, Any], said: list[str]) -> str | None:
+    """The fact a question asks for when it names none distinctly: the one fact, not yet said
+    by the caller, whose field name shares a word with the question ("What date
+    would you like?" for `date_constraint_earliest_departure`; "Could I get your ID?" for
+    `employee_id`). None when no such fact, or more than one, fits."""
+    words = set(re.findall(r"[a-z0-9]+", question.lower()))
+    words |= {w[:-1] for w in words if w.endswith("s") and not w.endswith("ss")}  # "what dates ...?"
+    fits = [
+        name for name, value in fields.items()
+        if isinstance(value, str | int | float) and not isinstance(value, bool) and len(str(value)) >= 3
+        and field_words(name) & words and not any(holds(x, str(value)) for x in said)
+    ]  # fmt: skip
+    return fits[0] if len(fits) == 1 else None
 
 
 def missing_information(ctx: ConversationContext) -> list[dict[str, Any]]:
@@ -195,12 +231,14 @@ def missing_information(ctx: ConversationContext) -> list[dict[str, Any]]:
     if not isinstance(fields, dict) or not fields:
         return []
     agent = {t: strip_tags(x) for t, x in ctx.intended_assistant_turns.items() if x.strip()}
+    callers = caller_turns(ctx)
     out: list[dict[str, Any]] = []
-    for turn, text in caller_turns(ctx).items():
+    for turn, text in callers.items():
         asked = max((t for t in agent if t < turn), default=None)
         if asked is None or "?" not in agent[asked] or not _WITHHOLDS.search(text):
             continue
-        name = asked_field(agent[asked], fields)
+        said = [x for t, x in callers.items() if t < turn]  # an option the agent read out is still held
+        name = asked_field(agent[asked], fields) or _unsaid_field(closing_question(agent[asked]), fields, said)
         if name is None or holds(text, str(fields[name])):
             continue
         out.append(

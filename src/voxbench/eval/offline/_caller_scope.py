@@ -1,9 +1,6 @@
-"""The caller's scope: did it ask for what its goal does not hold, escalate when told not
-to, repeat a request into a duplicate write, or speak another language?
+"""The caller's scope: did it escalate when told not to, repeat a request into a duplicate
+write, or speak another language? (Requests outside the goal: `_caller_requests`.)
 
-* `extra_modifications`: a caller line that opens a further request ("while I have you, I'd
-  also like to ...") whose content words are mostly absent from its goal and from what the
-  agent said before;
 * `decision_tree_violation`: asking for a supervisor / live agent, or accepting a transfer,
   when the escalation instructions forbid it;
 * `duplicate_modifications`: the same write tool run twice with identical arguments after
@@ -32,22 +29,10 @@ _FORBIDS_ESCALATION = re.compile(
 )
 _DECLINES = re.compile(r"\b(no,? thanks|don't need|do not need|no transfer|not interested|decline)\b", re.I)
 _DECLINE_TRANSFER = re.compile(r"\b(must|should|always)\s+decline\b|\bnever speak to a live agent", re.I)
-_FURTHER_REQUEST = re.compile(
-    r"\b(while i have you|one more thing|another thing|i'?d also like|i would also like|i also (want|need)|"
-    r"can you also|could you also|can i also|could i also|and also|i'?d like to also|additionally)\b"
-    r"(?P<rest>[^?.!]*)",
-    re.I,
-)
-
-
 def _words(text: str) -> frozenset[str]:
     return frozenset(text.split())
 
 
-_STOP = _words(
-    "a an the to of for and or in on at my me i you your it is be can could would like also want need "
-    "please while have one more thing another with about from that this there as by just get do"
-)
 FUNCTION_WORDS: dict[str, frozenset[str]] = {
     "en": _words("the and is are you i my to of it that this have for with can please yes no what"),
     "es": _words("el la los las es y que de por favor sí mi puede usted con para una un está necesito"),
@@ -109,46 +94,6 @@ def duplicate_modifications(ctx: ConversationContext) -> list[dict[str, Any]]:
                     )
                 )
         seen.setdefault(key, c.turn_id)
-    return out
-
-
-_NUMBER_WORDS = _words(
-    "zero oh one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
-    "sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred "
-    "thousand dash dot point"
-)
-
-
-def _content(text: str) -> list[str]:
-    """Content words: not function words, not spoken digits or code letters (values are the
-    facts checks' business)."""
-    words = re.findall(r"[a-z][a-z']+", text.lower().replace("-", " "))
-    return [w for w in words if w not in _STOP and w not in _NUMBER_WORDS and len(w) > 2]
-
-
-def _stem(w: str) -> str:
-    return w[:5]
-
-
-def extra_requests(ctx: ConversationContext) -> list[dict[str, Any]]:
-    """A further request whose content words (5-letter stems) are mostly new to the call."""
-    goal_text = json.dumps(ctx.user_goal, ensure_ascii=False).lower()
-    known = {_stem(w) for w in _content(goal_text)}
-    out = []
-    agent = {t: strip_tags(x) for t, x in ctx.intended_assistant_turns.items()}
-    for t, text in caller_turns(ctx).items():
-        said = {_stem(w) for a, x in agent.items() if a < t for w in _content(x)}
-        for m in _FURTHER_REQUEST.finditer(text):
-            words = _content(m.group("rest"))
-            new = [w for w in words if _stem(w) not in known | said]
-            if len(words) >= 2 and len(new) * 2 > len(words):
-                out.append(
-                    ev(
-                        t,
-                        m.group(0)[:160],
-                        f"caller asked for something outside its goal ({', '.join(new[:4])})",
-                    )
-                )
     return out
 
 

@@ -12,8 +12,8 @@ per family:
 * `_caller_end`: `premature_ending` (the caller hung up while the agent was progressing and
   had asked it for something, the task unresolved; see that module for what counts as the
   agent having stopped);
-* `_caller_scope`: `extra_modifications` (a further request outside the goal),
-  `decision_tree_violation` (forbidden escalation), `duplicate_modifications`,
+* `_caller_requests`: `extra_modifications` (a further request outside the goal);
+* `_caller_scope`: `decision_tree_violation` (forbidden escalation), `duplicate_modifications`,
   `wrong_language` (a caller line in another language).
 
 Judged on what the caller *meant* to say (intended text; the STT of it otherwise), so
@@ -28,16 +28,12 @@ from voxbench.eval.context import ConversationContext
 from voxbench.eval.offline import offline_method
 from voxbench.eval.offline._caller_end import agent_looping, caller_turns, premature_ending
 from voxbench.eval.offline._caller_facts import invented_information, missing_information
-from voxbench.eval.offline._caller_scope import (
-    duplicate_modifications,
-    escalation_violations,
-    extra_requests,
-    wrong_language,
-)
+from voxbench.eval.offline._caller_requests import extra_requests
+from voxbench.eval.offline._caller_scope import duplicate_modifications, escalation_violations, wrong_language
 from voxbench.eval.types import MetricResult
 
 NAME = "user_behavioral_fidelity"
-VERSION = "0.5"
+VERSION = "0.6"
 __all__ = ["agent_looping", "premature_ending", "user_behavioral_fidelity_offline"]
 
 

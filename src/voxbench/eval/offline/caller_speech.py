@@ -62,6 +62,24 @@ _MONTHS = ("january", "february", "march", "april", "may", "june", "july", "augu
            "october", "november", "december")  # fmt: skip
 
 
+def _unsaid_sentences(meant: str, said: str) -> list[str]:
+    """Sentences of the meant line none of whose words the recording carries, the two aligned
+    in order (a turn can hold several caller lines: a short one never spoken, "Yes.", is
+    swamped by the rest in the turn's overall match, but is still a line not said)."""
+    spans: list[tuple[str, int, int]] = []
+    words: list[str] = []
+    for sentence in re.split(r"(?<=[.!?])\s+", strip_tags(meant).strip()):
+        w = _words(sentence)
+        if w:
+            spans.append((sentence, len(words), len(words) + len(w)))
+            words += w
+    heard = _words(said)
+    matched: set[int] = set()
+    for b in SequenceMatcher(None, words, heard, autojunk=False).get_matching_blocks():
+        matched.update(range(b.a, b.a + b.size))
+    return [s for s, lo, hi in spans if not matched & set(range(lo, hi))]
+
+
 def rate_turn(meant: str, said: str) -> tuple[int, dict[str, Any]]:
     """(rating, what differed) for one caller turn."""
     if not said.strip():
@@ -74,6 +92,9 @@ def rate_turn(meant: str, said: str) -> tuple[int, dict[str, Any]]:
     same = sum(m.size for m in SequenceMatcher(None, a, b, autojunk=False).get_matching_blocks())
     match = same / max(len(a), len(b), 1)  # the share of the line said, penalising additions too
     info: dict[str, Any] = {"match": round(match, 3)}
+    unsaid = _unsaid_sentences(meant, said)
+    if unsaid:
+        missing.append(f"the sentence {unsaid[0]!r}")
     if missing:
         info["missing"] = ", ".join(missing)
     if missing or match < MINOR:
@@ -81,7 +102,7 @@ def rate_turn(meant: str, said: str) -> tuple[int, dict[str, Any]]:
     return (3 if match >= FAITHFUL else 2), info
 
 
-@offline_method(NAME, method="post-call-stt-rules", version="0.1")
+@offline_method(NAME, method="post-call-stt-rules", version="0.2")
 def user_speech_fidelity_offline(ctx: ConversationContext) -> MetricResult:
     """Each caller turn's intended text against the post-call transcript of its recording."""
     heard: dict[int, str] = ctx.extra.get(HEARD_KEY) or {}
