@@ -1,4 +1,11 @@
-"""The goal caller's word tables, one JSON file per language (data, not code)."""
+"""The goal caller's word tables, one JSON file per language (data, not code).
+
+``phrases`` holds the caller's phrase lists (cue words, fillers, greetings, goodbyes, refusals...)
+by module and name; each entry is one branch of a regular-expression alternation (a word, a phrase,
+or a phrase with its own optional parts: "have a (great|good) day"). The grammar around a list
+(anchors, lookarounds, word boundaries, capture groups) stays in the code that compiles it, so a
+language adds its words without touching the structure.
+"""
 
 from __future__ import annotations
 
@@ -12,6 +19,8 @@ from pydantic import BaseModel
 class Words(BaseModel):
     unit_abbreviations: dict[str, str]
     """A code's letters that abbreviate a unit a person says in full ('FL2': 'floor 2')."""
+    phrases: dict[str, dict[str, list[str]]]
+    """Phrase lists by module and name: the branches of an alternation, in the order they are tried."""
 
 
 @cache
@@ -21,3 +30,16 @@ def words(language: str = "en") -> Words:
     if not path.is_file():
         raise ValueError(f"pipelines/caller/goal/lang/{language}.json: no word tables for language {language!r}")
     return Words.model_validate(json.loads(path.read_text(encoding="utf-8")))
+
+
+def phrases(module: str, name: str, language: str = "en") -> list[str]:
+    """The phrase list ``name`` of ``module``; a clear error naming file and field if it is missing."""
+    table = words(language).phrases
+    if name not in table.get(module, {}):
+        raise ValueError(f"pipelines/caller/goal/lang/{language}.json: no field phrases.{module}.{name}")
+    return table[module][name]
+
+
+def alt(module: str, name: str, language: str = "en") -> str:
+    """The phrase list ``name`` of ``module`` as the body of a regex alternation ('a|b|c')."""
+    return "|".join(phrases(module, name, language))
