@@ -27,57 +27,42 @@ from typing import Any
 
 from voxbench.eval.context import ConversationContext, strip_tags
 from voxbench.eval.offline._trace import infer_tool_kind, response_failed, tool_kinds
+from voxbench.eval.offline.lang import alt
 
 END_BY_CALLER = frozenset({"end_call", "goodbye", "user_hangup", "caller_hangup", "hangup", "user_ended"})
 SILENT_AGENT_S = 10.0
 """A gap this long between two caller utterances with no agent speech: the agent went silent
 (a live caller asks "are you still there?" after 25 s; a person pausing mid-line does not wait 10 s)."""
 
-_STALLED = re.compile(
-    r"\b(sorry|unable|can't|cannot|can’t|couldn't|error|technical|not able|unfortunately|afraid)\b", re.I
-)
-_TRANSFERS = re.compile(r"\b(transfer(ring)? you|connect(ing)? you (to|with)|hand you (over|off))\b", re.I)
-_SYMPATHY = re.compile(r"\bsorry (to hear|about|for|that|your|you)\b", re.I)
-_WRAP_UP = re.compile(
-    r"\b(anything else|something else|is there anything|any other (questions?|concerns?|requests?|"
-    r"issues?|things?)|anything more|have a (great|good|nice|wonderful))\b",
-    re.I,
-)
-_DONE_VERB = (
-    r"(added|updated|changed|cancell?ed|booked|rebooked|processed|submitted|scheduled|moved|made|"
-    r"completed|confirmed|issued|applied|reset|created|registered|filed|sent|refunded|removed|"
-    r"assigned|upgraded|reserved|set up|placed|logged|opened|closed|approved|transferred|switched|"
-    r"enrolled|activated|unlocked|replaced|arranged|taken care of|credited|waived|noted|recorded)"
-)
+
+
+def _a(name: str) -> str:
+    return alt("_caller_end", name)
+
+
+# The words are data (``lang/<lang>.json``, ``phrases._caller_end``); the grammar is here.
+_STALLED = re.compile(rf"\b({_a('stalled')})\b", re.I)
+_TRANSFERS = re.compile(rf"\b({_a('transfers')})\b", re.I)
+_SYMPATHY = re.compile(rf"\bsorry ({_a('sympathy')})\b", re.I)
+_WRAP_UP = re.compile(rf"\b({_a('wrap_up')})\b", re.I)
+_DONE_VERB = f"({_a('done_verb')})"
 _COMPLETION = re.compile(
-    rf"\b(i'?ve|i have|we'?ve|we have|i just|i'?ll have|has now|have now)\s+(\w+\s+){{0,3}}{_DONE_VERB}\b"
-    rf"|\b(has been|have been|'s been|is now|are now|was successfully|were successfully)\s+(\w+\s+)?"
+    rf"\b({_a('done_lead')})\s+(\w+\s+){{0,3}}{_DONE_VERB}\b"
+    rf"|\b({_a('done_passive')})\s+(\w+\s+)?"
     rf"{_DONE_VERB}\b"
-    r"|\b(you'?re|you are) all set\b|\ball (done|set)\b|\bthat'?s (done|complete)\b|\bsuccessfully\b",
+    rf"|{_a('done_said')}",
     re.I,
 )
-_NOT_DONE = re.compile(
-    r"\b(not|n't|couldn't|unable|failed|before i|once i|shall i|should i|would you)\b", re.I
-)
+_NOT_DONE = re.compile(rf"\b({_a('not_done')})\b", re.I)
 _YES_NO_QUESTION = re.compile(
-    r"(^|[.!?]\s+)(do|does|did|would|will|shall|should|can|could|may|is|are|was|have|has)\s+"
-    r"(you|i|we|that|this|it|there)\b[^?]*\?\s*$",
+    rf"(^|[.!?]\s+)({_a('auxiliary')})\s+"
+    rf"({_a('aux_subject')})\b[^?]*\?\s*$",
     re.I,
 )
-_ANSWERS_YES_NO = re.compile(
-    r"^\W*(no|nope|yes|yeah|yep|sure|okay|ok|that's all|that is all|i'm good|all set)\b", re.I
-)
-_ABANDONS = re.compile(
-    r"\b(never ?mind|forget (it|about it)|call (you )?back|have to go|gotta go|got to go|need to go|"
-    r"don't have time|no time|some other time|another time|later)\b",
-    re.I,
-)
-_CHECKS_IN = re.compile(
-    r"\b(are you still there|is anyone there|anybody there|can you hear me|did you hear me|still with me|"
-    r"you there)\b",
-    re.I,
-)
-_LACKS = re.compile(r"\b(don't|do not|doesn't) (have|know)\b|\bnot sure\b|\bno idea\b", re.I)
+_ANSWERS_YES_NO = re.compile(rf"^\W*({_a('answers_yes_no')})\b", re.I)
+_ABANDONS = re.compile(rf"\b({_a('abandons')})\b", re.I)
+_CHECKS_IN = re.compile(rf"\b({_a('checks_in')})\b", re.I)
+_LACKS = re.compile(_a("lacks"), re.I)
 
 
 def ev(turn: int, claim: str, rule: str) -> dict[str, Any]:

@@ -17,16 +17,15 @@ from typing import Any
 from voxbench.eval.context import ConversationContext, strip_tags
 from voxbench.eval.offline._caller_end import caller_turns, closing_question, ev
 from voxbench.eval.offline._values import Value, code_supported, data_keys, spoken_values, text_keys
+from voxbench.eval.offline.lang import alt, word_set
 
-_NAME_SAID = re.compile(r"\b(?:last name|surname|my name)\s+is\s+([A-Z][A-Za-z'\-]+)")
+_NAME_SAID = re.compile(rf"\b(?:{alt('_caller_facts', 'name_said')})\s+is\s+([A-Z][A-Za-z'\-]+)")
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+\.[\w.]+")
 _WITHHOLDS = re.compile(
-    r"\b(don'?t|do not|doesn'?t) (have|know|remember|recall)\b|\bcan'?t (remember|recall|find)\b|"
-    r"\bcannot (remember|recall|find)\b|\bnot sure\b|\bno idea\b|\brather not\b|\bprefer not\b|"
-    r"\bnot comfortable\b|\bwon'?t (give|share|say)\b",
+    alt("_caller_facts", "withholds"),
     re.I,
 )
-_FIELD_STOP = frozenset({"the", "and", "for", "of", "your", "my", "a", "an", "to", "in", "on"})
+_FIELD_STOP = word_set("_caller_facts", "field_stop")
 
 
 def _goal_keys(goal: dict[str, Any]) -> tuple[set[str], str]:
@@ -76,7 +75,7 @@ def _value_supported(v: Value, keys: set[str], line: str, known_text: str) -> bo
     return False
 
 
-_RELATIVE_DAY = re.compile(r"\b(next|following|previous) day\b|\bday (after|before)\b", re.I)
+_RELATIVE_DAY = re.compile(alt("_caller_facts", "relative_day"), re.I)
 
 
 def _in_digit_runs(body: str, known_text: str) -> bool:
@@ -161,23 +160,7 @@ def field_words(name: str) -> set[str]:
     return {w for w in re.split(r"[^a-z0-9]+", name.lower()) if len(w) >= 2 and w not in _FIELD_STOP}
 
 
-_GENERIC = frozenset(
-    (
-        "name",
-        "number",
-        "code",
-        "id",
-        "type",
-        "date",
-        "time",
-        "first",
-        "last",
-        "details",
-        "info",
-        "information",
-        "value",
-    )
-)
+_GENERIC = word_set("_caller_facts", "generic_field")
 
 
 def asked_field(question: str, fields: dict[str, Any]) -> str | None:

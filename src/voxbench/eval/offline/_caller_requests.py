@@ -25,29 +25,17 @@ from typing import Any
 
 from voxbench.eval.context import ConversationContext, strip_tags
 from voxbench.eval.offline._caller_end import caller_turns, ev
+from voxbench.eval.offline.lang import alt, word_set
 
 _FURTHER_REQUEST = re.compile(
-    r"\b(while i have you|one more thing|another thing|i'?d also like|i would also like|i also (want|need)|"
-    r"can you also|could you also|can i also|could i also|and also|i'?d like to also|additionally)\b"
+    rf"\b({alt('_caller_requests', 'further_request')})\b"
     r"(?P<rest>[^?.!]*)",
     re.I,
 )
 
 
-def _words(text: str) -> frozenset[str]:
-    return frozenset(text.split())
-
-
-STOP_WORDS = _words(
-    "a an the to of for and or in on at my me i you your it is be can could would like also want need "
-    "please while have one more thing another with about from that this there as by just get do "
-    "help make sure able know because never before after had has was were been will now then than "
-    "soon really very too only still already today tomorrow new some any all our its their them they "
-    "zero oh one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
-    "sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred "
-    "thousand dash dot point"
-)
-INQUIRIES = _words("confirm check verify tell explain ask see look repeat clarify mean send email text read spell")
+STOP_WORDS = word_set("_caller_requests", "stop_words")
+INQUIRIES = word_set("_caller_requests", "inquiries")
 """Actions that ask about the task or for its information rather than change anything: "can
 you also confirm the refund goes to my card?", "could you also send me the confirmation?" are
 not further modifications; such a request is read by its words only, not by its head."""

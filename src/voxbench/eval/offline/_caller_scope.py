@@ -19,28 +19,25 @@ from typing import Any
 from voxbench.eval.context import ConversationContext, strip_tags
 from voxbench.eval.offline._caller_end import caller_turns, closing_question, ev
 from voxbench.eval.offline._trace import infer_tool_kind, response_failed, tool_kinds
+from voxbench.eval.offline.lang import alt, function_words
 
-_ESCALATE = re.compile(
-    r"\b(supervisor|manager|live agent|real person|human agent|a human|representative)\b", re.I
-)
-_ASKS_ESCALATION = re.compile(r"\b(speak|talk|transfer|connect|put me through|get me)\b", re.I)
+
+def _a(name: str) -> str:
+    return alt("_caller_scope", name)
+
+
+# The words are data (``lang/<lang>.json``, ``phrases._caller_scope``); the grammar is here.
+_ESCALATE = re.compile(rf"\b({_a('escalate')})\b", re.I)
+_ASKS_ESCALATION = re.compile(rf"\b({_a('asks_escalation')})\b", re.I)
 _FORBIDS_ESCALATION = re.compile(
-    r"\b(do not|don't|never)\s+(ask|request)\w*\b[^.]*\b(supervisor|live agent|transfer|manager)", re.I
+    rf"\b({_a('forbid_word')})\s+({_a('forbid_verb')})\w*\b[^.]*\b({_a('forbidden_escalation')})", re.I
 )
-_DECLINES = re.compile(r"\b(no,? thanks|don't need|do not need|no transfer|not interested|decline)\b", re.I)
-_DECLINE_TRANSFER = re.compile(r"\b(must|should|always)\s+decline\b|\bnever speak to a live agent", re.I)
-def _words(text: str) -> frozenset[str]:
-    return frozenset(text.split())
-
-
-FUNCTION_WORDS: dict[str, frozenset[str]] = {
-    "en": _words("the and is are you i my to of it that this have for with can please yes no what"),
-    "es": _words("el la los las es y que de por favor sí mi puede usted con para una un está necesito"),
-    "fr": _words("le la les est et que de oui mon ma vous pouvez avec pour une un s'il plaît je suis"),
-    "de": _words("der die das ist und ich mein meine sie können mit für ein eine bitte ja nicht"),
-    "it": _words("il lo gli è e che di per favore sì mio può lei con una un sono grazie"),
-    "pt": _words("o os é e que de por favor sim meu pode você com para uma um estou obrigado"),
-}
+_DECLINES = re.compile(rf"\b({_a('declines')})\b", re.I)
+_DECLINE_TRANSFER = re.compile(_a("decline_transfer"), re.I)
+_NEGATED_ESCALATION = re.compile(rf"\b({_a('negation')})\b[^.]{{0,30}}" + _ESCALATE.pattern, re.I)
+_ACCEPTS = re.compile(rf"^\W*({_a('accepts')})\b", re.I)
+FUNCTION_WORDS: dict[str, frozenset[str]] = function_words()
+"""Each language's common short words (``lang/function_words.json``)."""
 
 
 def escalation_violations(ctx: ConversationContext) -> list[dict[str, Any]]:
@@ -55,7 +52,7 @@ def escalation_violations(ctx: ConversationContext) -> list[dict[str, Any]]:
             no_asking
             and _ESCALATE.search(text)
             and _ASKS_ESCALATION.search(text)
-            and not re.search(r"\b(no|don't|do not|not)\b[^.]{0,30}" + _ESCALATE.pattern, text, re.I)
+            and not _NEGATED_ESCALATION.search(text)
             and not _DECLINES.search(text)
         ):
             out.append(ev(t, text[:160], "caller asked for escalation its instructions forbid"))
@@ -65,7 +62,7 @@ def escalation_violations(ctx: ConversationContext) -> list[dict[str, Any]]:
             decline
             and _ESCALATE.search(offered)
             and re.search(r"\btransfer\b", offered, re.I)
-            and re.match(r"^\W*(yes|yeah|sure|okay|ok|please do|go ahead)\b", text, re.I)
+            and _ACCEPTS.match(text)
         ):
             out.append(ev(t, text[:160], "caller accepted a transfer its instructions say to decline"))
     return out

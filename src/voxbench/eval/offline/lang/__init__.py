@@ -1,0 +1,68 @@
+"""The gate's caller validators' word tables, one JSON file per language (data, not code).
+
+The validators (``_caller_end``, ``_caller_facts``, ``_caller_scope``, ``_caller_requests``) are
+a reader of their own: they do not share the goal caller's tables (``pipelines/caller/goal/lang``)
+nor the bench's (``bench/lang``), so a phrase the caller learns to hear does not also teach the
+gate that grades it. ``phrases`` holds alternation branches by module and name (the grammar around
+them stays in the module); ``words`` holds plain word sets. ``function_words.json`` is the one
+table across languages: telling languages apart reads all of them at once, in its order.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from importlib.resources import files
+
+from pydantic import BaseModel
+
+_HERE = "eval/offline/lang"
+
+
+class Words(BaseModel):
+    phrases: dict[str, dict[str, list[str]]]
+    """Phrase lists by module and name: the branches of an alternation, in the order they are tried."""
+    words: dict[str, dict[str, list[str]]]
+    """Word sets by module and name (stop words, inquiry verbs)."""
+
+
+def _load(name: str) -> object:
+    path = files(__package__).joinpath(name)
+    if not path.is_file():
+        raise ValueError(f"{_HERE}/{name}: no such table")
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+@cache
+def tables(language: str = "en") -> Words:
+    """The tables of ``language`` (``lang/<language>.json``); a clear error if there are none."""
+    try:
+        return Words.model_validate(_load(f"{language}.json"))
+    except ValueError as e:
+        raise ValueError(f"{_HERE}/{language}.json: no word tables for language {language!r} ({e})") from e
+
+
+def _entry(field: str, module: str, name: str, language: str) -> list[str]:
+    table = getattr(tables(language), field)
+    if name not in table.get(module, {}):
+        raise ValueError(f"{_HERE}/{language}.json: no field {field}.{module}.{name}")
+    return list(table[module][name])
+
+
+def alt(module: str, name: str, language: str = "en") -> str:
+    """The phrase list ``name`` of ``module`` as the body of a regex alternation ('a|b|c')."""
+    return "|".join(_entry("phrases", module, name, language))
+
+
+def word_set(module: str, name: str, language: str = "en") -> frozenset[str]:
+    """The word set ``name`` of ``module``."""
+    return frozenset(_entry("words", module, name, language))
+
+
+@cache
+def function_words() -> dict[str, frozenset[str]]:
+    """Each language's most common short words, in the table's order (ties go to the first)."""
+    data = _load("function_words.json")
+    if not isinstance(data, dict):
+        raise ValueError(f"{_HERE}/function_words.json: expected an object of language -> words")
+    return {lang: frozenset(ws) for lang, ws in data.items()}
