@@ -11,42 +11,30 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from voxbench.bench.lang import words
+from voxbench.bench.lang import alt, words
 from voxbench.bench.matcher import MONTHS, squeeze, words_of
 from voxbench.scenarios import Scenario
 
-_YES = re.compile(
-    r"^(yes|yeah|yep|yup|correct|that('s| is) (correct|right|fine)|right|sure|confirmed?|please (do|go ahead|"
-    r"submit|book|proceed|process|place)|go ahead|ok(ay)?[,.]? (please|go ahead|book|submit|do)|that works|"
-    r"sounds good|perfect|great, (please|go ahead)|i accept|accept)",
-    re.I,
-)
-_NO = re.compile(r"^(no\b|nope|not\b|that('s| is) not|i don('|o no)t want|don('|o no)t|decline|i decline|no,)", re.I)
-_NOT_FIXED = re.compile(
-    r"\b(still (not|isn|doesn|happening|having)|did(n't| not) (fix|resolve|work|help)|not working|no luck|"
-    r"already (tried|checked|did))",
-    re.I,
-)
-_FIXED = re.compile(r"\b(fixed it|that worked|it works|working now|resolved|i can (connect|log in|sign in) now)\b", re.I)
-_AUX = re.compile(
-    r"^(?:\w+,\s+)?(is|are|was|were|do|does|did|would|will|can|could|shall|should|may|have|has|am)\b", re.I
-)
-_OUTCOME = re.compile(
-    r"\b(did|does|has|is) (that|it|this) (fix|resolve|work|help|working|fixed|resolved)|let me know (if|whether)|"
-    r"are you (able|still)|still (happening|not working)\b",
-    re.I,
-)
-_ASK = re.compile(
-    r"\b(please (give|tell|provide|spell|read|share|state)|may i (have|get)|can i (have|get)|"
-    r"i('ll| will)? (also )?need (your|the)|tell me|give me)\b",
-    re.I,
-)
-BYE = re.compile(r"\b(goodbye|good bye|bye)\b", re.I)
+
+def _a(name: str) -> str:
+    return alt("reference", name)
+
+
+# The words are the bench's own data (``bench/lang/<lang>.json``, ``phrases.reference``), not
+# the caller's; the grammar is here.
+_YES = re.compile(rf"^({_a('yes')})", re.I)
+_NO = re.compile(rf"^({_a('no')})", re.I)
+_NOT_FIXED = re.compile(rf"\b({_a('not_fixed')})", re.I)
+_FIXED = re.compile(rf"\b({_a('fixed')})\b", re.I)
+_AUX = re.compile(rf"^(?:\w+,\s+)?({_a('auxiliary')})\b", re.I)
+_OUTCOME = re.compile(_a("outcome"), re.I)
+_ASK = re.compile(rf"\b({_a('ask')})\b", re.I)
+BYE = re.compile(rf"\b({_a('bye')})\b", re.I)
 _SPLIT = re.compile(r"(?<=[.?!])\s+|\n+")
 _OPTION_SEP = re.compile(r",\s*(?:or\s+)?|\s+or\s+|;\s*")
-_INTRO = re.compile(
-    r":|\b(like|prefer|want|need|choose|between|either|is it|are you|is your|is the|do you have|would it be)\b", re.I
-)
+_INTRO = re.compile(rf":|\b({_a('option_intro')})\b", re.I)
+_TAG = re.compile(rf",\s*({_a('tag')})\?$", re.I)
+_CONFIRM = re.compile(rf"^(please )?({_a('confirm')})\b", re.I)
 _FILLER = frozenset(words("en").option_filler)
 
 
@@ -144,9 +132,9 @@ def asks(agent_text: str) -> bool:
 def yes_no_question(agent_text: str) -> bool:
     """An auxiliary-first question, a tag ('..., correct?'), 'please confirm', or a step's outcome."""
     for s in sentences(agent_text):
-        if s.endswith("?") and (_AUX.match(s) or re.search(r",\s*(correct|right|okay|ok)\?$", s, re.I)):
+        if s.endswith("?") and (_AUX.match(s) or _TAG.search(s)):
             return True
-        if re.match(r"^(please )?(confirm|say yes)\b", s, re.I) or _OUTCOME.search(s):
+        if _CONFIRM.match(s) or _OUTCOME.search(s):
             return True
     return False
 

@@ -15,6 +15,9 @@ class Words(BaseModel):
     not_values: list[str]
     option_filler: list[str]
     key_filler: list[str]
+    phrases: dict[str, dict[str, list[str]]]
+    """Phrase lists by module and name: the branches of an alternation, in the order they are tried
+    (the grammar around them stays in the module that compiles them)."""
 
 
 @cache
@@ -24,3 +27,11 @@ def words(language: str = "en") -> Words:
     if not path.is_file():
         raise ValueError(f"bench/lang/{language}.json: no word tables for language {language!r}")
     return Words.model_validate(json.loads(path.read_text(encoding="utf-8")))
+
+
+def alt(module: str, name: str, language: str = "en") -> str:
+    """The phrase list ``name`` of ``module`` as the body of a regex alternation ('a|b|c')."""
+    table = words(language).phrases
+    if name not in table.get(module, {}):
+        raise ValueError(f"bench/lang/{language}.json: no field phrases.{module}.{name}")
+    return "|".join(table[module][name])
