@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from voxbench.pipelines.caller.goal.facts import stem
+from voxbench.pipelines.caller.goal.lang import alt, phrases
 from voxbench.spoken import money, parse_time_value, runs, sentences_of, times, tokens
 
 Subject = Literal["depart", "arrive", "any"]
@@ -60,63 +61,49 @@ class TreeRules:
     """Times the tree tells the caller to push back after a refusal (beyond its scripted lines)."""
 
 
+
+
+def _a(name: str) -> str:
+    return alt("tree", name)
+
+
+def _set(name: str) -> frozenset[str]:
+    return frozenset(phrases("tree", name))
+
+
+# The words are data (``goal/lang/<lang>.json``, ``phrases.tree``); the grammar is here.
 _TIME = r"(\d{1,2}(?::\d{2})?\s*(?:[ap]\.?m\.?)|noon|\d{1,2}:\d{2})"
-_BEFORE = re.compile(
-    rf"\b(no later than|at or before|before|by|(?<!no )earlier than|prior to)\s+{_TIME}", re.I
-)
-_AFTER = re.compile(rf"\b(no earlier than|at or after|after|(?<!no )later than)\s+{_TIME}", re.I)
-_UNDER = re.compile(
-    r"\b(under|less than|below|no more than|at most|up to|not (?:to )?exceed|maximum(?: of)?|max(?:imum)?|"
-    r"within|cap(?:ped)? at|lower than)\s+\$\s?(\d[\d,]*(?:\.\d+)?)",
-    re.I,
-)
-_OR_LESS = re.compile(r"\$\s?(\d[\d,]*(?:\.\d+)?)\s+or (less|under)", re.I)
+_BEFORE = re.compile(rf"\b({_a('before')})\s+{_TIME}", re.I)
+_AFTER = re.compile(rf"\b({_a('after')})\s+{_TIME}", re.I)
+_UNDER = re.compile(rf"\b({_a('under')})\s+\$\s?(\d[\d,]*(?:\.\d+)?)", re.I)
+_OR_LESS = re.compile(rf"\$\s?(\d[\d,]*(?:\.\d+)?)\s+or ({_a('or_less')})", re.I)
 _QUOTE = re.compile(r"[\"“]([^\"”]{6,}?)[\"”]")
-_DIRECT = re.compile(r"\b(direct|nonstop|non-stop|no connections?|no layovers?)\b", re.I)
-_FIXES = re.compile(
-    r"\b(fix(es|ed)?|resolv(es|ed)|works?|worked|working( again)?|now able|can connect|clears? it)\b", re.I
+_DIRECT = re.compile(rf"\b({_a('direct')})\b", re.I)
+_FIXES = re.compile(rf"\b({_a('fixes')})\b", re.I)
+_NEGATED = re.compile(rf"\b({_a('negated')})\b", re.I)
+_WANTS_TRANSFER = re.compile(_a("wants_transfer"), re.I)
+_REFUSES_TRANSFER = re.compile(rf"\b({_a('refuses_transfer')})\b", re.I)
+_TRANSFER_ALLOWED = re.compile(_a("transfer_allowed"), re.I)
+_PREFER: tuple[tuple[Literal["earliest", "latest", "cheapest"], re.Pattern[str]], ...] = (
+    ("earliest", re.compile(rf"\b({_a('choose_verb')}) the {_a('prefer_earliest')}\b")),
+    ("latest", re.compile(rf"\b({_a('choose_verb')}) the {_a('prefer_latest')}\b")),
+    ("cheapest", re.compile(rf"\b({_a('choose_verb')}) the ({_a('prefer_cheapest')})")),
 )
-_NEGATED = re.compile(r"\b(not|n't|never|no longer|still)\b", re.I)
-_STOP = set(
-    [
-        "the",
-        "a",
-        "an",
-        "and",
-        "or",
-        "to",
-        "of",
-        "your",
-        "you",
-        "it",
-        "is",
-        "that",
-        "this",
-        "then",
-        "if",
-        "after",
-        "before",
-        "with",
-        "on",
-        "in",
-        "for",
-        "at",
-        "by",
-        "be",
-        "dash",
-    ]
-)
+_CONNECTION = re.compile(rf"\b({_a('connection')})\b", re.I)
+_TOTAL = re.compile(rf"\btotal (?:(?:{_a('total_link')}) )?(?:\$ ?)?(\d+(?:\.\d+)?)\b")
+_BEFORE_INCLUSIVE, _AFTER_INCLUSIVE, _UNDER_STRICT = (
+    _set("before_inclusive"), _set("after_inclusive"), _set("under_strict")
+)  # fmt: skip
+_DEPART, _ARRIVE = phrases("tree", "depart_cue"), phrases("tree", "arrive_cue")
+_STOP = _set("stop")
 # Words of any troubleshooting talk: they say nothing about *which* step it is.
-OUTCOME_WORDS = {
-    "work", "fix", "fixe", "resolv", "issu", "step", "say", "now", "pleas", "try", "still", "again", "problem",
-    "already", "did", "tell", "know", "let", "whether", "then", "agent", "asks", "report", "not", "that",
-}  # fmt: skip
+OUTCOME_WORDS = _set("outcome_words")
 
 
 def _subject(text: str, at: int) -> Subject:
     before = text[max(0, at - 60) : at].lower()
-    d = max(before.rfind("depart"), before.rfind("leav"), before.rfind("take off"))
-    a = max(before.rfind("arriv"), before.rfind("land"), before.rfind("be in "), before.rfind("get to"))
+    d = max(before.rfind(w) for w in _DEPART)
+    a = max(before.rfind(w) for w in _ARRIVE)
     if d < 0 and a < 0:
         return "any"
     return "depart" if d > a else "arrive"
@@ -142,19 +129,19 @@ def limits_of(text: str) -> list[Limit]:
         v = _minutes(m.group(2))
         if v is not None:
             op: Literal["lt", "le"] = (
-                "le" if m.group(1).lower() in ("by", "no later than", "at or before") else "lt"
+                "le" if m.group(1).lower() in _BEFORE_INCLUSIVE else "lt"
             )
             out.append(Limit("time", op, v, _subject(text, m.start()), text))
     for m in _AFTER.finditer(text):
         v = _minutes(m.group(2))
         if v is not None:
             op2: Literal["gt", "ge"] = (
-                "ge" if m.group(1).lower() in ("no earlier than", "at or after") else "gt"
+                "ge" if m.group(1).lower() in _AFTER_INCLUSIVE else "gt"
             )
             out.append(Limit("time", op2, v, _subject(text, m.start()), text))
     for m in _UNDER.finditer(text):
         op3: Literal["lt", "le"] = (
-            "lt" if m.group(1).lower() in ("under", "less than", "below", "lower than") else "le"
+            "lt" if m.group(1).lower() in _UNDER_STRICT else "le"
         )
         out.append(Limit("money", op3, float(m.group(2).replace(",", "")), "any", text))
     for m in _OR_LESS.finditer(text):
@@ -185,18 +172,9 @@ def read_tree(must: list[str], nice: list[str], negotiation: list[str], edge: li
             rules.scripted.append(Scripted(text[: m.start()], line, idx))
             idx += 1
     esc = f"{escalation} {goal}"
-    wants = re.search(
-        r"\b(ask|request|want|accept|agree)\w*\s+(?:to\s+(?:be\s+)?)?(?:a\s+|the\s+)?transfer|"
-        r"\btransfer(?:red)?\s+to\s+a\s+live\s+agent\s+is\s+(?:ok|fine|acceptable)|speak (to|with) a live agent",
-        esc,
-        re.I,
-    )
-    refuses = re.search(
-        r"\b(must decline|decline|never speak to a live agent|do not ask to speak)\b", escalation, re.I
-    )
-    rules.accept_transfer = bool(wants) and not (
-        refuses and not re.search(r"\byou may\b|\bask to be\b", escalation, re.I)
-    )
+    wants = _WANTS_TRANSFER.search(esc)
+    refuses = _REFUSES_TRANSFER.search(escalation)
+    rules.accept_transfer = bool(wants) and not (refuses and not _TRANSFER_ALLOWED.search(escalation))
     for text in [*must, *negotiation, *edge]:
         for s in sentences_of(text):
             if _FIXES.search(s):
@@ -204,12 +182,7 @@ def read_tree(must: list[str], nice: list[str], negotiation: list[str], edge: li
                 (rules.not_fixing_words if _NEGATED.search(s) else rules.fixing_words).update(words)
     joined = " ".join(negotiation).lower()
     rules.pushbacks = _pushback_count(" ".join([*must, *nice, *negotiation, *edge]))
-    if re.search(r"\b(choose|pick|accept|take) the earliest\b", joined):
-        rules.prefer = "earliest"
-    elif re.search(r"\b(choose|pick|accept|take) the latest\b", joined):
-        rules.prefer = "latest"
-    elif re.search(r"\b(choose|pick|accept|take) the (cheapest|lowest)", joined):
-        rules.prefer = "cheapest"
+    rules.prefer = next((kind for kind, pat in _PREFER if pat.search(joined)), "")
     return rules
 
 
@@ -253,10 +226,7 @@ def offer_cost(text: str) -> float | None:
     """The offer's cost: the amount called total, else the largest amount named."""
     for s in sentences_of(text):  # 'one hundred fifty dollars total', 'a total of $150'
         said = " ".join(tokens(s))
-        m = re.search(r"(\d+(?:\.\d+)?) dollars? (?:in )?total\b", said) or re.search(
-            r"\btotal (?:of |is |comes to |would be |will be |cost is |charge is )?(?:\$ ?)?(\d+(?:\.\d+)?)\b",
-            said,
-        )
+        m = re.search(r"(\d+(?:\.\d+)?) dollars? (?:in )?total\b", said) or _TOTAL.search(said)
         if m:
             return float(m.group(1))
     low = text.lower()
@@ -286,14 +256,12 @@ def violations(rules: TreeRules, offer: str) -> list[str]:
             vals = offer_values(offer, lim.subject)
             if vals and not all(lim.ok(v) for v in vals):
                 bad.append(lim.source)
-    if rules.direct_only and re.search(r"\b(connect(ion|ing)|layover|one stop|stops? in|via)\b", offer, re.I):
+    if rules.direct_only and _CONNECTION.search(offer):
         bad.append("direct")
     return list(dict.fromkeys(bad))
 
 
-_CURRENT = re.compile(
-    r"\b(currently|current|original|existing|previous|you('re| are) (now )?on|booked on|today you)\b", re.I
-)
+_CURRENT = re.compile(rf"\b({_a('current')})\b", re.I)
 
 
 def offer_text(text: str, question: str) -> str:
