@@ -4,21 +4,28 @@ from __future__ import annotations
 
 import re
 
+from voxbench.pipelines.caller.goal.lang import alt
 from voxbench.spoken import tokens
 
-_LEAD = re.compile(
-    r"^(?:.*?\b(?:would you (?:still )?(?:like|prefer|want)|do you (?:want|need|prefer)|should i|shall i|"
-    r"is it|is this|is that|are you|did you want|can i|will you(?: be)?(?: \w+ing)?)\b\s*(?:to\s+)?(?:me to\s+)?)",
-    re.I,
-)
+
+def _a(name: str) -> str:
+    return alt("options", name)
+
+
+# The words are data (``goal/lang/<lang>.json``, ``phrases.options``); the grammar (and the
+# conjunctions 'or' / 'and' that split a list) is here.
+_LEAD = re.compile(rf"^(?:.*?\b(?:{_a('question_lead')})\b\s*(?:to\s+)?(?:me to\s+)?)", re.I)
 # A part that starts the question itself ('are you unable to connect', 'does it drop'): what comes
 # before it is context, not an option.
-_AUX_LEAD = re.compile(
-    r"(is|are|was|were|do|does|did|can|could|would|will|have|has)\s+(you|it|the|your|this|that|there)\b", re.I
-)
-_RELATIVE = re.compile(r"(which|who|whose|where)\b", re.I)  # ', which could include a higher cabin,'
-_OFFER_ITEM = re.compile(r"\b(am|pm|dollars?|noon)\b")
-_NOT_AN_OFFER = re.compile(r"\b(current(ly)?|original|existing|previous|because|so the|since)\b", re.I)
+_AUX_LEAD = re.compile(rf"({_a('auxiliary')})\s+({_a('aux_subject')})\b", re.I)
+_RELATIVE = re.compile(rf"({_a('relative')})\b", re.I)  # ', which could include a higher cabin,'
+_OFFER_ITEM = re.compile(rf"\b({_a('offer_item')})\b")
+_NOT_AN_OFFER = re.compile(rf"\b({_a('not_an_offer')})\b", re.I)
+_WH = re.compile(rf"({_a('question_word')})\b", re.I)
+_VALUE_WH = re.compile(rf"({_a('value_question_word')})\b", re.I)
+_CHOICE = re.compile(rf"\b({_a('choice_cue')})\b", re.I)
+_ITEM_SPLIT = re.compile(rf",\s*(?:and\s+)?(?=(?:{_a('item_start')})\b)|;\s*|\band (?=an?\b)")
+_LISTING_LEAD = re.compile(rf"^({_a('listing_lead')})\s+", re.I)
 
 
 def offered_options(sents: list[str], question: str) -> list[str]:
@@ -29,7 +36,7 @@ def offered_options(sents: list[str], question: str) -> list[str]:
     if re.search(r"\bor\b", q, re.I) and not examples_of_any(question):
         parts = [p.strip(" ,.") for p in re.split(r",\s*(?:or\s+)?|\s+or\s+", q) if p.strip(" ,.")]
         if len(parts) >= 3 and (
-            re.match(r"(what|which|how|where|when|who)\b", parts[0], re.I) or len(parts[0].split()) == 1
+            _WH.match(parts[0]) or len(parts[0].split()) == 1
         ):
             parts = parts[1:]  # 'What would you like to handle first, A or B' / 'Next, A or B'
         lead = next((i for i, p in enumerate(parts) if _AUX_LEAD.match(p)), 0)
@@ -37,26 +44,26 @@ def offered_options(sents: list[str], question: str) -> list[str]:
             parts = parts[
                 lead:
             ]  # 'For the Wi-Fi issue, are you unable to connect, or ...': context before the question
-        if len(parts) == 2 and re.match(r"(what|which|when|where|how)\b", parts[0], re.I):
+        if len(parts) == 2 and _VALUE_WH.match(parts[0]):
             return []  # 'What date or time would you like?': a value asked for, not two options
         parts = [_LEAD.sub("", p).strip(" ,.") for p in parts]
         parts = [p for p in parts if p and len(p.split()) <= 12 and not _RELATIVE.match(p)]
         if len(parts) >= 2:
             return parts
     listed: list[str] = []
-    if not re.search(r"\b(which|what option|prefer|choose|one would you|like me to book)\b", question, re.I):
+    if not _CHOICE.search(question):
         return []
     for s in sents:
         if s == question:
             break
         items = [
             p.strip(" ,.")
-            for p in re.split(r",\s*(?:and\s+)?(?=(?:an?|one|the|option|flight)\b)|;\s*|\band (?=an?\b)", s)
+            for p in _ITEM_SPLIT.split(s)
             if p.strip()
         ]
         for it in items:
             if _OFFER_ITEM.search(" ".join(tokens(it))) and not _NOT_AN_OFFER.search(it):
-                listed.append(re.sub(r"^(there (is|are)|i (found|have)|we have)\s+", "", it, flags=re.I))
+                listed.append(_LISTING_LEAD.sub("", it))
     if len(listed) >= 2:
         return listed
     i = sents.index(question) if question in sents else len(sents)
@@ -66,14 +73,12 @@ def offered_options(sents: list[str], question: str) -> list[str]:
 
 # A sentence reporting what the caller has ('I currently show orientation, badge pickup, and T B test
 # as pending'), not what it may choose from.
-_STATUS = re.compile(r"\b(current(ly)?|pending|remaining|original|existing|previous)\b", re.I)
+_STATUS = re.compile(rf"\b({_a('status')})\b", re.I)
 
 
 # Words that end the clause leading into a listed series ('I found three openings: ...', 'and I
 # have ten AM, ...', 'You mentioned onboarding, ...', 'help with onboarding, ...').
-_SERIES_LEAD = re.compile(
-    r"^.*?\b(?:are|is|have|has|mentioned|found|include|includes|offer|between|either|with|for)\s+", re.I
-)
+_SERIES_LEAD = re.compile(rf"^.*?\b(?:{_a('series_lead')})\s+", re.I)
 
 
 def listed_series(sentence: str) -> list[str]:
@@ -118,8 +123,7 @@ def option_clause(question: str, option: str) -> str:
 # 'Do you need any room equipment, such as a projector, whiteboard, or speakerphone?': the list gives
 # examples of what 'any' covers, a yes/no question, not alternatives to choose among.
 _ANY_EXAMPLES = re.compile(
-    r"\b(do|would|will) you (need|want|have|require|like)\b[^?]*\bany\b[^?]*?\b(such as|like|for example|"
-    r"for instance|including|e\.g\.)\s+(?P<ex>[^?]*)\?",
+    rf"\b({_a('any_aux')}) you ({_a('any_verb')})\b[^?]*\bany\b[^?]*?\b({_a('example_marker')})\s+(?P<ex>[^?]*)\?",
     re.I,
 )
 
