@@ -21,6 +21,10 @@ class Words(BaseModel):
     """A code's letters that abbreviate a unit a person says in full ('FL2': 'floor 2')."""
     phrases: dict[str, dict[str, list[str]]]
     """Phrase lists by module and name: the branches of an alternation, in the order they are tried."""
+    templates: dict[str, list[str]]
+    """The caller's own phrasings by kind: equivalent wordings a trial's seed picks among, in order."""
+    rewrites: dict[str, list[tuple[str, str]]]
+    """Word-for-word rewrites by name ('you are' -> 'I am': a goal written to the caller, said by it)."""
 
 
 @cache
