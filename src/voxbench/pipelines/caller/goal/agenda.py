@@ -21,38 +21,41 @@ from dataclasses import dataclass, field
 
 from voxbench.pipelines.caller.goal.ending_lang import pattern
 from voxbench.pipelines.caller.goal.facts import stem
+from voxbench.pipelines.caller.goal.lang import alt, phrases
 from voxbench.pipelines.caller.goal.learn import LEARN_GOAL
 from voxbench.pipelines.caller.goal.phrases import first_person
 from voxbench.pipelines.caller.goal.tree import content_words
 from voxbench.spoken import mentions, runs, sentences_of, tokens
 
-_ROLE_WORDS = {
-    stem(w)
-    for w in (
-        "agent", "confirm", "confirms", "confirmed", "provide", "provides", "receive", "tell", "tells", "state",
-        "states", "explicitly", "must", "any", "other", "still", "new", "updated", "current", "remains", "remain",
-        "not", "either", "available", "specific", "concrete", "equivalent", "clearly", "give", "gives", "you",
-        "your", "are", "has", "have", "been", "being", "will", "issued", "issues", "proof", "total", "acceptable",
-    )
-}  # fmt: skip
+
+def _a(name: str) -> str:
+    return alt("agenda", name)
+
+
+# The words are data (``goal/lang/<lang>.json``, ``phrases.agenda``); the grammar is here.
+_ROLE_WORDS = {stem(w) for w in phrases("agenda", "role_words")}
 """Words that say how a must-have is met, not what it is about."""
 
 _VALUE = re.compile(
     r"\$\s?\d[\d,.]*|\b\d{1,2}(?::\d{2})?\s*[ap]\.?m\.?|\b\d{4}-\d{2}-\d{2}\b|\b\d{2,}\b", re.I
 )
-_NOTHING_TO_PAY = re.compile(r"\b(free|no (?:charge|cost|fee)|waived|zero dollars|nothing to pay)\b", re.I)
+_NOTHING_TO_PAY = re.compile(rf"\b({_a('nothing_to_pay')})\b", re.I)
 
 _DELIVERABLE = re.compile(
-    r"^(?!if\b)(?:receive\b|.*\b(?:you (?:receive|get|are given|are told)|(?:the )?agent (?:\w+ )?(?:provides?|issues?"
-    r"|confirms?|tells?|states?|gives?|sends?|creates?|submits?|transfers?|schedules?|reads?)"
-    r"|(?:is|are) (?:issued|applied|sent|processed|credited|refunded|provided)\b))",
+    rf"^(?!if\b)(?:receive\b|.*\b(?:you (?:{_a('you_receive')})|(?:the )?agent (?:\w+ )?(?:{_a('agent_gives')})"
+    rf"|(?:is|are) (?:{_a('given')})\b))",
     re.I,
 )
 """A must-have that is something the agent gives or tells ('You receive a meal voucher ...', 'The
 agent confirms your seat ...'), not a condition on an offer ('New flight must depart before 2 PM'),
 which the caller checks when offered (:func:`.tree.violations`)."""
 
-_LEAD = re.compile(r"^(?:the agent (?:has )?(?:confirms?|tells? you|states?|says?)(?: that)?\s+)", re.I)
+_LEAD = re.compile(rf"^(?:the agent (?:has )?(?:{_a('agent_says')})(?: that)?\s+)", re.I)
+_CLAUSE_END = re.compile(
+    rf",?\s+(?:{_a('clause_link')})\s+(?:{_a('clause_subject')})\b|;|:|\s+-\s+|\s+\u2014\s+"
+)
+_MANNER = re.compile(rf"\b({_a('manner')})\s+", re.I)
+_AND_GIVES = re.compile(rf"\b(and|or) (?:the agent )?(?:{_a('and_gives')})\s+")
 
 
 @dataclass
@@ -86,9 +89,9 @@ class MustHave:
         if self.ask_as:
             return self.ask_as
         s = re.sub(r"\s*\([^)]*\)", "", self.text).strip().rstrip(".")
-        s = re.split(r",?\s+(?:and|while|with)\s+(?:the agent|you)\b|;|:|\s+-\s+|\s+\u2014\s+", s)[0]
-        s = re.sub(r"\b(explicitly|clearly|successfully)\s+", "", s, flags=re.I)
-        s = re.sub(r"\b(and|or) (?:the agent )?(?:provides|gives|tells you|states|issues)\s+", r"\1 ", s)
+        s = _CLAUSE_END.split(s)[0]
+        s = _MANNER.sub("", s)
+        s = _AND_GIVES.sub(r"\1 ", s)
         s = re.sub(r"(?<=\w)/(?=\w)", " or ", s)
         m = _GIVES.match(s)
         if m:
@@ -107,12 +110,12 @@ def _lower(s: str) -> str:
 
 
 _first_lower = _lower
-_CLAUSE_VERB = re.compile(r"\b(is|are|was|were|remains?|stays?|has|have|will|must|can|keeps?|gets?)\b", re.I)
+_CLAUSE_VERB = re.compile(rf"\b({_a('clause_verb')})\b", re.I)
 _GIVES = re.compile(
-    r"^(?:the )?agent (?P<verb>provides|issues|gives|sends|creates|tells you)\s+(?:you\s+)?(?P<what>.+)$",
+    rf"^(?:the )?agent (?P<verb>{_a('gives_verb')})\s+(?:you\s+)?(?P<what>.+)$",
     re.I,
 )
-_GETS = re.compile(r"^you (?:receive|get|are given)\s+(?P<what>.+)$", re.I)
+_GETS = re.compile(rf"^you (?:{_a('gets_verb')})\s+(?P<what>.+)$", re.I)
 
 
 class Agenda:
