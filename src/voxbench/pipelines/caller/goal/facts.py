@@ -16,63 +16,29 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from voxbench.pipelines.caller.goal.lang import phrases
+from voxbench.pipelines.caller.goal.lang import words as lang_words
 from voxbench.pipelines.caller.goal.speech import key_parts, speak_value
 from voxbench.spoken import matchable
 
+# The word tables are data (``goal/lang/<lang>.json``: ``phrases.facts``, ``synonyms``,
+# ``key_expansions``).
 # Key words that say nothing about which fact is meant.
-DROP_WORDS = {
-    "if", "asked", "requested", "request", "for", "your", "the", "of", "a", "an", "to", "usd", "preferred",
-    "desired", "my", "in", "on", "at", "when", "is", "and", "or", "local", "product", "eventually", "provided",
-    "needed", "required", "given", "only", "necessary",
-}  # fmt: skip
+DROP_WORDS = set(phrases("facts", "drop_words"))
 # Head nouns: an agent says "the date" or "the code" and means the one it is collecting.
-HEADS = {
-    "name", "number", "code", "id", "date", "time", "count", "type", "level", "size", "days", "reason",
-    "address", "limit", "hours", "category", "description", "tier",
-}  # fmt: skip
+HEADS = set(phrases("facts", "heads"))
 # Heads an agent leaves out ("the building", "your new state"); the others it says ("the date").
-FLUFF_HEADS = {"name", "number", "code", "id", "type", "level", "category", "description", "address"}
+FLUFF_HEADS = set(phrases("facts", "fluff_heads"))
 # Key words that mark what the caller wants (as opposed to what it has now).
-WANT_WORDS = {"desired", "target", "new", "preferred", "requested", "wanted"}
+WANT_WORDS = set(phrases("facts", "want_words"))
 # Modifiers too common in agent speech ("First, I need...") to identify a fact alone.
-WEAK_WORDS = {
-    "first", "last", "new", "current", "start", "end", "other", "full", "original", "total", "home", "target",
-    "affected", "primary", "main", "passenger", "second", "third", "wanted",
-}  # fmt: skip
+WEAK_WORDS = set(phrases("facts", "weak_words"))
 # Field-word synonyms, for any domain: word -> phrases an agent may say for it.
-SYNONYMS: dict[str, tuple[str, ...]] = {
-    "number": ("number", "code", "reference", "no", "num"),
-    "code": ("code", "number", "passcode"),
-    "id": ("id", "identifier", "number"),
-    "confirmation": ("confirmation", "booking", "reservation", "locator"),
-    "birth": ("birth", "birthday", "dob", "born"),
-    "phone": ("phone", "telephone", "mobile", "cell"),
-    "email": ("email", "e mail"),
-    "otp": ("otp", "one time", "passcode", "text message", "verification code", "6 digit code"),
-    "os": ("os", "operating system", "mac or windows", "windows or mac"),
-    "pto": ("pto", "paid time off"),
-    "count": ("count", "how many", "number"),
-    "attendee": ("attendee", "attend", "people", "person", "guests"),
-    "building": ("building", "location", "site", "campus"),
-    "justification": ("justification", "reason", "why", "what wrong", "issue", "driving"),
-    "laptop": ("laptop", "screen", "computer"),
-    "monitor": ("monitor", "screen", "display"),
-    "size": ("size", "inch", "big"),
-    "days": ("days", "how long", "duration"),
-    "duration": ("duration", "how long", "days"),
-    "description": ("description", "what happening", "issue", "problem", "describe"),
-    "issue": ("issue", "problem"),
-    "relationship": ("relationship", "relation", "related"),
-    "dependent": ("dependent", "spouse", "child", "son", "daughter", "wife", "husband", "partner"),
-    "colleague": ("colleague", "coworker", "co worker", "teammate"),
-    "limit": ("limit", "amount", "coverage"),
-    "last": ("last",),
-    "four": ("four", "4"),
-    "ref": ("ref", "reference"),
-    "outbound": ("outbound", "departure", "departing", "going out"),
-    "inbound": ("inbound", "return", "returning", "coming back"),
-    "return": ("return", "returning", "inbound", "coming back"),
-}
+SYNONYMS: dict[str, tuple[str, ...]] = {k: tuple(v) for k, v in lang_words().synonyms.items()}
+# Key words that stand for several ('dob': the date of birth).
+_EXPANSIONS = lang_words().key_expansions
+# Key words that tell apart facts of one group ('trial', 'renewal'), beside its number.
+_GROUP_WORDS = tuple(phrases("facts", "group_words"))
 
 
 def stem(word: str) -> str:
@@ -94,8 +60,8 @@ def key_words(key: str) -> list[str]:
     words = [w for w in re.split(r"[^a-z0-9]+", key.lower()) if w and w not in DROP_WORDS and not w.isdigit()]
     out: list[str] = []
     for w in words:
-        if w == "dob":
-            out += ["date", "birth"]
+        if w in _EXPANSIONS:
+            out += _EXPANSIONS[w]
         elif w not in out:
             out.append(w)
     return out
@@ -195,5 +161,5 @@ def group_of(key: str) -> str:
     """The key with its field words removed: 'application_name_2' and 'access_level_2' share '2'
     (numbered or named groups of facts that go together); '' for a key of no group."""
     parts = [p for p in re.split(r"[^a-z0-9]+", key.lower()) if p]
-    tail = [p for p in parts if p.isdigit() or p in ("trial", "renewal", "permanent", "temporary", "primary")]
+    tail = [p for p in parts if p.isdigit() or p in _GROUP_WORDS]
     return "_".join(tail)

@@ -23,6 +23,10 @@ class Words(BaseModel):
     """Phrase lists by module and name: the branches of an alternation, in the order they are tried."""
     templates: dict[str, list[str]]
     """The caller's own phrasings by kind: equivalent wordings a trial's seed picks among, in order."""
+    synonyms: dict[str, list[str]]
+    """Field-word synonyms that hold in any domain: word -> phrases an agent may say for it."""
+    key_expansions: dict[str, list[str]]
+    """A fact key's word that stands for several ('dob' -> 'date', 'birth')."""
     rewrites: dict[str, list[tuple[str, str]]]
     """Word-for-word rewrites by name ('you are' -> 'I am': a goal written to the caller, said by it)."""
 
