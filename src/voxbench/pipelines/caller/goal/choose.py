@@ -14,14 +14,31 @@ import re
 from voxbench.pipelines.caller.goal.classify import ChoiceClassifier
 from voxbench.pipelines.caller.goal.facts import FactBook
 from voxbench.pipelines.caller.goal.intents import IntentTracker
+from voxbench.pipelines.caller.goal.lang import alt, phrases
 from voxbench.pipelines.caller.goal.options import option_clause
 from voxbench.pipelines.caller.goal.phrases import Phrasing, first_person
 from voxbench.pipelines.caller.goal.tree import TreeRules, content_words, violations
 from voxbench.spoken import mentions, say_time, times
 
 
+def _a(name: str) -> str:
+    return alt("choose", name)
+
+
+# The words are data (``goal/lang/<lang>.json``, ``phrases.choose``); the grammar is here.
+_KEPT = tuple(phrases("choose", "kept_words"))
+"""Short words that tell options apart ('all floors', 'not at all') though no content word does."""
+_WANT = _a("want_verb")
+_WANTS_ME_TO = re.compile(rf"\b({_WANT})\s+me\s+to\b", re.I)
+_WANTS_TO = re.compile(rf"\b(?:{_WANT})\s+to\s+(\w+)", re.I)
+_WANT_LEAD = re.compile(rf"({_WANT})\b", re.I)
+_KNOW_Q = re.compile(rf"(?:do|did) you (?:{_a('know_verb')})\s+(.*)", re.I)
+_PREPOSITION = re.compile(rf"\b(?:{_a('preposition')})\b")
+_COMMON = set(phrases("choose", "common_words"))
+
+
 def _words(text: str) -> set[str]:
-    return content_words(text) | {w for w in re.findall(r"[a-z]+", text.lower()) if w in ("all", "not", "no")}
+    return content_words(text) | {w for w in re.findall(r"[a-z]+", text.lower()) if w in _KEPT}
 
 
 def option_name(option: str) -> str:
@@ -35,10 +52,10 @@ def option_name(option: str) -> str:
 
 # An either/or question's alternative said as a yes/no clause: auxiliary, subject, the rest.
 _CLAUSE = re.compile(
-    r"^(?i:(is|are|was|were|do|does|did|can|could|will|would|has|have))\s+"
-    r"(you|it|this|that|there|they|(?:the|your|my|a|an)\s+(?:[A-Z]{1,5}\s+)*[\w'-]+)\s+(.+)$",
+    rf"^(?i:({_a('auxiliary')}))\s+"
+    rf"({_a('subject')}|(?:{_a('determiner')})\s+(?:[A-Z]{{1,5}}\s+)*[\w'-]+)\s+(.+)$",
 )
-_SUBJECT_CAPS = re.compile(r"^(?:the|your|my|a|an)\s+((?:[A-Z]\s+)+)([a-z][\w'-]*)\s+(.+)$")
+_SUBJECT_CAPS = re.compile(rf"^(?:{_a('determiner')})\s+((?:[A-Z]\s+)+)([a-z][\w'-]*)\s+(.+)$")
 
 
 def say_option(option: str, question: str, phr: Phrasing) -> str:
@@ -50,7 +67,7 @@ def say_option(option: str, question: str, phr: Phrasing) -> str:
         return _named(option, phr)
     clause = option_clause(question, option)
     m = _CLAUSE.match(clause)
-    if m and not re.match(r"(like|want|prefer|need)\b", m.group(3), re.I):
+    if m and not _WANT_LEAD.match(m.group(3)):
         aux, subject, rest = m.group(1).lower(), m.group(2), m.group(3)
         caps = _SUBJECT_CAPS.match(f"{subject} {rest}")
         if caps:  # 'the H R portal down': a spelled acronym and its noun are the subject
@@ -61,9 +78,9 @@ def say_option(option: str, question: str, phr: Phrasing) -> str:
         return f"{said[:1].upper()}{said[1:]}."
     act = first_person(option)  # 'look up the devices assigned to you' -> '... to me'
     act = act[:1].lower() + act[1:]
-    if re.search(r"\b(like|want|need|prefer)\s+me\s+to\b", question, re.I) and _is_action(option):
+    if _WANTS_ME_TO.search(question) and _is_action(option):
         return f"Please {act}."
-    wants = re.search(r"\b(?:like|want|need|prefer)\s+to\s+(\w+)", question, re.I)
+    wants = _WANTS_TO.search(question)
     if wants and _is_action(option):
         verb = wants.group(1)  # 'to use PTO or sick leave?': the verb goes with each option
         shared = not re.search(rf"\bto\s+{re.escape(act.split()[0])}\b", question, re.I)
@@ -88,7 +105,7 @@ def _is_action(option: str) -> bool:
     return bool(first) and first not in _NOUN_STARTS and not first[0].isdigit() and not times(option)
 
 
-_BOTH = re.compile(r"(?i)both( of (them|those|these))?|all( of (them|those|these|the above)| three)?")
+_BOTH = re.compile(rf"(?i){_a('both')}")
 
 
 def _same_start(a: str, b: str) -> bool:
@@ -97,11 +114,10 @@ def _same_start(a: str, b: str) -> bool:
 
 
 # A question about which of its things to take up first or next.
-_ORDER_Q = re.compile(r"\b(first|next|start with|begin with)\b", re.I)
+_ORDER_Q = re.compile(rf"\b({_a('order_q')})\b", re.I)
 
 
-_NOUN_STARTS = {"the", "a", "an", "my", "your", "one", "two", "three", "any", "all", "this", "that", "some", "window",
-                "aisle", "middle", "morning", "afternoon", "evening"}  # fmt: skip
+_NOUN_STARTS = set(phrases("choose", "noun_start"))
 
 
 class OptionChooser:
@@ -175,7 +191,7 @@ class OptionChooser:
         if not both or len(rest) < 2:
             return ""
         words = [re.findall(r"[a-z0-9]+", o.lower()) for o in rest]
-        common = set.intersection(*(set(w) for w in words)) | {"the", "a", "an", "my", "your", "its"}
+        common = set.intersection(*(set(w) for w in words)) | _COMMON
         names = ["".join(w for w in ws if w not in common) for ws in words]
         for f in self.book:
             if not isinstance(f.value, list) or len(f.value) < 2:
@@ -187,10 +203,10 @@ class OptionChooser:
 
     def _claims_unknown(self, option: str) -> bool:
         """'do you know the asset tag on the laptop' when the caller has no asset tag: not its option."""
-        m = re.match(r"(?:do|did) you (?:know|have|remember|recall)\s+(.*)", option, re.I)
+        m = _KNOW_Q.match(option)
         if not m:
             return False
-        thing = content_words(re.split(r"\b(?:on|for|of|in|from|with)\b", m.group(1))[0])
+        thing = content_words(_PREPOSITION.split(m.group(1))[0])
         known = content_words(" ".join(" ".join(f.words) + " " + " ".join(f.values()) for f in self.book))
         return bool(thing) and not thing & known
 
@@ -222,7 +238,7 @@ class OptionChooser:
             if len(text.split()) < 4:
                 continue
             vw = content_words(text) | {
-                w for w in re.findall(r"[a-z]+", text.lower()) if w in ("all", "not", "no")
+                w for w in re.findall(r"[a-z]+", text.lower()) if w in _KEPT
             }
             scores = sorted(((len(vw & _words(o)), o) for o in ok), reverse=True)
             if scores[0][0] > scores[1][0] and scores[0][0] > best[0]:
