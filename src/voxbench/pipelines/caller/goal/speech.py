@@ -20,7 +20,7 @@ from collections.abc import Iterable, Mapping
 from collections.abc import Set as AbstractSet
 from typing import Literal
 
-from voxbench.pipelines.caller.goal.lang import words
+from voxbench.pipelines.caller.goal.lang import phrases, words
 from voxbench.spoken import (
     ISO_DATE,
     is_code,
@@ -31,22 +31,21 @@ from voxbench.spoken import (
     say_value,
     times,
 )
+from voxbench.spoken.words import MONTH_NAMES
 
 Kind = Literal["yes_no", "list", "date", "time", "money", "code", "name", "number", "text"]
 
-MONEY_WORDS = frozenset(
-    {"cost", "fee", "fees", "price", "amount", "usd", "budget", "charge", "fare", "refund", "credit",
-     "compensation", "voucher", "payment", "dollars", "reimbursement", "premium", "deductible"}
-)  # fmt: skip
+# The word sets are data (``goal/lang/<lang>.json``, ``phrases.speech``).
+MONEY_WORDS = frozenset(phrases("speech", "money_words"))
 """Key words that make a plain number an amount of money (in any domain)."""
 
-HEAD_WORDS = frozenset({"time", "date", "cost", "fee", "amount", "price", "limit", "number", "code", "name"})
+HEAD_WORDS = frozenset(phrases("speech", "head_words"))
 """Label heads: short words after the last of them qualify it (a place, a zone, a unit)."""
 
-GENERAL_ACRONYMS = frozenset({"otp", "pto", "ssn", "os", "hr", "npi", "dea"})
+GENERAL_ACRONYMS = frozenset(phrases("speech", "general_acronyms"))
 """Field words spelled in any domain (the scenario's own capitals add to these)."""
 
-_LINKS = frozenset({"of", "for", "at", "in", "on", "to", "a", "an", "the", "and", "or"})
+_LINKS = frozenset(phrases("speech", "links"))
 """Words that join a label's words ('date of birth'), never its first or last."""
 
 _NUMBER = re.compile(r"^\$?\d[\d,]*(\.\d+)?$")
@@ -176,8 +175,7 @@ def _values(value: object) -> list[str]:
     return [str(value)]
 
 
-_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september",
-           "october", "november", "december")  # fmt: skip
+_MONTHS = tuple(MONTH_NAMES)  # the ground layer's month names (voxbench.spoken)
 
 
 def _said_dates(text: str) -> list[tuple[int, int, int | None]]:
