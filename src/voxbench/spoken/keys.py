@@ -278,7 +278,9 @@ p m"): the digits are the time, as the same words spoken are read."""
 class ValueReader:
     """Reads values out of text through one text normaliser (``normalise``: a clause's words
     as the normaliser writes them, number words as digits). Cached per reader: the same
-    policy text and tool results are read for every conversation of a domain."""
+    policy text and tool results are read for every conversation of a domain. Its tokens are
+    not :func:`.text.tokens` (the caller's matching tokeniser): why the two stay apart is
+    said there."""
 
     def __init__(self, normalise: Callable[[str], str]):
         self.normalise = normalise

@@ -84,7 +84,17 @@ def _numbers(words: list[str]) -> list[str]:
 
 
 def tokens(text: str) -> list[str]:
-    """Lower-cased word tokens with number words as digit strings and a few separators kept."""
+    """Lower-cased word tokens with number words as digit strings and a few separators kept.
+
+    This is the matching tokeniser (the caller's ear, :mod:`.match`); :class:`.keys.ValueReader`
+    is the other one, on purpose. ValueReader reads words as the normaliser it is given writes
+    them (eval gives EVA's, ``eval/wer_norm``, so the offline judges read values as EVA's metrics
+    do; this package cannot import it) and keys whole values per clause ('four PM' -> ``t:1600``,
+    'six twenty-one' -> 621). Here number words fold by themselves, each digit group its own
+    token ('six twenty-one' -> 6 21), and separators and sentence ends stay so :func:`runs` can
+    join a code spelled across them and a fact value can be found in any form. On EVA's 3,305
+    reference lines the two agree on the word tokens of 29 % and on the numbers of 51 %: one in
+    place of the other would change the caller's replies or the gate's figures."""
     return list(_tokens(text))
 
 
