@@ -57,15 +57,8 @@ ANYTHING_ELSE = re.compile(_a("anything_else"), re.IGNORECASE)
 # free to ask.', 'Let me know if there's anything else I can do.'): the agent's "anything else?".
 ANYTHING_ELSE_SAID = re.compile(_a("anything_else_said"), re.IGNORECASE)
 DONE_VERB = f"({_a('done_verb')})"
-COMPLETED = re.compile(
-    rf"\b(you('| a)re all set|all set|all done|it('s| is) done|^done\b|^{DONE_VERB}[;:,.!]|"
-    rf"everything is (complete|confirmed|done)|"
-    rf"(has|have) (now )?been (successfully )?{DONE_VERB}|(is|are) (now )?(successfully )?{DONE_VERB}|"
-    rf"i('ve| have) (successfully )?(also )?{DONE_VERB}|i {DONE_VERB}\b|successfully|you('re| are) (now )?"
-    rf"(confirmed|booked|registered|on (the )?(standby|waitlist))|your (\w+ )?(request|case|ticket|booking|"
-    rf"confirmation|reference|registration|waitlist) (number|id|code)s? (is|are)|you('re| are) back in)",
-    re.IGNORECASE,
-)
+# The completion phrases name the completion verbs as '{done}' (the list above).
+COMPLETED = re.compile(rf"\b({_a('completed').replace('{done}', DONE_VERB)})", re.IGNORECASE)
 # A completion verb under a negation or a condition is not a completion ("cannot be submitted",
 # "has to wait until that record is updated").
 NOT_DONE = re.compile(rf"\b({_a('not_done')})\b", re.I)
@@ -77,7 +70,7 @@ CONFIRM_Q = re.compile(
     rf"^({_a('confirm_lead')}|(do you want|would you like) to ("
     + OFFER_VERBS
     + rf")\b|{_a('confirm_tail_lead')})"
-    rf"|\b({_a('confirm_word')})\s*\?$|\bplease say yes\b|\bconfirm (that )?you want\b|\bto proceed\b.*\?$"
+    rf"|\b({_a('confirm_word')})\s*\?$|{_a('confirm_said')}"
     rf"|^(?!({_a('wh_word')})\b)[a-z]+ (it|that|this|them)\b[^?]{{0,30}}\?$",
     re.IGNORECASE,
 )
