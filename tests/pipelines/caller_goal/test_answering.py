@@ -156,3 +156,33 @@ def test_dates_asked_beside_the_type_are_still_given() -> None:
     c.open()
     act = c.respond("What dates would you like off, and will you be using P T O or sick leave?")
     assert "July 24, 2026" in act.text and "July 31, 2026" in act.text
+
+
+def _named_caller() -> Scenario:
+    return make_scenario(
+        {"confirmation_number": "6VORJU", "first_name": "Kenji", "last_name": "Thompson",
+         "dependent_first_name": "Aiko", "dependent_last_name": "Thompson"},
+        goal="You want to move your flight to an earlier one today.",
+    )  # fmt: skip
+
+
+def test_asked_its_name_without_first_or_last_it_gives_its_own_name_whole() -> None:
+    """'Your full name', 'what name is the booking under': a person gives their name, though the
+    agent said neither 'first' nor 'last' (live EVA airline call: it gave only the code)."""
+    for question in (
+        "Could you please provide your full name and confirmation number again?",
+        "What is your name?",
+        "Can I have the name on the reservation, please?",
+    ):
+        c = GoalCaller(_named_caller())
+        c.open()
+        act = c.respond(question)
+        assert "Kenji Thompson" in act.text, question
+        assert "Aiko" not in act.text, question  # another person's name parts are not its own
+
+
+def test_a_name_field_named_by_its_words_is_not_widened() -> None:
+    c = GoalCaller(_named_caller())
+    c.open()
+    act = c.respond("What is your dependent's first name?")
+    assert "Aiko" in act.text and "Kenji" not in act.text

@@ -21,6 +21,8 @@ from voxbench.pipelines.caller.goal.facts import (
     FactBook,
     stem,
 )
+from voxbench.pipelines.caller.goal.lang import alt as lang_alt
+from voxbench.pipelines.caller.goal.lang import phrases
 from voxbench.spoken import compact, mentions, runs, tokens
 
 
@@ -120,8 +122,23 @@ def asked_facts(
         )
     ]
     keep = [h for h in keep if not _only_a_qualifier(h, keep, sentence)]
-    out = [(f.key, rule) for f, _, rule in keep]
+    out = [(f.key, rule) for f, _, rule in keep] + _own_name(sentence, book, [h[0] for h in keep])
     return _prefer_not_given(sentence, book, out, given or set())
+
+
+_PERSON_NAME = re.compile(rf"\b(?:{lang_alt('asks', 'person_name')})\b", re.I)
+_OWN_NAME_WORDS = frozenset(phrases("asks", "own_name_words"))
+
+
+def _own_name(sentence: str, book: FactBook, named: list[Fact]) -> list[tuple[str, str]]:
+    """'Your full name?', 'the name on the booking': a person asked their name gives it whole,
+    though the agent said neither 'first' nor 'last'. The caller's own name parts (name facts with
+    no other person's word: 'first_name', 'passenger_last_name', not 'dependent_first_name'), when
+    the turn names no name fact by its own words."""
+    if any("name" in f.words for f in named) or not _PERSON_NAME.search(sentence):
+        return []
+    own = [f for f in book if "name" in f.words and set(f.words) <= _OWN_NAME_WORDS and len(f.words) > 1]
+    return [(f.key, "person_name") for f in own]
 
 
 def _only_a_qualifier(h: tuple[Fact, frozenset[str], str], hits: list[tuple[Fact, frozenset[str], str]], sentence: str) -> bool:
