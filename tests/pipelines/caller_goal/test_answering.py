@@ -186,3 +186,22 @@ def test_a_name_field_named_by_its_words_is_not_widened() -> None:
     c.open()
     act = c.respond("What is your dependent's first name?")
     assert "Aiko" in act.text and "Kenji" not in act.text
+
+
+def test_an_invitation_to_go_on_gets_the_request_not_i_dont_have_that() -> None:
+    """'I'm here, please go ahead.' / 'Can you provide me with more information?' name no fact:
+    they invite the caller to say what it needs (live built-in it.3: 'I don't have that, sorry.')."""
+    sc = make_scenario(
+        {"employee_id": "EMP377145", "license": "Tableau Creator"},
+        goal="Your Tableau Creator license expires soon and you want it renewed for another year.",
+        start="Hi, I'd like to renew my Tableau license.",
+    )
+    for turn in ("I'm here, please go ahead.", "Can you please provide me with more information so I can help?"):
+        c = GoalCaller(sc)
+        c.open()
+        act = c.respond(turn)
+        assert act.kind == "state_request", (turn, act)
+        assert "Tableau" in act.text
+    c = GoalCaller(sc)
+    c.open()
+    assert c.respond("I'll go ahead and renew it for you.").kind != "state_request"
