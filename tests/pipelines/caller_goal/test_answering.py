@@ -205,3 +205,10 @@ def test_an_invitation_to_go_on_gets_the_request_not_i_dont_have_that() -> None:
     c = GoalCaller(sc)
     c.open()
     assert c.respond("I'll go ahead and renew it for you.").kind != "state_request"
+
+
+def test_a_name_written_with_its_code_in_brackets_is_said_without_brackets() -> None:
+    from voxbench.pipelines.caller.goal.speech import speak_value
+
+    assert speak_value("Harbor Building (BLD2)") == "Harbor Building, B L D two"
+    assert speak_value("Dr. Smith (cardiology)") == "Dr. Smith (cardiology)"  # prose, not a code

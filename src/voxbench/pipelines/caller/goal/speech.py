@@ -105,8 +105,16 @@ def unit_form(value: object) -> str | None:
     return f"{unit} {int(m.group(2))}" if m and unit else None
 
 
+_NAME_AND_CODE = re.compile(r"(.*\S)\s*\(([^()]+)\)")
+
+
 def speak_value(value: object, words: Iterable[str] = ()) -> str:
-    """One value as said: by its kind (:func:`value_kind`)."""
+    """One value as said: by its kind (:func:`value_kind`). A name written with its code in
+    brackets ('Harbor Building (BLD2)') is said as the name, then the code: brackets are not
+    spoken."""
+    m = _NAME_AND_CODE.fullmatch(str(value).strip()) if isinstance(value, str) else None
+    if m and is_code(m.group(2).strip()):
+        return f"{speak_value(m.group(1), words)}, {say_value(m.group(2).strip())}"
     kind = value_kind(value, words)
     if kind == "code" and (unit := unit_form(value)) is not None:
         return unit
