@@ -22,6 +22,7 @@ import asyncio
 import functools
 from typing import Any
 
+import httpx
 from livekit import rtc
 from livekit.agents import Agent, AgentSession, APIConnectOptions, RunContext, function_tool, stt, tts
 from livekit.agents.llm import ToolError
@@ -32,6 +33,9 @@ from livekit.plugins import openai
 from voxbench.pipelines.agent.livekit_loader import LiveKitCall
 
 SAMPLE_RATE = 16000
+# the plugin's default read timeout (5 s) is for a hosted model; a CPU model reads a long turn's
+# new tokens for longer than that before its first one, and a retry would start it over
+LOCAL_LLM_TIMEOUT = httpx.Timeout(connect=15.0, read=120.0, write=15.0, pool=15.0)
 
 
 @functools.cache
@@ -127,7 +131,12 @@ def build(call: LiveKitCall) -> tuple[AgentSession[Any], Agent]:
         raise ValueError("profile livekit-local needs its llm (kind: local): voxbench starts the server")
     session: AgentSession[Any] = AgentSession(
         stt=LocalWhisperSTT(),
-        llm=openai.LLM(model=call.llm_model or "local", base_url=call.llm_base_url, api_key="sk-local"),
+        llm=openai.LLM(
+            model=call.llm_model or "local",
+            base_url=call.llm_base_url,
+            api_key="sk-local",
+            timeout=LOCAL_LLM_TIMEOUT,
+        ),
         tts=LocalPiperTTS(),
         turn_handling={"turn_detection": "vad", "endpointing": {"min_delay": 0.5, "max_delay": 3.0}},
         user_away_timeout=None,
