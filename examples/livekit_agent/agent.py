@@ -129,16 +129,32 @@ class Assistant(Agent):
 def build(call: LiveKitCall) -> tuple[AgentSession[Any], Agent]:
     if call.llm_base_url is None:
         raise ValueError("profile livekit-local needs its llm (kind: local): voxbench starts the server")
+    llm = openai.LLM(
+        model=call.llm_model or "local",
+        base_url=call.llm_base_url,
+        api_key="sk-local",
+        timeout=LOCAL_LLM_TIMEOUT,
+    )
     session: AgentSession[Any] = AgentSession(
         stt=LocalWhisperSTT(),
-        llm=openai.LLM(
-            model=call.llm_model or "local",
-            base_url=call.llm_base_url,
-            api_key="sk-local",
-            timeout=LOCAL_LLM_TIMEOUT,
-        ),
+        llm=llm,
         tts=LocalPiperTTS(),
         turn_handling={"turn_detection": "vad", "endpointing": {"min_delay": 0.5, "max_delay": 3.0}},
         user_away_timeout=None,
     )
+    close_with_session(session, llm)
     return session, Assistant(call)
+
+
+def close_with_session(session: AgentSession[Any], model: openai.LLM) -> None:
+    """Close the LLM's HTTP client when the session closes: voxbench builds an agent per call in
+    one process (a LiveKit worker runs each job in a process of its own, which needs no such
+    care), and an unclosed client keeps its connections to the server open."""
+    closing: set[asyncio.Task[None]] = set()
+
+    def on_close(_: Any) -> None:
+        task = asyncio.ensure_future(model.aclose())
+        closing.add(task)
+        task.add_done_callback(closing.discard)
+
+    session.on("close", on_close)

@@ -19,6 +19,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from livekit.agents import llm
+from livekit.agents.voice.generation import update_instructions
 
 if TYPE_CHECKING:
     from voxbench.pipelines.agent.livekit_session import LiveKitSessionProcessor
@@ -43,6 +44,7 @@ class LiveKitWarmUp:
         if not isinstance(model, llm.LLM):
             raise RuntimeError(f"the agent's LLM is {type(model).__name__}, not a LiveKit llm.LLM")
         ctx = llm.ChatContext.empty()
-        ctx.add_message(role="system", content=agent.instructions)
+        # the system message(s) as the voice pipeline writes them (its own helper), then the probe
+        update_instructions(ctx, instructions=agent.instructions, add_if_missing=True, modality="audio")
         ctx.add_message(role="user", content=PROBE)
-        return model.chat(chat_ctx=ctx, tools=list(agent.tools))
+        return model.chat(chat_ctx=ctx, tools=llm.ToolContext(agent.tools).flatten())
