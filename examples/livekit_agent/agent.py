@@ -129,6 +129,7 @@ class Assistant(Agent):
 def build(call: LiveKitCall) -> tuple[AgentSession[Any], Agent]:
     if call.llm_base_url is None:
         raise ValueError("profile livekit-local needs its llm (kind: local): voxbench starts the server")
+    _whisper(), _piper()  # load the models here, before the call (voxbench builds the agent first)
     llm = openai.LLM(
         model=call.llm_model or "local",
         base_url=call.llm_base_url,
