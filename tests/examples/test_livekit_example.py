@@ -98,6 +98,7 @@ def test_livekit_agent_of_test_doubles_benchmarked_by_voxbench_run(
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(1800)  # loads whisper, Piper, Kokoro and llama.cpp; warms the policy; a call
 def test_the_example_livekit_agent_benchmarked_with_real_models(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
