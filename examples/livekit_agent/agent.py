@@ -22,7 +22,7 @@ import asyncio
 import functools
 from typing import Any
 
-import httpx
+import httpx2
 from livekit import rtc
 from livekit.agents import Agent, AgentSession, APIConnectOptions, RunContext, function_tool, stt, tts
 from livekit.agents.llm import ToolError
@@ -34,8 +34,9 @@ from voxbench.pipelines.agent.livekit_loader import LiveKitCall
 
 SAMPLE_RATE = 16000
 # the plugin's default read timeout (5 s) is for a hosted model; a CPU model reads a long turn's
-# new tokens for longer than that before its first one, and a retry would start it over
-LOCAL_LLM_TIMEOUT = httpx.Timeout(connect=15.0, read=120.0, write=15.0, pool=15.0)
+# new tokens for longer than that before its first one, and a retry would start it over. (The
+# plugin's HTTP client is httpx2, a dependency of livekit-agents.)
+LOCAL_LLM_TIMEOUT = httpx2.Timeout(connect=15.0, read=120.0, write=15.0, pool=15.0)
 
 
 @functools.cache

@@ -51,7 +51,10 @@ def run_livekit(
     out = tmp_path / "run"
     argv = ["run", "--config", str(cfg), "--agent", agent, "--profiles", str(profiles)]
     assert main([*argv, *args, "--out", str(out), "--no-progress"]) == 0
-    (rec_dir,) = [d for d in (out / "records").iterdir() if not d.name.startswith(".")]
+    # the conversation's folder (a failed attempt's is kept beside it, named so)
+    (rec_dir,) = [
+        d for d in (out / "records").iterdir() if d.name[0] != "." and "_failed_attempt_" not in d.name
+    ]
     return rec_dir
 
 
