@@ -22,21 +22,28 @@ import asyncio
 import functools
 from typing import Any
 
-import httpx2
 from livekit import rtc
-from livekit.agents import Agent, AgentSession, APIConnectOptions, RunContext, function_tool, stt, tts
+from livekit.agents import (
+    Agent,
+    AgentSession,
+    APIConnectOptions,
+    RunContext,
+    function_tool,
+    stt,
+    tts,
+)
 from livekit.agents.llm import ToolError
 from livekit.agents.types import DEFAULT_API_CONNECT_OPTIONS, NOT_GIVEN, NotGivenOr
 from livekit.agents.utils import AudioBuffer
+from livekit.agents.voice.agent_session import SessionConnectOptions
 from livekit.plugins import openai
 
 from voxbench.pipelines.agent.livekit_loader import LiveKitCall
 
 SAMPLE_RATE = 16000
-# the plugin's default read timeout (5 s) is for a hosted model; a CPU model reads a long turn's
-# new tokens for longer than that before its first one, and a retry would start it over. (The
-# plugin's HTTP client is httpx2, a dependency of livekit-agents.)
-LOCAL_LLM_TIMEOUT = httpx2.Timeout(connect=15.0, read=120.0, write=15.0, pool=15.0)
+# LiveKit's default LLM request timeout (10 s, then retries) is for a hosted model; a CPU model
+# reads a turn's new tokens for longer than that before its first one, and a retry starts over
+LOCAL_LLM = SessionConnectOptions(llm_conn_options=APIConnectOptions(timeout=120.0, max_retry=1))
 
 
 @functools.cache
@@ -131,18 +138,14 @@ def build(call: LiveKitCall) -> tuple[AgentSession[Any], Agent]:
     if call.llm_base_url is None:
         raise ValueError("profile livekit-local needs its llm (kind: local): voxbench starts the server")
     _whisper(), _piper()  # load the models here, before the call (voxbench builds the agent first)
-    llm = openai.LLM(
-        model=call.llm_model or "local",
-        base_url=call.llm_base_url,
-        api_key="sk-local",
-        timeout=LOCAL_LLM_TIMEOUT,
-    )
+    llm = openai.LLM(model=call.llm_model or "local", base_url=call.llm_base_url, api_key="sk-local")
     session: AgentSession[Any] = AgentSession(
         stt=LocalWhisperSTT(),
         llm=llm,
         tts=LocalPiperTTS(),
         turn_handling={"turn_detection": "vad", "endpointing": {"min_delay": 0.5, "max_delay": 3.0}},
         user_away_timeout=None,
+        conn_options=LOCAL_LLM,
     )
     close_with_session(session, llm)
     return session, Assistant(call)

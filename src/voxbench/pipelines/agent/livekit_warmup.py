@@ -18,13 +18,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from livekit.agents import llm
+from livekit.agents import APIConnectOptions, llm
 from livekit.agents.voice.generation import update_instructions
 
 if TYPE_CHECKING:
     from voxbench.pipelines.agent.livekit_session import LiveKitSessionProcessor
 
 PROBE = "Hello."
+# one request, as long as the warm-up may take (``warm_up``'s own bound): the agent's own timeout
+# is for a turn, and a retry would read the whole prompt again
+WARM_REQUEST = APIConnectOptions(max_retry=0, timeout=180.0)
 
 
 class LiveKitWarmUp:
@@ -47,4 +50,5 @@ class LiveKitWarmUp:
         # the system message(s) as the voice pipeline writes them (its own helper), then the probe
         update_instructions(ctx, instructions=agent.instructions, add_if_missing=True, modality="audio")
         ctx.add_message(role="user", content=PROBE)
-        return model.chat(chat_ctx=ctx, tools=llm.ToolContext(agent.tools).flatten())
+        tools = llm.ToolContext(agent.tools).flatten()
+        return model.chat(chat_ctx=ctx, tools=tools, conn_options=WARM_REQUEST)
