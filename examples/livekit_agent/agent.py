@@ -23,15 +23,27 @@ import functools
 from typing import Any
 
 from livekit import rtc
-from livekit.agents import Agent, AgentSession, APIConnectOptions, RunContext, function_tool, stt, tts
+from livekit.agents import (
+    Agent,
+    AgentSession,
+    APIConnectOptions,
+    RunContext,
+    function_tool,
+    stt,
+    tts,
+)
 from livekit.agents.llm import ToolError
 from livekit.agents.types import DEFAULT_API_CONNECT_OPTIONS, NOT_GIVEN, NotGivenOr
 from livekit.agents.utils import AudioBuffer
+from livekit.agents.voice.agent_session import SessionConnectOptions
 from livekit.plugins import openai
 
 from voxbench.pipelines.agent.livekit_loader import LiveKitCall
 
 SAMPLE_RATE = 16000
+# LiveKit's default LLM request timeout (10 s, then retries) is for a hosted model; a CPU model
+# reads a turn's new tokens for longer than that before its first one, and a retry starts over
+LOCAL_LLM = SessionConnectOptions(llm_conn_options=APIConnectOptions(timeout=120.0, max_retry=1))
 
 
 @functools.cache
@@ -125,11 +137,29 @@ class Assistant(Agent):
 def build(call: LiveKitCall) -> tuple[AgentSession[Any], Agent]:
     if call.llm_base_url is None:
         raise ValueError("profile livekit-local needs its llm (kind: local): voxbench starts the server")
+    _whisper(), _piper()  # load the models here, before the call (voxbench builds the agent first)
+    llm = openai.LLM(model=call.llm_model or "local", base_url=call.llm_base_url, api_key="sk-local")
     session: AgentSession[Any] = AgentSession(
         stt=LocalWhisperSTT(),
-        llm=openai.LLM(model=call.llm_model or "local", base_url=call.llm_base_url, api_key="sk-local"),
+        llm=llm,
         tts=LocalPiperTTS(),
         turn_handling={"turn_detection": "vad", "endpointing": {"min_delay": 0.5, "max_delay": 3.0}},
         user_away_timeout=None,
+        conn_options=LOCAL_LLM,
     )
+    close_with_session(session, llm)
     return session, Assistant(call)
+
+
+def close_with_session(session: AgentSession[Any], model: openai.LLM) -> None:
+    """Close the LLM's HTTP client when the session closes: voxbench builds an agent per call in
+    one process (a LiveKit worker runs each job in a process of its own, which needs no such
+    care), and an unclosed client keeps its connections to the server open."""
+    closing: set[asyncio.Task[None]] = set()
+
+    def on_close(_: Any) -> None:
+        task = asyncio.ensure_future(model.aclose())
+        closing.add(task)
+        task.add_done_callback(closing.discard)
+
+    session.on("close", on_close)

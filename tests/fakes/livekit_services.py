@@ -106,6 +106,7 @@ class LKFakeLLM(llm.LLM):
         super().__init__()
         self._script = iter(list(script))
         self.contexts: list[llm.ChatContext] = []
+        self.tool_names: list[list[str]] = []  # the tools offered with each chat
         self._ids = itertools.count()
 
     @property
@@ -130,6 +131,7 @@ class LKFakeLLM(llm.LLM):
         extra_kwargs: NotGivenOr[dict[str, Any]] = NOT_GIVEN,
     ) -> llm.LLMStream:
         self.contexts.append(chat_ctx.copy())
+        self.tool_names.append(sorted(getattr(t, "id", "") for t in tools or []))
         return _FakeLLMStream(self, chat_ctx=chat_ctx, tools=tools or [], conn_options=conn_options)
 
 

@@ -303,3 +303,40 @@ def test_the_record_is_the_same_run_to_run_on_the_virtual_clock(call: CallScenar
     first, second = once(tmp_path / "a"), once(tmp_path / "b")
     assert len(first) > 40
     assert first == second
+
+
+def test_the_agents_llm_is_warmed_before_the_clock_on_voxbenchs_server(
+    call: CallScenario, tmp_path: Path
+) -> None:
+    """With a local llama.cpp started for the profile, the agent is built before the clock and
+    its own LLM reads its instructions and tools once (the probe), then the call runs on the
+    same agent: the first turn does not read the whole policy inside the call."""
+    lines = reference_user_lines(call.scenario, call.resolver)
+    made: list[LiveKitCall] = []
+
+    def make(c: LiveKitCall) -> tuple[AgentSession[Any], Agent]:
+        made.append(c)
+        return factory_for(lines, Built)(c)
+
+    profile = livekit_profile()
+    assert profile.livekit is not None
+    services = LiveKitAgentServices(
+        livekit=profile.livekit,
+        info=profile.info(),
+        factory=make,
+        llm_base_url="http://127.0.0.1:1/v1",  # the fake LLM never calls it
+        llm_model="local",
+    )
+    cfg = fast_config()
+    cfg.agent.greeting = GREETING
+    record = run_virtual(run_call(call, cfg, services, SimulatorServices(tts=FakeTTS(f0=220.0)), tmp_path))
+    assert record.status == "completed", record.error
+    assert len(made) == 1 and made[0].llm_base_url == "http://127.0.0.1:1/v1"
+    probe = Built.llm.contexts[0]
+    roles = [(m.role, m.text_content) for m in probe.messages()]
+    assert roles == [("system", Built.agent.instructions), ("user", "Hello.")]
+    assert Built.llm.tool_names[0] == ["get_reservation", "lookup_weather"]
+    # then the call: its first chat has the caller's first line, on the same agent
+    first_turn = [m.text_content for m in Built.llm.contexts[1].messages() if m.role == "user"]
+    assert first_turn == [lines[0]]
+    assert record.num_tool_calls == 2

@@ -52,6 +52,7 @@ from voxbench.pipelines.agent.livekit_config import LiveKitAgentConfig
 from voxbench.pipelines.agent.livekit_io import CallAudioInput, CallAudioOutput
 from voxbench.pipelines.agent.livekit_loader import LiveKitCall, call_factory, load_factory
 from voxbench.pipelines.agent.livekit_tools import RoutedTools, route_tools
+from voxbench.pipelines.agent.livekit_warmup import LiveKitWarmUp
 from voxbench.pipelines.agent.s2s import instructions
 from voxbench.processors.control import TRANSFER_TOOL
 from voxbench.processors.tool_frames import push_tool_call
@@ -95,6 +96,8 @@ class LiveKitSessionProcessor(FrameProcessor):
         self._start_task: asyncio.Task[None] | None = None
         self._greeting: str | None = None
         self._closing = False
+        self._prepared = False
+        self._build_error: str | None = None
         self._pending: set[asyncio.Task[None]] = set()  # pushes from session callbacks (kept alive)
 
     # --- pipecat side ----------------------------------------------------------------
@@ -102,7 +105,9 @@ class LiveKitSessionProcessor(FrameProcessor):
         await super().process_frame(frame, direction)
         if isinstance(frame, StartFrame):
             await self.push_frame(frame, direction)
-            await self._prepare()
+            await self.prepare()
+            if self._build_error is not None:
+                await self.push_error(self._build_error, force_treat_as_permanent=True)
         elif isinstance(frame, InputAudioRawFrame) and direction == FrameDirection.DOWNSTREAM:
             self.audio_in.push(frame.audio, frame.sample_rate, frame.num_channels)
             self._start()
@@ -116,6 +121,10 @@ class LiveKitSessionProcessor(FrameProcessor):
         else:
             await self.push_frame(frame, direction)
 
+    @property
+    def build_error(self) -> str | None:
+        return self._build_error
+
     async def cleanup(self) -> None:
         await super().cleanup()
         await self._shutdown()
@@ -128,8 +137,13 @@ class LiveKitSessionProcessor(FrameProcessor):
         await self.push_frame(InterruptionFrame())
 
     # --- the session -------------------------------------------------------------------
-    async def _prepare(self) -> None:
-        """Build the agent and its session (not started: the caller is not connected yet)."""
+    async def prepare(self) -> None:
+        """Build the agent and its session, once: before the clock when the call warms the
+        agent's LLM (``livekit_warmup``), else when the pipeline starts. Not started: the caller
+        is not connected yet. A factory that fails is the agent's failure when the pipeline starts."""
+        if self._prepared:
+            return
+        self._prepared = True
         try:
             built = await call_factory(self.factory, self.call)
             session, agent = built if isinstance(built, tuple) else (None, built)
@@ -146,9 +160,7 @@ class LiveKitSessionProcessor(FrameProcessor):
                     session.tools, self.inputs.executor, names, self._on_tool, self.cfg.passthrough_tools
                 )
         except Exception as exc:
-            await self.push_error(
-                f"LiveKit agent {self.cfg.agent}: {type(exc).__name__}: {exc}", force_treat_as_permanent=True
-            )
+            self._build_error = f"LiveKit agent {self.cfg.agent}: {type(exc).__name__}: {exc}"
             return
         session.input.audio = self.audio_in
         session.output.audio = self.audio_out
@@ -183,9 +195,20 @@ class LiveKitSessionProcessor(FrameProcessor):
             with contextlib.suppress(BaseException):
                 await self._start_task
         if self.session is not None:
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(self.session.aclose(), timeout=self.cfg.shutdown_timeout_s)
+            await self._close_session(self.session)
         await self.audio_out.aclose()
+
+    async def _close_session(self, session: AgentSession[Any]) -> None:
+        """Close the session (its activity, STT/VAD/LLM/TTS streams and their tasks; LiveKit
+        first waits up to 2 s for a last transcript), bounded: ``asyncio.wait``, not ``wait_for``,
+        which would wait for a close that ignores its cancellation and hang the call's end."""
+        closing = asyncio.ensure_future(session.aclose())
+        done, _ = await asyncio.wait({closing}, timeout=self.cfg.shutdown_timeout_s)
+        if not done:
+            logger.warning(f"the LiveKit session did not close within {self.cfg.shutdown_timeout_s}s")
+            closing.cancel()
+        elif not closing.cancelled() and closing.exception() is not None:
+            logger.warning(f"closing the LiveKit session failed: {closing.exception()!r}")
 
     # --- what the session tells us ------------------------------------------------------
     def _spawn(self, frame: Frame) -> None:
@@ -243,7 +266,8 @@ class LiveKitSessionProcessor(FrameProcessor):
 class LiveKitAgentServices:
     """A LiveKit agent under test. ``factory`` overrides the profile's target (tests pass a
     function); ``llm_base_url``/``llm_model``: the local llama.cpp server started for the profile's
-    ``llm`` (kind local), if any. ``llm`` is None: voxbench has no LLM service of its own here."""
+    ``llm`` (kind local), if any. ``llm``: what the call's warm-up primes; with that server, the
+    agent's own LLM (``livekit_warmup``), else None (nothing of voxbench's to prime)."""
 
     livekit: LiveKitAgentConfig
     info: AgentInfo = field(default_factory=AgentInfo)
@@ -259,5 +283,6 @@ class LiveKitAgentServices:
             self.livekit, factory, call_for(inputs, self.llm_base_url, self.llm_model), inputs
         )
         self.processor = proc
+        self.llm = LiveKitWarmUp(proc) if self.llm_base_url is not None else None
         pipeline = Pipeline([transport.input(), proc, transport.output()])
         return AgentPipeline(pipeline, LLMContext(), transport)

@@ -115,8 +115,14 @@ class SimulatedCaller:
         return req.status == "completed"
 
     async def stop(self, timeout: float) -> None:
+        """Cancel the caller: the call has ended and its last words have played out (the drain),
+        so nothing it still has to say is part of it. Not an EndFrame: pipecat's worker waits
+        for an EndFrame to reach the end of the pipeline before it takes a CancelFrame, so a
+        caller whose TTS is mid-sentence in a thread (Kokoro at RTF > 1 on a loaded machine, the
+        usual cause of an inactivity end) could not be stopped, was abandoned still running,
+        and the process then hung at exit waiting for it."""
         if self._sim is not None:
-            await stop_worker(self._sim[0], self._sim[1], timeout)
+            await stop_worker(self._sim[0], self._sim[1], timeout, graceful=False)
 
     def outputs(self) -> dict[Channel, Any]:
         out: dict[Channel, Any] = {"agent": getattr(self._server, "_output", None)}

@@ -67,11 +67,17 @@ class LocalTTSService(TTSService):
         """
         job = asyncio.ensure_future(asyncio.to_thread(next_pcm))
         every = min(KEEPALIVE_S, self._stop_frame_timeout_s / 3)
-        while True:
-            done, _ = await asyncio.wait({job}, timeout=every)
-            if done:
-                return job.result()
-            self._refresh_audio_context(context_id)
+        try:
+            while True:
+                done, _ = await asyncio.wait({job}, timeout=every)
+                if done:
+                    return job.result()
+                self._refresh_audio_context(context_id)
+        finally:
+            # cancelled (the call ended, the caller was interrupted): the thread finishes its
+            # chunk unheard, but no task is left waiting for it
+            if not job.done():
+                job.cancel()
 
     async def run_tts(self, text: str, context_id: str) -> AsyncGenerator[Frame, None]:
         await self.start_tts_usage_metrics(text)
