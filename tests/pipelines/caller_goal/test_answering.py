@@ -212,3 +212,29 @@ def test_a_name_written_with_its_code_in_brackets_is_said_without_brackets() -> 
 
     assert speak_value("Harbor Building (BLD2)") == "Harbor Building, B L D two"
     assert speak_value("Dr. Smith (cardiology)") == "Dr. Smith (cardiology)"  # prose, not a code
+
+
+def test_a_goal_said_to_the_agent_is_in_the_first_person_and_addresses_it() -> None:
+    from voxbench.pipelines.caller.goal.phrases import first_person
+
+    said = first_person(
+        "You want the agent to tell you his flight time, even though you don't have his confirmation number."
+    )
+    assert said == "I want you to tell me his flight time, even though I don't have his confirmation number."
+    assert first_person("The agent should call you back.") == "You should call me back."
+
+
+def test_a_request_pointing_back_asks_for_what_the_turn_named() -> None:
+    """'... without your confirmation number or last name. Could you please provide that
+    information?' asks for both (live EVA airline 7.4.1: 'Sorry, I don't have that information.')."""
+    c = GoalCaller(_named_caller())
+    c.open()
+    act = c.respond(
+        "I'm not sure how to proceed without your confirmation number or last name. "
+        "Could you please provide that information so I can look it up for you?"
+    )
+    assert act.kind == "answer"
+    assert "six V O R J U" in act.text and "Thompson" in act.text
+    c = GoalCaller(_named_caller())
+    c.open()
+    assert c.respond("Hello! I'm here. Please let me know your request.").kind == "state_request"

@@ -64,13 +64,16 @@ def _rewrites(name: str) -> list[tuple[str, str]]:
 
 
 # The second person turned first (``rewrites``): the possessives and contractions, then 'you' as a
-# subject (at a clause's start: 'I'), then any other 'you' (an object: 'me').
+# subject (at a clause's start, or before a verb it governs: 'I'), then any other 'you' (an object: 'me').
 _PRONOUNS = [
     *((rf"\b{you}\b", i) for you, i in _rewrites("pronouns")),
     *((rf"(^|[.;,]\s*|\b(?:{_a('clause_start')})\s+){you}\b", rf"\1{i}") for you, i in _rewrites("subject")),
+    *((rf"\b{you}\b(?=\s+(?:{_a('subject_verb')})\b)", i) for you, i in _rewrites("subject")),
     *((rf"\b{you}\b", me) for you, me in _rewrites("object")),
 ]
 _AGREEMENT = [(rf"\b{wrong}\b", right) for wrong, right in _rewrites("agreement")]
+# Said to the agent, 'the agent' of a goal is 'you' ('I want the agent to look up ...' -> 'I want you to ...').
+_ADDRESSEE = [(rf"\b{re.escape(them)}\b", you) for them, you in _rewrites("addressee")]
 _PERSON_LEAD = re.compile(rf"^({_a('person_word')})\b", re.I)
 
 
@@ -81,6 +84,8 @@ def first_person(text: str) -> str:
         out = re.sub(pat, rep, out, flags=re.I)
     for pat, rep in _AGREEMENT:
         out = re.sub(pat, rep, out)
+    for pat, rep in _ADDRESSEE:
+        out = re.sub(pat, rep, out, flags=re.I)
     return out[:1].upper() + out[1:]
 
 

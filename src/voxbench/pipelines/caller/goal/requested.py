@@ -78,8 +78,11 @@ def asked_by_words(t: Turn, book: FactBook, given: set[str], focus: set[str] | N
 # 'Can you spell that?'): what it asks for was named in the sentence before it.
 _POINTS_BACK = re.compile(
     r"\b(give|tell|provide|read|repeat|spell|say|share)\b[^.?!]*?\b(those|these|them|it|that|this)\b"
-    r"(?=\s*(?:[.?!,]|$)|\s+(?:to|for|again|slowly|back|once|one more|with|please|now|out)\b)", re.I,
-)  # the pronoun as an object ('give those to me'), not a determiner ('confirm those dates') or a clause
+    r"(?=\s*(?:[.?!,]|$)|\s+(?:to|for|again|slowly|back|once|one more|with|please|now|out)\b)"
+    r"|\b(give|tell|provide|read|repeat|share)\b[^.?!]*?\b(that|this|those|these) (information|info|details?|data)\b",
+    re.I,
+)  # the pronoun as an object ('give those to me'), not a determiner ('confirm those dates') or a clause;
+# 'that information' / 'those details' point back too
 
 
 def named_before(t: Turn, book: FactBook, given: set[str], focus: set[str] | None) -> dict[str, str]:
