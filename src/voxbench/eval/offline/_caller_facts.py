@@ -161,6 +161,23 @@ def field_words(name: str) -> set[str]:
 
 
 _GENERIC = word_set("_caller_facts", "generic_field")
+_OTHER_PERSON = word_set("_caller_facts", "other_person")
+_PERSONS = "|".join(sorted(_OTHER_PERSON))
+# the other person owns what is asked: "your husband's flight", "the number of your husband"
+_POSSESSOR = re.compile(rf"\b(?:{_PERSONS})(?:'|’)s\b|\bof (?:your|the|his|her|my) (?:{_PERSONS})\b", re.I)
+
+
+def _whose_field(question: str, name: str, fields: dict[str, Any]) -> str | None:
+    """The field a question asks for once its owner is read: "What is your spouse's date of
+    birth?" names `date_of_birth` by its words, but makes another person the owner, so it asks for
+    `dependent_date_of_birth` (the field of the same words plus a person's); when the caller holds
+    no such field ("the confirmation number of your husband" and only `Your confirmation number`),
+    it asks for nothing the caller holds (None)."""
+    if field_words(name) & _OTHER_PERSON or not _POSSESSOR.search(question):
+        return name
+    own = field_words(name)
+    theirs = [f for f in fields if field_words(f) & _OTHER_PERSON and field_words(f) - _OTHER_PERSON == own]
+    return theirs[0] if len(theirs) == 1 else None
 
 
 def asked_field(question: str, fields: dict[str, Any]) -> str | None:
@@ -222,6 +239,7 @@ def missing_information(ctx: ConversationContext) -> list[dict[str, Any]]:
             continue
         said = [x for t, x in callers.items() if t < turn]  # an option the agent read out is still held
         name = asked_field(agent[asked], fields) or _unsaid_field(closing_question(agent[asked]), fields, said)
+        name = _whose_field(agent[asked], name, fields) if name is not None else None
         if name is None or holds(text, str(fields[name])):
             continue
         out.append(
