@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import json
 from functools import cache
-from importlib.resources import files
 
 from pydantic import BaseModel
+
+from voxbench.spoken.tables import read_table
 
 
 class Words(BaseModel):
@@ -23,10 +23,7 @@ class Words(BaseModel):
 @cache
 def words(language: str = "en") -> Words:
     """The tables of ``language`` (``bench/lang/<language>.json``); a clear error if there are none."""
-    path = files(__package__).joinpath(f"{language}.json")
-    if not path.is_file():
-        raise ValueError(f"bench/lang/{language}.json: no word tables for language {language!r}")
-    return Words.model_validate(json.loads(path.read_text(encoding="utf-8")))
+    return read_table(__package__, f"{language}.json", Words, "bench/lang")
 
 
 def alt(module: str, name: str, language: str = "en") -> str:

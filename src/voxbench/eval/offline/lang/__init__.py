@@ -10,11 +10,11 @@ table across languages: telling languages apart reads all of them at once, in it
 
 from __future__ import annotations
 
-import json
 from functools import cache
-from importlib.resources import files
 
-from pydantic import BaseModel
+from pydantic import BaseModel, RootModel
+
+from voxbench.spoken.tables import read_table
 
 _HERE = "eval/offline/lang"
 
@@ -26,20 +26,14 @@ class Words(BaseModel):
     """Word sets by module and name (stop words, inquiry verbs)."""
 
 
-def _load(name: str) -> object:
-    path = files(__package__).joinpath(name)
-    if not path.is_file():
-        raise ValueError(f"{_HERE}/{name}: no such table")
-    return json.loads(path.read_text(encoding="utf-8"))
+class FunctionWords(RootModel[dict[str, list[str]]]):
+    """Language -> its most common short words."""
 
 
 @cache
 def tables(language: str = "en") -> Words:
     """The tables of ``language`` (``lang/<language>.json``); a clear error if there are none."""
-    try:
-        return Words.model_validate(_load(f"{language}.json"))
-    except ValueError as e:
-        raise ValueError(f"{_HERE}/{language}.json: no word tables for language {language!r} ({e})") from e
+    return read_table(__package__, f"{language}.json", Words, _HERE)
 
 
 def _entry(field: str, module: str, name: str, language: str) -> list[str]:
@@ -62,7 +56,5 @@ def word_set(module: str, name: str, language: str = "en") -> frozenset[str]:
 @cache
 def function_words() -> dict[str, frozenset[str]]:
     """Each language's most common short words, in the table's order (ties go to the first)."""
-    data = _load("function_words.json")
-    if not isinstance(data, dict):
-        raise ValueError(f"{_HERE}/function_words.json: expected an object of language -> words")
+    data = read_table(__package__, "function_words.json", FunctionWords, _HERE).root
     return {lang: frozenset(ws) for lang, ws in data.items()}

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import json
 import re
 from functools import cache
-from importlib.resources import files
 
 from pydantic import BaseModel, ConfigDict
+
+from voxbench.spoken.tables import read_table
 
 
 class EndingWords(BaseModel):
@@ -43,10 +43,7 @@ class EndingWords(BaseModel):
 @cache
 def ending_words(language: str = "en") -> EndingWords:
     """The tables of ``language`` (``ending_lang/<language>.json``); a clear error if there are none."""
-    path = files(__package__).joinpath(f"{language}.json")
-    if not path.is_file():
-        raise ValueError(f"goal/ending_lang/{language}.json: no ending tables for language {language!r}")
-    return EndingWords.model_validate(json.loads(path.read_text(encoding="utf-8")))
+    return read_table(__package__, f"{language}.json", EndingWords, "goal/ending_lang")
 
 
 @cache

@@ -9,11 +9,11 @@ language adds its words without touching the structure.
 
 from __future__ import annotations
 
-import json
 from functools import cache
-from importlib.resources import files
 
 from pydantic import BaseModel
+
+from voxbench.spoken.tables import read_table
 
 
 class Words(BaseModel):
@@ -34,10 +34,7 @@ class Words(BaseModel):
 @cache
 def words(language: str = "en") -> Words:
     """The tables of ``language`` (``goal/lang/<language>.json``); a clear error if there are none."""
-    path = files(__package__).joinpath(f"{language}.json")
-    if not path.is_file():
-        raise ValueError(f"pipelines/caller/goal/lang/{language}.json: no word tables for language {language!r}")
-    return Words.model_validate(json.loads(path.read_text(encoding="utf-8")))
+    return read_table(__package__, f"{language}.json", Words, "pipelines/caller/goal/lang")
 
 
 def phrases(module: str, name: str, language: str = "en") -> list[str]:
