@@ -66,7 +66,7 @@ def test_no_key_is_read_as_letters_and_money_is_said_as_money() -> None:
     assert "latest acceptable return arrival time is 8 PM." in text
     assert "M A X" not in text and "B O S" not in text and "E S T" not in text
     assert "N P I is" in caller.say.answer(["npi"])  # the scenario writes it in capitals: an acronym
-    assert "husband name is David Park" in caller.say.answer(["Husband's name"])
+    assert "husband's name is David Park" in caller.say.answer(["Husband's name"])
 
 
 def test_the_checker_finds_each_kind_of_fault() -> None:

@@ -141,11 +141,15 @@ def acronyms_of(texts: Iterable[str]) -> set[str]:
     return caps - small
 
 
+_POSSESSIVE = re.compile(r"([A-Za-z]+)['’]s\b")
+
+
 def label(key: str, drop: Iterable[str], acronyms: AbstractSet[str]) -> str:
     """A key in words: ``drop`` are words that say nothing ('if', 'asked', 'usd'); acronyms spelled
     ('N P I'), 'id' said 'ID', qualifiers after the last head noun left out ('time in MSP')."""
     dropped = {d.lower() for d in drop}
-    words = [w for w in key_parts(key) if w.lower() not in dropped and not w.isdigit()]
+    owners = {m.group(1).lower() for m in _POSSESSIVE.finditer(key)}  # "Husband's name": said so
+    words = [w for w in key_parts(_POSSESSIVE.sub(r"\1", key)) if w.lower() not in dropped and not w.isdigit()]
     while words and words[0].lower() in _LINKS:
         words.pop(0)
     while words and words[-1].lower() in _LINKS:
@@ -163,7 +167,7 @@ def label(key: str, drop: Iterable[str], acronyms: AbstractSet[str]) -> str:
         elif low in acronyms or (w.isupper() and len(w) >= 2 and low in acronyms | {"id"}):
             out.append(" ".join(low.upper()))
         elif low not in out:
-            out.append(low)
+            out.append(f"{low}'s" if low in owners else low)
     return " ".join(out)
 
 
