@@ -36,6 +36,7 @@ from voxbench.pipelines.services.stt import WhisperOptions, WhisperTranscriber
 from voxbench.processors.speech_onset import detect_segments
 from voxbench.records import (
     Event,
+    RecordBundle,
     Speech,
     Transcript,
     atomic_write_bytes,
@@ -122,35 +123,11 @@ def transcribe_agent_record(record_dir: str | Path, model: str = "tiny.en") -> P
     wav = bundle.audio_path("agent")
     if wav is None or not wav.is_file():
         return PostCallSTT(status="skipped", reason="no agent.wav")
-    try:
-        stt = _transcriber(model)
-    except (ImportError, ModelAssetError) as exc:  # the live extras or the weights package are absent
-        return PostCallSTT(status="skipped", reason=f"no local whisper: {exc}")
-    t0 = time.perf_counter()
-    pcm, sr = sf.read(wav, dtype="int16", always_2d=False)
-    pcm = np.asarray(pcm, dtype=np.int16).reshape(-1)
-    spans = agent_segments(bundle.events, pcm, sr)
-    new: list[Transcript] = []
-    for s, t in spans:
-        a, b = max(0, round((s - PAD_S) * sr)), min(pcm.size, round((t + PAD_S) * sr))
-        with _LOCK:
-            text = stt.transcribe(pcm[a:b].astype(np.float32) / 32768.0, sr).strip()
-        if text:
-            new.append(Transcript(t=t, side="harness", channel="agent", text=text, source="post_call"))
-    done = PostCallSTT(
-        status="transcribed",
-        model=model,
-        segments=len(spans),
-        transcripts=len(new),
-        seconds=round(time.perf_counter() - t0, 3),
-    )
-    events = sorted([*bundle.events, *new], key=lambda e: e.t)
-    atomic_write_bytes(path / "events.jsonl", "".join(e.model_dump_json() + "\n" for e in events).encode())
-    bundle.record.extra["post_call_stt"] = done.model_dump(mode="json")
-    atomic_write_json(path / "record.json", bundle.record)
-    logger.info(
-        f"post-call STT: {done.transcripts} agent transcripts from {done.segments} segments in {done.seconds}s"
-    )
+    done = _transcribe_channel(path, bundle, wav, model, "agent")
+    if done.status == "transcribed":
+        logger.info(
+            f"post-call STT: {done.transcripts} agent transcripts from {done.segments} segments in {done.seconds}s"
+        )
     return done
 
 
@@ -166,27 +143,36 @@ def transcribe_caller_record(record_dir: str | Path, model: str = "tiny.en") -> 
     wav = bundle.audio_path("user_clean") or bundle.audio_path("user")
     if wav is None or not wav.is_file():
         return PostCallSTT(status="skipped", reason="no caller audio")
+    return _transcribe_channel(path, bundle, wav, model, "user")
+
+
+_EXTRA_KEY = {"agent": "post_call_stt", "user": "post_call_stt_caller"}
+
+
+def _transcribe_channel(path: Path, bundle: RecordBundle, wav: Path, model: str, channel: str) -> PostCallSTT:
+    """Transcribe ``channel``'s speech spans of ``wav`` and append them as post-call transcripts
+    (events.jsonl, then record.json's ``extra``); the one step behind both sides."""
     try:
         stt = _transcriber(model)
-    except (ImportError, ModelAssetError) as exc:
+    except (ImportError, ModelAssetError) as exc:  # the live extras or the weights package are absent
         return PostCallSTT(status="skipped", reason=f"no local whisper: {exc}")
     t0 = time.perf_counter()
     pcm, sr = sf.read(wav, dtype="int16", always_2d=False)
     pcm = np.asarray(pcm, dtype=np.int16).reshape(-1)
-    spans = channel_segments(bundle.events, pcm, sr, "user")
+    spans = channel_segments(bundle.events, pcm, sr, channel)
     new: list[Transcript] = []
     for s, t in spans:
         a, b = max(0, round((s - PAD_S) * sr)), min(pcm.size, round((t + PAD_S) * sr))
         with _LOCK:
             text = stt.transcribe(pcm[a:b].astype(np.float32) / 32768.0, sr).strip()
         if text:
-            new.append(Transcript(t=t, side="harness", channel="user", text=text, source="post_call"))
+            new.append(Transcript(t=t, side="harness", channel=channel, text=text, source="post_call"))
     done = PostCallSTT(
         status="transcribed", model=model, segments=len(spans), transcripts=len(new),
         seconds=round(time.perf_counter() - t0, 3),
     )  # fmt: skip
     events = sorted([*bundle.events, *new], key=lambda e: e.t)
     atomic_write_bytes(path / "events.jsonl", "".join(e.model_dump_json() + "\n" for e in events).encode())
-    bundle.record.extra["post_call_stt_caller"] = done.model_dump(mode="json")
+    bundle.record.extra[_EXTRA_KEY[channel]] = done.model_dump(mode="json")
     atomic_write_json(path / "record.json", bundle.record)
     return done
