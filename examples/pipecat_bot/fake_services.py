@@ -35,10 +35,12 @@ from pipecat.frames.frames import (
 )
 from pipecat.processors.frame_processor import FrameDirection
 from pipecat.services.llm_service import LLMService
-from pipecat.services.settings import LLMSettings, STTSettings, TTSSettings
+from pipecat.services.settings import STTSettings, TTSSettings
 from pipecat.services.stt_service import SegmentedSTTService
 from pipecat.services.tts_service import TTSService
 from pipecat.utils.time import time_now_iso8601
+
+from voxbench.pipelines.agent.reference import blank_llm_settings
 
 DEFAULT_SCRIPT: list[dict[str, Any]] = [
     {"text": "Sure. Could I have your confirmation code and last name, please?"},
@@ -82,19 +84,7 @@ class ScriptedSTT(SegmentedSTTService):
 class ScriptedLLM(LLMService):
     def __init__(self, script: list[dict[str, Any]], **kwargs: Any):
         super().__init__(
-            settings=LLMSettings(
-                model="scripted",
-                system_instruction=None,
-                temperature=None,
-                max_tokens=None,
-                top_p=None,
-                top_k=None,
-                frequency_penalty=None,
-                presence_penalty=None,
-                seed=None,
-                filter_incomplete_user_turns=False,
-                user_turn_completion_config=None,
-            ),
+            settings=blank_llm_settings("scripted"),
             **kwargs,
         )
         self._script = iter(script)

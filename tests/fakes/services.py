@@ -31,10 +31,12 @@ from pipecat.frames.frames import (
 from pipecat.metrics.metrics import LLMTokenUsage
 from pipecat.processors.frame_processor import FrameDirection
 from pipecat.services.llm_service import LLMService
-from pipecat.services.settings import LLMSettings, STTSettings, TTSSettings
+from pipecat.services.settings import STTSettings, TTSSettings
 from pipecat.services.stt_service import SegmentedSTTService
 from pipecat.services.tts_service import TTSService
 from pipecat.utils.time import time_now_iso8601
+
+from voxbench.pipelines.agent.reference import blank_llm_settings
 
 SECONDS_PER_CHAR = 0.02
 MAX_SECONDS = 2.5
@@ -125,19 +127,7 @@ class Reply:
 class FakeLLM(LLMService):
     def __init__(self, script: Sequence[Reply], **kwargs: Any):
         super().__init__(
-            settings=LLMSettings(
-                model="fake-llm",
-                system_instruction=None,
-                temperature=None,
-                max_tokens=None,
-                top_p=None,
-                top_k=None,
-                frequency_penalty=None,
-                presence_penalty=None,
-                seed=None,
-                filter_incomplete_user_turns=False,
-                user_turn_completion_config=None,
-            ),
+            settings=blank_llm_settings("fake-llm"),
             **kwargs,
         )
         self._script = iter(list(script))

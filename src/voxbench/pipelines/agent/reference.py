@@ -74,9 +74,11 @@ ToolHook = Callable[[str, dict[str, Any], ToolExecutor], Awaitable[dict[str, Any
 CONTINUATION_S = 1.0
 
 
-def _settings() -> LLMSettings:
+def blank_llm_settings(model: str) -> LLMSettings:
+    """pipecat LLM settings with nothing set but the model's name: for an LLM service that is
+    not a model (the reference agent here, scripted stand-ins in tests and the example bot)."""
     return LLMSettings(
-        model="reference-trace",
+        model=model,
         system_instruction=None,
         temperature=None,
         max_tokens=None,
@@ -98,7 +100,7 @@ class ReferenceLLM(LLMService):
     """
 
     def __init__(self, script: ReferenceScript, domain: str, **kwargs: Any):
-        super().__init__(settings=_settings(), **kwargs)
+        super().__init__(settings=blank_llm_settings("reference-trace"), **kwargs)
         self.script = script
         self.ids = IdCarry(domain)
         self.context: LLMContext | None = None
