@@ -15,6 +15,15 @@ from voxbench.eval.passk import scenario_pass_k
 from voxbench.eval.types import REGISTRY, MetricResult
 
 N_BOOT = 2000
+EVA_COMPONENTS = (
+    "task_completion",
+    "faithfulness",
+    "agent_speech_fidelity",
+    "conversation_progression",
+    "conciseness",
+    "turn_taking",
+)
+"""The six metrics EVA-A and EVA-X are made of (EVA-overall's mean, the variance and paper analyses)."""
 ALPHA = 0.05
 
 
@@ -39,20 +48,7 @@ COMPOSITES = (
     Composite(
         "EVA-X_mean", "mean", dict.fromkeys(("conversation_progression", "conciseness", "turn_taking"))
     ),
-    Composite(
-        "EVA-overall_mean",
-        "mean",
-        dict.fromkeys(
-            (
-                "task_completion",
-                "faithfulness",
-                "agent_speech_fidelity",
-                "conversation_progression",
-                "conciseness",
-                "turn_taking",
-            )
-        ),
-    ),
+    Composite("EVA-overall_mean", "mean", dict.fromkeys(EVA_COMPONENTS)),
     Composite("EVA-overall_pass", "derived", parts=("EVA-A_pass", "EVA-X_pass")),
 )
 

@@ -10,20 +10,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from voxbench.eval.aggregate import COMPOSITES, ScoredRecord
+from voxbench.eval.aggregate import COMPOSITES, EVA_COMPONENTS, ScoredRecord
 from voxbench.eval.completion import completion_of, completion_stats
 from voxbench.eval.context import ConversationContext
 from voxbench.eval.failure_cause import cause_counts, failure_cause
 from voxbench.eval.variance import Nested, components, split_metric, trials_needed
 
-VARIANCE_METRICS = (
-    "task_completion",
-    "faithfulness",
-    "agent_speech_fidelity",
-    "conversation_progression",
-    "conciseness",
-    "turn_taking",
-)
+VARIANCE_METRICS = EVA_COMPONENTS
 PASS_METRICS = ("EVA-A_pass", "EVA-X_pass", "EVA-overall_pass", "task_completion")
 DEFAULT_CI_TARGET = 0.10
 

@@ -13,17 +13,10 @@ from __future__ import annotations
 from statistics import median
 from typing import Any
 
-from voxbench.eval.aggregate import bootstrap_ci, bootstrap_seed
+from voxbench.eval.aggregate import EVA_COMPONENTS, bootstrap_ci, bootstrap_seed
 from voxbench.eval.paper_analyses.rows import Row, by_system, per_scenario, too_few
 
-COMPONENTS = (
-    "task_completion",
-    "faithfulness",
-    "agent_speech_fidelity",
-    "conversation_progression",
-    "conciseness",
-    "turn_taking",
-)
+COMPONENTS = EVA_COMPONENTS
 
 
 def _lat(xs: list[float]) -> dict[str, Any]:
