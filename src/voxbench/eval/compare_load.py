@@ -60,7 +60,8 @@ def read_json_object(path: Path) -> dict[str, Any]:
     return raw
 
 
-def _num(v: Any) -> float | None:
+def as_number(v: Any) -> float | None:
+    """A metric value as a float (a bool as 0/1); None for anything else or NaN."""
     if isinstance(v, bool):
         return float(v)
     if isinstance(v, int | float) and not math.isnan(v):
@@ -90,13 +91,13 @@ def metric_values(metrics_json: dict[str, Any]) -> tuple[dict[str, float | None]
     for name, m in (metrics_json.get("metrics") or {}).items():
         if not isinstance(m, dict):
             continue
-        norm, score = _num(m.get("normalized_score")), _num(m.get("score"))
+        norm, score = as_number(m.get("normalized_score")), as_number(m.get("score"))
         ok = m.get("error") is None and not m.get("skipped")
         values[name] = (norm if norm is not None else score) if ok else None
         if norm is None and score is not None:
             raw.add(name)
     for name, v in (metrics_json.get("aggregate_metrics") or {}).items():
-        values[name] = _num(v)
+        values[name] = as_number(v)
     return values, raw
 
 

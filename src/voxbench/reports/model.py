@@ -30,6 +30,7 @@ from typing import Any
 
 import voxbench.eval.metrics  # noqa: F401  (registers every metric: thresholds, directions, descriptions)
 from voxbench.eval.aggregate import record_aggregates
+from voxbench.eval.compare_load import as_number
 from voxbench.eval.types import REGISTRY, MetricResult
 from voxbench.records import ConversationRecord, RunManifest
 from voxbench.records.models import check_schema_version
@@ -92,8 +93,8 @@ class MetricView:
     def from_json(cls, name: str, raw: dict[str, Any]) -> MetricView:
         return cls(
             name=str(raw.get("name") or name),
-            score=_num(raw.get("score")),
-            normalized=_num(raw.get("normalized_score")),
+            score=as_number(raw.get("score")),
+            normalized=as_number(raw.get("normalized_score")),
             error=raw.get("error"),
             skipped=bool(raw.get("skipped", False)),
             details=d if isinstance(d := raw.get("details"), dict) else {},
@@ -155,14 +156,6 @@ class RunData:
     attempts: list[AttemptView] = field(default_factory=list)  # discarded attempts (the gate)
 
 
-def _num(v: Any) -> float | None:
-    if isinstance(v, bool):
-        return float(v)
-    if isinstance(v, int | float):
-        return None if math.isnan(v) else float(v)
-    return None
-
-
 def _slug(s: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]+", "_", s).strip("_")[:120] or "conv"
 
@@ -222,7 +215,7 @@ def load_metrics(
     status = str(raw.get("status") or "completed")
     agg_raw = raw.get("aggregate_metrics")
     if isinstance(agg_raw, dict) and agg_raw:
-        agg = {k: _num(v) for k, v in agg_raw.items()}
+        agg = {k: as_number(v) for k, v in agg_raw.items()}
     elif status == "completed":
         agg = compute_aggregates(metrics)
     else:

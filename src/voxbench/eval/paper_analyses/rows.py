@@ -10,13 +10,14 @@ absent: the composite is unknown).
 from __future__ import annotations
 
 import json
-import math
 import re
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field
+
+from voxbench.eval.compare_load import as_number
 
 State = Literal["ok", "skipped", "missing"]
 CLEAN = "clean"
@@ -52,14 +53,6 @@ class Row(BaseModel):
         return self.aggregates.get(name)
 
 
-def _num(v: Any) -> float | None:
-    if isinstance(v, bool):
-        return float(v)
-    if isinstance(v, int | float) and not math.isnan(v):
-        return float(v)
-    return None
-
-
 def _obj(d: dict[str, Any], key: str) -> dict[str, Any]:
     """`d[key]` when it is an object, else an empty one."""
     v = d.get(key)
@@ -68,7 +61,7 @@ def _obj(d: dict[str, Any], key: str) -> dict[str, Any]:
 
 def _cell(raw: dict[str, Any]) -> MetricCell:
     details = _obj(raw, "details")
-    norm, score = _num(raw.get("normalized_score")), _num(raw.get("score"))
+    norm, score = as_number(raw.get("normalized_score")), as_number(raw.get("score"))
     value = norm if norm is not None else score
     if raw.get("error") or details.get("unscored"):
         return MetricCell(value=None, state="missing")
@@ -82,8 +75,8 @@ def _latencies(doc: dict[str, Any]) -> tuple[list[float], list[float]]:
     per = _obj(_obj(_obj(_obj(doc, "metrics"), "response_speed"), "details"), "per_turn_latency_s")
     calls = _obj(doc, "context").get("tool_calls") or []
     tool_turns = {str(c.get("turn_id")) for c in calls if isinstance(c, dict)}
-    tool = [float(v) for t, v in per.items() if _num(v) is not None and str(t) in tool_turns]
-    plain = [float(v) for t, v in per.items() if _num(v) is not None and str(t) not in tool_turns]
+    tool = [float(v) for t, v in per.items() if as_number(v) is not None and str(t) in tool_turns]
+    plain = [float(v) for t, v in per.items() if as_number(v) is not None and str(t) not in tool_turns]
     return tool, plain
 
 
@@ -113,7 +106,7 @@ def row_from_metrics(doc: dict[str, Any], system: str, where: str = "metrics.jso
         condition=str(extra.get("condition") or CLEAN),
         status=str(doc.get("status") or "completed"),
         metrics={n: _cell(m) for n, m in metrics.items() if isinstance(m, dict)},
-        aggregates={k: _num(v) for k, v in agg.items()},
+        aggregates={k: as_number(v) for k, v in agg.items()},
         tool_latencies=tool,
         plain_latencies=plain,
     )
