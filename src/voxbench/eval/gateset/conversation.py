@@ -51,13 +51,8 @@ class Line:
     wait_s: float = GAP_S
 
 
-@dataclass(frozen=True)
-class Tool:
-    """One tool call of the agent, with the response the trace recorded (for id carrying)."""
-
-    name: str
-    params: dict[str, Any]
-    expected: dict[str, Any] | None = None
+Tool = Call
+"""One tool call of the agent, with the response the trace recorded: the reference script's step."""
 
 
 Step = Line | Tool
