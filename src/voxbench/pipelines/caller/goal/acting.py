@@ -7,8 +7,12 @@ from __future__ import annotations
 from typing import Any
 
 from voxbench.pipelines.caller.goal.acts import ActKind, CallerAct
+from voxbench.pipelines.caller.goal.belong import shared_kind
 from voxbench.pipelines.caller.goal.classify import Heard
 from voxbench.pipelines.caller.goal.state import CallState
+
+_BY_NAME = ("name", "distinctive")
+"""The rules of :mod:`.asks` by which a request names a fact by its own words."""
 
 
 def about(*requests: int) -> str:
@@ -59,9 +63,22 @@ class ActLog:
             self.s.ended = True
             act.rules = [*act.rules, f"end:{act.end_reason}"]
         self.s.given.update(act.facts)
+        self._own(act)
         self.s.acts.append(act)
         self.s.repeats.note(act, about, self.s.agent_turn, question, before, self.s.progress())
         return act
+
+    def _own(self, act: CallerAct) -> None:
+        """A fact the agent asked for by its own words while a request was in hand, of a kind the
+        caller holds for more than one request ('delivery_floor', 'dispatch_floor'), serves that
+        request (:mod:`.belong`). One asked by its kind alone ('the date') may be a misreading."""
+        if self.s.in_hand is None:
+            return
+        named = {r.split(":")[1] for r in act.rules if r.startswith("ask:") and r.split(":")[2] in _BY_NAME}
+        for k in act.facts:
+            f = self.s.book.get(k)
+            if f is not None and k in named and k not in self.s.owners and shared_kind(f, self.s.book):
+                self.s.owners[k] = self.s.in_hand
 
     def said_already(self, heard: Heard | None) -> CallerAct:
         """The agent's turn again, after the caller already said its line to it: no second time,

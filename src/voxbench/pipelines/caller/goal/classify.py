@@ -23,6 +23,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from voxbench.pipelines.caller.goal.asks import prefer_heard_digits
+from voxbench.pipelines.caller.goal.belong import InHand
 from voxbench.pipelines.caller.goal.cues import (
     ANYTHING_ELSE,
     ANYTHING_ELSE_SAID,
@@ -59,6 +60,7 @@ from voxbench.pipelines.caller.goal.requested import (
     one_sibling,
 )
 from voxbench.pipelines.caller.goal.results import stated_result
+from voxbench.pipelines.caller.goal.scoped import scoped
 from voxbench.pipelines.caller.goal.turn import Turn
 from voxbench.spoken import mentions, times
 
@@ -235,18 +237,21 @@ def classify(
     book: FactBook,
     given: set[str] | None = None,
     hook: ChoiceClassifier | None = None,
-    focus: set[str] | None = None,
+    focus: set[str] | InHand | None = None,
     before: str = "",
 ) -> Heard:
     """Classify one agent turn against the caller's facts (``given``: keys already disclosed;
-    ``focus``: the facts of the request in hand, to tell apart 'the dates' of two requests;
-    ``before``: the agent's previous turn, where an action whose result this turn states may
+    ``focus``: the facts of the request in hand, to tell apart 'the dates' of two requests, or
+    an :class:`.belong.InHand` that also says which facts serve requests done or to come
+    (:mod:`.scoped`); ``before``: the agent's previous turn, where an action whose result this turn states may
     have been announced)."""
     given = given or set()
+    hand = focus if isinstance(focus, InHand) else None
+    keys = set(hand.keys) if hand is not None else focus if isinstance(focus, set) else None
     t = Turn.of(text)
     heard = Heard(question=(t.questions or t.requests or [""])[-1])
     _speech_acts(t, heard)
-    asked = _asked(t, heard.kinds, book, given, hook, focus, heard.question)
+    asked = _asked(t, heard.kinds, book, given, hook, keys, heard.question, hand)
     heard.lacking = lacking_fields(t.requests, book, asked)
     asked = {k: r for k, r in asked.items() if k not in heard.lacking}
     heard.rules += [f"lacks:{k}:{v}" for k, v in heard.lacking.items()]
@@ -257,26 +262,29 @@ def classify(
     _result_kinds(t, heard, book, before)
     _readback_kinds(t, heard, book)
     _option_kinds(t, heard)
-    _options_not_facts(t, heard, book, given, focus)
+    _options_not_facts(t, heard, book, given, keys, hand)
     _closing_kinds(t, heard)
     return heard
 
 
 def _asked(
     t: Turn, kinds: list[Kind], book: FactBook, given: set[str], hook: ChoiceClassifier | None,
-    focus: set[str] | None, question: str,
+    focus: set[str] | None, question: str, hand: InHand | None = None,
 ) -> dict[str, str]:  # fmt: skip
-    """The caller's facts the turn asks for, and by which rule."""
+    """The caller's facts the turn asks for, and by which rule (``hand``: which request each
+    serves, to choose among facts of one kind, :mod:`.scoped`)."""
     asked = asked_by_words(t, book, given, focus) or asked_otherwise(t, list(kinds), book, hook, given)
     asked = learned_extra(t, list(kinds), book, hook, given, asked)
     asked = not_said_by_agent(t, book, asked)
     asked = prefer_heard_digits(t.text, book, asked)
     asked = prefer_fallback(question, book, asked, t.text)
     asked = one_group(t.text, book, asked)
-    return one_sibling(t, book, asked, given)
+    return scoped(t.requests, book, one_sibling(t, book, asked, given), hand)
 
 
-def _options_not_facts(t: Turn, heard: Heard, book: FactBook, given: set[str], focus: set[str] | None) -> None:
+def _options_not_facts(
+    t: Turn, heard: Heard, book: FactBook, given: set[str], focus: set[str] | None, hand: InHand | None = None
+) -> None:
     """Clock times listed, then 'Which time would you like?': the question asks which option,
     not a fact named by its head noun alone ('time': the shift start time), when one of the times
     offered is one the caller holds, so choosing it answers. And a type chosen (:func:`_type_chosen`)."""
@@ -284,7 +292,7 @@ def _options_not_facts(t: Turn, heard: Heard, book: FactBook, given: set[str], f
         return
     rules = {r.split(":", 2)[1]: r.split(":", 2)[2] for r in heard.rules if r.startswith("ask:")}
     drop = [k for k in heard.asked if rules.get(k, "").startswith("head:") and _all_of_kind(heard.options, book.get(k), book)]
-    drop += _type_chosen(t, heard, book, given, focus)
+    drop += _type_chosen(t, heard, book, given, focus, hand)
     if not drop:
         return
     heard.asked = [k for k in heard.asked if k not in drop]
@@ -294,7 +302,9 @@ def _options_not_facts(t: Turn, heard: Heard, book: FactBook, given: set[str], f
         heard.kinds.remove("request")
 
 
-def _type_chosen(t: Turn, heard: Heard, book: FactBook, given: set[str], focus: set[str] | None) -> list[str]:
+def _type_chosen(
+    t: Turn, heard: Heard, book: FactBook, given: set[str], focus: set[str] | None, hand: InHand | None = None
+) -> list[str]:
     """'For those dates, would you like to use general paid time off or sick leave?': when the
     caller has a fact naming a type that an option says ('pto_type: pto'), facts the question
     names only with its options' words ('paid time off': the PTO dates) are not asked: the question
@@ -306,7 +316,7 @@ def _type_chosen(t: Turn, heard: Heard, book: FactBook, given: set[str], focus: 
     blank = " ".join(dict.fromkeys(t.questions + t.requests))  # what the turn asks, options taken out
     for o in sorted(heard.options, key=len, reverse=True):
         blank = re.sub(re.escape(o), " ", blank, flags=re.I)
-    left = _asked(Turn.of(blank), [], book, given, None, focus, heard.question)
+    left = _asked(Turn.of(blank), [], book, given, None, focus, heard.question, hand)
     return [k for k in heard.asked if k not in left and book.get(k) not in typed]
 
 

@@ -159,9 +159,12 @@ class GoalCaller:
         ``t``, the call time, is not used: the goal caller decides on words alone)."""
         self.s.turn += 1
         previous, self.s.agent_turn = self.s.agent_turn, agent_text
-        heard = classify(
-            agent_text, self.s.book, self.s.given, self.s.hook, self.req.focus(agent_text), previous
-        )
+        hand = self.req.in_hand(agent_text)
+        heard = classify(agent_text, self.s.book, self.s.given, self.s.hook, hand, previous)
+        moved = self.req.in_hand(agent_text, heard)  # once the turn's completions are counted
+        if moved != hand:
+            heard = classify(agent_text, self.s.book, self.s.given, self.s.hook, moved, previous)
+        self.s.in_hand = moved.current
         if not self.s.opened:
             self.s.opened = True
             text = self.s.scenario.starting_utterance() or as_need(self.s.intents[0])
@@ -184,9 +187,7 @@ class GoalCaller:
         long to wait before replying (``GoalSimConfig.done_wait_s``), before the turn is over."""
         if not self.s.opened or not self.s.tracker.pending():
             return False
-        heard = classify(
-            agent_text, self.s.book, self.s.given, None, self.req.focus(agent_text), self.s.agent_turn
-        )
+        heard = classify(agent_text, self.s.book, self.s.given, None, self.req.in_hand(agent_text), self.s.agent_turn)
         tracker, learn = copy.deepcopy((self.s.tracker, self.s.learn))
         self.req.resolve(agent_text, heard, tracker, learn)
         told = heard.has("completed") or (learn.new and learn.complete)

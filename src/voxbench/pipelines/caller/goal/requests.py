@@ -5,9 +5,11 @@ agent's offer or turn is about, and what an agent turn completes or refuses
 
 from __future__ import annotations
 
+import copy
 import re
 
 from voxbench.pipelines.caller.goal.acting import about
+from voxbench.pipelines.caller.goal.belong import InHand
 from voxbench.pipelines.caller.goal.classify import Heard
 from voxbench.pipelines.caller.goal.cues import DENIAL, NEXT_STEP, OFFER_VERBS
 from voxbench.pipelines.caller.goal.ending_lang import pattern
@@ -80,17 +82,23 @@ class Requests:
         )
         return f"{line} {details}".strip(), told
 
-    def focus(self, text: str) -> set[str]:
-        """The facts of the request in hand: the one the agent's turn moves to by its words
-        ('Now for the room booking, ...'), else the first one not done."""
-        pending = self.s.tracker.pending()
-        if not pending or len(self.s.intents) < 2:
-            return set()
+    def in_hand(self, text: str, heard: Heard | None = None) -> InHand:
+        """The facts of the request in hand, of those done and of those to come (:mod:`.belong`):
+        the request the agent's turn moves to by its words ('Now for the room booking, ...'), else
+        the first one not done, once what this turn completes is counted (``heard``: 'Your leave
+        case is open. Now, what dates do you want off?' is about the time off)."""
+        tracker, refused = self.s.tracker, set(self.s.refused)
+        if heard is not None and (heard.has("completed") or heard.has("denial")):
+            tracker, learn = copy.deepcopy((self.s.tracker, self.s.learn))
+            refused |= self.resolve(text, heard, tracker, learn)
+        pending = tracker.pending()
+        if len(self.s.intents) < 2:
+            return InHand()
         moved = [s for s in sentences_of(text) if NEXT_STEP.search(s)]
-        named = self.s.tracker.named(" ".join(moved)) if moved else None
-        i = named if named is not None else pending[0]
-        others = [x for j, x in enumerate(self.s.intents) if j != i]
-        return {f.key for f in intent_facts(self.s.intents[i], self.s.book, others)}
+        named = tracker.named(" ".join(moved)) if moved else None
+        i = named if named is not None else (pending[0] if pending else None)
+        finished = [d and j not in refused for j, d in enumerate(tracker.done)]  # refused: may be pushed for
+        return InHand.of(self.s.owners, i, finished)
 
     def offered(self, heard: Heard) -> int | None:
         """The agent offers to take up one of the caller's pending requests ('Would you like to do the

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from voxbench.pipelines.caller.goal.acts import CallerAct
 from voxbench.pipelines.caller.goal.agenda import Agenda
+from voxbench.pipelines.caller.goal.belong import fact_owners
 from voxbench.pipelines.caller.goal.choose import OptionChooser
 from voxbench.pipelines.caller.goal.classify import ChoiceClassifier
 from voxbench.pipelines.caller.goal.config import GoalCallerConfig
@@ -69,6 +70,11 @@ class CallState:
     """The call's progress when the caller last declined a transfer (None: it has not)."""
     agent_turn: str = ""
     """The agent turn being answered (until the next one comes)."""
+    owners: dict[str, int] = field(default_factory=dict)
+    """Fact key -> the request it serves (:mod:`.belong`), and the facts given while a request was
+    in hand, for it."""
+    in_hand: int | None = None
+    """The request the agent turn being answered is about (:meth:`.requests.Requests.in_hand`)."""
 
     @property
     def goal_text(self) -> str:
@@ -113,6 +119,7 @@ class CallState:
             learn=Learnings(tree.must_have_criteria), agenda=agenda,
             say=FactSayer(book, phr, acronyms_of([goal.model_dump_json(), start])), scope=scope,
             chooser=chooser, stalls=Stalls(config.stall_limit), pending_before=len(intents),
+            owners=fact_owners(intents, book, goal.high_level_user_goal),
         )  # fmt: skip
 
     def progress(self) -> Progress:
