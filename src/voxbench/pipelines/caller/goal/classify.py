@@ -273,7 +273,8 @@ def _asked(
 ) -> dict[str, str]:  # fmt: skip
     """The caller's facts the turn asks for, and by which rule (``hand``: which request each
     serves, to choose among facts of one kind, :mod:`.scoped`)."""
-    asked = asked_by_words(t, book, given, focus) or asked_otherwise(t, list(kinds), book, hook, given)
+    aside = hand.done if hand is not None else frozenset()
+    asked = asked_by_words(t, book, given, focus, aside) or asked_otherwise(t, list(kinds), book, hook, given)
     asked = learned_extra(t, list(kinds), book, hook, given, asked)
     asked = not_said_by_agent(t, book, asked)
     asked = prefer_heard_digits(t.text, book, asked)

@@ -113,12 +113,15 @@ _CURRENT_KEY = re.compile(r"(?i)(?<![a-z])(original|current|existing|previous|ol
 
 
 def head_fallback(
-    sentence: str, book: FactBook, given: set[str], covered: set[str], focus: set[str] | None = None
+    sentence: str, book: FactBook, given: set[str], covered: set[str], focus: set[str] | None = None,
+    aside: frozenset[str] = frozenset(),
 ) -> list[tuple[str, str]]:
     """'the date' / 'what time' alone: the fact(s) with that head noun not given yet (at most two).
 
     ``covered``: heads already answered by a fact matched by name in the same sentence.
     ``focus``: the facts of the request being handled; among many candidates, those.
+    ``aside``: the facts of requests done (:mod:`.belong`): a kind alone is not theirs while
+    another request holds one of it.
     """
     ws, _ = words_of(_without_phrases(sentence, book))
     out: list[tuple[str, str]] = []
@@ -127,7 +130,7 @@ def head_fallback(
             rf"\b(those|these|that|the same|same)\s+{head}s?\b|\bat a {head}\b", sentence, re.I
         ):  # 'one at a time' asks for no time
             continue
-        with_head = [f for f in book if head in f.heads and f.source == "information_required"]
+        with_head = _not_aside([f for f in book if head in f.heads and f.source == "information_required"], aside)
         # the ones not given yet; asked again when all are given, the same ones again
         cands = [f for f in with_head if f.key not in given] or with_head
         plural_pairs = _start_end_pairs(cands) if re.search(rf"\b{head}s\b", sentence, re.I) else []
@@ -158,7 +161,7 @@ def head_fallback(
         cands = _one_per_value(cands)
         if 1 <= len(cands) <= 2:
             out += [(f.key, f"head:{head}") for f in cands]
-    return out + _tail_fallback(sentence, book, covered, focus)
+    return out + _tail_fallback(sentence, book, covered, focus, aside)
 
 
 def _without_phrases(sentence: str, book: FactBook) -> str:
@@ -170,8 +173,13 @@ def _without_phrases(sentence: str, book: FactBook) -> str:
     return sentence
 
 
+def _not_aside(cands: list[Fact], aside: frozenset[str]) -> list[Fact]:
+    """The candidates not of a request done, if any is; else all of them (:mod:`.scoped` decides)."""
+    return [f for f in cands if f.key not in aside] or cands
+
+
 def _tail_fallback(
-    sentence: str, book: FactBook, covered: set[str], focus: set[str] | None
+    sentence: str, book: FactBook, covered: set[str], focus: set[str] | None, aside: frozenset[str] = frozenset()
 ) -> list[tuple[str, str]]:
     """'What building is the laptop in?': the facts whose key ends in a word the request says
     ('dispatch_building', 'delivery_building'), when they hold one value (or the request in hand
@@ -184,7 +192,7 @@ def _tail_fallback(
     for tail in sorted(t for t in tails if stem(t) not in done):  # 'facility code' covers 'codes' too
         if stem(tail) not in ws or tail.isdigit() or tail in _NUMBER_TAILS:
             continue  # 'phone_last_four': 'four' in 'two eight four seven' is a digit, not a field word
-        cands = [f for f in book if f.words and f.words[-1] == tail and f.source == "information_required"]
+        cands = _not_aside([f for f in book if f.words and f.words[-1] == tail and f.source == "information_required"], aside)
         one = _one_per_value(cands)
         if len(one) > 1 and focus:
             one = _one_per_value([f for f in cands if f.key in focus]) or one

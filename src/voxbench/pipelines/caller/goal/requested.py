@@ -38,8 +38,11 @@ class ChoiceClassifier(Protocol):
     def choose(self, question: str, choices: list[str]) -> int | None: ...
 
 
-def asked_by_words(t: Turn, book: FactBook, given: set[str], focus: set[str] | None) -> dict[str, str]:
-    """Facts the request sentences name: by their key words, then by head noun or subject."""
+def asked_by_words(
+    t: Turn, book: FactBook, given: set[str], focus: set[str] | None, aside: frozenset[str] = frozenset()
+) -> dict[str, str]:
+    """Facts the request sentences name: by their key words, then by head noun or subject
+    (``aside``: facts of requests done, not what a kind alone asks, :func:`.fallbacks.head_fallback`)."""
     asked: dict[str, str] = {}
     steps = t.troubleshooting()
     for s in t.requests:
@@ -60,7 +63,7 @@ def asked_by_words(t: Turn, book: FactBook, given: set[str], focus: set[str] | N
             asked.setdefault(key, rule)
         if not OPEN_Q.search(s):
             covered = {h for k, _ in found if (f := book.get(k)) for h in (*f.heads, *f.words[-1:])}
-            for key, rule in head_fallback(s, book, given | set(asked), covered, focus):
+            for key, rule in head_fallback(s, book, given | set(asked), covered, focus, aside):
                 asked.setdefault(key, rule)
         if (
             not found
