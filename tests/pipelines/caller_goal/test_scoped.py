@@ -153,7 +153,11 @@ def test_the_caller_gives_each_requests_dates_in_turn() -> None:
     c = _leave_caller()
     first = c.respond("What are your leave category and your leave start and end dates?")
     assert sorted(first.facts) == ["leave_category", "leave_end_date", "leave_start_date"]
-    shift = c.respond("Your FMLA leave has been submitted successfully. Next, for the shift swap, what is the shift date and time?")
+    shift = c.respond(
+        "Your FMLA leave has been submitted successfully. Next, for the shift swap, what is the shift date and time?"
+    )
     assert sorted(shift.facts) == ["shift_date", "shift_time"]
-    sick = c.respond("Your shift swap has been submitted successfully. For the sick days, what dates do you want?")
+    sick = c.respond(
+        "Your shift swap has been submitted successfully. For the sick days, what dates do you want?"
+    )
     assert sorted(sick.facts) == ["pto_end_date", "pto_start_date"]

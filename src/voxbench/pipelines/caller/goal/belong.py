@@ -51,7 +51,9 @@ def fact_owners(intents: list[str], book: FactBook, goal: str = "") -> dict[str,
     whole call are not in the map. One request: nothing to tell apart, an empty map."""
     if len(intents) < 2:
         return {}
-    own = [{f.key for f in intent_facts(x, book, intents[:i] + intents[i + 1 :])} for i, x in enumerate(intents)]
+    own = [
+        {f.key for f in intent_facts(x, book, intents[:i] + intents[i + 1 :])} for i, x in enumerate(intents)
+    ]
     words = [content_words(x) - GENERIC for x in intents]
     tells = [(w - set().union(*(o for j, o in enumerate(words) if j != i))) or w for i, w in enumerate(words)]
     for i, x in enumerate(intents):
