@@ -22,8 +22,9 @@ that the reference's lines do not say). The labels are by construction, not a pe
 frontier judge's rating. The clean references were read while writing claims-rules 0.3 and
 0.4 (false alarms); the injected kinds were first run on claims-rules 0.3 as it was, then used
 (seed 0) to develop 0.4; seed 1 draws other arguments and amounts to change. Prints accuracy, Cohen's kappa, quadratic kappa and the confusion per domain and overall,
-the detection rate per kind and whether the expected dimension was flagged, and the rules that
-fired on clean references. Not a test.
+the detection rate per kind and whether the expected dimension was flagged, per dimension the
+flagged yes/no agreement (clean conversations and the kinds labelled with that dimension alone),
+and the rules that fired on clean references. Not a test.
 
     PYTHONPATH=src .venv/bin/python benchmarks/offline_faith_independent.py [--eva DIR] [--seed 0]
         [--domains airline,itsm,medical_hr] [-v] [--json out.json]
@@ -226,7 +227,21 @@ def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
             ),
         }
     out["kinds"] = kinds
+    out["dimensions"] = _per_dimension(rows)
     out["clean_rules"] = Counter(x for r in rows if r["kind"] == "clean" for x in dict.fromkeys(r["rules"]))
+    return out
+
+
+def _per_dimension(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """Per dimension, flagged yes/no against the label, on the clean conversations and the kinds
+    whose label names that dimension alone (completion_without_write may be either of two)."""
+    dims = sorted({d for _, ds in EXPECTED.values() if len(ds) == 1 for d in ds})
+    out: dict[str, Any] = {}
+    for d in dims:
+        sel = [r for r in rows if r["kind"] == "clean" or EXPECTED[r["kind"]][1] == (d,)]
+        pairs = [(EXPECTED[r["kind"]][1] == (d,), d in r["flagged"]) for r in sel]
+        a = agreement(pairs, [True, False])
+        out[d] = {k: a.get(k) for k in ("n", "accuracy", "cohen_kappa", "confusion")}
     return out
 
 
@@ -240,7 +255,7 @@ def main() -> int:
     args = ap.parse_args()
     res = run(args.eva, args.seed, args.domains.split(","), args.verbose)
     s = summarise(res["rows"])
-    for dom in [d for d in s if d not in ("kinds", "clean_rules")]:
+    for dom in [d for d in s if d not in ("kinds", "clean_rules", "dimensions")]:
         a = s[dom]
         print(f"{dom:10} n={a['n']} acc={a['accuracy']} kappa={a['cohen_kappa']} "
               f"qwk={a.get('weighted_kappa_quadratic')} | issue-vs-none acc={a['issue_vs_none']['accuracy']} "
@@ -249,6 +264,9 @@ def main() -> int:
     for kind, k in s["kinds"].items():
         print(f"  {kind:26} n={k['n']:3} rated 3/2/1={k['ratings_3_2_1']} exact={k['exact']} "
               f"expected dimension flagged={k['expected_dimension_flagged']}")  # fmt: skip
+    for d, a in s["dimensions"].items():
+        print(f"  dimension {d:30} n={a['n']} acc={a['accuracy']} kappa={a['cohen_kappa']} "
+              f"confusion (rows labelled yes/no, cols flagged yes/no) {a['confusion']}")  # fmt: skip
     print("  rules firing on clean references (conversations):")
     for rule, n in s["clean_rules"].most_common(10):
         print(f"    {n:3} {rule[:90]}")
