@@ -30,6 +30,8 @@ SEEN_TEST_HALF = {
         "claims-rules 0.2": "rules written reading all visible labels",
         "claims-rules 0.3": "0.2's rules (written reading all visible labels) plus changes developed on the "
         "dev half and EVA's unlabelled reference conversations",
+        "claims-rules 0.4": "0.3's rules plus changes kept only where the dev half and the injected-fault "
+        "set (benchmarks/offline_faith_independent.py) did not disagree; the test half was read once, after",
     },
     "transcription_accuracy_key_entities": {
         "entity-rules 0.1": "rules written reading all visible labels",

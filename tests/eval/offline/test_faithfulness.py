@@ -6,6 +6,7 @@ from __future__ import annotations
 from voxbench.eval.offline import load_all, rate_offline
 from voxbench.eval.offline.faithfulness import faithfulness_offline
 
+from . import convs
 from .convs import RESERVATION, A, U, call, context, lookup, result
 
 CANCELLED = {"status": "success", "cancellation_fee": 0, "refund_amount": 260}
@@ -207,3 +208,77 @@ def test_a_code_in_an_example_of_the_format_claims_nothing() -> None:
     assert not any("code" in r for r in _rules(faithfulness_offline(context([*lookup(), ask]))))
     said = A("Your new code is M G H dash zero four B.")
     assert any("code" in r for r in _rules(faithfulness_offline(context([*lookup(), said]))))
+
+
+SCHEMA_TOOLS = [
+    *convs.TOOLS,
+    {"name": "submit_equipment_request", "tool_type": "write",
+     "required_parameters": [{"name": "item", "type": "string", "enum": ["chair", "footrest"]},
+                             {"name": "delivery_building", "type": "string"},
+                             {"name": "delivery_date", "type": "string"}]},
+]  # fmt: skip
+
+
+def _equipment(building: str, item: str = "chair", when: str = "2026-05-04", status: str = "success") -> list:
+    return [
+        A("Hi, how can I help you today?"),
+        U("I need an ergonomic chair delivered to East Campus on May fourth."),
+        A("An ergonomic chair to East Campus on May fourth. Shall I submit it?"),
+        U("Yes, please."),
+        call("submit_equipment_request", item=item, delivery_building=building, delivery_date=when),
+        result("submit_equipment_request", {"status": status}),
+        A("Done."),
+    ]
+
+
+def test_tool_values_are_checked_against_the_schema_and_the_sources() -> None:
+    """A write value outside the schema's enum (the tool refused it), an impossible date, or a
+    place nobody named is fabricated (1); what the caller said, a short standard code (a state,
+    an airport) and an enum value the tool accepted are not."""
+    rate = lambda ev: faithfulness_offline(context(ev, agent_tools=SCHEMA_TOOLS))  # noqa: E731
+    assert rate(_equipment("East Campus")).score == 3.0
+    for bad in (_equipment("Headquarters"), _equipment("East Campus", when="2026-13-40"),
+                _equipment("East Campus", item="desk", status="error")):  # fmt: skip
+        res = rate(bad)
+        assert res.score == 1.0 and res.details["dimensions"]["fabricating_tool_parameters"]["flagged"]
+    assert rate(_equipment("East Campus", item="desk")).score == 3.0  # the tool took it
+    assert rate(_equipment("TX")).score == 3.0
+
+
+def test_a_reference_number_no_source_holds_is_a_hallucination() -> None:
+    """Digits of a spelled code said apart ("C A S E, dash, P A Y, dash, eight two one five
+    nine zero") are checked like a code; a number read back in halves, or a year run into a
+    time, is not a reference number."""
+    said = A("Your case number is C A S E, dash, P A Y, dash, eight two one five nine zero.")
+    res = faithfulness_offline(context([*lookup(), said]))
+    assert res.score == 1.0 and "reference number" in " ".join(_rules(res))
+    held = [*lookup()[:-1], call("get_reservation", confirmation_number="ZK3FFW"),
+            result("get_reservation", {"status": "success", "case": "CASE-PAY-821590"}), said]  # fmt: skip
+    assert not any("reference number" in r for r in _rules(faithfulness_offline(context(held))))
+    halves = [A("Hi, how can I help you today?"), U("My member number is seven one one zero zero eight two three two one."),
+              A("I have seven one one zero zero, then eight two three two one. Is that right?")]  # fmt: skip
+    assert faithfulness_offline(context(halves)).score == 3.0
+    year = A("Your flight is on June fifth, twenty twenty-six, ten AM.")
+    assert not any("reference number" in r for r in _rules(faithfulness_offline(context([*lookup(), year]))))
+
+
+def test_done_in_the_passive_or_simple_past_needs_a_write_too() -> None:
+    for text in ("Your reservation has been cancelled.", "I cancelled your reservation."):
+        res = faithfulness_offline(context([*lookup(), U("Yes, please cancel it."), A(text)]))
+        assert res.score == 1.0 and "action reported done that no write made" in _rules(res), text
+    plan = A("Your flight is scheduled to depart at two forty-five PM.")
+    assert faithfulness_offline(context([*lookup(), plan])).score == 3.0
+    status = {"status": "success", "reservation": {**RESERVATION["reservation"], "flight_status": "cancelled"}}
+    told = [*lookup()[:2], call("get_reservation", confirmation_number="ZK3FFW"), result("get_reservation", status),
+            A("I'm sorry: your flight has been cancelled by the airline.")]  # fmt: skip
+    assert not any("action reported" in r for r in _rules(faithfulness_offline(context(told))))
+
+
+def test_a_clock_time_no_source_gives_is_major() -> None:
+    """A departure told at a time no tool returned leaves the caller with a wrong fact (EVA:
+    consequential dates and times are a 1); a small count is no duration to add to a time."""
+    wrong = A("Your flight S K four one two departs at three oh two PM.")
+    res = faithfulness_offline(context([*lookup(), wrong]))
+    assert res.score == 1.0 and "clock time no tool result or caller statement gives" in _rules(res)
+    right = A("Your flight S K four one two departs at two forty-five PM.")
+    assert faithfulness_offline(context([*lookup(), right])).score == 3.0

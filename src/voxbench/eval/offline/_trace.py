@@ -126,11 +126,11 @@ def read_conversation(ctx: ConversationContext) -> Conversation:
         role, typ = e.get("role"), e.get("type")
         snap = Step(i=i, turn=turn, kind="", known=set(known), known_text=" ".join(known_text))
         if role == "user":
-            snap.kind, snap.text = "user", strip_tags(str(e.get("content", "")))
+            snap.kind, snap.text = "user", _plain(str(e.get("content", "")))
             known |= text_keys(snap.text) | spoken_money(snap.text)
             known_text.append(snap.text.lower())
         elif role == "assistant":
-            snap.kind, snap.text = "assistant", strip_tags(str(e.get("content", "")))
+            snap.kind, snap.text = "assistant", _plain(str(e.get("content", "")))
         elif typ == "tool_call":
             snap.kind, snap.tool, snap.params = (
                 "tool_call",
@@ -153,6 +153,12 @@ def read_conversation(ctx: ConversationContext) -> Conversation:
         policy_text=policy_text,
         has_policy=bool(ctx.agent_instructions.strip()),
     )
+
+
+def _plain(text: str) -> str:
+    """Spoken text without interruption tags, with typographic apostrophes made plain (EVA's
+    transcripts write "I’ve"; the rules' phrase patterns write "I've")."""
+    return strip_tags(text).replace("\u2019", "'").replace("\u2018", "'")
 
 
 def _flat_text(obj: Any) -> str:

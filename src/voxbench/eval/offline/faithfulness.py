@@ -4,14 +4,18 @@ Each dimension starts at 3 and drops to the worst finding's rating (1 or 2); the
 rating is the minimum, on the LLM judge's 1-3 scale (normalised 0 / 0.5 / 1). Findings are
 the evidence: {turn, claim, rule} plus the dimension and its rating.
 
-The checks (`_faith_rules`, `_faith_claims`) cover what can be verified without a model:
-tool parameters no source supports, placeholders, writes without confirmation or fee
-disclosure, amounts / codes / times the agent states that no tool result, caller statement or
-policy holds, 'on time' against a delayed flight, policy statements with words the policy
-does not contain, another brand than the role's, offered capabilities no tool has, failed
-lookups not clarified, a record reported found that no lookup returned, a charge never told
-before the write (1) or told only as "a fee" or at a miscalculated figure (2). Subtler issues (misapplied policy, a wrong choice between options,
-omitted caveats) are out of reach, so a 3 here means "no checkable issue found".
+The checks cover what can be verified without a model, each grounded in the record:
+tool-call values against the schema and the sources (`_faith_rules`, `_faith_params`: ids,
+names, places and codes no caller statement, tool result or policy holds, placeholders, values
+outside the schema's enum that the tool refused, impossible dates and times), writes against
+the policy (confirmation, fee disclosure), what the agent says against what tools returned
+(`_faith_claims`: amounts, codes, reference numbers and clock times no source holds, 'on time'
+against a delay, policy statements with words the policy lacks, another brand, offered
+capabilities no tool has, failed lookups not clarified, a record reported found that no lookup
+returned), and actions claimed against writes made (`_faith_actions`: "I've cancelled", "I
+submitted", "your request has been submitted" with no successful write before it). Subtler
+issues (misapplied policy, a wrong choice between options, omitted caveats, a read-back the
+policy asks for) are out of reach, so a 3 here means "no checkable issue found".
 The agreement with EVA's human labels, overall and per dimension, on the dev and test halves
 of the fixed split, is measured by `voxbench judges calibrate --judge offline` (docs/judges.md).
 """
@@ -30,6 +34,7 @@ from voxbench.eval.offline._faith_claims import (
     unsupported_values,
     wrong_brand,
 )
+from voxbench.eval.offline._faith_params import ungrounded_values
 from voxbench.eval.offline._faith_rules import Finding, fabricated_params, unconfirmed_writes
 from voxbench.eval.offline._trace import read_conversation
 from voxbench.eval.types import MetricResult, sub
@@ -42,7 +47,7 @@ DIMENSIONS = (
     "failing_to_disambiguate",
     "hallucination",
 )
-VERSION = "0.3"
+VERSION = "0.4"
 
 
 def find_issues(ctx: ConversationContext) -> list[Finding]:
@@ -50,6 +55,7 @@ def find_issues(ctx: ConversationContext) -> list[Finding]:
     conv = read_conversation(ctx)
     found = [
         *fabricated_params(conv),
+        *ungrounded_values(conv, ctx.agent_tools),
         *unconfirmed_writes(conv),
         *unsupported_values(conv),
         *contradictions(conv),

@@ -1,0 +1,282 @@
+"""The offline faithfulness method on conversations whose rating is known by construction: a
+check no faithfulness rule was written on.
+
+EVA's public data carries no faithfulness ratings besides the human-labelled judge-validation
+set (its one recorded run, tests/artifacts/records/1.1.2, has no metric results; the fixtures
+hold only prompt hashes), so there are no frontier-judge ratings to compare with. Instead each
+EVA reference conversation (all three domains, `voxbench.eval.gateset`) is written as a record
+as it is and with one agent-side faithfulness violation injected, defined on the conversation's
+structure, never on an item:
+
+| kind | injection | expected (EVA's rubric) |
+|---|---|---|
+| clean | the reference conversation | 3 (a reference is a correct agent; some are incomplete) |
+| wrong_write | one id / number / date / flag argument of one write call changed; the agent's lines unchanged (gateset's `wrong_write`) | 1, fabricating_tool_parameters ("a fabricated parameter passed to a write tool is rated 1") |
+| completion_without_write | every write call dropped; the agent still says what it did (gateset) | 1, hallucination or misrepresenting_tool_result |
+| misstated_value | in the first agent line that repeats an amount or clock time a tool returned, that value changed | 1, misrepresenting_tool_result ("stating incorrect values for fields that the tool response explicitly provided") |
+| go_ahead_dropped | before the first write, the agent's last question and the caller's answer removed, where the policy asks for explicit confirmation (airline) | 1, violating_policies ("an irreversible action without the explicit user confirmation that the agent's policies require") |
+| go_ahead_dropped_readback | the same where the policy asks to read back error-prone values and get the caller's confirmation (ITSM, medical_hr) | 2, violating_policies ("skipping a read-back-and-confirm step on values the user stated") |
+
+Each tool call keeps the response the reference recorded (re-executing it would mint new ids
+that the reference's lines do not say). The labels are by construction, not a person's or a
+frontier judge's rating. The clean references were read while writing claims-rules 0.3 and
+0.4 (false alarms); the injected kinds were first run on claims-rules 0.3 as it was, then used
+(seed 0) to develop 0.4; seed 1 draws other arguments and amounts to change. Prints accuracy, Cohen's kappa, quadratic kappa and the confusion per domain and overall,
+the detection rate per kind and whether the expected dimension was flagged, per dimension the
+flagged yes/no agreement (clean conversations and the kinds labelled with that dimension alone),
+and the rules that fired on clean references. Not a test.
+
+    PYTHONPATH=src .venv/bin/python benchmarks/offline_faith_independent.py [--eva DIR] [--seed 0]
+        [--domains airline,itsm,medical_hr] [-v] [--json out.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import re
+import time
+from collections import Counter
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from voxbench.cli.judges import _agent_info
+from voxbench.eval.calibration import _ctx, agreement, trace_from_events
+from voxbench.eval.gateset.conversation import Line, RefConversation, Tool, from_scenario
+from voxbench.eval.gateset.faults import completion_without_write, reference_fault, wrong_write
+from voxbench.eval.offline._values import amount_values, data_keys, spoken_values
+from voxbench.eval.offline.faithfulness import faithfulness_offline
+from voxbench.records import derive_seed
+from voxbench.scenarios.loader import load_dataset
+
+ROOT = Path(__file__).resolve().parents[1]
+FREE_TEXT = re.compile(r"summary|reason|note|description|comment|message|details|text", re.I)
+EXPECTED = {
+    "clean": (3, ()),
+    "wrong_write": (1, ("fabricating_tool_parameters",)),
+    "completion_without_write": (1, ("hallucination", "misrepresenting_tool_result")),
+    "misstated_value": (1, ("misrepresenting_tool_result",)),
+    "go_ahead_dropped": (1, ("violating_policies",)),
+    "go_ahead_dropped_readback": (2, ("violating_policies",)),
+}
+_EXPLICIT = re.compile(r"explicit confirmation", re.I)
+_NUMW = (
+    r"(?:zero|oh|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|"
+    r"fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|"
+    r"hundred|thousand|and|\d+(?:[.,:]\d+)*)"
+)
+_AMOUNT = re.compile(rf"(?:\$\s?\d[\d,]*(?:\.\d\d)?|\b(?:{_NUMW}[\s-]+)+dollars)\b", re.I)
+_HOURW = (
+    r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|oh|fifteen|twenty|thirty|forty|fifty)"
+)
+_TIME = re.compile(
+    rf"\b(?:\d{{1,2}}(?::\d{{2}})?|(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
+    rf"(?:[\s-]+{_HOURW}){{0,3}})\s?(?:AM|PM|a\.m\.|p\.m\.)",
+    re.I,
+)
+
+
+def misstated_value(conv: RefConversation, rng: random.Random) -> tuple[RefConversation, str] | None:
+    """The first agent line after a tool response that repeats an amount or clock time the
+    responses so far returned, with that value changed (an amount by +7 or +13 %, a time by
+    +17 minutes): the caller is told a value no tool gave."""
+    seen: set[str] = set()
+    for i, s in enumerate(conv.steps):
+        if isinstance(s, Tool):
+            seen |= data_keys(s.expected or {})
+            continue
+        if not isinstance(s, Line) or s.who != "agent" or not seen:
+            continue
+        for m in _AMOUNT.finditer(s.text):
+            vals = amount_values(m.group(0))
+            key = vals[0].key[2:] if len(vals) == 1 else "0"
+            if float(key) >= 10 and {f"n:{key}", f"m:{key}"} & seen:
+                x = float(vals[0].key[2:])
+                new = x + rng.choice([7, max(3, round(x * 0.13))])
+                txt = s.text[: m.start()] + f"${new:,.2f}".replace(".00", "") + s.text[m.end() :]
+                return _with(conv, i, txt), f"amount {m.group(0)!r} -> {new}"
+        for m in _TIME.finditer(s.text):
+            vals = [v for v in spoken_values(m.group(0)) if v.kind == "t"]
+            if len(vals) == 1 and vals[0].key in seen:
+                hh, mm = int(vals[0].key[2:4]), int(vals[0].key[4:6])
+                t = (hh * 60 + mm + 17) % (24 * 60)
+                h12 = (t // 60) % 12 or 12
+                new = f"{h12}:{t % 60:02d} {'PM' if t >= 720 else 'AM'}"
+                txt = s.text[: m.start()] + new + s.text[m.end() :]
+                return _with(conv, i, txt), f"time {m.group(0)!r} -> {new}"
+    return None
+
+
+def go_ahead_dropped(conv: RefConversation) -> tuple[RefConversation, str] | None:
+    """Before the first write, the agent's last question and the caller's answer to it removed:
+    the write follows the caller's earlier words, with no go-ahead asked or given (EVA's
+    policies ask for explicit confirmation before a change)."""
+    writes = [i for i in conv.tools() if _kind(conv, i) == "write"]
+    if not writes:
+        return None
+    w = writes[0]
+    lines = [i for i in range(w) if isinstance(conv.steps[i], Line)]
+    if len(lines) < 4:
+        return None
+    ask, answer = lines[-2], lines[-1]
+    a, u = conv.steps[ask], conv.steps[answer]
+    assert isinstance(a, Line) and isinstance(u, Line)
+    if a.who != "agent" or u.who != "user" or "?" not in a.text:
+        return None
+    steps = [x for i, x in enumerate(conv.steps) if i not in (ask, answer)]
+    return conv.copy(steps), f"removed {a.text[-60:]!r} / {u.text[:40]!r}"
+
+
+def _kind(conv: RefConversation, i: int) -> str:
+    kinds = {t.name: t.tool_type for t in conv.dd.agent.tools}
+    return str(kinds.get(conv.steps[i].name))  # type: ignore[union-attr]
+
+
+def _with(conv: RefConversation, i: int, text: str) -> RefConversation:
+    steps = list(conv.steps)
+    steps[i] = replace(conv.steps[i], text=text)  # type: ignore[type-var]
+    return conv.copy(steps)
+
+
+def _variants(ref: RefConversation, seed: int, dom: str, sid: str) -> list[tuple[str, RefConversation, str]]:
+    out: list[tuple[str, RefConversation, str]] = [("clean", ref, "")]
+    for kind, fn in (("wrong_write", wrong_write), ("completion_without_write", completion_without_write)):
+        got = fn(ref, random.Random(derive_seed("voxbench.faith-independent", seed, dom, sid, kind)))
+        if got is None:
+            continue
+        if kind == "wrong_write" and FREE_TEXT.search(got.what.split(".", 1)[-1].split()[0]):
+            continue  # a reworded free-text field is no fabricated parameter
+        out.append((kind, got.conv, got.what))
+    ms = misstated_value(ref, random.Random(derive_seed("voxbench.faith-independent", seed, dom, sid, "ms")))
+    if ms is not None:
+        out.append(("misstated_value", ms[0], ms[1]))
+    ga = go_ahead_dropped(ref)
+    if ga is not None:
+        out.append(("go_ahead_dropped", ga[0], ga[1]))
+        if not _EXPLICIT.search(ref.dd.agent.instructions):
+            out[-1] = ("go_ahead_dropped_readback", ga[0], ga[1])
+    return out
+
+
+def _events(conv: RefConversation) -> list[dict[str, Any]]:
+    """The conversation as EVA's trace events, each tool call with the response the reference
+    recorded (not re-executed: the executor mints new ids, which the reference's lines do not
+    say)."""
+    out: list[dict[str, Any]] = []
+    for s in conv.steps:
+        if isinstance(s, Line):
+            out.append({"event_type": f"{s.who}_utterance", "utterance": s.text})
+        else:
+            out.append({"event_type": "tool_call", "tool_name": s.name, "params": s.params})
+            resp = s.expected or {}
+            out.append({"event_type": "tool_response", "tool_name": s.name,
+                        "status": str(resp.get("status", "success")), "response": resp})  # fmt: skip
+    return out
+
+
+def run(eva: Path, seed: int, domains: list[str], verbose: bool) -> dict[str, Any]:
+    ds = load_dataset(eva, domains)
+    rows: list[dict[str, Any]] = []
+    times: list[float] = []
+    for dom, dd in ds.domains.items():
+        agent = _agent_info(eva / "configs" / "agents" / f"{dom}_agent.yaml")
+        for sid in sorted(dd.scenarios):
+            ref = from_scenario(dd, sid)
+            if ref is None or reference_fault(ref) is not None:
+                continue
+            when = dd.scenarios[sid].current_date_time
+            for kind, conv, what in _variants(ref, seed, dom, sid):
+                ctx = _ctx(f"{dom}/{sid}/{kind}", trace_from_events(_events(conv)), agent, when)
+                t0 = time.perf_counter()
+                res = faithfulness_offline(ctx)
+                times.append(time.perf_counter() - t0)
+                dims = res.details.get("dimensions", {})
+                flagged = sorted(d for d, v in dims.items() if v.get("flagged"))
+                ev = res.details.get("evidence", [])
+                rating = round(res.score or 0)
+                rows.append({"domain": dom, "scenario": sid, "kind": kind, "what": what,
+                             "expected": EXPECTED[kind][0], "rating": rating, "flagged": flagged,
+                             "rules": [e["rule"] for e in ev],
+                             "claims": [f"t{e['turn']} {e['claim']}"[:160] for e in ev]})  # fmt: skip
+                if verbose and rating != EXPECTED[kind][0]:
+                    print(f"  XX {dom} {sid} {kind} ({what}) -> {rating} {rows[-1]['claims'][:3]}")
+    return {"rows": rows, "seconds": {"mean": sum(times) / len(times), "max": max(times)}}
+
+
+def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for dom in [*sorted({r["domain"] for r in rows}), "all"]:
+        sel = [r for r in rows if dom in ("all", r["domain"])]
+        out[dom] = agreement([(r["expected"], r["rating"]) for r in sel], [1, 2, 3], ordinal=True)
+        out[dom]["issue_vs_none"] = agreement(
+            [(r["expected"] < 3, r["rating"] < 3) for r in sel], [True, False]
+        )
+    kinds: dict[str, Any] = {}
+    for kind, (exp, dims) in EXPECTED.items():
+        sel = [r for r in rows if r["kind"] == kind]
+        if not sel:
+            continue
+        kinds[kind] = {
+            "n": len(sel),
+            "ratings_3_2_1": [sum(r["rating"] == k for r in sel) for k in (3, 2, 1)],
+            "exact": round(sum(r["rating"] == exp for r in sel) / len(sel), 3),
+            "expected_dimension_flagged": (
+                round(sum(bool(set(dims) & set(r["flagged"])) for r in sel) / len(sel), 3) if dims else None
+            ),
+        }
+    out["kinds"] = kinds
+    out["dimensions"] = _per_dimension(rows)
+    out["clean_rules"] = Counter(x for r in rows if r["kind"] == "clean" for x in dict.fromkeys(r["rules"]))
+    return out
+
+
+def _per_dimension(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """Per dimension, flagged yes/no against the label, on the clean conversations and the kinds
+    whose label names that dimension alone (completion_without_write may be either of two)."""
+    dims = sorted({d for _, ds in EXPECTED.values() if len(ds) == 1 for d in ds})
+    out: dict[str, Any] = {}
+    for d in dims:
+        sel = [r for r in rows if r["kind"] == "clean" or EXPECTED[r["kind"]][1] == (d,)]
+        pairs = [(EXPECTED[r["kind"]][1] == (d,), d in r["flagged"]) for r in sel]
+        a = agreement(pairs, [True, False])
+        out[d] = {k: a.get(k) for k in ("n", "accuracy", "cohen_kappa", "confusion")}
+    return out
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--eva", type=Path, default=ROOT.parent / "shared" / "eva-data")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--domains", default="airline,itsm,medical_hr")
+    ap.add_argument("-v", "--verbose", action="store_true")
+    ap.add_argument("--json", type=Path)
+    args = ap.parse_args()
+    res = run(args.eva, args.seed, args.domains.split(","), args.verbose)
+    s = summarise(res["rows"])
+    for dom in [d for d in s if d not in ("kinds", "clean_rules", "dimensions")]:
+        a = s[dom]
+        print(f"{dom:10} n={a['n']} acc={a['accuracy']} kappa={a['cohen_kappa']} "
+              f"qwk={a.get('weighted_kappa_quadratic')} | issue-vs-none acc={a['issue_vs_none']['accuracy']} "
+              f"kappa={a['issue_vs_none']['cohen_kappa']} | confusion (rows expected 1-3, cols offline 1-3) "
+              f"{a.get('confusion')}")  # fmt: skip
+    for kind, k in s["kinds"].items():
+        print(f"  {kind:26} n={k['n']:3} rated 3/2/1={k['ratings_3_2_1']} exact={k['exact']} "
+              f"expected dimension flagged={k['expected_dimension_flagged']}")  # fmt: skip
+    for d, a in s["dimensions"].items():
+        print(f"  dimension {d:30} n={a['n']} acc={a['accuracy']} kappa={a['cohen_kappa']} "
+              f"confusion (rows labelled yes/no, cols flagged yes/no) {a['confusion']}")  # fmt: skip
+    print("  rules firing on clean references (conversations):")
+    for rule, n in s["clean_rules"].most_common(10):
+        print(f"    {n:3} {rule[:90]}")
+    print(f"  seconds per conversation: mean {res['seconds']['mean']:.4f}, max {res['seconds']['max']:.4f}")
+    if args.json:
+        args.json.write_text(
+            json.dumps({"summary": s, **res}, indent=1, default=str) + "\n", encoding="utf-8"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
