@@ -245,23 +245,6 @@ def test_tool_values_are_checked_against_the_schema_and_the_sources() -> None:
     assert rate(_equipment("TX")).score == 3.0
 
 
-def test_a_reference_number_no_source_holds_is_a_hallucination() -> None:
-    """Digits of a spelled code said apart ("C A S E, dash, P A Y, dash, eight two one five
-    nine zero") are checked like a code; a number read back in halves, or a year run into a
-    time, is not a reference number."""
-    said = A("Your case number is C A S E, dash, P A Y, dash, eight two one five nine zero.")
-    res = faithfulness_offline(context([*lookup(), said]))
-    assert res.score == 1.0 and "reference number" in " ".join(_rules(res))
-    held = [*lookup()[:-1], call("get_reservation", confirmation_number="ZK3FFW"),
-            result("get_reservation", {"status": "success", "case": "CASE-PAY-821590"}), said]  # fmt: skip
-    assert not any("reference number" in r for r in _rules(faithfulness_offline(context(held))))
-    halves = [A("Hi, how can I help you today?"), U("My member number is seven one one zero zero eight two three two one."),
-              A("I have seven one one zero zero, then eight two three two one. Is that right?")]  # fmt: skip
-    assert faithfulness_offline(context(halves)).score == 3.0
-    year = A("Your flight is on June fifth, twenty twenty-six, ten AM.")
-    assert not any("reference number" in r for r in _rules(faithfulness_offline(context([*lookup(), year]))))
-
-
 def test_done_in_the_passive_or_simple_past_needs_a_write_too() -> None:
     for text in ("Your reservation has been cancelled.", "I cancelled your reservation."):
         res = faithfulness_offline(context([*lookup(), U("Yes, please cancel it."), A(text)]))

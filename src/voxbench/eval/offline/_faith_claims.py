@@ -69,34 +69,15 @@ def unsupported_values(conv: Conversation) -> Iterator[Finding]:
                 yield Finding(dim, 1, s.turn, f"amount {v.surface!r}",
                               "amount no tool result, caller statement or policy gives (nor a sum/difference)")  # fmt: skip
         spoken = [v for sent in _sentences(s.text) if not _EXAMPLE.search(sent) for v in spoken_values(sent)]
-        amounts = {v.key for v in amount_values(s.text)}
         for v in spoken:
             body = v.key[2:]
             if v.kind == "c" and any(ch.isalpha() for ch in body) and any(ch.isdigit() for ch in body):
                 if not code_supported(v.key, known):
                     yield Finding(HALLUCINATION, 1, s.turn, f"code {v.surface!r} -> {body.upper()}",
                                   "code / number no caller statement or tool result contains")  # fmt: skip
-            elif v.kind == "n" and _bare_id(v.key, amounts) and not _digits_held(v.key[2:], known):
-                yield Finding(HALLUCINATION, 1, s.turn, f"number {v.surface!r}",
-                              "reference number no caller statement or tool result contains")  # fmt: skip
             elif v.kind == "t" and any_tool and v.key not in known and not _time_derivable(v.key, known):
                 yield Finding(dim, 1, s.turn, f"time {v.surface!r}",
                               "clock time no tool result or caller statement gives")  # fmt: skip
-
-
-def _bare_id(key: str, amounts: set[str]) -> bool:
-    """A whole number of five or more digits that is not a money amount: a case, ticket or
-    confirmation number (a spelled code whose letters were said apart, "C A S E, dash, P A Y,
-    dash, eight two one five nine zero", leaves its digits as a bare number)."""
-    body = key[2:]
-    year_run = len(body) <= 6 and body[:2] in ("19", "20")  # "twenty twenty-six, ten AM" read as one
-    return body.isdigit() and len(body) >= 5 and key not in amounts and not year_run
-
-
-def _digits_held(body: str, known: set[str]) -> bool:
-    """The digits are a source's number or a run inside one (a ten-digit NPI read back in two
-    halves)."""
-    return any(k[:2] in ("n:", "c:") and body in k[2:] for k in known)
 
 
 def _time_derivable(key: str, known: set[str]) -> bool:

@@ -9,7 +9,7 @@ tool-call values against the schema and the sources (`_faith_rules`, `_faith_par
 names, places and codes no caller statement, tool result or policy holds, placeholders, values
 outside the schema's enum that the tool refused, impossible dates and times), writes against
 the policy (confirmation, fee disclosure), what the agent says against what tools returned
-(`_faith_claims`: amounts, codes, reference numbers and clock times no source holds, 'on time'
+(`_faith_claims`: amounts, codes and clock times no source holds, 'on time'
 against a delay, policy statements with words the policy lacks, another brand, offered
 capabilities no tool has, failed lookups not clarified, a record reported found that no lookup
 returned), and actions claimed against writes made (`_faith_actions`: "I've cancelled", "I
