@@ -17,9 +17,9 @@ with no word that puts it in the future or a condition ('will', 'once', 'before'
 of the request's object words ('access'; not a word any request has, 'new', 'my').
 Weak verbs ('get', 'request', 'have') name no action of their own and are left to the cues.
 
-An in-call behaviour ("Ask you to skip sending the calendar invite after booking") has the
-action it asks to skip: once the agent says that action happened ('I also sent the calendar
-invite'), the behaviour can no longer be met, and it is over (failed), not raised after the rest.
+An in-call behaviour ("Ask you to skip sending the calendar invite") has no action of its own
+here: a completion naming what it asks to skip did that thing, and the behaviour is raised after
+the other requests as its tree says (:class:`.intents.IntentTracker`).
 """
 
 from __future__ import annotations
@@ -83,15 +83,10 @@ def _same_verb(verb: str, word: str) -> bool:
 
 def actions_of(intent: str) -> list[Action | None]:
     """The actions of one request ('Mark onboarding tasks as complete and schedule orientation':
-    mark, schedule), or what an in-call behaviour asks to skip; None for a weak verb or none found."""
-    s = pattern("action_lead").sub("", intent.strip())
-    behaviour = pattern("behaviour_intent").search(intent.strip())
-    words = _words(s)
-    if behaviour:  # 'skip sending the calendar invite': the action after the skip, if said as one
-        at = next((i for i, w in enumerate(words) if w.endswith("ing")), None)
-        if at is None or at > 2:
-            return [None]
-        words = [_base(words[at].removesuffix("ing")), *words[at + 1 :]]
+    mark, schedule); None for a weak verb, none at all for an in-call behaviour."""
+    if pattern("behaviour_intent").search(intent.strip()):
+        return []
+    words = _words(pattern("action_lead").sub("", intent.strip()))
     cuts = (
         [0]
         + [i + 1 for i, w in enumerate(words) if w == "and" and _is_verb(words[i + 1 : i + 3])]
@@ -125,13 +120,6 @@ def _is_verb(words: list[str]) -> bool:
 
 
 _DONE = re.compile(DONE_VERB, re.I)
-
-
-def _base(ing_stem: str) -> str:
-    """'send' from 'send(ing)', 'remove' from 'remov(ing)', 'swap' from 'swapp(ing)'."""
-    if len(ing_stem) >= 3 and ing_stem[-1] == ing_stem[-2] and ing_stem[-1] not in "ls":
-        return ing_stem[:-1]
-    return ing_stem
 
 
 def says_done(action: Action, sentence: str) -> bool:

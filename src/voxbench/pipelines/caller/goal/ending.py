@@ -27,8 +27,9 @@ class Endings:
         ('I'm not able to submit that request as PTO'): it refuses the request in hand."""
         if self.s.refused_now:
             self.s.push.for_request(min(self.s.refused_now))
-        if heard.has("denial"):
-            self.s.push.unnamed = not self.s.refused_now
+        if heard.has("denial"):  # still about a request refused before ('the petition number'): not unnamed
+            about_before = any(self.s.tracker.mentions(i, self.s.agent_turn) for i in self.s.refused)
+            self.s.push.unnamed = not self.s.refused_now and not about_before
 
     def agent_ends(self, heard: Heard) -> CallerAct | None:
         """The agent transfers or says goodbye: end the call."""

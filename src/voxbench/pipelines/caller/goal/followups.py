@@ -52,8 +52,17 @@ _WHAT_ELSE = re.compile(r"\s*what else\b", re.I)
 def asks_again(text: str) -> bool:
     """A sentence of the turn, not itself a refusal, asks the caller to say its words again ('Please
     check that DEA number and read it to me once more.'): the agent has not refused yet, it could
-    not match what it heard; the answer is the facts again, and no answer to a refusal is spent."""
-    return any(REPEAT_Q.search(s) and not DENIAL.search(s.replace("\u2019", "'")) for s in sentences_of(text))
+    not match what it heard; the answer is the facts again, and no answer to a refusal is spent. A
+    sentence that states a condition ('we can try the code once more only if ...') asks nothing."""
+    return any(
+        REPEAT_Q.search(s) and _ASKED.search(s) and not _IF.search(s) and not DENIAL.search(s.replace("\u2019", "'"))
+        for s in sentences_of(text)
+    )
+
+
+_ASKED = re.compile(r"\bplease\b|\?\s*$", re.I)
+"""A sentence that asks ('Please ...', a question), not one that states ('we can try it once more')."""
+_IF = re.compile(r"\b(if|unless|otherwise)\b", re.I)
 
 
 def said_not_asked(heard: Heard) -> bool:
