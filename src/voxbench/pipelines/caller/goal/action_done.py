@@ -25,7 +25,7 @@ the other requests as its tree says (:class:`.intents.IntentTracker`).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from itertools import pairwise
 
@@ -57,6 +57,11 @@ class Action:
     verb: str
     particle: str
     objects: frozenset[str]
+    weak: bool = False
+    """A weak verb ('Get a desk on floor 2'): only its object said finished tells it done."""
+    own: frozenset[str] = frozenset()
+    """Its object words no other request of the caller has ('confluence', not 'access'): the object
+    said finished must be told apart ('Your Confluence access request is submitted')."""
 
     def participle(self, word: str) -> bool:
         """'removed', 'transferred', 'set' (irregular, data), not the verb's noun or its -ing."""
@@ -97,12 +102,13 @@ def actions_of(intent: str) -> list[Action | None]:
 
 def _action(words: list[str]) -> Action | None:
     weak, *_, finished, _, particle = _sets()
-    if not words or words[0] in weak or not words[0].isalpha():
+    if not words or not words[0].isalpha():
         return None
     verb = words[0]
     part = words[1] if len(words) > 1 and words[1] in particle else ""
     rest = [w for w in words[1 + bool(part) :] if w not in finished and w != "and"]
-    return Action(verb, part, frozenset(content_words(" ".join(rest)) - {stem(verb)} - GENERIC))
+    objects = frozenset(content_words(" ".join(rest)) - {stem(verb)} - GENERIC)
+    return Action(verb, part, objects, weak=verb in weak) if objects or verb not in weak else None
 
 
 def _is_verb(words: list[str]) -> bool:
@@ -128,12 +134,28 @@ def says_done(action: Action, sentence: str) -> bool:
     words = _words(sentence)
     if not_yet & set(words) or sentence.rstrip().endswith("?"):
         return False
+    if _object_finished(action, words):
+        return True
+    if action.weak:
+        return False
     for i, w in enumerate(words):
         nxt = words[i + 1 : i + 2]
         if action.participle(w) and (not action.particle or nxt == [action.particle]) and _done_by(words[:i]):
             return True
         if action.noun(w, nxt[0] if nxt else "") and _finished(words[i + 1 : i + 8]):
             return True
+    return False
+
+
+def _object_finished(action: Action, words: list[str]) -> bool:
+    """'Your desk assignment is complete.': an object word of the request, then within a few words
+    *be* and a finished word."""
+    _, be, *_ = _sets()
+    for k, w in enumerate(words):
+        if w in be and _finished(words[k : k + 6]):
+            subject = content_words(" ".join(words[max(0, k - 4) : k]))
+            if subject & action.own or any(_close(o, x) for o in action.own for x in subject):
+                return True
     return False
 
 
@@ -167,20 +189,37 @@ class ActionDone:
     """Which of the caller's requests an agent turn says are done, by their action words."""
 
     def __init__(self, intents: list[str]) -> None:
-        self.actions = [actions_of(i) for i in intents]
+        acts = [actions_of(i) for i in intents]
+        words = [content_words(i) for i in intents]
+        self.actions = [
+            [
+                a and replace(a, own=a.objects - set().union(*(w for j, w in enumerate(words) if j != i)))
+                for a in row
+            ]
+            for i, row in enumerate(acts)
+        ]
 
     def done_in(self, text: str) -> list[int]:
-        """The requests each of whose actions a statement of ``text`` says happened, named by one of
-        its object words; a request with a weak action is left to the completion cues."""
-        sentences = [(s, content_words(s)) for s in sentences_of(text) if not s.rstrip().endswith("?")]
-        return [i for i, acts in enumerate(self.actions)
-                if acts and all(a is not None and any(_names(a, s, w) for s, w in sentences) for a in acts)]  # fmt: skip
+        """The requests each of whose actions a statement of ``text`` says happened. A sentence
+        reports one request: of those it says done, the one it names by most of its own words
+        ('Your temporary Adobe Creative Cloud license request is submitted' is the Adobe trial, not
+        the IntelliJ license), all of them on a tie."""
+        said: dict[tuple[int, int], int] = {}  # (request, action) -> the sentence that says it done
+        for n, s in enumerate(x for x in sentences_of(text) if not x.rstrip().endswith("?")):
+            words = content_words(s)
+            scores = {(i, k): _score(a, words) for i, row in enumerate(self.actions) for k, a in enumerate(row)
+                      if a is not None and _score(a, words) and says_done(a, s)}  # fmt: skip
+            best = max(scores.values(), default=0)
+            top = {i for (i, _), v in scores.items() if v == best}  # a request's actions go together
+            said.update({(i, k): n for (i, k) in scores if i in top})
+        return [i for i, row in enumerate(self.actions)
+                if row and all(a is not None and (i, k) in said for k, a in enumerate(row))]  # fmt: skip
 
 
-def _names(a: Action, sentence: str, said: set[str]) -> bool:
-    """The sentence says the action happened, and names its object."""
-    named = bool(a.objects & said) or any(_close(o, w) for o in a.objects for w in said)
-    return named and says_done(a, sentence)
+def _score(a: Action, said: set[str]) -> int:
+    """How many of the request's own object words (else of its object words) a sentence names."""
+    own = sum(any(o == w or _close(o, w) for w in said) for o in a.own)
+    return 2 * own + sum(any(o == w or _close(o, w) for w in said) for o in a.objects - a.own)
 
 
 def _close(a: str, b: str) -> bool:
