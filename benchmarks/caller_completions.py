@@ -7,11 +7,13 @@ write`` in the agent config: ``submit_access_removal``, ``provision_new_account`
 or system tool) is labelled *a write reported*: the agent has just done something, and its turn
 says so (or that it failed: a write that returned an error counts too, for every reader alike). The
 goal caller hears every reference turn in order (``benchmarks/goal_caller_cpu.py`` does the same)
-and each turn is read three ways: the completion cues (its act's ``heard`` holds 'completed'),
-the request's own action words (:mod:`voxbench.pipelines.caller.goal.action_done`, an
-``action_done:<i>`` rule), and either. Printed per half of the fixed split (``caller_check_halves``)
-and domain: labelled turns, and for each reader the labelled turns it read as a completion
-(recall) and the unlabelled ones it read so (false alarms). Aggregate counts only.
+and each turn is read two ways: the completion cues (its act's ``heard`` holds 'completed'), and the
+request tracker (one of the caller's requests newly marked done or refused at that turn,
+:class:`voxbench.pipelines.caller.goal.intents.IntentTracker`; a refusal counts too, so its false
+alarms include the refusals). Printed per half of the
+fixed split (``caller_check_halves``) and domain: labelled turns, and for each reader the labelled
+turns it read as a completion (recall) and the unlabelled ones it read so (false alarms). Aggregate
+counts only; ``--half dev`` (the default) prints the dev half alone.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from caller_check_halves import half
 from voxbench.pipelines.caller.goal.policy import GoalCaller
 from voxbench.scenarios import Scenario, load_dataset
 
-READERS = ("cues", "action words", "either")
+READERS = ("cues", "tracker")
 
 
 def labelled_turns(scenario: Scenario, writes: set[str]) -> tuple[bool, list[tuple[str, bool]]]:
@@ -68,13 +70,14 @@ def main() -> None:
             if opening:
                 caller.open()
             for text, wrote in turns:
+                before = sum(caller.done)
                 act = caller.respond(text)
                 cues = "completed" in act.heard
-                words = any(r.startswith("action_done:") for r in act.rules)
+                tracked = sum(caller.done) > before
                 for d in (domain, "all"):
                     n[(h, d, "turns")] += 1
                     n[(h, d, "labelled")] += wrote
-                    for name, read in zip(READERS, (cues, words, cues or words), strict=True):
+                    for name, read in zip(READERS, (cues, tracked), strict=True):
                         n[(h, d, f"{name} {'hit' if wrote else 'false'}")] += read
     print(
         f"{'half':5} {'domain':11} {'turns':>6} {'writes':>6}  "

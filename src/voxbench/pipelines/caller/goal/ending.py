@@ -21,15 +21,11 @@ class Endings:
         self.s = state
         self.log = log
 
-    def note_refusal(self, heard: Heard) -> None:
+    def note_refusal(self) -> None:
         """A refusal naming one of the caller's requests: the tree's answers to it are that
-        request's own (:meth:`.pushback.PushBacks.for_request`). Whether the last refusal named none
-        ('I'm not able to submit that request as PTO'): it refuses the request in hand."""
+        request's own (:meth:`.pushback.PushBacks.for_request`)."""
         if self.s.refused_now:
             self.s.push.for_request(min(self.s.refused_now))
-        if heard.has("denial"):  # still about a request refused before ('the petition number'): not unnamed
-            about_before = any(self.s.tracker.mentions(i, self.s.agent_turn) for i in self.s.refused)
-            self.s.push.unnamed = not self.s.refused_now and not about_before
 
     def agent_ends(self, heard: Heard) -> CallerAct | None:
         """The agent transfers or says goodbye: end the call."""
@@ -62,24 +58,6 @@ class Endings:
             and len(self.s.tracker.pending()) == self.s.pending_before
         )
 
-    def nothing_else_open(self) -> bool:
-        """No other request to move on to: none open, or only the one the refusal answers went to
-        (or, when the last refusal named no request, the one request left)."""
-        pending, about = self.s.tracker.pending(), self.s.push.about
-        in_hand = about is None and not self.s.refused
-        return not pending or (len(pending) == 1 and (pending[0] == about or in_hand or self.s.push.unnamed))
-
-    def answer_to_last_pushback(self) -> bool:
-        """The agent's statement after the caller's last answer to a refusal, with nothing else open:
-        the tree's 'after the agent answers that one follow-up, accept the denial' (the refusal
-        stands: goodbye, failed)."""
-        return (
-            bool(self.s.acts)
-            and self.s.acts[-1].kind == "pushback"
-            and not self.s.push.left()
-            and self.nothing_else_open()
-        )
-
     def after_declining(self, heard: Heard, d: Draft) -> CallerAct | None:
         """A transfer the escalation rule forbids, offered again with nothing moved on since the
         caller declined the last one and the tree's push-backs said: the agent has said it cannot
@@ -87,7 +65,10 @@ class Endings:
         they have already offered a transfer, they have signaled they cannot proceed'). Declined,
         and goodbye. A first offer is only declined: the agent may still find another way."""
         again = self.s.declined_at is not None and self.s.declined_at == self.s.progress()
-        spent = self.s.push.spent() and self.nothing_else_open()
+        pending, about = self.s.tracker.pending(), self.s.push.about
+        # no other request to move on to: none open, or only the one the refusal answers went to
+        alone = not pending or (len(pending) == 1 and (pending[0] == about or (about is None and not self.s.refused)))
+        spent = self.s.push.spent() and alone
         if not spent and (not again or self.s.push.pushes_left()):
             self.s.declined_at = self.s.progress()
             return None

@@ -11,9 +11,8 @@ import re
 from voxbench.pipelines.caller.goal.acting import ActLog, about
 from voxbench.pipelines.caller.goal.acts import CallerAct
 from voxbench.pipelines.caller.goal.classify import ANYTHING_ELSE_OFFERED, Heard
-from voxbench.pipelines.caller.goal.cues import DENIAL, REPEAT_Q, SPELL_Q
+from voxbench.pipelines.caller.goal.cues import REPEAT_Q, SPELL_Q
 from voxbench.pipelines.caller.goal.drafts import Draft
-from voxbench.pipelines.caller.goal.ending import Endings
 from voxbench.pipelines.caller.goal.intents import intent_facts
 from voxbench.pipelines.caller.goal.options import examples_of_any
 from voxbench.pipelines.caller.goal.phrases import as_need, first_person
@@ -21,7 +20,7 @@ from voxbench.pipelines.caller.goal.pushback import step_fixes
 from voxbench.pipelines.caller.goal.requests import Requests
 from voxbench.pipelines.caller.goal.state import CallState
 from voxbench.pipelines.caller.goal.tree import content_words
-from voxbench.spoken import is_code, sentences_of
+from voxbench.spoken import is_code
 
 # An offer to tell more ('Would you like to know more about it?').
 MORE_OFFERED = re.compile(
@@ -49,22 +48,6 @@ _WHAT_ELSE = re.compile(r"\s*what else\b", re.I)
 """'What else can I help you with?' is no yes/no question: the open request is said without 'Yes,'."""
 
 
-def asks_again(text: str) -> bool:
-    """A sentence of the turn, not itself a refusal, asks the caller to say its words again ('Please
-    check that DEA number and read it to me once more.'): the agent has not refused yet, it could
-    not match what it heard; the answer is the facts again, and no answer to a refusal is spent. A
-    sentence that states a condition ('we can try the code once more only if ...') asks nothing."""
-    return any(
-        REPEAT_Q.search(s) and _ASKED.search(s) and not _IF.search(s) and not DENIAL.search(s.replace("\u2019", "'"))
-        for s in sentences_of(text)
-    )
-
-
-_ASKED = re.compile(r"\bplease\b|\?\s*$", re.I)
-"""A sentence that asks ('Please ...', a question), not one that states ('we can try it once more')."""
-_IF = re.compile(r"\b(if|unless|otherwise)\b", re.I)
-
-
 def said_not_asked(heard: Heard) -> bool:
     """The agent's "anything else?" came as a statement ('If you have any other questions, feel
     free to ask.'): a caller answers it with thanks or 'Actually, ...', not with yes or no."""
@@ -74,21 +57,16 @@ def said_not_asked(heard: Heard) -> bool:
 class FollowUps:
     """The caller's replies when its turn's draft holds no answer, choice or confirmation."""
 
-    def __init__(self, state: CallState, log: ActLog, req: Requests, ends: Endings) -> None:
+    def __init__(self, state: CallState, log: ActLog, req: Requests) -> None:
         self.s = state
         self.log = log
         self.req = req
-        self.ends = ends
 
     def without_draft(self, text: str, heard: Heard, d: Draft) -> CallerAct:
         """No answer, choice or confirmation to give: refusals, completions, steps, holds, open questions."""
         # refused, or one request refused while another is reported done ('I can't transfer the DEA
         # record without the number. Your onboarding update is complete.'): the tree's answer first
         refused = heard.has("denial") and (not heard.has("completed") or bool(self.s.refused_now))
-        if refused and asks_again(text):  # 'I'm not finding it. Please read it to me once more.'
-            said = self.repeat(heard)
-            if said is not None:
-                return said
         if refused and (heard.has("anything_else") or self.s.refused_now) and self.s.push.left():
             return self.after_refusal(text, heard, prefix=" ".join(d.parts))
         if self.asks_rest(heard):  # told part of what it called to find out: the rest only
@@ -213,7 +191,12 @@ class FollowUps:
     def acknowledge(self, heard: Heard) -> CallerAct:
         """'Okay.' to a statement; a statement right after one is no progress: the open request
         once more, then goodbye (live: 'I'm glad I could help...' / 'Okay.' looped to the limit)."""
-        if self.ends.answer_to_last_pushback():
+        if (
+            self.s.acts
+            and self.s.acts[-1].kind == "pushback"
+            and not self.s.push.left()
+            and not self.s.tracker.pending()
+        ):
             return self.log.act(
                 "end", self.s.phr.say("bye_give_up"), "failure_condition_end", heard, ends_call=True
             )

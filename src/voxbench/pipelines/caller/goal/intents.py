@@ -151,10 +151,8 @@ class IntentTracker:
         open_ = [i for i, d in enumerate(self.done) if not d and not self.fallback[i]]
         return sorted(open_, key=lambda i: self.behaviour[i])
 
-    def note(self, text: str, completed: bool, offered: frozenset[int] = frozenset()) -> None:
-        """The agent completed (or refused) something: mark the request(s) its words name.
-        ``offered``: requests the turn's question offers to take up next ('Would you like to
-        complete the short PTO request now?'), which a completion naming no request is not."""
+    def note(self, text: str, completed: bool) -> None:
+        """The agent completed (or refused) something: mark the request(s) its words name."""
         self._said.append(text)
         said = _said_words(text)
         before = list(self.done)
@@ -172,7 +170,7 @@ class IntentTracker:
         if completed and self.done == before and self.pending():
             # done, but not fully in a request's words: the open one it names by most of its own
             # words ('your check-in is booked'), else the next one
-            things = [i for i in self.pending() if not self.behaviour[i] and i not in offered]
+            things = [i for i in self.pending() if not self.behaviour[i]]
             named = [(sum(any(_close(w, x) for x in said) for w in self._own[i]), -i) for i in things]
             best = max(named, default=(0, 0))
             if things:

@@ -77,8 +77,8 @@ class GoalCaller:
         self.log = ActLog(self.s)
         self.req = Requests(self.s)
         self.drafts = Drafts(self.s, self.log, self.req)
+        self.follow = FollowUps(self.s, self.log, self.req)
         self.ends = Endings(self.s, self.log)
-        self.follow = FollowUps(self.s, self.log, self.req, self.ends)
 
     @classmethod
     def from_resolved(cls, data: dict[str, Any], **kw: Any) -> GoalCaller:
@@ -209,7 +209,7 @@ class GoalCaller:
 
     def _decide(self, text: str, heard: Heard) -> CallerAct:
         self.req.note_resolutions(text, heard)
-        self.ends.note_refusal(heard)
+        self.ends.note_refusal()
         end = self.ends.agent_ends(heard)
         if end is not None:
             return end

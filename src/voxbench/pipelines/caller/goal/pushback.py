@@ -28,8 +28,6 @@ class PushBacks:
         self.asked_follow_ups = 0
         self.about: int | None = None
         """The request whose refusal the push-backs and follow-ups were spent on."""
-        self.unnamed = False
-        """The last refusal named none of the caller's requests: it refuses the one in hand."""
 
     def for_request(self, i: int) -> None:
         """A refusal of another request than the last one refused gets push-backs and a follow-up

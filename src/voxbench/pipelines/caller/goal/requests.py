@@ -134,16 +134,11 @@ class Requests:
                 said = [s for s in said if s not in denied]
             if not completed:  # what the refusal moves on to is not refused ('We can still handle ...')
                 said = [s for s in said if not pattern("still_can").search(s)]
-            asked = {i for q in sentences_of(text) if q.endswith("?") and (i := tracker.rank(q)) is not None}
-            tracker.note(" ".join(said) or text, completed, frozenset(asked))
+            tracker.note(" ".join(said) or text, completed)
             if not completed:  # the requests this refusal named
                 refused = {i for i, d in enumerate(tracker.done) if d and i not in before}
         if learning and learn.complete:
             tracker.done[0] = True
-        for i in self.s.done_by.done_in(text):  # 'That access removal is complete.', whatever it asks next
-            if not tracker.done[i]:
-                tracker.done[i] = True
-                heard.rules.append(f"action_done:{i}")
         return refused
 
     def refuse_line(self, bad: list[str] | None = None) -> str:

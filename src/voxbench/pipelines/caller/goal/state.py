@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from voxbench.pipelines.caller.goal.action_done import ActionDone
 from voxbench.pipelines.caller.goal.acts import CallerAct
 from voxbench.pipelines.caller.goal.agenda import Agenda
 from voxbench.pipelines.caller.goal.choose import OptionChooser
@@ -51,9 +50,6 @@ class CallState:
     scope: Scope
     chooser: OptionChooser
     stalls: Stalls
-    done_by: ActionDone
-    """Which requests an agent turn says are done in their own action words (:mod:`.action_done`);
-    the scenario's listed requests only: a goal's paragraph has no one action."""
     repeats: Repeats = field(default_factory=Repeats)
     given: set[str] = field(default_factory=set)
     acts: list[CallerAct] = field(default_factory=list)
@@ -116,7 +112,7 @@ class CallState:
             push=PushBacks(rules, _follow_ups(config.follow_ups, rules, tree), phr), intents=intents, tracker=tracker,
             learn=Learnings(tree.must_have_criteria), agenda=agenda,
             say=FactSayer(book, phr, acronyms_of([goal.model_dump_json(), start])), scope=scope,
-            chooser=chooser, stalls=Stalls(config.stall_limit), done_by=ActionDone(intents if explicit else []), pending_before=len(intents),
+            chooser=chooser, stalls=Stalls(config.stall_limit), pending_before=len(intents),
         )  # fmt: skip
 
     def progress(self) -> Progress:

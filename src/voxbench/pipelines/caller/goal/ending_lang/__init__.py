@@ -38,25 +38,6 @@ class EndingWords(BaseModel):
     kept: str
     """A must-have that something stays as it is ('Your booking remains unchanged'): the agent
     must say so, like something it gives."""
-    action_lead: str
-    """What leads a request before its action verb ('I need to', 'Ask you to'): :mod:`.action_done`."""
-    weak_action: str
-    """Verbs (space-separated) that name no action of their own ('get', 'request'): a completion of
-    such a request is left to the completion cues."""
-    be_done: str
-    """Forms of *be* before a participle or a finished word ('is removed', 'has been processed')."""
-    agent_did: str
-    """The agent as the doer before a participle ("I've transferred", 'I also sent')."""
-    adverb_done: str
-    """Words allowed between *be* (or the agent) and the participle, besides any '-ly' word."""
-    finished: str
-    """Words that say an action named by its noun is over ('The access removal is complete')."""
-    not_yet: str
-    """Words that put a sentence in the future, a condition or a denial: it reports nothing done."""
-    particle: str
-    """A verb's particle, said with it ('set up') and written with it as its noun ('setup')."""
-    irregular_done: dict[str, str]
-    """A verb's irregular past participle(s), space-separated ('send' -> 'sent')."""
 
 
 @cache
