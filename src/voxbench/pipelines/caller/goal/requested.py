@@ -23,6 +23,7 @@ from voxbench.pipelines.caller.goal.cues import (
 from voxbench.pipelines.caller.goal.facts import FactBook, group_of, stem
 from voxbench.pipelines.caller.goal.fallbacks import head_fallback, subject_fallback
 from voxbench.pipelines.caller.goal.turn import Turn
+from voxbench.pipelines.caller.goal.yesno import asks_whether
 from voxbench.spoken import compact, mentions, tokens
 
 
@@ -50,6 +51,8 @@ def asked_by_words(
             continue
         if steps and not _ASKS_VALUE.search(s):
             continue  # 'Please restart the VPN client. Did that fix it?'
+        if asks_whether(s):
+            continue  # 'Let me know whether the issue is resolved.': whether, not a value ('issue' ~ justification)
         if REQUESTS_Q.search(s):
             continue  # 'What access requests do you need help with?': its requests, not a fact
         open_q = bool(_WHAT_FOR.search(s) or _EITHER_OR.search(s))
