@@ -127,3 +127,42 @@ def test_the_goals_i_dont_know_is_said_and_is_no_progress() -> None:
     acts = [c.respond("Are other users affected?") for _ in range(3)]
     assert acts[0].rule == "goal_answers_yes_no:unknown" and acts[0].text == "I don't know."
     assert acts[0].kind == "cannot_answer" and acts[-1].ends_call  # asked again and again: it gives up
+
+
+def test_any_instruction_then_an_outcome_question_is_a_troubleshooting_step() -> None:
+    """'Let me know whether/if ...' after an instruction asks how the step went, whatever its verb."""
+    from voxbench.pipelines.caller.goal.turn import Turn
+
+    steps = [
+        "Next, please reseat the cables. When that's done, tell me if anything changes.",
+        "Step four: please try another charger now. Let me know the result.",
+        "Please switch to a hotspot and test the VPN again. Let me know what happens.",
+    ]
+    assert all(Turn.of(t).troubleshooting() for t in steps)
+    not_steps = [
+        "Please give me your employee ID. Let me know if you have any questions.",
+        "Before I submit it, please confirm that you want me to proceed. Also, tell me whether it should be shipped.",
+        "Please hold for a moment. Let me know if you need anything.",
+    ]
+    assert not any(Turn.of(t).troubleshooting() for t in not_steps)
+
+
+def test_the_noun_work_is_no_step_that_fixes_the_issue() -> None:
+    from voxbench.pipelines.caller.goal.tree import read_tree
+
+    noun = ["Mention that the damaged screen is blocking normal work on the laptop."]
+    assert not read_tree([], [], noun, [], "", "").fixing_words
+    fixes = [
+        "Forgetting the saved network and reconnecting fixes the issue.",
+        "After a restart it will work again.",
+    ]
+    assert {"forget", "network", "restart"} <= read_tree([], [], fixes, [], "", "").fixing_words
+
+
+def test_the_tree_says_how_each_step_went() -> None:
+    c = _laptop()
+    c.open()
+    act = c.respond(
+        "Thanks. Next, please reseat the display cable. When that's done, tell me if anything changes."
+    )
+    assert act.rule == "tree_step_does_not_fix" and act.choice == "not_fixed"
