@@ -90,6 +90,7 @@ def test_a_whether_imperative_asks_no_fact_its_words_name() -> None:
     assert not asks_whether("Could you confirm your date of birth?")
     assert not asks_whether("Is your account locked, or is the password expired?")  # alternatives
     assert not asks_whether("What is the issue?")
+    assert not asks_whether("Please read me the code again, and let me know whether the issue is resolved.")
     assert (
         proposition("Once you've checked that, let me know whether the issue is resolved.")
         == "the issue is resolved."

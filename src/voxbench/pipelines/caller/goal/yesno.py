@@ -98,8 +98,8 @@ def asks_whether(sentence: str) -> bool:
     that asks for one ('give', 'have', 'know', 'want', 'what' ...). Such a sentence names the
     caller's things as its subject ('the issue'), and asks none of its facts."""
     m = _WHETHER.search(sentence)
-    if m:
-        rest = sentence[m.end() :]
+    if m:  # what comes before asks too ('Please say the code, and confirm whether ...' asks the code)
+        rest = sentence[: m.start()] + " " + sentence[m.end() :]
     else:
         said = proposition(sentence)
         a = _AUX_LEAD.match(said)
