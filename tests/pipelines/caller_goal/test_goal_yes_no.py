@@ -100,6 +100,8 @@ def test_a_whether_imperative_asks_no_fact_its_words_name() -> None:
     assert "justification" not in heard.asked and not heard.has("request")
     heard = classify("Do you have your employee ID?", book)
     assert heard.asked == ["employee_id"]
+    heard = classify("Is the employee ID on file current?", book)  # named by its own key words: asked
+    assert heard.asked == ["employee_id"]
 
 
 def test_the_caller_says_the_goals_answer_not_a_fact() -> None:
