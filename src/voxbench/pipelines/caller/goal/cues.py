@@ -83,7 +83,11 @@ REQUESTS_Q = re.compile(
     rf"|\bwhat ({_a('requests_kind')})s? of (\S+ ){{0,2}}(requests?|help)\b[^?]*\?|\bwhat \S+[- ]related (help|requests?)\b[^?]*\?",
     re.IGNORECASE,
 )
-STEP = re.compile(rf"\b({_a('step')})\b", re.IGNORECASE)
+STEP = re.compile(
+    rf"\b({_a('step')})\b"  # a step by its verb, or any instruction: 'please reseat them', 'Step four: unplug it'
+    rf"|\b(?:please|step \w+:)\s+(?!(?:{_a('not_a_step')})\b)[a-z]{{3,}}\b(?! (?:you|me|us)\b)",
+    re.IGNORECASE,
+)
 OUTCOME_Q = re.compile(f"({_a('outcome_q')})", re.IGNORECASE)
 
 

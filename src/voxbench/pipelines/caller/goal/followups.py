@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from voxbench.pipelines.caller.goal.acting import ActLog, about
-from voxbench.pipelines.caller.goal.acts import CallerAct
+from voxbench.pipelines.caller.goal.acts import ActKind, CallerAct
 from voxbench.pipelines.caller.goal.classify import ANYTHING_ELSE_OFFERED, Heard
 from voxbench.pipelines.caller.goal.cues import REPEAT_Q, SPELL_Q
 from voxbench.pipelines.caller.goal.drafts import Draft
@@ -20,6 +20,7 @@ from voxbench.pipelines.caller.goal.pushback import step_fixes
 from voxbench.pipelines.caller.goal.requests import Requests
 from voxbench.pipelines.caller.goal.state import CallState
 from voxbench.pipelines.caller.goal.tree import content_words
+from voxbench.pipelines.caller.goal.yesno import Answer, asks_whether
 from voxbench.spoken import is_code
 
 # An offer to tell more ('Would you like to know more about it?').
@@ -219,11 +220,18 @@ class FollowUps:
             # 'Do you need any room equipment, such as a projector or whiteboard?': nothing it came for
             return self.log.act("confirm", self.s.phr.say("no_thanks"), "extras_outside_goal_declined", heard,
                                 choice="no")  # fmt: skip
+        q = heard.question
+        grounded = self.s.answers.answer(q) if _YES_NO_Q.match(q) or asks_whether(q) else None
+        if grounded is not None and grounded.polarity != "unknown":  # a decision: progress
+            self.s.stuck = 0
+            return self.goal_answer(grounded, heard)
         self.s.stuck += 1
         if self.s.stuck >= self.s.config.give_up_after:
             return self.log.act(
                 "end", self.s.phr.say("bye_give_up"), "no_progress_end", heard, ends_call=True
             )
+        if grounded is not None:  # the goal's own 'say you do not know'
+            return self.goal_answer(grounded, heard)
         if heard.lacking:
             return self.lacking(heard)
         field = _ID_FIELD.search(heard.question)
@@ -241,6 +249,15 @@ class FollowUps:
         if _YES_NO_Q.match(heard.question):  # 'Are you on Wi-Fi right now?': not 'I don't have that information'
             return self.log.act("cannot_answer", self.s.phr.say("not_sure"), "not_sure_yes_no", heard)
         return self.log.act("cannot_answer", self.s.phr.say("dont_have"), "no_fact_for_question", heard)
+
+    def goal_answer(self, grounded: Answer, heard: Heard) -> CallerAct:
+        """A yes/no question about its situation that its goal's text answers (:mod:`.yesno`): the
+        goal's answer, said in its words ('No, the issue is still not resolved.'). Asked what the
+        goal holds no clear answer to, the caller says it is not sure (:meth:`unanswerable`)."""
+        kinds: dict[str, ActKind] = {"unknown": "cannot_answer", "said": "answer"}
+        choice = grounded.polarity if grounded.polarity in ("yes", "no") else ""
+        return self.log.act(kinds.get(grounded.polarity, "confirm"), grounded.line,
+                            f"goal_answers_yes_no:{grounded.polarity}", heard, choice=choice)  # fmt: skip
 
     def lacking(self, heard: Heard) -> CallerAct:
         """Asked for a field it does not have ('the flight number'), the caller says so by name, and

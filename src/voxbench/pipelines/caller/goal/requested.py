@@ -23,6 +23,7 @@ from voxbench.pipelines.caller.goal.cues import (
 from voxbench.pipelines.caller.goal.facts import FactBook, group_of, stem
 from voxbench.pipelines.caller.goal.fallbacks import head_fallback, subject_fallback
 from voxbench.pipelines.caller.goal.turn import Turn
+from voxbench.pipelines.caller.goal.yesno import asks_whether
 from voxbench.spoken import compact, mentions, tokens
 
 
@@ -38,6 +39,13 @@ class ChoiceClassifier(Protocol):
     def choose(self, question: str, choices: list[str]) -> int | None: ...
 
 
+def named_by_key(book: FactBook, key: str, sentence: str) -> bool:
+    """Whether ``sentence`` says every word of the fact's key (stems), not only a synonym of one."""
+    f = book.get(key)
+    said = {stem(w) for w in tokens(sentence)}
+    return f is not None and bool(f.words) and all(stem(w) in said for w in f.words)
+
+
 def asked_by_words(
     t: Turn, book: FactBook, given: set[str], focus: set[str] | None, aside: frozenset[str] = frozenset()
 ) -> dict[str, str]:
@@ -50,6 +58,11 @@ def asked_by_words(
             continue
         if steps and not _ASKS_VALUE.search(s):
             continue  # 'Please restart the VPN client. Did that fix it?'
+        if asks_whether(s):  # 'Let me know whether the issue is resolved.': whether, not a value;
+            for key, rule in asked_facts(s, book, given=given, focus=focus):  # a fact named by a synonym
+                if named_by_key(book, key, s):  # ('issue' ~ justification) is not asked, one named by
+                    asked.setdefault(key, rule)  # its own words ('Is your employee ID handy?') is
+            continue
         if REQUESTS_Q.search(s):
             continue  # 'What access requests do you need help with?': its requests, not a fact
         open_q = bool(_WHAT_FOR.search(s) or _EITHER_OR.search(s))

@@ -10,6 +10,7 @@ so none reaches into another's attributes.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from voxbench.pipelines.caller.goal.acts import CallerAct
 from voxbench.pipelines.caller.goal.agenda import Agenda
@@ -28,6 +29,7 @@ from voxbench.pipelines.caller.goal.scope import Scope
 from voxbench.pipelines.caller.goal.speech import acronyms_of
 from voxbench.pipelines.caller.goal.stall import DECISIONS, Progress, Repeats, Stalls
 from voxbench.pipelines.caller.goal.tree import TreeRules, read_tree
+from voxbench.pipelines.caller.goal.yesno import GoalAnswers
 from voxbench.scenarios import Scenario
 from voxbench.scenarios.models import DecisionTree
 
@@ -75,6 +77,11 @@ class CallState:
     in hand, for it."""
     in_hand: int | None = None
     """The request the agent turn being answered is about (:meth:`.requests.Requests.in_hand`)."""
+
+    @cached_property
+    def answers(self) -> GoalAnswers:
+        """The goal's answers to yes/no questions about the caller's situation (:mod:`.yesno`)."""
+        return GoalAnswers.of(self.scenario)
 
     @property
     def goal_text(self) -> str:
