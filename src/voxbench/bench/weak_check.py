@@ -85,9 +85,21 @@ def grade(item: WeakItem, reply: str, ends_call: bool, facts: list[GoalFact], gr
     return not why, "; ".join(why), said
 
 
+def _clock_values(obj: Any) -> list[str]:
+    """Each 24-hour clock value of a goal, as said on a 12-hour clock ('23:45' -> '11:45')."""
+    if isinstance(obj, dict):
+        return [x for v in obj.values() for x in _clock_values(v)]
+    if isinstance(obj, list):
+        return [x for v in obj for x in _clock_values(v)]
+    m = re.fullmatch(r"(\d{1,2}):(\d{2})", str(obj).strip()) if obj is not None else None
+    return [f"{int(m.group(1)) % 12 or 12}:{m.group(2)}"] if m else []
+
+
 def run_item(item: WeakItem, scenario: Scenario, caller: TextCaller) -> WeakRow:
     info = scenario.user_goal.information_required
     ground = Grounding(info, goal_text(scenario))
+    for v in _clock_values(info):  # '23:45' said '11:45 PM': the same time, not an invented number
+        ground.add(v)
     caller.open()
     for text in item.context:
         ground.add(text)

@@ -54,6 +54,7 @@ class WeakTable(BaseModel):
     names: dict[str, list[str]]
     capitals: list[str]
     lacked_fields: list[str]
+    generic_labels: list[str]
     per_class: int
     classes: dict[str, WeakClass]
     not_have: list[str]
@@ -105,7 +106,7 @@ def kind_of(value: str, words: list[str]) -> str:
         return "number"
     if re.fullmatch(r"[A-Z]{2,3}", value):
         return "capitals"
-    if any(c.isdigit() for c in value) or re.fullmatch(r"[A-Z][A-Z-]{3,}", value):
+    if " " not in value and (any(c.isdigit() for c in value) or re.fullmatch(r"[A-Z][A-Z-]{3,}", value)):
         return "code"
     if words[-1:] == ["name"] and (len(words) == 1 or words[-2] in table().name_parts) and re.fullmatch(r"[A-Za-z' -]+", value):
         return "name"  # a person's name ('first_name', "Husband's name"), not 'group_name'
@@ -143,7 +144,7 @@ def leaves(info: dict[str, Any], drop: set[str]) -> list[Leaf]:
             v = str(obj).strip()
             if v and len(v.split()) <= 5 and "@" not in v and "<" not in v and v.lower() not in NOT_VALUES:
                 words = key_label_words(prefix, drop)
-                if words:
+                if words and not (len(words) == 1 and words[0] in table().generic_labels):  # 'your date': which?
                     out.append(Leaf(key=prefix, value=v, words=words, kind=kind_of(v, words)))
 
     walk("", info)

@@ -10,6 +10,7 @@ import re
 from collections.abc import Set as AbstractSet
 
 from voxbench.pipelines.caller.goal.facts import DROP_WORDS, SYNONYMS, Fact, FactBook, stem
+from voxbench.pipelines.caller.goal.lang import phrases
 from voxbench.pipelines.caller.goal.phrases import Phrasing
 from voxbench.pipelines.caller.goal.speech import GENERAL_ACRONYMS, label
 from voxbench.spoken import is_code
@@ -50,6 +51,9 @@ _SELF = {"passenger", "customer", "caller", "employee", "user", "your", "my", "o
 
 _TRAILING_WANT = {"wanted", "requested", "needed", "desired", "preferred"}
 
+_PERSONS = set(phrases("readback", "person_words"))
+"""Words that name another person ('husband', 'colleague'): a fact of theirs is 'my husband's ...'."""
+
 
 def _plural(word: str) -> bool:
     return len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is", "ics"))
@@ -89,6 +93,15 @@ class FactSayer:
             noun = label if n != 1 else label[:-1]
             return f"{f.spoken()} {noun}."
         return self.phr.say("fact", label=label, value=value, be="are" if plural else "is")
+
+    def whose(self, f: Fact) -> str:
+        """Another of its facts named as its own ('David Park is my husband's name.', 'E M P ... is
+        my colleague's employee ID.'): a person word first in its label is the owner."""
+        words = fact_label(f, self.acronyms).split()
+        if len(words) > 1 and words[0] in _PERSONS:
+            words[0] = f"{words[0]}'s"
+        value = self.value(f)
+        return f"{value[:1].upper()}{value[1:]} is my {' '.join(words)}."
 
     def value(self, f: Fact) -> str:
         """The value as said; an acronym written in small letters ('pto') spelled as the acronym
