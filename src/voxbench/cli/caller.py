@@ -132,7 +132,7 @@ def run_weak_turns(kind: CallerKind, scenarios: list[Any], args: argparse.Namesp
 def run_caller_check(args: argparse.Namespace) -> int:
     scenarios = resolved_scenarios(args.data, args.domain)
     kind, closer = _kind(args)
-    if args.weak_turns:
+    if getattr(args, "weak_turns", False):  # a Namespace built by hand may not have it
         try:
             run_weak_turns(kind, scenarios, args)
         finally:

@@ -68,7 +68,7 @@ class Drafts:
         keys = self.s.say.with_companions(
             self.s.say.in_asked_order(list(heard.asked), heard.question or self.s.agent_turn)
         )
-        d.parts.append(self.s.say.answer(keys))
+        d.parts.append(self.s.say.answer(keys, heard.question))
         if SPELL_Q.search(heard.question):  # 'Can you spell your last name?': and letter by letter
             words = [k for k in heard.asked if (f := self.s.book.get(k)) and re.fullmatch(r"[A-Za-z' -]+", str(f.value))]
             d.parts.append(self.s.say.spelled(words) if words else "")
