@@ -46,16 +46,18 @@ def _not_have() -> re.Pattern[str]:
 
 def bare_count(text: str) -> bool:
     """A sentence that is only a number and at most one word ('1 bag.', 'Two.')."""
+    numbers = set(table().number_words)
     for s in sentences(text):
-        ws = words_of(s)
-        if 1 <= len(ws) <= 2 and ws[0].isdigit() and all(w.isalpha() for w in ws[1:]):
+        ws = re.findall(r"[A-Za-z0-9']+", s.lower())
+        if 1 <= len(ws) <= 2 and (ws[0].isdigit() or ws[0] in numbers) and all(w.isalpha() for w in ws[1:]):
             return True
     return False
 
 
 def act_problem(act: str, reply: str, ends_call: bool) -> str:
     """Why the reply is not the act expected ('' when it is)."""
-    lacks = bool(_not_have().search(" ".join(reply.split()[:8])))  # said first, not 'I don't have X' in a story
+    first = (sentences(reply) or [""])[0]  # a short first sentence saying so, not 'I don't have X' in a story
+    lacks = bool(_not_have().search(first)) and len(first.split()) <= 8
     pol = reply_polarity(reply)
     if act == "yes":
         return "" if pol == "yes" else f"not a yes ({pol or 'no polarity'})"
@@ -77,8 +79,9 @@ def act_problem(act: str, reply: str, ends_call: bool) -> str:
 def grade(item: WeakItem, reply: str, ends_call: bool, facts: list[GoalFact], ground: Grounding) -> tuple[bool, str, list[str]]:
     """(agrees, why not, fact keys said) of one reply."""
     said = facts_said(reply, facts, item.turn)
+    heard = set(facts_said(item.turn, facts))  # a value the agent said ('Park' in 'David Park') cannot be told apart
     why = [act_problem(item.act, reply, ends_call)]
-    why += [f"missing {k}" for k in item.must if k not in said]
+    why += [f"missing {k}" for k in item.must if k not in said and k not in heard]
     why += [f"said {k}" for k in item.must_not if k in said]
     why += [f"invented {v}" for v in ground.invented(reply)]
     why = [w for w in why if w]

@@ -58,6 +58,7 @@ class WeakTable(BaseModel):
     per_class: int
     classes: dict[str, WeakClass]
     not_have: list[str]
+    number_words: list[str]
 
 
 @cache
@@ -108,7 +109,9 @@ def kind_of(value: str, words: list[str]) -> str:
         return "capitals"
     if " " not in value and (any(c.isdigit() for c in value) or re.fullmatch(r"[A-Z][A-Z-]{3,}", value)):
         return "code"
-    if words[-1:] == ["name"] and (len(words) == 1 or words[-2] in table().name_parts) and re.fullmatch(r"[A-Za-z' -]+", value):
+    t = table()
+    person = len(words) == 1 or words[-2] in t.name_parts or words[-2] in t.persons
+    if words[-1:] == ["name"] and person and re.fullmatch(r"[A-Za-z' -]+", value):
         return "name"  # a person's name ('first_name', "Husband's name"), not 'group_name'
 
     return "text"
@@ -230,8 +233,9 @@ def person_pairs(facts: list[Leaf]) -> list[tuple[list[Leaf], Leaf]]:
             continue
         rest = [w for w in other.words if w not in persons]
         mine = [f for f in own if f.words == rest]
-        if not mine and rest == ["name"]:
+        if not mine and rest == ["name"]:  # a full name: the caller's first and last name, both
             mine = [f for p in parts for f in own if f.words == [p, "name"]]
+            mine = mine if len(mine) == len(parts) else []
         if mine and other.kind in ("name", "code", "number", "date", "capitals"):
             out.append((mine, other))
     return out

@@ -112,9 +112,8 @@ def run_weak_turns(kind: CallerKind, scenarios: list[Any], args: argparse.Namesp
     """The weak-agent bench: agreement per class, on the dev and the test half."""
     from voxbench.bench.weak_check import per_class, run_all
 
-    if args.limit:
-        seen: dict[str, int] = {}
-        scenarios = [(d, s) for d, s in scenarios if (seen.__setitem__(d, seen.get(d, 0) + 1) or seen[d]) <= args.limit]
+    if args.limit:  # the first N of each domain
+        scenarios = [(d, s) for i, (d, s) in enumerate(scenarios) if [x for x, _ in scenarios[:i]].count(d) < args.limit]
     if kind.fits:  # nothing held out: the weak turns are not the reference conversations it is fitted on
         kind.fit(scenarios)
     rows = run_all(scenarios, kind.make)
