@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import cache
 
 from voxbench.pipelines.caller.goal.facts import Fact, FactBook
 from voxbench.pipelines.caller.goal.lang import alt, phrases
@@ -68,7 +69,8 @@ def _field_words(f: Fact) -> list[str]:
     return leaf
 
 
-def _phrase(words: list[str]) -> re.Pattern[str]:
+@cache
+def _phrase(words: tuple[str, ...]) -> re.Pattern[str]:
     sep = rf"(?:'s)?(?:\s+(?:{_LINK}))*[\s_-]+"
     return re.compile(r"\b" + sep.join(re.escape(w) for w in words) + r"(?:'s|s)?\b", re.I)
 
@@ -119,7 +121,7 @@ def misread(text: str, book: FactBook) -> dict[str, str]:
             if kind not in ("date", "time", "number", "money", "code", "name", "measure") or f.key in out:
                 continue
             own = set(f.words) | set(re.split(r"[^a-z]+", f.key.lower()))  # 'preferred_time': 'preferred' too
-            for m in _phrase(_field_words(f)).finditer(s):
+            for m in _phrase(tuple(_field_words(f))).finditer(s):
                 before = re.findall(r"[a-z]+", s[: m.start()].lower())[-2:]
                 if set(before) & ((_STATE | _PERSONS) - own):  # 'the new date', 'your colleague's ID'
                     continue
