@@ -104,3 +104,10 @@ def test_a_field_said_whole_is_not_taken_for_the_request_in_hands_field() -> Non
     c.open()
     act = c.respond("I will need your last name to continue. Can you provide that information?")
     assert "Obrien" in act.text and "East Campus" not in act.text
+
+
+def test_the_change_it_wants_read_back_for_the_field_is_no_misreading() -> None:
+    book = goal_facts({"requested_new_departure_time": "1:00 PM",
+                       "original_travel_details": [{"departure_time": "18:10"}]})  # fmt: skip
+    assert misread("I have your departure time as 1:00 PM, right?", book) == {}
+    assert misread("I have your departure time as 3:00 PM, right?", book) == {"original_travel_details.0.departure_time": ""}

@@ -112,7 +112,8 @@ def misread(text: str, book: FactBook) -> dict[str, str]:
     """Facts the text names by their field's words followed by another value of their kind ('your
     last name is Rossi', 'I have your start time as 13:00'): key -> the key of the caller's fact
     whose value was said instead ('' if none). An occurrence after a state word the fact's key
-    does not have ('the *new* flight date is ...' for the original one) is another field's."""
+    does not have ('the *new* flight date is ...' for the original one) is another field's; the
+    change the caller wants said for the field it changes is no misreading (:func:`_changing`)."""
     out: dict[str, str] = {}
     facts = [f for f in book if not isinstance(f.value, list | dict | bool) and str(f.value).strip()]
     for s in sentences_of(text):
@@ -126,11 +127,18 @@ def misread(text: str, book: FactBook) -> dict[str, str]:
                 if set(before) & ((_STATE | _PERSONS) - own):  # 'the new date', 'your colleague's ID'
                     continue
                 seg = _said_after(s, m.end())
-                if seg and _same_kind_other(seg, str(f.value), kind) and not _any_named_value(seg, f, facts):
+                if (seg and _same_kind_other(seg, str(f.value), kind) and not _any_named_value(seg, f, facts)
+                        and not _changing(seg, f, facts)):  # fmt: skip
                     out[f.key] = next((o.key for o in facts if o is not f and says(seg, str(o.value))), "")
                     break
     out.update({k: v for k, v in _full_name_misread(text, facts).items() if k not in out})
     return out
+
+
+def _changing(seg: str, f: Fact, facts: list[Fact]) -> bool:
+    """The value said is the change the caller wants to a field of this kind ('1:00 PM', its
+    'requested_new_departure_time', read back as the booking's departure time): not a misreading."""
+    return any(o.wanted and o.words[-1:] == f.words[-1:] and says(seg, str(o.value)) for o in facts if o is not f)
 
 
 _TOKEN = re.compile(r"\+?[A-Z0-9][A-Z0-9-]*")
