@@ -53,6 +53,9 @@ def add_parser(sub: Any) -> None:
     c.add_argument("--llm-model", default="qwen2.5-coder-1.5b", help="llm: the model name (or local model key)")
     c.add_argument("--llm-api-key-env", default="OPENAI_API_KEY", help="llm: environment variable holding the key")
     c.add_argument("--threads", type=int, default=None, help="embedded models: generation threads")
+    c.add_argument("--weak-turns", action="store_true",
+                   help="grade the caller on weak-agent turns generated from each scenario's facts "
+                   "(bench/weak_turns.py) instead of the reference turns; prints agreement per class and half")  # fmt: skip
     c.add_argument("--out", default="caller_check.json", help="where to write the report")
     c.set_defaults(func=run_caller_check)
 
@@ -98,18 +101,50 @@ def _kind(args: argparse.Namespace) -> tuple[CallerKind, Any]:
     return GoalRules(seed=args.seed), None
 
 
+def _write(path: str, data: Any) -> None:
+    out = Path(path)
+    tmp = out.with_suffix(out.suffix + ".tmp")
+    tmp.write_text(json.dumps(data, indent=1, ensure_ascii=False))
+    tmp.replace(out)
+
+
+def run_weak_turns(kind: CallerKind, scenarios: list[Any], args: argparse.Namespace) -> None:
+    """The weak-agent bench: agreement per class, on the dev and the test half."""
+    from voxbench.bench.weak_check import per_class, run_all
+
+    if args.limit:  # the first N of each domain
+        scenarios = [(d, s) for i, (d, s) in enumerate(scenarios) if [x for x, _ in scenarios[:i]].count(d) < args.limit]
+    if kind.fits:  # nothing held out: the weak turns are not the reference conversations it is fitted on
+        kind.fit(scenarios)
+    rows = run_all(scenarios, kind.make)
+    figures = per_class(rows)
+    _write(args.out, {"simulator": kind.name, "data": str(args.data), "figures": figures,
+                      "rows": [r.model_dump(mode="json") for r in rows]})  # fmt: skip
+    print(f"caller check --weak-turns: simulator={kind.name} data={args.data}")
+    print(f"{'class':<22} {'dev':>16} {'test':>16} {'all':>16}")
+    for cls, by_half in figures.items():
+        cells = [f"{v['pct']:5.1f} % ({v['agree']}/{v['items']})" if (v := by_half.get(h)) else "-"
+                 for h in ("dev", "test", "all")]  # fmt: skip
+        print(f"{cls:<22} " + " ".join(f"{c:>16}" for c in cells))
+
+
 def run_caller_check(args: argparse.Namespace) -> int:
     scenarios = resolved_scenarios(args.data, args.domain)
     kind, closer = _kind(args)
+    if getattr(args, "weak_turns", False):  # a Namespace built by hand may not have it
+        try:
+            run_weak_turns(kind, scenarios, args)
+        finally:
+            if closer is not None:
+                (closer.close if hasattr(closer, "close") else closer.stop)()
+        print(f"report: {args.out}")
+        return 0
     try:
         report = grade(kind, scenarios, str(args.data), k=args.folds, seed=args.fold_seed, limit=args.limit)
     finally:
         if closer is not None:
             (closer.close if hasattr(closer, "close") else closer.stop)()
-    out = Path(args.out)
-    tmp = out.with_suffix(out.suffix + ".tmp")
-    tmp.write_text(json.dumps(report.model_dump(mode="json"), indent=1, ensure_ascii=False))
-    tmp.replace(out)
+    _write(args.out, report.model_dump(mode="json"))
     print_table(report)
     print(f"report: {args.out}")
     return 0

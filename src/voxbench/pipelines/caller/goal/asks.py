@@ -25,6 +25,9 @@ from voxbench.pipelines.caller.goal.lang import alt as lang_alt
 from voxbench.pipelines.caller.goal.lang import phrases
 from voxbench.spoken import compact, mentions, runs, tokens
 
+_STATE_WORDS = set(phrases("readback", "state_words"))
+"""'new', 'original', 'desired'...: a request saying one its fact's key does not have asks another."""
+
 
 def words_of(text: str) -> tuple[set[str], str]:
     toks = tokens(text)
@@ -55,10 +58,15 @@ def is_request(sentence: str) -> bool:
     return s.endswith("?") or (bool(REQUEST.search(s)) and not HOLD.match(s))
 
 
-def _match(f: Fact, got: frozenset[str]) -> str:
-    """The rule by which the matched words ``got`` name fact ``f`` ('' if they do not)."""
+def _match(f: Fact, got: frozenset[str], record_optional: bool = False) -> str:
+    """The rule by which the matched words ``got`` name fact ``f`` ('' if they do not);
+    ``record_optional``: a listed record's field may be named by its own words alone ('What is
+    your origin?' for 'original_travel_details.0.origin')."""
     dist = [w for w in f.distinctive if w not in ("choice", "preference")] or list(f.distinctive)
     strong = [w for w in dist if w not in WEAK_WORDS]
+    own = [w for w in strong if w not in f.record_words]
+    if record_optional and own and not set(f.record_words) & got:
+        strong = own
     all_heads = all(w in got for w in f.heads)
     said_heads = all(w in got for w in f.heads if w not in FLUFF_HEADS)
     if strong and all(w in got for w in strong) and said_heads:
@@ -90,10 +98,11 @@ def asked_facts(
     """
     ws, flat = words_of(sentence)
     cws, cflat = words_of(f"{context} {sentence}") if context else (ws, flat)
+    states = set(re.findall(r"[a-z]+", sentence.lower())) & _STATE_WORDS
     hits: list[tuple[Fact, frozenset[str], str]] = []
     for f in book:
         got = frozenset(w for w in f.words if has_word(w, ws, flat))
-        rule = _match(f, got)
+        rule = _match(f, got, not (states - set(f.words) - set(f.record_words)))  # not 'the *new* date'
         repeat = bool(re.search(r"\b(read|repeat|again|once more|spell|slowly)\b", sentence, re.I))
         if not rule and context and (got & set(f.distinctive) or (got and repeat)):
             wider = frozenset(w for w in f.words if has_word(w, cws, cflat))
@@ -106,7 +115,7 @@ def asked_facts(
             hits.append((f, got, rule))
     if focus:  # the same words name a fact of the request in hand and another as well: the one in hand
         hits = [h for h in hits if h[0].key in focus or not any(_in_hand_instead(h, o, focus) for o in hits)]
-        hits = [_in_hand_head(h, book, focus, hits) for h in hits]
+        hits = [h if f" {' '.join(h[0].words)} " in flat else _in_hand_head(h, book, focus, hits) for h in hits]
     # a fact whose matched words are a strict subset of another's is the less specific name, unless
     # that other one left one of its own distinctive words unsaid ('floor' vs 'backup_desk_floor')
     partial = ("most_words", "context_most_words")
@@ -173,7 +182,8 @@ def _in_hand_head(
 ) -> tuple[Fact, frozenset[str], str]:
     """A fact of another request named only by a common modifier and its head ('start_date' in 'the
     building, the date, the start time' for the room booking): the one fact of the request in hand
-    with that head ('meeting_date')."""
+    with that head ('meeting_date'). Not a fact whose words are said together ('your last name'):
+    that names it (the caller calls that before this)."""
     f = h[0]
     if f.key in focus or not f.heads or not set(f.distinctive) <= WEAK_WORDS:
         return h

@@ -49,7 +49,7 @@ from voxbench.pipelines.caller.goal.fallbacks import (
     prefer_fallback,
 )
 from voxbench.pipelines.caller.goal.options import offered_options
-from voxbench.pipelines.caller.goal.readback import readbacks
+from voxbench.pipelines.caller.goal.readback import misread, readbacks
 from voxbench.pipelines.caller.goal.requested import (
     ChoiceClassifier,
     asked_by_words,
@@ -95,6 +95,10 @@ class Heard(BaseModel):
     )
     readback_wrong: list[str] = Field(
         default_factory=list, description="fact keys read back with another value"
+    )
+    misheard: dict[str, str] = Field(
+        default_factory=dict,
+        description="fact key -> the caller's fact whose value was said in its place ('' if none)",
     )
     options: list[str] = Field(default_factory=list)
     earlier_options: list[list[str]] = Field(
@@ -176,6 +180,8 @@ def _readback_kinds(t: Turn, heard: Heard, book: FactBook) -> None:
     heard.readback_ok = [k for k in ok if k not in heard.asked]
     checking = any(CONFIRM_Q.search(q) for q in t.questions) or bool(READBACK_CUE.search(t.text))
     heard.readback_wrong = [k for k in wrong if k not in heard.asked and k not in ok] if checking else []
+    if checking:  # 'Could you confirm your name is <the husband's name>?': a field named with another value
+        _misheard(t, heard, book)
     if heard.readback_ok or heard.readback_wrong:
         heard.kinds.append("readback")
     if OPEN_Q.search(heard.question) and not CONFIRM_Q.search(heard.question):
@@ -186,6 +192,20 @@ def _readback_kinds(t: Turn, heard: Heard, book: FactBook) -> None:
         or read_in_q
     ):
         _mark(heard, "confirm_question", "confirm_question")
+
+
+def _misheard(t: Turn, heard: Heard, book: FactBook) -> None:
+    """Facts the turn names by their field's words with a value not theirs (:func:`.readback.misread`):
+    read back wrong, not asked; the fact whose value was said instead is not read back right."""
+    heard.misheard = misread(t.text, book)
+    if not heard.misheard:
+        return
+    heard.readback_wrong += [k for k in heard.misheard if k not in heard.readback_wrong]
+    heard.readback_ok = [k for k in heard.readback_ok if k not in heard.misheard and k not in heard.misheard.values()]
+    heard.asked = [k for k in heard.asked if k not in heard.misheard]
+    heard.rules += [f"misread:{k}" for k in heard.misheard]
+    if not heard.asked and "request" in heard.kinds:
+        heard.kinds.remove("request")
 
 
 def _option_kinds(t: Turn, heard: Heard) -> None:

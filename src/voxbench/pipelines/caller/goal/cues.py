@@ -71,7 +71,8 @@ CONFIRM_Q = re.compile(
     + OFFER_VERBS
     + rf")\b|{_a('confirm_tail_lead')})"
     rf"|\b({_a('confirm_word')})\s*\?$|{_a('confirm_said')}"
-    rf"|^(?!({_a('wh_word')})\b)[a-z]+ (it|that|this|them)\b[^?]{{0,30}}\?$",
+    rf"|^(?!({_a('wh_word')})\b)[a-z]+ (it|that|this|them)\b[^?]{{0,30}}\?$"
+    rf"|^(?:(?:{_a('confirm_modal')})\s+you\s+(?:please\s+|just\s+)?)?(?:{_a('confirm_verb')})\b[^?]*\b(?:is|are|as)\b[^?]*\?$",
     re.IGNORECASE,
 )
 OPEN_Q = re.compile(_a("open_q"), re.IGNORECASE)

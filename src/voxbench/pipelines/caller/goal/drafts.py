@@ -68,7 +68,7 @@ class Drafts:
         keys = self.s.say.with_companions(
             self.s.say.in_asked_order(list(heard.asked), heard.question or self.s.agent_turn)
         )
-        d.parts.append(self.s.say.answer(keys))
+        d.parts.append(self.s.say.answer(keys, heard.question))
         if SPELL_Q.search(heard.question):  # 'Can you spell your last name?': and letter by letter
             words = [k for k in heard.asked if (f := self.s.book.get(k)) and re.fullmatch(r"[A-Za-z' -]+", str(f.value))]
             d.parts.append(self.s.say.spelled(words) if words else "")
@@ -89,8 +89,11 @@ class Drafts:
         d.facts += [k for k in route + stays if k not in d.facts]
 
     def correction(self, heard: Heard, d: Draft) -> None:
-        fixes = [self.s.book.get(k) for k in heard.readback_wrong]
-        said = " ".join(self.s.say.sentence(f) for f in fixes if f)
+        """No, and the right values; a value the agent took from another of its facts is said to be
+        that one ('No, that's not right. David Park is my husband's name. My name is ...')."""
+        whose = [o for k in dict.fromkeys(heard.misheard.get(k, "") for k in heard.readback_wrong)
+                 if k and (o := self.s.book.get(k)) is not None]  # fmt: skip
+        said = " ".join([*(self.s.say.whose(o) for o in whose), self.s.say.answer(heard.readback_wrong)])
         d.parts.append(self.s.phr.say("correct", fact=said))
         d.facts += heard.readback_wrong
         d.kind, d.rule, d.choice = "correct", "correct_wrong_readback", "no"

@@ -86,6 +86,17 @@ class Fact:
         return tuple(w for w in self.words if w in HEADS)
 
     @property
+    def record_words(self) -> tuple[str, ...]:
+        """The words of the listed record a field belongs to ('original_travel_details.0.origin':
+        'original', 'travel', 'details'): the record's name, which an agent asking for the field
+        leaves out ('What is your origin?'); none for a fact that is not in a list."""
+        parts = self.key.split(".")
+        at = next((i for i, p in enumerate(parts) if p.isdigit()), None)
+        if at is None or at == len(parts) - 1:
+            return ()
+        return tuple(w for p in parts[:at] for w in key_words(p))
+
+    @property
     def wanted(self) -> bool:
         """Whether the key names something the caller wants ('desired_return_date', 'new_carrier')."""
         return bool(set(re.split(r"[^a-z]+", self.key.lower())) & WANT_WORDS)

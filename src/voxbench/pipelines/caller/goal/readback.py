@@ -2,15 +2,23 @@
 
 from __future__ import annotations
 
-from voxbench.pipelines.caller.goal.facts import FactBook
-from voxbench.spoken import compact, is_code, mentions, runs
+import re
+from functools import cache
+
+from voxbench.pipelines.caller.goal.facts import Fact, FactBook
+from voxbench.pipelines.caller.goal.lang import alt, phrases
+from voxbench.pipelines.caller.goal.speech import says, value_kind
+from voxbench.spoken import compact, is_code, mentions, parse_time_value, runs, sentences_of, times
+from voxbench.spoken.words import MONTH_NAMES
 
 
 def readbacks(text: str, book: FactBook) -> tuple[list[str], list[str]]:
     """Facts the agent said back: with the caller's value, or with a near miss of it."""
     ok: list[str] = []
     wrong: list[str] = []
-    rs = [r for r in runs(text) if any(c.isdigit() for c in r) and len(r) >= 3]
+    held = {compact(v) for f in book for v in f.values()}
+    # a run that is another of its values is that fact said, not this one misheard
+    rs = [r for r in runs(text) if any(c.isdigit() for c in r) and len(r) >= 3 and r not in held]
     for f in book:
         if not f.matchable:
             continue
@@ -34,3 +42,143 @@ def readbacks(text: str, book: FactBook) -> tuple[list[str], list[str]]:
                     wrong.append(f.key)
                     break
     return ok, wrong
+
+
+# -- a field named with a value that is not the caller's ---------------------------------------
+
+_SELF = set(phrases("readback", "self_words"))
+_FILLER = set(phrases("readback", "key_filler"))
+_STATE = set(phrases("readback", "state_words"))
+_PERSONS = set(phrases("readback", "person_words"))
+_LINK = "|".join(phrases("readback", "links"))
+_LEAD = re.compile(rf"^\s*(?:'s\b|s\b)?[\s:=-]*(?:(?:{alt('readback', 'value_lead')})\b[\s:]*)*", re.I)
+_NOT_VALUE = set(phrases("readback", "not_value"))
+_END = re.compile(r"[,;?!]|\.(?:\s|$)|\s(?:and|but|right|correct|is that|for|on file|in our)\b", re.I)
+
+
+def _field_words(f: Fact) -> list[str]:
+    """The words that name a fact's field, as its key writes them ('preferred_date': 'preferred
+    date', not 'date' alone): its leaf's for a listed record's field ('origin', not the record's
+    'original travel details'), the key's filler and a leading word for the caller itself
+    ('passenger') left out."""
+    parts = f.key.split(".")
+    key = parts[-1] if len(parts) > 2 and parts[-2].isdigit() else " ".join(p for p in parts if not p.isdigit())
+    leaf = [w for w in re.split(r"[^a-z0-9]+", re.sub(r"\(.*?\)|'s\b", " ", key).lower()) if w and w not in _FILLER]
+    while len(leaf) > 1 and leaf[0] in _SELF:
+        leaf = leaf[1:]
+    return leaf
+
+
+@cache
+def _phrase(words: tuple[str, ...]) -> re.Pattern[str]:
+    sep = rf"(?:'s)?(?:\s+(?:{_LINK}))*[\s_-]+"
+    return re.compile(r"\b" + sep.join(re.escape(w) for w in words) + r"(?:'s|s)?\b", re.I)
+
+
+def _said_after(sentence: str, end: int) -> str:
+    """The value said after a field's name ('your last name is Rossi, right?' -> 'Rossi')."""
+    rest = sentence[end:]
+    rest = rest[_LEAD.match(rest).end() :]  # type: ignore[union-attr]
+    m = _END.search(rest)
+    seg = (rest[: m.start()] if m else rest).strip(" .")
+    first = seg.split()[0].lower() if seg.split() else ""
+    return "" if not first or first in _NOT_VALUE or len(seg.split()) > 6 else seg
+
+
+def _same_kind_other(seg: str, value: str, kind: str) -> bool:
+    """``seg`` holds a value of ``kind`` and it is not ``value``."""
+    if compact(seg) == compact(value) or says(seg, value) or mentions(seg, value):
+        return False
+    if kind == "date":
+        return bool(re.search(r"\b(" + "|".join(MONTH_NAMES) + r")\s+\d{1,2}\b|\b\d{4}-\d{2}-\d{2}\b", seg, re.I))
+    if kind == "time":
+        said, held = parse_time_value(seg), parse_time_value(value)
+        if said is not None and held is not None:
+            return said != held
+        return bool(times(seg) or re.search(r"\b\d{1,2}:\d{2}\b", seg))
+    if kind == "measure":  # '14_inch' against '49 inch': its number
+        return re.findall(r"\d+", seg)[:1] not in ([], re.findall(r"\d+", value)[:1])
+    if kind in ("number", "money"):
+        return bool(re.search(r"\d", seg)) and not re.search(r"[A-Za-z]\d|\d[A-Za-z]", seg)
+    if kind == "code":  # one token of capitals and digits ('ORD', 'GQSIKP', '+1-415-555-1082'), of about its length
+        token = _TOKEN.fullmatch(seg.strip())
+        return token is not None and abs(len(compact(seg)) - len(compact(value))) <= 2
+    if kind == "name":
+        return bool(re.fullmatch(r"[A-Z][A-Za-z'-]+(?: [A-Z][A-Za-z'-]+){0,2}", seg))
+    return False
+
+
+def misread(text: str, book: FactBook) -> dict[str, str]:
+    """Facts the text names by their field's words followed by another value of their kind ('your
+    last name is Rossi', 'I have your start time as 13:00'): key -> the key of the caller's fact
+    whose value was said instead ('' if none). An occurrence after a state word the fact's key
+    does not have ('the *new* flight date is ...' for the original one) is another field's; the
+    change the caller wants said for the field it changes is no misreading (:func:`_changing`)."""
+    out: dict[str, str] = {}
+    facts = [f for f in book if not isinstance(f.value, list | dict | bool) and str(f.value).strip()]
+    for s in sentences_of(text):
+        for f in facts:
+            kind = _kind(f)
+            if kind not in ("date", "time", "number", "money", "code", "name", "measure") or f.key in out:
+                continue
+            own = set(f.words) | set(re.split(r"[^a-z]+", f.key.lower()))  # 'preferred_time': 'preferred' too
+            for m in _phrase(tuple(_field_words(f))).finditer(s):
+                before = re.findall(r"[a-z]+", s[: m.start()].lower())[-2:]
+                if set(before) & ((_STATE | _PERSONS) - own):  # 'the new date', 'your colleague's ID'
+                    continue
+                seg = _said_after(s, m.end())
+                if (seg and _same_kind_other(seg, str(f.value), kind) and not _any_named_value(seg, f, facts)
+                        and not _changing(seg, f, facts)):  # fmt: skip
+                    out[f.key] = next((o.key for o in facts if o is not f and says(seg, str(o.value))), "")
+                    break
+    out.update({k: v for k, v in _full_name_misread(text, facts).items() if k not in out})
+    return out
+
+
+def _changing(seg: str, f: Fact, facts: list[Fact]) -> bool:
+    """The value said is the change the caller wants to a field of this kind ('1:00 PM', its
+    'requested_new_departure_time', read back as the booking's departure time): not a misreading."""
+    return any(o.wanted and o.words[-1:] == f.words[-1:] and says(seg, str(o.value)) for o in facts if o is not f)
+
+
+_TOKEN = re.compile(r"\+?[A-Z0-9][A-Z0-9-]*")
+_YOUR_NAME = re.compile(r"\b(?:your|my)\s+(?:full\s+)?name\b", re.I)
+
+
+def _full_name_misread(text: str, facts: list[Fact]) -> dict[str, str]:
+    """'Your name is David Park' where the caller is someone else: its first and last name, and the
+    fact whose value was said ('' if none)."""
+    own = [f for f in facts if f.words and f.words[-1] == "name" and not set(f.words) & _PERSONS]
+    first = next((f for f in own if "first" in f.words), None)
+    last = next((f for f in own if "last" in f.words), None)
+    if first is None or last is None:
+        return {}
+    for s in sentences_of(text):
+        for m in _YOUR_NAME.finditer(s):
+            seg = _said_after(s, m.end())
+            if seg and _same_kind_other(seg, str(first.value), "name") and compact(seg) != compact(str(last.value)):
+                whose = next((o.key for o in facts if o not in (first, last) and says(seg, str(o.value))), "")
+                return {first.key: whose, last.key: whose}
+    return {}
+
+
+def _kind(f: Fact) -> str:
+    """The value's kind (:func:`.speech.value_kind`); a text value that is one token of capitals and
+    digits ('ORTHOPEDICS', '+1-415-555-1082') is a code, a number and a unit ('14_inch') a measure."""
+    kind = value_kind(f.value, f.words)
+    v = str(f.value).strip()
+    if kind == "text" and _TOKEN.fullmatch(v):
+        return "code"
+    if kind == "text" and re.fullmatch(r"\d+[ _-]?[a-z]+", v):
+        return "measure"
+    return kind
+
+
+def _any_named_value(seg: str, f: Fact, facts: list[Fact]) -> bool:
+    """The value said is that of another of the caller's facts the same words name ('start date'
+    for the PTO and the leave start date): not a misreading. Another person's fact ('dependent last
+    name') is not named by the caller's own field's words: its value there is the misreading."""
+    words = _field_words(f)
+    mine = set(f.words) & _PERSONS
+    return any(o is not f and _field_words(o)[-len(words) :] == words and set(o.words) & _PERSONS <= mine
+               and says(seg, str(o.value)) for o in facts)  # fmt: skip

@@ -255,7 +255,8 @@ def one_sibling(t: Turn, book: FactBook, asked: dict[str, str], given: set[str])
     says none of their shared words ('What date for your orientation follow-up?') asks for none."""
     out = dict(asked)
     for top in {k.split(".")[0] for k in asked if "." in k}:
-        sibs = [f for f in book if f.top == top and "." in f.key and _named_part(f.key)]
+        # a listed record's fields ('original_travel_details.0.origin') are fields, not named parts
+        sibs = [f for f in book if f.top == top and "." in f.key and _named_part(f.key) and not f.record_words]
         if len(sibs) < 2:
             continue
         shared = set.intersection(*(set(f.words) for f in sibs))

@@ -9,9 +9,10 @@ from __future__ import annotations
 import re
 from collections.abc import Set as AbstractSet
 
-from voxbench.pipelines.caller.goal.facts import DROP_WORDS, SYNONYMS, Fact, FactBook, stem
+from voxbench.pipelines.caller.goal.facts import DROP_WORDS, SYNONYMS, WANT_WORDS, Fact, FactBook, stem
+from voxbench.pipelines.caller.goal.lang import phrases
 from voxbench.pipelines.caller.goal.phrases import Phrasing
-from voxbench.pipelines.caller.goal.speech import GENERAL_ACRONYMS, label
+from voxbench.pipelines.caller.goal.speech import GENERAL_ACRONYMS, label, value_kind
 from voxbench.spoken import is_code
 
 _SAYS_NOTHING = DROP_WORDS - {"new", "preferred", "requested", "desired", "of", "for", "at", "in", "on", "to"}
@@ -50,9 +51,33 @@ _SELF = {"passenger", "customer", "caller", "employee", "user", "your", "my", "o
 
 _TRAILING_WANT = {"wanted", "requested", "needed", "desired", "preferred"}
 
+_PERSONS = set(phrases("readback", "person_words"))
+"""Words that name another person ('husband', 'colleague'): a fact of theirs is 'my husband's ...'."""
+
 
 def _plural(word: str) -> bool:
     return len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is", "ics"))
+
+
+_COUNT_WORDS = set(phrases("speech", "count_words"))
+_UNITS = set(phrases("speech", "count_units"))
+_HOW_MANY = re.compile(rf"\b({'|'.join(phrases('speech', 'count_question'))})\b", re.I)
+
+
+def _agree(word: str, n: int) -> str:
+    """A noun in the number of ``n`` ('days' -> 'day' for 1, 'attendee' -> 'attendees' for 6)."""
+    if n == 1 and _plural(word):
+        return word[:-3] + "y" if word.endswith("ies") else word[:-1]
+    if n != 1 and not _plural(word):
+        return word[:-1] + "ies" if re.search(r"[^aeiou]y$", word) else word + "s"
+    return word
+
+
+def _agree_phrase(words: list[str], n: int) -> str:
+    """The head of a counted phrase agrees: a plural word if it has one ('coworkers affected'),
+    else its last ('attendee' -> 'attendees')."""
+    head = next((i for i, w in enumerate(words) if _plural(w)), len(words) - 1)
+    return " ".join(_agree(w, n) if i == head else w for i, w in enumerate(words))
 
 
 def _is_count(value: object) -> bool:
@@ -67,14 +92,15 @@ class FactSayer:
         self.phr = phr
         self.acronyms = GENERAL_ACRONYMS | (acronyms or set())
 
-    def sentence(self, f: Fact) -> str:
-        """'My employee ID is E M P ...'; a count said with its noun ('1 bag.' for 'bags_wanted: 1');
-        a plural label agrees ('My travel dates are ...')."""
+    def sentence(self, f: Fact, question: str = "") -> str:
+        """'My employee ID is E M P ...'; a count with its noun phrase (:meth:`count`); a plural
+        label agrees ('My travel dates are ...')."""
+        counted = self.count(f, question)
+        if counted is not None:
+            return counted
         words = fact_label(f, self.acronyms).split()
         while len(words) > 1 and words[-1] in _TRAILING_WANT:
             words.pop()  # 'bags wanted' -> 'bags'
-        if _is_count(f.value):  # 'number of bags' -> 'bags'
-            words = [w for w in words if w not in ("number", "count", "total", "num")] or words
         label = " ".join(words)
         value = self.value(f)
         if value.replace(" ", "").lower() in f.words:  # 'pto_type: pto': 'P T O.', not 'The P T O type is pto.'
@@ -84,11 +110,40 @@ class FactSayer:
         if len(words) == 1 and value.lower().startswith(f"{words[0]} "):
             return f"{value[:1].upper()}{value[1:]}."  # 'floor: FL3': 'Floor 3.'
         plural = _plural(words[-1]) if words else False
-        if plural and _is_count(f.value) and len(label.split()) == 1:
-            n = float(str(f.value))
-            noun = label if n != 1 else label[:-1]
-            return f"{f.spoken()} {noun}."
         return self.phr.say("fact", label=label, value=value, be="are" if plural else "is")
+
+    def count(self, f: Fact, question: str = "") -> str | None:
+        """A count said with its noun phrase, in a sentence: 'I'd like 1 bag.' ('bags_wanted: 1'),
+        'There are 6 attendees.' ('attendee_count'), 'The duration is 60 days.' ('duration_days');
+        asked how many, the count and its noun alone ('1 bag.'). None for a value that is no count.
+        Said alone after other facts, '1 bag.' was a fragment no one could place (live, small agent)."""
+        if not _is_count(f.value) or value_kind(f.value, f.words) == "money":
+            return None
+        n = int(str(f.value).strip())
+        key = set(re.split(r"[^a-z]+", f.key.lower()))
+        words = [w for w in fact_label(f, self.acronyms).split() if w not in _COUNT_WORDS | _TRAILING_WANT | WANT_WORDS]
+        unit = next((w for w in words if w in _UNITS), None)
+        if not (unit or key & _COUNT_WORDS - {"number"} or any(_plural(w) for w in words)):
+            return None  # 'room_number: 101', 'floor: 3': a number, not a count of things
+        rest = [w for w in words if w != unit] if unit else []
+        noun = _agree(unit, n) if unit else _agree_phrase(words or ["items"], n)
+        counted = f"{n} {noun}"
+        if _HOW_MANY.search(question):
+            return f"{counted}."
+        if key & (_TRAILING_WANT | WANT_WORDS):
+            return self.phr.say("count_want", count=counted)
+        if rest:
+            return self.phr.say("count_of", label=" ".join(rest), count=counted)
+        return self.phr.say("count_there", count=counted, be="is" if n == 1 else "are")
+
+    def whose(self, f: Fact) -> str:
+        """Another of its facts named as its own ('David Park is my husband's name.', 'E M P ... is
+        my colleague's employee ID.'): a person word first in its label is the owner."""
+        words = fact_label(f, self.acronyms).split()
+        if len(words) > 1 and words[0] in _PERSONS:
+            words[0] = f"{words[0]}'s"
+        value = self.value(f)
+        return f"{value[:1].upper()}{value[1:]} is my {' '.join(words)}."
 
     def value(self, f: Fact) -> str:
         """The value as said; an acronym written in small letters ('pto') spelled as the acronym
@@ -199,9 +254,9 @@ class FactSayer:
             return f"My {' '.join(whose)}'s name is {name}.", [f, last]
         return "", []
 
-    def answer(self, keys: list[str]) -> str:
+    def answer(self, keys: list[str], question: str = "") -> str:
         """The facts ``keys`` as sentences; ranked choices as one 'X if available, otherwise Y';
-        a first and last name as one name."""
+        a first and last name as one name; ``question``, the agent's, tells a count asked how many."""
         groups: dict[str, list[Fact]] = {}
         facts = [f for k in keys if (f := self.book.get(k)) is not None]
         name, named = self.full_name(facts)
@@ -227,5 +282,5 @@ class FactSayer:
                     line = f"{line[:-1]}, and {ranked[2].spoken()} only as a last resort."
                 out.append(line)
                 fs = [f for f in fs if f not in ranked]
-            out += [self.sentence(f) for f in fs]
+            out += [self.sentence(f, question) for f in fs]
         return " ".join(out)

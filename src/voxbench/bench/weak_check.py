@@ -1,0 +1,139 @@
+"""`voxbench caller check --weak-turns`: the caller against weak-agent turns (:mod:`.weak_turns`),
+graded with the bench's own reading (:mod:`.matcher`, :mod:`.reference`), never the caller's.
+
+Each item is run on a fresh caller: its opening, the item's context turns (replies not graded),
+then the graded turn. The reply *agrees* when its act is the one the class expects, it says every
+fact it must (each value found by :func:`.matcher.facts_said`, those the agent's turn already said
+left out), none it must not, and invents nothing (:class:`.caller_check.Grounding`):
+
+* ``yes``: the reply's polarity is yes;
+* ``correct``: a no (the right value is the *must* fact), not "I don't have it";
+* ``facts``: not "I don't have it";
+* ``state``: it says something (four words or more), not "I don't have it", does not hang up, and
+  no sentence of it is a bare count ('1 bag.': a number and one word, said with no question asking
+  how many);
+* ``not_have``: it says it does not have (know) it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Callable
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from voxbench.bench.caller_check import Grounding, TextCaller, goal_text
+from voxbench.bench.matcher import GoalFact, facts_said, goal_facts, words_of
+from voxbench.bench.reference import BYE, reply_polarity, sentences
+from voxbench.bench.weak_turns import WeakItem, generate, table
+from voxbench.scenarios import Scenario
+
+
+class WeakRow(BaseModel):
+    item: WeakItem
+    reply: str
+    rule: str = ""
+    said: list[str] = Field(default_factory=list)
+    agrees: bool = False
+    why: str = ""
+
+
+def _not_have() -> re.Pattern[str]:
+    return re.compile(r"\b(" + "|".join(re.escape(p) for p in table().not_have) + r")\b", re.I)
+
+
+def bare_count(text: str) -> bool:
+    """A sentence that is only a number and at most one word ('1 bag.', 'Two.')."""
+    numbers = set(table().number_words)
+    for s in sentences(text):
+        ws = re.findall(r"[A-Za-z0-9']+", s.lower())
+        if 1 <= len(ws) <= 2 and (ws[0].isdigit() or ws[0] in numbers) and all(w.isalpha() for w in ws[1:]):
+            return True
+    return False
+
+
+def act_problem(act: str, reply: str, ends_call: bool) -> str:
+    """Why the reply is not the act expected ('' when it is)."""
+    first = (sentences(reply) or [""])[0]  # a short first sentence saying so, not 'I don't have X' in a story
+    lacks = bool(_not_have().search(first)) and len(first.split()) <= 8
+    pol = reply_polarity(reply)
+    if act == "yes":
+        return "" if pol == "yes" else f"not a yes ({pol or 'no polarity'})"
+    if act == "correct":  # said no first, so the agent that asked to confirm hears it refused
+        return "" if pol == "no" and not lacks else f"not a no ({'said it lacks it' if lacks else pol or 'no polarity'})"
+    if act == "facts":
+        return "said it lacks it" if lacks else ""
+    if act == "state":
+        if ends_call or BYE.search(reply):
+            return "hung up"
+        if lacks or len(words_of(reply)) < 4:
+            return "said nothing of its business"
+        return "a bare count" if bare_count(reply) else ""
+    if act == "not_have":
+        return "" if lacks and pol != "yes" else "did not say it lacks it"
+    raise ValueError(f"bench/lang/weak_en.json: unknown act {act!r}")
+
+
+def grade(item: WeakItem, reply: str, ends_call: bool, facts: list[GoalFact], ground: Grounding) -> tuple[bool, str, list[str]]:
+    """(agrees, why not, fact keys said) of one reply."""
+    said = facts_said(reply, facts, item.turn)
+    heard = set(facts_said(item.turn, facts))  # a value the agent said ('Park' in 'David Park') cannot be told apart
+    why = [act_problem(item.act, reply, ends_call)]
+    why += [f"missing {k}" for k in item.must if k not in said and k not in heard]
+    why += [f"said {k}" for k in item.must_not if k in said]
+    why += [f"invented {v}" for v in ground.invented(reply)]
+    why = [w for w in why if w]
+    return not why, "; ".join(why), said
+
+
+def _clock_values(obj: Any) -> list[str]:
+    """Each 24-hour clock value of a goal, as said on a 12-hour clock ('23:45' -> '11:45')."""
+    if isinstance(obj, dict):
+        return [x for v in obj.values() for x in _clock_values(v)]
+    if isinstance(obj, list):
+        return [x for v in obj for x in _clock_values(v)]
+    m = re.fullmatch(r"(\d{1,2}):(\d{2})", str(obj).strip()) if obj is not None else None
+    return [f"{int(m.group(1)) % 12 or 12}:{m.group(2)}"] if m else []
+
+
+def run_item(item: WeakItem, scenario: Scenario, caller: TextCaller) -> WeakRow:
+    info = scenario.user_goal.information_required
+    ground = Grounding(info, goal_text(scenario))
+    for v in _clock_values(info):  # '23:45' said '11:45 PM': the same time, not an invented number
+        ground.add(v)
+    caller.open()
+    for text in item.context:
+        ground.add(text)
+        caller.respond(text)
+    ground.add(item.turn)
+    reply = caller.respond(item.turn)
+    ok, why, said = grade(item, reply.text, reply.ends_call, goal_facts(info), ground)
+    return WeakRow(item=item, reply=reply.text, rule=reply.rule, said=said, agrees=ok, why=why)
+
+
+def run_all(
+    scenarios: list[tuple[str, Scenario]], make: Callable[[str, Scenario], TextCaller]
+) -> list[WeakRow]:
+    """Every item of every scenario; one that raises is a row that disagrees, with the error."""
+    rows = []
+    for domain, sc in scenarios:
+        for item in generate(domain, sc):
+            try:
+                rows.append(run_item(item, sc, make(domain, sc)))
+            except Exception as e:  # a broken caller on one item must not hide the others
+                rows.append(WeakRow(item=item, reply="", why=f"error {type(e).__name__}: {e}"))
+    return rows
+
+
+def per_class(rows: list[WeakRow]) -> dict[str, dict[str, dict[str, Any]]]:
+    """class -> half ('dev', 'test', 'all') -> {items, agree, pct}; class 'all' last."""
+    out: dict[str, dict[str, dict[str, Any]]] = defaultdict(lambda: defaultdict(lambda: {"items": 0, "agree": 0}))
+    for r in rows:
+        for c in (r.item.cls, "all"):
+            for h in (r.item.half, "all"):
+                out[c][h]["items"] += 1
+                out[c][h]["agree"] += r.agrees
+    classes = [c for c in table().classes if c in out] + ["all"]
+    return {c: {h: {**v, "pct": round(100.0 * v["agree"] / v["items"], 1)} for h, v in out[c].items()} for c in classes}

@@ -1,0 +1,334 @@
+"""Weak-agent turns: what a small agent says that EVA's reference agents never do, generated per
+scenario from its own facts by templates per class (``bench/lang/weak_<lang>.json``).
+
+The caller check replays only the reference (strong) agents' turns, so a caller rule that fails on
+"Could you please confirm your name is <the husband's name>?" is invisible to it. Each class here
+is a template filled with one scenario's own facts, never written per item:
+
+* ``readback_changed`` / ``record_changed``: a fact read back (alone, or in a record with the
+  caller's other facts of its group right) with its value changed to another of the same kind
+  (a date three days on, a time two hours on, a number's first digit up, a code's last two
+  characters moved, another name or airport code); expected: a correction with the right value;
+* ``confirm_other_person``: the caller's own field confirmed with another person's value of that
+  field (``colleague_employee_id`` for ``employee_id``); expected: a correction with its own value;
+* ``confirm_right``: the right value; expected: yes;
+* ``go_ahead``: "Please go ahead." after the caller gave an identifier; expected: it states its
+  business (not "I'm not sure", not a bare fragment);
+* ``point_back``: a field named in a statement, then "Can you provide that information?";
+  ``repeated``: the same question again; expected: the fact;
+* ``lacking``: a field it has no fact for; expected: it says it does not have it.
+
+Each item carries the act expected and the facts that must (and must not) be said; the dev/test
+half is the caller check's split (:func:`half`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from datetime import date, timedelta
+from functools import cache
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from voxbench.bench.matcher import MONTHS, NOT_VALUES
+from voxbench.scenarios import Scenario
+from voxbench.spoken.tables import read_table
+
+
+class WeakClass(BaseModel):
+    act: str
+    what: str
+    templates: list[str]
+    context: list[str] = Field(default_factory=list)
+
+
+class WeakTable(BaseModel):
+    """The templates and the word lists they draw on (data: ``bench/lang/weak_<lang>.json``)."""
+
+    opening: str
+    label_drop: list[str]
+    persons: list[str]
+    name_parts: list[str]
+    names: dict[str, list[str]]
+    capitals: list[str]
+    lacked_fields: list[str]
+    generic_labels: list[str]
+    per_class: int
+    classes: dict[str, WeakClass]
+    not_have: list[str]
+    number_words: list[str]
+
+
+@cache
+def table(language: str = "en") -> WeakTable:
+    return read_table("voxbench.bench.lang", f"weak_{language}.json", WeakTable, "bench/lang")
+
+
+class WeakItem(BaseModel):
+    """One graded agent turn: said after ``context`` (the caller's replies to those are not graded)."""
+
+    domain: str
+    scenario_id: str
+    half: str
+    cls: str
+    act: str
+    context: list[str] = Field(default_factory=list)
+    turn: str
+    must: list[str] = Field(default_factory=list, description="fact keys the reply must say")
+    must_not: list[str] = Field(default_factory=list, description="fact keys the reply must not say")
+
+
+def half(domain: str, scenario_id: str) -> str:
+    """The caller check's split, fixed in advance: dev when sha256('domain/id')'s first 8 hex digits are even."""
+    h = int(hashlib.sha256(f"{domain}/{scenario_id}".encode()).hexdigest()[:8], 16)
+    return "dev" if h % 2 == 0 else "test"
+
+
+class Leaf(BaseModel):
+    key: str
+    value: str
+    words: list[str]
+    kind: str
+
+
+_ISO = re.compile(r"^(\d{4})-(\d{2})-(\d{2})$")
+_TIME = re.compile(r"^(\d{1,2}):(\d{2})(\s*[AaPp]\.?[Mm]\.?)?$")
+
+
+def kind_of(value: str, words: list[str]) -> str:
+    """date, time, number, capitals (2-3 capitals: 'AUS', 'US'), code, name, or text."""
+    if _ISO.match(value):
+        return "date"
+    if _TIME.match(value):
+        return "time"
+    if re.fullmatch(r"\d+(\.\d+)?", value):
+        return "number"
+    if re.fullmatch(r"[A-Z]{2,3}", value):
+        return "capitals"
+    if " " not in value and (any(c.isdigit() for c in value) or re.fullmatch(r"[A-Z][A-Z-]{3,}", value)):
+        return "code"
+    t = table()
+    person = len(words) == 1 or words[-2] in t.name_parts or words[-2] in t.persons
+    if words[-1:] == ["name"] and person and re.fullmatch(r"[A-Za-z' -]+", value):
+        return "name"  # a person's name ('first_name', "Husband's name"), not 'group_name'
+
+    return "text"
+
+
+def key_label_words(key: str, drop: set[str]) -> list[str]:
+    """A key's words ('Husband's name' -> husband, name; 'original_travel_details.0.flight_date' ->
+    flight, date), brackets, digits and the table's filler left out."""
+    parts = key.split(".")
+    key = parts[-1] if len(parts) > 2 and parts[-2].isdigit() else " ".join(parts)  # a listed item's field
+    key = re.sub(r"\(.*?\)", " ", key)
+    return [w for w in _split(key) if w not in drop and not w.isdigit()]
+
+
+def _split(key: str) -> list[str]:
+    key = re.sub(r"['’]s\b", "", re.sub(r"([a-z])([A-Z])", r"\1 \2", key))
+    return [w.lower() for w in re.split(r"[^A-Za-z0-9]+", key) if w]
+
+
+def leaves(info: dict[str, Any], drop: set[str]) -> list[Leaf]:
+    """The caller's scalar facts a weak agent may name: short, no booleans, no prose, no e-mail."""
+    out: list[Leaf] = []
+
+    def walk(prefix: str, obj: Any) -> None:
+        if isinstance(obj, dict):
+            for k, v in obj.items():
+                walk(f"{prefix}.{k}" if prefix else str(k), v)
+        elif isinstance(obj, list):
+            for i, v in enumerate(obj):
+                if isinstance(v, dict | list):
+                    walk(f"{prefix}.{i}", v)
+        elif obj is not None and not isinstance(obj, bool):
+            v = str(obj).strip()
+            if v and len(v.split()) <= 5 and "@" not in v and "<" not in v and v.lower() not in NOT_VALUES:
+                words = key_label_words(prefix, drop)
+                if words and not (len(words) == 1 and words[0] in table().generic_labels):  # 'your date': which?
+                    out.append(Leaf(key=prefix, value=v, words=words, kind=kind_of(v, words)))
+
+    walk("", info)
+    return out
+
+
+def said(value: str) -> str:
+    """A value as an agent writes it: a date in words, an enum's underscores as spaces."""
+    m = _ISO.match(value)
+    if m:
+        return f"{MONTHS[int(m.group(2)) - 1].capitalize()} {int(m.group(3))}, {m.group(1)}"
+    return value.replace("_", " ") if re.fullmatch(r"[a-z0-9_]+", value) else value
+
+
+def label(leaf: Leaf) -> str:
+    return " ".join("ID" if w == "id" else w for w in leaf.words)
+
+
+def _shift_code(value: str) -> str:
+    """The last two digits moved on by three ('EMP095417' -> 'EMP095440', 'FL1' -> 'FL4'); a code
+    without digits, its last two letters ('GRP-ENGCORE' -> 'GRP-ENGCOUH'): the format kept."""
+    chars, moved = list(value), 0
+    digits = any(c.isdigit() for c in value)
+    for i in range(len(chars) - 1, -1, -1):
+        c = chars[i]
+        if c.isdigit():
+            chars[i] = str((int(c) + 3) % 10)
+        elif c.isalpha() and not digits:
+            base = ord("A") if c.isupper() else ord("a")
+            chars[i] = chr(base + (ord(c) - base + 3) % 26)
+        else:
+            continue
+        moved += 1
+        if moved == 2:
+            break
+    return "".join(chars)
+
+
+def _shift_time(value: str) -> str:
+    m = _TIME.match(value)
+    assert m is not None
+    h, suffix = int(m.group(1)), (m.group(3) or "")
+    if suffix:
+        pm = "p" in suffix.lower()
+        h24 = (h % 12) + (12 if pm else 0) + 2
+        h12, ap = h24 % 12 or 12, "PM" if 12 <= h24 % 24 < 24 else "AM"
+        return f"{h12}:{m.group(2)} {ap}"
+    return f"{(h + 2) % 24:02d}:{m.group(2)}"
+
+
+def changed(leaf: Leaf, taken: set[str]) -> str | None:
+    """Another value of the leaf's kind, none of the caller's values (``taken``); None for text."""
+    t = table()
+    v, cands = leaf.value, []
+    if leaf.kind == "date":
+        d = date.fromisoformat(v)
+        cands = [(d + timedelta(days=n)).isoformat() for n in (3, 4, 5, -3)]
+    elif leaf.kind == "time":
+        cands = [_shift_time(v)]
+    elif leaf.kind == "number":
+        first = int(v[0])
+        cands = [str(first + 1 if first < 9 else 8) + v[1:]]
+    elif leaf.kind == "code":
+        cands = [_shift_code(v)]
+    elif leaf.kind == "capitals":
+        cands = [c for c in t.capitals if len(c) == len(v)] + t.capitals
+    elif leaf.kind == "name":
+        part = next((p for p in t.name_parts if p in leaf.words), t.name_parts[-1])
+        cands = list(t.names.get(part, []))
+    return next((c for c in cands if c != v and c not in taken), None)
+
+
+def person_pairs(facts: list[Leaf]) -> list[tuple[list[Leaf], Leaf]]:
+    """(the caller's own facts of a field, another person's fact of that field): a key with a
+    person word ('colleague_employee_id', "Husband's name") whose other words are an own key's
+    ('employee_id'; 'name' is the first and the last name together)."""
+    persons = set(table().persons)
+    parts = table().name_parts
+    own = [f for f in facts if not set(f.words) & persons]
+    out = []
+    for other in facts:
+        if not set(other.words) & persons:
+            continue
+        rest = [w for w in other.words if w not in persons]
+        mine = [f for f in own if f.words == rest]
+        if not mine and rest == ["name"]:  # a full name: the caller's first and last name, both
+            mine = [f for p in parts for f in own if f.words == [p, "name"]]
+            mine = mine if len(mine) == len(parts) else []
+        if mine and other.kind in ("name", "code", "number", "date", "capitals"):
+            out.append((mine, other))
+    return out
+
+
+def _pick(items: list[Any], scenario_id: str, key: Any, n: int) -> list[Any]:
+    """Up to ``n`` items, in an order fixed by a hash of the scenario and each item (no seed)."""
+    return sorted(items, key=lambda x: hashlib.sha256(f"{scenario_id}/{key(x)}".encode()).hexdigest())[:n]
+
+
+_CHANGEABLE = ("date", "time", "number", "code", "capitals", "name")
+
+
+def _fill(template: str, **kw: str) -> str:
+    return template.format(**kw)
+
+
+class _Builder:
+    """The items of one scenario."""
+
+    def __init__(self, domain: str, scenario: Scenario) -> None:
+        self.t = table()
+        self.domain, self.sid = domain, scenario.id
+        self.half = half(domain, scenario.id)
+        self.facts = leaves(scenario.user_goal.information_required, set(self.t.label_drop))
+        persons = set(self.t.persons)
+        self.own = [f for f in self.facts if not set(f.words) & persons]
+        self.others = [f for f in self.facts if set(f.words) & persons]
+        self.taken = {f.value for f in self.facts}
+        self.items: list[WeakItem] = []
+
+    def pick(self, items: list[Any], key: Any) -> list[Any]:
+        return _pick(items, self.sid, key, self.t.per_class)
+
+    def template(self, cls: str, salt: str) -> str:
+        ts = self.t.classes[cls].templates
+        return ts[int(hashlib.sha256(f"{self.sid}/{cls}/{salt}".encode()).hexdigest()[:6], 16) % len(ts)]
+
+    def must_not(self, must: list[str]) -> list[str]:
+        """Another person's facts of the kind of those asked: a caller must not give them for its own."""
+        kinds = {f.kind for f in self.facts if f.key in must}
+        return [o.key for o in self.others if o.kind in kinds and o.key not in must]
+
+    def add(self, cls: str, turn: str, must: list[str] | None = None, context: list[str] | None = None) -> None:
+        must = must or []
+        c = self.t.classes[cls]
+        self.items.append(WeakItem(domain=self.domain, scenario_id=self.sid, half=self.half, cls=cls, act=c.act,
+                                   context=context or [], turn=turn, must=must,
+                                   must_not=self.must_not(must) if must else []))  # fmt: skip
+
+    def build(self) -> list[WeakItem]:
+        changeable = [f for f in self.own if f.kind in _CHANGEABLE and changed(f, self.taken)]
+        for f in self.pick(changeable, lambda f: f.key):
+            wrong = said(changed(f, self.taken) or "")
+            self.add("readback_changed", _fill(self.template("readback_changed", f.key), label=label(f), wrong=wrong), [f.key])
+        for f in self.pick([f for f in changeable if self.siblings(f)], lambda f: f.key):
+            right = ", ".join(f"{label(s)} {said(s.value)}" for s in self.siblings(f))
+            wrong = said(changed(f, self.taken) or "")
+            turn = _fill(self.template("record_changed", f.key), right=right, label=label(f), wrong=wrong)
+            self.add("record_changed", turn, [f.key])
+        for mine, other in self.pick(person_pairs(self.facts), lambda p: p[1].key):
+            name = "name" if len(mine) > 1 else label(mine[0])
+            turn = _fill(self.template("confirm_other_person", other.key), label=name, other=said(other.value))
+            self.add("confirm_other_person", turn, [f.key for f in mine])
+        for f in self.pick([f for f in self.own if f.kind != "text"], lambda f: f.key):
+            self.add("confirm_right", _fill(self.template("confirm_right", f.key), label=label(f), value=said(f.value)))
+        self.go_ahead()
+        for f in self.pick(self.own, lambda f: f.key):
+            self.add("point_back", _fill(self.template("point_back", f.key), label=label(f)), [f.key])
+            ask = _fill(self.t.classes["repeated"].context[0], label=label(f))
+            self.add("repeated", _fill(self.template("repeated", f.key), label=label(f)), [f.key], [ask])
+        held = {w for f in self.facts for w in f.words}
+        lacked = [x for x in self.t.lacked_fields if not set(x.split()) - {"number", "address", "name"} & held]
+        for x in self.pick(lacked, lambda x: x):
+            self.add("lacking", _fill(self.template("lacking", x), lacked=x))
+        return self.items
+
+    def siblings(self, f: Leaf) -> list[Leaf]:
+        """The other facts of its record: the same group ('original_travel_details.0.*'), else the
+        caller's identifiers (codes, names); two at most."""
+        if "." in f.key:
+            group = f.key.rsplit(".", 1)[0]
+            sib = [s for s in self.own if s.key != f.key and s.key.rsplit(".", 1)[0] == group and s.kind != "text"]
+        else:
+            sib = [s for s in self.own if s.key != f.key and "." not in s.key and s.kind in ("code", "name")]
+        return [s for s in sib if s.value != f.value][:2]
+
+    def go_ahead(self) -> None:
+        ids = [f for f in self.own if f.kind == "code"]
+        context = [_fill(c, label=label(f)) for f in ids[:1] for c in self.t.classes["go_ahead"].context]
+        self.add("go_ahead", self.template("go_ahead", ""), None, context)
+
+
+def generate(domain: str, scenario: Scenario) -> list[WeakItem]:
+    """Every weak-agent item of one (culture-resolved) scenario, from its own facts."""
+    return _Builder(domain, scenario).build()

@@ -1,0 +1,149 @@
+"""The weak-agent bench: items generated per class from a scenario's own facts, graded with the
+bench's matcher."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+import pytest
+
+from voxbench.bench.caller_check import Grounding, Reply
+from voxbench.bench.matcher import goal_facts
+from voxbench.bench.weak_check import act_problem, bare_count, grade, per_class, run_all, run_item
+from voxbench.bench.weak_turns import WeakItem, changed, generate, half, kind_of, leaves, person_pairs, table
+
+from ..pipelines.caller_goal.conftest import make_scenario
+
+INFO = {
+    "first_name": "Maria",
+    "last_name": "Park",
+    "Husband's name": "David Park",
+    "confirmation_number": "ZK3FFW",
+    "employee_id": "EMP031482",
+    "colleague_employee_id": "EMP072948",
+    "travel_date": "2026-03-20",
+    "departure_time": "14:00",
+    "bags": "2",
+    "seat": "window",
+}
+
+
+def _items() -> list[WeakItem]:
+    return generate("airline", make_scenario(INFO))
+
+
+def test_every_class_is_generated_from_the_scenarios_own_facts() -> None:
+    items = _items()
+    assert {i.cls for i in items} == set(table().classes)
+    assert all(i.half == half("airline", "t.1") for i in items)
+    assert items == _items()  # no seed: the same items every run
+    for i in items:
+        assert i.act == table().classes[i.cls].act
+
+
+def test_a_changed_value_is_another_of_its_kind_and_none_of_the_callers() -> None:
+    facts = {f.key: f for f in leaves(INFO, set(table().label_drop))}
+    taken = {f.value for f in facts.values()}
+    assert changed(facts["travel_date"], taken) == "2026-03-23"
+    assert changed(facts["departure_time"], taken) == "16:00"
+    assert changed(facts["bags"], taken) == "3"
+    assert changed(facts["confirmation_number"], taken) == "ZK6FFW"
+    assert changed(facts["first_name"], taken) not in (None, "Maria")
+    assert changed(facts["seat"], taken) is None  # free text: no value of the same kind to make
+    assert kind_of("GRP-ENGCORE", ["group", "code"]) == "code" and kind_of("Database Read", ["group", "name"]) == "text"
+
+
+def test_another_persons_value_pairs_with_the_callers_own_field() -> None:
+    facts = leaves(INFO, set(table().label_drop))
+    pairs = {other.key: [f.key for f in mine] for mine, other in person_pairs(facts)}
+    assert pairs == {"Husband's name": ["first_name", "last_name"], "colleague_employee_id": ["employee_id"]}
+    item = next(i for i in _items() if i.cls == "confirm_other_person" and "David Park" in i.turn)
+    assert item.must == ["first_name", "last_name"] and item.act == "correct"
+
+
+def test_a_field_the_caller_lacks_names_none_of_its_words() -> None:
+    held = {w for f in leaves(INFO, set(table().label_drop)) for w in f.words}
+    for i in _items():
+        if i.cls == "lacking":
+            asked = i.turn.rsplit("your ", 1)[1].rstrip("?")
+            assert not (set(asked.split()) - {"number", "address", "name"}) & held
+
+
+def test_each_act_is_read_by_the_bench() -> None:
+    assert act_problem("yes", "Yes, that's right.", False) == ""
+    assert act_problem("yes", "I don't know, sorry.", False)
+    assert act_problem("correct", "No, my last name is Park.", False) == ""
+    assert act_problem("correct", "My last name is Park.", False)  # a correction says no
+    assert act_problem("not_have", "Sorry, I don't have that.", False) == ""
+    assert act_problem("not_have", "My code is Z K three.", False)
+    assert act_problem("state", "I need to add a checked bag to my flight.", False) == ""
+    assert act_problem("state", "I want to rebook although I don't have my receipt.", False) == ""
+    assert act_problem("state", "Okay, goodbye.", True) == "hung up"
+    assert act_problem("state", "My code is Z K three F F W. 1 bag.", False) == "a bare count"
+    assert bare_count("1 bag.") and bare_count("Two.") and not bare_count("I need 1 bag.")
+
+
+def test_a_reply_is_graded_on_its_act_its_facts_and_nothing_invented() -> None:
+    facts = goal_facts(INFO)
+    ground = Grounding(INFO, "You want to change your flight.")
+    item = WeakItem(domain="airline", scenario_id="t.1", half="dev", cls="readback_changed", act="correct",
+                    turn="Just to confirm, your travel date is March 23, 2026. Is that correct?", must=["travel_date"],
+                    must_not=["colleague_employee_id"])  # fmt: skip
+    assert grade(item, "No, my travel date is March 20, 2026.", False, facts, ground)[0]
+    ok, why, _ = grade(item, "Yes, go ahead.", False, facts, ground)
+    assert not ok and "missing travel_date" in why
+    ok, why, _ = grade(item, "No, it is March 20. My colleague's ID is E M P zero seven two nine four eight.", False, facts, ground)
+    assert not ok and "said colleague_employee_id" in why
+    ok, why, _ = grade(item, "No, it is March 20, flight 4471.", False, facts, ground)
+    assert not ok and "invented" in why
+
+
+class Scripted:
+    """A caller that says its lines in order (the TextCaller interface, no model)."""
+
+    def __init__(self, lines: list[str]) -> None:
+        self.lines = lines
+        self.heard: list[str] = []
+
+    def open(self) -> Reply:
+        return Reply(text="Hi, I need to change my flight.")
+
+    def respond(self, agent_text: str) -> Reply:
+        self.heard.append(agent_text)
+        return Reply(text=self.lines[len(self.heard) - 1])
+
+
+def test_an_item_is_run_after_its_context_and_only_the_last_reply_graded() -> None:
+    sc = make_scenario(INFO)
+    item = next(i for i in _items() if i.cls == "repeated")
+    caller = Scripted(["I don't know.", f"As I said, {INFO[item.must[0]]}."])
+    row = run_item(item, sc, caller)
+    assert caller.heard == [*item.context, item.turn] and row.agrees, row.why
+
+
+def test_the_goal_caller_runs_over_every_item_and_figures_split_by_half() -> None:
+    from voxbench.bench.callers import GoalRules
+
+    rows = run_all([("airline", make_scenario(INFO))], GoalRules().make)
+    figures = per_class(rows)
+    assert list(figures)[-1] == "all" and figures["all"]["all"]["items"] == len(rows) == len(_items())
+    assert not [r for r in rows if r.why.startswith("error")]
+    other = next(r for r in rows if r.item.cls == "confirm_other_person" and "David Park" in r.item.turn)
+    assert other.agrees, (other.reply, other.why)
+
+
+def test_the_cli_prints_agreement_per_class_and_half(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    data = Path("/work/shared/eva-data")
+    if not data.is_dir():
+        pytest.skip("EVA data not on this machine")
+    from voxbench.cli.caller import run_caller_check
+
+    args = argparse.Namespace(data=str(data), domain=["itsm"], simulator="goal", limit=2, seed=0, folds=2,
+                              fold_seed=0, classifier="rules", weak_turns=True, out=str(tmp_path / "w.json"))  # fmt: skip
+    assert run_caller_check(args) == 0
+    out = capsys.readouterr().out
+    assert "readback_changed" in out and "dev" in out and "test" in out
+    report = json.loads((tmp_path / "w.json").read_text())
+    assert report["figures"]["all"]["all"]["items"] == len(report["rows"]) > 0
