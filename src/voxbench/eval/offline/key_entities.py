@@ -26,7 +26,7 @@ from voxbench.eval.tags import CUT_OFF_TAGS
 from voxbench.eval.types import MetricResult, sub
 
 NAME = "transcription_accuracy_key_entities"
-VERSION = "0.2"
+VERSION = "0.3"
 _CUT_OFF = re.compile("|".join(re.escape(t) for t in sorted(CUT_OFF_TAGS)))
 _TAG = re.compile(r"\[[^\]]*\]")
 
@@ -58,20 +58,32 @@ class Heard:
             return body in self.digits
         return self.keys[key] >= times
 
+    def holds_spelled_word(self, key: str, meant: Heard) -> bool:
+        """Letters spelled out ("L E W I S") that the STT wrote as the word they spell ("LEWIS"),
+        when the caller did not also say that word (else the word is no evidence of the spelling)."""
+        kind, body = key.split(":", 1)
+        return kind == "c" and body.isalpha() and "w:" + body in self.spans and "w:" + body not in meant.spans
+
 
 _DW = {"zero": "0", "oh": "0", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6",
        "seven": "7", "eight": "8", "nine": "9"}  # fmt: skip
 
 
 def judge_turn(
-    ents: list[Entity], heard: Heard, neighbours: list[tuple[Heard, Heard]]
+    ents: list[Entity], heard: Heard, neighbours: list[tuple[Heard, Heard]], meant: Heard | None = None
 ) -> list[dict[str, Any]]:
     """`neighbours`: (what the STT heard, what the caller meant) of the adjacent turns; a value
-    heard next door counts only when that turn did not mean to say it itself."""
+    heard next door counts only when that turn did not mean to say it itself. `meant`: what
+    this turn meant to say (for spellings written as the word they spell)."""
     out = []
     for e in ents:
         times = e.mentions if e.type in ("code", "flight_number", "phone") else 1
-        missing = sorted(k for k in e.keys if not heard.holds(k, times))
+        missing = sorted(
+            k
+            for k in e.keys
+            if not heard.holds(k, times)
+            and not (times == 1 and meant is not None and heard.holds_spelled_word(k, meant))
+        )
         drift = (
             bool(missing)
             and times == 1
@@ -113,7 +125,7 @@ def key_entities_offline(ctx: ConversationContext) -> MetricResult:
         unspoken = _maybe_unspoken(text)
         ents = extract(_TAG.sub(lambda m: " " * len(m.group(0)), text))
         neighbours = [(heard[n], meant[n]) for n in (t - 1, t + 1) if n in heard]
-        judged = judge_turn(ents, heard[t], neighbours)
+        judged = judge_turn(ents, heard[t], neighbours, meant[t])
         for e, j in zip(ents, judged, strict=True):
             if any(a <= e.start < b for a, b in unspoken):
                 j["skipped"] = True
