@@ -189,3 +189,21 @@ def test_dates_and_times_read_in_their_spoken_forms() -> None:
     assert _turn_ok("I land at midnight.", "I land at 12 AM.")
     assert not _turn_ok("I land at midnight.", "I land at 12 PM.")
     assert _turn_ok("The code is double seven X Y Z.", "The code is 77XYZ.")
+
+
+def test_a_clock_time_heard_without_its_am_pm_is_heard() -> None:
+    """EVA's people count "5:00 PM" heard "5" and "three o'clock" heard "3:00" as heard; a
+    different hour, or the other half of the day said, is not."""
+    assert _turn_ok("Arriving by 4 PM if possible.", "Arriving by four o'clock if possible.")
+    assert _turn_ok("the 3 o'clock flight", "the 3:00 flight")
+    assert _turn_ok("I leave at seven thirty PM.", "I leave at 7:30.")
+    assert not _turn_ok("I leave at seven thirty PM.", "I leave at 7:30 AM.")
+    assert not _turn_ok("the 3 o'clock flight", "the 2 o'clock flight")
+
+
+def test_digits_said_one_by_one_keep_their_leading_zero() -> None:
+    meant = "The card ends in zero one two three."
+    assert _turn_ok(meant, "The card ends in 0123.")
+    assert _turn_ok(meant, "The card ends in 0 1 2 3.")
+    assert not _turn_ok(meant, "The card ends in 1 2 3.")
+    assert not _turn_ok(meant, "The card ends in 0132.")

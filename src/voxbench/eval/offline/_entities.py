@@ -146,11 +146,14 @@ def _keys(kind: str, text: str) -> set[str]:
     if kind == "airport_code":
         return {"w:" + text.lower()}
     keys = {v.key for v in spoken_values(text)}
-    if kind == "phone":
+    if kind == "phone" or (kind == "code" and _DIGITS_ONLY.match(text)):
+        # digits said one by one ("zero one two three"): compared as a digit string, so a
+        # leading zero counts and the STT's spacing ("0 1 2 3", "0123") does not
         return {"p:" + "".join(re.findall(r"\d", _digits(text)))}
     return keys or {"w:" + re.sub(r"[^a-z0-9]", "", text.lower())}
 
 
+_DIGITS_ONLY = re.compile(r"^(?:(?:zero|oh|one|two|three|four|five|six|seven|eight|nine|\d)[\s,\-]*)+$", re.I)
 _DW = {"zero": "0", "oh": "0", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6",
        "seven": "7", "eight": "8", "nine": "9"}  # fmt: skip
 
@@ -225,7 +228,7 @@ def _with_canonical(kind: str, val: str, keys: set[str]) -> str:
     ("X T R F three Q (XTRF3Q)", "one hundred forty five dollars ($145)")."""
     canon = ""
     if kind in ("code", "code_phonetic", "seat"):
-        codes = sorted(k[2:] for k in keys if k[:2] in ("c:", "n:"))
+        codes = sorted(k[2:] for k in keys if k[:2] in ("c:", "n:", "p:"))
         canon = max(codes, key=len).upper() if codes else ""
     elif kind == "flight_number":
         nums = [k[2:] for k in keys if k.startswith(("n:", "c:"))]

@@ -65,6 +65,24 @@ class Heard:
         return kind == "c" and body.isalpha() and "w:" + body in self.spans and "w:" + body not in meant.spans
 
 
+def clock_forms(key: str) -> set[str]:
+    """The keys one clock reading may be heard as. EVA's people count a time heard without its
+    am/pm as heard ("5:00 PM" heard "5", "five P M" heard "5:00", "3 o'clock" heard "3:00"), so
+    a time entity's `t:` key (or the bare `n:` of "three o'clock") also matches those forms."""
+    kind, body = key.split(":", 1)
+    if kind == "t":
+        h, m = int(body[:2]), int(body[2:])
+        h12 = h % 12 or 12
+        return {key, f"n:{h12}{m:02d}"} | ({f"n:{h12}"} if m == 0 else set())
+    if kind == "n" and body.isdigit():
+        h, m = (int(body), 0) if int(body) <= 12 else divmod(int(body), 100)
+        if 1 <= h <= 12 and m < 60:
+            return {key, f"n:{h}{m:02d}", f"t:{h % 12:02d}{m:02d}", f"t:{h % 12 + 12:02d}{m:02d}"} | (
+                {f"n:{h}"} if m == 0 else set()
+            )
+    return {key}
+
+
 _DW = {"zero": "0", "oh": "0", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6",
        "seven": "7", "eight": "8", "nine": "9"}  # fmt: skip
 
@@ -78,10 +96,11 @@ def judge_turn(
     out = []
     for e in ents:
         times = e.mentions if e.type in ("code", "flight_number", "phone") else 1
+        forms = clock_forms if e.type == "time" else (lambda k: {k})
         missing = sorted(
             k
             for k in e.keys
-            if not heard.holds(k, times)
+            if not any(heard.holds(f, times) for f in forms(k))
             and not (times == 1 and meant is not None and heard.holds_spelled_word(k, meant))
         )
         drift = (
