@@ -5,7 +5,9 @@ For each caller turn, key entities are extracted from what the caller's TTS was 
 (`voxbench.eval.normalize` + `_values`: "one hundred twenty dollars" = "$120", "Z K three F F
 W" = "ZK3FFW", "eight fifty five a m" = "8:55 a.m."). An entity is correct when every key it
 carries is in the transcript as often as it was said (a code said twice and heard once is
-wrong); EVA's adjacent-turn drift rule lets a value found in a neighbouring turn count.
+wrong; a clock time heard without its am/pm counts, as EVA's people count it, and so do
+letters the STT wrote as the word they spell); EVA's adjacent-turn drift rule lets a value
+found in a neighbouring turn count.
 Entities before a cut-off tag ("[likely cut off by assistant]"...: maybe never spoken, EVA's
 tag semantics) are reported but skipped. Turn score = correct / judged;
 turns without entities are -1 and excluded; the metric is the mean, as with the LLM judge.
