@@ -37,6 +37,9 @@ SEEN_TEST_HALF = {
         "entity-rules 0.1": "rules written reading all visible labels",
         "entity-rules 0.2": "0.1's rules (written reading all visible labels) plus two clock-time readings "
         "(digit by digit, 'o clock'/'ock') developed on the dev half",
+        "entity-rules 0.3": "0.2's rules (0.1's written reading all visible labels) plus readings of spoken forms (NATO-word codes, a seat-like tail of a "
+        "spelled code, codes an STT broke with a hyphen, spellings written as the word, 'the twenty fifth of', "
+        "'double', midnight, a clock time heard without its am/pm, digits said one by one) developed on the dev half and on stated forms, no label read",
     },
     "conciseness": {"listening-load-logit 2": "features chosen by 5-fold CV over all visible labels "
                     "(constants fitted on the dev half)"},

@@ -73,6 +73,9 @@ _SPELLED = re.compile(rf"\b(?:[A-Z]|{NUMBER_WORDS}|\d+)(?:\s+(?:[A-Z]|{NUMBER_WO
 _CAPS_PREFIX = re.compile(
     rf"\b(?!AM\b|PM\b|OK\b|ID\b|US\b)([A-Z]{{2,3}})\s*(?=\d|(?:{NUMBER_WORDS})\b)", re.I
 )
+_HYPHENED_CODE = re.compile(r"\b(?=[A-Z0-9-]*\d)(?=[A-Z0-9-]*[A-Z])[A-Z0-9]{2,4}(?:-[A-Z0-9]{2,4})+\b")
+"""A written code an STT broke with a hyphen ("MGH-04B", "ZK3-FFW"): capitals and digits in
+groups of two to four, one of each at least; read as the one code it is."""
 _WRITTEN_CODE = re.compile(r"\b(?=[A-Za-z]*\d)(?=\d*[A-Za-z])[A-Za-z0-9]{2,}\b")
 _NOT_WRITTEN_CODE = re.compile(r"^\d+(st|nd|rd|th|am|pm|s)$|^[a-z]+\d*$", re.I)
 
@@ -113,6 +116,7 @@ def _clauses(text: str) -> tuple[str, ...]:
     t = re.sub(r"\b([ap])\.\s?m\.?(?=\W|$)", r"\1m", t, flags=re.I)
     t = re.sub(r"\b(\d{1,2}):(\d\d)\b", r"\1\2", t)  # 2:00 -> 200 (the normaliser would drop "00")
     t = re.sub(r"(?<=\w)\s+(?:dash|hyphen)\s+(?=\w)", " ", t, flags=re.I)
+    t = _HYPHENED_CODE.sub(lambda m: m.group(0).replace("-", ""), t)
     t = re.sub(
         rf"\b(\d+|{NUMBER_WORDS})\s+([AP])\s?M\b\.?",
         lambda m: f"{m.group(1)} {m.group(2).lower()}m",
@@ -182,7 +186,7 @@ def _scan_clause(toks: Sequence[str]) -> Iterator[Value]:
     i = 0
     while i < len(toks):
         t = toks[i]
-        # times: H [MM] am|pm, or "noon"
+        # times: H [MM] am|pm, "noon" or "midnight"
         if t.isdigit() and len(t) <= 4:
             j = i + 1
             h, m = (int(t), 0) if len(t) <= 2 else (int(t[:-2]), int(t[-2:]))
@@ -194,15 +198,19 @@ def _scan_clause(toks: Sequence[str]) -> Iterator[Value]:
                     yield Value(k, " ".join(toks[i : j + 1]))
                 i = j + 1
                 continue
-        if t == "noon":
-            yield Value("t:1200", t)
+        if t in ("noon", "midnight"):
+            yield Value("t:1200" if t == "noon" else "t:0000", t)
         # dates: month + day(ordinal) or day + of + month
         # ("november" is also NATO's N: "november 5 foxtrot zulu" is a spelled code, not a date)
         in_code = t in NATO and i + 2 < len(toks) and toks[i + 2] in NATO
         if t in MONTHS and i + 1 < len(toks) and not in_code:
             d = ORDINAL.match(toks[i + 1]) or (re.match(r"^(\d{1,2})$", toks[i + 1]))
             # a compound ordinal the normaliser read in halves ("twenty ninth" -> "20 ninth")
-            unit = ORDINALS.get(toks[i + 2], 10) if d and i + 2 < len(toks) and toks[i + 1] in ("20", "30") else 10
+            unit = (
+                ORDINALS.get(toks[i + 2], 10)
+                if d and i + 2 < len(toks) and toks[i + 1] in ("20", "30")
+                else 10
+            )
             if d and unit < 10 and int(d.group(1)) + unit <= 31:
                 yield Value(f"d:{MONTHS[t]:02d}{int(d.group(1)) + unit:02d}", " ".join(toks[i : i + 3]))
                 i += 3

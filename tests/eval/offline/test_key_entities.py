@@ -137,3 +137,73 @@ def test_a_time_heard_digit_by_digit_is_correct() -> None:
     ctx.transcribed_user_turns = {0: "Yes, move me to the 5-2-0 p.m. flight to Seattle."}
     res = key_entities_offline(ctx)
     assert res.score == 1.0
+
+
+def _turn_ok(meant: str, heard: str) -> bool:
+    res = key_entities_offline(_ctx([(meant, heard)]))
+    return res.score == 1.0
+
+
+def test_a_code_spelled_in_nato_words_is_one_code() -> None:
+    """ "Kilo seven Papa three Quebec Foxtrot" is a code, not a seat "three Quebec" inside it."""
+    got = _values("My code is Kilo seven Papa three Quebec Foxtrot, last name Patel.")
+    assert ("code", "Kilo seven Papa three Quebec Foxtrot (K7P3QF)") in got
+    assert not any(k == "seat" for k, _ in got)
+    meant = "My code is Kilo seven Papa three Quebec Foxtrot."
+    assert _turn_ok(meant, "My code is K7P3QF.")
+    assert _turn_ok(meant, "My code is kilo 7 papa 3 Quebec foxtrot.")
+    assert not _turn_ok(meant, "My code is K7P3QS.")
+    assert not any(k == "code" for k, _ in _values("I flew Delta to Victoria."))  # two words: not a code
+
+
+def test_a_seat_like_tail_of_a_spelled_code_is_the_code() -> None:
+    got = _values("My member ID is M G H zero four B.")
+    assert [k for k, _ in got] == ["code"]
+    assert _turn_ok("My member ID is M G H zero four B.", "My member ID is MGH04B.")
+    assert _turn_ok("My member ID is M G H zero four B.", "My member ID is MGH-04B.")
+    assert not _turn_ok("My member ID is M G H zero four B.", "My member ID is MGH-04D.")
+    assert ("seat", "twenty one A (21A)") in _values("Seat twenty one A, please.")
+
+
+def test_a_written_code_broken_by_a_hyphen_is_one_code() -> None:
+    from voxbench.eval.offline._values import spoken_values
+
+    assert [v.key for v in spoken_values("it is ZK3-FFW")] == ["c:zk3ffw"]
+    assert [v.key for v in spoken_values("A-S-Q-N-J-N")] == ["c:asqnjn"]
+
+
+def test_spelled_letters_heard_as_the_word_they_spell() -> None:
+    """The STT may write a spelling as the word ("L E W I S" -> "LEWIS"); that word is no
+    evidence when the caller also said it ("Lewis, L E W I S" heard "Lewis, L-E-W-I-F")."""
+    assert _turn_ok("The last name is spelled L E W I S.", "The last name is spelled LEWIS.")
+    assert not _turn_ok("The last name is spelled L E W I S.", "The last name is spelled LOUIS.")
+    assert not _turn_ok("My last name is Lewis, L E W I S.", "My last name is Lewis, L-E-W-I-F.")
+
+
+def test_dates_and_times_read_in_their_spoken_forms() -> None:
+    assert ("date", "twenty fifth of March") in [(k, v.removeprefix("the ")) for k, v in _values(
+        "I fly on the twenty fifth of March."
+    )]  # fmt: skip
+    assert _turn_ok("I fly on the twenty fifth of March.", "I fly on the 25th of March.")
+    assert not _turn_ok("I fly on the twenty fifth of March.", "I fly on the 5th of March.")
+    assert _turn_ok("I land at midnight.", "I land at 12 AM.")
+    assert not _turn_ok("I land at midnight.", "I land at 12 PM.")
+    assert _turn_ok("The code is double seven X Y Z.", "The code is 77XYZ.")
+
+
+def test_a_clock_time_heard_without_its_am_pm_is_heard() -> None:
+    """EVA's people count "5:00 PM" heard "5" and "three o'clock" heard "3:00" as heard; a
+    different hour, or the other half of the day said, is not."""
+    assert _turn_ok("Arriving by 4 PM if possible.", "Arriving by four o'clock if possible.")
+    assert _turn_ok("the 3 o'clock flight", "the 3:00 flight")
+    assert _turn_ok("I leave at seven thirty PM.", "I leave at 7:30.")
+    assert not _turn_ok("I leave at seven thirty PM.", "I leave at 7:30 AM.")
+    assert not _turn_ok("the 3 o'clock flight", "the 2 o'clock flight")
+
+
+def test_digits_said_one_by_one_keep_their_leading_zero() -> None:
+    meant = "The card ends in zero one two three."
+    assert _turn_ok(meant, "The card ends in 0123.")
+    assert _turn_ok(meant, "The card ends in 0 1 2 3.")
+    assert not _turn_ok(meant, "The card ends in 1 2 3.")
+    assert not _turn_ok(meant, "The card ends in 0132.")

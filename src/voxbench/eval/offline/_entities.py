@@ -28,12 +28,20 @@ _MONTH = r"(?:January|February|March|April|May|June|July|August|September|Octobe
 _DAY = rf"(?:(?:twenty|thirty)[\s-]+{_ORDW}|{_ORDW}|{_NUMSEQ})"
 _AMPM = r"(?:a\.?\s?m\.?|p\.?\s?m\.?)(?![a-z])"
 _ZONE = r"(?:\s+(?:EST|EDT|PST|PDT|CST|CDT|MST|MDT|ET|PT|CT|Eastern|Pacific|Central|Mountain))?"
-_SPELL_TOK = r"(?:[A-Z]|(?i:zero|oh|one|two|three|four|five|six|seven|eight|nine)|\d+)"
+_SPELL_TOK = (
+    r"(?:(?i:double\s+|triple\s+)?(?:[A-Z]|(?i:zero|oh|one|two|three|four|five|six|seven|eight|nine)|\d+))"
+)
 _NATO_WORD = (
     r"(?:Alpha|Alfa|Bravo|Charlie|Delta|Echo|Foxtrot|Golf|Hotel|India|Juliet|Juliett|Kilo|Lima|Mike|November|"
     r"Oscar|Papa|Quebec|Romeo|Sierra|Tango|Uniform|Victor|Whiskey|X-?ray|Yankee|Zulu)"
 )
 _D1 = r"(?i:zero|oh|one|two|three|four|five|six|seven|eight|nine)"
+# a code spelled in NATO words ("Kilo seven Papa three Quebec Foxtrot"): two NATO words at least,
+# three tokens at least, so its digits and letters are not read as a seat ("three Quebec")
+_NATO_CODE = (
+    rf"\b(?i:{_NATO_WORD})(?:[\s,\-]+(?:(?i:{_NATO_WORD})|{_SPELL_TOK})\b)*"
+    rf"[\s,\-]+(?i:{_NATO_WORD})\b(?:[\s,\-]+(?:(?i:{_NATO_WORD})|{_SPELL_TOK})\b)*"
+)
 _PH1 = rf"(?:[A-Z0-9]|{_D1})\s+as\s+in\s+\w+"
 _PHONETIC = rf"\b{_PH1}(?:(?:\s*,\s*(?:and\s+)?|\s+)(?:{_PH1}|{_D1}|\d))+"
 
@@ -50,10 +58,17 @@ PATTERNS: list[tuple[str, re.Pattern[str]]] = [
         "phone",
         re.compile(r"\b(?:(?:zero|oh|one|two|three|four|five|six|seven|eight|nine|\d)[\s,.\-…]*){7,}", re.I),
     ),
-    ("date", re.compile(rf"\b{_MONTH}\s+(?:the\s+)?{_DAY}\b|\b(?:the\s+)?{_ORDW}\s+of\s+{_MONTH}", re.I)),
+    (
+        "date",
+        re.compile(
+            rf"\b{_MONTH}\s+(?:the\s+)?{_DAY}\b|\b(?:the\s+)?(?:(?:twenty|thirty)[\s-]+)?{_ORDW}\s+of\s+{_MONTH}",
+            re.I,
+        ),
+    ),
     ("time", re.compile(rf"\b{_NUMSEQ}\s*(?:{_AMPM}|o['’]clock){_ZONE}|\b(?:noon|midnight)\b", re.I)),
     ("amount", re.compile(rf"\$\s?\d[\d,]*(?:\.\d+)?|\b{_NUMSEQ}\s+(?:dollars?|bucks)\b", re.I)),
     ("code_phonetic", re.compile(_PHONETIC)),
+    ("code", re.compile(_NATO_CODE)),
     (
         "seat",
         re.compile(
@@ -131,11 +146,14 @@ def _keys(kind: str, text: str) -> set[str]:
     if kind == "airport_code":
         return {"w:" + text.lower()}
     keys = {v.key for v in spoken_values(text)}
-    if kind == "phone":
+    if kind == "phone" or (kind == "code" and _DIGITS_ONLY.match(text)):
+        # digits said one by one ("zero one two three"): compared as a digit string, so a
+        # leading zero counts and the STT's spacing ("0 1 2 3", "0123") does not
         return {"p:" + "".join(re.findall(r"\d", _digits(text)))}
     return keys or {"w:" + re.sub(r"[^a-z0-9]", "", text.lower())}
 
 
+_DIGITS_ONLY = re.compile(r"^(?:(?:zero|oh|one|two|three|four|five|six|seven|eight|nine|\d)[\s,\-]*)+$", re.I)
 _DW = {"zero": "0", "oh": "0", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6",
        "seven": "7", "eight": "8", "nine": "9"}  # fmt: skip
 
@@ -193,6 +211,7 @@ def extract(text: str) -> list[Entity]:
                 val = name
             elif (
                 (kind == "airport_code" and val in _NOT_CODES)
+                or (kind == "seat" and _inside_spelling(text, s))
                 or (kind == "code" and not _code_ok(val))
                 or (kind == "flight_number" and not _flight_ok(val))
                 or (kind == "number" and not _number_ok(val))
@@ -209,7 +228,7 @@ def _with_canonical(kind: str, val: str, keys: set[str]) -> str:
     ("X T R F three Q (XTRF3Q)", "one hundred forty five dollars ($145)")."""
     canon = ""
     if kind in ("code", "code_phonetic", "seat"):
-        codes = sorted(k[2:] for k in keys if k[:2] in ("c:", "n:"))
+        codes = sorted(k[2:] for k in keys if k[:2] in ("c:", "n:", "p:"))
         canon = max(codes, key=len).upper() if codes else ""
     elif kind == "flight_number":
         nums = [k[2:] for k in keys if k.startswith(("n:", "c:"))]
@@ -229,6 +248,20 @@ def _with_canonical(kind: str, val: str, keys: set[str]) -> str:
     if kind in ("time", "amount") and re.search(r"\d", val):
         return val  # already written with digits
     return f"{val} ({canon})" if canon and re.sub(r"[^a-z0-9]", "", canon.lower()) != plain else val
+
+
+_SPELLED_WORD = re.compile(rf"^(?:[A-Z]|{_D1}|\d+|(?i:{_NATO_WORD}))$")
+
+
+def _inside_spelling(text: str, start: int) -> bool:
+    """A seat-like "four B" that ends a spelled run ("M G H zero four B") is the code's tail:
+    the words before it, back to the first that is not spelled, include a letter."""
+    for w in reversed(re.split(r"[\s,\-]+", text[:start].strip())[-4:]):
+        if not _SPELLED_WORD.match(w):
+            return False
+        if not re.match(rf"^(?:{_D1}|\d+)$", w):
+            return True
+    return False
 
 
 def _code_ok(val: str) -> bool:

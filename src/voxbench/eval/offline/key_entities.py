@@ -5,7 +5,9 @@ For each caller turn, key entities are extracted from what the caller's TTS was 
 (`voxbench.eval.normalize` + `_values`: "one hundred twenty dollars" = "$120", "Z K three F F
 W" = "ZK3FFW", "eight fifty five a m" = "8:55 a.m."). An entity is correct when every key it
 carries is in the transcript as often as it was said (a code said twice and heard once is
-wrong); EVA's adjacent-turn drift rule lets a value found in a neighbouring turn count.
+wrong; a clock time heard without its am/pm counts, as EVA's people count it, and so do
+letters the STT wrote as the word they spell); EVA's adjacent-turn drift rule lets a value
+found in a neighbouring turn count.
 Entities before a cut-off tag ("[likely cut off by assistant]"...: maybe never spoken, EVA's
 tag semantics) are reported but skipped. Turn score = correct / judged;
 turns without entities are -1 and excluded; the metric is the mean, as with the LLM judge.
@@ -26,7 +28,7 @@ from voxbench.eval.tags import CUT_OFF_TAGS
 from voxbench.eval.types import MetricResult, sub
 
 NAME = "transcription_accuracy_key_entities"
-VERSION = "0.2"
+VERSION = "0.3"
 _CUT_OFF = re.compile("|".join(re.escape(t) for t in sorted(CUT_OFF_TAGS)))
 _TAG = re.compile(r"\[[^\]]*\]")
 
@@ -58,20 +60,51 @@ class Heard:
             return body in self.digits
         return self.keys[key] >= times
 
+    def holds_spelled_word(self, key: str, meant: Heard) -> bool:
+        """Letters spelled out ("L E W I S") that the STT wrote as the word they spell ("LEWIS"),
+        when the caller did not also say that word (else the word is no evidence of the spelling)."""
+        kind, body = key.split(":", 1)
+        return kind == "c" and body.isalpha() and "w:" + body in self.spans and "w:" + body not in meant.spans
+
+
+def clock_forms(key: str) -> set[str]:
+    """The keys one clock reading may be heard as. EVA's people count a time heard without its
+    am/pm as heard ("5:00 PM" heard "5", "five P M" heard "5:00", "3 o'clock" heard "3:00"), so
+    a time entity's `t:` key (or the bare `n:` of "three o'clock") also matches those forms."""
+    kind, body = key.split(":", 1)
+    if kind == "t":
+        h, m = int(body[:2]), int(body[2:])
+        h12 = h % 12 or 12
+        return {key, f"n:{h12}{m:02d}"} | ({f"n:{h12}"} if m == 0 else set())
+    if kind == "n" and body.isdigit():
+        h, m = (int(body), 0) if int(body) <= 12 else divmod(int(body), 100)
+        if 1 <= h <= 12 and m < 60:
+            return {key, f"n:{h}{m:02d}", f"t:{h % 12:02d}{m:02d}", f"t:{h % 12 + 12:02d}{m:02d}"} | (
+                {f"n:{h}"} if m == 0 else set()
+            )
+    return {key}
+
 
 _DW = {"zero": "0", "oh": "0", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6",
        "seven": "7", "eight": "8", "nine": "9"}  # fmt: skip
 
 
 def judge_turn(
-    ents: list[Entity], heard: Heard, neighbours: list[tuple[Heard, Heard]]
+    ents: list[Entity], heard: Heard, neighbours: list[tuple[Heard, Heard]], meant: Heard | None = None
 ) -> list[dict[str, Any]]:
     """`neighbours`: (what the STT heard, what the caller meant) of the adjacent turns; a value
-    heard next door counts only when that turn did not mean to say it itself."""
+    heard next door counts only when that turn did not mean to say it itself. `meant`: what
+    this turn meant to say (for spellings written as the word they spell)."""
     out = []
     for e in ents:
         times = e.mentions if e.type in ("code", "flight_number", "phone") else 1
-        missing = sorted(k for k in e.keys if not heard.holds(k, times))
+        forms = clock_forms if e.type == "time" else (lambda k: {k})
+        missing = sorted(
+            k
+            for k in e.keys
+            if not any(heard.holds(f, times) for f in forms(k))
+            and not (times == 1 and meant is not None and heard.holds_spelled_word(k, meant))
+        )
         drift = (
             bool(missing)
             and times == 1
@@ -113,7 +146,7 @@ def key_entities_offline(ctx: ConversationContext) -> MetricResult:
         unspoken = _maybe_unspoken(text)
         ents = extract(_TAG.sub(lambda m: " " * len(m.group(0)), text))
         neighbours = [(heard[n], meant[n]) for n in (t - 1, t + 1) if n in heard]
-        judged = judge_turn(ents, heard[t], neighbours)
+        judged = judge_turn(ents, heard[t], neighbours, meant[t])
         for e, j in zip(ents, judged, strict=True):
             if any(a <= e.start < b for a, b in unspoken):
                 j["skipped"] = True
