@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 
 from pipecat.frames.frames import (
+    BotStartedSpeakingFrame,
     BotStoppedSpeakingFrame,
     ErrorFrame,
     InterruptionFrame,
@@ -147,3 +148,23 @@ def test_a_line_the_tts_never_says_stops_masking_the_agents_turns() -> None:
     # 11 s after it (SILENT_TTS_S) as a reply
     assert [f.text for f in down if isinstance(f, TTSSpeakFrame)] == ["Hi.", "QX7T4M."]
     assert driver.stats["overlapped_asks"] == 1
+
+
+def _said_late(after_s: float) -> list[str]:
+    """The caller's reply to a turn reaches the speaker 40 s late, takes 2 s to say, and the
+    agent then stays quiet ``after_s``: the lines the caller sends."""
+    policy = TracePolicy(["Hi.", "QX7T4M.", "Bye."])
+    timing = TraceTiming(policy, TraceSimConfig(), hold_wait_s=6.0)
+    driver = PolicyDriver(policy, lambda act: None, no_greeting_s=60.0, timing=timing, silence_check_s=25.0)
+    frames = [AgentTurnFrame(speech_s=3.0), SleepFrame(sleep=40.0), BotStartedSpeakingFrame(),
+              SleepFrame(sleep=2.0), BotStoppedSpeakingFrame(), SleepFrame(sleep=after_s)]  # fmt: skip
+    down, _ = run_virtual(run_test(driver, frames_to_send=frames))  # type: ignore[arg-type]
+    return [f.text for f in down if isinstance(f, TTSSpeakFrame)]
+
+
+def test_the_silence_check_waits_for_the_callers_own_line_to_be_said() -> None:
+    """Under load the caller's line can reach the speaker long after it was decided; the agent,
+    waiting for it, is silent, and that silence is the caller's own: no check-in until its line
+    has been said and the agent then stayed quiet."""
+    assert _said_late(20.0) == ["Hi."]
+    assert _said_late(26.0)[:2] == ["Hi.", "QX7T4M."]

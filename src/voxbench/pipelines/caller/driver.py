@@ -105,6 +105,12 @@ SILENT_TTS_S = 10.0
 """A line whose audio has not started this long after it was sent is taken as never said (the
 TTS produced nothing), so the agent's turns count as replies again."""
 
+QUEUED_LINE_MAX_S = 90.0
+"""How long the silence check waits for the caller's own line to be said: under CPU load a long
+line's audio can start tens of seconds after it went to the TTS, and the agent, waiting for
+it, is silent; checking in then ("Are you still there?") answers a silence the caller made.
+A line still unsaid after this long is taken as never said and the check goes ahead."""
+
 STAT_KEYS = ("acts", "waits", "agent_turns_heard", "replies_deferred", "decide_ms_max", "overlapped_asks")
 
 
@@ -207,9 +213,19 @@ class PolicyDriver(SpeaksReplies):
         assert self.silence_check_s is not None
         await asyncio.sleep(self.silence_check_s)
         self._silence_timer = None
+        if self._own_line_pending():
+            await self._start_silence_timer()  # it restarts again when the line has been said
+            return
         act = None if self.policy.ended or self._deciding is not None else self.timing.on_silence()
         if act is not None:
             await self._act(act)
+
+    def _own_line_pending(self) -> bool:
+        """The caller's last line is still queued at its TTS (sent, no audio yet) or being said,
+        and not for so long that the TTS must have dropped it."""
+        if self._line_in_flight is None:
+            return False
+        return self._line_sent is None or self.now() - self._line_sent < QUEUED_LINE_MAX_S
 
     def _waiting(self) -> bool:
         """Nothing pending: the agent is quiet and no turn of it awaits an answer (it spoke
