@@ -19,8 +19,8 @@ structure, never on an item:
 
 Each tool call keeps the response the reference recorded (re-executing it would mint new ids
 that the reference's lines do not say). The labels are by construction, not a person's or a
-frontier judge's rating. The clean references were read while writing claims-rules 0.3 and
-0.4 (false alarms); the injected kinds were first run on claims-rules 0.3 as it was, then used
+frontier judge's rating. The clean references were read while writing claims-rules 0.3,
+0.4 and 0.5 (false alarms; 0.5's reading fixes were sorted on them); the injected kinds were first run on claims-rules 0.3 as it was, then used
 (seed 0) to develop 0.4; seed 1 draws other arguments and amounts to change. Prints accuracy, Cohen's kappa, quadratic kappa and the confusion per domain and overall,
 the detection rate per kind and whether the expected dimension was flagged, per dimension the
 flagged yes/no agreement (clean conversations and the kinds labelled with that dimension alone),

@@ -32,6 +32,10 @@ SEEN_TEST_HALF = {
         "dev half and EVA's unlabelled reference conversations",
         "claims-rules 0.4": "0.3's rules plus changes kept only where the dev half and the injected-fault "
         "set (benchmarks/offline_faith_independent.py) did not disagree; the test half was read once, after",
+        "claims-rules 0.5": "0.4's rules plus value readings (the pronoun I, o'clock before A M, a digit group's "
+        "leading zero inside a code, a number read back in chunks, ', dash,', O and zero in a read-back, format "
+        "examples, the agent's own searched times) developed on EVA's unlabelled reference conversations, "
+        "checked on the dev half and the injected-fault set; the test half was read once, after",
     },
     "transcription_accuracy_key_entities": {
         "entity-rules 0.1": "rules written reading all visible labels",

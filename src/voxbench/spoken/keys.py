@@ -80,6 +80,21 @@ _WRITTEN_CODE = re.compile(r"\b(?=[A-Za-z]*\d)(?=\d*[A-Za-z])[A-Za-z0-9]{2,}\b")
 _NOT_WRITTEN_CODE = re.compile(r"^\d+(st|nd|rd|th|am|pm|s)$|^[a-z]+\d*$", re.I)
 
 
+_PRONOUN_I = re.compile(rf"\bI(?=['’][a-z]|\s+(?!(?:{NUMBER_WORDS}|{'|'.join(NATO)})\b)[a-z]{{2,}})")
+"""The pronoun ("F L three, I found a desk", "your I-nine, I also need", "I'm"): "I" before a
+lower-case word that is no number or NATO word, or in a contraction; written lower-case so
+the spelled-letter rules below do not take it as the letter closing a code before it."""
+_LEADING_ZERO_GROUP = re.compile(r"(?<![\d.:,])\b0\d+\b(?![.:,]\d)")
+"""A written digit group with a leading zero ("S H F 2026 0720 2300") is part of a code; the
+normaliser would read it as a number and drop the zero inside the joined code, so its digits
+are read one by one (a code's own leading zeros are dropped on both sides by canon_code)."""
+_CHUNKED_DIGITS = re.compile(
+    rf"\b((?:{_D1}\s+){{2,}}{_D1})\s*,?\s+then\s+(?=(?:{_D1}\s+){{2,}}{_D1}\b)", re.I
+)
+"""One number read back in chunks ("three three four two three, then three one four four
+four"): the chunks are one digit run."""
+
+
 def _spell_written(m: re.Match[str]) -> str:
     """A written code ("ZK3FFW", "21A") as NATO words and digit groups, so the normaliser
     cannot split or merge it ("zk 3 ffw")."""
@@ -113,9 +128,13 @@ def _clauses(text: str) -> tuple[str, ...]:
     `a.m.` -> am, "Y as in Yankee" -> Y, commas between spelled characters dropped, and an
     airline-style prefix split into letters ("SK nine hundred" -> "S K nine hundred")."""
     t = re.sub(r"(?<=\d),(?=\d{3}\b)", "", text)  # 1,500,000 -> 1500000
+    t = _PRONOUN_I.sub("i", t)
+    t = _LEADING_ZERO_GROUP.sub(lambda m: " ".join(m.group(0)), t)
+    t = re.sub(r"\s*\bo['’]?\s?clock\b", "", t, flags=re.I)  # "ten o’clock A M" -> "ten A M"
+    t = _CHUNKED_DIGITS.sub(r"\1 ", t)
     t = re.sub(r"\b([ap])\.\s?m\.?(?=\W|$)", r"\1m", t, flags=re.I)
     t = re.sub(r"\b(\d{1,2}):(\d\d)\b", r"\1\2", t)  # 2:00 -> 200 (the normaliser would drop "00")
-    t = re.sub(r"(?<=\w)\s+(?:dash|hyphen)\s+(?=\w)", " ", t, flags=re.I)
+    t = re.sub(r"(?<=\w),?\s+(?:dash|hyphen),?\s+(?=\w)", " ", t, flags=re.I)
     t = _HYPHENED_CODE.sub(lambda m: m.group(0).replace("-", ""), t)
     t = re.sub(
         rf"\b(\d+|{NUMBER_WORDS})\s+([AP])\s?M\b\.?",

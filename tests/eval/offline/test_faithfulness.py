@@ -251,7 +251,10 @@ def test_done_in_the_passive_or_simple_past_needs_a_write_too() -> None:
         assert res.score == 1.0 and "action reported done that no write made" in _rules(res), text
     plan = A("Your flight is scheduled to depart at two forty-five PM.")
     assert faithfulness_offline(context([*lookup(), plan])).score == 3.0
-    status = {"status": "success", "reservation": {**RESERVATION["reservation"], "flight_status": "cancelled"}}
+    status = {
+        "status": "success",
+        "reservation": {**RESERVATION["reservation"], "flight_status": "cancelled"},
+    }
     told = [*lookup()[:2], call("get_reservation", confirmation_number="ZK3FFW"), result("get_reservation", status),
             A("I'm sorry: your flight has been cancelled by the airline.")]  # fmt: skip
     assert not any("action reported" in r for r in _rules(faithfulness_offline(context(told))))
@@ -265,3 +268,38 @@ def test_a_clock_time_no_source_gives_is_major() -> None:
     assert res.score == 1.0 and "clock time no tool result or caller statement gives" in _rules(res)
     right = A("Your flight S K four one two departs at two forty-five PM.")
     assert faithfulness_offline(context([*lookup(), right])).score == 3.0
+
+
+def test_a_format_sentence_and_an_o_read_as_zero_claim_no_new_code() -> None:
+    """A code in a sentence describing a format ("in this format ..., like M G H dash zero four
+    B") claims nothing; a read-back that says zero for the caller's letter O is the same sound,
+    not an invented code. Another digit is."""
+    fmt = A(
+        "I need it in this format: letters, dash, two digits and one letter, like M G H dash zero four B."
+    )
+    assert not any("code" in r for r in _rules(faithfulness_offline(context([*lookup(), fmt]))))
+    caller = U("My passport number is J two O seven S three K K V.")
+    back = A("I heard document number J two zero seven S three K K V. Is that right?")
+    assert faithfulness_offline(context([*lookup(), caller, back])).score == 3.0
+    other = A("I heard document number J two eight seven S three K K V. Is that right?")
+    assert faithfulness_offline(context([*lookup(), caller, other])).score == 1.0
+
+
+def test_a_time_the_agent_searched_for_is_no_new_time() -> None:
+    """The agent reading back the times it searched with ("from ten AM to eleven thirty AM"
+    after start_time 10:00) says what its own call holds; the call is checked by the parameter
+    rules."""
+    ask = U("A room on June fifth from ten o'clock to eleven thirty, please.")
+    search = call("get_reservation", confirmation_number="ZK3FFW", start_time="10:00", end_time="11:30")
+    told = A("I found one room on June fifth from ten AM to eleven thirty AM.")
+    events = [
+        *lookup(),
+        ask,
+        search,
+        result("get_reservation", {"status": "success", "rooms": ["RM301"]}),
+        told,
+    ]
+    assert faithfulness_offline(context(events)).score == 3.0
+    shifted = A("I found one room on June fifth from ten AM to eleven forty-seven AM.")
+    res = faithfulness_offline(context([*events[:-1], shifted]))
+    assert "clock time no tool result or caller statement gives" in _rules(res)

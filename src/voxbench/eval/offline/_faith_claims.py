@@ -46,11 +46,31 @@ def _later_keys(conv: Conversation, s: Step) -> set[str]:
         if x.kind == "tool_call":
             for v in x.params.values():
                 out |= {f"c:{canon_code(str(v))}"}
+                # the clock times it searched or booked ("from ten AM to eleven thirty AM" after
+                # start_time 10:00): the parameter itself is checked by the parameter rules
+                out |= {k for k in scalar_keys(v) if k.startswith("t:")}
     return out
 
 
-_EXAMPLE = re.compile(r"\b(for example|for instance|something like|such as|e\.g\.)", re.I)
-"""A value in an example of a format ("say it like M G H dash zero four B") claims nothing."""
+_EXAMPLE = re.compile(
+    r"\b(for example|for instance|something like|such as|e\.g\.|in (this|that|the) format)|,\s*like\b", re.I
+)
+"""A value in an example of a format ("in this format: letters, dash, two digits and a letter,
+like M G H dash zero four B") claims nothing."""
+
+
+def _o_zero(keys: set[str]) -> set[str]:
+    return {k.replace("o", "0") if k.startswith("c:") else k for k in keys}
+
+
+def _code_heard(key: str, known: set[str]) -> bool:
+    """Supported as said, or with the letter O and the digit zero taken as one (a caller's "J two
+    O seven" read back as "J two zero seven": the same sound, which a read-back asks to confirm)."""
+    if code_supported(key, known):
+        return True
+    return ("o" in key[2:] or "0" in key[2:]) and code_supported(
+        "c:" + key[2:].replace("o", "0"), _o_zero(known)
+    )
 
 
 def unsupported_values(conv: Conversation) -> Iterator[Finding]:
@@ -72,7 +92,7 @@ def unsupported_values(conv: Conversation) -> Iterator[Finding]:
         for v in spoken:
             body = v.key[2:]
             if v.kind == "c" and any(ch.isalpha() for ch in body) and any(ch.isdigit() for ch in body):
-                if not code_supported(v.key, known):
+                if not _code_heard(v.key, known):
                     yield Finding(HALLUCINATION, 1, s.turn, f"code {v.surface!r} -> {body.upper()}",
                                   "code / number no caller statement or tool result contains")  # fmt: skip
             elif v.kind == "t" and any_tool and v.key not in known and not _time_derivable(v.key, known):

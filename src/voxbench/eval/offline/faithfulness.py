@@ -47,7 +47,7 @@ DIMENSIONS = (
     "failing_to_disambiguate",
     "hallucination",
 )
-VERSION = "0.4"
+VERSION = "0.5"
 
 
 def find_issues(ctx: ConversationContext) -> list[Finding]:
