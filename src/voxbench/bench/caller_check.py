@@ -217,7 +217,7 @@ def check_all(
     breaks: Mapping[tuple[str, str], dict[int, list[str]]] | None = None,
 ) -> list[ScenarioResult]:
     """Check every (domain, resolved scenario); one broken scenario does not hide the others.
-    ``breaks``: (domain, id) -> where each reference broke its goal (:func:`.ref_goal.all_breaks`)."""
+    ``breaks``: (domain, id) -> where each reference broke its goal (:class:`.ref_goal.ReferenceGoal`)."""
     out = []
     for domain, sc in scenarios:
         try:

@@ -5,7 +5,7 @@ the caller fitted on the other folds (:func:`.folds.kfold`). *LODO*: each domain
 caller fitted on the other domains. A caller with nothing to fit (``fits`` false) gives the same
 figures all three ways, so it runs once and the three columns are the one run.
 
-Given where each reference caller broke its goal (:func:`.ref_goal.all_breaks`), the report also
+Given where each reference caller broke its goal (:class:`.ref_goal.ReferenceGoal`), the report also
 holds the in-sample figures on the turns where the reference kept its goal (``figures["in_goal"]``)
 and the reference turns left out, per domain and kind (``reference_breaks``).
 """

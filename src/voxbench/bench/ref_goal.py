@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 
 from voxbench.bench.reference import reference_turns
@@ -84,15 +84,32 @@ def scenario_breaks(dd: DomainData, scenario_id: str, resolved: Scenario, kinds:
     return out
 
 
-def all_breaks(data: str, domains: list[str] | None = None, lang: str = "en",
-               kinds: Iterable[str] = KINDS) -> dict[tuple[str, str], Breaks]:  # fmt: skip
-    """(domain, scenario id) -> :data:`Breaks`, for every scenario of an EVA-format folder."""
-    from voxbench.scenarios import load_dataset
+class ReferenceGoal(Mapping[tuple[str, str], Breaks]):
+    """(domain, scenario id) -> :data:`Breaks` for an EVA-format folder, each scenario read the
+    first time it is asked for (a ``--limit`` run reads only the scenarios it grades)."""
 
-    kinds = tuple(kinds)
-    out: dict[tuple[str, str], Breaks] = {}
-    for domain, dd in load_dataset(data, domains).domains.items():
-        for sid, sc in dd.scenarios.items():
-            resolved = Scenario.model_validate(dd.resolver(sc, lang).resolve(sc.model_dump(mode="json")))
-            out[(domain, sid)] = scenario_breaks(dd, sid, resolved, kinds)
-    return out
+    def __init__(self, domains: Mapping[str, DomainData], lang: str = "en", kinds: Iterable[str] = KINDS) -> None:
+        self.domains, self.lang, self.kinds = domains, lang, tuple(kinds)
+        self._done: dict[tuple[str, str], Breaks] = {}
+
+    @classmethod
+    def load(cls, data: str, domains: list[str] | None = None, lang: str = "en") -> ReferenceGoal:
+        """For every scenario of an EVA-format folder (``domains``: only those)."""
+        from voxbench.scenarios import load_dataset
+
+        return cls(load_dataset(data, domains).domains, lang)
+
+    def __getitem__(self, key: tuple[str, str]) -> Breaks:
+        if key not in self._done:
+            domain, sid = key
+            dd = self.domains[domain]
+            sc = dd.scenarios[sid]
+            resolved = Scenario.model_validate(dd.resolver(sc, self.lang).resolve(sc.model_dump(mode="json")))
+            self._done[key] = scenario_breaks(dd, sid, resolved, self.kinds)
+        return self._done[key]
+
+    def __iter__(self) -> Iterator[tuple[str, str]]:
+        return ((d, sid) for d, dd in self.domains.items() for sid in dd.scenarios)
+
+    def __len__(self) -> int:
+        return sum(len(dd.scenarios) for dd in self.domains.values())

@@ -156,9 +156,9 @@ def run_caller_check(args: argparse.Namespace) -> int:
         return 0
     breaks = None
     if not getattr(args, "no_ref_goal", False):
-        from voxbench.bench.ref_goal import all_breaks
+        from voxbench.bench.ref_goal import ReferenceGoal
 
-        breaks = all_breaks(str(args.data), args.domain)
+        breaks = ReferenceGoal.load(str(args.data), args.domain)
     try:
         report = grade(kind, scenarios, str(args.data), k=args.folds, seed=args.fold_seed, limit=args.limit,
                        breaks=breaks)  # fmt: skip
