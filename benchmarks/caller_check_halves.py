@@ -6,6 +6,11 @@ The split is fixed in advance: a scenario is *dev* when ``int(sha256("domain/id"
 else *test*. Rules for the goal caller are written reading dev transcripts only; for test only the
 aggregate figures printed here are read. ``--rows`` prints the per-turn rows of dev scenarios that
 withheld a fact or missed a decision, and never a test scenario's.
+
+A report written with the reference's goal read (``voxbench caller check`` without
+``--no-ref-goal``) adds an ``in-goal`` line per half and domain: the same figures on the turns
+where the reference caller kept its goal, then the reference turns left out by kind (the
+validation gate's validators run on it), the scenarios they are in and the endings left out.
 """
 
 from __future__ import annotations
@@ -43,15 +48,27 @@ def _line(t: dict[str, float]) -> str:
             f"  invented {int(g('invented', 0))}  ms/turn {g('ms_total', 0) / max(g('turns', 0), 1):.2f}")  # fmt: skip
 
 
-def tallies(path: str) -> dict[tuple[str, str], dict[str, float]]:
+def tallies(path: str, which: str = "tally") -> dict[tuple[str, str], dict[str, float]]:
+    """(half, domain or 'all') -> summed tally; ``which`` 'in_goal' sums the in-goal tallies (and
+    the reference turns left out, by kind, as ``out:<kind>``); {} when the report has none."""
     out: dict[tuple[str, str], dict[str, float]] = defaultdict(lambda: defaultdict(float))
     for r in _results(path):
+        if r.get(which) is None:
+            return {}
         h = half(r["domain"], r["scenario_id"])
         for key in ((h, r["domain"]), (h, "all")):
-            for k, v in r["tally"].items():
+            for k, v in r[which].items():
                 if k != "ms_max":
                     out[key][k] += v
+            for k, n in r.get("ref_breaks", {}).items() if which == "in_goal" else ():
+                out[key][f"out:{k}"] += n
     return out
+
+
+def left_out(t: dict[str, float]) -> str:
+    kinds = ", ".join(f"{k[4:]} {int(n)}" for k, n in sorted(t.items()) if k.startswith("out:")) or "none"
+    return (f"left out: {int(t.get('ref_turns_out', 0))} reference turns ({kinds}) in "
+            f"{int(t.get('ref_scenarios_out', 0))} scenarios, {int(t.get('ref_endings_out', 0))} endings")
 
 
 def dev_rows(path: str) -> None:
@@ -71,10 +88,15 @@ def main() -> None:
     ap.add_argument("--rows", help="print this report's dev rows that withheld or missed a decision")
     args = ap.parse_args()
     ts = [tallies(p) for p in args.reports]
+    gs = [tallies(p, "in_goal") for p in args.reports]
     for h in ("dev", "test"):
         for d in ("airline", "itsm", "medical_hr", "all"):
-            for p, t in zip(args.reports, ts, strict=True):
-                print(f"{h:4} {d:10} {p.rsplit('/', 1)[-1]:24} {_line(t[(h, d)])}")
+            for p, t, g in zip(args.reports, ts, gs, strict=True):
+                name = p.rsplit("/", 1)[-1]
+                print(f"{h:4} {d:10} {name:24} {_line(t[(h, d)])}")
+                if g:
+                    print(f"{'':4} {'':10} {'  in-goal':24} {_line(g[(h, d)])}")
+                    print(f"{'':4} {'':10} {'':24} {left_out(g[(h, d)])}")
     if args.rows:
         dev_rows(args.rows)
 

@@ -11,6 +11,10 @@ only: no transcript of a test scenario is printed.
 reference ends at its first goodbye, else after the last agent turn; any ending before that turn
 is premature, and not ending at that turn is missed (both may count for one scenario; no window
 from the agent's transfer).
+
+A report with the reference's goal read adds, per half and domain, ``apart``: the premature /
+missed endings graded where the reference itself broke its goal (between the two endings, see
+``bench/tally.in_goal``); they stay in ``P`` / ``M``, and ``in-goal`` is ``P`` / ``M`` without them.
 """
 
 from __future__ import annotations
@@ -45,10 +49,13 @@ def summary(path: str, old: bool = False) -> tuple[Counter[tuple[str, str, str]]
     for r in _results(path):
         h = half(r["domain"], r["scenario_id"])
         p, m = _old(r["rows"]) if old else (r["tally"]["premature_endings"], r["tally"]["missed_endings"])
+        apart = "" if old else r.get("ending_apart", "")
         for d in (r["domain"], "all"):
             endings[(h, d, "scenarios")] += 1
             endings[(h, d, "premature")] += p
             endings[(h, d, "missed")] += m
+            endings[(h, d, "apart premature")] += apart == "premature"
+            endings[(h, d, "apart missed")] += apart == "missed"
         end = next((row for row in r["rows"] if row["ends_call"]), None)
         reasons[(h, END_REASONS.get(end["rule"], "other") if end else "never")] += 1
     return endings, reasons
@@ -65,6 +72,13 @@ def main() -> None:
         for d in ("airline", "itsm", "medical_hr", "all"):
             cells = [f"P {e[(h, d, 'premature')]:2} M {e[(h, d, 'missed')]:2} /{e[(h, d, 'scenarios')]:3}" for e, _ in sums]
             print(f"{h:5} {d:11} " + " ".join(f"{c:>18}" for c in cells))
+            ap = [(e[(h, d, "apart premature")], e[(h, d, "apart missed")]) for e, _ in sums]
+            if any(p or m for p, m in ap):
+                cells = [f"apart P {p} M {m}" for p, m in ap]
+                print(f"{'':5} {'':11} " + " ".join(f"{c:>18}" for c in cells))
+                cells = [f"in-goal P {e[(h, d, 'premature')] - p} M {e[(h, d, 'missed')] - m}"
+                         for (e, _), (p, m) in zip(sums, ap, strict=True)]  # fmt: skip
+                print(f"{'':5} {'':11} " + " ".join(f"{c:>18}" for c in cells))
     names = sorted({k[1] for _, r in sums for k in r})
     print("\nfirst ending's reason")
     for h in ("dev", "test"):

@@ -80,7 +80,8 @@ def test_cross_validation_grades_only_on_held_out_scenarios(capsys: pytest.Captu
 
 
 def test_the_cli_prints_both_figure_sets(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """`caller check` on the visible scenarios (first one per domain): in-sample and CV rows per domain."""
+    """`caller check` on the visible scenarios (first one per domain): in-sample, CV and in-goal rows
+    per domain."""
     data = Path("/work/shared/eva-data")
     if not data.is_dir():
         pytest.skip("EVA data not on this machine")
@@ -94,6 +95,8 @@ def test_the_cli_prints_both_figure_sets(tmp_path: Path, capsys: pytest.CaptureF
     out = capsys.readouterr().out
     for label in ("in-sample", "k-fold", "LODO"):  # airline, itsm, medical_hr, overall
         assert len(re.findall(rf"^\S*\s+{label}\s+\d", out, re.M)) == 4, label
+    assert len(re.findall(r"^\s+in-goal ref\.\s+\d", out, re.M)) == 4  # the reference's goal read
+    assert len(re.findall(r"^\s+left out: \d+ reference turns", out, re.M)) == 4
     assert (tmp_path / "r.json").is_file()
     assert GoalRules().fits is False
 

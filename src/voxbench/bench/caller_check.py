@@ -22,13 +22,19 @@ bench's own reading (:mod:`.matcher`, :mod:`.reference`), never the caller's:
   tells its caller to hang up once the transfer is initiated), and a reference the agent ended
   by its transfer counts no missed ending (:func:`.reference.reference_ending`).
 * **ms per turn**: wall time of the caller's decision.
+
+Given where the reference caller broke its own goal (:mod:`.ref_goal`: the validation gate's
+validators run on the reference conversation), each result also holds an *in-goal* tally: the
+same counts over the turns where the reference stayed within its goal, and the ending outcome
+only when the reference broke its goal at no turn between the two endings (ours and its own);
+the excluded reference turns are counted by kind.
 """
 
 from __future__ import annotations
 
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
 from pydantic import BaseModel, Field
@@ -45,7 +51,13 @@ from voxbench.bench.reference import (
     reply_polarity,
     yes_no_question,
 )
+from voxbench.bench.tally import ScenarioResult, Tally, TurnRow, by_domain, count, in_goal
 from voxbench.scenarios import Scenario
+
+__all__ = [
+    "Grounding", "Reply", "ScenarioResult", "Tally", "TextCaller", "TurnRow", "by_domain", "check_all",
+    "check_scenario", "expected_pairs", "goal_text", "resolved_scenarios",
+]  # fmt: skip
 
 
 class Reply(BaseModel):
@@ -60,87 +72,6 @@ class TextCaller(Protocol):
     def open(self) -> Reply: ...
 
     def respond(self, agent_text: str) -> Reply: ...
-
-
-class TurnRow(BaseModel):
-    turn: int
-    agent: str
-    reference: str
-    reply: str
-    kind: str = ""
-    rule: str = ""
-    ms: float = 0.0
-    expected_facts: list[str] = Field(default_factory=list)
-    disclosed_facts: list[str] = Field(default_factory=list)
-    withheld: list[str] = Field(default_factory=list)
-    volunteered: list[str] = Field(
-        default_factory=list, description="expected facts the agent's turn did not ask for (the reference volunteered)"
-    )
-    invented: list[str] = Field(default_factory=list)
-    decision_ref: str = ""
-    decision_ours: str = ""
-    ends_call: bool = False
-
-
-class Tally(BaseModel):
-    """Counts of one scenario, a domain or the whole run."""
-
-    scenarios: int = 0
-    errors: int = 0
-    turns: int = 0
-    requests: int = 0
-    requests_right: int = 0
-    facts_expected: int = 0
-    facts_withheld: int = 0
-    facts_asked: int = 0
-    facts_withheld_asked: int = 0
-    facts_volunteered: int = 0
-    facts_volunteered_withheld: int = 0
-    facts_extra: int = 0
-    invented: int = 0
-    decisions: int = 0
-    decisions_matched: int = 0
-    premature_endings: int = 0
-    missed_endings: int = 0
-    ms_total: float = 0.0
-    ms_max: float = 0.0
-
-    def add(self, o: Tally) -> None:
-        for k in type(self).model_fields:
-            if k == "ms_max":
-                self.ms_max = max(self.ms_max, o.ms_max)
-            else:
-                setattr(self, k, getattr(self, k) + getattr(o, k))
-
-    def summary(self) -> dict[str, float | None]:
-        def pct(n: int, d: int) -> float | None:
-            return round(100.0 * n / d, 1) if d else None
-
-        return {
-            "requests_answered_right_pct": pct(self.requests_right, self.requests),
-            "facts_withheld_pct": pct(self.facts_withheld, self.facts_expected),
-            "facts_withheld_asked_pct": pct(self.facts_withheld_asked, self.facts_asked),
-            "facts_volunteered_by_reference": self.facts_volunteered,
-            "facts_volunteered_not_given": self.facts_volunteered_withheld,
-            "facts_extra": self.facts_extra,
-            "invented_facts": self.invented,
-            "decisions_matched_pct": pct(self.decisions_matched, self.decisions),
-            "premature_endings": self.premature_endings,
-            "missed_endings": self.missed_endings,
-            "ms_per_turn": round(self.ms_total / self.turns, 2) if self.turns else None,
-            "ms_max": round(self.ms_max, 2),
-            "errors": self.errors,
-            "scenarios": self.scenarios,
-        }
-
-
-class ScenarioResult(BaseModel):
-    domain: str
-    scenario_id: str
-    tally: Tally
-    rows: list[TurnRow] = Field(default_factory=list)
-    error: str = ""
-
 
 
 def _digit_runs(text: str) -> list[str]:
@@ -217,17 +148,11 @@ def expected_pairs(scenario: Scenario) -> list[tuple[str, str, list[str]]]:
     return [(a, r, facts_said(r, facts, a) if r else []) for a, r in reference_turns(scenario)[1]]
 
 
-def _asked_or_volunteered(row: TurnRow, tally: Tally, facts: list[GoalFact], agent: str) -> None:
-    """Split a request's expected facts into those the agent asked for and those the reference volunteered."""
+def _volunteered(row: TurnRow, facts: list[GoalFact], agent: str) -> list[str]:
+    """A request's expected facts the agent did not ask for (the reference volunteered them)."""
     options = [o for o in offered_options(agent) if not o.startswith("time:")]
     offered = {k for k in facts_said(" ; ".join(options), facts)} if options else set()
-    row.volunteered = [k for k in row.expected_facts if not names_fact(agent, k, k in offered)]
-    asked = len(row.expected_facts) - len(row.volunteered)
-    withheld_volunteered = len([k for k in row.withheld if k in row.volunteered])
-    tally.facts_asked += asked
-    tally.facts_withheld_asked += len(row.withheld) - withheld_volunteered
-    tally.facts_volunteered += len(row.volunteered)
-    tally.facts_volunteered_withheld += withheld_volunteered
+    return [k for k in row.expected_facts if not names_fact(agent, k, k in offered)]
 
 
 def _decision(row: TurnRow, agent: str, ref: str, reply: str) -> None:
@@ -241,8 +166,11 @@ def _decision(row: TurnRow, agent: str, ref: str, reply: str) -> None:
         row.decision_ref, row.decision_ours = pol, reply_polarity(reply)
 
 
-def check_scenario(domain: str, scenario: Scenario, caller: TextCaller) -> ScenarioResult:
-    """Run ``caller`` over one resolved scenario's reference conversation."""
+def check_scenario(
+    domain: str, scenario: Scenario, caller: TextCaller, breaks: dict[int, list[str]] | None = None
+) -> ScenarioResult:
+    """Run ``caller`` over one resolved scenario's reference conversation; with ``breaks`` (bench
+    turn -> goal rules the reference broke there, :mod:`.ref_goal`) also tally the in-goal turns."""
     info = scenario.user_goal.information_required
     facts: list[GoalFact] = goal_facts(info)
     ground = Grounding(info, goal_text(scenario))
@@ -260,25 +188,16 @@ def check_scenario(domain: str, scenario: Scenario, caller: TextCaller) -> Scena
         ms = (time.perf_counter() - t0) * 1000.0
         row = TurnRow(turn=i + 1, agent=agent, reference=ref, reply=reply.text, kind=reply.kind, rule=reply.rule,
                       ms=round(ms, 3), ends_call=reply.ends_call)  # fmt: skip
-        tally.turns += 1
-        tally.ms_total += ms
-        tally.ms_max = max(tally.ms_max, ms)
         row.expected_facts = facts_said(ref, facts, agent) if ref else []
         row.disclosed_facts = facts_said(reply.text, facts, agent)
         if row.expected_facts and asks(agent):
-            tally.requests += 1
+            row.request = True
             row.withheld = [k for k in row.expected_facts if k not in row.disclosed_facts]
-            tally.facts_expected += len(row.expected_facts)
-            tally.facts_withheld += len(row.withheld)
-            tally.requests_right += not row.withheld
-            tally.facts_extra += len([k for k in row.disclosed_facts if k not in row.expected_facts])
-            _asked_or_volunteered(row, tally, facts, agent)
+            row.volunteered = _volunteered(row, facts, agent)
         row.invented = ground.invented(reply.text)
-        tally.invented += len(row.invented)
         _decision(row, agent, ref, reply.text)
-        if row.decision_ref:
-            tally.decisions += 1
-            tally.decisions_matched += row.decision_ref == row.decision_ours
+        row.ref_breaks = list((breaks or {}).get(i + 1, []))
+        count(tally, row)
         if reply.ends_call and first_end is None:
             first_end = i
         res.rows.append(row)
@@ -286,6 +205,8 @@ def check_scenario(domain: str, scenario: Scenario, caller: TextCaller) -> Scena
         tally.premature_endings += 1
     elif turns and not ending.by_agent and (first_end is None or first_end > ending.last):
         tally.missed_endings += 1
+    if breaks is not None:
+        in_goal(res, breaks, first_end, ending.first, ending.last)
     return res
 
 
@@ -293,29 +214,21 @@ def check_all(
     scenarios: list[tuple[str, Scenario]],
     make_caller: Callable[[str, Scenario], TextCaller],
     on_scenario: Callable[[ScenarioResult], Any] | None = None,
+    breaks: Mapping[tuple[str, str], dict[int, list[str]]] | None = None,
 ) -> list[ScenarioResult]:
-    """Check every (domain, resolved scenario); one broken scenario does not hide the others."""
+    """Check every (domain, resolved scenario); one broken scenario does not hide the others.
+    ``breaks``: (domain, id) -> where each reference broke its goal (:class:`.ref_goal.ReferenceGoal`)."""
     out = []
     for domain, sc in scenarios:
         try:
-            r = check_scenario(domain, sc, make_caller(domain, sc))
+            b = None if breaks is None else breaks.get((domain, sc.id), {})
+            r = check_scenario(domain, sc, make_caller(domain, sc), b)
         except Exception as e:
             r = ScenarioResult(domain=domain, scenario_id=sc.id, tally=Tally(errors=1), error=f"{type(e).__name__}: {e}")
         out.append(r)
         if on_scenario:
             on_scenario(r)
     return out
-
-
-def by_domain(results: list[ScenarioResult]) -> dict[str, Tally]:
-    """Tallies per domain plus 'overall' (last)."""
-    per: dict[str, Tally] = {}
-    for r in results:
-        per.setdefault(r.domain, Tally()).add(r.tally)
-    overall = Tally()
-    for t in per.values():
-        overall.add(t)
-    return {**per, "overall": overall}
 
 
 def resolved_scenarios(data: str, domains: list[str] | None = None, lang: str = "en") -> list[tuple[str, Scenario]]:

@@ -4,6 +4,9 @@ Gives the reference agent turns to the caller in order and grades its replies ag
 reference caller disclosed and decided, with the bench's own matcher (``voxbench/bench``); prints
 per domain the in-sample, k-fold-by-scenario and leave-one-domain-out figures side by side, a
 progress line per domain and fold while it runs, and writes the full report (every turn) as JSON.
+An "in-goal ref." line per domain gives the in-sample figures on the turns where the reference
+caller kept its goal (the validation gate's validators run on it, ``bench/ref_goal.py``) and
+the reference turns left out by kind.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ from typing import Any
 
 from voxbench.bench.caller_check import resolved_scenarios
 from voxbench.bench.callers import CallerKind, GoalLearned, GoalRules
-from voxbench.bench.cv import SPLITS, CheckReport, grade
+from voxbench.bench.cv import IN_GOAL, SPLITS, CheckReport, grade
 
 COLUMNS = (
     ("scenarios", "scenarios"),
@@ -30,7 +33,7 @@ COLUMNS = (
     ("missed_endings", "missed end"),
     ("ms_per_turn", "ms/turn"),
 )
-SPLIT_LABEL = {"in_sample": "in-sample", "kfold": "k-fold", "lodo": "LODO"}
+SPLIT_LABEL = {"in_sample": "in-sample", "kfold": "k-fold", "lodo": "LODO", "in_goal": "in-goal ref."}
 SIMULATORS = ("goal", "goal+learned", "llm")
 
 
@@ -56,6 +59,8 @@ def add_parser(sub: Any) -> None:
     c.add_argument("--weak-turns", action="store_true",
                    help="grade the caller on weak-agent turns generated from each scenario's facts "
                    "(bench/weak_turns.py) instead of the reference turns; prints agreement per class and half")  # fmt: skip
+    c.add_argument("--no-ref-goal", action="store_true",
+                   help="do not read where the reference caller broke its goal (no in-goal figures)")  # fmt: skip
     c.add_argument("--out", default="caller_check.json", help="where to write the report")
     c.set_defaults(func=run_caller_check)
 
@@ -68,18 +73,28 @@ def print_table(report: CheckReport) -> None:
     """Per domain (then overall), one line per split: in-sample, k-fold, leave-one-domain-out."""
     print(f"caller check: simulator={report.simulator} data={report.data} k={report.k} fold-seed={report.seed}"
           + (f" limit={report.limit}" if report.limit else ""))  # fmt: skip
-    print(" ".join([f"{'domain':<12}", f"{'figures':<9}", *(label for _, label in COLUMNS)]))
+    print(" ".join([f"{'domain':<12}", f"{'figures':<12}", *(label for _, label in COLUMNS)]))
     domains = list(report.figures.get("in_sample", {}))
     for d in domains:
-        for i, split in enumerate(SPLITS):
+        for i, split in enumerate((*SPLITS, IN_GOAL)):
             s = report.figures.get(split, {}).get(d)
             if s is not None:
-                print(" ".join([f"{d if i == 0 else '':<12}", f"{SPLIT_LABEL[split]:<9}", *_cells(s)]))
+                print(" ".join([f"{d if i == 0 else '':<12}", f"{SPLIT_LABEL[split]:<12}", *_cells(s)]))
+        if IN_GOAL in report.figures:
+            print(f"{'':<12} {'':<12} {_left_out(report, d)}")
     errors = [r for r in report.scenarios.get("in_sample", []) if r.error]
     for r in errors[:5]:
         print(f"  ERROR {r.domain}/{r.scenario_id}: {r.error}", file=sys.stderr)
     if report.note:
         print(f"note: {report.note}")
+
+
+def _left_out(report: CheckReport, domain: str) -> str:
+    """What the in-goal line leaves out: reference turns by kind, scenarios, endings."""
+    s = report.figures[IN_GOAL][domain]
+    kinds = ", ".join(f"{k} {n}" for k, n in sorted(report.reference_breaks.get(domain, {}).items())) or "none"
+    return (f"left out: {s.get('reference_turns_out', 0)} reference turns ({kinds}) in "
+            f"{s.get('reference_scenarios_out', 0)} scenarios, {s.get('reference_endings_out', 0)} endings")  # fmt: skip
 
 
 def _kind(args: argparse.Namespace) -> tuple[CallerKind, Any]:
@@ -139,8 +154,14 @@ def run_caller_check(args: argparse.Namespace) -> int:
                 (closer.close if hasattr(closer, "close") else closer.stop)()
         print(f"report: {args.out}")
         return 0
+    breaks = None
+    if not getattr(args, "no_ref_goal", False):
+        from voxbench.bench.ref_goal import ReferenceGoal
+
+        breaks = ReferenceGoal.load(str(args.data), args.domain)
     try:
-        report = grade(kind, scenarios, str(args.data), k=args.folds, seed=args.fold_seed, limit=args.limit)
+        report = grade(kind, scenarios, str(args.data), k=args.folds, seed=args.fold_seed, limit=args.limit,
+                       breaks=breaks)  # fmt: skip
     finally:
         if closer is not None:
             (closer.close if hasattr(closer, "close") else closer.stop)()

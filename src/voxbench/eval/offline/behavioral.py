@@ -24,6 +24,8 @@ recognition errors are not blamed on the caller. EVA ships no human labels for t
 
 from __future__ import annotations
 
+from typing import Any
+
 from voxbench.eval.context import ConversationContext
 from voxbench.eval.offline import offline_method
 from voxbench.eval.offline._caller_end import agent_looping, caller_turns, premature_ending
@@ -34,16 +36,13 @@ from voxbench.eval.types import MetricResult
 
 NAME = "user_behavioral_fidelity"
 VERSION = "0.7"
-__all__ = ["agent_looping", "premature_ending", "user_behavioral_fidelity_offline"]
+__all__ = ["agent_looping", "caller_findings", "premature_ending", "user_behavioral_fidelity_offline"]
 
 
-@offline_method(NAME, method="caller-rules", version=VERSION)
-def user_behavioral_fidelity_offline(ctx: ConversationContext) -> MetricResult:
-    """Caller facts invented or withheld, requests outside the goal, forbidden escalation,
-    premature hang-up, duplicate writes, wrong language."""
-    if not caller_turns(ctx):
-        return MetricResult.skip(NAME, "no caller text")
-    found = {
+def caller_findings(ctx: ConversationContext) -> dict[str, list[dict[str, Any]]]:
+    """Each validator's evidence (``ev``: turn, claim, rule) by kind; the caller check reads it
+    too, on the reference caller's own turns (``voxbench.bench.ref_goal``)."""
+    return {
         "invented_information": invented_information(ctx) if ctx.user_goal else [],
         "missing_information": missing_information(ctx) if ctx.user_goal else [],
         "premature_ending": premature_ending(ctx),
@@ -52,6 +51,15 @@ def user_behavioral_fidelity_offline(ctx: ConversationContext) -> MetricResult:
         "duplicate_modifications": duplicate_modifications(ctx),
         "wrong_language": wrong_language(ctx),
     }
+
+
+@offline_method(NAME, method="caller-rules", version=VERSION)
+def user_behavioral_fidelity_offline(ctx: ConversationContext) -> MetricResult:
+    """Caller facts invented or withheld, requests outside the goal, forbidden escalation,
+    premature hang-up, duplicate writes, wrong language."""
+    if not caller_turns(ctx):
+        return MetricResult.skip(NAME, "no caller text")
+    found = caller_findings(ctx)
     detected = [k for k, v in found.items() if v]
     score = 0.0 if detected else 1.0
     return MetricResult(
