@@ -10,6 +10,11 @@ EXTRAS ?= dev,live,local,ray,talk,cloud,livekit
 # `make run` needs only the live loop and the offline models (about half the install time)
 RUN_EXTRAS ?= live,local
 EVA_DATA ?= ../shared/eva-data
+# `make test` runs pytest-xdist: one worker per core, each test file kept on one worker (its
+# module fixtures, a Ray head or a browser, start once). `make test PYTEST_XDIST=` runs it in
+# one process. `make test-all` (every real-model test) stays in one process: its CPU LLM calls
+# are not checked running side by side.
+PYTEST_XDIST ?= -n auto --dist loadfile --no-loadscope-reorder
 
 .PHONY: setup run test test-all lint check clean
 
@@ -42,7 +47,7 @@ lint: $(STAMP)
 	$(BIN)/lint-imports
 
 test: $(STAMP) lint
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q $(PYTEST_XDIST)
 
 test-all: $(STAMP) lint
 	$(BIN)/python -m pytest -q -m ""

@@ -11,6 +11,8 @@ import logging
 import os
 import socket
 import time
+import urllib.error
+import urllib.request
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -30,6 +32,28 @@ def _free_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+def _wait_serving(address: str, timeout_s: float = 60.0) -> None:
+    """Return once the HTTP loop answers a request (any status, 503 while loading included).
+
+    xllamacpp returns from its constructor before its HTTP thread enters the accept loop; a
+    stop in that window is lost and the destructor then joins a thread blocked in accept()
+    for ever (seen when a server is stopped right after it started). A request that was
+    answered proves the loop is running, so a later stop reaches it."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        try:
+            with urllib.request.urlopen(address.rstrip("/") + "/health", timeout=5):  # loopback only
+                return
+        except urllib.error.HTTPError:
+            return  # answered, with an error status: the loop runs
+        except OSError as exc:
+            if time.monotonic() > deadline:
+                raise RuntimeError(
+                    f"llama.cpp server at {address} did not answer in {timeout_s:.0f} s"
+                ) from exc
+            time.sleep(0.02)
 
 
 class LlamaServer:
@@ -92,6 +116,7 @@ class LlamaServer:
         path = self.model_path = self.model_path or llm_gguf(self.spec)
         t0 = time.perf_counter()
         self._server, self._address = self._launch(path, self.n_threads or default_threads())
+        _wait_serving(self._address)
         self.load_secs = time.perf_counter() - t0
         logger.info("local LLM %s on %s (load %.1fs)", path.name, self._address, self.load_secs)
         return self
