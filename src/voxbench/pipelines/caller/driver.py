@@ -47,6 +47,7 @@ from pipecat.frames.frames import (
     BotStartedSpeakingFrame,
     BotStoppedSpeakingFrame,
     CancelFrame,
+    ErrorFrame,
     EndFrame,
     Frame,
     InterruptionFrame,
@@ -176,6 +177,8 @@ class PolicyDriver(SpeaksReplies):
             self._agent_speaking = False
         elif isinstance(frame, BotStartedSpeakingFrame):
             self._line_sent = None
+        elif isinstance(frame, ErrorFrame) and direction == FrameDirection.UPSTREAM:
+            self._line_in_flight = self._line_sent = None  # its voice failed: that line is not coming
         elif isinstance(frame, BotStoppedSpeakingFrame):
             said, self._line_in_flight = self._line_in_flight, None  # its own line has been said
             if self._silence_timer is not None or (said is not None and self._waiting()):

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from itertools import pairwise
 
 from voxbench.pipelines.caller.goal.facts import FLUFF_HEADS, HEADS, WEAK_WORDS, Fact, FactBook
-from voxbench.pipelines.caller.goal.intents import GENERIC, _close, goal_clause_facts, intent_facts
+from voxbench.pipelines.caller.goal.intents import GENERIC, words_close, goal_clause_facts, intent_facts
 from voxbench.pipelines.caller.goal.tree import content_words
 
 # Key words that name no subject of their own ('preferred_date', 'new_start_time').
@@ -84,7 +84,7 @@ def _led_by_intent(listed: list[Fact], owners: dict[str, int], tells: list[set[s
         subj = subject_words(f)
         if f.key in owners or not subj:
             continue
-        hits = [i for i, own in enumerate(tells) if any(_close(subj[0], w) for w in own)]
+        hits = [i for i, own in enumerate(tells) if any(words_close(subj[0], w) for w in own)]
         if len(hits) == 1:
             owners[f.key] = hits[0]
 

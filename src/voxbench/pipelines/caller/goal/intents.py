@@ -34,7 +34,7 @@ _FALLBACK = re.compile(
 _NO_SUBJECT = HEADS | WEAK_WORDS | {"choice", "preference", "product", "code", "value"}
 
 
-def _close(a: str, b: str) -> bool:
+def words_close(a: str, b: str) -> bool:
     """Same word up to its ending ('renewal' / 'renew', 'licens' / 'license')."""
     a, b = stem(a), stem(b)
     return a == b or (min(len(a), len(b)) >= 4 and (a.startswith(b) or b.startswith(a)))
@@ -52,8 +52,8 @@ def intent_facts(intent: str, book: FactBook, others: list[str]) -> list[Fact]:
             hits.append(f)
             continue
         subject = [w for w in f.words if w not in _NO_SUBJECT]
-        if subject and all(any(_close(w, x) for x in words) for w in subject):
-            own = [w for w in subject if not any(_close(w, x) for x in other_words)]
+        if subject and all(any(words_close(w, x) for x in words) for w in subject):
+            own = [w for w in subject if not any(words_close(w, x) for x in other_words)]
             if own or not other_words:
                 hits.append(f)
     groups = {g for f in hits if (g := group_of(f.key))}
@@ -88,7 +88,7 @@ def goal_clause_facts(
                 continue
             holders = [o for o in book if o.source == "information_required" and o.matchable
                        and set(o.values()) == set(f.values())]  # fmt: skip
-            score = {o.key: sum(any(_close(w, x) for x in words) for w in o.words if w not in _NO_SUBJECT)
+            score = {o.key: sum(any(words_close(w, x) for x in words) for w in o.words if w not in _NO_SUBJECT)
                      for o in holders}  # fmt: skip
             best = max(score.values())
             named = [o for o in holders if best and score[o.key] == best]
@@ -108,7 +108,7 @@ def _said_words(text: str) -> set[str]:
 
 def _names(own: set[str], words: set[str]) -> bool:
     """Whether a text's words name a request by the words that tell it apart."""
-    hit = {w for w in own if any(_close(w, x) for x in words)}
+    hit = {w for w in own if any(words_close(w, x) for x in words)}
     return bool(own) and len(hit) >= min(2, len(own))
 
 
@@ -140,7 +140,7 @@ class IntentTracker:
     def mentions(self, i: int, text: str) -> bool:
         """Whether a text says one of the words that tell request ``i`` apart ('reactivation')."""
         said = _said_words(text)
-        return any(_close(w, x) for w in self._own[i] for x in said)
+        return any(words_close(w, x) for w in self._own[i] for x in said)
 
     def own_words(self, i: int) -> set[str]:
         """The words that tell request ``i`` apart from the caller's others."""
@@ -159,7 +159,7 @@ class IntentTracker:
         hits = []
         for i, own in enumerate(self._own):
             hit = {
-                w for w in own if any(_close(w, x) for x in said)
+                w for w in own if any(words_close(w, x) for x in said)
             }  # 'access removal' names 'remove access'
             if own and len(hit) >= min(2, len(own)):
                 hits.append(i)
@@ -171,7 +171,7 @@ class IntentTracker:
             # done, but not fully in a request's words: the open one it names by most of its own
             # words ('your check-in is booked'), else the next one
             things = [i for i in self.pending() if not self.behaviour[i]]
-            named = [(sum(any(_close(w, x) for x in said) for w in self._own[i]), -i) for i in things]
+            named = [(sum(any(words_close(w, x) for x in said) for w in self._own[i]), -i) for i in things]
             best = max(named, default=(0, 0))
             if things:
                 self.done[-best[1] if best[0] else things[0]] = True
@@ -187,7 +187,7 @@ class IntentTracker:
             backs = [i for i in range(len(self.intents)) if i != j and self.done[i] and not self.fallback[i]
                      and len(base & (content_words(self.intents[i]) - GENERIC)) >= 1]  # fmt: skip
             shared = {w for i in backs for w in (content_words(self.intents[i]) - GENERIC) & base}
-            if backs and any(_close(w, x) for w in shared for x in words):
+            if backs and any(words_close(w, x) for w in shared for x in words):
                 self.done[j] = True
                 return True
         return False
