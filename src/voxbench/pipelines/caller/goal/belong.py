@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from itertools import pairwise
 
 from voxbench.pipelines.caller.goal.facts import FLUFF_HEADS, HEADS, WEAK_WORDS, Fact, FactBook
-from voxbench.pipelines.caller.goal.intents import GENERIC, words_close, goal_clause_facts, intent_facts
+from voxbench.pipelines.caller.goal.intents import GENERIC, goal_clause_facts, intent_facts, words_close
 from voxbench.pipelines.caller.goal.tree import content_words
 
 # Key words that name no subject of their own ('preferred_date', 'new_start_time').

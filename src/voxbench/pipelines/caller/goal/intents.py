@@ -126,7 +126,8 @@ class IntentTracker:
         # to skip. Raised once the caller's other requests are done ('after the replacement is
         # submitted, you try to get the agent to skip ...')
         self.behaviour = [
-            bool(pattern("behaviour_intent").search(i.strip())) and not pattern("behaviour_with_request").search(i)
+            bool(pattern("behaviour_intent").search(i.strip()))
+            and not pattern("behaviour_with_request").search(i)
             for i in intents
         ]
         self._said: list[str] = []
