@@ -147,3 +147,29 @@ def test_the_cli_prints_agreement_per_class_and_half(tmp_path: Path, capsys: pyt
     assert "readback_changed" in out and "dev" in out and "test" in out
     report = json.loads((tmp_path / "w.json").read_text())
     assert report["figures"]["all"]["all"]["items"] == len(report["rows"]) > 0
+
+
+def test_announcements_and_vague_requests_name_a_field_as_their_topic_and_ask_none() -> None:
+    items = [i for i in _items() if i.cls in ("announce", "vague_request")]
+    assert {i.cls for i in items} == {"announce", "vague_request"}
+    assert all(not i.must and not i.must_not for i in items)
+    assert all(not i.turn.endswith("?") for i in items if i.cls == "announce")
+    assert {i.act for i in items} == {"wait", "info"}
+
+
+def test_a_wait_says_no_fact_and_an_info_reply_a_fact_or_a_question_back() -> None:
+    facts = goal_facts(INFO)
+    ground = Grounding(INFO, "You want to change your flight.")
+    wait = WeakItem(domain="airline", scenario_id="t.1", half="dev", cls="announce", act="wait",
+                    turn="Let me check the travel date for you.")  # fmt: skip
+    assert grade(wait, "", False, facts, ground)[0] and grade(wait, "Okay, thanks.", False, facts, ground)[0]
+    ok, why, _ = grade(wait, "My travel date is March 20, 2026.", False, facts, ground)
+    assert not ok and "said a fact not asked" in why
+    assert not grade(wait, "I'm afraid I don't have that.", False, facts, ground)[0]
+    info = WeakItem(domain="airline", scenario_id="t.1", half="dev", cls="vague_request", act="info",
+                    turn="Could you give me the details I need?")  # fmt: skip
+    assert grade(info, "What information do you need from me?", False, facts, ground)[0]
+    assert grade(info, "My employee ID is E M P zero three one four eight two.", False, facts, ground)[0]
+    ok, why, _ = grade(info, "Yes, I can.", False, facts, ground)
+    assert not ok and "neither a fact nor a question back" in why
+    assert not grade(info, "I don't know, sorry.", False, facts, ground)[0]

@@ -12,7 +12,11 @@ left out), none it must not, and invents nothing (:class:`.caller_check.Groundin
 * ``state``: it says something (four words or more), not "I don't have it", does not hang up, and
   no sentence of it is a bare count ('1 bag.': a number and one word, said with no question asking
   how many);
-* ``not_have``: it says it does not have (know) it.
+* ``not_have``: it says it does not have (know) it;
+* ``wait``: silence or an acknowledgement: no fact, not "I don't have it", not a question, does
+  not hang up;
+* ``info``: some fact, or a question back (what does the agent need?); not a bare yes, not "I
+  don't have it".
 """
 
 from __future__ import annotations
@@ -73,6 +77,12 @@ def act_problem(act: str, reply: str, ends_call: bool) -> str:
         return "a bare count" if bare_count(reply) else ""
     if act == "not_have":
         return "" if lacks and pol != "yes" else "did not say it lacks it"
+    if act == "wait":
+        if ends_call or BYE.search(reply):
+            return "hung up"
+        return "said it lacks it" if lacks else "asked something" if "?" in reply else ""
+    if act == "info":  # the facts said are checked by grade(): here, not a bare yes
+        return "said it lacks it" if lacks else ""
     raise ValueError(f"bench/lang/weak_en.json: unknown act {act!r}")
 
 
@@ -81,6 +91,10 @@ def grade(item: WeakItem, reply: str, ends_call: bool, facts: list[GoalFact], gr
     said = facts_said(reply, facts, item.turn)
     heard = set(facts_said(item.turn, facts))  # a value the agent said ('Park' in 'David Park') cannot be told apart
     why = [act_problem(item.act, reply, ends_call)]
+    if item.act == "wait" and said:
+        why.append("said a fact not asked: " + ", ".join(said))
+    if item.act == "info" and not said and "?" not in reply:
+        why.append("neither a fact nor a question back")
     why += [f"missing {k}" for k in item.must if k not in said and k not in heard]
     why += [f"said {k}" for k in item.must_not if k in said]
     why += [f"invented {v}" for v in ground.invented(reply)]

@@ -16,7 +16,13 @@ is a template filled with one scenario's own facts, never written per item:
   business (not "I'm not sure", not a bare fragment);
 * ``point_back``: a field named in a statement, then "Can you provide that information?";
   ``repeated``: the same question again; expected: the fact;
-* ``lacking``: a field it has no fact for; expected: it says it does not have it.
+* ``lacking``: a field it has no fact for; expected: it says it does not have it;
+* ``announce``: what the agent will do next, a field's words as its topic, no question ("Let me
+  check the leave category for you."); expected: it waits or acknowledges, no fact, not "I don't
+  have that";
+* ``vague_request``: a request for information naming no field or only its purpose ("Could you
+  give me the details I need?"); expected: the facts its words name, else a question back asking
+  what is needed, never a bare yes.
 
 Each item carries the act expected and the facts that must (and must not) be said; the dev/test
 half is the caller check's split (:func:`half`).
@@ -311,6 +317,9 @@ class _Builder:
         lacked = [x for x in self.t.lacked_fields if not set(x.split()) - {"number", "address", "name"} & held]
         for x in self.pick(lacked, lambda x: x):
             self.add("lacking", _fill(self.template("lacking", x), lacked=x))
+        for cls in ("announce", "vague_request"):  # a field's words as the topic: no field asked
+            for f in self.pick(self.own, lambda f, c=cls: f"{c}/{f.key}"):
+                self.add(cls, _fill(self.template(cls, f.key), label=label(f)))
         return self.items
 
     def siblings(self, f: Leaf) -> list[Leaf]:

@@ -111,3 +111,32 @@ def test_the_change_it_wants_read_back_for_the_field_is_no_misreading() -> None:
                        "original_travel_details": [{"departure_time": "18:10"}]})  # fmt: skip
     assert misread("I have your departure time as 1:00 PM, right?", book) == {}
     assert misread("I have your departure time as 3:00 PM, right?", book) == {"original_travel_details.0.departure_time": ""}
+
+
+def test_an_announced_check_is_waited_for_not_answered() -> None:
+    for turn in ("Great! I'll need to verify the eligibility for this start time.",
+                 "Let me check the employee ID for you.", "I will look into the options."):  # fmt: skip
+        act = _caller().respond(turn)
+        assert act.kind == "wait" and not act.facts, (turn, act)
+
+
+def test_need_to_verify_your_field_is_still_a_request() -> None:
+    act = _caller().respond("I'll need to verify your employee ID.")
+    assert act.facts == ["employee_id"], act
+    assert "hold" not in classify("I'll need to check a few details with you.", goal_facts(INFO)).kinds
+
+
+def test_a_request_for_information_naming_no_field_is_asked_back_never_a_yes() -> None:
+    for turn in ("Can you please provide me with the necessary information?", "Could you give me the details I need?",
+                 "Could you please share the information required to proceed?"):  # fmt: skip
+        assert "info_request" in classify(turn, goal_facts(INFO)).kinds
+        act = _caller().respond(turn)
+        assert act.rule == "vague_request_asks_what" and "?" in act.text and not act.text.startswith("Yes"), act
+
+
+def test_a_request_naming_a_field_or_asking_whether_is_no_vague_request() -> None:
+    book = goal_facts(INFO)
+    assert _caller().respond("Can you please provide me with your employee ID?").facts == ["employee_id"]
+    for turn in ("Could you please give me your vehicle license plate?", "Can you tell me if that worked?",
+                 "Could you tell me what happened?"):  # fmt: skip
+        assert "info_request" not in classify(turn, book).kinds, turn

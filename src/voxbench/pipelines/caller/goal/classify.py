@@ -33,6 +33,8 @@ from voxbench.pipelines.caller.goal.cues import (
     DENIAL,
     GOODBYE,
     HOLD,
+    INFO_ASKED,
+    INFO_NOUN,
     NEXT_STEP,
     NOT_DONE,
     OPEN_Q,
@@ -79,6 +81,7 @@ Kind = Literal[
     "troubleshoot",
     "open_question",
     "willing_question",
+    "info_request",
     "courtesy",
     "question",
     "statement",
@@ -240,7 +243,11 @@ def _closing_kinds(t: Turn, heard: Heard) -> None:
         "transfer_offer",
         "anything_else",
     }
-    if t.questions and WILLING_Q.search(t.questions[-1]) and not set(heard.kinds) & asks:
+    if any(INFO_ASKED.search(s) and not INFO_NOUN.search(s) for s in t.requests) and not heard.asked:
+        _mark(heard, "info_request", "info_request")  # 'Could you give me the details I need?': not 'Yes.'
+        if "confirm_question" in heard.kinds and not heard.has("readback"):  # '... required to proceed?'
+            heard.kinds.remove("confirm_question")
+    if t.questions and WILLING_Q.search(t.questions[-1]) and not set(heard.kinds) & (asks | {"info_request"}):
         _mark(heard, "willing_question", "willing_question")
     if t.sents and all(COURTESY.match(x) for x in t.sents):
         _mark(heard, "courtesy", "courtesy_only")
@@ -248,7 +255,7 @@ def _closing_kinds(t: Turn, heard: Heard) -> None:
         _mark(
             heard, "hold", "next_step_announced"
         )  # done with one thing and moving on: the agent keeps going
-    if not heard.kinds or (t.questions and not set(heard.kinds) - {"completed", "denial", "readback"}):
+    if not heard.kinds or (t.questions and not set(heard.kinds) - {"completed", "denial", "readback", "info_request"}):
         heard.kinds.append("question" if (t.questions or t.requests) else "statement")
 
 

@@ -39,13 +39,19 @@ ACTION_SAID = re.compile(
     re.IGNORECASE,
 )
 _MOMENT = _a("moment")
+# 'I'll need to verify the eligibility for this leave category.': the agent's own next step, said
+# with 'need to' before one of its checking verbs; not when the verb's object is the caller's
+# ('I'll need to verify your employee ID') or is had from it ('check a few details with you').
+_NEED_TO_DO = (
+    rf"need to (?:{_a('will_verb')})\b(?!\s+(?:your|you)\b)(?!.*\b(?:from|with) you\b).*"
+)
 HOLD = re.compile(
     rf"^(?:(?:{_a('acknowledgement')})[,!.]*\s*)*(?:please\s+)?(?:(?:{_a('hold_word')})"
     rf"(?: (?:for )?(?:{_a('moment_article')}) (?:{_MOMENT}))?|"
     rf"(?:{_a('moment_lead')}) "
     rf"(?:{_MOMENT})|let me (?:{_a('let_me_verb')})\b.*|"
-    rf"i(?:'ll|\s+will|'m going to)\s+(?:now\s+)?(?:(?:{_a('will_verb')})\b.*|"
-    rf"(?:" + ACTION_VERB + rf")\b(?!.*\b(?:{_a('condition')})\b).*)|{_a('hold_phrase')})"
+    rf"i(?:'ll|\s+will|'m going to)\s+(?:now\s+)?(?:(?:{_a('will_verb')})\b.*|" + _NEED_TO_DO + "|"
+    r"(?:" + ACTION_VERB + rf")\b(?!.*\b(?:{_a('condition')})\b).*)|{_a('hold_phrase')})"
     rf"(?:[,\s]+(?:{_a('hold_tail')}))*[.!]*$",
     re.IGNORECASE,
 )
@@ -103,6 +109,16 @@ READBACK_CUE = re.compile(rf"\b({_a('readback_cue')})\b", re.I)
 WILLING_Q = re.compile(
     rf"^(?:\w+,\s+)?({_a('willing_lead')})\b"
     rf".{{0,60}}\b({_a('willing_word')})\b[^?]*\?$",
+    re.I,
+)
+# A request for information by a modal and a verb of giving ('Can you please provide me with the
+# necessary information?', 'Could you give me the details I need?'): a request whatever it names,
+# never a question whether the caller is able to (no 'if', 'whether' or question word after it);
+# not one for 'your X', a field the caller holds or lacks.
+INFO_ASKED = re.compile(
+    rf"^(?:\w+[,!.]?\s+)?(?:{_a('confirm_modal')})\s+you\s+(?:(?:please|kindly|also|just)\s+)*"
+    rf"(?:{_a('info_verb')})\b(?!\s+(?:(?:me|us)\s+)?(?:with\s+)?your\b)"  # 'your plate': a field, held or not
+    rf"(?![^?]*\b(?:{_a('question_word')}|if|whether)\b)",
     re.I,
 )
 # Nothing but a courtesy word: the tail of a sentence already answered ('Please.', 'Thanks.').

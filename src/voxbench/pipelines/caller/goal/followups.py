@@ -242,6 +242,8 @@ class FollowUps:
             line = self.s.phr.say("dont_have_field", field=f"{field.group(1).lower()} {field.group(2)}")
             return self.log.act("cannot_answer", f"{line} {self.s.say.answer(held[:1])}",
                                 "no_such_identifier_offers_one", heard, facts=held[:1])  # fmt: skip
+        if heard.has("info_request"):  # asked for information naming none it holds: what is needed?
+            return self.log.act("cannot_answer", self.s.phr.say("what_needed"), "vague_request_asks_what", heard)
         q = heard.question
         if _WANTS_Q.search(q) and not _YES_NO_Q.match(q) and not _WHICH.search(q) and self.s.tracker.pending():
             line, told, what = self.req.line(True)  # 'What time would you like?' with no fact for it: what it wants
