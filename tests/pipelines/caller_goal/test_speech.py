@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from tests.pipelines.caller_goal.conftest import make_scenario
+from voxbench.pipelines.caller.goal.phrases import first_person
 from voxbench.pipelines.caller.goal.policy import GoalCaller
 from voxbench.pipelines.caller.goal.speech import acronyms_of, label, said_problems, value_kind
 from voxbench.scenarios import Scenario, load_dataset
@@ -128,3 +129,13 @@ def test_an_outbound_date_is_the_departure_date_asked() -> None:
     act = caller.respond("What new departure and return dates would you like?")
     assert act.facts == ["desired_outbound_date", "desired_return_date"]
     assert "November 1, 2026" in act.text and "November 8, 2026" in act.text
+
+
+def test_brackets_in_the_goals_text_are_not_spoken() -> None:
+    """A code after a proper name is said after it, as a code; after a common word it labels
+    the words before it and is left out; brackets holding no code stay as written."""
+    said = first_person("You want to move your flight from Chicago (ORD) to Miami (MIA) to June 3.")
+    assert said == "I want to move my flight from Chicago, O R D, to Miami, M I A, to June 3."
+    assert first_person("Your flight was cancelled by the airline (IRROPS).") == "My flight was cancelled by the airline."
+    assert first_person("You need a desk in Headquarters (BLD3)") == "I need a desk in Headquarters, B L D three"
+    assert first_person("You want (maybe) a refund") == "I want (maybe) a refund"

@@ -11,6 +11,8 @@ import random
 import re
 
 from voxbench.pipelines.caller.goal.lang import alt, words
+from voxbench.spoken import say_value
+from voxbench.spoken.codes import is_code
 
 PHRASES: dict[str, tuple[str, ...]] = {k: tuple(v) for k, v in words().templates.items()}
 """The phrasings by kind (``goal/lang/<lang>.json``, ``templates``), in the order the seed picks from."""
@@ -86,7 +88,25 @@ def first_person(text: str) -> str:
         out = re.sub(pat, rep, out)
     for pat, rep in _ADDRESSEE:
         out = re.sub(pat, rep, out, flags=re.I)
+    out = _BRACKETED.sub(_unbracket, out)
     return out[:1].upper() + out[1:]
+
+
+# A code in brackets after what it names: 'Chicago (ORD)', 'cancelled by the airline (IRROPS)'.
+_BRACKETED = re.compile(r"(\w[\w'’]*)\s*\(([^()]+)\)(?=(\s*[.,;:!?]|\s*$)?)")
+
+
+def _unbracket(m: re.Match[str]) -> str:
+    """Brackets are not spoken. A code after a proper name is said after it, as a code
+    ('Chicago, O R D'); after a common word it is a label for the words before it, which a
+    person says instead ('the second floor (FL2)' -> 'the second floor')."""
+    word, inner = m.group(1), m.group(2).strip()
+    if not is_code(inner):
+        return m.group(0)
+    if not word[:1].isupper():
+        return word
+    tail = "" if m.group(3) is not None else ","
+    return f"{word}, {say_value(inner)}{tail}"
 
 
 def as_need(intent: str) -> str:
