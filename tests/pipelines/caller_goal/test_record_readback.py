@@ -71,3 +71,20 @@ def test_places_of_another_kind_are_not_compared() -> None:
 def test_a_place_name_with_a_state_word_is_no_new_option() -> None:
     """'New York' is a place, not 'your new flight'."""
     assert other_record("You have a flight from New York to Los Angeles on May 11.", _own()) == "flight"
+
+
+def test_only_the_records_own_date_is_compared() -> None:
+    """A date that is not the record's ('made on', 'valid until') is no date of the flight."""
+    own = _own()
+    assert other_record("Your flight from Phoenix to Denver was booked on April 2.", own) == ""
+    assert other_record("Your ticket credit is valid until December 1.", own) == ""
+    assert other_record("Your flight on May 15 is confirmed.", own) == "flight"
+
+
+def test_places_are_compared_against_its_records_route_kind() -> None:
+    """A caller holding its route as codes and a home city by name compares no city names."""
+    book = goal_facts({"home_city": "Chicago", "trip": {"origin": "ATL", "destination": "ORD"}})
+    own = OwnRecord.of(book, "")
+    assert own.ends == ("ATL", "ORD")
+    assert other_record("Your flight from Atlanta to O'Hare is on time.", own) == ""
+    assert other_record("Your flight from SEA to BOS is on time.", own) == "flight"

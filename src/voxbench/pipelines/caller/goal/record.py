@@ -23,6 +23,7 @@ from voxbench.spoken.words import MONTH_NAMES
 
 _MONTH = "|".join(MONTH_NAMES)
 _DATE = re.compile(rf"\b({_MONTH})\s+(\d{{1,2}})(?:st|nd|rd|th)?\b", re.I)
+_ON_DATE = re.compile(rf"\s*,?\s*(?:on\s+)?(?:\w+day,?\s+)?({_MONTH})\s+(\d{{1,2}})(?:st|nd|rd|th)?\b", re.I)
 _PLACE = r"(?:[A-Z]{3}\b|[A-Z][a-z.'-]+(?:\s+[A-Z][a-z.'-]+){0,3})"
 _ROUTE = re.compile(rf"\bfrom\s+(?:the\s+)?({_PLACE})\s+to\s+(?:the\s+)?({_PLACE})")
 _OWN = re.compile(rf"\b(?:{alt('record', 'own_lead')})\s+(?:\w+\s+){{0,2}}?({alt('record', 'record_words')})\b", re.I)
@@ -37,6 +38,10 @@ class OwnRecord:
     places: tuple[str, ...]
     dates: tuple[tuple[int, int], ...]
     said: str
+    ends: tuple[str, ...] = ()
+    """Its record's route, if it knows it (two places of one group of facts, or the goal's 'from A to B')."""
+    day: bool = False
+    """Whether it knows its record's date (a date of that group, or the goal's date)."""
 
     @classmethod
     def of(cls, book: FactBook, goal_text: str) -> OwnRecord:
@@ -56,17 +61,19 @@ class OwnRecord:
         route = _ROUTE.search(goal_text)
         goal_date = _DATE.search(goal_text)
         # said: its record's own facts (the first place's group), else the goal's route and date
-        ends = [v for g, v in places if g == places[0][0]][:2] if places else []
-        ends = ends if len(ends) == 2 else list(route.groups()) if route else []
-        day = next((md for g, md in dates if places and g == places[0][0]), None)
-        day = day or (_month_day(goal_date) if goal_date else dates[0][1] if dates else None)
+        groups = [g for g, _ in places]
+        group = next((g for g in groups if groups.count(g) >= 2), None)  # its origin and destination
+        ends = [v for g, v in places if g == group][:2] if group is not None else []
+        ends = ends or (list(route.groups()) if route else [])
+        day = next((md for g, md in dates if group is not None and g == group), None)
+        day = day or (_month_day(goal_date) if goal_date else None)
         said = " ".join(
             [f"from {ends[0]} to {ends[1]}" if ends else "",
              f"on {MONTH_NAMES[day[0] - 1].capitalize()} {day[1]}" if day else ""]
         ).strip()  # fmt: skip
         every = [v for _, v in places] + (list(route.groups()) if route else [])
         days = [md for _, md in dates] + ([_month_day(goal_date)] if goal_date else [])
-        return cls(tuple(every), tuple(dict.fromkeys(days)), said)
+        return cls(tuple(every), tuple(dict.fromkeys(days)), said, tuple(ends), day is not None)
 
 
 def _month_day(m: re.Match[str]) -> tuple[int, int]:
@@ -93,10 +100,10 @@ def other_record(text: str, own: OwnRecord) -> str:
         if m is None or _SKIP.search(s[: route.start()] + s[route.end() :] if route else s):  # not 'New York'
             continue
         read = list(route.groups()) if route else []
-        comparable = [p for p in read if any(_is_code(p) == _is_code(o) for o in own.places)]
+        comparable = [p for p in read if any(_is_code(p) == _is_code(o) for o in own.ends)]
         places_other = bool(comparable) and not any(_same(p, o) for p in read for o in own.places)
-        d = _DATE.search(s, m.start())
-        date_other = d is not None and bool(own.dates) and _month_day(d) not in own.dates
+        d = _ON_DATE.match(s, route.end() if route else m.end())  # the record's date: 'from A to B on D'
+        date_other = d is not None and own.day and _month_day(d) not in own.dates
         if places_other or date_other:
             return m.group(1).lower()
     return ""
