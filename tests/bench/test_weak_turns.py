@@ -34,11 +34,14 @@ def _items() -> list[WeakItem]:
     return generate("airline", make_scenario(INFO))
 
 
+RECORD = {"original_travel_details": [{"origin": "PHX", "destination": "DEN", "flight_date": "2026-05-13"}]}
+
+
 def test_every_class_is_generated_from_the_scenarios_own_facts() -> None:
-    items = _items()
+    items = generate("airline", make_scenario({**INFO, **RECORD}))
     assert {i.cls for i in items} == set(table().classes)
     assert all(i.half == half("airline", "t.1") for i in items)
-    assert items == _items()  # no seed: the same items every run
+    assert items == generate("airline", make_scenario({**INFO, **RECORD}))  # no seed: the same items every run
     for i in items:
         assert i.act == table().classes[i.cls].act
 
@@ -173,3 +176,26 @@ def test_a_wait_says_no_fact_and_an_info_reply_a_fact_or_a_question_back() -> No
     ok, why, _ = grade(info, "Yes, I can.", False, facts, ground)
     assert not ok and "neither a fact nor a question back" in why
     assert not grade(info, "I don't know, sorry.", False, facts, ground)[0]
+
+
+def test_a_record_read_back_by_places_and_date_alone_changed_and_right() -> None:
+    items = {i.cls: i for i in generate("airline", make_scenario({**INFO, **RECORD}))}
+    other, right = items["record_other"], items["record_right"]
+    keys = ["original_travel_details.0.origin", "original_travel_details.0.destination",
+            "original_travel_details.0.flight_date"]  # fmt: skip
+    assert other.act == "correct" and other.must == keys
+    assert "PHX" not in other.turn and "DEN" not in other.turn and "May 13" not in other.turn
+    assert right.act == "not_correct" and right.must == [] and "from PHX to DEN on May 13, 2026" in right.turn
+    assert "record_other" not in {i.cls for i in _items()}  # no places and date of one record: none
+
+
+def test_the_goal_caller_corrects_another_record_and_not_its_own() -> None:
+    from voxbench.bench.callers import GoalRules
+
+    sc = make_scenario({**INFO, **RECORD})
+    rows = {r.item.cls: r for r in run_all([("airline", sc)], GoalRules().make)
+            if r.item.cls.startswith("record_")}  # fmt: skip
+    assert rows["record_other"].agrees, rows["record_other"].why
+    assert rows["record_other"].reply.startswith("No, that's not my flight. Mine is from PHX to DEN on May 13")
+    assert rows["record_right"].agrees, rows["record_right"].why
+    assert act_problem("not_correct", "No, that's not right.", False) == "a no to its own values"

@@ -8,6 +8,7 @@ left out), none it must not, and invents nothing (:class:`.caller_check.Groundin
 
 * ``yes``: the reply's polarity is yes;
 * ``correct``: a no (the right value is the *must* fact), not "I don't have it";
+* ``not_correct``: not a no (its own values were read back right);
 * ``facts``: not "I don't have it";
 * ``state``: it says something (four words or more), not "I don't have it", does not hang up, and
   no sentence of it is a bare count ('1 bag.': a number and one word, said with no question asking
@@ -67,6 +68,8 @@ def act_problem(act: str, reply: str, ends_call: bool) -> str:
         return "" if pol == "yes" else f"not a yes ({pol or 'no polarity'})"
     if act == "correct":  # said no first, so the agent that asked to confirm hears it refused
         return "" if pol == "no" and not lacks else f"not a no ({'said it lacks it' if lacks else pol or 'no polarity'})"
+    if act == "not_correct":  # its own record read back right: anything but a no
+        return "a no to its own values" if pol == "no" else ""
     if act == "facts":
         return "said it lacks it" if lacks else ""
     if act == "state":

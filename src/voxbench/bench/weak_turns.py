@@ -12,6 +12,9 @@ is a template filled with one scenario's own facts, never written per item:
 * ``confirm_other_person``: the caller's own field confirmed with another person's value of that
   field (``colleague_employee_id`` for ``employee_id``); expected: a correction with its own value;
 * ``confirm_right``: the right value; expected: yes;
+* ``record_other`` / ``record_right``: the caller's record read back by its places and date alone,
+  no field words ("You have a flight from ORD to SEA on May 14."), all changed / all right;
+  expected: a no with its own values / no correction (any reply but a no);
 * ``go_ahead``: "Please go ahead." after the caller gave an identifier; expected: it states its
   business (not "I'm not sure", not a bare fragment);
 * ``point_back``: a field named in a statement, then "Can you provide that information?";
@@ -65,6 +68,7 @@ class WeakTable(BaseModel):
     classes: dict[str, WeakClass]
     not_have: list[str]
     number_words: list[str]
+    record_places: list[str] = Field(default_factory=lambda: ["origin", "destination"])
 
 
 @cache
@@ -309,6 +313,7 @@ class _Builder:
         for f in self.pick([f for f in self.own if f.kind != "text"], lambda f: f.key):
             self.add("confirm_right", _fill(self.template("confirm_right", f.key), label=label(f), value=said(f.value)))
         self.go_ahead()
+        self.records()
         for f in self.pick(self.own, lambda f: f.key):
             self.add("point_back", _fill(self.template("point_back", f.key), label=label(f)), [f.key])
             ask = _fill(self.t.classes["repeated"].context[0], label=label(f))
@@ -331,6 +336,26 @@ class _Builder:
         else:
             sib = [s for s in self.own if s.key != f.key and "." not in s.key and s.kind in ("code", "name")]
         return [s for s in sib if s.value != f.value][:2]
+
+    def records(self) -> None:
+        """A record read back by its places and date alone, no field words ('You have a flight from
+        ORD to SEA on May 14'): all three changed, or all three right; the first group that has them."""
+        groups: dict[str, list[Leaf]] = {}
+        for f in self.own:
+            groups.setdefault(f.key.rsplit(".", 1)[0] if "." in f.key else "", []).append(f)
+        for fs in groups.values():
+            o, d = ([f for f in fs if w in f.words and f.kind == "capitals"][:1] for w in self.t.record_places)
+            day = [f for f in fs if f.kind == "date"][:1]
+            if not (o and d and day):
+                continue
+            wrong_o = changed(o[0], self.taken) or ""
+            wrong_d = changed(d[0], self.taken | {wrong_o}) or ""
+            keys = [o[0].key, d[0].key, day[0].key]
+            for cls, vals in (("record_other", (wrong_o, wrong_d, changed(day[0], self.taken) or "")),
+                              ("record_right", (o[0].value, d[0].value, day[0].value))):  # fmt: skip
+                turn = _fill(self.template(cls, keys[0]), origin=vals[0], destination=vals[1], date=said(vals[2]))
+                self.add(cls, turn, keys if cls == "record_other" else [])
+            return
 
     def go_ahead(self) -> None:
         ids = [f for f in self.own if f.kind == "code"]

@@ -50,6 +50,7 @@ from voxbench.pipelines.caller.goal.followups import FollowUps
 from voxbench.pipelines.caller.goal.intents import IntentTracker
 from voxbench.pipelines.caller.goal.learn import Learnings
 from voxbench.pipelines.caller.goal.phrases import as_need
+from voxbench.pipelines.caller.goal.record import other_record
 from voxbench.pipelines.caller.goal.requests import Requests
 from voxbench.pipelines.caller.goal.say import FactSayer
 from voxbench.pipelines.caller.goal.scope import about_transfer
@@ -215,6 +216,8 @@ class GoalCaller:
         if end is not None:
             return end
         offered = self.req.offered(heard)
+        record = "" if heard.readback_wrong else other_record(text, self.s.record)
+        offered = None if record else offered  # a yes to another's booking is no yes (:mod:`.record`)
         if offered is not None and self.s.learn.partial:  # 'Would you like to know more about it?'
             return self.follow.ask_rest(heard, yes=True)
         if offered is not None and not heard.has("request"):  # 'Would you like to do the shift swap now?'
@@ -238,6 +241,10 @@ class GoalCaller:
                 d.facts[:0] = told
         if heard.readback_wrong:
             self.drafts.correction(heard, d)
+        elif record:  # 'No, that's not my flight. Mine is from Phoenix to Denver on May 13.'
+            d.parts = [self.s.phr.say("not_my_record", record=record, own=self.s.record.said),
+                       *(p for p in d.parts if not p.startswith("Yes"))]  # fmt: skip
+            d.kind, d.rule, d.choice = "correct", "correct_other_record", "no"
         elif heard.has("options") and heard.has("request"):
             self.drafts.option_named(heard, d)
         elif heard.has("options"):

@@ -24,6 +24,7 @@ from voxbench.pipelines.caller.goal.intents import IntentTracker
 from voxbench.pipelines.caller.goal.learn import Learnings
 from voxbench.pipelines.caller.goal.phrases import Phrasing
 from voxbench.pipelines.caller.goal.pushback import PushBacks
+from voxbench.pipelines.caller.goal.record import OwnRecord
 from voxbench.pipelines.caller.goal.say import FactSayer
 from voxbench.pipelines.caller.goal.scope import Scope
 from voxbench.pipelines.caller.goal.speech import acronyms_of
@@ -82,6 +83,11 @@ class CallState:
     def answers(self) -> GoalAnswers:
         """The goal's answers to yes/no questions about the caller's situation (:mod:`.yesno`)."""
         return GoalAnswers.of(self.scenario)
+
+    @cached_property
+    def record(self) -> OwnRecord:
+        """The caller's own places and dates, to tell its record from another (:mod:`.record`)."""
+        return OwnRecord.of(self.book, self.goal_text)
 
     @property
     def goal_text(self) -> str:
