@@ -21,7 +21,7 @@ from datetime import date
 from typing import Any
 
 from voxbench.eval.offline._faith_rules import FABRICATION, Finding
-from voxbench.eval.offline._trace import Conversation, Step, response_failed
+from voxbench.eval.offline._trace import Conversation, Step, enum_values, response_failed
 from voxbench.eval.offline._values import canon_code
 
 _FREE_TEXT = re.compile(r"summary|reason|note|description|comment|message|details|text|justification|notes")
@@ -39,22 +39,6 @@ def _accepted(conv: Conversation, call: Step) -> bool:
         (r for r in conv.steps[call.i + 1 :] if r.kind == "tool_response" and r.tool == call.tool), None
     )
     return resp is not None and not response_failed(resp.response)
-
-
-def enum_values(tools: list[dict[str, Any]]) -> dict[tuple[str, str], set[str]]:
-    """(tool, parameter) -> the values its schema allows, from either tool format."""
-    out: dict[tuple[str, str], set[str]] = {}
-    for t in tools:
-        f = t.get("function")
-        if isinstance(f, dict):
-            props = ((f.get("parameters") or {}).get("properties") or {}).items()
-            for k, v in props:
-                if isinstance(v, dict) and v.get("enum"):
-                    out[(str(f.get("name")), str(k))] = {str(x) for x in v["enum"]}
-        for p in [*(t.get("required_parameters") or []), *(t.get("optional_parameters") or [])]:
-            if isinstance(p, dict) and p.get("enum"):
-                out[(str(t.get("name")), str(p.get("name")))] = {str(x) for x in p["enum"]}
-    return out
 
 
 def _real_date(v: str) -> bool:

@@ -87,18 +87,25 @@ def tool_kinds(tools: list[dict[str, Any]]) -> dict[str, str]:
     return out
 
 
-def enum_params(tools: list[dict[str, Any]]) -> set[tuple[str, str]]:
-    """(tool, parameter) pairs whose schema lists allowed values: categorical, not facts."""
-    out: set[tuple[str, str]] = set()
+def enum_values(tools: list[dict[str, Any]]) -> dict[tuple[str, str], set[str]]:
+    """(tool, parameter) -> the values its schema allows, from either tool format."""
+    out: dict[tuple[str, str], set[str]] = {}
     for t in tools:
         f = t.get("function")
         if isinstance(f, dict):
             props = ((f.get("parameters") or {}).get("properties") or {}).items()
-            out |= {(str(f.get("name")), str(k)) for k, v in props if isinstance(v, dict) and v.get("enum")}
+            for k, v in props:
+                if isinstance(v, dict) and v.get("enum"):
+                    out[(str(f.get("name")), str(k))] = {str(x) for x in v["enum"]}
         for p in [*(t.get("required_parameters") or []), *(t.get("optional_parameters") or [])]:
             if isinstance(p, dict) and p.get("enum"):
-                out.add((str(t.get("name")), str(p.get("name"))))
+                out[(str(t.get("name")), str(p.get("name")))] = {str(x) for x in p["enum"]}
     return out
+
+
+def enum_params(tools: list[dict[str, Any]]) -> set[tuple[str, str]]:
+    """(tool, parameter) pairs whose schema lists allowed values: categorical, not facts."""
+    return set(enum_values(tools))
 
 
 def tool_names(tools: list[dict[str, Any]]) -> list[str]:
