@@ -138,13 +138,12 @@ def test_the_goal_caller_runs_over_every_item_and_figures_split_by_half() -> Non
     assert other.agrees, (other.reply, other.why)
 
 
-def test_the_cli_prints_agreement_per_class_and_half(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    data = Path("/work/shared/eva-data")
-    if not data.is_dir():
-        pytest.skip("EVA data not on this machine")
+def test_the_cli_prints_agreement_per_class_and_half(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], eva_data: Path
+) -> None:
     from voxbench.cli.caller import run_caller_check
 
-    args = argparse.Namespace(data=str(data), domain=["itsm"], simulator="goal", limit=2, seed=0, folds=2,
+    args = argparse.Namespace(data=str(eva_data), domain=["itsm"], simulator="goal", limit=2, seed=0, folds=2,
                               fold_seed=0, classifier="rules", weak_turns=True, out=str(tmp_path / "w.json"))  # fmt: skip
     assert run_caller_check(args) == 0
     out = capsys.readouterr().out
