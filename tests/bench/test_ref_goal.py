@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from voxbench.bench.caller_check import by_domain, check_all
+from voxbench.bench.caller_check import by_domain, check_all, resolved
 from voxbench.bench.ref_goal import ReferenceGoal, map_turns, scenario_breaks
 from voxbench.bench.tally import breaks_by_domain, in_goal_by_domain
 from voxbench.scenarios import Scenario
@@ -22,8 +22,7 @@ def _builtin(last_line: str | None = None) -> tuple[DomainData, Scenario]:
     if last_line is not None:
         [e for e in trace.trace if e.event_type == "user_utterance"][-1].utterance = last_line
     dd.scenarios["bb.1"] = sc
-    resolved = Scenario.model_validate(dd.resolver(sc, "en").resolve(sc.model_dump(mode="json")))
-    return dd, resolved
+    return dd, resolved(dd, sc)
 
 
 def test_a_reference_within_its_goal_breaks_nothing() -> None:
