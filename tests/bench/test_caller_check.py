@@ -15,6 +15,7 @@ from voxbench.bench.reference import (
 )
 
 from ..pipelines.caller_goal.conftest import make_scenario
+from .script_caller import ScriptCaller
 
 TRACE = [
     ("agent", "Hi, how can I help you today?"),
@@ -99,20 +100,6 @@ def test_the_reference_goodbye_is_where_the_reference_ended() -> None:
     assert c.premature_endings == 0 and c.missed_endings == 0
 
 
-class _Script:
-    """A caller that says its lines in order, ending the call on the one marked."""
-
-    def __init__(self, lines: list[str], end_at: int | None) -> None:
-        self.lines, self.end_at, self.n = lines, end_at, 0
-
-    def open(self) -> Reply:
-        return Reply(text="hi")
-
-    def respond(self, agent_text: str) -> Reply:
-        self.n += 1
-        return Reply(text=self.lines[min(self.n, len(self.lines)) - 1], ends_call=self.n - 1 == self.end_at)
-
-
 _STAYS = [("agent", "How can I help?"), ("user", "I need a refund."), ("agent", "I can't do that here."),
           ("user", "Please transfer me."), ("tool", "transfer_to_agent"),
           ("agent", "I have transferred you. A person joins in two minutes."), ("user", "I'll wait."),
@@ -121,7 +108,7 @@ _STAYS = [("agent", "How can I help?"), ("user", "I need a refund."), ("agent", 
 
 def _endings(trace: list[tuple[str, str]], end_at: int | None, end_reason: str | None = None) -> tuple[int, int]:
     sc = make_scenario({"confirmation_number": "ZK3FFW"}, trace=trace, end_reason=end_reason)
-    c = by_domain(check_all([("airline", sc)], lambda d, s: _Script(["Okay."] * 9, end_at)))["overall"]
+    c = by_domain(check_all([("airline", sc)], lambda d, s: ScriptCaller(["Okay."] * 9, end_at)))["overall"]
     return c.premature_endings, c.missed_endings
 
 

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from voxbench.bench.caller_check import Reply, by_domain, check_all
+from voxbench.bench.caller_check import by_domain, check_all, resolved
 from voxbench.bench.ref_goal import ReferenceGoal, map_turns, scenario_breaks
 from voxbench.bench.tally import breaks_by_domain, in_goal_by_domain
 from voxbench.scenarios import Scenario
 from voxbench.scenarios.loader import DomainData, load_dataset
 
 from ..pipelines.caller_goal.conftest import make_scenario
+from .script_caller import ScriptCaller
 
 
 def _builtin(last_line: str | None = None) -> tuple[DomainData, Scenario]:
@@ -21,8 +22,7 @@ def _builtin(last_line: str | None = None) -> tuple[DomainData, Scenario]:
     if last_line is not None:
         [e for e in trace.trace if e.event_type == "user_utterance"][-1].utterance = last_line
     dd.scenarios["bb.1"] = sc
-    resolved = Scenario.model_validate(dd.resolver(sc, "en").resolve(sc.model_dump(mode="json")))
-    return dd, resolved
+    return dd, resolved(dd, sc)
 
 
 def test_a_reference_within_its_goal_breaks_nothing() -> None:
@@ -50,20 +50,6 @@ def test_record_turns_map_to_bench_turns_by_their_text() -> None:
     assert map_turns(record, sc) == {1: 0, 2: 1, 3: 1, 4: 2}
 
 
-class _Script:
-    """Says its lines in order, ending the call on the turn marked (0-based)."""
-
-    def __init__(self, lines: list[str], end_at: int | None = None) -> None:
-        self.lines, self.end_at, self.n = lines, end_at, 0
-
-    def open(self) -> Reply:
-        return Reply(text="hi")
-
-    def respond(self, agent_text: str) -> Reply:
-        self.n += 1
-        return Reply(text=self.lines[min(self.n, len(self.lines)) - 1], ends_call=self.n - 1 == self.end_at)
-
-
 _TRACE = [("agent", "How can I help?"), ("user", "I need to change my flight."),
           ("agent", "I cannot change it. Would you like me to transfer you to a live agent?"),
           ("user", "Yes, transfer me."), ("agent", "Is there anything else?"), ("user", "No, thanks."),
@@ -72,7 +58,7 @@ _TRACE = [("agent", "How can I help?"), ("user", "I need to change my flight."),
 
 def _run(breaks: dict[int, list[str]], end_at: int | None = None):  # type: ignore[no-untyped-def]
     sc = make_scenario({}, trace=_TRACE)
-    caller = _Script(["I need to change my flight.", "No, thank you.", "No, thanks.", "Goodbye."], end_at)
+    caller = ScriptCaller(["I need to change my flight.", "No, thank you.", "No, thanks.", "Goodbye."], end_at)
     return check_all([("airline", sc)], lambda d, s: caller, breaks={("airline", sc.id): breaks})
 
 
@@ -94,7 +80,7 @@ def test_no_breaks_gives_the_same_tally_and_no_breaks_read_gives_none() -> None:
     assert res[0].in_goal is not None
     assert res[0].in_goal.model_dump() == res[0].tally.model_dump()
     sc = make_scenario({}, trace=_TRACE)
-    assert check_all([("airline", sc)], lambda d, s: _Script(["Okay."]))[0].in_goal is None
+    assert check_all([("airline", sc)], lambda d, s: ScriptCaller(["Okay."]))[0].in_goal is None
 
 
 def test_an_ending_where_the_reference_broke_its_goal_is_reported_apart() -> None:

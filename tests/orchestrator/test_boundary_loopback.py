@@ -105,6 +105,16 @@ def assert_loopback(found: set[tuple[str, int]], what: str) -> None:
     assert all(is_loopback(ip) for ip, _ in found), (what, found)
 
 
+async def started_on_loopback(server: Any, what: str) -> None:
+    """Start a server with async ``start``/``stop``, check what it listens on, stop it."""
+    with new_listeners() as found:
+        await server.start()
+    try:
+        assert_loopback(found, what)
+    finally:
+        await server.stop()
+
+
 def test_the_report_viewer_listens_on_loopback(tmp_path: Path) -> None:
     from voxbench.cli.view import serve
 
@@ -127,12 +137,7 @@ async def test_the_tool_bridge_listens_on_loopback() -> None:
     ex = ToolExecutor("toy", dd.initial_db(sid, "en"), dd.scenarios[sid].current_date_time, dd.agent)
     ext = ExternalAgentConfig()  # the bridge as an external agent's call builds it
     bridge = ToolBridge(ex, dd.agent, ext.tool_bridge_host, ext.tool_bridge_port)
-    with new_listeners() as found:
-        await bridge.start()
-    try:
-        assert_loopback(found, "the tool bridge")
-    finally:
-        await bridge.stop()
+    await started_on_loopback(bridge, "the tool bridge")
 
 
 async def test_the_talk_page_listens_on_loopback(tmp_path: Path) -> None:
@@ -144,12 +149,7 @@ async def test_the_talk_page_listens_on_loopback(tmp_path: Path) -> None:
     talk = talk_call(tmp_path / "rec", fake_agent())
     opts = TalkPageOptions()  # the page as `voxbench talk` serves it
     server = TalkWebServer(talk, scenario_card(talk.call), host=opts.host, port=opts.port)
-    with new_listeners() as found:
-        await server.start()
-    try:
-        assert_loopback(found, "the talk page")
-    finally:
-        await server.stop()
+    await started_on_loopback(server, "the talk page")
 
 
 @pytest.mark.slow

@@ -262,13 +262,19 @@ def _with_log(out: Path, url: str | None) -> tuple[Any, Any]:
         logger.remove(sink)
 
 
-def test_an_external_agents_header_and_url_token_are_sent_never_written(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+@pytest.fixture
+def agent_secrets(monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
+    """The external agent's header and URL token as sentinels in the environment; its URL
+    variable is set (empty) for the call to fill in."""
     values = sentinels([AUTH_KEY, TOKEN])
     for k, v in values.items():
         monkeypatch.setenv(k, v)
     monkeypatch.setenv(URL_KEY, "")
+    return values
+
+
+def test_an_external_agents_header_and_url_token_are_sent_never_written(tmp_path: Path, agent_secrets: dict[str, str]) -> None:
+    values = agent_secrets
     bot, record = _with_log(tmp_path / "rec", None)
     assert record.status == "completed", record.error
     path, headers = bot.connects[0]
@@ -278,13 +284,8 @@ def test_an_external_agents_header_and_url_token_are_sent_never_written(
     assert leaks([tmp_path / "rec"], values) == []
 
 
-def test_an_unreachable_agents_url_is_named_without_its_token(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    values = sentinels([AUTH_KEY, TOKEN])
-    for k, v in values.items():
-        monkeypatch.setenv(k, v)
-    monkeypatch.setenv(URL_KEY, "")
+def test_an_unreachable_agents_url_is_named_without_its_token(tmp_path: Path, agent_secrets: dict[str, str]) -> None:
+    values = agent_secrets
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as held:  # bound, not listening: refused
         held.bind(("127.0.0.1", 0))
         port = held.getsockname()[1]

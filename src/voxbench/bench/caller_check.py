@@ -53,10 +53,11 @@ from voxbench.bench.reference import (
 )
 from voxbench.bench.tally import ScenarioResult, Tally, TurnRow, by_domain, count, in_goal
 from voxbench.scenarios import Scenario
+from voxbench.scenarios.loader import DomainData
 
 __all__ = [
     "Grounding", "Reply", "ScenarioResult", "Tally", "TextCaller", "TurnRow", "by_domain", "check_all",
-    "check_scenario", "expected_pairs", "goal_text", "resolved_scenarios",
+    "check_scenario", "expected_pairs", "goal_text", "resolved", "resolved_scenarios",
 ]  # fmt: skip
 
 
@@ -236,9 +237,9 @@ def resolved_scenarios(data: str, domains: list[str] | None = None, lang: str = 
     from voxbench.scenarios import load_dataset
 
     ds = load_dataset(data, domains)
-    out: list[tuple[str, Scenario]] = []
-    for domain, dd in ds.domains.items():
-        for sc in dd.scenarios.values():
-            resolved = dd.resolver(sc, lang).resolve(sc.model_dump(mode="json"))
-            out.append((domain, Scenario.model_validate(resolved)))
-    return out
+    return [(domain, resolved(dd, sc, lang)) for domain, dd in ds.domains.items() for sc in dd.scenarios.values()]
+
+
+def resolved(dd: DomainData, sc: Scenario, lang: str = "en") -> Scenario:
+    """One scenario culture-resolved as the caller sees it (names, dates, values of ``lang``)."""
+    return Scenario.model_validate(dd.resolver(sc, lang).resolve(sc.model_dump(mode="json")))

@@ -20,6 +20,7 @@ import tempfile
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 
+from voxbench.bench.caller_check import resolved
 from voxbench.bench.reference import reference_turns
 from voxbench.eval.context import strip_tags
 from voxbench.eval.from_record import load_context
@@ -103,9 +104,7 @@ class ReferenceGoal(Mapping[tuple[str, str], Breaks]):
         if key not in self._done:
             domain, sid = key
             dd = self.domains[domain]
-            sc = dd.scenarios[sid]
-            resolved = Scenario.model_validate(dd.resolver(sc, self.lang).resolve(sc.model_dump(mode="json")))
-            self._done[key] = scenario_breaks(dd, sid, resolved, self.kinds)
+            self._done[key] = scenario_breaks(dd, sid, resolved(dd, dd.scenarios[sid], self.lang), self.kinds)
         return self._done[key]
 
     def __iter__(self) -> Iterator[tuple[str, str]]:

@@ -13,6 +13,7 @@ from typing import NamedTuple
 
 from voxbench.bench.lang import alt, words
 from voxbench.bench.matcher import MONTHS, squeeze, words_of
+from voxbench.processors.control import TRANSFER_TOOL  # EVA's transfer tool, one name in every domain
 from voxbench.scenarios import Scenario
 
 
@@ -67,10 +68,6 @@ def reference_turns(scenario: Scenario) -> tuple[str | None, list[tuple[str, str
 def reference_end(turns: list[tuple[str, str]]) -> int:
     """The turn at which the reference caller ended the call: its first reply with a goodbye, else the last."""
     return next((i for i, (_, ref) in enumerate(turns) if BYE.search(ref)), len(turns) - 1)
-
-
-TRANSFER_TOOL = "transfer_to_agent"
-"""EVA's transfer tool, the same name in every domain: the agent hands the call to a person."""
 
 
 class Ending(NamedTuple):

@@ -41,8 +41,9 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from voxbench.bench.matcher import MONTHS, NOT_VALUES
+from voxbench.bench.matcher import NOT_VALUES
 from voxbench.scenarios import Scenario
+from voxbench.spoken.dates import ISO_DATE, say_date
 from voxbench.spoken.tables import read_table
 
 
@@ -103,13 +104,12 @@ class Leaf(BaseModel):
     kind: str
 
 
-_ISO = re.compile(r"^(\d{4})-(\d{2})-(\d{2})$")
 _TIME = re.compile(r"^(\d{1,2}):(\d{2})(\s*[AaPp]\.?[Mm]\.?)?$")
 
 
 def kind_of(value: str, words: list[str]) -> str:
     """date, time, number, capitals (2-3 capitals: 'AUS', 'US'), code, name, or text."""
-    if _ISO.match(value):
+    if ISO_DATE.match(value):
         return "date"
     if _TIME.match(value):
         return "time"
@@ -166,9 +166,8 @@ def leaves(info: dict[str, Any], drop: set[str]) -> list[Leaf]:
 
 def said(value: str) -> str:
     """A value as an agent writes it: a date in words, an enum's underscores as spaces."""
-    m = _ISO.match(value)
-    if m:
-        return f"{MONTHS[int(m.group(2)) - 1].capitalize()} {int(m.group(3))}, {m.group(1)}"
+    if ISO_DATE.match(value):
+        return say_date(value)
     return value.replace("_", " ") if re.fullmatch(r"[a-z0-9_]+", value) else value
 
 
