@@ -108,10 +108,11 @@ def _by_place(listed: list[Fact], owners: dict[str, int], book: FactBook) -> Non
     to verify listed there serves the call)."""
     placed = [(n, owners[f.key]) for n, f in enumerate(listed) if f.key in owners]
     for (a, i), (b, j) in pairwise(placed):
-        if i == j:
-            for f in listed[a + 1 : b]:
-                if shared_kind(f, book) and kind_of(f) not in FLUFF_HEADS:
-                    owners.setdefault(f.key, i)
+        if i != j:
+            continue  # two requests: nothing between them is placed by where it is listed
+        for f in listed[a + 1 : b]:
+            if shared_kind(f, book) and kind_of(f) not in FLUFF_HEADS:
+                owners.setdefault(f.key, i)
 
 
 @dataclass(frozen=True)

@@ -58,21 +58,22 @@ class OwnRecord:
                 dates.append((group, _month_day(m)))
             elif set(f.words) & _PLACE_WORDS and len(v.split()) <= 4 and not any(c.isdigit() for c in v):
                 places.append((group, v))
-        route = _ROUTE.search(goal_text)
-        goal_date = _DATE.search(goal_text)
+        route, goal_date = _ROUTE.search(goal_text), _DATE.search(goal_text)
+        goal_ends = list(route.groups()) if route else []
+        goal_days = [_month_day(goal_date)] if goal_date else []
         # said: its record's own facts (the first place's group), else the goal's route and date
         groups = [g for g, _ in places]
         group = next((g for g in groups if groups.count(g) >= 2), None)  # its origin and destination
         ends = [v for g, v in places if g == group][:2] if group is not None else []
-        ends = ends or (list(route.groups()) if route else [])
+        ends = ends or goal_ends
         day = next((md for g, md in dates if group is not None and g == group), None)
-        day = day or (_month_day(goal_date) if goal_date else None)
+        day = day or next(iter(goal_days), None)
         said = " ".join(
             [f"from {ends[0]} to {ends[1]}" if ends else "",
              f"on {MONTH_NAMES[day[0] - 1].capitalize()} {day[1]}" if day else ""]
         ).strip()  # fmt: skip
-        every = [v for _, v in places] + (list(route.groups()) if route else [])
-        days = [md for _, md in dates] + ([_month_day(goal_date)] if goal_date else [])
+        every = [v for _, v in places] + goal_ends
+        days = [md for _, md in dates] + goal_days
         return cls(tuple(every), tuple(dict.fromkeys(days)), said, tuple(ends), day is not None)
 
 

@@ -144,7 +144,7 @@ class GoalAnswers:
         told: list[_Told] = []
         clauses: list[tuple[frozenset[str], str]] = []
         for s in (x for t in texts for x in sentences_of(t)):
-            found = [t for m in _ASKED.finditer(s) if (t := _told(m)) is not None]
+            found = [t for m in _ASKED.finditer(s) if (t := _told_of(m)) is not None]
             told += found
             if not found and not re.search(r"\bif (?:asked|the agent|they)\b", s, re.I):
                 clauses += [c for m in _SAY.finditer(s) for c in _clauses(m.group("y"))]
@@ -174,15 +174,14 @@ class GoalAnswers:
 
     def _stated(self, q: frozenset[str]) -> Answer | None:
         hits = [c for ws, c in self.clauses if q <= ws]
-        pols = {("no" if _NEGATION.search(c) else "yes") for c in hits}
-        if not hits or len(pols) > 1:
+        pols = {_stated_polarity(c) for c in hits}
+        if len(pols) != 1:  # none, or clauses that disagree
             return None
-        c = min(hits, key=len)
-        pol: Polarity = "no" if _NEGATION.search(c) else "yes"
+        c, (pol,) = min(hits, key=len), pols
         return Answer(pol, _line(pol, c), c)
 
 
-def _told(m: re.Match[str]) -> _Told | None:
+def _told_of(m: re.Match[str]) -> _Told | None:
     """The tree's answer in one "if asked whether X, say Y" (None: not a yes/no, or no words)."""
     x, verb = m.group("x"), m.group("verb").lower()
     y = re.sub(
@@ -204,6 +203,11 @@ def _told(m: re.Match[str]) -> _Told | None:
         if verb.startswith(("say", "state", "tell")) and words(y)
         else None
     )
+
+
+def _stated_polarity(clause: str) -> Polarity:
+    """A statement clause says no when it is negated, yes otherwise."""
+    return "no" if _NEGATION.search(clause) else "yes"
 
 
 def _clauses(text: str) -> list[tuple[frozenset[str], str]]:
