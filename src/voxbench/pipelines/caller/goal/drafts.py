@@ -19,7 +19,6 @@ from voxbench.pipelines.caller.goal.phrases import as_need, first_person
 from voxbench.pipelines.caller.goal.requests import Requests
 from voxbench.pipelines.caller.goal.scope import about_transfer
 from voxbench.pipelines.caller.goal.state import CallState
-from voxbench.pipelines.caller.goal.steps import StepBundles
 from voxbench.pipelines.caller.goal.tree import content_words, offer_text, violations
 from voxbench.pipelines.caller.goal.volunteer import (
     change_parts,
@@ -57,7 +56,6 @@ class Drafts:
         self.s = state
         self.log = log
         self.req = req
-        self.steps = StepBundles.of(state.scenario.user_goal.decision_tree, state.book)
 
     def answer(self, heard: Heard, d: Draft) -> None:
         """Exactly the asked facts (a yes first when the turn also read facts back right)."""
@@ -75,10 +73,6 @@ class Drafts:
             words = [k for k in heard.asked if (f := self.s.book.get(k)) and re.fullmatch(r"[A-Za-z' -]+", str(f.value))]
             d.parts.append(self.s.say.spelled(words) if words else "")
         d.facts += keys
-        with_them = self.steps.with_asked(self.s.book, keys, self.s.given | set(d.facts), self.s.owners)  # the tree's step
-        if with_them:  # says to give them together ('provide your license number ... and specify 30 days')
-            d.parts.append(self.s.say.answer(with_them))
-            d.facts += with_them
         self.change(keys, d)  # the change wanted: its part of the booking, what stays, its limits
         limits = [k for k in constraints_for(self.s.book, self.s.given, keys) if k not in d.facts]
         if limits:
