@@ -40,6 +40,7 @@ def _line(t: dict[str, float]) -> str:
     g = t.get
     return (f"requests {_pct(g('requests_right', 0), g('requests', 0))} ({int(g('requests_right', 0))}/{int(g('requests', 0))})"
             f"  withheld {_pct(g('facts_withheld', 0), g('facts_expected', 0))}"
+            f" (said before apart {_pct(g('facts_withheld', 0) - g('facts_volunteered_said_before', 0), g('facts_expected', 0) - g('facts_volunteered_said_before', 0))})"
             f"  withheld when asked {_pct(g('facts_withheld_asked', 0), g('facts_asked', 0))}"
             f"  volunteered not given {int(g('facts_volunteered_withheld', 0))}/{int(g('facts_volunteered', 0))}"
             f" (said before {int(g('facts_volunteered_said_before', 0))})"

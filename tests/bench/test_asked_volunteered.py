@@ -121,6 +121,9 @@ def _said_before(trace: list[tuple[str, str]], lines: list[str]) -> tuple[int, i
     t = by_domain(check_all([("airline", make_scenario(ROUTE, trace=trace))], lambda d, s: _Scripted(lines)))
     o = t["overall"]
     assert o.summary()["facts_volunteered_said_before"] == o.facts_volunteered_said_before
+    left = o.facts_expected - o.facts_volunteered_said_before
+    apart = o.summary()["facts_withheld_repeats_apart_pct"]
+    assert apart == (round(100 * (o.facts_withheld - o.facts_volunteered_said_before) / left, 1) if left else None)
     return o.facts_volunteered_withheld, o.facts_volunteered_said_before
 
 

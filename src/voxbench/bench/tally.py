@@ -83,6 +83,10 @@ class Tally(BaseModel):
             "facts_volunteered_by_reference": self.facts_volunteered,
             "facts_volunteered_not_given": self.facts_volunteered_withheld,
             "facts_volunteered_said_before": self.facts_volunteered_said_before,
+            "facts_withheld_repeats_apart_pct": pct(
+                self.facts_withheld - self.facts_volunteered_said_before,
+                self.facts_expected - self.facts_volunteered_said_before,
+            ),
             "facts_extra": self.facts_extra,
             "invented_facts": self.invented,
             "decisions_matched_pct": pct(self.decisions_matched, self.decisions),
