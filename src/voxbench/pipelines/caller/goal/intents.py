@@ -19,7 +19,7 @@ import re
 from voxbench.pipelines.caller.goal.ending_lang import pattern
 from voxbench.pipelines.caller.goal.facts import HEADS, WEAK_WORDS, Fact, FactBook, group_of, stem
 from voxbench.pipelines.caller.goal.tree import content_words
-from voxbench.spoken import mentions, runs, tokens
+from voxbench.spoken import mentions, runs, sentences_of, tokens
 
 # Words of any request: they do not tell one intent from another.
 GENERIC = {
@@ -166,6 +166,10 @@ class IntentTracker:
                 hits.append(i)
         for i in self._one_per_twin(hits, text):
             self.done[i] = self.done[i] or not (completed and self.behaviour[i])
+        if completed and any(pattern("all_done").match(s) for s in sentences_of(text)):
+            # 'Everything is complete.': the whole call, every request (an in-call behaviour is not
+            # met by a completion: it is raised after the others, as above)
+            self.done = [d or not self.behaviour[i] for i, d in enumerate(self.done)]
         if completed and self.done == before and self._backup_done(text):
             return  # 'Your desk assignment is complete' after the first desk was refused: the backup desk
         if completed and self.done == before and self.pending():

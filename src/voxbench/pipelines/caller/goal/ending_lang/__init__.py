@@ -35,6 +35,9 @@ class EndingWords(BaseModel):
     explicitly ask the agent to confirm (1) ..., (2) ...'); group ``what``: what to ask."""
     enumeration: str
     """A list's numbering inside a sentence ('(1) ', '(2) '), left out when the sentence is said."""
+    all_done: str
+    """A completion whose subject is the whole call ('Everything is complete.', 'All done.'): every
+    request still open is done, whichever the agent names after it."""
     kept: str
     """A must-have that something stays as it is ('Your booking remains unchanged'): the agent
     must say so, like something it gives."""
