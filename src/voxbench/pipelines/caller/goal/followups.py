@@ -259,11 +259,16 @@ class FollowUps:
     def goal_answer(self, grounded: Answer, heard: Heard) -> CallerAct:
         """A yes/no question about its situation that its goal's text answers (:mod:`.yesno`): the
         goal's answer, said in its words ('No, the issue is still not resolved.'). Asked what the
-        goal holds no clear answer to, the caller says it is not sure (:meth:`unanswerable`)."""
+        goal holds no clear answer to, the caller says it is not sure (:meth:`unanswerable`). The
+        goal's words the answer came from go in the act's rules (``goal_text:<words>``), so the
+        record shows why it said yes or no."""
         kinds: dict[str, ActKind] = {"unknown": "cannot_answer", "said": "answer"}
         choice = grounded.polarity if grounded.polarity in ("yes", "no") else ""
-        return self.log.act(kinds.get(grounded.polarity, "confirm"), grounded.line,
-                            f"goal_answers_yes_no:{grounded.polarity}", heard, choice=choice)  # fmt: skip
+        act = self.log.act(kinds.get(grounded.polarity, "confirm"), grounded.line,
+                           f"goal_answers_yes_no:{grounded.polarity}", heard, choice=choice)  # fmt: skip
+        if act.rule == f"goal_answers_yes_no:{grounded.polarity}":  # not a repeat's stand-in
+            act.rules = [*act.rules, f"goal_text:{grounded.source}"]
+        return act
 
     def lacking(self, heard: Heard) -> CallerAct:
         """Asked for a field it does not have ('the flight number'), the caller says so by name, and

@@ -113,7 +113,9 @@ def asks_whether(sentence: str) -> bool:
 
 @dataclass(frozen=True)
 class Answer:
-    """A yes/no answer the goal's text gives, the line that says it and the clause it came from."""
+    """A yes/no answer the goal's text gives, the line that says it and the goal's words it came
+    from (the tree's "if asked whether X, say Y", or a statement's clause): the act trail records
+    them (``goal_text:<source>`` in the act's rules)."""
 
     polarity: Polarity
     line: str
