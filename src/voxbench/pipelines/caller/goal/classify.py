@@ -63,6 +63,7 @@ from voxbench.pipelines.caller.goal.requested import (
 )
 from voxbench.pipelines.caller.goal.results import stated_result
 from voxbench.pipelines.caller.goal.scoped import scoped
+from voxbench.pipelines.caller.goal.stated import misstated
 from voxbench.pipelines.caller.goal.turn import Turn
 from voxbench.spoken import mentions, times
 
@@ -185,6 +186,7 @@ def _readback_kinds(t: Turn, heard: Heard, book: FactBook) -> None:
     heard.readback_wrong = [k for k in wrong if k not in heard.asked and k not in ok] if checking else []
     if checking:  # 'Could you confirm your name is <the husband's name>?': a field named with another value
         _misheard(t, heard, book)
+    _misstated(t, heard, book)
     if heard.readback_ok or heard.readback_wrong:
         heard.kinds.append("readback")
     if OPEN_Q.search(heard.question) and not CONFIRM_Q.search(heard.question):
@@ -209,6 +211,16 @@ def _misheard(t: Turn, heard: Heard, book: FactBook) -> None:
     heard.rules += [f"misread:{k}" for k in heard.misheard]
     if not heard.asked and "request" in heard.kinds:
         heard.kinds.remove("request")
+
+
+def _misstated(t: Turn, heard: Heard, book: FactBook) -> None:
+    """A field stated with a value not the caller's in any turn, a completion report or summary too
+    (:func:`.stated.misstated`): read back wrong, so corrected before any acknowledgement."""
+    said = t.statements + [q for q in t.questions if CONFIRM_Q.search(q)]
+    wrong = [k for k in misstated(said, book) if k not in heard.readback_wrong and k not in heard.asked]
+    heard.readback_wrong += wrong
+    heard.readback_ok = [k for k in heard.readback_ok if k not in wrong]
+    heard.rules += [f"misstated:{k}" for k in wrong]
 
 
 def _option_kinds(t: Turn, heard: Heard) -> None:
