@@ -215,12 +215,18 @@ def _misheard(t: Turn, heard: Heard, book: FactBook) -> None:
 
 def _misstated(t: Turn, heard: Heard, book: FactBook) -> None:
     """A field stated with a value not the caller's in any turn, a completion report or summary too
-    (:func:`.stated.misstated`): read back wrong, so corrected before any acknowledgement."""
-    said = t.statements + [q for q in t.questions if CONFIRM_Q.search(q)]
-    wrong = [k for k in misstated(said, book) if k not in heard.readback_wrong and k not in heard.asked]
+    (:func:`.stated.misstated`): read back wrong, so corrected before any acknowledgement. A request
+    sentence that states it ('..., and your first name is Jordan.') asks nothing."""
+    found = misstated(t.statements + [q for q in t.questions if CONFIRM_Q.search(q)], book)
+    wrong = [k for k in found if k not in heard.readback_wrong]
     heard.readback_wrong += wrong
     heard.readback_ok = [k for k in heard.readback_ok if k not in wrong]
     heard.rules += [f"misstated:{k}" for k in wrong]
+    stating = {s for _, s in found.values()}
+    asking = [r for r in t.requests if r not in stating]
+    heard.asked = [k for k in heard.asked if k not in wrong] if asking or t.questions or not found else []
+    if found and not heard.asked and "request" in heard.kinds:
+        heard.kinds.remove("request")
 
 
 def _option_kinds(t: Turn, heard: Heard) -> None:

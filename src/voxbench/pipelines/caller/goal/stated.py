@@ -34,7 +34,6 @@ from voxbench.pipelines.caller.goal.readback import (
     _END,
     _PERSONS,
     _STATE,
-    _TOKEN,
     _field_words,
     _kind,
     _phrase,
@@ -45,10 +44,14 @@ from voxbench.pipelines.caller.goal.speech import says, unit_form
 from voxbench.spoken import compact, mentions, runs, tokens
 
 _PLACE_HEADS = set(phrases("stated", "place_heads"))
+_BARE = set(phrases("stated", "bare_places")) | HEADS
+"""A key of one of these words alone names a kind of thing, not which one ('floor', 'date')."""
 _NOT_HELD = set(phrases("stated", "not_held"))
 _OFFER = re.compile(rf"\b(?:{alt('stated', 'offer')})\b", re.I)
 _LEAD = alt("stated", "place_lead")
 _NAME = re.compile(r"[A-Z][A-Za-z'-]+(?: [A-Z][A-Za-z'-]+){0,3}")
+_CODE = re.compile(r"\+?[A-Za-z0-9][A-Za-z0-9-]*")
+_YEAR = re.compile(r"^,?\s*(\d{4})\b")
 _KINDS = ("date", "time", "number", "code", "name", "measure", "text")
 
 
@@ -65,14 +68,20 @@ def _held(f: Fact) -> bool:
 
 def _a_value(seg: str, f: Fact) -> bool:
     """``seg`` reads as a value for the field: one of its kind (:func:`.readback._same_kind_other`);
-    for a code, name or place name also a code (written, 'BLD2', or spelled, 'B L D two') or a
-    capitalised name, of either kind (an agent's system code for the caller's place name)."""
+    for a code, name or place name also a code (written, 'BLD2', 'CorpNet-8G', or spelled, 'B L D
+    two') or a capitalised name, of either kind (an agent's system code for the caller's place
+    name); a person's name is not a code, unless the caller's own value holds a digit."""
     kind, v = _kind(f), str(f.value)
     if kind in ("date", "time", "number", "measure"):
         return _same_kind_other(seg, v, kind)
     s = seg.strip()
-    code = (bool(_TOKEN.fullmatch(s)) and any(c.isdigit() for c in s)) or _spelled(s)
-    return bool(_NAME.fullmatch(s)) or (code and kind != "name")
+    code = _one_token(s) or _spelled(s)
+    return bool(_NAME.fullmatch(s)) or (code and (kind != "name" or any(c.isdigit() for c in v)))
+
+
+def _one_token(seg: str) -> bool:
+    """A code written as one token holding a digit ('BLD2', 'PTPL-MGENG-34', '+1-415-555-1082')."""
+    return bool(_CODE.fullmatch(seg)) and any(c.isdigit() for c in seg)
 
 
 def _spelled(seg: str) -> bool:
@@ -90,11 +99,22 @@ def _someone_elses(before: str, f: Fact) -> bool:
 
 def _other_value(seg: str, f: Fact, book: FactBook) -> bool:
     """``seg`` is a value for ``f`` that is none of the caller's values (not this one said another
-    way, not another of its facts the agent is stating)."""
+    way, not another of its facts the agent is stating: that whole value, not a part of a code)."""
     v = str(f.value)
     if not seg or compact(seg) == compact(v) or says(seg, v) or not _a_value(seg, f):
         return False
-    return not any(says(seg, str(o.value)) for o in book if not isinstance(o.value, list | dict | bool) and o.matchable)
+    token = _one_token(seg) or _spelled(seg)
+    others = [str(o.value) for o in book if not isinstance(o.value, list | dict | bool) and o.matchable]
+    return not any(compact(seg) == compact(o) or (not token and says(seg, o)) for o in others)
+
+
+def _value_after(s: str, end: int) -> str:
+    """The value said after a field's words (:func:`.readback._said_after`), a date with its year
+    ('September 18, 2027': the comma does not end it)."""
+    seg = _said_after(s, end)
+    at = s.find(seg, end) if seg else -1
+    year = _YEAR.match(s[at + len(seg) :]) if at >= 0 else None
+    return f"{seg}, {year.group(1)}" if year and re.search(r"[A-Za-z]+\s+\d{1,2}$", seg) else seg
 
 
 def _by_words(s: str, f: Fact, book: FactBook) -> str:
@@ -102,12 +122,12 @@ def _by_words(s: str, f: Fact, book: FactBook) -> str:
     A key that is a bare kind of thing ('floor', 'date') names no field of the caller's in a
     statement: 'based in building B L D three, floor F L two' is its profile, not the floor it wants."""
     words = _field_words(f)
-    if len(words) == 1 and words[0] in HEADS | _PLACE_HEADS:
+    if len(words) == 1 and words[0] in _BARE:
         return ""
     for m in _phrase(tuple(words)).finditer(s):
         if _someone_elses(s[: m.start()], f):
             continue
-        seg = _said_after(s, m.end())
+        seg = _value_after(s, m.end())
         if _other_value(seg, f, book):
             return seg
     return ""
@@ -150,15 +170,16 @@ def _which_place(seg: str, sentence: str, group: list[Fact]) -> Fact | None:
     return left[0] if len(left) == 1 else None
 
 
-def misstated(sentences: list[str], book: FactBook) -> dict[str, str]:
-    """The caller's facts the sentences state with a value not theirs: key -> the value said. A
-    sentence that offers or supposes, or says the fact's own value anywhere, states nothing wrong."""
+def misstated(sentences: list[str], book: FactBook) -> dict[str, tuple[str, str]]:
+    """The caller's facts the sentences state with a value not theirs: key -> (the value said, the
+    sentence). A sentence that offers or supposes, or says the fact's own value anywhere, states
+    nothing wrong."""
     held = [f for f in book if _held(f)]
-    out: dict[str, str] = {}
+    out: dict[str, tuple[str, str]] = {}
     for s in sentences:
         if _OFFER.search(s):
             continue
         found = {f.key: seg for f in held if f.key not in out and (seg := _by_words(s, f, book))}
         found.update({k: v for k, v in _by_role(s, book, held).items() if k not in found and k not in out})
-        out.update({k: v for k, v in found.items() if not mentions(s, str(book.get(k).value))})  # type: ignore[union-attr]
+        out.update({k: (v, s) for k, v in found.items() if not mentions(s, str(book.get(k).value))})  # type: ignore[union-attr]
     return out
