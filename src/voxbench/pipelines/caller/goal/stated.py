@@ -49,13 +49,29 @@ _BARE = set(phrases("stated", "bare_places")) | HEADS
 _NOT_HELD = set(phrases("stated", "not_held"))
 _OFFER = re.compile(rf"\b(?:{alt('stated', 'offer')})\b", re.I)
 _LEAD = alt("stated", "place_lead")
-_NAME = re.compile(r"[A-Z][A-Za-z'-]+(?: [A-Z][A-Za-z'-]+){0,3}")
+_NAME = re.compile(r"[A-Z][A-Za-z'-]+(?: (?:[A-Z][A-Za-z'-]+|\d{1,4}))*")
+"""A capitalised name, a number in it ('East Campus', 'Building 2'); four words at most."""
 _CODE = re.compile(r"\+?[A-Za-z0-9][A-Za-z0-9-]*")
+_VERB = re.compile(r"\s(?:is|are|was|were|has|have|will)\b", re.I)
+"""Where a role's value ends before the sentence goes on ('delivery to Building 2 is booked')."""
 _YEAR = re.compile(r"^,?\s*(\d{4})\b")
 _KINDS = ("date", "time", "number", "code", "name", "measure", "text")
 
 
+_HELD: dict[tuple[str, str, str, tuple[str, ...]], bool] = {}
+
+
 def _held(f: Fact) -> bool:
+    """:func:`_holds`, once per fact (a turn asks it of every fact of the caller)."""
+    k = (f.key, type(f.value).__name__, str(f.value), f.words)
+    if k not in _HELD:
+        if len(_HELD) > 20000:
+            _HELD.clear()
+        _HELD[k] = _holds(f)
+    return _HELD[k]
+
+
+def _holds(f: Fact) -> bool:
     """A value the caller holds as fixed: not what it wants or prefers, a limit or an amount the
     agent computes; a code, name, date, time or number, or a proper name ('East Campus'), not prose."""
     v = str(f.value).strip()
@@ -63,7 +79,13 @@ def _held(f: Fact) -> bool:
         return False
     if set(re.split(r"[^a-z]+", f.key.lower())) & _NOT_HELD or _kind(f) not in _KINDS:
         return False
-    return _kind(f) != "text" or bool(_NAME.fullmatch(v))
+    return _kind(f) != "text" or (bool(_NAME.fullmatch(v)) and len(v.split()) <= 4)
+
+
+@cache
+def _words(key: str) -> tuple[str, ...]:
+    """The words that name a field (:func:`.readback._field_words`: they depend on its key alone)."""
+    return tuple(_field_words(Fact(key, None, ())))
 
 
 def _a_value(seg: str, f: Fact) -> bool:
@@ -76,7 +98,8 @@ def _a_value(seg: str, f: Fact) -> bool:
         return _same_kind_other(seg, v, kind)
     s = seg.strip()
     code = _one_token(s) or _spelled(s)
-    return bool(_NAME.fullmatch(s)) or (code and (kind != "name" or any(c.isdigit() for c in v)))
+    name = bool(_NAME.fullmatch(s)) and len(s.split()) <= 4
+    return name or (code and (kind != "name" or any(c.isdigit() for c in v)))
 
 
 def _one_token(seg: str) -> bool:
@@ -121,10 +144,10 @@ def _by_words(s: str, f: Fact, book: FactBook) -> str:
     """The value said after the field's own words ('the delivery building is B L D two'), if wrong.
     A key that is a bare kind of thing ('floor', 'date') names no field of the caller's in a
     statement: 'based in building B L D three, floor F L two' is its profile, not the floor it wants."""
-    words = _field_words(f)
+    words = _words(f.key)
     if len(words) == 1 and words[0] in _BARE:
         return ""
-    for m in _phrase(tuple(words)).finditer(s):
+    for m in _phrase(words).finditer(s):
         if _someone_elses(s[: m.start()], f):
             continue
         seg = _value_after(s, m.end())
@@ -139,20 +162,19 @@ def _role(modifier: tuple[str, ...]) -> re.Pattern[str]:
     return re.compile(rf"\b{words}(?:'s|s)?\s+(?:{_LEAD})\s+(?:the\s+)?", re.I)
 
 
-def _by_role(s: str, book: FactBook, held: list[Fact]) -> dict[str, str]:
+def _by_role(s: str, book: FactBook, places: list[Fact]) -> dict[str, str]:
     """'delivery to X': the key's modifier and a place's preposition name a place fact of the caller
     (``delivery_building``, ``delivery_floor``); X is the one its unit names ('B L D two': building),
     else the only one of them the sentence neither says right nor names by its own head word."""
     out: dict[str, str] = {}
-    places = [f for f in held if (w := _field_words(f)) and len(w) > 1 and w[-1] in _PLACE_HEADS]
-    for modifier in dict.fromkeys(tuple(_field_words(f)[:-1]) for f in places):
-        group = [f for f in places if tuple(_field_words(f)[:-1]) == modifier]
+    for modifier in dict.fromkeys(_words(f.key)[:-1] for f in places):
+        group = [f for f in places if _words(f.key)[:-1] == modifier]
         for m in _role(modifier).finditer(s):
             if _someone_elses(s[: m.start()], group[0]):
                 continue
             rest = s[m.end() :]
-            cut = _END.search(rest)
-            seg = (rest[: cut.start()] if cut else rest).strip(" .")
+            cut = [c.start() for c in (_END.search(rest), _VERB.search(rest)) if c is not None]
+            seg = rest[: min(cut, default=len(rest))].strip(" .")
             f = _which_place(seg, s, group)
             if f is not None and f.key not in out and _other_value(seg, f, book):
                 out[f.key] = seg
@@ -162,11 +184,11 @@ def _by_role(s: str, book: FactBook, held: list[Fact]) -> dict[str, str]:
 def _which_place(seg: str, sentence: str, group: list[Fact]) -> Fact | None:
     rs = runs(seg)
     unit = (unit_form(rs[0]) if len(rs) == 1 else None) or (seg.split()[0].lower() if seg.split() else "")
-    named = [f for f in group if unit.split()[:1] == [_field_words(f)[-1]]]
+    named = [f for f in group if unit.split()[:1] == [_words(f.key)[-1]]]
     if named:
         return named[0]
     left = [f for f in group if not mentions(sentence, str(f.value))
-            and not re.search(rf"\b{re.escape(_field_words(f)[-1])}\b", sentence, re.I)]  # fmt: skip
+            and not re.search(rf"\b{re.escape(_words(f.key)[-1])}\b", sentence, re.I)]  # fmt: skip
     return left[0] if len(left) == 1 else None
 
 
@@ -175,11 +197,12 @@ def misstated(sentences: list[str], book: FactBook) -> dict[str, tuple[str, str]
     sentence). A sentence that offers or supposes, or says the fact's own value anywhere, states
     nothing wrong."""
     held = [f for f in book if _held(f)]
+    places = [f for f in held if len(w := _words(f.key)) > 1 and w[-1] in _PLACE_HEADS]
     out: dict[str, tuple[str, str]] = {}
     for s in sentences:
         if _OFFER.search(s):
             continue
         found = {f.key: seg for f in held if f.key not in out and (seg := _by_words(s, f, book))}
-        found.update({k: v for k, v in _by_role(s, book, held).items() if k not in found and k not in out})
+        found.update({k: v for k, v in _by_role(s, book, places).items() if k not in found and k not in out})
         out.update({k: (v, s) for k, v in found.items() if not mentions(s, str(book.get(k).value))})  # type: ignore[union-attr]
     return out
