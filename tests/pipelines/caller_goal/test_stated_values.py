@@ -127,3 +127,8 @@ def test_a_statement_read_as_a_request_is_corrected_first_not_answered() -> None
     """'..., and your last name is Okafor.': the sentence states a value, it asks for none."""
     act = _caller().respond("Everything is set, and your last name is Okafor. If you have any other questions, feel free to ask.")
     assert act.kind == "correct" and act.text.startswith(("No", "That's not")) and "Lima" in act.text
+
+
+def test_a_confirmation_question_naming_the_place_by_its_role_is_corrected_not_confirmed() -> None:
+    act = _caller().respond("I'm submitting a footrest for delivery to B L D two, floor F L one. Is that correct?")
+    assert act.kind == "correct" and act.choice == "no" and "East Campus" in act.text
