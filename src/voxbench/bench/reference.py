@@ -225,6 +225,13 @@ def names_fact(agent_text: str, key: str, option_hit: bool = False) -> bool:
     return bool(kws) and all(any(_same_word(w, k) for w in said) or (len(k) <= 4 and k in initials) for k in kws)
 
 
+def touches_fact(agent_text: str, key: str) -> bool:
+    """Whether the agent's turn says any word of the fact's key ('delivery to B L D two' touches
+    ``delivery_building``): a turn about the field, perhaps reading it back wrong."""
+    said = words_of(agent_text)
+    return any(_same_word(w, k) for k in key_words(key) for w in said)
+
+
 def _same_word(w: str, k: str) -> bool:
     """'dates' for 'date', 'departing' for 'departure': equal, a plural, or the first five letters."""
     return w == k or (len(k) >= 4 and w.startswith(k)) or (len(k) >= 5 and w[:5] == k[:5])

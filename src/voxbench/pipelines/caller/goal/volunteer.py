@@ -15,7 +15,7 @@ from voxbench.pipelines.caller.goal.tree import content_words
 from voxbench.spoken import mentions
 
 # A fact key that states a limit the caller's change must meet.
-_LIMIT_KEY = re.compile(
+LIMIT_KEY = re.compile(
     r"(?i)(?<![a-z])(max|maximum|min|minimum|latest|earliest|limit|budget|acceptable|cap|deadline)(?![a-z])"
 )
 
@@ -42,7 +42,7 @@ def constraints_for(book: FactBook, given: set[str], keys: list[str]) -> list[st
     """The caller's limits on the change it wants ('Maximum total rebooking cost', 'Latest
     acceptable arrival time', ranked seat choices), not said yet: a person asked what new date
     it wants, or read back the change, says what the new booking must meet with it."""
-    if not any((f := book.get(k)) is not None and (_is_change(f) or _LIMIT_KEY.search(f.key)) for k in keys):
+    if not any((f := book.get(k)) is not None and (_is_change(f) or LIMIT_KEY.search(f.key)) for k in keys):
         return []  # asked for the change it wants, or one of its limits ('date_constraint_earliest_departure')
     return [
         f.key
@@ -50,7 +50,7 @@ def constraints_for(book: FactBook, given: set[str], keys: list[str]) -> list[st
         if f.source == "information_required"
         and f.key not in given
         and f.key not in keys
-        and (_LIMIT_KEY.search(f.key) or (f.top != f.key and f.key.endswith("_choice")))
+        and (LIMIT_KEY.search(f.key) or (f.top != f.key and f.key.endswith("_choice")))
     ]
 
 
