@@ -145,7 +145,7 @@ def _by_words(s: str, f: Fact, book: FactBook) -> str:
     A key that is a bare kind of thing ('floor', 'date') names no field of the caller's in a
     statement: 'based in building B L D three, floor F L two' is its profile, not the floor it wants."""
     words = _words(f.key)
-    if len(words) == 1 and words[0] in _BARE:
+    if (len(words) == 1 and words[0] in _BARE) or words[-1][:4] not in s.lower():  # its words are not said
         return ""
     for m in _phrase(words).finditer(s):
         if _someone_elses(s[: m.start()], f):
