@@ -12,7 +12,17 @@ import pytest
 from voxbench.bench.caller_check import Grounding, Reply
 from voxbench.bench.matcher import goal_facts
 from voxbench.bench.weak_check import act_problem, bare_count, grade, per_class, run_all, run_item
-from voxbench.bench.weak_turns import WeakItem, changed, generate, half, kind_of, leaves, person_pairs, table
+from voxbench.bench.weak_turns import (
+    WeakItem,
+    changed,
+    generate,
+    half,
+    kind_of,
+    label,
+    leaves,
+    person_pairs,
+    table,
+)
 
 from ..pipelines.caller_goal.conftest import make_scenario
 
@@ -199,3 +209,46 @@ def test_the_goal_caller_corrects_another_record_and_not_its_own() -> None:
     assert rows["record_other"].reply.startswith("No, that's not my flight. Mine is from PHX to DEN on May 13")
     assert rows["record_right"].agrees, rows["record_right"].why
     assert act_problem("not_correct", "No, that's not right.", False) == "a no to its own values"
+
+
+def test_a_completion_report_states_a_fixed_value_changed_and_the_same_report_right() -> None:
+    info = {**INFO, "preferred_date": "2026-03-25", "max_fee": "80"}
+    items = generate("airline", make_scenario(info))
+    wrong = [i for i in items if i.cls == "report_changed"]
+    right = [i for i in items if i.cls == "report_right"]
+    assert wrong and len(wrong) == len(right) <= table().per_class
+    for w, r in zip(wrong, right, strict=True):
+        key = w.must[0]
+        assert w.act == "correct" and r.act == "keeps" and r.must == [] and r.must_not == [key]
+        assert key not in ("preferred_date", "max_fee")  # a preference or a limit: the call may settle it
+    facts = {f.key: f for f in leaves(info, set(table().label_drop))}
+    assert any(w.turn != r.turn and label(facts[w.must[0]]) in w.turn for w, r in zip(wrong, right, strict=True))
+
+
+def test_a_report_kept_is_no_correction_and_a_report_corrected_is() -> None:
+    facts = goal_facts(INFO)
+    ground = Grounding(INFO, "You want to change your flight.")
+    turn = "All done. I have recorded your employee ID as EMP031482. Is there anything else I can help you with?"
+    keeps = WeakItem(domain="airline", scenario_id="t.1", half="dev", cls="report_right", act="keeps", turn=turn,
+                     must_not=["employee_id"])  # fmt: skip
+    assert grade(keeps, "No, that's all. Thanks, goodbye.", True, facts, ground)[0]
+    ok, why, _ = grade(keeps, "No, that's not right. My employee ID is E M P zero three one four eight two.", False,
+                       facts, ground)  # fmt: skip
+    assert not ok and "said its values are wrong" in why and "corrected employee_id" in why
+    assert act_problem("keeps", "That's not correct.", False) == "said its values are wrong"
+
+
+def test_the_goal_caller_corrects_a_report_changed_and_keeps_one_right() -> None:
+    from voxbench.bench.callers import GoalRules
+
+    rows = [r for r in run_all([("airline", make_scenario(INFO))], GoalRules().make) if r.item.cls.startswith("report_")]
+    assert {r.item.cls for r in rows} == {"report_changed", "report_right"}
+    assert all(r.agrees for r in rows), [(r.item.turn, r.reply, r.why) for r in rows if not r.agrees]
+
+
+def test_another_persons_fact_holding_the_same_value_is_not_one_it_must_not_say() -> None:
+    """The husband flies on the caller's own travel date: saying that date cannot be told apart."""
+    items = generate("airline", make_scenario({**INFO, "Husband's travel date": "2026-03-20", "Husband's bags": "5"}))
+    asked = [i for i in items if i.must == ["travel_date"]]
+    assert asked and all("Husband's travel date" not in i.must_not for i in asked)
+    assert any("Husband's bags" in i.must_not for i in items if i.must == ["bags"])

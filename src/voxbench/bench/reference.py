@@ -22,7 +22,8 @@ def _a(name: str) -> str:
 
 
 # The words are the bench's own data (``bench/lang/<lang>.json``, ``phrases.reference``), not
-# the caller's; the grammar is here.
+# the caller's (``_AUX`` too, though the goal caller has its own auxiliaries): a grader reading
+# questions with the graded caller's tables would agree with it by construction. The grammar is here.
 _YES = re.compile(rf"^({_a('yes')})", re.I)
 _NO = re.compile(rf"^({_a('no')})", re.I)
 _NOT_FIXED = re.compile(rf"\b({_a('not_fixed')})", re.I)

@@ -9,6 +9,8 @@ left out), none it must not, and invents nothing (:class:`.caller_check.Groundin
 * ``yes``: the reply's polarity is yes;
 * ``correct``: a no (the right value is the *must* fact), not "I don't have it";
 * ``not_correct``: not a no (its own values were read back right);
+* ``keeps``: no correction: no words saying the values are wrong, and not a no that says the
+  *must not* fact again (a "No, that's all." to "anything else?" is no correction);
 * ``facts``: not "I don't have it";
 * ``state``: it says something (four words or more), not "I don't have it", does not hang up, and
   no sentence of it is a bare count ('1 bag.': a number and one word, said with no question asking
@@ -49,6 +51,10 @@ def _not_have() -> re.Pattern[str]:
     return re.compile(r"\b(" + "|".join(re.escape(p) for p in table().not_have) + r")\b", re.I)
 
 
+def _denial() -> re.Pattern[str]:
+    return re.compile(r"\b(" + "|".join(re.escape(p) for p in table().denials) + r")\b", re.I)
+
+
 def bare_count(text: str) -> bool:
     """A sentence that is only a number and at most one word ('1 bag.', 'Two.')."""
     numbers = set(table().number_words)
@@ -70,6 +76,8 @@ def act_problem(act: str, reply: str, ends_call: bool) -> str:
         return "" if pol == "no" and not lacks else f"not a no ({'said it lacks it' if lacks else pol or 'no polarity'})"
     if act == "not_correct":  # its own record read back right: anything but a no
         return "a no to its own values" if pol == "no" else ""
+    if act == "keeps":  # its own values stated right in a report: 'No, that's all.' is no correction
+        return "said its values are wrong" if _denial().search(reply) else ""
     if act == "facts":
         return "said it lacks it" if lacks else ""
     if act == "state":
@@ -99,7 +107,11 @@ def grade(item: WeakItem, reply: str, ends_call: bool, facts: list[GoalFact], gr
     if item.act == "info" and not said and "?" not in reply:
         why.append("neither a fact nor a question back")
     why += [f"missing {k}" for k in item.must if k not in said and k not in heard]
-    why += [f"said {k}" for k in item.must_not if k in said]
+    if item.act == "keeps":  # a correction: a no with the value said again (as the agent said it too)
+        no = reply_polarity(reply) == "no"
+        why += [f"corrected {k}" for k in item.must_not if no and k in facts_said(reply, facts)]
+    else:
+        why += [f"said {k}" for k in item.must_not if k in said]
     why += [f"invented {v}" for v in ground.invented(reply)]
     why = [w for w in why if w]
     return not why, "; ".join(why), said

@@ -15,6 +15,10 @@ is a template filled with one scenario's own facts, never written per item:
 * ``record_other`` / ``record_right``: the caller's record read back by its places and date alone,
   no field words ("You have a flight from ORD to SEA on May 14."), all changed / all right;
   expected: a no with its own values / no correction (any reply but a no);
+* ``report_changed`` / ``report_right``: a completion report or anything-else turn ("All done. I
+  have recorded your employee ID as EMP091687. Is there anything else ...?") stating one of the
+  caller's fixed values (no preference, limit or amount) changed / right; expected: a no with its
+  own value / no correction (it does not say the value again, nor that it is wrong);
 * ``go_ahead``: "Please go ahead." after the caller gave an identifier; expected: it states its
   business (not "I'm not sure", not a bare fragment);
 * ``point_back``: a field named in a statement, then "Can you provide that information?";
@@ -70,6 +74,10 @@ class WeakTable(BaseModel):
     not_have: list[str]
     number_words: list[str]
     record_places: list[str] = Field(default_factory=lambda: ["origin", "destination"])
+    report_not_held: list[str] = Field(default_factory=list)
+    """Key words of a value the call may settle otherwise (a preference, a limit, an amount)."""
+    denials: list[str] = Field(default_factory=list)
+    """Words of a reply that says the values read were wrong ('not right')."""
 
 
 @cache
@@ -284,16 +292,19 @@ class _Builder:
         return ts[int(hashlib.sha256(f"{self.sid}/{cls}/{salt}".encode()).hexdigest()[:6], 16) % len(ts)]
 
     def must_not(self, must: list[str]) -> list[str]:
-        """Another person's facts of the kind of those asked: a caller must not give them for its own."""
+        """Another person's facts of the kind of those asked: a caller must not give them for its own
+        (one holding the same value as a fact asked cannot be told apart from it, and is left out)."""
         kinds = {f.kind for f in self.facts if f.key in must}
-        return [o.key for o in self.others if o.kind in kinds and o.key not in must]
+        values = {f.value for f in self.facts if f.key in must}
+        return [o.key for o in self.others if o.kind in kinds and o.key not in must and o.value not in values]
 
-    def add(self, cls: str, turn: str, must: list[str] | None = None, context: list[str] | None = None) -> None:
+    def add(self, cls: str, turn: str, must: list[str] | None = None, context: list[str] | None = None,
+            must_not: list[str] | None = None) -> None:  # fmt: skip
         must = must or []
         c = self.t.classes[cls]
         self.items.append(WeakItem(domain=self.domain, scenario_id=self.sid, half=self.half, cls=cls, act=c.act,
                                    context=context or [], turn=turn, must=must,
-                                   must_not=self.must_not(must) if must else []))  # fmt: skip
+                                   must_not=must_not or (self.must_not(must) if must else [])))  # fmt: skip
 
     def build(self) -> list[WeakItem]:
         changeable = [f for f in self.own if f.kind in _CHANGEABLE and changed(f, self.taken)]
@@ -313,6 +324,7 @@ class _Builder:
             self.add("confirm_right", _fill(self.template("confirm_right", f.key), label=label(f), value=said(f.value)))
         self.go_ahead()
         self.records()
+        self.reports(changeable)
         for f in self.pick(self.own, lambda f: f.key):
             self.add("point_back", _fill(self.template("point_back", f.key), label=label(f)), [f.key])
             ask = _fill(self.t.classes["repeated"].context[0], label=label(f))
@@ -355,6 +367,18 @@ class _Builder:
                 turn = _fill(self.template(cls, keys[0]), origin=vals[0], destination=vals[1], date=said(vals[2]))
                 self.add(cls, turn, keys if cls == "record_other" else [])
             return
+
+    def reports(self, changeable: list[Leaf]) -> None:
+        """A completion report stating one of the caller's fixed values (no preference, limit or
+        amount: ``report_not_held``) changed, and the same report with it right; for the right one
+        the fact is *must not*: a reply that says it again is a correction of a right value."""
+        drop = set(self.t.report_not_held)
+        held = [f for f in changeable if not set(_split(f.key)) & drop]
+        for f in self.pick(held, lambda f: f"report/{f.key}"):
+            wrong = said(changed(f, self.taken) or "")
+            self.add("report_changed", _fill(self.template("report_changed", f.key), label=label(f), value=wrong), [f.key])
+            right = _fill(self.template("report_right", f.key), label=label(f), value=said(f.value))
+            self.add("report_right", right, must_not=[f.key])
 
     def go_ahead(self) -> None:
         ids = [f for f in self.own if f.kind == "code"]

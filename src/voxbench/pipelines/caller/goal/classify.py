@@ -63,7 +63,9 @@ from voxbench.pipelines.caller.goal.requested import (
 )
 from voxbench.pipelines.caller.goal.results import stated_result
 from voxbench.pipelines.caller.goal.scoped import scoped
+from voxbench.pipelines.caller.goal.stated import misstated
 from voxbench.pipelines.caller.goal.turn import Turn
+from voxbench.pipelines.caller.goal.yesno import STATE_Q_LEAD
 from voxbench.spoken import mentions, times
 
 Kind = Literal[
@@ -166,11 +168,7 @@ def _result_kinds(t: Turn, heard: Heard, book: FactBook, before: str) -> None:
 
 # A yes/no question (auxiliary first, no alternatives) that may name one of the caller's values:
 # 'Do you want this as a replacement because of physical damage?', 'Is the delivery to Headquarters?'
-_YES_NO_NAMING = re.compile(
-    r"^(?:(?:and|so|also|now|okay|ok|just)[, ]+)?(do|does|did|is|are|was|were)\s+"
-    r"(you|it|this|that|the|your)\b(?![^?]*\b(or|either)\b)[^?]*\?$",
-    re.I,
-)
+_YES_NO_NAMING = re.compile(STATE_Q_LEAD + r"(?![^?]*\b(or|either)\b)[^?]*\?$", re.I)
 
 
 def _readback_kinds(t: Turn, heard: Heard, book: FactBook) -> None:
@@ -185,6 +183,7 @@ def _readback_kinds(t: Turn, heard: Heard, book: FactBook) -> None:
     heard.readback_wrong = [k for k in wrong if k not in heard.asked and k not in ok] if checking else []
     if checking:  # 'Could you confirm your name is <the husband's name>?': a field named with another value
         _misheard(t, heard, book)
+    _misstated(t, heard, book)
     if heard.readback_ok or heard.readback_wrong:
         heard.kinds.append("readback")
     if OPEN_Q.search(heard.question) and not CONFIRM_Q.search(heard.question):
@@ -208,6 +207,22 @@ def _misheard(t: Turn, heard: Heard, book: FactBook) -> None:
     heard.asked = [k for k in heard.asked if k not in heard.misheard]
     heard.rules += [f"misread:{k}" for k in heard.misheard]
     if not heard.asked and "request" in heard.kinds:
+        heard.kinds.remove("request")
+
+
+def _misstated(t: Turn, heard: Heard, book: FactBook) -> None:
+    """A field stated with a value not the caller's in any turn, a completion report or summary too
+    (:func:`.stated.misstated`): read back wrong, so corrected before any acknowledgement. A request
+    sentence that states it ('..., and your first name is Jordan.') asks nothing."""
+    found = misstated(t.statements + [q for q in t.questions if CONFIRM_Q.search(q)], book)
+    wrong = [k for k in found if k not in heard.readback_wrong]
+    heard.readback_wrong += wrong
+    heard.readback_ok = [k for k in heard.readback_ok if k not in wrong]
+    heard.rules += [f"misstated:{k}" for k in wrong]
+    stating = {s for _, s in found.values()}
+    asking = [r for r in t.requests if r not in stating]
+    heard.asked = [k for k in heard.asked if k not in wrong] if asking or t.questions or not found else []
+    if found and not heard.asked and "request" in heard.kinds:
         heard.kinds.remove("request")
 
 

@@ -31,7 +31,7 @@ class Endings:
         """The agent transfers or says goodbye: end the call."""
         if heard.has("transfer"):
             return self.log.act("end", self.s.phr.say("bye"), "transfer_ends_call", heard, ends_call=True)
-        if heard.has("goodbye") and not heard.has("request"):
+        if heard.has("goodbye") and not heard.has("request") and not heard.readback_wrong:  # corrected first
             return self.log.act("end", self.s.phr.say("bye"), "agent_goodbye", heard, ends_call=True)
         return None
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 
 from voxbench.pipelines.caller.goal.facts import Fact, FactBook, stem
+from voxbench.pipelines.caller.goal.lang import alts
+from voxbench.pipelines.caller.goal.options import ANY_AUX
 from voxbench.pipelines.caller.goal.tree import content_words
 from voxbench.spoken import mentions
 
@@ -20,9 +22,9 @@ LIMIT_KEY = re.compile(
 )
 
 
-_YES_NO = re.compile(
-    r"^(?:\w+,\s+)?(would|do|does|is|are|can|shall|should|will)\s+(you|i|we|it|that)\b", re.I
-)
+# Any auxiliary: an offer is a wish ('Would you like an aisle seat?'), a proposal ('Shall I book
+# the aisle seat?') or a question of fact ('Is the aisle seat OK?').
+_YES_NO = re.compile(rf"^(?:\w+,\s+)?({ANY_AUX})\s+({alts('questions', 'subject', 'person')})\b", re.I)
 
 
 def offers_what_it_wants(book: FactBook, question: str) -> bool:
