@@ -14,6 +14,7 @@ from voxbench.pipelines.caller.goal.classify import ANYTHING_ELSE_OFFERED, Heard
 from voxbench.pipelines.caller.goal.cues import REPEAT_Q, SPELL_Q
 from voxbench.pipelines.caller.goal.drafts import Draft
 from voxbench.pipelines.caller.goal.intents import intent_facts
+from voxbench.pipelines.caller.goal.openask import other_request
 from voxbench.pipelines.caller.goal.options import examples_of_any
 from voxbench.pipelines.caller.goal.phrases import as_need, first_person
 from voxbench.pipelines.caller.goal.pushback import step_fixes
@@ -225,6 +226,11 @@ class FollowUps:
         if grounded is not None and grounded.polarity != "unknown":  # a decision: progress
             self.s.stuck = 0
             return self.goal_answer(grounded, heard)
+        told = None if grounded or heard.lacking or _YES_NO_Q.match(q) else self.s.open_answers.answer(
+            q, other_request(self.s.tracker, self.s.in_hand))  # fmt: skip
+        if told is not None:  # 'Why are you cancelling?': the goal's own words (:mod:`.openask`)
+            self.s.stuck = 0
+            return self.log.act("answer", told.line, f"goal_answers_open:{told.how}", heard)
         self.s.stuck += 1
         if self.s.stuck >= self.s.config.give_up_after:
             return self.log.act(
