@@ -226,11 +226,11 @@ class FollowUps:
         if grounded is not None and grounded.polarity != "unknown":  # a decision: progress
             self.s.stuck = 0
             return self.goal_answer(grounded, heard)
-        told = None if grounded or heard.lacking or _YES_NO_Q.match(q) else self.s.open_answers.answer(
-            q, other_request(self.s.tracker, self.s.in_hand))  # fmt: skip
-        if told is not None:  # 'Why are you cancelling?': the goal's own words (:mod:`.openask`)
+        said = None if grounded or heard.lacking else self.s.open_answers.answer(
+            q, other_request(self.s.tracker, self.s.in_hand, q))  # fmt: skip
+        if said is not None:  # 'Why are you cancelling?': the goal's own words (:mod:`.openask`)
             self.s.stuck = 0
-            return self.log.act("answer", told.line, f"goal_answers_open:{told.how}", heard)
+            return self.log.act("answer", said.line, f"goal_answers_open:{said.how}", heard)
         self.s.stuck += 1
         if self.s.stuck >= self.s.config.give_up_after:
             return self.log.act(

@@ -8,7 +8,9 @@ reads the goal in the same two forms, once:
 1. the tree's own answers: "If/When (the agent) asks (you) (for/about) X, say Y" (X not a
    'whether': those are :mod:`.yesno`'s; Y not a pointer to the facts, 'exactly as listed in
    information_required', which the fact matcher answers). Matched when the question says two
-   thirds of X's words, and, where X says why/how/where/when/who, the question asks that too;
+   thirds of X's words, and, where X says why/how/where/when/who, the question asks that too
+   ('why you need it' answers 'Why do you need it?' by its question word alone), and no other
+   line shares more of the question's words;
 2. the goal's statements about the caller (clauses of the high-level goal and of the must/nice-to-have
    criteria that start with 'you'/'your'). A clause answers when it holds the words the question asks
    about: the nouns after its question word ('what date or time': one of them is enough), else every
@@ -18,7 +20,8 @@ reads the goal in the same two forms, once:
 Only a clear, unique answer counts, and only where no fact answers (the caller asks this module
 last, :meth:`.followups.FollowUps.unanswerable`). A 'which' question is answered only by the tree's
 own words (what it chooses among is the agent's, :mod:`.choose`). A clause about another of its
-requests than the one in hand is not said: nothing of a later request before its time. Every word
+requests than the one in hand is not said unless the question names that request: nothing of a
+later request before its time (the tree's answer to what the agent asks is said when asked). Every word
 the caller says is its goal's, in the first person (:func:`.phrases.first_person`); anything less
 clear keeps its reply that it does not have that.
 """
@@ -54,7 +57,9 @@ def _words(text: str) -> frozenset[str]:
 _FRAME = _norm({w for p in phrases("openask", "frame") for w in words(p)} | set(phrases("openask", "frame")))
 _WH = ("why", "how", "where", "when", "who")
 """Question words that ask for one kind of answer: a told X that says one is matched only by it."""
-_OPEN = re.compile(rf"(?:^|[,;:]\s*|\band\s+|\bso\s+)(?:{_a('open_lead')})\b", re.I)
+_TELL = re.compile(rf"\b(?:{_a('open_anywhere')})\b", re.I)
+_YES_NO = re.compile(rf"^(?:[\w' -]+,\s+)?(?:{alt('yesno', 'aux')}|can|could|will|would)\s+(?:{alt('yesno', 'subject')})\b", re.I)
+_OPEN = re.compile(rf"(?:^|[,;:]\s*|\band\s+|\bso\s+)(?:{_a('open_lead')})\b|\b(?:{_a('open_anywhere')})\b", re.I)
 _WHICH = re.compile(r"\bwhich\b", re.I)
 _HEAD = re.compile(
     rf"\b(?:what|which)(?:'s|\s+is|\s+are)?\s+(?P<h>(?:(?!(?:{_a('head_stop')})\b)[\w-]+\s*){{1,4}})", re.I
@@ -121,22 +126,25 @@ class GoalOpenAnswers:
 
     def answer(self, question: str, other_request: Callable[[str], bool] = lambda _: False) -> OpenAnswer | None:
         """The goal's answer to an open question, or None when its text holds none clearly.
-        ``other_request``: whether a text is about another of the caller's requests than the one in
-        hand (such a text is not said now)."""
+        ``other_request``: whether a goal clause is about another of the caller's requests than the
+        one in hand (not said now; the tree's answer to what the agent asks is said when asked)."""
         if not _OPEN.search(question) or OPEN_Q.search(question):  # its requests: :mod:`.requests`
             return None
+        if _YES_NO.match(question) and not _TELL.search(question):  # :mod:`.yesno`'s
+            return None
         q = _words(question) - _FRAME
-        told = self._told(q, _wh(question), other_request)
+        told = self._told(q, _wh(question))
         if told is not None or _WHICH.search(question):
             return told
         return self._stated(q, _heads(question), other_request)
 
-    def _told(self, q: frozenset[str], wh: str, other: Callable[[str], bool]) -> OpenAnswer | None:
-        scored = [(len(t.about & q), t) for t in self.told if t.about and not other(t.source)]
-        clear = [(n, t) for n, t in scored if n >= 1 and n >= CLEAR * len(t.about) and (not t.wh or t.wh == wh)]
+    def _told(self, q: frozenset[str], wh: str) -> OpenAnswer | None:
+        scored = [(len(t.about & q), t) for t in self.told if t.about or (t.wh and len(q) <= 1)]
+        clear = [(n, t) for n, t in scored
+                 if (n >= 1 or not t.about) and n >= CLEAR * len(t.about) and (not t.wh or t.wh == wh)]  # fmt: skip
         best = max((n for n, _ in clear), default=0)
         top = {t.said: t for n, t in clear if n == best}
-        if len(top) != 1:
+        if len(top) != 1 or any(n > best for n, _ in scored):  # another line it says more of: unclear
             return None
         t = next(iter(top.values()))
         return OpenAnswer(_line(t.said), t.source, "told")
@@ -217,7 +225,7 @@ def _told_of(m: re.Match[str]) -> _Told | None:
     y = _INSTRUCTION.sub("", _CUT.sub("", m.group("y")))
     y = _TAIL_FILL.sub("", _LEAD_FILL.sub("", y.strip(" ,:\"“”"))).strip(" ,\"“”")
     about = _words(x) - _FRAME - frozenset((*_WH, "what", "which"))
-    if _FACT_REF.search(y) or not re.search(r"\w", y) or re.search(r"\b[A-Z]$", y) or not about:
+    if _FACT_REF.search(y) or not re.search(r"\w", y) or re.search(r"(?:^|\b(?:a|an|the)\s+)[A-Z]$", y) or not (about or _wh(x)):
         return None  # points at the facts, says nothing, or was cut at an abbreviation ('a U.S. ...')
     return _Told(about, _wh(x), y, m.group(0))
 
@@ -246,13 +254,14 @@ def _spoken(token: str) -> str:
     return token
 
 
-def other_request(tracker: IntentTracker, in_hand: int | None) -> Callable[[str], bool]:
+def other_request(tracker: IntentTracker, in_hand: int | None, question: str = "") -> Callable[[str], bool]:
     """Whether a text is about another of the caller's requests than the one in hand (the first
-    open one when none is): it names another's own words and not this one's."""
+    open one when none is): it names another's own words, which the question does not, and not
+    this one's."""
     if len(tracker.intents) < 2:
         return lambda _: False
     here = in_hand if in_hand is not None else next(iter(tracker.pending()), None)
-    others = [i for i in range(len(tracker.intents)) if i != here]
+    others = [i for i in range(len(tracker.intents)) if i != here and not tracker.mentions(i, question)]
     return lambda text: any(tracker.mentions(j, text) for j in others) and not (
         here is not None and tracker.mentions(here, text)
     )
