@@ -75,6 +75,7 @@ def test_a_noun_the_goal_only_names_is_no_answer_and_one_with_a_value_is() -> No
     )
     answers = GoalOpenAnswers.of(sc)
     assert answers.answer("What unit would you like to register for?") is None  # 'your unit': which?
+    assert answers.answer("What is your North garage permit number?") is None  # the phrase is not said
     a = answers.answer("For parking, what zone or garage do you prefer?")
     assert a is not None and a.line == "I want parking in the North garage."
 
@@ -106,3 +107,11 @@ def test_a_clause_of_a_later_request_is_not_said_before_its_time() -> None:
     assert other("You want parking in the North garage") and not other("You want a replacement laptop")
     assert c.s.open_answers.answer("What garage do you prefer?", other) is None
     assert c.s.open_answers.answer("What garage do you prefer?", other_request(c.s.tracker, 1)) is not None
+
+
+def test_a_field_named_by_other_words_in_a_clause_is_not_the_field_asked() -> None:
+    sc = make_scenario(
+        {"first_name": "Derek"},
+        goal="You want the agent to look up your flight to Chicago without you having to provide your confirmation number.",
+    )
+    assert GoalOpenAnswers.of(sc).answer("What's your flight number?") is None

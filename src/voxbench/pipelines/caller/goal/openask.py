@@ -62,7 +62,8 @@ _YES_NO = re.compile(rf"^(?:[\w' -]+,\s+)?(?:{alt('yesno', 'aux')}|can|could|wil
 _OPEN = re.compile(rf"(?:^|[,;:]\s*|\band\s+|\bso\s+)(?:{_a('open_lead')})\b|\b(?:{_a('open_anywhere')})\b", re.I)
 _WHICH = re.compile(r"\bwhich\b", re.I)
 _HEAD = re.compile(
-    rf"\b(?:what|which)(?:'s|\s+is|\s+are)?\s+(?P<h>(?:(?!(?:{_a('head_stop')})\b)[\w-]+\s*){{1,4}})", re.I
+    rf"\b(?:what|which)(?:'s|\s+is|\s+are|\s+was|\s+were)?\s+(?:(?:your|the|a|an|this|that)\s+)?(?P<h>(?:(?!(?:{_a('head_stop')})\b)[\w-]+\s*){{1,4}}(?:of\s+(?:(?:your|the|a|an)\s+)?[\w-]+)?)",
+    re.I,
 )
 _TOLD = re.compile(
     rf"\b(?:if|when|once)\s+(?:(?:{alt('yesno', 'asker')})\s+)?(?:asks?|is asked|are asked|asked)(?:\s+you)?"
@@ -75,9 +76,13 @@ _INSTRUCTION = re.compile(rf",?\s*\b(?:{_a('instruction_cut')})\b.*$", re.I)
 _LEAD_FILL = re.compile(rf"^(?:(?:{_a('lead_fill')})\s+)+", re.I)
 _TAIL_FILL = re.compile(rf"(?:\s+(?:{_a('lead_fill')}))+$", re.I)
 _WISH = re.compile(rf"\b(?:{_a('wish')})\b", re.I)
+_VALUE_BEFORE = re.compile(r"(?<![.:;]\s)(?<!^)\b(?:[A-Z][\w'-]*|[\w-]*\d[\w-]*)\s+$")
+"""A name or a number right before a noun says which ('the North garage', 'Executive Garage')."""
+_VALUE_AFTER = re.compile(r"^\s+(?:[A-Z][\w'-]*|[\w-]*\d[\w-]*)\b")
+"""... or right after it ('floor 2', 'lot B')."""
 _BARE = re.compile(rf"\b(?:{_a('bare_determiner')})\s*$", re.I)
 _JOIN = re.compile(r"\s*(?:,\s*)?\b(and|or)\b\s*|\s*,\s*", re.I)
-_CLAUSE = re.compile(r"\s*(?:[;:]|,\s*(?:but|and|so|while)\b|,\s*(?=(?:you|your)\b)|\bbut\b|\band\b(?=\s+(?:you|your)\b))\s*", re.I)
+_CLAUSE = re.compile(r"\s*(?:[;:](?=\s)|,\s*(?:but|and|so|while)\b|,\s*(?=(?:you|your)\b)|\bbut\b|\band\b(?=\s+(?:you|your)\b))\s*", re.I)
 _ABOUT_CALLER = re.compile(r"^(?:you|your)\b", re.I)
 _BRACKETS = re.compile(r"\s*\([^()]*\)")
 _KINDS = {
@@ -85,6 +90,7 @@ _KINDS = {
            re.compile(rf"\b(?:{_a(f'values_{kind}')})\b", re.I))
     for kind in ("time", "date")
 }  # fmt: skip
+_KIND_WORDS = frozenset(w for heads, _ in _KINDS.values() for w in heads)
 _SAYS_KIND: dict[str, Callable[[str], bool]] = {"time": lambda t: bool(times(t)), "date": lambda t: bool(dates(t))}
 
 
@@ -136,7 +142,10 @@ class GoalOpenAnswers:
         told = self._told(q, _wh(question))
         if told is not None or _WHICH.search(question):
             return told
-        return self._stated(q, _heads(question), other_request)
+        heads = _heads(question)
+        if _wh(question) == "when" and not heads[0]:  # a time or a date, of what it says
+            return self._stated(q, ([[k] for k in sorted(_KIND_WORDS)], True), other_request, also=q)
+        return self._stated(q, heads, other_request)
 
     def _told(self, q: frozenset[str], wh: str) -> OpenAnswer | None:
         scored = [(len(t.about & q), t) for t in self.told if t.about or (t.wh and len(q) <= 1)]
@@ -149,10 +158,14 @@ class GoalOpenAnswers:
         t = next(iter(top.values()))
         return OpenAnswer(_line(t.said), t.source, "told")
 
-    def _stated(self, q: frozenset[str], heads: tuple[list[list[str]], bool], other: Callable[[str], bool]) -> OpenAnswer | None:
-        if not q:
+    def _stated(
+        self, q: frozenset[str], heads: tuple[list[list[str]], bool], other: Callable[[str], bool],
+        also: frozenset[str] = frozenset(),
+    ) -> OpenAnswer | None:
+        if not q and not heads[0]:
             return None
-        hits = [(len(ws & q), c) for ws, c in self.clauses if _holds(ws, c, q, heads) and not other(c)]
+        hits = [(len(ws & q), c) for ws, c in self.clauses
+                if _holds(ws, c, q, heads) and also <= ws and not other(c)]  # fmt: skip
         best = max((n for n, _ in hits), default=-1)
         top = list(dict.fromkeys(c for n, c in hits if n == best))
         return OpenAnswer(_line(top[0]), top[0], "stated") if len(top) == 1 else None
@@ -171,9 +184,15 @@ def _heads(question: str) -> tuple[list[list[str]], bool]:
     if not m:
         return [], True
     parts = _JOIN.split(m.group("h"))
-    groups = [[w for w in _word_list(p) if w not in _FRAME] for p in parts[::2]]
+    groups = [[w for w in _word_list(_of_last(p)) if w not in _FRAME] for p in parts[::2]]
     either = "and" not in [c.lower() for c in parts[1::2] if c]
     return [g for g in groups if g], either
+
+
+def _of_last(noun: str) -> str:
+    """'date of birth' as 'birth date': the head noun last, what it is of before it."""
+    head, of, rest = noun.partition(" of ")
+    return f"{rest} {head}" if of else noun
 
 
 def _word_list(text: str) -> list[str]:
@@ -190,15 +209,21 @@ def _kind_held(word: str, clause: str) -> bool | None:
 
 
 def _noun_held(word: str, ws: frozenset[str], clause: str, mods: set[str]) -> bool:
-    """A clause says a value of the noun: a value of its kind, else the noun with more than a
-    determiner before it ('the North garage', 'floor 2'; not 'my unit', which names it only)."""
+    """A clause says a value of the noun: a value of its kind; else, asked with modifiers, the noun
+    after them ('parking zone') with more than a determiner before the phrase; else a name or a
+    number next to it ('the North garage', 'floor 2'; not 'my unit' or 'my last name', which name
+    a field only)."""
     kind = _kind_held(word, clause)
     if kind is not None:
         return kind
     if word not in ws:
         return False
-    spots = [m.start() for m in re.finditer(r"[\w'-]+", clause) if _words(m.group(0)) == {word}]
-    return any(not _BARE.search(_before(clause[:i], mods)) for i in spots) or not spots
+    found = [(m.start(), m.group(0)) for m in re.finditer(r"[\w'-]+", clause) if _words(m.group(0)) == {word}]
+    spots = [i for i, _ in found]
+    if mods:  # 'flight number' is said as one phrase: 'my confirmation number' holds no flight number
+        spots = [i for i in spots if _before(clause[:i], mods) != clause[:i]]
+        return any(not _BARE.search(_before(clause[:i], mods)) for i in spots)
+    return any(_VALUE_BEFORE.search(clause[:i]) or _VALUE_AFTER.match(clause[i + len(w):]) for i, w in found)
 
 
 def _before(text: str, mods: set[str]) -> str:
@@ -210,7 +235,8 @@ def _before(text: str, mods: set[str]) -> str:
 
 def _holds(ws: frozenset[str], clause: str, q: frozenset[str], heads: tuple[list[list[str]], bool]) -> bool:
     """A clause holds what the question asks: its noun groups (any one of alternatives, every one
-    of a list), each its head by a value and its other words by name; else every content word."""
+    of a list), each its head by a value and its other words by name; else every content word
+    ('when': every content word, and a time or a date)."""
     groups, either = heads
     if not groups:
         return q <= ws
@@ -249,7 +275,7 @@ def _line(said: str) -> str:
 
 def _spoken(token: str) -> str:
     core = token.strip(",;:")
-    if ISO_DATE.fullmatch(core) or "_" in core or (is_code(core) and re.search(r"\d", core) and "-" not in core):
+    if ISO_DATE.fullmatch(core) or "_" in core or (is_code(core) and re.search(r"\d", core) and re.search(r"[A-Za-z]", core) and "-" not in core):
         return token.replace(core, say_value(core))
     return token
 
