@@ -40,8 +40,10 @@ def _line(t: dict[str, float]) -> str:
     g = t.get
     return (f"requests {_pct(g('requests_right', 0), g('requests', 0))} ({int(g('requests_right', 0))}/{int(g('requests', 0))})"
             f"  withheld {_pct(g('facts_withheld', 0), g('facts_expected', 0))}"
+            f" (said before apart {_pct(g('facts_withheld', 0) - g('facts_volunteered_said_before', 0), g('facts_expected', 0) - g('facts_volunteered_said_before', 0))})"
             f"  withheld when asked {_pct(g('facts_withheld_asked', 0), g('facts_asked', 0))}"
             f"  volunteered not given {int(g('facts_volunteered_withheld', 0))}/{int(g('facts_volunteered', 0))}"
+            f" (said before {int(g('facts_volunteered_said_before', 0))})"
             f"  decisions {_pct(g('decisions_matched', 0), g('decisions', 0))}"
             f" ({int(g('decisions_matched', 0))}/{int(g('decisions', 0))})"
             f"  premature {int(g('premature_endings', 0))}  missed {int(g('missed_endings', 0))}"

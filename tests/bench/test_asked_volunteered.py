@@ -99,3 +99,57 @@ def test_volunteered_facts_are_counted_apart() -> None:
 def test_a_code_with_one_spelled(said: str) -> None:
     """EVA's normaliser leaves 'one' a word: in a spelled code it is the digit."""
     assert facts_said(said, goal_facts({"floor": "FL1"})) == ["floor"]
+
+
+class _Scripted:
+    """Says its lines in order, one per agent turn: a caller under test with fixed replies."""
+
+    def __init__(self, lines: list[str]) -> None:
+        self.lines = list(lines)
+
+    def open(self) -> Reply:
+        return Reply(text="Hi.")
+
+    def respond(self, agent_text: str) -> Reply:
+        return Reply(text=self.lines.pop(0) if self.lines else "Thanks.")
+
+
+ROUTE = {"confirmation_number": "ZK3FFW", "origin": "AUS", "destination": "LAX"}
+
+
+def _said_before(trace: list[tuple[str, str]], lines: list[str]) -> tuple[int, int]:
+    t = by_domain(check_all([("airline", make_scenario(ROUTE, trace=trace))], lambda d, s: _Scripted(lines)))
+    o = t["overall"]
+    assert o.summary()["facts_volunteered_said_before"] == o.facts_volunteered_said_before
+    left = o.facts_expected - o.facts_volunteered_said_before
+    apart = o.summary()["facts_withheld_repeats_apart_pct"]
+    assert apart == (round(100 * (o.facts_withheld - o.facts_volunteered_said_before) / left, 1) if left else None)
+    return o.facts_volunteered_withheld, o.facts_volunteered_said_before
+
+
+def test_volunteered_facts_said_before_are_counted_apart() -> None:
+    """The reference said its route again with the code; the caller had said it a turn before."""
+    trace = [
+        ("agent", "Hi, how can I help you today?"),
+        ("user", "I need to change my flight from AUS to LAX."),
+        ("agent", "May I have your confirmation number?"),
+        ("user", "Z K three F F W. It's AUS to LAX."),
+    ]
+    assert _said_before(trace, ["I need to change my flight from AUS to LAX.", "Z K three F F W."]) == (2, 2)
+    # never said: withheld at both turns (the first asks what it needs), none of them a repeat
+    assert _said_before(trace, ["I need to change my flight.", "Z K three F F W."]) == (4, 0)
+
+
+def test_a_turn_about_the_field_is_no_repeat() -> None:
+    """The agent's turn says a word of the key ('departure' of ``departure_airport``), perhaps
+    reading it back wrong: a correction the caller did not make is its own miss, not a repeat."""
+    info = {"confirmation_number": "ZK3FFW", "departure_airport": "AUS", "arrival_airport": "LAX"}
+    trace = [
+        ("agent", "Hi, how can I help you today?"),
+        ("user", "I need to change my flight from AUS to LAX."),
+        ("agent", "I have the departure as ORD. May I have your confirmation number?"),
+        ("user", "Z K three F F W. I leave from AUS, to LAX."),
+    ]
+    lines = ["I need to change my flight from AUS to LAX.", "Z K three F F W."]
+    t = by_domain(check_all([("airline", make_scenario(info, trace=trace))], lambda d, s: _Scripted(lines)))
+    assert (t["overall"].facts_volunteered_withheld, t["overall"].facts_volunteered_said_before) == (2, 1)

@@ -18,7 +18,7 @@ from pipecat.frames.frames import (
 )
 from pipecat.tests.utils import SleepFrame, run_test
 
-from voxbench.pipelines.caller.driver import HeardTurn, PolicyDriver
+from voxbench.pipelines.caller.driver import QUEUED_LINE_MAX_S, SILENT_TTS_S, HeardTurn, PolicyDriver
 from voxbench.pipelines.caller.policy import CallerAct, CallerPolicy
 from voxbench.pipelines.caller.trace_policy import TracePolicy
 from voxbench.pipelines.caller.trace_simulator import TraceTiming
@@ -148,6 +148,44 @@ def test_a_line_the_tts_never_says_stops_masking_the_agents_turns() -> None:
     # 11 s after it (SILENT_TTS_S) as a reply
     assert [f.text for f in down if isinstance(f, TTSSpeakFrame)] == ["Hi.", "QX7T4M."]
     assert driver.stats["overlapped_asks"] == 1
+
+
+def _second_turn_after(gap_s: float) -> list[str]:
+    """The agent speaks, the caller's reply goes to a TTS that never says it, and the agent speaks
+    again ``gap_s`` after it: the lines the caller sends."""
+    policy = TracePolicy(["Hi.", "QX7T4M.", "Bye."])
+    timing = TraceTiming(policy, TraceSimConfig(), hold_wait_s=6.0)
+    driver = PolicyDriver(policy, lambda act: None, no_greeting_s=60.0, timing=timing)
+    heard = AgentTurnFrame(speech_s=3.0)
+    frames = [heard, SleepFrame(sleep=gap_s), heard, SleepFrame(sleep=0.1)]
+    down, _ = run_virtual(run_test(driver, frames_to_send=frames))  # type: ignore[arg-type]
+    return [f.text for f in down if isinstance(f, TTSSpeakFrame)]
+
+
+def test_an_agent_turn_is_answered_once_the_unsaid_line_is_silent_tts_s_old() -> None:
+    """SILENT_TTS_S, on the virtual clock: just under it the agent's turn is taken as said over
+    the caller's line (let pass), just over it the line is taken as dropped and the turn answered."""
+    assert _second_turn_after(SILENT_TTS_S - 0.5) == ["Hi."]
+    assert _second_turn_after(SILENT_TTS_S + 0.5) == ["Hi.", "QX7T4M."]
+
+
+def _never_said(quiet_s: float) -> list[str]:
+    """The caller's reply goes to a TTS that never says it, and the agent stays quiet ``quiet_s``
+    (silence checked every 25 s): the lines the caller sends."""
+    policy = TracePolicy(["Hi.", "QX7T4M.", "Bye."])
+    timing = TraceTiming(policy, TraceSimConfig(), hold_wait_s=6.0)
+    driver = PolicyDriver(policy, lambda act: None, no_greeting_s=600.0, timing=timing, silence_check_s=25.0)
+    frames = [AgentTurnFrame(speech_s=3.0), SleepFrame(sleep=quiet_s)]
+    down, _ = run_virtual(run_test(driver, frames_to_send=frames))  # type: ignore[arg-type]
+    return [f.text for f in down if isinstance(f, TTSSpeakFrame)]
+
+
+def test_the_silence_check_gives_up_on_a_line_unsaid_for_queued_line_max_s() -> None:
+    """QUEUED_LINE_MAX_S, on the virtual clock: every check within it waits for the unsaid line
+    (25, 50, 75 s); the first one past it (100 s) takes the line as never said and acts."""
+    first = 25.0 * (QUEUED_LINE_MAX_S // 25.0 + 1)
+    assert _never_said(first - 1.0) == ["Hi."]
+    assert _never_said(first + 1.0) == ["Hi.", "QX7T4M."]
 
 
 def _said_late(after_s: float) -> list[str]:

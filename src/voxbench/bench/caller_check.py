@@ -10,7 +10,11 @@ bench's own reading (:mod:`.matcher`, :mod:`.reference`), never the caller's:
   expected fact is also *asked* (the agent's turn names every word of its key, or offers it as an
   option: :func:`.reference.names_fact`) or *volunteered* by the reference caller unasked, and the
   withheld are counted apart for each: *withheld when asked* is the caller's failure to answer,
-  *volunteered, not given* is a reference caller that said more than it was asked.
+  *volunteered, not given* is a reference caller that said more than it was asked; of those, the
+  ones the caller had already disclosed in an earlier reply of the call (its opening included),
+  in a turn that says no word of their key, are *said before*: the reference said them again, the
+  agent already had them (a turn touching the field, 'delivery to B L D two', may read it back
+  wrong, and a correction missed there is the caller's miss: not counted here).
 * **invented**: a code, number or date in the caller's words found in none of its facts, its
   goal's text or the agent's words so far.
 * **decision**: a turn whose reference reply names one of the options offered, or says yes or no
@@ -49,6 +53,7 @@ from voxbench.bench.reference import (
     reference_ending,
     reference_turns,
     reply_polarity,
+    touches_fact,
     yes_no_question,
 )
 from voxbench.bench.tally import ScenarioResult, Tally, TurnRow, by_domain, count, in_goal
@@ -180,8 +185,9 @@ def check_scenario(
     opening, turns = reference_turns(scenario)
     ending = reference_ending(scenario, turns)
     first_end: int | None = None
+    told: set[str] = set()  # what the caller has disclosed so far in the call
     if opening is not None:
-        caller.open()
+        told |= set(facts_said(caller.open().text, facts))
     for i, (agent, ref) in enumerate(turns):
         ground.add(agent)
         t0 = time.perf_counter()
@@ -195,6 +201,9 @@ def check_scenario(
             row.request = True
             row.withheld = [k for k in row.expected_facts if k not in row.disclosed_facts]
             row.volunteered = _volunteered(row, facts, agent)
+            row.said_before = [k for k in row.volunteered
+                               if k in row.withheld and k in told and not touches_fact(agent, k)]  # fmt: skip
+        told |= set(row.disclosed_facts)
         row.invented = ground.invented(reply.text)
         _decision(row, agent, ref, reply.text)
         row.ref_breaks = list((breaks or {}).get(i + 1, []))

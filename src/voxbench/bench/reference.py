@@ -22,7 +22,8 @@ def _a(name: str) -> str:
 
 
 # The words are the bench's own data (``bench/lang/<lang>.json``, ``phrases.reference``), not
-# the caller's; the grammar is here.
+# the caller's (``_AUX`` too, though the goal caller has its own auxiliaries): a grader reading
+# questions with the graded caller's tables would agree with it by construction. The grammar is here.
 _YES = re.compile(rf"^({_a('yes')})", re.I)
 _NO = re.compile(rf"^({_a('no')})", re.I)
 _NOT_FIXED = re.compile(rf"\b({_a('not_fixed')})", re.I)
@@ -223,6 +224,13 @@ def names_fact(agent_text: str, key: str, option_hit: bool = False) -> bool:
     said = words_of(agent_text)
     initials = {"".join(w[0] for w in said[i : i + n]) for n in (2, 3, 4) for i in range(len(said) - n + 1)}
     return bool(kws) and all(any(_same_word(w, k) for w in said) or (len(k) <= 4 and k in initials) for k in kws)
+
+
+def touches_fact(agent_text: str, key: str) -> bool:
+    """Whether the agent's turn says any word of the fact's key ('delivery to B L D two' touches
+    ``delivery_building``): a turn about the field, perhaps reading it back wrong."""
+    said = words_of(agent_text)
+    return any(_same_word(w, k) for k in key_words(key) for w in said)
 
 
 def _same_word(w: str, k: str) -> bool:

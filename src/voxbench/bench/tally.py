@@ -24,6 +24,10 @@ class TurnRow(BaseModel):
     volunteered: list[str] = Field(
         default_factory=list, description="expected facts the agent's turn did not ask for (the reference volunteered)"
     )
+    said_before: list[str] = Field(
+        default_factory=list,
+        description="volunteered facts not given here that the caller under test gave in an earlier reply, in a turn saying no word of their key",
+    )
     invented: list[str] = Field(default_factory=list)
     decision_ref: str = ""
     decision_ours: str = ""
@@ -46,6 +50,9 @@ class Tally(BaseModel):
     facts_withheld_asked: int = 0
     facts_volunteered: int = 0
     facts_volunteered_withheld: int = 0
+    facts_volunteered_said_before: int = Field(
+        0, description="of facts_volunteered_withheld: given by the caller in an earlier reply of the call"
+    )
     facts_extra: int = 0
     invented: int = 0
     decisions: int = 0
@@ -75,6 +82,11 @@ class Tally(BaseModel):
             "facts_withheld_asked_pct": pct(self.facts_withheld_asked, self.facts_asked),
             "facts_volunteered_by_reference": self.facts_volunteered,
             "facts_volunteered_not_given": self.facts_volunteered_withheld,
+            "facts_volunteered_said_before": self.facts_volunteered_said_before,
+            "facts_withheld_repeats_apart_pct": pct(
+                self.facts_withheld - self.facts_volunteered_said_before,
+                self.facts_expected - self.facts_volunteered_said_before,
+            ),
             "facts_extra": self.facts_extra,
             "invented_facts": self.invented,
             "decisions_matched_pct": pct(self.decisions_matched, self.decisions),
@@ -118,6 +130,7 @@ def count(tally: Tally, row: TurnRow) -> None:
         tally.facts_withheld_asked += len(row.withheld) - withheld_volunteered
         tally.facts_volunteered += len(row.volunteered)
         tally.facts_volunteered_withheld += withheld_volunteered
+        tally.facts_volunteered_said_before += len(row.said_before)
     tally.invented += len(row.invented)
     if row.decision_ref:
         tally.decisions += 1

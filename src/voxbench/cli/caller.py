@@ -27,6 +27,7 @@ COLUMNS = (
     ("facts_withheld_pct", "withheld %"),
     ("facts_withheld_asked_pct", "w/h asked %"),
     ("facts_volunteered_not_given", "vol. not given"),
+    ("facts_volunteered_said_before", "said before"),
     ("invented_facts", "invented"),
     ("decisions_matched_pct", "decisions %"),
     ("premature_endings", "premature"),

@@ -111,6 +111,7 @@ def test_the_caller_says_the_goals_answer_not_a_fact() -> None:
                     "Once you've checked that, let me know whether the issue is resolved.")  # fmt: skip
     assert act.rule == "goal_answers_yes_no:no" and act.text == "No, the issue is still not resolved."
     assert act.kind == "confirm" and act.choice == "no" and act.facts == []
+    assert "goal_text:the issue is still not resolved" in act.rules  # why, in the caller_act trail
 
 
 def test_a_grounded_answer_is_progress_and_unclear_ones_stay_not_sure() -> None:
@@ -130,6 +131,8 @@ def test_the_goals_i_dont_know_is_said_and_is_no_progress() -> None:
     acts = [c.respond("Are other users affected?") for _ in range(3)]
     assert acts[0].rule == "goal_answers_yes_no:unknown" and acts[0].text == "I don't know."
     assert acts[0].kind == "cannot_answer" and acts[-1].ends_call  # asked again and again: it gives up
+    assert any(r.startswith("goal_text:") and "others are affected" in r for r in acts[0].rules)
+    assert not any(r.startswith("goal_text:") for r in acts[-1].rules)  # the end act is no goal answer
 
 
 def test_any_instruction_then_an_outcome_question_is_a_troubleshooting_step() -> None:

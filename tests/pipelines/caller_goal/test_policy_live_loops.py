@@ -164,6 +164,7 @@ def test_parts_come_from_the_learn_must_haves_only() -> None:
         ("It leaves at 7.30pm.", {"the departure time"}),
         ("It boards from gate B seven.", {"the gate"}),
         ("The gate is 12.", {"the gate"}),
+        ("The gate is 12, is that right?", {"the gate"}),  # a question tagged on: the statement tells
         ("Please go to the gate early.", set()),  # no value after 'gate'
         ("Is your flight on time?", set()),  # a question tells nothing
         ("Let me check whether your flight is on time.", set()),  # the question restated

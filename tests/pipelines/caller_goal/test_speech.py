@@ -139,3 +139,15 @@ def test_brackets_in_the_goals_text_are_not_spoken() -> None:
     assert first_person("Your flight was cancelled by the airline (IRROPS).") == "My flight was cancelled by the airline."
     assert first_person("You need a desk in Headquarters (BLD3)") == "I need a desk in Headquarters, B L D three"
     assert first_person("You want (maybe) a refund") == "I want (maybe) a refund"
+
+
+def test_a_key_naming_part_of_a_number_is_said_as_that_part() -> None:
+    """'phone_last_four' is 'the last four digits of my phone number', never the key read out."""
+    sc = make_scenario({"phone_last_four": "6620", "ssn_last_4": "1234", "employee_id": "EMP123"})
+    caller = GoalCaller(sc)
+    said = caller.say.answer(["phone_last_four"])
+    assert "phone last four is" not in said
+    assert "last four digits" in said and "phone number" in said and "six six two zero" in said
+    ssn = caller.say.answer(["ssn_last_4"])
+    assert "last 4 digits" in ssn and "S S N" in ssn and "number" not in ssn
+    assert "digits" not in caller.say.answer(["employee_id"])

@@ -19,12 +19,9 @@ from collections.abc import Iterator
 
 from voxbench.eval.offline._faith_rules import HALLUCINATION, MISREPRESENT, Finding
 from voxbench.eval.offline._trace import Conversation, response_failed
+from voxbench.eval.offline.lang import alt
 
-_VERBS = (
-    r"cancell?ed|rebooked|refunded|issued|updated|changed|booked|assigned|added|submitted|processed|"
-    r"moved|switched|reset|created|scheduled|upgraded|applied|waived|filed|opened|logged|registered|"
-    r"reactivated|restored|provisioned|placed|recorded|unlocked|enrolled|notified"
-)
+_VERBS = alt("_faith_actions", "done_verb")  # 'cancelled', 'submitted': the action said as done
 _DONE = re.compile(
     r"\b(?:i(?:'ve| have)?|we(?:'ve| have)?)\s+(?:now\s+|also\s+|just\s+|successfully\s+|already\s+)*"
     rf"({_VERBS})\b",

@@ -102,15 +102,22 @@ class AnswerAtTurnEnd:
         return None
 
 
+# Two limits answer one question, "is the caller's line, sent to the TTS with no audio yet, still
+# coming?", on different evidence, so they differ: when the agent speaks (SILENT_TTS_S) and when
+# it is silent (QUEUED_LINE_MAX_S). Both are read on the call's clock (``now``).
+
 SILENT_TTS_S = 10.0
-"""A line whose audio has not started this long after it was sent is taken as never said (the
-TTS produced nothing), so the agent's turns count as replies again."""
+"""When the agent SPEAKS: an agent turn heard while the caller's line is unsaid may be let pass
+as said over that line (:meth:`TurnTiming.restates`); once the line has been sent this long with no
+audio, the TTS is taken to have dropped it and the turn is answered as a reply. Short: an agent
+that talks on is not waiting for the line, and a dropped line would leave its turns unanswered."""
 
 QUEUED_LINE_MAX_S = 90.0
-"""How long the silence check waits for the caller's own line to be said: under CPU load a long
-line's audio can start tens of seconds after it went to the TTS, and the agent, waiting for
-it, is silent; checking in then ("Are you still there?") answers a silence the caller made.
-A line still unsaid after this long is taken as never said and the check goes ahead."""
+"""When the agent is SILENT: how long the silence check waits for the caller's own line to be
+said. Under CPU load a long line's audio can start tens of seconds after it went to the TTS, and
+the agent, waiting for it, is silent; checking in then ("Are you still there?") answers a silence
+the caller made. Long, since waiting costs only time; a line still unsaid after this long is
+taken as never said and the check goes ahead."""
 
 STAT_KEYS = ("acts", "waits", "agent_turns_heard", "replies_deferred", "decide_ms_max", "overlapped_asks")
 

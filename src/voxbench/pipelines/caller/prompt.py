@@ -180,6 +180,9 @@ def call_lines(messages: Sequence[Any]) -> list[tuple[str, str]]:
     return out
 
 
+# A request (the LLM caller's own prompt rule, not the goal caller's question tables): a modal
+# asking the agent to do something ('could you tell me', 'may I have'), not a yes/no question, so
+# 'is/do/does' are not in it and 'may' is.
 _REQUEST = re.compile(
     r"^(please\b|(can|could|would|will|may) (you|i)\b|tell me\b|give me\b|provide\b|spell\b|confirm\b)"
     r"|\bplease (provide|tell|give|confirm|spell|say|share)\b",

@@ -1,9 +1,9 @@
-"""The gate's caller validators' word tables, one JSON file per language (data, not code).
+"""The gate's caller validators' and the offline judges' word tables, one JSON file per language.
 
-The validators (``_caller_end``, ``_caller_facts``, ``_caller_scope``, ``_caller_requests``) are
-a reader of their own: they do not share the goal caller's tables (``pipelines/caller/goal/lang``)
-nor the bench's (``bench/lang``), so a phrase the caller learns to hear does not also teach the
-gate that grades it. ``phrases`` holds alternation branches by module and name (the grammar around
+The validators (``_caller_end``, ``_caller_facts``, ``_caller_scope``, ``_caller_requests``) and
+the faithfulness judge (``_faith_actions``) are a reader of their own: they do not share the goal
+caller's tables (``pipelines/caller/goal/lang``) nor the bench's (``bench/lang``), so a phrase the
+caller learns to hear does not also teach the gate that grades it. ``phrases`` holds alternation branches by module and name (the grammar around
 them stays in the module); ``words`` holds plain word sets. ``function_words.json`` is the one
 table across languages: telling languages apart reads all of them at once, in its order.
 """

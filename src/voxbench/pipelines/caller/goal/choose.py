@@ -15,7 +15,7 @@ from voxbench.pipelines.caller.goal.classify import ChoiceClassifier
 from voxbench.pipelines.caller.goal.facts import FactBook
 from voxbench.pipelines.caller.goal.intents import IntentTracker
 from voxbench.pipelines.caller.goal.lang import alt, phrases
-from voxbench.pipelines.caller.goal.options import option_clause
+from voxbench.pipelines.caller.goal.options import ANY_AUX, option_clause
 from voxbench.pipelines.caller.goal.phrases import Phrasing, first_person
 from voxbench.pipelines.caller.goal.tree import TreeRules, content_words, violations
 from voxbench.spoken import mentions, say_time, times
@@ -52,7 +52,7 @@ def option_name(option: str) -> str:
 
 # An either/or question's alternative said as a yes/no clause: auxiliary, subject, the rest.
 _CLAUSE = re.compile(
-    rf"^(?i:({_a('auxiliary')}))\s+"
+    rf"^(?i:({ANY_AUX}))\s+"
     rf"({_a('subject')}|(?:{_a('determiner')})\s+(?:[A-Z]{{1,5}}\s+)*[\w'-]+)\s+(.+)$",
 )
 _SUBJECT_CAPS = re.compile(rf"^(?:{_a('determiner')})\s+((?:[A-Z]\s+)+)([a-z][\w'-]*)\s+(.+)$")

@@ -64,6 +64,7 @@ from voxbench.pipelines.caller.goal.requested import (
 from voxbench.pipelines.caller.goal.results import stated_result
 from voxbench.pipelines.caller.goal.scoped import scoped
 from voxbench.pipelines.caller.goal.turn import Turn
+from voxbench.pipelines.caller.goal.yesno import STATE_Q_LEAD
 from voxbench.spoken import mentions, times
 
 Kind = Literal[
@@ -166,11 +167,7 @@ def _result_kinds(t: Turn, heard: Heard, book: FactBook, before: str) -> None:
 
 # A yes/no question (auxiliary first, no alternatives) that may name one of the caller's values:
 # 'Do you want this as a replacement because of physical damage?', 'Is the delivery to Headquarters?'
-_YES_NO_NAMING = re.compile(
-    r"^(?:(?:and|so|also|now|okay|ok|just)[, ]+)?(do|does|did|is|are|was|were)\s+"
-    r"(you|it|this|that|the|your)\b(?![^?]*\b(or|either)\b)[^?]*\?$",
-    re.I,
-)
+_YES_NO_NAMING = re.compile(STATE_Q_LEAD + r"(?![^?]*\b(or|either)\b)[^?]*\?$", re.I)
 
 
 def _readback_kinds(t: Turn, heard: Heard, book: FactBook) -> None:

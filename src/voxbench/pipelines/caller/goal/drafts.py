@@ -14,6 +14,7 @@ from voxbench.pipelines.caller.goal.classify import Heard
 from voxbench.pipelines.caller.goal.cues import SPELL_Q
 from voxbench.pipelines.caller.goal.facts import Fact
 from voxbench.pipelines.caller.goal.intents import GENERIC
+from voxbench.pipelines.caller.goal.lang import alt
 from voxbench.pipelines.caller.goal.options import option_clause
 from voxbench.pipelines.caller.goal.phrases import as_need, first_person
 from voxbench.pipelines.caller.goal.requests import Requests
@@ -28,7 +29,9 @@ from voxbench.pipelines.caller.goal.volunteer import (
     touched_preferences,
 )
 
-_AUX = re.compile(r"(is|are|was|were|do|does|did|has|have|can|could)\b", re.I)
+# An option said as a yes/no clause ('is it locked'); not 'would'/'will' (``questions.wish_aux``):
+# 'Would you like to do your I-9 next, or ...?' names the option as a wish: 'My I-9 next, please.'
+_AUX = re.compile(rf"({alt('questions', 'auxiliary')})\b", re.I)
 
 # A yes/no question about what the caller prefers or wants ('Do you prefer window?').
 _PREFER_Q = re.compile(

@@ -14,6 +14,7 @@ from voxbench.pipelines.caller.goal.classify import ANYTHING_ELSE_OFFERED, Heard
 from voxbench.pipelines.caller.goal.cues import REPEAT_Q, SPELL_Q
 from voxbench.pipelines.caller.goal.drafts import Draft
 from voxbench.pipelines.caller.goal.intents import intent_facts
+from voxbench.pipelines.caller.goal.lang import alt
 from voxbench.pipelines.caller.goal.openask import other_request
 from voxbench.pipelines.caller.goal.options import examples_of_any
 from voxbench.pipelines.caller.goal.phrases import as_need, first_person
@@ -37,8 +38,11 @@ _ID_FIELD = re.compile(
     re.I,
 )
 
-# A yes/no question (auxiliary first) about the caller's situation, which no fact answers.
-_YES_NO_Q = re.compile(r"^(?:[\w' -]+,\s+)?(do|does|did|is|are|was|were|have|has|can|could)\s+(you|it|the|your|this|that|there)\b", re.I)
+# A yes/no question (auxiliary first) about the caller's situation, which no fact answers. Not
+# 'would'/'will' (``questions.wish_aux``): 'Would you like ...?' asks what it wants (_WANTS_Q).
+_YES_NO_Q = re.compile(
+    rf"^(?:[\w' -]+,\s+)?({alt('questions', 'auxiliary')})\s+({alt('questions', 'subject')})\b", re.I
+)
 
 # A question about what the caller wants ('What date or time would you like to change it to?').
 _WANTS_Q = re.compile(r"\b(would you like|do you want|are you (hoping|looking) for|would you prefer|do you prefer)\b", re.I)
@@ -230,7 +234,9 @@ class FollowUps:
             q, other_request(self.s.tracker, self.s.in_hand, q))  # fmt: skip
         if said is not None:  # 'Why are you cancelling?': the goal's own words (:mod:`.openask`)
             self.s.stuck = 0
-            return self.log.act("answer", said.line, f"goal_answers_open:{said.how}", heard)
+            act = self.log.act("answer", said.line, f"goal_answers_open:{said.how}", heard)
+            act.rules += [f"goal_text:{said.source}"] if act.rule.startswith("goal_answers_open") else []
+            return act
         self.s.stuck += 1
         if self.s.stuck >= self.s.config.give_up_after:
             return self.log.act(
@@ -261,11 +267,16 @@ class FollowUps:
     def goal_answer(self, grounded: Answer, heard: Heard) -> CallerAct:
         """A yes/no question about its situation that its goal's text answers (:mod:`.yesno`): the
         goal's answer, said in its words ('No, the issue is still not resolved.'). Asked what the
-        goal holds no clear answer to, the caller says it is not sure (:meth:`unanswerable`)."""
+        goal holds no clear answer to, the caller says it is not sure (:meth:`unanswerable`). The
+        goal's words the answer came from go in the act's rules (``goal_text:<words>``), so the
+        record shows why it said yes or no."""
         kinds: dict[str, ActKind] = {"unknown": "cannot_answer", "said": "answer"}
         choice = grounded.polarity if grounded.polarity in ("yes", "no") else ""
-        return self.log.act(kinds.get(grounded.polarity, "confirm"), grounded.line,
-                            f"goal_answers_yes_no:{grounded.polarity}", heard, choice=choice)  # fmt: skip
+        act = self.log.act(kinds.get(grounded.polarity, "confirm"), grounded.line,
+                           f"goal_answers_yes_no:{grounded.polarity}", heard, choice=choice)  # fmt: skip
+        if act.rule == f"goal_answers_yes_no:{grounded.polarity}":  # not a repeat's stand-in
+            act.rules = [*act.rules, f"goal_text:{grounded.source}"]
+        return act
 
     def lacking(self, heard: Heard) -> CallerAct:
         """Asked for a field it does not have ('the flight number'), the caller says so by name, and

@@ -24,6 +24,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from voxbench.pipelines.caller.goal.lang import alts
+from voxbench.pipelines.caller.goal.options import ANY_AUX
 from voxbench.spoken import sentences_of, tokens
 
 LEARN_GOAL = re.compile(r"^(?:learn|find out|know|be told|get told|hear)\s+(?P<what>.+?)\.?$", re.I)
@@ -33,9 +35,7 @@ _DET = re.compile(r"^(the|my|its|their|your|a|an)\s+", re.I)
 _OPPOSITES = {"on time": re.compile(r"\b(delay|cancel|behind schedule)", re.I)}
 _CLOCK = re.compile(r"\b\d{1,2}(?:[:.]\d{2})?\s*[ap]\.?\s?m\b|\b\d{1,2}:\d{2}\b", re.I)
 _DURATION = re.compile(r"(minutes?|hours?|mins?|hrs?|percent|days?)$")
-_TAGGED_Q = re.compile(
-    r",\s*(?:would|do|does|can|could|is|are|shall|should|will)\s+(?:you|i|we|there|it)\b[^,]*\?$", re.I
-)
+_TAGGED_Q = re.compile(rf",\s*(?:{ANY_AUX})\s+(?:{alts('questions', 'subject', 'person')})\b[^,]*\?$", re.I)
 _SKIP = {"is", "are", "will", "be", "now", "number", "no", "of", "at", "from", "currently"}
 
 

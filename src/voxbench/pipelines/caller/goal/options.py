@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from voxbench.pipelines.caller.goal.lang import alt
+from voxbench.pipelines.caller.goal.lang import alt, alts
 from voxbench.spoken import tokens
 
 
@@ -15,9 +15,14 @@ def _a(name: str) -> str:
 # The words are data (``goal/lang/<lang>.json``, ``phrases.options``); the grammar (and the
 # conjunctions 'or' / 'and' that split a list) is here.
 _LEAD = re.compile(rf"^(?:.*?\b(?:{_a('question_lead')})\b\s*(?:to\s+)?(?:me to\s+)?)", re.I)
+ANY_AUX = alts("questions", "auxiliary", "wish_aux", "proposal_aux")
+"""Any auxiliary a yes/no question starts with (``phrases.questions``): of a state ('is it'), a wish
+('would you') or a proposal ('shall I'). Some patterns take only ``questions.auxiliary``: there a
+'would you like' is a wish, not a question of fact."""
+
 # A part that starts the question itself ('are you unable to connect', 'does it drop'): what comes
 # before it is context, not an option.
-_AUX_LEAD = re.compile(rf"({_a('auxiliary')})\s+({_a('aux_subject')})\b", re.I)
+_AUX_LEAD = re.compile(rf"({ANY_AUX})\s+({alt('questions', 'subject')})\b", re.I)
 _RELATIVE = re.compile(rf"({_a('relative')})\b", re.I)  # ', which could include a higher cabin,'
 _OFFER_ITEM = re.compile(rf"\b({_a('offer_item')})\b")
 _NOT_AN_OFFER = re.compile(rf"\b({_a('not_an_offer')})\b", re.I)

@@ -10,10 +10,11 @@ import re
 from collections.abc import Set as AbstractSet
 
 from voxbench.pipelines.caller.goal.facts import DROP_WORDS, SYNONYMS, WANT_WORDS, Fact, FactBook, stem
-from voxbench.pipelines.caller.goal.lang import phrases
+from voxbench.pipelines.caller.goal.lang import alt, phrases
 from voxbench.pipelines.caller.goal.phrases import Phrasing
-from voxbench.pipelines.caller.goal.speech import GENERAL_ACRONYMS, label, value_kind
+from voxbench.pipelines.caller.goal.speech import GENERAL_ACRONYMS, key_parts, label, value_kind
 from voxbench.spoken import is_code
+from voxbench.spoken.words import NUMBER_WORDS
 
 _SAYS_NOTHING = DROP_WORDS - {"new", "preferred", "requested", "desired", "of", "for", "at", "in", "on", "to"}
 """Key words a label leaves out ('phone_number_if_asked': 'if', 'asked'; 'usd'); the words that
@@ -61,6 +62,9 @@ def _plural(word: str) -> bool:
 
 _COUNT_WORDS = set(phrases("speech", "count_words"))
 _UNITS = set(phrases("speech", "count_units"))
+_PART = re.compile(rf"^(?P<whole>.+) (?P<end>{alt('speech', 'part_ends')}) (?P<n>{NUMBER_WORDS}|\d+)$", re.I)
+"""A label that names a part of a number: '<whole> <last|first> <how many digits>'."""
+_PART_WHOLES = set(phrases("speech", "part_wholes"))
 _HOW_MANY = re.compile(rf"\b({'|'.join(phrases('speech', 'count_question'))})\b", re.I)
 
 
@@ -103,6 +107,9 @@ class FactSayer:
             words.pop()  # 'bags wanted' -> 'bags'
         label = " ".join(words)
         value = self.value(f)
+        part = self.part(f, words, value)
+        if part is not None:
+            return part
         if value.replace(" ", "").lower() in f.words:  # 'pto_type: pto': 'P T O.', not 'The P T O type is pto.'
             return f"{value[:1].upper()}{value[1:]}."
         if len(words) > 1 and value.lower().startswith(f"{words[-1]} ") and words[-2] not in _STATE_WORDS | _TRAILING_WANT:
@@ -111,6 +118,20 @@ class FactSayer:
             return f"{value[:1].upper()}{value[1:]}."  # 'floor: FL3': 'Floor 3.'
         plural = _plural(words[-1]) if words else False
         return self.phr.say("fact", label=label, value=value, be="are" if plural else "is")
+
+    def part(self, f: Fact, words: list[str], value: str) -> str | None:
+        """A key that names a part of a number said as one ('phone_last_four': 'The last four
+        digits of my phone number are six six two zero.', not 'My phone last four is ...', the key
+        read nearly as written, live 2026-12-06). None for a key that names no part."""
+        m = _PART.match(" ".join(key_parts(f.key.split(".")[-1])))
+        if m is None:
+            return None
+        whole = words[: next((i for i, w in enumerate(words) if w.lower() == m["end"].lower()), len(words))]
+        if not whole:
+            return None
+        if whole[-1].lower() not in _PART_WHOLES and not whole[-1].isupper():
+            whole.append("number")  # 'phone' -> 'phone number'; 'S S N', 'employee ID' stay
+        return self.phr.say("fact_part", end=m["end"].lower(), n=m["n"].lower(), whole=" ".join(whole), value=value)
 
     def count(self, f: Fact, question: str = "") -> str | None:
         """A count said with its noun phrase, in a sentence: 'I'd like 1 bag.' ('bags_wanted: 1'),

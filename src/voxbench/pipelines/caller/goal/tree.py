@@ -21,6 +21,7 @@ from voxbench.pipelines.caller.goal.lang import alt, phrases
 from voxbench.spoken import money, parse_time_value, runs, sentences_of, times, tokens
 
 Subject = Literal["depart", "arrive", "any"]
+Op = Literal["lt", "le", "gt", "ge"]
 
 
 @dataclass(frozen=True)
@@ -28,7 +29,7 @@ class Limit:
     """A checkable must-have: a time or an amount compared with a bound."""
 
     what: Literal["time", "money"]
-    op: Literal["lt", "le", "gt", "ge"]
+    op: Op
     bound: float
     subject: Subject
     source: str
@@ -94,6 +95,11 @@ _TOTAL = re.compile(rf"\btotal (?:(?:{_a('total_link')}) )?(?:\$ ?)?(\d+(?:\.\d+
 _BEFORE_INCLUSIVE, _AFTER_INCLUSIVE, _UNDER_STRICT = (
     _set("before_inclusive"), _set("after_inclusive"), _set("under_strict")
 )  # fmt: skip
+_TIME_BOUNDS: tuple[tuple[re.Pattern[str], frozenset[str], Op, Op], ...] = (
+    (_BEFORE, _BEFORE_INCLUSIVE, "le", "lt"),  # 'by 2 PM' is inclusive, 'before 2 PM' not
+    (_AFTER, _AFTER_INCLUSIVE, "ge", "gt"),
+)
+"""A time bound's pattern, the words that make it inclusive, and its comparison either way."""
 _DEPART, _ARRIVE = phrases("tree", "depart_cue"), phrases("tree", "arrive_cue")
 _STOP = _set("stop")
 # Words of any troubleshooting talk: they say nothing about *which* step it is.
@@ -125,20 +131,12 @@ def _minutes(t: str) -> float | None:
 def limits_of(text: str) -> list[Limit]:
     """Time and money limits stated in one criterion."""
     out: list[Limit] = []
-    for m in _BEFORE.finditer(text):
-        v = _minutes(m.group(2))
-        if v is not None:
-            op: Literal["lt", "le"] = (
-                "le" if m.group(1).lower() in _BEFORE_INCLUSIVE else "lt"
-            )
-            out.append(Limit("time", op, v, _subject(text, m.start()), text))
-    for m in _AFTER.finditer(text):
-        v = _minutes(m.group(2))
-        if v is not None:
-            op2: Literal["gt", "ge"] = (
-                "ge" if m.group(1).lower() in _AFTER_INCLUSIVE else "gt"
-            )
-            out.append(Limit("time", op2, v, _subject(text, m.start()), text))
+    for pattern, inclusive, op_inclusive, op_strict in _TIME_BOUNDS:
+        for m in pattern.finditer(text):
+            v = _minutes(m.group(2))
+            if v is not None:
+                op = op_inclusive if m.group(1).lower() in inclusive else op_strict
+                out.append(Limit("time", op, v, _subject(text, m.start()), text))
     for m in _UNDER.finditer(text):
         op3: Literal["lt", "le"] = (
             "lt" if m.group(1).lower() in _UNDER_STRICT else "le"

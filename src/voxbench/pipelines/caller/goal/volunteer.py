@@ -11,18 +11,20 @@ from __future__ import annotations
 import re
 
 from voxbench.pipelines.caller.goal.facts import Fact, FactBook, stem
+from voxbench.pipelines.caller.goal.lang import alts
+from voxbench.pipelines.caller.goal.options import ANY_AUX
 from voxbench.pipelines.caller.goal.tree import content_words
 from voxbench.spoken import mentions
 
 # A fact key that states a limit the caller's change must meet.
-_LIMIT_KEY = re.compile(
+LIMIT_KEY = re.compile(
     r"(?i)(?<![a-z])(max|maximum|min|minimum|latest|earliest|limit|budget|acceptable|cap|deadline)(?![a-z])"
 )
 
 
-_YES_NO = re.compile(
-    r"^(?:\w+,\s+)?(would|do|does|is|are|can|shall|should|will)\s+(you|i|we|it|that)\b", re.I
-)
+# Any auxiliary: an offer is a wish ('Would you like an aisle seat?'), a proposal ('Shall I book
+# the aisle seat?') or a question of fact ('Is the aisle seat OK?').
+_YES_NO = re.compile(rf"^(?:\w+,\s+)?({ANY_AUX})\s+({alts('questions', 'subject', 'person')})\b", re.I)
 
 
 def offers_what_it_wants(book: FactBook, question: str) -> bool:
@@ -42,7 +44,7 @@ def constraints_for(book: FactBook, given: set[str], keys: list[str]) -> list[st
     """The caller's limits on the change it wants ('Maximum total rebooking cost', 'Latest
     acceptable arrival time', ranked seat choices), not said yet: a person asked what new date
     it wants, or read back the change, says what the new booking must meet with it."""
-    if not any((f := book.get(k)) is not None and (_is_change(f) or _LIMIT_KEY.search(f.key)) for k in keys):
+    if not any((f := book.get(k)) is not None and (_is_change(f) or LIMIT_KEY.search(f.key)) for k in keys):
         return []  # asked for the change it wants, or one of its limits ('date_constraint_earliest_departure')
     return [
         f.key
@@ -50,7 +52,7 @@ def constraints_for(book: FactBook, given: set[str], keys: list[str]) -> list[st
         if f.source == "information_required"
         and f.key not in given
         and f.key not in keys
-        and (_LIMIT_KEY.search(f.key) or (f.top != f.key and f.key.endswith("_choice")))
+        and (LIMIT_KEY.search(f.key) or (f.top != f.key and f.key.endswith("_choice")))
     ]
 
 

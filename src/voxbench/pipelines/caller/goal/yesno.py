@@ -72,9 +72,11 @@ def words(text: str) -> frozenset[str]:
     return frozenset(w for w in content_words(joined) if w not in _GENERIC and not _NEGATION.fullmatch(w))
 
 
-_AUX_LEAD = re.compile(
-    rf"^(?:(?:and|so|also|now|okay|ok|just)[, ]+)?(?:{_a('aux')})\s+(?:{_a('subject')})\b", re.I
-)
+STATE_Q_LEAD = rf"^(?:(?:and|so|also|now|okay|ok|just)[, ]+)?(?:{_a('aux')})\s+(?:{_a('subject')})\b"
+"""How a yes/no question about a state of affairs starts: its auxiliary, then its subject ('Is the
+issue resolved', 'Has your colleague agreed'). Not 'can'/'could' (``questions.auxiliary`` has them):
+'Could you give me your address?' is a request, whose value is asked, not a state to say yes to."""
+_AUX_LEAD = re.compile(STATE_Q_LEAD, re.I)
 _WHETHER = re.compile(rf"\b(?:{_a('whether')})\s+(?:whether|if)\s+", re.I)
 _VALUE_VERB = re.compile(rf"\b(?:{_a('value_verb')})\b", re.I)
 
@@ -111,7 +113,9 @@ def asks_whether(sentence: str) -> bool:
 
 @dataclass(frozen=True)
 class Answer:
-    """A yes/no answer the goal's text gives, the line that says it and the clause it came from."""
+    """A yes/no answer the goal's text gives, the line that says it and the goal's words it came
+    from (the tree's "if asked whether X, say Y", or a statement's clause): the act trail records
+    them (``goal_text:<source>`` in the act's rules)."""
 
     polarity: Polarity
     line: str

@@ -48,3 +48,10 @@ def phrases(module: str, name: str, language: str = "en") -> list[str]:
 def alt(module: str, name: str, language: str = "en") -> str:
     """The phrase list ``name`` of ``module`` as the body of a regex alternation ('a|b|c')."""
     return "|".join(phrases(module, name, language))
+
+
+def alts(module: str, *names: str, language: str = "en") -> str:
+    """Several phrase lists of ``module`` as one alternation body, in the order named: a class that
+    other patterns take a part of (``questions``: 'auxiliary', 'wish_aux' and 'proposal_aux' are any
+    auxiliary; 'auxiliary' alone leaves out the 'would you like' of a wish)."""
+    return "|".join(alt(module, name, language) for name in names)
