@@ -11,14 +11,18 @@ reads the goal in the same two forms, once:
    thirds of X's words, and, where X says why/how/where/when/who, the question asks that too
    ('why you need it' answers 'Why do you need it?' by its question word alone), and no other
    line shares more of the question's words;
-2. the goal's statements about the caller (clauses of the high-level goal and of the must/nice-to-have
-   criteria that start with 'you'/'your'). A clause answers when it holds the words the question asks
-   about: the nouns after its question word ('what date or time': one of them is enough), else every
-   content word it says. A noun that names a kind of value ('time', 'date') is held only by a clause
-   that says such a value ('afternoon or evening', 'next week', '4:00 PM'), not by the word alone.
+2. the goal's statements about the caller (clauses that start with 'you'/'your', of the
+   high-level goal, and of the must/nice-to-have criteria that say what it wants). A clause
+   answers when it says a value of the nouns after the question word ('what date or time': one of
+   them is enough; 'what building and floor': both): a noun that names a kind of value ('time',
+   'date') by such a value ('afternoon or evening', 'next week', '4:00 PM'), any other by a name
+   or number next to it ('the North garage', 'floor 2'; not 'my unit'), and one asked with
+   modifiers only as that phrase ('my confirmation number' is no flight number). A 'when'
+   question asks a time or a date of a clause that says its other words; a question with no
+   such nouns ('How would you like to receive it?'), a clause holding every word it says.
 
-Only a clear, unique answer counts, and only where no fact answers (the caller asks this module
-last, :meth:`.followups.FollowUps.unanswerable`). A 'which' question is answered only by the tree's
+Only a clear, unique answer counts, and only where no fact answers and no field is said lacking
+(the caller asks this module late, :meth:`.followups.FollowUps.unanswerable`). A 'which' question is answered only by the tree's
 own words (what it chooses among is the agent's, :mod:`.choose`). A clause about another of its
 requests than the one in hand is not said unless the question names that request: nothing of a
 later request before its time (the tree's answer to what the agent asks is said when asked). Every word
