@@ -47,11 +47,14 @@ def _items() -> list[WeakItem]:
 RECORD = {"original_travel_details": [{"origin": "PHX", "destination": "DEN", "flight_date": "2026-05-13"}]}
 
 
+TOLD = ["When the agent asks why you are canceling, state: you had a medical emergency."]
+
+
 def test_every_class_is_generated_from_the_scenarios_own_facts() -> None:
-    items = generate("airline", make_scenario({**INFO, **RECORD}))
+    items = generate("airline", make_scenario({**INFO, **RECORD}, negotiation=TOLD))
     assert {i.cls for i in items} == set(table().classes)
     assert all(i.half == half("airline", "t.1") for i in items)
-    assert items == generate("airline", make_scenario({**INFO, **RECORD}))  # no seed: the same items every run
+    assert items == generate("airline", make_scenario({**INFO, **RECORD}, negotiation=TOLD))  # the same every run
     for i in items:
         assert i.act == table().classes[i.cls].act
 

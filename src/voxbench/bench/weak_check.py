@@ -19,7 +19,9 @@ left out), none it must not, and invents nothing (:class:`.caller_check.Groundin
 * ``wait``: silence or an acknowledgement: no fact, not "I don't have it", not a question, does
   not hang up;
 * ``info``: some fact, or a question back (what does the agent need?); not a bare yes, not "I
-  don't have it".
+  don't have it";
+* ``goal_words``: two thirds of the goal's answer's content words (``item.words``), or a fact of
+  its own (a fact answers first, :mod:`.weak_goal`); not "I don't have it", does not hang up.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from voxbench.bench.caller_check import Grounding, TextCaller, goal_text
-from voxbench.bench.matcher import GoalFact, facts_said, goal_facts, words_of
+from voxbench.bench.matcher import GoalFact, facts_said, goal_facts, squeeze, words_of
 from voxbench.bench.reference import BYE, reply_polarity, sentences
 from voxbench.bench.weak_turns import WeakItem, generate, table
 from voxbench.scenarios import Scenario
@@ -94,6 +96,8 @@ def act_problem(act: str, reply: str, ends_call: bool) -> str:
         return "said it lacks it" if lacks else "asked something" if "?" in reply else ""
     if act == "info":  # the facts said are checked by grade(): here, not a bare yes
         return "said it lacks it" if lacks else ""
+    if act == "goal_words":  # the goal's words are checked by grade()
+        return "hung up" if ends_call or BYE.search(reply) else "said it lacks it" if lacks else ""
     raise ValueError(f"bench/lang/weak_en.json: unknown act {act!r}")
 
 
@@ -107,6 +111,10 @@ def grade(item: WeakItem, reply: str, ends_call: bool, facts: list[GoalFact], gr
     if item.act == "info" and not said and "?" not in reply:
         why.append("neither a fact nor a question back")
     why += [f"missing {k}" for k in item.must if k not in said and k not in heard]
+    got, flat = set(words_of(reply)), squeeze(reply)  # a code the goal writes is said spelled
+    missing = [w for w in item.words if w not in got and squeeze(w) not in flat]
+    if item.words and not said and 3 * len(missing) > len(item.words):
+        why.append("the goal's answer not said: " + ", ".join(missing))
     if item.act == "keeps":  # a correction: a no with the value said again (as the agent said it too)
         no = reply_polarity(reply) == "no"
         why += [f"corrected {k}" for k in item.must_not if no and k in facts_said(reply, facts)]

@@ -29,7 +29,9 @@ is a template filled with one scenario's own facts, never written per item:
   have that";
 * ``vague_request``: a request for information naming no field or only its purpose ("Could you
   give me the details I need?"); expected: the facts its words name, else a question back asking
-  what is needed, never a bare yes.
+  what is needed, never a bare yes;
+* ``goal_open``: an open question the goal's own text answers, not a fact (:mod:`.weak_goal`);
+  expected: the tree's answer in words (two thirds of its content words).
 
 Each item carries the act expected and the facts that must (and must not) be said; the dev/test
 half is the caller check's split (:func:`half`).
@@ -46,6 +48,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from voxbench.bench.matcher import NOT_VALUES
+from voxbench.bench.weak_goal import GoalTold, answer_words, question_of, told_lines
 from voxbench.scenarios import Scenario
 from voxbench.spoken.dates import ISO_DATE, say_date
 from voxbench.spoken.tables import read_table
@@ -78,6 +81,7 @@ class WeakTable(BaseModel):
     """Key words of a value the call may settle otherwise (a preference, a limit, an amount)."""
     denials: list[str] = Field(default_factory=list)
     """Words of a reply that says the values read were wrong ('not right')."""
+    goal_told: GoalTold | None = None
 
 
 @cache
@@ -97,6 +101,7 @@ class WeakItem(BaseModel):
     turn: str
     must: list[str] = Field(default_factory=list, description="fact keys the reply must say")
     must_not: list[str] = Field(default_factory=list, description="fact keys the reply must not say")
+    words: list[str] = Field(default_factory=list, description="the goal's words the reply must say (two thirds)")
 
 
 def half(domain: str, scenario_id: str) -> str:
@@ -277,6 +282,7 @@ class _Builder:
         self.t = table()
         self.domain, self.sid = domain, scenario.id
         self.half = half(domain, scenario.id)
+        self.scenario = scenario
         self.facts = leaves(scenario.user_goal.information_required, set(self.t.label_drop))
         persons = set(self.t.persons)
         self.own = [f for f in self.facts if not set(f.words) & persons]
@@ -336,7 +342,16 @@ class _Builder:
         for cls in ("announce", "vague_request"):  # a field's words as the topic: no field asked
             for f in self.pick(self.own, lambda f, c=cls: f"{c}/{f.key}"):
                 self.add(cls, _fill(self.template(cls, f.key), label=label(f)))
+        self.goal_open()
         return self.items
+
+    def goal_open(self) -> None:
+        told = self.t.goal_told
+        for n, (x, y, _) in enumerate(self.pick(told_lines(self.scenario, told, self.t.not_have) if told else [], lambda t: t[2])):
+            assert told is not None
+            ask = question_of(x, told, n)
+            self.add("goal_open", _fill(self.template("goal_open", x), ask=ask))
+            self.items[-1].words = answer_words(y, told)
 
     def siblings(self, f: Leaf) -> list[Leaf]:
         """The other facts of its record: the same group ('original_travel_details.0.*'), else the

@@ -15,6 +15,7 @@ from voxbench.pipelines.caller.goal.cues import REPEAT_Q, SPELL_Q
 from voxbench.pipelines.caller.goal.drafts import Draft
 from voxbench.pipelines.caller.goal.intents import intent_facts
 from voxbench.pipelines.caller.goal.lang import alt
+from voxbench.pipelines.caller.goal.openask import other_request
 from voxbench.pipelines.caller.goal.options import examples_of_any
 from voxbench.pipelines.caller.goal.phrases import as_need, first_person
 from voxbench.pipelines.caller.goal.pushback import step_fixes
@@ -229,6 +230,13 @@ class FollowUps:
         if grounded is not None and grounded.polarity != "unknown":  # a decision: progress
             self.s.stuck = 0
             return self.goal_answer(grounded, heard)
+        said = None if grounded or heard.lacking else self.s.open_answers.answer(
+            q, other_request(self.s.tracker, self.s.in_hand, q))  # fmt: skip
+        if said is not None:  # 'Why are you cancelling?': the goal's own words (:mod:`.openask`)
+            self.s.stuck = 0
+            act = self.log.act("answer", said.line, f"goal_answers_open:{said.how}", heard)
+            act.rules += [f"goal_text:{said.source}"] if act.rule.startswith("goal_answers_open") else []
+            return act
         self.s.stuck += 1
         if self.s.stuck >= self.s.config.give_up_after:
             return self.log.act(

@@ -22,6 +22,7 @@ from voxbench.pipelines.caller.goal.ending_lang import ending_words, pattern
 from voxbench.pipelines.caller.goal.facts import FactBook, goal_facts
 from voxbench.pipelines.caller.goal.intents import IntentTracker
 from voxbench.pipelines.caller.goal.learn import Learnings
+from voxbench.pipelines.caller.goal.openask import GoalOpenAnswers
 from voxbench.pipelines.caller.goal.phrases import Phrasing
 from voxbench.pipelines.caller.goal.pushback import PushBacks
 from voxbench.pipelines.caller.goal.record import OwnRecord
@@ -83,6 +84,11 @@ class CallState:
     def answers(self) -> GoalAnswers:
         """The goal's answers to yes/no questions about the caller's situation (:mod:`.yesno`)."""
         return GoalAnswers.of(self.scenario)
+
+    @cached_property
+    def open_answers(self) -> GoalOpenAnswers:
+        """The goal's answers to open questions about what the caller wants or has (:mod:`.openask`)."""
+        return GoalOpenAnswers.of(self.scenario)
 
     @cached_property
     def record(self) -> OwnRecord:

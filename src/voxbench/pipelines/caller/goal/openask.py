@@ -1,0 +1,297 @@
+"""An open question about what the caller wants or has, answered from its goal's own text.
+
+'Why are you cancelling?', 'What time would you like instead?', 'How would you like to receive
+it?': no fact of ``information_required`` answers these, but the goal's text often does. This is
+the analogue of :mod:`.yesno` for questions that ask for something other than a yes or a no, and
+reads the goal in the same two forms, once:
+
+1. the tree's own answers: "If/When (the agent) asks (you) (for/about) X, say Y" (X not a
+   'whether': those are :mod:`.yesno`'s; Y not a pointer to the facts, 'exactly as listed in
+   information_required', which the fact matcher answers). Matched when the question says two
+   thirds of X's words, and, where X says why/how/where/when/who, the question asks that too
+   ('why you need it' answers 'Why do you need it?' by its question word alone), and no other
+   line shares more of the question's words;
+2. the goal's statements about the caller (clauses that start with 'you'/'your', of the
+   high-level goal, and of the must/nice-to-have criteria that say what it wants). A clause
+   answers when it says a value of the nouns after the question word ('what date or time': one of
+   them is enough; 'what building and floor': both): a noun that names a kind of value ('time',
+   'date') by such a value ('afternoon or evening', 'next week', '4:00 PM'), any other by a name
+   or number next to it ('the North garage', 'floor 2'; not 'my unit'), and one asked with
+   modifiers only as that phrase ('my confirmation number' is no flight number). A 'when'
+   question asks a time or a date of a clause that says its other words; a question with no
+   such nouns ('How would you like to receive it?'), a clause holding every word it says.
+
+Only a clear, unique answer counts, and only where no fact answers and no field is said lacking
+(the caller asks this module late, :meth:`.followups.FollowUps.unanswerable`). A 'which' question is answered only by the tree's
+own words (what it chooses among is the agent's, :mod:`.choose`). A clause about another of its
+requests than the one in hand is not said unless the question names that request: nothing of a
+later request before its time (the tree's answer to what the agent asks is said when asked). Every word
+the caller says is its goal's, in the first person (:func:`.phrases.first_person`); anything less
+clear keeps its reply that it does not have that.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from voxbench.pipelines.caller.goal.cues import OPEN_Q
+from voxbench.pipelines.caller.goal.intents import IntentTracker
+from voxbench.pipelines.caller.goal.lang import alt, phrases
+from voxbench.pipelines.caller.goal.phrases import first_person
+from voxbench.pipelines.caller.goal.yesno import CLEAR, words
+from voxbench.scenarios import Scenario
+from voxbench.spoken import ISO_DATE, dates, is_code, say_value, sentences_of, times
+
+
+def _a(name: str) -> str:
+    return alt("openask", name)
+
+
+def _norm(ws: frozenset[str] | set[str]) -> frozenset[str]:
+    """Stems with a doubled last letter made single ('cancell' and 'cancel' are one word)."""
+    return frozenset(w[:-1] if len(w) > 3 and w[-1] == w[-2] and w[-1].isalpha() else w for w in ws)
+
+
+def _words(text: str) -> frozenset[str]:
+    return _norm(words(text))
+
+
+_FRAME = _norm({w for p in phrases("openask", "frame") for w in words(p)} | set(phrases("openask", "frame")))
+_WH = ("why", "how", "where", "when", "who")
+"""Question words that ask for one kind of answer: a told X that says one is matched only by it."""
+_TELL = re.compile(rf"\b(?:{_a('open_anywhere')})\b", re.I)
+_YES_NO = re.compile(rf"^(?:[\w' -]+,\s+)?(?:{alt('yesno', 'aux')}|can|could|will|would)\s+(?:{alt('yesno', 'subject')})\b", re.I)
+_OPEN = re.compile(rf"(?:^|[,;:]\s*|\band\s+|\bso\s+)(?:{_a('open_lead')})\b|\b(?:{_a('open_anywhere')})\b", re.I)
+_WHICH = re.compile(r"\bwhich\b", re.I)
+_HEAD = re.compile(
+    rf"\b(?:what|which)(?:'s|\s+is|\s+are|\s+was|\s+were)?\s+(?:(?:your|the|a|an|this|that)\s+)?(?P<h>(?:(?!(?:{_a('head_stop')})\b)[\w-]+\s*){{1,4}}(?:of\s+(?:(?:your|the|a|an)\s+)?[\w-]+)?)",
+    re.I,
+)
+_TOLD = re.compile(
+    rf"\b(?:if|when|once)\s+(?:(?:{alt('yesno', 'asker')})\s+)?(?:asks?|is asked|are asked|asked)(?:\s+you)?"
+    rf"\s+(?P<x>(?!(?:whether|if|to|you to)\b)[^;:,.]+?),\s*(?:then\s+)?(?P<verb>{_a('told_verb')})\b:?(?P<y>[^.;]*)",
+    re.I,
+)
+_FACT_REF = re.compile(rf"(?:{_a('fact_ref')})", re.I)
+_CUT = re.compile(rf"\s+(?:{alt('yesno', 'cut')})\b.*$", re.I)
+_INSTRUCTION = re.compile(rf",?\s*\b(?:{_a('instruction_cut')})\b.*$", re.I)
+_LEAD_FILL = re.compile(rf"^(?:(?:{_a('lead_fill')})\s+)+", re.I)
+_TAIL_FILL = re.compile(rf"(?:\s+(?:{_a('lead_fill')}))+$", re.I)
+_WISH = re.compile(rf"\b(?:{_a('wish')})\b", re.I)
+_VALUE_BEFORE = re.compile(r"(?<![.:;]\s)(?<!^)\b(?:[A-Z][\w'-]*|[\w-]*\d[\w-]*)\s+$")
+"""A name or a number right before a noun says which ('the North garage', 'Executive Garage')."""
+_VALUE_AFTER = re.compile(r"^\s+(?:[A-Z][\w'-]*|[\w-]*\d[\w-]*)\b")
+"""... or right after it ('floor 2', 'lot B')."""
+_BARE = re.compile(rf"\b(?:{_a('bare_determiner')})\s*$", re.I)
+_JOIN = re.compile(r"\s*(?:,\s*)?\b(and|or)\b\s*|\s*,\s*", re.I)
+_CLAUSE = re.compile(r"\s*(?:[;:](?=\s)|,\s*(?:but|and|so|while)\b|,\s*(?=(?:you|your)\b)|\bbut\b|\band\b(?=\s+(?:you|your)\b))\s*", re.I)
+_ABOUT_CALLER = re.compile(r"^(?:you|your)\b", re.I)
+_BRACKETS = re.compile(r"\s*\([^()]*\)")
+_KINDS = {
+    kind: (_norm({w for h in phrases("openask", f"heads_{kind}") for w in words(h)}),
+           re.compile(rf"\b(?:{_a(f'values_{kind}')})\b", re.I))
+    for kind in ("time", "date")
+}  # fmt: skip
+_KIND_WORDS = frozenset(w for heads, _ in _KINDS.values() for w in heads)
+_SAYS_KIND: dict[str, Callable[[str], bool]] = {"time": lambda t: bool(times(t)), "date": lambda t: bool(dates(t))}
+
+
+@dataclass(frozen=True)
+class OpenAnswer:
+    """The goal's answer to an open question: the line said, the text it came from, and how
+    (``told``: the tree's "if asked X, say Y"; ``stated``: a clause of the goal)."""
+
+    line: str
+    source: str
+    how: str
+
+
+@dataclass(frozen=True)
+class _Told:
+    about: frozenset[str]
+    wh: str
+    said: str
+    source: str
+
+
+class GoalOpenAnswers:
+    """The goal's answers to open questions about what the caller wants or has (module doc)."""
+
+    def __init__(self, told: list[_Told], clauses: list[tuple[frozenset[str], str]]) -> None:
+        self.told = told
+        self.clauses = clauses
+
+    @classmethod
+    def of(cls, scenario: Scenario) -> GoalOpenAnswers:
+        goal = scenario.user_goal
+        tree = goal.decision_tree
+        texts = [*tree.must_have_criteria, *tree.nice_to_have_criteria, *tree.negotiation_behavior, *tree.edge_cases]
+        told = [t for s in texts for x in sentences_of(s) for m in _TOLD.finditer(x) if (t := _told_of(m))]
+        clauses = [c for x in sentences_of(goal.high_level_user_goal) for c in _clauses(x)]
+        clauses += [c for s in [*tree.must_have_criteria, *tree.nice_to_have_criteria] for x in sentences_of(s)
+                    for c in _clauses(x) if _WISH.search(c[1])]  # fmt: skip
+        return cls(told, clauses)
+
+    def answer(self, question: str, other_request: Callable[[str], bool] = lambda _: False) -> OpenAnswer | None:
+        """The goal's answer to an open question, or None when its text holds none clearly.
+        ``other_request``: whether a goal clause is about another of the caller's requests than the
+        one in hand (not said now; the tree's answer to what the agent asks is said when asked)."""
+        if not _OPEN.search(question) or OPEN_Q.search(question):  # its requests: :mod:`.requests`
+            return None
+        if _YES_NO.match(question) and not _TELL.search(question):  # :mod:`.yesno`'s
+            return None
+        q = _words(question) - _FRAME
+        told = self._told(q, _wh(question))
+        if told is not None or _WHICH.search(question):
+            return told
+        heads = _heads(question)
+        if _wh(question) == "when" and not heads[0]:  # a time or a date, of what it says
+            return self._stated(q, ([[k] for k in sorted(_KIND_WORDS)], True), other_request, also=q)
+        return self._stated(q, heads, other_request)
+
+    def _told(self, q: frozenset[str], wh: str) -> OpenAnswer | None:
+        scored = [(len(t.about & q), t) for t in self.told if t.about or (t.wh and len(q) <= 1)]
+        clear = [(n, t) for n, t in scored
+                 if (n >= 1 or not t.about) and n >= CLEAR * len(t.about) and (not t.wh or t.wh == wh)]  # fmt: skip
+        best = max((n for n, _ in clear), default=0)
+        top = {t.said: t for n, t in clear if n == best}
+        if len(top) != 1 or any(n > best for n, _ in scored):  # another line it says more of: unclear
+            return None
+        t = next(iter(top.values()))
+        return OpenAnswer(_line(t.said), t.source, "told")
+
+    def _stated(
+        self, q: frozenset[str], heads: tuple[list[list[str]], bool], other: Callable[[str], bool],
+        also: frozenset[str] = frozenset(),
+    ) -> OpenAnswer | None:
+        if not q and not heads[0]:
+            return None
+        hits = [(len(ws & q), c) for ws, c in self.clauses
+                if _holds(ws, c, q, heads) and also <= ws and not other(c)]  # fmt: skip
+        best = max((n for n, _ in hits), default=-1)
+        top = list(dict.fromkeys(c for n, c in hits if n == best))
+        return OpenAnswer(_line(top[0]), top[0], "stated") if len(top) == 1 else None
+
+
+def _wh(question: str) -> str:
+    m = re.search(rf"\b({'|'.join(_WH)})\b", question, re.I)
+    return m.group(1).lower() if m else ""
+
+
+def _heads(question: str) -> tuple[list[list[str]], bool]:
+    """The noun groups a 'what/which' question asks for, and whether any one is enough ('What date
+    or time would you like' -> [[date], [time]], any; 'What building and floor' -> both; 'What
+    leave end date' -> [[leav, end, date]]: its last word the head, the others what it must say too)."""
+    m = _HEAD.search(question)
+    if not m:
+        return [], True
+    parts = _JOIN.split(m.group("h"))
+    groups = [[w for w in _word_list(_of_last(p)) if w not in _FRAME] for p in parts[::2]]
+    either = "and" not in [c.lower() for c in parts[1::2] if c]
+    return [g for g in groups if g], either
+
+
+def _of_last(noun: str) -> str:
+    """'date of birth' as 'birth date': the head noun last, what it is of before it."""
+    head, of, rest = noun.partition(" of ")
+    return f"{rest} {head}" if of else noun
+
+
+def _word_list(text: str) -> list[str]:
+    """The content-word stems of ``text`` in the order said (:func:`_words`, one per token)."""
+    return [w for t in re.findall(r"[\w'-]+", text) for w in _words(t)]
+
+
+def _kind_held(word: str, clause: str) -> bool | None:
+    """Whether a clause says a value of the kind a head word names (None: the word names no kind)."""
+    for kind, (heads, values) in _KINDS.items():
+        if word in heads:
+            return bool(values.search(clause)) or _SAYS_KIND[kind](clause)
+    return None
+
+
+def _noun_held(word: str, ws: frozenset[str], clause: str, mods: set[str]) -> bool:
+    """A clause says a value of the noun: a value of its kind; else, asked with modifiers, the noun
+    after them ('parking zone') with more than a determiner before the phrase; else a name or a
+    number next to it ('the North garage', 'floor 2'; not 'my unit' or 'my last name', which name
+    a field only)."""
+    kind = _kind_held(word, clause)
+    if kind is not None:
+        return kind
+    if word not in ws:
+        return False
+    found = [(m.start(), m.group(0)) for m in re.finditer(r"[\w'-]+", clause) if _words(m.group(0)) == {word}]
+    spots = [i for i, _ in found]
+    if mods:  # 'flight number' is said as one phrase: 'my confirmation number' holds no flight number
+        spots = [i for i in spots if _before(clause[:i], mods) != clause[:i]]
+        return any(not _BARE.search(_before(clause[:i], mods)) for i in spots)
+    return any(_VALUE_BEFORE.search(clause[:i]) or _VALUE_AFTER.match(clause[i + len(w):]) for i, w in found)
+
+
+def _before(text: str, mods: set[str]) -> str:
+    """The text before a noun group ('the new carrier': 'the'), its modifiers ('new') taken off."""
+    while (m := re.search(r"([\w'-]+)\s*$", text)) and _words(m.group(1)) and _words(m.group(1)) <= mods:
+        text = text[: m.start()]
+    return text
+
+
+def _holds(ws: frozenset[str], clause: str, q: frozenset[str], heads: tuple[list[list[str]], bool]) -> bool:
+    """A clause holds what the question asks: its noun groups (any one of alternatives, every one
+    of a list), each its head by a value and its other words by name; else every content word
+    ('when': every content word, and a time or a date)."""
+    groups, either = heads
+    if not groups:
+        return q <= ws
+    held = [_noun_held(g[-1], ws, clause, set(g[:-1])) and set(g[:-1]) <= ws for g in groups]
+    return any(held) if either else all(held)
+
+
+def _told_of(m: re.Match[str]) -> _Told | None:
+    """One "if asked X, say Y" (None: Y points at the facts, or says nothing)."""
+    x = m.group("x")
+    x = re.sub(rf"^(?:{_a('asked_about')})\s+", "", x.strip(), flags=re.I)
+    y = _INSTRUCTION.sub("", _CUT.sub("", m.group("y")))
+    y = _TAIL_FILL.sub("", _LEAD_FILL.sub("", y.strip(" ,:\"“”"))).strip(" ,\"“”")
+    about = _words(x) - _FRAME - frozenset((*_WH, "what", "which"))
+    if _FACT_REF.search(y) or not re.search(r"\w", y) or re.search(r"(?:^|\b(?:a|an|the)\s+)[A-Z]$", y) or not (about or _wh(x)):
+        return None  # points at the facts, says nothing, or was cut at an abbreviation ('a U.S. ...')
+    return _Told(about, _wh(x), y, m.group(0))
+
+
+def _clauses(sentence: str) -> list[tuple[frozenset[str], str]]:
+    """A statement's clauses about the caller ('Your Wi-Fi shows connected, but nothing loads' ->
+    the first); an instruction ('If the agent ...') is none."""
+    if re.match(r"^(?:if|when|once|after|before|never|do not|don't)\b", sentence.strip(), re.I):
+        return []
+    parts = [p.strip(" ,.") for p in _CLAUSE.split(_CUT.sub("", sentence)) if p and p.strip(" ,.")]
+    return [(_words(p), p) for p in parts if _ABOUT_CALLER.match(p) and len(_words(p)) >= 2]
+
+
+def _line(said: str) -> str:
+    """The goal's words in the first person, as said: brackets not spoken ('the noon flight
+    (12:00 PM)'), a date in words, an enum's underscores as spaces, a code with digits spelled."""
+    out = _BRACKETS.sub("", first_person(said)).strip(" .")
+    out = re.sub(r"\S+", lambda m: _spoken(m.group(0)), out)
+    return f"{out[:1].upper()}{out[1:]}."
+
+
+def _spoken(token: str) -> str:
+    core = token.strip(",;:")
+    if ISO_DATE.fullmatch(core) or "_" in core or (is_code(core) and re.search(r"\d", core) and re.search(r"[A-Za-z]", core) and "-" not in core):
+        return token.replace(core, say_value(core))
+    return token
+
+
+def other_request(tracker: IntentTracker, in_hand: int | None, question: str = "") -> Callable[[str], bool]:
+    """Whether a text is about another of the caller's requests than the one in hand (the first
+    open one when none is): it names another's own words, which the question does not, and not
+    this one's."""
+    if len(tracker.intents) < 2:
+        return lambda _: False
+    here = in_hand if in_hand is not None else next(iter(tracker.pending()), None)
+    others = [i for i in range(len(tracker.intents)) if i != here and not tracker.mentions(i, question)]
+    return lambda text: any(tracker.mentions(j, text) for j in others) and not (
+        here is not None and tracker.mentions(here, text)
+    )
