@@ -151,3 +151,10 @@ def test_a_key_naming_part_of_a_number_is_said_as_that_part() -> None:
     ssn = caller.say.answer(["ssn_last_4"])
     assert "last 4 digits" in ssn and "S S N" in ssn and "number" not in ssn
     assert "digits" not in caller.say.answer(["employee_id"])
+
+
+def test_an_acronym_inside_an_identifier_value_is_spelled() -> None:
+    """'target_system: vpn_gateway' with 'VPN' in the goal: 'V P N gateway', not 'vpn gateway'."""
+    sc = make_scenario({"target_system": "vpn_gateway"}, goal="You are locked out of the VPN.")
+    said = GoalCaller(sc).say.answer(["target_system"])
+    assert "V P N gateway" in said and "vpn" not in said

@@ -12,7 +12,7 @@ from collections.abc import Set as AbstractSet
 from voxbench.pipelines.caller.goal.facts import DROP_WORDS, SYNONYMS, WANT_WORDS, Fact, FactBook, stem
 from voxbench.pipelines.caller.goal.lang import alt, phrases
 from voxbench.pipelines.caller.goal.phrases import Phrasing
-from voxbench.pipelines.caller.goal.speech import GENERAL_ACRONYMS, key_parts, label, value_kind
+from voxbench.pipelines.caller.goal.speech import GENERAL_ACRONYMS, IDENTIFIER, key_parts, label, value_kind
 from voxbench.spoken import is_code
 from voxbench.spoken.words import NUMBER_WORDS
 
@@ -167,10 +167,14 @@ class FactSayer:
         return f"{value[:1].upper()}{value[1:]} is my {' '.join(words)}."
 
     def value(self, f: Fact) -> str:
-        """The value as said; an acronym written in small letters ('pto') spelled as the acronym
-        a person says ('P T O')."""
+        """The value as said; an acronym written in small letters ('pto', or a word of 'vpn_gateway')
+        spelled as the acronym a person says ('P T O', 'V P N gateway')."""
         said = f.spoken()
-        return " ".join(said.upper()) if said.lower() in self.acronyms and said.isalpha() else said
+        if said.lower() in self.acronyms and said.isalpha():
+            return " ".join(said.upper())
+        if IDENTIFIER.match(str(f.value)):  # 'vpn_gateway' -> 'V P N gateway': an identifier's acronym spelled
+            return " ".join(" ".join(w.upper()) if w in self.acronyms else w for w in said.split(" "))
+        return said
 
     def change(self, route: list[str], stays: list[str], part: str | None) -> str:
         """The part of a booking a change is to, by its route ('That's the outbound, ORD to MIA.'),

@@ -23,6 +23,7 @@ from typing import Literal
 from voxbench.pipelines.caller.goal.lang import phrases, words
 from voxbench.spoken import (
     ISO_DATE,
+    compact,
     is_code,
     matchable,
     mentions,
@@ -207,6 +208,10 @@ def _numbers_in(text: str) -> list[float]:
     return [float(n.replace(",", "")) for n in re.findall(r"(?<![\w.])\d[\d,]*(?:\.\d+)?", text)]
 
 
+IDENTIFIER = re.compile(r"^[a-z]+(?:_[a-z]+)+$")
+"""A value written as a snake_case identifier ('vpn_gateway'): its words are said, acronyms spelled."""
+
+
 def says(text: str, value: str) -> bool:
     """Whether ``text`` says ``value``: a date by month, day and year (when a year is said), a
     number by its amount ('12' says 12.0), any other value as :func:`.spoken.mentions` finds it."""
@@ -218,6 +223,8 @@ def says(text: str, value: str) -> bool:
     if _NUMBER.match(v):
         return float(re.sub(r"[^\d.]", "", v)) in _numbers_in(text) or mentions(text, v)
     unit = unit_form(v)
+    if IDENTIFIER.match(v) and compact(v) in compact(text):
+        return True  # 'vpn_gateway' said 'V P N gateway'
     return mentions(text, v) or (unit is not None and unit in text)
 
 
