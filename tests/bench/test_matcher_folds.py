@@ -75,3 +75,11 @@ def test_kfold_is_a_partition_fixed_by_the_seed() -> None:
 def test_leave_one_domain_out() -> None:
     folds = domain_folds(_items(6))  # type: ignore[arg-type]
     assert [{d for d, _ in f} for f in folds] == [{"a"}, {"b"}]
+
+
+def test_an_identifier_value_is_found_with_its_short_words_spelled() -> None:
+    """'hr_portal' said 'H R portal': EVA's normaliser joins three spelled letters, not two."""
+    facts = goal_facts({"affected_system": "hr_portal"})
+    assert facts_said("The affected system is H R portal.", facts) == ["affected_system"]
+    assert facts_said("It's the HR portal.", facts) == ["affected_system"]
+    assert facts_said("It's the portal.", facts) == []

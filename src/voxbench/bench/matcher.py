@@ -65,6 +65,8 @@ def value_forms(value: str) -> list[str]:
     parts = re.findall(r"[A-Za-z]+|\d+", v)
     if any(p.lower() in ABBREVIATIONS for p in parts) and len(parts) <= 3:
         forms.append(" ".join(ABBREVIATIONS.get(p.lower(), p) for p in parts))
+    if re.fullmatch(r"[a-z]+(?:_[a-z]+)+", v):  # 'hr_portal' said 'H R portal' (two letters stay apart)
+        forms.append(" ".join(" ".join(w) if len(w) <= 3 else w for w in v.split("_")))
     m = _ISO.match(v)
     if m:
         month, day = MONTHS[int(m.group(2)) - 1], int(m.group(3))

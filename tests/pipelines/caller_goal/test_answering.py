@@ -118,6 +118,14 @@ def test_a_yes_no_question_no_fact_answers_gets_not_sure() -> None:
     assert act.rule == "not_sure_yes_no" and "information" not in act.text
 
 
+def test_a_request_worded_as_a_yes_no_question_is_not_answered_not_sure() -> None:
+    """'Could you tell me the desk code?' asks for something (live it.2): it has none, it says so."""
+    c = GoalCaller(_booking())
+    c.open()
+    act = c.respond("Could you tell me the desk code, please?")
+    assert act.rule != "not_sure_yes_no" and act.kind == "cannot_answer"
+
+
 def test_asked_what_it_wants_with_no_fact_for_it_states_its_request() -> None:
     c = GoalCaller(make_scenario({"employee_id": "EMP-1"}, goal="You want parking in North Lot.",
                                  intents=["Get parking in North Lot"]))  # fmt: skip
