@@ -32,6 +32,29 @@ def test_withheld_fact() -> None:
     assert _rate(events) == []
 
 
+def test_a_field_the_agent_only_states_is_not_asked() -> None:
+    """Live: 'I'll check the flight on April 22. Could you tell me the seat code?' answered 'I
+    don't have that.': the caller has no seat code; the travel date was stated, not asked."""
+    events = [A("Hi, how can I help?"), U("I want to cancel my flight."),
+              A("I'll check your flight on the travel date you gave. Could you tell me the seat code?"),
+              U("I'm afraid I don't have that."), A("No problem, thank you for calling."), U("Bye.")]  # fmt: skip
+    assert _rate(events) == []
+    events[2] = A("Thanks. Could you please confirm the travel date for me?")
+    assert _rate(events) == ["missing_information"]
+    events[2] = A("I have the travel date as April 22 and the last name Rodriguez. Is that correct?")
+    assert _rate(events) == ["missing_information"]  # a confirmation asks about what it read back
+
+
+def test_withheld_request() -> None:
+    """Asked for its next request, the caller says it does not have it."""
+    events = [A("Hi, how can I help?"), U("I want to cancel my flight."),
+              A("Your cancellation is done. What's your next request?"), U("I don't have that with me right now."),
+              A("No problem, thank you for calling."), U("Bye.")]  # fmt: skip
+    assert _rate(events) == ["missing_information"]
+    events[3] = U("That's all, thank you.")
+    assert _rate(events) == []
+
+
 def test_request_outside_the_goal() -> None:
     events = [*lookup(), U("Yes. While I have you, I'd also like to update the mailing address on my account."),
               A("That is done. Anything else?"), U("No, bye.")]  # fmt: skip

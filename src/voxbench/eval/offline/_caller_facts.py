@@ -198,6 +198,27 @@ def asked_field(question: str, fields: dict[str, Any]) -> str | None:
     return best[1] if best else None
 
 
+_ASKS = re.compile(rf"(?:^|,\s*)(?:{alt('_caller_facts', 'asks_opener')})\b", re.I)
+_CONFIRM_Q = re.compile(rf"\b(?:{alt('_caller_facts', 'confirm_q')})\b", re.I)
+_REQUEST_Q = re.compile(rf"\b(?:{alt('_caller_facts', 'request_q')})", re.I)
+
+
+def asking(text: str) -> str:
+    """The part of an agent line that asks for something: its questions and requests ('Please
+    provide ...'), so a field it only states ('I'll check the free desks on floor 3 of Harbor
+    Building.') is not read as asked (live, a caller asked for a desk code it lacks was discarded
+    as withholding its building). A confirmation question ('Is that correct?') asks about what
+    the line read back: then the whole line."""
+    asks = _asks(text)
+    return text if any(_CONFIRM_Q.search(s) for s in asks) else " ".join(asks)
+
+
+def _asks(text: str) -> list[str]:
+    """The sentences that ask ('I.D. you want' is no sentence end: the next word is small)."""
+    sentences = re.split(r"(?<=[.!?])\s+(?=[A-Z\"“])", text.strip())
+    return [s for s in sentences if s.rstrip().endswith("?") or _ASKS.search(s)]
+
+
 def holds(text: str, value: str) -> bool:
     """The line states `value` (written or spoken: "EMP204817" in "E M P two zero four ...")."""
     if re.search(rf"(?<!\w){re.escape(value.strip())}(?!\w)", text, re.I):
@@ -238,8 +259,13 @@ def missing_information(ctx: ConversationContext) -> list[dict[str, Any]]:
         if asked is None or "?" not in agent[asked] or not _WITHHOLDS.search(text):
             continue
         said = [x for t, x in callers.items() if t < turn]  # an option the agent read out is still held
-        name = asked_field(agent[asked], fields) or _unsaid_field(closing_question(agent[asked]), fields, said)
+        last = (_asks(agent[asked]) or [""])[-1].lower()  # 'If so, please read me the six-digit code.'
+        name = asked_field(asking(agent[asked]), fields) or _unsaid_field(last, fields, said)
         name = _whose_field(agent[asked], name, fields) if name is not None else None
+        if name is None and _REQUEST_Q.search(closing_question(agent[asked])):
+            out.append(ev(turn, f"agent asked {agent[asked][-100:]!r}; caller: {text[:100]!r}",
+                          "caller withheld its request when asked for it"))  # fmt: skip
+            continue
         if name is None or holds(text, str(fields[name])):
             continue
         out.append(
