@@ -158,3 +158,11 @@ def test_an_acronym_inside_an_identifier_value_is_spelled() -> None:
     sc = make_scenario({"target_system": "vpn_gateway"}, goal="You are locked out of the VPN.")
     said = GoalCaller(sc).say.answer(["target_system"])
     assert "V P N gateway" in said and "vpn" not in said
+
+
+def test_a_span_of_one_day_is_said_once() -> None:
+    sc = make_scenario({"start_date": "2026-05-21", "end_date": "2026-05-21"})
+    said = GoalCaller(sc).say.answer(["start_date", "end_date"])
+    assert said.count("May 21, 2026") == 1 and "one day" in said
+    two = GoalCaller(make_scenario({"start_date": "2026-05-21", "end_date": "2026-05-22"}))
+    assert "one day" not in two.say.answer(["start_date", "end_date"])

@@ -290,6 +290,10 @@ class FactSayer:
                 continue
             groups.setdefault(f.top if "." in f.key else f.key, []).append(f)
         out: list[str] = []
+        span = _same_day(facts)
+        if span is not None:  # 'start_date' and 'end_date' both May 21: 'Just the one day, May 21, 2026.'
+            out.append(self.phr.say("same_day", value=span[0].spoken()))
+            groups = {k: kept for k, fs in groups.items() if (kept := [f for f in fs if f not in span])}
         for fs in groups.values():
             if named and fs[0] is named[0]:
                 out.append(name)
@@ -309,3 +313,15 @@ class FactSayer:
                 fs = [f for f in fs if f not in ranked]
             out += [self.sentence(f, question) for f in fs]
         return " ".join(out)
+
+
+def _same_day(facts: list[Fact]) -> tuple[Fact, Fact] | None:
+    """A start and an end date of one span ('start_date', 'end_date') on the same day: a person
+    says the day once ('Just the one day, May 21.'), not 'My start date is May 21, 2026. The end
+    date is May 21, 2026.' (live hr.3)."""
+    for start in (f for f in facts if "start" in f.words):
+        rest = [w for w in start.words if w != "start"]
+        end = next((f for f in facts if "end" in f.words and [w for w in f.words if w != "end"] == rest), None)
+        if end is not None and str(start.value) == str(end.value) and value_kind(start.value, start.words) == "date":
+            return start, end
+    return None
