@@ -48,15 +48,15 @@ def readbacks(text: str, book: FactBook) -> tuple[list[str], list[str]]:
 
 _SELF = set(phrases("readback", "self_words"))
 _FILLER = set(phrases("readback", "key_filler"))
-_STATE = set(phrases("readback", "state_words"))
-_PERSONS = set(phrases("readback", "person_words"))
+STATE_WORDS = set(phrases("readback", "state_words"))
+PERSON_WORDS = set(phrases("readback", "person_words"))
 _LINK = "|".join(phrases("readback", "links"))
 _LEAD = re.compile(rf"^\s*(?:'s\b|s\b)?[\s:=-]*(?:(?:{alt('readback', 'value_lead')})\b[\s:]*)*", re.I)
 _NOT_VALUE = set(phrases("readback", "not_value"))
-_END = re.compile(r"[,;?!]|\.(?:\s|$)|\s(?:and|but|right|correct|is that|for|on file|in our)\b", re.I)
+VALUE_END = re.compile(r"[,;?!]|\.(?:\s|$)|\s(?:and|but|right|correct|is that|for|on file|in our)\b", re.I)
 
 
-def _field_words(f: Fact) -> list[str]:
+def field_words(f: Fact) -> list[str]:
     """The words that name a fact's field, as its key writes them ('preferred_date': 'preferred
     date', not 'date' alone): its leaf's for a listed record's field ('origin', not the record's
     'original travel details'), the key's filler and a leading word for the caller itself
@@ -70,22 +70,22 @@ def _field_words(f: Fact) -> list[str]:
 
 
 @cache
-def _phrase(words: tuple[str, ...]) -> re.Pattern[str]:
+def phrase_pattern(words: tuple[str, ...]) -> re.Pattern[str]:
     sep = rf"(?:'s)?(?:\s+(?:{_LINK}))*[\s_-]+"
     return re.compile(r"\b" + sep.join(re.escape(w) for w in words) + r"(?:'s|s)?\b", re.I)
 
 
-def _said_after(sentence: str, end: int) -> str:
+def said_after(sentence: str, end: int) -> str:
     """The value said after a field's name ('your last name is Rossi, right?' -> 'Rossi')."""
     rest = sentence[end:]
     rest = rest[_LEAD.match(rest).end() :]  # type: ignore[union-attr]
-    m = _END.search(rest)
+    m = VALUE_END.search(rest)
     seg = (rest[: m.start()] if m else rest).strip(" .")
     first = seg.split()[0].lower() if seg.split() else ""
     return "" if not first or first in _NOT_VALUE or len(seg.split()) > 6 else seg
 
 
-def _same_kind_other(seg: str, value: str, kind: str) -> bool:
+def same_kind_other(seg: str, value: str, kind: str) -> bool:
     """``seg`` holds a value of ``kind`` and it is not ``value``."""
     if compact(seg) == compact(value) or says(seg, value) or mentions(seg, value):
         return False
@@ -118,16 +118,16 @@ def misread(text: str, book: FactBook) -> dict[str, str]:
     facts = [f for f in book if not isinstance(f.value, list | dict | bool) and str(f.value).strip()]
     for s in sentences_of(text):
         for f in facts:
-            kind = _kind(f)
+            kind = fact_kind(f)
             if kind not in ("date", "time", "number", "money", "code", "name", "measure") or f.key in out:
                 continue
             own = set(f.words) | set(re.split(r"[^a-z]+", f.key.lower()))  # 'preferred_time': 'preferred' too
-            for m in _phrase(tuple(_field_words(f))).finditer(s):
+            for m in phrase_pattern(tuple(field_words(f))).finditer(s):
                 before = re.findall(r"[a-z]+", s[: m.start()].lower())[-2:]
-                if set(before) & ((_STATE | _PERSONS) - own):  # 'the new date', 'your colleague's ID'
+                if set(before) & ((STATE_WORDS | PERSON_WORDS) - own):  # 'the new date', 'your colleague's ID'
                     continue
-                seg = _said_after(s, m.end())
-                if (seg and _same_kind_other(seg, str(f.value), kind) and not _any_named_value(seg, f, facts)
+                seg = said_after(s, m.end())
+                if (seg and same_kind_other(seg, str(f.value), kind) and not _any_named_value(seg, f, facts)
                         and not _changing(seg, f, facts)):  # fmt: skip
                     out[f.key] = next((o.key for o in facts if o is not f and says(seg, str(o.value))), "")
                     break
@@ -148,21 +148,21 @@ _YOUR_NAME = re.compile(r"\b(?:your|my)\s+(?:full\s+)?name\b", re.I)
 def _full_name_misread(text: str, facts: list[Fact]) -> dict[str, str]:
     """'Your name is David Park' where the caller is someone else: its first and last name, and the
     fact whose value was said ('' if none)."""
-    own = [f for f in facts if f.words and f.words[-1] == "name" and not set(f.words) & _PERSONS]
+    own = [f for f in facts if f.words and f.words[-1] == "name" and not set(f.words) & PERSON_WORDS]
     first = next((f for f in own if "first" in f.words), None)
     last = next((f for f in own if "last" in f.words), None)
     if first is None or last is None:
         return {}
     for s in sentences_of(text):
         for m in _YOUR_NAME.finditer(s):
-            seg = _said_after(s, m.end())
-            if seg and _same_kind_other(seg, str(first.value), "name") and compact(seg) != compact(str(last.value)):
+            seg = said_after(s, m.end())
+            if seg and same_kind_other(seg, str(first.value), "name") and compact(seg) != compact(str(last.value)):
                 whose = next((o.key for o in facts if o not in (first, last) and says(seg, str(o.value))), "")
                 return {first.key: whose, last.key: whose}
     return {}
 
 
-def _kind(f: Fact) -> str:
+def fact_kind(f: Fact) -> str:
     """The value's kind (:func:`.speech.value_kind`); a text value that is one token of capitals and
     digits ('ORTHOPEDICS', '+1-415-555-1082') is a code, a number and a unit ('14_inch') a measure."""
     kind = value_kind(f.value, f.words)
@@ -178,7 +178,7 @@ def _any_named_value(seg: str, f: Fact, facts: list[Fact]) -> bool:
     """The value said is that of another of the caller's facts the same words name ('start date'
     for the PTO and the leave start date): not a misreading. Another person's fact ('dependent last
     name') is not named by the caller's own field's words: its value there is the misreading."""
-    words = _field_words(f)
-    mine = set(f.words) & _PERSONS
-    return any(o is not f and _field_words(o)[-len(words) :] == words and set(o.words) & _PERSONS <= mine
+    words = field_words(f)
+    mine = set(f.words) & PERSON_WORDS
+    return any(o is not f and field_words(o)[-len(words) :] == words and set(o.words) & PERSON_WORDS <= mine
                and says(seg, str(o.value)) for o in facts)  # fmt: skip

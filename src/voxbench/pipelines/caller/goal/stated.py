@@ -31,14 +31,14 @@ from functools import cache
 from voxbench.pipelines.caller.goal.facts import HEADS, Fact, FactBook
 from voxbench.pipelines.caller.goal.lang import alt, phrases
 from voxbench.pipelines.caller.goal.readback import (
-    _END,
-    _PERSONS,
-    _STATE,
-    _field_words,
-    _kind,
-    _phrase,
-    _said_after,
-    _same_kind_other,
+    PERSON_WORDS,
+    STATE_WORDS,
+    VALUE_END,
+    fact_kind,
+    field_words,
+    phrase_pattern,
+    said_after,
+    same_kind_other,
 )
 from voxbench.pipelines.caller.goal.speech import says, unit_form
 from voxbench.spoken import compact, mentions, runs, tokens
@@ -77,15 +77,15 @@ def _holds(f: Fact) -> bool:
     v = str(f.value).strip()
     if isinstance(f.value, list | dict | bool) or not v or f.wanted:
         return False
-    if set(re.split(r"[^a-z]+", f.key.lower())) & _NOT_HELD or _kind(f) not in _KINDS:
+    if set(re.split(r"[^a-z]+", f.key.lower())) & _NOT_HELD or fact_kind(f) not in _KINDS:
         return False
-    return _kind(f) != "text" or (bool(_NAME.fullmatch(v)) and len(v.split()) <= 4)
+    return fact_kind(f) != "text" or (bool(_NAME.fullmatch(v)) and len(v.split()) <= 4)
 
 
 @cache
 def _words(key: str) -> tuple[str, ...]:
     """The words that name a field (:func:`.readback._field_words`: they depend on its key alone)."""
-    return tuple(_field_words(Fact(key, None, ())))
+    return tuple(field_words(Fact(key, None, ())))
 
 
 def _a_value(seg: str, f: Fact) -> bool:
@@ -93,9 +93,9 @@ def _a_value(seg: str, f: Fact) -> bool:
     for a code, name or place name also a code (written, 'BLD2', 'CorpNet-8G', or spelled, 'B L D
     two') or a capitalised name, of either kind (an agent's system code for the caller's place
     name); a person's name is not a code, unless the caller's own value holds a digit."""
-    kind, v = _kind(f), str(f.value)
+    kind, v = fact_kind(f), str(f.value)
     if kind in ("date", "time", "number", "measure"):
-        return _same_kind_other(seg, v, kind)
+        return same_kind_other(seg, v, kind)
     s = seg.strip()
     code = _one_token(s) or _spelled(s)
     name = bool(_NAME.fullmatch(s)) and len(s.split()) <= 4
@@ -117,7 +117,7 @@ def _someone_elses(before: str, f: Fact) -> bool:
     """A person or state word just before the field's words that its own key does not have ('your
     manager's building', 'the new delivery date'): another's field."""
     own = set(f.words) | set(re.split(r"[^a-z]+", f.key.lower()))
-    return bool(set(re.findall(r"[a-z]+", before.lower())[-2:]) & ((_STATE | _PERSONS) - own))
+    return bool(set(re.findall(r"[a-z]+", before.lower())[-2:]) & ((STATE_WORDS | PERSON_WORDS) - own))
 
 
 def _other_value(seg: str, f: Fact, book: FactBook) -> bool:
@@ -134,7 +134,7 @@ def _other_value(seg: str, f: Fact, book: FactBook) -> bool:
 def _value_after(s: str, end: int) -> str:
     """The value said after a field's words (:func:`.readback._said_after`), a date with its year
     ('September 18, 2027': the comma does not end it)."""
-    seg = _said_after(s, end)
+    seg = said_after(s, end)
     at = s.find(seg, end) if seg else -1
     year = _YEAR.match(s[at + len(seg) :]) if at >= 0 else None
     return f"{seg}, {year.group(1)}" if year and re.search(r"[A-Za-z]+\s+\d{1,2}$", seg) else seg
@@ -147,7 +147,7 @@ def _by_words(s: str, f: Fact, book: FactBook) -> str:
     words = _words(f.key)
     if (len(words) == 1 and words[0] in _BARE) or words[-1][:4] not in s.lower():  # its words are not said
         return ""
-    for m in _phrase(words).finditer(s):
+    for m in phrase_pattern(words).finditer(s):
         if _someone_elses(s[: m.start()], f):
             continue
         seg = _value_after(s, m.end())
@@ -173,7 +173,7 @@ def _by_role(s: str, book: FactBook, places: list[Fact]) -> dict[str, str]:
             if _someone_elses(s[: m.start()], group[0]):
                 continue
             rest = s[m.end() :]
-            cut = [c.start() for c in (_END.search(rest), _VERB.search(rest)) if c is not None]
+            cut = [c.start() for c in (VALUE_END.search(rest), _VERB.search(rest)) if c is not None]
             seg = rest[: min(cut, default=len(rest))].strip(" .")
             f = _which_place(seg, s, group)
             if f is not None and f.key not in out and _other_value(seg, f, book):
