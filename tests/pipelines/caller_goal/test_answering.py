@@ -246,3 +246,14 @@ def test_a_request_pointing_back_asks_for_what_the_turn_named() -> None:
     c = GoalCaller(_named_caller())
     c.open()
     assert c.respond("Hello! I'm here. Please let me know your request.").kind == "state_request"
+
+
+def test_a_code_asked_is_not_a_preference_of_the_same_word() -> None:
+    """'Please provide the desk code.' names no fact of a caller with only a desk preference (live
+    it.2: it answered with its preference twice, then 'Okay.'); its preference is still its answer
+    to 'What desk would you prefer?'."""
+    c = GoalCaller(make_scenario({"employee_id": "EMP1234", "desk_preference": "near a window"}))
+    c.open()
+    act = c.respond("Please provide the desk code.")
+    assert act.facts == [] and "window" not in act.text
+    assert "window" in c.respond("Do you have a desk preference?").text

@@ -23,6 +23,7 @@ from voxbench.pipelines.caller.goal.facts import (
 )
 from voxbench.pipelines.caller.goal.lang import alt as lang_alt
 from voxbench.pipelines.caller.goal.lang import phrases
+from voxbench.pipelines.caller.goal.speech import value_kind
 from voxbench.spoken import compact, mentions, runs, tokens
 
 _STATE_WORDS = set(phrases("readback", "state_words"))
@@ -83,6 +84,24 @@ def _match(f: Fact, got: frozenset[str], record_optional: bool = False) -> str:
     return ""
 
 
+_HEAD_KINDS = {h: set(k.split(",")) for h, _, k in (e.partition(":") for e in phrases("facts", "head_value_kinds"))}
+"""A head noun and the kinds of value it names: a 'code' is a code or a number, never free text."""
+
+
+def other_head(f: Fact, flat: str) -> bool:
+    """The request names one of the fact's words followed by a head noun the fact lacks and its
+    value cannot be ('Please provide the desk code.' is no 'desk_preference: near a window'): the
+    agent asks for something else the caller does not have (live it.2, asked three times, answered
+    with the preference twice and 'Okay.' once)."""
+    if any(f" {h} " in flat for h in f.heads):
+        return False  # 'the group code or exact group name': its own name is said too
+    for w in f.distinctive:
+        for head, kinds in _HEAD_KINDS.items():
+            if head not in f.words and f" {w} {head} " in flat and value_kind(f.value, f.words) not in kinds:
+                return True
+    return False
+
+
 def asked_facts(
     sentence: str,
     book: FactBook,
@@ -111,7 +130,7 @@ def asked_facts(
             got = wider if rule else got
         if not rule and focus and f.key in focus and f.heads and set(f.heads) <= got:
             rule = "in_hand" if got & (set(f.distinctive) - WEAK_WORDS) else ""  # 'the effective date'
-        if rule:
+        if rule and not other_head(f, flat):
             hits.append((f, got, rule))
     if focus:  # the same words name a fact of the request in hand and another as well: the one in hand
         hits = [h for h in hits if h[0].key in focus or not any(_in_hand_instead(h, o, focus) for o in hits)]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from voxbench.pipelines.caller.goal.asks import has_word, words_of
+from voxbench.pipelines.caller.goal.asks import has_word, other_head, words_of
 from voxbench.pipelines.caller.goal.facts import (
     FLUFF_HEADS,
     HEADS,
@@ -73,6 +73,8 @@ def subject_fallback(sentence: str, book: FactBook, context: str = "") -> list[t
             or not any(has_word(w, ws, flat) for w in strong)
         ):
             continue
+        if {"preference", "choice"} & set(f.words) and other_head(f, flat):
+            continue  # 'the desk code' is no desk preference: what it wants identifies nothing
         if all(has_word(w, cws, cflat) for w in strong):
             scored.append((len(strong), f.key))
     best = max((n for n, _ in scored), default=0)
