@@ -18,6 +18,7 @@ from voxbench.eval.context import ConversationContext, strip_tags
 from voxbench.eval.offline._caller_end import caller_turns, closing_question, ev
 from voxbench.eval.offline._values import Value, code_supported, data_keys, spoken_values, text_keys
 from voxbench.eval.offline.lang import alt, word_set
+from voxbench.spoken.times import times
 
 _NAME_SAID = re.compile(rf"\b(?:{alt('_caller_facts', 'name_said')})\s+is\s+([A-Z][A-Za-z'\-]+)")
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+\.[\w.]+")
@@ -49,7 +50,8 @@ def _agent_before(ctx: ConversationContext, turn: int) -> tuple[set[str], str]:
 def _value_supported(v: Value, keys: set[str], line: str, known_text: str) -> bool:
     """Whether the caller could have the value: among its facts or the agent's words, or
     derived from them the way a person does (a clock time without am/pm, the sum of two
-    amounts the agent named, "the next day" after a date, a named rule's word and number)."""
+    amounts the agent named, "the next day" after a date, a named rule's word and number). A
+    clock time written "h:mm" is held against clock times only."""
     body = v.key[2:]
     if v.key in keys:
         return True
@@ -58,6 +60,8 @@ def _value_supported(v: Value, keys: set[str], line: str, known_text: str) -> bo
         return code_supported(v.key, keys) or bool(
             m and re.search(rf"\b{m[1]}\b", known_text) and f"n:{m[2]}" in keys
         )
+    if v.kind == "n" and (hm := _clock_written(body, line)):
+        return _clock_known(hm, keys, known_text)  # a time, not an amount to add up or a digit run
     if v.kind == "n":
         x = float(body)
         nums = sorted({float(k[2:]) for k in keys if k.startswith("n:") and _is_num(k[2:])})
@@ -76,6 +80,29 @@ def _value_supported(v: Value, keys: set[str], line: str, known_text: str) -> bo
 
 
 _RELATIVE_DAY = re.compile(alt("_caller_facts", "relative_day"), re.I)
+
+
+def _clock_written(body: str, line: str) -> tuple[int, int] | None:
+    """The clock time a number key stands for when the caller wrote it "h:mm" without am/pm
+    ("my 1:30 flight"): the reader keys such a time as a bare number (n:130), so the time
+    reading above never sees it."""
+    if not body.isdigit() or len(body) not in (3, 4):
+        return None
+    h, m = int(body[:-2]), int(body[-2:])
+    if h > 23 or m > 59 or not re.search(rf"(?<![\d:])0?{h}:{m:02d}\b(?!\s*[ap]\.?m)", line, re.I):
+        return None
+    return h, m
+
+
+def _clock_known(hm: tuple[int, int], keys: set[str], known_text: str) -> bool:
+    """A clock time said without am/pm is the caller's when the same time of either half of the
+    day is among its facts or the agent's words ("1:30" for a 13:30 departure or "one thirty
+    PM"), as a time key or a 24-hour "HH:MM" the reader keyed as a number."""
+    h, m = hm
+    hours = {h} if h == 0 or h > 12 else {h % 12, h % 12 + 12}
+    known = {k[2:] for k in keys if k.startswith("t:")}
+    known |= {f"{a:02d}{b:02d}" for a, b in times(known_text)}
+    return any(f"{x:02d}{m:02d}" in known for x in hours)
 
 
 def _in_digit_runs(body: str, known_text: str) -> bool:
