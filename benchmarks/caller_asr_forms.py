@@ -47,7 +47,12 @@ from voxbench.bench.reference import reference_turns  # noqa: E402
 from voxbench.pipelines.caller.goal.acts import CallerAct  # noqa: E402
 from voxbench.spoken.words import DIGIT, DIGIT_WORDS, TENS, UNITS  # noqa: E402
 
-_NUM_WORD = "|".join(sorted([*UNITS, *TENS], key=len, reverse=True))
+_NUM_WORD = "|".join(sorted([w for w in [*UNITS, *TENS] if w != "oh"], key=len, reverse=True))
+_TENS_WORD = "|".join(TENS)
+_DIGIT_WORD = "|".join(DIGIT_WORDS[1:])
+"""Number words one by one ('six four' -> '6 4', as a recogniser writes a code read digit by digit);
+a tens word and a digit joined by a hyphen are one number ('twenty-five' -> '25'); an ordinal
+compound ('twenty-ninth') is left as it is."""
 _SPELL_PIECE = rf"(?:[A-Z]|\d|(?:{'|'.join(DIGIT_WORDS)}))"
 _SPELLED = rf"\b{_SPELL_PIECE}(?:[ -]{_SPELL_PIECE})+\b"
 """A code spelled out: capital letters and digits (or digit words) one by one ('B L D two'), at
@@ -105,8 +110,8 @@ RULES: dict[str, tuple[str, Rewrite, str]] = {
     "spelled_digits": (_SPELLED, _spelled(lambda ps: " ".join(ps)), "'B L D two' -> 'B L D 2'"),
     "code_split": (_CODE, _split_code, "'BLD2' -> 'B L D 2'"),
     "digits_to_words": (r"(?<![\d.,:$/-])\b\d{1,2}\b(?![\d.,:/-]\d)", _digits_to_words, "'floor 3' -> 'floor three'"),
-    "words_to_digits": (rf"\b(?:{_NUM_WORD})(?:[ -](?:{'|'.join(DIGIT_WORDS[1:])}))?\b", _words_to_digits,
-                        "'floor three' -> 'floor 3', 'B L D two' -> 'B L D 2'"),  # fmt: skip
+    "words_to_digits": (rf"\b(?:(?:{_TENS_WORD})[ -](?:{_DIGIT_WORD})|{_NUM_WORD})\b(?!-[a-z])", _words_to_digits,
+                        "'floor three' -> 'floor 3', 'twenty-five' -> '25', 'B L D two' -> 'B L D 2'"),  # fmt: skip
     "numbers_merged": (r"\b(\d{1,2})[.,] (\d{1,2})\b(?![:/.,]\d)", r"\1.\2",
                        "'four, three' heard as '4.3' (two numbers run together)"),  # fmt: skip
     "no_question_marks": (r"\?", ".", "'?' -> '.'"),
