@@ -16,6 +16,9 @@ from functools import lru_cache
 from voxbench.spoken.words import ORDINALS, SCALES, TENS, UNITS
 
 SEPARATORS = {"dash", "hyphen", ","}
+CHUNK_JOINERS = {"then"}
+"""A word that goes on with a code read in chunks ('three three four two three, then three one
+four four four'; '33423, then 31444' as a recogniser writes it): inside a run it joins."""
 _WORD = re.compile(r"[a-z0-9]+|[.?!;]|,")
 
 
@@ -43,6 +46,10 @@ def _numbers(words: list[str]) -> list[str]:
         nxt = words[i + 1] if i + 1 < len(words) else ""
         if w == "oh" and out and out[-1].isdigit() and nxt in UNITS and 1 <= UNITS[nxt] <= 9:
             out.append(f"0{UNITS[nxt]}")  # "four oh five" -> 4 05 (4:05), "seven oh three" -> 7 03
+            i += 2
+            continue
+        if w.isdigit() and len(w) <= 3 and nxt in SCALES:  # '2 million' as a recogniser writes 'two million'
+            out.append(str(int(w) * SCALES[nxt]))
             i += 2
             continue
         if not _is_number_word(w) or (w == "oh" and not (out and out[-1].isdigit())):
@@ -117,14 +124,15 @@ def runs(text: str) -> list[str]:
 def _runs(text: str) -> tuple[str, ...]:
     """Codes as heard: maximal sequences of single letters, digits and mixed tokens, joined.
 
-    "E M P zero six seven" -> "emp067"; "P O L, two zero two five" -> "pol2025"; a sentence end
+    "E M P zero six seven" -> "emp067"; "P O L, two zero two five" -> "pol2025"; "33423, then
+    three one four four four" -> "3342331444" (:data:`CHUNK_JOINERS`); a sentence end
     or an ordinary word breaks a run (an ordinary word is its own run, so all-letter codes like
     "KOLTSF" count too).
     """
     out: list[str] = []
     cur = ""
     for tok in tokens(text):
-        if tok in SEPARATORS:
+        if tok in SEPARATORS or (tok in CHUNK_JOINERS and cur):
             continue
         if tok in ".?!;":
             if cur:

@@ -98,8 +98,9 @@ def same_kind_other(seg: str, value: str, kind: str) -> bool:
         return bool(times(seg) or re.search(r"\b\d{1,2}:\d{2}\b", seg))
     if kind == "measure":  # '14_inch' against '49 inch': its number
         return re.findall(r"\d+", seg)[:1] not in ([], re.findall(r"\d+", value)[:1])
-    if kind in ("number", "money"):
-        return bool(re.search(r"\d", seg)) and not re.search(r"[A-Za-z]\d|\d[A-Za-z]", seg)
+    if kind in ("number", "money"):  # not a code, written or spelled: 'FL2', 'F-L-2', 'F L 2'
+        joined = re.sub(r"(?<=\b[A-Za-z0-9])[\s-]+(?=[A-Za-z0-9]\b)", "", seg)
+        return bool(re.search(r"\d", seg)) and not re.search(r"[A-Za-z]\d|\d[A-Za-z]", joined)
     if kind == "code":  # one token of capitals and digits ('ORD', 'GQSIKP', '+1-415-555-1082'), of about its length
         token = _TOKEN.fullmatch(seg.strip())
         return token is not None and abs(len(compact(seg)) - len(compact(value))) <= 2
@@ -127,6 +128,8 @@ def misread(text: str, book: FactBook) -> dict[str, str]:
                 if set(before) & ((STATE_WORDS | PERSON_WORDS) - own):  # 'the new date', 'your colleague's ID'
                     continue
                 seg = said_after(s, m.end())
+                if mentions(s, str(f.value)):  # its value is said, cut at a comma ('7 1 1 6 0, 9 6 8 7 4')
+                    break
                 if (seg and same_kind_other(seg, str(f.value), kind) and not _any_named_value(seg, f, facts)
                         and not _changing(seg, f, facts)):  # fmt: skip
                     out[f.key] = next((o.key for o in facts if o is not f and says(seg, str(o.value))), "")
