@@ -39,13 +39,13 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from caller_check_halves import half  # noqa: E402
+from caller_check_halves import half
 
-from voxbench.bench.caller_check import resolved_scenarios  # noqa: E402
-from voxbench.bench.callers import GoalRules  # noqa: E402
-from voxbench.bench.reference import reference_turns  # noqa: E402
-from voxbench.pipelines.caller.goal.acts import CallerAct  # noqa: E402
-from voxbench.spoken.words import DIGIT, DIGIT_WORDS, TENS, UNITS  # noqa: E402
+from voxbench.bench.caller_check import resolved_scenarios
+from voxbench.bench.callers import GoalRules
+from voxbench.bench.reference import reference_turns
+from voxbench.pipelines.caller.goal.acts import CallerAct
+from voxbench.spoken.words import DIGIT, DIGIT_WORDS, TENS, UNITS
 
 _NUM_WORD = "|".join(sorted([w for w in [*UNITS, *TENS] if w != "oh"], key=len, reverse=True))
 _TENS_WORD = "|".join(TENS)
@@ -111,9 +111,9 @@ RULES: dict[str, tuple[str, Rewrite, str]] = {
     "code_split": (_CODE, _split_code, "'BLD2' -> 'B L D 2'"),
     "digits_to_words": (r"(?<![\d.,:$/-])\b\d{1,2}\b(?![\d.,:/-]\d)", _digits_to_words, "'floor 3' -> 'floor three'"),
     "words_to_digits": (rf"\b(?:(?:{_TENS_WORD})[ -](?:{_DIGIT_WORD})|{_NUM_WORD})\b(?!-[a-z])", _words_to_digits,
-                        "'floor three' -> 'floor 3', 'twenty-five' -> '25', 'B L D two' -> 'B L D 2'"),  # fmt: skip
+                        "'floor three' -> 'floor 3', 'twenty-five' -> '25', 'B L D two' -> 'B L D 2'"),
     "numbers_merged": (r"\b(\d{1,2})[.,] (\d{1,2})\b(?![:/.,]\d)", r"\1.\2",
-                       "'four, three' heard as '4.3' (two numbers run together)"),  # fmt: skip
+                       "'four, three' heard as '4.3' (two numbers run together)"),
     "no_question_marks": (r"\?", ".", "'?' -> '.'"),
     "no_commas": (r",(?!\d)", "", "commas dropped"),
     "please_split": (r",? please([?.!])", r"\1 Please.", "'..., please?' -> '...? Please.'"),
