@@ -14,7 +14,7 @@ import re
 from voxbench.spoken.airports import AIRPORT_NAMES, airport_codes
 from voxbench.spoken.dates import ISO_DATE, Date, dates
 from voxbench.spoken.money import money
-from voxbench.spoken.text import SEPARATORS, compact, runs, tokens
+from voxbench.spoken.text import CHUNK_JOINERS, SEPARATORS, compact, runs, tokens
 from voxbench.spoken.times import parse_time_value, times
 
 _COMMON = {
@@ -60,6 +60,8 @@ def mentions(text: str, value: str) -> bool:
             return True
         if len(c) >= 8 and c in "".join(r for r in rs if r not in ("dot", "at")):
             return True
+        if _joined_letters(rs, c):
+            return True
     elif 2 <= len(c) <= 4 and v.isalpha() and (c in rs or _initials(text, c)):
         return True  # 'LAX' said 'L A X' (a whole run); 'pto' said 'paid time off'
     if _abbreviated(text, v):
@@ -75,6 +77,15 @@ def mentions(text: str, value: str) -> bool:
     if any(toks[i : i + n] == words for i in range(len(toks) - n + 1)):
         return True
     return _airports_said(toks, rs, v)
+
+
+def _joined_letters(rs: list[str], c: str) -> bool:
+    """A code whose spelled letters a recogniser wrote as one word ('O K, then one zero zero' heard
+    'OK, then one zero zero'): a word of two or three letters, then the code's digits, is the code."""
+    rs = [r for r in rs if r not in CHUNK_JOINERS]
+    return any(
+        len(a) <= 3 and a.isalpha() and any(ch.isdigit() for ch in b) and a + b == c for a, b in zip(rs, rs[1:])
+    )
 
 
 def _initials(text: str, short: str) -> bool:

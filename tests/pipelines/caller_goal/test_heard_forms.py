@@ -69,3 +69,12 @@ def test_the_caller_confirms_a_read_back_heard_with_digits() -> None:
                          "Do I have that exactly right?")  # fmt: skip
     assert act.kind != "correct"
     assert act.choice == "yes"
+
+
+def test_spelled_letters_written_as_one_word_are_the_code() -> None:
+    """'O K, then one zero zero' heard 'OK, then one zero zero': the code, and no correction."""
+    assert mentions("Your DEA number is OK, then one zero zero, then six eight one zero.", "OK1006810")
+    assert not mentions("Your DEA number is OK, then one zero zero, then six eight one one.", "OK1006810")
+    book = goal_facts({"dea_number": "OK1006810"})
+    assert misstated(["Your DEA number is OK, then one zero zero, then six eight one zero."], book) == {}
+    assert set(misstated(["Your DEA number is OK, then one zero zero, then six eight one one."], book)) == {"dea_number"}
