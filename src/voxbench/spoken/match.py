@@ -10,6 +10,7 @@ their cities (:mod:`.airports`).
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 
 from voxbench.spoken.airports import AIRPORT_NAMES, airport_codes
 from voxbench.spoken.dates import ISO_DATE, Date, dates
@@ -84,7 +85,7 @@ def _joined_letters(rs: list[str], c: str) -> bool:
     'OK, then one zero zero'): a word of two or three letters, then the code's digits, is the code."""
     rs = [r for r in rs if r not in CHUNK_JOINERS]
     return any(
-        len(a) <= 3 and a.isalpha() and any(ch.isdigit() for ch in b) and a + b == c for a, b in zip(rs, rs[1:])
+        len(a) <= 3 and a.isalpha() and any(ch.isdigit() for ch in b) and a + b == c for a, b in pairwise(rs)
     )
 
 
