@@ -7,8 +7,10 @@ number ('F-L-2'); a value said wrong in any of those forms is still corrected
 from __future__ import annotations
 
 from voxbench.pipelines.caller.goal.facts import goal_facts
-from voxbench.pipelines.caller.goal.readback import misread, same_kind_other
+from voxbench.pipelines.caller.goal.policy import GoalCaller
+from voxbench.pipelines.caller.goal.readback import misread, readbacks, same_kind_other
 from voxbench.pipelines.caller.goal.stated import misstated
+from voxbench.pipelines.caller.goal.turn import Turn
 from voxbench.spoken import mentions, money, runs
 
 from .conftest import make_scenario, opened
@@ -78,3 +80,17 @@ def test_spelled_letters_written_as_one_word_are_the_code() -> None:
     book = goal_facts({"dea_number": "OK1006810"})
     assert misstated(["Your DEA number is OK, then one zero zero, then six eight one zero."], book) == {}
     assert set(misstated(["Your DEA number is OK, then one zero zero, then six eight one one."], book)) == {"dea_number"}
+
+
+def test_a_long_code_read_back_with_one_digit_missed_is_a_near_miss() -> None:
+    book = GoalCaller(make_scenario({"supervising_physician_npi": "3342331444"})).book
+    _, wrong = readbacks("Let me read that back: three three four two three, then one four four four.", book)
+    assert wrong == ["supervising_physician_npi"]
+    _, wrong = readbacks("Let me read that back: three four two three one four.", book)
+    assert wrong == []  # four digits missing: another number, not a mishearing
+
+
+def test_a_question_in_question_order_is_a_question_without_its_mark() -> None:
+    t = Turn.of("I found your booking. Would you like a window seat.")
+    assert t.questions == ["Would you like a window seat?"]
+    assert Turn.of("Your seat is confirmed.").questions == []

@@ -32,11 +32,11 @@ def readbacks(text: str, book: FactBook) -> tuple[list[str], list[str]]:
                 ok.append(f.key)  # "the phone ending in four eight two nine"
                 break
             if len(c) >= 4 and is_code(v) and any(ch.isdigit() for ch in c):
-                near = [  # same length, one or two characters off: a mishearing, not another code
-                    r
-                    for r in rs
-                    if len(r) == len(c)
-                    and sum(a != b for a, b in zip(r, c, strict=True)) <= min(2, len(c) // 3)
+                near = [  # same length, one or two characters off: a mishearing, not another code;
+                    r  # or a long code with one character missed ('three three four two three,
+                    for r in rs  # then one four four four' for 3342331444)
+                    if (len(r) == len(c) and sum(a != b for a, b in zip(r, c, strict=True)) <= min(2, len(c) // 3))
+                    or (len(c) >= 7 and len(r) == len(c) - 1 and any(c[:i] + c[i + 1 :] == r for i in range(len(c))))
                 ]
                 if near:
                     wrong.append(f.key)
