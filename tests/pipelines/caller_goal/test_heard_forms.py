@@ -94,3 +94,13 @@ def test_a_question_in_question_order_is_a_question_without_its_mark() -> None:
     t = Turn.of("I found your booking. Would you like a window seat.")
     assert t.questions == ["Would you like a window seat?"]
     assert Turn.of("Your seat is confirmed.").questions == []
+
+
+def test_asked_to_repeat_a_value_it_read_back_wrong_it_says_that_one() -> None:
+    """Not its own NPI, whose name the request also says (dev medical_hr 1.1)."""
+    c = GoalCaller(make_scenario({"npi": "3746317213", "supervising_physician_npi": "3342331444"}))
+    c.open()
+    act = c.respond("Let me read that back: three three four two three, then one four four four. "
+                    "I may have missed a digit. Please repeat the full ten digit N P I slowly.")  # fmt: skip
+    assert act.facts == ["supervising_physician_npi"]
+    assert "three seven four six" not in act.text

@@ -184,6 +184,7 @@ def _readback_kinds(t: Turn, heard: Heard, book: FactBook) -> None:
     if checking:  # 'Could you confirm your name is <the husband's name>?': a field named with another value
         _misheard(t, heard, book)
     _misstated(t, heard, book)
+    _repeat_the_misheard(heard, book)
     if heard.readback_ok or heard.readback_wrong:
         heard.kinds.append("readback")
     if OPEN_Q.search(heard.question) and not CONFIRM_Q.search(heard.question):
@@ -194,6 +195,25 @@ def _readback_kinds(t: Turn, heard: Heard, book: FactBook) -> None:
         or read_in_q
     ):
         _mark(heard, "confirm_question", "confirm_question")
+
+
+_AGAIN = re.compile(r"\b(repeat|again|once more|slowly)\b", re.I)
+
+
+def _repeat_the_misheard(heard: Heard, book: FactBook) -> None:
+    """Asked to say again a value it has just read back wrong ('Let me read that back: three three
+    four two three, then one four four four. Please repeat the full ten digit N P I.'): the value
+    read back is the one asked, not another fact whose name the request also says (its own NPI
+    for the supervising physician's)."""
+    if not (heard.readback_wrong and heard.asked and _AGAIN.search(heard.question)):
+        return
+    misheard = [book.get(k) for k in heard.readback_wrong]
+    named = [k for k in heard.asked if (f := book.get(k)) is not None
+             and any(o is not None and set(f.distinctive) <= set(o.words) for o in misheard)]  # fmt: skip
+    if named:
+        heard.asked = [k for k in heard.asked if k not in named] + [k for k in heard.readback_wrong if k not in heard.asked]
+        heard.readback_wrong = []
+        heard.rules.append("repeat_the_misheard")
 
 
 def _misheard(t: Turn, heard: Heard, book: FactBook) -> None:
