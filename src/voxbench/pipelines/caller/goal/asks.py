@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from voxbench.pipelines.caller.goal.cues import COURTESY, HOLD, REQUEST
+from voxbench.pipelines.caller.goal.cues import AGAIN, COURTESY, HOLD, REQUEST
 from voxbench.pipelines.caller.goal.facts import (
     FLUFF_HEADS,
     SYNONYMS,
@@ -122,7 +122,7 @@ def asked_facts(
     for f in book:
         got = frozenset(w for w in f.words if has_word(w, ws, flat))
         rule = _match(f, got, not (states - set(f.words) - set(f.record_words)))  # not 'the *new* date'
-        repeat = bool(re.search(r"\b(read|repeat|again|once more|spell|slowly)\b", sentence, re.I))
+        repeat = bool(AGAIN.search(sentence))
         if not rule and context and (got & set(f.distinctive) or (got and repeat)):
             wider = frozenset(w for w in f.words if has_word(w, cws, cflat))
             under = _match(f, wider)

@@ -25,6 +25,7 @@ from pydantic import BaseModel, Field
 from voxbench.pipelines.caller.goal.asks import prefer_heard_digits
 from voxbench.pipelines.caller.goal.belong import InHand
 from voxbench.pipelines.caller.goal.cues import (
+    AGAIN,
     ANYTHING_ELSE,
     ANYTHING_ELSE_SAID,
     COMPLETED,
@@ -197,15 +198,12 @@ def _readback_kinds(t: Turn, heard: Heard, book: FactBook) -> None:
         _mark(heard, "confirm_question", "confirm_question")
 
 
-_AGAIN = re.compile(r"\b(repeat|again|once more|slowly)\b", re.I)
-
-
 def _repeat_the_misheard(heard: Heard, book: FactBook) -> None:
     """Asked to say again a value it has just read back wrong ('Let me read that back: three three
     four two three, then one four four four. Please repeat the full ten digit N P I.'): the value
     read back is the one asked, not another fact whose name the request also says (its own NPI
     for the supervising physician's)."""
-    if not (heard.readback_wrong and heard.asked and _AGAIN.search(heard.question)):
+    if not (heard.readback_wrong and heard.asked and AGAIN.search(heard.question)):
         return
     misheard = [book.get(k) for k in heard.readback_wrong]
     named = [k for k in heard.asked if (f := book.get(k)) is not None

@@ -115,9 +115,14 @@ WILLING_Q = re.compile(
 # necessary information?', 'Could you give me the details I need?'): a request whatever it names,
 # never a question whether the caller is able to (no 'if', 'whether' or question word after it);
 # not one for 'your X', a field the caller holds or lacks.
-INFO_ASKED = re.compile(
+_ASKS_FOR = (
     rf"^(?:\w+[,!.]?\s+)?(?:{_a('confirm_modal')})\s+you\s+(?:(?:please|kindly|also|just)\s+)*"
-    rf"(?:{_a('info_verb')})\b(?!\s+(?:(?:me|us)\s+)?(?:with\s+)?your\b)"  # 'your plate': a field, held or not
+    rf"(?:{_a('info_verb')})\b"
+)
+ASKS_FOR = re.compile(_ASKS_FOR, re.I)
+"""'Could you tell me the desk code?': a request for something, worded as a yes/no question."""
+INFO_ASKED = re.compile(
+    rf"{_ASKS_FOR}(?!\s+(?:(?:me|us)\s+)?(?:with\s+)?your\b)"  # 'your plate': a field, held or not
     rf"(?![^?]*\b(?:{_a('question_word')}|if|whether)\b)",
     re.I,
 )
@@ -130,6 +135,8 @@ PROGRESS = re.compile(rf"\b(that|it)(['’]s| is) ({_a('progress')})\b", re.I)
 
 # Asked to say again what it just said, or to try again ('Can you try again?', 'Sorry, could you
 # repeat that?'): the facts of its last answer, said again; never a bare 'Yes, I can.'.
+AGAIN = re.compile(rf"\b({_a('again_word')})\b", re.I)
+"""A request to say a value again or more carefully ('Please read it again slowly.')."""
 REPEAT_Q = re.compile(rf"\b({_a('repeat_q')})\b", re.I)
 # Asked to spell a value ('Can you spell your last name?', 'Could you spell that for me?').
 SPELL_Q = re.compile(rf"\b{_a('spell')}", re.I)

@@ -174,3 +174,15 @@ def group_of(key: str) -> str:
     parts = [p for p in re.split(r"[^a-z0-9]+", key.lower()) if p]
     tail = [p for p in parts if p.isdigit() or p in _GROUP_WORDS]
     return "_".join(tail)
+
+
+def start_end_pairs(cands: list[Fact]) -> list[list[Fact]]:
+    """Facts that come as a start/end pair with the same other words ('pto_start_date', 'pto_end_date')."""
+    out: list[list[Fact]] = []
+    for f in cands:
+        if "start" in f.words:
+            rest = [w for w in f.words if w != "start"]
+            ends = [o for o in cands if "end" in o.words and [w for w in o.words if w != "end"] == rest]
+            if len(ends) == 1:
+                out.append([f, ends[0]])
+    return out

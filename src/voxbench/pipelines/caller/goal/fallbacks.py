@@ -14,6 +14,7 @@ from voxbench.pipelines.caller.goal.facts import (
     WEAK_WORDS,
     Fact,
     FactBook,
+    start_end_pairs,
     stem,
 )
 from voxbench.spoken import compact, is_code
@@ -82,18 +83,6 @@ def subject_fallback(sentence: str, book: FactBook, context: str = "") -> list[t
     return out if 1 <= len(out) <= 2 else []
 
 
-def _start_end_pairs(cands: list[Fact]) -> list[list[Fact]]:
-    """Facts that come as a start/end pair with the same other words ('pto_start_date', 'pto_end_date')."""
-    out: list[list[Fact]] = []
-    for f in cands:
-        if "start" in f.words:
-            rest = [w for w in f.words if w != "start"]
-            ends = [o for o in cands if "end" in o.words and [w for w in o.words if w != "end"] == rest]
-            if len(ends) == 1:
-                out.append([f, ends[0]])
-    return out
-
-
 def _one_per_value(cands: list[Fact]) -> list[Fact]:
     """Facts that hold the same value are one answer ('what building is the laptop in?' with the
     dispatch and the delivery building both Headquarters)."""
@@ -135,7 +124,7 @@ def head_fallback(
         with_head = _not_aside([f for f in book if head in f.heads and f.source == "information_required"], aside)
         # the ones not given yet; asked again when all are given, the same ones again
         cands = [f for f in with_head if f.key not in given] or with_head
-        plural_pairs = _start_end_pairs(cands) if re.search(rf"\b{head}s\b", sentence, re.I) else []
+        plural_pairs = start_end_pairs(cands) if re.search(rf"\b{head}s\b", sentence, re.I) else []
         if len(plural_pairs) > 1 and focus:
             plural_pairs = [p for p in plural_pairs if p[0].key in focus] or plural_pairs
         if len(plural_pairs) == 1:  # 'what dates': a start and an end
@@ -149,7 +138,7 @@ def head_fallback(
             named = [
                 f for f in cands if set(f.distinctive) - WEAK_WORDS and set(f.distinctive) - WEAK_WORDS <= ws
             ]
-            pairs = _start_end_pairs(cands)
+            pairs = start_end_pairs(cands)
             if len(pairs) > 1 and focus:
                 pairs = [p for p in pairs if p[0].key in focus] or pairs
             mine = [f for f in cands if f.key in (focus or set())]

@@ -11,7 +11,7 @@ import re
 from voxbench.pipelines.caller.goal.acting import ActLog, about
 from voxbench.pipelines.caller.goal.acts import ActKind, CallerAct
 from voxbench.pipelines.caller.goal.classify import ANYTHING_ELSE_OFFERED, Heard
-from voxbench.pipelines.caller.goal.cues import REPEAT_Q, SPELL_Q
+from voxbench.pipelines.caller.goal.cues import ASKS_FOR, REPEAT_Q, SPELL_Q
 from voxbench.pipelines.caller.goal.drafts import Draft
 from voxbench.pipelines.caller.goal.intents import intent_facts
 from voxbench.pipelines.caller.goal.lang import alt
@@ -44,12 +44,6 @@ _YES_NO_Q = re.compile(
     rf"^(?:[\w' -]+,\s+)?({alt('questions', 'auxiliary')})\s+({alt('questions', 'subject')})\b", re.I
 )
 
-_ASKS_FOR = re.compile(
-    rf"^(?:[\w' -]+,\s+)?(?:{alt('cues', 'confirm_modal')})\s+you\s+(?:(?:please|kindly|also|just)\s+)*"
-    rf"(?:{alt('cues', 'info_verb')})\b",
-    re.I,
-)
-"""'Could you tell me the desk code?': a request for something, worded as a yes/no question."""
 
 # A question about what the caller wants ('What date or time would you like to change it to?').
 _WANTS_Q = re.compile(r"\b(would you like|do you want|are you (hoping|looking) for|would you prefer|do you prefer)\b", re.I)
@@ -267,7 +261,7 @@ class FollowUps:
         if _WANTS_Q.search(q) and not _YES_NO_Q.match(q) and not _WHICH.search(q) and self.s.tracker.pending():
             line, told, what = self.req.line(True)  # 'What time would you like?' with no fact for it: what it wants
             return self.log.act("state_request", line, "wanted_asked_states_request", heard, what, facts=told)
-        if _YES_NO_Q.match(q) and not _ASKS_FOR.match(q):  # 'Are you on Wi-Fi right now?': not 'I don't have that'
+        if _YES_NO_Q.match(q) and not ASKS_FOR.match(q):  # 'Are you on Wi-Fi right now?': not 'I don't have that'
             return self.log.act("cannot_answer", self.s.phr.say("not_sure"), "not_sure_yes_no", heard)
         return self.log.act("cannot_answer", self.s.phr.say("dont_have"), "no_fact_for_question", heard)
 

@@ -39,6 +39,7 @@ from dataclasses import dataclass
 from voxbench.pipelines.caller.goal.cues import OPEN_Q
 from voxbench.pipelines.caller.goal.intents import IntentTracker
 from voxbench.pipelines.caller.goal.lang import alt, phrases
+from voxbench.pipelines.caller.goal.options import ANY_AUX
 from voxbench.pipelines.caller.goal.phrases import first_person
 from voxbench.pipelines.caller.goal.yesno import CLEAR, words
 from voxbench.scenarios import Scenario
@@ -62,7 +63,8 @@ _FRAME = _norm({w for p in phrases("openask", "frame") for w in words(p)} | set(
 _WH = ("why", "how", "where", "when", "who")
 """Question words that ask for one kind of answer: a told X that says one is matched only by it."""
 _TELL = re.compile(rf"\b(?:{_a('open_anywhere')})\b", re.I)
-_YES_NO = re.compile(rf"^(?:[\w' -]+,\s+)?(?:{alt('yesno', 'aux')}|can|could|will|would)\s+(?:{alt('yesno', 'subject')})\b", re.I)
+_YES_NO = re.compile(rf"^(?:[\w' -]+,\s+)?(?:{ANY_AUX}|had)\s+(?:{alt('yesno', 'subject')})\b", re.I)
+"""A yes/no question (any auxiliary of ``phrases.questions``; 'had' as :mod:`.yesno` reads it): :mod:`.yesno`'s."""
 _OPEN = re.compile(rf"(?:^|[,;:]\s*|\band\s+|\bso\s+)(?:{_a('open_lead')})\b|\b(?:{_a('open_anywhere')})\b", re.I)
 _WHICH = re.compile(r"\bwhich\b", re.I)
 _HEAD = re.compile(

@@ -9,7 +9,15 @@ from __future__ import annotations
 import re
 from collections.abc import Set as AbstractSet
 
-from voxbench.pipelines.caller.goal.facts import DROP_WORDS, SYNONYMS, WANT_WORDS, Fact, FactBook, stem
+from voxbench.pipelines.caller.goal.facts import (
+    DROP_WORDS,
+    SYNONYMS,
+    WANT_WORDS,
+    Fact,
+    FactBook,
+    start_end_pairs,
+    stem,
+)
 from voxbench.pipelines.caller.goal.lang import alt, phrases
 from voxbench.pipelines.caller.goal.phrases import Phrasing
 from voxbench.pipelines.caller.goal.speech import GENERAL_ACRONYMS, IDENTIFIER, key_parts, label, value_kind
@@ -315,13 +323,9 @@ class FactSayer:
         return " ".join(out)
 
 
-def _same_day(facts: list[Fact]) -> tuple[Fact, Fact] | None:
+def _same_day(facts: list[Fact]) -> list[Fact] | None:
     """A start and an end date of one span ('start_date', 'end_date') on the same day: a person
     says the day once ('Just the one day, May 21.'), not 'My start date is May 21, 2026. The end
     date is May 21, 2026.' (live hr.3)."""
-    for start in (f for f in facts if "start" in f.words):
-        rest = [w for w in start.words if w != "start"]
-        end = next((f for f in facts if "end" in f.words and [w for w in f.words if w != "end"] == rest), None)
-        if end is not None and str(start.value) == str(end.value) and value_kind(start.value, start.words) == "date":
-            return start, end
-    return None
+    return next((pair for pair in start_end_pairs(facts) if str(pair[0].value) == str(pair[1].value)
+                 and value_kind(pair[0].value, pair[0].words) == "date"), None)  # fmt: skip

@@ -8,10 +8,11 @@ from dataclasses import dataclass, field
 from voxbench.pipelines.caller.goal.asks import is_request
 from voxbench.pipelines.caller.goal.cues import ANYTHING_ELSE_SAID, OUTCOME_Q, STEP
 from voxbench.pipelines.caller.goal.lang import alts
+from voxbench.pipelines.caller.goal.options import ANY_AUX
 from voxbench.spoken import sentences_of
 
 _INVERTED = re.compile(
-    rf"^(?:\w+,\s+)?(?:{alts('questions', 'auxiliary', 'wish_aux', 'proposal_aux')})\s+"
+    rf"^(?:\w+,\s+)?(?:{ANY_AUX})\s+"
     rf"(?:{alts('questions', 'subject', 'person')})\b[^?]*[.!]?$",
     re.I,
 )
