@@ -34,6 +34,15 @@ from rapidfuzz import fuzz
 
 from voxbench.eval.context import ConversationContext, strip_tags
 from voxbench.eval.offline._trace import enum_params, infer_tool_kind, response_failed, tool_kinds
+from voxbench.eval.offline.progression import (
+    MIN_WORDS,
+    OPEN_OFFER,
+    PLACEHOLDER,
+    SIMILAR_QUESTION,
+    SIMILAR_STATEMENT,
+    norm,
+    params_of,
+)
 from voxbench.spoken.words import NATO, ORDINALS, SCALES, TENS, UNITS
 
 PHRASES: dict[str, tuple[str, ...]] = {
@@ -81,12 +90,6 @@ def _rx(name: str) -> re.Pattern[str]:
 RE_ASK, CALLER_ALREADY, RESTATE_CUE, OPEN_QUESTION = (
     _rx(n) for n in ("re_ask", "caller_already", "restate_cue", "open_question")
 )
-PLACEHOLDER = re.compile(
-    r"^(|unknown|n/?a|none|null|placeholder|tbd|to be determined|x{3,}|abc-?123|123456|string|\?+|<[^>]*>)$",
-    re.IGNORECASE,
-)
-OPEN_OFFER = re.compile(r"\b(anything else|how (can|may) i help|what else can i)\b", re.I)
-"""The open offer of help: said again after each finished request it moves the call on."""
 CONFIRM_STEP = re.compile(
     r"\b(read (that|those|it|them) back|say yes|is (that|this|all of that) correct|confirm (that|this) is"
     r"|approval to \w+|(shall|should|may) i (proceed|go ahead)|(want|like) me to (proceed|go ahead)"
@@ -95,19 +98,6 @@ CONFIRM_STEP = re.compile(
 )
 """A read-back or a request for the go-ahead ("Would you like me to submit that?"): each action
 of a multi-request call needs its own."""
-SIMILAR_STATEMENT = 0.8
-SIMILAR_QUESTION = 0.75
-MIN_WORDS = 5
-
-
-def params_of(raw: Any) -> dict[str, Any]:
-    if isinstance(raw, str):
-        try:
-            raw = json.loads(raw)
-        except ValueError:
-            return {"raw": raw}
-    return raw if isinstance(raw, dict) else {"raw": raw}
-
 
 def _finding(feature: str, dim: str, turn: Any, claim: str, rule: str) -> dict[str, Any]:
     return {"feature": feature, "dimension": dim, "turn": turn, "claim": claim[:160], "rule": rule}
@@ -173,10 +163,6 @@ def _agent_sentences(trace: list[dict[str, Any]], closing: bool = True) -> list[
     return out
 
 
-def _norm(s: str) -> str:
-    return re.sub(r"[^a-z0-9 ]", "", s.lower()).strip()
-
-
 VALUE_WORDS = frozenset([*UNITS, *TENS, *ORDINALS, *SCALES, *NATO, "dash"])
 """Words that carry a value when said (number words, ordinals, NATO letters; `spoken.words`)."""
 
@@ -193,7 +179,7 @@ def _repeats(
     that carry the same values: the same template with another request number or option is
     news (a multi-request call confirms each request in the same words)."""
     out = []
-    normed = [_norm(s) for _, s in items]
+    normed = [norm(s) for _, s in items]
     for i, (t, s) in enumerate(items):
         for (t0, _), n0 in zip(items[:i], normed[:i], strict=True):
             if fuzz.ratio(normed[i], n0, score_cutoff=threshold * 100) and _values(normed[i]) == _values(n0):

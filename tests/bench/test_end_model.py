@@ -4,27 +4,14 @@ premature / missed, and gates that only move where the first ending falls."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
 from types import ModuleType
 
 from ..pipelines.caller_goal.conftest import make_scenario
-
-_BENCH = Path(__file__).resolve().parents[2] / "benchmarks"
+from .bench_scripts import load
 
 
 def _script() -> ModuleType:
-    sys.path.insert(0, str(_BENCH))  # the script imports its neighbour caller_check_halves
-    try:
-        spec = importlib.util.spec_from_file_location("caller_end_model", _BENCH / "caller_end_model.py")
-        assert spec is not None and spec.loader is not None
-        mod = importlib.util.module_from_spec(spec)
-        sys.modules[spec.name] = mod  # its dataclasses look their module up by name
-        spec.loader.exec_module(mod)
-        return mod
-    finally:
-        sys.path.remove(str(_BENCH))
+    return load("caller_end_model")
 
 
 TRACE = [

@@ -76,7 +76,8 @@ SIMILAR_QUESTION = 0.75
 MIN_WORDS = 5
 
 
-def _params(raw: Any) -> dict[str, Any]:
+def params_of(raw: Any) -> dict[str, Any]:
+    """A tool call's parameters as a dict (a JSON string parsed; anything else kept as ``raw``)."""
     if isinstance(raw, str):
         try:
             raw = json.loads(raw)
@@ -96,7 +97,7 @@ def _tool_findings(trace: list[dict[str, Any]], categorical: set[tuple[str, str]
         if e.get("type") != "tool_call":
             continue
         name, t = str(e.get("tool_name")), e.get("turn_id")
-        p = _params(e.get("parameters"))
+        p = params_of(e.get("parameters"))
         key = (name, json.dumps(p, sort_keys=True, default=str))
         shown = f"{name}({key[1][:120]})"
         if key in seen_exact:
@@ -114,14 +115,14 @@ def _tool_findings(trace: list[dict[str, Any]], categorical: set[tuple[str, str]
     return out
 
 
-def _norm(s: str) -> str:
+def norm(s: str) -> str:
     return re.sub(r"[^a-z0-9 ]", "", s.lower()).strip()
 
 
 def _repeats(items: list[tuple[int, str]], threshold: float, feature: str, what: str) -> list[dict[str, Any]]:
     """Items whose wording matches an earlier one (rapidfuzz's normalised Indel similarity)."""
     out = []
-    normed = [_norm(s) for _, s in items]
+    normed = [norm(s) for _, s in items]
     for i, (t, s) in enumerate(items):
         for (t0, _), n0 in zip(items[:i], normed[:i], strict=True):
             if fuzz.ratio(normed[i], n0, score_cutoff=threshold * 100):
