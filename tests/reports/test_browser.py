@@ -34,6 +34,9 @@ pytestmark = pytest.mark.skipif(
 
 @pytest.fixture(scope="module")
 def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    # Modules that import this fixture do not inherit this module's skip mark.
+    if CHROMIUM is None:
+        pytest.skip("chromium not installed (apt-get install -y chromium); browser tests skipped")
     sync_api = pytest.importorskip(
         "playwright.sync_api", reason="playwright not installed (pip install playwright)"
     )
