@@ -27,9 +27,7 @@ itself does: its counts must be 0. ``--rows`` prints the changed rows of DEV sce
 
 from __future__ import annotations
 
-import argparse
 import copy
-import json
 import re
 import sys
 from collections import defaultdict
@@ -39,9 +37,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from caller_check_halves import half
+import turn_variants
 
-from voxbench.bench.caller_check import resolved_scenarios
 from voxbench.bench.callers import GoalRules
 from voxbench.bench.reference import reference_turns
 from voxbench.pipelines.caller.goal.acts import CallerAct
@@ -167,48 +164,12 @@ def run_scenario(domain: str, sc: Any, rules: list[str], rows: list[dict[str, An
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--data", required=True)
-    ap.add_argument("--domain", action="append")
-    ap.add_argument("--limit", type=int, default=None, help="first N scenarios of each domain")
-    ap.add_argument("--rule", action="append", help="only these rules (repeatable)")
-    ap.add_argument("--rows", action="store_true", help="print the changed rows of DEV scenarios")
-    ap.add_argument("--out", default=None, help="write the per-half figures (and dev rows) as JSON")
-    args = ap.parse_args()
-    rules = args.rule or list(RULES)
-    totals: dict[tuple[str, str], dict[str, int]] = defaultdict(lambda: defaultdict(int))
-    dev_rows: list[dict[str, Any]] = []
-    seen: dict[str, int] = defaultdict(int)
-    for domain, sc in resolved_scenarios(args.data, args.domain):
-        seen[domain] += 1
-        if args.limit and seen[domain] > args.limit:
-            continue
-        h = half(domain, sc.id)
-        rows: list[dict[str, Any]] = []
-        for r, c in run_scenario(domain, sc, rules, rows).items():
-            for k, n in c.items():
-                totals[(h, r)][k] += n
-        if h == "dev":
-            dev_rows += rows
-    _print(totals, rules)
-    if args.rows:
-        for row in dev_rows:
-            print(json.dumps(row, ensure_ascii=False))
-    if args.out:
-        data = {"figures": {f"{h}/{r}": dict(c) for (h, r), c in totals.items()}, "dev_rows": dev_rows}
-        tmp = Path(args.out + ".tmp")
-        tmp.write_text(json.dumps(data, indent=1, ensure_ascii=False))
-        tmp.replace(args.out)
-    return 0
-
-
-def _print(totals: dict[tuple[str, str], dict[str, int]], rules: list[str]) -> None:
+    args = turn_variants.parser(__doc__.split("\n")[0], "rule", "rules").parse_args()
+    rules = args.rules or list(RULES)
+    totals, dev_rows = turn_variants.run(args, rules, run_scenario)
     cols = ("turns", "changed", "false_corrections", "lost_corrections", "written_corrections")
-    print(f"{'rule':<24} {'half':<5} " + " ".join(f"{c:>19}" for c in cols))
-    for r in rules:
-        for h in ("dev", "test"):
-            c = totals.get((h, r), {})
-            print(f"{r:<24} {h:<5} " + " ".join(f"{c.get(k, 0):>19}" for k in cols))
+    turn_variants.report(args, totals, dev_rows, rules, cols, "rule")
+    return 0
 
 
 if __name__ == "__main__":

@@ -15,17 +15,16 @@ visible labels. docs/judges.md lists what was tried and what was kept.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import math
 import re
 from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
+from label_halves import split_halves
 
-from voxbench.eval.calibration import CalibItem, agreement, load_items
+from voxbench.eval.calibration import CalibItem, agreement
 from voxbench.eval.context import strip_tags
-from voxbench.eval.label_split import halves_of, load_split
 from voxbench.eval.offline import conciseness as C
 from voxbench.eval.offline._ordinal import assign_folds, fit_two_step
 
@@ -136,13 +135,9 @@ def main() -> int:
     ap.add_argument("--l2", type=float, default=0.01)
     ap.add_argument("--test", default="", help="a candidate (comma-separated extra features) to read on test")
     args = ap.parse_args()
-    f = args.dataset / "conciseness.jsonl"
-    _, items, _ = load_items(f)
-    halves = halves_of("conciseness", items, load_split(), hashlib.sha256(f.read_bytes()).hexdigest())
-    if halves is None:
-        raise SystemExit(f"{f}: not the file the shipped split was drawn on")
+    halves = split_halves(args.dataset, "conciseness", with_agent=False)
     base = list(C.FEATURES)
-    dev = rows_of(halves["dev"])
+    dev = rows_of(halves.dev)
     dev_cv: Callable[[list[str]], float] = lambda feats: float(  # noqa: E731
         np.mean([np.mean([p == r[1] for p, r in zip(cv_ratings(dev, feats, s, args.l2), dev, strict=True)])
                  for s in range(5)])
@@ -155,9 +150,9 @@ def main() -> int:
         return 0
     feats = base + [x for x in args.test.split(",") if x]
     model = fit_two_step([r[0] for r in dev], [r[1] for r in dev], feats, l2=args.l2)
-    test = rows_of(halves["test"])
+    test = rows_of(halves.test)
     print(f"{feats}\n  test half (fitted on dev): {figures([(r[1], model.rate(r[0])) for r in test])}")
-    everything = rows_of(items)
+    everything = rows_of(halves.every)
     pred = cv_ratings(everything, feats, 0, args.l2)
     print(
         f"  5-fold CV on all labels (seed 0): {figures([(r[1], p) for r, p in zip(everything, pred, strict=True)])}"

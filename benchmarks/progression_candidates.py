@@ -21,16 +21,14 @@ over all visible labels. Nothing is written.
 from __future__ import annotations
 
 import argparse
-import hashlib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from label_halves import split_halves
 from progression_dims import DETECTORS, all_findings
 
-from voxbench.cli.judges import _agent_info, _find_agent_config
-from voxbench.eval.calibration import CalibItem, agreement, load_items
-from voxbench.eval.label_split import halves_of, load_split
+from voxbench.eval.calibration import CalibItem, agreement
 from voxbench.eval.offline import progression as v3
 from voxbench.eval.offline._ordinal import assign_folds, fit_ordinal
 
@@ -111,14 +109,8 @@ def main() -> int:
     ap.add_argument("--dataset", type=Path, default=DATASET)
     ap.add_argument("--test", action="store_true", help="read the test half once (the pooled candidate)")
     args = ap.parse_args()
-    f = args.dataset / "conversation_progression.jsonl"
-    _, items, _ = load_items(f, _agent_info(_find_agent_config(args.dataset)))
-    halves = halves_of(
-        "conversation_progression", items, load_split(), hashlib.sha256(f.read_bytes()).hexdigest()
-    )
-    if halves is None:
-        raise SystemExit(f"{f}: the shipped split does not cover this file")
-    dev = [_row(it) for it in halves["dev"]]
+    halves = split_halves(args.dataset, "conversation_progression")
+    dev = [_row(it) for it in halves.dev]
     print(f"dev half: {len(dev)} conversations")
     for name, fit in COMBINATIONS.items():
         rate = fit(dev)
@@ -132,12 +124,12 @@ def main() -> int:
     print("  per dimension (pooled, fitted on dev):")
     _dimensions(dev, COMBINATIONS["pooled"](dev))
     if args.test:
-        test = [_row(it) for it in halves["test"]]
+        test = [_row(it) for it in halves.test]
         rate = COMBINATIONS["pooled"](dev)
         print(f"test half: {len(test)} conversations, pooled fitted on dev: ", end="")
         print(_fmt(agreement([(r["h"], rate(r)) for r in test], [1, 2, 3], ordinal=True)))
         _dimensions(test, rate)
-        every = [_row(it) for it in items]
+        every = [_row(it) for it in halves.every]
         print(f"all visible labels, 5-fold CV (seed 0): {_fmt(_cv(every, COMBINATIONS['pooled'], 0))}")
     return 0
 

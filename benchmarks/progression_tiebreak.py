@@ -19,7 +19,6 @@ seconds per pair.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import re
 import time
@@ -27,13 +26,13 @@ import urllib.request
 from typing import Any
 
 import progression_candidates as pc
-from progression_dims import _agent_sentences, _checked, _norm
+from label_halves import split_halves
+from progression_dims import _agent_sentences, _checked
 from rapidfuzz import fuzz
 
-from voxbench.cli.judges import _agent_info, _find_agent_config
-from voxbench.eval.calibration import agreement, load_items
+from voxbench.eval.calibration import agreement
 from voxbench.eval.context import ConversationContext
-from voxbench.eval.label_split import halves_of, load_split
+from voxbench.eval.offline.progression import norm as _norm
 from voxbench.localmodels.server import LlamaServer
 
 PROMPT = (
@@ -113,16 +112,10 @@ def main() -> int:
     ap.add_argument("--dataset", default=str(pc.DATASET))
     ap.add_argument("--cap", type=int, default=99, help="at most this many model findings per conversation")
     args = ap.parse_args()
-    f = pc.Path(args.dataset) / "conversation_progression.jsonl"
-    _, items, _ = load_items(f, _agent_info(_find_agent_config(f.parent)))
-    halves = halves_of(
-        "conversation_progression", items, load_split(), hashlib.sha256(f.read_bytes()).hexdigest()
-    )
-    if halves is None:
-        raise SystemExit(f"{f}: the shipped split does not cover this file")
+    halves = split_halves(pc.Path(args.dataset), "conversation_progression")
     without, with_model, secs, asked, said_yes = [], [], [], 0, 0
     with LlamaServer(n_threads=1, n_ctx=2048) as srv:
-        for it in halves["dev"]:
+        for it in halves.dev:
             t0 = time.perf_counter()
             yes = sum(_ask(srv, a, b) for a, b in borderline_pairs(it.ctx))
             secs.append(time.perf_counter() - t0)

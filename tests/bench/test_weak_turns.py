@@ -51,10 +51,15 @@ TOLD = ["When the agent asks why you are canceling, state: you had a medical eme
 
 
 def test_every_class_is_generated_from_the_scenarios_own_facts() -> None:
-    items = generate("airline", make_scenario({**INFO, **RECORD}, negotiation=TOLD))
-    assert {i.cls for i in items} == set(table().classes)
+    info = {**INFO, **RECORD, "meal_preference": "vegetarian"}  # a preference: 'Do you have a meal preference?'
+    items = generate("airline", make_scenario(info, negotiation=TOLD))
+    # the multi-request ending classes need listed intents, one of them a tree's one-follow-up line
+    follow_up = [*TOLD, "If the agent says the flight cannot be changed, ask exactly one follow-up question, then accept."]
+    intents = ["Change my flight to an earlier one", "Add a checked bag"]
+    multi = generate("airline", make_scenario(info, negotiation=follow_up, intents=intents))
+    assert {i.cls for i in items} | {i.cls for i in multi if i.cls.startswith("end_")} == set(table().classes)
     assert all(i.half == half("airline", "t.1") for i in items)
-    assert items == generate("airline", make_scenario({**INFO, **RECORD}, negotiation=TOLD))  # the same every run
+    assert items == generate("airline", make_scenario(info, negotiation=TOLD))  # the same every run
     for i in items:
         assert i.act == table().classes[i.cls].act
 

@@ -13,6 +13,11 @@ import time
 from voxbench.processors.clock import CALL_ORIGIN_S, ConversationClock, loop_now
 from voxbench.transports.logical_loop import LogicalClockLoop, run_logical
 
+# The clamp (a cause more than `max_lag_s` behind real time runs at real - max_lag_s) has its own
+# test below; the others check how causes carry, so a descheduled test process on a loaded
+# machine (lags past the default 0.1 s seen at load 7) must not clamp them.
+NO_CLAMP_S = 30.0
+
 
 def _busy(seconds: float) -> None:
     """Compute on the loop (a stand-in for inline work) for `seconds` of real time."""
@@ -36,7 +41,7 @@ def test_timers_read_their_due_time_however_late_they_run() -> None:
         await ticker()
         return seen
 
-    seen = run_logical(main())
+    seen = run_logical(main(), max_lag_s=NO_CLAMP_S)
     assert [round(s, 9) for s in seen] == [0.02, 0.04, 0.06]  # not 0.035, 0.07: no lateness
 
 
@@ -58,7 +63,7 @@ def test_a_chain_of_callbacks_runs_at_its_cause() -> None:
         _busy(0.03)
         return put_at, await task
 
-    put_at, got_at = run_logical(main())
+    put_at, got_at = run_logical(main(), max_lag_s=NO_CLAMP_S)
     assert got_at == put_at
 
 
@@ -84,7 +89,7 @@ def test_bytes_from_a_peer_in_the_loop_are_read_when_they_were_written() -> None
         await server.wait_closed()
         return data, sent_at, read_at
 
-    data, sent_at, read_at = run_logical(main())
+    data, sent_at, read_at = run_logical(main(), max_lag_s=NO_CLAMP_S)
     assert data == b"hello"
     assert read_at == sent_at
 
@@ -108,7 +113,8 @@ def test_a_backlog_runs_in_the_order_it_was_due() -> None:
         await asyncio.sleep(0.1)
         return order
 
-    assert run_logical(main()) == ["timer0", "then0", "timer1", "then1", "timer2", "then2"]
+    order = run_logical(main(), max_lag_s=NO_CLAMP_S)
+    assert order == ["timer0", "then0", "timer1", "then1", "timer2", "then2"]
 
 
 def test_work_from_a_thread_arrives_at_real_time() -> None:
@@ -155,7 +161,7 @@ def test_a_call_clock_zero_starts_the_timeline_at_the_origin() -> None:
         await asyncio.sleep(0.1)
         return zero, woke, clock.now()
 
-    zero, woke, now = run_logical(main())
+    zero, woke, now = run_logical(main(), max_lag_s=NO_CLAMP_S)
     assert zero == CALL_ORIGIN_S
     assert round(woke[1] - woke[0], 9) == 0.03
     assert now == 0.1
@@ -188,6 +194,6 @@ def test_a_relabelling_moves_the_rest_of_its_batch_too() -> None:
         woke = await asyncio.wait_for(done, timeout=5.0)
         return seen["first"], seen["second"], woke
 
-    first, second, woke = run_logical(main())
+    first, second, woke = run_logical(main(), max_lag_s=NO_CLAMP_S)
     assert second == first
     assert round(woke - second, 9) == 0.02

@@ -163,9 +163,9 @@ def _volunteered(row: TurnRow, facts: list[GoalFact], agent: str) -> list[str]:
 
 def _decision(row: TurnRow, agent: str, ref: str, reply: str) -> None:
     options = offered_options(agent)
-    ref_opt = chosen_option(ref, options) if options and ref else None
+    ref_opt = chosen_option(ref, options, agent) if options and ref else None
     if ref_opt is not None:
-        ours = chosen_option(reply, options)
+        ours = chosen_option(reply, options, agent)
         row.decision_ref = f"option:{ref_opt}"
         row.decision_ours = f"option:{ours}" if ours is not None else reply_polarity(reply)
     elif ref and (pol := reply_polarity(ref)) and yes_no_question(agent):

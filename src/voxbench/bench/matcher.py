@@ -16,7 +16,9 @@ joined, punctuation dropped) and each fact value is looked for in two ways:
 A date value (``YYYY-MM-DD``) is also looked for as month and day ('March 25th'), a clock time
 as a person says it ('4 PM', 'twelve oh five PM'). A value of two or three capitals ('US', 'PTO')
 is looked for in the sentence as written, in capitals or spelled ('U S', 'U.S.'): normalised it
-is a word ('us' in "Let's" read 'let us').
+is a word ('us' in "Let's" read 'let us'). A bare count ('4', '30') is said only as a number of its
+own next to a word of its key, or asked for (:meth:`Value.count_said`): "I have four requests" says
+no attendee count, "K four M two" holds none.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ MAX_WORDS = 8
 """A value of more words than this is prose ('I can't connect to the Wi-Fi at all'), not a fact a
 reply can be checked for word by word."""
 _SPAN = 14
+_COUNT = re.compile(r"\d{1,3}")
 # Abbreviations a code spells out when a person says it ('FL2' -> 'floor 2').
 ABBREVIATIONS = words("en").abbreviations
 # One-word values a reply says for another reason ('Confirmed. Proceed.' for a booking's status).
@@ -111,6 +114,8 @@ class Value:
     forms: tuple[tuple[str, ...], ...]
     codes: tuple[str, ...]
     capitals: re.Pattern[str] | None = None
+    count: bool = False
+    """A bare count ('4', '30'): said only as a number of its own, see :meth:`count_said`."""
 
     @classmethod
     def of(cls, value: str) -> Value | None:
@@ -127,12 +132,30 @@ class Value:
                 codes.append(sq)
         if not forms and not codes:
             return None
-        return cls(tuple(dict.fromkeys(forms)), tuple(dict.fromkeys(codes)))
+        return cls(tuple(dict.fromkeys(forms)), tuple(dict.fromkeys(codes)), count=bool(_COUNT.fullmatch(v)))
 
     def said_in(self, said: Said) -> bool:
         if self.capitals is not None:
             return bool(self.capitals.search(said.text))
         return any(said.has_words(list(f)) for f in self.forms) or any(c in said.runs for c in self.codes)
+
+
+    def count_said(self, said: Said, key: str, asked: bool) -> bool:
+        """A bare count is said where it stands as a number of its own (no spelled letter beside it:
+        'K four M two' holds no count) and names its fact: a word of the fact's key within two words
+        ('six attendees', 'a 90-day trial', 'attendee count is 3'), or the agent's turn asked for the
+        field (``asked``: "How many attendees?" - "Six."). 'I have four requests' or 'the last four
+        digits' says no ``attendee_count``."""
+        n = self.forms[0][0]
+        kws = key_words(key)
+        ws = said.words
+        for i, w in enumerate(ws):
+            if w != n or any(len(x) == 1 and x.isalpha() and x not in "ai" for x in ws[max(0, i - 1) : i + 2]):
+                continue
+            near = ws[max(0, i - 2) : i] + ws[i + 1 : i + 3]
+            if asked or any(same_word_either(x, k) for x in near for k in kws):
+                return True
+        return False
 
 
 def _code_like(text: str) -> bool:
@@ -180,8 +203,34 @@ def facts_said(text: str, facts: list[GoalFact], unless_in: str = "") -> list[st
     """Keys of the facts ``text`` says, leaving out those ``unless_in`` (the agent's turn) already said."""
     said = Said.of(text)
     before = Said.of(unless_in) if unless_in else None
-    return [
-        f.key
-        for f in facts
-        if any(v.said_in(said) and not (before and v.said_in(before)) for v in f.values)
-    ]
+    asked = words_of(unless_in)
+    out = []
+    for f in facts:
+        for v in f.values:
+            if not v.said_in(said) or (before and v.said_in(before)):
+                continue
+            if v.count and not v.count_said(said, f.key, any(same_word(w, k) for k in key_words(f.key) for w in asked)):
+                continue
+            out.append(f.key)
+            break
+    return out
+
+
+_KEY_FILLER = frozenset(words("en").key_filler)
+
+
+def key_words(key: str) -> list[str]:
+    """The words that name a fact in its dotted key ('original_travel_details.0.origin' -> ['origin']),
+    its filler words and list indexes left out."""
+    parts = re.split(r"[._\s()'-]+", re.sub(r"([a-z])([A-Z])", r"\1 \2", key).lower())
+    return [w for w in parts if w and not w.isdigit() and w not in _KEY_FILLER]
+
+
+def same_word(w: str, k: str) -> bool:
+    """'dates' for 'date', 'departing' for 'departure': equal, a plural, or the first five letters."""
+    return w == k or (len(k) >= 4 and w.startswith(k)) or (len(k) >= 5 and w[:5] == k[:5])
+
+
+def same_word_either(w: str, k: str) -> bool:
+    """:func:`same_word` either way round, or the same but for a plural 's' ('day' for the key word 'days')."""
+    return same_word(w, k) or (len(w) >= 3 and same_word(k, w)) or (len(w) >= 3 and w.rstrip("s") == k.rstrip("s"))

@@ -11,8 +11,13 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from voxbench.bench.lang import alt, words
-from voxbench.bench.matcher import MONTHS, squeeze, words_of
+from voxbench.bench.lang import alt
+from voxbench.bench.matcher import MONTHS, key_words, same_word, words_of
+
+# The options a turn offers and the one a reply names are read in :mod:`.options` (re-exported here).
+from voxbench.bench.options import chosen_option as chosen_option
+from voxbench.bench.options import clock_times as clock_times
+from voxbench.bench.options import offered_options as offered_options
 from voxbench.processors.control import TRANSFER_TOOL  # EVA's transfer tool, one name in every domain
 from voxbench.scenarios import Scenario
 
@@ -33,11 +38,8 @@ _OUTCOME = re.compile(_a("outcome"), re.I)
 _ASK = re.compile(rf"\b({_a('ask')})\b", re.I)
 BYE = re.compile(rf"\b({_a('bye')})\b", re.I)
 _SPLIT = re.compile(r"(?<=[.?!])\s+|\n+")
-_OPTION_SEP = re.compile(r",\s*(?:or\s+)?|\s+or\s+|;\s*")
-_INTRO = re.compile(rf":|\b({_a('option_intro')})\b", re.I)
 _TAG = re.compile(rf",\s*({_a('tag')})\?$", re.I)
 _CONFIRM = re.compile(rf"^(please )?({_a('confirm')})\b", re.I)
-_FILLER = frozenset(words("en").option_filler)
 
 
 def reference_turns(scenario: Scenario) -> tuple[str | None, list[tuple[str, str]]]:
@@ -137,57 +139,6 @@ def yes_no_question(agent_text: str) -> bool:
     return False
 
 
-def _times(text: str) -> list[str]:
-    """Clock times said in a text ('12 5 pm' / '1205 pm' / '3 pm'), squeezed."""
-    ws = words_of(text)
-    return [squeeze("".join(ws[max(0, i - 2) : i]) if i >= 2 and ws[i - 2].isdigit() else ws[i - 1])
-            for i, w in enumerate(ws) if w in ("am", "pm") and i and ws[i - 1].isdigit()]  # fmt: skip
-
-
-def offered_options(agent_text: str) -> list[str]:
-    """The options a turn offers: the parts of its last 'or' question (from after the words that
-    introduce them: 'do you need: read only, standard, or admin?'), else two or more clock times
-    in a turn whose last question is not a yes/no one."""
-    qs = [s for s in sentences(agent_text) if s.endswith("?")]
-    ors = [s for s in qs if re.search(r"\bor\b", s, re.I)]
-    if ors:
-        q = ors[-1]
-        head = q[: re.search(r"\bor\b", q, re.I).start()]  # type: ignore[union-attr]
-        cues = list(_INTRO.finditer(head))
-        parts = [p.strip(" ?.") for p in _OPTION_SEP.split(q[cues[-1].end() if cues else 0 :]) if p.strip(" ?.")]
-        if len(parts) >= 2:
-            return parts
-    times = list(dict.fromkeys(_times(agent_text)))
-    if len(times) >= 2 and not (qs and _AUX.match(qs[-1])):
-        return [f"time:{t}" for t in times]
-    return []
-
-
-def _content(text: str) -> set[str]:
-    return {w for w in words_of(text) if len(w) > 2 and w not in _FILLER}
-
-
-def chosen_option(text: str, options: list[str]) -> int | None:
-    """The one offered option a reply names (by its time, or most of its distinctive words), else None."""
-    if not text or not options:
-        return None
-    if options[0].startswith("time:"):
-        said = set(_times(text))
-        hits = [i for i, o in enumerate(options) if o[5:] in said]
-        return hits[0] if len(hits) == 1 else None
-    rw = _content(text)
-    hits, full = [], []
-    for i, o in enumerate(options):
-        ow = _content(o)
-        if ow and len(ow & rw) >= max(1, len(ow) // 2):
-            hits.append(i)
-            if ow <= rw:
-                full.append(i)
-    if len(hits) > 1 and len(full) == 1:
-        return full[0]
-    return hits[0] if len(hits) == 1 else None
-
-
 def month_days(text: str) -> set[tuple[int, int]]:
     """(month, day) pairs said in a text ('March 25th', '25 March', '2026-03-25')."""
     ws = words_of(text)
@@ -203,16 +154,6 @@ def month_days(text: str) -> set[tuple[int, int]]:
     return out
 
 
-_KEY_FILLER = frozenset(words("en").key_filler)
-
-
-def key_words(key: str) -> list[str]:
-    """The words that name a fact in its dotted key ('original_travel_details.0.origin' -> ['origin']),
-    its filler words and list indexes left out."""
-    parts = re.split(r"[._\s()'-]+", re.sub(r"([a-z])([A-Z])", r"\1 \2", key).lower())
-    return [w for w in parts if w and not w.isdigit() and w not in _KEY_FILLER]
-
-
 def names_fact(agent_text: str, key: str, option_hit: bool = False) -> bool:
     """Whether the agent's turn asks for this fact by name: every word of its key is in the turn
     (the same word, it with an ending, one sharing its first five letters, or for a short key word
@@ -223,16 +164,11 @@ def names_fact(agent_text: str, key: str, option_hit: bool = False) -> bool:
     kws = key_words(key)
     said = words_of(agent_text)
     initials = {"".join(w[0] for w in said[i : i + n]) for n in (2, 3, 4) for i in range(len(said) - n + 1)}
-    return bool(kws) and all(any(_same_word(w, k) for w in said) or (len(k) <= 4 and k in initials) for k in kws)
+    return bool(kws) and all(any(same_word(w, k) for w in said) or (len(k) <= 4 and k in initials) for k in kws)
 
 
 def touches_fact(agent_text: str, key: str) -> bool:
     """Whether the agent's turn says any word of the fact's key ('delivery to B L D two' touches
     ``delivery_building``): a turn about the field, perhaps reading it back wrong."""
     said = words_of(agent_text)
-    return any(_same_word(w, k) for k in key_words(key) for w in said)
-
-
-def _same_word(w: str, k: str) -> bool:
-    """'dates' for 'date', 'departing' for 'departure': equal, a plural, or the first five letters."""
-    return w == k or (len(k) >= 4 and w.startswith(k)) or (len(k) >= 5 and w[:5] == k[:5])
+    return any(same_word(w, k) for k in key_words(key) for w in said)

@@ -20,6 +20,15 @@ left out), none it must not, and invents nothing (:class:`.caller_check.Groundin
   not hang up;
 * ``info``: some fact, or a question back (what does the agent need?); not a bare yes, not "I
   don't have it";
+* ``acknowledge``: neither a yes nor a no, not "I don't have it" (a report asks nothing);
+* ``ask_again``: a question back, no fact, not "I don't have it", does not hang up;
+* ``no``: the reply's polarity is no, and it does not hang up;
+* ``restate``: its *must* fact said, though the agent's turn said it too (asked again, it is said
+  again, "Yes," first or not), not a no, not "I don't have it";
+* ``only_asked``: not "I don't have it"; a *must not* fact counts said though the agent's turn
+  said it (a read-back is not repeated when another field is asked);
+* the ending acts (``next_request``, ``ends``, ``not_end``, ``raise_open``, ``accept``) are read
+  by :func:`.weak_endings.problem`; a caller that hung up in the context fails them;
 * ``goal_words``: two thirds of the goal's answer's content words (``item.words``), or a fact of
   its own (a fact answers first, :mod:`.weak_goal`); not "I don't have it", does not hang up.
 """
@@ -36,6 +45,8 @@ from pydantic import BaseModel, Field
 from voxbench.bench.caller_check import Grounding, TextCaller, goal_text
 from voxbench.bench.matcher import GoalFact, facts_said, goal_facts, squeeze, words_of
 from voxbench.bench.reference import BYE, reply_polarity, sentences
+from voxbench.bench.weak_endings import ACTS as ENDING_ACTS
+from voxbench.bench.weak_endings import problem as ending_problem
 from voxbench.bench.weak_turns import WeakItem, generate, table
 from voxbench.scenarios import Scenario
 
@@ -96,20 +107,37 @@ def act_problem(act: str, reply: str, ends_call: bool) -> str:
         return "said it lacks it" if lacks else "asked something" if "?" in reply else ""
     if act == "info":  # the facts said are checked by grade(): here, not a bare yes
         return "said it lacks it" if lacks else ""
+    if act == "acknowledge":  # a report: neither a yes nor a no to it, not 'I don't have that'
+        return f"a {pol} to a report" if pol else "said it lacks it" if lacks else ""
+    if act == "ask_again":  # a cut request: a question back, no guess
+        if ends_call or BYE.search(reply):
+            return "hung up"
+        return "said it lacks it" if lacks else "" if "?" in reply else "asked nothing back"
+    if act == "no":
+        return "" if pol == "no" and not (ends_call or BYE.search(reply)) else f"not a no ({pol or 'no polarity'})"
+    if act in ("restate", "only_asked"):  # the facts said are checked by grade()
+        return "a no" if act == "restate" and pol == "no" else "said it lacks it" if lacks else ""
     if act == "goal_words":  # the goal's words are checked by grade()
         return "hung up" if ends_call or BYE.search(reply) else "said it lacks it" if lacks else ""
     raise ValueError(f"bench/lang/weak_en.json: unknown act {act!r}")
 
 
-def grade(item: WeakItem, reply: str, ends_call: bool, facts: list[GoalFact], ground: Grounding) -> tuple[bool, str, list[str]]:
-    """(agrees, why not, fact keys said) of one reply."""
+def grade(item: WeakItem, reply: str, ends_call: bool, facts: list[GoalFact], ground: Grounding,
+          ended_before: bool = False) -> tuple[bool, str, list[str]]:  # fmt: skip
+    """(agrees, why not, fact keys said) of one reply (``ended_before``: the caller hung up in the context)."""
     said = facts_said(reply, facts, item.turn)
     heard = set(facts_said(item.turn, facts))  # a value the agent said ('Park' in 'David Park') cannot be told apart
-    why = [act_problem(item.act, reply, ends_call)]
-    if item.act == "wait" and said:
+    if item.act in ENDING_ACTS:
+        why = [ending_problem(item, reply, ends_call, ended_before)]
+    else:
+        why = [act_problem(item.act, reply, ends_call)]
+    if item.act in ("wait", "ask_again") and said:
         why.append("said a fact not asked: " + ", ".join(said))
     if item.act == "info" and not said and "?" not in reply:
         why.append("neither a fact nor a question back")
+    if item.act in ("restate", "only_asked"):  # asked again what the turn says: no value excused
+        said = facts_said(reply, facts)
+        heard = set()
     why += [f"missing {k}" for k in item.must if k not in said and k not in heard]
     got, flat = set(words_of(reply)), squeeze(reply)  # a code the goal writes is said spelled
     missing = [w for w in item.words if w not in got and squeeze(w) not in flat]
@@ -141,12 +169,13 @@ def run_item(item: WeakItem, scenario: Scenario, caller: TextCaller) -> WeakRow:
     for v in _clock_values(info):  # '23:45' said '11:45 PM': the same time, not an invented number
         ground.add(v)
     caller.open()
+    ended = False
     for text in item.context:
         ground.add(text)
-        caller.respond(text)
+        ended = caller.respond(text).ends_call or ended
     ground.add(item.turn)
     reply = caller.respond(item.turn)
-    ok, why, said = grade(item, reply.text, reply.ends_call, goal_facts(info), ground)
+    ok, why, said = grade(item, reply.text, reply.ends_call, goal_facts(info), ground, ended)
     return WeakRow(item=item, reply=reply.text, rule=reply.rule, said=said, agrees=ok, why=why)
 
 

@@ -31,7 +31,15 @@ is a template filled with one scenario's own facts, never written per item:
   give me the details I need?"); expected: the facts its words name, else a question back asking
   what is needed, never a bare yes;
 * ``goal_open``: an open question the goal's own text answers, not a fact (:mod:`.weak_goal`);
-  expected: the tree's answer in words (two thirds of its content words).
+  expected: the tree's answer in words (two thirds of its content words);
+* ``statement_right`` / ``statement_changed`` / ``statement_report``, ``cut_request``,
+  ``have_preference`` / ``have_no_preference``: turns as heard through speech recognition
+  (:mod:`.weak_heard`);
+* ``stated_then_asked`` / ``readback_other_asked``: a value it gave stated, then its field asked
+  for again / another field asked for (:mod:`.weak_restate`);
+* ``end_*``: the end of a call with more than one request (:mod:`.weak_endings`).
+
+The table and the caller's facts as templates use them are :mod:`.weak_facts`.
 
 Each item carries the act expected and the facts that must (and must not) be said; the dev/test
 half is the caller check's split (:func:`half`).
@@ -40,53 +48,32 @@ half is the caller check's split (:func:`half`).
 from __future__ import annotations
 
 import hashlib
-import re
-from datetime import date, timedelta
-from functools import cache
 from typing import Any
 
 from pydantic import BaseModel, Field
 
-from voxbench.bench.matcher import NOT_VALUES
-from voxbench.bench.weak_goal import GoalTold, answer_words, question_of, told_lines
+from voxbench.bench.weak_endings import endings
+from voxbench.bench.weak_facts import (
+    Leaf,
+    WeakClass,
+    WeakTable,
+    changed,
+    key_label_words,
+    kind_of,
+    label,
+    leaves,
+    person_pairs,
+    said,
+    split_words,
+    table,
+)
+from voxbench.bench.weak_goal import answer_words, question_of, told_lines
+from voxbench.bench.weak_heard import cut_requests, preferences, statements
+from voxbench.bench.weak_restate import restated
 from voxbench.scenarios import Scenario
-from voxbench.spoken.dates import ISO_DATE, say_date
-from voxbench.spoken.tables import read_table
 
-
-class WeakClass(BaseModel):
-    act: str
-    what: str
-    templates: list[str]
-    context: list[str] = Field(default_factory=list)
-
-
-class WeakTable(BaseModel):
-    """The templates and the word lists they draw on (data: ``bench/lang/weak_<lang>.json``)."""
-
-    opening: str
-    label_drop: list[str]
-    persons: list[str]
-    name_parts: list[str]
-    names: dict[str, list[str]]
-    capitals: list[str]
-    lacked_fields: list[str]
-    generic_labels: list[str]
-    per_class: int
-    classes: dict[str, WeakClass]
-    not_have: list[str]
-    number_words: list[str]
-    record_places: list[str] = Field(default_factory=lambda: ["origin", "destination"])
-    report_not_held: list[str] = Field(default_factory=list)
-    """Key words of a value the call may settle otherwise (a preference, a limit, an amount)."""
-    denials: list[str] = Field(default_factory=list)
-    """Words of a reply that says the values read were wrong ('not right')."""
-    goal_told: GoalTold | None = None
-
-
-@cache
-def table(language: str = "en") -> WeakTable:
-    return read_table("voxbench.bench.lang", f"weak_{language}.json", WeakTable, "bench/lang")
+__all__ = ["Leaf", "WeakClass", "WeakItem", "WeakTable", "changed", "generate", "half", "key_label_words",
+           "kind_of", "label", "leaves", "person_pairs", "said", "table"]  # fmt: skip
 
 
 class WeakItem(BaseModel):
@@ -102,165 +89,13 @@ class WeakItem(BaseModel):
     must: list[str] = Field(default_factory=list, description="fact keys the reply must say")
     must_not: list[str] = Field(default_factory=list, description="fact keys the reply must not say")
     words: list[str] = Field(default_factory=list, description="the goal's words the reply must say (two thirds)")
+    open_words: list[list[str]] = Field(default_factory=list, description="each open request's words (ending classes)")
 
 
 def half(domain: str, scenario_id: str) -> str:
     """The caller check's split, fixed in advance: dev when sha256('domain/id')'s first 8 hex digits are even."""
     h = int(hashlib.sha256(f"{domain}/{scenario_id}".encode()).hexdigest()[:8], 16)
     return "dev" if h % 2 == 0 else "test"
-
-
-class Leaf(BaseModel):
-    key: str
-    value: str
-    words: list[str]
-    kind: str
-
-
-_TIME = re.compile(r"^(\d{1,2}):(\d{2})(\s*[AaPp]\.?[Mm]\.?)?$")
-
-
-def kind_of(value: str, words: list[str]) -> str:
-    """date, time, number, capitals (2-3 capitals: 'AUS', 'US'), code, name, or text."""
-    if ISO_DATE.match(value):
-        return "date"
-    if _TIME.match(value):
-        return "time"
-    if re.fullmatch(r"\d+(\.\d+)?", value):
-        return "number"
-    if re.fullmatch(r"[A-Z]{2,3}", value):
-        return "capitals"
-    if " " not in value and (any(c.isdigit() for c in value) or re.fullmatch(r"[A-Z][A-Z-]{3,}", value)):
-        return "code"
-    t = table()
-    person = len(words) == 1 or words[-2] in t.name_parts or words[-2] in t.persons
-    if words[-1:] == ["name"] and person and re.fullmatch(r"[A-Za-z' -]+", value):
-        return "name"  # a person's name ('first_name', "Husband's name"), not 'group_name'
-
-    return "text"
-
-
-def key_label_words(key: str, drop: set[str]) -> list[str]:
-    """A key's words ('Husband's name' -> husband, name; 'original_travel_details.0.flight_date' ->
-    flight, date), brackets, digits and the table's filler left out."""
-    parts = key.split(".")
-    key = parts[-1] if len(parts) > 2 and parts[-2].isdigit() else " ".join(parts)  # a listed item's field
-    key = re.sub(r"\(.*?\)", " ", key)
-    return [w for w in _split(key) if w not in drop and not w.isdigit()]
-
-
-def _split(key: str) -> list[str]:
-    key = re.sub(r"['’]s\b", "", re.sub(r"([a-z])([A-Z])", r"\1 \2", key))
-    return [w.lower() for w in re.split(r"[^A-Za-z0-9]+", key) if w]
-
-
-def leaves(info: dict[str, Any], drop: set[str]) -> list[Leaf]:
-    """The caller's scalar facts a weak agent may name: short, no booleans, no prose, no e-mail."""
-    out: list[Leaf] = []
-
-    def walk(prefix: str, obj: Any) -> None:
-        if isinstance(obj, dict):
-            for k, v in obj.items():
-                walk(f"{prefix}.{k}" if prefix else str(k), v)
-        elif isinstance(obj, list):
-            for i, v in enumerate(obj):
-                if isinstance(v, dict | list):
-                    walk(f"{prefix}.{i}", v)
-        elif obj is not None and not isinstance(obj, bool):
-            v = str(obj).strip()
-            if v and len(v.split()) <= 5 and "@" not in v and "<" not in v and v.lower() not in NOT_VALUES:
-                words = key_label_words(prefix, drop)
-                if words and not (len(words) == 1 and words[0] in table().generic_labels):  # 'your date': which?
-                    out.append(Leaf(key=prefix, value=v, words=words, kind=kind_of(v, words)))
-
-    walk("", info)
-    return out
-
-
-def said(value: str) -> str:
-    """A value as an agent writes it: a date in words, an enum's underscores as spaces."""
-    if ISO_DATE.match(value):
-        return say_date(value)
-    return value.replace("_", " ") if re.fullmatch(r"[a-z0-9_]+", value) else value
-
-
-def label(leaf: Leaf) -> str:
-    return " ".join("ID" if w == "id" else w for w in leaf.words)
-
-
-def _shift_code(value: str) -> str:
-    """The last two digits moved on by three ('EMP095417' -> 'EMP095440', 'FL1' -> 'FL4'); a code
-    without digits, its last two letters ('GRP-ENGCORE' -> 'GRP-ENGCOUH'): the format kept."""
-    chars, moved = list(value), 0
-    digits = any(c.isdigit() for c in value)
-    for i in range(len(chars) - 1, -1, -1):
-        c = chars[i]
-        if c.isdigit():
-            chars[i] = str((int(c) + 3) % 10)
-        elif c.isalpha() and not digits:
-            base = ord("A") if c.isupper() else ord("a")
-            chars[i] = chr(base + (ord(c) - base + 3) % 26)
-        else:
-            continue
-        moved += 1
-        if moved == 2:
-            break
-    return "".join(chars)
-
-
-def _shift_time(value: str) -> str:
-    m = _TIME.match(value)
-    assert m is not None
-    h, suffix = int(m.group(1)), (m.group(3) or "")
-    if suffix:
-        pm = "p" in suffix.lower()
-        h24 = (h % 12) + (12 if pm else 0) + 2
-        h12, ap = h24 % 12 or 12, "PM" if 12 <= h24 % 24 < 24 else "AM"
-        return f"{h12}:{m.group(2)} {ap}"
-    return f"{(h + 2) % 24:02d}:{m.group(2)}"
-
-
-def changed(leaf: Leaf, taken: set[str]) -> str | None:
-    """Another value of the leaf's kind, none of the caller's values (``taken``); None for text."""
-    t = table()
-    v, cands = leaf.value, []
-    if leaf.kind == "date":
-        d = date.fromisoformat(v)
-        cands = [(d + timedelta(days=n)).isoformat() for n in (3, 4, 5, -3)]
-    elif leaf.kind == "time":
-        cands = [_shift_time(v)]
-    elif leaf.kind == "number":
-        first = int(v[0])
-        cands = [str(first + 1 if first < 9 else 8) + v[1:]]
-    elif leaf.kind == "code":
-        cands = [_shift_code(v)]
-    elif leaf.kind == "capitals":
-        cands = [c for c in t.capitals if len(c) == len(v)] + t.capitals
-    elif leaf.kind == "name":
-        part = next((p for p in t.name_parts if p in leaf.words), t.name_parts[-1])
-        cands = list(t.names.get(part, []))
-    return next((c for c in cands if c != v and c not in taken), None)
-
-
-def person_pairs(facts: list[Leaf]) -> list[tuple[list[Leaf], Leaf]]:
-    """(the caller's own facts of a field, another person's fact of that field): a key with a
-    person word ('colleague_employee_id', "Husband's name") whose other words are an own key's
-    ('employee_id'; 'name' is the first and the last name together)."""
-    persons = set(table().persons)
-    parts = table().name_parts
-    own = [f for f in facts if not set(f.words) & persons]
-    out = []
-    for other in facts:
-        if not set(other.words) & persons:
-            continue
-        rest = [w for w in other.words if w not in persons]
-        mine = [f for f in own if f.words == rest]
-        if not mine and rest == ["name"]:  # a full name: the caller's first and last name, both
-            mine = [f for p in parts for f in own if f.words == [p, "name"]]
-            mine = mine if len(mine) == len(parts) else []
-        if mine and other.kind in ("name", "code", "number", "date", "capitals"):
-            out.append((mine, other))
-    return out
 
 
 def _pick(items: list[Any], scenario_id: str, key: Any, n: int) -> list[Any]:
@@ -275,7 +110,7 @@ def _fill(template: str, **kw: str) -> str:
     return template.format(**kw)
 
 
-class _Builder:
+class Builder:
     """The items of one scenario."""
 
     def __init__(self, domain: str, scenario: Scenario) -> None:
@@ -294,7 +129,10 @@ class _Builder:
         return _pick(items, self.sid, key, self.t.per_class)
 
     def template(self, cls: str, salt: str) -> str:
-        ts = self.t.classes[cls].templates
+        return self.template_of(self.t.classes[cls].templates, cls, salt)
+
+    def template_of(self, ts: list[str], cls: str, salt: str) -> str:
+        """One of ``ts``, picked by a hash of the scenario, the class and ``salt`` (no seed)."""
         return ts[int(hashlib.sha256(f"{self.sid}/{cls}/{salt}".encode()).hexdigest()[:6], 16) % len(ts)]
 
     def must_not(self, must: list[str]) -> list[str]:
@@ -343,6 +181,11 @@ class _Builder:
             for f in self.pick(self.own, lambda f, c=cls: f"{c}/{f.key}"):
                 self.add(cls, _fill(self.template(cls, f.key), label=label(f)))
         self.goal_open()
+        statements(self)
+        cut_requests(self)
+        preferences(self)
+        restated(self)
+        endings(self)
         return self.items
 
     def goal_open(self) -> None:
@@ -388,7 +231,7 @@ class _Builder:
         amount: ``report_not_held``) changed, and the same report with it right; for the right one
         the fact is *must not*: a reply that says it again is a correction of a right value."""
         drop = set(self.t.report_not_held)
-        held = [f for f in changeable if not set(_split(f.key)) & drop]
+        held = [f for f in changeable if not set(split_words(f.key)) & drop]
         for f in self.pick(held, lambda f: f"report/{f.key}"):
             wrong = said(changed(f, self.taken) or "")
             self.add("report_changed", _fill(self.template("report_changed", f.key), label=label(f), value=wrong), [f.key])
@@ -403,4 +246,4 @@ class _Builder:
 
 def generate(domain: str, scenario: Scenario) -> list[WeakItem]:
     """Every weak-agent item of one (culture-resolved) scenario, from its own facts."""
-    return _Builder(domain, scenario).build()
+    return Builder(domain, scenario).build()

@@ -68,6 +68,18 @@ def test_a_verb_shared_by_the_options_goes_with_the_one_chosen() -> None:
     assert say_option("use general paid time off", q, Phrasing(0)) == "I'd like to use general paid time off."
 
 
+def test_an_action_the_agent_offers_to_take_is_asked_of_it() -> None:
+    # The agent's own 'I'll need to' is neither the caller's wish nor part of the action.
+    q = "Otherwise, I'll need to direct you to Occupational Health or transfer you to a live agent."
+    said = say_option("I'll need to direct you to Occupational Health", q, Phrasing(0))
+    assert said == "Please direct me to Occupational Health."
+    assert say_option("transfer you to a live agent", q, Phrasing(0)) == "Please transfer me to a live agent."
+    q = "What would you like to do next: open a leave case related to the adoption, or something else?"
+    assert say_option("open a leave case", q, Phrasing(0)) == "I'd like to open a leave case."
+    q = "I can open a ticket for you, or we can reset it now."
+    assert say_option("we can reset it now", q, Phrasing(0)) == "Please reset it now."
+
+
 def test_an_acronym_value_is_said_as_the_acronym_once() -> None:
     c = GoalCaller(make_scenario({"employee_id": "EMP-1", "pto_type": "pto", "pto_start_date": "2026-07-27"}))
     c.open()

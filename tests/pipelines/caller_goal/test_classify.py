@@ -50,7 +50,9 @@ def test_options_hold_transfer_completed_goodbye(airline: Scenario) -> None:
     assert classify("One moment please.", book).kinds == ["hold"]
     # "Please ..." is not a request for a fact when what follows is a hold (live bb.1: the
     # caller answered "I don't have that, sorry." and its words cancelled the agent's tool turn)
-    for hold in ("Please hold on a moment.", "Please wait for a second.", "Okay. Hold on one moment please."):
+    holds = ("Please hold on a moment.", "Please wait for a second.", "Okay. Hold on one moment please.",
+             "Please hold on while I do that.", "Please wait while I'm checking the system.")  # fmt: skip
+    for hold in holds:
         assert classify(hold, book).kinds == ["hold"], hold
     # an indirect open question (live bb.3: answered "Sorry, I don't have that information.")
     for open_q in ("Could you please let me know what you need?", "Tell me how I can help."):

@@ -37,8 +37,8 @@ def _book(sc: Scenario):  # type: ignore[no-untyped-def]
 @pytest.mark.parametrize(
     "turn",
     [
-        "Thank you. I still need three details: the aggregate limit, the effective date, and the expiration "
-        "date. Please give those to me.",
+        "Thank you. Three details are still missing: the aggregate limit, the effective date, and the "
+        "expiration date. Please give those to me.",
         "I'm missing the aggregate limit, the effective date and the expiration date. Can you tell me those?",
         "The record needs the aggregate limit, effective date, and expiration date. Please provide them now.",
     ],
@@ -47,6 +47,17 @@ def test_request_pointing_back_asks_what_the_sentence_before_names(turn: str) ->
     h = classify(turn, _book(_hr()))
     assert set(h.asked) == {"aggregate_limit_usd", "effective_date", "expiration_date"}
     assert any(r.endswith(":named_before") for r in h.rules)
+
+
+def test_what_the_agent_still_needs_is_asked_by_its_own_words() -> None:
+    """'I still need X, Y and Z.' asks by itself (a request, :func:`.asks.is_request`); the pronoun
+    after it adds nothing."""
+    turn = (
+        "Thank you. I still need three details: the aggregate limit, the effective date, and the expiration "
+        "date. Please give those to me."
+    )
+    h = classify(turn, _book(_hr()))
+    assert set(h.asked) == {"aggregate_limit_usd", "effective_date", "expiration_date"}
 
 
 @pytest.mark.parametrize(

@@ -14,6 +14,12 @@ class Words(BaseModel):
     abbreviations: dict[str, str]
     not_values: list[str]
     option_filler: list[str]
+    number_words: dict[str, int]
+    """Number words a clock time is said with ('ten thirty', 'four oh five'): units, teens, tens."""
+    clock: dict[str, list[str]]
+    """``zero_minutes`` ('oh five'), ``day_half`` (am, pm), ``span`` (the words that join a range)."""
+    option_grammar: dict[str, list[str]]
+    """``wh`` words, ``relative`` pronouns, ``negation`` words and what ends a negation's reach."""
     key_filler: list[str]
     phrases: dict[str, dict[str, list[str]]]
     """Phrase lists by module and name: the branches of an alternation, in the order they are tried

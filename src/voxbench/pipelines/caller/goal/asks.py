@@ -15,10 +15,12 @@ import re
 from voxbench.pipelines.caller.goal.cues import AGAIN, COURTESY, HOLD, REQUEST
 from voxbench.pipelines.caller.goal.facts import (
     FLUFF_HEADS,
+    HEADS,
     SYNONYMS,
     WEAK_WORDS,
     Fact,
     FactBook,
+    said_expansions,
     stem,
 )
 from voxbench.pipelines.caller.goal.lang import alt as lang_alt
@@ -35,7 +37,9 @@ def words_of(text: str) -> tuple[set[str], str]:
     # the words as said too: 'first' / 'second' are also field words ('first name'), not only numbers
     raw = {stem(w) for w in re.findall(r"[a-z]+", text.lower())}
     ws = {stem(t) for t in toks} | {stem(r) for r in runs(text)} | raw
-    return ws, " " + " ".join(toks) + " "
+    flat = " " + " ".join(toks) + " "
+    more = said_expansions(flat)  # 'your DOB' says the date of birth, 'your surname' the last name
+    return ws | {stem(w) for w in more}, flat + " ".join(more) + (" " if more else "")
 
 
 def has_word(word: str, ws: set[str], flat: str) -> bool:
@@ -56,7 +60,14 @@ def is_request(sentence: str) -> bool:
     s = sentence.strip()
     if COURTESY.match(s):
         return False
-    return s.endswith("?") or (bool(REQUEST.search(s)) and not HOLD.match(s))
+    return s.endswith("?") or (bool(REQUEST.search(s)) and not HOLD.match(s)) or bool(_NAMED_PLEASE.match(s))
+
+
+_NAMED_PLEASE = re.compile(
+    rf"^(?!.*\b(?:i|we|you)\b)[^?!]*\b(?:{'|'.join(sorted(HEADS))})s?\b[^?!]*,\s*please[.!]*$", re.I
+)
+"""'Your employee ID and date of birth, please.': a thing named by a head noun (no clause of its
+own: no 'I', 'we', 'you') and 'please' asks for it."""
 
 
 def _match(f: Fact, got: frozenset[str], record_optional: bool = False) -> str:

@@ -28,7 +28,6 @@ from voxbench.pipelines.caller.goal.cues import (
     AGAIN,
     ANYTHING_ELSE,
     ANYTHING_ELSE_SAID,
-    COMPLETED,
     CONFIRM_Q,
     COURTESY,
     DENIAL,
@@ -37,7 +36,6 @@ from voxbench.pipelines.caller.goal.cues import (
     INFO_ASKED,
     INFO_NOUN,
     NEXT_STEP,
-    NOT_DONE,
     OPEN_Q,
     READBACK_CUE,
     REQUESTS_Q,
@@ -51,6 +49,7 @@ from voxbench.pipelines.caller.goal.fallbacks import (
     lacking_fields,
     prefer_fallback,
 )
+from voxbench.pipelines.caller.goal.forms import read_forms, reports_done, statement_check
 from voxbench.pipelines.caller.goal.options import offered_options
 from voxbench.pipelines.caller.goal.readback import misread, readbacks
 from voxbench.pipelines.caller.goal.requested import (
@@ -129,7 +128,7 @@ def _mark(heard: Heard, kind: Kind, rule: str) -> None:
     heard.rules.append(rule)
 
 
-def _speech_acts(t: Turn, heard: Heard) -> None:
+def _speech_acts(t: Turn, heard: Heard, book: FactBook) -> None:
     """Holds, transfers, "anything else?" (asked, or offered in a closing statement), goodbyes,
     completions and refusals."""
     if t.sents and HOLD.match(t.sents[-1]) and not t.questions:
@@ -148,7 +147,7 @@ def _speech_acts(t: Turn, heard: Heard) -> None:
         _mark(heard, "anything_else", ANYTHING_ELSE_OFFERED)
     if GOODBYE.search(t.text) and not t.questions:
         _mark(heard, "goodbye", "goodbye")
-    if any(COMPLETED.search(s) and not NOT_DONE.search(s) for s in t.statements):
+    if any(reports_done(s, book) for s in t.statements):  # not its own value read back as its field
         _mark(heard, "completed", "completed_phrase")
     if any(DENIAL.search(s) for s in t.statements):
         _mark(heard, "denial", "denial_phrase")
@@ -179,9 +178,11 @@ def _readback_kinds(t: Turn, heard: Heard, book: FactBook) -> None:
     elliptic = " ".join(q for q in t.questions if (len(q.split()) <= 6 and not WH.match(q)) or _YES_NO_NAMING.match(q))
     read_in_q = [k for k in (readbacks(elliptic, book)[0] if elliptic else []) if k not in heard.asked]
     ok += [k for k in read_in_q if k not in ok]
+    stated, named_ok, named_wrong = statement_check(t, book)  # 'So your employee ID is E M P one two three.'
+    ok += [k for k in named_ok if k not in ok]
     heard.readback_ok = [k for k in ok if k not in heard.asked]
-    checking = any(CONFIRM_Q.search(q) for q in t.questions) or bool(READBACK_CUE.search(t.text))
-    heard.readback_wrong = [k for k in wrong if k not in heard.asked and k not in ok] if checking else []
+    checking = any(CONFIRM_Q.search(q) for q in t.questions) or bool(READBACK_CUE.search(t.text) or stated)
+    heard.readback_wrong = [k for k in wrong + named_wrong if k not in heard.asked and k not in ok] if checking else []
     if checking:  # 'Could you confirm your name is <the husband's name>?': a field named with another value
         _misheard(t, heard, book)
     _misstated(t, heard, book)
@@ -196,6 +197,8 @@ def _readback_kinds(t: Turn, heard: Heard, book: FactBook) -> None:
         or read_in_q
     ):
         _mark(heard, "confirm_question", "confirm_question")
+    elif stated:
+        _mark(heard, "confirm_question", "statement_check")
 
 
 def _repeat_the_misheard(heard: Heard, book: FactBook) -> None:
@@ -310,10 +313,10 @@ def classify(
     keys = set(hand.keys) if hand is not None else focus if isinstance(focus, set) else None
     t = Turn.of(text)
     heard = Heard(question=(t.questions or t.requests or [""])[-1])
-    _speech_acts(t, heard)
+    _speech_acts(t, heard, book)
     asked = _asked(t, heard.kinds, book, given, hook, keys, heard.question, hand)
     heard.lacking = lacking_fields(t.requests, book, asked)
-    asked = {k: r for k, r in asked.items() if k not in heard.lacking}
+    asked = read_forms(t, heard, book, before, {k: r for k, r in asked.items() if k not in heard.lacking})
     heard.rules += [f"lacks:{k}:{v}" for k, v in heard.lacking.items()]
     if asked:
         heard.kinds.append("request")

@@ -13,6 +13,7 @@ from voxbench.pipelines.caller.goal.choose import say_option
 from voxbench.pipelines.caller.goal.classify import Heard
 from voxbench.pipelines.caller.goal.cues import SPELL_Q
 from voxbench.pipelines.caller.goal.facts import Fact
+from voxbench.pipelines.caller.goal.forms import YES_AND_VALUE
 from voxbench.pipelines.caller.goal.intents import GENERIC
 from voxbench.pipelines.caller.goal.lang import alt
 from voxbench.pipelines.caller.goal.options import option_clause
@@ -21,6 +22,7 @@ from voxbench.pipelines.caller.goal.requests import Requests
 from voxbench.pipelines.caller.goal.scope import about_transfer
 from voxbench.pipelines.caller.goal.state import CallState
 from voxbench.pipelines.caller.goal.tree import content_words, offer_text, violations
+from voxbench.pipelines.caller.goal.turn import Turn
 from voxbench.pipelines.caller.goal.volunteer import (
     change_parts,
     constraints_for,
@@ -28,6 +30,7 @@ from voxbench.pipelines.caller.goal.volunteer import (
     offers_what_it_wants,
     touched_preferences,
 )
+from voxbench.spoken import mentions
 
 # An option said as a yes/no clause ('is it locked'); not 'would'/'will' (``questions.wish_aux``):
 # 'Would you like to do your I-9 next, or ...?' names the option as a wish: 'My I-9 next, please.'
@@ -65,13 +68,14 @@ class Drafts:
         if heard.readback_ok and heard.has("confirm_question") and not heard.readback_wrong:
             d.parts.append(self.s.phr.say("yes"))
             d.choice = "yes"
-        elif offers_what_it_wants(self.s.book, heard.question):  # 'Would you like an aisle seat again?'
+        elif offers_what_it_wants(self.s.book, heard.question) or YES_AND_VALUE in heard.rules:
+            # 'Would you like an aisle seat again?', 'Do you have a floor preference?': yes, and the value
             d.parts.append("Yes.")
             d.choice = "yes"
         keys = self.s.say.with_companions(
             self.s.say.in_asked_order(list(heard.asked), heard.question or self.s.agent_turn)
         )
-        d.parts.append(self.s.say.answer(keys, heard.question))
+        d.parts.append(self.s.say.answer(keys, heard.question, heard.asked, self.s.agent_turn))
         if SPELL_Q.search(heard.question):  # 'Can you spell your last name?': and letter by letter
             words = [k for k in heard.asked if (f := self.s.book.get(k)) and re.fullmatch(r"[A-Za-z' -]+", str(f.value))]
             d.parts.append(self.s.say.spelled(words) if words else "")
@@ -82,6 +86,23 @@ class Drafts:
             d.parts.append(self.s.say.answer(limits))
             d.facts += limits
         d.kind, d.rule = "answer", "answer_asked_facts"
+        self.refused_value(heard, d)
+
+    def refused_value(self, heard: Heard, d: Draft) -> None:
+        """Asked again for a value the agent has just said it could not find ('I could not find a
+        DEA record for G O 362 6181. Please read the DEA number once more.'): the value, then the
+        tree's answer to the refusal (its one follow-up), as a person says the number and asks
+        whether there is another way; the refusal is heard in the same turn, not the next."""
+        stated = " ".join(Turn.of(self.s.agent_turn).statements)  # not an option the question lists
+        if not heard.has("denial") or not heard.asked or not all(
+            (f := self.s.book.get(k)) is not None and any(mentions(stated, v) for v in f.values()) for k in heard.asked
+        ):
+            return
+        text = self.s.agent_turn
+        nxt = self.s.push.next_line(text)
+        if nxt is not None:
+            d.parts.append(nxt[0])
+            d.rule = f"answer_asked_facts+{nxt[1]}"
 
     def change(self, keys: list[str], d: Draft) -> None:
         """Stating the change it wants: which part of the booking, and what stays (once a call)."""

@@ -7,19 +7,29 @@ push-back. Each ending act carries its reason (:data:`.acts.END_REASONS`)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from voxbench.pipelines.caller.goal.acting import ActLog
 from voxbench.pipelines.caller.goal.acts import CallerAct
 from voxbench.pipelines.caller.goal.classify import Heard
+from voxbench.pipelines.caller.goal.cues import NOT_DONE
 from voxbench.pipelines.caller.goal.drafts import Draft
+from voxbench.pipelines.caller.goal.ending_lang import pattern
 from voxbench.pipelines.caller.goal.state import CallState
+from voxbench.spoken import sentences_of
+
+RaiseOpen = Callable[[int, Heard], CallerAct]
+"""Says one open request before the agent hangs up (:meth:`.followups.FollowUps.before_goodbye`)."""
 
 
 class Endings:
     """The end logic over one call's :class:`.state.CallState`."""
 
-    def __init__(self, state: CallState, log: ActLog) -> None:
+    def __init__(self, state: CallState, log: ActLog, raise_open: RaiseOpen | None = None) -> None:
         self.s = state
         self.log = log
+        self.raise_open = raise_open
+        self.raised_at_goodbye = False
 
     def note_refusal(self) -> None:
         """A refusal naming one of the caller's requests: the tree's answers to it are that
@@ -27,13 +37,53 @@ class Endings:
         if self.s.refused_now:
             self.s.push.for_request(min(self.s.refused_now))
 
+    def named_done(self, heard: Heard) -> None:
+        """'Your request to report your VPN issue is done.': a statement that names one of the
+        caller's open requests by the words that tell it apart and says it is finished, not
+        negated nor conditional, in a turn that asks nothing but "anything else?", is a completion
+        even where the completion cues do not read its words (they read 'it is done', not 'your X
+        is done'). A turn that goes on to the next step reports a step ('Your malpractice update
+        is complete. Now let's review your DEA record ...'), as the completion cues leave it."""
+        if (
+            heard.has("completed")
+            or heard.has("denial")
+            or {"request", "options", "confirm_question"} & set(heard.kinds)
+        ):
+            return
+        if heard.has("question") and not heard.has("anything_else"):  # a turn going on to the next step
+            return
+        tracker = self.s.tracker
+        for x in sentences_of(self.s.agent_turn):
+            m = None if x.endswith("?") else next(reversed(list(pattern("named_done").finditer(x))), None)
+            if m is None or NOT_DONE.search(
+                x[m.end() :]
+            ):  # 'is done once ...'; the request's words may hold 'after'
+                continue
+            if any(tracker.mentions(i, x) for i in tracker.pending() if tracker.own_words(i)):
+                heard.kinds.append("completed")
+                heard.rules.append("request_named_done")
+                return
+
     def agent_ends(self, heard: Heard) -> CallerAct | None:
-        """The agent transfers or says goodbye: end the call."""
-        if heard.has("transfer"):
+        """The agent transfers (or says a transfer is under way: 'Please hold while I transfer you')
+        or says goodbye: end the call. A goodbye with one of its requests still open gets that
+        request once first (EVA's caller confirms there is nothing outstanding before it ends);
+        the next goodbye ends the call."""
+        if heard.has("transfer") or self.transfer_under_way():
             return self.log.act("end", self.s.phr.say("bye"), "transfer_ends_call", heard, ends_call=True)
         if heard.has("goodbye") and not heard.has("request") and not heard.readback_wrong:  # corrected first
+            open_ = [i for i in self.s.tracker.pending() if not self.s.tracker.behaviour[i]]
+            if open_ and self.raise_open is not None and not self.raised_at_goodbye:
+                self.raised_at_goodbye = True
+                return self.raise_open(open_[0], heard)
             return self.log.act("end", self.s.phr.say("bye"), "agent_goodbye", heard, ends_call=True)
         return None
+
+    def transfer_under_way(self) -> bool:
+        """A statement (no question after it) saying the transfer is happening now."""
+        sents = sentences_of(self.s.agent_turn)
+        hit = [n for n, x in enumerate(sents) if pattern("transfer_under_way").search(x)]
+        return bool(hit) and not any(x.endswith("?") for x in sents[hit[0] :])
 
     def check_answered(self, heard: Heard) -> bool:
         """The agent's statement answering what the caller checked before hanging up (its must-haves
@@ -67,7 +117,9 @@ class Endings:
         again = self.s.declined_at is not None and self.s.declined_at == self.s.progress()
         pending, about = self.s.tracker.pending(), self.s.push.about
         # no other request to move on to: none open, or only the one the refusal answers went to
-        alone = not pending or (len(pending) == 1 and (pending[0] == about or (about is None and not self.s.refused)))
+        alone = not pending or (
+            len(pending) == 1 and (pending[0] == about or (about is None and not self.s.refused))
+        )
         spent = self.s.push.spent() and alone
         if not spent and (not again or self.s.push.pushes_left()):
             self.s.declined_at = self.s.progress()

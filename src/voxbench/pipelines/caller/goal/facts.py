@@ -35,7 +35,7 @@ WANT_WORDS = set(phrases("facts", "want_words"))
 WEAK_WORDS = set(phrases("facts", "weak_words"))
 # Field-word synonyms, for any domain: word -> phrases an agent may say for it.
 SYNONYMS: dict[str, tuple[str, ...]] = {k: tuple(v) for k, v in lang_words().synonyms.items()}
-# Key words that stand for several ('dob': the date of birth).
+# Key words (and said words) that stand for several ('dob', 'surname', 'family name').
 _EXPANSIONS = lang_words().key_expansions
 # Key words that tell apart facts of one group ('trial', 'renewal'), beside its number.
 _GROUP_WORDS = tuple(phrases("facts", "group_words"))
@@ -53,6 +53,13 @@ def stem(word: str) -> str:
                 break
     w = w.rstrip("ey") if len(w.rstrip("ey")) >= 4 else w
     return w
+
+
+def said_expansions(flat: str) -> list[str]:
+    """The key words an agent says with one word or phrase that stands for several ('DOB', 'your
+    surname', 'the family name'): the expansion table a key is read by, read from what is said
+    (``flat``: the said words, space-separated and padded)."""
+    return [w for name, ws in _EXPANSIONS.items() if f" {name} " in flat for w in ws]
 
 
 def key_words(key: str) -> list[str]:

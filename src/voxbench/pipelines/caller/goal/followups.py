@@ -13,6 +13,8 @@ from voxbench.pipelines.caller.goal.acts import ActKind, CallerAct
 from voxbench.pipelines.caller.goal.classify import ANYTHING_ELSE_OFFERED, Heard
 from voxbench.pipelines.caller.goal.cues import ASKS_FOR, REPEAT_Q, SPELL_Q
 from voxbench.pipelines.caller.goal.drafts import Draft
+from voxbench.pipelines.caller.goal.ending_lang import pattern
+from voxbench.pipelines.caller.goal.forms import have_question
 from voxbench.pipelines.caller.goal.intents import intent_facts
 from voxbench.pipelines.caller.goal.lang import alt
 from voxbench.pipelines.caller.goal.openask import other_request
@@ -151,6 +153,8 @@ class FollowUps:
             if not any(self.s.tracker.done):  # 'Anything else?' before its first request is done: that one
                 return self.still_open(pending[0], heard)
             line, told = self.req.next_line(pending[0])
+            if not heard.has("anything_else") or said_not_asked(heard):  # a report asks nothing: no 'Yes'
+                line = re.sub(r"^Yes[,.]\s*(\w)", lambda m: f"Thanks. {m.group(1).upper()}", line)
             return self.log.act("state_request", line, "next_intent", heard, about(pending[0]), facts=told)
         named = self.s.tracker.named(heard.question) if heard.has("open_question") else None
         if named is not None:  # 'Now, what PTO question can I help with?': the request it names
@@ -226,6 +230,8 @@ class FollowUps:
             # 'Do you need any room equipment, such as a projector or whiteboard?': nothing it came for
             return self.log.act("confirm", self.s.phr.say("no_thanks"), "extras_outside_goal_declined", heard,
                                 choice="no")  # fmt: skip
+        if "cut_request" in heard.rules:  # 'Please provide the conf.': cut off by the recogniser
+            return self.log.act("cannot_answer", self.s.phr.say("say_again"), "cut_request_asks_again", heard)
         q = heard.question
         grounded = self.s.answers.answer(q) if _YES_NO_Q.match(q) or asks_whether(q) else None
         if grounded is not None and grounded.polarity != "unknown":  # a decision: progress
@@ -261,6 +267,8 @@ class FollowUps:
         if _WANTS_Q.search(q) and not _YES_NO_Q.match(q) and not _WHICH.search(q) and self.s.tracker.pending():
             line, told, what = self.req.line(True)  # 'What time would you like?' with no fact for it: what it wants
             return self.log.act("state_request", line, "wanted_asked_states_request", heard, what, facts=told)
+        if have_question(q):  # 'Do you have a seat preference?', holding none (its goal silent too)
+            return self.log.act("confirm", self.s.phr.say("have_none"), "have_question_none", heard, choice="no")
         if _YES_NO_Q.match(q) and not ASKS_FOR.match(q):  # 'Are you on Wi-Fi right now?': not 'I don't have that'
             return self.log.act("cannot_answer", self.s.phr.say("not_sure"), "not_sure_yes_no", heard)
         return self.log.act("cannot_answer", self.s.phr.say("dont_have"), "no_fact_for_question", heard)
@@ -288,6 +296,15 @@ class FollowUps:
             line = f"{line} {self.s.say.answer(offer)}"
         rule = "no_such_field_offers_fact" if offer else "no_such_field"
         return self.log.act("cannot_answer", line, rule, heard, facts=offer)
+
+    def before_goodbye(self, i: int, heard: Heard) -> CallerAct:
+        """'Before you go, I need to schedule a return-to-work check-in.': the agent says
+        goodbye with request ``i`` open (once a call: :meth:`.ending.Endings.agent_ends`)."""
+        line, told, what = self.req.line(True) if self.s.tracker.pending()[:1] == [i] else (*self.req.next_line(i), about(i))
+        line = re.sub(r"^(?:Yes|Actually)[,.]\s*", "", line)
+        first = line if line.startswith("I ") else line[:1].lower() + line[1:]
+        text = f"{pattern('goodbye_open_lead').pattern} {first}"
+        return self.log.act("state_request", text, "agent_goodbye_request_open", heard, what, facts=told)
 
     def still_open(self, i: int, heard: Heard) -> CallerAct:
         """'Yes, my request isn't done yet: I want to add ...' ('Actually, ...' to an offer said as a

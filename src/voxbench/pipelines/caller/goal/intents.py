@@ -131,7 +131,8 @@ class IntentTracker:
             for i in intents
         ]
         self._said: list[str] = []
-        self._numbers = [[t for t in tokens(i) if t.isdigit()] for i in intents]
+        self.last_refused: int | None = None
+        """The request the last refusal named: a twin's refusal naming neither twin is its."""
         self._own = []
         for i, intent in enumerate(intents):
             rest = content_words(" ".join(x for j, x in enumerate(intents) if j != i))
@@ -164,8 +165,11 @@ class IntentTracker:
             }  # 'access removal' names 'remove access'
             if own and len(hit) >= min(2, len(own)):
                 hits.append(i)
-        for i in self._one_per_twin(hits, text):
+        picked = self._one_per_twin(hits, text, completed)
+        for i in picked:
             self.done[i] = self.done[i] or not (completed and self.behaviour[i])
+        if not completed and picked:
+            self.last_refused = picked[0]
         if completed and any(pattern("all_done").match(s) for s in sentences_of(text)):
             # 'Everything is complete.': the whole call, every request (an in-call behaviour is not
             # met by a completion: it is raised after the others, as above)
@@ -197,22 +201,37 @@ class IntentTracker:
                 return True
         return False
 
-    def _one_per_twin(self, hits: list[int], text: str) -> list[int]:
-        """Requests told apart only by a number ('a desk on floor 2', 'a desk on floor 3'): one
-        turn settles one of them, the one whose number it says, else the first not done."""
+    def _one_per_twin(self, hits: list[int], text: str, completed: bool) -> list[int]:
+        """Requests with the same own words ('a desk on floor 2', 'a desk on floor 3'): one turn
+        settles one of them, the one it names by the words or numbers that tell the twins apart
+        (:meth:`_apart`), done or not ('I can't get a desk on floor 2', said again, is floor 2's
+        refusal again, not floor 3's). A turn naming none: a refusal goes to the twin in hand (the
+        one last refused), a completion to the first not done."""
         out: list[int] = []
-        heard = set(tokens(text))
         for i in hits:
             twins = [j for j in hits if self._own[j] == self._own[i]]
             if len(twins) == 1:
                 out.append(i)
                 continue
+            named = [j for j in twins if self._apart(j, twins, text)]
             open_ = [j for j in twins if not self.done[j]] or twins
-            said = [j for j in open_ if set(self._numbers[j]) & heard]
-            pick = said[0] if len(said) == 1 else open_[0]
+            in_hand = self.last_refused if not completed and self.last_refused in twins else None
+            pick = named[0] if len(named) == 1 else in_hand if in_hand is not None else open_[0]
             if pick not in out:
                 out.append(pick)
         return out
+
+    def _apart(self, i: int, twins: list[int], text: str) -> bool:
+        """Whether ``text`` says a word or number of request ``i`` that its twins lack."""
+        others = {t for j in twins if j != i for t in tokens(self.intents[j])}
+        apart = [t for t in tokens(self.intents[i]) if t.isalnum() and t not in others]
+        heard = tokens(text)
+        return any(
+            t in heard
+            if any(c.isdigit() for c in t)
+            else any(words_close(t, x) for x in heard if x.isalpha())
+            for t in apart
+        )
 
     def named(self, question: str) -> int | None:
         """The one request (done or not, no backup) an agent's open question names by its own words."""

@@ -32,6 +32,8 @@ done yet: ...') needs no 'As I said'."""
 _KEEP_CASE = re.compile(r"^(I\b|I'|[A-Z]{2,}\b|[A-Z] [A-Z]\b)")
 _PLEASANTRIES = re.compile(rf"^({_a('pleasantry')})[,.]?\s+", re.I)
 _CURT = re.compile(rf"\b({_a('curt')})\b", re.I)
+_DOING = re.compile(rf"^(?:\w+ing|{_a('doing_lead')})\b", re.I)
+"""An option said as a doing: a gerund first ('using List A') or a preposition of manner ('by mail')."""
 
 
 class Phrasing:
@@ -42,6 +44,10 @@ class Phrasing:
         self.curt = bool(_CURT.search(persona or ""))
 
     def say(self, kind: str, **slots: str) -> str:
+        """One phrasing of ``kind`` with its slots filled; an option that is a doing ('using List
+        A', 'by shipping label') is not taken as a thing ('I'll take using List A'): its own frames."""
+        if kind == "choose" and _DOING.match(slots.get("option", "")):
+            kind = "choose_doing"
         text = self._rng.choice(PHRASES[kind]).format(**slots)
         if self.curt and kind not in ("bye_done", "bye_give_up", "bye", "bye_nothing"):
             text = _PLEASANTRIES.sub("", text)

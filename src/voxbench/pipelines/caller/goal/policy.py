@@ -79,7 +79,7 @@ class GoalCaller:
         self.req = Requests(self.s)
         self.drafts = Drafts(self.s, self.log, self.req)
         self.follow = FollowUps(self.s, self.log, self.req)
-        self.ends = Endings(self.s, self.log)
+        self.ends = Endings(self.s, self.log, self.follow.before_goodbye)
 
     @classmethod
     def from_resolved(cls, data: dict[str, Any], **kw: Any) -> GoalCaller:
@@ -210,6 +210,7 @@ class GoalCaller:
         return self.log.act("check_in", self.s.phr.say("check_in"), "agent_silent_check_in")
 
     def _decide(self, text: str, heard: Heard) -> CallerAct:
+        self.ends.named_done(heard)
         self.req.note_resolutions(text, heard)
         self.ends.note_refusal()
         end = self.ends.agent_ends(heard)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from voxbench.pipelines.caller.goal.cues import STEP
+from voxbench.pipelines.caller.goal.ending_lang import pattern
 from voxbench.pipelines.caller.goal.phrases import Phrasing
 from voxbench.pipelines.caller.goal.tree import OUTCOME_WORDS, TreeRules, content_words
 from voxbench.spoken import sentences_of
@@ -57,9 +58,11 @@ class PushBacks:
         """(line, rule) for the next answer to the refusal in ``text``; None when none is left."""
         words = content_words(text)
         for s in self.rules.scripted[self.scripted_next :]:
-            cond = content_words(s.condition)
-            if len(cond & words) >= 2 or _REFUSAL_CONDITION.search(s.condition):
+            own = own_condition(s.condition)
+            if len(content_words(own) & words) >= 2 or _REFUSAL_CONDITION.search(own):
                 self.scripted_next = s.index + 1
+                if pattern("follow_up_named").search(own) and self.asked_follow_ups < self.follow_ups:
+                    self.asked_follow_ups += 1  # 'ask exactly one follow-up question: "..."': it is the one
                 return s.line, f"tree_scripted_line:{s.index}"
         if self.pushbacks < self.rules.pushbacks - len(self.rules.scripted):
             self.pushbacks += 1
@@ -68,6 +71,13 @@ class PushBacks:
             self.asked_follow_ups += 1
             return self.phr.say("follow_up"), "one_follow_up_question"
         return None
+
+
+def own_condition(condition: str) -> str:
+    """A scripted line's own condition: the tree's words before its quote, from the end of the
+    line quoted before it ('After steps 1 and 2 say "still not working". After step 3 say': the
+    second line's condition is 'After step 3 say', no refusal)."""
+    return re.split(r"[\"\u201c\u201d]", condition)[-1]
 
 
 def step_fixes(rules: TreeRules, text: str) -> bool:

@@ -20,7 +20,7 @@ from voxbench.pipelines.caller.goal.cues import (
     REQUESTS_Q,
     SENT_CODE,
 )
-from voxbench.pipelines.caller.goal.facts import FactBook, group_of, stem
+from voxbench.pipelines.caller.goal.facts import Fact, FactBook, group_of, stem
 from voxbench.pipelines.caller.goal.fallbacks import head_fallback, subject_fallback
 from voxbench.pipelines.caller.goal.turn import Turn
 from voxbench.pipelines.caller.goal.yesno import asks_whether
@@ -87,7 +87,19 @@ def asked_by_words(
             live = " ".join(x for x in t.sents if x != s and not COMPLETED.search(x))  # not 'payroll done'
             for key, rule in subject_fallback(s, book, live):
                 asked.setdefault(key, rule)
-    return asked or named_before(t, book, given, focus)
+    return _less_specific_borrowed(asked, book) or named_before(t, book, given, focus)
+
+
+def _less_specific_borrowed(asked: dict[str, str], book: FactBook) -> dict[str, str]:
+    """A fact one request found by borrowing words from the rest of the turn (rule ``context``) is
+    not asked when another request names a more specific fact with those words ('Please spell your
+    spouse's first name. And your spouse's last name.': 'last name' is the spouse's, not the caller's)."""
+    words = {k: set(f.words) for k in asked if (f := book.get(k))}
+    return {
+        k: r
+        for k, r in asked.items()
+        if not (r.startswith("context") and k in words and any(words[k] < w for o, w in words.items() if o != k))
+    }
 
 
 # A request whose object is a pronoun ('Please give those to me.', 'Please read it again slowly.',
@@ -214,7 +226,8 @@ def learned_extra(
 def not_said_by_agent(t: Turn, book: FactBook, asked: dict[str, str]) -> dict[str, str]:
     """A fact whose value the agent just said is not asked for ("forget the network called
     CorpNet"), unless it said it as one of the choices ("The category can be your own
-    condition, a family member's serious illness, or bonding")."""
+    condition, a family member's serious illness, or bonding") or asks for it again by name in a
+    request of its own (:func:`asked_again`)."""
     choices = [x for x in t.sents if re.search(r"\b(or|either|can be|options are)\b", x, re.I)]
     return {
         k: r
@@ -226,7 +239,51 @@ def not_said_by_agent(t: Turn, book: FactBook, asked: dict[str, str]) -> dict[st
             and any(mentions(t.text, v) for v in f.values())
             and not any(mentions(c, v) for c in choices for v in f.values())
         )
+        or asked_again(t, book, k)  # read only for a value the turn says
     }
+
+
+def asked_again(t: Turn, book: FactBook, key: str) -> bool:
+    """The agent stated the value, then asks for the field again ('I'll check the free desks on
+    floor three. Please provide the floor code.'): a request sentence that does not say the value,
+    asks for one (a giving verb or a wh-question), names the fact by all its key words, and names
+    no other fact the more specific ('the departure date' is not the desired new departure date's)."""
+    f = book.get(key)
+    if f is None or not _field_words(f) or isinstance(f.value, list | dict):  # a list said is options
+        return False
+    for s in t.requests:
+        if not _ASKS_VALUE.search(s) or any(mentions(s, v) for v in f.values()):
+            continue
+        said = [stem(w) for w in re.findall(r"[a-z0-9]+", s.lower())]  # words as said: 'first', not '1'
+        named = [g for g in book if (w := _field_words(g)) and all(stem(x) in said for x in w)]
+        if _as_phrase(_field_words(f), said) and all(set(_field_words(g)) <= set(_field_words(f)) for g in named):
+            return True
+    return False
+
+
+def _as_phrase(words: tuple[str, ...], said: list[str]) -> bool:
+    """The field's words said as its name, in order, at most one word between two ('date of
+    birth'), not scattered ('the completion code for that task' does not name the task code)."""
+    stems = [stem(w) for w in words]
+    for i, w in enumerate(said):
+        if w != stems[0]:
+            continue
+        at, ok = i, True
+        for x in stems[1:]:
+            nxt = next((j for j in range(at + 1, min(at + 3, len(said))) if said[j] == x), None)
+            if nxt is None:
+                ok = False
+                break
+            at = nxt
+        if ok:
+            return True
+    return False
+
+
+def _field_words(f: Fact) -> tuple[str, ...]:
+    """A fact's key words but those of the listed record it is in ('original_travel_details.0.origin':
+    'origin'), which a request for the field leaves out."""
+    return tuple(w for w in f.words if w not in f.record_words)
 
 
 def one_group(text: str, book: FactBook, asked: dict[str, str]) -> dict[str, str]:

@@ -131,6 +131,10 @@ class Requests:
         refused: set[int] = set()
         if completed or (heard.has("denial") and not asks_back):
             said = [s for s in sentences_of(text) if not NEXT_STEP.search(s) and not s.endswith("?")]
+            other = [s for s in said if completed and self.s.scope.other_done(s)]
+            if other and len(other) == len(said) and not heard.has("denial"):
+                return refused  # a completion of something it did not ask for: none of its requests
+            said = [s for s in said if s not in other]
             denied = (
                 [s for s in said if DENIAL.search(s.replace("\u2019", "'"))]
                 if completed and heard.has("denial")

@@ -7,6 +7,7 @@ times in words); the seeded :class:`.phrases.Phrasing` frames them.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from collections.abc import Set as AbstractSet
 
 from voxbench.pipelines.caller.goal.facts import (
@@ -15,12 +16,30 @@ from voxbench.pipelines.caller.goal.facts import (
     WANT_WORDS,
     Fact,
     FactBook,
-    start_end_pairs,
     stem,
+)
+from voxbench.pipelines.caller.goal.framing import (
+    ReplyFacts,
+    family,
+    frame_of,
+    kind_of,
+    narrowed,
+    ranked_choices,
+    same_day,
+    span_label,
+    spans_of,
+    without_thing_name,
 )
 from voxbench.pipelines.caller.goal.lang import alt, phrases
 from voxbench.pipelines.caller.goal.phrases import Phrasing
-from voxbench.pipelines.caller.goal.speech import GENERAL_ACRONYMS, IDENTIFIER, key_parts, label, value_kind
+from voxbench.pipelines.caller.goal.speech import (
+    GENERAL_ACRONYMS,
+    IDENTIFIER,
+    key_parts,
+    label,
+    measure_form,
+    value_kind,
+)
 from voxbench.spoken import is_code
 from voxbench.spoken.words import NUMBER_WORDS
 
@@ -104,28 +123,48 @@ class FactSayer:
         self.phr = phr
         self.acronyms = GENERAL_ACRONYMS | (acronyms or set())
 
-    def sentence(self, f: Fact, question: str = "") -> str:
+    def sentence(self, f: Fact, question: str = "", ctx: ReplyFacts | None = None) -> str:
         """'My employee ID is E M P ...'; a count with its noun phrase (:meth:`count`); a plural
-        label agrees ('My travel dates are ...')."""
+        label agrees ('My travel dates are ...'); framed by its class in the reply (``ctx``,
+        :func:`.framing.frame_of`): asked alone, the value ('Executive Garage.')."""
         counted = self.count(f, question)
         if counted is not None:
             return counted
         words = fact_label(f, self.acronyms).split()
         while len(words) > 1 and words[-1] in _TRAILING_WANT:
             words.pop()  # 'bags wanted' -> 'bags'
-        label = " ".join(words)
         value = self.value(f)
         part = self.part(f, words, value)
-        if part is not None:
-            return part
+        if part is not None and not (ctx and f.key in ctx.asked and frame_of(f, words, value, ctx) == "bare"):
+            return part  # asked alone: the digits alone ('Seven seven six one.')
         if value.replace(" ", "").lower() in f.words:  # 'pto_type: pto': 'P T O.', not 'The P T O type is pto.'
             return f"{value[:1].upper()}{value[1:]}."
         if len(words) > 1 and value.lower().startswith(f"{words[-1]} ") and words[-2] not in _STATE_WORDS | _TRAILING_WANT:
             return f"For the {' '.join(words[:-1])}, {value}."  # 'delivery_floor: FL3': not 'floor is floor 3'
         if len(words) == 1 and value.lower().startswith(f"{words[0]} "):
             return f"{value[:1].upper()}{value[1:]}."  # 'floor: FL3': 'Floor 3.'
+        return self.framed(f, words, value, ctx or ReplyFacts())
+
+    def framed(self, f: Fact, words: list[str], value: str, ctx: ReplyFacts) -> str:
+        """The fact in the frame of its class (:func:`.framing.frame_of`), the seed choosing the wording."""
+        frame = frame_of(f, words, value, ctx)
+        cap = f"{value[:1].upper()}{value[1:]}"
+        if frame == "own_words" and len(str(f.value).split()) >= 4:
+            return self.phr.say("own_words", value=value, Value=cap)
+        if frame == "own_words":  # 'It's end of life.'; unasked, what it is: 'The reason is role change.'
+            head = words[-1] if f.key not in ctx.asked and words else ""
+            return self.phr.say("own_short", value=value, head=head) if head else f"It's {value}."
+        if frame == "bare" or frame == "names_itself":
+            return self.phr.say("fact_bare", value=value, Value=cap) if frame == "bare" else f"{cap}."
+        if frame == "measure":
+            return self.phr.say("measure", value=measure_form(f.value) or value, thing=" ".join(words[:-1]))
+        if frame == "qualified":
+            return self.phr.say("qualified", Value=cap, thing=" ".join(words[:-1]))
+        if frame == "asked_label":
+            words = ctx.labels.get(f.key, "").split() or words
+        words = without_thing_name(words)
         plural = _plural(words[-1]) if words else False
-        return self.phr.say("fact", label=label, value=value, be="are" if plural else "is")
+        return self.phr.say("fact", label=" ".join(words), value=value, be="are" if plural else "is")
 
     def part(self, f: Fact, words: list[str], value: str) -> str | None:
         """A key that names a part of a number said as one ('phone_last_four': 'The last four
@@ -287,9 +326,11 @@ class FactSayer:
             return f"My {' '.join(whose)}'s name is {name}.", [f, last]
         return "", []
 
-    def answer(self, keys: list[str], question: str = "") -> str:
+    def answer(self, keys: list[str], question: str = "", asked: Iterable[str] = (), turn: str = "") -> str:
         """The facts ``keys`` as sentences; ranked choices as one 'X if available, otherwise Y';
-        a first and last name as one name; ``question``, the agent's, tells a count asked how many."""
+        a first and last name as one name; a start and an end as one span; ``question``, the
+        agent's, tells a count asked how many; ``asked`` (the facts the agent's turn asks for) and
+        ``turn`` (its words) frame each other fact by its class (:mod:`.framing`)."""
         groups: dict[str, list[Fact]] = {}
         facts = [f for k in keys if (f := self.book.get(k)) is not None]
         name, named = self.full_name(facts)
@@ -298,34 +339,56 @@ class FactSayer:
                 continue
             groups.setdefault(f.top if "." in f.key else f.key, []).append(f)
         out: list[str] = []
-        span = _same_day(facts)
+        span = same_day(facts)
         if span is not None:  # 'start_date' and 'end_date' both May 21: 'Just the one day, May 21, 2026.'
             out.append(self.phr.say("same_day", value=span[0].spoken()))
             groups = {k: kept for k, fs in groups.items() if (kept := [f for f in fs if f not in span])}
-        for fs in groups.values():
+        ranks = {k: ranked_choices(fs) for k, fs in groups.items()}
+        singles = [f for k, fs in groups.items() for f in fs if f not in ranks[k] and not (named and f is named[0])]
+        spans = {p[0].key: p for p in spans_of(singles, asked)}
+        in_span = {f.key for p in spans.values() for f in p}
+        ctx = self.reply_facts([f for f in singles if f.key not in in_span], asked, turn)
+        ctx.facts = len(facts)
+        for k, fs in groups.items():
             if named and fs[0] is named[0]:
                 out.append(name)
                 continue
-            ranked = sorted(
-                (f for f in fs if re.search(r"(first|second|third)_choice$", f.key)), key=lambda f: f.key
-            )
+            ranked = ranks[k]
             if len(ranked) >= 2:
-                order = {"first": 0, "second": 1, "third": 2}
-                ranked.sort(key=lambda f: order[f.key.rsplit(".", 1)[-1].split("_")[0]])
-                line = self.phr.say(
-                    "ranked", first=ranked[0].spoken().capitalize(), second=ranked[1].spoken()
-                )
+                line = self.phr.say("ranked", first=ranked[0].spoken().capitalize(), second=ranked[1].spoken())
                 if len(ranked) > 2:
                     line = f"{line[:-1]}, and {ranked[2].spoken()} only as a last resort."
                 out.append(line)
-                fs = [f for f in fs if f not in ranked]
-            out += [self.sentence(f, question) for f in fs]
+            for f in fs:
+                if f.key in spans:
+                    out.append(self.span(spans[f.key], ctx))
+                elif f not in ranked and f.key not in in_span:
+                    out.append(self.sentence(f, question, ctx))
         return " ".join(out)
 
+    def reply_facts(self, singles: list[Fact], asked: Iterable[str], turn: str) -> ReplyFacts:
+        """The frames' view of a reply (:class:`.framing.ReplyFacts`); an asked fact said beside
+        another of its kind keeps the label's words the turn says, when they tell it apart."""
+        ctx = ReplyFacts.of(singles, asked, turn)
+        twins = [f for f in singles if f.key in ctx.asked and len(singles) > 1]
+        short = {f.key: " ".join(without_thing_name(narrowed(fact_label(f, self.acronyms).split(), ctx.turn)))
+                 for f in twins}  # fmt: skip
+        for f in twins:
+            same = [o for o in singles if o is not f and family(o) == family(f)]
+            if short[f.key] and all(short.get(o.key, fact_label(o, self.acronyms)) != short[f.key] for o in same):
+                ctx.labels[f.key] = short[f.key]
+        return ctx
 
-def _same_day(facts: list[Fact]) -> list[Fact] | None:
-    """A start and an end date of one span ('start_date', 'end_date') on the same day: a person
-    says the day once ('Just the one day, May 21.'), not 'My start date is May 21, 2026. The end
-    date is May 21, 2026.' (live hr.3)."""
-    return next((pair for pair in start_end_pairs(facts) if str(pair[0].value) == str(pair[1].value)
-                 and value_kind(pair[0].value, pair[0].words) == "date"), None)  # fmt: skip
+    def span(self, pair: list[Fact], ctx: ReplyFacts) -> str:
+        """A start and an end said as one span: 'From 10 AM to 12 PM.'; with what it is a span of
+        ('The P T O is from July 24, 2026 to July 31, 2026.') unless asked in other words."""
+        start, end = (self.value(f) for f in pair)
+        if kind_of(pair[0]) != kind_of(pair[1]):  # a date and its time: 'August 11, 2026, at 10 AM.'
+            return self.phr.say("when", date=start, Date=f"{start[:1].upper()}{start[1:]}", time=end)
+        label = span_label(*(fact_label(f, self.acronyms).split() for f in pair))
+        if any(f.key in ctx.asked for f in pair) and label != narrowed(label, ctx.turn, head=False):
+            label = []  # asked: what the span is of only when the turn says it ('your P T O')
+        if label:
+            text = " ".join(label)
+            return self.phr.say("span_of", label=text, Label=f"{text[:1].upper()}{text[1:]}", start=start, end=end)
+        return self.phr.say("span", start=start, Start=f"{start[:1].upper()}{start[1:]}", end=end)

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 
+from voxbench.pipelines.caller.goal.cues import DONE_VERB
+from voxbench.pipelines.caller.goal.ending_lang import pattern
 from voxbench.pipelines.caller.goal.facts import FactBook
 from voxbench.pipelines.caller.goal.tree import content_words
 
@@ -27,6 +29,7 @@ _CALENDAR = content_words(
     "january february march april may june july august september october november december monday tuesday "
     "wednesday thursday friday saturday sunday morning afternoon evening noon tomorrow week month day"
 )
+_DONE_VERB = re.compile(rf"\b{DONE_VERB}\b", re.I)
 _OFFER = re.compile(
     r"\b(would you like|do you want|shall i|should i|can i|may i|want me to|like me to|i can also|i could also)\b",
     re.I,
@@ -46,6 +49,20 @@ class Scope:
         if not _OFFER.search(question) or re.match(r"(how|what|which|when|where|who|why)\b", question, re.I):
             return False  # 'How would you like to proceed?' offers nothing of its own
         words = content_words(question) - _OFFER_WORDS - _CALENDAR
+        return bool(words) and not words & self.words
+
+    def other_done(self, sentence: str) -> bool:
+        """A completion whose subject is nothing the caller came for ('I've renewed your parking
+        permit for you.' to a caller rebooking a flight): the clauses holding a done verb, their
+        done verbs, report words, dates and the words of any offer left out, say something and
+        none of it is in the goal, tree, requests or facts. It completes none of the caller's
+        requests (:meth:`.requests.Requests.resolve`). Only those clauses: 'Cancelled; thirty-nine
+        pounds goes back to your card.' reports the cancellation the caller asked for."""
+        if pattern("all_done").match(sentence.strip()):  # 'Everything is complete.': the whole call
+            return False
+        clauses = [c for c in re.split(r"[;,:]|\band\b", sentence) if _DONE_VERB.search(c)]
+        plain = pattern("report_filler").sub(" ", _DONE_VERB.sub(" ", " ".join(clauses)))
+        words = content_words(plain) - _OFFER_WORDS - _CALENDAR
         return bool(words) and not words & self.words
 
 

@@ -108,6 +108,15 @@ def unit_form(value: object) -> str | None:
 
 _NAME_AND_CODE = re.compile(r"(.*\S)\s*\(([^()]+)\)")
 
+MEASURE = re.compile(rf"^(\d+(?:\.\d+)?)[\s_-]*({'|'.join(phrases('speech', 'measure_units'))})$", re.I)
+"""A number and a unit said as one adjective, as a person says a size ('14_inch' -> '14-inch')."""
+
+
+def measure_form(value: object) -> str | None:
+    """'14 inch' -> '14-inch' (a measure said as one word); None for any other value."""
+    m = MEASURE.match(str(value).strip()) if isinstance(value, str) else None
+    return f"{m.group(1)}-{m.group(2).lower()}" if m else None
+
 
 def speak_value(value: object, words: Iterable[str] = ()) -> str:
     """One value as said: by its kind (:func:`value_kind`). A name written with its code in
@@ -117,6 +126,8 @@ def speak_value(value: object, words: Iterable[str] = ()) -> str:
     if m and is_code(m.group(2).strip()):
         return f"{speak_value(m.group(1), words)}, {say_value(m.group(2).strip())}"
     kind = value_kind(value, words)
+    if (measure := measure_form(value)) is not None:
+        return measure
     if kind == "code" and (unit := unit_form(value)) is not None:
         return unit
     if kind == "money":

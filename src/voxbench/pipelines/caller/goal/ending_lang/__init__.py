@@ -35,6 +35,18 @@ class EndingWords(BaseModel):
     explicitly ask the agent to confirm (1) ..., (2) ...'); group ``what``: what to ask."""
     enumeration: str
     """A list's numbering inside a sentence ('(1) ', '(2) '), left out when the sentence is said."""
+    transfer_under_way: str
+    """A transfer said as under way, not offered ('Please hold while I transfer you to a live
+    agent.', 'You're being transferred.'): EVA's caller leaves once the transfer is initiated."""
+    goodbye_open_lead: str
+    named_done: str
+    """A sentence saying a thing is finished ('... is done', 'has been taken care of', 'I've taken
+    care of'): a completion when the sentence names one of the caller's requests by its own words
+    (:meth:`.ending.Endings.named_done`)."""
+    report_filler: str
+    """Words of a completion report that name no subject ('has', 'been', 'successfully'),
+    one alternation: left out when a report's subject is read (:meth:`.scope.Scope.other_done`)."""
+    """What the caller says before its open request when the agent says goodbye with it open."""
     all_done: str
     """A completion whose subject is the whole call ('Everything is complete.', 'All done.'): every
     request still open is done, whichever the agent names after it."""
