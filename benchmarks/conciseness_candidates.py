@@ -67,6 +67,37 @@ def list_items(text: str) -> int:
     return max(len(markers), len(CLOCK.findall(text)) // 2, entries)
 
 
+SPELLED_RUN = re.compile(
+    r"\b(?:[A-Za-z]|zero|oh|one|two|three|four|five|six|seven|eight|nine|dash)"
+    r"(?:[ -]+(?:[A-Za-z]|zero|oh|one|two|three|four|five|six|seven|eight|nine|dash)\b){3,}"
+)
+
+
+AMOUNT = re.compile(r"\$\d|\bdollars?\b|\bpercent\b", re.I)
+
+
+def code_numbers(text: str) -> int:
+    """Numbers inside a code read out character by character ("S W seven seven zero"): EVA's
+    exception (essential identifiers are never penalised), counted apart so a model can price them."""
+    return sum(len(NUMBER_IN.findall(m.group(0))) for m in SPELLED_RUN.finditer(text))
+
+
+NUMBER_IN = re.compile(r"\b(?:zero|oh|one|two|three|four|five|six|seven|eight|nine|\d)\b", re.I)
+
+
+def inner_repeats(sents: list[str]) -> int:
+    """Sentences of a turn sharing most of their content words with an earlier one of the same
+    turn (EVA: "within turns, is repetition avoided?")."""
+    seen: list[set[str]] = []
+    n = 0
+    for s in sents:
+        w = {x for x in _words(s) if x not in STOP}
+        if len(w) >= 3 and any(len(w & o) / len(w) >= 0.6 for o in seen):
+            n += 1
+        seen.append(w)
+    return n
+
+
 def _words(s: str) -> list[str]:
     return re.findall(r"[a-z0-9']+", s.lower())
 
@@ -91,6 +122,12 @@ def candidates(agent: str, caller: str, prev_agent: str, pos: int, n: int) -> di
         "last_turn": float(pos == n - 1),
         "prev_agent_words": math.log(len(prev_agent.split()) + 1),
         "longest_sentence": max((len(s.split()) for s in sents), default=0) / 20,
+        "sentences_over_4": float(max(0, len(sents) - 4)),
+        "clock_times": float(len(CLOCK.findall(a))),
+        "amounts": float(len(AMOUNT.findall(a))),
+        "flights_named": float(len(re.findall(r"\bflights?\b", a, re.I))),
+        "inner_repeats": float(inner_repeats(sents)),
+        "code_numbers_per_5": code_numbers(a) / 5,
     }
 
 
@@ -133,6 +170,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--dataset", type=Path, default=DATASET)
     ap.add_argument("--l2", type=float, default=0.01)
+    ap.add_argument("--only", default="", help="comma-separated candidates to measure on dev (default all)")
     ap.add_argument("--test", default="", help="a candidate (comma-separated extra features) to read on test")
     args = ap.parse_args()
     halves = split_halves(args.dataset, "conciseness", with_agent=False)
@@ -144,7 +182,7 @@ def main() -> int:
     )  # fmt: skip
     if not args.test:
         print(f"dev half, 5-fold CV (seeds 0-4, mean), L2 {args.l2}: shipped features {dev_cv(base):.4f}")
-        for name in candidates("", "", "", 0, 1):
+        for name in args.only.split(",") if args.only else candidates("", "", "", 0, 1):
             print(f"  + {name:22} {dev_cv([*base, name]):.4f}")
         print(f"  + list_items, long_list  {dev_cv([*base, 'list_items', 'long_list']):.4f}")
         return 0
