@@ -192,8 +192,14 @@ def lookup_missed(resp: dict[str, Any]) -> bool:
 
 
 def response_failed(resp: dict[str, Any]) -> bool:
+    """A tool result that reports a failure: EVA's executor says it by ``status`` /
+    ``error_type``; the judge-validation records also carry ``{"is_error": true, "error": ...}``."""
     st = str(resp.get("status", "")).lower()
-    return st in ("error", "failed", "failure", "not_found") or bool(resp.get("error_type"))
+    return (
+        st in ("error", "failed", "failure", "not_found")
+        or bool(resp.get("error_type"))
+        or resp.get("is_error") is True
+    )
 
 
 _CHARGE_KEYS = re.compile(
