@@ -13,6 +13,7 @@ from voxbench.pipelines.caller.goal.belong import InHand
 from voxbench.pipelines.caller.goal.classify import Heard
 from voxbench.pipelines.caller.goal.cues import DENIAL, NEXT_STEP, OFFER_VERBS
 from voxbench.pipelines.caller.goal.ending_lang import pattern
+from voxbench.pipelines.caller.goal.framing import kind_of
 from voxbench.pipelines.caller.goal.intents import IntentTracker, goal_clause_facts, intent_facts
 from voxbench.pipelines.caller.goal.learn import Learnings
 from voxbench.pipelines.caller.goal.phrases import as_need, first_person
@@ -77,10 +78,24 @@ class Requests:
         """'Yes, one more thing: I need to ...' with the request's details, and the facts told."""
         nxt = as_need(self.s.intents[i])
         details, told = self.details(i)
+        why = self.circumstances(i, told)
+        if why:  # '... a new 27-inch monitor for my desk. The justification is new setup.'
+            details, told = f"{details} {self.s.say.answer(why)}".strip(), told + why
         line = self.s.phr.say(
             "next_request", intent=nxt if nxt.startswith("I ") else nxt[0].lower() + nxt[1:]
         )
         return f"{line} {details}".strip(), told
+
+    def circumstances(self, i: int, told: list[str]) -> list[str]:
+        """The words the goal places with request ``i`` (:mod:`.belong`), its reason or
+        circumstance ('new_setup', 'personal leave'), not said yet: a person asked for its next
+        request says why with it ("I also need a monitor because this is a new setup"); no code,
+        number, date or name, which the agent asks for when it needs them."""
+        return [
+            k for k, o in self.s.owners.items()
+            if o == i and k not in told and k not in self.s.given
+            and (f := self.s.book.get(k)) is not None and kind_of(f) == "text"
+        ]  # fmt: skip
 
     def in_hand(self, text: str, heard: Heard | None = None) -> InHand:
         """The facts of the request in hand, of those done and of those to come (:mod:`.belong`):
