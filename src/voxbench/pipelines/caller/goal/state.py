@@ -25,7 +25,7 @@ from voxbench.pipelines.caller.goal.learn import Learnings
 from voxbench.pipelines.caller.goal.ledger import NAMED_DONE, Ledger
 from voxbench.pipelines.caller.goal.openask import GoalOpenAnswers
 from voxbench.pipelines.caller.goal.phrases import Phrasing
-from voxbench.pipelines.caller.goal.pushback import PushBacks
+from voxbench.pipelines.caller.goal.pushback import PushBacks, request_budgets
 from voxbench.pipelines.caller.goal.record import OwnRecord
 from voxbench.pipelines.caller.goal.say import FactSayer
 from voxbench.pipelines.caller.goal.scope import Scope
@@ -137,7 +137,10 @@ class CallState:
         )  # fmt: skip
         return cls(
             scenario=scenario, config=config, hook=hook, book=book, rules=rules, phr=phr,
-            push=PushBacks(rules, _follow_ups(config.follow_ups, rules, tree), phr), intents=intents, tracker=tracker,
+            push=PushBacks(rules, _follow_ups(config.follow_ups, rules, tree), phr,
+                           request_budgets([*tree.must_have_criteria, *tree.nice_to_have_criteria], tracker.says,
+                                           len(intents))),
+            intents=intents, tracker=tracker,
             learn=Learnings(tree.must_have_criteria), agenda=agenda,
             say=FactSayer(book, phr, acronyms_of([goal.model_dump_json(), start])), scope=scope,
             chooser=chooser, stalls=Stalls(config.stall_limit), pending_before=len(intents),
