@@ -37,7 +37,7 @@ class ActLog:
             kind=kind,
             text=text.strip(),
             rule=rule,
-            rules=[*(heard.rules if heard else []), rule],
+            rules=[*(heard.rules if heard else []), *self.s.ledger.rules_at(self.s.turn), rule],
             classifier=next(
                 (
                     "llm:" + r.rsplit(":", 1)[-1]
@@ -46,7 +46,7 @@ class ActLog:
                 ),
                 "rules",
             ),
-            heard=list(heard.kinds) if heard else [],
+            heard=self.s.heard_kinds(heard) if heard else [],
             **kw,
         )
         question, before = heard.question if heard else "", self.s.progress()

@@ -15,6 +15,7 @@ from voxbench.pipelines.caller.goal.classify import Heard
 from voxbench.pipelines.caller.goal.cues import NOT_DONE
 from voxbench.pipelines.caller.goal.drafts import Draft
 from voxbench.pipelines.caller.goal.ending_lang import pattern
+from voxbench.pipelines.caller.goal.ledger import NAMED_DONE
 from voxbench.pipelines.caller.goal.state import CallState
 from voxbench.spoken import sentences_of
 
@@ -37,21 +38,24 @@ class Endings:
         if self.s.refused_now:
             self.s.push.for_request(min(self.s.refused_now))
 
-    def named_done(self, heard: Heard) -> None:
+    def named_done(self, heard: Heard) -> int | None:
         """'Your request to report your VPN issue is done.': a statement that names one of the
         caller's open requests by the words that tell it apart and says it is finished, not
         negated nor conditional, in a turn that asks nothing but "anything else?", is a completion
         even where the completion cues do not read its words (they read 'it is done', not 'your X
         is done'). A turn that goes on to the next step reports a step ('Your malpractice update
-        is complete. Now let's review your DEA record ...'), as the completion cues leave it."""
+        is complete. Now let's review your DEA record ...'), as the completion cues leave it.
+
+        Returns the request named (None: none); the caller's ledger resolves it (:mod:`.ledger`)
+        and reads the turn as a completion from there, the classification left as heard."""
         if (
             heard.has("completed")
             or heard.has("denial")
             or {"request", "options", "confirm_question"} & set(heard.kinds)
         ):
-            return
+            return None
         if heard.has("question") and not heard.has("anything_else"):  # a turn going on to the next step
-            return
+            return None
         tracker = self.s.tracker
         for x in sentences_of(self.s.agent_turn):
             m = None if x.endswith("?") else next(reversed(list(pattern("named_done").finditer(x))), None)
@@ -59,10 +63,16 @@ class Endings:
                 x[m.end() :]
             ):  # 'is done once ...'; the request's words may hold 'after'
                 continue
-            if any(tracker.mentions(i, x) for i in tracker.pending() if tracker.own_words(i)):
-                heard.kinds.append("completed")
-                heard.rules.append("request_named_done")
-                return
+            named = [i for i in tracker.pending() if tracker.own_words(i) and tracker.mentions(i, x)]
+            if named:
+                return named[0]
+        return None
+
+    def note_named_done(self, heard: Heard) -> None:
+        """The request this turn names finished (:meth:`named_done`), resolved in the ledger."""
+        i = self.named_done(heard)
+        if i is not None:
+            self.s.ledger = self.s.ledger.resolve(i, "done", NAMED_DONE, self.s.turn)
 
     def agent_ends(self, heard: Heard) -> CallerAct | None:
         """The agent transfers (or says a transfer is under way: 'Please hold while I transfer you')

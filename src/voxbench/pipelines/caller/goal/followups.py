@@ -75,18 +75,15 @@ class FollowUps:
         """No answer, choice or confirmation to give: refusals, completions, steps, holds, open questions."""
         # refused, or one request refused while another is reported done ('I can't transfer the DEA
         # record without the number. Your onboarding update is complete.'): the tree's answer first
-        refused = heard.has("denial") and (not heard.has("completed") or bool(self.s.refused_now))
+        done = self.s.reports_done(heard)
+        refused = heard.has("denial") and (not done or bool(self.s.refused_now))
         if refused and (heard.has("anything_else") or self.s.refused_now) and self.s.push.left():
             return self.after_refusal(text, heard, prefix=" ".join(d.parts))
         if self.asks_rest(heard):  # told part of what it called to find out: the rest only
             return self.ask_rest(heard, bool(MORE_OFFERED.match(heard.question)))
-        if heard.has("completed") and heard.has("hold") and not heard.has("anything_else"):
+        if done and heard.has("hold") and not heard.has("anything_else"):
             return self.log.act("wait", "", "next_step_waits", heard)
-        if (
-            heard.has("completed")
-            or heard.has("anything_else")
-            or (self.s.learn.new and self.s.learn.complete)
-        ):
+        if done or heard.has("anything_else") or (self.s.learn.new and self.s.learn.complete):
             return self.after_done(heard)
         if heard.has("troubleshoot"):
             fixed = step_fixes(self.s.rules, text)

@@ -144,6 +144,11 @@ class IntentTracker:
         said = _said_words(text)
         return any(words_close(w, x) for w in self._own[i] for x in said)
 
+    def says(self, i: int, text: str) -> bool:
+        """Whether a text names request ``i`` by the words that tell it apart (two of them, or its
+        one), as a completion or refusal must (:meth:`note`)."""
+        return _names(self._own[i], _said_words(text))
+
     def own_words(self, i: int) -> set[str]:
         """The words that tell request ``i`` apart from the caller's others."""
         return set(self._own[i])

@@ -210,7 +210,7 @@ class GoalCaller:
         return self.log.act("check_in", self.s.phr.say("check_in"), "agent_silent_check_in")
 
     def _decide(self, text: str, heard: Heard) -> CallerAct:
-        self.ends.named_done(heard)
+        self.ends.note_named_done(heard)
         self.req.note_resolutions(text, heard)
         self.ends.note_refusal()
         end = self.ends.agent_ends(heard)

@@ -5,11 +5,12 @@ step is the one the tree says fixes the issue."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from voxbench.pipelines.caller.goal.cues import STEP
 from voxbench.pipelines.caller.goal.ending_lang import pattern
 from voxbench.pipelines.caller.goal.phrases import Phrasing
-from voxbench.pipelines.caller.goal.tree import OUTCOME_WORDS, TreeRules, content_words
+from voxbench.pipelines.caller.goal.tree import OUTCOME_WORDS, TreeRules, content_words, pushback_count
 from voxbench.spoken import sentences_of
 
 _REFUSAL_CONDITION = re.compile(
@@ -17,13 +18,21 @@ _REFUSAL_CONDITION = re.compile(
 )
 
 
+Budget = tuple[int, int]
+"""(push-backs, follow-up questions) the tree allows one request's refusal."""
+
+
 class PushBacks:
     """The caller's budget of answers to a refusal, spent in the tree's order."""
 
-    def __init__(self, rules: TreeRules, follow_ups: int, phr: Phrasing) -> None:
+    def __init__(
+        self, rules: TreeRules, follow_ups: int, phr: Phrasing, budgets: dict[int, Budget] | None = None
+    ) -> None:
         self.rules = rules
         self.follow_ups = follow_ups
         self.phr = phr
+        self.budgets = budgets or {}
+        """Request -> its own budget, where the tree states one per request (:func:`request_budgets`)."""
         self.scripted_next = 0
         self.pushbacks = 0
         self.asked_follow_ups = 0
@@ -40,8 +49,14 @@ class PushBacks:
             self.pushbacks = self.asked_follow_ups = 0
         self.about = i
 
+    def _limits(self) -> Budget:
+        """The push-backs (beyond the scripted lines) and follow-ups of the request refused: its own
+        budget where the tree states one, else the tree's."""
+        own = self.budgets.get(self.about) if self.about is not None else None
+        return own or (self.rules.pushbacks - len(self.rules.scripted), self.follow_ups)
+
     def left(self) -> bool:
-        return self.pushes_left() or self.asked_follow_ups < self.follow_ups
+        return self.pushes_left() or self.asked_follow_ups < self._limits()[1]
 
     def spent(self) -> bool:
         """Every answer to a refusal said, and at least one was: the agent has heard them all."""
@@ -49,28 +64,44 @@ class PushBacks:
 
     def pushes_left(self) -> bool:
         """The tree's own answers to a refusal (its scripted lines, its push-backs) not all said."""
-        return bool(
-            self.rules.scripted[self.scripted_next :]
-            or self.pushbacks < self.rules.pushbacks - len(self.rules.scripted)
-        )
+        return bool(self.rules.scripted[self.scripted_next :] or self.pushbacks < self._limits()[0])
 
     def next_line(self, text: str) -> tuple[str, str] | None:
         """(line, rule) for the next answer to the refusal in ``text``; None when none is left."""
         words = content_words(text)
+        pushes, follow_ups = self._limits()
         for s in self.rules.scripted[self.scripted_next :]:
             own = own_condition(s.condition)
             if len(content_words(own) & words) >= 2 or _REFUSAL_CONDITION.search(own):
                 self.scripted_next = s.index + 1
-                if pattern("follow_up_named").search(own) and self.asked_follow_ups < self.follow_ups:
+                if pattern("follow_up_named").search(own) and self.asked_follow_ups < follow_ups:
                     self.asked_follow_ups += 1  # 'ask exactly one follow-up question: "..."': it is the one
                 return s.line, f"tree_scripted_line:{s.index}"
-        if self.pushbacks < self.rules.pushbacks - len(self.rules.scripted):
+        if self.pushbacks < pushes:
             self.pushbacks += 1
             return self.phr.say("push_back"), "tree_push_back"
-        if self.asked_follow_ups < self.follow_ups:
+        if self.asked_follow_ups < follow_ups:
             self.asked_follow_ups += 1
             return self.phr.say("follow_up"), "one_follow_up_question"
         return None
+
+
+def request_budgets(criteria: list[str], names: Callable[[int, str], bool], n: int) -> dict[int, Budget]:
+    """Each request's own budget of answers to a refusal, where the tree states one per request: the
+    one criterion naming request ``i`` and no other (``names``) that counts push-backs or names a
+    follow-up question ('You want to understand why your laptop does not qualify yet, but if you
+    are told it is not eligible, accept that outcome after one follow-up question': none, one;
+    'You want the agent to skip the entitlement check, but after pushing back firmly 3 times, if
+    you are clearly denied, accept': three, none). Only trees that state two budgets that differ
+    (else the tree's one budget serves every request, as before)."""
+    out: dict[int, Budget] = {}
+    for i in range(n):
+        lines = [c for c in criteria if names(i, c) and not any(names(j, c) for j in range(n) if j != i)]
+        budgets = {(pushback_count(c), int(bool(pattern("follow_up_named").search(c)))) for c in lines}
+        budgets.discard((0, 0))
+        if len(budgets) == 1:
+            out[i] = budgets.pop()
+    return out if len(set(out.values())) >= 2 else {}
 
 
 def own_condition(condition: str) -> str:

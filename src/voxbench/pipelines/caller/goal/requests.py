@@ -132,17 +132,22 @@ class Requests:
     def note_resolutions(self, text: str, heard: Heard) -> None:
         """Which intents the agent has completed or refused, by their words in its closing sentences."""
         self.s.pending_before = len(self.s.tracker.pending())
-        self.s.refused_now = self.resolve(text, heard, self.s.tracker, self.s.learn)
+        self.s.refused_now = self.resolve(text, heard, self.s.tracker, self.s.learn, self.s.named_done_now())
         self.s.refused |= self.s.refused_now
 
-    def resolve(self, text: str, heard: Heard, tracker: IntentTracker, learn: Learnings) -> set[int]:
+    def resolve(
+        self, text: str, heard: Heard, tracker: IntentTracker, learn: Learnings, named_done: bool = False
+    ) -> set[int]:
         """Marks in ``tracker`` and ``learn`` what this agent turn completes or refuses, and returns
-        the requests it refused; nothing else changes (:meth:`would_finish` gives it copies)."""
+        the requests it refused; nothing else changes (:meth:`would_finish` gives it copies).
+        ``named_done``: the turn named a request finished (:meth:`.state.CallState.named_done_now`),
+        a completion report whatever its classification."""
         asks_back = {"request", "options"} <= set(heard.kinds)  # 'not X unless A or B?': no refusal
         before = {i for i, d in enumerate(tracker.done) if d}
         learn.note(text)
         learning = bool(learn.parts) and len(self.s.intents) == 1
-        completed = heard.has("completed") and not learning  # a question is done when answered
+        # a question is done when answered
+        completed = (heard.has("completed") or named_done) and not learning
         refused: set[int] = set()
         if completed or (heard.has("denial") and not asks_back):
             said = [s for s in sentences_of(text) if not NEXT_STEP.search(s) and not s.endswith("?")]

@@ -15,6 +15,7 @@ from voxbench.pipelines.caller.goal.cues import DONE_VERB
 from voxbench.pipelines.caller.goal.ending_lang import pattern
 from voxbench.pipelines.caller.goal.facts import FactBook
 from voxbench.pipelines.caller.goal.tree import content_words
+from voxbench.spoken import tokens
 
 # Words of any offer: they name no subject.
 _OFFER_WORDS = content_words(
@@ -42,6 +43,12 @@ class Scope:
     def __init__(self, texts: list[str], book: FactBook) -> None:
         values = [v for f in book for v in f.values()] + [" ".join(f.words) for f in book]
         self.words = content_words(" ".join([*texts, *values]))
+        self.heads: dict[str, set[str]] = {}
+        """Word -> the words said right before it wherever the caller's texts hold it ('' where
+        none is: 'an address'): 'address' -> {'email', 'home'} holds it only as those compounds."""
+        for text in [*texts, *values]:
+            for before, w in _pairs(text):
+                self.heads.setdefault(w, set()).add(before)
 
     def outside(self, text: str, question: str) -> bool:
         """Whether the offer in ``question`` names only subjects the caller's goal never mentions
@@ -63,7 +70,28 @@ class Scope:
         clauses = [c for c in re.split(r"[;,:]|\band\b", sentence) if _DONE_VERB.search(c)]
         plain = pattern("report_filler").sub(" ", _DONE_VERB.sub(" ", " ".join(clauses)))
         words = content_words(plain) - _OFFER_WORDS - _CALENDAR
-        return bool(words) and not words & self.words
+        other = {w for c in clauses for before, w in _pairs(c) if self.other_compound(before, w)}
+        return bool(words) and not (words & self.words) - other
+
+    def other_compound(self, before: str, word: str) -> bool:
+        """'mailing address' to a caller whose texts hold 'address' only as 'email address' or
+        'home address': the same head with a word the caller never says, another thing. A word the
+        caller says alone too ('a bag', then 'checked bag') is its own, whatever comes before."""
+        heads = self.heads.get(word, set())
+        return bool(before and heads) and before not in self.words and not {"", before} & heads
+
+
+def _pairs(text: str) -> list[tuple[str, str]]:
+    """Each content word of ``text`` (stemmed) with the content word right before it ('' if the
+    word before is none: 'an address', or the text starts with it)."""
+    out: list[tuple[str, str]] = []
+    prev = ""
+    for t in tokens(text):
+        w = next(iter(content_words(t)), "") if t.isalpha() else ""
+        if w:
+            out.append((prev, w))
+        prev = w
+    return out
 
 
 _VAGUE_OFFER = re.compile(

@@ -16,15 +16,16 @@ from voxbench.pipelines.caller.goal.acts import CallerAct
 from voxbench.pipelines.caller.goal.agenda import Agenda
 from voxbench.pipelines.caller.goal.belong import fact_owners
 from voxbench.pipelines.caller.goal.choose import OptionChooser
-from voxbench.pipelines.caller.goal.classify import ChoiceClassifier
+from voxbench.pipelines.caller.goal.classify import ChoiceClassifier, Heard
 from voxbench.pipelines.caller.goal.config import GoalCallerConfig
 from voxbench.pipelines.caller.goal.ending_lang import ending_words, pattern
 from voxbench.pipelines.caller.goal.facts import FactBook, goal_facts
 from voxbench.pipelines.caller.goal.intents import IntentTracker
 from voxbench.pipelines.caller.goal.learn import Learnings
+from voxbench.pipelines.caller.goal.ledger import NAMED_DONE, Ledger
 from voxbench.pipelines.caller.goal.openask import GoalOpenAnswers
 from voxbench.pipelines.caller.goal.phrases import Phrasing
-from voxbench.pipelines.caller.goal.pushback import PushBacks
+from voxbench.pipelines.caller.goal.pushback import PushBacks, request_budgets
 from voxbench.pipelines.caller.goal.record import OwnRecord
 from voxbench.pipelines.caller.goal.say import FactSayer
 from voxbench.pipelines.caller.goal.scope import Scope
@@ -79,6 +80,8 @@ class CallState:
     in hand, for it."""
     in_hand: int | None = None
     """The request the agent turn being answered is about (:meth:`.requests.Requests.in_hand`)."""
+    ledger: Ledger = field(default_factory=Ledger)
+    """Which request each agent turn resolved beyond its classification, and how (:mod:`.ledger`)."""
 
     @cached_property
     def answers(self) -> GoalAnswers:
@@ -134,12 +137,31 @@ class CallState:
         )  # fmt: skip
         return cls(
             scenario=scenario, config=config, hook=hook, book=book, rules=rules, phr=phr,
-            push=PushBacks(rules, _follow_ups(config.follow_ups, rules, tree), phr), intents=intents, tracker=tracker,
+            push=PushBacks(rules, _follow_ups(config.follow_ups, rules, tree), phr,
+                           request_budgets([*tree.must_have_criteria, *tree.nice_to_have_criteria], tracker.says,
+                                           len(intents))),
+            intents=intents, tracker=tracker,
             learn=Learnings(tree.must_have_criteria), agenda=agenda,
             say=FactSayer(book, phr, acronyms_of([goal.model_dump_json(), start])), scope=scope,
             chooser=chooser, stalls=Stalls(config.stall_limit), pending_before=len(intents),
-            owners=fact_owners(intents, book, goal.high_level_user_goal),
+            owners=fact_owners(intents, book, goal.high_level_user_goal), ledger=Ledger.of(len(intents)),
         )  # fmt: skip
+
+    def named_done_now(self) -> bool:
+        """Whether the agent turn being answered named one of the caller's requests finished
+        (:meth:`.ending.Endings.named_done`): a completion report, whatever its classification."""
+        return self.ledger.turn_resolved(self.turn, NAMED_DONE)
+
+    def reports_done(self, heard: Heard) -> bool:
+        """Whether the agent turn being answered reports something done: classified a completion,
+        or a request named finished (:meth:`named_done_now`)."""
+        return heard.has("completed") or self.named_done_now()
+
+    def heard_kinds(self, heard: Heard) -> list[str]:
+        """What the caller understood the turn as, for the act's trail: its classification, and a
+        completion where it named a request finished."""
+        extra = ["completed"] if self.named_done_now() and not heard.has("completed") else []
+        return [*heard.kinds, *extra]
 
     def progress(self) -> Progress:
         """What the call has moved on by, the one measure of progress (:mod:`.stall`): facts given,

@@ -179,7 +179,7 @@ def read_tree(must: list[str], nice: list[str], negotiation: list[str], edge: li
                 words = content_words(s) - OUTCOME_WORDS
                 (rules.not_fixing_words if _NEGATED.search(s) else rules.fixing_words).update(words)
     joined = " ".join(negotiation).lower()
-    rules.pushbacks = _pushback_count(" ".join([*must, *nice, *negotiation, *edge]))
+    rules.pushbacks = pushback_count(" ".join([*must, *nice, *negotiation, *edge]))
     rules.prefer = next((kind for kind, pat in _PREFER if pat.search(joined)), "")
     return rules
 
@@ -187,7 +187,7 @@ def read_tree(must: list[str], nice: list[str], negotiation: list[str], edge: li
 _COUNT = {"once": 1, "one": 1, "twice": 2, "two": 2, "three": 3, "3": 3, "2": 2, "1": 1}
 
 
-def _pushback_count(text: str) -> int:
+def pushback_count(text: str) -> int:
     """'push back firmly 3 times', 'ONE attempt to push back', 'third and final pushback' -> 3, 1, 3."""
     low = text.lower()
     n = 0
