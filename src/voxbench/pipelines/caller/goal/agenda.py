@@ -101,8 +101,30 @@ class MustHave:
         if m:
             return f"Can I also get {_lower(first_person(m.group('what')))}?"
         s = _first_lower(first_person(_LEAD.sub("", s)))
+        m = _YOU_ACTS.match(s)
+        if m:  # 'The agent transfers your case to X' -> 'Can you also transfer my case to X?'
+            return f"Can you also {_base_form(m.group('verb'))}{m.group('rest')}?"
+        s = _YOU_AUX.sub(lambda a: "you " + _YOU_AUX_FORM[a.group(1).lower()], s)
         that = "that " if _CLAUSE_VERB.search(s) else ""  # 'that my seat remains ...', 'my gate information'
         return f"Can you also confirm {that}{s}?"
+
+
+# A criterion whose subject is the agent ('the agent' said as 'you') keeps its third-person verb
+# ('you transfers'): an action verb is asked for in its base form, an auxiliary agrees with 'you'.
+_YOU_AUX_FORM = {"is": "are", "has": "have", "was": "were", "does": "do"}
+_YOU_AUX = re.compile(r"^you (is|has|was|does)\b", re.I)
+_YOU_ACTS = re.compile(r"^you (?P<verb>(?!(?:is|has|was|does)\b)[a-z]+[^s\W]s)\b(?P<rest>.*)$", re.I)
+
+
+def _base_form(verb: str) -> str:
+    """The base form of a third-person singular verb: 'transfers' -> 'transfer', 'issues' ->
+    'issue', 'notifies' -> 'notify', 'processes' -> 'process', 'reaches' -> 'reach'."""
+    v = verb.lower()
+    if v.endswith("ies"):
+        return v[:-3] + "y"
+    if re.search(r"(ss|sh|ch|x|z)es$", v):
+        return v[:-2]
+    return v[:-1]
 
 
 def _lower(s: str) -> str:
