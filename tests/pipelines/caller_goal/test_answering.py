@@ -37,7 +37,7 @@ def test_a_change_to_one_part_names_it_by_route_and_says_what_stays() -> None:
     c.respond("May I have your confirmation number and last name?")
     act = c.respond("I found your round trip. What new return date would you like?")
     assert "September 9, 2026" in act.text
-    assert "SFO to JFK" in act.text and "JFK to SFO" not in act.text
+    assert "S F O to J F K" in act.text and "J F K to S F O" not in act.text  # codes spelled
     assert "September 1, 2026" in act.text  # the outbound stays
     assert "September 5" not in act.text  # the date it changes is not said to stay
     assert {"new_return_date", "return_route", "original_outbound_date"} <= set(act.facts)
