@@ -269,3 +269,18 @@ def test_a_code_asked_is_not_a_preference_of_the_same_word() -> None:
     act = c.respond("Please provide the desk code.")
     assert act.facts == [] and "window" not in act.text
     assert "window" in c.respond("Do you have a desk preference?").text
+
+
+def test_a_name_asked_is_not_an_id_of_the_same_word() -> None:
+    """'the employee's name' names no employee ID: 'name' is a head noun whose value is a name or
+    text, never a code; asked so, the caller (the employee) gives its own name."""
+    info = {"first_name": "Noah", "last_name": "Patel", "employee_id": "EMP098712"}
+    for asked in ("Can you please provide me with the employee's name?", "What is the employee's full name?"):
+        c = GoalCaller(make_scenario(info))
+        c.open()
+        act = c.respond(asked)
+        assert act.facts == ["first_name", "last_name"] and "E M P" not in act.text, act.text
+        assert "E M P" in c.respond("And what is your employee ID?").text
+    other = GoalCaller(make_scenario({"employee_id": "EMP098712", "new_employee_name": "Ava Brown"}))
+    other.open()
+    assert other.respond("What is the employee's name?").facts == ["new_employee_name"]
