@@ -284,3 +284,19 @@ def test_a_name_asked_is_not_an_id_of_the_same_word() -> None:
     other = GoalCaller(make_scenario({"employee_id": "EMP098712", "new_employee_name": "Ava Brown"}))
     other.open()
     assert other.respond("What is the employee's name?").facts == ["new_employee_name"]
+
+
+def test_the_rest_of_a_cut_request_is_answered_with_it() -> None:
+    """The recogniser cut an agent line in two: 'First, I need your' was answered 'Sorry, I missed
+    the end of that.'; its rest, the next turn ('employee ID and the last four digits of your
+    phone.'), is read with it: one request, answered with both facts (it was 'Alright.')."""
+    info = {"first_name": "Noah", "employee_id": "EMP098712", "phone_last_four": "4517"}
+    c = GoalCaller(make_scenario(info))
+    c.open()
+    assert c.respond("I can help with that. First, I need your").rule == "cut_request_asks_again"
+    act = c.respond("employee ID and the last four digits of your phone.")
+    assert act.facts == ["employee_id", "phone_last_four"], act.text
+    c2 = GoalCaller(make_scenario({"first_name": "Noah", "employee_id": "EMP098712"}))
+    c2.open()
+    c2.respond("I can help with that. First, I need your")
+    assert c2.respond("Thank you.").facts == []  # a turn of its own is not joined
