@@ -132,3 +132,28 @@ def test_a_completion_with_a_request_left_waits_statement_wait_s() -> None:
     )
     c.open()
     assert reply_delay(c, "The checked bag has been added to your flight.", 8.0, 12.0, 2.0) == 8.0
+
+
+def test_a_request_cut_in_two_turns_is_answered_once(caller) -> None:  # type: ignore[no-untyped-def]
+    """An agent line split across two transcript turns ('... First, I need your' | 'confirmation
+    number and last name.'): the cut request waits for its rest, and the two are answered as one
+    line with the facts, not 'Sorry, I missed the end of that.' and then a second line."""
+    from pipecat.frames.frames import LLMContextUserTurnFrame, TTSSpeakFrame
+    from pipecat.tests.utils import SleepFrame, run_test
+
+    from voxbench.pipelines.caller.goal_live import GoalDriver
+    from voxbench.transports.virtual_loop import run_virtual
+
+    caller.open()
+    assert reply_delay(caller, "I can help with that. First, I need your", 5.0, 12.0) == 12.0
+    waits = GoalSimConfig(no_greeting_s=60.0, statement_wait_s=5.0, fragment_wait_s=12.0)
+    driver = GoalDriver(caller, lambda act: None, waits)
+    frames = [
+        LLMContextUserTurnFrame(text="I can help with that. First, I need your", timestamp=""),
+        SleepFrame(sleep=1.0),
+        LLMContextUserTurnFrame(text="confirmation number and last name.", timestamp=""),
+        SleepFrame(sleep=1.0),
+    ]
+    down, _ = run_virtual(run_test(driver, frames_to_send=frames))
+    said = [f.text for f in down if isinstance(f, TTSSpeakFrame)]
+    assert len(said) == 1 and "four R eight" in said[0], said

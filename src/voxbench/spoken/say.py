@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import re
 
-from voxbench.spoken.codes import is_code, spell_chars, spell_code
+from voxbench.spoken.codes import is_code, spell_chars
 from voxbench.spoken.dates import ISO_DATE, say_date
+from voxbench.spoken.lexicon import say_code, say_text
 from voxbench.spoken.times import parse_time_value, say_time
 
 
@@ -25,10 +26,14 @@ def say_value(value: object) -> str:
         return say_date(v)
     if parse_time_value(v) is not None and re.fullmatch(r"\d{1,2}:\d{2}", v):
         return say_time(v)
+    if re.fullmatch(r"0\d:\d{2}\s*[AaPp]\.?[Mm]\.?", v):
+        return v[1:]  # '01:00 AM': a person says 'one', not 'oh one'
     if "@" in v:
         return v.replace(".", " dot ").replace("@", " at ")
     if re.fullmatch(r"\+?[\d\s().-]{7,}", v):  # phone numbers: digit groups, digits as words
         return ", ".join(spell_chars(g) for g in re.split(r"[\s().-]+", v) if g)
     if is_code(v):
-        return spell_code(v)
-    return re.sub(r"(?<=\w)[_-](?=[a-z])|(?<=[a-z])[_-](?=\w)", " ", v).replace("_", " ")
+        return say_code(v)
+    if " " not in v:  # an identifier ('end-of-life', 'read_only'): its words
+        v = re.sub(r"(?<=\w)[_-](?=[a-z])|(?<=[a-z])[_-](?=\w)", " ", v)
+    return say_text(v.replace("_", " "))

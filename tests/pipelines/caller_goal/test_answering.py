@@ -37,7 +37,7 @@ def test_a_change_to_one_part_names_it_by_route_and_says_what_stays() -> None:
     c.respond("May I have your confirmation number and last name?")
     act = c.respond("I found your round trip. What new return date would you like?")
     assert "September 9, 2026" in act.text
-    assert "SFO to JFK" in act.text and "JFK to SFO" not in act.text
+    assert "S F O to J F K" in act.text and "J F K to S F O" not in act.text  # codes spelled
     assert "September 1, 2026" in act.text  # the outbound stays
     assert "September 5" not in act.text  # the date it changes is not said to stay
     assert {"new_return_date", "return_route", "original_outbound_date"} <= set(act.facts)
@@ -269,3 +269,34 @@ def test_a_code_asked_is_not_a_preference_of_the_same_word() -> None:
     act = c.respond("Please provide the desk code.")
     assert act.facts == [] and "window" not in act.text
     assert "window" in c.respond("Do you have a desk preference?").text
+
+
+def test_a_name_asked_is_not_an_id_of_the_same_word() -> None:
+    """'the employee's name' names no employee ID: 'name' is a head noun whose value is a name or
+    text, never a code; asked so, the caller (the employee) gives its own name."""
+    info = {"first_name": "Noah", "last_name": "Patel", "employee_id": "EMP098712"}
+    for asked in ("Can you please provide me with the employee's name?", "What is the employee's full name?"):
+        c = GoalCaller(make_scenario(info))
+        c.open()
+        act = c.respond(asked)
+        assert act.facts == ["first_name", "last_name"] and "E M P" not in act.text, act.text
+        assert "E M P" in c.respond("And what is your employee ID?").text
+    other = GoalCaller(make_scenario({"employee_id": "EMP098712", "new_employee_name": "Ava Brown"}))
+    other.open()
+    assert other.respond("What is the employee's name?").facts == ["new_employee_name"]
+
+
+def test_the_rest_of_a_cut_request_is_answered_with_it() -> None:
+    """The recogniser cut an agent line in two: 'First, I need your' was answered 'Sorry, I missed
+    the end of that.'; its rest, the next turn ('employee ID and the last four digits of your
+    phone.'), is read with it: one request, answered with both facts (it was 'Alright.')."""
+    info = {"first_name": "Noah", "employee_id": "EMP098712", "phone_last_four": "4517"}
+    c = GoalCaller(make_scenario(info))
+    c.open()
+    assert c.respond("I can help with that. First, I need your").rule == "cut_request_asks_again"
+    act = c.respond("employee ID and the last four digits of your phone.")
+    assert act.facts == ["employee_id", "phone_last_four"], act.text
+    c2 = GoalCaller(make_scenario({"first_name": "Noah", "employee_id": "EMP098712"}))
+    c2.open()
+    c2.respond("I can help with that. First, I need your")
+    assert c2.respond("Thank you.").facts == []  # a turn of its own is not joined

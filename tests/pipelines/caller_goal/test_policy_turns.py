@@ -30,7 +30,7 @@ def test_either_or_question_answered_as_a_statement() -> None:
         "For the Wi-Fi issue, are you unable to connect at all, or does it connect and then fail to load anything?"
     )
     assert act.kind == "choose" and act.choice == "unable to connect at all"
-    assert act.text == "I can't connect to the corporate Wi Fi at all." and act.facts == ["issue_description"]
+    assert act.text == "I can't connect to the corporate Wi-Fi at all." and act.facts == ["issue_description"]
     q = "Are you unable to connect at all, or does it connect and then fail to load anything?"
     assert say_option("unable to connect at all", q, Phrasing(0)) == "I am unable to connect at all."
 

@@ -95,9 +95,13 @@ def reply_delay(
     done_wait_s: float | None = None,
 ) -> float:
     """How long the agent must stay quiet before the caller answers ``agent_text`` (0: at once).
-    A plain statement that is only a fragment waits longest: all the caller would say is "Okay.".
+    A plain statement that is only a fragment waits longest: all the caller would say is "Okay.";
+    so does a request cut before its object ('First, I need your'): the recogniser may have split
+    the line, and its rest comes as the next turn, answered with it as one.
     One that completes every request waits ``done_wait_s`` (at most ``statement_wait_s``): the
     caller's reply is its goodbye whatever the agent adds."""
+    if caller.opened and "cut_request" in classify(agent_text, caller.book, caller.given).rules:
+        return max(statement_wait_s, fragment_wait_s)  # 'First, I need your': the rest may follow
     kinds = _may_go_on(caller, agent_text)
     if kinds is None and not (caller.opened and "?" not in agent_text and is_fragment(agent_text)):
         return 0.0  # ('Please.', the tail of a request already answered, is no new request)

@@ -108,8 +108,9 @@ def other_head(f: Fact, flat: str) -> bool:
         return False  # 'the group code or exact group name': its own name is said too
     for w in f.distinctive:
         for head, kinds in _HEAD_KINDS.items():
-            if head not in f.words and f" {w} {head} " in flat and value_kind(f.value, f.words) not in kinds:
-                return True
+            said = f" {w} {head} " in flat or any(f" {w} {q} {head} " in flat for q in WEAK_WORDS)
+            if head not in f.words and said and value_kind(f.value, f.words) not in kinds:
+                return True  # 'the employee full name' is no employee ID either
     return False
 
 

@@ -36,6 +36,7 @@ Deterministic for a seed (the seed only picks among equivalent phrasings).
 from __future__ import annotations
 
 import copy
+import re
 from typing import Any
 
 from voxbench.pipelines.caller.goal.acting import ActLog, about
@@ -48,6 +49,7 @@ from voxbench.pipelines.caller.goal.ending import Endings
 from voxbench.pipelines.caller.goal.facts import FactBook
 from voxbench.pipelines.caller.goal.followups import FollowUps
 from voxbench.pipelines.caller.goal.intents import IntentTracker
+from voxbench.pipelines.caller.goal.lang import alt
 from voxbench.pipelines.caller.goal.learn import Learnings
 from voxbench.pipelines.caller.goal.phrases import as_need
 from voxbench.pipelines.caller.goal.record import other_record
@@ -60,6 +62,11 @@ from voxbench.scenarios import Scenario
 from voxbench.spoken import sentences_of, tokens
 
 __all__ = ["GoalCaller", "GoalCallerConfig"]
+
+_CUT_REPLIES = frozenset({"cut_request_asks_again", "vague_request_asks_what"})
+"""The caller's replies to a request cut before its object ('First, I need your')."""
+_GOES_ON = re.compile(rf"\s*(?:{alt('forms', 'cut_determiner')})\b", re.I)
+"""A turn that begins where a cut request ends ('your employee ID?'): the words a cut ends on."""
 
 
 def _report(agent_text: str) -> str:
@@ -159,6 +166,7 @@ class GoalCaller:
         """Decide the reply to one agent turn (timed in ``ms`` by the caller of this method;
         ``t``, the call time, is not used: the goal caller decides on words alone)."""
         self.s.turn += 1
+        agent_text = self._joined_to_cut(agent_text)
         previous, self.s.agent_turn = self.s.agent_turn, agent_text
         hand = self.req.in_hand(agent_text)
         heard = classify(agent_text, self.s.book, self.s.given, self.s.hook, hand, previous)
@@ -181,6 +189,18 @@ class GoalCaller:
         act = self._decide(agent_text, heard)
         self.s.stalls.note(self.s.progress(), act.kind)
         return act
+
+    def _joined_to_cut(self, agent_text: str) -> str:
+        """The rest of an agent line the recogniser cut in two: the caller's last reply asked for
+        the end of a request ('... First, I need your' -> 'Sorry, I missed the end of that.'), and
+        this turn goes on with it ('employee ID and the last four digits of your phone.': a small
+        letter, or a possessive or article first). The two are one request, answered as one."""
+        last = self.s.acts[-1] if self.s.acts else None
+        if last is None or last.rule not in _CUT_REPLIES or not self.s.agent_turn:
+            return agent_text
+        if not (agent_text.lstrip()[:1].islower() or _GOES_ON.match(agent_text)):
+            return agent_text
+        return f"{self.s.agent_turn.rstrip(' .,')} {agent_text.lstrip()}"
 
     def would_finish(self, agent_text: str) -> bool:
         """Whether this agent turn, a completion (or the last part of a question told), would leave

@@ -236,7 +236,10 @@ def says(text: str, value: str) -> bool:
     unit = unit_form(v)
     if IDENTIFIER.match(v) and compact(v) in compact(text):
         return True  # 'vpn_gateway' said 'V P N gateway'
-    return mentions(text, v) or (unit is not None and unit in text)
+    if mentions(text, v) or (unit is not None and unit in text):
+        return True
+    said = say_value(v)  # said by its words: 'T B, test', 'mac O S', 'V P N keeps ...'
+    return said != v and len(compact(said)) >= 3 and said.lower() in text.lower()
 
 
 def _distinctive(value: str) -> bool:
