@@ -207,6 +207,23 @@ def test_a_record_read_back_by_places_and_date_alone_changed_and_right() -> None
     assert "record_other" not in {i.cls for i in _items()}  # no places and date of one record: none
 
 
+def test_a_record_read_back_with_one_part_changed_and_the_others_right() -> None:
+    items = [i for i in generate("airline", make_scenario({**INFO, **RECORD})) if i.cls == "record_one_changed"]
+    parts = {"original_travel_details.0.origin": "PHX", "original_travel_details.0.destination": "DEN",
+             "original_travel_details.0.flight_date": "May 13, 2026"}  # fmt: skip
+    assert sorted(k for i in items for k in i.must) == sorted(parts)  # each part changed once
+    for i in items:
+        assert i.act == "correct" and len(i.must) == 1
+        assert [k for k, v in parts.items() if v not in i.turn] == i.must  # only that part is not its own
+    assert "record_one_changed" not in {i.cls for i in _items()}  # no places and date of one record: none
+    ground = Grounding({**INFO, **RECORD}, "")
+    item = next(i for i in items if i.must == ["original_travel_details.0.flight_date"])
+    ground.add(item.turn)
+    facts = goal_facts({**INFO, **RECORD})
+    assert not grade(item, "Yes, that's right.", False, facts, ground)[0]
+    assert grade(item, "No, my flight is on May 13, 2026.", False, facts, ground)[0]
+
+
 def test_the_goal_caller_corrects_another_record_and_not_its_own() -> None:
     from voxbench.bench.callers import GoalRules
 

@@ -15,6 +15,9 @@ is a template filled with one scenario's own facts, never written per item:
 * ``record_other`` / ``record_right``: the caller's record read back by its places and date alone,
   no field words ("You have a flight from ORD to SEA on May 14."), all changed / all right;
   expected: a no with its own values / no correction (any reply but a no);
+  ``record_one_changed``: the same with one part changed, the others right ("It's for a flight
+  from SEA to BOS on May 17. Is this correct?" to a caller flying on May 14); expected: a no with
+  the changed part's own value;
 * ``report_changed`` / ``report_right``: a completion report or anything-else turn ("All done. I
   have recorded your employee ID as EMP091687. Is there anything else ...?") stating one of the
   caller's fixed values (no preference, limit or amount) changed / right; expected: a no with its
@@ -220,11 +223,23 @@ class Builder:
             wrong_o = changed(o[0], self.taken) or ""
             wrong_d = changed(d[0], self.taken | {wrong_o}) or ""
             keys = [o[0].key, d[0].key, day[0].key]
-            for cls, vals in (("record_other", (wrong_o, wrong_d, changed(day[0], self.taken) or "")),
+            wrong_day = changed(day[0], self.taken) or ""
+            for cls, vals in (("record_other", (wrong_o, wrong_d, wrong_day)),
                               ("record_right", (o[0].value, d[0].value, day[0].value))):  # fmt: skip
                 turn = _fill(self.template(cls, keys[0]), origin=vals[0], destination=vals[1], date=said(vals[2]))
                 self.add(cls, turn, keys if cls == "record_other" else [])
+            self.record_one_changed(keys, [o[0].value, d[0].value, day[0].value], [wrong_o, wrong_d, wrong_day])
             return
+
+    def record_one_changed(self, keys: list[str], right: list[str], wrong: list[str]) -> None:
+        """The record read back with one of its places or its date changed and the others right
+        ("a flight from SEA to BOS on August 17" to a caller flying on August 14): the one wrong
+        part is what a correction must give."""
+        for i in self.pick([i for i in range(3) if wrong[i]], lambda i: f"one/{keys[i]}"):
+            vals = [wrong[j] if j == i else right[j] for j in range(3)]
+            turn = _fill(self.template("record_one_changed", keys[i]), origin=vals[0], destination=vals[1],
+                         date=said(vals[2]))  # fmt: skip
+            self.add("record_one_changed", turn, [keys[i]])
 
     def reports(self, changeable: list[Leaf]) -> None:
         """A completion report stating one of the caller's fixed values (no preference, limit or
