@@ -40,9 +40,7 @@ def offered_options(sents: list[str], question: str) -> list[str]:
         q = q.split(":", 1)[1]
     if re.search(r"\bor\b", q, re.I) and not examples_of_any(question):
         parts = [p.strip(" ,.") for p in re.split(r",\s*(?:or\s+)?|\s+or\s+", q) if p.strip(" ,.")]
-        if len(parts) >= 3 and (
-            _WH.match(parts[0]) or len(parts[0].split()) == 1
-        ):
+        if len(parts) >= 3 and (_WH.match(parts[0]) or len(parts[0].split()) == 1):
             parts = parts[1:]  # 'What would you like to handle first, A or B' / 'Next, A or B'
         lead = next((i for i, p in enumerate(parts) if _AUX_LEAD.match(p)), 0)
         if lead and len(parts) - lead >= 2:
@@ -61,11 +59,13 @@ def offered_options(sents: list[str], question: str) -> list[str]:
     for s in sents:
         if s == question:
             break
-        items = [
-            p.strip(" ,.")
-            for p in _ITEM_SPLIT.split(s)
-            if p.strip()
-        ]
+        # 'three times on August 21: nine AM, ten AM, and one PM': one option per item after the
+        # colon; the lead (its date) is shared by all and belongs to none, so it picks none
+        series = listed_series(s) if ":" in s else []
+        if series and all(_OFFER_ITEM.search(" ".join(tokens(it))) for it in series):
+            listed += series
+            continue
+        items = [p.strip(" ,.") for p in _ITEM_SPLIT.split(s) if p.strip()]
         for it in items:
             if _OFFER_ITEM.search(" ".join(tokens(it))) and not _NOT_AN_OFFER.search(it):
                 listed.append(_LISTING_LEAD.sub("", it))
@@ -105,7 +105,7 @@ def listed_series(sentence: str) -> list[str]:
     for p in reversed(parts[:end]):
         lead = _SERIES_LEAD.match(p)
         if lead or re.match(r"(and|or)\s", p, re.I):
-            items.insert(0, re.sub(r"^(and|or)\s+", "", p[lead.end():] if lead else p, flags=re.I))
+            items.insert(0, re.sub(r"^(and|or)\s+", "", p[lead.end() :] if lead else p, flags=re.I))
             break
         if len(p.split()) > 5:
             break
@@ -138,4 +138,8 @@ def examples_of_any(question: str) -> list[str]:
     m = _ANY_EXAMPLES.search(question)
     if not m:
         return []
-    return [p.strip(" ,.") for p in re.split(r",\s*(?:or\s+|and\s+)?|\s+or\s+|\s+and\s+", m.group("ex")) if p.strip(" ,.")]
+    return [
+        p.strip(" ,.")
+        for p in re.split(r",\s*(?:or\s+|and\s+)?|\s+or\s+|\s+and\s+", m.group("ex"))
+        if p.strip(" ,.")
+    ]
