@@ -91,6 +91,20 @@ def test_a_field_the_caller_lacks_names_none_of_its_words() -> None:
     for i in lacking:
         asked = i.turn.rsplit("your ", 1)[1].rstrip("?")
         assert not (set(asked.split()) - {"number", "address", "name"}) & held
+    fields = set(table().lacked_fields)
+    modal = [i for i in _items() if i.cls == "lacking_modal"]
+    assert modal and all(i.act == "not_have" and i.must == [] for i in modal)
+    for i in modal:  # the same fields, asked by a modal question of a giving verb
+        assert any(x in i.turn for x in fields), i.turn
+        assert i.turn.split()[0] in ("Can", "Could", "Would", "Are"), i.turn
+
+
+def test_the_goal_caller_says_a_field_asked_by_a_modal_question_is_lacking() -> None:
+    from voxbench.bench.callers import GoalRules
+
+    rows = run_all([("airline", make_scenario(INFO))], GoalRules().make)
+    rows = [r for r in rows if r.item.cls == "lacking_modal"]
+    assert rows and all(r.agrees for r in rows), [(r.item.turn, r.reply) for r in rows if not r.agrees]
 
 
 def test_each_act_is_read_by_the_bench() -> None:

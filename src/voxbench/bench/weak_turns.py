@@ -27,6 +27,9 @@ is a template filled with one scenario's own facts, never written per item:
 * ``point_back``: a field named in a statement, then "Can you provide that information?";
   ``repeated``: the same question again; expected: the fact;
 * ``lacking``: a field it has no fact for; expected: it says it does not have it;
+* ``lacking_modal``: the same as a modal yes/no question of a giving verb ("Can you provide me with
+  your fax number?", "Are you able to provide the passport number?"); expected: as ``lacking``,
+  never "Yes, I can.";
 * ``announce``: what the agent will do next, a field's words as its topic, no question ("Let me
   check the leave category for you."); expected: it waits or acknowledges, no fact, not "I don't
   have that";
@@ -180,6 +183,8 @@ class Builder:
         lacked = [x for x in self.t.lacked_fields if not set(x.split()) - {"number", "address", "name"} & held]
         for x in self.pick(lacked, lambda x: x):
             self.add("lacking", _fill(self.template("lacking", x), lacked=x))
+        for x in self.pick(lacked, lambda x: f"modal/{x}"):
+            self.add("lacking_modal", _fill(self.template("lacking_modal", x), lacked=x))
         for cls in ("announce", "vague_request"):  # a field's words as the topic: no field asked
             for f in self.pick(self.own, lambda f, c=cls: f"{c}/{f.key}"):
                 self.add(cls, _fill(self.template(cls, f.key), label=label(f)))

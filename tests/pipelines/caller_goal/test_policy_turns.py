@@ -80,6 +80,23 @@ def test_readiness_question_gets_a_yes() -> None:
     assert act.kind == "confirm" and act.choice == "yes" and act.rule == "willing_says_yes"
 
 
+def test_a_modal_question_giving_a_fact_is_a_request_not_a_readiness_question(airline: Scenario) -> None:
+    """'Can you provide me with your fax number?' asks for the fax number: one the caller lacks is
+    said lacking, never 'Yes, I can.'; one it holds is given; a readiness question still gets a yes."""
+    for q in (
+        "Can you provide me with your fax number?",
+        "Would you be able to give me your passport number?",
+        "Are you able to provide the frequent flyer number?",
+    ):
+        act = opened(airline).respond(q)
+        assert act.kind == "cannot_answer" and act.rule == "no_fact_for_question", (q, act.rule)
+        assert "don't have" in act.text and not act.text.startswith("Yes")
+    held = opened(airline).respond("Would you be able to give me your confirmation number?")
+    assert held.kind == "answer" and held.facts == ["confirmation_number"]
+    ready = opened(_wifi()).respond("Would you be able to try that now?")
+    assert ready.rule == "willing_says_yes"
+
+
 def test_a_courtesy_tail_gets_no_words(airline: Scenario) -> None:
     c = opened(airline)
     c.respond("May I have your confirmation number?")

@@ -31,6 +31,7 @@ from voxbench.pipelines.caller.goal.cues import (
     CONFIRM_Q,
     COURTESY,
     DENIAL,
+    GIVE_Q,
     GOODBYE,
     HOLD,
     INFO_ASKED,
@@ -283,7 +284,8 @@ def _closing_kinds(t: Turn, heard: Heard) -> None:
         _mark(heard, "info_request", "info_request")  # 'Could you give me the details I need?': not 'Yes.'
         if "confirm_question" in heard.kinds and not heard.has("readback"):  # '... required to proceed?'
             heard.kinds.remove("confirm_question")
-    if t.questions and WILLING_Q.search(t.questions[-1]) and not set(heard.kinds) & (asks | {"info_request"}):
+    q = t.questions[-1] if t.questions else ""
+    if WILLING_Q.search(q) and not GIVE_Q.search(q) and not set(heard.kinds) & (asks | {"info_request"}):
         _mark(heard, "willing_question", "willing_question")
     if t.sents and all(COURTESY.match(x) for x in t.sents):
         _mark(heard, "courtesy", "courtesy_only")

@@ -111,6 +111,16 @@ WILLING_Q = re.compile(
     rf".{{0,60}}\b({_a('willing_word')})\b[^?]*\?$",
     re.I,
 )
+# A modal yes/no question whose verb is a giving verb and whose object names a fact ('Can you
+# provide me with your policy number?', 'Would you be able to give me your passport number?',
+# 'Are you able to provide the account number?'): a request for that fact, whether or not the
+# caller has it, never a question of its readiness (:data:`WILLING_Q`) to be answered 'Yes, I can.'
+GIVE_Q = re.compile(
+    rf"^(?:\w+[,!.]?\s+)?(?:{_a('give_q_lead')})\s+(?:(?:please|kindly|also|just)\s+)*"
+    rf"(?:(?:{_a('able_to')})\s+)?(?:{_a('info_verb')})\b(?:\s+(?:me|us))?(?:\s+with)?"
+    rf"\s+(?:your\b|[^?]*\b(?:{_a('info_noun')})\b)",
+    re.I,
+)
 # A request for information by a modal and a verb of giving ('Can you please provide me with the
 # necessary information?', 'Could you give me the details I need?'): a request whatever it names,
 # never a question whether the caller is able to (no 'if', 'whether' or question word after it);

@@ -11,7 +11,7 @@ import re
 from voxbench.pipelines.caller.goal.acting import ActLog, about
 from voxbench.pipelines.caller.goal.acts import ActKind, CallerAct
 from voxbench.pipelines.caller.goal.classify import ANYTHING_ELSE_OFFERED, Heard
-from voxbench.pipelines.caller.goal.cues import ASKS_FOR, REPEAT_Q, SPELL_Q
+from voxbench.pipelines.caller.goal.cues import ASKS_FOR, GIVE_Q, REPEAT_Q, SPELL_Q
 from voxbench.pipelines.caller.goal.drafts import Draft
 from voxbench.pipelines.caller.goal.ending_lang import pattern
 from voxbench.pipelines.caller.goal.forms import have_question
@@ -266,7 +266,8 @@ class FollowUps:
             return self.log.act("state_request", line, "wanted_asked_states_request", heard, what, facts=told)
         if have_question(q):  # 'Do you have a seat preference?', holding none (its goal silent too)
             return self.log.act("confirm", self.s.phr.say("have_none"), "have_question_none", heard, choice="no")
-        if _YES_NO_Q.match(q) and not ASKS_FOR.match(q):  # 'Are you on Wi-Fi right now?': not 'I don't have that'
+        # 'Are you on Wi-Fi right now?': not 'I don't have that'; 'Are you able to provide the X?' is a request
+        if _YES_NO_Q.match(q) and not (ASKS_FOR.match(q) or GIVE_Q.match(q)):
             return self.log.act("cannot_answer", self.s.phr.say("not_sure"), "not_sure_yes_no", heard)
         return self.log.act("cannot_answer", self.s.phr.say("dont_have"), "no_fact_for_question", heard)
 
