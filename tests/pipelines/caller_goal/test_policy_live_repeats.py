@@ -58,16 +58,22 @@ def test_the_agent_looping_on_code_and_what_next_gets_as_i_said_then_goodbye(see
     c = _builtin("bb.2", seed)
     assert c.respond("Sure. I can help you with that. What is your last name?").kind == "answer"
     code = c.respond(ASK_CODE)
+    # the booking read back is not the caller's (New York to Los Angeles, then May 30 for its May 13):
+    # a correction (:mod:`.record`), which moves the call on once; the code asked again after it is
+    # said again with an acknowledgement, and asked once more with nothing moved on, a goodbye
     request = c.respond(WHAT_NEXT)
-    assert code.kind == "answer" and request.kind == "state_request"
+    assert code.kind == "answer" and request.kind == "correct" and request.rule == "correct_other_record"
+    assert "Phoenix to Denver on May 13" in request.text
     code2 = c.respond(ASK_CODE_2)
     assert code2.kind == "answer" and code2.facts == code.facts and "said_before" in code2.rules
     assert code2.text.startswith(("As I said, ", "Like I mentioned, ", "As I mentioned, "))
     assert "H N four R eight B" in code2.text
     request2 = c.respond(WHAT_NEXT_2)
-    assert request2.kind == "state_request" and "said_before" in request2.rules
-    assert request2.text.endswith(request.text)  # the same request, acknowledged: 'As I said, I want ...'
-    end = c.respond(ASK_CODE_3)
+    assert request2.kind == "correct" and request2.text == request.text
+    code3 = c.respond(ASK_CODE_3)
+    assert code3.kind == "answer" and "said_before" in code3.rules
+    assert c.respond(WHAT_NEXT).kind == "correct"
+    end = c.respond(ASK_CODE)
     assert end.ends_call and end.rule == "same_content_again_end" and "H N" not in end.text
     assert "goodbye" in end.text.lower()
 
