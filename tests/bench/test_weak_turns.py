@@ -52,6 +52,8 @@ TOLD = ["When the agent asks why you are canceling, state: you had a medical eme
 
 def test_every_class_is_generated_from_the_scenarios_own_facts() -> None:
     info = {**INFO, **RECORD, "meal_preference": "vegetarian"}  # a preference: 'Do you have a meal preference?'
+    back = {"origin": "DEN", "destination": "PHX", "flight_date": "2026-05-20"}  # two records: a field of both asked
+    info["original_travel_details"] = [*RECORD["original_travel_details"], back]
     items = generate("airline", make_scenario(info, negotiation=TOLD))
     # the multi-request ending classes need listed intents, one of them a tree's one-follow-up line
     follow_up = [*TOLD, "If the agent says the flight cannot be changed, ask exactly one follow-up question, then accept."]

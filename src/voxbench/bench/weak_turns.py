@@ -43,6 +43,8 @@ is a template filled with one scenario's own facts, never written per item:
   (:mod:`.weak_heard`);
 * ``stated_then_asked`` / ``readback_other_asked``: a value it gave stated, then its field asked
   for again / another field asked for (:mod:`.weak_restate`);
+* ``record_fields_asked`` / ``record_route_asked``: a field of several listed records, a route's
+  two ends, asked (:mod:`.weak_records`);
 * ``end_*``: the end of a call with more than one request (:mod:`.weak_endings`).
 
 The table and the caller's facts as templates use them are :mod:`.weak_facts`.
@@ -75,6 +77,7 @@ from voxbench.bench.weak_facts import (
 )
 from voxbench.bench.weak_goal import answer_words, question_of, told_lines
 from voxbench.bench.weak_heard import cut_requests, preferences, statements
+from voxbench.bench.weak_records import record_fields
 from voxbench.bench.weak_restate import restated
 from voxbench.scenarios import Scenario
 
@@ -193,6 +196,7 @@ class Builder:
         cut_requests(self)
         preferences(self)
         restated(self)
+        record_fields(self)
         endings(self)
         return self.items
 

@@ -73,7 +73,8 @@ class Drafts:
             d.parts.append("Yes.")
             d.choice = "yes"
         keys = self.s.say.with_companions(
-            self.s.say.in_asked_order(list(heard.asked), heard.question or self.s.agent_turn)
+            self.s.say.in_asked_order(list(heard.asked), heard.question or self.s.agent_turn),
+            self.s.agent_turn,
         )
         d.parts.append(self.s.say.answer(keys, heard.question, heard.asked, self.s.agent_turn))
         if SPELL_Q.search(heard.question):  # 'Can you spell your last name?': and letter by letter

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from collections.abc import Set as AbstractSet
+from functools import partial
 
 from voxbench.pipelines.caller.goal.facts import (
     DROP_WORDS,
@@ -32,6 +33,7 @@ from voxbench.pipelines.caller.goal.framing import (
 )
 from voxbench.pipelines.caller.goal.lang import alt, phrases
 from voxbench.pipelines.caller.goal.phrases import Phrasing
+from voxbench.pipelines.caller.goal.records import record_lines, route_mates
 from voxbench.pipelines.caller.goal.speech import (
     GENERAL_ACRONYMS,
     IDENTIFIER,
@@ -254,9 +256,9 @@ class FactSayer:
                 out.append(self.value(f))
         return f"That's {', '.join(out)}." if out else ""
 
-    def with_companions(self, keys: list[str]) -> list[str]:
+    def with_companions(self, keys: list[str], turn: str = "") -> list[str]:
         """Asked for a last name, a caller says the full name; asked for a code, what it stands for
-        too ('M G E N G, Engineering Manager')."""
+        too ('M G E N G, Engineering Manager'); a route's other end the ``turn`` names too."""
         out = list(keys)
         for k in keys:
             f = self.book.get(k)
@@ -281,7 +283,7 @@ class FactSayer:
             if f is not None and f.words and f.words[-1] == "code":
                 named = [o.key for o in self.book if list(o.words) == list(f.words[:-1]) and o.key not in out]
                 out += named[:1]
-        return out
+        return out + route_mates(self.book, out, turn)
 
     def in_asked_order(self, keys: list[str], question: str) -> list[str]:
         """The asked facts in the order the question names them ('What new departure and return
@@ -333,12 +335,15 @@ class FactSayer:
         ``turn`` (its words) frame each other fact by its class (:mod:`.framing`)."""
         groups: dict[str, list[Fact]] = {}
         facts = [f for k in keys if (f := self.book.get(k)) is not None]
+        label = partial(fact_label, acronyms=self.acronyms)
+        listed, per_record = record_lines(self.book, self.phr, facts, self.value, label)
+        facts = [f for f in facts if f not in per_record]  # a field of several records: per record
         name, named = self.full_name(facts)
         for f in facts:
             if f in named and f is not named[0]:
                 continue
             groups.setdefault(f.top if "." in f.key else f.key, []).append(f)
-        out: list[str] = []
+        out: list[str] = listed
         span = same_day(facts)
         if span is not None:  # 'start_date' and 'end_date' both May 21: 'Just the one day, May 21, 2026.'
             out.append(self.phr.say("same_day", value=span[0].spoken()))
