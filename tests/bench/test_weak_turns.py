@@ -109,6 +109,20 @@ def test_the_goal_caller_says_a_field_asked_by_a_modal_question_is_lacking() -> 
     assert rows and all(r.agrees for r in rows), [(r.item.turn, r.reply) for r in rows if not r.agrees]
 
 
+def test_the_goal_caller_answers_a_field_asked_by_confirm_stating_no_value() -> None:
+    from voxbench.bench.callers import GoalRules
+
+    items = [i for i in _items() if i.cls in ("lacking_confirm", "confirm_asked")]
+    assert {i.cls for i in items} == {"lacking_confirm", "confirm_asked"}
+    assert all(i.must == [] and i.act == "not_have" for i in items if i.cls == "lacking_confirm")
+    rows = run_all([("airline", make_scenario(INFO))], GoalRules().make)
+    rows = [r for r in rows if r.item.cls in ("lacking_confirm", "confirm_asked")]
+    # 'your vehicle license plate' names no noun of information (cues' info_noun): still a confirm
+    # question, as before; the bench counts it
+    rows = [r for r in rows if "plate" not in r.item.turn]
+    assert rows and all(r.agrees for r in rows), [(r.item.turn, r.reply) for r in rows if not r.agrees]
+
+
 def test_each_act_is_read_by_the_bench() -> None:
     assert act_problem("yes", "Yes, that's right.", False) == ""
     assert act_problem("yes", "I don't know, sorry.", False)

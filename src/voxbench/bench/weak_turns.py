@@ -30,6 +30,10 @@ is a template filled with one scenario's own facts, never written per item:
 * ``lacking_modal``: the same as a modal yes/no question of a giving verb ("Can you provide me with
   your fax number?", "Are you able to provide the passport number?"); expected: as ``lacking``,
   never "Yes, I can.";
+* ``lacking_confirm``: the same asked by a confirm or verify verb stating no value ("Can you confirm
+  your fax number?"); expected: as ``lacking``, never "Yes, go ahead.";
+* ``confirm_asked``: one of its fields asked that way ("Please verify your employee ID."): a request,
+  not a read-back; expected: the fact;
 * ``announce``: what the agent will do next, a field's words as its topic, no question ("Let me
   check the leave category for you."); expected: it waits or acknowledges, no fact, not "I don't
   have that";
@@ -188,6 +192,10 @@ class Builder:
             self.add("lacking", _fill(self.template("lacking", x), lacked=x))
         for x in self.pick(lacked, lambda x: f"modal/{x}"):
             self.add("lacking_modal", _fill(self.template("lacking_modal", x), lacked=x))
+        for x in self.pick(lacked, lambda x: f"confirm/{x}"):
+            self.add("lacking_confirm", _fill(self.template("lacking_confirm", x), lacked=x))
+        for f in self.pick([f for f in self.own if f.kind != "text"], lambda f: f"confirm/{f.key}"):
+            self.add("confirm_asked", _fill(self.template("confirm_asked", f.key), label=label(f)), [f.key])
         for cls in ("announce", "vague_request"):  # a field's words as the topic: no field asked
             for f in self.pick(self.own, lambda f, c=cls: f"{c}/{f.key}"):
                 self.add(cls, _fill(self.template(cls, f.key), label=label(f)))

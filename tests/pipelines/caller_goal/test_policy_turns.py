@@ -97,6 +97,35 @@ def test_a_modal_question_giving_a_fact_is_a_request_not_a_readiness_question(ai
     assert ready.rule == "willing_says_yes"
 
 
+def test_confirm_your_field_stating_no_value_asks_it(airline: Scenario) -> None:
+    """'Can you confirm your fax number?' asks the caller to state it: one it lacks is said lacking,
+    never 'Yes, go ahead.'; one it holds is given; with a value stated it is still a read-back."""
+    for q in ("Can you confirm your fax number?", "Please verify your passport number.",
+              "Would you confirm your home mailing address, please?"):  # fmt: skip
+        act = opened(airline).respond(q)
+        assert act.kind == "cannot_answer" and act.rule == "no_fact_for_question", (q, act.rule)
+        assert "don't have" in act.text and not act.text.startswith("Yes")
+    held = opened(airline).respond("Can you verify your confirmation number for me?")
+    assert held.kind == "answer" and held.facts == ["confirmation_number"]
+    read = opened(airline).respond("Can you confirm your confirmation number is Z K three F F W?")
+    assert read.rule == "confirm_readback_matches" and read.choice == "yes"
+    wrong = opened(airline).respond("Can you confirm your last name is Silva?")
+    assert wrong.choice == "no" and "Lima" in wrong.text
+
+
+def test_a_field_named_or_its_initials_are_no_value_stated() -> None:
+    """'Are you able to provide the home mailing address?' asks for a field: the initials of 'provide
+    the home' are not the country code 'PH' read back; in 'Please confirm your home mailing address.'
+    'mailing address' is not the state 'MA', nor 'pto' in 'your pto end date' the leave type."""
+    sc = make_scenario({"employee_id": "EMP897305", "dependent_country_of_birth": "PH", "state": "MA",
+                        "pto_type": "pto", "pto_end_date": "2026-08-28"})  # fmt: skip
+    for q in ("Are you able to provide the home mailing address?", "Please confirm your home mailing address."):
+        act = opened(sc).respond(q)
+        assert act.kind == "cannot_answer" and act.rule == "no_fact_for_question", (q, act.rule)
+    act = opened(sc).respond("Please confirm your pto end date.")
+    assert act.kind == "answer" and act.facts == ["pto_end_date"], act
+
+
 def test_a_courtesy_tail_gets_no_words(airline: Scenario) -> None:
     c = opened(airline)
     c.respond("May I have your confirmation number?")

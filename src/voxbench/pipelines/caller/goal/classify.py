@@ -52,7 +52,7 @@ from voxbench.pipelines.caller.goal.fallbacks import (
 )
 from voxbench.pipelines.caller.goal.forms import read_forms, reports_done, statement_check
 from voxbench.pipelines.caller.goal.options import offered_options
-from voxbench.pipelines.caller.goal.readback import misread, readbacks
+from voxbench.pipelines.caller.goal.readback import asks_to_state, misread, readbacks
 from voxbench.pipelines.caller.goal.requested import (
     ChoiceClassifier,
     asked_by_words,
@@ -174,9 +174,12 @@ _YES_NO_NAMING = re.compile(STATE_Q_LEAD + r"(?![^?]*\b(or|either)\b)[^?]*\?$", 
 
 def _readback_kinds(t: Turn, heard: Heard, book: FactBook) -> None:
     """Facts read back (right or wrong) and whether the turn asks the caller to confirm something."""
-    ok, wrong = readbacks(" ".join(t.statements + [q for q in t.questions if CONFIRM_Q.search(q)]), book)
+    said = [s for s in t.statements + [q for q in t.questions if CONFIRM_Q.search(q)] if not asks_to_state(s, book)]
+    ok, wrong = readbacks(" ".join(said), book)  # 'Please confirm your X.' states none
     # 'Just today, May twenty-first?': a short question with no wh-word that reads a fact back
-    elliptic = " ".join(q for q in t.questions if (len(q.split()) <= 6 and not WH.match(q)) or _YES_NO_NAMING.match(q))
+    # (not one asking to give a field: 'Are you able to provide the home mailing address?' states none)
+    elliptic = " ".join(q for q in t.questions if ((len(q.split()) <= 6 and not WH.match(q)) or _YES_NO_NAMING.match(q))
+                        and not GIVE_Q.match(q))  # fmt: skip
     read_in_q = [k for k in (readbacks(elliptic, book)[0] if elliptic else []) if k not in heard.asked]
     ok += [k for k in read_in_q if k not in ok]
     stated, named_ok, named_wrong = statement_check(t, book)  # 'So your employee ID is E M P one two three.'
@@ -193,7 +196,7 @@ def _readback_kinds(t: Turn, heard: Heard, book: FactBook) -> None:
     if OPEN_Q.search(heard.question) and not CONFIRM_Q.search(heard.question):
         return  # 'I have you as Priya, Engineering. What would you like help with first?': the question counts
     if (
-        any(CONFIRM_Q.search(s) for s in t.sents)
+        any(CONFIRM_Q.search(s) and not asks_to_state(s, book) for s in t.sents)  # not 'Confirm your X?'
         or (heard.readback_ok and READBACK_CUE.search(t.text))
         or read_in_q
     ):

@@ -121,6 +121,15 @@ GIVE_Q = re.compile(
     rf"\s+(?:your\b|[^?]*\b(?:{_a('info_noun')})\b)",
     re.I,
 )
+# A confirm verb whose object is 'your X' and nothing after it ('Can you confirm your home mailing
+# address?', 'Please verify your date of birth.'): with no value said it asks the caller to state X
+# (:func:`.readback.asks_to_state`); 'Can you confirm your name is Maria?' states one.
+CONFIRM_ASKS = re.compile(
+    rf"^(?:\w+[,!.]?\s+)?(?:(?:{_a('confirm_modal')})\s+you\s+(?:(?:please|kindly|also|just)\s+)*|please\s+)?"
+    rf"(?:{_a('confirm_verb')})\s+(?:for me\s+)?your\s+(?![^?.!]*\b(?:is|are|as|was|were|matches|reads)\b)"
+    r"(?P<field>[^?.!,:;]+?)(?:,?\s+(?:please|for me))?\s*[?.!]?$",
+    re.I,
+)
 # A request for information by a modal and a verb of giving ('Can you please provide me with the
 # necessary information?', 'Could you give me the details I need?'): a request whatever it names,
 # never a question whether the caller is able to (no 'if', 'whether' or question word after it);

@@ -21,6 +21,7 @@ from voxbench.pipelines.caller.goal.openask import other_request
 from voxbench.pipelines.caller.goal.options import examples_of_any
 from voxbench.pipelines.caller.goal.phrases import as_need, first_person
 from voxbench.pipelines.caller.goal.pushback import step_fixes
+from voxbench.pipelines.caller.goal.readback import asks_to_state
 from voxbench.pipelines.caller.goal.requests import Requests
 from voxbench.pipelines.caller.goal.state import CallState
 from voxbench.pipelines.caller.goal.tree import content_words
@@ -267,7 +268,7 @@ class FollowUps:
         if have_question(q):  # 'Do you have a seat preference?', holding none (its goal silent too)
             return self.log.act("confirm", self.s.phr.say("have_none"), "have_question_none", heard, choice="no")
         # 'Are you on Wi-Fi right now?': not 'I don't have that'; 'Are you able to provide the X?' is a request
-        if _YES_NO_Q.match(q) and not (ASKS_FOR.match(q) or GIVE_Q.match(q)):
+        if _YES_NO_Q.match(q) and not (ASKS_FOR.match(q) or GIVE_Q.match(q) or asks_to_state(q, self.s.book)):
             return self.log.act("cannot_answer", self.s.phr.say("not_sure"), "not_sure_yes_no", heard)
         return self.log.act("cannot_answer", self.s.phr.say("dont_have"), "no_fact_for_question", heard)
 

@@ -22,6 +22,7 @@ from voxbench.pipelines.caller.goal.cues import (
 )
 from voxbench.pipelines.caller.goal.facts import Fact, FactBook, group_of, stem
 from voxbench.pipelines.caller.goal.fallbacks import head_fallback, subject_fallback
+from voxbench.pipelines.caller.goal.readback import asks_to_state
 from voxbench.pipelines.caller.goal.turn import Turn
 from voxbench.pipelines.caller.goal.yesno import asks_whether
 from voxbench.spoken import compact, mentions, tokens
@@ -54,8 +55,9 @@ def asked_by_words(
     asked: dict[str, str] = {}
     steps = t.troubleshooting()
     for s in t.requests:
-        if CONFIRM_Q.search(s) and not re.search(r"\b(give|tell|provide|read|spell|what|which)\b", s, re.I):
-            continue
+        if (CONFIRM_Q.search(s) and not re.search(r"\b(give|tell|provide|read|spell|what|which)\b", s, re.I)
+                and not asks_to_state(s, book)):  # fmt: skip
+            continue  # a read-back or an offer; 'Can you confirm your employee ID?' asks it
         if steps and not _ASKS_VALUE.search(s):
             continue  # 'Please restart the VPN client. Did that fix it?'
         if asks_whether(s):  # 'Let me know whether the issue is resolved.': whether, not a value;
