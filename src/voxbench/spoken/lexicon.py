@@ -147,6 +147,17 @@ def say_text(text: str) -> str:
     return "".join(p if i % 2 else _WORD.sub(lambda m: say_word(m.group(0)), p) for i, p in enumerate(parts))
 
 
+def say_dates_times(text: str) -> str:
+    """Prose's written dates and 24-hour times as said ('rebooked to 2026-08-23 departing after
+    14:00' -> 'rebooked to August 23, 2026 departing after 2 PM'); unlike :func:`say_text`, only a
+    time that is 24-hour by its form ('14:30', '08:00'): in prose '3:00' may be either half of the day."""
+    text = _ISO.sub(lambda m: say_date(m.group(0)), text)
+    return _HHMM_24.sub(lambda m: say_time(m.group(0)), text)
+
+
+_HHMM_24 = re.compile(r"\b(?:1[3-9]|2[0-3]|0\d):\d{2}\b(?!\s*[AaPp]\.?[Mm]\b)")
+
+
 _TOKEN = re.compile(r"[A-Za-z]+(?:['-][A-Za-z]+)*|\d+|[^\sA-Za-z\d,.;:!?'\"()$&/-]")
 
 

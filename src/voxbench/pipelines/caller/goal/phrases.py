@@ -13,8 +13,7 @@ import re
 from voxbench.pipelines.caller.goal.lang import alt, words
 from voxbench.spoken import say_value
 from voxbench.spoken.codes import is_code
-from voxbench.spoken.dates import say_date
-from voxbench.spoken.times import say_time
+from voxbench.spoken.lexicon import say_dates_times
 
 PHRASES: dict[str, tuple[str, ...]] = {k: tuple(v) for k, v in words().templates.items()}
 """The phrasings by kind (``goal/lang/<lang>.json``, ``templates``), in the order the seed picks from."""
@@ -100,17 +99,6 @@ def first_person(text: str) -> str:
     out = say_dates_times(out)
     return out[:1].upper() + out[1:]
 
-
-def say_dates_times(text: str) -> str:
-    """A goal's written dates and 24-hour times as said ('rebooked to 2026-08-23 departing after
-    14:00' -> 'rebooked to August 23, 2026 departing after 2 PM'): a TTS reads the digits."""
-    text = _ISO_DATE.sub(lambda m: say_date(m.group(0)), text)
-    return _HHMM.sub(lambda m: say_time(m.group(0)), text)
-
-
-_ISO_DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
-# Only a time that is 24-hour by its form ('14:30', '08:00'): '3:00' may be either half of the day.
-_HHMM = re.compile(r"\b(?:1[3-9]|2[0-3]|0\d):\d{2}\b(?!\s*[AaPp]\.?[Mm]\b)")
 
 
 # A code in brackets after what it names: 'Chicago (ORD)', 'cancelled by the airline (IRROPS)'.
