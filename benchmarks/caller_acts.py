@@ -29,7 +29,9 @@ def labelled(items):  # type: ignore[no-untyped-def]
         rows = check_scenario(d, sc, GoalTextCaller(sc)).rows
         for (agent, ref), row in zip(reference_turns(sc)[1], rows, strict=True):
             if ref:
-                out.append((sc.id, d, agent, reply_act(ref, agent, facts), reply_act(row.reply, agent, facts)))
+                out.append(
+                    (sc.id, d, agent, reply_act(ref, agent, facts), reply_act(row.reply, agent, facts))
+                )
     return out
 
 

@@ -106,11 +106,21 @@ RULES: dict[str, tuple[str, Rewrite, str]] = {
     "spelled_hyphenated": (_SPELLED, _spelled(lambda ps: "-".join(ps)), "'B L D two' -> 'B-L-D-2'"),
     "spelled_digits": (_SPELLED, _spelled(lambda ps: " ".join(ps)), "'B L D two' -> 'B L D 2'"),
     "code_split": (_CODE, _split_code, "'BLD2' -> 'B L D 2'"),
-    "digits_to_words": (r"(?<![\d.,:$/-])\b\d{1,2}\b(?![\d.,:/-]\d)", _digits_to_words, "'floor 3' -> 'floor three'"),
-    "words_to_digits": (rf"\b(?:(?:{_TENS_WORD})[ -](?:{_DIGIT_WORD})|{_NUM_WORD})\b(?!-[a-z])", _words_to_digits,
-                        "'floor three' -> 'floor 3', 'twenty-five' -> '25', 'B L D two' -> 'B L D 2'"),
-    "numbers_merged": (r"\b(\d{1,2})[.,] (\d{1,2})\b(?![:/.,]\d)", r"\1.\2",
-                       "'four, three' heard as '4.3' (two numbers run together)"),
+    "digits_to_words": (
+        r"(?<![\d.,:$/-])\b\d{1,2}\b(?![\d.,:/-]\d)",
+        _digits_to_words,
+        "'floor 3' -> 'floor three'",
+    ),
+    "words_to_digits": (
+        rf"\b(?:(?:{_TENS_WORD})[ -](?:{_DIGIT_WORD})|{_NUM_WORD})\b(?!-[a-z])",
+        _words_to_digits,
+        "'floor three' -> 'floor 3', 'twenty-five' -> '25', 'B L D two' -> 'B L D 2'",
+    ),
+    "numbers_merged": (
+        r"\b(\d{1,2})[.,] (\d{1,2})\b(?![:/.,]\d)",
+        r"\1.\2",
+        "'four, three' heard as '4.3' (two numbers run together)",
+    ),
     "no_question_marks": (r"\?", ".", "'?' -> '.'"),
     "no_commas": (r",(?!\d)", "", "commas dropped"),
     "please_split": (r",? please([?.!])", r"\1 Please.", "'..., please?' -> '...? Please.'"),
@@ -134,7 +144,9 @@ def _act(act: CallerAct) -> tuple[Any, ...]:
     return act.kind, act.choice, act.ends_call, tuple(sorted(act.facts))
 
 
-def run_scenario(domain: str, sc: Any, rules: list[str], rows: list[dict[str, Any]]) -> dict[str, dict[str, int]]:
+def run_scenario(
+    domain: str, sc: Any, rules: list[str], rows: list[dict[str, Any]]
+) -> dict[str, dict[str, int]]:
     """Counts per rule over one scenario; the changed rows go to ``rows``."""
     caller = GoalRules().make(domain, sc).caller  # type: ignore[attr-defined]
     opening, turns = reference_turns(sc)

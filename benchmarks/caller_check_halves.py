@@ -69,8 +69,10 @@ def tallies(path: str, which: str = "tally") -> dict[tuple[str, str], dict[str, 
 
 def left_out(t: dict[str, float]) -> str:
     kinds = ", ".join(f"{k[4:]} {int(n)}" for k, n in sorted(t.items()) if k.startswith("out:")) or "none"
-    return (f"left out: {int(t.get('ref_turns_out', 0))} reference turns ({kinds}) in "
-            f"{int(t.get('ref_scenarios_out', 0))} scenarios, {int(t.get('ref_endings_out', 0))} endings")
+    return (
+        f"left out: {int(t.get('ref_turns_out', 0))} reference turns ({kinds}) in "
+        f"{int(t.get('ref_scenarios_out', 0))} scenarios, {int(t.get('ref_endings_out', 0))} endings"
+    )
 
 
 def dev_rows(path: str) -> None:
@@ -81,7 +83,9 @@ def dev_rows(path: str) -> None:
             if row["withheld"] or (row["decision_ref"] and row["decision_ref"] != row["decision_ours"]):
                 print(f"== {r['domain']}/{r['scenario_id']} turn {row['turn']} [{row['rule']}]")
                 print(f"  agent: {row['agent']}\n  reference: {row['reference']}\n  caller: {row['reply']}")
-                print(f"  withheld {row['withheld']}  decision {row['decision_ref']} / {row['decision_ours']}")
+                print(
+                    f"  withheld {row['withheld']}  decision {row['decision_ref']} / {row['decision_ours']}"
+                )
 
 
 def main() -> None:

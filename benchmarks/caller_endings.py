@@ -70,7 +70,10 @@ def main() -> None:
     print(f"{'half':5} {'domain':11} " + " ".join(f"{p.rsplit('/', 1)[-1][:18]:>18}" for p in args.reports))
     for h in ("dev", "test"):
         for d in ("airline", "itsm", "medical_hr", "all"):
-            cells = [f"P {e[(h, d, 'premature')]:2} M {e[(h, d, 'missed')]:2} /{e[(h, d, 'scenarios')]:3}" for e, _ in sums]
+            cells = [
+                f"P {e[(h, d, 'premature')]:2} M {e[(h, d, 'missed')]:2} /{e[(h, d, 'scenarios')]:3}"
+                for e, _ in sums
+            ]
             print(f"{h:5} {d:11} " + " ".join(f"{c:>18}" for c in cells))
             ap = [(e[(h, d, "apart premature")], e[(h, d, "apart missed")]) for e, _ in sums]
             if any(p or m for p, m in ap):

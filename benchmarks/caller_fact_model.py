@@ -84,7 +84,9 @@ def evaluate(folds, items, scores, split: str) -> None:  # type: ignore[no-untyp
                 scores[(split, "rules")].add(rules, gold)
                 probs = model.probs(agent, book, given)
                 for th in THRESHOLDS:
-                    alone = {k for k, p in sorted(probs.items(), key=lambda kv: -kv[1])[: model.top] if p >= th}
+                    alone = {
+                        k for k, p in sorted(probs.items(), key=lambda kv: -kv[1])[: model.top] if p >= th
+                    }
                     scores[(split, f"model {th}")].add(alone, gold)
                     scores[(split, f"rules|model {th}")].add(rules | alone, gold)
                 sp = stacked.probs(agent, book, given, _rules(agent, book, given))

@@ -64,7 +64,9 @@ META = frozenset({
 })  # fmt: skip
 """Key heads that name what kind of answer a fact is, not what it is about."""
 
-UNITS = frozenset({"inch", "foot", "meter", "pound", "hour", "day", "week", "month", "year", "minute", "mile"})
+UNITS = frozenset(
+    {"inch", "foot", "meter", "pound", "hour", "day", "week", "month", "year", "minute", "mile"}
+)
 SHAPES = ("free_text", "value_has_head", "meta", "noun_phrase", "plain")
 FRAMES = {
     "take_gerund": re.compile(r"\bI(?:'ll| will) take \w+ing\b", re.I),
@@ -166,8 +168,11 @@ def scenario_counts(domain: str, sc: Scenario, rows: list[str] | None) -> Counte
                 c["frame:label_is_clause"] += 1
             if rows is not None:
                 flat = [" / ".join(t.split("\n")) for t in (row.agent, row.reference, row.reply)]
-                tags = f"{kind}, {shp}" + (", same-kind" if kinds[kind] >= 2 else "") + (
-                    ", ref. gave" if k in row.expected_facts else "")
+                tags = (
+                    f"{kind}, {shp}"
+                    + (", same-kind" if kinds[kind] >= 2 else "")
+                    + (", ref. gave" if k in row.expected_facts else "")
+                )
                 rows.append(f"== {domain}/{sc.id} turn {row.turn} [{k}: {tags}] words {said}\n"
                             f"  agent: {flat[0]}\n  reference: {flat[1]}\n  caller: {flat[2]}")  # fmt: skip
     return c

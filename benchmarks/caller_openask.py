@@ -66,7 +66,9 @@ def probe(data: str, rows: bool) -> None:
             if a is not None:
                 n, agree = n + 1, agree + _agrees(a.line, ref)
                 if rows:
-                    print(f"  == {domain}/{sc.id} [{a.how}]\n  agent: {qs[-1]}\n  reference: {ref}\n  caller: {a.line}")
+                    print(
+                        f"  == {domain}/{sc.id} [{a.how}]\n  agent: {qs[-1]}\n  reference: {ref}\n  caller: {a.line}"
+                    )
     print(f"dev  probe: reference questions answered from the goal {n}, sharing a content word {agree}")
 
 

@@ -45,7 +45,27 @@ _QUOTED = re.compile(
     r"|(?:(?<=[\s(])|^)[‘']([^'‘’\s][^'‘’]*?(?:[’'][a-z][^'‘’]*?)*)[’'](?![a-z])"  # single, apostrophes inside
 )
 _SAYING = re.compile(r"(?::|\b(?:say|says|saying|ask|asking|respond with|reply with|with))\s*$", re.I)
-_FUNCTION = frozenset(["the", "and", "you", "your", "for", "are", "was", "that", "this", "with", "can", "any", "have", "has", "but", "not", "from"]) - {"not"}
+_FUNCTION = frozenset(
+    [
+        "the",
+        "and",
+        "you",
+        "your",
+        "for",
+        "are",
+        "was",
+        "that",
+        "this",
+        "with",
+        "can",
+        "any",
+        "have",
+        "has",
+        "but",
+        "not",
+        "from",
+    ]
+) - {"not"}
 SHARE = 0.6
 
 

@@ -99,6 +99,7 @@ CONFIRM_STEP = re.compile(
 """A read-back or a request for the go-ahead ("Would you like me to submit that?"): each action
 of a multi-request call needs its own."""
 
+
 def _finding(feature: str, dim: str, turn: Any, claim: str, rule: str) -> dict[str, Any]:
     return {"feature": feature, "dimension": dim, "turn": turn, "claim": claim[:160], "rule": rule}
 

@@ -39,7 +39,9 @@ def parser(description: str, variant: str, dest: str) -> argparse.ArgumentParser
     return ap
 
 
-def run(args: argparse.Namespace, names: list[str], run_scenario: RunScenario) -> tuple[Totals, list[dict[str, Any]]]:
+def run(
+    args: argparse.Namespace, names: list[str], run_scenario: RunScenario
+) -> tuple[Totals, list[dict[str, Any]]]:
     """Counts summed per (half, variant) over the scenarios ``args`` selects, and the dev rows."""
     totals: Totals = defaultdict(lambda: defaultdict(int))
     dev_rows: list[dict[str, Any]] = []

@@ -80,13 +80,13 @@ class _CodeOnly:
         return Reply(text="hi")
 
     def respond(self, agent_text: str) -> Reply:
-        return Reply(text="Z K three F F W." if "confirmation" in agent_text else "Thanks, bye.", ends_call=True)
+        return Reply(
+            text="Z K three F F W." if "confirmation" in agent_text else "Thanks, bye.", ends_call=True
+        )
 
 
 def test_volunteered_facts_are_counted_apart() -> None:
-    sc = make_scenario(
-        {"confirmation_number": "ZK3FFW", "origin": "AUS", "destination": "LAX"}, trace=TRACE
-    )
+    sc = make_scenario({"confirmation_number": "ZK3FFW", "origin": "AUS", "destination": "LAX"}, trace=TRACE)
     t = by_domain(check_all([("airline", sc)], lambda d, s: _CodeOnly()))["overall"]
     assert t.requests == 1 and t.facts_expected == 3 and t.facts_withheld == 2
     assert t.facts_asked == 1 and t.facts_withheld_asked == 0
@@ -123,7 +123,9 @@ def _said_before(trace: list[tuple[str, str]], lines: list[str]) -> tuple[int, i
     assert o.summary()["facts_volunteered_said_before"] == o.facts_volunteered_said_before
     left = o.facts_expected - o.facts_volunteered_said_before
     apart = o.summary()["facts_withheld_repeats_apart_pct"]
-    assert apart == (round(100 * (o.facts_withheld - o.facts_volunteered_said_before) / left, 1) if left else None)
+    assert apart == (
+        round(100 * (o.facts_withheld - o.facts_volunteered_said_before) / left, 1) if left else None
+    )
     return o.facts_volunteered_withheld, o.facts_volunteered_said_before
 
 

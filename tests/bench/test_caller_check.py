@@ -106,7 +106,9 @@ _STAYS = [("agent", "How can I help?"), ("user", "I need a refund."), ("agent", 
           ("agent", "Please hold."), ("user", "Goodbye."), ("agent", "Goodbye.")]  # fmt: skip
 
 
-def _endings(trace: list[tuple[str, str]], end_at: int | None, end_reason: str | None = None) -> tuple[int, int]:
+def _endings(
+    trace: list[tuple[str, str]], end_at: int | None, end_reason: str | None = None
+) -> tuple[int, int]:
     sc = make_scenario({"confirmation_number": "ZK3FFW"}, trace=trace, end_reason=end_reason)
     c = by_domain(check_all([("airline", sc)], lambda d, s: ScriptCaller(["Okay."] * 9, end_at)))["overall"]
     return c.premature_endings, c.missed_endings

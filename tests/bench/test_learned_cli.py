@@ -72,7 +72,9 @@ def test_cross_validation_grades_only_on_held_out_scenarios(capsys: pytest.Captu
     out = capsys.readouterr().out
     assert "fold 1/2" in out and "fold 2/2" in out and "domain 1/2 (air): fitted on 2, graded 2" in out
     assert set(rep.figures) == {"in_sample", "kfold", "lodo"}
-    assert rep.figures["kfold"]["overall"]["scenarios"] == 4 and rep.figures["lodo"]["overall"]["scenarios"] == 4
+    assert (
+        rep.figures["kfold"]["overall"]["scenarios"] == 4 and rep.figures["lodo"]["overall"]["scenarios"] == 4
+    )
     print_table(rep)
     table = capsys.readouterr().out
     for label in ("in-sample", "k-fold", "LODO", "requests ok %", "overall"):

@@ -82,4 +82,3 @@ def test_the_llm_caller_on_an_openai_compatible_endpoint_is_graded(endpoint: str
     assert o["premature_endings"] == 0 and o["missed_endings"] == 0 and o["invented_facts"] == 0
     assert set(_Endpoint.seen_models) == {"tiny-caller"}
     assert rep.figures["kfold"] == rep.figures["in_sample"] and "nothing fitted" in rep.note
-

@@ -46,7 +46,9 @@ def test_invented_codes_and_dates() -> None:
 
 
 def test_options_from_an_or_question_and_from_times() -> None:
-    opts = offered_options("Next, for your Confluence access, what access level do you need: read only, standard, or admin?")
+    opts = offered_options(
+        "Next, for your Confluence access, what access level do you need: read only, standard, or admin?"
+    )
     assert opts == ["read only", "standard", "admin"]
     assert chosen_option("Read only, please.", opts) == 0
     times = offered_options("There is a flight at twelve oh five PM and one at three ten PM. Which one?")
@@ -67,7 +69,9 @@ def test_kfold_is_a_partition_fixed_by_the_seed() -> None:
     folds = kfold(items, 5, seed=3)  # type: ignore[arg-type]
     ids = sorted(s.id for f in folds for _, s in f)
     assert ids == sorted(s.id for _, s in items) and len(folds) == 5
-    assert [[s.id for _, s in f] for f in folds] == [[s.id for _, s in f] for f in kfold(list(reversed(items)), 5, 3)]  # type: ignore[arg-type]
+    assert [[s.id for _, s in f] for f in folds] == [
+        [s.id for _, s in f] for f in kfold(list(reversed(items)), 5, 3)
+    ]  # type: ignore[arg-type]
     assert [[s.id for _, s in f] for f in folds] != [[s.id for _, s in f] for f in kfold(items, 5, 4)]  # type: ignore[arg-type]
     assert all(len(rest(items, f)) == 11 - len(f) for f in folds)  # type: ignore[arg-type]
 

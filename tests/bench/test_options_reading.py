@@ -15,7 +15,10 @@ def test_a_negated_option_is_not_chosen() -> None:
     assert len(opts) == 2
     assert chosen_option("It's locked out, not an expired password.", opts, LOCKOUT) == 0
     assert chosen_option("My password expired rather than a lockout of my account.", opts, LOCKOUT) == 1
-    assert chosen_option("My account is locked out because of too many failed sign-in attempts.", opts, LOCKOUT) == 0
+    assert (
+        chosen_option("My account is locked out because of too many failed sign-in attempts.", opts, LOCKOUT)
+        == 0
+    )
     floor = "Do you have a floor preference, or should I search all floors?"
     assert chosen_option("I don't have a floor preference.", offered_options(floor), floor) is None
     assert chosen_option("No floor preference.", offered_options(floor), floor) is None
@@ -36,7 +39,9 @@ def test_the_turns_topic_and_inflections() -> None:
          "to connect, or does it connect and then drop repeatedly?")  # fmt: skip
     opts = offered_options(q)
     assert chosen_option("It connects and then drops repeatedly.", opts, q) == 1
-    assert chosen_option("The VPN keeps disconnecting every 30 minutes.", opts, q) is None  # 'VPN' is the topic
+    assert (
+        chosen_option("The VPN keeps disconnecting every 30 minutes.", opts, q) is None
+    )  # 'VPN' is the topic
 
 
 def test_what_is_no_list_of_options() -> None:
@@ -44,11 +49,16 @@ def test_what_is_no_list_of_options() -> None:
     assert offered_options("For parking, what zone or garage do you prefer?") == []
     assert offered_options("What date would you prefer, on or after August 10th, 2026?") == []
     spell = "Could you please say or spell the last name on the reservation?"
-    assert chosen_option("Morrison. Now please pull it up and change it.", offered_options(spell), spell) is None
+    assert (
+        chosen_option("Morrison. Now please pull it up and change it.", offered_options(spell), spell) is None
+    )
 
 
 def test_lead_ins_descriptions_and_joined_questions() -> None:
-    assert offered_options("Also, are other websites or apps working for you right now?")[0] == "are other websites"
+    assert (
+        offered_options("Also, are other websites or apps working for you right now?")[0]
+        == "are other websites"
+    )
     q = ("Do you want staged removal, which preserves email and calendar for thirty days after the last working "
          "day, or full removal, which removes everything immediately?")  # fmt: skip
     assert offered_options(q) == ["staged removal", "full removal"]
@@ -62,7 +72,9 @@ def test_lead_ins_descriptions_and_joined_questions() -> None:
 def test_numbers_and_a_shared_unit() -> None:
     q = "For the license extension, what duration do you want: thirty, sixty, or ninety days?"
     opts = offered_options(q)
-    assert [chosen_option(r, opts, q) for r in ("Sixty days.", "The extension is 60 days.", "90 days", "Thirty.")] == [1, 1, 2, 0]
+    assert [
+        chosen_option(r, opts, q) for r in ("Sixty days.", "The extension is 60 days.", "90 days", "Thirty.")
+    ] == [1, 1, 2, 0]
     os_q = "Do you need Mac or Windows?"
     assert chosen_option("My preferred O S is macos.", offered_options(os_q), os_q) == 0
 
@@ -86,7 +98,9 @@ def test_times_offered_only_by_a_turn_that_asks_and_not_as_a_span() -> None:
     assert opts == ["time:10:00am", "time:11:00am", "time:1:00pm"]
     assert chosen_option("Ten A M, please.", opts) == 0 and chosen_option("One PM.", opts) == 2
     assert offered_options("It departs at eight fifteen AM and arrives at nine twenty-five AM.") == []
-    assert offered_options("Your shift runs from three PM to eleven PM. Which one would you like to swap?") == []
+    assert (
+        offered_options("Your shift runs from three PM to eleven PM. Which one would you like to swap?") == []
+    )
 
 
 def test_a_bare_count_is_said_only_as_a_count_of_its_field() -> None:

@@ -58,7 +58,9 @@ _TRACE = [("agent", "How can I help?"), ("user", "I need to change my flight."),
 
 def _run(breaks: dict[int, list[str]], end_at: int | None = None):  # type: ignore[no-untyped-def]
     sc = make_scenario({}, trace=_TRACE)
-    caller = ScriptCaller(["I need to change my flight.", "No, thank you.", "No, thanks.", "Goodbye."], end_at)
+    caller = ScriptCaller(
+        ["I need to change my flight.", "No, thank you.", "No, thanks.", "Goodbye."], end_at
+    )
     return check_all([("airline", sc)], lambda d, s: caller, breaks={("airline", sc.id): breaks})
 
 
@@ -71,8 +73,13 @@ def test_turns_the_reference_broke_are_scored_apart() -> None:
     assert (goal.turns, goal.decisions, goal.decisions_matched) == (3, 1, 1)
     assert (goal.ref_turns_out, goal.ref_scenarios_out) == (1, 1)
     assert res[0].rows[1].ref_breaks == ["decision_tree_violation"]
-    assert breaks_by_domain(res) == {"airline": {"decision_tree_violation": 1}, "overall": {"decision_tree_violation": 1}}
-    assert goal.summary()["decisions_matched_pct"] == 100.0 and full.summary()["decisions_matched_pct"] == 50.0
+    assert breaks_by_domain(res) == {
+        "airline": {"decision_tree_violation": 1},
+        "overall": {"decision_tree_violation": 1},
+    }
+    assert (
+        goal.summary()["decisions_matched_pct"] == 100.0 and full.summary()["decisions_matched_pct"] == 50.0
+    )
 
 
 def test_no_breaks_gives_the_same_tally_and_no_breaks_read_gives_none() -> None:

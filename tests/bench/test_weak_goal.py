@@ -38,7 +38,10 @@ def test_the_question_an_agent_asks_for_each() -> None:
     assert t is not None
     assert question_of("why you are canceling", t, 0) == "Why are you canceling?"
     assert question_of("what you want to change", t, 0) == "What do you want to change?"
-    assert question_of("what troubleshooting you already tried", t, 0) == "What troubleshooting have you already tried?"
+    assert (
+        question_of("what troubleshooting you already tried", t, 0)
+        == "What troubleshooting have you already tried?"
+    )
     assert question_of("for proof details", t, 0) == "Can you tell me proof details?"
     assert question_of("what happened", t, 0) == "What happened?"
 

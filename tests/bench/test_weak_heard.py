@@ -35,7 +35,9 @@ def test_statement_read_backs_are_the_turns_last_sentence_without_a_question() -
     assert all("?" not in i.turn and i.act == "yes" for i in right)
     assert all("?" not in i.turn and i.act == "correct" and len(i.must) == 1 for i in wrong)
     floor = [i for i in right if "floor" in i.turn]
-    assert not floor or "want" in floor[0].turn or "like" in floor[0].turn  # a wanted fact is read back as a want
+    assert (
+        not floor or "want" in floor[0].turn or "like" in floor[0].turn
+    )  # a wanted fact is read back as a want
     assert all(i.act == "acknowledge" for i in _items("statement_report"))
 
 

@@ -24,7 +24,9 @@ def test_a_stated_value_is_asked_for_by_name_after_the_caller_gave_it() -> None:
         label = i.context[0].split("your ")[-1].rstrip("?")  # asked in the context, so given
         stated, asked = i.turn.split(". ", 1)
         assert facts_said(stated, goal_facts(INFO)) == i.must  # its value stated in the announcement
-        assert asked.rstrip("?.").endswith(label) and not facts_said(asked, goal_facts(INFO))  # named, not said
+        assert asked.rstrip("?.").endswith(label) and not facts_said(
+            asked, goal_facts(INFO)
+        )  # named, not said
 
 
 def test_the_control_asks_another_field_and_must_not_repeat_the_read_one() -> None:

@@ -51,12 +51,23 @@ TOLD = ["When the agent asks why you are canceling, state: you had a medical eme
 
 
 def test_every_class_is_generated_from_the_scenarios_own_facts() -> None:
-    info = {**INFO, **RECORD, "meal_preference": "vegetarian"}  # a preference: 'Do you have a meal preference?'
-    back = {"origin": "DEN", "destination": "PHX", "flight_date": "2026-05-20"}  # two records: a field of both asked
+    info = {
+        **INFO,
+        **RECORD,
+        "meal_preference": "vegetarian",
+    }  # a preference: 'Do you have a meal preference?'
+    back = {
+        "origin": "DEN",
+        "destination": "PHX",
+        "flight_date": "2026-05-20",
+    }  # two records: a field of both asked
     info["original_travel_details"] = [*RECORD["original_travel_details"], back]
     items = generate("airline", make_scenario(info, negotiation=TOLD))
     # the multi-request ending classes need listed intents, one of them a tree's one-follow-up line
-    follow_up = [*TOLD, "If the agent says the flight cannot be changed, ask exactly one follow-up question, then accept."]
+    follow_up = [
+        *TOLD,
+        "If the agent says the flight cannot be changed, ask exactly one follow-up question, then accept.",
+    ]
     intents = ["Change my flight to an earlier one", "Add a checked bag"]
     multi = generate("airline", make_scenario(info, negotiation=follow_up, intents=intents))
     assert {i.cls for i in items} | {i.cls for i in multi if i.cls.startswith("end_")} == set(table().classes)
@@ -75,7 +86,10 @@ def test_a_changed_value_is_another_of_its_kind_and_none_of_the_callers() -> Non
     assert changed(facts["confirmation_number"], taken) == "ZK6FFW"
     assert changed(facts["first_name"], taken) not in (None, "Maria")
     assert changed(facts["seat"], taken) is None  # free text: no value of the same kind to make
-    assert kind_of("GRP-ENGCORE", ["group", "code"]) == "code" and kind_of("Database Read", ["group", "name"]) == "text"
+    assert (
+        kind_of("GRP-ENGCORE", ["group", "code"]) == "code"
+        and kind_of("Database Read", ["group", "name"]) == "text"
+    )
 
 
 def test_another_persons_value_pairs_with_the_callers_own_field() -> None:
@@ -146,7 +160,13 @@ def test_a_reply_is_graded_on_its_act_its_facts_and_nothing_invented() -> None:
     assert grade(item, "No, my travel date is March 20, 2026.", False, facts, ground)[0]
     ok, why, _ = grade(item, "Yes, go ahead.", False, facts, ground)
     assert not ok and "missing travel_date" in why
-    ok, why, _ = grade(item, "No, it is March 20. My colleague's ID is E M P zero seven two nine four eight.", False, facts, ground)
+    ok, why, _ = grade(
+        item,
+        "No, it is March 20. My colleague's ID is E M P zero seven two nine four eight.",
+        False,
+        facts,
+        ground,
+    )
     assert not ok and "said colleague_employee_id" in why
     ok, why, _ = grade(item, "No, it is March 20, flight 4471.", False, facts, ground)
     assert not ok and "invented" in why
@@ -238,7 +258,9 @@ def test_a_record_read_back_by_places_and_date_alone_changed_and_right() -> None
 
 
 def test_a_record_read_back_with_one_part_changed_and_the_others_right() -> None:
-    items = [i for i in generate("airline", make_scenario({**INFO, **RECORD})) if i.cls == "record_one_changed"]
+    items = [
+        i for i in generate("airline", make_scenario({**INFO, **RECORD})) if i.cls == "record_one_changed"
+    ]
     parts = {"original_travel_details.0.origin": "PHX", "original_travel_details.0.destination": "DEN",
              "original_travel_details.0.flight_date": "May 13, 2026"}  # fmt: skip
     assert sorted(k for i in items for k in i.must) == sorted(parts)  # each part changed once
@@ -261,7 +283,9 @@ def test_the_goal_caller_corrects_another_record_and_not_its_own() -> None:
     rows = {r.item.cls: r for r in run_all([("airline", sc)], GoalRules().make)
             if r.item.cls.startswith("record_")}  # fmt: skip
     assert rows["record_other"].agrees, rows["record_other"].why
-    assert rows["record_other"].reply.startswith("No, that's not my flight. Mine is from PHX to DEN on May 13")
+    assert rows["record_other"].reply.startswith(
+        "No, that's not my flight. Mine is from PHX to DEN on May 13"
+    )
     assert rows["record_right"].agrees, rows["record_right"].why
     assert act_problem("not_correct", "No, that's not right.", False) == "a no to its own values"
 
@@ -277,13 +301,17 @@ def test_a_completion_report_states_a_fixed_value_changed_and_the_same_report_ri
         assert w.act == "correct" and r.act == "keeps" and r.must == [] and r.must_not == [key]
         assert key not in ("preferred_date", "max_fee")  # a preference or a limit: the call may settle it
     facts = {f.key: f for f in leaves(info, set(table().label_drop))}
-    assert any(w.turn != r.turn and label(facts[w.must[0]]) in w.turn for w, r in zip(wrong, right, strict=True))
+    assert any(
+        w.turn != r.turn and label(facts[w.must[0]]) in w.turn for w, r in zip(wrong, right, strict=True)
+    )
 
 
 def test_a_report_kept_is_no_correction_and_a_report_corrected_is() -> None:
     facts = goal_facts(INFO)
     ground = Grounding(INFO, "You want to change your flight.")
-    turn = "All done. I have recorded your employee ID as EMP031482. Is there anything else I can help you with?"
+    turn = (
+        "All done. I have recorded your employee ID as EMP031482. Is there anything else I can help you with?"
+    )
     keeps = WeakItem(domain="airline", scenario_id="t.1", half="dev", cls="report_right", act="keeps", turn=turn,
                      must_not=["employee_id"])  # fmt: skip
     assert grade(keeps, "No, that's all. Thanks, goodbye.", True, facts, ground)[0]
@@ -296,14 +324,20 @@ def test_a_report_kept_is_no_correction_and_a_report_corrected_is() -> None:
 def test_the_goal_caller_corrects_a_report_changed_and_keeps_one_right() -> None:
     from voxbench.bench.callers import GoalRules
 
-    rows = [r for r in run_all([("airline", make_scenario(INFO))], GoalRules().make) if r.item.cls.startswith("report_")]
+    rows = [
+        r
+        for r in run_all([("airline", make_scenario(INFO))], GoalRules().make)
+        if r.item.cls.startswith("report_")
+    ]
     assert {r.item.cls for r in rows} == {"report_changed", "report_right"}
     assert all(r.agrees for r in rows), [(r.item.turn, r.reply, r.why) for r in rows if not r.agrees]
 
 
 def test_another_persons_fact_holding_the_same_value_is_not_one_it_must_not_say() -> None:
     """The husband flies on the caller's own travel date: saying that date cannot be told apart."""
-    items = generate("airline", make_scenario({**INFO, "Husband's travel date": "2026-03-20", "Husband's bags": "5"}))
+    items = generate(
+        "airline", make_scenario({**INFO, "Husband's travel date": "2026-03-20", "Husband's bags": "5"})
+    )
     asked = [i for i in items if i.must == ["travel_date"]]
     assert asked and all("Husband's travel date" not in i.must_not for i in asked)
     assert any("Husband's bags" in i.must_not for i in items if i.must == ["bags"])

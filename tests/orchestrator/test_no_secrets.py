@@ -273,7 +273,9 @@ def agent_secrets(monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
     return values
 
 
-def test_an_external_agents_header_and_url_token_are_sent_never_written(tmp_path: Path, agent_secrets: dict[str, str]) -> None:
+def test_an_external_agents_header_and_url_token_are_sent_never_written(
+    tmp_path: Path, agent_secrets: dict[str, str]
+) -> None:
     values = agent_secrets
     bot, record = _with_log(tmp_path / "rec", None)
     assert record.status == "completed", record.error
@@ -284,7 +286,9 @@ def test_an_external_agents_header_and_url_token_are_sent_never_written(tmp_path
     assert leaks([tmp_path / "rec"], values) == []
 
 
-def test_an_unreachable_agents_url_is_named_without_its_token(tmp_path: Path, agent_secrets: dict[str, str]) -> None:
+def test_an_unreachable_agents_url_is_named_without_its_token(
+    tmp_path: Path, agent_secrets: dict[str, str]
+) -> None:
     values = agent_secrets
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as held:  # bound, not listening: refused
         held.bind(("127.0.0.1", 0))

@@ -43,6 +43,7 @@ def reply_act(reply: str, agent: str, facts: list[GoalFact]) -> str:
 
 def turn_features(agent: str) -> list[str]:
     """Words and word pairs of the turn; those of its last sentence again, marked; its punctuation."""
+
     def grams(text: str, tag: str) -> list[str]:
         ws = [("<n>" if w.isdigit() else w) for w in re.findall(r"[a-z']+|\d+", text.lower())]
         return [f"{tag}{w}" for w in ws] + [f"{tag}{a}_{b}" for a, b in pairwise(ws)]

@@ -234,19 +234,25 @@ def check_all(
             b = None if breaks is None else breaks.get((domain, sc.id), {})
             r = check_scenario(domain, sc, make_caller(domain, sc), b)
         except Exception as e:
-            r = ScenarioResult(domain=domain, scenario_id=sc.id, tally=Tally(errors=1), error=f"{type(e).__name__}: {e}")
+            r = ScenarioResult(
+                domain=domain, scenario_id=sc.id, tally=Tally(errors=1), error=f"{type(e).__name__}: {e}"
+            )
         out.append(r)
         if on_scenario:
             on_scenario(r)
     return out
 
 
-def resolved_scenarios(data: str, domains: list[str] | None = None, lang: str = "en") -> list[tuple[str, Scenario]]:
+def resolved_scenarios(
+    data: str, domains: list[str] | None = None, lang: str = "en"
+) -> list[tuple[str, Scenario]]:
     """Every scenario of an EVA-format folder, culture-resolved as the caller sees it."""
     from voxbench.scenarios import load_dataset
 
     ds = load_dataset(data, domains)
-    return [(domain, resolved(dd, sc, lang)) for domain, dd in ds.domains.items() for sc in dd.scenarios.values()]
+    return [
+        (domain, resolved(dd, sc, lang)) for domain, dd in ds.domains.items() for sc in dd.scenarios.values()
+    ]
 
 
 def resolved(dd: DomainData, sc: Scenario, lang: str = "en") -> Scenario:

@@ -41,7 +41,8 @@ class CheckReport(BaseModel):
     )
     scenarios: dict[str, list[ScenarioResult]] = Field(default_factory=dict, description="split -> results")
     reference_breaks: dict[str, dict[str, int]] = Field(
-        default_factory=dict, description="domain (and 'overall') -> goal-rule kind -> reference turns left out"
+        default_factory=dict,
+        description="domain (and 'overall') -> goal-rule kind -> reference turns left out",
     )
 
 
@@ -58,7 +59,9 @@ def _graded(kind: CallerKind, folds: list[list[Item]], items: list[Item], label:
         kind.fit(train)
         res = check_all(fold, kind.make, breaks=breaks)
         domains = "+".join(sorted({d for d, _ in fold}))
-        say(f"  {label} {i + 1}/{len(folds)} ({domains}): fitted on {len(train)}, graded {len(fold)}, {_line(res, t0)}")
+        say(
+            f"  {label} {i + 1}/{len(folds)} ({domains}): fitted on {len(train)}, graded {len(fold)}, {_line(res, t0)}"
+        )
         out += res
     return out
 
@@ -85,7 +88,9 @@ def grade(
         results["kfold"] = results["lodo"] = results["in_sample"]
         report.note = "nothing fitted: the k-fold and leave-one-domain-out figures are the in-sample run"
     report.scenarios = results if kind.fits else {"in_sample": results["in_sample"]}
-    report.figures = {split: {d: t.summary() for d, t in by_domain(rs).items()} for split, rs in results.items()}
+    report.figures = {
+        split: {d: t.summary() for d, t in by_domain(rs).items()} for split, rs in results.items()
+    }
     if breaks is not None:
         report.figures[IN_GOAL] = {d: t.summary() for d, t in in_goal_by_domain(results["in_sample"]).items()}
         report.reference_breaks = breaks_by_domain(results["in_sample"])

@@ -99,7 +99,11 @@ class Said:
     def of(cls, text: str) -> Said:
         ws = words_of(text)
         digits = ["1" if w == "one" else w for w in ws]  # the normaliser leaves 'one' a word ('F L one')
-        runs = {squeeze("".join(digits[i:j])) for i in range(len(ws)) for j in range(i + 1, min(len(ws), i + _SPAN) + 1)}
+        runs = {
+            squeeze("".join(digits[i:j]))
+            for i in range(len(ws))
+            for j in range(i + 1, min(len(ws), i + _SPAN) + 1)
+        }
         return cls(ws, runs, text)
 
     def has_words(self, form: list[str]) -> bool:
@@ -139,7 +143,6 @@ class Value:
             return bool(self.capitals.search(said.text))
         return any(said.has_words(list(f)) for f in self.forms) or any(c in said.runs for c in self.codes)
 
-
     def count_said(self, said: Said, key: str, asked: bool) -> bool:
         """A bare count is said where it stands as a number of its own (no spelled letter beside it:
         'K four M two' holds no count) and names its fact: a word of the fact's key within two words
@@ -150,7 +153,9 @@ class Value:
         kws = key_words(key)
         ws = said.words
         for i, w in enumerate(ws):
-            if w != n or any(len(x) == 1 and x.isalpha() and x not in "ai" for x in ws[max(0, i - 1) : i + 2]):
+            if w != n or any(
+                len(x) == 1 and x.isalpha() and x not in "ai" for x in ws[max(0, i - 1) : i + 2]
+            ):
                 continue
             near = ws[max(0, i - 2) : i] + ws[i + 1 : i + 3]
             if asked or any(same_word_either(x, k) for x in near for k in kws):
@@ -191,7 +196,9 @@ def goal_facts(information: dict[str, Any]) -> list[GoalFact]:
         vals = [
             v
             for x in items
-            if not isinstance(x, bool) and x is not None and str(x).strip().lower() not in NOT_VALUES
+            if not isinstance(x, bool)
+            and x is not None
+            and str(x).strip().lower() not in NOT_VALUES
             and (v := Value.of(str(x)))
         ]
         if vals:
@@ -209,7 +216,9 @@ def facts_said(text: str, facts: list[GoalFact], unless_in: str = "") -> list[st
         for v in f.values:
             if not v.said_in(said) or (before and v.said_in(before)):
                 continue
-            if v.count and not v.count_said(said, f.key, any(same_word(w, k) for k in key_words(f.key) for w in asked)):
+            if v.count and not v.count_said(
+                said, f.key, any(same_word(w, k) for k in key_words(f.key) for w in asked)
+            ):
                 continue
             out.append(f.key)
             break
@@ -233,4 +242,8 @@ def same_word(w: str, k: str) -> bool:
 
 def same_word_either(w: str, k: str) -> bool:
     """:func:`same_word` either way round, or the same but for a plural 's' ('day' for the key word 'days')."""
-    return same_word(w, k) or (len(w) >= 3 and same_word(k, w)) or (len(w) >= 3 and w.rstrip("s") == k.rstrip("s"))
+    return (
+        same_word(w, k)
+        or (len(w) >= 3 and same_word(k, w))
+        or (len(w) >= 3 and w.rstrip("s") == k.rstrip("s"))
+    )

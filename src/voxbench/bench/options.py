@@ -71,7 +71,9 @@ _CONTRAST = re.compile(
 )
 _VERB_NEG = re.compile(rf"(?:\b(?:{_words_alt('negation')})\b|n['’]t\b){_END}", re.I | re.S)
 _NEGATIVE = re.compile(rf"\b(?:{_words_alt('negative')})\b|n['’]t\b", re.I)
-_AND_Q = re.compile(rf",\s+and\s+|\s+and\s+(?=(?:{alt('reference', 'auxiliary')}|{'|'.join(_G['wh'])})\b)", re.I)
+_AND_Q = re.compile(
+    rf",\s+and\s+|\s+and\s+(?=(?:{alt('reference', 'auxiliary')}|{'|'.join(_G['wh'])})\b)", re.I
+)
 _LABEL = re.compile(r"(?<=[A-Za-z] )([A-HJ-Z])\b")  # 'List A', 'Plan B': a capital letter after a word
 
 
@@ -87,7 +89,13 @@ def _num(tok: str) -> int | None:
     if tok.isdigit():
         return int(tok)
     parts = tok.split("-")
-    if len(parts) == 2 and parts[0] in _NUMS and parts[1] in _NUMS and _NUMS[parts[0]] >= 20 and _NUMS[parts[1]] < 10:
+    if (
+        len(parts) == 2
+        and parts[0] in _NUMS
+        and parts[1] in _NUMS
+        and _NUMS[parts[0]] >= 20
+        and _NUMS[parts[1]] < 10
+    ):
         return _NUMS[parts[0]] + _NUMS[parts[1]]
     return _NUMS.get(tok)
 
@@ -152,7 +160,9 @@ def _sentences(text: str) -> list[str]:
 
 def _or_parts(q: str) -> list[str]:
     """The options of one 'or' question, or [] (see the module docstring)."""
-    q = next((c for c in reversed(_AND_Q.split(q)) if _OR.search(c)), q)  # 'A or B, and what size: C, D or E?'
+    q = next(
+        (c for c in reversed(_AND_Q.split(q)) if _OR.search(c)), q
+    )  # 'A or B, and what size: C, D or E?'
     first_or = _OR.search(q)
     if not first_or:
         return []
@@ -173,7 +183,9 @@ def _or_parts(q: str) -> list[str]:
     for p in (p.strip(" ?.") for p in _OPTION_SEP.split(body)):
         if not p:
             continue
-        if not (parts and (_REL.match(p) or _WH.match(p))):  # '..., which preserves ...', '..., what size ...'
+        if not (
+            parts and (_REL.match(p) or _WH.match(p))
+        ):  # '..., which preserves ...', '..., what size ...'
             parts.append(p)
     if len(parts) < 2 or any(not _content(p) for p in parts):
         return []
@@ -201,7 +213,11 @@ def offered_options(agent_text: str) -> list[str]:
     if ors and (parts := _or_parts(ors[-1])):
         return parts
     times = list(dict.fromkeys(_not_spans(clock_times(agent_text), agent_text)))
-    if len(times) >= 2 and any(s.endswith("?") or _ASK.search(s) for s in sents) and not (qs and _AUX.match(qs[-1])):
+    if (
+        len(times) >= 2
+        and any(s.endswith("?") or _ASK.search(s) for s in sents)
+        and not (qs and _AUX.match(qs[-1]))
+    ):
         return [f"time:{t}" for t in times]
     return []
 
@@ -230,8 +246,12 @@ def _negated(text: str) -> tuple[str, str]:
 def _distinct(options: list[str], agent: str) -> list[set[str]]:
     """Each option's distinctive words (see the module docstring)."""
     words_ = [_content(o) for o in options]
-    if all(len(w) == 1 and next(iter(w)).isdigit() for w in words_[:-1]) and any(x.isdigit() for x in words_[-1]):
-        words_[-1] = {x for x in words_[-1] if x.isdigit()}  # 'thirty, sixty, or ninety days': the unit is all's
+    if all(len(w) == 1 and next(iter(w)).isdigit() for w in words_[:-1]) and any(
+        x.isdigit() for x in words_[-1]
+    ):
+        words_[-1] = {
+            x for x in words_[-1] if x.isdigit()
+        }  # 'thirty, sixty, or ninety days': the unit is all's
     out = [w - set().union(*(v for j, v in enumerate(words_) if j != i)) for i, w in enumerate(words_)]
     rest = _content(" ".join(s for s in _sentences(agent) if not any(o in s for o in options)))
     return [(d - rest) or d for d in out]
@@ -239,8 +259,11 @@ def _distinct(options: list[str], agent: str) -> list[set[str]]:
 
 def _said(said: set[str], word: str) -> bool:
     """A distinctive word is said as itself or as it with up to two more letters ('macos' for 'mac')."""
-    return word in said or (len(word) >= 3 and not word.startswith("#") and any(
-        w.startswith(word) and len(w) - len(word) <= 2 for w in said))
+    return word in said or (
+        len(word) >= 3
+        and not word.startswith("#")
+        and any(w.startswith(word) and len(w) - len(word) <= 2 for w in said)
+    )
 
 
 def _named(said: set[str], distinct: list[set[str]]) -> int | None:
@@ -267,7 +290,9 @@ def chosen_option(text: str, options: list[str], agent: str = "") -> int | None:
     distinct = _distinct(options, agent)
     said = _content(kept)
     negative = [bool(_NEGATIVE.search(o)) for o in options]
-    if any(negative):  # a negative option is named by a negated verb: 'I can't connect' for 'unable to connect'
+    if any(
+        negative
+    ):  # a negative option is named by a negated verb: 'I can't connect' for 'unable to connect'
         said |= _content(verbal)
         distinct = [d if negative[i] else d - _content(verbal) for i, d in enumerate(distinct)]
     return _named(said, distinct)

@@ -67,7 +67,9 @@ def map_turns(record_turns: dict[int, str], scenario: Scenario) -> dict[int, int
     return out
 
 
-def scenario_breaks(dd: DomainData, scenario_id: str, resolved: Scenario, kinds: Iterable[str] = KINDS) -> Breaks:
+def scenario_breaks(
+    dd: DomainData, scenario_id: str, resolved: Scenario, kinds: Iterable[str] = KINDS
+) -> Breaks:
     """The bench turns at which the reference caller of one scenario broke its goal."""
     conv = from_scenario(dd, scenario_id)
     if conv is None:
@@ -89,7 +91,9 @@ class ReferenceGoal(Mapping[tuple[str, str], Breaks]):
     """(domain, scenario id) -> :data:`Breaks` for an EVA-format folder, each scenario read the
     first time it is asked for (a ``--limit`` run reads only the scenarios it grades)."""
 
-    def __init__(self, domains: Mapping[str, DomainData], lang: str = "en", kinds: Iterable[str] = KINDS) -> None:
+    def __init__(
+        self, domains: Mapping[str, DomainData], lang: str = "en", kinds: Iterable[str] = KINDS
+    ) -> None:
         self.domains, self.lang, self.kinds = domains, lang, tuple(kinds)
         self._done: dict[tuple[str, str], Breaks] = {}
 

@@ -164,7 +164,9 @@ def names_fact(agent_text: str, key: str, option_hit: bool = False) -> bool:
     kws = key_words(key)
     said = words_of(agent_text)
     initials = {"".join(w[0] for w in said[i : i + n]) for n in (2, 3, 4) for i in range(len(said) - n + 1)}
-    return bool(kws) and all(any(same_word(w, k) for w in said) or (len(k) <= 4 and k in initials) for k in kws)
+    return bool(kws) and all(
+        any(same_word(w, k) for w in said) or (len(k) <= 4 and k in initials) for k in kws
+    )
 
 
 def touches_fact(agent_text: str, key: str) -> bool:

@@ -22,7 +22,8 @@ class TurnRow(BaseModel):
     disclosed_facts: list[str] = Field(default_factory=list)
     withheld: list[str] = Field(default_factory=list)
     volunteered: list[str] = Field(
-        default_factory=list, description="expected facts the agent's turn did not ask for (the reference volunteered)"
+        default_factory=list,
+        description="expected facts the agent's turn did not ask for (the reference volunteered)",
     )
     said_before: list[str] = Field(
         default_factory=list,
@@ -33,7 +34,9 @@ class TurnRow(BaseModel):
     decision_ours: str = ""
     ends_call: bool = False
     request: bool = False
-    ref_breaks: list[str] = Field(default_factory=list, description="goal rules the reference caller broke in its reply")
+    ref_breaks: list[str] = Field(
+        default_factory=list, description="goal rules the reference caller broke in its reply"
+    )
 
 
 class Tally(BaseModel):
@@ -63,7 +66,9 @@ class Tally(BaseModel):
     ms_max: float = 0.0
     ref_turns_out: int = Field(0, description="in-goal tally: reference turns left out (it broke its goal)")
     ref_scenarios_out: int = Field(0, description="in-goal tally: scenarios with a reference turn left out")
-    ref_endings_out: int = Field(0, description="in-goal tally: premature/missed endings at a reference break")
+    ref_endings_out: int = Field(
+        0, description="in-goal tally: premature/missed endings at a reference break"
+    )
 
     def add(self, o: Tally) -> None:
         for k in type(self).model_fields:
@@ -108,10 +113,15 @@ class ScenarioResult(BaseModel):
     tally: Tally
     rows: list[TurnRow] = Field(default_factory=list)
     error: str = ""
-    in_goal: Tally | None = Field(None, description="the tally on the turns where the reference kept its goal")
-    ref_breaks: dict[str, int] = Field(default_factory=dict, description="kind -> reference turns that broke the goal")
-    ending_apart: str = Field("", description="'premature'/'missed' graded where the reference broke its goal")
-
+    in_goal: Tally | None = Field(
+        None, description="the tally on the turns where the reference kept its goal"
+    )
+    ref_breaks: dict[str, int] = Field(
+        default_factory=dict, description="kind -> reference turns that broke the goal"
+    )
+    ending_apart: str = Field(
+        "", description="'premature'/'missed' graded where the reference broke its goal"
+    )
 
 
 def count(tally: Tally, row: TurnRow) -> None:
@@ -137,7 +147,9 @@ def count(tally: Tally, row: TurnRow) -> None:
         tally.decisions_matched += row.decision_ref == row.decision_ours
 
 
-def in_goal(res: ScenarioResult, breaks: dict[int, list[str]], first_end: int | None, first: int, last: int) -> None:
+def in_goal(
+    res: ScenarioResult, breaks: dict[int, list[str]], first_end: int | None, first: int, last: int
+) -> None:
     """The tally on the turns where the reference kept its goal. A premature or missed ending is
     left out when the reference broke its goal at a turn between the two endings (from the
     earlier of ours and its first to the later of ours and its last, both included): there the

@@ -91,7 +91,11 @@ def act_problem(act: str, reply: str, ends_call: bool) -> str:
     if act == "yes":
         return "" if pol == "yes" else f"not a yes ({pol or 'no polarity'})"
     if act == "correct":  # said no first, so the agent that asked to confirm hears it refused
-        return "" if pol == "no" and not lacks else f"not a no ({'said it lacks it' if lacks else pol or 'no polarity'})"
+        return (
+            ""
+            if pol == "no" and not lacks
+            else f"not a no ({'said it lacks it' if lacks else pol or 'no polarity'})"
+        )
     if act == "not_correct":  # its own record read back right: anything but a no
         return "a no to its own values" if pol == "no" else ""
     if act == "keeps":  # its own values stated right in a report: 'No, that's all.' is no correction
@@ -119,7 +123,11 @@ def act_problem(act: str, reply: str, ends_call: bool) -> str:
             return "hung up"
         return "said it lacks it" if lacks else "" if "?" in reply else "asked nothing back"
     if act == "no":
-        return "" if pol == "no" and not (ends_call or BYE.search(reply)) else f"not a no ({pol or 'no polarity'})"
+        return (
+            ""
+            if pol == "no" and not (ends_call or BYE.search(reply))
+            else f"not a no ({pol or 'no polarity'})"
+        )
     if act in ("restate", "only_asked"):  # the facts said are checked by grade()
         return "a no" if act == "restate" and pol == "no" else "said it lacks it" if lacks else ""
     if act == "goal_words":  # the goal's words are checked by grade()
@@ -131,7 +139,9 @@ def grade(item: WeakItem, reply: str, ends_call: bool, facts: list[GoalFact], gr
           ended_before: bool = False) -> tuple[bool, str, list[str]]:  # fmt: skip
     """(agrees, why not, fact keys said) of one reply (``ended_before``: the caller hung up in the context)."""
     said = facts_said(reply, facts, item.turn)
-    heard = set(facts_said(item.turn, facts))  # a value the agent said ('Park' in 'David Park') cannot be told apart
+    heard = set(
+        facts_said(item.turn, facts)
+    )  # a value the agent said ('Park' in 'David Park') cannot be told apart
     if item.act in ENDING_ACTS:
         why = [ending_problem(item, reply, ends_call, ended_before)]
     else:
@@ -201,11 +211,16 @@ def run_all(
 
 def per_class(rows: list[WeakRow]) -> dict[str, dict[str, dict[str, Any]]]:
     """class -> half ('dev', 'test', 'all') -> {items, agree, pct}; class 'all' last."""
-    out: dict[str, dict[str, dict[str, Any]]] = defaultdict(lambda: defaultdict(lambda: {"items": 0, "agree": 0}))
+    out: dict[str, dict[str, dict[str, Any]]] = defaultdict(
+        lambda: defaultdict(lambda: {"items": 0, "agree": 0})
+    )
     for r in rows:
         for c in (r.item.cls, "all"):
             for h in (r.item.half, "all"):
                 out[c][h]["items"] += 1
                 out[c][h]["agree"] += r.agrees
     classes = [c for c in table().classes if c in out] + ["all"]
-    return {c: {h: {**v, "pct": round(100.0 * v["agree"] / v["items"], 1)} for h, v in out[c].items()} for c in classes}
+    return {
+        c: {h: {**v, "pct": round(100.0 * v["agree"] / v["items"], 1)} for h, v in out[c].items()}
+        for c in classes
+    }

@@ -126,7 +126,9 @@ def leaves(info: dict[str, Any], drop: set[str]) -> list[Leaf]:
             v = str(obj).strip()
             if v and len(v.split()) <= 5 and "@" not in v and "<" not in v and v.lower() not in NOT_VALUES:
                 words = key_label_words(prefix, drop)
-                if words and not (len(words) == 1 and words[0] in table().generic_labels):  # 'your date': which?
+                if words and not (
+                    len(words) == 1 and words[0] in table().generic_labels
+                ):  # 'your date': which?
                     out.append(Leaf(key=prefix, value=v, words=words, kind=kind_of(v, words)))
 
     walk("", info)

@@ -51,10 +51,15 @@ def told_lines(scenario: Scenario, told: GoalTold, not_have: list[str]) -> list[
     pointers = re.compile("|".join(re.escape(p) for p in [*told.fact_pointers, *not_have]), re.I)
     meta = re.compile("|".join(re.escape(p) for p in told.meta_asks), re.I)
     out = []
-    for text in [*tree.must_have_criteria, *tree.nice_to_have_criteria, *tree.negotiation_behavior, *tree.edge_cases]:
+    for text in [
+        *tree.must_have_criteria,
+        *tree.nice_to_have_criteria,
+        *tree.negotiation_behavior,
+        *tree.edge_cases,
+    ]:
         for s in sentences_of(text):
             for m in pat.finditer(s):
-                y = cut.sub("", m.group("y")).strip(" ,:\"“”")
+                y = cut.sub("", m.group("y")).strip(' ,:"“”')
                 if meta.search(m.group("x")) or not y or pointers.search(y):
                     continue
                 if not facts_said(y, facts) and answer_words(y, told):
@@ -78,7 +83,11 @@ def question_of(x: str, told: GoalTold, pick: int) -> str:
         ts = told.np_templates
         return ts[pick % len(ts)].format(np=np.group("np"))
     adverb = "|".join(told.adverbs)
-    m = re.match(rf"^(?P<wh>\w+)(?P<mid>.*?)\s+you\s+(?P<adv>(?:(?:{adverb})\s+)?)(?P<verb>[\w']+)(?P<rest>.*)$", x, re.I)
+    m = re.match(
+        rf"^(?P<wh>\w+)(?P<mid>.*?)\s+you\s+(?P<adv>(?:(?:{adverb})\s+)?)(?P<verb>[\w']+)(?P<rest>.*)$",
+        x,
+        re.I,
+    )
     if m is None:
         q = x
     else:

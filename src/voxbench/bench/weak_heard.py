@@ -41,11 +41,17 @@ def _template(b: Builder, cls: str, f: Leaf) -> str:
 def statements(b: Builder) -> None:
     """A read-back of one fact as the turn's last sentence, no question mark; right and changed."""
     for f in b.pick([f for f in b.own if f.kind != "text"], lambda f: f"statement/{f.key}"):
-        b.add("statement_right", _template(b, "statement_right", f).format(label=label(f), value=said(f.value)))
+        b.add(
+            "statement_right", _template(b, "statement_right", f).format(label=label(f), value=said(f.value))
+        )
     changeable = [f for f in b.own if f.kind in _CHANGEABLE and changed(f, b.taken)]
     for f in b.pick(changeable, lambda f: f"statement/{f.key}"):
         wrong = said(changed(f, b.taken) or "")
-        b.add("statement_changed", _template(b, "statement_changed", f).format(label=label(f), value=wrong), [f.key])
+        b.add(
+            "statement_changed",
+            _template(b, "statement_changed", f).format(label=label(f), value=wrong),
+            [f.key],
+        )
     ts = b.t.classes["statement_report"].templates
     first = b.own[:1]
     for t in b.pick([t for t in ts if "{label}" not in t or first], lambda t: t):
@@ -95,10 +101,16 @@ def preferences(b: Builder) -> None:
         if set(words) & prefer and top not in held and f.kind != "number":
             held[top] = f
     for top, f in b.pick(list(held.items()), lambda x: f"prefer/{x[0]}"):
-        topic = " ".join("OS" if w == "os" else w for w in split_words(top) if w not in prefer and w not in b.t.label_drop)
+        topic = " ".join(
+            "OS" if w == "os" else w for w in split_words(top) if w not in prefer and w not in b.t.label_drop
+        )
         if topic:
             b.add("have_preference", b.template("have_preference", top).format(topic=topic), [f.key])
-    mine = {w for f in b.facts for w in f.words} | {w for f in b.facts for w in split_words(f.value)} | _goal_words(b)
+    mine = (
+        {w for f in b.facts for w in f.words}
+        | {w for f in b.facts for w in split_words(f.value)}
+        | _goal_words(b)
+    )
     free = [t for t in b.t.free_topics if not set(t.split()) & mine]
     for topic in b.pick(free, lambda t: f"free/{t}")[:1]:
         b.add("have_no_preference", b.template("have_no_preference", topic).format(topic=topic))

@@ -101,8 +101,12 @@ class WeakItem(BaseModel):
     turn: str
     must: list[str] = Field(default_factory=list, description="fact keys the reply must say")
     must_not: list[str] = Field(default_factory=list, description="fact keys the reply must not say")
-    words: list[str] = Field(default_factory=list, description="the goal's words the reply must say (two thirds)")
-    open_words: list[list[str]] = Field(default_factory=list, description="each open request's words (ending classes)")
+    words: list[str] = Field(
+        default_factory=list, description="the goal's words the reply must say (two thirds)"
+    )
+    open_words: list[list[str]] = Field(
+        default_factory=list, description="each open request's words (ending classes)"
+    )
 
 
 def half(domain: str, scenario_id: str) -> str:
@@ -167,7 +171,11 @@ class Builder:
         changeable = [f for f in self.own if f.kind in _CHANGEABLE and changed(f, self.taken)]
         for f in self.pick(changeable, lambda f: f.key):
             wrong = said(changed(f, self.taken) or "")
-            self.add("readback_changed", _fill(self.template("readback_changed", f.key), label=label(f), wrong=wrong), [f.key])
+            self.add(
+                "readback_changed",
+                _fill(self.template("readback_changed", f.key), label=label(f), wrong=wrong),
+                [f.key],
+            )
         for f in self.pick([f for f in changeable if self.siblings(f)], lambda f: f.key):
             right = ", ".join(f"{label(s)} {said(s.value)}" for s in self.siblings(f))
             wrong = said(changed(f, self.taken) or "")
@@ -175,10 +183,15 @@ class Builder:
             self.add("record_changed", turn, [f.key])
         for mine, other in self.pick(person_pairs(self.facts), lambda p: p[1].key):
             name = "name" if len(mine) > 1 else label(mine[0])
-            turn = _fill(self.template("confirm_other_person", other.key), label=name, other=said(other.value))
+            turn = _fill(
+                self.template("confirm_other_person", other.key), label=name, other=said(other.value)
+            )
             self.add("confirm_other_person", turn, [f.key for f in mine])
         for f in self.pick([f for f in self.own if f.kind != "text"], lambda f: f.key):
-            self.add("confirm_right", _fill(self.template("confirm_right", f.key), label=label(f), value=said(f.value)))
+            self.add(
+                "confirm_right",
+                _fill(self.template("confirm_right", f.key), label=label(f), value=said(f.value)),
+            )
         self.go_ahead()
         self.records()
         self.reports(changeable)
@@ -187,7 +200,9 @@ class Builder:
             ask = _fill(self.t.classes["repeated"].context[0], label=label(f))
             self.add("repeated", _fill(self.template("repeated", f.key), label=label(f)), [f.key], [ask])
         held = {w for f in self.facts for w in f.words}
-        lacked = [x for x in self.t.lacked_fields if not set(x.split()) - {"number", "address", "name"} & held]
+        lacked = [
+            x for x in self.t.lacked_fields if not set(x.split()) - {"number", "address", "name"} & held
+        ]
         for x in self.pick(lacked, lambda x: x):
             self.add("lacking", _fill(self.template("lacking", x), lacked=x))
         for x in self.pick(lacked, lambda x: f"modal/{x}"):
@@ -210,7 +225,9 @@ class Builder:
 
     def goal_open(self) -> None:
         told = self.t.goal_told
-        for n, (x, y, _) in enumerate(self.pick(told_lines(self.scenario, told, self.t.not_have) if told else [], lambda t: t[2])):
+        for n, (x, y, _) in enumerate(
+            self.pick(told_lines(self.scenario, told, self.t.not_have) if told else [], lambda t: t[2])
+        ):
             assert told is not None
             ask = question_of(x, told, n)
             self.add("goal_open", _fill(self.template("goal_open", x), ask=ask))
@@ -221,7 +238,11 @@ class Builder:
         caller's identifiers (codes, names); two at most."""
         if "." in f.key:
             group = f.key.rsplit(".", 1)[0]
-            sib = [s for s in self.own if s.key != f.key and s.key.rsplit(".", 1)[0] == group and s.kind != "text"]
+            sib = [
+                s
+                for s in self.own
+                if s.key != f.key and s.key.rsplit(".", 1)[0] == group and s.kind != "text"
+            ]
         else:
             sib = [s for s in self.own if s.key != f.key and "." not in s.key and s.kind in ("code", "name")]
         return [s for s in sib if s.value != f.value][:2]
@@ -233,7 +254,9 @@ class Builder:
         for f in self.own:
             groups.setdefault(f.key.rsplit(".", 1)[0] if "." in f.key else "", []).append(f)
         for fs in groups.values():
-            o, d = ([f for f in fs if w in f.words and f.kind == "capitals"][:1] for w in self.t.record_places)
+            o, d = (
+                [f for f in fs if w in f.words and f.kind == "capitals"][:1] for w in self.t.record_places
+            )
             day = [f for f in fs if f.kind == "date"][:1]
             if not (o and d and day):
                 continue
@@ -243,9 +266,13 @@ class Builder:
             wrong_day = changed(day[0], self.taken) or ""
             for cls, vals in (("record_other", (wrong_o, wrong_d, wrong_day)),
                               ("record_right", (o[0].value, d[0].value, day[0].value))):  # fmt: skip
-                turn = _fill(self.template(cls, keys[0]), origin=vals[0], destination=vals[1], date=said(vals[2]))
+                turn = _fill(
+                    self.template(cls, keys[0]), origin=vals[0], destination=vals[1], date=said(vals[2])
+                )
                 self.add(cls, turn, keys if cls == "record_other" else [])
-            self.record_one_changed(keys, [o[0].value, d[0].value, day[0].value], [wrong_o, wrong_d, wrong_day])
+            self.record_one_changed(
+                keys, [o[0].value, d[0].value, day[0].value], [wrong_o, wrong_d, wrong_day]
+            )
             return
 
     def record_one_changed(self, keys: list[str], right: list[str], wrong: list[str]) -> None:
@@ -266,7 +293,11 @@ class Builder:
         held = [f for f in changeable if not set(split_words(f.key)) & drop]
         for f in self.pick(held, lambda f: f"report/{f.key}"):
             wrong = said(changed(f, self.taken) or "")
-            self.add("report_changed", _fill(self.template("report_changed", f.key), label=label(f), value=wrong), [f.key])
+            self.add(
+                "report_changed",
+                _fill(self.template("report_changed", f.key), label=label(f), value=wrong),
+                [f.key],
+            )
             right = _fill(self.template("report_right", f.key), label=label(f), value=said(f.value))
             self.add("report_right", right, must_not=[f.key])
 

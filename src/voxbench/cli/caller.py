@@ -41,7 +41,9 @@ SIMULATORS = ("goal", "goal+learned", "llm")
 def add_parser(sub: Any) -> None:
     p = sub.add_parser("caller", help="simulated-caller tools")
     csub = p.add_subparsers(dest="caller_command", required=True)
-    c = csub.add_parser("check", help="text-only bench of a caller over the scenarios' reference conversations")
+    c = csub.add_parser(
+        "check", help="text-only bench of a caller over the scenarios' reference conversations"
+    )
     c.add_argument("--data", required=True, help="EVA-format dataset folder (holds data/ and configs/)")
     c.add_argument("--domain", action="append", help="only this domain (repeatable)")
     c.add_argument("--simulator", choices=SIMULATORS, default="goal",
@@ -53,9 +55,17 @@ def add_parser(sub: Any) -> None:
     c.add_argument("--classifier", choices=["rules", "llm"], default="rules",
                    help="goal: 'llm' adds the embedded LLM as a grammar-constrained chooser when the rules are unsure")  # fmt: skip
     c.add_argument("--classifier-model", default="qwen-1.5b", help="goal --classifier llm: local model key")
-    c.add_argument("--llm-base-url", default=None, help="llm: an OpenAI-compatible endpoint (default: the embedded model)")
-    c.add_argument("--llm-model", default="qwen2.5-coder-1.5b", help="llm: the model name (or local model key)")
-    c.add_argument("--llm-api-key-env", default="OPENAI_API_KEY", help="llm: environment variable holding the key")
+    c.add_argument(
+        "--llm-base-url",
+        default=None,
+        help="llm: an OpenAI-compatible endpoint (default: the embedded model)",
+    )
+    c.add_argument(
+        "--llm-model", default="qwen2.5-coder-1.5b", help="llm: the model name (or local model key)"
+    )
+    c.add_argument(
+        "--llm-api-key-env", default="OPENAI_API_KEY", help="llm: environment variable holding the key"
+    )
     c.add_argument("--threads", type=int, default=None, help="embedded models: generation threads")
     c.add_argument("--weak-turns", action="store_true",
                    help="grade the caller on weak-agent turns generated from each scenario's facts "
@@ -93,7 +103,9 @@ def print_table(report: CheckReport) -> None:
 def _left_out(report: CheckReport, domain: str) -> str:
     """What the in-goal line leaves out: reference turns by kind, scenarios, endings."""
     s = report.figures[IN_GOAL][domain]
-    kinds = ", ".join(f"{k} {n}" for k, n in sorted(report.reference_breaks.get(domain, {}).items())) or "none"
+    kinds = (
+        ", ".join(f"{k} {n}" for k, n in sorted(report.reference_breaks.get(domain, {}).items())) or "none"
+    )
     return (f"left out: {s.get('reference_turns_out', 0)} reference turns ({kinds}) in "
             f"{s.get('reference_scenarios_out', 0)} scenarios, {s.get('reference_endings_out', 0)} endings")  # fmt: skip
 
@@ -111,7 +123,9 @@ def _kind(args: argparse.Namespace) -> tuple[CallerKind, Any]:
         from voxbench.localmodels import LlamaServer, default_judge_llm
         from voxbench.pipelines.caller.goal.classifier_llm import LLMChoiceClassifier, LocalChoiceLLM
 
-        server = LlamaServer(default_judge_llm(args.classifier_model), n_threads=args.threads, n_ctx=4096).start()
+        server = LlamaServer(
+            default_judge_llm(args.classifier_model), n_threads=args.threads, n_ctx=4096
+        ).start()
         hook = LLMChoiceClassifier(LocalChoiceLLM(server.base_url, server.model), name=args.classifier_model)
         return GoalRules(seed=args.seed, hook=hook, name="goal+llm-classifier"), server
     return GoalRules(seed=args.seed), None
@@ -129,7 +143,11 @@ def run_weak_turns(kind: CallerKind, scenarios: list[Any], args: argparse.Namesp
     from voxbench.bench.weak_check import per_class, run_all
 
     if args.limit:  # the first N of each domain
-        scenarios = [(d, s) for i, (d, s) in enumerate(scenarios) if [x for x, _ in scenarios[:i]].count(d) < args.limit]
+        scenarios = [
+            (d, s)
+            for i, (d, s) in enumerate(scenarios)
+            if [x for x, _ in scenarios[:i]].count(d) < args.limit
+        ]
     if kind.fits:  # nothing held out: the weak turns are not the reference conversations it is fitted on
         kind.fit(scenarios)
     rows = run_all(scenarios, kind.make)

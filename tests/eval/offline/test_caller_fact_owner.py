@@ -25,7 +25,9 @@ def test_another_persons_field_of_the_same_words_is_the_one_asked() -> None:
 
 
 def test_a_person_named_but_not_as_owner_changes_nothing() -> None:
-    assert _whose_field("What is your relationship to the dependent?", "relationship", FIELDS) == "relationship"
+    assert (
+        _whose_field("What is your relationship to the dependent?", "relationship", FIELDS) == "relationship"
+    )
     assert _whose_field("What is your confirmation number?", "Your confirmation number", FIELDS) == (
         "Your confirmation number"
     )

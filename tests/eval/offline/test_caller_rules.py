@@ -114,7 +114,7 @@ def test_a_refusal_followed_by_the_agents_next_step_is_still_progressing() -> No
 
 
 def test_a_compound_ordinal_date_and_an_abbreviation_before_i_are_not_invented() -> None:
-    """"September twenty ninth" is the 29th (the normaliser reads "twenty" and leaves
+    """ "September twenty ninth" is the 29th (the normaliser reads "twenty" and leaves
     "ninth"); "the N P I I want" is the abbreviation NPI and the pronoun, not a code NPII."""
     from voxbench.eval.offline._values import spoken_values
 

@@ -53,7 +53,10 @@ def make_scenario(
             "trace": [  # ("tool", name): the agent calls a tool there
                 {"event_type": "tool_call", "tool_name": text, "params": {}}
                 if who == "tool"
-                else {"event_type": "agent_utterance" if who == "agent" else "user_utterance", "utterance": text}
+                else {
+                    "event_type": "agent_utterance" if who == "agent" else "user_utterance",
+                    "utterance": text,
+                }
                 for who, text in trace
             ],
             **({"end_reason": end_reason} if end_reason else {}),

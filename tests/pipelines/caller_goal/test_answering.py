@@ -58,7 +58,9 @@ def test_times_listed_then_which_time_is_a_choice_not_a_fact() -> None:
     c = GoalCaller(_check_in())
     c.open()
     c.respond("What time would you prefer for the check-in?")  # gives its preferred time
-    act = c.respond("October sixth is open, and I have ten AM, eleven AM, or two PM. Which time would you like?")
+    act = c.respond(
+        "October sixth is open, and I have ten AM, eleven AM, or two PM. Which time would you like?"
+    )
     assert act.kind == "choose" and "10 AM" in act.text and "3" not in act.text
 
 
@@ -152,13 +154,20 @@ def test_a_word_that_only_qualifies_the_fact_asked_names_no_other_fact() -> None
     c = GoalCaller(_booking())
     c.open()
     c.respond("May I have your confirmation number and last name?")
-    act = c.respond("I also need the last name to verify the booking. Could you say the last name on the reservation?")
+    act = c.respond(
+        "I also need the last name to verify the booking. Could you say the last name on the reservation?"
+    )
     assert "confirmation_number" not in act.facts and "Okonkwo" in act.text
 
 
 def _pto() -> Scenario:
     return make_scenario(
-        {"employee_id": "EMP-1", "pto_type": "pto", "pto_start_date": "2026-07-24", "pto_end_date": "2026-07-31"},
+        {
+            "employee_id": "EMP-1",
+            "pto_type": "pto",
+            "pto_start_date": "2026-07-24",
+            "pto_end_date": "2026-07-31",
+        },
         goal="You want to take paid time off from July 24 to July 31.",
         start="Hi, I need to request time off.",
     )
@@ -216,7 +225,10 @@ def test_an_invitation_to_go_on_gets_the_request_not_i_dont_have_that() -> None:
         goal="Your Tableau Creator license expires soon and you want it renewed for another year.",
         start="Hi, I'd like to renew my Tableau license.",
     )
-    for turn in ("I'm here, please go ahead.", "Can you please provide me with more information so I can help?"):
+    for turn in (
+        "I'm here, please go ahead.",
+        "Can you please provide me with more information so I can help?",
+    ):
         c = GoalCaller(sc)
         c.open()
         act = c.respond(turn)

@@ -31,13 +31,21 @@ def _asked(text: str) -> list[str]:
 
 
 def test_a_stated_value_asked_again_by_its_fields_name_is_asked() -> None:
-    assert _asked("I'll look up employee ID E M P zero three one four eight two. What is your employee ID?") == ["employee_id"]
-    assert _asked("Let me pull up the account for Maria. Could you give me your first name?") == ["first_name"]
-    assert _asked("I'll check the record for 3614. Please provide the phone last four.") == ["phone_last_four"]
+    assert _asked(
+        "I'll look up employee ID E M P zero three one four eight two. What is your employee ID?"
+    ) == ["employee_id"]
+    assert _asked("Let me pull up the account for Maria. Could you give me your first name?") == [
+        "first_name"
+    ]
+    assert _asked("I'll check the record for 3614. Please provide the phone last four.") == [
+        "phone_last_four"
+    ]
 
 
 def test_a_value_said_in_the_request_itself_is_not_asked() -> None:
-    assert "wifi_network_name" not in _asked("Please forget the saved network called CorpNet dash five G, then reconnect.")
+    assert "wifi_network_name" not in _asked(
+        "Please forget the saved network called CorpNet dash five G, then reconnect."
+    )
 
 
 def test_a_read_back_with_another_field_asked_asks_only_the_other() -> None:
@@ -45,8 +53,12 @@ def test_a_read_back_with_another_field_asked_asks_only_the_other() -> None:
 
 
 def test_a_field_named_by_scattered_words_or_less_specifically_than_another_is_not_asked_again() -> None:
-    assert "task_code" not in _asked("Your task is B L S upload. Please read me the completion code for that task.")
-    assert _asked("Your flight is on March 20, 2026. Please provide the new departure date.") == ["new_departure_date"]
+    assert "task_code" not in _asked(
+        "Your task is B L S upload. Please read me the completion code for that task."
+    )
+    assert _asked("Your flight is on March 20, 2026. Please provide the new departure date.") == [
+        "new_departure_date"
+    ]
 
 
 def test_the_caller_says_the_value_again_not_a_bare_acknowledgement() -> None:
@@ -65,12 +77,16 @@ def test_a_value_the_agent_could_not_find_is_said_again_with_the_trees_follow_up
     sc = make_scenario(
         {"dea_number": "GO3626181"},
         goal="You want to transfer your DEA registration.",
-        negotiation=["If the agent says the DEA number does not match any record, ask exactly one follow-up question."],
+        negotiation=[
+            "If the agent says the DEA number does not match any record, ask exactly one follow-up question."
+        ],
         escalation="If the agent offers a transfer, decline.",
     )
     c = GoalCaller(sc, GoalCallerConfig(seed=0))
     c.open()
     c.respond("Please give me your DEA number.")
-    act = c.respond("I could not find a DEA record for G O 362 6181. Please check the DEA number and read it once more.")
+    act = c.respond(
+        "I could not find a DEA record for G O 362 6181. Please check the DEA number and read it once more."
+    )
     assert act.facts == ["dea_number"] and act.rule == "answer_asked_facts+one_follow_up_question", act
     assert "three six two six one eight one" in act.text

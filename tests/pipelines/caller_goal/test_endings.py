@@ -59,7 +59,10 @@ def _laptop(seed: int) -> GoalCaller:
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_a_forbidden_transfer_once_the_refusal_answers_are_spent_ends_the_call(seed: int) -> None:
     c = _laptop(seed)
-    assert c.respond("I can't submit a replacement: your laptop is not old enough.").rule == "one_follow_up_question"
+    assert (
+        c.respond("I can't submit a replacement: your laptop is not old enough.").rule
+        == "one_follow_up_question"
+    )
     end = c.respond("If you want, I can transfer you to a live agent.")
     assert end.ends_call and end.rule == "declined_transfer_end" and end.end_reason == "failed"
     assert end.choice == "no" and "end:failed" in end.rules
@@ -111,7 +114,9 @@ def test_an_in_call_behaviour_is_raised_last_and_not_met_by_the_thing_it_asks_to
     first = c.respond("I'm sorry, I can't skip the calendar invite. It is required for every booking.")
     assert first.kind == "pushback" and c.done == [True, True]
     second = c.respond("The calendar invite has been sent already, and it is required. I can transfer you.")
-    assert second.kind == "pushback" and not second.ends_call  # the refusal stands: not thanks, but the tree's next push-back
+    assert (
+        second.kind == "pushback" and not second.ends_call
+    )  # the refusal stands: not thanks, but the tree's next push-back
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
@@ -119,7 +124,10 @@ def test_a_must_have_that_something_stays_is_asked_before_goodbye(seed: int) -> 
     sc = make_scenario(
         {"confirmation_number": "N53W23"},
         goal="You want the $12 meal voucher for your delayed flight and keep your booking unchanged.",
-        must=["Your existing flight booking remains unchanged (no rebooking).", "You receive a meal voucher of $12."],
+        must=[
+            "Your existing flight booking remains unchanged (no rebooking).",
+            "You receive a meal voucher of $12.",
+        ],
     )
     c = GoalCaller(sc, GoalCallerConfig(seed=seed))
     c.open()
@@ -136,13 +144,17 @@ def test_a_tree_line_to_ask_before_ending_is_asked_once_in_its_words(seed: int) 
         {"confirmation_number": "N53W23"},
         goal="You want a $12 meal voucher.",
         must=["You receive a meal voucher of $12."],
-        negotiation=["Before ending, explicitly ask the agent to confirm (1) your seat is confirmed, "
-                     "and (2) your checked bags (if any) are still attached."],
+        negotiation=[
+            "Before ending, explicitly ask the agent to confirm (1) your seat is confirmed, "
+            "and (2) your checked bags (if any) are still attached."
+        ],
     )
     c = GoalCaller(sc, GoalCallerConfig(seed=seed))
     c.open()
     c.respond("What is your confirmation number?")
-    ask = c.respond("I've issued a twelve dollar meal voucher. Your seat and checked bag are still on the booking.")
+    ask = c.respond(
+        "I've issued a twelve dollar meal voucher. Your seat and checked bag are still on the booking."
+    )
     assert ask.rule == "must_have_not_told" and not ask.ends_call
     assert "Can you confirm my seat is confirmed, and my checked bags are still attached?" in ask.text
     assert c.respond("Yes, both are confirmed.").ends_call
@@ -153,7 +165,9 @@ def test_a_shortcut_that_asks_for_the_thing_done_is_an_ordinary_request() -> Non
     the return authorization' is not met by the return authorization."""
     from voxbench.pipelines.caller.goal.intents import IntentTracker
 
-    t = IntentTracker(["Skip troubleshooting and get a ticket created directly", "Get the agent to skip the return label"])
+    t = IntentTracker(
+        ["Skip troubleshooting and get a ticket created directly", "Get the agent to skip the return label"]
+    )
     assert t.behaviour == [False, True]
     t.note("Your ticket has been created. Your return label has been created too.", True)
     assert t.done == [True, False]

@@ -45,7 +45,9 @@ def test_asked_alone_the_value_is_said_without_its_key(seed: int) -> None:
 
 @pytest.mark.parametrize("seed", SEEDS)
 def test_asked_with_others_the_label_is_the_agents_words(seed: int) -> None:
-    c = _caller({"malpractice_effective_date": "2026-08-15", "malpractice_expiration_date": "2027-08-15"}, seed)
+    c = _caller(
+        {"malpractice_effective_date": "2026-08-15", "malpractice_expiration_date": "2027-08-15"}, seed
+    )
     text = _said(c, ["malpractice_effective_date", "malpractice_expiration_date"],
                  "Please give me the effective date and the expiration date.")  # fmt: skip
     assert "effective date is August 15, 2026" in text and "expiration date is August 15, 2027" in text
@@ -74,13 +76,18 @@ def test_the_value_alone_only_when_the_reply_says_one_fact(seed: int) -> None:
 @pytest.mark.parametrize("seed", SEEDS)
 def test_whose_fact_it_is_is_never_narrowed_away(seed: int) -> None:
     c = _caller({"dependent_first_name": "Rohan", "relationship": "child"}, seed)
-    text = _said(c, ["dependent_first_name", "relationship"], "What is the relationship to you: spouse or child?")
+    text = _said(
+        c, ["dependent_first_name", "relationship"], "What is the relationship to you: spouse or child?"
+    )
     assert "dependent first name is Rohan" in text  # not 'My first name is Rohan.'
 
 
 @pytest.mark.parametrize("seed", SEEDS)
 def test_a_description_is_said_as_the_callers_own_sentence(seed: int) -> None:
-    c = _caller({"issue_description": "VPN keeps disconnecting every 30 minutes", "justification": "end of life"}, seed)
+    c = _caller(
+        {"issue_description": "VPN keeps disconnecting every 30 minutes", "justification": "end of life"},
+        seed,
+    )
     for asked in ([], ["issue_description"]):
         text = _said(c, ["issue_description"], "", asked)
         assert "description" not in text.lower()
@@ -110,7 +117,10 @@ def test_a_kind_of_a_thing_is_said_with_the_thing(seed: int) -> None:
 @pytest.mark.parametrize("seed", SEEDS)
 def test_a_fact_volunteered_keeps_its_label_without_a_thing_name(seed: int) -> None:
     c = _caller({"building_name": "Headquarters", "first_name": "Rachel"}, seed)
-    assert _said(c, ["building_name"], "", []) in ("My building is Headquarters.", "The building is Headquarters.")
+    assert _said(c, ["building_name"], "", []) in (
+        "My building is Headquarters.",
+        "The building is Headquarters.",
+    )
     assert "first name is Rachel" in _said(c, ["first_name"], "", [])  # a person's name keeps *name*
 
 
@@ -153,7 +163,10 @@ def test_the_frame_classes_by_reply() -> None:
     pto = ReplyFacts.of([], [], "For the paid time off request, what dates?").turn
     assert narrowed(["P", "T", "O"], pto, head=False) == ["P", "T", "O"]  # the acronym said in full words
     assert without_thing_name(["license", "name", "trial"]) == ["trial", "license"]
-    assert without_thing_name(["zone", "name"]) == ["zone"] and without_thing_name(["last", "name"]) == ["last", "name"]
+    assert without_thing_name(["zone", "name"]) == ["zone"] and without_thing_name(["last", "name"]) == [
+        "last",
+        "name",
+    ]
 
 
 @pytest.mark.parametrize("seed", SEEDS)
@@ -181,5 +194,8 @@ def test_every_eva_scenario_says_its_facts_right_when_asked(eva_data: Path) -> N
             text = c.say.answer(keys, "", keys, "")
             disclosed = {k: f.value for k in keys if (f := c.book.get(k)) is not None}
             others = {f.key: f.value for f in c.book if f.key not in disclosed}
-            out += [f"{sc.id} {keys}: {text!r}: {p}" for p in said_problems(text, disclosed, others, c.say.acronyms)]
+            out += [
+                f"{sc.id} {keys}: {text!r}: {p}"
+                for p in said_problems(text, disclosed, others, c.say.acronyms)
+            ]
     assert out == []

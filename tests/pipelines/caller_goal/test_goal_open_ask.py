@@ -86,7 +86,9 @@ def test_the_callers_no_fact_question_gets_the_goals_words() -> None:
     act = c.respond("I can help with that. Why are you canceling?")
     assert act.rule == "goal_answers_open:told" and act.kind == "answer"
     assert act.text == "I had a medical emergency and I cannot travel." and act.facts == []
-    assert act.rules[-1].startswith("goal_text:When the agent asks why you are canceling")  # why, in the record
+    assert act.rules[-1].startswith(
+        "goal_text:When the agent asks why you are canceling"
+    )  # why, in the record
 
 
 def test_a_fact_answers_first_and_a_lacking_field_is_said_lacking() -> None:

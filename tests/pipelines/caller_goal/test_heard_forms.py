@@ -39,9 +39,13 @@ def test_a_number_read_in_chunks_joins_across_then() -> None:
 
 
 def test_amounts_written_with_digits_are_not_misread() -> None:
-    text = "Per occurrence limit: 1 million dollars. Aggregate limit: 3 million dollars. Do I have that right?"
+    text = (
+        "Per occurrence limit: 1 million dollars. Aggregate limit: 3 million dollars. Do I have that right?"
+    )
     assert misread(text, BOOK) == {}
-    wrong = "Per occurrence limit: 2 million dollars. Aggregate limit: 3 million dollars. Do I have that right?"
+    wrong = (
+        "Per occurrence limit: 2 million dollars. Aggregate limit: 3 million dollars. Do I have that right?"
+    )
     assert set(misread(wrong, BOOK)) == {"per_occurrence_limit_usd"}
 
 
@@ -79,7 +83,9 @@ def test_spelled_letters_written_as_one_word_are_the_code() -> None:
     assert not mentions("Your DEA number is OK, then one zero zero, then six eight one one.", "OK1006810")
     book = goal_facts({"dea_number": "OK1006810"})
     assert misstated(["Your DEA number is OK, then one zero zero, then six eight one zero."], book) == {}
-    assert set(misstated(["Your DEA number is OK, then one zero zero, then six eight one one."], book)) == {"dea_number"}
+    assert set(misstated(["Your DEA number is OK, then one zero zero, then six eight one one."], book)) == {
+        "dea_number"
+    }
 
 
 def test_a_long_code_read_back_with_one_digit_missed_is_a_near_miss() -> None:

@@ -119,7 +119,10 @@ def test_a_field_named_or_its_initials_are_no_value_stated() -> None:
     'mailing address' is not the state 'MA', nor 'pto' in 'your pto end date' the leave type."""
     sc = make_scenario({"employee_id": "EMP897305", "dependent_country_of_birth": "PH", "state": "MA",
                         "pto_type": "pto", "pto_end_date": "2026-08-28"})  # fmt: skip
-    for q in ("Are you able to provide the home mailing address?", "Please confirm your home mailing address."):
+    for q in (
+        "Are you able to provide the home mailing address?",
+        "Please confirm your home mailing address.",
+    ):
         act = opened(sc).respond(q)
         assert act.kind == "cannot_answer" and act.rule == "no_fact_for_question", (q, act.rule)
     act = opened(sc).respond("Please confirm your pto end date.")

@@ -42,9 +42,14 @@ def _caller():  # type: ignore[no-untyped-def]
 
 
 def test_a_second_person_statement_ending_a_turn_that_asks_nothing_is_a_check() -> None:
-    assert check_statement(Turn.of("Okay. So your employee ID is E M P zero nine one six five four."), BOOK) != ""
+    assert (
+        check_statement(Turn.of("Okay. So your employee ID is E M P zero nine one six five four."), BOOK)
+        != ""
+    )
     assert check_statement(Turn.of("So you'd like to move your flight to May 8."), BOOK) != ""
-    assert check_statement(Turn.of("So your employee ID is EMP091654. What is your last name?"), BOOK) == ""  # asks
+    assert (
+        check_statement(Turn.of("So your employee ID is EMP091654. What is your last name?"), BOOK) == ""
+    )  # asks
     assert check_statement(Turn.of("Your employee ID is EMP091654. Let me check."), BOOK) == ""  # not last
     # a turn that reports something done is a summary, not a read-back awaiting a yes
     assert check_statement(Turn.of("All set. Your confirmation number remains ZK3FFW."), BOOK) == ""
@@ -59,7 +64,11 @@ def test_a_short_value_named_by_its_field_is_read_back_right() -> None:
 
 def test_a_statement_read_back_gets_yes_when_right_and_a_correction_when_wrong() -> None:
     heard = classify("Okay, your employee ID is E M P zero nine one six five four.", BOOK)
-    assert heard.has("confirm_question") and "statement_check" in heard.rules and heard.readback_ok == ["employee_id"]
+    assert (
+        heard.has("confirm_question")
+        and "statement_check" in heard.rules
+        and heard.readback_ok == ["employee_id"]
+    )
     act = _caller().respond("Got it. Your attendee count is 6.")
     assert act.kind == "confirm" and act.choice == "yes"
     act = _caller().respond("Your employee ID is E M P one two three.")
@@ -92,7 +101,9 @@ def test_a_word_or_a_preposition_ending_a_request_is_not_a_cut() -> None:
     assert cut_request(Turn.of("Could you please provide."), BOOK)
     assert not cut_request(Turn.of("Could you please give me your frequent flyer number?"), BOOK)
     assert not cut_request(Turn.of("Please provide the fax."), BOOK)  # a word, no key word's start
-    assert not cut_request(Turn.of("I'll need the con."), BOOK, before="Let me see the con report.")  # the agent's word
+    assert not cut_request(
+        Turn.of("I'll need the con."), BOOK, before="Let me see the con report."
+    )  # the agent's word
 
 
 def test_a_cut_request_is_asked_again_and_a_lacked_field_is_still_lacked() -> None:
@@ -127,7 +138,9 @@ def test_a_held_preference_is_yes_and_the_value_and_none_is_a_no() -> None:
 
 
 def test_a_report_gets_thanks_not_yes_before_the_next_request() -> None:
-    c = opened(make_scenario(INFO, intents=["Move my flight", "Book a desk"], start="Hi, I have two requests."))
+    c = opened(
+        make_scenario(INFO, intents=["Move my flight", "Book a desk"], start="Hi, I have two requests.")
+    )
     act = c.respond("Your flight has been changed.")
     assert act.rule == "next_intent" and act.text.startswith("Thanks."), act.text
 
@@ -146,7 +159,9 @@ def test_a_want_with_a_date_or_code_none_of_its_own_reads_back_its_wanted_one_wr
     assert wanted_wrong("Your flight is on May 5.", one) == []  # no want
     assert wanted_wrong("So you'd like to move your flight to May 5.", BOOK) == []  # two dates wanted: which?
     book = goal_facts({"new_facility_code": "GJPZ-24Y", "new_policy_number": "POL-2025-2X18HA"})
-    assert wanted_wrong("Okay, so you'd like to change it to GJPZ-57Y.", book) == ["new_facility_code"]  # its shape
+    assert wanted_wrong("Okay, so you'd like to change it to GJPZ-57Y.", book) == [
+        "new_facility_code"
+    ]  # its shape
 
 
 def test_its_own_reference_read_back_as_its_field_reports_nothing_done() -> None:
@@ -155,4 +170,6 @@ def test_its_own_reference_read_back_as_its_field_reports_nothing_done() -> None
     assert reports_done("Your confirmation number ZK3FFW has been updated.", BOOK)  # a done verb
     act = _caller().respond("Okay, your confirmation number is ZK3FFW.")
     assert act.choice == "yes" and not act.ends_call, act.text
-    assert reports_done("Your voucher code is MEAL5, and your confirmation number is ZK3FFW.", BOOK)  # a summary
+    assert reports_done(
+        "Your voucher code is MEAL5, and your confirmation number is ZK3FFW.", BOOK
+    )  # a summary

@@ -136,8 +136,13 @@ def test_brackets_in_the_goals_text_are_not_spoken() -> None:
     the words before it and is left out; brackets holding no code stay as written."""
     said = first_person("You want to move your flight from Chicago (ORD) to Miami (MIA) to June 3.")
     assert said == "I want to move my flight from Chicago, O R D, to Miami, M I A, to June 3."
-    assert first_person("Your flight was cancelled by the airline (IRROPS).") == "My flight was cancelled by the airline."
-    assert first_person("You need a desk in Headquarters (BLD3)") == "I need a desk in Headquarters, B L D three"
+    assert (
+        first_person("Your flight was cancelled by the airline (IRROPS).")
+        == "My flight was cancelled by the airline."
+    )
+    assert (
+        first_person("You need a desk in Headquarters (BLD3)") == "I need a desk in Headquarters, B L D three"
+    )
     assert first_person("You want (maybe) a refund") == "I want (maybe) a refund"
 
 

@@ -45,15 +45,23 @@ REPORT = ("Your footrest request has been submitted. That is for a footrest deli
 def test_a_place_named_by_its_role_with_a_code_for_its_name_is_misstated() -> None:
     """'delivery to X': the key's modifier and a place's preposition; the floor said right in the
     same sentence leaves the building, and a code is a value for a place name."""
-    assert _found("That is for a footrest delivery to B L D two, floor F L one.") == {"delivery_building": "B L D two"}
-    assert _found("It will be delivered to you. Delivery to B L D two.") == {"delivery_building": "B L D two"}  # unit
+    assert _found("That is for a footrest delivery to B L D two, floor F L one.") == {
+        "delivery_building": "B L D two"
+    }
+    assert _found("It will be delivered to you. Delivery to B L D two.") == {
+        "delivery_building": "B L D two"
+    }  # unit
     assert _found("Your delivery to Building 2 is booked.") == {"delivery_building": "Building 2"}
 
 
 def test_a_field_named_by_its_own_words_with_another_value_is_misstated() -> None:
     assert _found("All done. I have recorded your employee ID as EMP091687.") == {"employee_id": "EMP091687"}
-    assert _found("Your start date is July 14, 2026, and the request is filed.") == {"start_date": "July 14, 2026"}
-    assert _found("Your manager's employee ID is EMP040299.") == {"manager_employee_id": "EMP040299"}  # its own fact
+    assert _found("Your start date is July 14, 2026, and the request is filed.") == {
+        "start_date": "July 14, 2026"
+    }
+    assert _found("Your manager's employee ID is EMP040299.") == {
+        "manager_employee_id": "EMP040299"
+    }  # its own fact
     assert _found("All set, and your last name is Okafor.") == {"last_name": "Okafor"}
 
 
@@ -109,7 +117,9 @@ def test_a_completion_report_with_a_wrong_value_is_corrected_before_goodbye() ->
     act = c.respond(REPORT)
     assert act.kind == "correct" and act.choice == "no" and not act.ends_call
     assert "East Campus" in act.text and act.rule == "correct_wrong_readback"
-    done = c.respond("I've updated the delivery to East Campus, floor F L one. Anything else I can help with?")
+    done = c.respond(
+        "I've updated the delivery to East Campus, floor F L one. Anything else I can help with?"
+    )
     assert done.ends_call and "East Campus" not in done.text
 
 
@@ -125,10 +135,14 @@ def test_an_agent_goodbye_with_a_wrong_value_waits_for_the_correction() -> None:
 
 def test_a_statement_read_as_a_request_is_corrected_first_not_answered() -> None:
     """'..., and your last name is Okafor.': the sentence states a value, it asks for none."""
-    act = _caller().respond("Everything is set, and your last name is Okafor. If you have any other questions, feel free to ask.")
+    act = _caller().respond(
+        "Everything is set, and your last name is Okafor. If you have any other questions, feel free to ask."
+    )
     assert act.kind == "correct" and act.text.startswith(("No", "That's not")) and "Lima" in act.text
 
 
 def test_a_confirmation_question_naming_the_place_by_its_role_is_corrected_not_confirmed() -> None:
-    act = _caller().respond("I'm submitting a footrest for delivery to B L D two, floor F L one. Is that correct?")
+    act = _caller().respond(
+        "I'm submitting a footrest for delivery to B L D two, floor F L one. Is that correct?"
+    )
     assert act.kind == "correct" and act.choice == "no" and "East Campus" in act.text

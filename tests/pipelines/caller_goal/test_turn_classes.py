@@ -152,12 +152,15 @@ def test_own_requests_listed_before_which_first() -> None:
     )
     caller = GoalCaller(sc)
     caller.open()
-    act = caller.respond("You mentioned onboarding, I-9, and a PTO request. Which would you like to handle first?")
+    act = caller.respond(
+        "You mentioned onboarding, I-9, and a PTO request. Which would you like to handle first?"
+    )
     assert act.rule == "option_is_next_request" and "onboarding" in act.text.lower()
 
 
 @pytest.mark.parametrize(
-    "turn", ["And what country was Rohan born in?", "Where was your son born?", "What is his country of birth?"]
+    "turn",
+    ["And what country was Rohan born in?", "Where was your son born?", "What is his country of birth?"],
 )
 def test_born_asks_for_the_birth_fact(turn: str) -> None:
     sc = make_scenario(

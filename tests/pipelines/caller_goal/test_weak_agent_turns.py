@@ -63,7 +63,9 @@ def test_a_colleagues_id_for_its_own_is_corrected() -> None:
 
 
 def test_a_record_read_back_with_one_value_changed_is_not_its_booking() -> None:
-    act = _caller().respond("I found your record: origin BOS, and flight date April 24, 2026. Is that correct?")
+    act = _caller().respond(
+        "I found your record: origin BOS, and flight date April 24, 2026. Is that correct?"
+    )
     assert act.kind == "correct" and act.choice == "no"
     assert "April 21, 2026" in act.text and "April 24" not in act.text
 
@@ -93,7 +95,10 @@ def test_a_listed_records_field_is_asked_by_its_own_words() -> None:
     name the original record's date (a state word its key does not have)."""
     book = goal_facts(INFO)
     assert classify("What is your origin?", book).asked == ["original_travel_details.0.origin"]
-    assert "original_travel_details.0.flight_date" not in classify("What new flight date would you like?", book).asked
+    assert (
+        "original_travel_details.0.flight_date"
+        not in classify("What new flight date would you like?", book).asked
+    )
 
 
 def test_a_field_said_whole_is_not_taken_for_the_request_in_hands_field() -> None:
@@ -110,7 +115,9 @@ def test_the_change_it_wants_read_back_for_the_field_is_no_misreading() -> None:
     book = goal_facts({"requested_new_departure_time": "1:00 PM",
                        "original_travel_details": [{"departure_time": "18:10"}]})  # fmt: skip
     assert misread("I have your departure time as 1:00 PM, right?", book) == {}
-    assert misread("I have your departure time as 3:00 PM, right?", book) == {"original_travel_details.0.departure_time": ""}
+    assert misread("I have your departure time as 3:00 PM, right?", book) == {
+        "original_travel_details.0.departure_time": ""
+    }
 
 
 def test_an_announced_check_is_waited_for_not_answered() -> None:
@@ -131,7 +138,9 @@ def test_a_request_for_information_naming_no_field_is_asked_back_never_a_yes() -
                  "Could you please share the information required to proceed?"):  # fmt: skip
         assert "info_request" in classify(turn, goal_facts(INFO)).kinds
         act = _caller().respond(turn)
-        assert act.rule == "vague_request_asks_what" and "?" in act.text and not act.text.startswith("Yes"), act
+        assert act.rule == "vague_request_asks_what" and "?" in act.text and not act.text.startswith("Yes"), (
+            act
+        )
 
 
 def test_a_request_naming_a_field_or_asking_whether_is_no_vague_request() -> None:

@@ -191,7 +191,9 @@ def withheld_fact(conv: RefConversation, rng: random.Random) -> Injected | None:
 def early_hangup(conv: RefConversation, rng: random.Random) -> Injected | None:
     """The caller leaves right after an agent question, before the task's first write, while
     the agent was progressing (its question neither offered a transfer nor wrapped up)."""
-    qs = [i for i in _agent_questions(conv, _before_first_write(conv)) if not offers_to_end(_line(conv, i).text)]
+    qs = [
+        i for i in _agent_questions(conv, _before_first_write(conv)) if not offers_to_end(_line(conv, i).text)
+    ]
     if not qs:
         return None
     i = rng.choice(qs)

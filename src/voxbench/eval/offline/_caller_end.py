@@ -35,7 +35,6 @@ SILENT_AGENT_S = 10.0
 (a live caller asks "are you still there?" after 25 s; a person pausing mid-line does not wait 10 s)."""
 
 
-
 def _a(name: str) -> str:
     return alt("_caller_end", name)
 

@@ -166,7 +166,9 @@ class Agenda:
                 what = pattern("enumeration").sub("", m.group("what"))
                 what = re.sub(r"\s*\([^)]*\)", "", what).strip().rstrip(".")  # asides: '(if any)'
                 what = re.sub(r"(?<=\w)/(?=\w)", " or ", what)
-                self.items.append(MustHave(line, set(), told=False, ask_as=f"Can you {_lower(first_person(what))}?"))
+                self.items.append(
+                    MustHave(line, set(), told=False, ask_as=f"Can you {_lower(first_person(what))}?")
+                )
 
     def hear(self, agent_text: str) -> None:
         """Mark the must-haves this agent turn's statements tell."""

@@ -95,7 +95,9 @@ def _match(f: Fact, got: frozenset[str], record_optional: bool = False) -> str:
     return ""
 
 
-_HEAD_KINDS = {h: set(k.split(",")) for h, _, k in (e.partition(":") for e in phrases("facts", "head_value_kinds"))}
+_HEAD_KINDS = {
+    h: set(k.split(",")) for h, _, k in (e.partition(":") for e in phrases("facts", "head_value_kinds"))
+}
 """A head noun and the kinds of value it names: a 'code' is a code or a number, never free text."""
 
 
@@ -146,7 +148,9 @@ def asked_facts(
             hits.append((f, got, rule))
     if focus:  # the same words name a fact of the request in hand and another as well: the one in hand
         hits = [h for h in hits if h[0].key in focus or not any(_in_hand_instead(h, o, focus) for o in hits)]
-        hits = [h if f" {' '.join(h[0].words)} " in flat else _in_hand_head(h, book, focus, hits) for h in hits]
+        hits = [
+            h if f" {' '.join(h[0].words)} " in flat else _in_hand_head(h, book, focus, hits) for h in hits
+        ]
     # a fact whose matched words are a strict subset of another's is the less specific name, unless
     # that other one left one of its own distinctive words unsaid ('floor' vs 'backup_desk_floor')
     partial = ("most_words", "context_most_words")
@@ -181,7 +185,9 @@ def _own_name(sentence: str, book: FactBook, named: list[Fact]) -> list[tuple[st
     return [(f.key, "person_name") for f in own]
 
 
-def _only_a_qualifier(h: tuple[Fact, frozenset[str], str], hits: list[tuple[Fact, frozenset[str], str]], sentence: str) -> bool:
+def _only_a_qualifier(
+    h: tuple[Fact, frozenset[str], str], hits: list[tuple[Fact, frozenset[str], str]], sentence: str
+) -> bool:
     """'the last name on the reservation': a fact named by its distinctive word alone, no head
     said, where that word only qualifies another fact named whole ('on the reservation', 'to
     verify the booking'), is not asked."""
@@ -193,7 +199,9 @@ def _only_a_qualifier(h: tuple[Fact, frozenset[str], str], hits: list[tuple[Fact
     return bool(said) and all(_QUALIFIER.search(sentence[: m.start()]) for m in said)
 
 
-_QUALIFIER = re.compile(r"\b(on|for|in|from|of|to verify|to find|to look up|to pull up)\s+(the|your|this|that|my)\s+$", re.I)
+_QUALIFIER = re.compile(
+    r"\b(on|for|in|from|of|to verify|to find|to look up|to pull up)\s+(the|your|this|that|my)\s+$", re.I
+)
 
 
 def _in_hand_instead(

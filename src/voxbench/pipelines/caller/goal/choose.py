@@ -248,9 +248,7 @@ class OptionChooser:
             text = " ".join(f.values())
             if len(text.split()) < 4:
                 continue
-            vw = content_words(text) | {
-                w for w in re.findall(r"[a-z]+", text.lower()) if w in _KEPT
-            }
+            vw = content_words(text) | {w for w in re.findall(r"[a-z]+", text.lower()) if w in _KEPT}
             scores = sorted(((len(vw & _words(o)), o) for o in ok), reverse=True)
             if scores[0][0] > scores[1][0] and scores[0][0] > best[0]:
                 best = (scores[0][0], scores[0][1], f.key)

@@ -174,7 +174,11 @@ _YES_NO_NAMING = re.compile(STATE_Q_LEAD + r"(?![^?]*\b(or|either)\b)[^?]*\?$", 
 
 def _readback_kinds(t: Turn, heard: Heard, book: FactBook) -> None:
     """Facts read back (right or wrong) and whether the turn asks the caller to confirm something."""
-    said = [s for s in t.statements + [q for q in t.questions if CONFIRM_Q.search(q)] if not asks_to_state(s, book)]
+    said = [
+        s
+        for s in t.statements + [q for q in t.questions if CONFIRM_Q.search(q)]
+        if not asks_to_state(s, book)
+    ]
     ok, wrong = readbacks(" ".join(said), book)  # 'Please confirm your X.' states none
     # 'Just today, May twenty-first?': a short question with no wh-word that reads a fact back
     # (not one asking to give a field: 'Are you able to provide the home mailing address?' states none)
@@ -186,7 +190,9 @@ def _readback_kinds(t: Turn, heard: Heard, book: FactBook) -> None:
     ok += [k for k in named_ok if k not in ok]
     heard.readback_ok = [k for k in ok if k not in heard.asked]
     checking = any(CONFIRM_Q.search(q) for q in t.questions) or bool(READBACK_CUE.search(t.text) or stated)
-    heard.readback_wrong = [k for k in wrong + named_wrong if k not in heard.asked and k not in ok] if checking else []
+    heard.readback_wrong = (
+        [k for k in wrong + named_wrong if k not in heard.asked and k not in ok] if checking else []
+    )
     if checking:  # 'Could you confirm your name is <the husband's name>?': a field named with another value
         _misheard(t, heard, book)
     _misstated(t, heard, book)
@@ -216,7 +222,9 @@ def _repeat_the_misheard(heard: Heard, book: FactBook) -> None:
     named = [k for k in heard.asked if (f := book.get(k)) is not None
              and any(o is not None and set(f.distinctive) <= set(o.words) for o in misheard)]  # fmt: skip
     if named:
-        heard.asked = [k for k in heard.asked if k not in named] + [k for k in heard.readback_wrong if k not in heard.asked]
+        heard.asked = [k for k in heard.asked if k not in named] + [
+            k for k in heard.readback_wrong if k not in heard.asked
+        ]
         heard.readback_wrong = []
         heard.rules.append("repeat_the_misheard")
 
@@ -228,7 +236,9 @@ def _misheard(t: Turn, heard: Heard, book: FactBook) -> None:
     if not heard.misheard:
         return
     heard.readback_wrong += [k for k in heard.misheard if k not in heard.readback_wrong]
-    heard.readback_ok = [k for k in heard.readback_ok if k not in heard.misheard and k not in heard.misheard.values()]
+    heard.readback_ok = [
+        k for k in heard.readback_ok if k not in heard.misheard and k not in heard.misheard.values()
+    ]
     heard.asked = [k for k in heard.asked if k not in heard.misheard]
     heard.rules += [f"misread:{k}" for k in heard.misheard]
     if not heard.asked and "request" in heard.kinds:
@@ -296,7 +306,9 @@ def _closing_kinds(t: Turn, heard: Heard) -> None:
         _mark(
             heard, "hold", "next_step_announced"
         )  # done with one thing and moving on: the agent keeps going
-    if not heard.kinds or (t.questions and not set(heard.kinds) - {"completed", "denial", "readback", "info_request"}):
+    if not heard.kinds or (
+        t.questions and not set(heard.kinds) - {"completed", "denial", "readback", "info_request"}
+    ):
         heard.kinds.append("question" if (t.questions or t.requests) else "statement")
 
 
@@ -360,13 +372,19 @@ def _options_not_facts(
     if len(heard.options) < 2 or not heard.asked:
         return
     rules = {r.split(":", 2)[1]: r.split(":", 2)[2] for r in heard.rules if r.startswith("ask:")}
-    drop = [k for k in heard.asked if rules.get(k, "").startswith("head:") and _all_of_kind(heard.options, book.get(k), book)]
+    drop = [
+        k
+        for k in heard.asked
+        if rules.get(k, "").startswith("head:") and _all_of_kind(heard.options, book.get(k), book)
+    ]
     drop += _type_chosen(t, heard, book, given, focus, hand)
     if not drop:
         return
     heard.asked = [k for k in heard.asked if k not in drop]
     said = {f"ask:{k}:{rules.get(k, '')}" for k in drop}
-    heard.rules = [r for r in heard.rules if r not in said] + [f"option_words:{k}" for k in dict.fromkeys(drop)]
+    heard.rules = [r for r in heard.rules if r not in said] + [
+        f"option_words:{k}" for k in dict.fromkeys(drop)
+    ]
     if not heard.asked:
         heard.kinds.remove("request")
 
@@ -396,5 +414,3 @@ def _all_of_kind(options: list[str], f: Fact | None, book: FactBook) -> bool:
         return False
     held = {t for g in book if "time" in g.heads for v in g.values() for t in times(v)}
     return any(set(times(o)) & held for o in options)
-
-

@@ -42,9 +42,7 @@ _MOMENT = _a("moment")
 # 'I'll need to verify the eligibility for this leave category.': the agent's own next step, said
 # with 'need to' before one of its checking verbs; not when the verb's object is the caller's
 # ('I'll need to verify your employee ID') or is had from it ('check a few details with you').
-_NEED_TO_DO = (
-    rf"need to (?:{_a('will_verb')})\b(?!\s+(?:your|you)\b)(?!.*\b(?:from|with) you\b).*"
-)
+_NEED_TO_DO = rf"need to (?:{_a('will_verb')})\b(?!\s+(?:your|you)\b)(?!.*\b(?:from|with) you\b).*"
 HOLD = re.compile(
     rf"^(?:(?:{_a('acknowledgement')})[,!.]*\s*)*(?:please\s+)?(?:(?:{_a('hold_word')})"
     rf"(?: (?:for )?(?:{_a('moment_article')}) (?:{_MOMENT}))?|"

@@ -78,7 +78,11 @@ class Drafts:
         )
         d.parts.append(self.s.say.answer(keys, heard.question, heard.asked, self.s.agent_turn))
         if SPELL_Q.search(heard.question):  # 'Can you spell your last name?': and letter by letter
-            words = [k for k in heard.asked if (f := self.s.book.get(k)) and re.fullmatch(r"[A-Za-z' -]+", str(f.value))]
+            words = [
+                k
+                for k in heard.asked
+                if (f := self.s.book.get(k)) and re.fullmatch(r"[A-Za-z' -]+", str(f.value))
+            ]
             d.parts.append(self.s.say.spelled(words) if words else "")
         d.facts += keys
         self.change(keys, d)  # the change wanted: its part of the booking, what stays, its limits
@@ -95,8 +99,13 @@ class Drafts:
         tree's answer to the refusal (its one follow-up), as a person says the number and asks
         whether there is another way; the refusal is heard in the same turn, not the next."""
         stated = " ".join(Turn.of(self.s.agent_turn).statements)  # not an option the question lists
-        if not heard.has("denial") or not heard.asked or not all(
-            (f := self.s.book.get(k)) is not None and any(mentions(stated, v) for v in f.values()) for k in heard.asked
+        if (
+            not heard.has("denial")
+            or not heard.asked
+            or not all(
+                (f := self.s.book.get(k)) is not None and any(mentions(stated, v) for v in f.values())
+                for k in heard.asked
+            )
         ):
             return
         text = self.s.agent_turn

@@ -68,11 +68,7 @@ def subject_fallback(sentence: str, book: FactBook, context: str = "") -> list[t
     scored: list[tuple[int, str]] = []
     for f in book:
         strong = [w for w in f.distinctive if w not in WEAK_WORDS and w not in ("choice", "preference")]
-        if (
-            not strong
-            or f.source != "information_required"
-            or not any(has_word(w, ws, flat) for w in strong)
-        ):
+        if not strong or f.source != "information_required" or not any(has_word(w, ws, flat) for w in strong):
             continue
         if {"preference", "choice"} & set(f.words) and other_head(f, flat):
             continue  # 'the desk code' is no desk preference: what it wants identifies nothing
@@ -104,7 +100,11 @@ _CURRENT_KEY = re.compile(r"(?i)(?<![a-z])(original|current|existing|previous|ol
 
 
 def head_fallback(
-    sentence: str, book: FactBook, given: set[str], covered: set[str], focus: set[str] | None = None,
+    sentence: str,
+    book: FactBook,
+    given: set[str],
+    covered: set[str],
+    focus: set[str] | None = None,
     aside: frozenset[str] = frozenset(),
 ) -> list[tuple[str, str]]:
     """'the date' / 'what time' alone: the fact(s) with that head noun not given yet (at most two).
@@ -121,7 +121,9 @@ def head_fallback(
             rf"\b(those|these|that|the same|same)\s+{head}s?\b|\bat a {head}\b", sentence, re.I
         ):  # 'one at a time' asks for no time
             continue
-        with_head = _not_aside([f for f in book if head in f.heads and f.source == "information_required"], aside)
+        with_head = _not_aside(
+            [f for f in book if head in f.heads and f.source == "information_required"], aside
+        )
         # the ones not given yet; asked again when all are given, the same ones again
         cands = [f for f in with_head if f.key not in given] or with_head
         plural_pairs = start_end_pairs(cands) if re.search(rf"\b{head}s\b", sentence, re.I) else []
@@ -170,7 +172,11 @@ def _not_aside(cands: list[Fact], aside: frozenset[str]) -> list[Fact]:
 
 
 def _tail_fallback(
-    sentence: str, book: FactBook, covered: set[str], focus: set[str] | None, aside: frozenset[str] = frozenset()
+    sentence: str,
+    book: FactBook,
+    covered: set[str],
+    focus: set[str] | None,
+    aside: frozenset[str] = frozenset(),
 ) -> list[tuple[str, str]]:
     """'What building is the laptop in?': the facts whose key ends in a word the request says
     ('dispatch_building', 'delivery_building'), when they hold one value (or the request in hand
@@ -183,7 +189,9 @@ def _tail_fallback(
     for tail in sorted(t for t in tails if stem(t) not in done):  # 'facility code' covers 'codes' too
         if stem(tail) not in ws or tail.isdigit() or tail in _NUMBER_TAILS:
             continue  # 'phone_last_four': 'four' in 'two eight four seven' is a digit, not a field word
-        cands = _not_aside([f for f in book if f.words and f.words[-1] == tail and f.source == "information_required"], aside)
+        cands = _not_aside(
+            [f for f in book if f.words and f.words[-1] == tail and f.source == "information_required"], aside
+        )
         one = _one_per_value(cands)
         if len(one) > 1 and focus:
             one = _one_per_value([f for f in cands if f.key in focus]) or one

@@ -49,7 +49,9 @@ _YES_NO_Q = re.compile(
 
 
 # A question about what the caller wants ('What date or time would you like to change it to?').
-_WANTS_Q = re.compile(r"\b(would you like|do you want|are you (hoping|looking) for|would you prefer|do you prefer)\b", re.I)
+_WANTS_Q = re.compile(
+    r"\b(would you like|do you want|are you (hoping|looking) for|would you prefer|do you prefer)\b", re.I
+)
 
 _WHICH = re.compile(r"\bwhich\b", re.I)
 """'Which one would you like?': a choice among things offered, not what it wants."""
@@ -121,7 +123,11 @@ class FollowUps:
         last = next((a for a in reversed(self.s.acts) if a.facts), None)
         if last is None:
             return None
-        line = self.s.say.spelled(last.facts) if SPELL_Q.search(heard.question) else self.s.say.answer(last.facts)
+        line = (
+            self.s.say.spelled(last.facts)
+            if SPELL_Q.search(heard.question)
+            else self.s.say.answer(last.facts)
+        )
         return self.log.act("answer", line, "repeat_last_facts", heard, facts=last.facts)
 
     def asks_rest(self, heard: Heard) -> bool:
@@ -260,13 +266,24 @@ class FollowUps:
             return self.log.act("cannot_answer", f"{line} {self.s.say.answer(held[:1])}",
                                 "no_such_identifier_offers_one", heard, facts=held[:1])  # fmt: skip
         if heard.has("info_request"):  # asked for information naming none it holds: what is needed?
-            return self.log.act("cannot_answer", self.s.phr.say("what_needed"), "vague_request_asks_what", heard)
+            return self.log.act(
+                "cannot_answer", self.s.phr.say("what_needed"), "vague_request_asks_what", heard
+            )
         q = heard.question
-        if _WANTS_Q.search(q) and not _YES_NO_Q.match(q) and not _WHICH.search(q) and self.s.tracker.pending():
-            line, told, what = self.req.line(True)  # 'What time would you like?' with no fact for it: what it wants
+        if (
+            _WANTS_Q.search(q)
+            and not _YES_NO_Q.match(q)
+            and not _WHICH.search(q)
+            and self.s.tracker.pending()
+        ):
+            line, told, what = self.req.line(
+                True
+            )  # 'What time would you like?' with no fact for it: what it wants
             return self.log.act("state_request", line, "wanted_asked_states_request", heard, what, facts=told)
         if have_question(q):  # 'Do you have a seat preference?', holding none (its goal silent too)
-            return self.log.act("confirm", self.s.phr.say("have_none"), "have_question_none", heard, choice="no")
+            return self.log.act(
+                "confirm", self.s.phr.say("have_none"), "have_question_none", heard, choice="no"
+            )
         # 'Are you on Wi-Fi right now?': not 'I don't have that'; 'Are you able to provide the X?' is a request
         if _YES_NO_Q.match(q) and not (ASKS_FOR.match(q) or GIVE_Q.match(q) or asks_to_state(q, self.s.book)):
             return self.log.act("cannot_answer", self.s.phr.say("not_sure"), "not_sure_yes_no", heard)
@@ -299,7 +316,9 @@ class FollowUps:
     def before_goodbye(self, i: int, heard: Heard) -> CallerAct:
         """'Before you go, I need to schedule a return-to-work check-in.': the agent says
         goodbye with request ``i`` open (once a call: :meth:`.ending.Endings.agent_ends`)."""
-        line, told, what = self.req.line(True) if self.s.tracker.pending()[:1] == [i] else (*self.req.next_line(i), about(i))
+        line, told, what = (
+            self.req.line(True) if self.s.tracker.pending()[:1] == [i] else (*self.req.next_line(i), about(i))
+        )
         line = re.sub(r"^(?:Yes|Actually)[,.]\s*", "", line)
         first = line if line.startswith("I ") else line[:1].lower() + line[1:]
         text = f"{pattern('goodbye_open_lead').pattern} {first}"

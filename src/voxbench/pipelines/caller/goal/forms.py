@@ -111,7 +111,9 @@ def cut_request(t: Turn, book: FactBook, before: str = "") -> str:
     if m is None:
         return ""
     last = m.group("w").lower()
-    known = _known_words(book, [before, *t.sents[:-1]]) | {w.lower() for w in _TOKEN.findall(s[: m.start("w")])}
+    known = _known_words(book, [before, *t.sents[:-1]]) | {
+        w.lower() for w in _TOKEN.findall(s[: m.start("w")])
+    }
     if len(last) < 2 or last in known:
         return ""
     return s if any(len(w) > len(last) and w.startswith(last) for w in known) else ""
@@ -139,7 +141,11 @@ def preference_facts(x: str, book: FactBook) -> list[str]:
     def rest(f: Fact) -> set[str]:
         return {stem(w) for w in f.words if w not in PREFERENCE_WORDS}
 
-    prefs = [f for f in book if (f.wanted or set(f.words) & PREFERENCE_WORDS) and f.source == "information_required"]
+    prefs = [
+        f
+        for f in book
+        if (f.wanted or set(f.words) & PREFERENCE_WORDS) and f.source == "information_required"
+    ]
     named = [f.key for f in prefs if rest(f) and rest(f) <= said]
     return named if 1 <= len(named) <= 2 else []
 
@@ -149,11 +155,17 @@ def named_right(sentence: str, book: FactBook) -> list[str]:
     too ('Your attendee count is 6.', which :func:`.readback.readbacks` leaves to longer values)."""
     out = []
     for f in book:
-        if isinstance(f.value, bool) or not isinstance(f.value, str | int | float) or not (ws := field_words(f)):
+        if (
+            isinstance(f.value, bool)
+            or not isinstance(f.value, str | int | float)
+            or not (ws := field_words(f))
+        ):
             continue
         for m in phrase_pattern(tuple(ws)).finditer(sentence):
             seg = said_after(sentence, m.end())
-            if seg and any(compact(seg) == compact(v) or says(seg, v) or mentions(seg, v) for v in f.values()):
+            if seg and any(
+                compact(seg) == compact(v) or says(seg, v) or mentions(seg, v) for v in f.values()
+            ):
                 out.append(f.key)
                 break
     return out

@@ -98,8 +98,15 @@ class ReplyFacts:
     def of(cls, facts: Iterable[Fact], asked: Iterable[str] = (), turn: str = "") -> ReplyFacts:
         fs = list(facts)
         said = re.findall(r"[a-z0-9]+", turn.lower())
-        initials = {"^" + "".join(w[0] for w in said[i : i + n]) for n in (2, 3, 4) for i in range(len(said) - n + 1)}
-        return cls(frozenset(asked), frozenset(stem(w) for w in said) | initials, len(fs), Counter(family(f) for f in fs))
+        initials = {
+            "^" + "".join(w[0] for w in said[i : i + n]) for n in (2, 3, 4) for i in range(len(said) - n + 1)
+        }
+        return cls(
+            frozenset(asked),
+            frozenset(stem(w) for w in said) | initials,
+            len(fs),
+            Counter(family(f) for f in fs),
+        )
 
 
 def kind_of(f: Fact) -> str:
@@ -118,7 +125,12 @@ def without_thing_name(words: list[str]) -> list[str]:
     comes first ('license name trial' -> 'trial license')."""
     if len(words) >= 2 and words[-1] in GROUP_WORDS:
         words = [words[-1], *words[:-1]]
-    if len(words) >= 2 and words[-1] == "name" and words[-2] not in NAME_KEEPERS and not words[-2].endswith("'s"):
+    if (
+        len(words) >= 2
+        and words[-1] == "name"
+        and words[-2] not in NAME_KEEPERS
+        and not words[-2].endswith("'s")
+    ):
         return words[:-1]
     return words
 
@@ -140,16 +152,24 @@ def narrowed(words: list[str], turn: frozenset[str], head: bool = True) -> list[
 
     def said(w: str) -> bool:
         s = stem(w)
-        return any(t == s or (min(len(s), len(t)) >= 4 and (t.startswith(s) or s.startswith(t))) for t in turn)
+        return any(
+            t == s or (min(len(s), len(t)) >= 4 and (t.startswith(s) or s.startswith(t))) for t in turn
+        )
 
     units = _units(words)  # a spelled acronym ('D E A') is one word: kept whole or not at all
+
     def whole(u: list[str]) -> bool:  # a spelled acronym said in full words: 'paid time off'
         return all(said(w) for w in u) or (len(u) > 1 and "^" + "".join(u).lower() in turn)
 
     if not head:
         return _trim([w for u in units if whole(u) for w in u])
     whose = OWNERS | NAME_KEEPERS  # 'dependent', 'first': never narrowed away
-    kept = [w for u in units[:-1] if whole(u) or (len(u) == 1 and u[0].lower().removesuffix("'s") in whose) for w in u]
+    kept = [
+        w
+        for u in units[:-1]
+        if whole(u) or (len(u) == 1 and u[0].lower().removesuffix("'s") in whose)
+        for w in u
+    ]
     return _trim([*kept, *units[-1]]) if kept or whole(units[-1]) else []
 
 

@@ -34,7 +34,54 @@ from voxbench.spoken import mentions
 
 DIM = 1 << 18
 _STOP = frozenset(
-    ["a", "an", "the", "i", "you", "your", "my", "me", "we", "us", "to", "of", "for", "in", "on", "at", "is", "are", "was", "be", "it", "this", "that", "and", "or", "please", "can", "could", "would", "will", "may", "have", "has", "do", "does", "did", "what", "which", "so", "also", "just", "now", "then", "with", "as", "if"]
+    [
+        "a",
+        "an",
+        "the",
+        "i",
+        "you",
+        "your",
+        "my",
+        "me",
+        "we",
+        "us",
+        "to",
+        "of",
+        "for",
+        "in",
+        "on",
+        "at",
+        "is",
+        "are",
+        "was",
+        "be",
+        "it",
+        "this",
+        "that",
+        "and",
+        "or",
+        "please",
+        "can",
+        "could",
+        "would",
+        "will",
+        "may",
+        "have",
+        "has",
+        "do",
+        "does",
+        "did",
+        "what",
+        "which",
+        "so",
+        "also",
+        "just",
+        "now",
+        "then",
+        "with",
+        "as",
+        "if",
+    ]
 )
 
 
@@ -104,7 +151,9 @@ def features(
         feats.append("given_before")
     if ruled is not None:  # stacked on the rules: which rule read this fact as asked, if any
         rule = ruled.get(fact.key)
-        feats += [f"rule:{rule.split(':')[0]}", "rule_any"] if rule else ["rule_none" if ruled else "rule_empty"]
+        feats += (
+            [f"rule:{rule.split(':')[0]}", "rule_any"] if rule else ["rule_none" if ruled else "rule_empty"]
+        )
     return [_h(f) for f in feats]
 
 
@@ -122,12 +171,15 @@ class FactModel:
         self.mode = mode
         """'fallback': asked only where the rules name no fact; 'union': also adds to the rules' facts."""
 
-    def fit(self, examples: Iterable[Example], epochs: int = 6, lr: float = 0.2, l2: float = 1e-5, seed: int = 0) -> FactModel:
+    def fit(
+        self, examples: Iterable[Example], epochs: int = 6, lr: float = 0.2, l2: float = 1e-5, seed: int = 0
+    ) -> FactModel:
         rows: list[tuple[list[int], float]] = []
         for ex in examples:
             words = agent_words(ex.agent)
             rows += [
-                (features(words, ex.agent, f, ex.given, ex.ruled), float(f.key in ex.disclosed)) for f in ex.book
+                (features(words, ex.agent, f, ex.given, ex.ruled), float(f.key in ex.disclosed))
+                for f in ex.book
             ]
         rng = random.Random(seed)
         w = np.zeros(DIM, dtype=np.float64)

@@ -65,7 +65,9 @@ _WH = ("why", "how", "where", "when", "who")
 _TELL = re.compile(rf"\b(?:{_a('open_anywhere')})\b", re.I)
 _YES_NO = re.compile(rf"^(?:[\w' -]+,\s+)?(?:{ANY_AUX}|had)\s+(?:{alt('yesno', 'subject')})\b", re.I)
 """A yes/no question (any auxiliary of ``phrases.questions``; 'had' as :mod:`.yesno` reads it): :mod:`.yesno`'s."""
-_OPEN = re.compile(rf"(?:^|[,;:]\s*|\band\s+|\bso\s+)(?:{_a('open_lead')})\b|\b(?:{_a('open_anywhere')})\b", re.I)
+_OPEN = re.compile(
+    rf"(?:^|[,;:]\s*|\band\s+|\bso\s+)(?:{_a('open_lead')})\b|\b(?:{_a('open_anywhere')})\b", re.I
+)
 _WHICH = re.compile(r"\bwhich\b", re.I)
 _HEAD = re.compile(
     rf"\b(?:what|which)(?:'s|\s+is|\s+are|\s+was|\s+were)?\s+(?:(?:your|the|a|an|this|that)\s+)?(?P<h>(?:(?!(?:{_a('head_stop')})\b)[\w-]+\s*){{1,4}}(?:of\s+(?:(?:your|the|a|an)\s+)?[\w-]+)?)",
@@ -88,7 +90,10 @@ _VALUE_AFTER = re.compile(r"^\s+(?:[A-Z][\w'-]*|[\w-]*\d[\w-]*)\b")
 """... or right after it ('floor 2', 'lot B')."""
 _BARE = re.compile(rf"\b(?:{_a('bare_determiner')})\s*$", re.I)
 _JOIN = re.compile(r"\s*(?:,\s*)?\b(and|or)\b\s*|\s*,\s*", re.I)
-_CLAUSE = re.compile(r"\s*(?:[;:](?=\s)|,\s*(?:but|and|so|while)\b|,\s*(?=(?:you|your)\b)|\bbut\b|\band\b(?=\s+(?:you|your)\b))\s*", re.I)
+_CLAUSE = re.compile(
+    r"\s*(?:[;:](?=\s)|,\s*(?:but|and|so|while)\b|,\s*(?=(?:you|your)\b)|\bbut\b|\band\b(?=\s+(?:you|your)\b))\s*",
+    re.I,
+)
 _ABOUT_CALLER = re.compile(r"^(?:you|your)\b", re.I)
 _BRACKETS = re.compile(r"\s*\([^()]*\)")
 _KINDS = {
@@ -97,7 +102,10 @@ _KINDS = {
     for kind in ("time", "date")
 }  # fmt: skip
 _KIND_WORDS = frozenset(w for heads, _ in _KINDS.values() for w in heads)
-_SAYS_KIND: dict[str, Callable[[str], bool]] = {"time": lambda t: bool(times(t)), "date": lambda t: bool(dates(t))}
+_SAYS_KIND: dict[str, Callable[[str], bool]] = {
+    "time": lambda t: bool(times(t)),
+    "date": lambda t: bool(dates(t)),
+}
 
 
 @dataclass(frozen=True)
@@ -129,14 +137,21 @@ class GoalOpenAnswers:
     def of(cls, scenario: Scenario) -> GoalOpenAnswers:
         goal = scenario.user_goal
         tree = goal.decision_tree
-        texts = [*tree.must_have_criteria, *tree.nice_to_have_criteria, *tree.negotiation_behavior, *tree.edge_cases]
+        texts = [
+            *tree.must_have_criteria,
+            *tree.nice_to_have_criteria,
+            *tree.negotiation_behavior,
+            *tree.edge_cases,
+        ]
         told = [t for s in texts for x in sentences_of(s) for m in _TOLD.finditer(x) if (t := _told_of(m))]
         clauses = [c for x in sentences_of(goal.high_level_user_goal) for c in _clauses(x)]
         clauses += [c for s in [*tree.must_have_criteria, *tree.nice_to_have_criteria] for x in sentences_of(s)
                     for c in _clauses(x) if _WISH.search(c[1])]  # fmt: skip
         return cls(told, clauses)
 
-    def answer(self, question: str, other_request: Callable[[str], bool] = lambda _: False) -> OpenAnswer | None:
+    def answer(
+        self, question: str, other_request: Callable[[str], bool] = lambda _: False
+    ) -> OpenAnswer | None:
         """The goal's answer to an open question, or None when its text holds none clearly.
         ``other_request``: whether a goal clause is about another of the caller's requests than the
         one in hand (not said now; the tree's answer to what the agent asks is said when asked)."""
@@ -165,7 +180,10 @@ class GoalOpenAnswers:
         return OpenAnswer(_line(t.said), t.source, "told")
 
     def _stated(
-        self, q: frozenset[str], heads: tuple[list[list[str]], bool], other: Callable[[str], bool],
+        self,
+        q: frozenset[str],
+        heads: tuple[list[list[str]], bool],
+        other: Callable[[str], bool],
         also: frozenset[str] = frozenset(),
     ) -> OpenAnswer | None:
         if not q and not heads[0]:
@@ -229,7 +247,7 @@ def _noun_held(word: str, ws: frozenset[str], clause: str, mods: set[str]) -> bo
     if mods:  # 'flight number' is said as one phrase: 'my confirmation number' holds no flight number
         spots = [i for i in spots if _before(clause[:i], mods) != clause[:i]]
         return any(not _BARE.search(_before(clause[:i], mods)) for i in spots)
-    return any(_VALUE_BEFORE.search(clause[:i]) or _VALUE_AFTER.match(clause[i + len(w):]) for i, w in found)
+    return any(_VALUE_BEFORE.search(clause[:i]) or _VALUE_AFTER.match(clause[i + len(w) :]) for i, w in found)
 
 
 def _before(text: str, mods: set[str]) -> str:
@@ -255,9 +273,14 @@ def _told_of(m: re.Match[str]) -> _Told | None:
     x = m.group("x")
     x = re.sub(rf"^(?:{_a('asked_about')})\s+", "", x.strip(), flags=re.I)
     y = _INSTRUCTION.sub("", _CUT.sub("", m.group("y")))
-    y = _TAIL_FILL.sub("", _LEAD_FILL.sub("", y.strip(" ,:\"“”"))).strip(" ,\"“”")
+    y = _TAIL_FILL.sub("", _LEAD_FILL.sub("", y.strip(' ,:"“”'))).strip(' ,"“”')
     about = _words(x) - _FRAME - frozenset((*_WH, "what", "which"))
-    if _FACT_REF.search(y) or not re.search(r"\w", y) or re.search(r"(?:^|\b(?:a|an|the)\s+)[A-Z]$", y) or not (about or _wh(x)):
+    if (
+        _FACT_REF.search(y)
+        or not re.search(r"\w", y)
+        or re.search(r"(?:^|\b(?:a|an|the)\s+)[A-Z]$", y)
+        or not (about or _wh(x))
+    ):
         return None  # points at the facts, says nothing, or was cut at an abbreviation ('a U.S. ...')
     return _Told(about, _wh(x), y, m.group(0))
 
@@ -281,7 +304,11 @@ def _line(said: str) -> str:
 
 def _spoken(token: str) -> str:
     core = token.strip(",;:")
-    if ISO_DATE.fullmatch(core) or "_" in core or (is_code(core) and re.search(r"\d", core) and re.search(r"[A-Za-z]", core) and "-" not in core):
+    if (
+        ISO_DATE.fullmatch(core)
+        or "_" in core
+        or (is_code(core) and re.search(r"\d", core) and re.search(r"[A-Za-z]", core) and "-" not in core)
+    ):
         return token.replace(core, say_value(core))
     return token
 
@@ -294,6 +321,7 @@ def other_request(tracker: IntentTracker, in_hand: int | None, question: str = "
         return lambda _: False
     here = in_hand if in_hand is not None else next(iter(tracker.pending()), None)
     others = [i for i in range(len(tracker.intents)) if i != here and not tracker.mentions(i, question)]
-    return lambda text: any(tracker.mentions(j, text) for j in others) and not (
-        here is not None and tracker.mentions(here, text)
+    return lambda text: (
+        any(tracker.mentions(j, text) for j in others)
+        and not (here is not None and tracker.mentions(here, text))
     )

@@ -100,7 +100,6 @@ def first_person(text: str) -> str:
     return out[:1].upper() + out[1:]
 
 
-
 # A code in brackets after what it names: 'Chicago (ORD)', 'cancelled by the airline (IRROPS)'.
 _BRACKETED = re.compile(r"(\w[\w'’]*)\s*\(([^()]+)\)(?=(\s*[.,;:!?]|\s*$)?)")
 

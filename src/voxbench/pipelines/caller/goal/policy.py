@@ -208,7 +208,9 @@ class GoalCaller:
         long to wait before replying (``GoalSimConfig.done_wait_s``), before the turn is over."""
         if not self.s.opened or not self.s.tracker.pending():
             return False
-        heard = classify(agent_text, self.s.book, self.s.given, None, self.req.in_hand(agent_text), self.s.agent_turn)
+        heard = classify(
+            agent_text, self.s.book, self.s.given, None, self.req.in_hand(agent_text), self.s.agent_turn
+        )
         tracker, learn = copy.deepcopy((self.s.tracker, self.s.learn))
         self.req.resolve(agent_text, heard, tracker, learn)
         told = heard.has("completed") or (learn.new and learn.complete)

@@ -36,8 +36,15 @@ def readbacks(text: str, book: FactBook) -> tuple[list[str], list[str]]:
                 near = [  # same length, one or two characters off: a mishearing, not another code;
                     r  # or a long code with one character missed ('three three four two three,
                     for r in rs  # then one four four four' for 3342331444)
-                    if (len(r) == len(c) and sum(a != b for a, b in zip(r, c, strict=True)) <= min(2, len(c) // 3))
-                    or (len(c) >= 7 and len(r) == len(c) - 1 and any(c[:i] + c[i + 1 :] == r for i in range(len(c))))
+                    if (
+                        len(r) == len(c)
+                        and sum(a != b for a, b in zip(r, c, strict=True)) <= min(2, len(c) // 3)
+                    )
+                    or (
+                        len(c) >= 7
+                        and len(r) == len(c) - 1
+                        and any(c[:i] + c[i + 1 :] == r for i in range(len(c)))
+                    )
                 ]
                 if near:
                     wrong.append(f.key)
@@ -88,8 +95,14 @@ def field_words(f: Fact) -> list[str]:
     'original travel details'), the key's filler and a leading word for the caller itself
     ('passenger') left out."""
     parts = f.key.split(".")
-    key = parts[-1] if len(parts) > 2 and parts[-2].isdigit() else " ".join(p for p in parts if not p.isdigit())
-    leaf = [w for w in re.split(r"[^a-z0-9]+", re.sub(r"\(.*?\)|'s\b", " ", key).lower()) if w and w not in _FILLER]
+    key = (
+        parts[-1] if len(parts) > 2 and parts[-2].isdigit() else " ".join(p for p in parts if not p.isdigit())
+    )
+    leaf = [
+        w
+        for w in re.split(r"[^a-z0-9]+", re.sub(r"\(.*?\)|'s\b", " ", key).lower())
+        if w and w not in _FILLER
+    ]
     while len(leaf) > 1 and leaf[0] in _SELF:
         leaf = leaf[1:]
     return leaf
@@ -116,7 +129,9 @@ def same_kind_other(seg: str, value: str, kind: str) -> bool:
     if compact(seg) == compact(value) or says(seg, value) or mentions(seg, value):
         return False
     if kind == "date":
-        return bool(re.search(r"\b(" + "|".join(MONTH_NAMES) + r")\s+\d{1,2}\b|\b\d{4}-\d{2}-\d{2}\b", seg, re.I))
+        return bool(
+            re.search(r"\b(" + "|".join(MONTH_NAMES) + r")\s+\d{1,2}\b|\b\d{4}-\d{2}-\d{2}\b", seg, re.I)
+        )
     if kind == "time":
         said, held = parse_time_value(seg), parse_time_value(value)
         if said is not None and held is not None:
@@ -127,7 +142,9 @@ def same_kind_other(seg: str, value: str, kind: str) -> bool:
     if kind in ("number", "money"):  # not a code, written or spelled: 'FL2', 'F-L-2', 'F L 2'
         joined = re.sub(r"(?<=\b[A-Za-z0-9])[\s-]+(?=[A-Za-z0-9]\b)", "", seg)
         return bool(re.search(r"\d", seg)) and not re.search(r"[A-Za-z]\d|\d[A-Za-z]", joined)
-    if kind == "code":  # one token of capitals and digits ('ORD', 'GQSIKP', '+1-415-555-1082'), of about its length
+    if (
+        kind == "code"
+    ):  # one token of capitals and digits ('ORD', 'GQSIKP', '+1-415-555-1082'), of about its length
         token = _TOKEN.fullmatch(seg.strip())
         return token is not None and abs(len(compact(seg)) - len(compact(value))) <= 2
     if kind == "name":
@@ -151,7 +168,9 @@ def misread(text: str, book: FactBook) -> dict[str, str]:
             own = set(f.words) | set(re.split(r"[^a-z]+", f.key.lower()))  # 'preferred_time': 'preferred' too
             for m in phrase_pattern(tuple(field_words(f))).finditer(s):
                 before = re.findall(r"[a-z]+", s[: m.start()].lower())[-2:]
-                if set(before) & ((STATE_WORDS | PERSON_WORDS) - own):  # 'the new date', 'your colleague's ID'
+                if set(before) & (
+                    (STATE_WORDS | PERSON_WORDS) - own
+                ):  # 'the new date', 'your colleague's ID'
                     continue
                 seg = said_after(s, m.end())
                 if mentions(s, str(f.value)):  # its value is said, cut at a comma ('7 1 1 6 0, 9 6 8 7 4')
@@ -167,7 +186,9 @@ def misread(text: str, book: FactBook) -> dict[str, str]:
 def _changing(seg: str, f: Fact, facts: list[Fact]) -> bool:
     """The value said is the change the caller wants to a field of this kind ('1:00 PM', its
     'requested_new_departure_time', read back as the booking's departure time): not a misreading."""
-    return any(o.wanted and o.words[-1:] == f.words[-1:] and says(seg, str(o.value)) for o in facts if o is not f)
+    return any(
+        o.wanted and o.words[-1:] == f.words[-1:] and says(seg, str(o.value)) for o in facts if o is not f
+    )
 
 
 _TOKEN = re.compile(r"\+?[A-Z0-9][A-Z0-9-]*")
@@ -185,7 +206,11 @@ def _full_name_misread(text: str, facts: list[Fact]) -> dict[str, str]:
     for s in sentences_of(text):
         for m in _YOUR_NAME.finditer(s):
             seg = said_after(s, m.end())
-            if seg and same_kind_other(seg, str(first.value), "name") and compact(seg) != compact(str(last.value)):
+            if (
+                seg
+                and same_kind_other(seg, str(first.value), "name")
+                and compact(seg) != compact(str(last.value))
+            ):
                 whose = next((o.key for o in facts if o not in (first, last) and says(seg, str(o.value))), "")
                 return {first.key: whose, last.key: whose}
     return {}

@@ -100,7 +100,9 @@ def _less_specific_borrowed(asked: dict[str, str], book: FactBook) -> dict[str, 
     return {
         k: r
         for k, r in asked.items()
-        if not (r.startswith("context") and k in words and any(words[k] < w for o, w in words.items() if o != k))
+        if not (
+            r.startswith("context") and k in words and any(words[k] < w for o, w in words.items() if o != k)
+        )
     }
 
 
@@ -212,7 +214,12 @@ def asked_otherwise(
 
 
 def learned_extra(
-    t: Turn, kinds: Sequence[str], book: FactBook, hook: ChoiceClassifier | None, given: set[str], asked: dict[str, str]
+    t: Turn,
+    kinds: Sequence[str],
+    book: FactBook,
+    hook: ChoiceClassifier | None,
+    given: set[str],
+    asked: dict[str, str],
 ) -> dict[str, str]:
     """A fitted model in ``union`` mode adds the facts it reads as asked to those the rules read
     (only in a turn whose requests it may read, see :func:`_learned_requests`)."""
@@ -221,7 +228,9 @@ def learned_extra(
         return asked
     if not _learned_requests(t, kinds):
         return asked
-    extra = {k: f"learned:{getattr(hook, 'name', 'model')}" for k in pick(t.text, book, given) if k not in asked}
+    extra = {
+        k: f"learned:{getattr(hook, 'name', 'model')}" for k in pick(t.text, book, given) if k not in asked
+    }
     return {**asked, **extra}
 
 
@@ -258,7 +267,9 @@ def asked_again(t: Turn, book: FactBook, key: str) -> bool:
             continue
         said = [stem(w) for w in re.findall(r"[a-z0-9]+", s.lower())]  # words as said: 'first', not '1'
         named = [g for g in book if (w := _field_words(g)) and all(stem(x) in said for x in w)]
-        if _as_phrase(_field_words(f), said) and all(set(_field_words(g)) <= set(_field_words(f)) for g in named):
+        if _as_phrase(_field_words(f), said) and all(
+            set(_field_words(g)) <= set(_field_words(f)) for g in named
+        ):
             return True
     return False
 
@@ -315,7 +326,9 @@ def one_sibling(t: Turn, book: FactBook, asked: dict[str, str], given: set[str])
     out = dict(asked)
     for top in {k.split(".")[0] for k in asked if "." in k}:
         # a listed record's fields ('original_travel_details.0.origin') are fields, not named parts
-        sibs = [f for f in book if f.top == top and "." in f.key and _named_part(f.key) and not f.record_words]
+        sibs = [
+            f for f in book if f.top == top and "." in f.key and _named_part(f.key) and not f.record_words
+        ]
         if len(sibs) < 2:
             continue
         shared = set.intersection(*(set(f.words) for f in sibs))

@@ -139,10 +139,18 @@ class FactSayer:
         part = self.part(f, words, value)
         if part is not None and not (ctx and f.key in ctx.asked and frame_of(f, words, value, ctx) == "bare"):
             return part  # asked alone: the digits alone ('Seven seven six one.')
-        if value.replace(" ", "").lower() in f.words:  # 'pto_type: pto': 'P T O.', not 'The P T O type is pto.'
+        if (
+            value.replace(" ", "").lower() in f.words
+        ):  # 'pto_type: pto': 'P T O.', not 'The P T O type is pto.'
             return f"{value[:1].upper()}{value[1:]}."
-        if len(words) > 1 and value.lower().startswith(f"{words[-1]} ") and words[-2] not in _STATE_WORDS | _TRAILING_WANT:
-            return f"For the {' '.join(words[:-1])}, {value}."  # 'delivery_floor: FL3': not 'floor is floor 3'
+        if (
+            len(words) > 1
+            and value.lower().startswith(f"{words[-1]} ")
+            and words[-2] not in _STATE_WORDS | _TRAILING_WANT
+        ):
+            return (
+                f"For the {' '.join(words[:-1])}, {value}."  # 'delivery_floor: FL3': not 'floor is floor 3'
+            )
         if len(words) == 1 and value.lower().startswith(f"{words[0]} "):
             return f"{value[:1].upper()}{value[1:]}."  # 'floor: FL3': 'Floor 3.'
         return self.framed(f, words, value, ctx or ReplyFacts())
@@ -180,7 +188,9 @@ class FactSayer:
             return None
         if whole[-1].lower() not in _PART_WHOLES and not whole[-1].isupper():
             whole.append("number")  # 'phone' -> 'phone number'; 'S S N', 'employee ID' stay
-        return self.phr.say("fact_part", end=m["end"].lower(), n=m["n"].lower(), whole=" ".join(whole), value=value)
+        return self.phr.say(
+            "fact_part", end=m["end"].lower(), n=m["n"].lower(), whole=" ".join(whole), value=value
+        )
 
     def count(self, f: Fact, question: str = "") -> str | None:
         """A count said with its noun phrase, in a sentence: 'I'd like 1 bag.' ('bags_wanted: 1'),
@@ -191,7 +201,11 @@ class FactSayer:
             return None
         n = int(str(f.value).strip())
         key = set(re.split(r"[^a-z]+", f.key.lower()))
-        words = [w for w in fact_label(f, self.acronyms).split() if w not in _COUNT_WORDS | _TRAILING_WANT | WANT_WORDS]
+        words = [
+            w
+            for w in fact_label(f, self.acronyms).split()
+            if w not in _COUNT_WORDS | _TRAILING_WANT | WANT_WORDS
+        ]
         unit = next((w for w in words if w in _UNITS), None)
         if not (unit or key & _COUNT_WORDS - {"number"} or any(_plural(w) for w in words)):
             return None  # 'room_number: 101', 'floor: 3': a number, not a count of things
@@ -221,7 +235,9 @@ class FactSayer:
         said = f.spoken()
         if said.lower() in self.acronyms and said.isalpha():
             return " ".join(said.upper())
-        if IDENTIFIER.match(str(f.value)):  # 'vpn_gateway' -> 'V P N gateway': an identifier's acronym spelled
+        if IDENTIFIER.match(
+            str(f.value)
+        ):  # 'vpn_gateway' -> 'V P N gateway': an identifier's acronym spelled
             return " ".join(" ".join(w.upper()) if w in self.acronyms else w for w in said.split(" "))
         return said
 
@@ -349,7 +365,9 @@ class FactSayer:
             out.append(self.phr.say("same_day", value=span[0].spoken()))
             groups = {k: kept for k, fs in groups.items() if (kept := [f for f in fs if f not in span])}
         ranks = {k: ranked_choices(fs) for k, fs in groups.items()}
-        singles = [f for k, fs in groups.items() for f in fs if f not in ranks[k] and not (named and f is named[0])]
+        singles = [
+            f for k, fs in groups.items() for f in fs if f not in ranks[k] and not (named and f is named[0])
+        ]
         spans = {p[0].key: p for p in spans_of(singles, asked)}
         in_span = {f.key for p in spans.values() for f in p}
         ctx = self.reply_facts([f for f in singles if f.key not in in_span], asked, turn)
@@ -360,7 +378,9 @@ class FactSayer:
                 continue
             ranked = ranks[k]
             if len(ranked) >= 2:
-                line = self.phr.say("ranked", first=ranked[0].spoken().capitalize(), second=ranked[1].spoken())
+                line = self.phr.say(
+                    "ranked", first=ranked[0].spoken().capitalize(), second=ranked[1].spoken()
+                )
                 if len(ranked) > 2:
                     line = f"{line[:-1]}, and {ranked[2].spoken()} only as a last resort."
                 out.append(line)
@@ -380,7 +400,9 @@ class FactSayer:
                  for f in twins}  # fmt: skip
         for f in twins:
             same = [o for o in singles if o is not f and family(o) == family(f)]
-            if short[f.key] and all(short.get(o.key, fact_label(o, self.acronyms)) != short[f.key] for o in same):
+            if short[f.key] and all(
+                short.get(o.key, fact_label(o, self.acronyms)) != short[f.key] for o in same
+            ):
                 ctx.labels[f.key] = short[f.key]
         return ctx
 
@@ -395,5 +417,7 @@ class FactSayer:
             label = []  # asked: what the span is of only when the turn says it ('your P T O')
         if label:
             text = " ".join(label)
-            return self.phr.say("span_of", label=text, Label=f"{text[:1].upper()}{text[1:]}", start=start, end=end)
+            return self.phr.say(
+                "span_of", label=text, Label=f"{text[:1].upper()}{text[1:]}", start=start, end=end
+            )
         return self.phr.say("span", start=start, Start=f"{start[:1].upper()}{start[1:]}", end=end)

@@ -161,7 +161,9 @@ def label(key: str, drop: Iterable[str], acronyms: AbstractSet[str]) -> str:
     ('N P I'), 'id' said 'ID', qualifiers after the last head noun left out ('time in MSP')."""
     dropped = {d.lower() for d in drop}
     owners = {m.group(1).lower() for m in _POSSESSIVE.finditer(key)}  # "Husband's name": said so
-    words = [w for w in key_parts(_POSSESSIVE.sub(r"\1", key)) if w.lower() not in dropped and not w.isdigit()]
+    words = [
+        w for w in key_parts(_POSSESSIVE.sub(r"\1", key)) if w.lower() not in dropped and not w.isdigit()
+    ]
     while words and words[0].lower() in _LINKS:
         words.pop(0)
     while words and words[-1].lower() in _LINKS:

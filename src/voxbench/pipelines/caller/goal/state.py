@@ -116,7 +116,9 @@ class CallState:
         listed = [str(i.get("intent", "")) for i in (scenario.scenario_context.get("intents") or [])
                   if isinstance(i, dict)]  # fmt: skip
         lead = pattern("agent_lead")  # 'Get the agent to skip ...' said to the agent: 'ask you to skip ...'
-        intents = [lead.sub(ending_words().agent_lead_said, i) for i in listed if i] or [goal.high_level_user_goal]
+        intents = [lead.sub(ending_words().agent_lead_said, i) for i in listed if i] or [
+            goal.high_level_user_goal
+        ]
         tracker = IntentTracker(intents)
         explicit = intents != [goal.high_level_user_goal]  # must-haves of a listed request are the tracker's
         agenda = Agenda(
@@ -171,7 +173,6 @@ class CallState:
         decisions = {(a.kind, a.choice or a.text) for a in self.acts if a.kind in DECISIONS}
         told = sum(p.told for p in self.learn.parts)
         return len(self.given), sum(self.tracker.done), told, len(decisions), len(self.reported)
-
 
 
 def _follow_ups(configured: int, rules: TreeRules, tree: DecisionTree) -> int:

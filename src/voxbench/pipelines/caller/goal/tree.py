@@ -62,8 +62,6 @@ class TreeRules:
     """Times the tree tells the caller to push back after a refusal (beyond its scripted lines)."""
 
 
-
-
 def _a(name: str) -> str:
     return alt("tree", name)
 
@@ -138,9 +136,7 @@ def limits_of(text: str) -> list[Limit]:
                 op = op_inclusive if m.group(1).lower() in inclusive else op_strict
                 out.append(Limit("time", op, v, _subject(text, m.start()), text))
     for m in _UNDER.finditer(text):
-        op3: Literal["lt", "le"] = (
-            "lt" if m.group(1).lower() in _UNDER_STRICT else "le"
-        )
+        op3: Literal["lt", "le"] = "lt" if m.group(1).lower() in _UNDER_STRICT else "le"
         out.append(Limit("money", op3, float(m.group(2).replace(",", "")), "any", text))
     for m in _OR_LESS.finditer(text):
         out.append(Limit("money", "le", float(m.group(1).replace(",", "")), "any", text))
