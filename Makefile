@@ -42,7 +42,8 @@ run: $(RUN_STAMP)
 	$(BIN)/voxbench report $(RUN_DIR) --out $(RUN_DIR)/report
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests benchmarks examples
+	$(BIN)/ruff check src tests benchmarks examples scripts
+	$(BIN)/ruff format --check src tests benchmarks examples scripts
 	$(BIN)/mypy
 	$(BIN)/lint-imports
 

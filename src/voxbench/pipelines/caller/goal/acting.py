@@ -8,7 +8,7 @@ from typing import Any
 
 from voxbench.pipelines.caller.goal.acts import ActKind, CallerAct
 from voxbench.pipelines.caller.goal.belong import shared_kind
-from voxbench.pipelines.caller.goal.classify import Heard
+from voxbench.pipelines.caller.goal.heard import Heard
 from voxbench.pipelines.caller.goal.state import CallState
 
 _BY_NAME = ("name", "distinctive")

@@ -18,9 +18,6 @@ unless injected.
 from __future__ import annotations
 
 import re
-from typing import Literal
-
-from pydantic import BaseModel, Field
 
 from voxbench.pipelines.caller.goal.asks import prefer_heard_digits
 from voxbench.pipelines.caller.goal.belong import InHand
@@ -51,6 +48,7 @@ from voxbench.pipelines.caller.goal.fallbacks import (
     prefer_fallback,
 )
 from voxbench.pipelines.caller.goal.forms import read_forms, reports_done, statement_check
+from voxbench.pipelines.caller.goal.heard import ANYTHING_ELSE_OFFERED, Heard, Kind, mark
 from voxbench.pipelines.caller.goal.options import offered_options
 from voxbench.pipelines.caller.goal.readback import asks_to_state, misread, readbacks
 from voxbench.pipelines.caller.goal.requested import (
@@ -69,89 +67,30 @@ from voxbench.pipelines.caller.goal.turn import Turn
 from voxbench.pipelines.caller.goal.yesno import STATE_Q_LEAD
 from voxbench.spoken import mentions, times
 
-Kind = Literal[
-    "request",
-    "readback",
-    "confirm_question",
-    "options",
-    "hold",
-    "completed",
-    "transfer_offer",
-    "transfer",
-    "goodbye",
-    "anything_else",
-    "denial",
-    "troubleshoot",
-    "open_question",
-    "willing_question",
-    "info_request",
-    "courtesy",
-    "question",
-    "statement",
-]
-
-
-class Heard(BaseModel):
-    """One agent turn as the caller understood it."""
-
-    kinds: list[Kind] = Field(default_factory=list)
-    asked: list[str] = Field(default_factory=list, description="fact keys the agent asked for")
-    readback_ok: list[str] = Field(
-        default_factory=list, description="fact keys read back as the caller has them"
-    )
-    readback_wrong: list[str] = Field(
-        default_factory=list, description="fact keys read back with another value"
-    )
-    misheard: dict[str, str] = Field(
-        default_factory=dict,
-        description="fact key -> the caller's fact whose value was said in its place ('' if none)",
-    )
-    options: list[str] = Field(default_factory=list)
-    earlier_options: list[list[str]] = Field(
-        default_factory=list, description="an earlier question's options"
-    )
-    question: str = ""
-    lacking: dict[str, str] = Field(
-        default_factory=dict, description="fact key -> a field asked of it that it is not ('flight number')"
-    )
-    rules: list[str] = Field(default_factory=list)
-
-    def has(self, kind: Kind) -> bool:
-        return kind in self.kinds
-
-
-ANYTHING_ELSE_OFFERED = "anything_else_offered"
-"""The rule of an "anything else?" said as a statement (the caller thanks rather than says no)."""
-
-
-def _mark(heard: Heard, kind: Kind, rule: str) -> None:
-    heard.kinds.append(kind)
-    heard.rules.append(rule)
-
 
 def _speech_acts(t: Turn, heard: Heard, book: FactBook) -> None:
     """Holds, transfers, "anything else?" (asked, or offered in a closing statement), goodbyes,
     completions and refusals."""
     if t.sents and HOLD.match(t.sents[-1]) and not t.questions:
-        _mark(heard, "hold", "hold_phrase")
+        mark(heard, "hold", "hold_phrase")
     if TRANSFER_NOW.search(t.text):
-        _mark(heard, "transfer", "transfer_now")
+        mark(heard, "transfer", "transfer_now")
     elif any(TRANSFER_OFFER.search(s) for s in t.sents):
-        _mark(heard, "transfer_offer", "transfer_offer")
+        mark(heard, "transfer_offer", "transfer_offer")
     if any(ANYTHING_ELSE.search(s) for s in t.questions):
-        _mark(heard, "anything_else", "anything_else")
+        mark(heard, "anything_else", "anything_else")
     elif (
         not t.questions
         and any(ANYTHING_ELSE_SAID.search(s) for s in t.sents)
         and not t.asks_beyond_anything_else()
     ):  # 'If you have any other questions, feel free to ask.' closing a turn that asks nothing else
-        _mark(heard, "anything_else", ANYTHING_ELSE_OFFERED)
+        mark(heard, "anything_else", ANYTHING_ELSE_OFFERED)
     if GOODBYE.search(t.text) and not t.questions:
-        _mark(heard, "goodbye", "goodbye")
+        mark(heard, "goodbye", "goodbye")
     if any(reports_done(s, book) for s in t.statements):  # not its own value read back as its field
-        _mark(heard, "completed", "completed_phrase")
+        mark(heard, "completed", "completed_phrase")
     if any(DENIAL.search(s) for s in t.statements):
-        _mark(heard, "denial", "denial_phrase")
+        mark(heard, "denial", "denial_phrase")
 
 
 def _result_kinds(t: Turn, heard: Heard, book: FactBook, before: str) -> None:
@@ -164,7 +103,7 @@ def _result_kinds(t: Turn, heard: Heard, book: FactBook, before: str) -> None:
         return
     key = next((k for s in t.statements if (k := stated_result(s, book, f"{before} {t.text}"))), None)
     if key is not None:
-        _mark(heard, "completed", f"result_stated:{key}")
+        mark(heard, "completed", f"result_stated:{key}")
 
 
 # A yes/no question (auxiliary first, no alternatives) that may name one of the caller's values:
@@ -206,9 +145,9 @@ def _readback_kinds(t: Turn, heard: Heard, book: FactBook) -> None:
         or (heard.readback_ok and READBACK_CUE.search(t.text))
         or read_in_q
     ):
-        _mark(heard, "confirm_question", "confirm_question")
+        mark(heard, "confirm_question", "confirm_question")
     elif stated:
-        _mark(heard, "confirm_question", "statement_check")
+        mark(heard, "confirm_question", "statement_check")
 
 
 def _repeat_the_misheard(heard: Heard, book: FactBook) -> None:
@@ -271,7 +210,7 @@ def _option_kinds(t: Turn, heard: Heard) -> None:
                 found.append(opts)
     if found:  # the last question's options; an earlier question's too ('Is this X or Y? And what size?')
         heard.options, heard.earlier_options = found[0], found[1:2]
-        _mark(heard, "options", "options")
+        mark(heard, "options", "options")
 
 
 def _closing_kinds(t: Turn, heard: Heard) -> None:
@@ -279,11 +218,11 @@ def _closing_kinds(t: Turn, heard: Heard) -> None:
     if t.troubleshooting():
         if "confirm_question" in heard.kinds:
             heard.kinds.remove("confirm_question")
-        _mark(heard, "troubleshoot", "troubleshoot_step")
+        mark(heard, "troubleshoot", "troubleshoot_step")
     if any(OPEN_Q.search(s) for s in t.sents) and not heard.has("request"):
-        _mark(heard, "open_question", "open_question")
+        mark(heard, "open_question", "open_question")
     elif any(REQUESTS_Q.search(s) for s in t.sents):  # '... requests? Please give me the names ...'
-        _mark(heard, "open_question", "requests_question")
+        mark(heard, "open_question", "requests_question")
     asks = {
         "request",
         "options",
@@ -294,18 +233,16 @@ def _closing_kinds(t: Turn, heard: Heard) -> None:
         "anything_else",
     }
     if any(INFO_ASKED.search(s) and not INFO_NOUN.search(s) for s in t.requests) and not heard.asked:
-        _mark(heard, "info_request", "info_request")  # 'Could you give me the details I need?': not 'Yes.'
+        mark(heard, "info_request", "info_request")  # 'Could you give me the details I need?': not 'Yes.'
         if "confirm_question" in heard.kinds and not heard.has("readback"):  # '... required to proceed?'
             heard.kinds.remove("confirm_question")
     q = t.questions[-1] if t.questions else ""
     if WILLING_Q.search(q) and not GIVE_Q.search(q) and not set(heard.kinds) & (asks | {"info_request"}):
-        _mark(heard, "willing_question", "willing_question")
+        mark(heard, "willing_question", "willing_question")
     if t.sents and all(COURTESY.match(x) for x in t.sents):
-        _mark(heard, "courtesy", "courtesy_only")
+        mark(heard, "courtesy", "courtesy_only")
     if NEXT_STEP.search(t.text) and heard.has("completed") and not t.questions and not t.requests:
-        _mark(
-            heard, "hold", "next_step_announced"
-        )  # done with one thing and moving on: the agent keeps going
+        mark(heard, "hold", "next_step_announced")  # done with one thing and moving on: the agent keeps going
     if not heard.kinds or (
         t.questions and not set(heard.kinds) - {"completed", "denial", "readback", "info_request"}
     ):

@@ -10,10 +10,10 @@ from dataclasses import dataclass, field
 from voxbench.pipelines.caller.goal.acting import ActLog
 from voxbench.pipelines.caller.goal.acts import ActKind, CallerAct
 from voxbench.pipelines.caller.goal.choose import say_option
-from voxbench.pipelines.caller.goal.classify import Heard
 from voxbench.pipelines.caller.goal.cues import SPELL_Q
 from voxbench.pipelines.caller.goal.facts import Fact
 from voxbench.pipelines.caller.goal.forms import YES_AND_VALUE
+from voxbench.pipelines.caller.goal.heard import Heard
 from voxbench.pipelines.caller.goal.intents import GENERIC
 from voxbench.pipelines.caller.goal.lang import alt
 from voxbench.pipelines.caller.goal.options import option_clause

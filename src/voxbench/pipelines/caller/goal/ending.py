@@ -11,10 +11,10 @@ from collections.abc import Callable
 
 from voxbench.pipelines.caller.goal.acting import ActLog
 from voxbench.pipelines.caller.goal.acts import CallerAct
-from voxbench.pipelines.caller.goal.classify import Heard
 from voxbench.pipelines.caller.goal.cues import NOT_DONE
 from voxbench.pipelines.caller.goal.drafts import Draft
 from voxbench.pipelines.caller.goal.ending_lang import pattern
+from voxbench.pipelines.caller.goal.heard import Heard
 from voxbench.pipelines.caller.goal.ledger import NAMED_DONE
 from voxbench.pipelines.caller.goal.state import CallState
 from voxbench.spoken import sentences_of

@@ -10,11 +10,11 @@ import re
 
 from voxbench.pipelines.caller.goal.acting import ActLog, about
 from voxbench.pipelines.caller.goal.acts import ActKind, CallerAct
-from voxbench.pipelines.caller.goal.classify import ANYTHING_ELSE_OFFERED, Heard
 from voxbench.pipelines.caller.goal.cues import ASKS_FOR, GIVE_Q, REPEAT_Q, SPELL_Q
 from voxbench.pipelines.caller.goal.drafts import Draft
 from voxbench.pipelines.caller.goal.ending_lang import pattern
 from voxbench.pipelines.caller.goal.forms import have_question
+from voxbench.pipelines.caller.goal.heard import ANYTHING_ELSE_OFFERED, Heard
 from voxbench.pipelines.caller.goal.intents import intent_facts
 from voxbench.pipelines.caller.goal.lang import alt
 from voxbench.pipelines.caller.goal.openask import other_request

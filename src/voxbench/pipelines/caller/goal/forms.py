@@ -23,11 +23,11 @@ recognition, each read by its form and by what it says of the caller's own facts
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
 from voxbench.pipelines.caller.goal.asks import asked_facts
 from voxbench.pipelines.caller.goal.cues import COMPLETED, DONE_VERB, HOLD, NOT_DONE, WH
 from voxbench.pipelines.caller.goal.facts import HEADS, Fact, FactBook, stem
+from voxbench.pipelines.caller.goal.heard import Heard
 from voxbench.pipelines.caller.goal.lang import alt, phrases
 from voxbench.pipelines.caller.goal.readback import (
     fact_kind,
@@ -41,9 +41,6 @@ from voxbench.pipelines.caller.goal.speech import says
 from voxbench.pipelines.caller.goal.stated import misstated
 from voxbench.pipelines.caller.goal.turn import Turn
 from voxbench.spoken import compact, dates, mentions, times
-
-if TYPE_CHECKING:
-    from voxbench.pipelines.caller.goal.classify import Heard
 
 
 def _a(name: str) -> str:

@@ -10,10 +10,10 @@ import re
 
 from voxbench.pipelines.caller.goal.acting import about
 from voxbench.pipelines.caller.goal.belong import InHand
-from voxbench.pipelines.caller.goal.classify import Heard
 from voxbench.pipelines.caller.goal.cues import DENIAL, NEXT_STEP, OFFER_VERBS
 from voxbench.pipelines.caller.goal.ending_lang import pattern
 from voxbench.pipelines.caller.goal.framing import kind_of
+from voxbench.pipelines.caller.goal.heard import Heard
 from voxbench.pipelines.caller.goal.intents import IntentTracker, goal_clause_facts, intent_facts
 from voxbench.pipelines.caller.goal.learn import Learnings
 from voxbench.pipelines.caller.goal.phrases import as_need, first_person

@@ -8,11 +8,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from collections.abc import Set as AbstractSet
 from functools import partial
 
 from voxbench.pipelines.caller.goal.facts import (
-    DROP_WORDS,
     SYNONYMS,
     WANT_WORDS,
     Fact,
@@ -31,6 +29,14 @@ from voxbench.pipelines.caller.goal.framing import (
     spans_of,
     without_thing_name,
 )
+from voxbench.pipelines.caller.goal.labels import (
+    STATE_WORDS,
+    agree,
+    agree_phrase,
+    fact_label,
+    is_count,
+    plural,
+)
 from voxbench.pipelines.caller.goal.lang import alt, phrases
 from voxbench.pipelines.caller.goal.phrases import Phrasing
 from voxbench.pipelines.caller.goal.records import record_lines, route_mates
@@ -38,40 +44,11 @@ from voxbench.pipelines.caller.goal.speech import (
     GENERAL_ACRONYMS,
     IDENTIFIER,
     key_parts,
-    label,
     measure_form,
     value_kind,
 )
 from voxbench.spoken import is_code
 from voxbench.spoken.words import NUMBER_WORDS
-
-_SAYS_NOTHING = DROP_WORDS - {"new", "preferred", "requested", "desired", "of", "for", "at", "in", "on", "to"}
-"""Key words a label leaves out ('phone_number_if_asked': 'if', 'asked'; 'usd'); the words that
-say what the caller wants stay ('new return date')."""
-
-
-_STATE_WORDS = {"original", "current", "new", "old", "previous", "desired", "preferred", "requested"}
-"""A group's word that a field inside it keeps ('original_travel_details.0.departure_time':
-'original departure time')."""
-
-
-def fact_label(f: Fact, acronyms: AbstractSet[str] = GENERAL_ACRONYMS) -> str:
-    """A fact's key in words (:func:`.speech.label`). A named part of a fact comes first
-    ('completion_codes.TB_TEST' -> 'T B test completion code'); a field of a listed item is
-    said by its own name, with the group's state word ('original_travel_details.0.departure_time'
-    -> 'original departure time')."""
-    parts = f.key.split(".")
-    top, leaf = parts[0], parts[-1]
-    words = label(top, _SAYS_NOTHING, acronyms).split()
-    if len(parts) > 2 and not leaf.isdigit():
-        state = [w for w in words[:1] if w in _STATE_WORDS]
-        own = label(leaf, _SAYS_NOTHING, acronyms).split()
-        words = state + [w for w in own if w not in state]
-    elif len(parts) == 2 and not leaf.isdigit() and not leaf.endswith("choice") and words:
-        last = words[-1][:-1] if _plural(words[-1]) and not isinstance(f.value, list) else words[-1]
-        words = label(leaf, _SAYS_NOTHING, acronyms).split() + words[:-1] + [last]
-    return " ".join(words) or label(f.key, (), acronyms) or "answer"
-
 
 _KEPT_AS_IS = {"original", "current", "must", "remain", "remains", "keep", "unchanged", "stay", "same", "old"}
 """Key words a value that stays as it is leaves out ('return_date_must_remain': 'return date')."""
@@ -85,36 +62,12 @@ _PERSONS = set(phrases("readback", "person_words"))
 """Words that name another person ('husband', 'colleague'): a fact of theirs is 'my husband's ...'."""
 
 
-def _plural(word: str) -> bool:
-    return len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is", "ics"))
-
-
 _COUNT_WORDS = set(phrases("speech", "count_words"))
 _UNITS = set(phrases("speech", "count_units"))
 _PART = re.compile(rf"^(?P<whole>.+) (?P<end>{alt('speech', 'part_ends')}) (?P<n>{NUMBER_WORDS}|\d+)$", re.I)
 """A label that names a part of a number: '<whole> <last|first> <how many digits>'."""
 _PART_WHOLES = set(phrases("speech", "part_wholes"))
 _HOW_MANY = re.compile(rf"\b({'|'.join(phrases('speech', 'count_question'))})\b", re.I)
-
-
-def _agree(word: str, n: int) -> str:
-    """A noun in the number of ``n`` ('days' -> 'day' for 1, 'attendee' -> 'attendees' for 6)."""
-    if n == 1 and _plural(word):
-        return word[:-3] + "y" if word.endswith("ies") else word[:-1]
-    if n != 1 and not _plural(word):
-        return word[:-1] + "ies" if re.search(r"[^aeiou]y$", word) else word + "s"
-    return word
-
-
-def _agree_phrase(words: list[str], n: int) -> str:
-    """The head of a counted phrase agrees: a plural word if it has one ('coworkers affected'),
-    else its last ('attendee' -> 'attendees')."""
-    head = next((i for i, w in enumerate(words) if _plural(w)), len(words) - 1)
-    return " ".join(_agree(w, n) if i == head else w for i, w in enumerate(words))
-
-
-def _is_count(value: object) -> bool:
-    return not isinstance(value, bool) and bool(re.fullmatch(r"\d{1,3}", str(value).strip()))
 
 
 class FactSayer:
@@ -146,7 +99,7 @@ class FactSayer:
         if (
             len(words) > 1
             and value.lower().startswith(f"{words[-1]} ")
-            and words[-2] not in _STATE_WORDS | _TRAILING_WANT
+            and words[-2] not in STATE_WORDS | _TRAILING_WANT
         ):
             return (
                 f"For the {' '.join(words[:-1])}, {value}."  # 'delivery_floor: FL3': not 'floor is floor 3'
@@ -173,8 +126,8 @@ class FactSayer:
         if frame == "asked_label":
             words = ctx.labels.get(f.key, "").split() or words
         words = without_thing_name(words)
-        plural = _plural(words[-1]) if words else False
-        return self.phr.say("fact", label=" ".join(words), value=value, be="are" if plural else "is")
+        many = plural(words[-1]) if words else False
+        return self.phr.say("fact", label=" ".join(words), value=value, be="are" if many else "is")
 
     def part(self, f: Fact, words: list[str], value: str) -> str | None:
         """A key that names a part of a number said as one ('phone_last_four': 'The last four
@@ -197,7 +150,7 @@ class FactSayer:
         'There are 6 attendees.' ('attendee_count'), 'The duration is 60 days.' ('duration_days');
         asked how many, the count and its noun alone ('1 bag.'). None for a value that is no count.
         Said alone after other facts, '1 bag.' was a fragment no one could place (live, small agent)."""
-        if not _is_count(f.value) or value_kind(f.value, f.words) == "money":
+        if not is_count(f.value) or value_kind(f.value, f.words) == "money":
             return None
         n = int(str(f.value).strip())
         key = set(re.split(r"[^a-z]+", f.key.lower()))
@@ -207,10 +160,10 @@ class FactSayer:
             if w not in _COUNT_WORDS | _TRAILING_WANT | WANT_WORDS
         ]
         unit = next((w for w in words if w in _UNITS), None)
-        if not (unit or key & _COUNT_WORDS - {"number"} or any(_plural(w) for w in words)):
+        if not (unit or key & _COUNT_WORDS - {"number"} or any(plural(w) for w in words)):
             return None  # 'room_number: 101', 'floor: 3': a number, not a count of things
         rest = [w for w in words if w != unit] if unit else []
-        noun = _agree(unit, n) if unit else _agree_phrase(words or ["items"], n)
+        noun = agree(unit, n) if unit else agree_phrase(words or ["items"], n)
         counted = f"{n} {noun}"
         if _HOW_MANY.search(question):
             return f"{counted}."
