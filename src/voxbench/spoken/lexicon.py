@@ -149,13 +149,25 @@ def say_text(text: str) -> str:
 
 def say_dates_times(text: str) -> str:
     """Prose's written dates and 24-hour times as said ('rebooked to 2026-08-23 departing after
-    14:00' -> 'rebooked to August 23, 2026 departing after 2 PM'); unlike :func:`say_text`, only a
+    14:00' -> 'rebooked to August 23, 2026 departing after 2 PM'; 'between 8:00 AM and 3:00 PM' ->
+    'between 8 AM and 3 PM'); unlike :func:`say_text`, only a
     time that is 24-hour by its form ('14:30', '08:00'): in prose '3:00' may be either half of the day."""
     text = _ISO.sub(lambda m: say_date(m.group(0)), text)
+    text = _HHMM_HALF.sub(_said_half_time, text)
     return _HHMM_24.sub(lambda m: say_time(m.group(0)), text)
 
 
 _HHMM_24 = re.compile(r"\b(?:1[3-9]|2[0-3]|0\d):\d{2}\b(?!\s*[AaPp]\.?[Mm]\b)")
+_HHMM_HALF = re.compile(r"\b(?:1[0-2]|0?[1-9]):\d{2}\s*[AaPp](?:\.[Mm]\.|[Mm]\b)")
+"""A time with its half of the day ('8:00 AM', '3:00 p.m.'): said '8 AM', as a person does, not 'eight
+oh oh'."""
+
+
+def _said_half_time(m: re.Match[str]) -> str:
+    """'3:00 p.m.' ending the text keeps the full stop its last dot also was (inside the text a
+    capital after it may open a sentence or a name, 'p.m. Eastern': no stop is added)."""
+    ends = m.group(0).endswith(".") and not m.string[m.end() :].strip()
+    return say_time(m.group(0)) + ("." if ends else "")
 
 
 _TOKEN = re.compile(r"[A-Za-z]+(?:['-][A-Za-z]+)*|\d+|[^\sA-Za-z\d,.;:!?'\"()$&/-]")

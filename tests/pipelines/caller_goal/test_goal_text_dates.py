@@ -12,7 +12,12 @@ def test_iso_dates_and_24_hour_times_are_said() -> None:
 
 
 def test_a_time_of_either_half_of_the_day_is_left_as_written() -> None:
-    assert first_person("You call back at 3:00 or at 3:00 PM.") == "I call back at 3:00 or at 3:00 PM."
+    assert first_person("You call back at 3:00 or at 4:30.") == "I call back at 3:00 or at 4:30."
+
+
+def test_a_time_with_its_half_of_the_day_is_said_as_a_person_does() -> None:
+    said = first_person("You want to depart between 8:00 AM and 3:00 p.m. Eastern, or at 9:15 a.m.")
+    assert said == "I want to depart between 8 AM and 3 PM Eastern, or at 9:15 AM."
 
 
 def test_a_must_have_question_says_its_date() -> None:
