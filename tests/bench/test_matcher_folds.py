@@ -34,6 +34,14 @@ def test_values_are_found_as_people_say_them() -> None:
         assert facts_said(text, FACTS) == keys, text
 
 
+def test_a_clock_time_said_with_the_other_half_of_the_day_is_another_time() -> None:
+    """'4:00 AM' is not the caller's '4:00 PM' said without its half; '4:00' alone may be."""
+    assert facts_said("I need to arrive by 4:00 AM.", FACTS) == []
+    assert facts_said("By 4 a.m., please.", FACTS) == []
+    assert facts_said("By 4:00, please.", FACTS) == ["arrive_by"]
+    assert facts_said("By 4:00 p.m., please.", FACTS) == ["arrive_by"]
+
+
 def test_a_value_the_agent_said_first_is_not_disclosed() -> None:
     assert facts_said("Yes, Lima.", FACTS, unless_in="Is your last name Lima?") == []
 

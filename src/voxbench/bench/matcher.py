@@ -106,9 +106,17 @@ class Said:
         }
         return cls(ws, runs, text)
 
-    def has_words(self, form: list[str]) -> bool:
-        n = len(form)
-        return n > 0 and any(self.words[i : i + n] == form for i in range(len(self.words) - n + 1))
+    def has_words(self, form: list[str], not_before: str = "") -> bool:
+        """``form``'s words in a row, not followed by ``not_before`` (a clock time's other half)."""
+        n, ws = len(form), self.words
+        return n > 0 and any(
+            ws[i : i + n] == form
+            and not (
+                not_before
+                and (ws[i + n : i + n + 1] == [not_before] or ws[i + n : i + n + 2] == list(not_before))
+            )
+            for i in range(len(ws) - n + 1)
+        )
 
 
 @dataclass(frozen=True)
@@ -120,6 +128,9 @@ class Value:
     capitals: re.Pattern[str] | None = None
     count: bool = False
     """A bare count ('4', '30'): said only as a number of its own, see :meth:`count_said`."""
+    other_half: str = ""
+    """For a clock time, the other half of the day ('am' for '7:00 PM'): a form said with it right
+    after ('7:00 AM') is another time, not this one said without its half."""
 
     @classmethod
     def of(cls, value: str) -> Value | None:
@@ -136,12 +147,15 @@ class Value:
                 codes.append(sq)
         if not forms and not codes:
             return None
-        return cls(tuple(dict.fromkeys(forms)), tuple(dict.fromkeys(codes)), count=bool(_COUNT.fullmatch(v)))
+        forms_t, codes_t = tuple(dict.fromkeys(forms)), tuple(dict.fromkeys(codes))
+        return cls(forms_t, codes_t, count=bool(_COUNT.fullmatch(v)), other_half=_other_half(v))
 
     def said_in(self, said: Said) -> bool:
         if self.capitals is not None:
             return bool(self.capitals.search(said.text))
-        return any(said.has_words(list(f)) for f in self.forms) or any(c in said.runs for c in self.codes)
+        return any(said.has_words(list(f), self.other_half) for f in self.forms) or any(
+            c in said.runs for c in self.codes
+        )
 
     def count_said(self, said: Said, key: str, asked: bool) -> bool:
         """A bare count is said where it stands as a number of its own (no spelled letter beside it:
@@ -161,6 +175,16 @@ class Value:
             if asked or any(same_word_either(x, k) for x in near for k in kws):
                 return True
         return False
+
+
+def _other_half(value: str) -> str:
+    """'am' for a clock time in the afternoon or evening ('7:00 PM', '19:00'), 'pm' for one in the
+    morning; '' for any other value."""
+    c = _CLOCK.match(value.strip())
+    if not c:
+        return ""
+    ap = (c.group(3) or "").replace(".", "").lower() or ("pm" if int(c.group(1)) >= 12 else "am")
+    return "am" if ap == "pm" else "pm"
 
 
 def _code_like(text: str) -> bool:
