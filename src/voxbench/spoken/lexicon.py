@@ -140,6 +140,7 @@ def say_text(text: str) -> str:
     """A free-text value as said: dates, 24-hour times, codes with digits, arrows and each word
     by :func:`say_word`; punctuation and spacing kept."""
     text = _ISO.sub(lambda m: say_date(m.group(0)), text)
+    text = _HHMM_HALF.sub(_said_half_time, text)
     text = _HHMM.sub(lambda m: say_time(m.group(0)), text)
     text = text.replace("→", " to ")
     text = _CODE.sub(lambda m: "\0" + spell_code(m.group(0).upper()) + "\0", text)
@@ -192,7 +193,7 @@ def unsaid_tokens(spoken: str, names: bool = False, words: bool = True) -> list[
     letters or more, but 'AM'/'PM'), a word of letters that is not known (:func:`is_known`; a
     capitalised one is allowed when ``names``: a person's or product's name; none checked unless
     ``words``: an e-mail's names), a lexicon word spelled letter by letter ('T E S T'), a 24-hour
-    or zero-led time, an ISO date, digits joined to letters, a symbol that is not punctuation."""
+    or zero-led time or one on the hour written with its minutes ('8:00 AM'), an ISO date, digits joined to letters, a symbol that is not punctuation."""
     out: list[str] = []
     for run in _SPELLED_RUN.findall(spoken):
         joined = run.replace(" ", "")
@@ -200,8 +201,8 @@ def unsaid_tokens(spoken: str, names: bool = False, words: bool = True) -> list[
             out.append(run)
     out += _ISO.findall(spoken)
     for m in re.finditer(r"\b(\d{1,2}):(\d{2})\b(\s*[AaPp]\.?[Mm]\b)?", spoken):
-        if not m.group(3) or m.group(1).startswith("0"):
-            out.append(m.group(0))
+        if not m.group(3) or m.group(1).startswith("0") or m.group(2) == "00":
+            out.append(m.group(0))  # '14:30', '01:30 AM', '8:00 AM' ('eight oh oh')
     out += re.findall(r"\b(?=\w*\d)(?=\w*[A-Za-z])\w+\b", spoken)
     for tok in _TOKEN.findall(spoken):
         if tok.isdigit() or tok in TIME_WORDS:

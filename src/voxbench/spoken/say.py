@@ -26,8 +26,8 @@ def say_value(value: object) -> str:
         return say_date(v)
     if parse_time_value(v) is not None and re.fullmatch(r"\d{1,2}:\d{2}", v):
         return say_time(v)
-    if re.fullmatch(r"0\d:\d{2}\s*[AaPp]\.?[Mm]\.?", v):
-        return v[1:]  # '01:00 AM': a person says 'one', not 'oh one'
+    if re.fullmatch(r"\d{1,2}:\d{2}\s*[AaPp]\.?[Mm]\.?", v):
+        return say_time(v)  # '10:00 AM' -> '10 AM', '01:30 AM' -> '1:30 AM': not 'ten oh oh', 'oh one'
     if "@" in v:
         return v.replace(".", " dot ").replace("@", " at ")
     if re.fullmatch(r"\+?[\d\s().-]{7,}", v):  # phone numbers: digit groups, digits as words

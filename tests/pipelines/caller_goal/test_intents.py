@@ -6,6 +6,7 @@ from tests.pipelines.caller_goal.conftest import make_scenario
 from voxbench.pipelines.caller.goal.classify import classify
 from voxbench.pipelines.caller.goal.facts import goal_facts
 from voxbench.pipelines.caller.goal.intents import IntentTracker, intent_facts
+from voxbench.pipelines.caller.goal.phrases import PHRASES
 from voxbench.pipelines.caller.goal.policy import GoalCaller
 from voxbench.pipelines.caller.goal.stall import LIMITS
 
@@ -173,6 +174,7 @@ def test_silence_gets_a_check_in_then_a_goodbye() -> None:
     assert c.silence().kind == "check_in"  # the agent came back in between: ask again first
     end = c.silence()
     assert end.ends_call and end.rule == "silence_after_check_in_end"
+    assert end.text in PHRASES["bye_silence"]  # its reason said, not "Okay, I understand." to nothing
 
 
 def test_a_request_stated_again_and_again_ends_the_call() -> None:

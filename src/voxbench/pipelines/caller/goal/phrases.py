@@ -50,7 +50,7 @@ class Phrasing:
         if kind == "choose" and _DOING.match(slots.get("option", "")):
             kind = "choose_doing"
         text = self._rng.choice(PHRASES[kind]).format(**slots)
-        if self.curt and kind not in ("bye_done", "bye_give_up", "bye", "bye_nothing"):
+        if self.curt and kind not in ("bye_done", "bye_give_up", "bye_silence", "bye", "bye_nothing"):
             text = _PLEASANTRIES.sub("", text)
             text = text[:1].upper() + text[1:]
         return text

@@ -227,7 +227,7 @@ class GoalCaller:
         self.s.stalls.count += 1
         if self.s.acts and self.s.acts[-1].kind == "check_in":
             return self.log.act(
-                "end", self.s.phr.say("bye_give_up"), "silence_after_check_in_end", ends_call=True
+                "end", self.s.phr.say("bye_silence"), "silence_after_check_in_end", ends_call=True
             )
         return self.log.act("check_in", self.s.phr.say("check_in"), "agent_silent_check_in")
 
