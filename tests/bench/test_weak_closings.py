@@ -66,6 +66,8 @@ def test_transfer_offers_follow_the_escalation_rule() -> None:
     assert again.context == [again.turn] and again.act == "declines_any"
     allows = _scenario(escalation=ALLOWS)
     assert _items(allows, "end_transfer_allowed") and not _items(allows, "end_transfer_forbidden")
+    for rule in ("Do not request a transfer to a supervisor.", "If a transfer is offered, decline it."):
+        assert _items(_scenario(escalation=rule), "end_transfer_forbidden"), rule
 
 
 def test_a_goal_sentence_gets_only_the_must_have_class() -> None:

@@ -104,3 +104,15 @@ def test_a_forbidden_transfer_offered_again_is_declined_in_the_goodbye(seed: int
     again = c.respond(offer)
     if again.ends_call:
         assert again.text.startswith("No") and "transfer" in again.text
+
+
+def test_an_escalation_rule_asking_for_a_supervisor_or_live_agent_accepts_the_offer() -> None:
+    sc = make_scenario(
+        {"employee_id": "EMP824156"},
+        intents=["Swap my shift with a colleague"],
+        escalation="If the agent cannot swap the shift, ask once to speak to a supervisor/live agent for review.",
+    )
+    c = GoalCaller(sc)
+    c.open()
+    act = c.respond("I can't swap that shift from here, but I can offer to transfer you to a live agent.")
+    assert act.rule == "escalation_accepts_transfer" and not act.ends_call
