@@ -116,3 +116,21 @@ def test_an_escalation_rule_asking_for_a_supervisor_or_live_agent_accepts_the_of
     c.open()
     act = c.respond("I can't swap that shift from here, but I can offer to transfer you to a live agent.")
     assert act.rule == "escalation_accepts_transfer" and not act.ends_call
+
+
+def test_there_is_no_charge_is_no_refusal() -> None:
+    from voxbench.pipelines.caller.goal.classify import classify
+
+    sc = make_scenario({"employee_id": "EMP824156"})
+    book = GoalCaller(sc).book
+    assert not classify("There is no charge for being added to standby.", book).has("denial")
+    assert classify("There is no seat left on that flight.", book).has("denial")
+
+
+def test_a_must_have_with_a_clock_time_is_asked_whole() -> None:
+    from voxbench.pipelines.caller.goal.agenda import MustHave
+
+    m = MustHave(
+        "You are added to the standby list for the 12:00 PM flight and the agent confirms it.", set()
+    )
+    assert m.as_question().endswith(" PM flight?")  # not cut at the clock's colon ("... for the 12?")
