@@ -12,6 +12,11 @@ from ..pipelines.caller_goal.conftest import make_scenario
 
 INFO = {"employee_id": "EMP824156", "unit_code": "5B-PEDS"}
 INTENTS = ["Swap my shift with a colleague", "Register for on-call availability"]
+ENDING_CLASSES = {
+    "end_next_after_done", "end_all_done", "end_done_no_question", "end_agent_bye_open", "end_agent_bye_again",
+    "end_transfer_now", "end_refused_once", "end_refused_again", "end_done_other",
+}  # fmt: skip
+"""The classes of :mod:`voxbench.bench.weak_endings` (those of ``weak_closings`` have their own test)."""
 
 
 def _scenario(intents: list[str] | None = INTENTS, negotiation: list[str] | None = None):  # type: ignore[no-untyped-def]
@@ -90,7 +95,7 @@ def test_the_goal_caller_agrees_on_every_ending_class_of_a_two_request_scenario(
     rows = [
         run_item(i, sc, GoalRules().make("medical_hr", sc))
         for i in generate("medical_hr", sc)
-        if i.cls.startswith("end_")
+        if i.cls in ENDING_CLASSES
     ]
     assert len({r.item.cls for r in rows}) == 9
     assert [(r.item.cls, r.why) for r in rows if not r.agrees] == []

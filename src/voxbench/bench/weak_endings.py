@@ -38,12 +38,14 @@ from pydantic import BaseModel, Field
 
 from voxbench.bench.caller_check import goal_text
 from voxbench.bench.matcher import same_word, words_of
-from voxbench.bench.reference import BYE
+from voxbench.bench.reference import BYE, reply_polarity
 
 if TYPE_CHECKING:
     from voxbench.bench.weak_turns import Builder, WeakItem
 
-ACTS = ("next_request", "ends", "not_end", "raise_open", "accept")
+ACTS = ("next_request", "ends", "not_end", "raise_open", "accept", "ends_or_checks", "declines", "declines_any",
+        "transfer_ok")  # fmt: skip
+"""The ending acts; the last four are :mod:`.weak_closings`' (its module docstring)."""
 
 
 class EndingWords(BaseModel):
@@ -71,6 +73,19 @@ class EndingWords(BaseModel):
     """"Is there anything else I can help you with?" and its kin."""
     that: str = "do that"
     """What a refusal of a goal sentence (no listed intents) refuses."""
+    part_done_max_words: int = 30
+    """A must-have longer than this is not said back as a report (:func:`.weak_closings.part_done`)."""
+    must_swap: dict[str, str] = Field(default_factory=dict)
+    """A must-have's 'must X' said as a report ('must be' -> 'is'); any other verb takes an 's'."""
+    alternatives: list[str] = Field(default_factory=list)
+    """Things an agent offers instead of a refused request that no goal asks for."""
+    agent_says: str = "$^"
+    """A must-have's lead naming the agent ('The agent explicitly confirms that'), left out when the
+    agent reports it."""
+    forbids_transfer: str = "$^"
+    """An escalation rule that forbids a live-agent transfer."""
+    mentions_transfer: str = "$^"
+    """An escalation rule that speaks of a transfer (and does not forbid one: it allows it)."""
 
 
 def second_person(text: str, swap: dict[str, str]) -> str:
@@ -133,9 +148,19 @@ def problem(item: WeakItem, reply: str, ends_call: bool, ended_before: bool) -> 
         act = "next_request" if item.open_words else "ends"
     if act == "ends":
         return "" if ends_call else "did not end"
+    if act == "ends_or_checks":  # or asks whether a must-have the report did not say is met
+        checks = not hung and "?" in reply and states_open(reply, item)
+        return "" if ends_call or checks else "did not end"
+    pol = reply_polarity(reply)
+    if act == "declines_any":  # ending is allowed: the agent has signalled it cannot proceed
+        return "a yes" if pol == "yes" else ""
+    if act == "transfer_ok" and pol == "no":
+        return "a no to a transfer its rule allows"
+    if act == "declines" and pol == "yes":
+        return "a yes to an offer it must decline"
     if hung:
         return "ended with a request open"
-    if act == "not_end":
+    if act in ("not_end", "declines", "transfer_ok"):
         return ""
     return "" if states_open(reply, item) else "did not state an open request"
 

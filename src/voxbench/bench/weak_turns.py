@@ -49,7 +49,8 @@ is a template filled with one scenario's own facts, never written per item:
   for again / another field asked for (:mod:`.weak_restate`);
 * ``record_fields_asked`` / ``record_route_asked``: a field of several listed records, a route's
   two ends, asked (:mod:`.weak_records`);
-* ``end_*``: the end of a call with more than one request (:mod:`.weak_endings`).
+* ``end_*``: the end of a call with more than one request (:mod:`.weak_endings`), and around
+  its last report (:mod:`.weak_closings`).
 
 The table and the caller's facts as templates use them are :mod:`.weak_facts`.
 
@@ -64,6 +65,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from voxbench.bench.weak_closings import closings
 from voxbench.bench.weak_endings import endings
 from voxbench.bench.weak_facts import (
     Leaf,
@@ -221,6 +223,7 @@ class Builder:
         restated(self)
         record_fields(self)
         endings(self)
+        closings(self)
         return self.items
 
     def goal_open(self) -> None:

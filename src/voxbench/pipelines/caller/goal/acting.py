@@ -83,8 +83,12 @@ class ActLog:
     def said_already(self, heard: Heard | None) -> CallerAct:
         """The agent's turn again, after the caller already said its line to it: no second time,
         but the tree's next step: goodbye, with thanks when every request is done, else as its
-        failure condition says (the agent cannot do it)."""
-        if self.s.tracker.pending():
+        failure condition says (the agent cannot do it); a transfer its escalation rule forbids is
+        declined in the same breath."""
+        if heard and heard.has("transfer_offer") and not self.s.rules.accept_transfer:
+            # the transfer offered again: declined, as its escalation rule says, not 'Perfect, thanks'
+            text = f"{self.s.phr.say('decline_transfer')} {self.s.phr.say('bye')}"
+        elif self.s.tracker.pending():
             text = self.s.phr.say("bye_give_up")
         else:
             text = self.s.phr.say("bye_nothing" if heard and heard.has("question") else "bye_done")

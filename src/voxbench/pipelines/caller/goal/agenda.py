@@ -52,8 +52,9 @@ which the caller checks when offered (:func:`.tree.violations`)."""
 
 _LEAD = re.compile(rf"^(?:the agent (?:has )?(?:{_a('agent_says')})(?: that)?\s+)", re.I)
 _CLAUSE_END = re.compile(
-    rf",?\s+(?:{_a('clause_link')})\s+(?:{_a('clause_subject')})\b|;|:|\s+-\s+|\s+\u2014\s+"
+    rf",?\s+(?:{_a('clause_link')})\s+(?:{_a('clause_subject')})\b|;|(?<!\d):(?!\d)|\s+-\s+|\s+\u2014\s+"
 )
+"""Where a criterion's first clause ends (not the colon of a clock time: 'the 12:30 PM flight')."""
 _MANNER = re.compile(rf"\b({_a('manner')})\s+", re.I)
 _AND_GIVES = re.compile(rf"\b(and|or) (?:the agent )?(?:{_a('and_gives')})\s+")
 

@@ -37,6 +37,7 @@ from voxbench.pipelines.caller.goal.cues import (
     OPEN_Q,
     READBACK_CUE,
     REQUESTS_Q,
+    THAT_ALL,
     TRANSFER_NOW,
     TRANSFER_OFFER,
     WH,
@@ -48,7 +49,7 @@ from voxbench.pipelines.caller.goal.fallbacks import (
     prefer_fallback,
 )
 from voxbench.pipelines.caller.goal.forms import read_forms, reports_done, statement_check
-from voxbench.pipelines.caller.goal.heard import ANYTHING_ELSE_OFFERED, Heard, Kind, mark
+from voxbench.pipelines.caller.goal.heard import ANYTHING_ELSE_OFFERED, THAT_ALL_ASKED, Heard, Kind, mark
 from voxbench.pipelines.caller.goal.options import offered_options
 from voxbench.pipelines.caller.goal.readback import asks_to_state, misread, readbacks
 from voxbench.pipelines.caller.goal.requested import (
@@ -79,6 +80,8 @@ def _speech_acts(t: Turn, heard: Heard, book: FactBook) -> None:
         mark(heard, "transfer_offer", "transfer_offer")
     if any(ANYTHING_ELSE.search(s) for s in t.questions):
         mark(heard, "anything_else", "anything_else")
+    elif any(THAT_ALL.search(s) for s in t.questions[-1:]):  # 'Will that be all?': no confirmation
+        mark(heard, "anything_else", THAT_ALL_ASKED)
     elif (
         not t.questions
         and any(ANYTHING_ELSE_SAID.search(s) for s in t.sents)
@@ -281,6 +284,8 @@ def classify(
     _option_kinds(t, heard)
     _options_not_facts(t, heard, book, given, keys, hand)
     _closing_kinds(t, heard)
+    if THAT_ALL_ASKED in heard.rules and "confirm_question" in heard.kinds:
+        heard.kinds.remove("confirm_question")
     return heard
 
 

@@ -57,6 +57,9 @@ TRANSFER_NOW = re.compile(_a("transfer_now"), re.IGNORECASE)
 TRANSFER_OFFER = re.compile(_a("transfer_offer"), re.IGNORECASE)
 GOODBYE = re.compile(rf"\b({_a('goodbye')})\b", re.I)
 ANYTHING_ELSE = re.compile(_a("anything_else"), re.IGNORECASE)
+# 'Will that be all for today?', 'Does that take care of everything?': the agent's "anything else?"
+# asked the other way round, a yes meaning nothing is left (not a yes to an offer).
+THAT_ALL = re.compile(_a("that_all"), re.IGNORECASE)
 # The same offer said as a statement, at the close of a turn ('If you have any other questions, feel
 # free to ask.', 'Let me know if there's anything else I can do.'): the agent's "anything else?".
 ANYTHING_ELSE_SAID = re.compile(_a("anything_else_said"), re.IGNORECASE)

@@ -11,6 +11,7 @@ from voxbench.pipelines.caller.goal.acting import ActLog
 from voxbench.pipelines.caller.goal.acts import ActKind, CallerAct
 from voxbench.pipelines.caller.goal.choose import say_option
 from voxbench.pipelines.caller.goal.cues import SPELL_Q
+from voxbench.pipelines.caller.goal.ending_lang import pattern
 from voxbench.pipelines.caller.goal.facts import Fact
 from voxbench.pipelines.caller.goal.forms import YES_AND_VALUE
 from voxbench.pipelines.caller.goal.heard import Heard
@@ -19,7 +20,7 @@ from voxbench.pipelines.caller.goal.lang import alt
 from voxbench.pipelines.caller.goal.options import option_clause
 from voxbench.pipelines.caller.goal.phrases import as_need, first_person
 from voxbench.pipelines.caller.goal.requests import Requests
-from voxbench.pipelines.caller.goal.scope import about_transfer
+from voxbench.pipelines.caller.goal.scope import about_transfer, stated_offer
 from voxbench.pipelines.caller.goal.state import CallState
 from voxbench.pipelines.caller.goal.tree import content_words, offer_text, violations
 from voxbench.pipelines.caller.goal.turn import Turn
@@ -203,6 +204,8 @@ class Drafts:
             heard.question,
             re.I,
         )
+        # 'What I can do is set up X. Would that work?': a question about the offer, not the read-back
+        readback = readback and not (pattern("offer_vague").match(heard.question) and stated_offer(text))
         pref = self.preference_offered(heard) if readback else None
         if pref is not None:  # 'Do you prefer window?': its choice, not 'Yes, that's correct.'
             d.parts.append(f"Yes, {pref.spoken()}, please.")

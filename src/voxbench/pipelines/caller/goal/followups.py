@@ -14,7 +14,7 @@ from voxbench.pipelines.caller.goal.cues import ASKS_FOR, GIVE_Q, REPEAT_Q, SPEL
 from voxbench.pipelines.caller.goal.drafts import Draft
 from voxbench.pipelines.caller.goal.ending_lang import pattern
 from voxbench.pipelines.caller.goal.forms import have_question
-from voxbench.pipelines.caller.goal.heard import ANYTHING_ELSE_OFFERED, Heard
+from voxbench.pipelines.caller.goal.heard import ANYTHING_ELSE_OFFERED, THAT_ALL_ASKED, Heard
 from voxbench.pipelines.caller.goal.intents import intent_facts
 from voxbench.pipelines.caller.goal.lang import alt
 from voxbench.pipelines.caller.goal.openask import other_request
@@ -58,6 +58,11 @@ _WHICH = re.compile(r"\bwhich\b", re.I)
 
 _WHAT_ELSE = re.compile(r"\s*what else\b", re.I)
 """'What else can I help you with?' is no yes/no question: the open request is said without 'Yes,'."""
+
+
+def that_all(heard: Heard) -> bool:
+    """'Will that be all for today?': a yes ends the call, a no leads what is still open."""
+    return THAT_ALL_ASKED in heard.rules
 
 
 def said_not_asked(heard: Heard) -> bool:
@@ -157,8 +162,9 @@ class FollowUps:
             if not any(self.s.tracker.done):  # 'Anything else?' before its first request is done: that one
                 return self.still_open(pending[0], heard)
             line, told = self.req.next_line(pending[0])
-            if not heard.has("anything_else") or said_not_asked(heard):  # a report asks nothing: no 'Yes'
-                line = re.sub(r"^Yes[,.]\s*(\w)", lambda m: f"Thanks. {m.group(1).upper()}", line)
+            if not heard.has("anything_else") or said_not_asked(heard) or that_all(heard):  # no 'Yes'
+                lead = "No." if that_all(heard) else "Thanks."  # a report asks nothing
+                line = re.sub(r"^Yes[,.]\s*(\w)", lambda m: f"{lead} {m.group(1).upper()}", line)
             return self.log.act("state_request", line, "next_intent", heard, about(pending[0]), facts=told)
         named = self.s.tracker.named(heard.question) if heard.has("open_question") else None
         if named is not None:  # 'Now, what PTO question can I help with?': the request it names
@@ -168,10 +174,13 @@ class FollowUps:
             return self.log.act("state_request", line, "named_intent", heard, about(named), facts=told)
         if self.s.agenda.open_items() and not heard.has("denial"):  # before goodbye: a must-have untold
             lead = "Yes." if heard.has("anything_else") and not said_not_asked(heard) else "Thanks."
-            line = f"{lead} {self.s.agenda.ask()}"
+            line = f"{'No.' if that_all(heard) else lead} {self.s.agenda.ask()}"
             return self.log.act("state_request", line, "must_have_not_told", heard, "must-haves")
         if heard.has("anything_else"):  # offered in a statement: thanks, not 'no'
-            bye = self.s.phr.say("bye_done" if said_not_asked(heard) else "bye_nothing")
+            kind = (
+                "bye_that_all" if that_all(heard) else "bye_done" if said_not_asked(heard) else "bye_nothing"
+            )
+            bye = self.s.phr.say(kind)
             return self.log.act("end", bye, "nothing_else_end", heard, ends_call=True)
         if heard.has("question"):
             return self.unanswerable(heard)
@@ -332,5 +341,6 @@ class FollowUps:
         line = line if line.startswith("I ") else line[:1].lower() + line[1:]
         details, told = self.req.details(i)
         lead = "Actually," if said_not_asked(heard) else "" if _WHAT_ELSE.match(heard.question) else "Yes,"
+        lead = "No," if that_all(heard) else lead
         text = f"{lead} {line} {details}".strip()
         return self.log.act("state_request", text, "request_still_open", heard, about(i), facts=told)

@@ -61,6 +61,9 @@ class Heard(BaseModel):
 
 ANYTHING_ELSE_OFFERED = "anything_else_offered"
 """The rule of an "anything else?" said as a statement (the caller thanks rather than says no)."""
+THAT_ALL_ASKED = "that_all_asked"
+"""The rule of an "anything else?" asked as 'Will that be all?' (the caller's yes ends the call,
+its 'no' goes before what is still open)."""
 
 
 def mark(heard: Heard, kind: Kind, rule: str) -> None:

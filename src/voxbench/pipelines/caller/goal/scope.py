@@ -15,7 +15,7 @@ from voxbench.pipelines.caller.goal.cues import DONE_VERB
 from voxbench.pipelines.caller.goal.ending_lang import pattern
 from voxbench.pipelines.caller.goal.facts import FactBook
 from voxbench.pipelines.caller.goal.tree import content_words
-from voxbench.spoken import tokens
+from voxbench.spoken import sentences_of, tokens
 
 # Words of any offer: they name no subject.
 _OFFER_WORDS = content_words(
@@ -53,9 +53,12 @@ class Scope:
     def outside(self, text: str, question: str) -> bool:
         """Whether the offer in ``question`` names only subjects the caller's goal never mentions
         (a vague one, 'Would you like that?', is about the matter in hand)."""
-        if not _OFFER.search(question) or re.match(r"(how|what|which|when|where|who|why)\b", question, re.I):
+        if re.match(r"(how|what|which|when|where|who|why)\b", question, re.I):
             return False  # 'How would you like to proceed?' offers nothing of its own
-        words = content_words(question) - _OFFER_WORDS - _CALENDAR
+        offer = stated_offer(text) if pattern("offer_vague").match(question.strip()) else ""
+        if not offer and not _OFFER.search(question):
+            return False
+        words = content_words(offer or question) - _OFFER_WORDS - _CALENDAR
         return bool(words) and not words & self.words
 
     def other_done(self, sentence: str) -> bool:
@@ -79,6 +82,17 @@ class Scope:
         caller says alone too ('a bag', then 'checked bag') is its own, whatever comes before."""
         heads = self.heads.get(word, set())
         return bool(before and heads) and before not in self.words and not {"", before} & heads
+
+
+def stated_offer(text: str) -> str:
+    """What the turn's last statement offering something offers, from the offer on ('I can't
+    change the date, but I can set up a callback request instead.' -> 'up a callback request
+    instead.'): a vague 'Would you like that?' after it asks about that ('' if none)."""
+    for sentence in reversed([x for x in sentences_of(text) if not x.endswith("?")]):
+        m = pattern("offer_stated").search(sentence)
+        if m:
+            return sentence[m.end() :]
+    return ""
 
 
 def _pairs(text: str) -> list[tuple[str, str]]:

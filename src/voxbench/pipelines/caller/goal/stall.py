@@ -137,11 +137,15 @@ class Repeats:
     def __init__(self) -> None:
         self._said: dict[tuple[str, ...], _Said] = {}
         self._last: tuple[tuple[str, ...], str, str] | None = None  # the last line, its turn and question
+        self._moved: Progress = ()  # the call's progress right after the last line
         self._row = 0  # the last line, said to that turn this many times in a row
 
-    def _echoes(self, key: tuple[str, ...], turn: str, question: str) -> int:
-        """Times ``key`` was just said in a row to this same agent turn."""
-        if self._last is None or key != self._last[0]:
+    def _echoes(self, key: tuple[str, ...], turn: str, question: str, progress: Progress) -> int:
+        """Times ``key`` was just said in a row to this same agent turn. A turn that moved the call
+        on since (a request reported done) is another turn, however alike its words: agents report
+        each request in one formula ('Your request to X is done. What else can I help you with?'),
+        and a caller that took the second report for the first said goodbye with a request open."""
+        if self._last is None or key != self._last[0] or progress != self._moved:
             return 0
         return self._row if _same_turn(turn, question, self._last[1], self._last[2]) else 0
 
@@ -160,7 +164,7 @@ class Repeats:
         if not act.text:
             return ""
         lim, key = LIMITS.get(act.kind, _ONCE), _key(act, about)
-        if lim.echo and self._echoes(key, turn, question) + 1 >= lim.echo:
+        if lim.echo and self._echoes(key, turn, question, progress) + 1 >= lim.echo:
             return "echo"
         to_ask, times = self._counts(key, turn, progress)
         if (lim.ask and to_ask >= lim.ask) or (lim.times and times >= lim.times):
@@ -174,7 +178,7 @@ class Repeats:
         if not act.text:
             return
         key = _key(act, about)
-        self._row = self._echoes(key, turn, question) + 1
-        self._last = (key, turn, question)
+        self._row = self._echoes(key, turn, question, before) + 1
+        self._last, self._moved = (key, turn, question), after
         to_ask, times = self._counts(key, turn, before)
         self._said[key] = _Said(_ask(turn), after, max(to_ask, 1), max(times, 1))

@@ -51,6 +51,12 @@ class EndingWords(BaseModel):
     """A completion whose subject is the whole call ('Everything is complete.', 'All done.'): every
     request still open is done, whichever the agent names after it."""
     kept: str
+    offer_stated: str
+    """Where a statement offers what the agent can do ('..., but I can set up a callback instead',
+    'What I can do is ...'): the offer runs from there to the sentence's end."""
+    offer_vague: str
+    """An offer question naming nothing of its own ('Would you like that?', 'Would that work?'):
+    it asks about the offer the turn stated."""
     """A must-have that something stays as it is ('Your booking remains unchanged'): the agent
     must say so, like something it gives."""
 
