@@ -59,3 +59,36 @@ def test_a_request_without_its_comma_is_answered() -> None:
     c = opened(make_scenario({"employee_id": "EMP091654"}))
     act = c.respond("Thanks. For the access change please give me your employee ID.")
     assert act.kind == "answer" and act.facts == ["employee_id"]
+
+
+# -- what a request says besides what it asks ------------------------------------------------------
+
+CODE_INFO = {"otp_code": "745414", "leave_type_on_record": "personal leave", "policy_number": "POL-2025-RJ"}
+
+
+def test_a_purpose_clause_leading_a_request_names_no_fact() -> None:
+    c = opened(make_scenario(CODE_INFO))
+    act = c.respond(
+        "Just so I can pull up the right record, please read me the six-digit code from the text."
+    )
+    assert act.facts == ["otp_code"]
+
+
+def test_a_purpose_clause_names_the_fact_when_the_request_names_none() -> None:
+    from voxbench.pipelines.caller.goal.requested import _without_purpose
+
+    assert (
+        _without_purpose("For verification purposes, what is your date of birth?")
+        == "what is your date of birth?"
+    )
+    assert (
+        _without_purpose("For the transfer, what is the reason?") == "For the transfer, what is the reason?"
+    )
+
+
+def test_a_head_noun_named_whole_is_not_borrowed_by_the_turn_s_other_words() -> None:
+    c = opened(make_scenario(CODE_INFO))
+    act = c.respond(
+        "Our policy requires me to verify a few details first. Please read me the six-digit code from the text."
+    )
+    assert act.facts == ["otp_code"]
