@@ -92,3 +92,19 @@ def test_a_head_noun_named_whole_is_not_borrowed_by_the_turn_s_other_words() -> 
         "Our policy requires me to verify a few details first. Please read me the six-digit code from the text."
     )
     assert act.facts == ["otp_code"]
+
+
+def test_a_field_named_by_a_head_the_caller_does_not_know_is_the_one_free_text_fact() -> None:
+    from voxbench.pipelines.caller.goal.facts import goal_facts
+    from voxbench.pipelines.caller.goal.fallbacks import unknown_head
+
+    book = goal_facts({"transfer_reason": "role change", "transfer_effective_date": "2026-08-17"})
+    ask = "Please give me the transfer justification and the effective date in year, month, day format."
+    assert unknown_head(ask, book, {"transfer_effective_date"}) == [
+        ("transfer_reason", "unknown_head:justification")
+    ]
+    assert unknown_head("Please give me the transfer date.", book, set()) == []  # a head it knows
+    assert unknown_head("Your transfer justification is on file.", book, set()) == []  # asks nothing
+    c = opened(make_scenario({"transfer_reason": "role change", "transfer_effective_date": "2026-08-17"}))
+    act = c.respond(ask)
+    assert set(act.facts) == {"transfer_reason", "transfer_effective_date"}

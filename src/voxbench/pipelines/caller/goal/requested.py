@@ -21,7 +21,7 @@ from voxbench.pipelines.caller.goal.cues import (
     SENT_CODE,
 )
 from voxbench.pipelines.caller.goal.facts import Fact, FactBook, group_of, stem
-from voxbench.pipelines.caller.goal.fallbacks import head_fallback, subject_fallback
+from voxbench.pipelines.caller.goal.fallbacks import head_fallback, subject_fallback, unknown_head
 from voxbench.pipelines.caller.goal.lang import alt
 from voxbench.pipelines.caller.goal.readback import asks_to_state
 from voxbench.pipelines.caller.goal.turn import Turn
@@ -83,6 +83,8 @@ def asked_by_words(
         if not OPEN_Q.search(s):
             covered = {h for k, _ in found if (f := book.get(k)) for h in (*f.heads, *f.words[-1:])}
             for key, rule in head_fallback(core, book, given | set(asked), covered, focus, aside):
+                asked.setdefault(key, rule)
+            for key, rule in unknown_head(core, book, set(asked) | {k for k, _ in found}):
                 asked.setdefault(key, rule)
         if (
             not found
