@@ -108,3 +108,14 @@ def test_a_field_named_by_a_head_the_caller_does_not_know_is_the_one_free_text_f
     c = opened(make_scenario({"transfer_reason": "role change", "transfer_effective_date": "2026-08-17"}))
     act = c.respond(ask)
     assert set(act.facts) == {"transfer_reason", "transfer_effective_date"}
+
+
+def test_dotted_capitals_are_one_word_that_ends_no_sentence() -> None:
+    assert restored("Please give me the shift I.D. for the shift you want to swap.") == (
+        "Please give me the shift ID for the shift you want to swap."
+    )
+    assert restored("What is your I.D.") == "What is your ID?"
+    assert restored("Your I.D. Then we can go on.") == "Your ID. Then we can go on."
+    c = opened(make_scenario({"employee_id": "EMP821590", "date_of_birth": "1991-02-14"}))
+    act = c.respond("First, please provide your employee I.D. and date of birth.")
+    assert set(act.facts) == {"employee_id", "date_of_birth"}

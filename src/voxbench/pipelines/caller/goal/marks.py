@@ -45,7 +45,18 @@ def asked(sentence: str) -> str:
     return sentence.rstrip(".!") + "?"
 
 
+_DOTTED = re.compile(r"\b([A-Z](?:\.[A-Z])+)\.(?=(\s+[A-Z]|\s*$)?)")
+"""Capitals written with dots ('I.D.', 'U.S.'): one word whose last dot ends the sentence only
+before a capital or the end of the turn ('Please give me the shift I.D. for the shift ...' was cut
+in two at 'I.D.', rule ``id_dotted``)."""
+
+
+def _undotted(m: re.Match[str]) -> str:
+    return m.group(1).replace(".", "") + ("." if m.group(2) is not None else "")
+
+
 def restored(text: str) -> str:
-    """``text`` with each question's mark restored; what lies between sentences kept as it was."""
-    parts = _SPLIT.split(text)
+    """``text`` with dotted capitals joined and each question's mark restored; what lies between
+    sentences kept as it was."""
+    parts = _SPLIT.split(_DOTTED.sub(_undotted, text))
     return "".join(p if i % 2 else asked(p) for i, p in enumerate(parts))
