@@ -24,7 +24,11 @@ The classes:
 * ``synonyms``: a fact's name said by a common synonym a real agent uses (:data:`SYNONYMS`: bench
   data, never shared with the caller, so the bench does not grade the caller with its own words);
 * ``politeness``: a leading filler ("Great, thanks!", "Perfect.", "Sure thing.") removed, or one added;
-* ``split_join``: "your X and your Y?" split into two sentences, or two adjacent requests joined.
+* ``split_join``: "your X and your Y?" split into two sentences, or two adjacent requests joined;
+* ``lead_in``: the first request in a known form opened by a purpose clause (:data:`LEAD_INS`: "For
+  verification purposes, could you ...");
+* ``explained``: a turn with a request in a known form after two sentences explaining why it asks
+  (:data:`EXPLANATIONS`).
 
 ``identity`` (no rewrite) checks that a copied caller replies as the caller does: its counts must
 be 0. ``--rows`` prints the changed rows of DEV scenarios only; test is read as aggregates.
@@ -205,12 +209,52 @@ def split_join(text: str, rng: random.Random) -> str:
     return text
 
 
+LEAD_INS = [
+    "For verification purposes, ",
+    "Just so I can pull up the right record, ",
+    "Before we go any further, ",
+    "To make sure I have the right account, ",
+    "So that I can help you with this, ",
+]
+EXPLANATIONS = [
+    "I can definitely help you with that today. Our policy requires me to verify a few details "
+    "before I can look at or change anything, and it only takes a moment.",
+    "Thanks for bearing with me. I want to make sure everything is set up correctly on our side, "
+    "so I'll go through a couple of quick details with you first.",
+]
+
+
+def lead_in(text: str, rng: random.Random) -> str:
+    """The first request sentence in a known form opened by a purpose lead-in ('For verification
+    purposes, could you ...'); a sentence that already has a lead is left as it is."""
+    done = [False]
+
+    def one(s: str) -> str:
+        got = _form_of(s)
+        if done[0] or got is None or got[0] or got[4] in ("and", "please"):
+            return s
+        done[0] = True
+        first = s[:1] if s.startswith(("I ", "I'", "I’")) else s[:1].lower()
+        return rng.choice(LEAD_INS) + first + s[1:]
+
+    return by_sentence(text, one)
+
+
+def explained(text: str, rng: random.Random) -> str:
+    """A turn whose request comes after a long explanation of why it is asked."""
+    if not any(_form_of(s) for s in sentences(text)):
+        return text
+    return f"{rng.choice(EXPLANATIONS)} {text}"
+
+
 CLASSES: dict[str, tuple[Callable[[str, random.Random], str], str]] = {
     "identity": (lambda t, r: t, "no rewrite: a copied caller replies as the caller does"),
     "forms": (forms, "a request re-said in another request form"),
     "synonyms": (synonyms, "a fact's name said by a common synonym (bench table)"),
     "politeness": (politeness, "a leading filler removed, or one added"),
     "split_join": (split_join, "'your X and your Y?' split in two, or two requests joined"),
+    "lead_in": (lead_in, "a request opened by a purpose lead-in ('For verification purposes, ...')"),
+    "explained": (explained, "a request after a long explanation of why it is asked"),
 }
 
 

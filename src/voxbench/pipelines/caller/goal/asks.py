@@ -166,6 +166,7 @@ def asked_facts(
         )
     ]
     keep = [h for h in keep if not _only_a_qualifier(h, keep, sentence)]
+    keep = [h for h in keep if not _head_taken(h, keep, ws, flat)]
     out = [(f.key, rule) for f, _, rule in keep] + _own_name(sentence, book, [h[0] for h in keep])
     return _prefer_not_given(sentence, book, out, given or set())
 
@@ -183,6 +184,20 @@ def _own_name(sentence: str, book: FactBook, named: list[Fact]) -> list[tuple[st
         return []
     own = [f for f in book if "name" in f.words and set(f.words) <= _OWN_NAME_WORDS and len(f.words) > 1]
     return [(f.key, "person_name") for f in own]
+
+
+def _head_taken(
+    h: tuple[Fact, frozenset[str], str], hits: list[tuple[Fact, frozenset[str], str]], ws: set[str], flat: str
+) -> bool:
+    """A fact the request names only by a head noun ('the six-digit code'), its other words found
+    elsewhere in the turn ('Our policy requires ...': rule ``context``), is not asked when the
+    request names another fact whole by that head ('the code' is the one-time code): one noun
+    names one thing."""
+    f, _, rule = h
+    if not rule.startswith("context"):
+        return False
+    own = {w for w in f.words if has_word(w, ws, flat)}
+    return own <= HEADS and any(o is not h and o[2] == "name" and set(o[0].heads) for o in hits)
 
 
 def _only_a_qualifier(

@@ -22,10 +22,15 @@ REQUEST = re.compile(
     rf"^(?:[^,]{{1,24}},\s*|(?:(?:{_a('request_lead_in')}) )?(?:{_a('request_topic')}) [^,]{{1,40}},\s*)?"
     rf"(?:(?:{_a('request_connective')})\s+)?({_a('request_opener')})\b"
     rf"|\bi('ll| will)? (also )?need ({_a('need_object')})\b"
-    rf"|,\s*(?:and\s+)?(?:if so,\s*)?please ({_a('please_verb')})\b"
-    rf"|,\s*(?:and\s+)?then (please\s+)?({_a('then_verb')})\b",  # not 'then tell me if it works'
+    rf"|(?:,\s*|\s)(?:and\s+)?(?:if so,?\s*)?please ({_a('please_verb')})\b"
+    rf"|,\s*(?:and\s+)?then (please\s+)?({_a('then_verb')})\b"  # not 'then tell me if it works'
+    rf"|^[^,]{{1,48}}?\s(?:{_a('unclosed_opener')})\s+[a-z]",
     re.IGNORECASE,
 )
+"""A request: an opener after a lead the comma closes ('Before I do that, please tell me ...'), or
+'please' before a verb of giving anywhere. A recogniser may drop the commas: then 'please' or
+'kindly' after a short lead opens the request all the same ('For the new hire setup please give me
+...', ``benchmarks/caller_asr_forms.py`` rule ``no_commas``)."""
 # An action the agent says it is about to take ('I'll add a checked bag to the journey.'): said
 # while it makes the tool call, it is a hold; the result comes next. Not under a condition ('I'll
 # cancel it if you want', 'I'll submit it once you confirm'): that is an offer or a step.

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from voxbench.pipelines.caller.goal.asks import has_word, other_head, words_of
+from voxbench.pipelines.caller.goal.asks import asked_facts, has_word, other_head, words_of
 from voxbench.pipelines.caller.goal.facts import (
     FLUFF_HEADS,
     HEADS,
@@ -17,7 +17,40 @@ from voxbench.pipelines.caller.goal.facts import (
     start_end_pairs,
     stem,
 )
+from voxbench.pipelines.caller.goal.lang import alt as lang_alt
+from voxbench.pipelines.caller.goal.lang import phrases as lang_phrases
 from voxbench.spoken import compact, is_code
+
+_OBJECT_LEAD = re.compile(rf"\b(?:{lang_alt('facts', 'object_lead')})\s+", re.I)
+_ITEM_SPLIT = re.compile(r",\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+", re.I)
+_ITEM_END = re.compile(r"[?.!:;]|\s(?:so|to|in order to|before|because|from|in|on|for)\s", re.I)
+_DETERMINERS = {"the", "your", "a", "an", "my", "his", "her", "their", "its"}
+_FREE_HEADS = set(lang_phrases("facts", "free_heads"))
+
+
+def unknown_head(sentence: str, book: FactBook, taken: set[str]) -> list[tuple[str, str]]:
+    """An item of a request named by a fact's distinctive word and a head noun the caller does not
+    know ('the transfer justification', and 'the transfer reason' is its fact): the one fact with
+    that word, not named by another item, whose head is a free-text one ('reason', 'type'), not a
+    value kind the agent would have said ('date', 'number', 'code'). A synonym table cannot list
+    every word an agent may use for a field; the fact's own words and its value kind can."""
+    m = _OBJECT_LEAD.search(sentence)
+    if m is None:
+        return []
+    rest = _ITEM_END.split(sentence[m.end() :])[0]
+    known = {stem(w) for f in book for w in f.words} | {stem(h) for h in HEADS}
+    out: list[tuple[str, str]] = []
+    for item in _ITEM_SPLIT.split(rest):
+        ws = [w for w in re.findall(r"[a-z]+", item.lower()) if w not in _DETERMINERS]
+        if not 2 <= len(ws) <= 3 or len(ws[-1]) < 4 or stem(ws[-1]) in known or asked_facts(item, book):
+            continue
+        mods = {stem(w) for w in ws[:-1]}
+        cands = [f for f in book if f.key not in taken and f.heads and set(f.heads) <= _FREE_HEADS
+                 and mods <= {stem(w) for w in f.distinctive}]  # fmt: skip
+        if len(cands) == 1:
+            out.append((cands[0].key, f"unknown_head:{ws[-1]}"))
+    return out
+
 
 _NUMBER_TAILS = {"one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"}
 

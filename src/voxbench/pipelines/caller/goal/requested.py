@@ -21,7 +21,8 @@ from voxbench.pipelines.caller.goal.cues import (
     SENT_CODE,
 )
 from voxbench.pipelines.caller.goal.facts import Fact, FactBook, group_of, stem
-from voxbench.pipelines.caller.goal.fallbacks import head_fallback, subject_fallback
+from voxbench.pipelines.caller.goal.fallbacks import head_fallback, subject_fallback, unknown_head
+from voxbench.pipelines.caller.goal.lang import alt
 from voxbench.pipelines.caller.goal.readback import asks_to_state
 from voxbench.pipelines.caller.goal.turn import Turn
 from voxbench.pipelines.caller.goal.yesno import asks_whether
@@ -69,7 +70,10 @@ def asked_by_words(
             continue  # 'What access requests do you need help with?': its requests, not a fact
         open_q = bool(_WHAT_FOR.search(s) or _EITHER_OR.search(s))
         context = " ".join(x for x in t.sents if x != s)
-        found = asked_facts(s, book, given=given, context=context, focus=focus)
+        core = _without_purpose(s)
+        found = asked_facts(core, book, given=given, context=context, focus=focus)
+        if core != s and not found:
+            found = asked_facts(s, book, given=given, context=context, focus=focus)
         if _ONLY_IF_CHANGED.search(s):  # 'I'll need your NPI again only if it's different'
             found = [(k, r) for k, r in found if k not in given]
         if open_q:  # 'What is the new role code?' names a fact; 'What should I check in the record?' does not
@@ -78,7 +82,9 @@ def asked_by_words(
             asked.setdefault(key, rule)
         if not OPEN_Q.search(s):
             covered = {h for k, _ in found if (f := book.get(k)) for h in (*f.heads, *f.words[-1:])}
-            for key, rule in head_fallback(s, book, given | set(asked), covered, focus, aside):
+            for key, rule in head_fallback(core, book, given | set(asked), covered, focus, aside):
+                asked.setdefault(key, rule)
+            for key, rule in unknown_head(core, book, set(asked) | {k for k, _ in found}):
                 asked.setdefault(key, rule)
         if (
             not found
@@ -143,6 +149,16 @@ _EITHER_OR = re.compile(
     r"|^(?:[^,?]*,\s*)?(is|are|was|were)\s+[\w-]+\s+(a|an|the)\b[^?]*\bor\s+(a|an|the)\b[^?]*\?$",  # 'Is X a B or a C?'
     re.I,
 )
+_PURPOSE = re.compile(rf"^(?:{alt('asks', 'purpose_lead')})\b[^,?!]*,\s*(?=\S)", re.I)
+"""A purpose clause leading a request ('Just so I can pull up the right record, please read me the
+code'; 'For verification purposes, what is ...'): it says why the agent asks, not what; its words
+('record', 'account') name a fact only when the request itself names none."""
+
+
+def _without_purpose(s: str) -> str:
+    return _PURPOSE.sub("", s, count=1)
+
+
 # 'What would you like me to check in the employee record?': what to do, not a value
 _WHAT_FOR = re.compile(
     r"\bwhat (would|do) you (like|want|need) (me to )?(check|do|look|help|know|see)\b", re.I

@@ -2,30 +2,12 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
 from voxbench.pipelines.caller.goal.asks import is_request
 from voxbench.pipelines.caller.goal.cues import ANYTHING_ELSE_SAID, OUTCOME_Q, STEP
-from voxbench.pipelines.caller.goal.lang import alts
-from voxbench.pipelines.caller.goal.options import ANY_AUX
+from voxbench.pipelines.caller.goal.marks import asked
 from voxbench.spoken import sentences_of
-
-_INVERTED = re.compile(
-    rf"^(?:\w+,\s+)?(?:{ANY_AUX})\s+"
-    rf"(?:{alts('questions', 'subject', 'person')})\b[^?]*[.!]?$",
-    re.I,
-)
-"""A sentence in question order ('Would you like a window seat.'): a question whose mark the
-recogniser left out (`benchmarks/caller_asr_forms.py`: without question marks 108 of 510 dev
-replies changed, most often an answer turned into an acknowledgement)."""
-
-
-def _asked(sentence: str) -> str:
-    """The sentence with its question mark back if its word order asks."""
-    if sentence.endswith("?") or not _INVERTED.match(sentence):
-        return sentence
-    return sentence.rstrip(".!") + "?"
 
 
 @dataclass
@@ -50,7 +32,7 @@ class Turn:
     @classmethod
     def of(cls, text: str) -> Turn:
         text = text.replace("’", "'").replace("‘", "'")
-        sents = [_asked(s) for s in sentences_of(text)]
+        sents = [asked(s) for s in sentences_of(text)]
         return cls(
             text=text,
             sents=sents,
