@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from voxbench.eval.offline._trace import lookup_missed, response_failed
+from voxbench.eval.context import ConversationContext
+from voxbench.eval.offline._trace import lookup_missed, read_conversation, response_failed
 
 
 def test_executor_error_shapes_are_failures() -> None:
@@ -22,3 +23,22 @@ def test_successes_are_not_failures() -> None:
     assert not response_failed({"status": "success", "reservation": {}})
     assert not response_failed({"is_error": False, "result": "ok"})
     assert not response_failed({})
+
+
+def test_parameters_and_results_recorded_as_json_strings_are_read_as_objects() -> None:
+    # Some traces record a tool's parameters and result as JSON text, not objects.
+    ctx = ConversationContext(
+        record_id="r",
+        conversation_trace=[
+            {"type": "tool_call", "tool_name": "get_reservation",
+             "parameters": '{"confirmation_number": "ZK3FFW"}'},
+            {"type": "tool_response", "tool_name": "get_reservation",
+             "tool_response": '{"is_error": true, "error": "Reservation ZK3FFW not found"}'},
+            {"type": "tool_call", "tool_name": "get_reservation",
+             "parameters": "not json {"},
+        ],
+    )  # fmt: skip
+    call, resp, odd = read_conversation(ctx).steps
+    assert call.params == {"confirmation_number": "ZK3FFW"}
+    assert response_failed(resp.response)
+    assert odd.params == {"value": "not json {"}

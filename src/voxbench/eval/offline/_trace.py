@@ -9,6 +9,7 @@ the system context (current date and time). `Step.known` is that set of value ke
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -113,6 +114,15 @@ def tool_names(tools: list[dict[str, Any]]) -> list[str]:
 
 
 def _as_dict(x: Any) -> dict[str, Any]:
+    """Tool parameters or a result as a mapping: a JSON object given as a string (how some traces
+    record them) is read as that object, so its fields and an ``is_error`` flag are seen."""
+    if isinstance(x, str) and x.lstrip().startswith("{"):
+        try:
+            parsed = json.loads(x)
+        except ValueError:
+            parsed = None
+        if isinstance(parsed, dict):
+            return parsed
     return x if isinstance(x, dict) else {"value": x} if x is not None else {}
 
 
