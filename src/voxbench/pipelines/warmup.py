@@ -48,7 +48,7 @@ async def warm_up(
                 break
 
     try:
-        await asyncio.wait_for(_run(), timeout=timeout_s)
+        await asyncio.wait_for(_run(), timeout=warm_timeout(timeout_s, cache is not None and not restored))
     except Exception as exc:  # warming is an optimisation, never a failure
         logger.warning(f"LLM warm-up skipped: {type(exc).__name__}: {exc}")
         return None
@@ -57,6 +57,19 @@ async def warm_up(
         await asyncio.to_thread(cache.save, name)
     logger.info(f"LLM warm-up took {dt:.1f}s" + (" (saved prompt restored)" if restored else ""))
     return dt
+
+
+FIRST_WARM_S = 420.0
+"""How long a warm-up that will be saved may take: EVA's ITSM and medical HR prompts take about
+four minutes to read on 2 cores; cut at 180 s they were never saved, so every call started cold
+and the agent's first answer came after the caller had hung up. Well inside the attempt's
+time limit, which counts set-up until the call starts."""
+
+
+def warm_timeout(timeout_s: float, will_save: bool) -> float:
+    """The warm-up's time limit: a first warm-up whose prefix is saved for every later call of
+    the same prompt is worth waiting for; one that is not saved keeps ``timeout_s``."""
+    return max(timeout_s, FIRST_WARM_S) if will_save else timeout_s
 
 
 def warm_payload(llm: LLMService, context: LLMContext) -> str:
