@@ -135,7 +135,9 @@ def test_need_to_verify_your_field_is_still_a_request() -> None:
 
 def test_a_request_for_information_naming_no_field_is_asked_back_never_a_yes() -> None:
     for turn in ("Can you please provide me with the necessary information?", "Could you give me the details I need?",
-                 "Could you please share the information required to proceed?"):  # fmt: skip
+                 "Could you please share the information required to proceed?",
+                 "Please provide the following information:",  # live: the agent's list never came
+                 "I can help with that. Please provide the following information."):  # fmt: skip
         assert "info_request" in classify(turn, goal_facts(INFO)).kinds
         act = _caller().respond(turn)
         assert act.rule == "vague_request_asks_what" and "?" in act.text and not act.text.startswith("Yes"), (

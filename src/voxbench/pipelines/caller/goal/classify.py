@@ -237,6 +237,8 @@ def _closing_kinds(t: Turn, heard: Heard) -> None:
     }
     if any(INFO_ASKED.search(s) and not INFO_NOUN.search(s) for s in t.requests) and not heard.asked:
         mark(heard, "info_request", "info_request")  # 'Could you give me the details I need?': not 'Yes.'
+        if not t.questions:  # 'Please provide the following information.': answered as the question is
+            heard.kinds.append("question")
         if "confirm_question" in heard.kinds and not heard.has("readback"):  # '... required to proceed?'
             heard.kinds.remove("confirm_question")
     q = t.questions[-1] if t.questions else ""

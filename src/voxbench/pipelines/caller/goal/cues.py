@@ -146,8 +146,10 @@ _ASKS_FOR = (
 )
 ASKS_FOR = re.compile(_ASKS_FOR, re.I)
 """'Could you tell me the desk code?': a request for something, worded as a yes/no question."""
+_PLEASE_GIVE = rf"^(?:\w+[,!.]?\s+)?(?:please|kindly)\s+(?:{_a('info_verb')})\b"
+"""The same request as an imperative: 'Please provide the following information.'"""
 INFO_ASKED = re.compile(
-    rf"{_ASKS_FOR}(?!\s+(?:(?:me|us)\s+)?(?:with\s+)?your\b)"  # 'your plate': a field, held or not
+    rf"(?:{_ASKS_FOR}|{_PLEASE_GIVE})(?!\s+(?:(?:me|us)\s+)?(?:with\s+)?your\b)"  # 'your plate': a field
     rf"(?![^?]*\b(?:{_a('question_word')}|if|whether)\b)",
     re.I,
 )
