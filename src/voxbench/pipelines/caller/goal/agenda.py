@@ -111,7 +111,9 @@ class MustHave:
         if m:  # 'The agent transfers your case to X' -> 'Can you also transfer my case to X?'
             return f"Can you also {_base_form(m.group('verb'))}{m.group('rest')}?"
         s = _YOU_AUX.sub(lambda a: "you " + _YOU_AUX_FORM[a.group(1).lower()], s)
-        that = "that " if _CLAUSE_VERB.search(s) else ""  # 'that my seat remains ...', 'my gate information'
+        that = (
+            "that " if self.condition or _CLAUSE_VERB.search(s) else ""
+        )  # 'that my seat remains ...', 'my gate information'
         return f"Can you also confirm {that}{s}?"
 
 
@@ -152,9 +154,13 @@ _GETS = re.compile(rf"^you (?:{_a('gets_verb')})\s+(?P<what>.+)$", re.I)
 class Agenda:
     """The must-haves told and not told (see the module docstring)."""
 
-    def __init__(self, must_have: list[str], tracked: Callable[[str], bool] = lambda _: False) -> None:
+    def __init__(
+        self, must_have: list[str], tracked: Callable[[str], bool] = lambda _: False, conditions: bool = False
+    ) -> None:
         """``tracked``: whether a must-have is about one of the caller's own requests, which the
-        request tracker follows (:class:`.intents.IntentTracker`), not this agenda."""
+        request tracker follows (:class:`.intents.IntentTracker`), not this agenda. ``conditions``:
+        the conditions on an offer are items too; for a goal sentence alone (with listed requests,
+        a condition is about one of them, the tracker's, even where its words miss it)."""
         checks = [c for c in must_have
                   if (_DELIVERABLE.match(c.strip()) or pattern("kept").search(c))
                   and not LEARN_GOAL.match(c.strip()) and not tracked(c)]  # fmt: skip
@@ -167,7 +173,9 @@ class Agenda:
         # the other must-haves, conditions on an offer: told as the others are, or settled once the
         # caller accepts an offer (it checks them then); their own words against every must-have
         conds = [
-            c for c in must_have if c not in checks and not LEARN_GOAL.match(c.strip()) and not tracked(c)
+            c
+            for c in must_have
+            if conditions and c not in checks and not LEARN_GOAL.match(c.strip()) and not tracked(c)
         ]
         every = [content_words(c) - _ROLE_WORDS for c in [*checks, *conds]]
         for i, c in enumerate(conds):
