@@ -68,6 +68,18 @@ def test_transfer_offers_follow_the_escalation_rule() -> None:
     assert _items(allows, "end_transfer_allowed") and not _items(allows, "end_transfer_forbidden")
     for rule in ("Do not request a transfer to a supervisor.", "If a transfer is offered, decline it."):
         assert _items(_scenario(escalation=rule), "end_transfer_forbidden"), rule
+    # a prohibition limited in time or by a condition forbids no transfer after a refusal
+    for rule in ("Ask for a live agent. Do not ask for a transfer before the agent has checked your shift.",
+                 "If the swap is approved, do not ask for a live agent transfer. Otherwise you may ask once."):  # fmt: skip
+        assert _items(_scenario(escalation=rule), "end_transfer_allowed"), rule
+
+
+def test_a_transfer_asked_for_with_an_adverb_is_accepted_by_the_caller() -> None:
+    for rule in ("After a clear denial, you may politely ask once to be transferred to a live agent.",
+                 "After a clear denial, calmly ask for a live agent transfer."):  # fmt: skip
+        sc = _scenario(escalation=rule)
+        res = run_item(_items(sc, "end_transfer_allowed")[0], sc, GoalRules().make("medical_hr", sc))
+        assert res.agrees, (rule, res.reply)
 
 
 def test_a_goal_sentence_gets_only_the_must_have_class() -> None:

@@ -107,8 +107,18 @@ def test_waits_through_a_hold_and_says_when_it_has_no_fact(airline: Scenario) ->
 def test_ends_when_the_goal_resolves(airline: Scenario) -> None:
     c = GoalCaller(airline)
     c.open()
+    c.respond("I can move you to the one PM direct flight for a $50 change fee. Shall I book it?")
     act = c.respond("You're all set. I moved you to the one PM flight.")
     assert act.kind == "end" and act.ends_call and act.rule == "resolution_end"
+
+
+def test_a_report_with_no_offer_accepted_checks_the_conditions_once(airline: Scenario) -> None:
+    c = GoalCaller(airline)
+    c.open()
+    act = c.respond("You're all set. I moved you to the one PM flight.")  # fee and 'direct' never said
+    assert not act.ends_call and act.rule == "must_have_not_told" and "direct flight" in act.text
+    act = c.respond("Yes, it's a direct flight and the change fee is $50.")
+    assert act.ends_call and act.end_reason == "resolved"
 
 
 def test_multi_intent_asks_the_next_then_ends(itsm: Scenario) -> None:

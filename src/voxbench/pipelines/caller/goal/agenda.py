@@ -68,6 +68,9 @@ class MustHave:
     values: list[str] = field(default_factory=list)
     told: bool = False
     asked: bool = False
+    condition: bool = False
+    """A condition on what the agent offers ('New flight must depart before 2 PM'), which the caller
+    checks when it accepts an offer (:meth:`Agenda.settle`), not a thing the agent gives."""
     ask_as: str = ""
     """The question as the tree words it (a check before hanging up), else built from the criterion."""
 
@@ -90,6 +93,8 @@ class MustHave:
         if self.ask_as:
             return self.ask_as
         s = re.sub(r"\s*\([^)]*\)", "", self.text).strip().rstrip(".")
+        if self.condition:  # 'the outbound must be changed' -> 'the outbound is changed'
+            s = _MUST.sub(lambda m: _MUST_FORM.get(m.group(1).lower(), f"{m.group(1)}s"), s)
         s = _CLAUSE_END.split(s)[0]
         s = _MANNER.sub("", s)
         s = _AND_GIVES.sub(r"\1 ", s)
@@ -106,7 +111,9 @@ class MustHave:
         if m:  # 'The agent transfers your case to X' -> 'Can you also transfer my case to X?'
             return f"Can you also {_base_form(m.group('verb'))}{m.group('rest')}?"
         s = _YOU_AUX.sub(lambda a: "you " + _YOU_AUX_FORM[a.group(1).lower()], s)
-        that = "that " if _CLAUSE_VERB.search(s) else ""  # 'that my seat remains ...', 'my gate information'
+        that = (
+            "that " if self.condition or _CLAUSE_VERB.search(s) else ""
+        )  # 'that my seat remains ...', 'my gate information'
         return f"Can you also confirm {that}{s}?"
 
 
@@ -133,6 +140,9 @@ def _lower(s: str) -> str:
 
 
 _first_lower = _lower
+_MUST = re.compile(r"\bmust (\w+)", re.I)
+_MUST_FORM = {"be": "is", "have": "has", "not": "does not"}
+"""A condition's 'must X' asked as a statement of fact ('must be' -> 'is'; any other verb takes an s)."""
 _CLAUSE_VERB = re.compile(rf"\b({_a('clause_verb')})\b", re.I)
 _GIVES = re.compile(
     rf"^(?:the )?agent (?P<verb>{_a('gives_verb')})\s+(?:you\s+)?(?P<what>.+)$",
@@ -144,9 +154,13 @@ _GETS = re.compile(rf"^you (?:{_a('gets_verb')})\s+(?P<what>.+)$", re.I)
 class Agenda:
     """The must-haves told and not told (see the module docstring)."""
 
-    def __init__(self, must_have: list[str], tracked: Callable[[str], bool] = lambda _: False) -> None:
+    def __init__(
+        self, must_have: list[str], tracked: Callable[[str], bool] = lambda _: False, conditions: bool = False
+    ) -> None:
         """``tracked``: whether a must-have is about one of the caller's own requests, which the
-        request tracker follows (:class:`.intents.IntentTracker`), not this agenda."""
+        request tracker follows (:class:`.intents.IntentTracker`), not this agenda. ``conditions``:
+        the conditions on an offer are items too; for a goal sentence alone (with listed requests,
+        a condition is about one of them, the tracker's, even where its words miss it)."""
         checks = [c for c in must_have
                   if (_DELIVERABLE.match(c.strip()) or pattern("kept").search(c))
                   and not LEARN_GOAL.match(c.strip()) and not tracked(c)]  # fmt: skip
@@ -156,6 +170,20 @@ class Agenda:
             others = set().union(*(w for j, w in enumerate(words) if j != i)) if len(checks) > 1 else set()
             own = (words[i] - others) or words[i]
             self.items.append(MustHave(c, own, [v.strip() for v in _VALUE.findall(c)]))
+        # the other must-haves, conditions on an offer: told as the others are, or settled once the
+        # caller accepts an offer (it checks them then); their own words against every must-have
+        conds = [
+            c
+            for c in must_have
+            if conditions and c not in checks and not LEARN_GOAL.match(c.strip()) and not tracked(c)
+        ]
+        every = [content_words(c) - _ROLE_WORDS for c in [*checks, *conds]]
+        for i, c in enumerate(conds):
+            mine = every[len(checks) + i]
+            others = set().union(set(), *(w for j, w in enumerate(every) if j != len(checks) + i))
+            self.items.append(MustHave(c, (mine - others) or mine, [v.strip() for v in _VALUE.findall(c)],
+                                       condition=True))  # fmt: skip
+        self.settled = False
 
     def check_before_end(self, tree_lines: list[str]) -> None:
         """A tree line that asks the agent something before hanging up ('Before ending, explicitly
@@ -173,16 +201,30 @@ class Agenda:
 
     def hear(self, agent_text: str) -> None:
         """Mark the must-haves this agent turn's statements tell."""
+        for m in self._told_by(agent_text):
+            m.told = True
+
+    def settle(self) -> None:
+        """The caller accepted an offer, checked against the tree's conditions then: a condition is
+        no longer open. Until then, a report that one must-have is met leaves the conditions
+        unconfirmed, asked once before it ends ('All set: your return flight remains unchanged.
+        Anything else?' with the outbound change never said)."""
+        self.settled = True
+
+    def tells(self, agent_text: str) -> bool:
+        """Whether this agent turn's statements tell one of the must-haves (:meth:`hear`)."""
+        return bool(self._told_by(agent_text))
+
+    def _told_by(self, agent_text: str) -> list[MustHave]:
         said = " ".join(s for s in sentences_of(agent_text) if not s.endswith("?"))
         if not said:
-            return
+            return []
         said_words = {stem(t) for t in tokens(said)} | content_words(said) | set(runs(said))
-        for m in self.items:
-            m.told = m.told or (not m.ask_as and m.told_by(said, said_words))
+        return [m for m in self.items if not m.ask_as and m.told_by(said, said_words)]
 
     def open_items(self) -> list[MustHave]:
-        """The must-haves neither told nor asked about yet."""
-        return [m for m in self.items if not m.told and not m.asked]
+        """The must-haves neither told nor asked about yet (nor, for a condition, settled)."""
+        return [m for m in self.items if not m.told and not m.asked and not (m.condition and self.settled)]
 
     def ask(self) -> str:
         """One question about every open must-have ('Can you also confirm that X, and that Y?'),

@@ -158,8 +158,10 @@ class IntentTracker:
         open_ = [i for i, d in enumerate(self.done) if not d and not self.fallback[i]]
         return sorted(open_, key=lambda i: self.behaviour[i])
 
-    def note(self, text: str, completed: bool) -> None:
-        """The agent completed (or refused) something: mark the request(s) its words name."""
+    def note(self, text: str, completed: bool, next_one: bool = True) -> None:
+        """The agent completed (or refused) something: mark the request(s) its words name.
+        ``next_one``: a completion naming none may be the next request's (False: the turn reports
+        something else, a must-have that is no request's: :meth:`.requests.Requests.resolve`)."""
         self._said.append(text)
         said = _said_words(text)
         before = list(self.done)
@@ -181,7 +183,7 @@ class IntentTracker:
             self.done = [d or not self.behaviour[i] for i, d in enumerate(self.done)]
         if completed and self.done == before and self._backup_done(text):
             return  # 'Your desk assignment is complete' after the first desk was refused: the backup desk
-        if completed and self.done == before and self.pending():
+        if completed and next_one and self.done == before and self.pending():
             # done, but not fully in a request's words: the open one it names by most of its own
             # words ('your check-in is booked'), else the next one
             things = [i for i in self.pending() if not self.behaviour[i]]

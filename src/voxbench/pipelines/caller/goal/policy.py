@@ -191,6 +191,14 @@ class GoalCaller:
         self.s.stalls.note(self.s.progress(), act.kind)
         return act
 
+    def _accepts_offer(self, heard: Heard, d: Draft) -> bool:
+        """An option chosen, an offer accepted, or a read-back of a change it wants confirmed: the
+        caller has checked what it takes against its tree's conditions (:meth:`.agenda.Agenda.settle`)."""
+        if d.kind == "choose" or d.rule == "confirm_offer_meets_goal":
+            return True
+        wanted = [f for k in heard.readback_ok if (f := self.s.book.get(k)) is not None and f.wanted]
+        return d.kind == "confirm" and d.choice == "yes" and bool(wanted)
+
     def _joined_to_cut(self, agent_text: str) -> str:
         """The rest of an agent line the recogniser cut in two: the caller's last reply asked for
         the end of a request ('... First, I need your' -> 'Sorry, I missed the end of that.'), and
@@ -293,6 +301,8 @@ class GoalCaller:
                 return end
         if d.kind is not None and d.kind != "decline_transfer":
             self.s.stuck = 0
+            if self._accepts_offer(heard, d):
+                self.s.agenda.settle()
             return self.log.act(d.kind, " ".join(d.parts), d.rule, heard, facts=list(dict.fromkeys(d.facts)),
                              choice=d.choice, ends_call=d.ends)  # fmt: skip
         if self.ends.check_answered(heard):  # 'Yes, your booking remains unchanged.'

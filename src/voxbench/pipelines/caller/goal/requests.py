@@ -166,7 +166,11 @@ class Requests:
                 said = [s for s in said if s not in denied]
             if not completed:  # what the refusal moves on to is not refused ('We can still handle ...')
                 said = [s for s in said if not pattern("still_can").search(s)]
-            tracker.note(" ".join(said) or text, completed)
+            # 'All set: your access review is scheduled.': each sentence tells a must-have that is none
+            # of its listed requests; no request is done by it, the next one no more than the others
+            listed = self.s.intents != [self.s.goal_text]
+            other_must = completed and listed and all(self.s.agenda.tells(x) for x in said or [text])
+            tracker.note(" ".join(said) or text, completed, next_one=not other_must)
             if not completed:  # the requests this refusal named
                 refused = {i for i, d in enumerate(tracker.done) if d and i not in before}
         if learning and learn.complete:

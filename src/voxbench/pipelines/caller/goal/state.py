@@ -124,6 +124,7 @@ class CallState:
         agenda = Agenda(
             tree.must_have_criteria,
             lambda c: explicit and any(tracker.mentions(i, c) for i in range(len(intents))),
+            conditions=not explicit,
         )
         agenda.check_before_end([*tree.negotiation_behavior, *tree.edge_cases])
         start = scenario.starting_utterance() or ""
