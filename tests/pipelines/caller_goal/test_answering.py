@@ -312,3 +312,14 @@ def test_the_rest_of_a_cut_request_is_answered_with_it() -> None:
     c2.open()
     c2.respond("I can help with that. First, I need your")
     assert c2.respond("Thank you.").facts == []  # a turn of its own is not joined
+
+
+def test_an_option_with_its_own_verb_does_not_take_the_questions_verb() -> None:
+    """make run bb.2: 'Would you like to add a meal request or change your seat preference?' got
+    'I'd like to add change my seat preference.'; 'use PTO or sick leave' still shares 'use'."""
+    q = "Would you like to add a meal request or change your seat preference?"
+    assert (
+        say_option("change your seat preference", q, Phrasing(0)) == "I'd like to change my seat preference."
+    )
+    pto = "For those dates, would you like to use PTO or sick leave?"
+    assert say_option("sick leave", pto, Phrasing(0)) == "I'd like to use sick leave."

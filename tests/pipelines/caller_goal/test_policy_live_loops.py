@@ -15,8 +15,10 @@ from __future__ import annotations
 
 import pytest
 
+from voxbench.pipelines.caller.goal.acts import CallerAct
 from voxbench.pipelines.caller.goal.learn import Learnings, parts_to_learn
 from voxbench.pipelines.caller.goal.policy import GoalCaller
+from voxbench.pipelines.caller.goal.stall import Repeats
 from voxbench.pipelines.caller.goal_live import goal_caller_for
 from voxbench.pipelines.scenario_input import CallScenario
 from voxbench.scenarios import load_dataset
@@ -281,3 +283,20 @@ def test_the_same_report_of_something_done_is_not_progress_again(turn: str) -> N
     assert [a.kind for a in acts] == ["answer", "answer", "end"]
     assert acts[1].text.startswith(("As I said", "As I mentioned", "Like I mentioned"))
     assert acts[2].rule == "same_content_again_end"
+
+
+def test_a_code_given_in_the_call_a_fifth_time_is_a_loop_whatever_moved_on() -> None:
+    """make run bb.2 (2026-12-06): between each request for its code the agent read the booking
+    back, heard with other words each time (a new report: progress), and the caller gave its
+    code 7 times in 8.5 minutes. Said in the call at all, a fifth time is a loop."""
+    rep = Repeats()
+    ask = "Could you tell me the confirmation number and last name, please?"
+    verdicts = []
+    for i in range(6):
+        act = CallerAct(turn=i, kind="answer", text="It's H N four R eight B.", rule="r", facts=["code"])
+        progress = (1, 0, 0, 0, i)  # a report heard anew each time
+        verdicts.append(rep.verdict(act, "", ask, ask, progress))
+        if verdicts[-1] == "loop":
+            break
+        rep.note(act, "", ask, ask, progress, progress)
+    assert verdicts == ["", "again", "again", "again", "loop"]

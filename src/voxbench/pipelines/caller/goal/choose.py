@@ -94,9 +94,16 @@ def say_option(option: str, question: str, phr: Phrasing) -> str:
     if wants and _is_action(option):
         verb = wants.group(1)  # 'to use PTO or sick leave?': the verb goes with each option
         shared = not re.search(rf"\bto\s+{re.escape(act.split()[0])}\b", question, re.I)
+        own = _OWN_OBJECT.match(act) and re.search(rf"\bor\s+{re.escape(act.split()[0])}\b", question, re.I)
+        shared = shared and not own  # '... or change your seat': its own verb, not 'add change'
         shared = shared and verb.lower() not in _PRO_VERBS  # 'like to do next: open a case
         return f"I'd like to {verb.lower()} {act}." if shared else f"I'd like to {act}."
     return _named(option, phr)
+
+
+_OWN_OBJECT = re.compile(rf"^[a-z]+\s+(?:{_a('determiner')})\s", re.I)
+"""An option that is a verb and its object ('change your seat preference'), offered after an 'or':
+it carries its own verb, so the question's verb is not put before it."""
 
 
 def _named(option: str, phr: Phrasing) -> str:

@@ -54,6 +54,10 @@ class Limit(NamedTuple):
     """Said with nothing moved on since, whatever was asked."""
     again: bool = False
     """Said again with an acknowledgement ('As I said, ...'), as a person does."""
+    total: int = 0
+    """Said in the call at all, progress or not: a progress the recogniser makes up (the agent's
+    same read-back heard with other words each time counts as a new report) must not keep a
+    caller giving its code forever (make run bb.2: 7 times in 8.5 minutes; now 4 at most)."""
 
 
 LIMITS: dict[str, Limit] = {
@@ -64,7 +68,7 @@ LIMITS: dict[str, Limit] = {
     # Asked in new words, they may be a new question: reference agents ask for a one-time code as
     # 'I'm sending a code', 'Is that a number you recognize?', 'Please read me the code'; a limit
     # of 3 whatever the ask ended 3 reference calls early on caller check (premature 13 -> 16).
-    "answer": Limit(echo=0, ask=3, times=5, again=True),
+    "answer": Limit(echo=0, ask=3, times=5, again=True, total=5),
     # A request: stated once to a turn (live bb.3 restated it 7 times to the same turn), a third
     # time with nothing moved on, whatever the agent asked, is a loop (live bb.2: "Anything else?"
     # after a lookup, the same request stated 7 times).
@@ -125,6 +129,7 @@ class _Said:
     progress: Progress  # the call's progress right after
     to_ask: int  # times said to that question with nothing moved on
     times: int  # times said with nothing moved on
+    total: int = 1  # times said in the call
 
 
 class Repeats:
@@ -167,7 +172,12 @@ class Repeats:
         if lim.echo and self._echoes(key, turn, question, progress) + 1 >= lim.echo:
             return "echo"
         to_ask, times = self._counts(key, turn, progress)
-        if (lim.ask and to_ask >= lim.ask) or (lim.times and times >= lim.times):
+        total = self._said[key].total + 1 if key in self._said else 1
+        if (
+            (lim.ask and to_ask >= lim.ask)
+            or (lim.times and times >= lim.times)
+            or (lim.total and total >= lim.total)
+        ):
             return "loop"
         return "again" if times and lim.again else ""
 
@@ -181,4 +191,5 @@ class Repeats:
         self._row = self._echoes(key, turn, question, before) + 1
         self._last, self._moved = (key, turn, question), after
         to_ask, times = self._counts(key, turn, before)
-        self._said[key] = _Said(_ask(turn), after, max(to_ask, 1), max(times, 1))
+        total = self._said[key].total + 1 if key in self._said else 1
+        self._said[key] = _Said(_ask(turn), after, max(to_ask, 1), max(times, 1), total)
