@@ -31,6 +31,11 @@ def test_options_are_split_at_the_callers_own_value() -> None:
         == "Available access levels are read only, standard, or admin."
     )
     assert listed("Levels: standard read only or admin.", ACCESS) == "Levels: standard, read only, or admin."
+    gear = goal_facts({"required_equipment": ["whiteboard"]})
+    assert (
+        listed("Any equipment like a projector whiteboard or video conferencing?", gear)
+        == "Any equipment like a projector, whiteboard, or video conferencing?"
+    )
 
 
 def test_facts_asked_are_split_at_their_names() -> None:
@@ -55,6 +60,8 @@ def test_a_list_with_its_commas_is_left_as_it_is() -> None:
 
 def test_words_that_make_no_list_are_left_as_they_are() -> None:
     book = goal_facts(ROOM)
+    gear = goal_facts({"required_equipment": ["whiteboard"]})
+    airline = goal_facts({"confirmation_number": "ABC123", "email": "a@b.co", "carrier": "SkyWay"})
     for text, b in (
         ("Do you want Confluence read only or standard?", ACCESS),  # values of two facts
         ("Do you want read only access or admin access?", ACCESS),  # a value and its field's word
@@ -62,6 +69,12 @@ def test_words_that_make_no_list_are_left_as_they_are() -> None:
         ("What's your employee I D number or badge number?", book),  # a head after a field name
         ("Please confirm the start time and end time.", book),  # one item before 'and'
         ("Is it premium standard or admin?", ACCESS),  # none of the caller's words
+        ("I can retry by dropping the whiteboard requirement and check again.", gear),  # 'and': no options
+        (
+            "He may contact SkyWay directly or share the flight number with you.",
+            airline,
+        ),  # a clause after 'or'
+        ("It should be a code from your confirmation email or app.", airline),  # two names may be one
     ):
         assert listed(text, b) == text
 

@@ -22,13 +22,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from voxbench.pipelines.caller.goal.facts import DROP_WORDS, HEADS, FactBook, stem
+from voxbench.pipelines.caller.goal.facts import DROP_WORDS, FLUFF_HEADS, FactBook, stem
 from voxbench.pipelines.caller.goal.lang import phrases
 
 _CONJ = frozenset(phrases("lists", "conjunction"))
 _DET = frozenset(phrases("lists", "determiner"))
 _STOP = frozenset(phrases("lists", "not_an_item")) | _CONJ | _DET
-_HEADS = frozenset(stem(h) for h in HEADS)
+_FLUFF = frozenset(stem(h) for h in FLUFF_HEADS)
+"""Heads said after a field's name as part of it ('confirmation number', 'employee ID number')."""
 _CLAUSE = re.compile(r"[^,;:.?!()\n]+")
 _WORD = re.compile(r"[A-Za-z0-9']+")
 _MAX_VALUE_WORDS = 4
@@ -43,17 +44,21 @@ class _Item:
     sort: str  # FIELD, 'value:<key>', 'word' (a key's word that names no fact alone), 'stop', '' (other)
     words: int = 1  # of the caller's phrase
     last: str = ""  # its last word's stem
+    det: bool = False  # said after a determiner ('the date')
 
 
 def known_words(book: FactBook) -> dict[tuple[str, ...], str]:
     """The caller's own phrases (stems) and their sort: each fact's key words and their endings
-    ('meeting start time', 'start time', 'time'), a key's other words ('word'), and each short
-    value said in words ('read_only' -> 'read only')."""
+    ('meeting start time', 'start time', 'time'), one word without the head an agent leaves out
+    ('the building' for 'building_name'), a key's other words ('word'), and each short value said in
+    words ('read_only' -> 'read only')."""
     known: dict[tuple[str, ...], str] = {}
     for f in book:
         ws = tuple(stem(w) for w in f.words)
         for i in range(len(ws)):
             known.setdefault(ws[i:], FIELD)
+        if len(ws) == 2 and f.words[1] in FLUFF_HEADS:
+            known.setdefault(ws[:1], FIELD)
     for f in book:
         for w in f.words:
             known.setdefault((stem(w),), "word")
@@ -96,7 +101,7 @@ def _items(ws: list[Word], known: dict[tuple[str, ...], str]) -> list[_Item]:
         det = int(ws[i][2] in _DET and i + 1 < len(ws))
         j, sort, n = _phrase_at(ws, i + det, known)
         if sort:
-            items.append(_Item(ws[i][0], ws[j - 1][1], sort, n, ws[j - 1][3]))
+            items.append(_Item(ws[i][0], ws[j - 1][1], sort, n, ws[j - 1][3], bool(det)))
             i = j
             continue
         items.append(_Item(ws[i][0], ws[i][1], "stop" if ws[i][2] in _STOP else "", 1, ws[i][3]))
@@ -122,7 +127,8 @@ def _phrase_at(ws: list[Word], i: int, known: dict[tuple[str, ...], str]) -> tup
 
 def _run(items: list[_Item], c: int) -> list[_Item]:
     """The items of the list that ends at the conjunction ``items[c]`` ([] if none): going left,
-    the caller's phrases of one sort, and single other words beside its values."""
+    the caller's phrases of one sort; beside its values, an option it does not hold (one other
+    word) just before 'or' or first in the clause (see :func:`_other_option`)."""
     run: list[_Item] = []
     sort = ""
     j = c - 1
@@ -130,26 +136,29 @@ def _run(items: list[_Item], c: int) -> list[_Item]:
         it = items[j]
         if it.sort in ("stop", "word") or (sort and it.sort and it.sort != sort):
             break
-        if it.sort == "" and ((j > 0 and items[j - 1].sort == "") or (run and run[0].sort == "")):
-            break  # two other words side by side: where one item ends is unknown
-        if (
-            run
-            and run[0].sort == FIELD == it.sort
-            and run[0].words == 1
-            and run[0].last in _HEADS
-            and it.last in _HEADS
-        ):
+        if it.sort == "" and run:  # another word: the first option only, where one item's end is known
+            if sort.startswith("value:") and (j == 0 or items[j - 1].sort == "stop"):
+                run.insert(0, it)
+            break
+        if run and run[0].sort == FIELD == it.sort and run[0].words == 1 and run[0].last in _FLUFF:
             run[0] = _Item(it.start, run[0].end, FIELD, it.words + 1, run[0].last)  # 'employee ID number'
         else:
             run.insert(0, it)
         sort = sort or it.sort
         j -= 1
-    if run and run[0].sort == "" and j >= 0 and items[j].sort != "stop":
-        run = run[1:]  # a lead word ('include') before the first item is not one
     others = sum(it.sort == "" for it in run)
-    if len(run) < 2 or others == len(run) or (others and not sort.startswith("value:")):
+    if len(run) < 2 or (others and not _other_option(items, c, sort)):
         return []
+    if sort == FIELD and len(run) == 2 and not run[1].det and items[c + 1].sort != FIELD:
+        return []  # 'your confirmation email or app': two names side by side may be one
     return run
+
+
+def _other_option(items: list[_Item], c: int, sort: str) -> bool:
+    """Options the caller does not hold beside one it does ('read only standard or admin'): only
+    among its values, before 'or', with a last option of at most three words that ends the clause."""
+    conj = items[c]
+    return sort.startswith("value:") and conj.last == "or" and 1 <= len(items) - c - 1 <= 3
 
 
 def listed(text: str, book: FactBook) -> str:
