@@ -84,3 +84,26 @@ def test_the_caller_answers_every_fact_a_list_without_commas_asks() -> None:
     act = c.respond("Now for the room booking what building date start time end time and how many attendees?")
     assert act.kind == "answer"
     assert set(act.facts) == {"building", "meeting_date", "start_time", "end_time", "attendee_count"}
+
+
+def test_quantities_of_one_unit_are_split_after_each_unit() -> None:
+    book = goal_facts({"preferred_time": "10:00"})
+    assert (
+        listed("I have three openings: ten AM eleven AM and two PM.", book)
+        == "I have three openings: ten AM, eleven AM, and two PM."
+    )
+    assert (
+        listed("What size do you want: thirteen inch fourteen inch or sixteen inch?", book)
+        == "What size do you want: thirteen inch, fourteen inch, or sixteen inch?"
+    )
+    for text in ("It leaves at ten AM and arrives at two PM.", "I have ten AM or two PM."):
+        assert listed(text, book) == text
+
+
+def test_times_listed_without_commas_are_chosen_as_with_them() -> None:
+    said = "I have three openings on September twenty ninth: nine AM, ten AM, and two PM. Which time would you like?"
+    acts = []
+    for text in (said, said.replace(",", "")):
+        c = opened(make_scenario({"preferred_time": "10:00"}, goal="You want a check-in at ten AM."))
+        acts.append(c.respond(text))
+    assert "options" in acts[1].rules and acts[1].text == acts[0].text == "It's 10 AM."

@@ -24,12 +24,15 @@ from dataclasses import dataclass
 
 from voxbench.pipelines.caller.goal.facts import DROP_WORDS, FLUFF_HEADS, FactBook, stem
 from voxbench.pipelines.caller.goal.lang import phrases
+from voxbench.spoken.words import SCALES, TENS, UNITS
 
 _CONJ = frozenset(phrases("lists", "conjunction"))
 _DET = frozenset(phrases("lists", "determiner"))
 _STOP = frozenset(phrases("lists", "not_an_item")) | _CONJ | _DET
 _FLUFF = frozenset(stem(h) for h in FLUFF_HEADS)
 """Heads said after a field's name as part of it ('confirmation number', 'employee ID number')."""
+_NUMBER = frozenset([*UNITS, *TENS, *SCALES])
+_CLOCK = frozenset(phrases("lists", "clock"))
 _CLAUSE = re.compile(r"[^,;:.?!()\n]+")
 _WORD = re.compile(r"[A-Za-z0-9']+")
 _MAX_VALUE_WORDS = 4
@@ -161,13 +164,44 @@ def _other_option(items: list[_Item], c: int, sort: str) -> bool:
     return sort.startswith("value:") and conj.last == "or" and 1 <= len(items) - c - 1 <= 3
 
 
+def _unit(w: Word) -> str:
+    """The unit a quantity ends in ('AM' and 'PM' are one: clock times), '' for a number word."""
+    return "" if w[2] in _NUMBER or w[2].isdigit() else "clock" if w[2] in _CLOCK else w[3]
+
+
+def _quantities(ws: list[Word]) -> set[int]:
+    """Where a list of quantities of one unit said without commas ends each item: 'ten AM eleven
+    AM and two PM', 'thirteen inch fourteen inch or sixteen inch' (a value kind the caller reads,
+    whichever values it holds): after each unit that a number follows, in a run that ends with the
+    conjunction and one more quantity of that unit."""
+    cuts: set[int] = set()
+    for c, w in enumerate(ws):
+        if w[2] not in _CONJ or not 0 < c < len(ws) - 2 or _unit(ws[c + 1]) or not _unit(ws[c - 1]):
+            continue
+        tail = next((x for x in ws[c + 1 :] if _unit(x)), None)
+        unit = _unit(ws[c - 1])
+        if tail is None or _unit(tail) != unit:
+            continue
+        ends, j = [], c - 1
+        while j > 0 and _unit(ws[j]) == unit and not _unit(ws[j - 1]):
+            ends.append(ws[j][1])
+            j -= 1
+            while j >= 0 and not _unit(ws[j]):
+                j -= 1
+        if len(ends) >= 2:
+            cuts |= set(ends)
+    return cuts
+
+
 def listed(text: str, book: FactBook) -> str:
     """``text`` with a comma after each item of a list said without them (and before its
     conjunction); a list said with its commas, and anything else, left as it was."""
     known = known_words(book)
     cuts: set[int] = set()
     for m in _CLAUSE.finditer(text):
-        items = _items(_words(text, m.start(), m.end()), known)
+        ws = _words(text, m.start(), m.end())
+        cuts |= _quantities(ws)
+        items = _items(ws, known)
         for c, it in enumerate(items):
             if it.sort == "stop" and text[it.start : it.end].lower() in _CONJ and c + 1 < len(items):
                 run = _run(items, c)
