@@ -50,6 +50,20 @@ class _Item:
     det: bool = False  # said after a determiner ('the date')
 
 
+_SEEN: dict[int, tuple[FactBook, dict[tuple[str, ...], str]]] = {}
+_ANY_CONJ = re.compile(rf"\b(?:{'|'.join(_CONJ)})\b", re.I)
+
+
+def _known(book: FactBook) -> dict[tuple[str, ...], str]:
+    """:func:`known_words` of a book, kept for the books seen last (a caller's book is fixed)."""
+    seen = _SEEN.get(id(book))
+    if seen is None or seen[0] is not book:
+        if len(_SEEN) > 256:
+            _SEEN.clear()
+        seen = _SEEN[id(book)] = (book, known_words(book))
+    return seen[1]
+
+
 def known_words(book: FactBook) -> dict[tuple[str, ...], str]:
     """The caller's own phrases (stems) and their sort: each fact's key words and their endings
     ('meeting start time', 'start time', 'time'), one word without the head an agent leaves out
@@ -95,14 +109,15 @@ def _capitals(said: str) -> bool:
     return all(len(x) == 1 for x in letters) and "".join(letters).isalpha() and said.isupper()
 
 
-def _items(ws: list[Word], known: dict[tuple[str, ...], str]) -> list[_Item]:
+def _items(ws: list[Word], known: dict[tuple[str, ...], str], firsts: set[str]) -> list[_Item]:
     """The clause cut into the caller's phrases (the longest first, a determiner taken with the
     phrase after it, a key's dropped word inside one: 'date of birth') and single other words."""
     items: list[_Item] = []
     i = 0
     while i < len(ws):
         det = int(ws[i][2] in _DET and i + 1 < len(ws))
-        j, sort, n = _phrase_at(ws, i + det, known)
+        at = i + det
+        j, sort, n = _phrase_at(ws, at, known) if ws[at][3] in firsts else (at, "", 0)
         if sort:
             items.append(_Item(ws[i][0], ws[j - 1][1], sort, n, ws[j - 1][3], bool(det)))
             i = j
@@ -196,12 +211,17 @@ def _quantities(ws: list[Word]) -> set[int]:
 def listed(text: str, book: FactBook) -> str:
     """``text`` with a comma after each item of a list said without them (and before its
     conjunction); a list said with its commas, and anything else, left as it was."""
-    known = known_words(book)
+    if not _ANY_CONJ.search(text):
+        return text
+    known = _known(book)
+    firsts = {k[0] for k in known}
     cuts: set[int] = set()
     for m in _CLAUSE.finditer(text):
+        if not _ANY_CONJ.search(m.group(0)):
+            continue
         ws = _words(text, m.start(), m.end())
         cuts |= _quantities(ws)
-        items = _items(ws, known)
+        items = _items(ws, known, firsts)
         for c, it in enumerate(items):
             if it.sort == "stop" and text[it.start : it.end].lower() in _CONJ and c + 1 < len(items):
                 run = _run(items, c)
