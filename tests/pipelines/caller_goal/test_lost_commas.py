@@ -31,6 +31,11 @@ def test_options_are_split_at_the_callers_own_value() -> None:
         == "Available access levels are read only, standard, or admin."
     )
     assert listed("Levels: standard read only or admin.", ACCESS) == "Levels: standard, read only, or admin."
+    standard = goal_facts({"access_level": "standard"})
+    assert (
+        listed("The available access levels are read only standard or admin.", standard)
+        == "The available access levels are read only, standard, or admin."
+    )
     gear = goal_facts({"required_equipment": ["whiteboard"]})
     assert (
         listed("Any equipment like a projector whiteboard or video conferencing?", gear)

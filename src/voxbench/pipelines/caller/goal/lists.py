@@ -155,8 +155,10 @@ def _run(items: list[_Item], c: int) -> list[_Item]:
         if it.sort in ("stop", "word") or (sort and it.sort and it.sort != sort):
             break
         if it.sort == "" and run:  # another word: the first option only, where one item's end is known
-            if sort.startswith("value:") and (j == 0 or items[j - 1].sort == "stop"):
-                run.insert(0, it)
+            two = j > 0 and items[j - 1].sort == ""  # a first option of two words ('read only')
+            k = j - 1 if two else j
+            if sort.startswith("value:") and (k == 0 or items[k - 1].sort == "stop"):
+                run.insert(0, _Item(items[k].start, it.end, ""))
             break
         if run and run[0].sort == FIELD == it.sort and run[0].words == 1 and run[0].last in _FLUFF:
             run[0] = _Item(it.start, run[0].end, FIELD, it.words + 1, run[0].last)  # 'employee ID number'
