@@ -9,12 +9,13 @@ A list is found by the one thing the caller knows about it: its own words. Its f
 key's words and their endings: 'start time', 'date') and its facts' short word values ('read
 only', 'Headquarters') mark where one item ends and the next begins. In a run of items that ends
 with 'or' / 'and' before a last item, a comma goes between two of the caller's field names side by
-side, or between one of its values and one other word ('standard': an option the caller does not
-hold, where the run reaches the conjunction or starts the clause). Items of two sorts (a value and
-a field name: 'the Headquarters building'; values of two facts: 'Confluence read only') are no
-list; two unknown words side by side are not split (where one item ends is unknown); a bare head
-noun after a field name is part of it ('employee ID number'). A list written with its commas has
-no run without one, so it is left as it is.
+side, or between one of its values and an option it does not hold (one word, or two first in the
+list: 'standard', 'read only'), before 'or' and a short last option. Items of two sorts (a value
+and a field name: 'the Headquarters building'; values of two facts: 'Confluence read only') are
+no list; two unknown words side by side inside a run are not split (where one item ends is
+unknown); a bare head noun after a field name is part of it ('employee ID number'). Quantities of
+one unit are a value kind the caller reads whichever values it holds ('ten AM eleven AM and two
+PM'). A list written with its commas has no run without one, so it is left as it is.
 """
 
 from __future__ import annotations
@@ -145,8 +146,9 @@ def _phrase_at(ws: list[Word], i: int, known: dict[tuple[str, ...], str]) -> tup
 
 def _run(items: list[_Item], c: int) -> list[_Item]:
     """The items of the list that ends at the conjunction ``items[c]`` ([] if none): going left,
-    the caller's phrases of one sort; beside its values, an option it does not hold (one other
-    word) just before 'or' or first in the clause (see :func:`_other_option`)."""
+    the caller's phrases of one sort; beside its values, an option it does not hold just before
+    'or' (one word) or first in the list, after the clause's start or a word like 'are' (one or two
+    words; see :func:`_other_option`)."""
     run: list[_Item] = []
     sort = ""
     j = c - 1
@@ -199,7 +201,8 @@ def _quantities(ws: list[Word]) -> set[int]:
         unit = _unit(ws[c - 1])
         if tail is None or _unit(tail) != unit:
             continue
-        ends, j = [], c - 1
+        ends: list[int] = []
+        j = c - 1
         while j > 0 and _unit(ws[j]) == unit and not _unit(ws[j - 1]):
             ends.append(ws[j][1])
             j -= 1
