@@ -51,6 +51,7 @@ from voxbench.pipelines.caller.goal.followups import FollowUps
 from voxbench.pipelines.caller.goal.intents import IntentTracker
 from voxbench.pipelines.caller.goal.lang import alt
 from voxbench.pipelines.caller.goal.learn import Learnings
+from voxbench.pipelines.caller.goal.lists import listed
 from voxbench.pipelines.caller.goal.marks import restored
 from voxbench.pipelines.caller.goal.phrases import as_need
 from voxbench.pipelines.caller.goal.record import other_record
@@ -167,7 +168,7 @@ class GoalCaller:
         """Decide the reply to one agent turn (timed in ``ms`` by the caller of this method;
         ``t``, the call time, is not used: the goal caller decides on words alone)."""
         self.s.turn += 1
-        agent_text = self._joined_to_cut(restored(agent_text))
+        agent_text = self._joined_to_cut(restored(listed(agent_text, self.s.book)))
         previous, self.s.agent_turn = self.s.agent_turn, agent_text
         hand = self.req.in_hand(agent_text)
         heard = classify(agent_text, self.s.book, self.s.given, self.s.hook, hand, previous)
@@ -217,7 +218,7 @@ class GoalCaller:
         long to wait before replying (``GoalSimConfig.done_wait_s``), before the turn is over."""
         if not self.s.opened or not self.s.tracker.pending():
             return False
-        agent_text = restored(agent_text)
+        agent_text = restored(listed(agent_text, self.s.book))
         heard = classify(
             agent_text, self.s.book, self.s.given, None, self.req.in_hand(agent_text), self.s.agent_turn
         )
