@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from tests.pipelines.caller_goal.conftest import make_scenario
-from voxbench.pipelines.caller.goal.phrases import first_person
+from voxbench.pipelines.caller.goal.phrases import Phrasing, first_person
 from voxbench.pipelines.caller.goal.policy import GoalCaller
 from voxbench.pipelines.caller.goal.speech import acronyms_of, label, said_problems, value_kind
 from voxbench.scenarios import Scenario, load_dataset
@@ -171,3 +171,13 @@ def test_a_span_of_one_day_is_said_once() -> None:
     assert said.count("May 21, 2026") == 1 and "one day" in said
     two = GoalCaller(make_scenario({"start_date": "2026-05-21", "end_date": "2026-05-22"}))
     assert "one day" not in two.say.answer(["start_date", "end_date"])
+
+
+def test_a_name_or_month_said_again_keeps_its_capital() -> None:
+    """make run bb.1 (2026-12-06): 'As I said, whitfield.'; a sentence of the caller's own is
+    lowered after the lead-in, a value said alone keeps its case."""
+    p = Phrasing(0)
+    assert p.again("Whitfield.").endswith(", Whitfield.")
+    assert p.again("July 27, 2026, at 10 AM.").endswith(", July 27, 2026, at 10 AM.")
+    assert p.again("My last name is Okafor.").endswith(", my last name is Okafor.")
+    assert p.again("Seven four five.").endswith(", seven four five.")

@@ -14,6 +14,7 @@ from voxbench.pipelines.caller.goal.lang import alt, words
 from voxbench.spoken import say_value
 from voxbench.spoken.codes import is_code
 from voxbench.spoken.lexicon import say_dates_times
+from voxbench.spoken.words import NUMBER_WORDS
 
 PHRASES: dict[str, tuple[str, ...]] = {k: tuple(v) for k, v in words().templates.items()}
 """The phrasings by kind (``goal/lang/<lang>.json``, ``templates``), in the order the seed picks from."""
@@ -63,9 +64,19 @@ class Phrasing:
         lead, rest = (m.group(1) or "", m.group(2)) if m else ("", text.strip())
         if not rest:
             return text
-        rest = rest if _KEEP_CASE.match(rest) else rest[:1].lower() + rest[1:]
+        opener = rest.split()[0].lower().strip(",.!?") if rest.split() else ""
+        common = opener in _OPENERS or re.fullmatch(f"(?:{NUMBER_WORDS})", opener, re.I)
+        rest = rest if _KEEP_CASE.match(rest) or not common else rest[:1].lower() + rest[1:]
         kind = "asked_before" if rest.rstrip().endswith("?") else "said_before"
         return f"{lead}{self.say(kind, rest=rest)}"
+
+
+_OPENERS = frozenset(
+    t.split()[0].lower().strip(",.!?") for ts in PHRASES.values() for t in ts if t.strip() and t[0] != "{"
+)
+"""The words the caller's own sentences open with ('It's', 'The', 'My'): said again after 'As I
+said,' they lose their capital, as does a number word; any other first word is a value said alone,
+a name ('Whitfield.') or a month, and keeps it."""
 
 
 def _rewrites(name: str) -> list[tuple[str, str]]:
