@@ -72,9 +72,13 @@ class Phrasing:
 
 
 _OPENERS = frozenset(
-    t.split()[0].lower().strip(",.!?") for ts in PHRASES.values() for t in ts if t.strip() and t[0] != "{"
+    s.split()[0].lower().strip(",.!?:")
+    for ts in PHRASES.values()
+    for t in ts
+    for s in re.split(r"(?<=[.?!:])\s+", t)
+    if s.strip() and s[0] != "{"
 )
-"""The words the caller's own sentences open with ('It's', 'The', 'My'): said again after 'As I
+"""The words the caller's own sentences open with ('It's', 'The', 'My', 'Could'): said again after 'As I
 said,' they lose their capital, as does a number word; any other first word is a value said alone,
 a name ('Whitfield.') or a month, and keeps it."""
 
