@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 
+from voxbench.pipelines.caller.goal.config import GoalCallerConfig
 from voxbench.pipelines.caller.goal.policy import GoalCaller
 from voxbench.scenarios import Scenario
 
@@ -106,8 +107,8 @@ def itsm() -> Scenario:
     )
 
 
-def opened(sc: Scenario) -> GoalCaller:
-    """A goal caller for ``sc`` that has said its opening line."""
-    c = GoalCaller(sc)
+def opened(sc: Scenario, seed: int = 0) -> GoalCaller:
+    """A goal caller for ``sc`` (phrasings seeded by ``seed``) that has said its opening line."""
+    c = GoalCaller(sc, GoalCallerConfig(seed=seed))
     c.open()
     return c

@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.pipelines.caller_goal.conftest import make_scenario
-from voxbench.pipelines.caller.goal.config import GoalCallerConfig
+from tests.pipelines.caller_goal.conftest import make_scenario, opened
 from voxbench.pipelines.caller.goal.policy import GoalCaller
 
 INTENTS = ["Swap my shift with a colleague", "Register for on-call availability", "Update my badge photo"]
@@ -22,9 +21,7 @@ def _caller(seed: int = 0, intents: list[str] | None = INTENTS) -> GoalCaller:
         intents=intents,
         start="Hi, I have a few things.",
     )
-    c = GoalCaller(sc, GoalCallerConfig(seed=seed))
-    c.open()
-    return c
+    return opened(sc, seed)
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.pipelines.caller_goal.conftest import make_scenario
+from tests.pipelines.caller_goal.conftest import make_scenario, opened
 from voxbench.pipelines.caller.goal.config import GoalCallerConfig
 from voxbench.pipelines.caller.goal.policy import GoalCaller
 
@@ -21,9 +21,7 @@ def _two_requests(seed: int) -> GoalCaller:
         escalation="Do not ask to speak to a supervisor or live agent. If the agent offers a transfer, decline.",
         start="Hi, I have two scheduling things.",
     )
-    c = GoalCaller(sc, GoalCallerConfig(seed=seed))
-    c.open()
-    return c
+    return opened(sc, seed)
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
@@ -94,9 +92,7 @@ def _skip_invite(seed: int) -> GoalCaller:
         negotiation=["If the agent refuses to skip the invite, push back firmly 2 times, then accept."],
         start="Hi, I need a conference room.",
     )
-    c = GoalCaller(sc, GoalCallerConfig(seed=seed))
-    c.open()
-    return c
+    return opened(sc, seed)
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])

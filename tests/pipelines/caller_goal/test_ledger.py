@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.pipelines.caller_goal.conftest import make_scenario
+from tests.pipelines.caller_goal.conftest import make_scenario, opened
 from voxbench.pipelines.caller.goal.classify import classify
-from voxbench.pipelines.caller.goal.config import GoalCallerConfig
 from voxbench.pipelines.caller.goal.ledger import NAMED_DONE, Ledger, Resolution
 from voxbench.pipelines.caller.goal.policy import GoalCaller
 
@@ -23,9 +22,7 @@ def _caller(seed: int = 0) -> GoalCaller:
         intents=INTENTS,
         start="Hi, I have two scheduling things.",
     )
-    c = GoalCaller(sc, GoalCallerConfig(seed=seed))
-    c.open()
-    return c
+    return opened(sc, seed)
 
 
 def test_a_new_ledger_holds_every_request_open() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.pipelines.caller_goal.conftest import make_scenario
+from tests.pipelines.caller_goal.conftest import make_scenario, opened
 from voxbench.pipelines.caller.goal.config import GoalCallerConfig
 from voxbench.pipelines.caller.goal.policy import GoalCaller
 
@@ -20,9 +20,7 @@ def _two_intents(seed: int) -> GoalCaller:
         intents=INTENTS,
         start="Hi, I need help with PTO and a check-in.",
     )
-    caller = GoalCaller(sc, GoalCallerConfig(seed=seed))
-    caller.open()
-    return caller
+    return opened(sc, seed)
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
@@ -88,9 +86,7 @@ def _two_must_haves(seed: int) -> GoalCaller:
             "If the agent asks if there is anything else they can help with, say no and end the conversation."
         ],
     )
-    caller = GoalCaller(sc, GoalCallerConfig(seed=seed))
-    caller.open()
-    return caller
+    return opened(sc, seed)
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])

@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.pipelines.caller_goal.conftest import make_scenario
-from voxbench.pipelines.caller.goal.config import GoalCallerConfig
+from tests.pipelines.caller_goal.conftest import make_scenario, opened
 from voxbench.pipelines.caller.goal.policy import GoalCaller
 
 INFO = {
@@ -31,9 +30,7 @@ def _caller(seed: int) -> GoalCaller:
         ],
         start="Hi, I have two hardware requests.",
     )
-    c = GoalCaller(sc, GoalCallerConfig(seed=seed))
-    c.open()
-    return c
+    return opened(sc, seed)
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])

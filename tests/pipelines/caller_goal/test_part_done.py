@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.pipelines.caller_goal.conftest import make_scenario
-from voxbench.pipelines.caller.goal.config import GoalCallerConfig
+from tests.pipelines.caller_goal.conftest import make_scenario, opened
 from voxbench.pipelines.caller.goal.policy import GoalCaller
 
 MUST = [
@@ -24,9 +23,7 @@ def _trip(seed: int = 0) -> GoalCaller:
         must=MUST,
         start="Hi, I need to move my train.",
     )
-    c = GoalCaller(sc, GoalCallerConfig(seed=seed))
-    c.open()
-    return c
+    return opened(sc, seed)
 
 
 @pytest.mark.parametrize("seed", [0, 1])
@@ -58,9 +55,7 @@ def _roles(seed: int = 0) -> GoalCaller:
         intents=["Update my system access for my new team lead role"],
         start="Hi, I need my access updated.",
     )
-    c = GoalCaller(sc, GoalCallerConfig(seed=seed))
-    c.open()
-    return c
+    return opened(sc, seed)
 
 
 @pytest.mark.parametrize("seed", [0, 1])

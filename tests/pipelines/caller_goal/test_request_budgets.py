@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.pipelines.caller_goal.conftest import make_scenario
-from voxbench.pipelines.caller.goal.config import GoalCallerConfig
+from tests.pipelines.caller_goal.conftest import make_scenario, opened
 from voxbench.pipelines.caller.goal.intents import IntentTracker
 from voxbench.pipelines.caller.goal.policy import GoalCaller
 from voxbench.pipelines.caller.goal.pushback import request_budgets
@@ -37,9 +36,7 @@ def _caller(seed: int = 0, must: list[str] = CRITERIA) -> GoalCaller:
         escalation="Do not ask to speak to a live agent.",
         start="Hi, I need a laptop replacement.",
     )
-    c = GoalCaller(sc, GoalCallerConfig(seed=seed))
-    c.open()
-    return c
+    return opened(sc, seed)
 
 
 def test_each_request_reads_the_budget_of_the_one_criterion_naming_it() -> None:

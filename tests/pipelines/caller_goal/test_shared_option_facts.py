@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.pipelines.caller_goal.conftest import make_scenario
-from voxbench.pipelines.caller.goal.config import GoalCallerConfig
+from tests.pipelines.caller_goal.conftest import make_scenario, opened
 from voxbench.pipelines.caller.goal.options import offered_options
 from voxbench.pipelines.caller.goal.policy import GoalCaller
 from voxbench.pipelines.caller.goal.turn import Turn
@@ -30,9 +29,7 @@ def _caller(seed: int = 0) -> GoalCaller:
         intents=["Transfer my DEA registration to the new facility", "Schedule my competency review"],
         start="Hi, I have a couple of credentialing things.",
     )
-    c = GoalCaller(sc, GoalCallerConfig(seed=seed))
-    c.open()
-    return c
+    return opened(sc, seed)
 
 
 def test_a_colon_list_of_times_is_one_option_each() -> None:

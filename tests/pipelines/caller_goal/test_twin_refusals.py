@@ -7,8 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.pipelines.caller_goal.conftest import make_scenario
-from voxbench.pipelines.caller.goal.config import GoalCallerConfig
+from tests.pipelines.caller_goal.conftest import make_scenario, opened
 from voxbench.pipelines.caller.goal.intents import IntentTracker
 from voxbench.pipelines.caller.goal.policy import GoalCaller
 from voxbench.pipelines.caller.goal.pushback import own_condition
@@ -25,9 +24,7 @@ def _caller(negotiation: list[str], intents: list[str] = TWINS, seed: int = 0) -
         escalation="Do not ask to speak to a live agent.",
         start="Hi, I have a few things I need help with.",
     )
-    c = GoalCaller(sc, GoalCallerConfig(seed=seed))
-    c.open()
-    return c
+    return opened(sc, seed)
 
 
 def test_a_refusal_naming_a_twins_number_is_that_twins_even_when_it_was_refused_before() -> None:
