@@ -34,17 +34,14 @@ from __future__ import annotations
 import argparse
 import json
 import time
-from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from label_halves import split_halves
-from offline_reference_conversations import _resolved
 from progression_rate import _agree, _confusion, _fmt, fit
+from progression_rate import refs_report as rate_refs
 
-from voxbench.cli.judges import _agent_info
-from voxbench.eval.calibration import _ctx, trace_from_events
 from voxbench.eval.context import ConversationContext
 from voxbench.eval.offline import progression as v3
 from voxbench.eval.offline._ordinal import assign_folds
@@ -176,18 +173,7 @@ def dev_report(dev: list[Row]) -> None:
 def refs_report(dev: list[Row], names: list[str], eva: Path = EVA) -> None:
     """EVA's reference conversations (correct agents, no labels) rated 3 / 2 / 1 by each variant
     fitted on the dev half: a rating below 3 is a candidate false alarm."""
-    models = {name: (feats_of(VARIANTS[name]), fit(dev, feats_of(VARIANTS[name]))) for name in names}
-    for domain in ("airline", "itsm", "medical_hr"):
-        agent = _agent_info(eva / "configs" / "agents" / f"{domain}_agent.yaml")
-        records = json.loads((eva / "data" / f"{domain}_dataset.json").read_text(encoding="utf-8"))
-        rated = {name: Counter[int]() for name in models}
-        for rec in records:
-            ctx = _ctx(str(rec["id"]), trace_from_events(_resolved(rec)), agent, rec.get("current_date_time"))
-            r = row_of(str(rec["id"]), ctx)
-            for name, (feats, m) in models.items():
-                rated[name][m.rate(feats(r))] += 1
-        shown = "; ".join(f"{n} {c[3]}/{c[2]}/{c[1]}" for n, c in rated.items())
-        print(f"  {domain} ({len(records)} references) rated 3/2/1: {shown}")
+    rate_refs(dev, eva, {name: feats_of(VARIANTS[name]) for name in names}, rows=row_of)
 
 
 def test_report(dev: list[Row], test: list[Row], name: str) -> None:

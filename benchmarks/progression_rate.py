@@ -131,16 +131,23 @@ def dev_report(dev: list[Row]) -> None:
         dimensions(dev, cv(dev, VARIANTS[name], 0))
 
 
-def refs_report(dev: list[Row], eva: Path) -> None:
-    """EVA's reference conversations rated 3 / 2 / 1 by each variant fitted on the dev half."""
-    models = {name: (feats, fit(dev, feats)) for name, feats in VARIANTS.items()}
+def refs_report(
+    dev: list[Row],
+    eva: Path,
+    variants: dict[str, Feats] | None = None,
+    rows: Callable[[str, ConversationContext], Row] | None = None,
+) -> None:
+    """EVA's reference conversations rated 3 / 2 / 1 by each variant fitted on the dev half
+    (``variants`` and the ``rows`` reader: this bench's, or another progression bench's)."""
+    row = rows or row_of
+    models = {name: (feats, fit(dev, feats)) for name, feats in (variants or VARIANTS).items()}
     for domain in ("airline", "itsm", "medical_hr"):
         agent = _agent_info(eva / "configs" / "agents" / f"{domain}_agent.yaml")
         records = json.loads((eva / "data" / f"{domain}_dataset.json").read_text(encoding="utf-8"))
         rated = {name: Counter[int]() for name in models}
         for rec in records:
             ctx = _ctx(str(rec["id"]), trace_from_events(_resolved(rec)), agent, rec.get("current_date_time"))
-            r = row_of(str(rec["id"]), ctx)
+            r = row(str(rec["id"]), ctx)
             for name, (feats, m) in models.items():
                 rated[name][m.rate(feats(r))] += 1
         shown = "; ".join(f"{n} {c[3]}/{c[2]}/{c[1]}" for n, c in rated.items())
