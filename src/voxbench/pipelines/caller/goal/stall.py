@@ -154,14 +154,15 @@ class Repeats:
             return 0
         return self._row if _same_turn(turn, question, self._last[1], self._last[2]) else 0
 
-    def _counts(self, key: tuple[str, ...], turn: str, progress: Progress) -> tuple[int, int]:
-        """Times this content would now be said to this ask, and at all, with nothing moved on."""
+    def _counts(self, key: tuple[str, ...], turn: str, progress: Progress) -> tuple[int, int, int]:
+        """Times this content would now be said to this ask and at all with nothing moved on, and
+        in the call whatever moved on (0, 0, 0 if never said)."""
         said = self._said.get(key)
         if said is None:
-            return 0, 0
+            return 0, 0, 0
         still = progress == said.progress
         to_ask = said.to_ask + 1 if still and _same(_ask(turn), said.ask) else 1
-        return to_ask, (said.times + 1 if still else 1)
+        return to_ask, (said.times + 1 if still else 1), said.total + 1
 
     def verdict(self, act: CallerAct, about: str, turn: str, question: str, progress: Progress) -> str:
         """'' (say it), 'again' (said before: acknowledge it), 'echo' (the line again to the same
@@ -171,8 +172,7 @@ class Repeats:
         lim, key = LIMITS.get(act.kind, _ONCE), _key(act, about)
         if lim.echo and self._echoes(key, turn, question, progress) + 1 >= lim.echo:
             return "echo"
-        to_ask, times = self._counts(key, turn, progress)
-        total = self._said[key].total + 1 if key in self._said else 1
+        to_ask, times, total = self._counts(key, turn, progress)
         if (
             (lim.ask and to_ask >= lim.ask)
             or (lim.times and times >= lim.times)
@@ -190,6 +190,5 @@ class Repeats:
         key = _key(act, about)
         self._row = self._echoes(key, turn, question, before) + 1
         self._last, self._moved = (key, turn, question), after
-        to_ask, times = self._counts(key, turn, before)
-        total = self._said[key].total + 1 if key in self._said else 1
-        self._said[key] = _Said(_ask(turn), after, max(to_ask, 1), max(times, 1), total)
+        to_ask, times, total = self._counts(key, turn, before)
+        self._said[key] = _Said(_ask(turn), after, max(to_ask, 1), max(times, 1), max(total, 1))
