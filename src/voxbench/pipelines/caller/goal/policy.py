@@ -168,7 +168,7 @@ class GoalCaller:
         """Decide the reply to one agent turn (timed in ``ms`` by the caller of this method;
         ``t``, the call time, is not used: the goal caller decides on words alone)."""
         self.s.turn += 1
-        agent_text = self._joined_to_cut(restored(listed(agent_text, self.s.book)))
+        agent_text = self._joined_to_cut(self._punctuated(agent_text))
         previous, self.s.agent_turn = self.s.agent_turn, agent_text
         hand = self.req.in_hand(agent_text)
         heard = classify(agent_text, self.s.book, self.s.given, self.s.hook, hand, previous)
@@ -200,6 +200,11 @@ class GoalCaller:
         wanted = [f for k in heard.readback_ok if (f := self.s.book.get(k)) is not None and f.wanted]
         return d.kind == "confirm" and d.choice == "yes" and bool(wanted)
 
+    def _punctuated(self, agent_text: str) -> str:
+        """The turn with the punctuation a recogniser drops put back: a list's commas at the
+        caller's own words (:mod:`.lists`), then question marks by word order (:mod:`.marks`)."""
+        return restored(listed(agent_text, self.s.book))
+
     def _joined_to_cut(self, agent_text: str) -> str:
         """The rest of an agent line the recogniser cut in two: the caller's last reply asked for
         the end of a request ('... First, I need your' -> 'Sorry, I missed the end of that.'), and
@@ -218,7 +223,7 @@ class GoalCaller:
         long to wait before replying (``GoalSimConfig.done_wait_s``), before the turn is over."""
         if not self.s.opened or not self.s.tracker.pending():
             return False
-        agent_text = restored(listed(agent_text, self.s.book))
+        agent_text = self._punctuated(agent_text)
         heard = classify(
             agent_text, self.s.book, self.s.given, None, self.req.in_hand(agent_text), self.s.agent_turn
         )
