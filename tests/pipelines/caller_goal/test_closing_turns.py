@@ -99,8 +99,8 @@ def test_a_forbidden_transfer_offered_again_is_declined_in_the_goodbye(seed: int
     first = c.respond(offer)
     assert not first.ends_call and first.choice != "yes"
     again = c.respond(offer)
-    if again.ends_call:
-        assert again.text.startswith("No") and "transfer" in again.text
+    assert again.ends_call and again.choice == "no"
+    assert again.text.startswith("No") and "transfer" in again.text
 
 
 def test_an_escalation_rule_asking_for_a_supervisor_or_live_agent_accepts_the_offer() -> None:
