@@ -161,3 +161,35 @@ def test_the_caller_gives_each_requests_dates_in_turn() -> None:
         "Your shift swap has been submitted successfully. For the sick days, what dates do you want?"
     )
     assert sorted(sick.facts) == ["pto_end_date", "pto_start_date"]
+
+
+_NAMED_INFO = {
+    "first_name": "Priya",
+    "last_name": "Raman",
+    "course_name_1": "Radiation Safety",
+    "course_name_2": "Infection Control",
+    "badge_expiration_date": "2031-03-02",
+    "preferred_date": "2026-11-04",
+    "preferred_time": "09:30",
+}
+
+
+def test_a_name_said_whole_is_asked_whatever_the_request_in_hand() -> None:
+    """'your first name' with a numbered group of names in hand ('course_name_1'): 'first' is the
+    field's word, not the group's number; 'your preferred date' with another date in hand: the key
+    said whole, with the word a key match drops ('preferred'), names its fact."""
+    book = goal_facts(_NAMED_INFO)
+    courses = {"course_name_1"}
+    for text in ("What is your first name?", "Can you verify your first name for me?"):
+        assert classify(text, book, focus=courses).asked == ["first_name"]
+    badge = {"badge_expiration_date"}
+    for text in ("What is your preferred date?", "Would you confirm your preferred date, please?"):
+        assert classify(text, book, focus=badge).asked == ["preferred_date"]
+    assert classify("What is the date?", book, focus=badge).asked == ["badge_expiration_date"]
+
+
+def test_a_name_said_whole_is_asked_again_once_given() -> None:
+    """Asked 'your preferred date' again, the caller gives it again, not another date not given yet."""
+    book = goal_facts(_NAMED_INFO)
+    h = classify("What is your preferred date?", book, given={"preferred_date", "preferred_time"})
+    assert h.asked == ["preferred_date"]

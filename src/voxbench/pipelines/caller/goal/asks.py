@@ -149,7 +149,7 @@ def asked_facts(
     if focus:  # the same words name a fact of the request in hand and another as well: the one in hand
         hits = [h for h in hits if h[0].key in focus or not any(_in_hand_instead(h, o, focus) for o in hits)]
         hits = [
-            h if f" {' '.join(h[0].words)} " in flat else _in_hand_head(h, book, focus, hits) for h in hits
+            h if _named_whole(h[0], flat, sentence) else _in_hand_head(h, book, focus, hits) for h in hits
         ]
     # a fact whose matched words are a strict subset of another's is the less specific name, unless
     # that other one left one of its own distinctive words unsaid ('floor' vs 'backup_desk_floor')
@@ -226,6 +226,14 @@ def _in_hand_instead(
     whole either ('the effective date' in the DEA transfer: 'dea_transfer_effective_date',
     not 'malpractice_effective_date'; 'the facility code' stays 'facility_code', not 'new_facility_code')."""
     return o[0].key in focus and o[1] == h[1] and bool(set(h[0].words) - h[1])
+
+
+def _named_whole(f: Fact, flat: str, sentence: str) -> bool:
+    """The request says the fact's name whole, as its words ('your last name') or as its key says it
+    with the words a key match leaves out ('your preferred date', 'your first name' where 'first' is
+    also read as a number): that names it, whatever the request in hand."""
+    said = f"{flat} {' '.join(re.findall(r'[a-z]+', sentence.lower()))} "
+    return f" {' '.join(f.words)} " in said or (" " in f.key_phrase and f" {f.key_phrase} " in said)
 
 
 def _in_hand_head(

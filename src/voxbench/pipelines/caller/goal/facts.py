@@ -104,6 +104,12 @@ class Fact:
         return tuple(w for p in parts[:at] for w in key_words(p))
 
     @property
+    def key_phrase(self) -> str:
+        """The last part of the key as words, those a key match drops included ('preferred date',
+        'first name'): said whole, it names this fact over others of its head."""
+        return " ".join(w for w in re.split(r"[^a-z]+", self.key.rsplit(".", 1)[-1].lower()) if w)
+
+    @property
     def wanted(self) -> bool:
         """Whether the key names something the caller wants ('desired_return_date', 'new_carrier')."""
         return bool(set(re.split(r"[^a-z]+", self.key.lower())) & WANT_WORDS)
