@@ -16,14 +16,18 @@ reads the goal in the same two forms, once:
    answers when it says a value of the nouns after the question word ('what date or time': one of
    them is enough; 'what building and floor': both): a noun that names a kind of value ('time',
    'date') by such a value ('afternoon or evening', 'next week', '4:00 PM'), any other by a name
-   or number next to it ('the North garage', 'floor 2'; not 'my unit'), and one asked with
+   or number next to it ('the North garage', 'floor 2'; not 'my unit'), or, asked what the
+   caller wants ('What kind of refund would you like?', 'What room do you need?'), by a
+   describing word before it ('a full cash refund'; not 'my refund'); one asked with
    modifiers only as that phrase ('my confirmation number' is no flight number). A 'when'
    question asks a time or a date of a clause that says its other words; a question with no
    such nouns ('How would you like to receive it?'), a clause holding every word it says.
 
 Only a clear, unique answer counts, and only where no fact answers and no field is said lacking
 (the caller asks this module late, :meth:`.followups.FollowUps.unanswerable`). A 'which' question is answered only by the tree's
-own words (what it chooses among is the agent's, :mod:`.choose`). A clause about another of its
+own words (what it chooses among is the agent's, :mod:`.choose`), unless it names a thing and the
+agent's turn offers nothing to choose among ('Which flight would you prefer?'): that asks what the
+caller wants, as 'what kind of' does. A clause about another of its
 requests than the one in hand is not said unless the question names that request: nothing of a
 later request before its time (the tree's answer to what the agent asks is said when asked). Every word
 the caller says is its goal's, in the first person (:func:`.phrases.first_person`); anything less
