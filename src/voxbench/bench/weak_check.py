@@ -30,7 +30,9 @@ left out), none it must not, and invents nothing (:class:`.caller_check.Groundin
 * the ending acts (``next_request``, ``ends``, ``not_end``, ``raise_open``, ``accept``) are read
   by :func:`.weak_endings.problem`; a caller that hung up in the context fails them;
 * ``goal_words``: two thirds of the goal's answer's content words (``item.words``), or a fact of
-  its own (a fact answers first, :mod:`.weak_goal`); not "I don't have it", does not hang up.
+  its own (a fact answers first, :mod:`.weak_goal`); not "I don't have it", does not hang up;
+* ``wish_words``: as ``goal_words``, but a fact said does not stand for the goal's words (what is
+  asked holds no fact, :mod:`.weak_wish`).
 
 Whatever the class, a reply fails that says two different facts with the same label ('The
 original departure time is 8:10 AM. The original departure time is 1:10 PM.':
@@ -130,7 +132,7 @@ def act_problem(act: str, reply: str, ends_call: bool) -> str:
         )
     if act in ("restate", "only_asked"):  # the facts said are checked by grade()
         return "a no" if act == "restate" and pol == "no" else "said it lacks it" if lacks else ""
-    if act == "goal_words":  # the goal's words are checked by grade()
+    if act in ("goal_words", "wish_words"):  # the goal's words are checked by grade()
         return "hung up" if ends_call or BYE.search(reply) else "said it lacks it" if lacks else ""
     raise ValueError(f"bench/lang/weak_en.json: unknown act {act!r}")
 
@@ -156,7 +158,7 @@ def grade(item: WeakItem, reply: str, ends_call: bool, facts: list[GoalFact], gr
     why += [f"missing {k}" for k in item.must if k not in said and k not in heard]
     got, flat = set(words_of(reply)), squeeze(reply)  # a code the goal writes is said spelled
     missing = [w for w in item.words if w not in got and squeeze(w) not in flat]
-    if item.words and not said and 3 * len(missing) > len(item.words):
+    if item.words and (not said or item.act == "wish_words") and 3 * len(missing) > len(item.words):
         why.append("the goal's answer not said: " + ", ".join(missing))
     if item.act == "keeps":  # a correction: a no with the value said again (as the agent said it too)
         no = reply_polarity(reply) == "no"

@@ -15,6 +15,7 @@ from pydantic import BaseModel, Field
 from voxbench.bench.matcher import NOT_VALUES
 from voxbench.bench.weak_endings import EndingWords
 from voxbench.bench.weak_goal import GoalTold
+from voxbench.bench.weak_wish import GoalWish
 from voxbench.spoken.dates import ISO_DATE, say_date
 from voxbench.spoken.tables import read_table
 
@@ -49,6 +50,7 @@ class WeakTable(BaseModel):
     denials: list[str] = Field(default_factory=list)
     """Words of a reply that says the values read were wrong ('not right')."""
     goal_told: GoalTold | None = None
+    goal_wish: GoalWish | None = None
     endings: EndingWords | None = None
     """The ending classes' word lists and templates (:mod:`.weak_endings`)."""
     want_words: list[str] = Field(default_factory=list)

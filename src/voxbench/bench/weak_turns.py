@@ -42,6 +42,9 @@ is a template filled with one scenario's own facts, never written per item:
   what is needed, never a bare yes;
 * ``goal_open``: an open question the goal's own text answers, not a fact (:mod:`.weak_goal`);
   expected: the tree's answer in words (two thirds of its content words);
+* ``goal_wish``: a thing the caller wants, described by its goal in words and held by no fact,
+  asked for by its noun ("What kind of flight would you like?", :mod:`.weak_wish`); expected: the
+  goal's words for it (two thirds of the phrase's content words);
 * ``statement_right`` / ``statement_changed`` / ``statement_report``, ``cut_request``,
   ``have_preference`` / ``have_no_preference``: turns as heard through speech recognition
   (:mod:`.weak_heard`);
@@ -85,6 +88,7 @@ from voxbench.bench.weak_goal import answer_words, question_of, told_lines
 from voxbench.bench.weak_heard import cut_requests, preferences, statements
 from voxbench.bench.weak_records import record_fields
 from voxbench.bench.weak_restate import restated
+from voxbench.bench.weak_wish import phrase_words, wished
 from voxbench.scenarios import Scenario
 
 __all__ = ["Leaf", "WeakClass", "WeakItem", "WeakTable", "changed", "generate", "half", "key_label_words",
@@ -217,6 +221,7 @@ class Builder:
             for f in self.pick(self.own, lambda f, c=cls: f"{c}/{f.key}"):
                 self.add(cls, _fill(self.template(cls, f.key), label=label(f)))
         self.goal_open()
+        self.goal_wish()
         statements(self)
         cut_requests(self)
         preferences(self)
@@ -235,6 +240,13 @@ class Builder:
             ask = question_of(x, told, n)
             self.add("goal_open", _fill(self.template("goal_open", x), ask=ask))
             self.items[-1].words = answer_words(y, told)
+
+    def goal_wish(self) -> None:
+        wish = self.t.goal_wish
+        for head, np, _ in self.pick(wished(self.scenario, wish) if wish else [], lambda t: t[1]):
+            assert wish is not None
+            self.add("goal_wish", _fill(self.template("goal_wish", np), head=head))
+            self.items[-1].words = phrase_words(np, wish)
 
     def siblings(self, f: Leaf) -> list[Leaf]:
         """The other facts of its record: the same group ('original_travel_details.0.*'), else the

@@ -17,7 +17,7 @@ from voxbench.pipelines.caller.goal.forms import have_question
 from voxbench.pipelines.caller.goal.heard import ANYTHING_ELSE_OFFERED, THAT_ALL_ASKED, Heard
 from voxbench.pipelines.caller.goal.intents import intent_facts
 from voxbench.pipelines.caller.goal.lang import alt
-from voxbench.pipelines.caller.goal.openask import other_request
+from voxbench.pipelines.caller.goal.openask import names_thing, offers, other_request
 from voxbench.pipelines.caller.goal.options import examples_of_any
 from voxbench.pipelines.caller.goal.phrases import as_need, first_person
 from voxbench.pipelines.caller.goal.pushback import step_fixes
@@ -113,6 +113,8 @@ class FollowUps:
             return self.log.act(
                 "confirm", self.s.phr.say("yes_ready"), "willing_says_yes", heard, choice="yes"
             )
+        if heard.has("open_question") and names_thing(heard.question) and (said := self.open_answer(heard)):
+            return said  # 'What room do you need?': the goal's words for it, not every request
         if heard.has("open_question"):
             one = bool(re.search(r"\b(second|next|other|another|third|fourth|fifth|last|remaining)\b",
                                  heard.question, re.I))  # fmt: skip
@@ -237,6 +239,18 @@ class FollowUps:
                 )
         return self.log.act("acknowledge", self.s.phr.say("ok"), "acknowledge_statement", heard)
 
+    def open_answer(self, heard: Heard) -> CallerAct | None:
+        """The goal's own words for an open question (:mod:`.openask`), or None."""
+        q = heard.question
+        offered = heard.has("options") or bool(heard.options) or offers(self.s.agent_turn)
+        said = self.s.open_answers.answer(q, other_request(self.s.tracker, self.s.in_hand, q), offered)
+        if said is None:
+            return None
+        self.s.stuck = 0
+        act = self.log.act("answer", said.line, f"goal_answers_open:{said.how}", heard)
+        act.rules += [f"goal_text:{said.source}"] if act.rule.startswith("goal_answers_open") else []
+        return act
+
     def unanswerable(self, heard: Heard) -> CallerAct:
         extras = examples_of_any(heard.question)
         if extras and not any(content_words(x) and content_words(x) <= self.s.scope.words for x in extras):
@@ -250,13 +264,9 @@ class FollowUps:
         if grounded is not None and grounded.polarity != "unknown":  # a decision: progress
             self.s.stuck = 0
             return self.goal_answer(grounded, heard)
-        said = None if grounded or heard.lacking else self.s.open_answers.answer(
-            q, other_request(self.s.tracker, self.s.in_hand, q))  # fmt: skip
+        said = None if grounded or heard.lacking else self.open_answer(heard)
         if said is not None:  # 'Why are you cancelling?': the goal's own words (:mod:`.openask`)
-            self.s.stuck = 0
-            act = self.log.act("answer", said.line, f"goal_answers_open:{said.how}", heard)
-            act.rules += [f"goal_text:{said.source}"] if act.rule.startswith("goal_answers_open") else []
-            return act
+            return said
         self.s.stuck += 1
         if self.s.stuck >= self.s.config.give_up_after:
             return self.log.act(
@@ -279,15 +289,16 @@ class FollowUps:
                 "cannot_answer", self.s.phr.say("what_needed"), "vague_request_asks_what", heard
             )
         q = heard.question
-        if (
-            _WANTS_Q.search(q)
-            and not _YES_NO_Q.match(q)
-            and not _WHICH.search(q)
-            and self.s.tracker.pending()
-        ):
-            line, told, what = self.req.line(
-                True
-            )  # 'What time would you like?' with no fact for it: what it wants
+        pending = self.s.tracker.pending()
+        named = self.s.tracker.named(q) if len(self.s.intents) > 1 else None
+        named = named if named in pending else None
+        which = _WHICH.search(q) and (named is None or offers(self.s.agent_turn))
+        if _WANTS_Q.search(q) and not _YES_NO_Q.match(q) and not which and pending:
+            # 'What time would you like?' with no fact for it: what it wants, the request the question
+            # names by its words ('What kind of room do you need?') else the one in hand; 'Which one
+            # would you like?' names none, and 'Which room ...?' after a list of rooms: a choice
+            # among things offered (:mod:`.choose`)
+            line, told, what = self.req.line(True, named)
             return self.log.act("state_request", line, "wanted_asked_states_request", heard, what, facts=told)
         if have_question(q):  # 'Do you have a seat preference?', holding none (its goal silent too)
             return self.log.act(

@@ -16,14 +16,18 @@ reads the goal in the same two forms, once:
    answers when it says a value of the nouns after the question word ('what date or time': one of
    them is enough; 'what building and floor': both): a noun that names a kind of value ('time',
    'date') by such a value ('afternoon or evening', 'next week', '4:00 PM'), any other by a name
-   or number next to it ('the North garage', 'floor 2'; not 'my unit'), and one asked with
+   or number next to it ('the North garage', 'floor 2'; not 'my unit'), or, asked what the
+   caller wants ('What kind of refund would you like?', 'What room do you need?'), by a
+   describing word before it ('a full cash refund'; not 'my refund'); one asked with
    modifiers only as that phrase ('my confirmation number' is no flight number). A 'when'
    question asks a time or a date of a clause that says its other words; a question with no
    such nouns ('How would you like to receive it?'), a clause holding every word it says.
 
 Only a clear, unique answer counts, and only where no fact answers and no field is said lacking
 (the caller asks this module late, :meth:`.followups.FollowUps.unanswerable`). A 'which' question is answered only by the tree's
-own words (what it chooses among is the agent's, :mod:`.choose`). A clause about another of its
+own words (what it chooses among is the agent's, :mod:`.choose`), unless it names a thing and the
+agent's turn offers nothing to choose among ('Which flight would you prefer?'): that asks what the
+caller wants, as 'what kind of' does. A clause about another of its
 requests than the one in hand is not said unless the question names that request: nothing of a
 later request before its time (the tree's answer to what the agent asks is said when asked). Every word
 the caller says is its goal's, in the first person (:func:`.phrases.first_person`); anything less
@@ -69,6 +73,13 @@ _OPEN = re.compile(
     rf"(?:^|[,;:]\s*|\band\s+|\bso\s+)(?:{_a('open_lead')})\b|\b(?:{_a('open_anywhere')})\b", re.I
 )
 _WHICH = re.compile(r"\bwhich\b", re.I)
+_WHICH_THING = re.compile(rf"\bwhich\s+(?!(?:{_a('which_not_thing')})\b)[a-z]", re.I)
+"""'Which flight would you prefer?' names the thing it asks about; 'Which one?' points at options."""
+_OFFERS = re.compile(rf"\b(?:{_a('offers')})\b", re.I)
+_REQUEST_NOUNS = _norm({w for p in phrases("openask", "request_nouns") for w in words(p)})
+_DESCRIBED = re.compile(rf"\b(?:{_a('described')})\b", re.I)
+"""'What kind of room?' asks the thing described: a describing word before it answers ('a quiet room'),
+as it does to a question of what the caller wants ('What room do you need?', ``wish``)."""
 _HEAD = re.compile(
     rf"\b(?:what|which)(?:'s|\s+is|\s+are|\s+was|\s+were)?\s+(?:(?:your|the|a|an|this|that)\s+)?(?P<h>(?:(?!(?:{_a('head_stop')})\b)[\w-]+\s*){{1,4}}(?:of\s+(?:(?:your|the|a|an)\s+)?[\w-]+)?)",
     re.I,
@@ -150,23 +161,27 @@ class GoalOpenAnswers:
         return cls(told, clauses)
 
     def answer(
-        self, question: str, other_request: Callable[[str], bool] = lambda _: False
+        self, question: str, other_request: Callable[[str], bool] = lambda _: False, offered: bool = True
     ) -> OpenAnswer | None:
         """The goal's answer to an open question, or None when its text holds none clearly.
         ``other_request``: whether a goal clause is about another of the caller's requests than the
-        one in hand (not said now; the tree's answer to what the agent asks is said when asked)."""
-        if not _OPEN.search(question) or OPEN_Q.search(question):  # its requests: :mod:`.requests`
-            return None
+        one in hand (not said now; the tree's answer to what the agent asks is said when asked).
+        ``offered``: the agent's turn offers options; else a 'which' question that names a thing
+        ('Which flight would you prefer?') asks what the caller wants, as 'what kind of' does."""
+        if not _OPEN.search(question) or (OPEN_Q.search(question) and not names_thing(question)):
+            return None  # 'What do you need help with?': its requests (:mod:`.requests`)
         if _YES_NO.match(question) and not _TELL.search(question):  # :mod:`.yesno`'s
             return None
         q = _words(question) - _FRAME
         told = self._told(q, _wh(question))
-        if told is not None or _WHICH.search(question):
+        wish = not offered and bool(_WHICH_THING.search(question))
+        if told is not None or (_WHICH.search(question) and not wish):
             return told
         heads = _heads(question)
         if _wh(question) == "when" and not heads[0]:  # a time or a date, of what it says
             return self._stated(q, ([[k] for k in sorted(_KIND_WORDS)], True), other_request, also=q)
-        return self._stated(q, heads, other_request)
+        described = wish or bool(_DESCRIBED.search(question) or _WISH.search(question))
+        return self._stated(q, heads, other_request, described=described)
 
     def _told(self, q: frozenset[str], wh: str) -> OpenAnswer | None:
         scored = [(len(t.about & q), t) for t in self.told if t.about or (t.wh and len(q) <= 1)]
@@ -185,14 +200,27 @@ class GoalOpenAnswers:
         heads: tuple[list[list[str]], bool],
         other: Callable[[str], bool],
         also: frozenset[str] = frozenset(),
+        described: bool = False,
     ) -> OpenAnswer | None:
         if not q and not heads[0]:
             return None
         hits = [(len(ws & q), c) for ws, c in self.clauses
-                if _holds(ws, c, q, heads) and also <= ws and not other(c)]  # fmt: skip
+                if _holds(ws, c, q, heads, described) and also <= ws and not other(c)]  # fmt: skip
         best = max((n for n, _ in hits), default=-1)
         top = list(dict.fromkeys(c for n, c in hits if n == best))
         return OpenAnswer(_line(top[0]), top[0], "stated") if len(top) == 1 else None
+
+
+def offers(turn: str) -> bool:
+    """The agent's turn lists things to choose among ('The options are ...', '... or ...'): a
+    'which' question in it asks for one of them (:mod:`.choose`), not what the caller wants."""
+    return bool(_OFFERS.search(turn))
+
+
+def names_thing(question: str) -> bool:
+    """'What room do you need?' asks for a thing it wants, by its noun; 'What IT requests do you
+    need?', 'What do you need?' ask for its requests (``request_nouns``)."""
+    return bool(_heads(question)[0]) and not _words(question) & _REQUEST_NOUNS
 
 
 def _wh(question: str) -> str:
@@ -232,11 +260,12 @@ def _kind_held(word: str, clause: str) -> bool | None:
     return None
 
 
-def _noun_held(word: str, ws: frozenset[str], clause: str, mods: set[str]) -> bool:
+def _noun_held(word: str, ws: frozenset[str], clause: str, mods: set[str], described: bool = False) -> bool:
     """A clause says a value of the noun: a value of its kind; else, asked with modifiers, the noun
     after them ('parking zone') with more than a determiner before the phrase; else a name or a
     number next to it ('the North garage', 'floor 2'; not 'my unit' or 'my last name', which name
-    a field only)."""
+    a field only); asked what kind of thing (``described``), a describing word before it too ('the
+    first available flight'; not 'my flight')."""
     kind = _kind_held(word, clause)
     if kind is not None:
         return kind
@@ -247,7 +276,12 @@ def _noun_held(word: str, ws: frozenset[str], clause: str, mods: set[str]) -> bo
     if mods:  # 'flight number' is said as one phrase: 'my confirmation number' holds no flight number
         spots = [i for i in spots if _before(clause[:i], mods) != clause[:i]]
         return any(not _BARE.search(_before(clause[:i], mods)) for i in spots)
-    return any(_VALUE_BEFORE.search(clause[:i]) or _VALUE_AFTER.match(clause[i + len(w) :]) for i, w in found)
+    return any(
+        _VALUE_BEFORE.search(clause[:i])
+        or _VALUE_AFTER.match(clause[i + len(w) :])
+        or (described and re.search(r"[\w'-]+\s+$", clause[:i]) and not _BARE.search(clause[:i]))
+        for i, w in found
+    )
 
 
 def _before(text: str, mods: set[str]) -> str:
@@ -257,14 +291,20 @@ def _before(text: str, mods: set[str]) -> str:
     return text
 
 
-def _holds(ws: frozenset[str], clause: str, q: frozenset[str], heads: tuple[list[list[str]], bool]) -> bool:
+def _holds(
+    ws: frozenset[str],
+    clause: str,
+    q: frozenset[str],
+    heads: tuple[list[list[str]], bool],
+    described: bool = False,
+) -> bool:
     """A clause holds what the question asks: its noun groups (any one of alternatives, every one
     of a list), each its head by a value and its other words by name; else every content word
     ('when': every content word, and a time or a date)."""
     groups, either = heads
     if not groups:
         return q <= ws
-    held = [_noun_held(g[-1], ws, clause, set(g[:-1])) and set(g[:-1]) <= ws for g in groups]
+    held = [_noun_held(g[-1], ws, clause, set(g[:-1]), described) and set(g[:-1]) <= ws for g in groups]
     return any(held) if either else all(held)
 
 

@@ -39,14 +39,15 @@ class Requests:
     def __init__(self, state: CallState) -> None:
         self.s = state
 
-    def line(self, only_next: bool = False) -> tuple[str, list[str], str]:
-        """The caller's pending requests (or just the next), with the details of the first one; the
-        facts told, and which requests it states (:func:`about`)."""
+    def line(self, only_next: bool = False, first: int | None = None) -> tuple[str, list[str], str]:
+        """The caller's pending requests (or just the next: ``first`` when given, the request a
+        question names), with the details of the first one; the facts told, and which requests it
+        states (:func:`about`)."""
         pending = self.s.tracker.pending() or [
             i for i in range(len(self.s.intents)) if not self.s.tracker.fallback[i]
         ]
         if only_next:
-            pending = pending[:1]
+            pending = [first] if first is not None else pending[:1]
         if len(self.s.intents) == 1 and self.s.intents[0] == self.s.scenario.user_goal.high_level_user_goal:
             return first_person(self.s.intents[0]), [], about(0)
         parts = [as_need(self.s.intents[i]) for i in pending]
