@@ -40,9 +40,9 @@ def test_chances_are_classed_and_labelled_by_the_reference() -> None:
     out = _script().chances("medical_hr", sc, rows=False)
     bundled = [(ref, ours) for c, ref, ours in out if c == "tree_bundle"]
     assert bundled == [
-        (True, False),
-        (True, False),
-    ]  # provisional, 30 days: the tree gives them with the number
+        (True, True),
+        (True, True),
+    ]  # provisional, 30 days: the tree gives them with the number, and so does the goal caller
     assert {c for c, _, _ in out} <= set(_script().CLASSES)
     assert not any(ref for c, ref, _ in out if c != "tree_bundle")
 

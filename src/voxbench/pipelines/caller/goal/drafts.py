@@ -77,6 +77,7 @@ class Drafts:
             self.s.say.in_asked_order(list(heard.asked), heard.question or self.s.agent_turn),
             self.s.agent_turn,
         )
+        keys += self.s.bundles.extra(keys, self.s.given)  # a step's others: 'provide A, B and C'
         d.parts.append(self.s.say.answer(keys, heard.question, heard.asked, self.s.agent_turn))
         if SPELL_Q.search(heard.question):  # 'Can you spell your last name?': and letter by letter
             words = [

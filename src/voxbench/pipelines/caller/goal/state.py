@@ -15,6 +15,7 @@ from functools import cached_property
 from voxbench.pipelines.caller.goal.acts import CallerAct
 from voxbench.pipelines.caller.goal.agenda import Agenda
 from voxbench.pipelines.caller.goal.belong import fact_owners
+from voxbench.pipelines.caller.goal.bundles import Bundles
 from voxbench.pipelines.caller.goal.choose import OptionChooser
 from voxbench.pipelines.caller.goal.classify import ChoiceClassifier, Heard
 from voxbench.pipelines.caller.goal.config import GoalCallerConfig
@@ -56,6 +57,8 @@ class CallState:
     scope: Scope
     chooser: OptionChooser
     stalls: Stalls
+    bundles: Bundles = field(default_factory=Bundles)
+    """Facts a negotiation step gives together when one is asked (:mod:`.bundles`)."""
     repeats: Repeats = field(default_factory=Repeats)
     given: set[str] = field(default_factory=set)
     acts: list[CallerAct] = field(default_factory=list)
@@ -146,7 +149,8 @@ class CallState:
             intents=intents, tracker=tracker,
             learn=Learnings(tree.must_have_criteria), agenda=agenda,
             say=FactSayer(book, phr, acronyms_of([goal.model_dump_json(), start])), scope=scope,
-            chooser=chooser, stalls=Stalls(config.stall_limit), pending_before=len(intents),
+            chooser=chooser, stalls=Stalls(config.stall_limit), bundles=Bundles.of(tree.negotiation_behavior, book),
+            pending_before=len(intents),
             owners=fact_owners(intents, book, goal.high_level_user_goal), ledger=Ledger.of(len(intents)),
         )  # fmt: skip
 
