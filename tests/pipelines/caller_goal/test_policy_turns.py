@@ -87,6 +87,8 @@ def test_a_modal_question_giving_a_fact_is_a_request_not_a_readiness_question(ai
         "Can you provide me with your fax number?",
         "Would you be able to give me your passport number?",
         "Are you able to provide the frequent flyer number?",
+        "Are you able to provide the trailer hitch plate?",  # 'provide the X': asked, whatever X is
+        "Would you be able to provide the boat trailer registration?",
     ):
         act = opened(airline).respond(q)
         assert act.kind == "cannot_answer" and act.rule == "no_fact_for_question", (q, act.rule)

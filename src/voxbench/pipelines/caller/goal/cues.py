@@ -121,10 +121,13 @@ WILLING_Q = re.compile(
 # provide me with your policy number?', 'Would you be able to give me your passport number?',
 # 'Are you able to provide the account number?'): a request for that fact, whether or not the
 # caller has it, never a question of its readiness (:data:`WILLING_Q`) to be answered 'Yes, I can.'
+# 'provide' and 'share' ask for information whatever noun follows ('Are you able to provide the
+# vehicle license plate?'): their object needs no noun of the table.
 GIVE_Q = re.compile(
     rf"^(?:\w+[,!.]?\s+)?(?:{_a('give_q_lead')})\s+(?:(?:please|kindly|also|just)\s+)*"
-    rf"(?:(?:{_a('able_to')})\s+)?(?:{_a('info_verb')})\b(?:\s+(?:me|us))?(?:\s+with)?"
-    rf"\s+(?:your\b|[^?]*\b(?:{_a('info_noun')})\b)",
+    rf"(?:(?:{_a('able_to')})\s+)?(?:(?:{_a('info_verb')})\b(?:\s+(?:me|us))?(?:\s+with)?"
+    rf"\s+(?:your\b|[^?]*\b(?:{_a('info_noun')})\b)|(?:{_a('info_verb_any_object')})\b(?:\s+(?:me|us))?"
+    rf"(?:\s+with)?\s+the\b)",
     re.I,
 )
 # A confirm verb whose object is 'your X' and nothing after it ('Can you confirm your home mailing
