@@ -6,7 +6,7 @@ from __future__ import annotations
 from voxbench.bench.caller_check import Grounding
 from voxbench.bench.matcher import goal_facts
 from voxbench.bench.weak_check import grade, run_all
-from voxbench.bench.weak_goal import question_of, told_lines
+from voxbench.bench.weak_goal import named_facts, question_of, told_lines
 from voxbench.bench.weak_turns import WeakItem, generate, table
 
 from ..pipelines.caller_goal.conftest import make_scenario
@@ -65,3 +65,19 @@ def test_the_goal_caller_answers_the_generated_questions_from_its_goal() -> None
     rows = [r for r in run_all([("airline", sc)], GoalRules().make) if r.item.cls == "goal_open"]
     assert len(rows) == 2 and all(r.agrees for r in rows), [(r.item.turn, r.reply, r.why) for r in rows]
     assert {r.rule for r in rows} == {"goal_answers_open:told"}
+
+
+def test_a_fact_stands_for_the_goals_answer_only_when_the_answer_names_it() -> None:
+    """A fact of the caller's own that the answer does not name answers some other question: "Why
+    are you canceling?" answered with the confirmation number fails; a fact whose key is a word of
+    the answer ('reason' in 'say the reason on file') stands for it."""
+    facts = goal_facts(INFO)
+    ground = Grounding(INFO, " ".join(TREE))
+    item = WeakItem(domain="airline", scenario_id="t.1", half="dev", cls="goal_open", act="goal_words",
+                    turn="Why are you canceling?", words=["medical", "emergency"])  # fmt: skip
+    ok, why, said = grade(item, "It's Z K three F F W.", False, facts, ground)
+    assert said == ["confirmation_number"] and not ok and "the goal's answer not said" in why
+    named = item.model_copy(update={"words": ["reason", "file"]})
+    assert grade(named, "It's a schedule conflict.", False, facts, ground)[0]
+    assert not grade(named, "My last name is Lima.", False, facts, ground)[0]
+    assert named_facts(["reason", "last_name", "confirmation_number"], ["reason", "file"]) == ["reason"]

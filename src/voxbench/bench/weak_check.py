@@ -30,7 +30,8 @@ left out), none it must not, and invents nothing (:class:`.caller_check.Groundin
 * the ending acts (``next_request``, ``ends``, ``not_end``, ``raise_open``, ``accept``) are read
   by :func:`.weak_endings.problem`; a caller that hung up in the context fails them;
 * ``goal_words``: two thirds of the goal's answer's content words (``item.words``), or a fact of
-  its own (a fact answers first, :mod:`.weak_goal`); not "I don't have it", does not hang up;
+  its own that the answer names (a word of its key among those words: :func:`.weak_goal.named_facts`;
+  any other fact said does not answer the question); not "I don't have it", does not hang up;
 * ``wish_words``: as ``goal_words``, but a fact said does not stand for the goal's words (what is
   asked holds no fact, :mod:`.weak_wish`).
 
@@ -53,6 +54,7 @@ from voxbench.bench.matcher import GoalFact, facts_said, goal_facts, squeeze, wo
 from voxbench.bench.reference import BYE, reply_polarity, sentences
 from voxbench.bench.weak_endings import ACTS as ENDING_ACTS
 from voxbench.bench.weak_endings import problem as ending_problem
+from voxbench.bench.weak_goal import named_facts
 from voxbench.bench.weak_records import twin_labels
 from voxbench.bench.weak_turns import WeakItem, generate, table
 from voxbench.scenarios import Scenario
@@ -158,7 +160,8 @@ def grade(item: WeakItem, reply: str, ends_call: bool, facts: list[GoalFact], gr
     why += [f"missing {k}" for k in item.must if k not in said and k not in heard]
     got, flat = set(words_of(reply)), squeeze(reply)  # a code the goal writes is said spelled
     missing = [w for w in item.words if w not in got and squeeze(w) not in flat]
-    if item.words and (not said or item.act == "wish_words") and 3 * len(missing) > len(item.words):
+    stands = named_facts(said, item.words) if item.act == "goal_words" else []
+    if item.words and not stands and 3 * len(missing) > len(item.words):
         why.append("the goal's answer not said: " + ", ".join(missing))
     if item.act == "keeps":  # a correction: a no with the value said again (as the agent said it too)
         no = reply_polarity(reply) == "no"

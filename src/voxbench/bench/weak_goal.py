@@ -6,9 +6,9 @@ answers: "When the agent asks why you are canceling, state: you had a medical em
 with the bench's own grammar (``bench/lang/weak_<lang>.json``, ``goal_told``; not the caller's),
 each such line is turned into the question an agent asks ("Why are you canceling?", "Can you tell
 me your proof details?"); expected: a reply that says two thirds of the content words of the
-answer the tree gives (and does not say it lacks it, hang up or invent). A line whose answer is one
-of the caller's facts, or points at them ('exactly as listed in information_required'), is left to
-the fact classes.
+answer the tree gives, or states a fact that answer names (:func:`named_facts`), and does not say it
+lacks it, hang up or invent. A line whose answer is one of the caller's facts, or points at them
+('exactly as listed in information_required'), is left to the fact classes.
 """
 
 from __future__ import annotations
@@ -71,6 +71,14 @@ def answer_words(y: str, told: GoalTold) -> list[str]:
     """The content words of an answer the reply must say (the bench's normaliser, minor words out)."""
     minor = set(told.minor_words)
     return list(dict.fromkeys(w for w in words_of(y) if len(w) >= 4 and w.isalpha() and w not in minor))
+
+
+def named_facts(said: list[str], words: list[str]) -> list[str]:
+    """The facts said (keys) that the goal's answer names: a fact stands for the answer only when a
+    word of its key is one of the answer's content words ('laptop_issue' for 'describe your laptop's
+    fault'); any other fact said answers something else and does not stand for the goal's words."""
+    answer = set(words)
+    return [k for k in said if answer & set(words_of(re.sub(r"[._]", " ", k)))]
 
 
 def question_of(x: str, told: GoalTold, pick: int) -> str:

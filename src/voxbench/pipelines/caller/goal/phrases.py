@@ -87,12 +87,16 @@ def _rewrites(name: str) -> list[tuple[str, str]]:
     return words().rewrites[name]
 
 
-# The second person turned first (``rewrites``): the possessives and contractions, then 'you' as a
-# subject (at a clause's start, or before a verb it governs: 'I'), then any other 'you' (an object: 'me').
+# The second person turned first (``rewrites``): the possessives and contractions; then 'you' as a
+# subject, 'I': at a clause's start, or wherever a verb follows it ('the fees you paid', 'the date
+# you want', 'anything you can do'), unless a verb that takes an object and then a bare verb comes
+# before it ('let you know', 'keep you updated': 'me'); then any other 'you' (an object: 'me').
+_VERB = f"(?:{_a('subject_verb')}|{_a('subject_verb_form')})"
 _PRONOUNS = [
     *((rf"\b{you}\b", i) for you, i in _rewrites("pronouns")),
     *((rf"(^|[.;,]\s*|\b(?:{_a('clause_start')})\s+){you}\b", rf"\1{i}") for you, i in _rewrites("subject")),
-    *((rf"\b{you}\b(?=\s+(?:{_a('subject_verb')})\b)", i) for you, i in _rewrites("subject")),
+    *((rf"\b((?:{_a('object_then_verb')})\s+){you}\b", rf"\1{me}") for you, me in _rewrites("object")),
+    *((rf"\b{you}\b(?=\s+{_VERB}\b)", i) for you, i in _rewrites("subject")),
     *((rf"\b{you}\b", me) for you, me in _rewrites("object")),
 ]
 _AGREEMENT = [(rf"\b{wrong}\b", right) for wrong, right in _rewrites("agreement")]
