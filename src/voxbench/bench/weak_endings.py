@@ -86,6 +86,11 @@ class EndingWords(BaseModel):
     """An escalation rule that forbids a live-agent transfer."""
     mentions_transfer: str = "$^"
     """An escalation rule that speaks of a transfer (and does not forbid one: it allows it)."""
+    told_accept: str = "$^"
+    """A tree line saying to accept being told something and end the call ('If told to visit HR in
+    person or call back later, accept that and end the call'); group ``told``: what is told."""
+    told_filler: str = "$^"
+    """The end of a ``told`` that is no part of what the agent says ('for any part of this request')."""
 
 
 def second_person(text: str, swap: dict[str, str]) -> str:
