@@ -43,11 +43,14 @@ def test_the_courtesy_and_the_announced_action_keep_a_request_open() -> None:
     will = _items(sc, "end_will_be_last")[0]
     assert will.act == "not_end" and len(will.context) == 1 and "move your desk" in will.turn
     assert not _items(_scenario(intents=None), "end_call_back_open")
+    done = _items(sc, "end_last_confirmed")[0]
+    assert done.act == "ends_or_checks" and "move your desk" in done.turn and "?" not in done.turn
 
 
 def test_the_goal_caller_agrees_on_every_failure_class() -> None:
     sc = _scenario()
-    classes = ("end_agent_error", "end_told_accept", "end_told_if", "end_call_back_open", "end_will_be_last")
+    classes = ("end_agent_error", "end_told_accept", "end_told_if", "end_call_back_open", "end_will_be_last",
+               "end_last_confirmed")  # fmt: skip
     rows = [run_item(i, sc, GoalRules().make("itsm", sc)) for i in generate("itsm", sc) if i.cls in classes]
     assert {r.item.cls for r in rows} == set(classes)
     assert [(r.item.cls, r.why, r.reply) for r in rows if not r.agrees] == []

@@ -16,6 +16,10 @@ EVA's caller prompt (``configs/prompts/simulation.yaml``, "Failure Case") and th
 * ``end_call_back_open``: its first request reported done, then "If anything else comes up, you
   can call back later." where a tree line says to accept being told to call back, another request
   open: a courtesy, no refusal; expected: it states an open request, does not end;
+* ``end_last_confirmed``: the last request reported in other words of completion ("Your request to
+  X is confirmed.", "... has been submitted. You'll receive a confirmation email shortly."), no
+  question, the others done before; expected: it ends, or checks a must-have the report did not
+  say (as ``end_last_no_question``);
 * ``end_will_be_last``: after the last request was stated, its action said as to come, in the
   passive or the progressive ("Your request to X will be processed shortly.", "I'm submitting your
   request to X now."); expected: it does not end (EVA: "I'm processing that" is not completion).
@@ -26,7 +30,8 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from voxbench.bench.weak_endings import open_words, requests_of, second_person
+from voxbench.bench.weak_closings import must_words
+from voxbench.bench.weak_endings import listed_all, open_words, requests_of, second_person
 
 if TYPE_CHECKING:
     from voxbench.bench.weak_turns import Builder
@@ -78,3 +83,12 @@ def failures(b: Builder) -> None:
         b.items[-1].open_words = open_words(reqs, list(range(1, len(reqs))), set(w.minor))
     ctx = [f"{d} {anything}" for d in done[:-1]]
     b.add("end_will_be_last", b.template("end_will_be_last", "").format(request=mine[-1]), context=ctx)
+    behaviour = [
+        x
+        for x in listed_all(b)
+        if re.search(w.behaviour, x, re.I) and not re.search(w.behaviour_with_request, x, re.I)
+    ]
+    if not behaviour:  # an in-call behaviour is raised once the rest is done: no ending there
+        turn = b.template("end_last_confirmed", "").format(request=mine[-1])
+        b.add("end_last_confirmed", turn, context=ctx)
+        b.items[-1].open_words = must_words(b, turn)
