@@ -31,6 +31,10 @@ def test_one_item_per_thing_the_tree_says_to_accept_being_told() -> None:
     ]
     assert all(t.act == "ends" and "order a replacement monitor" in t.turn for t in told)
     assert len(_items(_scenario(), "end_told_if")) == 1
+    assert not _items(_scenario(), "end_refused_transfer_wanted")  # its rule forbids one
+    wants = _scenario(escalation="If the agent refuses again, ask to be transferred to a live agent.")
+    item = _items(wants, "end_refused_transfer_wanted")[0]
+    assert item.act == "not_end" and item.context == [item.turn]
     plain = _scenario(escalation="Do not ask for a supervisor.")
     assert not _items(plain, "end_told_accept") and not _items(plain, "end_call_back_open")
     assert _items(plain, "end_agent_error")  # EVA's failure case holds in every scenario
@@ -50,7 +54,11 @@ def test_the_courtesy_and_the_announced_action_keep_a_request_open() -> None:
 def test_the_goal_caller_agrees_on_every_failure_class() -> None:
     sc = _scenario()
     classes = ("end_agent_error", "end_told_accept", "end_told_if", "end_call_back_open", "end_will_be_last",
-               "end_last_confirmed")  # fmt: skip
-    rows = [run_item(i, sc, GoalRules().make("itsm", sc)) for i in generate("itsm", sc) if i.cls in classes]
+               "end_last_confirmed", "end_refused_transfer_wanted")  # fmt: skip
+    wants = _scenario(
+        escalation=f"{TOLD.split('. ', 1)[1]} If the agent refuses again, ask to be transferred to a live agent."
+    )
+    rows = [run_item(i, s, GoalRules().make("itsm", s)) for s in (sc, wants) for i in generate("itsm", s)
+            if i.cls in classes]  # fmt: skip
     assert {r.item.cls for r in rows} == set(classes)
     assert [(r.item.cls, r.why, r.reply) for r in rows if not r.agrees] == []

@@ -13,6 +13,11 @@ EVA's caller prompt (``configs/prompts/simulation.yaml``, "Failure Case") and th
 * ``end_told_if``: the same refusal with the thing told as a condition to come back on ("If you
   find the missing details, call back later and I can continue from there."): an invitation, not
   the outcome to accept; expected: it does not end (a follow-up question may come first);
+* ``end_refused_transfer_wanted``: its first request refused twice, where the escalation rule says
+  to ask for a live-agent transfer (and forbids none: "If the agent insists ..., ask to be
+  transferred to a live agent"); expected: it does not end (it asks for the transfer, or its
+  tree's next answer to the refusal): EVA's reference callers ask ("I want to speak with a
+  supervisor or live agent now.");
 * ``end_call_back_open``: its first request reported done, then "If anything else comes up, you
   can call back later." where a tree line says to accept being told to call back, another request
   open: a courtesy, no refusal; expected: it states an open request, does not end;
@@ -74,6 +79,10 @@ def failures(b: Builder) -> None:
         b.add("end_told_accept", b.template("end_told_accept", x).format(request=first, told=x))
     for x in b.pick(told, lambda x: f"if/{x}")[:1]:
         b.add("end_told_if", b.template("end_told_if", x).format(request=first, told=x))
+    rule = b.scenario.user_goal.decision_tree.escalation_behavior or ""
+    if re.search(w.asks_transfer, rule, re.I) and not re.search(w.forbids_transfer, rule, re.I):
+        refusal = b.template("end_refused_once", "transfer").format(request=first)
+        b.add("end_refused_transfer_wanted", refusal, context=[refusal])
     if not listed:
         return
     done = [b.template_of(w.done_report, "end_done", f"{n}").format(request=m) for n, m in enumerate(mine)]
