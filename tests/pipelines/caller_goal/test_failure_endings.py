@@ -78,3 +78,35 @@ def test_the_agents_error_ends_the_call() -> None:
     caller = _caller(escalation="Do not ask for a manager.")
     act = caller.respond("Apologies, our system ran into an unexpected error while saving that.")
     assert act.ends_call and act.rule == "agent_error_end" and act.end_reason == "failed"
+
+
+WANTS = "If the agent still refuses after you ask again, ask to be transferred to a live agent. If transfer is impossible, say goodbye."
+
+
+def test_a_refusal_that_stands_gets_the_transfer_the_escalation_rule_asks_for() -> None:
+    caller = _caller(escalation=WANTS, intents=["Renew my parking badge"])
+    refusal = "I'm afraid parking badges cannot be renewed this month."
+    first = caller.respond(refusal)
+    assert not first.ends_call and first.kind == "pushback"
+    second = caller.respond("As I said, no badge renewals are possible this month.")
+    assert second.rule == "escalation_asks_transfer" and "live agent" in second.text and not second.ends_call
+    third = caller.respond(
+        "I'm sorry, that is not something I can do, and the renewal is still not possible."
+    )
+    assert third.ends_call and third.end_reason == "failed"
+
+
+def test_the_same_refusal_verbatim_gets_the_transfer_ask_once() -> None:
+    caller = _caller(escalation=WANTS, intents=["Renew my parking badge"])
+    refusal = "I'm afraid parking badges cannot be renewed this month."
+    rules = [caller.respond(refusal).rule for _ in range(4)]
+    assert rules.count("escalation_asks_transfer") == 1 and caller.ended
+
+
+def test_no_transfer_is_asked_where_the_rule_forbids_one() -> None:
+    caller = _caller(
+        escalation="Do not ask for a live agent or a transfer.", intents=["Renew my parking badge"]
+    )
+    refusal = "I'm afraid parking badges cannot be renewed this month."
+    acts = [caller.respond(refusal) for _ in range(3)]
+    assert not any("transfer" in a.text.lower() and "live agent" in a.text.lower() for a in acts)
