@@ -71,8 +71,11 @@ def test_every_class_is_generated_from_the_scenarios_own_facts() -> None:
     intents = ["Change my flight to an earlier one", "Add a checked bag"]
     musts = ["Your flight is changed to an earlier one today.", "Your checked bag is added to the booking."]
     multi = generate("airline", make_scenario(info, negotiation=follow_up, intents=intents, must=musts))
-    # a transfer the escalation rule allows
-    allows = "If the agent cannot help, ask to be transferred to a live agent; accept a transfer if offered."
+    # a transfer the escalation rule allows; a thing told to accept and end the call on
+    allows = (
+        "If the agent cannot help, ask to be transferred to a live agent; accept a transfer if offered."
+        " If told to call back later, accept that and end the call."
+    )
     multi += generate("airline", make_scenario(info, intents=intents, escalation=allows))
     assert {i.cls for i in items} | {i.cls for i in multi if i.cls.startswith("end_")} == set(table().classes)
     assert all(i.half == half("airline", "t.1") for i in items)

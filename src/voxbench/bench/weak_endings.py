@@ -86,6 +86,14 @@ class EndingWords(BaseModel):
     """An escalation rule that forbids a live-agent transfer."""
     mentions_transfer: str = "$^"
     """An escalation rule that speaks of a transfer (and does not forbid one: it allows it)."""
+    told_accept: str = "$^"
+    """A tree line saying to accept being told something and end the call ('If told to visit HR in
+    person or call back later, accept that and end the call'); group ``told``: what is told."""
+    asks_transfer: str = "$^"
+    """An escalation rule that says to ask for a live-agent transfer ('ask to be transferred to a
+    live agent', 'request a transfer'), where it does not forbid one (:mod:`.weak_failures`)."""
+    told_filler: str = "$^"
+    """The end of a ``told`` that is no part of what the agent says ('for any part of this request')."""
 
 
 def second_person(text: str, swap: dict[str, str]) -> str:
@@ -203,14 +211,20 @@ def endings(b: Builder) -> None:
 
 def refused_again(b: Builder, reqs: list[str], mine: list[str], listed: bool) -> None:
     """The same refusal twice, of the request a tree line says to ask one follow-up about (the
-    request whose words the line says most; the only one if it names none) and then accept."""
+    request whose words the line says most; the only one if it names none) and then accept. Not
+    where the escalation rule asks for a transfer once refused: there the caller asks for it
+    before it accepts ('ask to be transferred ...; if still not transferred, follow the failure
+    condition'), graded by ``end_refused_transfer_wanted`` (:mod:`.weak_failures`)."""
     w = b.t.endings
     assert w is not None
     tree = b.scenario.user_goal.decision_tree
     lines = [*tree.negotiation_behavior, tree.failure_condition or "", tree.escalation_behavior or ""]
     line = next((x for x in lines if re.search(w.one_follow_up, x, re.I)), None)
-    if line is None:
-        return
+    esc = tree.escalation_behavior or ""
+    if line is None or (
+        re.search(w.asks_transfer, esc, re.I) and not re.search(w.forbids_transfer, esc, re.I)
+    ):
+        return  # a rule asking for a transfer once refused: the transfer comes first (end_refused_transfer_wanted)
     minor = set(w.minor)
     said = words_of(line)
     own = open_words(reqs, list(range(len(reqs))), minor)

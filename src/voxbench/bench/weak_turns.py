@@ -53,7 +53,8 @@ is a template filled with one scenario's own facts, never written per item:
 * ``record_fields_asked`` / ``record_route_asked``: a field of several listed records, a route's
   two ends, asked (:mod:`.weak_records`);
 * ``end_*``: the end of a call with more than one request (:mod:`.weak_endings`), and around
-  its last report (:mod:`.weak_closings`).
+  its last report (:mod:`.weak_closings`), and on its failure side: an agent error, a thing
+  the tree says to accept being told, an action said as to come (:mod:`.weak_failures`).
 
 The table and the caller's facts as templates use them are :mod:`.weak_facts`.
 
@@ -84,6 +85,7 @@ from voxbench.bench.weak_facts import (
     split_words,
     table,
 )
+from voxbench.bench.weak_failures import failures
 from voxbench.bench.weak_goal import answer_words, question_of, told_lines
 from voxbench.bench.weak_heard import cut_requests, preferences, statements
 from voxbench.bench.weak_records import record_fields
@@ -229,6 +231,7 @@ class Builder:
         record_fields(self)
         endings(self)
         closings(self)
+        failures(self)
         return self.items
 
     def goal_open(self) -> None:

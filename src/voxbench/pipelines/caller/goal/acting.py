@@ -84,7 +84,14 @@ class ActLog:
         """The agent's turn again, after the caller already said its line to it: no second time,
         but the tree's next step: goodbye, with thanks when every request is done, else as its
         failure condition says (the agent cannot do it); a transfer its escalation rule forbids is
-        declined in the same breath."""
+        declined in the same breath. A refusal said again where the escalation rule asks for a
+        transfer gets that ask first, once (as :meth:`.followups.FollowUps.after_refusal` does)."""
+        asked = any(
+            a.rule in ("escalation_asks_transfer", "escalation_accepts_transfer") for a in self.s.acts
+        )
+        if heard and heard.has("denial") and self.s.rules.accept_transfer and not asked:
+            # the refusal again, where the escalation rule asks for a transfer: asked once, not goodbye
+            return self.act("pushback", self.s.phr.say("ask_transfer"), "escalation_asks_transfer", heard)
         if heard and heard.has("transfer_offer") and not self.s.rules.accept_transfer:
             # the transfer offered again: declined, as its escalation rule says, not 'Perfect, thanks'
             text = f"{self.s.phr.say('decline_transfer')} {self.s.phr.say('bye')}"

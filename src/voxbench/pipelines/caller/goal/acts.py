@@ -21,6 +21,8 @@ END_REASONS: dict[str, str] = {
     "offer_outside_goal_all_done_end": "resolved",
     "failure_condition_end": "failed",
     "declined_transfer_end": "failed",
+    "agent_error_end": "failed",
+    "told_to_end": "failed",
     "transfer_ends_call": "transfer",
     "agent_goodbye": "agent_goodbye",
     "stalled_call_end": "stalled",

@@ -17,6 +17,7 @@ from voxbench.pipelines.caller.goal.ending_lang import pattern
 from voxbench.pipelines.caller.goal.heard import Heard
 from voxbench.pipelines.caller.goal.ledger import NAMED_DONE
 from voxbench.pipelines.caller.goal.state import CallState
+from voxbench.pipelines.caller.goal.told import agent_error, tells, told_to_end
 from voxbench.spoken import sentences_of
 
 RaiseOpen = Callable[[int, Heard], CallerAct]
@@ -31,6 +32,10 @@ class Endings:
         self.log = log
         self.raise_open = raise_open
         self.raised_at_goodbye = False
+        tree = state.scenario.user_goal.decision_tree
+        self.told = told_to_end([*tree.negotiation_behavior, *tree.edge_cases, tree.escalation_behavior or "",
+                                 tree.failure_condition or ""])  # fmt: skip
+        """What the tree says to accept being told and end the call on (:mod:`.told`)."""
 
     def note_refusal(self) -> None:
         """A refusal naming one of the caller's requests: the tree's answers to it are that
@@ -88,6 +93,19 @@ class Endings:
                 return self.raise_open(open_[0], heard)
             return self.log.act("end", self.s.phr.say("bye"), "agent_goodbye", heard, ends_call=True)
         return None
+
+    def agent_fails(self, heard: Heard) -> CallerAct | None:
+        """A failure case that ends the call at once (:mod:`.told`): the agent's own error, in a turn
+        that asks for nothing and reports nothing done; or a refusal that tells the caller what its
+        tree says to accept and end the call on ('You'll need to visit HR in person.')."""
+        turn = self.s.agent_turn
+        if agent_error(turn) and not {"request", "completed", "options"} & set(heard.kinds):
+            rule = "agent_error_end"
+        elif heard.has("denial") and tells(self.told, turn):
+            rule = "told_to_end"
+        else:
+            return None
+        return self.log.act("end", self.s.phr.say("bye_give_up"), rule, heard, ends_call=True)
 
     def transfer_under_way(self) -> bool:
         """A statement (no question after it) saying the transfer is happening now."""

@@ -56,6 +56,9 @@ _WANTS_Q = re.compile(
 _WHICH = re.compile(r"\bwhich\b", re.I)
 """'Which one would you like?': a choice among things offered, not what it wants."""
 
+_TRANSFER_RULES = frozenset({"escalation_asks_transfer", "escalation_accepts_transfer"})
+"""A transfer the caller asked for or accepted already: not asked for again."""
+
 _WHAT_ELSE = re.compile(r"\s*what else\b", re.I)
 """'What else can I help you with?' is no yes/no question: the open request is said without 'Yes,'."""
 
@@ -210,6 +213,14 @@ class FollowUps:
             return self.log.act(
                 "state_request", line, "next_intent_after_refusal", heard, about(i), facts=told
             )
+        return self.give_up(heard)
+
+    def give_up(self, heard: Heard) -> CallerAct:
+        """The refusal stands and the tree's answers to it are spent: goodbye, as its failure
+        condition says; but where the escalation rule asks for a transfer once refused ('ask to be
+        transferred to a live agent'), the caller asks for one first, once."""
+        if self.s.rules.accept_transfer and not any(a.rule in _TRANSFER_RULES for a in self.s.acts):
+            return self.log.act("pushback", self.s.phr.say("ask_transfer"), "escalation_asks_transfer", heard)
         return self.log.act(
             "end", self.s.phr.say("bye_give_up"), "failure_condition_end", heard, ends_call=True
         )
@@ -223,9 +234,7 @@ class FollowUps:
             and not self.s.push.left()
             and not self.s.tracker.pending()
         ):
-            return self.log.act(
-                "end", self.s.phr.say("bye_give_up"), "failure_condition_end", heard, ends_call=True
-            )
+            return self.give_up(heard)
         if self.s.acts and self.s.acts[-1].kind in ("acknowledge", "state_request") and self.s.turn > 1:
             self.s.stuck += 1
             if self.s.stuck >= self.s.config.give_up_after:

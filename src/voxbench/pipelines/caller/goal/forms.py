@@ -26,6 +26,7 @@ import re
 
 from voxbench.pipelines.caller.goal.asks import asked_facts
 from voxbench.pipelines.caller.goal.cues import COMPLETED, DONE_VERB, HOLD, NOT_DONE, WH
+from voxbench.pipelines.caller.goal.ending_lang import pattern
 from voxbench.pipelines.caller.goal.facts import HEADS, Fact, FactBook, stem
 from voxbench.pipelines.caller.goal.heard import Heard
 from voxbench.pipelines.caller.goal.lang import alt, phrases
@@ -41,6 +42,10 @@ from voxbench.pipelines.caller.goal.speech import says
 from voxbench.pipelines.caller.goal.stated import misstated
 from voxbench.pipelines.caller.goal.turn import Turn
 from voxbench.spoken import compact, dates, mentions, times
+
+_SAID_DONE = pattern("named_done")
+"""A sentence saying a thing is done, confirmed or submitted, whatever its subject: a report, not
+a read-back for the caller to confirm (:meth:`.ending.Endings.named_done` reads which request)."""
 
 
 def _a(name: str) -> str:
@@ -80,8 +85,13 @@ def check_statement(t: Turn, book: FactBook) -> str:
     """The turn's last sentence when it reads the caller's things back in the second person as a
     statement and the turn asks nothing else ('' otherwise; whether it states one of the caller's
     values is :func:`states_own`'s to say)."""
-    if t.questions or t.requests or not t.sents or any(reports_done(x, book) for x in t.sents):
-        return ""  # a turn that reports something done is a report, its last sentence a summary's
+    if (
+        t.questions
+        or t.requests
+        or not t.sents
+        or any(reports_done(x, book) or _SAID_DONE.search(x) for x in t.sents)
+    ):
+        return ""  # a turn that reports something done ('Your PTO request is confirmed.') is a report
     if any(len(x.split()) > _LEAD_WORDS for x in t.sents[:-1]):
         return ""  # the read-back is the turn ('Got it. Your ...'); after news, a summary's last line
     s = t.sents[-1]

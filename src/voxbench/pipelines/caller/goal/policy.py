@@ -251,7 +251,7 @@ class GoalCaller:
         self.ends.note_named_done(heard)
         self.req.note_resolutions(text, heard)
         self.ends.note_refusal()
-        end = self.ends.agent_ends(heard)
+        end = self.ends.agent_ends(heard) or self.ends.agent_fails(heard)
         if end is not None:
             return end
         offered = self.req.offered(heard)

@@ -55,6 +55,20 @@ class EndingWords(BaseModel):
     """Where a statement offers what the agent can do ('..., but I can set up a callback instead',
     'What I can do is ...'): the offer runs from there to the sentence's end."""
     offer_vague: str
+    told_accept: str
+    """A tree line saying to accept being told something ('If told to visit HR in person or call back
+    later, accept that ...'); group ``what``: what is told (:mod:`.told`)."""
+    then_end: str
+    """What follows ``told_accept`` when the line also says to end the call ('... and end the call')."""
+    told_rest: str
+    """The end of a ``what`` that is no part of what the agent tells ('for any part of this request')."""
+    agent_error: str
+    """The agent (or its system) says it met an error ('I encountered an error processing your request')."""
+    conditional_lead: str
+    """A sentence that opens with a condition ('If you find it, call back ...'): what to do once
+    something changes, not a thing the caller is told to accept now."""
+    try_again: str
+    """The agent says it will try again after an error ('Let me try that again.')."""
     """An offer question naming nothing of its own ('Would you like that?', 'Would that work?'):
     it asks about the offer the turn stated."""
     """A must-have that something stays as it is ('Your booking remains unchanged'): the agent

@@ -1,0 +1,103 @@
+"""Weak-agent turns about the failure side of a call's end (:mod:`.weak_endings` and
+:mod:`.weak_closings` have the others), made per scenario from its own requests and decision tree
+by templates (``bench/lang/weak_<lang>.json``), never written per item. What each expects follows
+EVA's caller prompt (``configs/prompts/simulation.yaml``, "Failure Case") and the tree's own lines:
+
+* ``end_agent_error``: "I'm sorry, I encountered an error processing your request." (EVA's prompt,
+  every domain: end the conversation when the assistant says something along those lines);
+  expected: it ends;
+* ``end_told_accept``: its first request refused and the caller told what a tree line says to
+  accept and end on ("If told to visit IT security in person or call back later, accept that and
+  end the call": "..., You'll need to visit IT security in person."), one item per thing told;
+  expected: it ends (no follow-up question first: the tree says accept);
+* ``end_told_if``: the same refusal with the thing told as a condition to come back on ("If you
+  find the missing details, call back later and I can continue from there."): an invitation, not
+  the outcome to accept; expected: it does not end (a follow-up question may come first);
+* ``end_refused_transfer_wanted``: its first request refused twice, where the escalation rule says
+  to ask for a live-agent transfer (and forbids none: "If the agent insists ..., ask to be
+  transferred to a live agent"); expected: it does not end (it asks for the transfer, or its
+  tree's next answer to the refusal): EVA's reference callers ask ("I want to speak with a
+  supervisor or live agent now.");
+* ``end_call_back_open``: its first request reported done, then "If anything else comes up, you
+  can call back later." where a tree line says to accept being told to call back, another request
+  open: a courtesy, no refusal; expected: it states an open request, does not end;
+* ``end_last_confirmed``: the last request reported in other words of completion ("Your request to
+  X is confirmed.", "... has been submitted. You'll receive a confirmation email shortly."), no
+  question, the others done before; expected: it ends, or checks a must-have the report did not
+  say (as ``end_last_no_question``);
+* ``end_will_be_last``: after the last request was stated, its action said as to come, in the
+  passive or the progressive ("Your request to X will be processed shortly.", "I'm submitting your
+  request to X now."); expected: it does not end (EVA: "I'm processing that" is not completion).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from voxbench.bench.weak_closings import must_words
+from voxbench.bench.weak_endings import listed_all, open_words, requests_of, second_person
+
+if TYPE_CHECKING:
+    from voxbench.bench.weak_turns import Builder
+
+
+def told_things(b: Builder) -> list[str]:
+    """What the tree says to accept being told and end the call on ('visit IT security in person',
+    'call back later'), each once, in the agent's words' order: the infinitive after 'told to'."""
+    w = b.t.endings
+    assert w is not None
+    tree = b.scenario.user_goal.decision_tree
+    lines = [
+        *tree.negotiation_behavior,
+        *tree.edge_cases,
+        tree.escalation_behavior or "",
+        tree.failure_condition or "",
+    ]
+    out: list[str] = []
+    for line in lines:
+        for m in re.finditer(w.told_accept, line, re.I):
+            told = re.sub(w.told_filler, "", m.group("told"), flags=re.I).strip(" ,")
+            for x in re.split(r",? or ", told):
+                if x and x.lower() not in (o.lower() for o in out):
+                    out.append(x)
+    return out
+
+
+def failures(b: Builder) -> None:
+    """Every item of the classes above for one scenario."""
+    w = b.t.endings
+    reqs = requests_of(b)
+    if w is None or not reqs:
+        return
+    listed = bool(b.scenario.scenario_context.get("intents"))
+    mine = [second_person(re.sub(w.agent_lead, "", r, flags=re.I), w.person_swap) for r in reqs]
+    first = mine[0] if listed else w.that
+    b.add("end_agent_error", b.template("end_agent_error", "").format(request=first))
+    told = told_things(b)
+    for x in b.pick(told, lambda x: f"told/{x}"):
+        b.add("end_told_accept", b.template("end_told_accept", x).format(request=first, told=x))
+    for x in b.pick(told, lambda x: f"if/{x}")[:1]:
+        b.add("end_told_if", b.template("end_told_if", x).format(request=first, told=x))
+    rule = b.scenario.user_goal.decision_tree.escalation_behavior or ""
+    if re.search(w.asks_transfer, rule, re.I) and not re.search(w.forbids_transfer, rule, re.I):
+        refusal = b.template("end_refused_once", "transfer").format(request=first)
+        b.add("end_refused_transfer_wanted", refusal, context=[refusal])
+    if not listed:
+        return
+    done = [b.template_of(w.done_report, "end_done", f"{n}").format(request=m) for n, m in enumerate(mine)]
+    anything = b.template_of(w.anything_else, "end_anything_else", "")
+    if len(reqs) >= 2 and told:
+        b.add("end_call_back_open", f"{done[0]} {b.template('end_call_back_open', '')}")
+        b.items[-1].open_words = open_words(reqs, list(range(1, len(reqs))), set(w.minor))
+    ctx = [f"{d} {anything}" for d in done[:-1]]
+    b.add("end_will_be_last", b.template("end_will_be_last", "").format(request=mine[-1]), context=ctx)
+    behaviour = [
+        x
+        for x in listed_all(b)
+        if re.search(w.behaviour, x, re.I) and not re.search(w.behaviour_with_request, x, re.I)
+    ]
+    if not behaviour:  # an in-call behaviour is raised once the rest is done: no ending there
+        turn = b.template("end_last_confirmed", "").format(request=mine[-1])
+        b.add("end_last_confirmed", turn, context=ctx)
+        b.items[-1].open_words = must_words(b, turn)

@@ -1,0 +1,64 @@
+"""The weak-agent classes on the failure side of a call's end (:mod:`voxbench.bench.weak_failures`):
+made from a scenario's own requests and tree lines, and run on the real goal caller."""
+
+from __future__ import annotations
+
+from voxbench.bench.callers import GoalRules
+from voxbench.bench.weak_check import run_item
+from voxbench.bench.weak_turns import WeakItem, generate
+
+from ..pipelines.caller_goal.conftest import make_scenario
+
+INFO = {"employee_id": "EMP310277", "building_code": "BLD4"}
+INTENTS = ["Order a replacement monitor", "Move my desk to building 4"]
+TOLD = "Do not ask for a supervisor. If you are told to visit the facilities desk in person or call back later, accept that and end the call."
+
+
+def _scenario(intents: list[str] | None = INTENTS, escalation: str = TOLD):  # type: ignore[no-untyped-def]
+    return make_scenario(INFO, goal="You want a replacement monitor and your desk moved.", intents=intents,
+                         escalation=escalation, start="Hi, I need two things.")  # fmt: skip
+
+
+def _items(sc, cls: str) -> list[WeakItem]:  # type: ignore[no-untyped-def]
+    return [i for i in generate("itsm", sc) if i.cls == cls]
+
+
+def test_one_item_per_thing_the_tree_says_to_accept_being_told() -> None:
+    told = _items(_scenario(), "end_told_accept")
+    assert sorted(t.turn.rsplit("need to ", 1)[1] for t in told) == [
+        "call back later.",
+        "visit the facilities desk in person.",
+    ]
+    assert all(t.act == "ends" and "order a replacement monitor" in t.turn for t in told)
+    assert len(_items(_scenario(), "end_told_if")) == 1
+    assert not _items(_scenario(), "end_refused_transfer_wanted")  # its rule forbids one
+    wants = _scenario(escalation="If the agent refuses again, ask to be transferred to a live agent.")
+    item = _items(wants, "end_refused_transfer_wanted")[0]
+    assert item.act == "not_end" and item.context == [item.turn]
+    plain = _scenario(escalation="Do not ask for a supervisor.")
+    assert not _items(plain, "end_told_accept") and not _items(plain, "end_call_back_open")
+    assert _items(plain, "end_agent_error")  # EVA's failure case holds in every scenario
+
+
+def test_the_courtesy_and_the_announced_action_keep_a_request_open() -> None:
+    sc = _scenario()
+    back = _items(sc, "end_call_back_open")[0]
+    assert back.act == "next_request" and "call back later" in back.turn and back.open_words
+    will = _items(sc, "end_will_be_last")[0]
+    assert will.act == "not_end" and len(will.context) == 1 and "move your desk" in will.turn
+    assert not _items(_scenario(intents=None), "end_call_back_open")
+    done = _items(sc, "end_last_confirmed")[0]
+    assert done.act == "ends_or_checks" and "move your desk" in done.turn and "?" not in done.turn
+
+
+def test_the_goal_caller_agrees_on_every_failure_class() -> None:
+    sc = _scenario()
+    classes = ("end_agent_error", "end_told_accept", "end_told_if", "end_call_back_open", "end_will_be_last",
+               "end_last_confirmed", "end_refused_transfer_wanted")  # fmt: skip
+    wants = _scenario(
+        escalation=f"{TOLD.split('. ', 1)[1]} If the agent refuses again, ask to be transferred to a live agent."
+    )
+    rows = [run_item(i, s, GoalRules().make("itsm", s)) for s in (sc, wants) for i in generate("itsm", s)
+            if i.cls in classes]  # fmt: skip
+    assert {r.item.cls for r in rows} == set(classes)
+    assert [(r.item.cls, r.why, r.reply) for r in rows if not r.agrees] == []
