@@ -7,8 +7,8 @@ A name is the value most likely misheard: a code is said spelled already, a name
 the recogniser may write several ways ('Lima', 'Leema'). A caller that only repeats the code it was
 last asked for, or asks for "another way", leaves the agent where it was (live, twice in one call).
 
-Which values: the facts the not-found sentence names by their field's words (:func:`.asks.asked_facts`)
-or by their value, among those the caller has given; a turn that also asks for a fact, offers a
+Which values: the facts the not-found sentence names by their field's words (:func:`.asks.asked_facts`),
+by their value, or by a head noun one given fact has ('that code'), among those the caller has given; a turn that also asks for a fact, offers a
 transfer or options, or reads a value back wrong is answered by those rules instead. Once said
 again so, the same values not found again are the refusal standing (the tree's push-back, then
 goodbye): spelling a name is done once, as EVA's users do ("ONLY ... the first time").
@@ -19,13 +19,13 @@ from __future__ import annotations
 import re
 
 from voxbench.pipelines.caller.goal.asks import asked_facts
-from voxbench.pipelines.caller.goal.facts import FactBook
+from voxbench.pipelines.caller.goal.facts import HEADS, FactBook
 from voxbench.pipelines.caller.goal.framing import NAME_KEEPERS
 from voxbench.pipelines.caller.goal.heard import Heard
 from voxbench.pipelines.caller.goal.lang import alt
 from voxbench.pipelines.caller.goal.phrases import Phrasing
 from voxbench.pipelines.caller.goal.say import FactSayer
-from voxbench.spoken import is_code, mentions, sentences_of
+from voxbench.spoken import is_code, mentions, sentences_of, tokens
 
 NOT_FOUND = re.compile(rf"(?:{alt('notfound', 'cue')})", re.I)
 _WORD_VALUE = re.compile(r"[A-Za-z][A-Za-z' -]*")
@@ -44,6 +44,9 @@ def not_found_keys(text: str, heard: Heard, book: FactBook, given: set[str]) -> 
     for s in said:
         named |= {k for k, _ in asked_facts(s, book, given=set(), context="")}
         named |= {f.key for f in book if f.matchable and any(mentions(s, v) for v in f.values())}
+        for head in set(tokens(s)) & HEADS:  # 'that code': the one given fact of that head
+            of = [f.key for f in book if f.key in given and head in f.heads]
+            named |= set(of) if len(of) == 1 else set()
     keys = [f.key for f in book if f.key in named and f.key in given]
     several = len(keys) >= 2 or any(_person_name(f.words) for k in keys if (f := book.get(k)) is not None)
     return keys if several else []
