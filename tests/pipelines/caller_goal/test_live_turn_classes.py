@@ -172,3 +172,20 @@ def test_one_code_not_found_or_a_turn_that_asks_is_left_to_the_other_rules() -> 
     c.respond("Can I have your confirmation code and last name?")
     act = c.respond("I couldn't find that code. Could you spell your last name?")
     assert act.rule != "not_found_gives_again" and "L I M A" in act.text
+
+
+def test_after_the_code_was_asked_again_a_not_found_still_spells_the_name() -> None:
+    """Live: the code said twice, the name once; the next not-found gets both, the name spelled.
+    Each value already said twice (given, then again) is the refusal standing."""
+    c = opened(make_scenario(ID_INFO))
+    c.respond("Can I have your confirmation code and last name?")
+    c.respond("I couldn't find that reservation. Can you read me the confirmation code again?")
+    act = c.respond("I still couldn't find a reservation under that code and last name.")
+    assert act.rule == "not_found_gives_again" and "L I M A" in act.text
+    c = opened(make_scenario(ID_INFO))
+    c.respond("Can I have your confirmation code and last name?")
+    c.respond("Sorry, could you give me your confirmation code and last name once more?")
+    assert (
+        c.respond("I couldn't find a reservation under that code and last name.").rule
+        != "not_found_gives_again"
+    )

@@ -10,14 +10,16 @@ last asked for, or asks for "another way", leaves the agent where it was (live, 
 Which values: the facts the not-found sentence names by their field's words (:func:`.asks.asked_facts`),
 by their value, or by a head noun one given fact has ('that code'), among those the caller has given; a turn that also asks for a fact, offers a
 transfer or options, or reads a value back wrong is answered by those rules instead. Once said
-again so, the same values not found again are the refusal standing (the tree's push-back, then
-goodbye): spelling a name is done once, as EVA's users do ("ONLY ... the first time").
+again (so, or each value twice in any act), the same values not found again are the refusal
+standing (the tree's push-back, then goodbye): spelling a name is done once, as EVA's users do
+("ONLY ... the first time").
 """
 
 from __future__ import annotations
 
 import re
 
+from voxbench.pipelines.caller.goal.acts import CallerAct
 from voxbench.pipelines.caller.goal.asks import asked_facts
 from voxbench.pipelines.caller.goal.facts import HEADS, FactBook
 from voxbench.pipelines.caller.goal.framing import NAME_KEEPERS
@@ -64,6 +66,13 @@ def given_again(keys: list[str], say: FactSayer, phr: Phrasing) -> str:
         letters = " ".join(c.upper() for c in value if c.isalpha())
         out.append(phr.say("spelled_name", value=value, Value=value[:1].upper() + value[1:], letters=letters))
     return " ".join(out)
+
+
+def given_twice(keys: list[str], acts: list[CallerAct]) -> bool:
+    """Every one of the values said twice already (given, then again after a failed lookup or a
+    request), or said again by this rule: the same report now is the refusal standing."""
+    again = any(a.rule == "not_found_gives_again" and set(keys) <= set(a.facts) for a in acts)
+    return again or all(sum(k in a.facts for a in acts) >= 2 for k in keys)
 
 
 def _person_name(words: tuple[str, ...]) -> bool:

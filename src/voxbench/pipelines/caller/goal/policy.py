@@ -54,7 +54,7 @@ from voxbench.pipelines.caller.goal.lang import alt
 from voxbench.pipelines.caller.goal.learn import Learnings
 from voxbench.pipelines.caller.goal.lists import listed
 from voxbench.pipelines.caller.goal.marks import restored
-from voxbench.pipelines.caller.goal.notfound import given_again, not_found_keys
+from voxbench.pipelines.caller.goal.notfound import given_again, given_twice, not_found_keys
 from voxbench.pipelines.caller.goal.phrases import as_need
 from voxbench.pipelines.caller.goal.record import other_record
 from voxbench.pipelines.caller.goal.requests import Requests
@@ -257,9 +257,9 @@ class GoalCaller:
         if end is not None:
             return end
         lost = not_found_keys(text, heard, self.s.book, self.s.given)
-        if lost and not any(
-            a.rule == "not_found_gives_again" and set(lost) <= set(a.facts) for a in self.s.acts
-        ):  # 'I couldn't find a reservation under that code and last name.' (:mod:`.notfound`)
+        if lost and not given_twice(
+            lost, self.s.acts
+        ):  # 'I couldn't find ... under that code and last name.'
             line = given_again(lost, self.s.say, self.s.phr)
             return self.log.act("answer", line, "not_found_gives_again", heard, facts=lost)
         offered = self.req.offered(heard)
