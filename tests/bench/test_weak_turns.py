@@ -54,8 +54,10 @@ def test_every_class_is_generated_from_the_scenarios_own_facts() -> None:
     info = {
         **INFO,
         **RECORD,
-        "meal_preference": "vegetarian",
-    }  # a preference: 'Do you have a meal preference?'
+        "meal_preference": "vegetarian",  # a preference: 'Do you have a meal preference?'
+        "application_name": "Confluence",  # a thing's name: 'The application is Confluence.'
+        "trip_reason": "family visit",  # free text, asked with a date
+    }
     back = {
         "origin": "DEN",
         "destination": "PHX",

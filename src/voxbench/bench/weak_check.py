@@ -35,6 +35,9 @@ left out), none it must not, and invents nothing (:class:`.caller_check.Groundin
 * ``wish_words``: as ``goal_words``, but a fact said does not stand for the goal's words (what is
   asked holds no fact, :mod:`.weak_wish`).
 
+A value of ``item.spelled`` not said letter by letter, a thing of ``item.not_my`` said as the
+caller's own ('my application'), fail the reply (:mod:`.weak_live`).
+
 Whatever the class, a reply fails that says two different facts with the same label ('The
 original departure time is 8:10 AM. The original departure time is 1:10 PM.':
 :func:`.weak_records.twin_labels`).
@@ -55,6 +58,7 @@ from voxbench.bench.reference import BYE, reply_polarity, sentences
 from voxbench.bench.weak_endings import ACTS as ENDING_ACTS
 from voxbench.bench.weak_endings import problem as ending_problem
 from voxbench.bench.weak_goal import named_facts
+from voxbench.bench.weak_live import owned_problems, spelled_problems
 from voxbench.bench.weak_records import twin_labels
 from voxbench.bench.weak_turns import WeakItem, generate, table
 from voxbench.scenarios import Scenario
@@ -168,6 +172,7 @@ def grade(item: WeakItem, reply: str, ends_call: bool, facts: list[GoalFact], gr
         why += [f"corrected {k}" for k in item.must_not if no and k in facts_said(reply, facts)]
     else:
         why += [f"said {k}" for k in item.must_not if k in said]
+    why += spelled_problems(reply, item.spelled) + owned_problems(reply, item.not_my)
     why += [f"one label for two values: {x!r}" for x in twin_labels(reply, facts)]
     why += [f"invented {v}" for v in ground.invented(reply)]
     why = [w for w in why if w]

@@ -60,6 +60,10 @@ class WeakTable(BaseModel):
     free_topics: list[str] = Field(default_factory=list)
     """Topics an agent may ask a preference about; one no fact or goal word of the caller's names is held by none."""
     cut_letters: int = 4
+    thing_heads: list[str] = Field(default_factory=list)
+    """Label heads that name a thing the caller uses, not one it has ('application', 'system')."""
+    thing_meta: list[str] = Field(default_factory=list)
+    """Meta words last in a label, the thing before them ('application name', 'equipment type')."""
     """A word cut by the recogniser keeps this many letters ('confirmation' -> 'conf')."""
 
 

@@ -52,6 +52,8 @@ is a template filled with one scenario's own facts, never written per item:
   for again / another field asked for (:mod:`.weak_restate`);
 * ``record_fields_asked`` / ``record_route_asked``: a field of several listed records, a route's
   two ends, asked (:mod:`.weak_records`);
+* ``two_part_asked``, ``readback_both_asked``, ``thing_label``, ``not_found_keys``: classes read
+  in live calls (:mod:`.weak_live`);
 * ``end_*``: the end of a call with more than one request (:mod:`.weak_endings`), and around
   its last report (:mod:`.weak_closings`), and on its failure side: an agent error, a thing
   the tree says to accept being told, an action said as to come (:mod:`.weak_failures`).
@@ -88,6 +90,7 @@ from voxbench.bench.weak_facts import (
 from voxbench.bench.weak_failures import failures
 from voxbench.bench.weak_goal import answer_words, question_of, told_lines
 from voxbench.bench.weak_heard import cut_requests, preferences, statements
+from voxbench.bench.weak_live import live_classes
 from voxbench.bench.weak_records import record_fields
 from voxbench.bench.weak_restate import restated
 from voxbench.bench.weak_wish import phrase_words, wished
@@ -114,6 +117,12 @@ class WeakItem(BaseModel):
     )
     open_words: list[list[str]] = Field(
         default_factory=list, description="each open request's words (ending classes)"
+    )
+    spelled: list[str] = Field(
+        default_factory=list, description="values the reply must spell letter by letter"
+    )
+    not_my: list[str] = Field(
+        default_factory=list, description="things the reply must not call its own ('my application')"
     )
 
 
@@ -229,6 +238,7 @@ class Builder:
         preferences(self)
         restated(self)
         record_fields(self)
+        live_classes(self)
         endings(self)
         closings(self)
         failures(self)

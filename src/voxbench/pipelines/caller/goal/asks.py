@@ -17,6 +17,7 @@ from voxbench.pipelines.caller.goal.facts import (
     FLUFF_HEADS,
     HEADS,
     SYNONYMS,
+    WANT_WORDS,
     WEAK_WORDS,
     Fact,
     FactBook,
@@ -25,6 +26,7 @@ from voxbench.pipelines.caller.goal.facts import (
 )
 from voxbench.pipelines.caller.goal.lang import alt as lang_alt
 from voxbench.pipelines.caller.goal.lang import phrases
+from voxbench.pipelines.caller.goal.parts import parts_of
 from voxbench.pipelines.caller.goal.speech import value_kind
 from voxbench.spoken import compact, mentions, runs, tokens
 
@@ -123,6 +125,25 @@ def asked_facts(
     context: str = "",
     focus: set[str] | None = None,
 ) -> list[tuple[str, str]]:
+    """(fact key, rule) for each fact a request sentence asks for (:func:`asked_in`); a request of
+    parts joined ('..., and ...') that each name a fact asks for each part's own: one part's words
+    do not name a fact with the other's ('the P T O type, and the preferred date' asks for no P T O
+    date, :mod:`.parts`)."""
+    parts = parts_of(sentence)
+    if len(parts) > 1:
+        each = [asked_in(p, book, given, context, focus) for p in parts]
+        if all(each):
+            return list({k: (k, r) for e in reversed(each) for k, r in reversed(e)}.values())[::-1]
+    return asked_in(sentence, book, given, context, focus)
+
+
+def asked_in(
+    sentence: str,
+    book: FactBook,
+    given: set[str] | None = None,
+    context: str = "",
+    focus: set[str] | None = None,
+) -> list[tuple[str, str]]:
     """(fact key, rule) for each fact a request sentence asks for, the most specific names first.
 
     ``context`` (the rest of the agent's turn) may supply a fact's other words ("Where should we
@@ -142,6 +163,8 @@ def asked_facts(
             under = _match(f, wider)
             rule = {"": "", "most_words": "context_most_words"}.get(under, "context")
             got = wider if rule else got
+        if not rule and f.heads and not f.distinctive and set(f.heads) <= got and states & _wants(f):
+            rule = "wanted_head"  # 'the preferred date' for 'preferred_date' (its want word no key word)
         if not rule and focus and f.key in focus and f.heads and set(f.heads) <= got:
             rule = "in_hand" if got & (set(f.distinctive) - WEAK_WORDS) else ""  # 'the effective date'
         if rule and not other_head(f, flat):
@@ -169,6 +192,11 @@ def asked_facts(
     keep = [h for h in keep if not _head_taken(h, keep, ws, flat)]
     out = [(f.key, rule) for f, _, rule in keep] + _own_name(sentence, book, [h[0] for h in keep])
     return _prefer_not_given(sentence, book, out, given or set())
+
+
+def _wants(f: Fact) -> set[str]:
+    """The want words of a fact's key ('preferred' of 'preferred_date'), which its words leave out."""
+    return set(re.split(r"[^a-z]+", f.key.lower())) & WANT_WORDS
 
 
 _PERSON_NAME = re.compile(rf"\b(?:{lang_alt('asks', 'person_name')})\b", re.I)

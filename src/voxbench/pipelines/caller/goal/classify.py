@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 
-from voxbench.pipelines.caller.goal.asks import prefer_heard_digits
+from voxbench.pipelines.caller.goal.asks import asked_facts, prefer_heard_digits
 from voxbench.pipelines.caller.goal.belong import InHand
 from voxbench.pipelines.caller.goal.cues import (
     AGAIN,
@@ -51,6 +51,7 @@ from voxbench.pipelines.caller.goal.fallbacks import (
 from voxbench.pipelines.caller.goal.forms import read_forms, reports_done, statement_check
 from voxbench.pipelines.caller.goal.heard import ANYTHING_ELSE_OFFERED, THAT_ALL_ASKED, Heard, Kind, mark
 from voxbench.pipelines.caller.goal.options import offered_options
+from voxbench.pipelines.caller.goal.parts import open_parts
 from voxbench.pipelines.caller.goal.readback import asks_to_state, misread, readbacks
 from voxbench.pipelines.caller.goal.requested import (
     ChoiceClassifier,
@@ -216,13 +217,15 @@ def _option_kinds(t: Turn, heard: Heard) -> None:
         mark(heard, "options", "options")
 
 
-def _closing_kinds(t: Turn, heard: Heard) -> None:
+def _closing_kinds(t: Turn, heard: Heard, book: FactBook) -> None:
     """Troubleshooting steps, open questions, an announced next step, and plain questions/statements."""
     if t.troubleshooting():
         if "confirm_question" in heard.kinds:
             heard.kinds.remove("confirm_question")
         mark(heard, "troubleshoot", "troubleshoot_step")
-    if any(OPEN_Q.search(s) for s in t.sents) and not heard.has("request"):
+    if any(OPEN_Q.search(s) for s in t.sents) and (
+        not heard.has("request") or any(not asked_facts(p, book) for s in t.requests for p in open_parts(s))
+    ):  # 'the details of the items you need, and the date?': its request, and the date
         mark(heard, "open_question", "open_question")
     elif any(REQUESTS_Q.search(s) for s in t.sents):  # '... requests? Please give me the names ...'
         mark(heard, "open_question", "requests_question")
@@ -285,7 +288,7 @@ def classify(
     _readback_kinds(t, heard, book)
     _option_kinds(t, heard)
     _options_not_facts(t, heard, book, given, keys, hand)
-    _closing_kinds(t, heard)
+    _closing_kinds(t, heard, book)
     if THAT_ALL_ASKED in heard.rules and "confirm_question" in heard.kinds:
         heard.kinds.remove("confirm_question")
     return heard

@@ -7,6 +7,7 @@ import re
 from collections.abc import Set as AbstractSet
 
 from voxbench.pipelines.caller.goal.facts import DROP_WORDS, Fact
+from voxbench.pipelines.caller.goal.lang import phrases
 from voxbench.pipelines.caller.goal.speech import GENERAL_ACRONYMS, label
 
 _SAYS_NOTHING = DROP_WORDS - {"new", "preferred", "requested", "desired", "of", "for", "at", "in", "on", "to"}
@@ -35,6 +36,24 @@ def fact_label(f: Fact, acronyms: AbstractSet[str] = GENERAL_ACRONYMS) -> str:
         last = words[-1][:-1] if plural(words[-1]) and not isinstance(f.value, list) else words[-1]
         words = label(leaf, _SAYS_NOTHING, acronyms).split() + words[:-1] + [last]
     return " ".join(words) or label(f.key, (), acronyms) or "answer"
+
+
+_UNOWNED = frozenset(phrases("speech", "unowned_heads"))
+_THINGS = frozenset(phrases("speech", "thing_heads"))
+_THING_META = frozenset(phrases("speech", "thing_meta"))
+
+
+def owned(words: list[str]) -> bool:
+    """Whether a person says a label as theirs ('my employee ID', 'my start date'). Not when its
+    head is a thing the caller uses or asks about rather than has ('application', 'target system',
+    'equipment type': the head, or the word before a meta word last; ``speech.thing_heads``), nor
+    a bare noun that needs a qualifier to be anyone's ('date', 'fee': ``speech.unowned_heads``):
+    'The application is Confluence.', not 'My application is Confluence.'."""
+    low = [w.lower() for w in words]
+    if len(low) == 1 and low[0] in _UNOWNED:
+        return False
+    head = low[-2] if len(low) >= 2 and low[-1] in _THING_META else low[-1] if low else ""
+    return head not in _THINGS
 
 
 def plural(word: str) -> bool:

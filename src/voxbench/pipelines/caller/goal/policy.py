@@ -17,7 +17,8 @@ the agent's turn (:mod:`.classify`) and decides, in this order:
    that asks to find things out, when it has told each: :mod:`.learn`), or asks "anything else?"
    (or says it: 'If you have any other questions, feel free to ask'): the request still open (of a
    question half answered, only the parts not told), the next intent, or thanks and goodbye;
-6. refuses: the tree's next scripted line, its push-backs (or, where it counts none, one follow-up
+6. reports it found nothing under values the caller gave: those values again, names spelled
+   (:mod:`.notfound`); refuses: the tree's next scripted line, its push-backs (or, where it counts none, one follow-up
    question), each refused request its own, then goodbye (failure); the agent's answer to a
    push-back that completes nothing new and refuses again is the refusal standing;
 7. a troubleshooting step: fixed or not, by the steps the tree says fix it;
@@ -53,6 +54,7 @@ from voxbench.pipelines.caller.goal.lang import alt
 from voxbench.pipelines.caller.goal.learn import Learnings
 from voxbench.pipelines.caller.goal.lists import listed
 from voxbench.pipelines.caller.goal.marks import restored
+from voxbench.pipelines.caller.goal.notfound import given_again, given_twice, not_found_keys
 from voxbench.pipelines.caller.goal.phrases import as_need
 from voxbench.pipelines.caller.goal.record import other_record
 from voxbench.pipelines.caller.goal.requests import Requests
@@ -254,6 +256,12 @@ class GoalCaller:
         end = self.ends.agent_ends(heard) or self.ends.agent_fails(heard)
         if end is not None:
             return end
+        lost = not_found_keys(text, heard, self.s.book, self.s.given)
+        if lost and not given_twice(
+            lost, self.s.acts
+        ):  # 'I couldn't find ... under that code and last name.'
+            line = given_again(lost, self.s.say, self.s.phr)
+            return self.log.act("answer", line, "not_found_gives_again", heard, facts=lost)
         offered = self.req.offered(heard)
         record = "" if heard.readback_wrong else other_record(text, self.s.record)
         offered = None if record else offered  # a yes to another's booking is no yes (:mod:`.record`)

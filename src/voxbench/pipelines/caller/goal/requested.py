@@ -23,6 +23,7 @@ from voxbench.pipelines.caller.goal.cues import (
 from voxbench.pipelines.caller.goal.facts import Fact, FactBook, group_of, stem
 from voxbench.pipelines.caller.goal.fallbacks import head_fallback, subject_fallback, unknown_head
 from voxbench.pipelines.caller.goal.lang import alt
+from voxbench.pipelines.caller.goal.parts import open_parts, parts_of
 from voxbench.pipelines.caller.goal.readback import asks_to_state
 from voxbench.pipelines.caller.goal.turn import Turn
 from voxbench.pipelines.caller.goal.yesno import asks_whether
@@ -55,7 +56,7 @@ def asked_by_words(
     (``aside``: facts of requests done, not what a kind alone asks, :func:`.fallbacks.head_fallback`)."""
     asked: dict[str, str] = {}
     steps = t.troubleshooting()
-    for s in t.requests:
+    for whole, s in [(r, p) for r in t.requests for p in _units(r, book, given, focus)]:
         if (CONFIRM_Q.search(s) and not re.search(r"\b(give|tell|provide|read|spell|what|which)\b", s, re.I)
                 and not asks_to_state(s, book)):  # fmt: skip
             continue  # a read-back or an offer; 'Can you confirm your employee ID?' asks it
@@ -69,7 +70,7 @@ def asked_by_words(
         if REQUESTS_Q.search(s):
             continue  # 'What access requests do you need help with?': its requests, not a fact
         open_q = bool(_WHAT_FOR.search(s) or _EITHER_OR.search(s))
-        context = " ".join(x for x in t.sents if x != s)
+        context = " ".join(x for x in t.sents if x not in (s, whole))
         core = _without_purpose(s)
         found = asked_facts(core, book, given=given, context=context, focus=focus)
         if core != s and not found:
@@ -96,6 +97,15 @@ def asked_by_words(
             for key, rule in subject_fallback(s, book, live):
                 asked.setdefault(key, rule)
     return _less_specific_borrowed(asked, book) or named_before(t, book, given, focus)
+
+
+def _units(r: str, book: FactBook, given: set[str], focus: set[str] | None) -> list[str]:
+    """A request's parts read one by one (:mod:`.parts`) when one is an open question or each names
+    a fact by its words; else the whole ('... an existing monitor, and what size?': 'monitor size')."""
+    ps = parts_of(r)
+    if len(ps) > 1 and (open_parts(r) or all(asked_facts(p, book, given=given, focus=focus) for p in ps)):
+        return ps
+    return [r]
 
 
 def _less_specific_borrowed(asked: dict[str, str], book: FactBook) -> dict[str, str]:
@@ -142,6 +152,9 @@ _ONLY_IF_CHANGED = re.compile(r"\bonly if\b|\bif (it|that|anything)('s| is| has)
 _WHICH_OF = re.compile(r"^(?:and |so )?which (?:of (?:those|these|them)|ones?)\b", re.I)
 # A request for a value, not a step to try ('What is the error code?', 'Please tell me ...').
 _ASKS_VALUE = re.compile(r"^(what|which|who|where|when|how many)\b|\b(give|tell|provide|read|spell)\b", re.I)
+_ASKS_AGAIN = re.compile(r"\b(?:(?:can|could|may) (?:i|we) (?:get|have)|repeat|say)\b", re.I)
+"""A request for a value said again, or by the asker's getting it ('Can I get your code and last
+name again?', 'Can you repeat your code and last name?')."""
 # A yes/no question between two alternatives ('For the Wi-Fi issue, are you unable to connect, or ...?')
 _EITHER_OR = re.compile(
     r"^(?:[^,?]*,\s*)?(is|are|was|were|does|do|did|has|have)\b(?![^?]*\b(what|which|how|when|where)\b)[^?]*"
@@ -279,12 +292,13 @@ def asked_again(t: Turn, book: FactBook, key: str) -> bool:
     if f is None or not _field_words(f) or isinstance(f.value, list | dict):  # a list said is options
         return False
     for s in t.requests:
-        if not _ASKS_VALUE.search(s) or any(mentions(s, v) for v in f.values()):
+        asks = _ASKS_VALUE.search(s) or _ASKS_AGAIN.search(s)
+        if not asks or any(mentions(s, v) for v in f.values()):
             continue
         said = [stem(w) for w in re.findall(r"[a-z0-9]+", s.lower())]  # words as said: 'first', not '1'
         named = [g for g in book if (w := _field_words(g)) and all(stem(x) in said for x in w)]
-        if _as_phrase(_field_words(f), said) and all(
-            set(_field_words(g)) <= set(_field_words(f)) for g in named
+        if _as_phrase(_field_words(f), said) and not any(
+            set(_field_words(f)) < set(_field_words(g)) for g in named
         ):
             return True
     return False

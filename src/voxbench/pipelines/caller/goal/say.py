@@ -35,6 +35,7 @@ from voxbench.pipelines.caller.goal.labels import (
     agree_phrase,
     fact_label,
     is_count,
+    owned,
     plural,
 )
 from voxbench.pipelines.caller.goal.lang import alt, phrases
@@ -63,8 +64,6 @@ _PERSONS = set(phrases("readback", "person_words"))
 
 
 _COUNT_WORDS = set(phrases("speech", "count_words"))
-_UNOWNED = set(phrases("speech", "unowned_heads"))
-"""Head nouns a person does not say as theirs when the label is the noun alone ('my date')."""
 _UNITS = set(phrases("speech", "count_units"))
 _PART = re.compile(rf"^(?P<whole>.+) (?P<end>{alt('speech', 'part_ends')}) (?P<n>{NUMBER_WORDS}|\d+)$", re.I)
 """A label that names a part of a number: '<whole> <last|first> <how many digits>'."""
@@ -130,8 +129,8 @@ class FactSayer:
         words = without_thing_name(words)
         many = plural(words[-1]) if words else False
         said = self.phr.say("fact", label=" ".join(words), value=value, be="are" if many else "is")
-        if len(words) == 1 and words[0].lower() in _UNOWNED and said.startswith("My "):
-            said = "The " + said[3:]  # a label narrowed to 'date' alone: 'The date is ...', not 'My date'
+        if not owned(words) and said.startswith("My "):  # 'The date is ...', 'The application is ...'
+            said = "The " + said[3:]
         return said
 
     def part(self, f: Fact, words: list[str], value: str) -> str | None:
