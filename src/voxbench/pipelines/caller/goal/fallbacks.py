@@ -169,17 +169,7 @@ def head_fallback(
             cands = [f for f in cands if not _CURRENT_KEY.search(f.key)]
             if len(cands) > 1:
                 cands = [f for f in cands if f.wanted] or cands
-        said = f" {' '.join(re.findall(r'[a-z]+', sentence.lower()))} "
-        whole = [  # 'your preferred date': the key said whole (given or not), with a word a match drops
-            f
-            for f in with_head
-            if " " in f.key_phrase
-            and f" {f.key_phrase} " in said
-            and not (_WANTS.search(sentence) and _CURRENT_KEY.search(f.key))  # not the original flight
-        ]
-        if len(whole) == 1:
-            cands = whole
-        elif len(cands) > 2:  # the ones the turn names ('your PTO dates'), else a start/end pair for a plural
+        if len(cands) > 2:  # the ones the turn names ('your PTO dates'), else a start/end pair for a plural
             named = [
                 f for f in cands if set(f.distinctive) - WEAK_WORDS and set(f.distinctive) - WEAK_WORDS <= ws
             ]
