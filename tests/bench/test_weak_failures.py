@@ -62,3 +62,43 @@ def test_the_goal_caller_agrees_on_every_failure_class() -> None:
             if i.cls in classes]  # fmt: skip
     assert {r.item.cls for r in rows} == set(classes)
     assert [(r.item.cls, r.why, r.reply) for r in rows if not r.agrees] == []
+
+
+UNPROCESSABLE = (
+    "If the agent makes no progress for 3 consecutive turns, or says a request cannot be processed and "
+    "there are no alternatives, say goodbye and end the call."
+)
+
+
+def test_a_refused_transfer_item_in_every_scenario_after_a_refusal() -> None:
+    item = _items(_scenario(), "end_transfer_refused")[0]
+    assert (
+        item.act == "no_transfer"
+        and len(item.context) == 1
+        and "order a replacement monitor" in item.context[0]
+    )
+
+
+def test_no_alternative_items_only_where_the_failure_condition_has_it() -> None:
+    sc = _scenario()
+    assert not _items(sc, "end_no_alternative") and not _items(sc, "end_no_alternative_offer")
+    sc.user_goal.decision_tree.failure_condition = UNPROCESSABLE
+    end, offer = _items(sc, "end_no_alternative")[0], _items(sc, "end_no_alternative_offer")[0]
+    assert (end.act, offer.act) == ("ends", "not_end")
+    assert "move your desk" in end.turn and len(end.context) == 1  # the last request, the first done
+
+
+def test_the_goal_caller_agrees_on_the_transfer_refused_and_no_alternative_classes() -> None:
+    classes = ("end_transfer_refused", "end_no_alternative", "end_no_alternative_offer")
+    rows = []
+    for escalation in (TOLD, "If the agent refuses again, ask to be transferred to a live agent."):
+        for intents in (INTENTS, None):
+            sc = _scenario(intents, escalation)
+            sc.user_goal.decision_tree.failure_condition = UNPROCESSABLE
+            rows += [
+                run_item(i, sc, GoalRules().make("itsm", sc))
+                for i in generate("itsm", sc)
+                if i.cls in classes
+            ]
+    assert {r.item.cls for r in rows} == set(classes)
+    assert [(r.item.cls, r.why, r.reply) for r in rows if not r.agrees] == []

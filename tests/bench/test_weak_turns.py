@@ -79,6 +79,11 @@ def test_every_class_is_generated_from_the_scenarios_own_facts() -> None:
         " If told to call back later, accept that and end the call."
     )
     multi += generate("airline", make_scenario(info, intents=intents, escalation=allows))
+    unprocessable = make_scenario(info, intents=intents)  # a failure condition that ends on no alternative
+    unprocessable.user_goal.decision_tree.failure_condition = (
+        "If the agent says your request cannot be processed and there are no alternatives, say goodbye."
+    )
+    multi += generate("airline", unprocessable)
     assert {i.cls for i in items} | {i.cls for i in multi if i.cls.startswith("end_")} == set(table().classes)
     assert all(i.half == half("airline", "t.1") for i in items)
     assert items == generate("airline", make_scenario(info, negotiation=TOLD))  # the same every run

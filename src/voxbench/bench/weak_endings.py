@@ -44,8 +44,9 @@ if TYPE_CHECKING:
     from voxbench.bench.weak_turns import Builder, WeakItem
 
 ACTS = ("next_request", "ends", "not_end", "raise_open", "accept", "ends_or_checks", "declines", "declines_any",
-        "transfer_ok")  # fmt: skip
-"""The ending acts; the last four are :mod:`.weak_closings`' (its module docstring)."""
+        "transfer_ok", "no_transfer")  # fmt: skip
+"""The ending acts; ``declines`` to ``transfer_ok`` are :mod:`.weak_closings`', ``no_transfer``
+:mod:`.weak_failures`' (their module docstrings)."""
 
 
 class EndingWords(BaseModel):
@@ -92,6 +93,12 @@ class EndingWords(BaseModel):
     asks_transfer: str = "$^"
     """An escalation rule that says to ask for a live-agent transfer ('ask to be transferred to a
     live agent', 'request a transfer'), where it does not forbid one (:mod:`.weak_failures`)."""
+    call_transfer: str = "$^"
+    """A reply that asks for or accepts a transfer of the call ('transfer me', 'a live agent'),
+    not one that names a transfer of a record ('transfer my DEA registration')."""
+    fails_unprocessable: str = "$^"
+    """A failure condition that ends the call when the agent says the request cannot be processed
+    and there are no alternatives (:mod:`.weak_failures`)."""
     told_filler: str = "$^"
     """The end of a ``told`` that is no part of what the agent says ('for any part of this request')."""
 
@@ -162,6 +169,14 @@ def problem(item: WeakItem, reply: str, ends_call: bool, ended_before: bool) -> 
     pol = reply_polarity(reply)
     if act == "declines_any":  # ending is allowed: the agent has signalled it cannot proceed
         return "a yes" if pol == "yes" else ""
+    if act == "no_transfer":  # a transfer refused: neither accepted nor asked for again
+        from voxbench.bench.weak_facts import table  # weak_facts reads this module's tables
+
+        w = table().endings
+        asked = bool(w and re.search(w.call_transfer, reply, re.I))
+        return (
+            "a yes to a transfer refused" if pol == "yes" else "asked for a transfer refused" if asked else ""
+        )
     if act == "transfer_ok" and pol == "no":
         return "a no to a transfer its rule allows"
     if act == "declines" and pol == "yes":

@@ -27,7 +27,16 @@ EVA's caller prompt (``configs/prompts/simulation.yaml``, "Failure Case") and th
   say (as ``end_last_no_question``);
 * ``end_will_be_last``: after the last request was stated, its action said as to come, in the
   passive or the progressive ("Your request to X will be processed shortly.", "I'm submitting your
-  request to X now."); expected: it does not end (EVA: "I'm processing that" is not completion).
+  request to X now."); expected: it does not end (EVA: "I'm processing that" is not completion);
+* ``end_transfer_refused``: its first request refused, then a transfer refused ("I'm sorry, I
+  can't transfer you to a live agent.", "Transfers aren't available."), whatever its escalation
+  rule; expected: not a yes, and no transfer asked for or accepted (a push-back, its open request
+  or goodbye, as its tree says);
+* ``end_no_alternative`` / ``end_no_alternative_offer``: where the failure condition ends the call
+  when "the request cannot be processed and there are no alternatives", its last open request
+  refused with no alternative, nothing asked ("... cannot be processed, and there are no
+  alternatives available.") / refused with an alternative offered or a question asked; expected:
+  it ends / it does not end.
 """
 
 from __future__ import annotations
@@ -83,6 +92,8 @@ def failures(b: Builder) -> None:
     if re.search(w.asks_transfer, rule, re.I) and not re.search(w.forbids_transfer, rule, re.I):
         refusal = b.template("end_refused_once", "transfer").format(request=first)
         b.add("end_refused_transfer_wanted", refusal, context=[refusal])
+    transfer_refused(b, first)
+    no_alternative(b, mine, listed)
     if not listed:
         return
     done = [b.template_of(w.done_report, "end_done", f"{n}").format(request=m) for n, m in enumerate(mine)]
@@ -101,3 +112,29 @@ def failures(b: Builder) -> None:
         turn = b.template("end_last_confirmed", "").format(request=mine[-1])
         b.add("end_last_confirmed", turn, context=ctx)
         b.items[-1].open_words = must_words(b, turn)
+
+
+def transfer_refused(b: Builder, first: str) -> None:
+    """``end_transfer_refused``: a transfer refused after its first request was."""
+    refusal = b.template("end_refused_once", "refused_transfer").format(request=first)
+    b.add(
+        "end_transfer_refused",
+        b.template("end_transfer_refused", "").format(request=first),
+        context=[refusal],
+    )
+
+
+def no_alternative(b: Builder, mine: list[str], listed: bool) -> None:
+    """``end_no_alternative`` / ``end_no_alternative_offer``, where the failure condition has it:
+    the last request refused (the others reported done before)."""
+    w = b.t.endings
+    assert w is not None
+    if not re.search(w.fails_unprocessable, b.scenario.user_goal.decision_tree.failure_condition or "", re.I):
+        return
+    last = mine[-1] if listed else w.that
+    anything = b.template_of(w.anything_else, "end_anything_else", "")
+    done = [b.template_of(w.done_report, "end_done", f"{n}").format(request=m) for n, m in enumerate(mine)]
+    ctx = [f"{d} {anything}" for d in done[:-1]] if listed else []
+    alternative = b.template_of(w.alternatives, "end_no_alternative_offer", "") if w.alternatives else ""
+    for cls in ("end_no_alternative", "end_no_alternative_offer"):
+        b.add(cls, b.template(cls, "").format(request=last, alternative=alternative), context=ctx)

@@ -10,6 +10,7 @@ from voxbench.pipelines.caller.goal.acts import ActKind, CallerAct
 from voxbench.pipelines.caller.goal.belong import shared_kind
 from voxbench.pipelines.caller.goal.heard import Heard
 from voxbench.pipelines.caller.goal.state import CallState
+from voxbench.pipelines.caller.goal.transfers import refused_before
 
 _BY_NAME = ("name", "distinctive")
 """The rules of :mod:`.asks` by which a request names a fact by its own words."""
@@ -89,6 +90,7 @@ class ActLog:
         asked = any(
             a.rule in ("escalation_asks_transfer", "escalation_accepts_transfer") for a in self.s.acts
         )
+        asked = asked or refused_before([heard.rules if heard else [], *(a.rules for a in self.s.acts)])
         if heard and heard.has("denial") and self.s.rules.accept_transfer and not asked:
             # the refusal again, where the escalation rule asks for a transfer: asked once, not goodbye
             return self.act("pushback", self.s.phr.say("ask_transfer"), "escalation_asks_transfer", heard)

@@ -65,6 +65,7 @@ from voxbench.pipelines.caller.goal.requested import (
 from voxbench.pipelines.caller.goal.results import stated_result
 from voxbench.pipelines.caller.goal.scoped import scoped
 from voxbench.pipelines.caller.goal.stated import misstated
+from voxbench.pipelines.caller.goal.transfers import TRANSFER_REFUSED, offers_transfer, refuses_transfer
 from voxbench.pipelines.caller.goal.turn import Turn
 from voxbench.pipelines.caller.goal.yesno import STATE_Q_LEAD
 from voxbench.spoken import mentions, times
@@ -75,10 +76,12 @@ def _speech_acts(t: Turn, heard: Heard, book: FactBook) -> None:
     completions and refusals."""
     if t.sents and HOLD.match(t.sents[-1]) and not t.questions:
         mark(heard, "hold", "hold_phrase")
-    if TRANSFER_NOW.search(t.text):
+    if any(offers_transfer(s, TRANSFER_NOW) for s in t.sents):  # not 'I can't connect you to ...'
         mark(heard, "transfer", "transfer_now")
-    elif any(TRANSFER_OFFER.search(s) for s in t.sents):
+    elif any(offers_transfer(s, TRANSFER_OFFER) for s in t.sents):
         mark(heard, "transfer_offer", "transfer_offer")
+    elif any(refuses_transfer(s) for s in t.statements):  # 'I can't transfer you to a live agent.'
+        heard.rules.append(TRANSFER_REFUSED)
     if any(ANYTHING_ELSE.search(s) for s in t.questions):
         mark(heard, "anything_else", "anything_else")
     elif any(THAT_ALL.search(s) for s in t.questions[-1:]):  # 'Will that be all?': no confirmation

@@ -17,7 +17,7 @@ from voxbench.pipelines.caller.goal.ending_lang import pattern
 from voxbench.pipelines.caller.goal.heard import Heard
 from voxbench.pipelines.caller.goal.ledger import NAMED_DONE
 from voxbench.pipelines.caller.goal.state import CallState
-from voxbench.pipelines.caller.goal.told import agent_error, tells, told_to_end
+from voxbench.pipelines.caller.goal.told import agent_error, no_alternative, tells, told_to_end
 from voxbench.spoken import sentences_of
 
 RaiseOpen = Callable[[int, Heard], CallerAct]
@@ -36,6 +36,8 @@ class Endings:
         self.told = told_to_end([*tree.negotiation_behavior, *tree.edge_cases, tree.escalation_behavior or "",
                                  tree.failure_condition or ""])  # fmt: skip
         """What the tree says to accept being told and end the call on (:mod:`.told`)."""
+        self.unprocessable = bool(pattern("fails_unprocessable").search(tree.failure_condition or ""))
+        """The failure condition ends the call on a refusal with no alternative (:func:`.told.no_alternative`)."""
 
     def note_refusal(self) -> None:
         """A refusal naming one of the caller's requests: the tree's answers to it are that
@@ -103,9 +105,22 @@ class Endings:
             rule = "agent_error_end"
         elif heard.has("denial") and tells(self.told, turn):
             rule = "told_to_end"
+        elif self.unprocessable and self.nothing_else(heard):
+            rule = "no_alternative_end"
         else:
             return None
         return self.log.act("end", self.s.phr.say("bye_give_up"), rule, heard, ends_call=True)
+
+    def nothing_else(self, heard: Heard) -> bool:
+        """A refusal that says there is no alternative, offers and asks nothing, with no other
+        request of the caller's open: the failure condition's 'cannot be processed and there are
+        no alternatives' (a request still open beside it is the tree's next step, not the end)."""
+        offered = {"request", "completed", "options", "transfer_offer", "transfer", "hold", "question"}
+        if not heard.has("denial") or offered & set(heard.kinds):
+            return False
+        others = [i for i in self.s.tracker.pending() if i not in self.s.refused_now]
+        others = others if self.s.refused_now else others[1:]  # naming none, it refuses the one under way
+        return not others and no_alternative(self.s.agent_turn)
 
     def transfer_under_way(self) -> bool:
         """A statement (no question after it) saying the transfer is happening now."""

@@ -24,6 +24,7 @@ from voxbench.pipelines.caller.goal.pushback import step_fixes
 from voxbench.pipelines.caller.goal.readback import asks_to_state
 from voxbench.pipelines.caller.goal.requests import Requests
 from voxbench.pipelines.caller.goal.state import CallState
+from voxbench.pipelines.caller.goal.transfers import refused_before
 from voxbench.pipelines.caller.goal.tree import content_words
 from voxbench.pipelines.caller.goal.yesno import Answer, asks_whether
 from voxbench.spoken import is_code
@@ -206,10 +207,9 @@ class FollowUps:
             self.s.tracker.done[pending[0]] = not moved  # (moved: the refusal named the one it refused)
             i = self.s.tracker.pending()[0]
             line, told = self.req.next_line(i)
-            if heard.has("transfer_offer"):
-                line = f"{prefix or self.s.phr.say('decline_transfer')} " + re.sub(
-                    r"^Yes[,.] (\w)", lambda m: m.group(1).upper(), line
-                )
+            if heard.has("transfer_offer") or not heard.question:  # no 'Yes' to a refusal that asks nothing
+                lead = prefix or self.s.phr.say("decline_transfer") if heard.has("transfer_offer") else prefix
+                line = f"{lead} " + re.sub(r"^Yes[,.] (\w)", lambda m: m.group(1).upper(), line)
             return self.log.act(
                 "state_request", line, "next_intent_after_refusal", heard, about(i), facts=told
             )
@@ -218,8 +218,14 @@ class FollowUps:
     def give_up(self, heard: Heard) -> CallerAct:
         """The refusal stands and the tree's answers to it are spent: goodbye, as its failure
         condition says; but where the escalation rule asks for a transfer once refused ('ask to be
-        transferred to a live agent'), the caller asks for one first, once."""
-        if self.s.rules.accept_transfer and not any(a.rule in _TRANSFER_RULES for a in self.s.acts):
+        transferred to a live agent'), the caller asks for one first, once, unless the agent has
+        said it cannot transfer the call (:mod:`.transfers`)."""
+        asked = any(a.rule in _TRANSFER_RULES for a in self.s.acts)
+        if (
+            self.s.rules.accept_transfer
+            and not asked
+            and not refused_before([heard.rules, *(a.rules for a in self.s.acts)])
+        ):
             return self.log.act("pushback", self.s.phr.say("ask_transfer"), "escalation_asks_transfer", heard)
         return self.log.act(
             "end", self.s.phr.say("bye_give_up"), "failure_condition_end", heard, ends_call=True

@@ -9,6 +9,11 @@
   says something along the lines of 'I'm sorry I encountered an error processing your request.'):
   a statement that the agent or its system met an error, in a turn that asks nothing and does
   not say it will try again.
+* **No alternative** (a failure condition 'If the agent says your request cannot be processed and
+  there are no alternatives, say goodbye ...'): a refusal that says there is no alternative
+  ('There are no alternatives available.', 'There's nothing else I can do.') and neither asks
+  anything nor offers another way ('but I can set up a callback instead'). A bare refusal is not
+  it: the tree's push-back and follow-up come first (:mod:`.followups`).
 """
 
 from __future__ import annotations
@@ -59,3 +64,17 @@ def agent_error(agent_turn: str) -> bool:
     if not hit or any(s.endswith("?") for s in sents):
         return False
     return not any(pattern("try_again").search(s) for s in sents[hit[0] :])
+
+
+def no_alternative(agent_turn: str) -> bool:
+    """The turn says there is no alternative, asks nothing and offers nothing else ('I'm sorry,
+    your request cannot be processed, and there are no alternatives available.')."""
+    sents = sentences_of(agent_turn)
+    if any(s.endswith("?") for s in sents):
+        return False
+    rest = [pattern("no_alternative").sub("", s) for s in sents]  # 'nothing else I can do' offers nothing
+    if any(pattern("offer_stated").search(s) or pattern("still_can").search(s) for s in rest):
+        return False
+    return any(
+        pattern("no_alternative").search(s) and not pattern("conditional_lead").search(s) for s in sents
+    )

@@ -69,6 +69,26 @@ class EndingWords(BaseModel):
     something changes, not a thing the caller is told to accept now."""
     try_again: str
     """The agent says it will try again after an error ('Let me try that again.')."""
+    call_transfer: str
+    """Words that name a transfer of the call ('transfer you', 'a live agent', 'a supervisor',
+    'transfers'), not a transfer of a record ('the DEA transfer'): :mod:`.transfers`."""
+    clause_break: str
+    """Where a sentence's clause ends, for the scope of a negation ('I can't renew it, but I can
+    transfer you.')."""
+    negation: str
+    """A negation word ('can't', 'not', 'no', 'unable')."""
+    new_subject: str
+    """A subject and its modal that open a new clause without a comma ('If you do not want to
+    continue I can transfer you'): a negation before it does not reach past it."""
+    negated_after: str
+    """What follows a transfer's words and negates them ('Transfers aren't available', 'a live
+    agent is not available')."""
+    fails_unprocessable: str
+    """A failure condition that ends the call when the agent says the request cannot be processed
+    and there are no alternatives (:func:`.told.no_alternative`)."""
+    no_alternative: str
+    """The agent says there is no alternative ('There are no alternatives available', 'There's
+    nothing else I can do')."""
     """An offer question naming nothing of its own ('Would you like that?', 'Would that work?'):
     it asks about the offer the turn stated."""
     """A must-have that something stays as it is ('Your booking remains unchanged'): the agent

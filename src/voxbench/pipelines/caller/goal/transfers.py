@@ -1,0 +1,60 @@
+"""A transfer the agent says it cannot make is no offer of one.
+
+"I'm sorry, I can't transfer you to a live agent.", "Transfers aren't available.", "I'm not able
+to connect you with a supervisor.": the words of a transfer under a negation in the same clause
+(before them, with no new subject between: 'If you do not want to continue I can transfer you'
+offers one; or after them: 'a live agent is not available'). Such a sentence refuses a transfer:
+the caller does not accept one, nor ask for one again (:meth:`.followups.FollowUps.give_up`), and
+what it does instead is what its tree says to a refusal. A clause that offers one beside it ('I
+can't renew that, but I can transfer you.') is still an offer.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from voxbench.pipelines.caller.goal.ending_lang import pattern
+
+TRANSFER_REFUSED = "transfer_refused"
+"""The rule of a turn that refuses a transfer of the call (:func:`refuses_transfer`)."""
+
+
+def _clauses(sentence: str) -> list[str]:
+    return [c for c in pattern("clause_break").split(sentence) if c and c.strip()]
+
+
+def _negated(clause: str, m: re.Match[str]) -> bool:
+    """The match ``m`` of a transfer's words in ``clause`` is under a negation."""
+    if pattern("negated_after").match(clause[m.end() :]):
+        return True
+    before = clause[: m.start()]
+    neg = list(pattern("negation").finditer(before))
+    if not neg:
+        return False
+    between = before[neg[-1].end() :]
+    return len(between.split()) <= 12 and not pattern("new_subject").search(between)
+
+
+def _matches(sentence: str, words: re.Pattern[str]) -> Iterable[tuple[str, re.Match[str]]]:
+    for c in _clauses(sentence):
+        for m in words.finditer(c):
+            yield c, m
+
+
+def offers_transfer(sentence: str, words: re.Pattern[str]) -> bool:
+    """Some match of ``words`` (the transfer-offer cues) in the sentence is not negated."""
+    return any(not _negated(c, m) for c, m in _matches(sentence, words))
+
+
+def refuses_transfer(sentence: str) -> bool:
+    """The sentence names a transfer of the call, each time under a negation ('Transfers aren't
+    available.'; not 'I can transfer you to a live agent, who isn't in until nine.')."""
+    hits = [_negated(c, m) for c, m in _matches(sentence, pattern("call_transfer"))]
+    return bool(hits) and all(hits)
+
+
+def refused_before(rules: Iterable[Iterable[str]]) -> bool:
+    """A turn of the call refused a transfer (``rules``: the rules of each act and of the turn heard
+    now): the caller does not ask for one the agent said it cannot make."""
+    return any(TRANSFER_REFUSED in r for r in rules)
