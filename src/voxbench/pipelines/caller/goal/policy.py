@@ -287,11 +287,7 @@ class GoalCaller:
             heard.kinds = [k for k in heard.kinds if k != "request"]  # 'Which first: I-9 or PTO?'
         if heard.has("request"):
             self.drafts.answer(heard, d)
-            d.parts[:0] = (
-                [tree_says.line] if tree_says else []
-            )  # the tree's answer, then the other facts asked
-        elif tree_says is not None and not heard.readback_wrong:
-            return self.follow.said_open(tree_says, heard)
+            d.parts[:0] = [tree_says.line] if tree_says else []  # the tree's answer, then the facts
             if offered is not None and d.choice != "yes":
                 d.parts.insert(0, "Yes.")
                 d.choice = "yes"
@@ -299,6 +295,8 @@ class GoalCaller:
                 line, told, _ = self.req.line()
                 d.parts.insert(0, line)
                 d.facts[:0] = told
+        elif tree_says is not None and not heard.readback_wrong:
+            return self.follow.said_open(tree_says, heard)
         if heard.readback_wrong:
             self.drafts.correction(heard, d)
         elif record:  # 'No, that's not my flight. Mine is from Phoenix to Denver on May 13.'
