@@ -73,3 +73,17 @@ def test_a_question_of_the_wrong_kind_is_not_answered_with_a_fact() -> None:
     c = _caller({"employee_id": "EMP4411", "access_level": "read_only"}, [])
     act = c.respond("Who will be using the access?")
     assert "access_level" not in act.facts and "read only" not in act.text.lower()
+
+
+def test_a_wh_clause_is_no_wh_question() -> None:
+    """'When you say ..., is it ...?' asks yes or no: no kind of value is asked by 'when'."""
+    tier = _fact("membership_tier", "gold_plus")
+    assert not wh_misfit("When you say the tier changed, is it the gold one?", tier)
+
+
+def test_the_trees_answer_takes_only_its_part_of_a_question() -> None:
+    """The tree answers the kind of repair; the dates asked with it are still given."""
+    tree = ["If asked what kind of repair you need, say the hinge is loose and the screen flickers."]
+    c = _caller({"employee_id": "EMP4411", "repair_start_date": "2026-07-01"}, tree)
+    act = c.respond("What kind of repair do you need, and what is the repair start date?")
+    assert "repair_start_date" in act.facts

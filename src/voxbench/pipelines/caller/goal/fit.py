@@ -28,7 +28,11 @@ from voxbench.pipelines.caller.goal.speech import value_kind
 from voxbench.pipelines.caller.goal.turn import Turn
 
 _WH = ("who", "why", "when", "where")
-_WH_LEAD = re.compile(rf"^\W*(?:(?:{alt('fit', 'wh_lead')})[,.]?\s+)*(?P<wh>{'|'.join(_WH)})\b", re.I)
+_WH_LEAD = re.compile(
+    rf"^\W*(?:(?:{alt('fit', 'wh_lead')})[,.]?\s+)*(?P<wh>{'|'.join(_WH)})\b(?!\s+(?:{alt('fit', 'clause_subject')})\b)",
+    re.I,
+)
+"""A question led by its wh-word; not a clause ('When you say it is down, ...')."""
 _OTHER_WH = re.compile(r"\b(?:what|which|how|who|why|when|where)\b", re.I)
 _KINDS = {wh: frozenset(phrases("fit", f"wh_kinds_{wh}")) for wh in _WH}
 _WORDS = {wh: frozenset(stem(w) for w in phrases("fit", f"wh_words_{wh}")) for wh in _WH}
@@ -100,9 +104,10 @@ def fitting(t: Turn, book: FactBook, asked: dict[str, str]) -> dict[str, str]:
 
 
 def told_over(heard: Heard, book: FactBook, told: OpenAnswer) -> list[str]:
-    """The asked facts the tree's own answer to the question wins over (3): those about what its X
-    is about (a word of the key, or of its synonyms, among X's words or the question's wh-word)
-    that the question names by no more than a synonym, or less closely than X."""
+    """The asked facts the tree's own answer to the question wins over (3): those the question names
+    only by words of X (or its wh-word; by a key word or a synonym's: 'why' ~ 'justification'),
+    and by no more than a synonym, or less closely than X. A fact named by words X does not say is
+    another part of the question ('What leave category, and what are the start and end dates?')."""
     if heard.has("options") or heard.options:
         return []  # 'What next: the room booking, or your access?': a choice (:mod:`.choose`)
     q = heard.question
@@ -114,10 +119,31 @@ def told_over(heard: Heard, book: FactBook, told: OpenAnswer) -> list[str]:
         f = book.get(k)
         if f is None or not rules.get(k, "").startswith(_BY_WORDS):
             continue  # asked by a rule that reads more than words ('which floor next?': the backup)
-        syn = " ".join(x for w in f.words for x in SYNONYMS.get(w, ()))
         key = content(" ".join(f.words) + " " + re.sub(r"[._]", " ", f.key))  # the key as written too
-        if not (key | content(syn) | set(syn.split())) & (told.about | wh):
-            continue
+        named = _named(f, q, said) & (key | _syn_words(f))
+        if not named or not named <= told.about | wh:
+            continue  # named by words X does not say: another part of the question ('and the dates')
         if not named_by_key(book, k, q) or (told.about & said) - key:
             out.append(k)
     return out
+
+
+def answers_x(heard: Heard, book: FactBook, told: OpenAnswer) -> bool:
+    """A fact still asked is named by every word of X: it answers what the tree's line does
+    ('What leave category ...?' and 'leave_category'), which is not said twice."""
+    keys = [content(re.sub(r"[._]", " ", k)) for k in heard.asked if book.get(k) is not None]
+    return bool(told.about) and any(told.about <= key for key in keys)
+
+
+def _syn_words(f: Fact) -> set[str]:
+    """The words of the fact's key words' synonyms ('justification': 'reason', 'why', ...)."""
+    syn = [x for w in f.words for x in SYNONYMS.get(w, ())]
+    return set(content(" ".join(syn))) | {w for x in syn for w in x.split()}
+
+
+def _named(f: Fact, q: str, said: frozenset[str]) -> set[str]:
+    """The words by which the question names the fact: its key's words it says, and the words of
+    its synonyms it says ('why' for 'justification', 'operating system' for 'os')."""
+    syn = [x for w in f.words for x in SYNONYMS.get(w, ())]
+    phrases_said = [x for x in syn if re.search(rf"\b{re.escape(x)}\b", q, re.I)]
+    return set(said) | set(content(" ".join(phrases_said))) | {w for x in phrases_said for w in x.split()}

@@ -47,7 +47,7 @@ from voxbench.pipelines.caller.goal.cues import PROGRESS
 from voxbench.pipelines.caller.goal.drafts import Draft, Drafts
 from voxbench.pipelines.caller.goal.ending import Endings
 from voxbench.pipelines.caller.goal.facts import FactBook
-from voxbench.pipelines.caller.goal.fit import told_over
+from voxbench.pipelines.caller.goal.fit import answers_x, told_over
 from voxbench.pipelines.caller.goal.followups import FollowUps
 from voxbench.pipelines.caller.goal.intents import IntentTracker
 from voxbench.pipelines.caller.goal.lang import alt
@@ -261,7 +261,7 @@ class GoalCaller:
         heard.rules += [f"told_over:{k}" for k in drop]
         if not heard.asked:
             heard.kinds = [k for k in heard.kinds if k != "request"]
-        return told
+        return None if answers_x(heard, self.s.book, told) else told  # a fact still asked says it
 
     def _decide(self, text: str, heard: Heard, tree_says: OpenAnswer | None = None) -> CallerAct:
         self.ends.note_named_done(heard)
