@@ -17,7 +17,7 @@ from voxbench.pipelines.caller.goal.forms import have_question
 from voxbench.pipelines.caller.goal.heard import ANYTHING_ELSE_OFFERED, THAT_ALL_ASKED, Heard
 from voxbench.pipelines.caller.goal.intents import intent_facts
 from voxbench.pipelines.caller.goal.lang import alt
-from voxbench.pipelines.caller.goal.openask import names_thing, offers, other_request
+from voxbench.pipelines.caller.goal.openask import OpenAnswer, names_thing, offers, other_request
 from voxbench.pipelines.caller.goal.options import examples_of_any
 from voxbench.pipelines.caller.goal.phrases import as_need, first_person
 from voxbench.pipelines.caller.goal.pushback import step_fixes
@@ -259,8 +259,10 @@ class FollowUps:
         q = heard.question
         offered = heard.has("options") or bool(heard.options) or offers(self.s.agent_turn)
         said = self.s.open_answers.answer(q, other_request(self.s.tracker, self.s.in_hand, q), offered)
-        if said is None:
-            return None
+        return None if said is None else self.said_open(said, heard)
+
+    def said_open(self, said: OpenAnswer, heard: Heard) -> CallerAct:
+        """The goal's words for an open question, with the text they came from in the act's rules."""
         self.s.stuck = 0
         act = self.log.act("answer", said.line, f"goal_answers_open:{said.how}", heard)
         act.rules += [f"goal_text:{said.source}"] if act.rule.startswith("goal_answers_open") else []

@@ -63,6 +63,10 @@ def _words(text: str) -> frozenset[str]:
     return _norm(words(text))
 
 
+content = _words
+"""The content-word stems openask matches a question on (for :mod:`.fit`)."""
+
+
 _FRAME = _norm({w for p in phrases("openask", "frame") for w in words(p)} | set(phrases("openask", "frame")))
 _WH = ("why", "how", "where", "when", "who")
 """Question words that ask for one kind of answer: a told X that says one is matched only by it."""
@@ -127,6 +131,8 @@ class OpenAnswer:
     line: str
     source: str
     how: str
+    about: frozenset[str] = frozenset()
+    """The words of the X a told answer is for ('why you need the replacement': 'need', 'replac')."""
 
 
 @dataclass(frozen=True)
@@ -183,16 +189,24 @@ class GoalOpenAnswers:
         described = wish or bool(_DESCRIBED.search(question) or _WISH.search(question))
         return self._stated(q, heads, other_request, described=described)
 
+    def told_for(self, question: str) -> OpenAnswer | None:
+        """The tree's own answer to an open question (form 1 alone), or None: what :mod:`.fit`
+        weighs against the facts the question names."""
+        if not _OPEN.search(question) or (_YES_NO.match(question) and not _TELL.search(question)):
+            return None  # not open; a yes/no question is :mod:`.yesno`'s
+        return self._told(_words(question) - _FRAME, _wh(question))
+
     def _told(self, q: frozenset[str], wh: str) -> OpenAnswer | None:
         scored = [(len(t.about & q), t) for t in self.told if t.about or (t.wh and len(q) <= 1)]
         clear = [(n, t) for n, t in scored
                  if (n >= 1 or not t.about) and n >= CLEAR * len(t.about) and (not t.wh or t.wh == wh)]  # fmt: skip
         best = max((n for n, _ in clear), default=0)
-        top = {t.said: t for n, t in clear if n == best}
-        if len(top) != 1 or any(n > best for n, _ in scored):  # another line it says more of: unclear
-            return None
-        t = next(iter(top.values()))
-        return OpenAnswer(_line(t.said), t.source, "told")
+        top = list({t.said: t for n, t in clear if n == best}.values())
+        same_x = len({(t.about, t.wh) for t in top}) == 1  # one X the tree answers twice: its first answer
+        if not top or (len(top) > 1 and not same_x) or any(n > best for n, _ in scored):
+            return None  # another line it says more of, or two Xs: unclear
+        t = top[0]
+        return OpenAnswer(_line(t.said), t.source, "told", t.about)
 
     def _stated(
         self,

@@ -48,6 +48,7 @@ from voxbench.pipelines.caller.goal.cues import PROGRESS
 from voxbench.pipelines.caller.goal.drafts import Draft, Drafts
 from voxbench.pipelines.caller.goal.ending import Endings
 from voxbench.pipelines.caller.goal.facts import FactBook
+from voxbench.pipelines.caller.goal.fit import answers_x, told_over
 from voxbench.pipelines.caller.goal.followups import FollowUps
 from voxbench.pipelines.caller.goal.intents import IntentTracker
 from voxbench.pipelines.caller.goal.lang import alt
@@ -55,6 +56,7 @@ from voxbench.pipelines.caller.goal.learn import Learnings
 from voxbench.pipelines.caller.goal.lists import listed
 from voxbench.pipelines.caller.goal.marks import restored
 from voxbench.pipelines.caller.goal.notfound import given_again, given_twice, not_found_keys
+from voxbench.pipelines.caller.goal.openask import OpenAnswer
 from voxbench.pipelines.caller.goal.phrases import as_need
 from voxbench.pipelines.caller.goal.record import other_record
 from voxbench.pipelines.caller.goal.requests import Requests
@@ -178,6 +180,7 @@ class GoalCaller:
         if moved != hand:
             heard = classify(agent_text, self.s.book, self.s.given, self.s.hook, moved, previous)
         self.s.in_hand = moved.current
+        told = self._told_first(heard)
         if not self.s.opened:
             self.s.opened = True
             text = self.s.scenario.starting_utterance() or as_need(self.s.intents[0])
@@ -190,7 +193,7 @@ class GoalCaller:
             return self.log.act(
                 "end", self.s.phr.say("bye_give_up"), "stalled_call_end", heard, ends_call=True
             )
-        act = self._decide(agent_text, heard)
+        act = self._decide(agent_text, heard, told)
         self.s.stalls.note(self.s.progress(), act.kind)
         return act
 
@@ -249,7 +252,20 @@ class GoalCaller:
             )
         return self.log.act("check_in", self.s.phr.say("check_in"), "agent_silent_check_in")
 
-    def _decide(self, text: str, heard: Heard) -> CallerAct:
+    def _told_first(self, heard: Heard) -> OpenAnswer | None:
+        """The tree's own answer to the question, when it wins over facts the question names
+        (:func:`.fit.told_over`): those are no longer asked (None: no such answer)."""
+        told = self.s.open_answers.told_for(heard.question) if heard.asked and heard.question else None
+        drop = told_over(heard, self.s.book, told) if told is not None else []
+        if told is None or not drop:
+            return None
+        heard.asked = [k for k in heard.asked if k not in drop]
+        heard.rules += [f"told_over:{k}" for k in drop]
+        if not heard.asked:
+            heard.kinds = [k for k in heard.kinds if k != "request"]
+        return None if answers_x(heard, self.s.book, told) else told  # a fact still asked says it
+
+    def _decide(self, text: str, heard: Heard, tree_says: OpenAnswer | None = None) -> CallerAct:
         self.ends.note_named_done(heard)
         self.req.note_resolutions(text, heard)
         self.ends.note_refusal()
@@ -279,6 +295,7 @@ class GoalCaller:
             heard.kinds = [k for k in heard.kinds if k != "request"]  # 'Which first: I-9 or PTO?'
         if heard.has("request"):
             self.drafts.answer(heard, d)
+            d.parts[:0] = [tree_says.line] if tree_says else []  # the tree's answer, then the facts
             if offered is not None and d.choice != "yes":
                 d.parts.insert(0, "Yes.")
                 d.choice = "yes"
@@ -286,6 +303,8 @@ class GoalCaller:
                 line, told, _ = self.req.line()
                 d.parts.insert(0, line)
                 d.facts[:0] = told
+        elif tree_says is not None and not heard.readback_wrong:
+            return self.follow.said_open(tree_says, heard)
         if heard.readback_wrong:
             self.drafts.correction(heard, d)
         elif record:  # 'No, that's not my flight. Mine is from Phoenix to Denver on May 13.'
