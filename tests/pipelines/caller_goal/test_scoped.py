@@ -193,3 +193,13 @@ def test_a_name_said_whole_is_asked_again_once_given() -> None:
     book = goal_facts(_NAMED_INFO)
     h = classify("What is your preferred date?", book, given={"preferred_date", "preferred_time"})
     assert h.asked == ["preferred_date"]
+
+
+def test_a_head_said_of_something_is_not_a_fact_of_another_qualifier() -> None:
+    """'the date for your follow-up appointment': not the date of birth (its own qualifier unsaid),
+    the plain preferred date; 'the date of your badge expiration' names its qualifier and keeps it."""
+    book = goal_facts({"date_of_birth": "1994-02-11", "preferred_date": "2026-11-04"})
+    for text in ("What is the date for your follow-up appointment?", "Please give me the date of the visit."):
+        assert classify(text, book).asked == ["preferred_date"], text
+    book = goal_facts({"date_of_birth": "1994-02-11", "badge_expiration_date": "2031-03-02"})
+    assert classify("What's the date of your badge expiration?", book).asked == ["badge_expiration_date"]

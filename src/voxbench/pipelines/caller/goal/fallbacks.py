@@ -157,6 +157,10 @@ def head_fallback(
         with_head = _not_aside(
             [f for f in book if head in f.heads and f.source == "information_required"], aside
         )
+        if re.search(rf"\b{head}s?\s+(?:for|of)\s+(?:the|your|this|that|my)\b", sentence, re.I):
+            # 'the date for your follow-up appointment' says what the date is of: not a fact whose own
+            # qualifier ('birth') it leaves unsaid; one with none, or with one said, fits
+            with_head = [f for f in with_head if not f.distinctive or set(f.distinctive) & ws] or with_head
         # the ones not given yet; asked again when all are given, the same ones again
         cands = [f for f in with_head if f.key not in given] or with_head
         plural_pairs = start_end_pairs(cands) if re.search(rf"\b{head}s\b", sentence, re.I) else []
