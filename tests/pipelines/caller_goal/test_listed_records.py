@@ -51,3 +51,23 @@ def test_one_record_keeps_its_labels_and_a_stated_end_is_not_said_again() -> Non
     assert "S E A" in act.text and "B O S" in act.text
     again = _caller(one).respond("Got it, destination BOS. Please provide the origin.")
     assert "S E A" in again.text and "original_travel_details.0.destination" not in again.facts
+
+
+def test_a_records_state_is_no_detail_of_the_request() -> None:
+    """Stating its open request again with its record's details, the caller says the record's
+    dates and times, not its state ('The original status is confirmed.'): that is the system's."""
+    info = {
+        "confirmation_number": "QW7ERT",
+        "last_name": "Lima",
+        "original_travel_details": [
+            {"origin": "SEA", "destination": "BOS", "flight_date": "2026-08-14", "status": "confirmed"}
+        ],
+    }
+    sc = make_scenario(info, goal="You want to move your SEA to BOS flight to an earlier date.")
+    c = GoalCaller(sc)
+    c.open()
+    c.respond("May I have your confirmation number and last name?")
+    act = c.respond("I found your reservation. Is there anything else you would like to know?")
+    assert act.rule == "request_still_open", act
+    assert "status" not in act.text.lower() and "confirmed" not in act.text.lower(), act.text
+    assert "original_travel_details.0.status" not in act.facts

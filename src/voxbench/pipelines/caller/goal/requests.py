@@ -15,6 +15,7 @@ from voxbench.pipelines.caller.goal.ending_lang import pattern
 from voxbench.pipelines.caller.goal.framing import kind_of
 from voxbench.pipelines.caller.goal.heard import Heard
 from voxbench.pipelines.caller.goal.intents import IntentTracker, goal_clause_facts, intent_facts
+from voxbench.pipelines.caller.goal.lang import phrases
 from voxbench.pipelines.caller.goal.learn import Learnings
 from voxbench.pipelines.caller.goal.phrases import as_need, first_person
 from voxbench.pipelines.caller.goal.state import CallState
@@ -30,6 +31,8 @@ OFFER_REQ = re.compile(
 _OFFER_TO_DO = re.compile(r"^(?:\w+[,.]?\s+)?would you like to (" + OFFER_VERBS + r")\b", re.I)
 
 # An offer whose object is a pronoun ('Would you like to assign it now?', 'shall we do that?').
+_RECORD_STATE = frozenset(phrases("facts", "record_state_words"))
+"""Key words of a record's state ('status'): what the system holds, no detail of a request."""
 _BY_PRONOUN = re.compile(r"\bto \w+ (it|that|this|them)\b", re.I)
 
 
@@ -67,9 +70,12 @@ class Requests:
         clause = [f.key for f in goal_clause_facts(self.s.tracker.own_words(i), rest, self.s.goal_text, self.s.book, intent)
                   if f.values() not in have]  # fmt: skip
         keys = self.s.say.with_companions(list(dict.fromkeys([f.key for f in found] + clause)))
-        told = [
-            k for k in keys if k not in self.s.given or k in clause
-        ]  # 'a desk on floor 2': and its building
+        told = [  # 'a desk on floor 2': and its building; a record's state ('...0.status': confirmed)
+            k  # is the system's, no detail of the request
+            for k in keys
+            if (k not in self.s.given or k in clause)
+            and k.rsplit(".", 1)[-1].split("_")[-1] not in _RECORD_STATE
+        ]
         said = [
             k for k in told if (f := self.s.book.get(k)) and not any(mentions(intent, v) for v in f.values())
         ]
