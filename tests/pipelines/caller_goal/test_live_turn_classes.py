@@ -131,9 +131,9 @@ def test_a_things_value_is_never_said_as_my_thing(seed: int) -> None:
     info = {"employee_id": "EMP048271", "application": "Confluence", "target_system": "active_directory"}
     c = opened(make_scenario(info, goal="You need access to an application."), seed)
     c.respond("What is your employee ID?")
-    for turn in ("What else can you tell me?", "Please provide the application and the target system."):
-        text = c.respond(turn).text
-        assert "my application" not in text.lower() and "my target system" not in text.lower(), text
+    text = c.respond("Please provide the application and the target system.").text
+    assert "Confluence" in text and "active directory" in text.lower(), text  # the values are said
+    assert "my application" not in text.lower() and "my target system" not in text.lower(), text
 
 
 # -- 4. not found under the values given ----------------------------------------------------------

@@ -26,11 +26,10 @@ from voxbench.pipelines.caller.goal.framing import NAME_KEEPERS
 from voxbench.pipelines.caller.goal.heard import Heard
 from voxbench.pipelines.caller.goal.lang import alt
 from voxbench.pipelines.caller.goal.phrases import Phrasing
-from voxbench.pipelines.caller.goal.say import FactSayer
-from voxbench.spoken import is_code, mentions, sentences_of, tokens
+from voxbench.pipelines.caller.goal.say import FactSayer, letters_of
+from voxbench.spoken import mentions, sentences_of, tokens
 
 NOT_FOUND = re.compile(rf"(?:{alt('notfound', 'cue')})", re.I)
-_WORD_VALUE = re.compile(r"[A-Za-z][A-Za-z' -]*")
 
 
 def not_found_keys(text: str, heard: Heard, book: FactBook, given: set[str]) -> list[str]:
@@ -61,9 +60,9 @@ def given_again(keys: list[str], say: FactSayer, phr: Phrasing) -> str:
     for k in keys:
         f = say.book.get(k)
         value = str(f.value).strip() if f is not None else ""
-        if f is None or not _WORD_VALUE.fullmatch(value) or is_code(value) or not _person_name(f.words):
+        letters = letters_of(value)
+        if f is None or not letters or not _person_name(f.words):
             continue
-        letters = " ".join(c.upper() for c in value if c.isalpha())
         out.append(phr.say("spelled_name", value=value, Value=value[:1].upper() + value[1:], letters=letters))
     return " ".join(out)
 

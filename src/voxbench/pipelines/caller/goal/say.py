@@ -222,11 +222,7 @@ class FactSayer:
             f = self.book.get(k)
             if f is None:
                 continue
-            value = str(f.value)
-            if re.fullmatch(r"[A-Za-z' -]+", value) and not is_code(value):
-                out.append(" ".join(c.upper() for c in value if c.isalpha()))
-            else:
-                out.append(self.value(f))
+            out.append(letters_of(str(f.value)) or self.value(f))
         return f"That's {', '.join(out)}." if out else ""
 
     def with_companions(self, keys: list[str], turn: str = "") -> list[str]:
@@ -378,3 +374,12 @@ class FactSayer:
                 "span_of", label=text, Label=f"{text[:1].upper()}{text[1:]}", start=start, end=end
             )
         return self.phr.say("span", start=start, Start=f"{start[:1].upper()}{start[1:]}", end=end)
+
+
+def letters_of(value: str) -> str:
+    """A word value letter by letter ('Okonkwo' -> 'O K O N K W O'); '' for a code, which is said
+    spelled already, or a value that is no word."""
+    v = value.strip()
+    if not re.fullmatch(r"[A-Za-z][A-Za-z' -]*", v) or is_code(v):
+        return ""
+    return " ".join(c.upper() for c in v if c.isalpha())
