@@ -17,14 +17,17 @@ from voxbench.localmodels.assets import (
     llm_installed,
 )
 from voxbench.localmodels.server import LlamaServer, default_threads
+from voxbench.localmodels.token_count import LlamaPromptTokenCounter, PromptTokenCounter
 
 __all__ = [
     "LOCAL_LLMS",
     "QWEN_05B",
     "QWEN_15B",
+    "LlamaPromptTokenCounter",
     "LlamaServer",
     "LocalLLMSpec",
     "ModelAssetError",
+    "PromptTokenCounter",
     "default_judge_llm",
     "default_threads",
     "llm_gguf",

@@ -19,6 +19,7 @@ from typing import Any
 
 from voxbench.localmodels.assets import LocalLLMSpec, default_judge_llm, llm_gguf
 from voxbench.localmodels.prompt_cache import PromptCache
+from voxbench.localmodels.token_count import LlamaPromptTokenCounter
 
 logger = logging.getLogger(__name__)
 
@@ -71,6 +72,7 @@ class LlamaServer:
         n_threads_batch: int | None = None,
         port: int = 0,
         slot_dir: Path | None = None,
+        n_cache_reuse: int = 0,
     ) -> None:
         self.spec = spec or default_judge_llm()
         self.n_ctx = n_ctx
@@ -79,6 +81,9 @@ class LlamaServer:
         self.n_threads_batch = n_threads_batch  # prompt-processing threads (None: n_threads)
         self.port = port  # 0: a free port
         self.slot_dir = slot_dir  # saved prompt prefixes (see prompt_cache); None: no slot files
+        # min. matching chunk (tokens) reused by shifting its KV when a prompt differs from the
+        # cache mid-way (turns left out of a long call, see prompt_tokens); 0: recompute instead
+        self.n_cache_reuse = n_cache_reuse
         self.verbosity = verbosity
         self.model_path = model_path
         self.load_secs: float | None = None
@@ -95,9 +100,23 @@ class LlamaServer:
 
     @property
     def base_url(self) -> str:
+        return self.root_url + "/v1"
+
+    @property
+    def root_url(self) -> str:
+        """The server's address without ``/v1`` (its own endpoints: tokenize, slots)."""
         if self._address is None:
             raise RuntimeError("LlamaServer is not started")
-        return self._address.rstrip("/") + "/v1"
+        return self._address.rstrip("/")
+
+    @property
+    def slot_context(self) -> int:
+        """Tokens one conversation may use: llama.cpp splits ``n_ctx`` evenly over the slots."""
+        return self.n_ctx // max(1, self.n_parallel)
+
+    def token_counter(self) -> LlamaPromptTokenCounter:
+        """Counts a chat request's prompt tokens with this model's template and tokenizer."""
+        return LlamaPromptTokenCounter(self.root_url)
 
     def provenance(self) -> dict[str, Any]:
         """What a result made with this server should say about its judge."""
@@ -138,6 +157,7 @@ class LlamaServer:
         params.cpuparams_batch.n_threads = self.n_threads_batch or threads
         params.verbosity = self.verbosity
         params.offline = True
+        params.n_cache_reuse = self.n_cache_reuse
         if self.slot_dir is not None:
             self.slot_dir.mkdir(parents=True, exist_ok=True)
             params.slot_save_path = str(self.slot_dir) + os.sep

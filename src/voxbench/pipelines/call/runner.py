@@ -144,8 +144,15 @@ def _record(
         initial_db_hash=db_hash(executor.initial_db),
         final_db_hash=db_hash(executor.db),
         num_tool_calls=sum(1 for a in executor.audit_log if a["type"] == "tool_call"),
-        extra={**caller.extra(cfg), "audit_log": executor.audit_log},
+        extra={**caller.extra(cfg), **_llm_stats(agent_services), "audit_log": executor.audit_log},
     )
+
+
+def _llm_stats(agent_services: AgentSide) -> dict[str, Any]:
+    """The agent LLM service's counters (``agent_llm``: context trims, tool calls read from
+    text or refused), when it keeps any."""
+    stats = getattr(agent_services.llm, "stats", None)
+    return {"agent_llm": stats()} if callable(stats) else {}
 
 
 def _identity_fields(

@@ -197,8 +197,17 @@ LOCAL_AGENT_LLM = LLMConfig(
     tool_call_mode="json_schema",
     say_then_tool=True,
     ground_tool_arguments=True,
+    n_ctx=16384,
 )
 """The offline default agent's LLM (profile ``cascade-local``).
+
+Window: 16384 tokens, one slot. Measured with the model's tokenizer
+(benchmarks/context_sizes.py): the fixed prompt of this request shaping is 2.8k tokens for
+EVA's airline agent, 6.3k for medical HR and 7.7k for ITSM, and a whole reference airline call
+(EVA 1.1.2, 27 messages) adds 4.6k. At 8192 ITSM left 286 tokens of conversation (the live
+itsm/14 call overflowed after six caller turns); at 16384 it leaves 8.5k, about two such
+calls. The KV cache costs 28 KB a token (+224 MiB over 8192, measured RSS); longer calls
+are then fitted by leaving their oldest turns out (services/context_fit.py), not refused.
 
 Measured on the built-in airline scenarios (benchmarks/agent_text_bench.py, text only, the
 live request shaping): Qwen 0.5B 0/3 tasks in every mode; Qwen 1.5B native/json_schema made
@@ -284,11 +293,17 @@ def make_llm(
 
     For ``kind='local'`` pass a started :class:`~voxbench.pipelines.services.llm.LocalLLMServer`
     (its lifetime belongs to the caller, typically one per process shared by the agent, the
-    user simulator and judges); build one with :func:`make_local_llm_server`.
+    user simulator and judges); build one with :func:`make_local_llm_server`. Its requests are
+    then fitted to the server's context window (:mod:`.context_fit`): a long call loses its
+    oldest turns from the request instead of failing.
     """
     from voxbench.pipelines.services.llm import make_openai_compatible_llm
 
     chat = chat_settings(cfg, server, system_instruction)
+    if cfg.kind == "local" and server is not None and hasattr(server, "token_counter"):  # not a stand-in
+        from voxbench.pipelines.services.context_fit import ContextFit
+
+        kwargs.setdefault("context_fit", ContextFit.for_server(server, cfg.max_tokens))
     return make_openai_compatible_llm(chat, cfg.reply_policy(local=cfg.kind == "local"), **kwargs)
 
 

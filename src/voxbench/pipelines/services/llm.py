@@ -48,6 +48,9 @@ class LocalLLMSettings:
     n_threads_batch: int | None = None  # prompt-processing threads (None: same as n_threads)
     port: int = 0  # 0: pick a free port
     verbosity: int = 0  # llama.cpp log verbosity; its logs go to stderr
+    # KV chunks of at least this many tokens are shifted, not recomputed, when turns are left
+    # out of a long call (context_fit): measured on 2 cores, 1.2 s instead of 109 s
+    n_cache_reuse: int = 256
     # warm prompts saved between processes (localmodels.prompt_cache); None: not kept
     slot_dir: Path | None = field(default_factory=default_prompt_cache_dir)
 
@@ -76,6 +79,7 @@ class LocalLLMServer(LlamaServer):
             n_threads_batch=s.n_threads_batch,
             port=s.port,
             slot_dir=s.slot_dir,
+            n_cache_reuse=s.n_cache_reuse,
         )
 
     async def astart(self) -> LocalLLMServer:
