@@ -7,8 +7,8 @@ Starts the model's llama.cpp server (no completion is run: the chat template ren
 request and the tokenizer counts it, the same two steps a completion takes) and prints, per
 domain: the system prompt (policy + phone style), the tool schemas as the chat template
 renders them (``native``), the fixed prompt of the live default agent (``LOCAL_AGENT_LLM``:
-compact tool list + JSON reply format, date note), and how many tokens of conversation are
-left at a few window sizes after the reply's ``max_tokens``. With ``--reference`` (an EVA
+compact tool list + JSON reply format, date note) with the time one count of it takes, and
+how many tokens of conversation are left at a few window sizes after the reply's ``max_tokens``. With ``--reference`` (an EVA
 record folder with ``agent_perf_stats.csv``), the conversation of its last request is counted
 in both shapings too: what a whole reference call adds to the prompt. Not a test.
 """
@@ -19,6 +19,7 @@ import argparse
 import csv
 import json
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -49,7 +50,9 @@ def domain_row(counter: LlamaPromptTokenCounter, spec: Any, date: str, live: Rep
     tools = spec.openai_tools()
     policy_tokens = counter.count_sync({"messages": [system]})
     native = counter.count_sync(shaped([system, note], tools, NATIVE))
+    t0 = time.perf_counter()
     fixed = counter.count_sync(shaped([system, note], tools, live))
+    count_ms = (time.perf_counter() - t0) * 1000
     row = {
         "domain": spec.domain,
         "tools": len(tools),
@@ -58,6 +61,7 @@ def domain_row(counter: LlamaPromptTokenCounter, spec: Any, date: str, live: Rep
         "schemas_tok": counter.count_sync({"messages": [system], "tools": tools}) - policy_tokens,
         "native_fixed": native,
         "live_fixed": fixed,
+        "count_ms": f"{count_ms:.0f}",
     }
     for w in WINDOWS:
         row[f"room@{w // 1024}k"] = w - (LOCAL_AGENT_LLM.max_tokens or 0) - fixed
@@ -95,7 +99,7 @@ def main() -> None:
     with LocalLLMServer(settings) as srv:
         counter = srv.token_counter()
         rows = []
-        for name, dom in dataset.domains.items():
+        for dom in dataset.domains.values():
             date = next(iter(dom.scenarios.values())).current_date_time
             rows.append(domain_row(counter, dom.agent, date, live))
         cols = list(rows[0])

@@ -137,7 +137,9 @@ async def test_a_replaced_conversation_is_not_cut_by_an_old_decision() -> None:
 
 async def test_a_fixed_part_too_big_for_the_window_is_a_clear_error() -> None:
     fit = ContextFit(WordCounter(), context_tokens=150, reply_tokens=50)
-    with pytest.raises(ContextOverflowError, match="fixed prompt .* 1[0-9][0-9] tokens.*raise the LLM's n_ctx"):
+    with pytest.raises(
+        ContextOverflowError, match=r"fixed prompt .* 1[0-9][0-9] tokens.*raise the LLM's n_ctx"
+    ):
         await fit.fit([*SYSTEM, *conversation(2)], as_request)
 
 
