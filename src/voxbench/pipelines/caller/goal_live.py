@@ -161,6 +161,7 @@ class GoalDriver(PolicyDriver):
         silence_check_s: float | None = None,
         **kwargs: Any,
     ) -> None:
+        kwargs.setdefault("agent_quiet_s", waits.agent_quiet_s)
         super().__init__(
             caller, on_act, waits.no_greeting_s, GoalTiming(caller, waits), stats, silence_check_s, **kwargs
         )
@@ -190,6 +191,7 @@ def build_goal_caller(b: CallerBuild) -> Pipeline:
             gcfg.hangup_wait_s,
             turn=gcfg.turn,
             yields_to_agent=gcfg.yields_to_agent,
+            agent_quiet_s=gcfg.agent_quiet_s,
             # off when the call's inactivity limit would end the call first
             silence_check_s=gcfg.silence_check_s
             if gcfg.silence_check_s + 10.0 <= cfg.limits.inactivity_s
