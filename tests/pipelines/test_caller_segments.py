@@ -115,3 +115,42 @@ def test_one_agent_turn_in_two_segments_gets_one_reply(tmp_path: Path, case: str
     heard, kind, facts = CASES[case]
     before, _ = _run(tmp_path, heard, stt_latency_s=0.6)
     _one_reply(before, kind, facts)
+
+
+def test_a_segment_without_words_does_not_hold_up_later_turns(tmp_path: Path) -> None:
+    """The recogniser finds no words in the agent's first sentence (noise): that segment never
+    gets a transcript, so its turn ends by the safety net (``ttfs_p99_latency``); the ledger is
+    then cleared, and the agent's next turn is answered after the usual quiet, not the net."""
+    dd = load_dataset(None, ["airline"]).domains["airline"]
+    call = CallScenario.from_domain(dd, "bb.2")
+    cfg = fast_config()
+    vad = VADConfig(engine="energy", start_secs=0.1, stop_secs=0.25)
+    goal = GoalSimConfig(turn=TurnConfig(smart_turn=False, speech_timeout_s=0.2), statement_wait_s=0.5)
+    cfg.simulator = SimulatorConfig(kind="goal", vad=vad, goal=goal)
+    ask = "Can you please provide your confirmation code and last name?"
+    again = "Is there anything else I can help you with?"
+    agent = AgentServices(
+        stt=FakeSTT(["window seat", "the reply", "more"]),
+        llm=FakeLLM(
+            [Reply("The first sentence of the turn, said in full. And its second one."), Reply(again)]
+        ),
+        tts=FakeTTS(f0=120.0, trailing_silence_s=0.5),
+    )
+    sim = SimulatorServices(
+        tts=FakeTTS(f0=220.0),
+        stt=FakeSTT([GREETING, "", ask, again], latency_s=0.6, ttfs_p99_latency=LOCAL_TTFS_P99_S),
+        info=SimulatorInfo(kind="goal"),
+    )
+    record = run_virtual(run_call(call, cfg, agent, sim, tmp_path))
+    assert record.status == "completed", record.error
+    ev = read_record(tmp_path).events
+    heard = {e.text: e.t for e in ev if isinstance(e, Transcript) and e.channel == "agent" and e.final}
+    acts = [e for e in ev if isinstance(e, CallerAct)]
+    assert [a.kind for a in acts[:2]] == ["open", "answer"] and acts[1].facts == [
+        "Your confirmation code",
+        "Your last name",
+    ]
+    later = [a for a in acts if a.t > heard[again]]
+    assert later, [(a.kind, a.text) for a in acts]
+    # the quiet (1 s from the VAD stop, under 1 s from the transcript), not the 3 s net
+    assert later[0].t - heard[again] < 1.0
