@@ -18,8 +18,8 @@ agent spoke). The driver decides nothing itself; *when* to answer is the policy'
 * ``on_silence()``: the act for an agent silent ``silence_check_s`` after the caller's last
   act (None: keep waiting).
 
-Whatever the timing says, a reply waits until the agent has been quiet ``agent_quiet_s`` since
-its voice stopped (0: no such wait): a turn detector can end the agent's turn at the pause
+Whatever ``reply_delay`` says, a reply waits until the agent has been quiet the timing's
+``agent_quiet_s`` since its voice stopped (0: no such wait): a turn detector can end the agent's turn at the pause
 between two of its sentences (live, the agent's voice leaves 0.2-0.5 s there), and the reply
 then answers half a turn while the other half is being said. If the agent speaks on within
 that time, one reply covers the whole turn.
@@ -88,6 +88,8 @@ class HeardTurn:
 class TurnTiming(Protocol):
     """When a policy answers (see the module docstring)."""
 
+    agent_quiet_s: float
+
     def reply_delay(self, heard: str, turns: Sequence[HeardTurn] = ()) -> float: ...
 
     def restates(self, heard: str, in_flight: CallerAct) -> bool: ...
@@ -97,6 +99,8 @@ class TurnTiming(Protocol):
 
 class AnswerAtTurnEnd:
     """Answer every ended agent turn at once; never act on silence."""
+
+    agent_quiet_s = 0.0
 
     def reply_delay(self, heard: str, turns: Sequence[HeardTurn] = ()) -> float:
         return 0.0
@@ -140,7 +144,7 @@ class PolicyDriver(SpeaksReplies):
     """Runs ``policy`` on the agent's ended turns (see the module docstring). ``on_act``
     receives every act (the builder records it as a ``caller_act`` event); ``now`` is the
     call's clock (the time ``respond`` is given); ``stats`` counts acts, silent waits, agent
-    turns heard, replies deferred by the timing, replies held only for ``agent_quiet_s``
+    turns heard, replies deferred by the timing, replies held only for the timing's ``agent_quiet_s``
     (``held_for_quiet``), turns let pass while the caller's line was being said and the slowest
     decision (``decide_ms_max``, host milliseconds)."""
 
@@ -153,12 +157,10 @@ class PolicyDriver(SpeaksReplies):
         stats: dict[str, int] | None = None,
         silence_check_s: float | None = None,
         now: Callable[[], float] = loop_now,
-        agent_quiet_s: float = 0.0,
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
         self.policy = policy
-        self.agent_quiet_s = agent_quiet_s
         self.now = now
         self.on_act = on_act
         self.no_greeting_s = no_greeting_s
@@ -303,11 +305,12 @@ class PolicyDriver(SpeaksReplies):
 
     def _quiet_left(self) -> float:
         """How much longer the agent must stay quiet before any reply (``agent_quiet_s``)."""
-        if self.agent_quiet_s <= 0 or not (self._agent_voice or self._agent_quiet_since is not None):
+        quiet = self.timing.agent_quiet_s
+        if quiet <= 0 or not (self._agent_voice or self._agent_quiet_since is not None):
             return 0.0  # an ear without a VAD of its own says nothing of the agent's voice
         if self._agent_quiet_since is None:
-            return self.agent_quiet_s  # the agent is speaking
-        return self.agent_quiet_s - (self.now() - self._agent_quiet_since)
+            return quiet  # the agent is speaking
+        return quiet - (self.now() - self._agent_quiet_since)
 
     async def _reply_when_quiet(self, delay: float) -> None:
         await asyncio.sleep(delay)

@@ -126,6 +126,7 @@ class GoalTiming:
 
     def __init__(self, caller: GoalCaller, waits: GoalSimConfig) -> None:
         self.caller, self.waits = caller, waits
+        self.agent_quiet_s = waits.agent_quiet_s  # no reply before the agent is this quiet
 
     def reply_delay(self, heard: str, turns: Sequence[HeardTurn] = ()) -> float:
         w = self.waits
@@ -161,7 +162,6 @@ class GoalDriver(PolicyDriver):
         silence_check_s: float | None = None,
         **kwargs: Any,
     ) -> None:
-        kwargs.setdefault("agent_quiet_s", waits.agent_quiet_s)
         super().__init__(
             caller, on_act, waits.no_greeting_s, GoalTiming(caller, waits), stats, silence_check_s, **kwargs
         )
@@ -191,7 +191,6 @@ def build_goal_caller(b: CallerBuild) -> Pipeline:
             gcfg.hangup_wait_s,
             turn=gcfg.turn,
             yields_to_agent=gcfg.yields_to_agent,
-            agent_quiet_s=gcfg.agent_quiet_s,
             # off when the call's inactivity limit would end the call first
             silence_check_s=gcfg.silence_check_s
             if gcfg.silence_check_s + 10.0 <= cfg.limits.inactivity_s

@@ -43,8 +43,7 @@ class LiveCaller:
     cuts the caller's line (words ear); ``end_reason``: the call's end reason when the policy
     ends it (None: the policy's own ``end_reason``); ``stats``: the driver's counters (shared
     with the record's caller info, or private); ``by_sentence``: the TTS speaks an act's words a sentence at a time
-    (``PolicyDriver``); ``agent_quiet_s``: how long the agent's voice must have been quiet before any
-    reply (``PolicyDriver``)."""
+    (``PolicyDriver``)."""
 
     policy: CallerPolicy
     timing: TurnTiming | None
@@ -57,7 +56,6 @@ class LiveCaller:
     end_reason: str | None = None
     stats: dict[str, int] | None = None
     by_sentence: bool = False
-    agent_quiet_s: float = 0.0
 
 
 def ears(b: CallerBuild, c: LiveCaller) -> list[FrameProcessor]:
@@ -98,7 +96,6 @@ def live_caller(b: CallerBuild, c: LiveCaller) -> Pipeline:
         c.stats,
         c.silence_check_s,
         now=clock.now,
-        agent_quiet_s=c.agent_quiet_s,
     )
 
     def end() -> None:
