@@ -1,7 +1,8 @@
 """Fake STT / TTS / LLM services driven by scripts.
 
 - `FakeTTS` speaks any text as a harmonic buzz of text-length duration (a loud,
-  speech-like, deterministic signal), after a scripted first-audio delay.
+  speech-like, deterministic signal), after a scripted first-audio delay; each sentence
+  may end in silence (``trailing_silence_s``), the pause a real voice leaves between them.
 - `FakeSTT` is a segmented STT: each VAD-delimited segment yields the next scripted
   transcript.
 - `FakeLLM` answers each inference with the next scripted reply: text, tool calls, or
@@ -61,6 +62,7 @@ class FakeTTS(TTSService):
         first_audio_delay_s: float = 0.05,
         f0: float = 140.0,
         stop_frame_timeout_s: float = 0.5,
+        trailing_silence_s: float = 0.0,
         **kwargs: Any,
     ):
         # pipecat ends a TTS turn after stop_frame_timeout_s without audio: keep it above the delay
@@ -73,6 +75,7 @@ class FakeTTS(TTSService):
         )
         self.delay = first_audio_delay_s
         self.f0 = f0
+        self.trailing_silence_s = trailing_silence_s  # after each sentence, as a TTS pads its end
         self.spoken: list[str] = []
 
     def can_generate_metrics(self) -> bool:
@@ -86,6 +89,8 @@ class FakeTTS(TTSService):
         self.spoken.append(text)
         await asyncio.sleep(self.delay)
         pcm = buzz(self.duration_of(text), self.sample_rate, self.f0)
+        if self.trailing_silence_s > 0:
+            pcm = np.concatenate([pcm, np.zeros(round(self.trailing_silence_s * self.sample_rate), np.int16)])
         await self.stop_ttfb_metrics()
         yield TTSAudioRawFrame(pcm.tobytes(), self.sample_rate, 1, context_id=context_id)
 

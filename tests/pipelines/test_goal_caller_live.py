@@ -43,9 +43,10 @@ def test_goal_caller_answers_waits_and_hangs_up(tmp_path: Path, statement_wait_s
     cfg = fast_config()
     vad = VADConfig(engine="energy", start_secs=0.1, stop_secs=0.25)
     turn = TurnConfig(smart_turn=False, speech_timeout_s=0.2)
-    cfg.simulator = SimulatorConfig(
-        kind="goal", vad=vad, goal=GoalSimConfig(turn=turn, statement_wait_s=statement_wait_s)
-    )
+    # no quiet before a reply (agent_quiet_s): the timing here is the statement wait's alone
+    # (the quiet is tests/pipelines/test_caller_segments.py's)
+    goal = GoalSimConfig(turn=turn, statement_wait_s=statement_wait_s, agent_quiet_s=0.0)
+    cfg.simulator = SimulatorConfig(kind="goal", vad=vad, goal=goal)
     agent = AgentServices(
         stt=FakeSTT(["add a bag", "code and name", "no thanks"]),
         llm=FakeLLM(

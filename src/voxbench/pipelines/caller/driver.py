@@ -18,6 +18,12 @@ agent spoke). The driver decides nothing itself; *when* to answer is the policy'
 * ``on_silence()``: the act for an agent silent ``silence_check_s`` after the caller's last
   act (None: keep waiting).
 
+Whatever ``reply_delay`` says, a reply waits until the agent has been quiet the timing's
+``agent_quiet_s`` since its voice stopped (0: no such wait): a turn detector can end the agent's turn at the pause
+between two of its sentences (live, the agent's voice leaves 0.2-0.5 s there), and the reply
+then answers half a turn while the other half is being said. If the agent speaks on within
+that time, one reply covers the whole turn.
+
 The default, :class:`AnswerAtTurnEnd`, answers every ended turn at once and waits through
 silence. If the agent has not started speaking after ``no_greeting_s``, the caller opens.
 
@@ -82,6 +88,8 @@ class HeardTurn:
 class TurnTiming(Protocol):
     """When a policy answers (see the module docstring)."""
 
+    agent_quiet_s: float
+
     def reply_delay(self, heard: str, turns: Sequence[HeardTurn] = ()) -> float: ...
 
     def restates(self, heard: str, in_flight: CallerAct) -> bool: ...
@@ -91,6 +99,8 @@ class TurnTiming(Protocol):
 
 class AnswerAtTurnEnd:
     """Answer every ended agent turn at once; never act on silence."""
+
+    agent_quiet_s = 0.0
 
     def reply_delay(self, heard: str, turns: Sequence[HeardTurn] = ()) -> float:
         return 0.0
@@ -119,15 +129,24 @@ the agent, waiting for it, is silent; checking in then ("Are you still there?") 
 the caller made. Long, since waiting costs only time; a line still unsaid after this long is
 taken as never said and the check goes ahead."""
 
-STAT_KEYS = ("acts", "waits", "agent_turns_heard", "replies_deferred", "decide_ms_max", "overlapped_asks")
+STAT_KEYS = (
+    "acts",
+    "waits",
+    "agent_turns_heard",
+    "replies_deferred",
+    "held_for_quiet",
+    "decide_ms_max",
+    "overlapped_asks",
+)
 
 
 class PolicyDriver(SpeaksReplies):
     """Runs ``policy`` on the agent's ended turns (see the module docstring). ``on_act``
     receives every act (the builder records it as a ``caller_act`` event); ``now`` is the
     call's clock (the time ``respond`` is given); ``stats`` counts acts, silent waits, agent
-    turns heard, replies deferred, turns let pass while the caller's line was being said and
-    the slowest decision (``decide_ms_max``, host milliseconds)."""
+    turns heard, replies deferred by the timing, replies held only for the timing's ``agent_quiet_s``
+    (``held_for_quiet``), turns let pass while the caller's line was being said and the slowest
+    decision (``decide_ms_max``, host milliseconds)."""
 
     def __init__(
         self,
@@ -156,6 +175,8 @@ class PolicyDriver(SpeaksReplies):
         self._line_sent: float | None = None  # when that line went to the TTS, until its audio starts
         self._agent_spoke = False
         self._agent_speaking = False
+        self._agent_voice = False  # the ear's VAD hears the agent now
+        self._agent_quiet_since: float | None = None  # when its VAD last heard the agent stop
         self._open_timer: asyncio.Task[None] | None = None
         self._reply_timer: asyncio.Task[None] | None = None
         self._silence_timer: asyncio.Task[None] | None = None
@@ -182,6 +203,9 @@ class PolicyDriver(SpeaksReplies):
             self.stats["decisions_dropped"] = self.stats.get("decisions_dropped", 0) + 1
         elif isinstance(frame, UserStoppedSpeakingFrame | VADUserStoppedSpeakingFrame):
             self._agent_speaking = False
+        if isinstance(frame, VADUserStartedSpeakingFrame | VADUserStoppedSpeakingFrame):
+            self._agent_voice = isinstance(frame, VADUserStartedSpeakingFrame)
+            self._agent_quiet_since = None if self._agent_voice else self.now()
         elif isinstance(frame, BotStartedSpeakingFrame):
             self._line_sent = None
         elif isinstance(frame, ErrorFrame) and direction == FrameDirection.UPSTREAM:
@@ -271,12 +295,22 @@ class PolicyDriver(SpeaksReplies):
         await self._cancel_timers()
         self.stats["agent_turns_heard"] += 1
         self._heard.append(turn)
-        delay = self.timing.reply_delay(self._words(), tuple(self._heard))
+        timed = self.timing.reply_delay(self._words(), tuple(self._heard))
+        delay = max(timed, self._quiet_left())
         if delay <= 0:
             await self._reply()
         else:
-            self.stats["replies_deferred"] += 1
+            self.stats["replies_deferred" if timed > 0 else "held_for_quiet"] += 1
             self._reply_timer = self.create_task(self._reply_when_quiet(delay))
+
+    def _quiet_left(self) -> float:
+        """How much longer the agent must stay quiet before any reply (``agent_quiet_s``)."""
+        quiet = self.timing.agent_quiet_s
+        if quiet <= 0 or not (self._agent_voice or self._agent_quiet_since is not None):
+            return 0.0  # an ear without a VAD of its own says nothing of the agent's voice
+        if self._agent_quiet_since is None:
+            return quiet  # the agent is speaking
+        return quiet - (self.now() - self._agent_quiet_since)
 
     async def _reply_when_quiet(self, delay: float) -> None:
         await asyncio.sleep(delay)

@@ -126,6 +126,7 @@ class GoalTiming:
 
     def __init__(self, caller: GoalCaller, waits: GoalSimConfig) -> None:
         self.caller, self.waits = caller, waits
+        self.agent_quiet_s = waits.agent_quiet_s  # no reply before the agent is this quiet
 
     def reply_delay(self, heard: str, turns: Sequence[HeardTurn] = ()) -> float:
         w = self.waits

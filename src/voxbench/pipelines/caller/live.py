@@ -20,6 +20,7 @@ from pipecat.processors.aggregators.llm_context import LLMContext
 from pipecat.processors.aggregators.llm_response_universal import LLMUserAggregator
 from pipecat.processors.audio.vad_processor import VADProcessor
 from pipecat.processors.frame_processor import FrameProcessor
+from pipecat.services.stt_service import SegmentedSTTService
 from pipecat.turns.user_start import TranscriptionUserTurnStartStrategy, VADUserTurnStartStrategy
 
 from voxbench.pipelines.caller.driver import PolicyDriver, SentenceDriver, TurnTiming
@@ -29,6 +30,7 @@ from voxbench.pipelines.caller.registry import CallerBuild, caller_entry
 from voxbench.pipelines.config import TurnConfig
 from voxbench.pipelines.turns import user_aggregator_params
 from voxbench.processors.caller_turns import CallerHangUp, VoiceTurns
+from voxbench.processors.segment_transcripts import SegmentTranscripts
 from voxbench.transports.vad import make_vad
 
 
@@ -57,7 +59,8 @@ class LiveCaller:
 
 
 def ears(b: CallerBuild, c: LiveCaller) -> list[FrameProcessor]:
-    """The caller's ears by its entry: STT + turn detection, or VAD + voice turns."""
+    """The caller's ears by its entry: STT + turn detection (a segmented STT's transcripts
+    through :class:`SegmentTranscripts`), or VAD + voice turns."""
     live = b.live
     scfg, sample_rate = live.cfg.simulator, live.cfg.wire.sample_rate
     if not caller_entry(scfg.kind).hears_words:
@@ -71,7 +74,10 @@ def ears(b: CallerBuild, c: LiveCaller) -> list[FrameProcessor]:
             VADUserTurnStartStrategy(enable_interruptions=False),
             TranscriptionUserTurnStartStrategy(enable_interruptions=False),
         ]
-    return [b.services.stt, LLMUserAggregator(LLMContext(), params=params)]
+    stt = b.services.stt
+    # a segmented STT's late transcript must not end the turn before its last segment's words
+    ledger = [SegmentTranscripts()] if isinstance(stt, SegmentedSTTService) else []
+    return [stt, *ledger, LLMUserAggregator(LLMContext(), params=params)]
 
 
 def live_caller(b: CallerBuild, c: LiveCaller) -> Pipeline:

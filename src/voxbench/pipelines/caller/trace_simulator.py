@@ -93,6 +93,8 @@ class TraceTiming:
     has been quiet ``hold_wait_s``. A turn heard while its own line is being said is not a
     reply to it. An agent silent ``reply_timeout_s`` after the caller's line gets the next line."""
 
+    agent_quiet_s = 0.0  # its ear ends a turn after turn_gap_s of agent quiet already
+
     def __init__(self, policy: TracePolicy, cfg: TraceSimConfig, hold_wait_s: float) -> None:
         self.policy, self.cfg, self.hold_wait_s = policy, cfg, hold_wait_s
         self.holds_waited = 0  # short agent turns after which it waited for more
