@@ -44,9 +44,9 @@ if TYPE_CHECKING:
     from voxbench.bench.weak_turns import Builder, WeakItem
 
 ACTS = ("next_request", "ends", "not_end", "raise_open", "accept", "ends_or_checks", "declines", "declines_any",
-        "transfer_ok", "no_transfer")  # fmt: skip
+        "transfer_ok", "no_transfer", "declines_no")  # fmt: skip
 """The ending acts; ``declines`` to ``transfer_ok`` are :mod:`.weak_closings`', ``no_transfer``
-:mod:`.weak_failures`' (their module docstrings)."""
+and ``declines_no`` (a no, no ending) :mod:`.weak_failures`' (their module docstrings)."""
 
 
 class EndingWords(BaseModel):
@@ -181,9 +181,11 @@ def problem(item: WeakItem, reply: str, ends_call: bool, ended_before: bool) -> 
         return "a no to a transfer its rule allows"
     if act == "declines" and pol == "yes":
         return "a yes to an offer it must decline"
+    if act == "declines_no" and pol != "no":
+        return f"not a no to an offer it must decline ({pol or 'no polarity'})"
     if hung:
         return "ended with a request open"
-    if act in ("not_end", "declines", "transfer_ok"):
+    if act in ("not_end", "declines", "transfer_ok", "declines_no"):
         return ""
     return "" if states_open(reply, item) else "did not state an open request"
 

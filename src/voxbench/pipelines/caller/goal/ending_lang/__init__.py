@@ -83,6 +83,12 @@ class EndingWords(BaseModel):
     negated_after: str
     """What follows a transfer's words and negates them ('Transfers aren't available', 'a live
     agent is not available')."""
+    condition_lead: str
+    """Where a conditional clause begins ('if', 'unless', 'in case'; not 'as if'): a negation in it
+    is the condition's own (:mod:`.conditions`)."""
+    main_clause: str
+    """A subject and its modal that begin a main clause after a condition said without a comma
+    ('If you'd rather not wait a live agent can call you back.')."""
     fails_unprocessable: str
     """A failure condition that ends the call when the agent says the request cannot be processed
     and there are no alternatives (:func:`.told.no_alternative`)."""
