@@ -123,3 +123,16 @@ def test_the_goal_caller_takes_an_offer_under_a_negative_condition_as_an_offer()
         rows += [run_item(i, sc, GoalRules().make("itsm", sc)) for i in _items(sc, "end_offer_if_not")]
     assert len(rows) == 8
     assert [(r.item.turn, r.why, r.reply) for r in rows if not r.agrees] == []
+
+
+def test_transfer_fails_items_where_the_failure_condition_ends_on_a_transfer_refused() -> None:
+    sc = _scenario(escalation="If the agent refuses again, ask to be transferred to a live agent.")
+    assert not _items(sc, "end_transfer_fails")
+    sc.user_goal.decision_tree.failure_condition = (
+        "If the agent will not transfer you after you have requested it twice, or if the agent says "
+        "transfer is impossible, say goodbye and end the call."
+    )
+    items = _items(sc, "end_transfer_fails")
+    assert len(items) == 2 and {i.act for i in items} == {"ends"} and not items[0].context
+    rows = [run_item(i, sc, GoalRules().make("itsm", sc)) for i in items]
+    assert [(r.item.turn, r.why, r.reply) for r in rows if not r.agrees] == []

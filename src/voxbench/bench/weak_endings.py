@@ -65,6 +65,9 @@ class EndingWords(BaseModel):
     agent_lead: str
     """A request's lead naming the agent ('Get the agent to skip ...'), not said back by the agent."""
     one_follow_up: str
+    fails_transfer_at_once: str = ""
+    """A failure condition that ends the call when the agent refuses a transfer or says one is
+    impossible, with no count of requests first (``end_transfer_fails``, :mod:`.weak_failures`)."""
     """A tree line saying to ask one follow-up (or push back once) and then accept."""
     other_topics: list[str] = Field(default_factory=list)
     """Things a caller may have on file that no request of its asks for ('parking permit')."""

@@ -68,3 +68,24 @@ def refused_before(rules: Iterable[Iterable[str]]) -> bool:
     """A turn of the call refused a transfer (``rules``: the rules of each act and of the turn heard
     now): the caller does not ask for one the agent said it cannot make."""
     return any(TRANSFER_REFUSED in r for r in rules)
+
+
+_TIMES = {"once": 1, "twice": 2, "two": 2, "2": 2, "three": 3, "thrice": 3, "3": 3, "three times": 3}
+
+
+def transfer_failure(condition: str) -> tuple[bool, int]:
+    """How the tree's failure condition ends the call on a transfer the agent does not make:
+    (at once on a transfer refused, the caller's transfer requests it counts first). 'If the agent
+    will not transfer you after you have requested escalation twice, or if the agent says transfer
+    is impossible, say goodbye' -> (True, 2): an alternative that counts no requests ends the call
+    on the refusal itself; one that counts them asks that many times before it ends (0: none
+    counted, the caller asks once)."""
+    at_once, asks = False, 0
+    for alt in pattern("failure_alternative").split(condition):
+        if not pattern("fails_transfer").search(alt):
+            continue
+        m = pattern("times_asked").search(alt)
+        n = _TIMES.get((m.group("n") or m.group("m") or "").lower(), 0) if m else 0
+        at_once = at_once or not n
+        asks = max(asks, n)
+    return at_once, asks
