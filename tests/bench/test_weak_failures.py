@@ -102,3 +102,37 @@ def test_the_goal_caller_agrees_on_the_transfer_refused_and_no_alternative_class
             ]
     assert {r.item.cls for r in rows} == set(classes)
     assert [(r.item.cls, r.why, r.reply) for r in rows if not r.agrees] == []
+
+
+def test_offer_if_not_items_where_the_escalation_rule_names_a_transfer() -> None:
+    forbids = _items(_scenario(), "end_offer_if_not")
+    assert len(forbids) == 4 and {i.act for i in forbids} == {"declines_no"}
+    assert any(
+        "wait for me to order a replacement monitor a live agent" in i.turn for i in forbids
+    )  # no comma
+    wants = _items(_scenario(escalation="If the agent refuses again, ask to be transferred to a live agent."),
+                   "end_offer_if_not")  # fmt: skip
+    assert {i.act for i in wants} == {"transfer_ok"}
+    assert not _items(_scenario(escalation="Be polite."), "end_offer_if_not")
+
+
+def test_the_goal_caller_takes_an_offer_under_a_negative_condition_as_an_offer() -> None:
+    rows = []
+    for escalation in (TOLD, "If the agent refuses again, ask to be transferred to a live agent."):
+        sc = _scenario(escalation=escalation)
+        rows += [run_item(i, sc, GoalRules().make("itsm", sc)) for i in _items(sc, "end_offer_if_not")]
+    assert len(rows) == 8
+    assert [(r.item.turn, r.why, r.reply) for r in rows if not r.agrees] == []
+
+
+def test_transfer_fails_items_where_the_failure_condition_ends_on_a_transfer_refused() -> None:
+    sc = _scenario(escalation="If the agent refuses again, ask to be transferred to a live agent.")
+    assert not _items(sc, "end_transfer_fails")
+    sc.user_goal.decision_tree.failure_condition = (
+        "If the agent will not transfer you after you have requested it twice, or if the agent says "
+        "transfer is impossible, say goodbye and end the call."
+    )
+    items = _items(sc, "end_transfer_fails")
+    assert len(items) == 2 and {i.act for i in items} == {"ends"} and not items[0].context
+    rows = [run_item(i, sc, GoalRules().make("itsm", sc)) for i in items]
+    assert [(r.item.turn, r.why, r.reply) for r in rows if not r.agrees] == []

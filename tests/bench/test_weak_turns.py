@@ -80,8 +80,9 @@ def test_every_class_is_generated_from_the_scenarios_own_facts() -> None:
     )
     multi += generate("airline", make_scenario(info, intents=intents, escalation=allows))
     unprocessable = make_scenario(info, intents=intents)  # a failure condition that ends on no alternative
-    unprocessable.user_goal.decision_tree.failure_condition = (
-        "If the agent says your request cannot be processed and there are no alternatives, say goodbye."
+    unprocessable.user_goal.decision_tree.failure_condition = (  # or on a transfer refused
+        "If the agent says your request cannot be processed and there are no alternatives, or if the agent "
+        "says transfer is impossible, say goodbye."
     )
     multi += generate("airline", unprocessable)
     assert {i.cls for i in items} | {i.cls for i in multi if i.cls.startswith("end_")} == set(table().classes)

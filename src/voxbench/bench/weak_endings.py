@@ -44,9 +44,9 @@ if TYPE_CHECKING:
     from voxbench.bench.weak_turns import Builder, WeakItem
 
 ACTS = ("next_request", "ends", "not_end", "raise_open", "accept", "ends_or_checks", "declines", "declines_any",
-        "transfer_ok", "no_transfer")  # fmt: skip
+        "transfer_ok", "no_transfer", "declines_no")  # fmt: skip
 """The ending acts; ``declines`` to ``transfer_ok`` are :mod:`.weak_closings`', ``no_transfer``
-:mod:`.weak_failures`' (their module docstrings)."""
+and ``declines_no`` (a no, no ending) :mod:`.weak_failures`' (their module docstrings)."""
 
 
 class EndingWords(BaseModel):
@@ -65,6 +65,9 @@ class EndingWords(BaseModel):
     agent_lead: str
     """A request's lead naming the agent ('Get the agent to skip ...'), not said back by the agent."""
     one_follow_up: str
+    fails_transfer_at_once: str = ""
+    """A failure condition that ends the call when the agent refuses a transfer or says one is
+    impossible, with no count of requests first (``end_transfer_fails``, :mod:`.weak_failures`)."""
     """A tree line saying to ask one follow-up (or push back once) and then accept."""
     other_topics: list[str] = Field(default_factory=list)
     """Things a caller may have on file that no request of its asks for ('parking permit')."""
@@ -181,9 +184,11 @@ def problem(item: WeakItem, reply: str, ends_call: bool, ended_before: bool) -> 
         return "a no to a transfer its rule allows"
     if act == "declines" and pol == "yes":
         return "a yes to an offer it must decline"
+    if act == "declines_no" and pol != "no":
+        return f"not a no to an offer it must decline ({pol or 'no polarity'})"
     if hung:
         return "ended with a request open"
-    if act in ("not_end", "declines", "transfer_ok"):
+    if act in ("not_end", "declines", "transfer_ok", "declines_no"):
         return ""
     return "" if states_open(reply, item) else "did not state an open request"
 

@@ -36,7 +36,15 @@ EVA's caller prompt (``configs/prompts/simulation.yaml``, "Failure Case") and th
   when "the request cannot be processed and there are no alternatives", its last open request
   refused with no alternative, nothing asked ("... cannot be processed, and there are no
   alternatives available.") / refused with an alternative offered or a question asked; expected:
-  it ends / it does not end.
+  it ends / it does not end;
+* ``end_transfer_fails``: where the failure condition ends the call on a transfer the agent
+  refuses ('or if the agent says transfer is impossible, say goodbye'), its first request and a
+  transfer refused in one turn, one item per template; expected: it ends;
+* ``end_offer_if_not``: a transfer offered under a negative condition, with or without the comma
+  a recogniser drops ("If you'd rather not wait for me to X a live agent can call you back.", "...
+  if you don't want to wait."): an offer, not a transfer refused, one item per template;
+  expected: a no where the escalation rule forbids a transfer (EVA: "If the agent offers to
+  transfer you to a live agent, you must decline"), not a no where it names one; no ending.
 """
 
 from __future__ import annotations
@@ -93,6 +101,7 @@ def failures(b: Builder) -> None:
         refusal = b.template("end_refused_once", "transfer").format(request=first)
         b.add("end_refused_transfer_wanted", refusal, context=[refusal])
     transfer_refused(b, first)
+    offer_if_not(b, first)
     no_alternative(b, mine, listed)
     if not listed:
         return
@@ -115,13 +124,33 @@ def failures(b: Builder) -> None:
 
 
 def transfer_refused(b: Builder, first: str) -> None:
-    """``end_transfer_refused``: a transfer refused after its first request was."""
+    """``end_transfer_refused``: a transfer refused after its first request was; and
+    ``end_transfer_fails`` where the failure condition ends the call on that."""
     refusal = b.template("end_refused_once", "refused_transfer").format(request=first)
     b.add(
         "end_transfer_refused",
         b.template("end_transfer_refused", "").format(request=first),
         context=[refusal],
     )
+    w = b.t.endings
+    failure = b.scenario.user_goal.decision_tree.failure_condition or ""
+    if w is not None and w.fails_transfer_at_once and re.search(w.fails_transfer_at_once, failure, re.I):
+        for t in b.t.classes["end_transfer_fails"].templates:
+            b.add("end_transfer_fails", t.format(request=first))
+
+
+def offer_if_not(b: Builder, first: str) -> None:
+    """``end_offer_if_not``: a transfer offered under a negative condition, one item per template,
+    where the escalation rule forbids a transfer (expected: a no) or names one (not a no)."""
+    w = b.t.endings
+    assert w is not None
+    rule = b.scenario.user_goal.decision_tree.escalation_behavior or ""
+    forbids = bool(re.search(w.forbids_transfer, rule, re.I))
+    if not forbids and not re.search(w.mentions_transfer, rule, re.I):
+        return
+    for t in b.t.classes["end_offer_if_not"].templates:
+        b.add("end_offer_if_not", t.format(request=first))
+        b.items[-1].act = "declines_no" if forbids else "transfer_ok"
 
 
 def no_alternative(b: Builder, mine: list[str], listed: bool) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+from voxbench.pipelines.caller.goal.conditions import unconditioned
 from voxbench.pipelines.caller.goal.cues import TRANSFER_OFFER
 from voxbench.pipelines.caller.goal.policy import GoalCaller
 from voxbench.pipelines.caller.goal.told import no_alternative
@@ -101,3 +102,35 @@ def test_another_request_open_is_the_next_step_not_the_end() -> None:
     caller = _caller(FORBIDS, UNPROCESSABLE, ["Reissue my parking permit", "Update my desk location"])
     act = caller.respond("Your parking permit request cannot be processed, and there are no alternatives.")
     assert not act.ends_call
+
+
+def test_a_negation_inside_a_condition_is_the_conditions_own() -> None:
+    for s in [
+        "If you'd rather not wait, a live agent can call you back.",
+        "If you'd rather not wait a live agent can call you back.",  # the comma a recogniser drops
+        "If you don't want to hold I can transfer you to a live agent.",
+        "I can connect you with a live agent if you don't want to wait.",
+    ]:
+        assert offers_transfer(s, TRANSFER_OFFER), s
+        assert not refuses_transfer(s), s
+    assert not refuses_transfer("If a live agent isn't available, I'll take a message.")  # a condition
+    assert refuses_transfer("If you want one, I can't transfer you to a live agent.")  # the main clause's
+
+
+def test_a_condition_ends_at_its_comma_the_main_clause_or_the_sentence() -> None:
+    assert unconditioned("If you can't find it, I can look you up by name.") == ", I can look you up by name."
+    assert (
+        unconditioned("If you don't have the code I'll look you up by name.") == "I'll look you up by name."
+    )
+    assert unconditioned("If the system can't find it I can transfer you.") == "I can transfer you."
+    assert unconditioned("I can book room 301 if you don't need the whiteboard.") == "I can book room 301 "
+    assert (
+        unconditioned("It looks as if the room is not available.")
+        == "It looks as if the room is not available."
+    )
+
+
+def test_a_negative_condition_is_no_refusal() -> None:
+    caller = _caller(FORBIDS)
+    act = caller.respond("If you can't find your permit number, I can look it up by your employee ID.")
+    assert act.kind != "pushback" and not act.ends_call, act

@@ -24,6 +24,7 @@ END_REASONS: dict[str, str] = {
     "agent_error_end": "failed",
     "told_to_end": "failed",
     "no_alternative_end": "failed",
+    "transfer_refused_end": "failed",
     "transfer_ends_call": "transfer",
     "agent_goodbye": "agent_goodbye",
     "stalled_call_end": "stalled",

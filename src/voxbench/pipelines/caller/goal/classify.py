@@ -21,6 +21,7 @@ import re
 
 from voxbench.pipelines.caller.goal.asks import asked_facts, prefer_heard_digits
 from voxbench.pipelines.caller.goal.belong import InHand
+from voxbench.pipelines.caller.goal.conditions import unconditioned
 from voxbench.pipelines.caller.goal.cues import (
     AGAIN,
     ANYTHING_ELSE,
@@ -97,7 +98,7 @@ def _speech_acts(t: Turn, heard: Heard, book: FactBook) -> None:
         mark(heard, "goodbye", "goodbye")
     if any(reports_done(s, book) for s in t.statements):  # not its own value read back as its field
         mark(heard, "completed", "completed_phrase")
-    if any(DENIAL.search(s) for s in t.statements):
+    if any(DENIAL.search(unconditioned(s)) for s in t.statements):  # not 'If you can't wait, ...'
         mark(heard, "denial", "denial_phrase")
 
 

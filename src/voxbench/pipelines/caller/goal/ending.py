@@ -18,6 +18,7 @@ from voxbench.pipelines.caller.goal.heard import Heard
 from voxbench.pipelines.caller.goal.ledger import NAMED_DONE
 from voxbench.pipelines.caller.goal.state import CallState
 from voxbench.pipelines.caller.goal.told import agent_error, no_alternative, tells, told_to_end
+from voxbench.pipelines.caller.goal.transfers import TRANSFER_REFUSED
 from voxbench.spoken import sentences_of
 
 RaiseOpen = Callable[[int, Heard], CallerAct]
@@ -98,8 +99,10 @@ class Endings:
 
     def agent_fails(self, heard: Heard) -> CallerAct | None:
         """A failure case that ends the call at once (:mod:`.told`): the agent's own error, in a turn
-        that asks for nothing and reports nothing done; or a refusal that tells the caller what its
-        tree says to accept and end the call on ('You'll need to visit HR in person.')."""
+        that asks for nothing and reports nothing done; a refusal that tells the caller what its
+        tree says to accept and end the call on ('You'll need to visit HR in person.'); a transfer
+        refused where the failure condition ends the call on that ('if the agent says transfer is
+        impossible, say goodbye': :func:`.transfers.transfer_failure`)."""
         turn = self.s.agent_turn
         if agent_error(turn) and not {"request", "completed", "options"} & set(heard.kinds):
             rule = "agent_error_end"
@@ -107,6 +110,8 @@ class Endings:
             rule = "told_to_end"
         elif self.unprocessable and self.nothing_else(heard):
             rule = "no_alternative_end"
+        elif self.s.transfer_fails[0] and TRANSFER_REFUSED in heard.rules:
+            rule = "transfer_refused_end"  # 'or if the agent says transfer is impossible, say goodbye
         else:
             return None
         return self.log.act("end", self.s.phr.say("bye_give_up"), rule, heard, ends_call=True)

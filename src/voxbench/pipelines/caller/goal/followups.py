@@ -219,11 +219,12 @@ class FollowUps:
         """The refusal stands and the tree's answers to it are spent: goodbye, as its failure
         condition says; but where the escalation rule asks for a transfer once refused ('ask to be
         transferred to a live agent'), the caller asks for one first, once, unless the agent has
-        said it cannot transfer the call (:mod:`.transfers`)."""
-        asked = any(a.rule in _TRANSFER_RULES for a in self.s.acts)
+        said it cannot transfer the call (:mod:`.transfers`). Where the failure condition counts
+        the caller's requests ('after two clear requests'), it asks that many times."""
+        asked = sum(a.rule in _TRANSFER_RULES for a in self.s.acts)
         if (
             self.s.rules.accept_transfer
-            and not asked
+            and asked < max(1, self.s.transfer_fails[1])
             and not refused_before([heard.rules, *(a.rules for a in self.s.acts)])
         ):
             return self.log.act("pushback", self.s.phr.say("ask_transfer"), "escalation_asks_transfer", heard)
@@ -233,12 +234,13 @@ class FollowUps:
 
     def acknowledge(self, heard: Heard) -> CallerAct:
         """'Okay.' to a statement; a statement right after one is no progress: the open request
-        once more, then goodbye (live: 'I'm glad I could help...' / 'Okay.' looped to the limit)."""
-        if (
-            self.s.acts
-            and self.s.acts[-1].kind == "pushback"
-            and not self.s.push.left()
-            and not self.s.tracker.pending()
+        once more, then goodbye (live: 'I'm glad I could help...' / 'Okay.' looped to the limit). A
+        statement after the caller asked for a transfer, where the failure condition counts those
+        requests ('after two clear requests'), is a transfer not made: asked again, or goodbye."""
+        last = self.s.acts[-1] if self.s.acts else None
+        if last is not None and (
+            (last.kind == "pushback" and not self.s.push.left() and not self.s.tracker.pending())
+            or (self.s.transfer_fails[1] and last.rule == "escalation_asks_transfer")
         ):
             return self.give_up(heard)
         if self.s.acts and self.s.acts[-1].kind in ("acknowledge", "state_request") and self.s.turn > 1:

@@ -10,6 +10,7 @@ import re
 
 from voxbench.pipelines.caller.goal.acting import about
 from voxbench.pipelines.caller.goal.belong import InHand
+from voxbench.pipelines.caller.goal.conditions import unconditioned
 from voxbench.pipelines.caller.goal.cues import DENIAL, NEXT_STEP, OFFER_VERBS
 from voxbench.pipelines.caller.goal.ending_lang import pattern
 from voxbench.pipelines.caller.goal.framing import kind_of
@@ -163,7 +164,7 @@ class Requests:
                 return refused  # a completion of something it did not ask for: none of its requests
             said = [s for s in said if s not in other]
             denied = (
-                [s for s in said if DENIAL.search(s.replace("\u2019", "'"))]
+                [s for s in said if DENIAL.search(unconditioned(s.replace("\u2019", "'")))]
                 if completed and heard.has("denial")
                 else []
             )

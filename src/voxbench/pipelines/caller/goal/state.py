@@ -32,6 +32,7 @@ from voxbench.pipelines.caller.goal.say import FactSayer
 from voxbench.pipelines.caller.goal.scope import Scope
 from voxbench.pipelines.caller.goal.speech import acronyms_of
 from voxbench.pipelines.caller.goal.stall import DECISIONS, Progress, Repeats, Stalls
+from voxbench.pipelines.caller.goal.transfers import transfer_failure
 from voxbench.pipelines.caller.goal.tree import TreeRules, read_tree
 from voxbench.pipelines.caller.goal.yesno import GoalAnswers
 from voxbench.scenarios import Scenario
@@ -100,6 +101,12 @@ class CallState:
     def record(self) -> OwnRecord:
         """The caller's own places and dates, to tell its record from another (:mod:`.record`)."""
         return OwnRecord.of(self.book, self.goal_text)
+
+    @cached_property
+    def transfer_fails(self) -> tuple[bool, int]:
+        """How the failure condition ends the call on a transfer the agent does not make: at once
+        on a transfer refused, and the caller's transfer requests it counts (:func:`.transfers.transfer_failure`)."""
+        return transfer_failure(self.scenario.user_goal.decision_tree.failure_condition or "")
 
     @property
     def goal_text(self) -> str:

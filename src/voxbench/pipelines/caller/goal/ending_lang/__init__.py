@@ -83,6 +83,20 @@ class EndingWords(BaseModel):
     negated_after: str
     """What follows a transfer's words and negates them ('Transfers aren't available', 'a live
     agent is not available')."""
+    condition_lead: str
+    """Where a conditional clause begins ('if', 'unless', 'in case'; not 'as if'): a negation in it
+    is the condition's own (:mod:`.conditions`)."""
+    main_clause: str
+    """A subject and its modal that begin a main clause after a condition said without a comma
+    ('If you'd rather not wait a live agent can call you back.')."""
+    fails_transfer: str
+    """A failure condition's alternative that names a transfer the agent will not make ('If the
+    agent refuses to transfer you', 'if the agent says transfer is impossible'): :mod:`.transfers`."""
+    failure_alternative: str
+    """Where one alternative of a failure condition ends and the next begins (', or if ...')."""
+    times_asked: str
+    """How many of the caller's requests an alternative counts ('after two clear requests',
+    'after you have requested escalation twice'); group ``n`` or ``m``."""
     fails_unprocessable: str
     """A failure condition that ends the call when the agent says the request cannot be processed
     and there are no alternatives (:func:`.told.no_alternative`)."""
