@@ -41,6 +41,8 @@ def fullest(t: Turn, book: FactBook, asked: dict[str, str]) -> dict[str, str]:
         return asked
     raw = {k: f.words for k in asked if (f := book.get(k)) is not None and f.words}
     words = {k: {stem(w) for w in ws} for k, ws in raw.items()}
+    if not any(words[a] & words[b] for a in words for b in words if a < b):
+        return asked  # no two share a word: none can name another's words only
     covered: set[str] = set()
     alone: set[str] = set()  # named in some part by words no other fact there covers: asked
     for part in (p for s in t.requests + t.questions for p in parts_of(s)):
