@@ -6,6 +6,8 @@ no other of the caller's facts: not a name's other part, a date's time, a step's
 others (live: "What are the application name and the phone last four?" answered with the
 caller's full name too).
 
+A last name asked may be said with the first, a name said whole, as EVA's reference callers do
+('Confirmation number K U T six two nine. Last name Johansson. First name Clara, if you need it.').
 The facts a reply cannot say the two values without (one held inside the other: the phone's last
 four in the phone number, a route's ends in the route) are no fault: *must not* leaves out those
 the bench's matcher finds in the two values said alone.
@@ -57,5 +59,7 @@ def two_fields(b: Builder) -> None:
         turn = b.template("two_fields_asked", first.key + second.key)
         turn = turn.format(a=label(first), b=label(second))
         inside = set(facts_said(f"{said(f.value)}. {said(g.value)}.", facts)) | _within(b, f, g)
-        others = [o.key for o in b.facts if o.key not in (f.key, g.key) and o.key not in inside]
+        whole = [[w if w != "last" else "first" for w in x.words] for x in (f, g) if "name" in x.words]
+        others = [o.key for o in b.facts
+                  if o.key not in (f.key, g.key) and o.key not in inside and o.words not in whole]  # fmt: skip
         b.add("two_fields_asked", turn, [first.key, second.key], must_not=others)

@@ -1,5 +1,5 @@
-"""An ask naming several of the caller's fields gets those facts and no other: no name's other
-part, no date's time, no floor's building unless the turn names it; a head noun after a word no
+"""An ask naming several of the caller's fields gets those facts and no other (a last name's
+first name apart: a name is said whole): no date's time, no floor's building unless the turn names it; a head noun after a word no
 fact of the caller has names a field it lacks; of two facts matched by the same words, the one
 named by more of its own words (:mod:`.fullest`)."""
 
@@ -27,7 +27,7 @@ def _it() -> Scenario:
     ("turn", "keys"),
     [
         ("What are the application name and the phone last four?", {"application_name", "phone_last_four"}),
-        ("Can you give me your employee ID and your last name?", {"employee_id", "last_name"}),
+        ("Can you give me your employee ID and your last name?", {"employee_id", "last_name", "first_name"}),
         ("What is the effective date and your first name?", {"effective_date", "first_name"}),
         ("What is your delivery floor and your employee ID?", {"delivery_floor", "employee_id"}),
         ("What is your employee ID and your document type code?", {"employee_id", "document_type_code"}),
