@@ -53,7 +53,8 @@ is a template filled with one scenario's own facts, never written per item:
 * ``record_fields_asked`` / ``record_route_asked``: a field of several listed records, a route's
   two ends, asked (:mod:`.weak_records`);
 * ``two_part_asked``, ``readback_both_asked``, ``thing_label``, ``not_found_keys``: classes read
-  in live calls (:mod:`.weak_live`);
+  in live calls (:mod:`.weak_live`); ``two_fields_asked``: two of its facts asked by their labels,
+  those two and no other said (:mod:`.weak_fields`);
 * ``end_*``: the end of a call with more than one request (:mod:`.weak_endings`), and around
   its last report (:mod:`.weak_closings`), and on its failure side: an agent error, a thing
   the tree says to accept being told, an action said as to come (:mod:`.weak_failures`).
@@ -88,6 +89,7 @@ from voxbench.bench.weak_facts import (
     table,
 )
 from voxbench.bench.weak_failures import failures
+from voxbench.bench.weak_fields import two_fields
 from voxbench.bench.weak_goal import answer_words, question_of, told_lines
 from voxbench.bench.weak_heard import cut_requests, preferences, statements
 from voxbench.bench.weak_live import live_classes
@@ -239,6 +241,7 @@ class Builder:
         restated(self)
         record_fields(self)
         live_classes(self)
+        two_fields(self)
         endings(self)
         closings(self)
         failures(self)

@@ -43,3 +43,32 @@ def test_a_you_before_its_verb_is_a_subject_in_a_relative_clause(goal: str, said
 )
 def test_a_you_governed_by_a_verb_or_preposition_stays_an_object(goal: str, said: str) -> None:
     assert first_person(goal) == said
+
+
+@pytest.mark.parametrize(
+    ("goal", "said"),
+    [
+        ('Ask one time: "Can you issue the meal voucher I\'m eligible for?"',
+         'Ask one time: "Can you issue the meal voucher I\'m eligible for?"'),
+        ("Ask once: can you issue a hotel voucher too?", "Ask once: can you issue a hotel voucher too?"),
+        ("Can you issue a refund to my card?", "Can you issue a refund to my card?"),
+        ("Ask 'Could you waive the fee?' once", "Ask 'Could you waive the fee?' once"),
+    ],
+)  # fmt: skip
+def test_a_direct_question_to_the_agent_keeps_its_you(goal: str, said: str) -> None:
+    """Quoted or not, a question the caller puts to the agent is already in its voice: 'Can you
+    issue ...?', never 'Can me issue ...?' (live: a pushback line said so)."""
+    assert first_person(goal) == said
+
+
+@pytest.mark.parametrize(
+    ("goal", "said"),
+    [
+        ("Ask whether you can issue a refund", "Ask whether I can issue a refund"),
+        ("You ask can you keep your seat", "I ask can I keep my seat"),
+        ("Say that you will not accept a credit", "Say that I will not accept a credit"),
+    ],
+)
+def test_a_you_after_an_auxiliary_is_a_subject(goal: str, said: str) -> None:
+    """In a reported question 'you' is the subject ('I'), and after an auxiliary too: never 'can me'."""
+    assert first_person(goal) == said

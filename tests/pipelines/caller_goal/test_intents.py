@@ -71,9 +71,14 @@ def test_a_fact_offered_as_a_choice_is_still_asked() -> None:
 
 
 def test_first_as_a_field_word_and_a_last_name_said_with_the_first() -> None:
+    """A last name is said with the first ('Ava Murphy'), asked alone or with another field."""
     info = {"confirmation_number": "PP248Z", "first_name": "Ava", "last_name": "Murphy"}
     book = goal_facts(info)
     assert classify("Please spell the first name.", book).asked == ["first_name"]
+    c = GoalCaller(make_scenario(info))
+    c.open()
+    act = c.respond("May I have your last name?")
+    assert act.facts == ["last_name", "first_name"] and "Ava" in act.text
     c = GoalCaller(make_scenario(info))
     c.open()
     act = c.respond("May I have your confirmation number and your last name?")

@@ -51,6 +51,7 @@ from voxbench.pipelines.caller.goal.fallbacks import (
 )
 from voxbench.pipelines.caller.goal.fit import fitting
 from voxbench.pipelines.caller.goal.forms import read_forms, reports_done, statement_check
+from voxbench.pipelines.caller.goal.fullest import fullest
 from voxbench.pipelines.caller.goal.heard import ANYTHING_ELSE_OFFERED, THAT_ALL_ASKED, Heard, Kind, mark
 from voxbench.pipelines.caller.goal.options import offered_options
 from voxbench.pipelines.caller.goal.parts import open_parts
@@ -311,7 +312,7 @@ def _asked(
     asked = not_said_by_agent(t, book, asked)
     asked = prefer_heard_digits(t.text, book, asked)
     asked = prefer_fallback(question, book, asked, t.text)
-    asked = fitting(t, book, one_group(t.text, book, asked))
+    asked = fullest(t, book, fitting(t, book, one_group(t.text, book, asked)))
     return scoped(t.requests, book, one_sibling(t, book, asked, given), hand)
 
 

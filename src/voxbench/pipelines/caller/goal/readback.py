@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from voxbench.pipelines.caller.goal.cues import CONFIRM_ASKS, INFO_NOUN
+from voxbench.pipelines.caller.goal.confirmobj import asks_a_field
+from voxbench.pipelines.caller.goal.cues import CONFIRM_ASKS
 from voxbench.pipelines.caller.goal.facts import Fact, FactBook
 from voxbench.pipelines.caller.goal.lang import alt, phrases
 from voxbench.pipelines.caller.goal.speech import says, value_kind
@@ -54,8 +55,8 @@ def readbacks(text: str, book: FactBook) -> tuple[list[str], list[str]]:
 
 def asks_to_state(sentence: str, book: FactBook) -> bool:
     """'Can you confirm your home mailing address?': a confirm or verify verb whose object is 'your'
-    and a field (:data:`.cues.CONFIRM_ASKS`: a noun of information, or every word of one of the
-    caller's fields; not 'your identity') and that states no value (no digit, no month, none of the
+    and a field (:data:`.cues.CONFIRM_ASKS`: every word of one of the caller's fields, or a field
+    by :func:`.confirmobj.asks_a_field`; not 'your booking') and that states no value (no digit, no month, none of the
     caller's values, no field named with another value) reads nothing back: it asks the caller to
     state the field, a request (held, it says it; lacked, that it does not have it)."""
     m = CONFIRM_ASKS.match(sentence)
@@ -63,18 +64,24 @@ def asks_to_state(sentence: str, book: FactBook) -> bool:
         return False
     words = set(re.findall(r"[a-z]+", m.group("field").lower()))
     name = {w for f in book if (fw := field_words(f)) and set(fw) <= words for w in fw}
-    if not INFO_NOUN.search(m.group("field")) and not name:
+    if not name and not asks_a_field(m.group("field"), book):
         return False
     ok, wrong = readbacks(sentence, book)
-    stated = [k for k in ok + wrong if not _named_not_said(book.get(k), name, sentence)]
+    stated = [k for k in ok + wrong if not _named_not_said(book.get(k), words, sentence)]
     return not stated and not misread(sentence, book)
 
 
 def _named_not_said(f: Fact | None, name: set[str], sentence: str) -> bool:
-    """A short word value found only as a word of the field's own name ('pto' in 'your pto end
-    date') or as the initials of its words ('MA' in 'mailing address'): not a value said."""
-    v = str(f.value).lower() if f is not None else ""
-    return v.isalpha() and len(v) <= 4 and (v in name or v not in runs(sentence))
+    """A value found only as words of the field's own name ('pto' in 'your pto end date', 'TB_TEST'
+    of a list of task codes in 'your completion codes tb test') or as the initials of its words
+    ('MA' in 'mailing address'): not a value said."""
+    if f is None:
+        return False
+    vs = [v.lower() for v in f.values() if mentions(sentence, v)]  # those the sentence says
+    if vs and all(set(re.findall(r"[a-z]+", v)) <= name and not re.search(r"\d", v) for v in vs):
+        return True
+    v = str(f.value).lower()
+    return v.isalpha() and len(v) <= 4 and v not in runs(sentence)
 
 
 # -- a field named with a value that is not the caller's ---------------------------------------

@@ -17,8 +17,8 @@ from voxbench.pipelines.caller.goal.facts import FactBook
 from voxbench.pipelines.caller.goal.tree import content_words
 from voxbench.spoken import sentences_of, tokens
 
-# Words of any offer: they name no subject.
-_OFFER_WORDS = content_words(
+# Words of any offer: they name no subject (nor a field: :mod:`.confirmobj`).
+OFFER_WORDS = content_words(
     "would you like want need me to also go ahead and proceed with submit process place book confirm add "
     "change update make do help anything else today now for your that this them those these one it "
     "please should shall can could may let know okay ready right away as well instead request option "
@@ -26,7 +26,7 @@ _OFFER_WORDS = content_words(
     "reservation record changes account details information request new"
 )
 # Dates and times name when, not what ('book June fifteenth at ten AM').
-_CALENDAR = content_words(
+CALENDAR = content_words(
     "january february march april may june july august september october november december monday tuesday "
     "wednesday thursday friday saturday sunday morning afternoon evening noon tomorrow week month day"
 )
@@ -58,7 +58,7 @@ class Scope:
         offer = stated_offer(text) if pattern("offer_vague").match(question.strip()) else ""
         if not offer and not _OFFER.search(question):
             return False
-        words = content_words(offer or question) - _OFFER_WORDS - _CALENDAR
+        words = content_words(offer or question) - OFFER_WORDS - CALENDAR
         return bool(words) and not words & self.words
 
     def other_done(self, sentence: str) -> bool:
@@ -72,7 +72,7 @@ class Scope:
             return False
         clauses = [c for c in re.split(r"[;,:]|\band\b", sentence) if _DONE_VERB.search(c)]
         plain = pattern("report_filler").sub(" ", _DONE_VERB.sub(" ", " ".join(clauses)))
-        words = content_words(plain) - _OFFER_WORDS - _CALENDAR
+        words = content_words(plain) - OFFER_WORDS - CALENDAR
         other = {w for c in clauses for before, w in _pairs(c) if self.other_compound(before, w)}
         return bool(words) and not (words & self.words) - other
 

@@ -144,6 +144,7 @@ class CallState:
              start],
             book,
         )  # fmt: skip
+        book.matter = frozenset(scope.words)
         chooser = OptionChooser(
             rules, book, tracker,
             [goal.high_level_user_goal, *tree.must_have_criteria, *tree.nice_to_have_criteria], hook,
