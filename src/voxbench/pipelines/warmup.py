@@ -23,10 +23,26 @@ from pydantic import BaseModel
 from voxbench.localmodels.prompt_cache import PromptCache
 
 
+class WarmUpCutError(RuntimeError):
+    """A first warm-up, to be saved for later calls, did not finish in time.
+
+    The call would start with an agent still reading its prompt: silent for minutes, hung up
+    on by the caller, and scored as the agent's failure (live itsm/14 on a loaded machine,
+    2026-12-06: warm-up cut at 420 s, agent silent, caller gone at 80 s). Raised, the attempt
+    is an infrastructure failure, retried and reported apart."""
+
+
 async def warm_up(
-    llm: LLMService, context: LLMContext, cache: PromptCache | None = None, timeout_s: float = 180.0
+    llm: LLMService,
+    context: LLMContext,
+    cache: PromptCache | None = None,
+    timeout_s: float = 180.0,
+    first_warm_s: float | None = None,
 ) -> float | None:
-    """Best effort; returns seconds taken, or None when the service can't be warmed."""
+    """Best effort; returns seconds taken, or None when the service can't be warmed.
+
+    Raises :class:`WarmUpCutError` when a warm-up that would be saved times out (see there);
+    ``first_warm_s`` overrides :data:`FIRST_WARM_S`."""
     get = getattr(llm, "get_chat_completions", None)
     if get is None:
         return None
@@ -47,8 +63,18 @@ async def warm_up(
                     await fn()
                 break
 
+    will_save = cache is not None and not restored
+    limit = warm_timeout(timeout_s, will_save, first_warm_s)
     try:
-        await asyncio.wait_for(_run(), timeout=warm_timeout(timeout_s, cache is not None and not restored))
+        await asyncio.wait_for(_run(), timeout=limit)
+    except TimeoutError as exc:
+        if will_save:
+            raise WarmUpCutError(
+                f"the agent's LLM was still reading its prompt after {limit:.0f} s (first warm-up, "
+                "saved for later calls); a call now would start with a silent agent"
+            ) from exc
+        logger.warning(f"LLM warm-up skipped: TimeoutError after {limit:.0f} s")
+        return None
     except Exception as exc:  # warming is an optimisation, never a failure
         logger.warning(f"LLM warm-up skipped: {type(exc).__name__}: {exc}")
         return None
@@ -66,10 +92,11 @@ and the agent's first answer came after the caller had hung up. Well inside the 
 time limit, which counts set-up until the call starts."""
 
 
-def warm_timeout(timeout_s: float, will_save: bool) -> float:
+def warm_timeout(timeout_s: float, will_save: bool, first_warm_s: float | None = None) -> float:
     """The warm-up's time limit: a first warm-up whose prefix is saved for every later call of
     the same prompt is worth waiting for; one that is not saved keeps ``timeout_s``."""
-    return max(timeout_s, FIRST_WARM_S) if will_save else timeout_s
+    first = FIRST_WARM_S if first_warm_s is None else first_warm_s
+    return max(timeout_s, first) if will_save else timeout_s
 
 
 def warm_payload(llm: LLMService, context: LLMContext) -> str:
