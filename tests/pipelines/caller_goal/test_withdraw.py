@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from tests.pipelines.caller_goal.conftest import make_scenario, opened
-from voxbench.pipelines.caller.goal.policy import GoalCaller
+from voxbench.pipelines.caller.goal.policy import GoalCaller, GoalCallerConfig
 
 INFO = {"employee_id": "EMP824156", "phone_last_four": "4471"}
 STATEMENT = "I can help you with that."  # the caller acknowledges it: "Alright."
@@ -17,7 +17,9 @@ ASK = "Can you please provide your employee ID and the last four digits of your 
 
 def _caller(seed: int) -> GoalCaller:
     sc = make_scenario(INFO, goal="You want to reset your password.", start="Hi, I need a password reset.")
-    return opened(sc, seed)
+    c = GoalCaller(sc, GoalCallerConfig(seed=seed), withdrawable=True)
+    c.open()
+    return c
 
 
 def _state(c: GoalCaller) -> tuple[object, ...]:
@@ -57,3 +59,10 @@ def test_only_the_last_act_can_be_withdrawn_once() -> None:
     c.withdraw(last)
     with pytest.raises(ValueError, match="last act"):
         c.withdraw(c.acts[-1])
+
+
+def test_a_caller_made_for_text_keeps_no_state_to_withdraw() -> None:
+    """The bench's callers say every act: they pay no copy per decision."""
+    c = opened(make_scenario(INFO, goal="You want to reset your password."), 0)
+    with pytest.raises(ValueError, match="withdrawable=False"):
+        c.withdraw(c.respond(STATEMENT))
