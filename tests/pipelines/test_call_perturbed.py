@@ -172,6 +172,9 @@ def test_caller_behaviour_acts_are_events(tmp_path: Path) -> None:
     barge = next(a for a in acts if a.kind == "barge_in")
     assert barge.agent_turn == 2 and barge.text == "Sorry, one thing."
     assert b.record.perturbation["behavior"]["acts"]["barge_in"] == 1
+    # a deliberate barge-in is mixed into the caller's output, never a line the driver holds:
+    # the caller's voice cuts in over the agent, and no line of it is withdrawn
+    assert not any(isinstance(e, CallerAct) and e.kind == "withdrawn" for e in b.events)
     # On the virtual clock the caller sends a chunk every wire.chunk_ms exactly, and an act
     # starts with the first chunk due at or after its planned instant: the barge-in 0.6 s into
     # agent turn 2 (turn k opens at the first agent onset after the caller's k-th line).

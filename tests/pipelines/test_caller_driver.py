@@ -53,6 +53,7 @@ class _Thinking:
     def __init__(self, fail: bool = False) -> None:
         self.acts: list[CallerAct] = []
         self.heard: list[str] = []
+        self.withdrawn: list[str] = []
         self.fail = fail
 
     @property
@@ -82,6 +83,10 @@ class _Thinking:
         )
         self.acts.append(act)
         return act
+
+    def withdraw(self, act: CallerAct) -> None:
+        self.acts.remove(act)
+        self.withdrawn.append(act.text)
 
 
 def _turn(text: str) -> LLMContextUserTurnFrame:

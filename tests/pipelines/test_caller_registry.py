@@ -8,6 +8,7 @@ caller's model is a fake OpenAI-compatible server on the same loop.
 from __future__ import annotations
 
 import argparse
+import asyncio
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -223,6 +224,23 @@ def test_the_llm_caller_is_a_caller_policy() -> None:
         LLMCallerPolicy(FakeLLM([]), "Hi.")
 
 
+def test_a_withdrawn_llm_caller_act_leaves_its_context() -> None:
+    """An act held unsaid (the agent spoke first) leaves the model's context with the agent turn
+    it answered: the driver hands that turn back with the next one."""
+    endpoint = LLMConfig(kind="openai-compatible", base_url="http://127.0.0.1:9/v1", model="fake")
+    services = llm_caller_services(_call(), LLMSimConfig(), endpoint, tts=FakeTTS(), stt=None)
+    policy = LLMCallerPolicy(services.llm, "Hi, I need to add a bag.")
+    policy.withdraw(opening := policy.open())
+    assert not policy.acts and not policy.context.get_messages()
+    policy.open()
+    before = list(policy.context.get_messages())
+    held = asyncio.run(policy.respond("One moment please."))  # a hold line: a wait, no model asked
+    assert held.kind == "wait" and policy.agent_turns == 1
+    policy.withdraw(held)
+    assert policy.context.get_messages() == before and policy.agent_turns == 0
+    assert policy.acts[-1].text == opening.text
+
+
 # -- a new kind is one entry ----------------------------------------------------------------------
 
 
@@ -254,6 +272,9 @@ class _OneLine:
         )
         self.acts.append(act)
         return act
+
+    def withdraw(self, act: CallerAct) -> None:
+        self.acts.remove(act)
 
     def agent_turns_due(self) -> int:
         return 1

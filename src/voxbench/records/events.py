@@ -123,8 +123,12 @@ GoalActKind = Literal[
     "report",
     "check_in",
     "end",
+    "withdrawn",
 ]
-"""What a goal-directed caller decided in one turn (``pipelines/caller/goal``)."""
+"""What a goal-directed caller decided in one turn (``pipelines/caller/goal``). ``withdrawn`` is
+no decision: the live driver held an act's words because the agent started speaking before their
+audio did (the act's own event stays in the trail; the withdrawal, at its own time, says its words
+were never said)."""
 
 
 class CallerAct(_Event):

@@ -24,6 +24,11 @@ between two of its sentences (live, the agent's voice leaves 0.2-0.5 s there), a
 then answers half a turn while the other half is being said. If the agent speaks on within
 that time, one reply covers the whole turn.
 
+A line decided but not yet heard (sent to the TTS, no audio yet) is held when the agent's voice
+starts (:meth:`PolicyDriver._hold_unsaid_line`): withdrawn from the TTS and the output, forgotten
+by the policy (``CallerPolicy.withdraw``), recorded as a ``withdrawn`` act, and the turns it
+answered are answered again with the agent's next one.
+
 The default, :class:`AnswerAtTurnEnd`, answers every ended turn at once and waits through
 silence. If the agent has not started speaking after ``no_greeting_s``, the caller opens.
 
@@ -45,9 +50,8 @@ from __future__ import annotations
 import asyncio
 import inspect
 import time
-from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
-from typing import Any, Protocol
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 from pipecat.frames.frames import (
     BotStartedSpeakingFrame,
@@ -72,62 +76,26 @@ from pipecat.frames.frames import (
 from pipecat.processors.frame_processor import FrameDirection
 
 from voxbench.pipelines.caller.policy import CallerAct, CallerPolicy
+from voxbench.pipelines.caller.timing import (
+    QUEUED_LINE_MAX_S,
+    SILENT_TTS_S,
+    AnswerAtTurnEnd,
+    HeardTurn,
+    TurnTiming,
+)
 from voxbench.processors.caller_turns import AgentTurnFrame, HangUpFrame, SpeaksReplies
 from voxbench.processors.clock import loop_now
 
+__all__ = [
+    "QUEUED_LINE_MAX_S",
+    "SILENT_TTS_S",
+    "AnswerAtTurnEnd",
+    "HeardTurn",
+    "PolicyDriver",
+    "SentenceDriver",
+    "TurnTiming",
+]
 
-@dataclass(frozen=True)
-class HeardTurn:
-    """One ended agent turn: its words ('' for an ear of voice activity only) and how long the
-    agent spoke in it (None when the ear does not say)."""
-
-    text: str
-    speech_s: float | None = None
-
-
-class TurnTiming(Protocol):
-    """When a policy answers (see the module docstring)."""
-
-    agent_quiet_s: float
-
-    def reply_delay(self, heard: str, turns: Sequence[HeardTurn] = ()) -> float: ...
-
-    def restates(self, heard: str, in_flight: CallerAct) -> bool: ...
-
-    def on_silence(self) -> CallerAct | None: ...
-
-
-class AnswerAtTurnEnd:
-    """Answer every ended agent turn at once; never act on silence."""
-
-    agent_quiet_s = 0.0
-
-    def reply_delay(self, heard: str, turns: Sequence[HeardTurn] = ()) -> float:
-        return 0.0
-
-    def restates(self, heard: str, in_flight: CallerAct) -> bool:
-        return False
-
-    def on_silence(self) -> CallerAct | None:
-        return None
-
-
-# Two limits answer one question, "is the caller's line, sent to the TTS with no audio yet, still
-# coming?", on different evidence, so they differ: when the agent speaks (SILENT_TTS_S) and when
-# it is silent (QUEUED_LINE_MAX_S). Both are read on the call's clock (``now``).
-
-SILENT_TTS_S = 10.0
-"""When the agent SPEAKS: an agent turn heard while the caller's line is unsaid may be let pass
-as said over that line (:meth:`TurnTiming.restates`); once the line has been sent this long with no
-audio, the TTS is taken to have dropped it and the turn is answered as a reply. Short: an agent
-that talks on is not waiting for the line, and a dropped line would leave its turns unanswered."""
-
-QUEUED_LINE_MAX_S = 90.0
-"""When the agent is SILENT: how long the silence check waits for the caller's own line to be
-said. Under CPU load a long line's audio can start tens of seconds after it went to the TTS, and
-the agent, waiting for it, is silent; checking in then ("Are you still there?") answers a silence
-the caller made. Long, since waiting costs only time; a line still unsaid after this long is
-taken as never said and the check goes ahead."""
 
 STAT_KEYS = (
     "acts",
@@ -137,6 +105,7 @@ STAT_KEYS = (
     "held_for_quiet",
     "decide_ms_max",
     "overlapped_asks",
+    "lines_withdrawn",
 )
 
 
@@ -173,6 +142,8 @@ class PolicyDriver(SpeaksReplies):
         self._heard: list[HeardTurn] = []  # agent turns since the caller's last act
         self._line_in_flight: CallerAct | None = None  # an act whose words are not all said yet
         self._line_sent: float | None = None  # when that line went to the TTS, until its audio starts
+        self._answered: list[HeardTurn] = []  # the agent turns the last act answered
+        self._own_voice = False  # the caller's voice is being sent (its output's Bot*Speaking)
         self._agent_spoke = False
         self._agent_speaking = False
         self._agent_voice = False  # the ear's VAD hears the agent now
@@ -197,6 +168,7 @@ class PolicyDriver(SpeaksReplies):
             self._agent_spoke = self._agent_speaking = True
             await self._cancel_reply_timer()  # the agent goes on: its whole turn gets the reply
             await self._cancel_silence_timer()
+            await self._hold_unsaid_line()
         elif isinstance(frame, InterruptionFrame) and self._deciding is not None:
             await self.cancel_task(self._deciding)  # the agent goes on before the caller answered
             self._deciding = None
@@ -207,10 +179,11 @@ class PolicyDriver(SpeaksReplies):
             self._agent_voice = isinstance(frame, VADUserStartedSpeakingFrame)
             self._agent_quiet_since = None if self._agent_voice else self.now()
         elif isinstance(frame, BotStartedSpeakingFrame):
-            self._line_sent = None
+            self._line_sent, self._own_voice = None, True
         elif isinstance(frame, ErrorFrame) and direction == FrameDirection.UPSTREAM:
             self._line_in_flight = self._line_sent = None  # its voice failed: that line is not coming
         elif isinstance(frame, BotStoppedSpeakingFrame):
+            self._own_voice = False
             said, self._line_in_flight = self._line_in_flight, None  # its own line has been said
             if self._silence_timer is not None or (said is not None and self._waiting()):
                 await self._start_silence_timer()  # the silence counts from the end of its own line
@@ -252,6 +225,7 @@ class PolicyDriver(SpeaksReplies):
             return
         act = None if self.policy.ended or self._deciding is not None else self.timing.on_silence()
         if act is not None:
+            self._answered = []
             await self._act(act)
 
     def _own_line_pending(self) -> bool:
@@ -278,6 +252,7 @@ class PolicyDriver(SpeaksReplies):
         await asyncio.sleep(self.no_greeting_s)
         self._open_timer = None
         if not self._acted and not self._agent_spoke:  # a greeting underway opens at its end
+            self._answered = []
             await self._act(self.policy.open())
 
     def _words(self) -> str:
@@ -320,7 +295,7 @@ class PolicyDriver(SpeaksReplies):
     async def _reply(self) -> None:
         if self._deciding is not None:
             return  # answered with the decision in flight, once it is done
-        text, self._heard = self._words(), []
+        text, self._answered, self._heard = self._words(), self._heard, []
         if self.policy.ended:
             return
         t0 = time.perf_counter()
@@ -351,6 +326,30 @@ class PolicyDriver(SpeaksReplies):
         ms = round((time.perf_counter() - t0) * 1000.0)
         self.stats["decide_ms_max"] = max(self.stats["decide_ms_max"], ms)
 
+    async def _hold_unsaid_line(self) -> None:
+        """The agent's voice started after the caller decided a line and before its audio did
+        (under load the caller's TTS takes seconds): a person who hears the other side start
+        holds their words. The line is withdrawn: its words and any audio synthesised leave the
+        TTS and the output (an ``InterruptionFrame`` downstream only: the ears are upstream), the
+        policy forgets the decision, the trail records the withdrawal at this time, and the
+        turns it answered are answered again with the agent's next one.
+
+        Let be: a line whose audio started (speech over it is a barge-in, the agent's), one
+        queued behind a line still being said (holding it would cut that one), one with a later
+        decision in flight, and a goodbye (the policy has ended). The perturbations' deliberate
+        barge-ins and other acts are mixed into the output audio, never decided here."""
+        act = self._line_in_flight
+        if act is None or self._line_sent is None or self._own_voice:
+            return
+        if act.ends_call or self._deciding is not None:
+            return
+        self._line_in_flight = self._line_sent = None
+        await self.push_frame(InterruptionFrame())
+        self.policy.withdraw(act)
+        self._heard[:0], self._answered = self._answered, []
+        self.stats["lines_withdrawn"] += 1
+        self.on_act(withdrawn(act))
+
     async def _act(self, act: CallerAct) -> None:
         self._acted = True
         self.stats["acts"] += 1
@@ -364,6 +363,14 @@ class PolicyDriver(SpeaksReplies):
             self.stats["waits"] += 1
         if act.ends_call:
             await self.push_frame(HangUpFrame(after_words=bool(act.text)))
+
+
+def withdrawn(act: CallerAct) -> CallerAct:
+    """The trail's record of a line held unsaid: its words and facts, kind ``withdrawn``, the
+    rule ``agent_spoke_first`` (the withdrawn act's own rule follows in ``rules``)."""
+    return act.model_copy(
+        update={"kind": "withdrawn", "rule": "agent_spoke_first", "rules": ["agent_spoke_first", act.rule]}
+    )
 
 
 class SentenceDriver(PolicyDriver):

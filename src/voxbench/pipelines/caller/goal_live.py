@@ -170,9 +170,10 @@ class GoalDriver(PolicyDriver):
 
 
 def goal_caller_for(call: CallScenario, seed: int) -> GoalCaller:
-    """The policy for the call's scenario as the caller sees it (culture-resolved)."""
+    """The policy for the call's scenario as the caller sees it (culture-resolved), keeping what
+    it needs to withdraw an act the live driver holds unsaid."""
     resolved = call.resolver.resolve(call.scenario.model_dump(mode="json"))
-    return GoalCaller(Scenario.model_validate(resolved), GoalCallerConfig(seed=seed))
+    return GoalCaller(Scenario.model_validate(resolved), GoalCallerConfig(seed=seed), withdrawable=True)
 
 
 def build_goal_caller(b: CallerBuild) -> Pipeline:

@@ -93,6 +93,7 @@ class LLMCallerPolicy:
         self.stats.setdefault("holds_waited", 0)
         self.acts: list[CallerAct] = []
         self.agent_turns = 0
+        self._undo: tuple[int, int] | None = None  # messages and agent turns before the last decision
         settings = getattr(llm, "settings", None)
         self.classifier = f"llm:{getattr(settings, 'model', None) or type(llm).__name__}"
 
@@ -110,16 +111,36 @@ class LLMCallerPolicy:
             self.context.add_message({"role": "assistant", "content": act.text})
         return act
 
+    def _keep_undo(self) -> None:
+        self._undo = (len(self.context.get_messages()), self.agent_turns)
+
+    def withdraw(self, act: CallerAct) -> None:
+        """The last act was never said (the agent spoke first): the agent turn it answered and its
+        words leave the model's context (the driver hands that turn back with the next one)."""
+        if self._undo is None or not self.acts or self.acts[-1] != act:
+            raise ValueError(
+                "only the caller's last act, decided since the last withdrawal, can be withdrawn"
+            )
+        messages, self.agent_turns = self._undo
+        self.context.set_messages(self.context.get_messages()[:messages])
+        self.acts.pop()
+        self._undo = None
+
     def open(self) -> CallerAct:
+        self._keep_undo()
+        return self._opening()
+
+    def _opening(self) -> CallerAct:
         return self._acted(CallerAct(turn=self.agent_turns, kind="open", text=self.opening, rule=OPENING))
 
     async def respond(self, heard: str, t: float | None = None) -> CallerAct:
         """The act answering the agent's turn ``heard`` (the opening first, if not said yet)."""
+        self._keep_undo()
         if heard.strip():
             self.context.add_message({"role": "user", "content": heard.strip()})
             self.agent_turns += 1
         if not self.acts:
-            return self.open()
+            return self._opening()
         if self.wait_on_hold and agent_asked_to_wait(self.context):
             self.stats["holds_waited"] += 1
             return self._acted(CallerAct(turn=self.agent_turns, kind="wait", text="", rule=HOLD))

@@ -41,3 +41,11 @@ class CallerPolicy(Protocol):
         by voice activity only) at call time ``t``. The first call, if :meth:`open` was not,
         gives the opening. A policy that thinks with a model may return an awaitable."""
         ...
+
+    def withdraw(self, act: CallerAct) -> None:
+        """Its last act ``act`` was never said: the agent started speaking before the words'
+        audio did, and the caller held them, as a person does. The policy forgets the decision
+        as if ``respond`` (or ``open``, or the silence act) had not been called; the live driver
+        hands the agent turn it answered back with the agent's next one, and the policy
+        decides again on both."""
+        ...

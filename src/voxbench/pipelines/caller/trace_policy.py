@@ -53,3 +53,11 @@ class TracePolicy:
             self.next_line += 1
         self.acts.append(act)
         return act
+
+    def withdraw(self, act: CallerAct) -> None:
+        """The last act was never said (the agent spoke first): its line is the next one again."""
+        if not self.acts or self.acts[-1] != act:
+            raise ValueError("only the caller's last act can be withdrawn")
+        self.acts.pop()
+        if act.rule == "reference_line":
+            self.next_line -= 1
