@@ -35,6 +35,7 @@ from voxbench.records import (
     Yield,
     read_record,
 )
+from voxbench.records.unsaid import unsaid_utterances
 
 _WHO: dict[str, Any] = {"user": "user", "agent": "assistant"}
 # EndReason values that mean the simulator hung up on purpose (EVA's "goodbye" gate)
@@ -48,7 +49,10 @@ def history_from_events(bundle: RecordBundle) -> list[HEvent]:
     has_user_utt = any(isinstance(e, Utterance) and e.channel == "user" for e in ev)
     has_agent_utt = any(isinstance(e, Utterance) and e.channel == "agent" for e in ev)
     out: list[HEvent] = []
-    for e in ev:
+    unsaid = unsaid_utterances(ev)
+    for k, e in enumerate(ev):
+        if k in unsaid:
+            continue  # a caller line withdrawn before it was said
         if isinstance(e, Speech):
             out.append(HEvent(e.t, "audio_start" if e.state == "onset" else "audio_end", _WHO[e.channel]))
         elif isinstance(e, AudioSegment) and e.channel not in speech_channels:

@@ -30,6 +30,7 @@ from voxbench.records import (
     Yield,
     read_events,
 )
+from voxbench.records.unsaid import unsaid_utterances
 
 CHANNELS = ("user", "agent")
 
@@ -98,7 +99,10 @@ def build_timeline(events: list[Event], duration: float | None = None) -> Timeli
     has_utt = {ch: any(isinstance(e, Utterance) and e.channel == ch for e in ev) for ch in CHANNELS}
     has_tts = {ch: any(isinstance(e, TTSText) and e.channel == ch for e in ev) for ch in CHANNELS}
     tools: dict[str, ToolEvent] = {}
-    for e in ev:
+    unsaid = unsaid_utterances(ev)
+    for k, e in enumerate(ev):
+        if k in unsaid:
+            continue  # a caller line withdrawn before it was said
         if isinstance(e, Transcript) and e.final:
             _attach(segs, e.channel, e.t, e.text, heard=True)
         elif isinstance(e, Utterance):
