@@ -349,8 +349,7 @@ class GoalCaller:
             end = self.ends.after_declining(heard, d)
             if end is not None:
                 return end
-        asked = self._tree_question(text, heard, d)
-        if asked is not None:
+        if (asked := self._tree_question(text, heard, d)) is not None:  # the tree's question first
             return asked
         if d.kind is not None and d.kind != "decline_transfer":
             self.s.stuck = 0

@@ -84,9 +84,9 @@ class PushBacks:
             self.pushbacks += 1
             return self.phr.say("push_back"), "tree_push_back"
         if self.asked_follow_ups < follow_ups:  # the tree's own question wins over the generic one
-            own = self.tree_question(text)
-            if own is not None:
-                return own, "tree_follow_up_question"
+            asked = self.tree_question(text)
+            if asked is not None:
+                return asked, "tree_follow_up_question"
             self.asked_follow_ups += 1
             return self.phr.say("follow_up"), "one_follow_up_question"
         return None
