@@ -299,6 +299,23 @@ class GoalCaller:
             heard.kinds = [k for k in heard.kinds if k != "request"]
         return None if answers_x(heard, self.s.book, told) else told  # a fact still asked says it
 
+    def _tree_question(self, text: str, heard: Heard, d: Draft) -> CallerAct | None:
+        """A refusal that comes with an offer or options ('No desks are available on FL1. I can
+        put you on the waitlist. Would you like that?'), where the tree names the question to ask
+        on that refusal ('ask exactly one follow-up question: whether ...'): the question first, as
+        the tree's caller does, and the offer is answered when the agent has answered it. A
+        read-back is no offer: it is confirmed first ('I heard G O 362 6181. Is that right?')."""
+        if (
+            d.kind not in ("confirm", "choose")
+            or not heard.has("denial")
+            or d.rule == "confirm_readback_matches"
+        ):
+            return None
+        own = self.s.push.tree_question(text)
+        if own is None:
+            return None
+        return self.log.act("pushback", own, "tree_follow_up_question", heard)
+
     def _decide(self, text: str, heard: Heard, tree_says: OpenAnswer | None = None) -> CallerAct:
         self.ends.note_named_done(heard)
         self.req.note_resolutions(text, heard)
@@ -366,6 +383,8 @@ class GoalCaller:
             end = self.ends.after_declining(heard, d)
             if end is not None:
                 return end
+        if (asked := self._tree_question(text, heard, d)) is not None:  # the tree's question first
+            return asked
         if d.kind is not None and d.kind != "decline_transfer":
             self.s.stuck = 0
             if self._accepts_offer(heard, d):

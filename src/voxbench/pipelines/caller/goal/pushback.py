@@ -7,7 +7,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from voxbench.pipelines.caller.goal.cues import STEP
+from voxbench.pipelines.caller.goal.conditions import unconditioned
+from voxbench.pipelines.caller.goal.cues import DENIAL, STEP
 from voxbench.pipelines.caller.goal.ending_lang import pattern
 from voxbench.pipelines.caller.goal.phrases import Phrasing
 from voxbench.pipelines.caller.goal.tree import OUTCOME_WORDS, TreeRules, content_words, pushback_count
@@ -36,6 +37,8 @@ class PushBacks:
         self.scripted_next = 0
         self.pushbacks = 0
         self.asked_follow_ups = 0
+        self.asked_own: set[int] = set()
+        """The tree's own follow-up questions asked (:attr:`.tree.TreeRules.asks`), by index."""
         self.about: int | None = None
         """The request whose refusal the push-backs and follow-ups were spent on."""
 
@@ -80,10 +83,47 @@ class PushBacks:
         if self.pushbacks < pushes:
             self.pushbacks += 1
             return self.phr.say("push_back"), "tree_push_back"
-        if self.asked_follow_ups < follow_ups:
+        if self.asked_follow_ups < follow_ups:  # the tree's own question wins over the generic one
+            asked = self.tree_question(text)
+            if asked is not None:
+                return asked, "tree_follow_up_question"
             self.asked_follow_ups += 1
             return self.phr.say("follow_up"), "one_follow_up_question"
         return None
+
+    def tree_question(self, text: str) -> str | None:
+        """The tree's own question for the refusal in ``text``, not asked yet (None: the tree names
+        none for it). Each is its step's one follow-up ('If told X, ask exactly one follow-up
+        question: whether Y'), asked once whatever request the refusal is counted to; it spends
+        the refused request's follow-up too, so no generic one comes after it."""
+        own = self._own_question(refusal_words(text))
+        if own is not None:
+            self.asked_follow_ups = max(self.asked_follow_ups, self._limits()[1])
+        return own
+
+    def _own_question(self, words: set[str]) -> str | None:
+        """The question the tree names for this refusal ('If the agent says the shift cannot be
+        swapped because it is within 24 hours, ask whether there is any exception or workaround'):
+        the one whose condition shares the most words (two or more) with the refusal, once each.
+        The tree's question is what its caller asks; a generic one asks what the tree did not."""
+        best, best_n = None, 1
+        for i, ask in enumerate(self.rules.asks):
+            n = len((content_words(ask.condition) - OUTCOME_WORDS) & words)
+            if i not in self.asked_own and n > best_n:
+                best, best_n = i, n
+        if best is None:
+            return None
+        self.asked_own.add(best)
+        return self.rules.asks[best].question
+
+
+def refusal_words(text: str) -> set[str]:
+    """The words of the sentences of ``text`` that refuse ('I can't create a new onboarding
+    checklist.'), not of the rest of the turn ('Let me read back your DEA number.'): a tree step's
+    condition is matched with the refusal, not with what else the agent says (all of ``text`` when
+    no sentence refuses)."""
+    refusing = [s for s in sentences_of(text) if DENIAL.search(unconditioned(s))]
+    return content_words(" ".join(refusing) or text)
 
 
 def request_budgets(criteria: list[str], names: Callable[[int, str], bool], n: int) -> dict[int, Budget]:

@@ -18,6 +18,7 @@ from typing import Literal
 
 from voxbench.pipelines.caller.goal.facts import stem
 from voxbench.pipelines.caller.goal.lang import alt, phrases
+from voxbench.pipelines.caller.goal.treeasks import TreeAsk, tree_asks
 from voxbench.spoken import money, parse_time_value, runs, sentences_of, times, tokens
 
 Subject = Literal["depart", "arrive", "any"]
@@ -60,6 +61,8 @@ class TreeRules:
     prefer: Literal["earliest", "latest", "cheapest", ""] = ""
     pushbacks: int = 0
     """Times the tree tells the caller to push back after a refusal (beyond its scripted lines)."""
+    asks: list[TreeAsk] = field(default_factory=list)
+    """The questions the tree names for a refusal ('ask whether ...'), with their conditions."""
 
 
 def _a(name: str) -> str:
@@ -165,6 +168,7 @@ def read_tree(must: list[str], nice: list[str], negotiation: list[str], edge: li
                 continue
             rules.scripted.append(Scripted(text[: m.start()], line, idx))
             idx += 1
+    rules.asks = tree_asks([*negotiation, *edge])
     esc = f"{escalation} {goal}"
     wants = _WANTS_TRANSFER.search(esc)
     refuses = _REFUSES_TRANSFER.search(escalation)
