@@ -105,3 +105,8 @@ def test_the_steps_question_comes_before_the_offer_made_with_the_refusal() -> No
 )
 def test_a_value_not_matching_is_a_refusal(said: str) -> None:
     assert DENIAL.search(said)
+
+
+def test_an_identifier_in_the_trees_question_is_said_by_its_words() -> None:
+    q = direct_question("there is already an existing outage for email_exchange")
+    assert "email_exchange" not in q and "email exchange" in q

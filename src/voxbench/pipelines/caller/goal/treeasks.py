@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from voxbench.pipelines.caller.goal.lang import alt, phrases, words
 from voxbench.pipelines.caller.goal.phrases import first_person
-from voxbench.spoken import sentences_of
+from voxbench.spoken import say_value, sentences_of
 
 
 @dataclass(frozen=True)
@@ -57,9 +57,13 @@ def _as_agent(text: str) -> str:
     return text
 
 
+_IDENTIFIER = re.compile(r"\b[a-z]+(?:_[a-z]+)+\b")
+
+
 def direct_question(clause: str, verb: str = "") -> str:
-    """The indirect question 'whether <clause>' as the caller asks it."""
-    said = _as_agent(first_person(clause.strip()))
+    """The indirect question 'whether <clause>' as the caller asks it; an identifier the tree
+    writes in it ('email_exchange') is said by its words, never as a key."""
+    said = _as_agent(first_person(_IDENTIFIER.sub(lambda m: say_value(m.group(0)), clause.strip())))
     said = said[:1].lower() + said[1:] if not re.match(r"I\b", said) else said
     if verb:
         return f"Could you {verb} whether {said}?"
