@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
+
 from tests.pipelines.caller_goal.conftest import make_scenario
 from voxbench.pipelines.caller.goal.classify import classify
 from voxbench.pipelines.caller.goal.facts import goal_facts
-from voxbench.pipelines.caller.goal.intents import IntentTracker, intent_facts
+from voxbench.pipelines.caller.goal.intents import IntentTracker, intent_facts, words_close
 from voxbench.pipelines.caller.goal.phrases import PHRASES
 from voxbench.pipelines.caller.goal.policy import GoalCaller
 from voxbench.pipelines.caller.goal.stall import LIMITS
@@ -246,3 +248,19 @@ def test_a_spelled_dash_or_an_earlier_turn_names_no_request() -> None:
     t.note("Your I-9 documents were received and the case is submitted.", completed=True)
     assert t.done == [True, False, True]
     assert IntentTracker(["Get a laptop", "Submit I-9 documents"]).rank("the I-9") == 1
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "close"),
+    [
+        ("renew", "renewal", True),
+        ("license", "licens", True),
+        ("appoint", "appointment", True),
+        ("orient", "orientation", True),
+        ("attendees", "attend", True),
+        ("seat", "Seattle", False),  # a name that starts with a field word is not its form
+        ("dept", "departure", False),
+    ],
+)
+def test_words_close_only_by_an_ending(a: str, b: str, close: bool) -> None:
+    assert words_close(a, b) is close

@@ -18,6 +18,7 @@ import re
 
 from voxbench.pipelines.caller.goal.ending_lang import pattern
 from voxbench.pipelines.caller.goal.facts import HEADS, WEAK_WORDS, Fact, FactBook, group_of, stem
+from voxbench.pipelines.caller.goal.lang import phrases
 from voxbench.pipelines.caller.goal.tree import content_words
 from voxbench.spoken import mentions, runs, sentences_of, tokens
 
@@ -34,10 +35,18 @@ _FALLBACK = re.compile(
 _NO_SUBJECT = HEADS | WEAK_WORDS | {"choice", "preference", "product", "code", "value"}
 
 
+_ENDINGS = frozenset(phrases("facts", "word_endings"))
+
+
 def words_close(a: str, b: str) -> bool:
-    """Same word up to its ending ('renewal' / 'renew', 'licens' / 'license')."""
+    """Same word up to its ending ('renewal' / 'renew', 'licens' / 'license'): what the longer
+    adds to the shorter is a word ending (data: ``phrases.facts.word_endings``), so a key word is
+    no prefix of an unrelated word or a name ('seat' / 'Seattle')."""
     a, b = stem(a), stem(b)
-    return a == b or (min(len(a), len(b)) >= 4 and (a.startswith(b) or b.startswith(a)))
+    if a == b:
+        return True
+    short, long_ = sorted((a, b), key=len)
+    return len(short) >= 4 and long_.startswith(short) and long_[len(short) :] in _ENDINGS
 
 
 def intent_facts(intent: str, book: FactBook, others: list[str]) -> list[Fact]:
