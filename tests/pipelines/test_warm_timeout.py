@@ -12,7 +12,14 @@ from pipecat.processors.aggregators.llm_context import LLMContext
 from tests.fakes.services import FakeLLM
 from voxbench.localmodels.prompt_cache import PromptCache
 from voxbench.orchestrator.config import RunConfig
-from voxbench.pipelines.warmup import FIRST_WARM_S, WarmUpCutError, warm_timeout, warm_up
+from voxbench.pipelines.warmup import (
+    FIRST_WARM_S,
+    SETUP_BEFORE_WARM_S,
+    WarmUpCutError,
+    first_warm_limit,
+    warm_timeout,
+    warm_up,
+)
 
 
 def test_a_warm_up_that_will_be_saved_may_take_longer() -> None:
@@ -52,3 +59,10 @@ def test_a_first_warm_up_cut_fails_the_attempt_instead_of_a_silent_call(tmp_path
 def test_a_warm_up_not_saved_is_still_best_effort() -> None:
     ctx = LLMContext(messages=[{"role": "system", "content": "policy"}])
     assert asyncio.run(warm_up(_StuckPrefill([]), ctx, None, timeout_s=0.01)) is None
+
+
+def test_the_first_warm_up_may_use_what_the_set_up_leaves_of_the_time_limit() -> None:
+    default = RunConfig.model_fields["time_limit_s"].default
+    assert first_warm_limit(default) == default - SETUP_BEFORE_WARM_S
+    assert first_warm_limit(1800.0) == 1800.0 - SETUP_BEFORE_WARM_S  # --time-limit 1800
+    assert first_warm_limit(120.0) == FIRST_WARM_S

@@ -71,7 +71,9 @@ async def warm_up(
         if will_save:
             raise WarmUpCutError(
                 f"the agent's LLM was still reading its prompt after {limit:.0f} s (first warm-up, "
-                "saved for later calls); a call now would start with a silent agent"
+                "saved for later calls); a call now would start with a silent agent. On a loaded "
+                "or slow machine, run fewer calls at once or raise --time-limit (the first "
+                "warm-up may use all but 2 minutes of it)"
             ) from exc
         logger.warning(f"LLM warm-up skipped: TimeoutError after {limit:.0f} s")
         return None
@@ -90,6 +92,18 @@ FIRST_WARM_S = 420.0
 four minutes to read on 2 cores; cut at 180 s they were never saved, so every call started cold
 and the agent's first answer came after the caller had hung up. Well inside the attempt's
 time limit, which counts set-up until the call starts."""
+
+
+SETUP_BEFORE_WARM_S = 120.0
+"""Set-up before the warm-up starts (importing pipecat, starting the server, loading STT and TTS:
+40-90 s measured on 2 cores), kept out of what the first warm-up may use."""
+
+
+def first_warm_limit(time_limit_s: float) -> float:
+    """How long a first warm-up may take in an attempt with this time limit: until the call
+    starts, the attempt is killed after time limit + grace, so the warm-up may use what the set-up
+    leaves of it, and never less than :data:`FIRST_WARM_S` (default limit 600 s: 480 s)."""
+    return max(FIRST_WARM_S, time_limit_s - SETUP_BEFORE_WARM_S)
 
 
 def warm_timeout(timeout_s: float, will_save: bool, first_warm_s: float | None = None) -> float:

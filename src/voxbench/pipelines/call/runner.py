@@ -37,7 +37,7 @@ from voxbench.pipelines.call.watch import Drain, SideState
 from voxbench.pipelines.caller.side import CallerSide, CallPerturbation
 from voxbench.pipelines.config import CallConfig
 from voxbench.pipelines.scenario_input import CallScenario
-from voxbench.pipelines.warmup import warm_up
+from voxbench.pipelines.warmup import first_warm_limit, warm_up
 from voxbench.processors.clock import ConversationClock
 from voxbench.processors.control import CallControl, EndRequest
 from voxbench.processors.recorder import ConversationRecorder
@@ -219,7 +219,9 @@ async def _start_agent(live: LiveCall, services: AgentSide, caller: CallerEndpoi
     if cfg.agent.warm_up:
         cache = services.prompt_cache if isinstance(services, AgentServices) else None
         note_stage(live.out, "warming the agent's LLM on its policy and tools")
-        await warm_up(services.llm, agent.context, cache)
+        await warm_up(
+            services.llm, agent.context, cache, first_warm_s=first_warm_limit(cfg.limits.time_limit_s)
+        )
     await caller.before_clock(live)
     note_stage(live.out, CALL_STAGE)
     clock.reset()
