@@ -60,3 +60,13 @@ def test_the_part_asked_by_its_own_words_is_answered_as_before() -> None:
 def test_a_field_no_part_of_which_is_held_is_still_lacked() -> None:
     act = opened(_flight()).respond("What is your phone number?")
     assert "phone_last_four" not in act.facts and act.rule != "part_of_field_held"
+
+
+@pytest.mark.parametrize(
+    "turn",
+    ["I was able to verify your identity. Shall I go ahead with the change?",
+     "Please confirm you want standard access to Datadog for yourself."],
+)  # fmt: skip
+def test_identity_said_verified_or_a_confirm_you_want_asks_no_identity(turn: str) -> None:
+    act = opened(_it()).respond(turn)
+    assert act.rule != "identity_gives_identifiers" and "employee_id" not in act.facts, act.text

@@ -35,9 +35,16 @@ _PERSONS = set(phrases("readback", "person_words"))
 _PARTS = [p.split() for p in phrases("identity", "parts")]
 
 
+_DONE = re.compile(rf"\b(?:{alt('identity', 'done_lead')})\s+(?:\w+\s+)?$", re.I)
+"""A verification said as done before it ('I was able to verify your identity.'): no request."""
+
+
 def identity_asked(question: str) -> bool:
-    """Whether the agent's turn asks the caller to verify (confirm, prove) its identity."""
-    return bool(_ASKED.search(question))
+    """Whether the agent's turn asks the caller to verify (confirm, prove) its identity, not says
+    it has been ('I was able to verify your identity.')."""
+    return any(
+        not _DONE.search(re.split(r"[.!?]\s", question[: m.start()])[-1]) for m in _ASKED.finditer(question)
+    )
 
 
 def _key_words(f: Fact) -> list[str]:
