@@ -57,6 +57,7 @@ def test_every_class_is_generated_from_the_scenarios_own_facts() -> None:
         "meal_preference": "vegetarian",  # a preference: 'Do you have a meal preference?'
         "application_name": "Confluence",  # a thing's name: 'The application is Confluence.'
         "trip_reason": "family visit",  # free text, asked with a date
+        "phone_last_four": "4821",  # a part of a field asked whole: 'What is your phone number?'
     }
     back = {
         "origin": "DEN",

@@ -65,6 +65,10 @@ class WeakTable(BaseModel):
     thing_meta: list[str] = Field(default_factory=list)
     """Meta words last in a label, the thing before them ('application name', 'equipment type')."""
     """A word cut by the recogniser keeps this many letters ('confirmation' -> 'conf')."""
+    id_heads: list[str] = Field(default_factory=list)
+    """Last label words of a record's identifier ('employee ID', 'confirmation number')."""
+    held_parts: dict[str, str] = Field(default_factory=dict)
+    """A part a key names ('last four') -> the head of the whole field it is part of ('number')."""
 
 
 @cache

@@ -92,6 +92,7 @@ from voxbench.bench.weak_failures import failures
 from voxbench.bench.weak_fields import two_fields
 from voxbench.bench.weak_goal import answer_words, question_of, told_lines
 from voxbench.bench.weak_heard import cut_requests, preferences, statements
+from voxbench.bench.weak_identity import identity_classes
 from voxbench.bench.weak_live import live_classes
 from voxbench.bench.weak_records import record_fields
 from voxbench.bench.weak_restate import restated
@@ -242,6 +243,7 @@ class Builder:
         record_fields(self)
         live_classes(self)
         two_fields(self)
+        identity_classes(self)
         endings(self)
         closings(self)
         failures(self)

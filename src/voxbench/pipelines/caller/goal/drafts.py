@@ -15,6 +15,7 @@ from voxbench.pipelines.caller.goal.ending_lang import pattern
 from voxbench.pipelines.caller.goal.facts import Fact, stem
 from voxbench.pipelines.caller.goal.forms import YES_AND_VALUE
 from voxbench.pipelines.caller.goal.heard import Heard
+from voxbench.pipelines.caller.goal.identity import identity_answer
 from voxbench.pipelines.caller.goal.intents import GENERIC
 from voxbench.pipelines.caller.goal.lang import alt
 from voxbench.pipelines.caller.goal.options import option_clause
@@ -223,6 +224,12 @@ class Drafts:
             d.kind, d.rule, d.choice = "refuse", "offer_breaks_must_have", "no"
             return
         if d.kind is not None:
+            return
+        ident = identity_answer(heard.question, self.s.book, self.s.say)
+        if ident is not None:  # 'Can you verify who you are?': its identifying facts, not a yes
+            d.parts.append(ident[0])
+            d.facts += ident[1]
+            d.kind, d.rule = "answer", "identity_gives_identifiers"
             return
         readback = heard.has("readback") and not re.search(
             r"\b(would you like|shall i|do you want|submit|proceed|go ahead|book|approv)",

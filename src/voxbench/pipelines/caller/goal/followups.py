@@ -15,6 +15,7 @@ from voxbench.pipelines.caller.goal.drafts import Draft
 from voxbench.pipelines.caller.goal.ending_lang import pattern
 from voxbench.pipelines.caller.goal.forms import have_question
 from voxbench.pipelines.caller.goal.heard import ANYTHING_ELSE_OFFERED, THAT_ALL_ASKED, Heard
+from voxbench.pipelines.caller.goal.identity import held_part, identity_answer
 from voxbench.pipelines.caller.goal.intents import intent_facts
 from voxbench.pipelines.caller.goal.lang import alt
 from voxbench.pipelines.caller.goal.openask import OpenAnswer, names_thing, offers, other_request
@@ -278,6 +279,8 @@ class FollowUps:
                                 choice="no")  # fmt: skip
         if "cut_request" in heard.rules:  # 'Please provide the conf.': cut off by the recogniser
             return self.log.act("cannot_answer", self.s.phr.say("say_again"), "cut_request_asks_again", heard)
+        if (said := self.identity(heard)) is not None:  # 'Can you verify your identity?'
+            return said
         q = heard.question
         grounded = self.s.answers.answer(q) if _YES_NO_Q.match(q) or asks_whether(q) else None
         if grounded is not None and grounded.polarity != "unknown":  # a decision: progress
@@ -327,6 +330,19 @@ class FollowUps:
         if _YES_NO_Q.match(q) and not (ASKS_FOR.match(q) or GIVE_Q.match(q) or asks_to_state(q, self.s.book)):
             return self.log.act("cannot_answer", self.s.phr.say("not_sure"), "not_sure_yes_no", heard)
         return self.log.act("cannot_answer", self.s.phr.say("dont_have"), "no_fact_for_question", heard)
+
+    def identity(self, heard: Heard) -> CallerAct | None:
+        """Its identifying facts to a request for its identity, the part of a field it holds to the
+        field asked whole (:mod:`.identity`); None when neither is asked or it holds none."""
+        ident = identity_answer(heard.question, self.s.book, self.s.say)
+        if ident is not None:
+            self.s.stuck = 0
+            return self.log.act("answer", ident[0], "identity_gives_identifiers", heard, facts=ident[1])
+        held = held_part(heard.question, self.s.book)
+        if held is None:
+            return None
+        line = self.s.phr.say("only_part", part=held[1], value=self.s.say.value(held[0]))
+        return self.log.act("answer", line, "part_of_field_held", heard, facts=[held[0].key])
 
     def goal_answer(self, grounded: Answer, heard: Heard) -> CallerAct:
         """A yes/no question about its situation that its goal's text answers (:mod:`.yesno`): the
