@@ -27,7 +27,8 @@ def _offer(sentence: str) -> tuple[str, re.Match[str]] | None:
     """The statement's text outside its conditions and where in it the offer begins, when it
     offers (see the module docstring); a question never does here (it asks already)."""
     s = sentence.strip()
-    if not s or s.endswith("?"):
+    low = s.lower()
+    if s.endswith("?") or (" can " not in low and " could " not in low):  # most sentences: cheap out
         return None
     main = unconditioned(s)
     m = pattern("offer_can").search(main)
@@ -49,9 +50,12 @@ def offers_asked(sents: list[str]) -> list[str]:
     none of them asks already nor refuses: 'I cannot submit that as paid time off. If you want, I
     can check sick leave instead.' is a refusal first, answered as the tree says (push back, one
     follow-up: :mod:`.pushback`) before any alternative is taken."""
-    if any(s.endswith("?") or DENIAL.search(unconditioned(s)) for s in sents):
+    if any(s.endswith("?") for s in sents):
         return sents
-    return [as_question(s) for s in sents]
+    said = [as_question(s) for s in sents]
+    if said == sents or any(DENIAL.search(unconditioned(s)) for s in sents):
+        return sents
+    return said
 
 
 def as_question(sentence: str) -> str:
