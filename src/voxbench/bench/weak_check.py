@@ -29,6 +29,7 @@ left out), none it must not, and invents nothing (:class:`.caller_check.Groundin
   said it (a read-back is not repeated when another field is asked);
 * the ending acts (``next_request``, ``ends``, ``not_end``, ``raise_open``, ``accept``) are read
   by :func:`.weak_endings.problem`; a caller that hung up in the context fails them;
+* the offer acts (``takes``, ``chooses``, ``not_offer``) are read by :func:`.weak_offers.problem`;
 * ``goal_words``: two thirds of the goal's answer's content words (``item.words``), or a fact of
   its own that the answer names (a word of its key among those words: :func:`.weak_goal.named_facts`;
   any other fact said does not answer the question); not "I don't have it", does not hang up;
@@ -59,6 +60,8 @@ from voxbench.bench.weak_endings import ACTS as ENDING_ACTS
 from voxbench.bench.weak_endings import problem as ending_problem
 from voxbench.bench.weak_goal import named_facts
 from voxbench.bench.weak_live import owned_problems, spelled_problems
+from voxbench.bench.weak_offers import ACTS as OFFER_ACTS
+from voxbench.bench.weak_offers import problem as offer_problem
 from voxbench.bench.weak_records import twin_labels
 from voxbench.bench.weak_turns import WeakItem, generate, table
 from voxbench.scenarios import Scenario
@@ -152,6 +155,8 @@ def grade(item: WeakItem, reply: str, ends_call: bool, facts: list[GoalFact], gr
     )  # a value the agent said ('Park' in 'David Park') cannot be told apart
     if item.act in ENDING_ACTS:
         why = [ending_problem(item, reply, ends_call, ended_before)]
+    elif item.act in OFFER_ACTS:
+        why = [offer_problem(item, reply, ends_call, table().offer_taken)]
     else:
         why = [act_problem(item.act, reply, ends_call)]
     if item.act in ("wait", "ask_again") and said:

@@ -44,6 +44,8 @@ class WeakTable(BaseModel):
     classes: dict[str, WeakClass]
     not_have: list[str]
     number_words: list[str]
+    offer_taken: list[str] = Field(default_factory=list)
+    """Words of a reply that take an offer ('go ahead', 'please do'): :mod:`.weak_offers`."""
     record_places: list[str] = Field(default_factory=lambda: ["origin", "destination"])
     report_not_held: list[str] = Field(default_factory=list)
     """Key words of a value the call may settle otherwise (a preference, a limit, an amount)."""

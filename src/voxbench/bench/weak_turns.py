@@ -57,7 +57,9 @@ is a template filled with one scenario's own facts, never written per item:
   those two and no other said (:mod:`.weak_fields`);
 * ``end_*``: the end of a call with more than one request (:mod:`.weak_endings`), and around
   its last report (:mod:`.weak_closings`), and on its failure side: an agent error, a thing
-  the tree says to accept being told, an action said as to come (:mod:`.weak_failures`).
+  the tree says to accept being told, an action said as to come (:mod:`.weak_failures`);
+* ``offer_stated_*``: an offer or a choice said as a statement, and a statement of fact as the
+  control (:mod:`.weak_offers`).
 
 The table and the caller's facts as templates use them are :mod:`.weak_facts`.
 
@@ -94,6 +96,7 @@ from voxbench.bench.weak_goal import answer_words, question_of, told_lines
 from voxbench.bench.weak_heard import cut_requests, preferences, statements
 from voxbench.bench.weak_identity import identity_classes
 from voxbench.bench.weak_live import live_classes
+from voxbench.bench.weak_offers import offers
 from voxbench.bench.weak_records import record_fields
 from voxbench.bench.weak_restate import restated
 from voxbench.bench.weak_wish import phrase_words, wished
@@ -123,6 +126,9 @@ class WeakItem(BaseModel):
     )
     spelled: list[str] = Field(
         default_factory=list, description="values the reply must spell letter by letter"
+    )
+    not_offered: list[str] = Field(
+        default_factory=list, description="a thing offered beside its request that the reply must not choose"
     )
     not_my: list[str] = Field(
         default_factory=list, description="things the reply must not call its own ('my application')"
@@ -247,6 +253,7 @@ class Builder:
         endings(self)
         closings(self)
         failures(self)
+        offers(self)
         return self.items
 
     def goal_open(self) -> None:

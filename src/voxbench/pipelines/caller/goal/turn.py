@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from voxbench.pipelines.caller.goal.asks import is_request
 from voxbench.pipelines.caller.goal.cues import ANYTHING_ELSE_SAID, OUTCOME_Q, STEP
 from voxbench.pipelines.caller.goal.marks import asked
+from voxbench.pipelines.caller.goal.offered import offers_asked
 from voxbench.spoken import sentences_of
 
 
@@ -32,7 +33,7 @@ class Turn:
     @classmethod
     def of(cls, text: str) -> Turn:
         text = text.replace("’", "'").replace("‘", "'")
-        sents = [asked(s) for s in sentences_of(text)]
+        sents = offers_asked([asked(s) for s in sentences_of(text)])  # an offer stated asks (.offered)
         return cls(
             text=text,
             sents=sents,

@@ -55,6 +55,15 @@ class EndingWords(BaseModel):
     """Where a statement offers what the agent can do ('..., but I can set up a callback instead',
     'What I can do is ...'): the offer runs from there to the sentence's end."""
     offer_vague: str
+    offer_wish: str
+    """A condition that is the caller's own wish ('If you'd like', 'if you want', 'if that helps'):
+    the clause it goes with offers something (:mod:`.offered`)."""
+    offer_can: str
+    """What the agent can do for the caller, said as a statement ('I can place you ...', 'I could
+    check ...', 'You can choose ...'), up to the verb offered (or the first thing chosen): groups
+    ``who`` (the agent: 'i' or 'we') and ``modal``, or ``you``. Not what it can see, tell or confirm."""
+    offer_choice: str
+    """Two things offered in one clause ('either ... or ...')."""
     told_accept: str
     """A tree line saying to accept being told something ('If told to visit HR in person or call back
     later, accept that ...'); group ``what``: what is told (:mod:`.told`)."""

@@ -1,0 +1,75 @@
+"""An offer or a choice said as a statement, read as the question it is.
+
+"If you'd like, I can either place you on the waitlist or check another floor for you." asks
+what "Would you like me to place you on the waitlist or check another floor?" asks; without
+its question mark the caller heard a statement, found nothing asked and pushed back on an
+offer it should have taken. A statement offers when, outside its conditions
+(:mod:`.conditions`), the agent says what it can do for the caller ('I can place you ...',
+'I could check ...', 'You can choose ...': ``offer_can``) and one of these holds: a condition
+of the sentence is the caller's wish ('If you'd like', '... if you want': ``offer_wish``), the
+clause names two things ('either ... or ...': ``offer_choice``), or the modal is 'could' ('I
+could book the nine AM.'), and the turn asks nothing else (a question it asks says what it
+asks: 'Next, we can do A or B. Which would you like first?') nor refuses (:func:`offers_asked`). What the agent can see, tell or confirm ('I can see your booking is
+confirmed.'), or can do once something else is done ('... before I can access or change a
+booking.'), offers nothing; a sentence naming a transfer of the call is :mod:`.transfers`' to read.
+"""
+
+from __future__ import annotations
+
+import re
+
+from voxbench.pipelines.caller.goal.conditions import condition_spans, unconditioned
+from voxbench.pipelines.caller.goal.cues import DENIAL
+from voxbench.pipelines.caller.goal.ending_lang import pattern
+
+
+def _offer(sentence: str) -> tuple[str, re.Match[str]] | None:
+    """The statement's text outside its conditions and where in it the offer begins, when it
+    offers (see the module docstring); a question never does here (it asks already)."""
+    s = sentence.strip()
+    low = s.lower()
+    if s.endswith("?") or (" can " not in low and " could " not in low):  # most sentences: cheap out
+        return None
+    main = unconditioned(s)
+    m = pattern("offer_can").search(main)
+    if m is None or pattern("call_transfer").search(main):  # a transfer offered: .transfers reads it
+        return None
+    if m.group("modal") == "could" or m.group("you") or pattern("offer_choice").search(main[m.end() :]):
+        return main, m
+    wished = any(pattern("offer_wish").match(s[a:b]) for a, b in condition_spans(s))
+    return (main, m) if wished else None
+
+
+def offers(sentence: str) -> bool:
+    """Whether the statement ``sentence`` offers the caller something or a choice."""
+    return _offer(sentence) is not None
+
+
+def offers_asked(sents: list[str]) -> list[str]:
+    """The turn's sentences with each offer stated said as a question (:func:`as_question`), when
+    none of them asks already nor refuses: 'I cannot submit that as paid time off. If you want, I
+    can check sick leave instead.' is a refusal first, answered as the tree says (push back, one
+    follow-up: :mod:`.pushback`) before any alternative is taken."""
+    if any(s.endswith("?") for s in sents):
+        return sents
+    said = [as_question(s) for s in sents]
+    if said == sents or any(DENIAL.search(unconditioned(s)) for s in sents):
+        return sents
+    return said
+
+
+def as_question(sentence: str) -> str:
+    """An offer stated, said as the question it is ('If you'd like, I can either A, or B.' ->
+    'Would you like me to A, or B?'; 'You can choose A or B.' -> 'Would you like A or B?'); any
+    other sentence as it is."""
+    found = _offer(sentence)
+    if found is None:
+        return sentence
+    main, m = found
+    rest = re.sub(r"[\s.,;:!]+$", "", main[m.end() :])
+    lead = (
+        "Would you like"
+        if m.group("you")
+        else f"Would you like {'us' if m.group('who') == 'we' else 'me'} to"
+    )
+    return f"{lead} {rest}?"
