@@ -40,3 +40,13 @@ def test_the_eval_history_leaves_the_withdrawn_line_out() -> None:
         if h.kind == "user_intended"
     ]
     assert said == ["My code is QX7T4M.", "My employee ID is EMP123456."]
+
+
+def test_a_line_recorded_with_its_sentences_run_together_is_the_withdrawn_one() -> None:
+    ev: list[Event] = [
+        Utterance(t=1.0, side="user", channel="user", text="Hi."),
+        Utterance(t=5.0, side="user", channel="user", text="Alright.Thanks."),
+        Utterance(t=5.5, side="user", channel="user", text="Are you still there?"),  # not the one
+        CallerAct(t=5.9, side="user", kind="withdrawn", text="Alright. Thanks.", rule="agent_spoke_first"),
+    ]
+    assert unsaid_utterances(ev) == {1}

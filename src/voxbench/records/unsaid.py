@@ -15,7 +15,9 @@ from voxbench.records.events import CallerAct, Event, Utterance
 
 
 def _norm(text: str) -> str:
-    return " ".join(text.split())
+    # spaces aside: a line given to the TTS as a model's reply is recorded as its sentences
+    # joined, which may drop the space between them
+    return "".join(text.split())
 
 
 def unsaid_utterances(events: Sequence[Event]) -> set[int]:
