@@ -300,7 +300,9 @@ def make_llm(
     from voxbench.pipelines.services.llm import make_openai_compatible_llm
 
     chat = chat_settings(cfg, server, system_instruction)
-    if cfg.kind == "local" and server is not None and hasattr(server, "token_counter"):  # not a stand-in
+    from voxbench.localmodels import LlamaServer
+
+    if cfg.kind == "local" and isinstance(server, LlamaServer):  # a running server counts tokens
         from voxbench.pipelines.services.context_fit import ContextFit
 
         kwargs.setdefault("context_fit", ContextFit.for_server(server, cfg.max_tokens))
