@@ -17,14 +17,13 @@ recently used few.
 from __future__ import annotations
 
 import hashlib
-import json
 import logging
 import os
-import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
 from voxbench.localmodels.assets import cache_root
+from voxbench.localmodels.loopback import post_json
 
 logger = logging.getLogger(__name__)
 
@@ -81,14 +80,9 @@ class PromptCache:
 
     def _slot_action(self, action: str, filename: str) -> None:
         self.directory.mkdir(parents=True, exist_ok=True)
-        req = urllib.request.Request(
-            f"{self.root_url.rstrip('/')}/slots/0?action={action}",
-            data=json.dumps({"filename": filename}).encode(),
-            headers={"Content-Type": "application/json"},
-            method="POST",
+        post_json(
+            f"{self.root_url.rstrip('/')}/slots/0?action={action}", {"filename": filename}, self.timeout_s
         )
-        with urllib.request.urlopen(req, timeout=self.timeout_s) as resp:  # loopback only
-            resp.read()
 
     def _prune(self) -> None:
         files = sorted(self.directory.glob("*.kv"), key=lambda p: p.stat().st_mtime, reverse=True)

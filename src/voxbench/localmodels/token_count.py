@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import asyncio
 import json
-import urllib.request
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from typing import Any
+
+from voxbench.localmodels.loopback import post_json
 
 # the parts of a chat request that its chat template renders (a json_schema grammar is no prompt)
 TEMPLATE_KEYS = ("messages", "tools", "tool_choice", "parallel_tool_calls")
@@ -51,14 +52,7 @@ class LlamaPromptTokenCounter(PromptTokenCounter):
         return len(tokens["tokens"])
 
     def _post(self, path: str, body: Mapping[str, Any]) -> dict[str, Any]:
-        req = urllib.request.Request(
-            self.root_url + path,
-            data=json.dumps(body, default=str).encode(),
-            headers={"Content-Type": "application/json"},
-            method="POST",
-        )
-        with urllib.request.urlopen(req, timeout=self.timeout_s) as resp:  # loopback only
-            out = json.loads(resp.read())
+        out = json.loads(post_json(self.root_url + path, body, self.timeout_s))
         return out if isinstance(out, dict) else {}
 
 
