@@ -133,8 +133,19 @@ def asked_facts(
     if len(parts) > 1:
         each = [asked_in(p, book, given, context, focus) for p in parts]
         if all(each):
-            return list({k: (k, r) for e in reversed(each) for k, r in reversed(e)}.values())[::-1]
+            return _merged([kr for e in each for kr in e])
     return asked_in(sentence, book, given, context, focus)
+
+
+def _merged(found: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """Each key once, with the rule of its first finding, in the order of its last finding: a
+    key a later part names again is asked where that part asks it."""
+    first: dict[str, str] = {}
+    last: dict[str, int] = {}
+    for i, (key, rule) in enumerate(found):
+        first.setdefault(key, rule)
+        last[key] = i
+    return [(key, first[key]) for key in sorted(last, key=last.__getitem__)]
 
 
 def asked_in(
