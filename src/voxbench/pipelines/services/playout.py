@@ -25,9 +25,10 @@ as the line's rate so far (seconds of synthesis per character) times its length.
 2. Bounded: otherwise keep synthesising into the buffer, unless waiting for the next sentence
    would make the current silence (from the decision, or from the end of the audio released so
    far) longer than ``max_silence_s``: then release the buffer now. This test takes the
-   expected time without the safety factor: with it, a line at half real time was cut into 7
-   chunks with 6 gaps instead of 4 with 3 (``benchmarks/playout_bound.py``), and each gap is a
-   chance for the agent to answer half a line; the margin is in the bound instead (below).
+   expected time without the safety factor: with it, the line of ``benchmarks/playout_bound.py``
+   at half real time was cut into 7 chunks with 6 gaps instead of 4 with 3 (measured while
+   choosing the rule), and each gap is a chance for the agent to answer half a line; the
+   margin is in the bound instead (below).
 
 Holding for as long as the bound allows keeps the gaps few. When synthesis is fast enough for
 rule 1 the chunks are exactly those of rule 1 alone (the rule as it was before the bound): at 2x
