@@ -32,11 +32,12 @@ as the line's rate so far (seconds of synthesis per character) times its length.
 
 Holding for as long as the bound allows keeps the gaps few. When synthesis is fast enough for
 rule 1 the chunks are exactly those of rule 1 alone (the rule as it was before the bound): at 2x
-real time or faster that holds for any sentence under about 9 s of speech. The bound holds as
-long as no sentence is slower than the line's rate so far and none alone takes longer than the
-bound to make (at 4x slower than real time, a sentence over 2 s of speech): a silence waits for
-at most one sentence, so such a sentence starts when it is ready. The audio is identical either
-way; only when it is handed over changes. Pure Python (no pipecat), with an injectable clock.
+real time or faster that holds for any sentence under about 14 s of speech (some 220
+characters). The bound holds as long as no sentence is slower than the line's rate so far and
+none alone takes longer than the bound to make (at 4x slower than real time, a sentence over 2 s
+of speech): a silence waits for at most one sentence, so such a sentence starts when it is
+ready. The audio is identical either way; only when it is handed over changes. Pure Python (no
+pipecat), with an injectable clock.
 """
 
 from __future__ import annotations
