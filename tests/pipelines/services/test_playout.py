@@ -102,6 +102,17 @@ def test_faster_than_real_time_same_chunks_and_no_gap(rtf: float, overhead: floa
     assert bounded.gaps == unbounded.gaps and not any(bounded.gaps)
 
 
+@pytest.mark.parametrize("rtf", [0.25, 0.5])
+def test_faster_than_twice_real_time_a_13_s_sentence_changes_nothing(rtf: float) -> None:
+    line = ["Hi.", "word " * 40, "Bye."]  # 200 characters: 13 s of speech
+    bounded, unbounded = play(line, Machine(rtf)), play(line, Machine(rtf), max_silence_s=math.inf)
+    assert (bounded.sizes, bounded.start_delay, bounded.gaps) == (
+        unbounded.sizes,
+        unbounded.start_delay,
+        unbounded.gaps,
+    )
+
+
 def test_fast_synthesis_streams_one_chunk_per_sentence() -> None:
     p = play(["I'd like to add a checked bag to my flight.", *LINE[1:]], Machine(rtf=0.1))
     assert len(p.sizes) == 3 and not any(p.gaps)
