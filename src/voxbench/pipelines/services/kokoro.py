@@ -2,11 +2,12 @@
 
 The model, the voice packs and their checksums come from :mod:`voxbench.localmodels.kokoro`.
 Kokoro renders 24 kHz; audio is resampled (soxr, whole sentence) to the pipeline's output rate.
-Text is cut into sentences before synthesis so the first sentence can play while the next one
-is still being made: Kokoro's RTF here is ~0.35 (Piper's ~0.05), so synthesising a two-sentence
+Text is cut into sentences before synthesis so the first sentence can play while the next one is
+still being made: Kokoro's RTF here is ~0.35 (Piper's ~0.05), so synthesising a two-sentence
 caller line in one go would delay the caller's first word by a second or more. A sentence is
-released when the rest of the line will be ready before it has played, or when holding it longer
-would leave a silence over :data:`~voxbench.pipelines.services.playout.MAX_SILENCE_S`
+released when the next one will be ready before the audio released so far has played, or when
+holding it longer would leave a silence over
+:data:`~voxbench.pipelines.services.playout.MAX_SILENCE_S`
 (:mod:`voxbench.pipelines.services.playout`): a slow machine delays the line by at most that
 much, and any longer pause it needs falls between two sentences, never inside one.
 

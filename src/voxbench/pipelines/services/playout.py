@@ -11,11 +11,12 @@ none of the Piper ones.
 Why bound the hold: holding until the whole rest of a line is ready has no limit when synthesis
 runs slower than real time. Under load (2 cores, the agent's local LLM running) one long caller
 line started more than 34 s after it was decided, the call ended on inactivity and the record
-was invalid (twice, airline/2.1.6 in a live run). A person never waits 34 s before the first word; a person
-does pause between sentences. So no silence of a line, before its first word or between two of
-its sentences, is held longer than :data:`MAX_SILENCE_S`; past that, what is ready plays and the
-pause at that sentence boundary is lengthened. A chunk is always whole sentences, so a gap can
-fall only where the line already has a sentence pause, never inside a sentence.
+was invalid (twice, airline/2.1.6 in a live run). A person never waits 34 s before the first
+word; a person does pause between sentences. So no silence of a line, before its first word or
+between two of its sentences, is held longer than :data:`MAX_SILENCE_S`; past that, what is
+ready plays and the pause at that sentence boundary is lengthened. A chunk is always whole
+sentences, so a gap can fall only where the line already has a sentence pause, never inside a
+sentence.
 
 The rule, after each sentence but the last: expect the next one to take as long to synthesise
 as the line's rate so far (seconds of synthesis per character) times its length.
@@ -52,19 +53,19 @@ SAFETY = 1.5
 MAX_SILENCE_S = 8.0
 """The longest silence a line is held for: before its first word, or at a sentence boundary.
 
-The thresholds it must stay under, from the shortest: the caller driver takes a line sent to
-the TTS with no audio for ``SILENT_TTS_S`` (10 s) as dropped when the agent speaks
+The thresholds it must stay under, from the shortest: the caller driver takes a line sent to the
+TTS with no audio for ``SILENT_TTS_S`` (10 s) as dropped when the agent speaks
 (``pipelines/caller/timing.py``), and answers the agent's turn as if the line had not been
 decided; the goal caller checks in after ``silence_check_s`` (25 s) of silence; the call ends on
 ``inactivity_s`` (45 s) with nobody speaking, counted from the agent's last words, of which the
 goal caller may already have waited up to ``fragment_wait_s`` (12 s) plus its turn detection and
 STT before deciding. 8 s keeps 2 s under the first: a line whose next sentence is up to 25 %
 slower than expected still starts before the driver gives up on it. Thresholds it does not try
-to meet: the agents' turn end (a VAD ``stop_secs`` of 0.2 s, then smart-turn or a 0.6 s timeout) is what the
-gapless rule is for, and any gap the bound lets through is longer than it, which is why a gap
-falls only at a sentence boundary; an agent's user-idle nudge (``turn_end_fallback_s``, EVA's
-``turn_end_fallback_time``, off by default) fires on caller silence a person would also leave
-unbroken for a few seconds."""
+to meet: the agents' turn end (a VAD ``stop_secs`` of 0.2 s, then smart-turn or a 0.6 s timeout)
+is what the gapless rule is for, and any gap the bound lets through is longer than it, which is
+why a gap falls only at a sentence boundary; an agent's user-idle nudge
+(``turn_end_fallback_s``, EVA's ``turn_end_fallback_time``, off by default) fires on caller
+silence a person would also leave unbroken for a few seconds."""
 
 
 def paced_chunks(
