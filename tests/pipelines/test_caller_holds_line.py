@@ -11,13 +11,17 @@ turn again with the agent's next one. A line whose audio started is left to play
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncGenerator
+from typing import Any
 
 import pytest
 from pipecat.frames.frames import (
+    BotStartedSpeakingFrame,
     Frame,
     InterruptionFrame,
     LLMContextUserTurnFrame,
     OutputAudioRawFrame,
+    TTSAudioRawFrame,
     VADUserStartedSpeakingFrame,
     VADUserStoppedSpeakingFrame,
 )
@@ -26,7 +30,7 @@ from pipecat.tests.utils import SleepFrame, run_test
 from pipecat.transports.base_output import BaseOutputTransport
 from pipecat.transports.base_transport import TransportParams
 
-from tests.fakes.services import FakeTTS
+from tests.fakes.services import FakeTTS, buzz
 from voxbench.pipelines.caller.driver import PolicyDriver
 from voxbench.pipelines.caller.policy import CallerAct, CallerPolicy
 from voxbench.pipelines.caller.trace_policy import TracePolicy
@@ -154,3 +158,54 @@ def test_a_withdrawn_trace_line_is_said_to_the_next_turn() -> None:
         ("answer", "QX7T4M."),
     ]
     assert policy.next_line == 2
+
+
+class _PausingTTS(FakeTTS):
+    """A TTS whose line comes in two chunks with ``pause_s`` between them, as the Kokoro playout
+    releases a line on a machine slower than real time (``services/playout.py``): the first
+    sentence, a pause lengthened at the sentence boundary, then the rest."""
+
+    def __init__(self, pause_s: float, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.pause_s = pause_s
+
+    async def run_tts(self, text: str, context_id: str) -> AsyncGenerator[Frame | None, None]:
+        self.spoken.append(text)
+        await asyncio.sleep(self.delay)
+        for i in range(2):
+            if i:
+                await asyncio.sleep(self.pause_s)
+            pcm = buzz(self.duration_of(text), self.sample_rate, self.f0)
+            await self.stop_ttfb_metrics()
+            yield TTSAudioRawFrame(pcm.tobytes(), self.sample_rate, 1, context_id=context_id)
+
+
+@pytest.mark.parametrize(("pause_s", "segments"), [(2.0, 1), (5.0, 2)])
+def test_the_agent_speaking_in_a_pause_between_sentences_is_no_line_held(
+    pause_s: float, segments: int
+) -> None:
+    """The line's first sentence plays 0.2 s after it was decided and the rest ``pause_s`` later;
+    the agent speaks from 0.5 s after the first sentence until the rest has started. The line's
+    audio had started, so nothing is withdrawn: the rest plays over the agent, the agent's turn
+    gets its reply after it. Pipecat's output ends the caller's voice segment on its TTS stop or
+    after 3 s without audio, so a pause under 3 s keeps the line one segment and a longer one
+    splits it in two (one utterance, two audio segments in the record)."""
+    policy = _Answers()
+    trail: list[tuple[float, CallerAct]] = []
+    loop_time = lambda: asyncio.get_running_loop().time()  # noqa: E731
+    driver = PolicyDriver(policy, lambda a: trail.append((loop_time(), a)), no_greeting_s=60.0, now=loop_time)
+    tts = _PausingTTS(pause_s, first_audio_delay_s=0.2, stop_frame_timeout_s=pause_s + 1.0)
+    speaker = _Speaker()
+    frames = [_turn("one"), *_agent_speaks(0.2 + FakeTTS.duration_of("re: one") + 0.5, pause_s, "two")]
+    down, _ = run_virtual(run_test(Pipeline([driver, tts, speaker]), frames_to_send=frames))  # type: ignore[arg-type]
+    assert [(a.kind, a.text) for _, a in trail] == [("answer", "re: one"), ("answer", "re: two")]
+    assert driver.stats["lines_withdrawn"] == 0
+    assert not any(isinstance(f, InterruptionFrame) for f in down)
+    assert tts.spoken == ["re: one", "re: two"]
+    said = sum(n for _, n in speaker.sent) / SR
+    assert abs(said - 2 * FakeTTS.duration_of("re: one") - 2 * FakeTTS.duration_of("re: two")) < 0.1
+    runs = [t for i, (t, _) in enumerate(speaker.sent) if i == 0 or t - speaker.sent[i - 1][0] > 0.1]
+    agent_voice = (trail[0][0] + 1.0, trail[0][0] + 1.0 + pause_s)
+    assert len(runs) == 4  # each line: its first sentence, the rest after the pause
+    assert agent_voice[0] < runs[1] < agent_voice[1] <= trail[1][0] <= runs[2]  # the rest over the agent
+    assert sum(isinstance(f, BotStartedSpeakingFrame) for f in down) == 2 * segments

@@ -1,14 +1,23 @@
-"""gapless_chunks: a line never runs dry once it starts playing, on a simulated clock.
+"""paced_chunks on a simulated clock: no gap while synthesis keeps up; when it does not, the line
+starts within the bound and every silence falls at a sentence boundary and stays within it.
 
 The synthesiser is a plain function that advances a fake clock by ``rtf`` seconds per second of
-audio it makes (plus a fixed per-call overhead), so fast and slow machines are both exact.
+audio it makes (plus a fixed per-call overhead), so fast and slow machines are both exact. The
+contract changed on purpose: it used to be "no gap at any speed", which on a slow machine held
+a long line for tens of seconds (34 s live) and ended the call on inactivity; that rule is still
+``max_silence_s=math.inf`` and is checked here as the reference for fast machines.
 """
 
 from __future__ import annotations
 
+import math
+from dataclasses import dataclass
+from itertools import accumulate
+
 import pytest
 
-from voxbench.pipelines.services.playout import gapless_chunks
+from voxbench.pipelines.caller.timing import SILENT_TTS_S
+from voxbench.pipelines.services.playout import MAX_SILENCE_S, paced_chunks
 
 BPS = 2 * 16_000  # PCM16 mono 16 kHz
 SECONDS_PER_CHAR = 0.065  # about how long speech lasts per character of English text
@@ -21,6 +30,7 @@ class Machine:
         self.t = 0.0
         self.rtf = rtf
         self.overhead_s = overhead_s
+        self.made: list[int] = []  # bytes of each sentence, in order
 
     def now(self) -> float:
         return self.t
@@ -28,52 +38,181 @@ class Machine:
     def synth(self, i: int, text: str) -> bytes:
         secs = len(text) * SECONDS_PER_CHAR
         self.t += self.rtf * secs + self.overhead_s
-        return bytes(2 * round(secs * 16_000))
+        pcm = bytes(2 * round(secs * 16_000))
+        self.made.append(len(pcm))
+        return pcm
 
 
-def play(texts: list[str], m: Machine) -> tuple[list[int], float, float]:
-    """(bytes per chunk, start delay, longest silence between chunks) of one line."""
+@dataclass
+class Played:
+    sizes: list[int]  # bytes per chunk
+    start_delay: float  # from the decision (t=0) to the first sound
+    gaps: list[float]  # silence before each later chunk (0.0: it followed on at once)
+    sentence_ends: list[int]  # byte offsets where sentences end
+
+    @property
+    def chunk_ends(self) -> list[int]:
+        return list(accumulate(self.sizes))
+
+    @property
+    def silences(self) -> list[float]:
+        return [self.start_delay, *self.gaps]
+
+
+def play(texts: list[str], m: Machine, max_silence_s: float = MAX_SILENCE_S) -> Played:
+    """Play one line: each chunk starts when yielded or when the one before has played."""
     sizes, starts = [], []
-    for chunk in gapless_chunks(texts, m.synth, BPS, now=m.now):
+    for chunk in paced_chunks(texts, m.synth, BPS, now=m.now, max_silence_s=max_silence_s):
         sizes.append(len(chunk))
         starts.append(m.t)
-    play_end, worst = starts[0], 0.0
-    for size, at in zip(sizes, starts, strict=True):
-        worst = max(worst, at - play_end)
+    gaps, play_end = [], starts[0] + sizes[0] / BPS
+    for size, at in zip(sizes[1:], starts[1:], strict=True):
+        gaps.append(max(at - play_end, 0.0))
         play_end = max(play_end, at) + size / BPS
-    return sizes, starts[0], worst
+    return Played(sizes, starts[0], gaps, list(accumulate(m.made)))
 
 
 LINE = ["Hi.", "I'd like to add a checked bag to my flight, please.", "My code is Q X 7 T 4 M."]
+LONG = [
+    "I need to change my flight.",
+    "The confirmation number is Q X 7 T 4 M.",
+    "My last name is Whitfield.",
+    "I'd like to move the return to November 8, 2026.",
+    "The latest I can land in Boston is 8 PM.",
+    "I can pay up to 250 dollars extra.",
+    "A window seat would be great, if there is one.",
+]
+
+
+def audio_bytes(texts: list[str]) -> int:
+    return sum(2 * round(len(t) * SECONDS_PER_CHAR * 16_000) for t in texts)
+
+
+# -- faster than real time: nothing changes -------------------------------------------------
+
+
+@pytest.mark.parametrize("rtf", [0.1, 0.25, 0.35, 0.5, 0.8])
+@pytest.mark.parametrize("overhead", [0.0, 0.1])
+@pytest.mark.parametrize("line", [LINE, LONG], ids=["short", "long"])
+def test_faster_than_real_time_same_chunks_and_no_gap(rtf: float, overhead: float, line: list[str]) -> None:
+    bounded = play(line, Machine(rtf, overhead))
+    unbounded = play(line, Machine(rtf, overhead), max_silence_s=math.inf)
+    assert bounded.sizes == unbounded.sizes
+    assert bounded.start_delay == unbounded.start_delay
+    assert bounded.gaps == unbounded.gaps and not any(bounded.gaps)
+
+
+@pytest.mark.parametrize("rtf", [0.25, 0.5])
+def test_faster_than_twice_real_time_a_13_s_sentence_changes_nothing(rtf: float) -> None:
+    line = ["Hi.", "word " * 40, "Bye."]  # 200 characters: 13 s of speech
+    bounded, unbounded = play(line, Machine(rtf)), play(line, Machine(rtf), max_silence_s=math.inf)
+    assert (bounded.sizes, bounded.start_delay, bounded.gaps) == (
+        unbounded.sizes,
+        unbounded.start_delay,
+        unbounded.gaps,
+    )
 
 
 def test_fast_synthesis_streams_one_chunk_per_sentence() -> None:
-    sizes, delay, gap = play(["I'd like to add a checked bag to my flight.", *LINE[1:]], Machine(rtf=0.1))
-    assert len(sizes) == 3
-    assert gap == 0.0
-    assert delay == pytest.approx(0.1 * 43 * SECONDS_PER_CHAR)  # only the first sentence
-
-
-@pytest.mark.parametrize("rtf", [0.35, 0.8, 1.5, 3.0])
-@pytest.mark.parametrize("overhead", [0.0, 0.4])
-def test_no_silence_mid_line_at_any_speed(rtf: float, overhead: float) -> None:
-    sizes, _, gap = play(LINE, Machine(rtf, overhead))
-    assert gap == 0.0
-    assert sum(sizes) == sum(2 * round(len(t) * SECONDS_PER_CHAR * 16_000) for t in LINE)
+    p = play(["I'd like to add a checked bag to my flight.", *LINE[1:]], Machine(rtf=0.1))
+    assert len(p.sizes) == 3 and not any(p.gaps)
+    assert p.start_delay == pytest.approx(0.1 * 43 * SECONDS_PER_CHAR)  # only the first sentence
 
 
 def test_short_first_sentence_is_held_until_the_next_is_ready() -> None:
     # "Hi." plays for 0.2 s; the next sentence takes 1.2 s to make at RTF 0.35: released together
-    sizes, _, gap = play(LINE[:2], Machine(rtf=0.35))
-    assert len(sizes) == 1 and gap == 0.0
+    p = play(LINE[:2], Machine(rtf=0.35))
+    assert len(p.sizes) == 1 and not any(p.gaps)
 
 
-def test_slow_machine_holds_the_whole_line() -> None:
-    sizes, delay, gap = play(LINE, Machine(rtf=3.0))
-    assert len(sizes) == 1 and gap == 0.0
-    assert delay == pytest.approx(3.0 * sum(len(t) for t in LINE) * SECONDS_PER_CHAR)
+# -- slower than real time: bounded silences, at sentence boundaries only ----------------------
+
+
+@pytest.mark.parametrize("rtf", [1.0, 1.5, 2.0, 2.5])
+@pytest.mark.parametrize("overhead", [0.0, 0.4])
+def test_slow_synthesis_starts_within_the_bound_and_gaps_only_between_sentences(
+    rtf: float, overhead: float
+) -> None:
+    # LONG's longest sentence takes 8.2 s to make at RTF 2.5 (+0.4 s): within the bound once the
+    # sentence before it is playing
+    p = play(LONG, Machine(rtf, overhead))
+    assert p.start_delay <= MAX_SILENCE_S
+    assert max(p.silences) <= MAX_SILENCE_S
+    assert set(p.chunk_ends) <= set(p.sentence_ends)  # a chunk is whole sentences: a gap falls between two
+    assert sum(p.sizes) == audio_bytes(LONG)
+
+
+@pytest.mark.parametrize("rtf", [1.5, 3.0, 4.0, 6.0])
+@pytest.mark.parametrize("overhead", [0.0, 0.4])
+@pytest.mark.parametrize("line", [LINE, LONG], ids=["short", "long"])
+def test_only_a_sentence_slower_than_the_bound_makes_a_longer_silence(
+    rtf: float, overhead: float, line: list[str]
+) -> None:
+    # a silence waits for at most one sentence: past the bound only when that sentence alone takes
+    # longer than the bound to make (no chunk of whole sentences can do better)
+    p = play(line, Machine(rtf, overhead))
+    slowest = max(rtf * len(t) * SECONDS_PER_CHAR + overhead for t in line)
+    assert max(p.silences) <= max(MAX_SILENCE_S, slowest)
+    assert set(p.chunk_ends) <= set(p.sentence_ends)
+    assert sum(p.sizes) == audio_bytes(line)
+
+
+@pytest.mark.parametrize("bound", [2.0, 5.0, 6.0, 12.0])
+def test_the_bound_is_a_parameter(bound: float) -> None:
+    p = play(LONG, Machine(rtf=1.5), max_silence_s=bound)  # every sentence made in under 4.7 s
+    assert max(p.silences) <= max(bound, 1.5 * max(len(t) for t in LONG) * SECONDS_PER_CHAR)
+    assert set(p.chunk_ends) <= set(p.sentence_ends)
+
+
+def test_the_long_line_that_waited_34_s_starts_within_the_bound() -> None:
+    before = play(LONG, Machine(rtf=3.0), max_silence_s=math.inf)
+    after = play(LONG, Machine(rtf=3.0))
+    assert before.start_delay > 34.0  # held until nearly all of it was made: the live incident
+    assert after.start_delay <= MAX_SILENCE_S < before.start_delay
+    assert len(after.sizes) > 1 and any(after.gaps)  # the pauses between sentences carry the wait
+
+
+def test_a_sentence_up_to_a_quarter_slower_than_expected_still_starts_before_the_driver_gives_up() -> None:
+    # the driver takes a line with no audio for SILENT_TTS_S as dropped; the bound keeps 2 s under it
+    class Spiky(Machine):
+        def synth(self, i: int, text: str) -> bytes:
+            base = self.rtf
+            self.rtf = base * (1.25 if i % 2 else 1.0)  # every other sentence 25 % slower than the rest
+            pcm = super().synth(i, text)
+            self.rtf = base
+            return pcm
+
+    for rtf in (1.0, 1.5, 2.0, 2.5):
+        p = play(LONG, Spiky(rtf))
+        assert max(p.silences) <= SILENT_TTS_S
+        steady = play(LONG, Machine(rtf))
+        assert max(steady.silences) <= MAX_SILENCE_S < SILENT_TTS_S
+
+
+def test_a_first_sentence_slower_than_the_bound_plays_as_soon_as_it_is_ready() -> None:
+    # no prediction before the first sentence: it alone takes 3 * 3.1 s = 9.4 s at RTF 3
+    first = "I'd like to add a checked bag to my flight, please."
+    p = play([first, *LONG[1:3]], Machine(rtf=3.0))
+    assert p.start_delay == pytest.approx(3.0 * len(first) * SECONDS_PER_CHAR)
+    assert p.sizes[0] == 2 * round(len(first) * SECONDS_PER_CHAR * 16_000)
+    assert max(p.gaps) <= MAX_SILENCE_S
+
+
+# -- edges -------------------------------------------------------------------------------------
+
+
+def test_unbounded_slow_machine_holds_the_whole_line() -> None:
+    p = play(LINE, Machine(rtf=3.0), max_silence_s=math.inf)
+    assert len(p.sizes) == 1
+    assert p.start_delay == pytest.approx(3.0 * sum(len(t) for t in LINE) * SECONDS_PER_CHAR)
 
 
 def test_single_and_empty_lines() -> None:
-    assert play(["Yes."], Machine(rtf=0.5))[0] == [2 * round(4 * SECONDS_PER_CHAR * 16_000)]
-    assert list(gapless_chunks([], Machine(0.5).synth, BPS)) == []
+    assert play(["Yes."], Machine(rtf=0.5)).sizes == [2 * round(4 * SECONDS_PER_CHAR * 16_000)]
+    assert list(paced_chunks([], Machine(0.5).synth, BPS)) == []
+
+
+@pytest.mark.parametrize("bad", [0.0, -1.0, math.nan])
+def test_a_bound_that_is_not_positive_is_refused(bad: float) -> None:
+    with pytest.raises(ValueError, match="max_silence_s"):
+        list(paced_chunks(["Hi."], Machine(0.5).synth, BPS, max_silence_s=bad))

@@ -2,12 +2,14 @@
 
 The model, the voice packs and their checksums come from :mod:`voxbench.localmodels.kokoro`.
 Kokoro renders 24 kHz; audio is resampled (soxr, whole sentence) to the pipeline's output rate.
-Text is cut into sentences before synthesis so the first sentence can play while the next one
-is still being made: Kokoro's RTF here is ~0.35 (Piper's ~0.05), so synthesising a two-sentence
+Text is cut into sentences before synthesis so the first sentence can play while the next one is
+still being made: Kokoro's RTF here is ~0.35 (Piper's ~0.05), so synthesising a two-sentence
 caller line in one go would delay the caller's first word by a second or more. A sentence is
-released only when the rest of the line will be ready before it has played
-(:mod:`voxbench.pipelines.services.playout`), so a slow machine delays the line but never
-splits it with a silence the agent would take for the end of the caller's turn.
+released when the next one will be ready before the audio released so far has played, or when
+holding it longer would leave a silence over
+:data:`~voxbench.pipelines.services.playout.MAX_SILENCE_S`
+(:mod:`voxbench.pipelines.services.playout`): a slow machine delays the line by at most that
+much, and any longer pause it needs falls between two sentences, never inside one.
 
 Voices are named ``kokoro:<voice>`` (``kokoro:jm_kumo``); :attr:`KokoroVoiceParams.voice_id` adds
 the rate and phonemiser language when they differ from the defaults, for run records.
@@ -101,14 +103,15 @@ class KokoroSynth:
         return to_pcm16(audio, KOKORO_RATE, out_rate)
 
     def iter_sentences(self, text: str, out_rate: int) -> Iterator[bytes]:
-        """PCM16 mono at ``out_rate``, a sentence (or several) per chunk, released without gaps.
+        """PCM16 mono at ``out_rate``, a sentence (or several) per chunk.
 
-        Every sentence but the last ends in a pause. A chunk is handed over only when the next
-        sentence is predicted to be ready before it has played (:mod:`.playout`), so a line
-        never stalls mid-way however loaded the machine is; on an idle one it is one chunk per
-        sentence.
+        Every sentence but the last ends in a pause. A chunk is handed over when the next
+        sentence is predicted to be ready before it has played, or when waiting longer would
+        hold a silence past the bound (:mod:`.playout`): on an idle machine it is one chunk per
+        sentence and no gap; on a loaded one the line starts within the bound and any gap
+        lengthens a sentence pause.
         """
-        from voxbench.pipelines.services.playout import gapless_chunks
+        from voxbench.pipelines.services.playout import paced_chunks
 
         parts = split_sentences(text)
         gap = bytes(2 * round(SENTENCE_PAUSE_S * out_rate))
@@ -117,7 +120,7 @@ class KokoroSynth:
             pcm = self.sentence_pcm(sentence, out_rate)
             return pcm + gap if i < len(parts) - 1 else pcm
 
-        yield from gapless_chunks(parts, one, 2.0 * out_rate)
+        yield from paced_chunks(parts, one, 2.0 * out_rate)
 
     def sentences(self, text: str, out_rate: int) -> list[bytes]:
         return list(self.iter_sentences(text, out_rate))

@@ -1,37 +1,84 @@
-"""Release synthesised sentences for playback only when the rest of the line will be ready in time.
+"""Release synthesised sentences so a line plays without a gap, and no silence outlasts a bound.
 
-Why: a TTS streamed sentence by sentence starts talking sooner, but if the next sentence takes
-longer to synthesise than the audio already playing lasts, the caller falls silent mid-line.
-The agent under test hears that silence as the end of the caller's turn and answers half a
-line: an artefact of the harness, scored against the agent. Piper (RTF ~0.05) never gets near
-that; Kokoro (RTF ~0.35 idle, above 1 on a loaded 2-core machine) does. Measured live before
-this existed: the agent talked over one of eight Kokoro caller lines, none of the Piper ones.
+Why hold audio at all: a TTS streamed sentence by sentence starts talking sooner, but if the
+next sentence takes longer to synthesise than the audio already playing lasts, the caller falls
+silent mid-line. The agent under test hears that silence as the end of the caller's turn and
+answers half a line: an artefact of the harness, scored against the agent. Piper (RTF ~0.05)
+never gets near that; Kokoro (RTF ~0.35 idle, above 1 on a loaded 2-core machine) does.
+Measured live before the hold existed: the agent talked over one of eight Kokoro caller lines,
+none of the Piper ones.
 
-The rule: after each sentence, predict how long the next one will take to synthesise (seconds
-of synthesis per character so far, times its length, times a safety factor). Release the
-buffered audio only if the audio released and not yet played, plus the buffer, outlasts that
-prediction; otherwise keep synthesising into the buffer. The audio is identical either way;
-only when it is handed over changes. Pure Python (no pipecat), with an injectable clock.
+Why bound the hold: holding until the whole rest of a line is ready has no limit when synthesis
+runs slower than real time. Under load (2 cores, the agent's local LLM running) one long caller
+line started more than 34 s after it was decided, the call ended on inactivity and the record
+was invalid (twice, airline/2.1.6 in a live run). A person never waits 34 s before the first
+word; a person does pause between sentences. So no silence of a line, before its first word or
+between two of its sentences, is held longer than :data:`MAX_SILENCE_S`; past that, what is
+ready plays and the pause at that sentence boundary is lengthened. A chunk is always whole
+sentences, so a gap can fall only where the line already has a sentence pause, never inside a
+sentence.
+
+The rule, after each sentence but the last: expect the next one to take as long to synthesise
+as the line's rate so far (seconds of synthesis per character) times its length.
+
+1. Gapless: release the buffered audio if the audio released and not yet played, plus the
+   buffer, outlasts the expected time times a safety factor.
+2. Bounded: otherwise keep synthesising into the buffer, unless waiting for the next sentence
+   would make the current silence (from the decision, or from the end of the audio released so
+   far) longer than ``max_silence_s``: then release the buffer now. This test takes the
+   expected time without the safety factor: with it, the line of ``benchmarks/playout_bound.py``
+   at half real time was cut into 7 chunks with 6 gaps instead of 4 with 3 (measured while
+   choosing the rule), and each gap is a chance for the agent to answer half a line; the
+   margin is in the bound instead (below).
+
+Holding for as long as the bound allows keeps the gaps few. When synthesis is fast enough for
+rule 1 the chunks are exactly those of rule 1 alone (the rule as it was before the bound): at 2x
+real time or faster that holds for any sentence under about 14 s of speech (some 220
+characters). The bound holds as long as no sentence is slower than the line's rate so far and
+none alone takes longer than the bound to make (at 4x slower than real time, a sentence over 2 s
+of speech): a silence waits for at most one sentence, so such a sentence starts when it is
+ready. The audio is identical either way; only when it is handed over changes. Pure Python (no
+pipecat), with an injectable clock.
 """
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable, Iterator, Sequence
 
 SAFETY = 1.5
 """Margin on the predicted synthesis time (load spikes, longer words than average)."""
 
+MAX_SILENCE_S = 8.0
+"""The longest silence a line is held for: before its first word, or at a sentence boundary.
 
-def gapless_chunks(
+The thresholds it must stay under, from the shortest: the caller driver takes a line sent to the
+TTS with no audio for ``SILENT_TTS_S`` (10 s) as dropped when the agent speaks
+(``pipelines/caller/timing.py``), and answers the agent's turn as if the line had not been
+decided; the goal caller checks in after ``silence_check_s`` (25 s) of silence; the call ends on
+``inactivity_s`` (45 s) with nobody speaking, counted from the agent's last words, of which the
+goal caller may already have waited up to ``fragment_wait_s`` (12 s) plus its turn detection and
+STT before deciding. 8 s keeps 2 s under the first: a line whose next sentence is up to 25 %
+slower than expected still starts before the driver gives up on it. Thresholds it does not try
+to meet: the agents' turn end (a VAD ``stop_secs`` of 0.2 s, then smart-turn or a 0.6 s timeout)
+is what the gapless rule is for, and any gap the bound lets through is longer than it, which is
+why a gap falls only at a sentence boundary; an agent's user-idle nudge
+(``turn_end_fallback_s``, EVA's ``turn_end_fallback_time``, off by default) fires on caller
+silence a person would also leave unbroken for a few seconds."""
+
+
+def paced_chunks(
     texts: Sequence[str],
     synth: Callable[[int, str], bytes],
     bytes_per_second: float,
     *,
     now: Callable[[], float] = time.monotonic,
     safety: float = SAFETY,
+    max_silence_s: float = MAX_SILENCE_S,
 ) -> Iterator[bytes]:
-    """Yield PCM chunks of ``synth(i, texts[i])`` such that playback never runs dry mid-line.
+    """Yield PCM chunks of ``synth(i, texts[i])``: without a gap when synthesis keeps up, and
+    with no silence longer than ``max_silence_s`` (see the module docstring) when it does not.
 
     Args:
         texts: the sentences of one line, in order.
@@ -39,13 +86,18 @@ def gapless_chunks(
         bytes_per_second: of the PCM ``synth`` returns (2 * rate for mono PCM16).
         now: monotonic clock in seconds (injected by tests).
         safety: factor on the predicted synthesis time of the next sentence.
+        max_silence_s: the longest silence to hold a line for (``math.inf``: never release
+            before the rest of the line is predicted ready, the rule without a bound).
 
     Yields:
         Concatenated audio of one or more consecutive sentences; every text is in exactly one
-        chunk, in order. Playback is assumed to start when a chunk is yielded.
+        chunk, in order. Playback is assumed to start when a chunk is yielded, or when the
+        chunks before it have played if that is later.
     """
+    if max_silence_s <= 0 or math.isnan(max_silence_s):
+        raise ValueError(f"max_silence_s must be positive, got {max_silence_s}")
     buffer = bytearray()
-    play_end = now()  # when the audio released so far finishes playing
+    play_end = now()  # when the audio released so far finishes playing (at first: the decision)
     synth_s = 0.0
     chars = 0
     for i, text in enumerate(texts):
@@ -55,11 +107,12 @@ def gapless_chunks(
         chars += max(len(text), 1)
         if i == len(texts) - 1:
             break
-        predicted = synth_s / chars * max(len(texts[i + 1]), 1) * safety
+        expected = synth_s / chars * max(len(texts[i + 1]), 1)
         t = now()
         ahead = max(play_end - t, 0.0) + len(buffer) / bytes_per_second
-        if ahead >= predicted:
-            play_end = t + ahead
+        silence_if_held = t + expected - play_end  # from the last audio (or the decision) to the next
+        if ahead >= expected * safety or silence_if_held > max_silence_s:
+            play_end = max(play_end, t) + len(buffer) / bytes_per_second
             yield bytes(buffer)
             buffer.clear()
     if buffer:
