@@ -19,6 +19,7 @@ from pipecat.services.tts_service import TTSService
 
 from voxbench.pipelines.services.kokoro import KEEPALIVE_S, KokoroSynth, KokoroVoiceParams, parse_kokoro_voice
 from voxbench.pipelines.services.tts import PiperSynth, PiperVoiceParams, resolve_piper_voice
+from voxbench.spoken.money import said_amounts
 
 
 class Synth(Protocol):
@@ -82,7 +83,7 @@ class LocalTTSService(TTSService):
     async def run_tts(self, text: str, context_id: str) -> AsyncGenerator[Frame, None]:
         await self.start_tts_usage_metrics(text)
         out_rate = self.sample_rate
-        it = self._synth.iter_sentences(text, out_rate)
+        it = self._synth.iter_sentences(said_amounts(text), out_rate)
 
         def next_pcm() -> bytes | None:
             return next(it, None)

@@ -23,6 +23,8 @@ from typing import Any
 
 import numpy as np
 
+from voxbench.spoken.money import said_amounts
+
 from .ops import FloatArray
 
 PIPER_JOE = "piper:joe"
@@ -164,7 +166,7 @@ def piper_synthesize(
     base = _load_joe()
     voice = dataclasses.replace(base, config=dataclasses.replace(base.config, espeak_voice=espeak_voice))
     cfg = SynthesisConfig(length_scale=length_scale, noise_scale=noise_scale, noise_w_scale=noise_w_scale)
-    chunks = [c.audio_float_array for c in voice.synthesize(text, cfg)]
+    chunks = [c.audio_float_array for c in voice.synthesize(said_amounts(text), cfg)]
     audio = np.concatenate(chunks).astype(np.float32) if chunks else np.zeros(0, np.float32)
     return audio, int(base.config.sample_rate)
 
