@@ -56,13 +56,12 @@ class Endings:
 
         Returns the request named (None: none); the caller's ledger resolves it (:mod:`.ledger`)
         and reads the turn as a completion from there, the classification left as heard."""
-        if (
-            heard.has("completed")
-            or heard.has("denial")
-            or {"request", "options", "confirm_question"} & set(heard.kinds)
-        ):
+        kinds = set(heard.kinds)
+        if heard.question and self.s.scope.outside(self.s.agent_turn, heard.question):
+            kinds -= {"confirm_question", "question"}  # an offer beside it no goal asks for: :mod:`.moveon`
+        if {"completed", "denial", "request", "options", "confirm_question"} & kinds:
             return None
-        if heard.has("question") and not heard.has("anything_else"):  # a turn going on to the next step
+        if "question" in kinds and "anything_else" not in kinds:  # a turn going on to the next step
             return None
         tracker = self.s.tracker
         for x in sentences_of(self.s.agent_turn):
