@@ -75,5 +75,5 @@ def test_the_goal_caller_agrees_on_every_midcall_class() -> None:
 
 
 _MIDCALL = {"end_middle_done", "end_two_done_open", "end_all_done_one_turn", "end_done_unnamed_open",
-            "end_refused_anything_open", "end_done_offer_open", "end_done_offer_last", "end_done_questions_open",
+            "end_refused_anything_open", "end_done_offer_open", "end_done_offer_last", "end_done_questions_open", "end_done_questions_last",
             "end_stall_twice", "end_stall_long"}  # fmt: skip

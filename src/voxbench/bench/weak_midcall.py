@@ -22,8 +22,10 @@ requested action is reported done, decline what the agent offers beyond the goal
   something no goal asks for ("Would you like me to sign you up for text message alerts?"), another
   request open / the last request; expected: not a yes, and it states an open request / not a yes
   (ending is allowed: every request is done);
-* ``end_done_questions_open``: a completion report, then "Do you have any questions about that?",
-  another request open; expected: it states an open request;
+* ``end_done_questions_open`` / ``end_done_questions_last``: a completion report, then "Do you
+  have any questions about that?", another request open / the last request, the others done
+  before; expected: it states an open request / it ends (or checks a must-have the report did
+  not say);
 * ``end_stall_twice`` / ``end_stall_long``: the same turn that brings nothing (no fact asked, no
   report, no hold: "I hear you, and I appreciate your patience with this.", or the caller's field
   asked again and again) twice in a row / eight times; expected: it does not end / it has ended
@@ -83,8 +85,13 @@ def midcall(b: Builder) -> None:
     b.items[-1].open_words = open_words(reqs, list(range(1, n)), minor)
     refusal = b.template("end_refused_once", "anything").format(request=mine[0])
     b.add("end_refused_anything_open", f"{refusal} {anything}")
-    b.add("end_done_questions_open", f"{done[0]} {b.template('end_done_questions_open', '')}")
+    questions = b.template("end_done_questions_open", "")
+    b.add("end_done_questions_open", f"{done[0]} {questions}")
     b.items[-1].open_words = open_words(reqs, list(range(1, n)), minor)
+    if last_ends:
+        turn = f"{done[-1]} {questions}"
+        b.add("end_done_questions_last", turn, context=[f"{d} {anything}" for d in done[:-1]])
+        b.items[-1].open_words = must_words(b, turn)
     offers_after_done(b, done, reqs, last_ends)
 
 
