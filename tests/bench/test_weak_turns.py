@@ -80,6 +80,8 @@ def test_every_class_is_generated_from_the_scenarios_own_facts() -> None:
         " If told to call back later, accept that and end the call."
     )
     multi += generate("airline", make_scenario(info, intents=intents, escalation=allows))
+    three = [*intents, "Upgrade my seat"]  # a request in the middle
+    multi += generate("airline", make_scenario(info, intents=three))
     unprocessable = make_scenario(info, intents=intents)  # a failure condition that ends on no alternative
     unprocessable.user_goal.decision_tree.failure_condition = (  # or on a transfer refused
         "If the agent says your request cannot be processed and there are no alternatives, or if the agent "

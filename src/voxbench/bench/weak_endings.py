@@ -44,9 +44,11 @@ if TYPE_CHECKING:
     from voxbench.bench.weak_turns import Builder, WeakItem
 
 ACTS = ("next_request", "ends", "not_end", "raise_open", "accept", "ends_or_checks", "declines", "declines_any",
-        "transfer_ok", "no_transfer", "declines_no")  # fmt: skip
+        "transfer_ok", "no_transfer", "declines_no", "declines_next", "ends_by")  # fmt: skip
 """The ending acts; ``declines`` to ``transfer_ok`` are :mod:`.weak_closings`', ``no_transfer``
-and ``declines_no`` (a no, no ending) :mod:`.weak_failures`' (their module docstrings)."""
+and ``declines_no`` (a no, no ending) :mod:`.weak_failures`', ``declines_next`` (not a yes, an
+open request stated) and ``ends_by`` (ended in the context or at the graded turn)
+:mod:`.weak_midcall`'s (their module docstrings)."""
 
 
 class EndingWords(BaseModel):
@@ -83,6 +85,11 @@ class EndingWords(BaseModel):
     """A must-have's 'must X' said as a report ('must be' -> 'is'); any other verb takes an 's'."""
     alternatives: list[str] = Field(default_factory=list)
     """Things an agent offers instead of a refused request that no goal asks for."""
+    stall_field: list[str] = Field(default_factory=list)
+    """One of the caller's fields asked for, said again and again by ``end_stall_*`` (:mod:`.weak_midcall`)."""
+    extras: list[str] = Field(default_factory=list)
+    """Things an agent offers to do beside a request it reported done that no goal asks for
+    ('sign you up for text message alerts', :mod:`.weak_midcall`)."""
     agent_says: str = "$^"
     """A must-have's lead naming the agent ('The agent explicitly confirms that'), left out when the
     agent reports it."""
@@ -158,6 +165,8 @@ def states_open(reply: str, item: WeakItem) -> bool:
 
 def problem(item: WeakItem, reply: str, ends_call: bool, ended_before: bool) -> str:
     """Why the reply is not the ending act the class expects ('' when it is)."""
+    if item.act == "ends_by":
+        return "" if ended_before or ends_call else "did not end"
     if ended_before:
         return "ended in the context, before the graded turn"
     hung = ends_call or bool(BYE.search(reply))
@@ -184,6 +193,8 @@ def problem(item: WeakItem, reply: str, ends_call: bool, ended_before: bool) -> 
         return "a no to a transfer its rule allows"
     if act == "declines" and pol == "yes":
         return "a yes to an offer it must decline"
+    if act == "declines_next" and pol == "yes":
+        return "a yes to an offer outside its goal"
     if act == "declines_no" and pol != "no":
         return f"not a no to an offer it must decline ({pol or 'no polarity'})"
     if hung:

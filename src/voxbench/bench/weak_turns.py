@@ -57,7 +57,9 @@ is a template filled with one scenario's own facts, never written per item:
   those two and no other said (:mod:`.weak_fields`);
 * ``end_*``: the end of a call with more than one request (:mod:`.weak_endings`), and around
   its last report (:mod:`.weak_closings`), and on its failure side: an agent error, a thing
-  the tree says to accept being told, an action said as to come (:mod:`.weak_failures`);
+  the tree says to accept being told, an action said as to come (:mod:`.weak_failures`), and
+  in the middle of a call with several requests and with an agent that makes no progress
+  (:mod:`.weak_midcall`);
 * ``offer_stated_*``: an offer or a choice said as a statement, and a statement of fact as the
   control (:mod:`.weak_offers`).
 
@@ -96,6 +98,7 @@ from voxbench.bench.weak_goal import answer_words, question_of, told_lines
 from voxbench.bench.weak_heard import cut_requests, preferences, statements
 from voxbench.bench.weak_identity import identity_classes
 from voxbench.bench.weak_live import live_classes
+from voxbench.bench.weak_midcall import midcall
 from voxbench.bench.weak_offers import offers
 from voxbench.bench.weak_records import record_fields
 from voxbench.bench.weak_restate import restated
@@ -253,6 +256,7 @@ class Builder:
         endings(self)
         closings(self)
         failures(self)
+        midcall(self)
         offers(self)
         return self.items
 

@@ -1,5 +1,6 @@
 """A completion whose subject is the whole call ('Everything is complete.') settles every request
-still open; one about a part of it ('Both pending onboarding tasks are now complete.') does not."""
+still open; one about a part of it ('Both pending onboarding tasks are now complete.') does not,
+nor does 'All done.', said of the request in hand as often."""
 
 from __future__ import annotations
 
@@ -19,7 +20,6 @@ _INTENTS = ["Set up accounts for my new team member", "Remove access for my depa
     [
         "Everything is complete.",
         "Everything has been completed, and the invite is sent.",
-        "All done.",
         "You're all done now.",
     ],
 )
@@ -35,6 +35,9 @@ def test_everything_done_settles_every_open_request(said: str) -> None:
         "Both pending onboarding tasks are now complete.",
         "Everything is complete for the new hire setup.",
         "You're all set for the meeting.",
+        "All done.",  # said of the request in hand as often: one request, the next still open
+        "All done, that's been taken care of.",
+        "It's all done.",
     ],
 )
 def test_a_part_done_is_not_everything(said: str) -> None:

@@ -18,6 +18,7 @@ from voxbench.pipelines.caller.goal.heard import Heard
 from voxbench.pipelines.caller.goal.identity import identity_answer
 from voxbench.pipelines.caller.goal.intents import GENERIC
 from voxbench.pipelines.caller.goal.lang import alt
+from voxbench.pipelines.caller.goal.moveon import next_after_report
 from voxbench.pipelines.caller.goal.options import option_clause
 from voxbench.pipelines.caller.goal.phrases import as_need, first_person
 from voxbench.pipelines.caller.goal.records import route_mates
@@ -251,6 +252,11 @@ class Drafts:
                 return
             d.parts.append(self.s.phr.say("no_thanks"))
             d.kind, d.rule, d.choice = "refuse", "offer_outside_goal", "no"
+            nxt = next_after_report(self.s, self.req, heard)  # a report with it: the next request too
+            if nxt is not None:
+                d.parts.append(nxt[0])
+                d.facts += nxt[1]
+                d.rule = "offer_outside_goal_next_intent"
             return
         fallback = None if readback else fallback_for_offer(self.s.book, self.s.given, heard.question)
         if (

@@ -49,21 +49,20 @@ class Endings:
     def named_done(self, heard: Heard) -> int | None:
         """'Your request to report your VPN issue is done.': a statement that names one of the
         caller's open requests by the words that tell it apart and says it is finished, not
-        negated nor conditional, in a turn that asks nothing but "anything else?", is a completion
+        negated nor conditional, in a turn that asks nothing but "anything else?" or an offer of
+        something its goal never mentions ('Would you like text alerts as well?'), is a completion
         even where the completion cues do not read its words (they read 'it is done', not 'your X
         is done'). A turn that goes on to the next step reports a step ('Your malpractice update
         is complete. Now let's review your DEA record ...'), as the completion cues leave it.
 
         Returns the request named (None: none); the caller's ledger resolves it (:mod:`.ledger`)
         and reads the turn as a completion from there, the classification left as heard."""
-        if (
-            heard.has("completed")
-            or heard.has("denial")
-            or {"request", "options", "confirm_question"} & set(heard.kinds)
-        ):
+        kinds = set(heard.kinds)
+        if {"completed", "denial", "request", "options"} & kinds:
             return None
-        if heard.has("question") and not heard.has("anything_else"):  # a turn going on to the next step
-            return None
+        # a turn going on to the next step asks more than "anything else?"; an offer beside the
+        # report of something no goal asks for does not (:mod:`.moveon`), read once a request is named
+        asks = "confirm_question" in kinds or ("question" in kinds and "anything_else" not in kinds)
         tracker = self.s.tracker
         for x in sentences_of(self.s.agent_turn):
             m = None if x.endswith("?") else next(reversed(list(pattern("named_done").finditer(x))), None)
@@ -72,7 +71,7 @@ class Endings:
             ):  # 'is done once ...'; the request's words may hold 'after'
                 continue
             named = [i for i in tracker.pending() if tracker.own_words(i) and tracker.mentions(i, x)]
-            if named:
+            if named and (not asks or self.s.scope.outside(self.s.agent_turn, heard.question)):
                 return named[0]
         return None
 

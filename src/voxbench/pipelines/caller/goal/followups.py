@@ -18,6 +18,7 @@ from voxbench.pipelines.caller.goal.heard import ANYTHING_ELSE_OFFERED, THAT_ALL
 from voxbench.pipelines.caller.goal.identity import held_part, identity_answer
 from voxbench.pipelines.caller.goal.intents import intent_facts
 from voxbench.pipelines.caller.goal.lang import alt
+from voxbench.pipelines.caller.goal.moveon import declined_then_next
 from voxbench.pipelines.caller.goal.openask import OpenAnswer, names_thing, offers, other_request
 from voxbench.pipelines.caller.goal.options import examples_of_any
 from voxbench.pipelines.caller.goal.phrases import as_need, first_person
@@ -173,6 +174,8 @@ class FollowUps:
                 lead = "No." if that_all(heard) else "Thanks."  # a report asks nothing
                 line = re.sub(r"^Yes[,.]\s*(\w)", lambda m: f"{lead} {m.group(1).upper()}", line)
             return self.log.act("state_request", line, "next_intent", heard, about(pending[0]), facts=told)
+        if pending and (moved := declined_then_next(self.s, self.req, self.log, heard)):
+            return moved  # 'Done. Can I set up reminders?': no thanks, and its next request
         named = self.s.tracker.named(heard.question) if heard.has("open_question") else None
         if named is not None:  # 'Now, what PTO question can I help with?': the request it names
             others = [x for j, x in enumerate(self.s.intents) if j != named]

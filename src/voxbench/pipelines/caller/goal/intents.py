@@ -22,10 +22,11 @@ from voxbench.pipelines.caller.goal.lang import phrases
 from voxbench.pipelines.caller.goal.tree import content_words
 from voxbench.spoken import mentions, runs, sentences_of, tokens
 
-# Words of any request: they do not tell one intent from another.
+# Words of any request: they do not tell one intent from another (nor does the person it is for:
+# the agent says 'yourself' for the caller's 'myself').
 GENERIC = {
     "get", "need", "want", "request", "make", "help", "updat", "new", "submit", "would", "like", "also",
-    "for", "and", "the", "my", "ask", "agent", "you",
+    "for", "and", "the", "my", "ask", "agent", "you", "myself", "yourself",
 }  # fmt: skip
 _FALLBACK = re.compile(
     r"\b(backup|fallback|as (a|my) second|instead|alternative|even without|if (that'?s|it'?s) not available)\b",

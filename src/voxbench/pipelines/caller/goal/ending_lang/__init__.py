@@ -48,8 +48,12 @@ class EndingWords(BaseModel):
     one alternation: left out when a report's subject is read (:meth:`.scope.Scope.other_done`)."""
     """What the caller says before its open request when the agent says goodbye with it open."""
     all_done: str
-    """A completion whose subject is the whole call ('Everything is complete.', 'All done.'): every
-    request still open is done, whichever the agent names after it."""
+    """A completion whose subject is the whole call ('Everything is complete.', 'You're all done
+    now.'): every request still open is done, whichever the agent names after it. Not 'All done.'
+    nor 'It's all done': said of the request in hand as often ('All done, that's been taken care
+    of. Anything else?' after the first of three), and a caller that took it for the whole call
+    ended with two requests open (weak turns ``end_done_unnamed_open``); read as the request in
+    hand, the worst is one turn more ('That's done too.')."""
     kept: str
     offer_stated: str
     """Where a statement offers what the agent can do ('..., but I can set up a callback instead',
