@@ -36,3 +36,8 @@ def test_a_limit_held_alone_is_said_as_a_limit(seed: int) -> None:
 def test_a_question_about_the_wish_still_gets_it() -> None:
     act = _caller(0).respond("What departure time would you prefer?")
     assert "8:15 AM" in act.text
+
+
+def test_a_confirm_naming_the_wish_by_its_own_words_asks_for_the_wish() -> None:
+    act = _caller(0).respond("Can you confirm your preferred departure time?")
+    assert "8:15 AM" in act.text and "4:10" not in act.text

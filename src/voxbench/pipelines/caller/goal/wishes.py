@@ -14,7 +14,8 @@ A wish is a fact whose key has a want word (:attr:`.facts.Fact.wanted`) or a lim
 (``wishes.limit_words``: 'latest', 'maximum', 'constraint'); its field is the rest of its words
 less the words of a state ('original', 'new'); the booking's value of it is a fact, no wish,
 whose words hold the whole field. Only a confirm or verify verb's request reads this way
-(:data:`.cues.CONFIRM_ASKS`): 'What departure time would you like?' asks for the wish.
+(:data:`.cues.CONFIRM_ASKS`), and only one that does not name the wish by its own words: 'What
+departure time would you like?' and 'Can you confirm your desired new departure date?' ask for it.
 """
 
 from __future__ import annotations
@@ -69,24 +70,29 @@ def wish_named(sentences: list[str], book: FactBook) -> dict[str, str]:
     return out
 
 
-def confirm_asked(question: str) -> bool:
-    """Whether a sentence of the agent's request is a confirm or verify verb's request ('Please
-    confirm your departure time.')."""
-    return any(CONFIRM_ASKS.match(s) for s in sentences_of(question))
+def confirm_object(question: str) -> set[str] | None:
+    """The words of what a confirm or verify verb's request asks for ('Please confirm your
+    departure time.': departure, time); None when the question is no such request."""
+    found = [m for s in sentences_of(question) if (m := CONFIRM_ASKS.match(s)) is not None]
+    return {w for m in found for w in re.findall(r"[a-z]+", m.group("field").lower())} if found else None
 
 
 def wishes_confirmed(heard: Heard, d: Draft, book: FactBook, say: FactSayer) -> bool:
     """Read a confirm request's wishes (see the module docstring): a wish with the booking's value
     held is swapped for it in ``heard.asked`` (False: answered as any ask); when every fact asked
     is a wish, the draft says each with its label, and True."""
-    if not heard.asked or not confirm_asked(heard.question):
+    said = confirm_object(heard.question) if heard.asked else None
+    if said is None:
         return False
     asked, wishes = [], []
     for k in heard.asked:
-        f = book.get(k)
-        now = current_of(f, book) if f is not None and is_wish(f) else None
+        f = book.get(k)  # 'confirm your desired new departure date' names the wish: it is asked
+        wish = (
+            f is not None and is_wish(f) and not _key_words(f) & (WANT_WORDS | _LIMITS | STATE_WORDS) & said
+        )
+        now = current_of(f, book) if f is not None and wish else None
         asked.append(now.key if now is not None else k)
-        wishes += [k] if f is not None and is_wish(f) and now is None else []
+        wishes += [k] if wish and now is None else []
     heard.asked = list(dict.fromkeys(asked))
     if not wishes or len(wishes) < len(heard.asked):
         return False
