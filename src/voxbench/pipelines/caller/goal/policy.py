@@ -302,6 +302,18 @@ class GoalCaller:
             heard.kinds = [k for k in heard.kinds if k != "request"]
         return None if answers_x(heard, self.s.book, told) else told  # a fact still asked says it
 
+    def _offered_request(self, text: str, heard: Heard, offered: int) -> CallerAct:
+        """One of its own requests offered ('Would you like to do the shift swap now?'): yes, and the
+        request with its details; refused with it offered, the tree's question first (:mod:`.treefirst`)."""
+        if (asked := tree_first(self.s, self.log, text, heard, None)) is not None:
+            return asked
+        need = as_need(self.s.intents[offered])
+        details, told = self.req.details(offered)
+        line = f"Yes. {need[:1].upper()}{need[1:]}. {details}".strip()
+        return self.log.act(
+            "state_request", line, "offered_request_yes", heard, about(offered), facts=told, choice="yes"
+        )
+
     def _decide(self, text: str, heard: Heard, tree_says: OpenAnswer | None = None) -> CallerAct:
         self.ends.note_named_done(heard)
         self.req.note_resolutions(text, heard)
@@ -321,14 +333,7 @@ class GoalCaller:
         if offered is not None and self.s.learn.partial:  # 'Would you like to know more about it?'
             return self.follow.ask_rest(heard, yes=True)
         if offered is not None and not heard.has("request"):  # 'Would you like to do the shift swap now?'
-            if (asked := tree_first(self.s, self.log, text, heard, None)) is not None:
-                return asked  # refused with its own request offered: the tree's question first
-            need = as_need(self.s.intents[offered])
-            details, told = self.req.details(offered)
-            line = f"Yes. {need[:1].upper()}{need[1:]}. {details}".strip()
-            return self.log.act(
-                "state_request", line, "offered_request_yes", heard, about(offered), facts=told, choice="yes"
-            )
+            return self._offered_request(text, heard, offered)
         d = Draft()
         if heard.has("options") and self.s.tracker.orders(heard.options, heard.question):
             heard.kinds = [k for k in heard.kinds if k != "request"]  # 'Which first: I-9 or PTO?'
