@@ -58,6 +58,7 @@ def test_every_class_is_generated_from_the_scenarios_own_facts() -> None:
         "application_name": "Confluence",  # a thing's name: 'The application is Confluence.'
         "trip_reason": "family visit",  # free text, asked with a date
         "phone_last_four": "4821",  # a part of a field asked whole: 'What is your phone number?'
+        "preferred_arrival_time": "9:15 AM",  # a wish, asked by a confirm verb: 'confirm your arrival time'
     }
     back = {
         "origin": "DEN",
@@ -88,7 +89,14 @@ def test_every_class_is_generated_from_the_scenarios_own_facts() -> None:
         "says transfer is impossible, say goodbye."
     )
     multi += generate("airline", unprocessable)
+    steps = [  # a refusal the tree names its one follow-up question for; an alternative it declines
+        "If the agent says no seats are available on that flight, ask exactly one follow-up question: "
+        "whether any seat opens up later today.",
+        "If the agent suggests a different airport, decline and insist on PHX only.",
+    ]
+    tree = {i.cls for i in generate("airline", make_scenario(info, negotiation=steps))}
     made = {i.cls for i in multi if i.cls.startswith(("end_", "offer_"))}  # these need listed intents
+    made |= tree & {"tree_ask_offered", "alternative_declined"}  # these need their tree steps
     assert {i.cls for i in items} | made == set(table().classes)
     assert all(i.half == half("airline", "t.1") for i in items)
     assert items == generate("airline", make_scenario(info, negotiation=TOLD))  # the same every run

@@ -30,6 +30,10 @@ left out), none it must not, and invents nothing (:class:`.caller_check.Groundin
 * the ending acts (``next_request``, ``ends``, ``not_end``, ``raise_open``, ``accept``) are read
   by :func:`.weak_endings.problem`; a caller that hung up in the context fails them;
 * the offer acts (``takes``, ``chooses``, ``not_offer``) are read by :func:`.weak_offers.problem`;
+* ``asks_tree``: not a yes, no hang-up (:func:`.weak_treeask.problem`), and two thirds of the
+  tree's question's content words (``item.words``);
+* ``wish_framed``: no hang-up, and a wish said only with a word of a wish or a limit
+  (:func:`.weak_wishes.problem`);
 * ``goal_words``: two thirds of the goal's answer's content words (``item.words``), or a fact of
   its own that the answer names (a word of its key among those words: :func:`.weak_goal.named_facts`;
   any other fact said does not answer the question); not "I don't have it", does not hang up;
@@ -63,7 +67,11 @@ from voxbench.bench.weak_live import owned_problems, spelled_problems
 from voxbench.bench.weak_offers import ACTS as OFFER_ACTS
 from voxbench.bench.weak_offers import problem as offer_problem
 from voxbench.bench.weak_records import twin_labels
+from voxbench.bench.weak_treeask import ACTS as TREE_ACTS
+from voxbench.bench.weak_treeask import problem as tree_problem
 from voxbench.bench.weak_turns import WeakItem, generate, table
+from voxbench.bench.weak_wishes import ACTS as WISH_ACTS
+from voxbench.bench.weak_wishes import problem as wish_problem
 from voxbench.scenarios import Scenario
 
 
@@ -157,6 +165,10 @@ def grade(item: WeakItem, reply: str, ends_call: bool, facts: list[GoalFact], gr
         why = [ending_problem(item, reply, ends_call, ended_before)]
     elif item.act in OFFER_ACTS:
         why = [offer_problem(item, reply, ends_call, table().offer_taken)]
+    elif item.act in TREE_ACTS:
+        why = [tree_problem(item, reply, ends_call)]
+    elif item.act in WISH_ACTS:
+        why = [wish_problem(item, reply, ends_call, facts, table().wish_marks)]
     else:
         why = [act_problem(item.act, reply, ends_call)]
     if item.act in ("wait", "ask_again") and said:

@@ -13,8 +13,10 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from voxbench.bench.matcher import NOT_VALUES
+from voxbench.bench.weak_alternatives import AlternativeWords
 from voxbench.bench.weak_endings import EndingWords
 from voxbench.bench.weak_goal import GoalTold
+from voxbench.bench.weak_treeask import TreeAskedWords
 from voxbench.bench.weak_wish import GoalWish
 from voxbench.spoken.dates import ISO_DATE, say_date
 from voxbench.spoken.tables import read_table
@@ -71,6 +73,14 @@ class WeakTable(BaseModel):
     """Last label words of a record's identifier ('employee ID', 'confirmation number')."""
     held_parts: dict[str, str] = Field(default_factory=dict)
     """A part a key names ('last four') -> the head of the whole field it is part of ('number')."""
+    alternative_declined: AlternativeWords | None = None
+    """How a tree step declining an alternative is read (:mod:`.weak_alternatives`)."""
+    wish_limits: list[str] = Field(default_factory=list)
+    """Key words of a bound the caller sets ('latest', 'maximum'): with ``want_words``, a wish."""
+    wish_marks: list[str] = Field(default_factory=list)
+    """Words that say a value is a wish or a limit ('prefer', 'after', 'latest'): :mod:`.weak_wishes`."""
+    tree_asked: TreeAskedWords | None = None
+    """How a tree step naming its one follow-up question is read (:mod:`.weak_treeask`)."""
 
 
 @cache

@@ -76,6 +76,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from voxbench.bench.weak_alternatives import alternatives_declined
 from voxbench.bench.weak_closings import closings
 from voxbench.bench.weak_endings import endings
 from voxbench.bench.weak_facts import (
@@ -96,13 +97,15 @@ from voxbench.bench.weak_failures import failures
 from voxbench.bench.weak_fields import two_fields
 from voxbench.bench.weak_goal import answer_words, question_of, told_lines
 from voxbench.bench.weak_heard import cut_requests, preferences, statements
-from voxbench.bench.weak_identity import identity_classes
+from voxbench.bench.weak_identity import identity_classes, identity_pairs
 from voxbench.bench.weak_live import live_classes
 from voxbench.bench.weak_midcall import midcall
 from voxbench.bench.weak_offers import offers
 from voxbench.bench.weak_records import record_fields
 from voxbench.bench.weak_restate import restated
+from voxbench.bench.weak_treeask import tree_asked
 from voxbench.bench.weak_wish import phrase_words, wished
+from voxbench.bench.weak_wishes import confirm_wishes
 from voxbench.scenarios import Scenario
 
 __all__ = ["Leaf", "WeakClass", "WeakItem", "WeakTable", "changed", "generate", "half", "key_label_words",
@@ -135,6 +138,9 @@ class WeakItem(BaseModel):
     )
     not_my: list[str] = Field(
         default_factory=list, description="things the reply must not call its own ('my application')"
+    )
+    framed: list[str] = Field(
+        default_factory=list, description="wishes the reply, if it says them, must say as wishes"
     )
 
 
@@ -258,6 +264,10 @@ class Builder:
         failures(self)
         midcall(self)
         offers(self)
+        tree_asked(self)
+        alternatives_declined(self)
+        confirm_wishes(self)
+        identity_pairs(self)
         return self.items
 
     def goal_open(self) -> None:

@@ -70,3 +70,16 @@ def test_a_field_no_part_of_which_is_held_is_still_lacked() -> None:
 def test_identity_said_verified_or_a_confirm_you_want_asks_no_identity(turn: str) -> None:
     act = opened(_it()).respond(turn)
     assert act.rule != "identity_gives_identifiers" and "employee_id" not in act.facts, act.text
+
+
+def test_two_identity_facts_asked_without_a_second_determiner_are_both_given() -> None:
+    """'the last four digits of your phone number and last name': 'last name' is a fact of its own,
+    not a field the phone's last four lacks (other_head), so both are given."""
+    sc = make_scenario(
+        {"first_name": "Omar", "last_name": "Hassan", "employee_id": "EMP123456", "phone_last_four": "4092"},
+        goal="You want your VPN fixed.",
+    )
+    act = opened(sc).respond(
+        "To verify your identity, I need the last four digits of your phone number and last name."
+    )
+    assert {"phone_last_four", "last_name"} <= set(act.facts)

@@ -103,17 +103,20 @@ _HEAD_KINDS = {
 """A head noun and the kinds of value it names: a 'code' is a code or a number, never free text."""
 
 
-def other_head(f: Fact, flat: str) -> bool:
+def other_head(f: Fact, flat: str, book: FactBook | None = None) -> bool:
     """The request names one of the fact's words followed by a head noun the fact lacks and its
     value cannot be ('Please provide the desk code.' is no 'desk_preference: near a window'): the
     agent asks for something else the caller does not have (live it.2, asked three times, answered
-    with the preference twice and 'Okay.' once)."""
+    with the preference twice and 'Okay.' once). Not when those two words are another fact of
+    ``book`` named whole: 'the last four digits of your phone number and last name' asks for
+    'last_name' beside 'phone_last_four', nothing the caller lacks."""
     if any(f" {h} " in flat for h in f.heads):
         return False  # 'the group code or exact group name': its own name is said too
     for w in f.distinctive:
         for head, kinds in _HEAD_KINDS.items():
             said = f" {w} {head} " in flat or any(f" {w} {q} {head} " in flat for q in WEAK_WORDS)
-            if head not in f.words and said and value_kind(f.value, f.words) not in kinds:
+            held = book is not None and any(o is not f and set(o.words) == {w, head} for o in book)
+            if head not in f.words and said and not held and value_kind(f.value, f.words) not in kinds:
                 return True  # 'the employee full name' is no employee ID either
     return False
 
@@ -178,7 +181,7 @@ def asked_in(
             rule = "wanted_head"  # 'the preferred date' for 'preferred_date' (its want word no key word)
         if not rule and focus and f.key in focus and f.heads and set(f.heads) <= got:
             rule = "in_hand" if got & (set(f.distinctive) - WEAK_WORDS) else ""  # 'the effective date'
-        if rule and not other_head(f, flat):
+        if rule and not other_head(f, flat, book):
             hits.append((f, got, rule))
     if focus:  # the same words name a fact of the request in hand and another as well: the one in hand
         hits = [h for h in hits if h[0].key in focus or not any(_in_hand_instead(h, o, focus) for o in hits)]

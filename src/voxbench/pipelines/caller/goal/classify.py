@@ -70,6 +70,7 @@ from voxbench.pipelines.caller.goal.scoped import scoped
 from voxbench.pipelines.caller.goal.stated import misstated
 from voxbench.pipelines.caller.goal.transfers import TRANSFER_REFUSED, offers_transfer, refuses_transfer
 from voxbench.pipelines.caller.goal.turn import Turn
+from voxbench.pipelines.caller.goal.wishes import wish_named
 from voxbench.pipelines.caller.goal.yesno import STATE_Q_LEAD
 from voxbench.spoken import mentions, times
 
@@ -308,6 +309,8 @@ def _asked(
     serves, to choose among facts of one kind, :mod:`.scoped`)."""
     aside = hand.done if hand is not None else frozenset()
     asked = asked_by_words(t, book, given, focus, aside) or asked_otherwise(t, list(kinds), book, hook, given)
+    # 'Please confirm your arrival time.': its latest acceptable one, which no key match finds
+    asked = asked or wish_named([*t.questions, *t.requests], book)
     asked = learned_extra(t, list(kinds), book, hook, given, asked)
     asked = not_said_by_agent(t, book, asked)
     asked = prefer_heard_digits(t.text, book, asked)

@@ -42,6 +42,7 @@ from typing import Any
 
 from voxbench.pipelines.caller.goal.acting import ActLog, about
 from voxbench.pipelines.caller.goal.acts import CallerAct
+from voxbench.pipelines.caller.goal.alternatives import decline_alternative
 from voxbench.pipelines.caller.goal.classify import ChoiceClassifier, Heard, classify
 from voxbench.pipelines.caller.goal.config import GoalCallerConfig
 from voxbench.pipelines.caller.goal.cues import PROGRESS
@@ -64,6 +65,8 @@ from voxbench.pipelines.caller.goal.say import FactSayer
 from voxbench.pipelines.caller.goal.scope import about_transfer
 from voxbench.pipelines.caller.goal.stall import Stalls
 from voxbench.pipelines.caller.goal.state import CallState
+from voxbench.pipelines.caller.goal.treefirst import tree_first
+from voxbench.pipelines.caller.goal.wishes import wishes_confirmed
 from voxbench.scenarios import Scenario
 from voxbench.spoken import sentences_of, tokens
 
@@ -299,22 +302,17 @@ class GoalCaller:
             heard.kinds = [k for k in heard.kinds if k != "request"]
         return None if answers_x(heard, self.s.book, told) else told  # a fact still asked says it
 
-    def _tree_question(self, text: str, heard: Heard, d: Draft) -> CallerAct | None:
-        """A refusal that comes with an offer or options ('No desks are available on FL1. I can
-        put you on the waitlist. Would you like that?'), where the tree names the question to ask
-        on that refusal ('ask exactly one follow-up question: whether ...'): the question first, as
-        the tree's caller does, and the offer is answered when the agent has answered it. A
-        read-back is no offer: it is confirmed first ('I heard G O 362 6181. Is that right?')."""
-        if (
-            d.kind not in ("confirm", "choose")
-            or not heard.has("denial")
-            or d.rule == "confirm_readback_matches"
-        ):
-            return None
-        own = self.s.push.tree_question(text)
-        if own is None:
-            return None
-        return self.log.act("pushback", own, "tree_follow_up_question", heard)
+    def _offered_request(self, text: str, heard: Heard, offered: int) -> CallerAct:
+        """One of its own requests offered ('Would you like to do the shift swap now?'): yes, and the
+        request with its details; refused with it offered, the tree's question first (:mod:`.treefirst`)."""
+        if (asked := tree_first(self.s, self.log, text, heard, None)) is not None:
+            return asked
+        need = as_need(self.s.intents[offered])
+        details, told = self.req.details(offered)
+        line = f"Yes. {need[:1].upper()}{need[1:]}. {details}".strip()
+        return self.log.act(
+            "state_request", line, "offered_request_yes", heard, about(offered), facts=told, choice="yes"
+        )
 
     def _decide(self, text: str, heard: Heard, tree_says: OpenAnswer | None = None) -> CallerAct:
         self.ends.note_named_done(heard)
@@ -335,17 +333,13 @@ class GoalCaller:
         if offered is not None and self.s.learn.partial:  # 'Would you like to know more about it?'
             return self.follow.ask_rest(heard, yes=True)
         if offered is not None and not heard.has("request"):  # 'Would you like to do the shift swap now?'
-            need = as_need(self.s.intents[offered])
-            details, told = self.req.details(offered)
-            line = f"Yes. {need[:1].upper()}{need[1:]}. {details}".strip()
-            return self.log.act(
-                "state_request", line, "offered_request_yes", heard, about(offered), facts=told, choice="yes"
-            )
+            return self._offered_request(text, heard, offered)
         d = Draft()
         if heard.has("options") and self.s.tracker.orders(heard.options, heard.question):
             heard.kinds = [k for k in heard.kinds if k != "request"]  # 'Which first: I-9 or PTO?'
         if heard.has("request"):
-            self.drafts.answer(heard, d)
+            if not wishes_confirmed(heard, d, self.s.book, self.s.say):  # 'confirm your departure time'
+                self.drafts.answer(heard, d)
             d.parts[:0] = [tree_says.line] if tree_says else []  # the tree's answer, then the facts
             if offered is not None and d.choice != "yes":
                 d.parts.insert(0, "Yes.")
@@ -383,8 +377,11 @@ class GoalCaller:
             end = self.ends.after_declining(heard, d)
             if end is not None:
                 return end
-        if (asked := self._tree_question(text, heard, d)) is not None:  # the tree's question first
+        if (asked := tree_first(self.s, self.log, text, heard, d)) is not None:  # its question first
             return asked
+        decline_alternative(
+            self.s, text, d, lambda: self.req.line(only_next=True)[0]
+        )  # 'another floor': as the tree says
         if d.kind is not None and d.kind != "decline_transfer":
             self.s.stuck = 0
             if self._accepts_offer(heard, d):

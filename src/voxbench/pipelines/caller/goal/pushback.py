@@ -91,6 +91,17 @@ class PushBacks:
             return self.phr.say("follow_up"), "one_follow_up_question"
         return None
 
+    def scripted_follow_up(self, text: str) -> tuple[str, str] | None:
+        """(line, rule) when the tree's next line for the refusal in ``text`` is its one follow-up
+        question, quoted ('If floor 2 has no availability, ask exactly one follow-up question: "Is
+        there anything else available?"'), said as :meth:`next_line` says it; None otherwise."""
+        words = content_words(text)
+        for s in self.rules.scripted[self.scripted_next :]:
+            own = own_condition(s.condition)
+            if len(content_words(own) & words) >= 2 or _REFUSAL_CONDITION.search(own):
+                return self.next_line(text) if pattern("follow_up_named").search(own) else None
+        return None
+
     def tree_question(self, text: str) -> str | None:
         """The tree's own question for the refusal in ``text``, not asked yet (None: the tree names
         none for it). Each is its step's one follow-up ('If told X, ask exactly one follow-up
