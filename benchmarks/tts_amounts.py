@@ -68,7 +68,9 @@ def main() -> None:
     print(f"voice {args.voice}; {len(values)} amounts; load average {os.getloadavg()[0]:.1f}")
     print(f"{'sentence':34} {'before':>8} {'after':>8}")
     for frame in FRAMES:
-        print(f"{frame:34} {right[frame, 'before']:>4}/{len(values):<3} {right[frame, 'after']:>4}/{len(values):<3}")
+        print(
+            f"{frame:34} {right[frame, 'before']:>4}/{len(values):<3} {right[frame, 'after']:>4}/{len(values):<3}"
+        )
     for line in misheard:
         print("  after, misheard:", line)
 
