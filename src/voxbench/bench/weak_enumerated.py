@@ -48,6 +48,10 @@ def _in_digits(labels: list[str]) -> str:
 FORMS = {"written": _written, "words": _in_words, "digits": _in_digits}
 
 
+def _hashed(salt: str, f: Leaf) -> str:
+    return hashlib.sha256(f"{salt}/{f.key}".encode()).hexdigest()
+
+
 def enumerated(b: Builder) -> None:
     """One item per form: 3-5 of its askable facts (no label word in common, as ``two_fields_asked``),
     in an order fixed by a hash; not a count of a digit or two, which a list marker said holds."""
@@ -55,7 +59,7 @@ def enumerated(b: Builder) -> None:
     for form, write in FORMS.items():
         salt = f"{b.sid}/enumerated/{form}"
         picked: list[Leaf] = []
-        for f in sorted(own, key=lambda f, s=salt: hashlib.sha256(f"{s}/{f.key}".encode()).hexdigest()):
+        for f in sorted(own, key=lambda x: _hashed(salt, x)):
             if not any(set(f.words) & set(o.words) for o in picked):  # no label word shared, as two_fields
                 picked.append(f)
         picked = picked[: 3 + hashlib.sha256(salt.encode()).digest()[0] % 3]
