@@ -3,11 +3,12 @@ visa petition number 4. The name of your dependent ...'), its markers taken out 
 reads the turn: a list marker is not a value. Live (medical_hr), a recogniser wrote the list as
 '... three. Your current H1B visa petition, number four. The name of your dependent five.' and
 '... 3, your current H1B visa petition number 4, the name ...', and the caller heard 'petition
-number 4' as a wrong read-back and corrected it (rule ``enumerated_asks``).
+number 4' as a wrong read-back and corrected it (weak class ``enumerated_asks``).
 
 The class: a run of at least three ascending small numbers from one (digits or number words, a
-dot, bracket, colon or comma after, 'number' before), each followed by a short item naming one
-of the caller's fields. The items are joined by commas, as a list of fields asked in one turn is
+dot, bracket, colon or comma after, 'number' before), each followed by a short item (twelve words
+at most) naming a field: two thirds of the items hold a word of one of the caller's fields (or
+name, number, date, ID, address, code); a list of steps is left as it is. The items are joined by commas, as a list of fields asked in one turn is
 written; a 'number' said before a marker stays with the field before it."""
 
 from __future__ import annotations
