@@ -25,6 +25,7 @@ _MARK = re.compile(
     r"\b(?P<n>\d{1,2}|" + "|".join(_SMALL) + r")\b(?![.,]?\d)(?:\s*[.):,-])?(?=\s+[A-Za-z])",
     re.I,
 )
+_ONE_TWO_THREE = re.compile(r"\b(?:1|one)\b.*?\b(?:2|two)\b.*?\b(?:3|three)\b", re.I | re.S)
 _WORD = re.compile(r"[A-Za-z]")
 _ITEM_WORDS = 12
 """An item longer than this is a sentence (a step, an explanation), not a field named."""
@@ -54,7 +55,7 @@ def _chain(marks: list[re.Match[str]]) -> list[re.Match[str]]:
 def unnumbered(text: str, book: FactBook) -> str:
     """``text`` with an enumerated ask list's markers taken out and its items joined by commas;
     any other text as it was."""
-    if not re.search(r"\b(?:1|one|2|two)\b", text, re.I):  # cheap: no list
+    if not _ONE_TWO_THREE.search(text):  # cheap: no list
         return text
     run = _chain(list(_MARK.finditer(text)))
     if not run:
