@@ -25,6 +25,7 @@ left out), none it must not, and invents nothing (:class:`.caller_check.Groundin
 * ``no``: the reply's polarity is no, and it does not hang up;
 * ``restate``: its *must* fact said, though the agent's turn said it too (asked again, it is said
   again, "Yes," first or not), not a no, not "I don't have it";
+* ``listed``: no correction (not a no, no words saying a value is wrong), not "I don't have it";
 * ``only_asked``: not "I don't have it"; a *must not* fact counts said though the agent's turn
   said it (a read-back is not repeated when another field is asked);
 * the ending acts (``next_request``, ``ends``, ``not_end``, ``raise_open``, ``accept``) are read
@@ -146,6 +147,10 @@ def act_problem(act: str, reply: str, ends_call: bool) -> str:
             ""
             if pol == "no" and not (ends_call or BYE.search(reply))
             else f"not a no ({pol or 'no polarity'})"
+        )
+    if act == "listed":  # a numbered list of asks: its markers are no values read back
+        return (
+            "a correction" if pol == "no" or _denial().search(reply) else "said it lacks it" if lacks else ""
         )
     if act in ("restate", "only_asked"):  # the facts said are checked by grade()
         return "a no" if act == "restate" and pol == "no" else "said it lacks it" if lacks else ""

@@ -29,7 +29,7 @@ _KINDS = ("code", "name", "number", "date", "time", "capitals")
 """Kinds of a fact asked by its label (a free-text one is asked in other words: ``two_part_asked``)."""
 
 
-def _askable(b: Builder) -> list[Leaf]:
+def askable(b: Builder) -> list[Leaf]:
     """The caller's own facts of a value kind, not a field of a listed record ('original travel
     details 0 origin'), whose value and label no other fact shares: asked by its label, one fact."""
     return [f for f in b.own if f.kind in _KINDS and not any(p.isdigit() for p in f.key.split("."))
@@ -51,7 +51,7 @@ def _within(b: Builder, *asked: Leaf) -> set[str]:
 def two_fields(b: Builder) -> None:
     """The class's items of one scenario: pairs with no label word in common."""
     facts = goal_facts(b.scenario.user_goal.information_required)
-    own = _askable(b)
+    own = askable(b)
     pairs = [(f, g) for f in own for g in own if f.key < g.key and not set(f.words) & set(g.words)]
     for f, g in b.pick(pairs, lambda p: f"two_fields/{p[0].key}/{p[1].key}"):
         flip = hashlib.sha256(f"{b.sid}/{f.key}/{g.key}".encode()).digest()[0] % 2

@@ -54,7 +54,8 @@ is a template filled with one scenario's own facts, never written per item:
   two ends, asked (:mod:`.weak_records`);
 * ``two_part_asked``, ``readback_both_asked``, ``thing_label``, ``not_found_keys``: classes read
   in live calls (:mod:`.weak_live`); ``two_fields_asked``: two of its facts asked by their labels,
-  those two and no other said (:mod:`.weak_fields`);
+  those two and no other said (:mod:`.weak_fields`); ``enumerated_asks``: three to five asked as
+  a numbered list (:mod:`.weak_enumerated`);
 * ``end_*``: the end of a call with more than one request (:mod:`.weak_endings`), and around
   its last report (:mod:`.weak_closings`), and on its failure side: an agent error, a thing
   the tree says to accept being told, an action said as to come (:mod:`.weak_failures`), and
@@ -79,6 +80,7 @@ from pydantic import BaseModel, Field
 from voxbench.bench.weak_alternatives import alternatives_declined
 from voxbench.bench.weak_closings import closings
 from voxbench.bench.weak_endings import endings
+from voxbench.bench.weak_enumerated import enumerated
 from voxbench.bench.weak_facts import (
     Leaf,
     WeakClass,
@@ -268,6 +270,7 @@ class Builder:
         alternatives_declined(self)
         confirm_wishes(self)
         identity_pairs(self)
+        enumerated(self)
         return self.items
 
     def goal_open(self) -> None:

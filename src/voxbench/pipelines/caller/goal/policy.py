@@ -48,6 +48,7 @@ from voxbench.pipelines.caller.goal.config import GoalCallerConfig
 from voxbench.pipelines.caller.goal.cues import PROGRESS
 from voxbench.pipelines.caller.goal.drafts import Draft, Drafts
 from voxbench.pipelines.caller.goal.ending import Endings
+from voxbench.pipelines.caller.goal.enumerated import unnumbered
 from voxbench.pipelines.caller.goal.facts import FactBook
 from voxbench.pipelines.caller.goal.fit import answers_x, told_over
 from voxbench.pipelines.caller.goal.followups import FollowUps
@@ -243,8 +244,9 @@ class GoalCaller:
 
     def _punctuated(self, agent_text: str) -> str:
         """The turn with the punctuation a recogniser drops put back: a list's commas at the
-        caller's own words (:mod:`.lists`), then question marks by word order (:mod:`.marks`)."""
-        return restored(listed(agent_text, self.s.book))
+        caller's own words (:mod:`.lists`; a numbered list of asks unnumbered first,
+        :mod:`.enumerated`), then question marks by word order (:mod:`.marks`)."""
+        return restored(listed(unnumbered(agent_text, self.s.book), self.s.book))
 
     def _joined_to_cut(self, agent_text: str) -> str:
         """The rest of an agent line the recogniser cut in two: the caller's last reply asked for
