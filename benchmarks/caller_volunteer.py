@@ -33,6 +33,7 @@ from __future__ import annotations
 import argparse
 import re
 from collections import Counter, defaultdict
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from caller_check_halves import half
@@ -41,6 +42,7 @@ from voxbench.bench.caller_check import resolved_scenarios
 from voxbench.bench.folds import domain_folds, kfold, rest
 from voxbench.bench.matcher import facts_said, goal_facts
 from voxbench.bench.reference import asks, names_fact, offered_options, reference_turns
+from voxbench.pipelines.caller.goal.acts import CallerAct
 from voxbench.pipelines.caller.goal.policy import GoalCaller
 from voxbench.pipelines.caller.goal.volunteer import LIMIT_KEY
 from voxbench.scenarios import Scenario
@@ -72,6 +74,56 @@ def _role(caller: GoalCaller, key: str, in_hand: int, details: list[str]) -> str
     if "." in key or f is None:
         return "record"
     return "call"
+
+
+@dataclass
+class Step:
+    """One reference agent turn that asks something, with the goal caller's reply to it and what
+    each side said (the walk both volunteer-classes benches share)."""
+
+    n: int  # the turn's place in the reference, from 1
+    agent: str
+    ref: str
+    caller: GoalCaller
+    act: CallerAct
+    roles: dict[str, str]  # fact key -> its role for the request in hand (_role)
+    ours: set[str]  # facts the caller's reply said
+    before: set[str]  # facts the caller had said before this turn (its opening included)
+    agent_said: set[str]  # facts the agent's turn itself said
+    offered: set[str]  # facts the agent's offered options name
+    theirs: set[str]  # facts the reference caller said
+
+    def asked(self, key: str) -> bool:
+        return key not in self.agent_said and names_fact(self.agent, key, key in self.offered)
+
+
+def steps(sc: Scenario, before_reply: Callable[[], None] = lambda: None) -> Iterator[Step]:
+    """The goal caller walked through a scenario's reference agent turns, each reply made (after
+    ``before_reply``) whatever it said before; a Step for each turn that asks and has a reference
+    reply."""
+    facts = goal_facts(sc.user_goal.information_required)
+    keys = [g.key for g in facts]
+    caller = GoalCaller(sc)
+    opening, turns = reference_turns(sc)
+    told: set[str] = set(facts_said(caller.open().text, facts)) if opening is not None else set()
+    for n, (agent, ref) in enumerate(turns, 1):
+        if caller.ended:
+            break
+        hand = caller.req.in_hand(agent)
+        pending = caller.tracker.pending()
+        i = hand.current if hand.current is not None else (pending[0] if pending else 0)
+        details = caller.req.details(i)[1]
+        roles = {k: _role(caller, k, i, details) for k in keys}
+        before_reply()
+        act = caller.respond(agent)
+        ours = set(facts_said(act.text, facts, agent))
+        before, told = set(told), told | ours
+        if not ref or not asks(agent):
+            continue
+        options = [o for o in offered_options(agent) if not o.startswith("time:")]
+        offered = set(facts_said(" ; ".join(options), facts)) if options else set()
+        yield Step(n, agent, ref, caller, act, roles, ours, before, set(facts_said(agent, facts)), offered,
+                   set(facts_said(ref, facts, agent)))  # fmt: skip
 
 
 def candidates(domain: str, sc: Scenario) -> list[Candidate]:

@@ -35,12 +35,12 @@ import re
 from collections import Counter, defaultdict
 
 from caller_check_halves import half
-from caller_volunteer import _role
+from caller_volunteer import steps
 
 from voxbench.bench.caller_check import resolved_scenarios
 from voxbench.bench.lang import alt
 from voxbench.bench.matcher import facts_said, goal_facts, key_words
-from voxbench.bench.reference import asks, names_fact, offered_options, reference_turns, sentences
+from voxbench.bench.reference import names_fact, sentences
 from voxbench.pipelines.caller.goal.framing import kind_of
 from voxbench.pipelines.caller.goal.policy import GoalCaller
 from voxbench.scenarios import Scenario
@@ -108,36 +108,17 @@ def chances(domain: str, sc: Scenario, rows: bool) -> list[tuple[str, bool, bool
     facts = goal_facts(sc.user_goal.information_required)
     keys = [g.key for g in facts]
     bundles = _bundles(sc, facts)
-    caller = GoalCaller(sc)
-    opening, turns = reference_turns(sc)
-    told: set[str] = set(facts_said(caller.open().text, facts)) if opening is not None else set()
     out = []
-    for n, (agent, ref) in enumerate(turns, 1):
-        if caller.ended:
-            break
-        hand = caller.req.in_hand(agent)
-        pending = caller.tracker.pending()
-        i = hand.current if hand.current is not None else (pending[0] if pending else 0)
-        details = caller.req.details(i)[1]
-        roles = {k: _role(caller, k, i, details) for k in keys}
-        act = caller.respond(agent)
-        ours = set(facts_said(act.text, facts, agent))
-        before, told = set(told), told | ours
-        if not ref or not asks(agent):
-            continue
-        options = [o for o in offered_options(agent) if not o.startswith("time:")]
-        offered = set(facts_said(" ; ".join(options), facts)) if options else set()
-        said_by_agent = set(facts_said(agent, facts))
-        asked = {k for k in keys if k not in said_by_agent and names_fact(agent, k, k in offered)}
-        theirs = set(facts_said(ref, facts, agent))
+    for st in steps(sc):
+        asked = {k for k in keys if st.asked(k)}
         for k in keys:
-            if k in said_by_agent or k in asked:
+            if k in st.agent_said or k in asked:
                 continue
-            c = classify(caller, k, asked, before, bundles, roles, act.rule)
-            out.append((c, k in theirs, k in ours))
-            if rows and k in theirs and k not in ours and c != "said_before":
-                print(f"== {domain}/{sc.id} turn {n} [{c}] {k}\n  agent: {agent[-200:]}\n  reference: {ref}\n"
-                      f"  caller: {act.text}")  # fmt: skip
+            c = classify(st.caller, k, asked, st.before, bundles, st.roles, st.act.rule)
+            out.append((c, k in st.theirs, k in st.ours))
+            if rows and k in st.theirs and k not in st.ours and c != "said_before":
+                print(f"== {domain}/{sc.id} turn {st.n} [{c}] {k}\n  agent: {st.agent[-200:]}\n"
+                      f"  reference: {st.ref}\n  caller: {st.act.text}")  # fmt: skip
     return out
 
 

@@ -46,15 +46,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from caller_check_halves import half
-from caller_volunteer import Score, _role
+from caller_volunteer import Score, steps
 
 import voxbench.pipelines.caller.goal.drafts as drafts
 from voxbench.bench.caller_check import resolved_scenarios
 from voxbench.bench.folds import domain_folds, kfold, rest
-from voxbench.bench.matcher import facts_said, goal_facts
-from voxbench.bench.reference import asks, names_fact, offered_options, reference_turns
+from voxbench.bench.matcher import goal_facts
 from voxbench.pipelines.caller.goal.bundles import Bundles
-from voxbench.pipelines.caller.goal.policy import GoalCaller
 from voxbench.pipelines.caller.goal.requests import Requests
 from voxbench.pipelines.caller.goal.say import FactSayer
 from voxbench.scenarios import Scenario
@@ -112,36 +110,15 @@ class Candidate:
 
 def candidates(domain: str, sc: Scenario) -> list[Candidate]:
     """The scenario's candidates, each with the mechanism that said it ('-' when the caller did not)."""
-    facts = goal_facts(sc.user_goal.information_required)
-    keys = [g.key for g in facts]
-    caller = GoalCaller(sc)
-    opening, turns = reference_turns(sc)
-    told: set[str] = set(facts_said(caller.open().text, facts)) if opening is not None else set()
+    keys = [g.key for g in goal_facts(sc.user_goal.information_required)]
     out: list[Candidate] = []
-    for agent, ref in turns:
-        if caller.ended:
-            break
-        hand = caller.req.in_hand(agent)
-        pending = caller.tracker.pending()
-        i = hand.current if hand.current is not None else (pending[0] if pending else 0)
-        details = caller.req.details(i)[1]
-        roles = {k: _role(caller, k, i, details) for k in keys}
-        _RECORD.clear()
-        act = caller.respond(agent)
-        ours = set(facts_said(act.text, facts, agent))
-        before, told = set(told), told | ours
-        if not ref or not asks(agent):
-            continue
-        options = [o for o in offered_options(agent) if not o.startswith("time:")]
-        offered = set(facts_said(" ; ".join(options), facts)) if options else set()
-        agent_said = set(facts_said(agent, facts))
-        theirs = set(facts_said(ref, facts, agent))
+    for st in steps(sc, before_reply=_RECORD.clear):
         for k in keys:
-            if k in agent_said or names_fact(agent, k, k in offered):
+            if st.asked(k) or k in st.agent_said:
                 continue
-            src = next((t for t, ks in _RECORD if k in ks), "other") if k in ours else "-"
-            cell = (src, roles[k], "again" if k in before else "new")
-            out.append(Candidate(domain, sc.id, cell, act.kind, k, k in theirs, k in ours))
+            src = next((t for t, ks in _RECORD if k in ks), "other") if k in st.ours else "-"
+            cell = (src, st.roles[k], "again" if k in st.before else "new")
+            out.append(Candidate(domain, sc.id, cell, st.act.kind, k, k in st.theirs, k in st.ours))
     return out
 
 
