@@ -63,7 +63,7 @@ def enumerated(b: Builder) -> None:
             if not any(set(f.words) & set(o.words) for o in picked):  # no label word shared, as two_fields
                 picked.append(f)
         picked = picked[: 3 + hashlib.sha256(salt.encode()).digest()[0] % 3]
-        if len(picked) < 3:
-            return
+        if len(picked) < 3:  # this form's order found too few; another form's may not
+            continue
         intro = b.template("enumerated_asks", form)
         b.add("enumerated_asks", f"{intro} {write([label(f) for f in picked])}", [f.key for f in picked])

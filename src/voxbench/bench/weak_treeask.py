@@ -73,10 +73,13 @@ def tree_asked(b: Builder) -> None:
         return
     minor = set(e.minor) | set(w.function_words)
     for refusal, asked in b.pick(tree_steps(b, w), lambda x: x[1]):
+        words = [x for x in words_of(asked) if len(x) >= 4 and x.isalpha() and x not in minor]
+        if not words:  # nothing to tell the tree's question by: any reply but a yes would pass
+            continue
         other = b.template_of(e.alternatives, "tree_ask_offered", asked)
         for t in b.pick(b.t.classes["tree_ask_offered"].templates, lambda t, a=asked: f"{a}/{t}")[:2]:
             b.add("tree_ask_offered", t.format(refusal=refusal, alternative=other))
-            b.items[-1].words = [x for x in words_of(asked) if len(x) >= 4 and x.isalpha() and x not in minor]
+            b.items[-1].words = words
             b.items[-1].not_offered = [other]
 
 
