@@ -25,7 +25,7 @@ from typing import Any
 from pipecat.adapters.llm.schemas.tools_schema import ToolsSchema
 from pipecat.processors.aggregators.llm_context import LLMContext
 
-from voxbench.pipelines.caller.goal.acts import CallerAct
+from voxbench.pipelines.caller.goal.acts import CallerAct, require_last
 from voxbench.pipelines.caller.prompt import AGENT_LABEL, call_lines, is_hold_line
 from voxbench.pipelines.caller.stream import CallerTurnStream
 from voxbench.pipelines.caller.turn_json import END_CALL
@@ -117,11 +117,7 @@ class LLMCallerPolicy:
     def withdraw(self, act: CallerAct) -> None:
         """The last act was never said (the agent spoke first): the agent turn it answered and its
         words leave the model's context (the driver hands that turn back with the next one)."""
-        if self._undo is None or not self.acts or self.acts[-1] != act:
-            raise ValueError(
-                "only the caller's last act, decided since the last withdrawal, can be withdrawn"
-            )
-        messages, self.agent_turns = self._undo
+        messages, self.agent_turns = require_last(self.acts, act, self._undo)
         self.context.set_messages(self.context.get_messages()[:messages])
         self.acts.pop()
         self._undo = None

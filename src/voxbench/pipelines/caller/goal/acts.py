@@ -8,10 +8,15 @@ why it ended the call.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TypeVar
+
 from pydantic import BaseModel, Field
 
 from voxbench.records.events import CallerAct as CallerActEvent
 from voxbench.records.events import GoalActKind
+
+U = TypeVar("U")
 
 ActKind = GoalActKind
 
@@ -73,3 +78,11 @@ class CallerAct(BaseModel):
             choice=self.choice,
             ends_call=self.ends_call,
         )
+
+
+def require_last(acts: Sequence[CallerAct], act: CallerAct, undo: U | None) -> U:
+    """The withdrawal rule every caller keeps (``CallerPolicy.withdraw``): only its last act,
+    decided since the last withdrawal (``undo`` kept), can be withdrawn. Returns ``undo``."""
+    if undo is None or not acts or acts[-1] != act:
+        raise ValueError("only the caller's last act, decided since the last withdrawal, can be withdrawn")
+    return undo

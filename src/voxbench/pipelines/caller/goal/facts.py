@@ -62,6 +62,13 @@ def said_expansions(flat: str) -> list[str]:
     return [w for name, ws in _EXPANSIONS.items() if f" {name} " in flat for w in ws]
 
 
+def key_tokens(key: str) -> list[str]:
+    """A fact key's tokens in lower case, none left out ('phone_last_four' -> ['phone', 'last',
+    'four']); :func:`key_words` drops and expands them to the words that name the fact,
+    :func:`.speech.key_parts` keeps their case and splits camelCase."""
+    return [w for w in re.split(r"[^a-z0-9]+", key.lower()) if w]
+
+
 def key_words(key: str) -> list[str]:
     """The meaningful words of a fact key ('phone_number_if_asked' -> ['phone', 'number'])."""
     words = [w for w in re.split(r"[^a-z0-9]+", key.lower()) if w and w not in DROP_WORDS and not w.isdigit()]

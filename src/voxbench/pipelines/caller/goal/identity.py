@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from voxbench.pipelines.caller.goal.facts import Fact, FactBook
+from voxbench.pipelines.caller.goal.facts import Fact, FactBook, key_tokens
 from voxbench.pipelines.caller.goal.lang import alt, phrases
 
 if TYPE_CHECKING:
@@ -47,10 +47,6 @@ def identity_asked(question: str) -> bool:
     )
 
 
-def _key_words(f: Fact) -> list[str]:
-    return [w for w in re.split(r"[^a-z0-9]+", f.key.lower()) if w]
-
-
 def _has(words: list[str], phrase: list[str]) -> bool:
     n = len(phrase)
     return any(words[i : i + n] == phrase for i in range(len(words) - n + 1))
@@ -59,9 +55,9 @@ def _has(words: list[str], phrase: list[str]) -> bool:
 def identity_keys(book: FactBook) -> list[str]:
     """The caller's identifying facts, in the order said: its first identifier, its first factor,
     its name (first and last, said as one); another person's facts and a thing it wants are none."""
-    own = [f for f in book if "." not in f.key and not f.wanted and not set(_key_words(f)) & _PERSONS]
-    ids = [f for f in own if (ws := _key_words(f)) and (ws[-1] in _ID_LAST or set(ws) & _ID_ANY)]
-    factors = [f for f in own if any(_has(_key_words(f), p) for p in _FACTORS)]
+    own = [f for f in book if "." not in f.key and not f.wanted and not set(key_tokens(f.key)) & _PERSONS]
+    ids = [f for f in own if (ws := key_tokens(f.key)) and (ws[-1] in _ID_LAST or set(ws) & _ID_ANY)]
+    factors = [f for f in own if any(_has(key_tokens(f.key), p) for p in _FACTORS)]
     names = [f for f in own if f.words and f.words[-1] == "name" and {"first", "last"} & set(f.words)]
     names = [f for part in ("first", "last") for f in names if part in f.words][:2]
     return [f.key for f in (ids[:1] + factors[:1] + names)]
@@ -78,7 +74,7 @@ def held_part(question: str, book: FactBook) -> tuple[Fact, str] | None:
     only a part of it named by its key ('phone_last_four' to 'What is your phone number?')."""
     asked = set(re.findall(r"[a-z]+", question.lower()))
     for f in book:
-        ws = _key_words(f)
+        ws = key_tokens(f.key)
         part = next((p for p in _PARTS if _has(ws, p)), None)
         rest = [w for w in ws if part and w not in part and w not in ("if", "asked")]
         if part and rest and set(rest) <= asked and not set(part) <= asked:

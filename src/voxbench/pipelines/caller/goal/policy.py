@@ -41,7 +41,7 @@ import re
 from typing import Any
 
 from voxbench.pipelines.caller.goal.acting import ActLog, about
-from voxbench.pipelines.caller.goal.acts import CallerAct
+from voxbench.pipelines.caller.goal.acts import CallerAct, require_last
 from voxbench.pipelines.caller.goal.alternatives import decline_alternative
 from voxbench.pipelines.caller.goal.classify import ChoiceClassifier, Heard, classify
 from voxbench.pipelines.caller.goal.config import GoalCallerConfig
@@ -226,12 +226,9 @@ class GoalCaller:
         been decided; the agent turn it answered comes again with the next one."""
         if not self.withdrawable:
             raise ValueError("this caller keeps no state to withdraw an act (withdrawable=False)")
-        if self._undo is None or not self.s.acts or self.s.acts[-1] != act:
-            raise ValueError(
-                "only the caller's last act, decided since the last withdrawal, can be withdrawn"
-            )
+        undo = require_last(self.s.acts, act, self._undo)
         self.s.__dict__.clear()
-        self.s.__dict__.update(self._undo.__dict__)  # in place: every part holds this one state
+        self.s.__dict__.update(undo.__dict__)  # in place: every part holds this one state
         self._undo = None
 
     def _accepts_offer(self, heard: Heard, d: Draft) -> bool:

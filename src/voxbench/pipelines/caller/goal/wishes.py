@@ -24,7 +24,7 @@ import re
 from typing import TYPE_CHECKING
 
 from voxbench.pipelines.caller.goal.cues import CONFIRM_ASKS
-from voxbench.pipelines.caller.goal.facts import WANT_WORDS, Fact, FactBook
+from voxbench.pipelines.caller.goal.facts import WANT_WORDS, Fact, FactBook, key_tokens
 from voxbench.pipelines.caller.goal.labels import STATE_WORDS
 from voxbench.pipelines.caller.goal.lang import phrases
 from voxbench.spoken import sentences_of
@@ -37,13 +37,9 @@ if TYPE_CHECKING:
 _LIMITS = frozenset(phrases("wishes", "limit_words"))
 
 
-def _key_words(f: Fact) -> set[str]:
-    return set(re.split(r"[^a-z]+", f.key.lower()))
-
-
 def is_wish(f: Fact) -> bool:
     """Whether the fact is what the caller wants or a bound it sets, not a value it has."""
-    return f.wanted or bool(_key_words(f) & _LIMITS)
+    return f.wanted or bool(set(key_tokens(f.key)) & _LIMITS)
 
 
 def current_of(f: Fact, book: FactBook) -> Fact | None:
@@ -88,7 +84,9 @@ def wishes_confirmed(heard: Heard, d: Draft, book: FactBook, say: FactSayer) -> 
     for k in heard.asked:
         f = book.get(k)  # 'confirm your desired new departure date' names the wish: it is asked
         wish = (
-            f is not None and is_wish(f) and not _key_words(f) & (WANT_WORDS | _LIMITS | STATE_WORDS) & said
+            f is not None
+            and is_wish(f)
+            and not set(key_tokens(f.key)) & (WANT_WORDS | _LIMITS | STATE_WORDS) & said
         )
         now = current_of(f, book) if f is not None and wish else None
         asked.append(now.key if now is not None else k)
