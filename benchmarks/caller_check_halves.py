@@ -5,7 +5,9 @@
 The split is fixed in advance: a scenario is *dev* when ``int(sha256("domain/id")[:8], 16)`` is even,
 else *test*. Rules for the goal caller are written reading dev transcripts only; for test only the
 aggregate figures printed here are read. ``--rows`` prints the per-turn rows of dev scenarios that
-withheld a fact or missed a decision, and never a test scenario's.
+withheld a fact or missed a decision, and never a test scenario's; ``--over`` the dev rows that
+over-volunteered (facts told unasked beyond the reference, not said before) and their count per
+caller rule. Each line gives the over-volunteered facts as a count and a rate per turn.
 
 A report written with the reference's goal read (``voxbench caller check`` without
 ``--no-ref-goal``) adds an ``in-goal`` line per half and domain: the same figures on the turns
@@ -47,7 +49,15 @@ def _line(t: dict[str, float]) -> str:
             f"  decisions {_pct(g('decisions_matched', 0), g('decisions', 0))}"
             f" ({int(g('decisions_matched', 0))}/{int(g('decisions', 0))})"
             f"  premature {int(g('premature_endings', 0))}  missed {int(g('missed_endings', 0))}"
-            f"  invented {int(g('invented', 0))}  ms/turn {g('ms_total', 0) / max(g('turns', 0), 1):.2f}")  # fmt: skip
+            f"  invented {int(g('invented', 0))}  {_over(t)}  ms/turn {g('ms_total', 0) / max(g('turns', 0), 1):.2f}")  # fmt: skip
+
+
+def _over(t: dict[str, float]) -> str:
+    """Facts over-volunteered: count and per-turn rate ('-' for a report written before the figure)."""
+    if "facts_over_volunteered" not in t:
+        return "over-volunteered -"
+    n, turns = t["facts_over_volunteered"], t.get("turns", 0)
+    return f"over-volunteered {int(n)} ({n / turns if turns else 0:.3f}/turn)"
 
 
 def tallies(path: str, which: str = "tally") -> dict[tuple[str, str], dict[str, float]]:
@@ -88,10 +98,29 @@ def dev_rows(path: str) -> None:
                 )
 
 
+def over_rows(path: str) -> None:
+    """Dev rows whose reply over-volunteered, then the count per caller rule (dev only)."""
+    per_rule: dict[str, int] = defaultdict(int)
+    for r in _results(path):
+        if half(r["domain"], r["scenario_id"]) != "dev":
+            continue
+        for row in r["rows"]:
+            if row.get("over_volunteered"):
+                per_rule[row["rule"]] += len(row["over_volunteered"])
+                print(f"== {r['domain']}/{r['scenario_id']} turn {row['turn']} [{row['rule']}]")
+                print(f"  agent: {row['agent']}\n  reference: {row['reference']}\n  caller: {row['reply']}")
+                print(f"  over-volunteered {row['over_volunteered']}")
+    for rule, n in sorted(per_rule.items(), key=lambda x: -x[1]):
+        print(f"{n:5}  {rule}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("reports", nargs="+")
     ap.add_argument("--rows", help="print this report's dev rows that withheld or missed a decision")
+    ap.add_argument(
+        "--over", help="print this report's dev rows that over-volunteered, and the count per rule"
+    )
     args = ap.parse_args()
     ts = [tallies(p) for p in args.reports]
     gs = [tallies(p, "in_goal") for p in args.reports]
@@ -105,6 +134,8 @@ def main() -> None:
                     print(f"{'':4} {'':10} {'':24} {left_out(g[(h, d)])}")
     if args.rows:
         dev_rows(args.rows)
+    if args.over:
+        over_rows(args.over)
 
 
 if __name__ == "__main__":

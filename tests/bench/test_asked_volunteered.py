@@ -155,3 +155,36 @@ def test_a_turn_about_the_field_is_no_repeat() -> None:
     lines = ["I need to change my flight from AUS to LAX.", "Z K three F F W."]
     t = by_domain(check_all([("airline", make_scenario(info, trace=trace))], lambda d, s: _Scripted(lines)))
     assert (t["overall"].facts_volunteered_withheld, t["overall"].facts_volunteered_said_before) == (2, 1)
+
+
+def _over(trace: list[tuple[str, str]], lines: list[str]) -> list[list[str]]:
+    res = check_all([("airline", make_scenario(ROUTE, trace=trace))], lambda d, s: _Scripted(lines))
+    t = by_domain(res)["overall"]
+    assert t.facts_over_volunteered == sum(len(r.over_volunteered) for r in res[0].rows)
+    assert t.summary()["over_volunteered_per_turn"] == round(t.facts_over_volunteered / t.turns, 3)
+    return [r.over_volunteered for r in res[0].rows]
+
+
+OVER_TRACE = [
+    ("agent", "Hi, how can I help you today?"),
+    ("user", "I need to change my flight."),
+    ("agent", "Where are you flying from?"),
+    ("user", "From AUS."),
+    ("agent", "And your confirmation number?"),
+    ("user", "Z K three F F W."),
+]
+
+
+def test_facts_told_unasked_beyond_the_reference_are_over_volunteered() -> None:
+    """The code blurted at the first turn is told unasked and the reference did not say it there;
+    the destination too, once; asked for later, or said again, it is not counted again."""
+    lines = ["I need to change my flight. My code is Z K three F F W.", "From AUS, to LAX.",
+             "Z K three F F W, going to LAX."]  # fmt: skip
+    assert _over(OVER_TRACE, lines) == [["confirmation_number"], ["destination"], []]
+
+
+def test_what_the_reference_said_or_the_agent_asked_is_not_over_volunteered() -> None:
+    """Said where the reference said it, or asked by the turn's words: nothing over-volunteered."""
+    assert _over(OVER_TRACE, ["I need to change my flight.", "From AUS.", "Z K three F F W."]) == [[], [], []]
+    trace = [*OVER_TRACE[:4], ("agent", "What is the destination?"), ("user", "Hmm.")]
+    assert _over(trace, ["I need to change my flight.", "From AUS.", "LAX."]) == [[], [], []]

@@ -15,6 +15,10 @@ bench's own reading (:mod:`.matcher`, :mod:`.reference`), never the caller's:
   in a turn that says no word of their key, are *said before*: the reference said them again, the
   agent already had them (a turn touching the field, 'delivery to B L D two', may read it back
   wrong, and a correction missed there is the caller's miss: not counted here).
+* **over-volunteered**: at any turn, a goal fact the caller disclosed that the reference did not
+  disclose there, that the agent's turn did not ask for (:func:`.reference.names_fact`, an
+  offered option included) and that the caller had not disclosed before in the call (its
+  opening included): told unasked beyond the reference. Counted per reply, whatever the turn.
 * **invented**: a code, number or date in the caller's words found in none of its facts, its
   goal's text or the agent's words so far.
 * **decision**: a turn whose reference reply names one of the options offered, or says yes or no
@@ -154,11 +158,24 @@ def expected_pairs(scenario: Scenario) -> list[tuple[str, str, list[str]]]:
     return [(a, r, facts_said(r, facts, a) if r else []) for a, r in reference_turns(scenario)[1]]
 
 
-def _volunteered(row: TurnRow, facts: list[GoalFact], agent: str) -> list[str]:
-    """A request's expected facts the agent did not ask for (the reference volunteered them)."""
+def _offered(facts: list[GoalFact], agent: str) -> set[str]:
+    """The facts the options the agent's turn offers name (a clock-time option names none)."""
     options = [o for o in offered_options(agent) if not o.startswith("time:")]
-    offered = {k for k in facts_said(" ; ".join(options), facts)} if options else set()
+    return set(facts_said(" ; ".join(options), facts)) if options else set()
+
+
+def _volunteered(row: TurnRow, agent: str, offered: set[str]) -> list[str]:
+    """A request's expected facts the agent did not ask for (the reference volunteered them)."""
     return [k for k in row.expected_facts if not names_fact(agent, k, k in offered)]
+
+
+def _over_volunteered(row: TurnRow, agent: str, offered: set[str], told: set[str]) -> list[str]:
+    """Facts the reply disclosed that the reference did not disclose at this turn, that the agent's
+    turn did not ask for and that the caller had not said before in the call: what it told the
+    agent unasked beyond what a reference caller told (a caller blurting codes makes the agent's
+    job easier than a real caller does)."""
+    return [k for k in row.disclosed_facts
+            if k not in row.expected_facts and k not in told and not names_fact(agent, k, k in offered)]  # fmt: skip
 
 
 def _decision(row: TurnRow, agent: str, ref: str, reply: str) -> None:
@@ -197,12 +214,14 @@ def check_scenario(
                       ms=round(ms, 3), ends_call=reply.ends_call)  # fmt: skip
         row.expected_facts = facts_said(ref, facts, agent) if ref else []
         row.disclosed_facts = facts_said(reply.text, facts, agent)
+        offered = _offered(facts, agent)
         if row.expected_facts and asks(agent):
             row.request = True
             row.withheld = [k for k in row.expected_facts if k not in row.disclosed_facts]
-            row.volunteered = _volunteered(row, facts, agent)
+            row.volunteered = _volunteered(row, agent, offered)
             row.said_before = [k for k in row.volunteered
                                if k in row.withheld and k in told and not touches_fact(agent, k)]  # fmt: skip
+        row.over_volunteered = _over_volunteered(row, agent, offered, told)
         told |= set(row.disclosed_facts)
         row.invented = ground.invented(reply.text)
         _decision(row, agent, ref, reply.text)

@@ -29,6 +29,10 @@ class TurnRow(BaseModel):
         default_factory=list,
         description="volunteered facts not given here that the caller under test gave in an earlier reply, in a turn saying no word of their key",
     )
+    over_volunteered: list[str] = Field(
+        default_factory=list,
+        description="facts the reply disclosed that the reference did not here, the agent's turn did not ask for and the caller had not said before",
+    )
     invented: list[str] = Field(default_factory=list)
     decision_ref: str = ""
     decision_ours: str = ""
@@ -57,6 +61,10 @@ class Tally(BaseModel):
         0, description="of facts_volunteered_withheld: given by the caller in an earlier reply of the call"
     )
     facts_extra: int = 0
+    facts_over_volunteered: int = Field(
+        0,
+        description="facts told unasked beyond the reference, not said before (every turn, TurnRow.over_volunteered)",
+    )
     invented: int = 0
     decisions: int = 0
     decisions_matched: int = 0
@@ -93,6 +101,10 @@ class Tally(BaseModel):
                 self.facts_expected - self.facts_volunteered_said_before,
             ),
             "facts_extra": self.facts_extra,
+            "facts_over_volunteered": self.facts_over_volunteered,
+            "over_volunteered_per_turn": round(self.facts_over_volunteered / self.turns, 3)
+            if self.turns
+            else None,
             "invented_facts": self.invented,
             "decisions_matched_pct": pct(self.decisions_matched, self.decisions),
             "premature_endings": self.premature_endings,
@@ -141,6 +153,7 @@ def count(tally: Tally, row: TurnRow) -> None:
         tally.facts_volunteered += len(row.volunteered)
         tally.facts_volunteered_withheld += withheld_volunteered
         tally.facts_volunteered_said_before += len(row.said_before)
+    tally.facts_over_volunteered += len(row.over_volunteered)
     tally.invented += len(row.invented)
     if row.decision_ref:
         tally.decisions += 1

@@ -28,6 +28,8 @@ COLUMNS = (
     ("facts_withheld_asked_pct", "w/h asked %"),
     ("facts_volunteered_not_given", "vol. not given"),
     ("facts_volunteered_said_before", "said before"),
+    ("facts_over_volunteered", "over-vol."),
+    ("over_volunteered_per_turn", "o-v/turn"),
     ("invented_facts", "invented"),
     ("decisions_matched_pct", "decisions %"),
     ("premature_endings", "premature"),
