@@ -110,3 +110,28 @@ def test_an_agent_cutting_into_the_caller_s_words_is_still_its_own_interruption(
     res = turn_taking(load_context(_conv(2.5).write(tmp_path / "r")), EvalConfig())
     assert res.details["per_turn_reason"][1] == "agent_interrupt"
     assert "harness_pause_turns" not in res.details
+
+
+def test_an_agent_going_on_while_the_next_line_is_held_keeps_its_answer_scored(tmp_path: Path) -> None:
+    """The agent answered at 1 s (turn 1), the caller's next line was held before its first word
+    (a pause from 8.5 s, 2 s after its decision, to 12.5 s), the agent spoke again at 10 s and the
+    line's words cut in on it: turn 1's timing was measured before the pause and stays; turn 2,
+    the agent's yield to the held line, is the harness's."""
+    conv = (
+        Conv()
+        .agent(0.0, 0.8, "Hello! How can I help you today?")
+        .user(1.0, 3.0, "I need to change my flight.")
+        .agent(4.0, 6.0, "Sure. What is the confirmation code?")
+        .agent(10.0, 13.5, "Are you still there? I need your confirmation code.")
+        .user(12.55, 14.0, "Yes, it is Z K three F F W.")
+        .agent(15.0, 16.0, "Thanks, I found it.")
+        .user(16.8, 17.3, "Goodbye.")
+        .agent(18.3, 19.0, "Goodbye!")
+    )
+    conv.events.append(HarnessPause(t=8.5, duration_s=4.0, sentence=0, line="Yes, it is Z K three F F W."))
+    d = conv.write(tmp_path / "r")
+    res = turn_taking(load_context(d), EvalConfig())
+    assert res.details["per_turn_reason"] == {1: "latency", 3: "latency"}
+    assert list(res.details["harness_pause_turns"]) == [2]
+    gate = EvalGate(JudgesConfig(mode="none"))(d)
+    assert not gate.valid and [r["turn"] for r in gate.details["evidence"]["user_pacing_fidelity"]] == [1]

@@ -12,10 +12,13 @@ gate and by turn_taking:
 * The gate (``user_pacing_fidelity``, a validation metric) fails the record, so the run
   regenerates the conversation with that reason: the agent answered half a line, or a line
   not yet begun, and everything after is a different conversation.
-* ``turn_taking`` does not score the turn that agent speech is in, nor the turn the rest of the
-  line opens by cutting in on it (reason ``harness_pause``): neither the agent's latency nor
-  its yield to a caller who resumed a stalled line is the agent's timing. They are left out of
-  the mean and of the interruption rates, and listed in the details.
+* ``turn_taking`` does not score the turn whose answer that agent speech began (its first agent
+  speech), nor the turn the rest of the line opens by cutting in on it: neither the agent's
+  latency to half a line nor its yield to a caller who resumed a stalled line is the agent's
+  timing. They are left out of the mean and of the latency and interruption rates, and listed
+  in the details (``harness_pause_turns``). Agent speech later in a turn (the agent going on
+  while the caller's next line was held before its first word) leaves that turn's timing,
+  measured before the pause, scored.
 
 An agent starting after the pause ended (it reacted to the pause, but its voice came once the
 caller had resumed) is not covered: the record cannot tell that reaction from a barge-in.
@@ -38,14 +41,24 @@ def _pause_at(ctx: ConversationContext, t: float) -> dict[str, Any] | None:
 
 
 def agent_starts_in_pauses(ctx: ConversationContext) -> list[dict[str, Any]]:
-    """Each agent speech session starting inside a harness pause: its turn, onset and end, and
-    the pause (``t``, ``duration_s``, ``sentence``, ``line``)."""
+    """Each agent speech session starting inside a harness pause: its turn, onset and end,
+    whether it is the turn's first agent speech, and the pause (``t``, ``duration_s``,
+    ``sentence``, ``line``)."""
     out: list[dict[str, Any]] = []
     for turn, segs in sorted(ctx.audio_timestamps_assistant_turns.items()):
+        first = min(s for s, _ in segs)
         for start, end in segs:
             p = _pause_at(ctx, start)
             if p is not None:
-                out.append({"turn": turn, "agent_start": start, "agent_end": end, "pause": p})
+                out.append(
+                    {
+                        "turn": turn,
+                        "agent_start": start,
+                        "agent_end": end,
+                        "pause": p,
+                        "first": start == first,
+                    }
+                )
     return out
 
 
@@ -56,11 +69,12 @@ def harness_paused_turns(ctx: ConversationContext) -> dict[int, dict[str, Any]]:
     for s in agent_starts_in_pauses(ctx):
         why = {"agent_start": round(s["agent_start"], 3), "pause_t": round(s["pause"]["t"], 3),
                "pause_s": round(s["pause"]["duration_s"], 3)}  # fmt: skip
-        out.setdefault(s["turn"], {**why, "role": "agent started in the pause"})
+        if s["first"]:
+            out.setdefault(s["turn"], {**why, "role": "the agent's answer started in the pause"})
         nxt = s["turn"] + 1
         resumed = ctx.audio_timestamps_user_turns.get(nxt) or []
         if nxt in cut_in and resumed and s["pause"]["t"] <= resumed[0][0] <= s["agent_end"]:
-            out.setdefault(nxt, {**why, "role": "the rest of the line cut in on that agent speech"})
+            out.setdefault(nxt, {**why, "role": "the held line's words cut in on that agent speech"})
     return out
 
 
