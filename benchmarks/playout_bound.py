@@ -9,7 +9,9 @@ as it was: hold until the rest of the line is predicted ready) and with the defa
 is ``1 / speed``, exact and repeatable) at 0.25x, 0.5x, 1x, 2x and 4x real time, with and
 without a fixed 0.3 s per-sentence overhead. Printed per row: the start delay (decision to first
 sound), the total silence inside the line and the number of gaps (a gap: the next chunk not
-there when the one before has played), and whether the chunks are identical.
+there when the one before has played), whether the chunks are identical, and the harness pauses
+the bounded rule reports for the record (``on_pause``: silences past the line's natural length,
+before the first word past ``LEAD_IN_S``; count and total seconds).
 
 With Kokoro installed, one real measurement: the same line synthesised by Kokoro on this machine
 now (its load average printed), live through the bounded rule, each sentence's synthesis time
@@ -28,7 +30,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from voxbench.pipelines.services.playout import MAX_SILENCE_S, paced_chunks
+from voxbench.pipelines.services.playout import MAX_SILENCE_S, HeldPause, paced_chunks
 
 RATE = 16_000
 BPS = 2 * RATE
@@ -50,6 +52,7 @@ class Outcome:
     sizes: list[int]
     start_s: float
     gaps: list[float]
+    pauses: list[HeldPause]
 
     @property
     def total_gap_s(self) -> float:
@@ -78,15 +81,15 @@ def play(
     texts: Sequence[str], synth: Callable[[int, str], bytes], now: Callable[[], float], bound: float
 ) -> Outcome:
     t0 = now()
-    sizes, starts = [], []
-    for chunk in paced_chunks(texts, synth, BPS, now=now, max_silence_s=bound):
+    sizes, starts, pauses = [], [], []
+    for chunk in paced_chunks(texts, synth, BPS, now=now, max_silence_s=bound, on_pause=pauses.append):
         sizes.append(len(chunk))
         starts.append(now() - t0)
     gaps, end = [], starts[0] + sizes[0] / BPS
     for size, at in zip(sizes[1:], starts[1:], strict=True):
         gaps.append(max(at - end, 0.0))
         end = max(end, at) + size / BPS
-    return Outcome(sizes, starts[0], gaps)
+    return Outcome(sizes, starts[0], gaps, pauses)
 
 
 def fake(speed: float, overhead_s: float) -> tuple[list[float], list[bytes]]:
@@ -105,7 +108,12 @@ def row(label: str, before: Outcome, after: Outcome) -> str:
         f"{after.n_gaps:3d}",
         f"{max([after.start_s, *after.gaps]):6.1f}",
     ]
-    return f"| {label} | " + " | ".join(cells) + f" | {len(before.sizes)} -> {len(after.sizes)} | {same} |"
+    recorded = f"{len(after.pauses)}, {sum(p.length_s for p in after.pauses):.1f}"
+    return (
+        f"| {label} | "
+        + " | ".join(cells)
+        + f" | {len(before.sizes)} -> {len(after.sizes)} | {same} | {recorded} |"
+    )
 
 
 def kokoro_row() -> str | None:
@@ -145,8 +153,9 @@ def main() -> None:
     print(f"line: {len(LINE)} sentences, {audio_s:.1f} s of speech (fake synth); bound {MAX_SILENCE_S:g} s")
     print(f"load average (1, 5, 15 min): {', '.join(f'{x:.2f}' for x in os.getloadavg())}\n")
     head = "start s | gap s | gaps"
-    print(f"| synthesis speed | before: {head} | after: {head} | longest silence s | chunks | same |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+    cols = "longest silence s | chunks | same | harness pauses n, s"
+    print(f"| synthesis speed | before: {head} | after: {head} | {cols} |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     for overhead in (0.0, 0.3):
         for speed in SPEEDS:
             secs, pcm = fake(speed, overhead)

@@ -167,3 +167,18 @@ def test_read_record_takes_missing_or_folder_parts_as_absent(tmp_path: Path) -> 
     (d / "record.json").mkdir()
     with pytest.raises(FileNotFoundError, match="is not a voxbench record"):
         read_record(d)
+
+
+def test_harness_pause_is_the_caller_s_and_round_trips(tmp_path: Path) -> None:
+    """Contract (schema 1.2): a silence the harness put into a caller line, written and read back."""
+    from voxbench.records import SCHEMA_VERSION, HarnessPause
+
+    ev = HarnessPause(t=3.2, duration_s=4.0, sentence=1, line="Hi. My code is Q X 7.")
+    assert (ev.side, ev.channel) == ("user", "user")
+    assert parse_event(ev.model_dump_json()) == ev
+    rec = ConversationRecord(conversation_id="c1", domain="airline", scenario_id="1", end_reason="end_call")
+    write_record(tmp_path / "c1", rec, [ev, Speech(t=1.0, channel="user", state="onset")])
+    b = read_record(tmp_path / "c1")
+    assert b.record.schema_version == SCHEMA_VERSION == "1.2" and b.events[-1] == ev
+    with pytest.raises(ValueError, match="duration_s"):
+        HarnessPause(t=1.0, duration_s=-0.5)

@@ -106,6 +106,9 @@ class ConversationContext:
     """Perturbation caller behaviour (`caller_act` events): t, kind, text, agent_turn, agent_speaking."""
     yields: list[tuple[float, str]] = field(default_factory=list)
     """(t, channel) of `yield` events: `channel` fell silent after the other side barged in."""
+    harness_pauses: list[dict[str, Any]] | None = None
+    """`harness_pause` events (t, duration_s, sentence, line): silences the harness put into the
+    caller's lines. None: the record cannot say (EVA logs, voxbench records before schema 1.2)."""
 
     @property
     def num_assistant_turns(self) -> int:

@@ -18,10 +18,12 @@ from typing import Any
 
 from voxbench.eval.context import ConversationContext, HEvent, segment
 from voxbench.records import (
+    UNRECORDED_HARNESS_PAUSES,
     AudioSegment,
     CallerAct,
     EndEvent,
     FallbackNudge,
+    HarnessPause,
     LLMText,
     RecordBundle,
     Speech,
@@ -143,6 +145,12 @@ def context_from_bundle(bundle: RecordBundle) -> ConversationContext:
             ctx.caller_acts.append(e.model_dump(mode="json", exclude={"type", "side", "channel"}))
         elif isinstance(e, Yield):
             ctx.yields.append((e.t, e.channel))
+    if rec.schema_version not in UNRECORDED_HARNESS_PAUSES:
+        ctx.harness_pauses = [
+            e.model_dump(mode="json", include={"t", "duration_s", "sentence", "line"})
+            for e in bundle.events
+            if isinstance(e, HarnessPause)
+        ]
     for which in ("user", "agent", "mix", "user_clean"):
         p = bundle.audio_path(which)
         if p is not None and p.is_file():

@@ -44,6 +44,7 @@ from voxbench.processors.audio_track import Placement, TimelineTrack
 from voxbench.processors.caller_turns import SpeaksReplies
 from voxbench.processors.clock import ConversationClock
 from voxbench.processors.fallback_nudge import FallbackNudgeFrame
+from voxbench.processors.harness_pause import HarnessPauseFrame
 from voxbench.processors.speech_onset import EnergyOnsetDetector, OnsetConfig
 from voxbench.processors.turn_taking import derive_turn_taking
 from voxbench.records import (
@@ -55,6 +56,7 @@ from voxbench.records import (
     Event,
     EventWriter,
     FallbackNudge,
+    HarnessPause,
     LLMText,
     PacingEvent,
     Speech,
@@ -260,6 +262,12 @@ class RecorderObserver(BaseObserver):
             )
         if isinstance(frame, FallbackNudgeFrame) and s == "agent":
             return FallbackNudge(t=t, side=s, silence_s=frame.silence_s)
+        if isinstance(frame, HarnessPauseFrame) and s == "user":
+            # pushed as the chunk ending the silence is released: the silence began before
+            start = max(t - frame.duration_s, 0.0)
+            return HarnessPause(
+                t=start, side=s, duration_s=frame.duration_s, sentence=frame.sentence, line=frame.line
+            )
         if isinstance(frame, ErrorFrame):
             return ErrorEvent(
                 t=t,

@@ -13,6 +13,7 @@ from voxbench.records.events import (
     ErrorEvent,
     Event,
     FallbackNudge,
+    HarnessPause,
     LLMText,
     PacingEvent,
     Speech,
@@ -38,6 +39,7 @@ from voxbench.records.io import (
 )
 from voxbench.records.models import (
     SCHEMA_VERSION,
+    UNRECORDED_HARNESS_PAUSES,
     AgentInfo,
     ConversationRecord,
     EndReason,
@@ -52,6 +54,7 @@ from voxbench.records.seeds import derive_seed
 
 __all__ = [
     "SCHEMA_VERSION",
+    "UNRECORDED_HARNESS_PAUSES",
     "AgentInfo",
     "AudioSegment",
     "BargeIn",
@@ -64,6 +67,7 @@ __all__ = [
     "Event",
     "EventWriter",
     "FallbackNudge",
+    "HarnessPause",
     "HumanRating",
     "LLMText",
     "PacingEvent",

@@ -217,6 +217,24 @@ class FallbackNudge(_Event):
     silence_s: float
 
 
+class HarnessPause(_Event):
+    """A silence the harness put into the caller's line: from ``t`` for ``duration_s``.
+
+    The caller's voice released the line late (``pipelines/services/playout.py``, a machine
+    slower than real time): before sentence ``sentence`` (0: before the first word) the line
+    was silent ``duration_s`` longer than its natural pause (the voice's own sentence pause;
+    before the first word, ``LEAD_IN_S`` from the decision). ``line`` is the text the caller's
+    TTS was given. An agent that starts speaking in it answered a caller the harness stalled
+    (``voxbench.eval.harness_pauses`` has what the gate and turn_taking do with that)."""
+
+    type: Literal["harness_pause"] = "harness_pause"
+    side: Side = "user"
+    channel: Channel = "user"
+    duration_s: float = Field(ge=0.0)
+    sentence: int = Field(default=0, ge=0)
+    line: str = ""
+
+
 class PacingEvent(_Event):
     """Audio pacing health over a window: overload shows up in the data, not silently."""
 
@@ -255,6 +273,7 @@ Event = Annotated[
     | StageTiming
     | UsageEvent
     | FallbackNudge
+    | HarnessPause
     | PacingEvent
     | ErrorEvent
     | EndEvent,

@@ -10,11 +10,16 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-SCHEMA_VERSION = "1.1"
-"""1.1: ``record.agent`` and ``record.simulator`` are typed (:class:`AgentInfo`,
-:class:`SimulatorInfo`) with the same keys on every path; 1.0 records are read by mapping
-their free-form dicts onto those models."""
-SUPPORTED_VERSIONS = frozenset({"1.0", "1.1"})
+SCHEMA_VERSION = "1.2"
+"""1.2: events may hold ``harness_pause`` (a silence the harness put into the caller's line),
+which a reader of 1.1 cannot parse; in a 1.2 record its absence means none happened, in older
+records that nothing was recorded. 1.1: ``record.agent`` and ``record.simulator`` are typed
+(:class:`AgentInfo`, :class:`SimulatorInfo`) with the same keys on every path; 1.0 records are
+read by mapping their free-form dicts onto those models."""
+SUPPORTED_VERSIONS = frozenset({"1.0", "1.1", "1.2"})
+UNRECORDED_HARNESS_PAUSES = frozenset({"1.0", "1.1"})
+"""Schemas written before ``harness_pause`` existed: their records cannot say whether the
+harness paused the caller."""
 
 EndReason = Literal[
     "end_call",  # the simulator hung up (goal reached or given up)

@@ -6,6 +6,9 @@ audio it makes (plus a fixed per-call overhead), so fast and slow machines are b
 contract changed on purpose: it used to be "no gap at any speed", which on a slow machine held
 a long line for tens of seconds (34 s live) and ended the call on inactivity; that rule is still
 ``max_silence_s=math.inf`` and is checked here as the reference for fast machines.
+
+Every silence past its natural length is reported (``on_pause``): the reports are checked against
+the silences the same play-out model computes from the chunks alone.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from itertools import accumulate
 import pytest
 
 from voxbench.pipelines.caller.timing import SILENT_TTS_S
-from voxbench.pipelines.services.playout import MAX_SILENCE_S, paced_chunks
+from voxbench.pipelines.services.playout import LEAD_IN_S, MAX_SILENCE_S, HeldPause, paced_chunks
 
 BPS = 2 * 16_000  # PCM16 mono 16 kHz
 SECONDS_PER_CHAR = 0.065  # about how long speech lasts per character of English text
@@ -49,6 +52,13 @@ class Played:
     start_delay: float  # from the decision (t=0) to the first sound
     gaps: list[float]  # silence before each later chunk (0.0: it followed on at once)
     sentence_ends: list[int]  # byte offsets where sentences end
+    starts: list[float]  # when each chunk was yielded
+    pauses: list[HeldPause]  # what paced_chunks reported
+
+    @property
+    def first_sentences(self) -> list[int]:
+        """Index of the first sentence of each chunk."""
+        return [sum(1 for e in self.sentence_ends if e <= end) for end in [0, *self.chunk_ends[:-1]]]
 
     @property
     def chunk_ends(self) -> list[int]:
@@ -61,15 +71,16 @@ class Played:
 
 def play(texts: list[str], m: Machine, max_silence_s: float = MAX_SILENCE_S) -> Played:
     """Play one line: each chunk starts when yielded or when the one before has played."""
-    sizes, starts = [], []
-    for chunk in paced_chunks(texts, m.synth, BPS, now=m.now, max_silence_s=max_silence_s):
+    sizes, starts, pauses = [], [], []
+    chunks = paced_chunks(texts, m.synth, BPS, now=m.now, max_silence_s=max_silence_s, on_pause=pauses.append)
+    for chunk in chunks:
         sizes.append(len(chunk))
         starts.append(m.t)
     gaps, play_end = [], starts[0] + sizes[0] / BPS
     for size, at in zip(sizes[1:], starts[1:], strict=True):
         gaps.append(max(at - play_end, 0.0))
         play_end = max(play_end, at) + size / BPS
-    return Played(sizes, starts[0], gaps, list(accumulate(m.made)))
+    return Played(sizes, starts[0], gaps, list(accumulate(m.made)), starts, pauses)
 
 
 LINE = ["Hi.", "I'd like to add a checked bag to my flight, please.", "My code is Q X 7 T 4 M."]
@@ -196,6 +207,40 @@ def test_a_first_sentence_slower_than_the_bound_plays_as_soon_as_it_is_ready() -
     assert p.start_delay == pytest.approx(3.0 * len(first) * SECONDS_PER_CHAR)
     assert p.sizes[0] == 2 * round(len(first) * SECONDS_PER_CHAR * 16_000)
     assert max(p.gaps) <= MAX_SILENCE_S
+
+
+# -- silences past their natural length are reported ------------------------------------------
+
+
+@pytest.mark.parametrize("rtf", [0.1, 0.35, 0.8, 1.0, 1.5, 2.5, 4.0])
+@pytest.mark.parametrize("overhead", [0.0, 0.4])
+@pytest.mark.parametrize("line", [LINE, LONG], ids=["short", "long"])
+def test_every_silence_past_its_natural_length_is_reported_and_no_other(
+    rtf: float, overhead: float, line: list[str]
+) -> None:
+    # between sentences the natural pause is inside the audio, so any gap is past it; before the
+    # first word, the lead-in is
+    p = play(line, Machine(rtf, overhead))
+    expected = [(0, p.start_delay - LEAD_IN_S)] if p.start_delay > LEAD_IN_S else []
+    expected += [(k, gap) for k, gap in zip(p.first_sentences[1:], p.gaps, strict=True) if gap > 0]
+    assert [h.sentence for h in p.pauses] == [k for k, _ in expected]
+    assert [h.length_s for h in p.pauses] == pytest.approx([x for _, x in expected])
+    for h in p.pauses:  # each ends when the chunk after it is released
+        assert h.start + h.length_s == pytest.approx(p.starts[p.first_sentences.index(h.sentence)])
+
+
+@pytest.mark.parametrize("line", [LINE, LONG], ids=["short", "long"])
+def test_an_idle_machine_reports_no_pause(line: list[str]) -> None:
+    # Kokoro's RTF here idle is ~0.35: a short opener held for the next sentence stays in the lead-in
+    p = play(line, Machine(rtf=0.35, overhead_s=0.1))
+    assert p.pauses == [] and p.start_delay <= LEAD_IN_S
+
+
+def test_a_slow_machine_reports_the_pauses_it_lengthened() -> None:
+    p = play(LONG, Machine(rtf=3.0))
+    assert p.pauses and all(h.length_s > 0 for h in p.pauses)
+    assert sum(h.length_s for h in p.pauses if h.sentence) == pytest.approx(sum(p.gaps))
+    assert p.pauses[0].sentence == 0 and p.pauses[0].start == LEAD_IN_S  # decided at t=0
 
 
 # -- edges -------------------------------------------------------------------------------------

@@ -2,7 +2,8 @@
 
 Constants, branches and sub-metrics follow EVA's `experience/turn_taking.py`:
 latency curve (tool-aware), agent-interrupt min(overlap, count, post-latency) capped at
-0.5, user-interrupt yield score, dual min, fallback turns 0, missed turn forces 0.
+0.5, user-interrupt yield score, dual min, fallback turns 0, missed turn forces 0. Ours: turns
+a harness pause decided are not scored (``voxbench.eval.harness_pauses``).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from typing import Any
 
 from voxbench.eval.context import ConversationContext
 from voxbench.eval.exact_mean import mean
+from voxbench.eval.harness_pauses import harness_paused_turns
 from voxbench.eval.types import EvalConfig, MetricResult, metric, sub
 
 LATENCY_HARD_EARLY_MS = -500.0
@@ -111,6 +113,7 @@ def turn_taking(ctx: ConversationContext, config: EvalConfig) -> MetricResult:
     tool_turns = ctx.tool_turns()
     a_int, u_int = set(ctx.assistant_interrupted_turns), set(ctx.user_interrupted_turns)
     fallback = set(ctx.fallback_turn_ids)
+    paused = harness_paused_turns(ctx)
     scores: dict[int, float] = {}
     reasons: dict[int, str] = {}
     evidence: dict[int, dict[str, Any]] = {}
@@ -119,6 +122,8 @@ def turn_taking(ctx: ConversationContext, config: EvalConfig) -> MetricResult:
     yield_ev: list[dict[str, Any]] = []
     evaluable = sorted(t for t in users if t != 0 and users.get(t) and assts.get(t))
     for t in sorted(set(evaluable) | {f for f in fallback if f != 0}):
+        if t in paused and t not in fallback:
+            continue  # the harness's timing, not the agent's: listed in details, not scored
         tool = t in tool_turns
         if t in fallback:
             scores[t], reasons[t] = 0.0, "turn_end_fallback"
@@ -240,6 +245,7 @@ def turn_taking(ctx: ConversationContext, config: EvalConfig) -> MetricResult:
             "num_turns": ctx.num_turns,
             "num_evaluated": n_eval,
             "missed_turn": missed,
+            **({"harness_pause_turns": paused} if paused else {}),
         },
         params={"source": "audio_timestamps", "pass_threshold": PASS_THRESHOLD},
         sub_metrics=subs,

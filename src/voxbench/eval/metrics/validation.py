@@ -8,6 +8,7 @@ from statistics import mean
 from typing import Any
 
 from voxbench.eval.context import ConversationContext
+from voxbench.eval.harness_pauses import gate_rows
 from voxbench.eval.judges import parse_json_list, parse_json_object
 from voxbench.eval.judges import prompts as P
 from voxbench.eval.metrics.judged import judge_or_offline
@@ -22,7 +23,11 @@ USER_BEHAVIOR_TYPES = (
     "decision_tree_violation",
     "wrong_language",
 )
-VALIDATION_THRESHOLDS = {"conversation_valid_end": 1.0, "user_behavioral_fidelity": 1.0}
+VALIDATION_THRESHOLDS = {
+    "conversation_valid_end": 1.0,
+    "user_behavioral_fidelity": 1.0,
+    "user_pacing_fidelity": 1.0,
+}
 
 
 @metric("conversation_valid_end", category="validation", version="v0.1", exclude_from_pass_at_k=True)
@@ -44,6 +49,19 @@ def conversation_valid_end(ctx: ConversationContext, config: EvalConfig) -> Metr
         details["reason"] = problem["message"]  # "Failed to parse ...": not finished, score 0
     if ctx.extra.get("torn_logs"):
         details["torn_logs"] = ctx.extra["torn_logs"]  # the log's last line was cut: not finished
+    return MetricResult(name=name, score=s, normalized_score=s, details=details)
+
+
+@metric("user_pacing_fidelity", category="validation", version="v0.1", exclude_from_pass_at_k=True)
+def user_pacing_fidelity(ctx: ConversationContext, config: EvalConfig) -> MetricResult:
+    """1 unless the agent started speaking inside a pause the harness put into the caller's
+    line (``voxbench.eval.harness_pauses``): then the simulation, not the agent, went wrong."""
+    name = "user_pacing_fidelity"
+    if ctx.harness_pauses is None:
+        return MetricResult.skip(name, "the record does not say when the harness paused the caller")
+    rows = gate_rows(ctx)
+    s = 0.0 if rows else 1.0
+    details: dict[str, Any] = {"harness_pauses": len(ctx.harness_pauses), "evidence": rows}
     return MetricResult(name=name, score=s, normalized_score=s, details=details)
 
 
@@ -134,11 +152,13 @@ def validation_gate(results: dict[str, MetricResult]) -> dict[str, Any]:
             "evidence": {"conversation_valid_end": [{"turn": None, "claim": why, "rule": "call did not end the way "
                          "a caller ends it"}] if why else gate_evidence(ve)},  # type: ignore[arg-type]
         }  # fmt: skip
-    ub = results.get("user_behavioral_fidelity")
-    if ub is not None:
+    for name in ("user_behavioral_fidelity", "user_pacing_fidelity"):
+        ub = results.get(name)
+        if ub is None:
+            continue
         if ub.skipped:
             skipped.append(ub.name)
-        elif not ub.ok or (ub.value or 0.0) < VALIDATION_THRESHOLDS["user_behavioral_fidelity"]:
+        elif not ub.ok or (ub.value or 0.0) < VALIDATION_THRESHOLDS[name]:
             failed.append(ub.name)
     us = results.get("user_speech_fidelity")
     if us is not None:

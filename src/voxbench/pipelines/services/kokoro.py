@@ -18,13 +18,14 @@ the rate and phonemiser language when they differ from the defaults, for run rec
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from voxbench.localmodels.kokoro import KOKORO_LANGS, KOKORO_RATE, KOKORO_VOICES
+from voxbench.pipelines.services.playout import HeldPause, paced_chunks
 
 KOKORO_PREFIX = "kokoro:"
 SENTENCE_PAUSE_S = 0.2
@@ -102,17 +103,17 @@ class KokoroSynth:
         audio = self.engine.create(sentence, p.voice, speed=p.speaking_rate, lang=p.lang)
         return to_pcm16(audio, KOKORO_RATE, out_rate)
 
-    def iter_sentences(self, text: str, out_rate: int) -> Iterator[bytes]:
+    def iter_sentences(
+        self, text: str, out_rate: int, on_pause: Callable[[HeldPause], None] | None = None
+    ) -> Iterator[bytes]:
         """PCM16 mono at ``out_rate``, a sentence (or several) per chunk.
 
-        Every sentence but the last ends in a pause. A chunk is handed over when the next
-        sentence is predicted to be ready before it has played, or when waiting longer would
-        hold a silence past the bound (:mod:`.playout`): on an idle machine it is one chunk per
-        sentence and no gap; on a loaded one the line starts within the bound and any gap
-        lengthens a sentence pause.
+        Every sentence but the last ends in a pause (``SENTENCE_PAUSE_S``). A chunk is handed
+        over when the next sentence is predicted to be ready before it has played, or when
+        waiting longer would hold a silence past the bound (:mod:`.playout`): on an idle
+        machine it is one chunk per sentence and no gap; on a loaded one the line starts within
+        the bound and any gap lengthens a sentence pause, reported to ``on_pause``.
         """
-        from voxbench.pipelines.services.playout import paced_chunks
-
         parts = split_sentences(text)
         gap = bytes(2 * round(SENTENCE_PAUSE_S * out_rate))
 
@@ -120,7 +121,7 @@ class KokoroSynth:
             pcm = self.sentence_pcm(sentence, out_rate)
             return pcm + gap if i < len(parts) - 1 else pcm
 
-        yield from paced_chunks(parts, one, 2.0 * out_rate)
+        yield from paced_chunks(parts, one, 2.0 * out_rate, on_pause=on_pause)
 
     def sentences(self, text: str, out_rate: int) -> list[bytes]:
         return list(self.iter_sentences(text, out_rate))

@@ -3,8 +3,10 @@
 Both engines synthesise in a worker thread one chunk (a sentence, or several) at a time
 and push each as a ``TTSAudioRawFrame`` at the pipeline rate; only the synth differs
 (:class:`~.tts.PiperSynth`, :class:`~.kokoro.KokoroSynth`, each with
-``iter_sentences(text, out_rate)``). Imports pipecat; the factories
-(:func:`~.tts.make_piper_tts`, :func:`~.kokoro.make_kokoro_tts`) import this module on use.
+``iter_sentences(text, out_rate, on_pause)``). A silence the pacing held past its natural
+length goes out as a ``HarnessPauseFrame`` right before the chunk that ends it. Imports
+pipecat; the factories (:func:`~.tts.make_piper_tts`, :func:`~.kokoro.make_kokoro_tts`) import
+this module on use.
 """
 
 from __future__ import annotations
@@ -18,7 +20,9 @@ from pipecat.services.settings import TTSSettings
 from pipecat.services.tts_service import TTSService
 
 from voxbench.pipelines.services.kokoro import KEEPALIVE_S, KokoroSynth, KokoroVoiceParams, parse_kokoro_voice
+from voxbench.pipelines.services.playout import HeldPause
 from voxbench.pipelines.services.tts import PiperSynth, PiperVoiceParams, resolve_piper_voice
+from voxbench.processors.harness_pause import HarnessPauseFrame
 from voxbench.spoken.money import said_amounts
 
 
@@ -28,7 +32,9 @@ class Synth(Protocol):
     @property
     def params(self) -> Any: ...
 
-    def iter_sentences(self, text: str, out_rate: int) -> Iterator[bytes]: ...
+    def iter_sentences(
+        self, text: str, out_rate: int, on_pause: Callable[[HeldPause], None] | None = None
+    ) -> Iterator[bytes]: ...
 
 
 class LocalTTSService(TTSService):
@@ -83,7 +89,8 @@ class LocalTTSService(TTSService):
     async def run_tts(self, text: str, context_id: str) -> AsyncGenerator[Frame, None]:
         await self.start_tts_usage_metrics(text)
         out_rate = self.sample_rate
-        it = self._synth.iter_sentences(said_amounts(text), out_rate)
+        held: list[HeldPause] = []  # appended by the worker thread, read here between chunks
+        it = self._synth.iter_sentences(said_amounts(text), out_rate, on_pause=held.append)
 
         def next_pcm() -> bytes | None:
             return next(it, None)
@@ -94,6 +101,9 @@ class LocalTTSService(TTSService):
                 if pcm is None:
                     break
                 await self.stop_ttfb_metrics()
+                for p in held:  # the silence this chunk ends, stamped by the recorder as it is pushed
+                    yield HarnessPauseFrame(duration_s=p.length_s, sentence=p.sentence, line=text)
+                held.clear()
                 yield TTSAudioRawFrame(pcm, out_rate, 1, context_id=context_id)
         except Exception as e:  # pragma: no cover - surfaced as a pipeline error
             yield ErrorFrame(error=f"{self.engine} synthesis failed: {e}")

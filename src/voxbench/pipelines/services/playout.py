@@ -39,6 +39,15 @@ none alone takes longer than the bound to make (at 4x slower than real time, a s
 of speech): a silence waits for at most one sentence, so such a sentence starts when it is
 ready. The audio is identical either way; only when it is handed over changes. Pure Python (no
 pipecat), with an injectable clock.
+
+Every silence the rule leaves past the line's natural length is reported (``on_pause``, a
+:class:`HeldPause`), so the record can say where the harness, not the caller, paused:
+
+* between two sentences, any silence at all: the audio of every sentence but the last already
+  ends in the voice's own sentence pause (``SENTENCE_PAUSE_S`` in ``kokoro.py``), so a chunk
+  released after the audio before it has finished playing lengthens that pause by exactly the
+  difference;
+* before the first word, the silence from the decision past :data:`LEAD_IN_S`.
 """
 
 from __future__ import annotations
@@ -46,6 +55,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 
 SAFETY = 1.5
 """Margin on the predicted synthesis time (load spikes, longer words than average)."""
@@ -68,6 +78,38 @@ why a gap falls only at a sentence boundary; an agent's user-idle nudge
 silence a person would also leave unbroken for a few seconds."""
 
 
+LEAD_IN_S = 2.0
+"""The silence from a line's decision to its first word that is the caller's own, not a pause.
+
+It is the upper end of the answer gap EVA's turn_taking scores as on time for an agent (its
+sweet spot ends at 2 s after the other side stopped, ``LATENCY_SWEET_SPOT_HIGH_MS``): a caller
+whose first word comes later than that after it decided (its ear and its decision already
+spent) leaves a silence the benchmark itself calls late. On an idle machine Kokoro stays under
+it, so an idle machine records no such pause: the first sentence at RTF ~0.35, and a short
+opener ("Hi.") held until the next sentence is ready, take under 1.5 s on the simulated
+clock of ``tests/pipelines/services/test_playout.py`` (RTF 0.35, 0.1 s per call)."""
+
+
+@dataclass(frozen=True)
+class HeldPause:
+    """A silence of a line longer than its natural length (module docstring).
+
+    ``sentence``: index of the sentence the silence comes before (0: before the first word);
+    ``start``: on the ``now`` clock of :func:`paced_chunks`, when the natural part ended (the
+    audio released so far finished playing, or the decision plus :data:`LEAD_IN_S`);
+    ``length_s``: the rest of the silence, up to the release of the chunk it precedes.
+    """
+
+    sentence: int
+    start: float
+    length_s: float
+
+
+def _held(sentence: int, released: float, play_end: float, lead_in_s: float) -> HeldPause | None:
+    start = play_end + lead_in_s if sentence == 0 else play_end  # before any audio, play_end is the decision
+    return HeldPause(sentence, start, released - start) if released > start else None
+
+
 def paced_chunks(
     texts: Sequence[str],
     synth: Callable[[int, str], bytes],
@@ -76,6 +118,8 @@ def paced_chunks(
     now: Callable[[], float] = time.monotonic,
     safety: float = SAFETY,
     max_silence_s: float = MAX_SILENCE_S,
+    lead_in_s: float = LEAD_IN_S,
+    on_pause: Callable[[HeldPause], None] | None = None,
 ) -> Iterator[bytes]:
     """Yield PCM chunks of ``synth(i, texts[i])``: without a gap when synthesis keeps up, and
     with no silence longer than ``max_silence_s`` (see the module docstring) when it does not.
@@ -88,6 +132,9 @@ def paced_chunks(
         safety: factor on the predicted synthesis time of the next sentence.
         max_silence_s: the longest silence to hold a line for (``math.inf``: never release
             before the rest of the line is predicted ready, the rule without a bound).
+        lead_in_s: the silence before the first word that is not reported as a pause.
+        on_pause: called, just before the chunk it precedes is yielded, with each silence
+            longer than its natural length (:class:`HeldPause`).
 
     Yields:
         Concatenated audio of one or more consecutive sentences; every text is in exactly one
@@ -100,6 +147,13 @@ def paced_chunks(
     play_end = now()  # when the audio released so far finishes playing (at first: the decision)
     synth_s = 0.0
     chars = 0
+    first = 0  # index of the first sentence in the buffer
+
+    def note(released: float) -> None:
+        held = _held(first, released, play_end, lead_in_s)
+        if held is not None and on_pause is not None:
+            on_pause(held)
+
     for i, text in enumerate(texts):
         t0 = now()
         buffer += synth(i, text)
@@ -112,8 +166,11 @@ def paced_chunks(
         ahead = max(play_end - t, 0.0) + len(buffer) / bytes_per_second
         silence_if_held = t + expected - play_end  # from the last audio (or the decision) to the next
         if ahead >= expected * safety or silence_if_held > max_silence_s:
+            note(t)
             play_end = max(play_end, t) + len(buffer) / bytes_per_second
             yield bytes(buffer)
             buffer.clear()
+            first = i + 1
     if buffer:
+        note(now())
         yield bytes(buffer)

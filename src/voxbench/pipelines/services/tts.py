@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -235,8 +235,13 @@ class PiperSynth:
         self.native_rate = int(self.voice.config.sample_rate)
         self._syn = synthesis_config(voice)
 
-    def iter_sentences(self, text: str, out_rate: int) -> Iterator[bytes]:
-        """PCM16 mono at ``out_rate``, one buffer per sentence Piper finds in ``text``, as made."""
+    def iter_sentences(
+        self, text: str, out_rate: int, on_pause: Callable[[Any], None] | None = None
+    ) -> Iterator[bytes]:
+        """PCM16 mono at ``out_rate``, one buffer per sentence Piper finds in ``text``, as made.
+
+        ``on_pause`` is never called: nothing is held back (RTF ~0.05 keeps every sentence
+        ahead of the one playing)."""
         eff_rate = self.native_rate * self.params.pitch_ratio
         for chunk in self.voice.synthesize(text, syn_config=self._syn):
             yield to_pcm16(chunk.audio_float_array, eff_rate, out_rate)
