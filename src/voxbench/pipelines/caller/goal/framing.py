@@ -25,7 +25,8 @@ says it only where it is needed, and so does the caller (:func:`frame_of`, in th
   unless asked alone: "A 14-inch laptop.";
 * ``qualified``: a word value whose label's head says it is a kind of the thing before it (a level,
   a type: ``access_level`` standard) is said with the thing, asked with others or not: "Standard
-  access.";
+  access."; not a noun that counts ('monitor_arm' of ``equipment_type``: "The equipment type is a
+  monitor arm.", not "Monitor arm equipment.": :func:`.category.category_phrase`);
 * ``label``: anything else, a fact volunteered unasked, keeps its label ("The new return date is
   ..."), the meta-word *name* after a thing left out ("The building is Headquarters.", not "The
   building name is ...").
@@ -41,6 +42,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from voxbench.pipelines.caller.goal.category import category_phrase
 from voxbench.pipelines.caller.goal.facts import Fact, start_end_pairs, stem
 from voxbench.pipelines.caller.goal.lang import phrases
 from voxbench.pipelines.caller.goal.speech import key_parts, measure_form, value_kind
@@ -207,7 +209,13 @@ def frame_of(f: Fact, words: list[str], value: str, ctx: ReplyFacts) -> str:
         return "bare"
     if measure_form(f.value) and len(words) > 1 and words[-1] in DIMENSIONS:
         return "measure"
-    if kind == "text" and 1 < len(words) <= 3 and words[-1] in QUALIFIER_HEADS and len(value.split()) <= 2:
+    if (
+        kind == "text"
+        and 1 < len(words) <= 3
+        and words[-1] in QUALIFIER_HEADS
+        and len(value.split()) <= 2
+        and not category_phrase(f.value, words)  # a noun is no kind of its thing: 'a monitor arm'
+    ):
         return "qualified"
     if f.key in ctx.asked:
         return "asked_label"

@@ -10,6 +10,7 @@ import re
 from collections.abc import Iterable
 from functools import partial
 
+from voxbench.pipelines.caller.goal.category import category_phrase, with_article, written
 from voxbench.pipelines.caller.goal.facts import (
     SYNONYMS,
     WANT_WORDS,
@@ -86,7 +87,7 @@ class FactSayer:
         counted = self.count(f, question)
         if counted is not None:
             return counted
-        words = fact_label(f, self.acronyms).split()
+        words = self.label_words(f)
         while len(words) > 1 and words[-1] in _TRAILING_WANT:
             words.pop()  # 'bags wanted' -> 'bags'
         value = self.value(f)
@@ -112,6 +113,8 @@ class FactSayer:
     def framed(self, f: Fact, words: list[str], value: str, ctx: ReplyFacts) -> str:
         """The fact in the frame of its class (:func:`.framing.frame_of`), the seed choosing the wording."""
         frame = frame_of(f, words, value, ctx)
+        if frame in ("own_words", "bare", "asked_label", "label") and category_phrase(f.value, words):
+            value = with_article(value)  # 'It's an additional practice site.' (:mod:`.category`)
         cap = f"{value[:1].upper()}{value[1:]}"
         if frame == "own_words" and len(str(f.value).split()) >= 4:
             return self.phr.say("own_words", value=value, Value=cap)
@@ -125,7 +128,7 @@ class FactSayer:
         if frame == "qualified":
             return self.phr.say("qualified", Value=cap, thing=" ".join(words[:-1]))
         if frame == "asked_label":
-            words = ctx.labels.get(f.key, "").split() or words
+            words = written(ctx.labels.get(f.key, "").split()) or words
         words = without_thing_name(words)
         many = plural(words[-1]) if words else False
         said = self.phr.say("fact", label=" ".join(words), value=value, be="are" if many else "is")
@@ -166,7 +169,7 @@ class FactSayer:
         unit = next((w for w in words if w in _UNITS), None)
         if not (unit or key & _COUNT_WORDS - {"number"} or any(plural(w) for w in words)):
             return None  # 'room_number: 101', 'floor: 3': a number, not a count of things
-        rest = [w for w in words if w != unit] if unit else []
+        rest = without_thing_name([w for w in words if w != unit]) if unit else []  # 'trial duration'
         noun = agree(unit, n) if unit else agree_phrase(words or ["items"], n)
         counted = f"{n} {noun}"
         if _HOW_MANY.search(question):
@@ -180,11 +183,15 @@ class FactSayer:
     def whose(self, f: Fact) -> str:
         """Another of its facts named as its own ('David Park is my husband's name.', 'E M P ... is
         my colleague's employee ID.'): a person word first in its label is the owner."""
-        words = fact_label(f, self.acronyms).split()
+        words = self.label_words(f)
         if len(words) > 1 and words[0] in _PERSONS:
             words[0] = f"{words[0]}'s"
         value = self.value(f)
         return f"{value[:1].upper()}{value[1:]} is my {' '.join(words)}."
+
+    def label_words(self, f: Fact) -> list[str]:
+        """The fact's label as said: its words, a glued compound written apart ('on-call')."""
+        return written(fact_label(f, self.acronyms).split())
 
     def value(self, f: Fact) -> str:
         """The value as said; an acronym written in small letters ('pto', or a word of 'vpn_gateway')
