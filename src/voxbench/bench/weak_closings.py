@@ -46,18 +46,12 @@ from voxbench.bench.weak_endings import (
     listed_all,
     open_words,
     requests_of,
+    said_back,
     second_person,
 )
 
 if TYPE_CHECKING:
     from voxbench.bench.weak_turns import Builder
-
-
-def _said(b: Builder, reqs: list[str]) -> list[str]:
-    """Each request as the agent says it back ('your request to swap your shift')."""
-    w = b.t.endings
-    assert w is not None
-    return [second_person(re.sub(w.agent_lead, "", r, flags=re.I), w.person_swap) for r in reqs]
 
 
 def closings(b: Builder) -> None:
@@ -70,7 +64,7 @@ def closings(b: Builder) -> None:
     if not b.scenario.scenario_context.get("intents"):
         return  # a goal sentence said back as a request is no agent's words
     minor = set(w.minor)
-    mine = _said(b, reqs)
+    mine = [said_back(w, r) for r in reqs]
     done = [b.template_of(w.done_report, "end_done", f"{n}").format(request=m) for n, m in enumerate(mine)]
     anything = b.template_of(w.anything_else, "end_anything_else", "")
     ctx = [f"{d} {anything}" for d in done[:-1]]  # every request but the last reported done

@@ -121,6 +121,11 @@ def second_person(text: str, swap: dict[str, str]) -> str:
     return out[:1].lower() + out[1:] if out[:2] != out[:2].upper() else out
 
 
+def said_back(w: EndingWords, request: str) -> str:
+    """A request as the agent says it back, its lead-in dropped ('your request to swap your shift')."""
+    return second_person(re.sub(w.agent_lead, "", request, flags=re.I), w.person_swap)
+
+
 def requests_of(b: Builder) -> list[str]:
     """The scenario's requests: its listed intents but in-call behaviours, else its goal sentence."""
     w = b.t.endings
@@ -213,7 +218,7 @@ def endings(b: Builder) -> None:
     if not reqs:
         return
     minor = set(w.minor)
-    mine = [second_person(re.sub(w.agent_lead, "", r, flags=re.I), w.person_swap) for r in reqs]
+    mine = [said_back(w, r) for r in reqs]
     tpl = b.template
     done = [b.template_of(w.done_report, "end_done", f"{n}").format(request=m) for n, m in enumerate(mine)]
     anything = b.template_of(w.anything_else, "end_anything_else", "")

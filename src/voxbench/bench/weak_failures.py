@@ -53,7 +53,7 @@ import re
 from typing import TYPE_CHECKING
 
 from voxbench.bench.weak_closings import must_words
-from voxbench.bench.weak_endings import listed_all, open_words, requests_of, second_person
+from voxbench.bench.weak_endings import listed_all, open_words, requests_of, said_back
 
 if TYPE_CHECKING:
     from voxbench.bench.weak_turns import Builder
@@ -88,7 +88,7 @@ def failures(b: Builder) -> None:
     if w is None or not reqs:
         return
     listed = bool(b.scenario.scenario_context.get("intents"))
-    mine = [second_person(re.sub(w.agent_lead, "", r, flags=re.I), w.person_swap) for r in reqs]
+    mine = [said_back(w, r) for r in reqs]
     first = mine[0] if listed else w.that
     b.add("end_agent_error", b.template("end_agent_error", "").format(request=first))
     told = told_things(b)

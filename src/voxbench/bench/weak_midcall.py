@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING
 
 from voxbench.bench.caller_check import goal_text
 from voxbench.bench.weak_closings import must_words
-from voxbench.bench.weak_endings import listed_all, open_words, requests_of, second_person
+from voxbench.bench.weak_endings import listed_all, open_words, requests_of, said_back
 from voxbench.bench.weak_facts import label
 
 if TYPE_CHECKING:
@@ -60,7 +60,7 @@ def midcall(b: Builder) -> None:
     if not b.scenario.scenario_context.get("intents") or len(reqs) < 2:
         return  # a goal sentence said back as a request is no agent's words; one request: no middle
     minor, n = set(w.minor), len(reqs)
-    mine = [second_person(re.sub(w.agent_lead, "", r, flags=re.I), w.person_swap) for r in reqs]
+    mine = [said_back(w, r) for r in reqs]
     done = [b.template_of(w.done_report, "end_done", f"{k}").format(request=m) for k, m in enumerate(mine)]
     anything = b.template_of(w.anything_else, "end_anything_else", "")
     last_ends = not any(

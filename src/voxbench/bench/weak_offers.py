@@ -15,13 +15,12 @@ own listed requests:
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING
 
 from voxbench.bench.caller_check import goal_text
 from voxbench.bench.matcher import words_of
 from voxbench.bench.reference import BYE, reply_polarity
-from voxbench.bench.weak_endings import listed_all, open_words, requests_of, second_person, states_open
+from voxbench.bench.weak_endings import listed_all, open_words, requests_of, said_back, states_open
 from voxbench.bench.weak_facts import label, said
 
 if TYPE_CHECKING:
@@ -38,7 +37,7 @@ def offers(b: Builder) -> None:
         return
     minor = set(w.minor)
     i = b.pick(list(range(len(reqs))), lambda n: f"offer/{reqs[n]}")[0]
-    mine = second_person(re.sub(w.agent_lead, "", reqs[i], flags=re.I), w.person_swap)
+    mine = said_back(w, reqs[i])
     b.add("offer_stated_one", b.template("offer_stated_one", mine).format(request=mine))
     b.items[-1].open_words = open_words(reqs, [i], minor)
     held = set(words_of(" ".join([goal_text(b.scenario), *listed_all(b), *(f.key for f in b.facts)])))

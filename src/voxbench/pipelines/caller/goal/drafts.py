@@ -203,7 +203,7 @@ class Drafts:
             need = as_need(self.s.intents[nxt])
             if not content_words(need) - GENERIC <= content_words(picked):
                 d.parts.append(f"{need}.")
-            details, told = self.req.details(nxt)
+            details, told = self.req.details(nxt, later=True)
             d.parts.append(details)
             d.facts += told
         touched = touched_preferences(self.s.book, self.s.given, picked)

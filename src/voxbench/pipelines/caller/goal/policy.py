@@ -307,7 +307,7 @@ class GoalCaller:
         if (asked := tree_first(self.s, self.log, text, heard, None)) is not None:
             return asked
         need = as_need(self.s.intents[offered])
-        details, told = self.req.details(offered)
+        details, told = self.req.details(offered, later=True)
         line = f"Yes. {need[:1].upper()}{need[1:]}. {details}".strip()
         return self.log.act(
             "state_request", line, "offered_request_yes", heard, about(offered), facts=told, choice="yes"
