@@ -21,6 +21,10 @@ ASKS_TRANSFER = "escalation_asks_transfer"
 ACCEPTS_TRANSFER = "escalation_accepts_transfer"
 TRANSFER_RULES = frozenset({ASKS_TRANSFER, ACCEPTS_TRANSFER})
 """A transfer asked for or accepted: the escalation rule has been acted on."""
+CUT_ASKS_AGAIN = "cut_request_asks_again"
+VAGUE_ASKS_WHAT = "vague_request_asks_what"
+CUT_REPLIES = frozenset({CUT_ASKS_AGAIN, VAGUE_ASKS_WHAT})
+"""The caller's replies to a request cut before its object ('First, I need your')."""
 
 # How a fact was found asked (:mod:`.asks`): the rule of an ``ask:<key>:<rule>`` tag of a turn.
 ASK_TAG = "ask:"
