@@ -9,6 +9,7 @@ from typing import Any
 from voxbench.pipelines.caller.goal.acts import ActKind, CallerAct
 from voxbench.pipelines.caller.goal.belong import shared_kind
 from voxbench.pipelines.caller.goal.heard import Heard
+from voxbench.pipelines.caller.goal.rules import ASK_TAG, ASKS_TRANSFER, TRANSFER_RULES
 from voxbench.pipelines.caller.goal.state import CallState
 from voxbench.pipelines.caller.goal.transfers import refused_before
 
@@ -75,7 +76,7 @@ class ActLog:
         request (:mod:`.belong`). One asked by its kind alone ('the date') may be a misreading."""
         if self.s.in_hand is None:
             return
-        named = {r.split(":")[1] for r in act.rules if r.startswith("ask:") and r.split(":")[2] in _BY_NAME}
+        named = {r.split(":")[1] for r in act.rules if r.startswith(ASK_TAG) and r.split(":")[2] in _BY_NAME}
         for k in act.facts:
             f = self.s.book.get(k)
             if f is not None and k in named and k not in self.s.owners and shared_kind(f, self.s.book):
@@ -87,13 +88,11 @@ class ActLog:
         failure condition says (the agent cannot do it); a transfer its escalation rule forbids is
         declined in the same breath. A refusal said again where the escalation rule asks for a
         transfer gets that ask first, once (as :meth:`.followups.FollowUps.after_refusal` does)."""
-        asked = any(
-            a.rule in ("escalation_asks_transfer", "escalation_accepts_transfer") for a in self.s.acts
-        )
+        asked = any(a.rule in TRANSFER_RULES for a in self.s.acts)
         asked = asked or refused_before([heard.rules if heard else [], *(a.rules for a in self.s.acts)])
         if heard and heard.has("denial") and self.s.rules.accept_transfer and not asked:
             # the refusal again, where the escalation rule asks for a transfer: asked once, not goodbye
-            return self.act("pushback", self.s.phr.say("ask_transfer"), "escalation_asks_transfer", heard)
+            return self.act("pushback", self.s.phr.say("ask_transfer"), ASKS_TRANSFER, heard)
         if heard and heard.has("transfer_offer") and not self.s.rules.accept_transfer:
             # the transfer offered again: declined, as its escalation rule says, not 'Perfect, thanks'
             text = f"{self.s.phr.say('decline_transfer')} {self.s.phr.say('bye')}"

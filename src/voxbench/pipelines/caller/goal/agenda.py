@@ -23,7 +23,7 @@ from voxbench.pipelines.caller.goal.ending_lang import pattern
 from voxbench.pipelines.caller.goal.facts import stem
 from voxbench.pipelines.caller.goal.lang import alt, phrases
 from voxbench.pipelines.caller.goal.learn import LEARN_GOAL
-from voxbench.pipelines.caller.goal.phrases import first_person
+from voxbench.pipelines.caller.goal.phrases import PHRASES, first_person
 from voxbench.pipelines.caller.goal.tree import content_words
 from voxbench.spoken import mentions, runs, sentences_of, tokens
 
@@ -102,19 +102,19 @@ class MustHave:
         m = _GIVES.match(s)
         if m:
             verb = "tell" if m.group("verb").lower().startswith("tell") else "give"
-            return f"Can you also {verb} me {_lower(first_person(m.group('what')))}?"
+            return PHRASES["also_tell"][0].format(verb=verb, what=_lower(first_person(m.group("what"))))
         m = _GETS.match(s)
         if m:
-            return f"Can I also get {_lower(first_person(m.group('what')))}?"
+            return PHRASES["also_get"][0].format(what=_lower(first_person(m.group("what"))))
         s = _first_lower(first_person(_LEAD.sub("", s)))
         m = _YOU_ACTS.match(s)
         if m:  # 'The agent transfers your case to X' -> 'Can you also transfer my case to X?'
-            return f"Can you also {_base_form(m.group('verb'))}{m.group('rest')}?"
+            return PHRASES["also_do"][0].format(verb=_base_form(m.group("verb")), rest=m.group("rest"))
         s = _YOU_AUX.sub(lambda a: "you " + _YOU_AUX_FORM[a.group(1).lower()], s)
         that = (
             "that " if self.condition or _CLAUSE_VERB.search(s) else ""
         )  # 'that my seat remains ...', 'my gate information'
-        return f"Can you also confirm {that}{s}?"
+        return PHRASES["also_confirm"][0].format(that=that, what=s)
 
 
 # A criterion whose subject is the agent ('the agent' said as 'you') keeps its third-person verb

@@ -21,6 +21,7 @@ from collections.abc import Callable
 from voxbench.pipelines.caller.goal.drafts import Draft
 from voxbench.pipelines.caller.goal.facts import stem
 from voxbench.pipelines.caller.goal.lang import alt, phrases
+from voxbench.pipelines.caller.goal.rules import CONFIRM_OFFER
 from voxbench.pipelines.caller.goal.state import CallState
 from voxbench.spoken import sentences_of
 
@@ -33,6 +34,7 @@ _GENERIC = frozenset(stem(w) for w in phrases("alternatives", "generic"))
 
 
 _NOT_THINGS = frozenset(phrases("alternatives", "not_things"))
+_NAMED = re.compile(rf"\b(?:{alt('alternatives', 'named')})\b", re.I)
 _OBJECT = 30
 """Characters after a decline word its object is in ('decline alternatives', 'do not ask for other
 floors'); what comes later ('reject them and ask ... to look for any other return options') is
@@ -43,7 +45,7 @@ def _things(text: str) -> set[str]:
     """The things named as alternatives ('another floor', 'other buildings', 'alternatives'); not
     'other than X'."""
     out = {stem(n) for m in _OTHER.finditer(text) if (n := m["noun"].lower()) not in _NOT_THINGS}
-    out |= {stem(g) for g in re.findall(r"\balternatives?\b", text, re.I)}
+    out |= {stem(g) for g in _NAMED.findall(text)}
     return out
 
 
@@ -65,7 +67,7 @@ def declined_things(lines: list[str]) -> set[str]:
 def decline_alternative(s: CallState, text: str, d: Draft, restate: Callable[[], str]) -> None:
     """A yes drafted to an offer of an alternative the tree declines (``text``: the agent's turn)
     made the tree's no, with the request in hand restated (``restate``)."""
-    if d.rule != "confirm_offer_meets_goal":
+    if d.rule != CONFIRM_OFFER:
         return
     offered = _things(text)
     if not offered:

@@ -27,6 +27,7 @@ from voxbench.pipelines.caller.goal.facts import (
 from voxbench.pipelines.caller.goal.lang import alt as lang_alt
 from voxbench.pipelines.caller.goal.lang import phrases
 from voxbench.pipelines.caller.goal.parts import parts_of
+from voxbench.pipelines.caller.goal.rules import CONTEXT, CONTEXT_MOST_WORDS, MOST_WORDS, THIRD_PARTY
 from voxbench.pipelines.caller.goal.speech import value_kind
 from voxbench.spoken import compact, mentions, runs, tokens
 
@@ -93,7 +94,7 @@ def _match(f: Fact, got: frozenset[str], record_optional: bool = False) -> str:
         and all_heads
         and any(w in got for w in strong or dist)
     ):
-        return "most_words"
+        return MOST_WORDS
     return ""
 
 
@@ -175,7 +176,7 @@ def asked_in(
         if not rule and context and (got & set(f.distinctive) or (got and repeat)):
             wider = frozenset(w for w in f.words if has_word(w, cws, cflat))
             under = _match(f, wider)
-            rule = {"": "", "most_words": "context_most_words"}.get(under, "context")
+            rule = {"": "", MOST_WORDS: CONTEXT_MOST_WORDS}.get(under, CONTEXT)
             got = wider if rule else got
         if not rule and f.heads and not f.distinctive and set(f.heads) <= got and states & _wants(f):
             rule = "wanted_head"  # 'the preferred date' for 'preferred_date' (its want word no key word)
@@ -190,7 +191,7 @@ def asked_in(
         ]
     # a fact whose matched words are a strict subset of another's is the less specific name, unless
     # that other one left one of its own distinctive words unsaid ('floor' vs 'backup_desk_floor')
-    partial = ("most_words", "context_most_words")
+    partial = (MOST_WORDS, CONTEXT_MOST_WORDS)
     keep = [h for h in hits if not any(h[1] < o[1] and o[2] not in partial for o in hits if o is not h)]
     # same words matched: the name with fewer words left unsaid ('desired_return_date' over 'original_...')
     keep = [
@@ -236,7 +237,7 @@ def _head_taken(
     request names another fact whole by that head ('the code' is the one-time code): one noun
     names one thing."""
     f, _, rule = h
-    if not rule.startswith("context"):
+    if not rule.startswith(CONTEXT):
         return False
     own = {w for w in f.words if has_word(w, ws, flat)}
     return own <= HEADS and any(o is not h and o[2] == "name" and set(o[0].heads) for o in hits)
@@ -340,7 +341,7 @@ def _prefer_not_given(
         if len(qualified) == 1 and (
             third or (key in given and qualified[0].key not in given and other_person)
         ):
-            out.append((qualified[0].key, f"third_party:{key}"))
+            out.append((qualified[0].key, f"{THIRD_PARTY}:{key}"))
             continue
         if key not in given or not third:
             out.append((key, rule))

@@ -16,6 +16,7 @@ from voxbench.pipelines.caller.goal.drafts import Draft
 from voxbench.pipelines.caller.goal.ending_lang import pattern
 from voxbench.pipelines.caller.goal.heard import Heard
 from voxbench.pipelines.caller.goal.ledger import NAMED_DONE
+from voxbench.pipelines.caller.goal.rules import MUST_HAVE_NOT_TOLD
 from voxbench.pipelines.caller.goal.state import CallState
 from voxbench.pipelines.caller.goal.told import agent_error, no_alternative, tells, told_to_end
 from voxbench.pipelines.caller.goal.transfers import TRANSFER_REFUSED
@@ -137,7 +138,7 @@ class Endings:
         not yet told): the check is done, as a completion is, whatever the words."""
         return (
             bool(self.s.acts)
-            and self.s.acts[-1].rule == "must_have_not_told"
+            and self.s.acts[-1].rule == MUST_HAVE_NOT_TOLD
             and not {"question", "request", "options", "denial", "hold"} & set(heard.kinds)
         )
 

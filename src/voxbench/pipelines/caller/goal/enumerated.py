@@ -17,15 +17,23 @@ import itertools
 import re
 
 from voxbench.pipelines.caller.goal.facts import FactBook
+from voxbench.pipelines.caller.goal.lang import alt, phrases
 from voxbench.spoken.words import UNITS
 
 _SMALL = {w: v for w, v in UNITS.items() if 1 <= v <= 12}
+_NUMBER = phrases("enumerated", "number")[0]
+"""The word said before a marker ('petition number 4'), which stays with the field before it."""
+_FIELDS = frozenset(phrases("enumerated", "field"))
+"""Words that name a field in any domain, besides the caller's own fields' words."""
 _MARK = re.compile(
-    r"(?P<lead>[,.;:]?\s*(?P<num>\bnumber\s+)?|^)"
+    rf"(?P<lead>[,.;:]?\s*(?P<num>\b(?:{alt('enumerated', 'number')})\s+)?|^)"
     r"\b(?P<n>\d{1,2}|" + "|".join(_SMALL) + r")\b(?![.,]?\d)(?:\s*[.):,-])?(?=\s+[A-Za-z])",
     re.I,
 )
-_ONE_TWO_THREE = re.compile(r"\b(?:1|one)\b.*?\b(?:2|two)\b.*?\b(?:3|three)\b", re.I | re.S)
+_ONE_TWO_THREE = re.compile(
+    r".*?".join(rf"\b(?:{n}|{'|'.join(w for w, v in _SMALL.items() if v == n)})\b" for n in (1, 2, 3)),
+    re.I | re.S,
+)
 _WORD = re.compile(r"[A-Za-z]")
 _ITEM_WORDS = 12
 """An item longer than this is a sentence (a step, an explanation), not a field named."""
@@ -60,7 +68,7 @@ def unnumbered(text: str, book: FactBook) -> str:
     run = _chain(list(_MARK.finditer(text)))
     if not run:
         return text
-    fields = {w for f in book for w in f.words} | {"name", "number", "date", "id", "address", "code"}
+    fields = {w for f in book for w in f.words} | _FIELDS
     items = [text[a.end() : b.start()] for a, b in itertools.pairwise(run)]
     last = text[run[-1].end() :]
     end = re.search(r"[.?!](?:\s|$)", last)
@@ -71,7 +79,8 @@ def unnumbered(text: str, book: FactBook) -> str:
     if len(named) * 3 < len(shown) * 2 or any(len(s.split()) > _ITEM_WORDS for s in items):
         return text
     parts = [
-        s.strip(" ,.;:-") + (" number" if b.group("num") else "") for s, b in zip(items, run[1:], strict=True)
+        s.strip(" ,.;:-") + (f" {_NUMBER}" if b.group("num") else "")
+        for s, b in zip(items, run[1:], strict=True)
     ]
     head = text[: run[0].start()] + run[0].group("lead").rstrip()
     return f"{head} {', '.join([*parts, last.strip(' ,;:-')])}".strip()

@@ -24,6 +24,7 @@ from voxbench.pipelines.caller.goal.heard import Heard
 from voxbench.pipelines.caller.goal.lang import alt, phrases
 from voxbench.pipelines.caller.goal.openask import OpenAnswer, content
 from voxbench.pipelines.caller.goal.requested import named_by_key
+from voxbench.pipelines.caller.goal.rules import ASK_TAG, CONTEXT, MOST_WORDS, THIRD_PARTY
 from voxbench.pipelines.caller.goal.speech import value_kind
 from voxbench.pipelines.caller.goal.turn import Turn
 
@@ -41,8 +42,8 @@ _OF = ("of", "for")
 _BY_WORDS = (
     "name",
     "distinctive",
-    "most_words",
-    "context",
+    MOST_WORDS,
+    CONTEXT,
     "in_hand",
     "head",
     "tail",
@@ -98,7 +99,7 @@ def fitting(t: Turn, book: FactBook, asked: dict[str, str]) -> dict[str, str]:
         f = book.get(k)
         by = [s for s, ks in naming.items() if k in ks]
         misfit = f is not None and all(s in bad and (wh_misfit(s, f) or other_owner(s, f)) for s in by)
-        if not (by and misfit) or rule.startswith("third_party"):
+        if not (by and misfit) or rule.startswith(THIRD_PARTY):
             out[k] = rule
     return out
 
@@ -112,7 +113,7 @@ def told_over(heard: Heard, book: FactBook, told: OpenAnswer) -> list[str]:
         return []  # 'What next: the room booking, or your access?': a choice (:mod:`.choose`)
     q = heard.question
     said = content(q)
-    rules = dict(r.split(":", 2)[1:] for r in heard.rules if r.startswith("ask:") and r.count(":") >= 2)
+    rules = dict(r.split(":", 2)[1:] for r in heard.rules if r.startswith(ASK_TAG) and r.count(":") >= 2)
     wh = {w for w in _WH if re.search(rf"\b{w}\b", q, re.I)}
     out = []
     for k in heard.asked:

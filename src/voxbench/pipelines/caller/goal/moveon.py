@@ -15,10 +15,11 @@ import re
 from voxbench.pipelines.caller.goal.acting import ActLog, about
 from voxbench.pipelines.caller.goal.acts import CallerAct
 from voxbench.pipelines.caller.goal.heard import Heard
+from voxbench.pipelines.caller.goal.lang import alt
 from voxbench.pipelines.caller.goal.requests import Requests
 from voxbench.pipelines.caller.goal.state import CallState
 
-_YES_LEAD = re.compile(r"^Yes[,.]\s*(\w)")
+_YES_LEAD = re.compile(rf"^(?:{alt('moveon', 'yes_lead')})[,.]\s*(\w)")
 
 
 def next_after_report(s: CallState, req: Requests, heard: Heard) -> tuple[str, list[str], str] | None:

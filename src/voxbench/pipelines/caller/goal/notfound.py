@@ -26,6 +26,7 @@ from voxbench.pipelines.caller.goal.framing import NAME_KEEPERS
 from voxbench.pipelines.caller.goal.heard import Heard
 from voxbench.pipelines.caller.goal.lang import alt
 from voxbench.pipelines.caller.goal.phrases import Phrasing
+from voxbench.pipelines.caller.goal.rules import NOT_FOUND_GIVES_AGAIN
 from voxbench.pipelines.caller.goal.say import FactSayer, letters_of
 from voxbench.spoken import mentions, sentences_of, tokens
 
@@ -70,7 +71,7 @@ def given_again(keys: list[str], say: FactSayer, phr: Phrasing) -> str:
 def given_twice(keys: list[str], acts: list[CallerAct]) -> bool:
     """Every one of the values said twice already (given, then again after a failed lookup or a
     request), or said again by this rule: the same report now is the refusal standing."""
-    again = any(a.rule == "not_found_gives_again" and set(keys) <= set(a.facts) for a in acts)
+    again = any(a.rule == NOT_FOUND_GIVES_AGAIN and set(keys) <= set(a.facts) for a in acts)
     return again or all(sum(k in a.facts for a in acts) >= 2 for k in keys)
 
 

@@ -12,6 +12,8 @@ could book the nine AM.'), and the turn asks nothing else (a question it asks sa
 asks: 'Next, we can do A or B. Which would you like first?') nor refuses (:func:`offers_asked`). What the agent can see, tell or confirm ('I can see your booking is
 confirmed.'), or can do once something else is done ('... before I can access or change a
 booking.'), offers nothing; a sentence naming a transfer of the call is :mod:`.transfers`' to read.
+The words are data: the patterns in ``ending_lang``, the modals and the question frames in
+``phrases.offered`` and ``rewrites.offer_object`` of ``goal/lang/<lang>.json``.
 """
 
 from __future__ import annotations
@@ -21,6 +23,14 @@ import re
 from voxbench.pipelines.caller.goal.conditions import condition_spans, unconditioned
 from voxbench.pipelines.caller.goal.cues import DENIAL
 from voxbench.pipelines.caller.goal.ending_lang import pattern
+from voxbench.pipelines.caller.goal.lang import phrases, words
+
+_MODALS = [f" {m} " for m in phrases("offered", "modal")]
+_TENTATIVE = phrases("offered", "modal_tentative")
+"""A modal that offers by itself ('I could book the nine AM.'); compared as said (case and all)."""
+_OBJECT = dict(words().rewrites["offer_object"])
+"""Who offers ('we', 'I': the pattern's ``who``) as the object of 'would you like ... to'; any
+other form said ('We', 'i') is the last entry's."""
 
 
 def _offer(sentence: str) -> tuple[str, re.Match[str]] | None:
@@ -28,13 +38,13 @@ def _offer(sentence: str) -> tuple[str, re.Match[str]] | None:
     offers (see the module docstring); a question never does here (it asks already)."""
     s = sentence.strip()
     low = s.lower()
-    if s.endswith("?") or (" can " not in low and " could " not in low):  # most sentences: cheap out
+    if s.endswith("?") or not any(m in low for m in _MODALS):  # most sentences: cheap out
         return None
     main = unconditioned(s)
     m = pattern("offer_can").search(main)
     if m is None or pattern("call_transfer").search(main):  # a transfer offered: .transfers reads it
         return None
-    if m.group("modal") == "could" or m.group("you") or pattern("offer_choice").search(main[m.end() :]):
+    if m.group("modal") in _TENTATIVE or m.group("you") or pattern("offer_choice").search(main[m.end() :]):
         return main, m
     wished = any(pattern("offer_wish").match(s[a:b]) for a, b in condition_spans(s))
     return (main, m) if wished else None
@@ -67,9 +77,7 @@ def as_question(sentence: str) -> str:
         return sentence
     main, m = found
     rest = re.sub(r"[\s.,;:!]+$", "", main[m.end() :])
-    lead = (
-        "Would you like"
-        if m.group("you")
-        else f"Would you like {'us' if m.group('who') == 'we' else 'me'} to"
-    )
-    return f"{lead} {rest}?"
+    if m.group("you"):
+        return phrases("offered", "asked")[0].format(rest=rest)
+    said = _OBJECT.get(m.group("who"), list(_OBJECT.values())[-1])
+    return phrases("offered", "asked_for")[0].format(object=said, rest=rest)

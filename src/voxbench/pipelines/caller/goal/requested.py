@@ -25,6 +25,7 @@ from voxbench.pipelines.caller.goal.fallbacks import head_fallback, subject_fall
 from voxbench.pipelines.caller.goal.lang import alt
 from voxbench.pipelines.caller.goal.parts import open_parts, parts_of
 from voxbench.pipelines.caller.goal.readback import asks_to_state
+from voxbench.pipelines.caller.goal.rules import CONTEXT
 from voxbench.pipelines.caller.goal.turn import Turn
 from voxbench.pipelines.caller.goal.yesno import asks_whether
 from voxbench.spoken import compact, mentions, tokens
@@ -117,7 +118,7 @@ def _less_specific_borrowed(asked: dict[str, str], book: FactBook) -> dict[str, 
         k: r
         for k, r in asked.items()
         if not (
-            r.startswith("context") and k in words and any(words[k] < w for o, w in words.items() if o != k)
+            r.startswith(CONTEXT) and k in words and any(words[k] < w for o, w in words.items() if o != k)
         )
     }
 

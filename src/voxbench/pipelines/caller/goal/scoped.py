@@ -25,10 +25,11 @@ import re
 from voxbench.pipelines.caller.goal.asks import words_of
 from voxbench.pipelines.caller.goal.belong import InHand, kind_of, subject_words
 from voxbench.pipelines.caller.goal.facts import SYNONYMS, Fact, FactBook, stem
+from voxbench.pipelines.caller.goal.rules import THIRD_PARTY
 
 # Rules that read which fact is meant from more than its words (:mod:`.asks`, :mod:`.requested`):
 # 'her date of birth', 'which floor instead?', digits the agent half heard, a code it sent.
-_TARGETED = {"third_party", "not_given_same_head", "heard_digits", "fallback", "not_fallback", "sent_code",
+_TARGETED = {THIRD_PARTY, "not_given_same_head", "heard_digits", "fallback", "not_fallback", "sent_code",
              "which_of_its_own", "named_part", "next_part"}  # fmt: skip
 _AGAIN = re.compile(r"\b(again|once more|one more time|repeat|re-?confirm|still)\b", re.I)
 

@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass
 
 from voxbench.pipelines.caller.goal.lang import alt, phrases, words
-from voxbench.pipelines.caller.goal.phrases import first_person
+from voxbench.pipelines.caller.goal.phrases import PHRASES, first_person
 from voxbench.spoken import say_value, sentences_of
 
 
@@ -37,13 +37,13 @@ def _a(name: str) -> str:
 # '<if ...>, ask [them to <verb>] [exactly one follow-up question:] [ask] whether|if <clause>'
 _ASK = re.compile(
     rf"^(?P<cond>(?:\d+[a-z]?\.\s*)?(?:{_a('condition_lead')})\b.+?),?\s+(?:{_a('ask_verb')})\b"
-    rf"(?:\s+(?:{_a('agent_object')})\s+to\s+(?P<verb>[a-z-]+))?"
-    rf"[^:;\"“]{{0,60}}?(?::\s*(?:(?:{_a('ask_verb')})\s+)?)?\s*\b(?:whether|if)\s+(?P<clause>[^;\"“]+)",
+    rf"(?:\s+(?:{_a('agent_object')})\s+(?:{_a('to')})\s+(?P<verb>[a-z-]+))?"
+    rf"[^:;\"“]{{0,60}}?(?::\s*(?:(?:{_a('ask_verb')})\s+)?)?\s*\b(?:{_a('whether')})\s+(?P<clause>[^;\"“]+)",
     re.I,
 )
 _CLAUSE_END = re.compile(rf"(?:,\s*(?:{_a('clause_end')})\b|[.?!]\s*$)", re.I)
 _AUX = re.compile(rf"\b({_a('auxiliary')})\b", re.I)
-_JOINED = re.compile(rf"\b(?:and|or)\s+(?:{_a('question_word')})\b", re.I)
+_JOINED = re.compile(rf"\b(?:{_a('joined')})\s+(?:{_a('question_word')})\b", re.I)
 _BARE_PRONOUNS = frozenset(w.lower() for w in phrases("tree_asks", "bare_pronoun"))
 _MAX_SUBJECT = 6
 """Words before the auxiliary of a clause that is inverted ('a current clearance is ...');
@@ -66,12 +66,12 @@ def direct_question(clause: str, verb: str = "") -> str:
     said = _as_agent(first_person(_IDENTIFIER.sub(lambda m: say_value(m.group(0)), clause.strip())))
     said = said[:1].lower() + said[1:] if not re.match(r"I\b", said) else said
     if verb:
-        return f"Could you {verb} whether {said}?"
+        return PHRASES["tree_ask_verb"][0].format(verb=verb, said=said)
     toks = said.split()
     n = next((i for i, t in enumerate(toks[: _MAX_SUBJECT + 1]) if _AUX.fullmatch(t)), 0)
     if n and _invertible(toks[:n], said):
         return f"{toks[n].capitalize()} {' '.join(toks[:n])} {' '.join(toks[n + 1 :])}".strip() + "?"
-    return f"Could you tell me whether {said}?"
+    return PHRASES["tree_ask"][0].format(said=said)
 
 
 def _invertible(subject: list[str], clause: str) -> bool:

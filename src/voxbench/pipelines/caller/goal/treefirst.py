@@ -24,11 +24,12 @@ from voxbench.pipelines.caller.goal.acting import ActLog
 from voxbench.pipelines.caller.goal.acts import CallerAct
 from voxbench.pipelines.caller.goal.classify import Heard
 from voxbench.pipelines.caller.goal.drafts import Draft
+from voxbench.pipelines.caller.goal.rules import CONFIRM_READBACK, OFFER_OUTSIDE_GOAL
 from voxbench.pipelines.caller.goal.state import CallState
 
 _TAKES = ("confirm", "choose")
 """Draft kinds that take an offer: the tree's question is asked instead, alone."""
-_DECLINES = ("offer_outside_goal",)
+_DECLINES = (OFFER_OUTSIDE_GOAL,)
 """Draft rules that decline an offer outside the goal: the decline and the question together."""
 
 
@@ -40,7 +41,7 @@ def tree_first(s: CallState, log: ActLog, text: str, heard: Heard, d: Draft | No
     if not heard.has("denial"):
         return None
     declines = d is not None and d.kind == "refuse" and d.rule in _DECLINES
-    if d is not None and not declines and (d.kind not in _TAKES or d.rule == "confirm_readback_matches"):
+    if d is not None and not declines and (d.kind not in _TAKES or d.rule == CONFIRM_READBACK):
         return None
     own = s.push.tree_question(text)
     said = (own, "tree_follow_up_question") if own is not None else s.push.scripted_follow_up(text)

@@ -4,7 +4,9 @@
 by module and name; each entry is one branch of a regular-expression alternation (a word, a phrase,
 or a phrase with its own optional parts: "have a (great|good) day"). The grammar around a list
 (anchors, lookarounds, word boundaries, capture groups) stays in the code that compiles it, so a
-language adds its words without touching the structure.
+language adds its words without touching the structure. A few lists hold one frame with slots
+instead ('offered.asked': 'Would you like {rest}?'): the agent's own turn re-worded for reading,
+which is not one of the caller's phrasings (``templates``, whose first words :mod:`.phrases` reads).
 """
 
 from __future__ import annotations
