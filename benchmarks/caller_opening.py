@@ -20,7 +20,11 @@ both callers, how many openings of ours name more (fewer) intents than the refer
 precision / recall of the facts ours disclosed against those the reference disclosed in the same
 opening (micro: summed over openings). ``two-part`` is the same over the openings that have a
 second part (a first line that names no request): there the first line is the scenario's own
-starting utterance for both, and the rest is the caller's doing.
+starting utterance for both, and the rest is the caller's doing. On those, ``answer`` counts the
+facts each caller disclosed in that second part (its reply to the agent's open question) by the
+kind of their value (:func:`value_kind`: ``code`` an identifier said letter by letter or digit by
+digit, ``date`` a date or clock time, ``number`` a short number, ``text`` words), as means per
+opening: how much a person volunteers when first asked what it needs.
 
 The split is ``caller_check_halves.half``. ``--rows`` prints the openings of dev scenarios only;
 test is read as aggregates. ``--save`` writes the aggregates (JSON), ``--before`` prints each
@@ -32,6 +36,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import tempfile
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -47,6 +52,44 @@ from voxbench.bench.reference import reference_turns, sentences
 from voxbench.scenarios import Scenario
 
 DOMAINS = ("airline", "itsm", "medical_hr", "all")
+KINDS = ("code", "date", "number", "text")
+_DATE = re.compile(r"\d{4}-\d{2}-\d{2}|\d{1,2}:\d{2}|\b\d{1,2}\s*(am|pm)\b", re.I)
+
+
+def value_kind(raw: Any) -> str:
+    """The bench's own reading of a value's kind: a date or clock time; a number of at most three
+    digits, with a unit or not ('27', '90', '27-inch'); a code (any other value with a digit, or capitals only: 'EMP047163',
+    'GGQ76P', '5572'); else text. Independent of the caller's own value kinds."""
+    v = str(raw).strip()
+    if _DATE.search(v):
+        return "date"
+    if re.fullmatch(r"\$?\d{1,3}(\.\d+)?([\s_-]*[a-z]+)?", v, re.I):  # '27', '$250', '27-inch'
+        return "number"
+    if any(c.isdigit() for c in v) or (v.upper() == v and any(c.isalpha() for c in v)):
+        return "code"
+    return "text"
+
+
+def fact_kinds(sc: Scenario) -> dict[str, str]:
+    """Goal fact key (dotted, as :func:`voxbench.bench.matcher.goal_facts` keys it) -> the
+    :func:`value_kind` of its value (a list of scalars: of its first item)."""
+    out: dict[str, str] = {}
+
+    def walk(prefix: str, obj: Any) -> None:
+        if isinstance(obj, dict):
+            for k, v in obj.items():
+                walk(f"{prefix}.{k}" if prefix else str(k), v)
+        elif isinstance(obj, list) and any(isinstance(x, (dict, list)) for x in obj):
+            for i, v in enumerate(obj):
+                walk(f"{prefix}.{i}", v)
+        else:
+            items = obj if isinstance(obj, list) else [obj]
+            if items and not isinstance(items[0], bool) and items[0] is not None:
+                out[prefix] = value_kind(items[0])
+
+    walk("", sc.user_goal.information_required)
+    return out
+
 
 FRAMING = frozenset(
     [
@@ -152,6 +195,8 @@ class Pair:
     reference: Opening
     ours: Opening
     two_part: bool
+    answer: dict[str, list[str]] = field(default_factory=dict)
+    """'ref' / 'ours' -> the kinds of the facts disclosed in the second part (two-part only)."""
 
 
 def opening_pair(domain: str, sc: Scenario) -> Pair:
@@ -180,8 +225,12 @@ def opening_pair(domain: str, sc: Scenario) -> Pair:
             break
         if reply.ends_call:
             break
+    kinds, answer = fact_kinds(sc), {}
+    if len(ref_parts) > 1:
+        for who, (text, agent) in (("ref", ref_parts[-1]), ("ours", our_parts[-1])):
+            answer[who] = [kinds.get(k, "text") for k in facts_said(text, facts, agent)]
     return Pair(domain, sc.id, Opening.of(ref_parts, names, facts), Opening.of(our_parts, names, facts),
-                len(ref_parts) > 1)  # fmt: skip
+                len(ref_parts) > 1, answer)  # fmt: skip
 
 
 def aggregate(pairs: list[Pair]) -> dict[str, dict[str, float]]:
@@ -203,6 +252,9 @@ def aggregate(pairs: list[Pair]) -> dict[str, dict[str, float]]:
             t["more_intents"] += p.ours.intents > p.reference.intents
             t["fewer_intents"] += p.ours.intents < p.reference.intents
             t["facts_both"] += tp
+            for who, ks in p.answer.items():
+                for kd in ks:
+                    t[f"{who}_answer_{kd}"] += 1
     return {k: dict(v) for k, v in out.items()}
 
 
@@ -224,7 +276,10 @@ def row(t: dict[str, float], b: dict[str, float] | None = None) -> str:
             f"  facts ref {mean('ref_facts', t)} ours {fig(mean, 'ours_facts')}"
             f"  P {fig(pct, 'facts_both', 'ours_facts')} R {fig(pct, 'facts_both', 'ref_facts')}"
             f"  words ref {mean('ref_words', t)} ours {fig(mean, 'ours_words')}"
-            f"  sentences ref {mean('ref_sentences', t)} ours {fig(mean, 'ours_sentences')}")  # fmt: skip
+            f"  sentences ref {mean('ref_sentences', t)} ours {fig(mean, 'ours_sentences')}"
+            + ("  answer " + " ".join(f"{k} ref {mean(f'ref_answer_{k}', t)} ours {fig(mean, f'ours_answer_{k}')}"
+                                      for k in KINDS) if any(k.startswith("ref_answer") or k.startswith("ours_answer")
+                                                             for k in t) else ""))  # fmt: skip
 
 
 def _save(path: str, agg: dict[str, dict[str, float]]) -> None:
@@ -259,7 +314,7 @@ def main() -> None:
             if half(p.domain, p.scenario_id) == "dev" and p.two_part:
                 print(f"== {p.domain}/{p.scenario_id}\n  reference ({p.reference.intents} intents, "
                       f"{p.reference.facts}): {p.reference.text}\n  ours ({p.ours.intents} intents, "
-                      f"{p.ours.facts}): {p.ours.text}")  # fmt: skip
+                      f"{p.ours.facts}): {p.ours.text}\n  answer kinds: {p.answer}")  # fmt: skip
     if args.save:
         _save(args.save, agg)
 

@@ -70,3 +70,11 @@ def test_the_aggregate_sums_per_half_and_domain_with_precision_and_recall() -> N
     )
     line = mod.row(t)
     assert "P 50%" in line and "R 100%" in line
+
+
+def test_a_values_kind_is_the_benchs_own_reading() -> None:
+    kind = _script().value_kind
+    assert [kind(v) for v in ("GGQ-76P", "EMP742412", "5572", "FL2")] == ["code"] * 4
+    assert [kind(v) for v in ("2026-08-10", "9:15 AM")] == ["date", "date"]
+    assert [kind(v) for v in ("27", "$250", "27-inch", "14_inch")] == ["number"] * 4
+    assert kind("additional practice site") == "text"

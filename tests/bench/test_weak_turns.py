@@ -97,6 +97,10 @@ def test_every_class_is_generated_from_the_scenarios_own_facts() -> None:
     tree = {i.cls for i in generate("airline", make_scenario(info, negotiation=steps))}
     made = {i.cls for i in multi if i.cls.startswith(("end_", "offer_"))}  # these need listed intents
     made |= tree & {"tree_ask_offered", "alternative_declined"}  # these need their tree steps
+    held = ["Change my flight to an earlier one", "Get on the standby list for an earlier flight"]
+    goal = "You want an earlier flight today, but if none has a seat, you are willing to be put on the standby list."
+    fallback = {i.cls for i in generate("airline", make_scenario(info, goal=goal, intents=held))}
+    made |= fallback & {"fallback_unstated", "fallback_offered", "fallback_choice"}  # a goal with a fallback
     assert {i.cls for i in items} | made == set(table().classes)
     assert all(i.half == half("airline", "t.1") for i in items)
     assert items == generate("airline", make_scenario(info, negotiation=TOLD))  # the same every run

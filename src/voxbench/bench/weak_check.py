@@ -33,6 +33,8 @@ left out), none it must not, and invents nothing (:class:`.caller_check.Groundin
 * the offer acts (``takes``, ``chooses``, ``not_offer``) are read by :func:`.weak_offers.problem`;
 * ``asks_tree``: not a yes, no hang-up (:func:`.weak_treeask.problem`), and two thirds of the
   tree's question's content words (``item.words``);
+* ``states_only``: an open request said, none of its fallback's own words, no hang-up
+  (:func:`.weak_fallback.problem`);
 * ``wish_framed``: no hang-up, and a wish said only with a word of a wish or a limit
   (:func:`.weak_wishes.problem`);
 * ``goal_words``: two thirds of the goal's answer's content words (``item.words``), or a fact of
@@ -63,6 +65,8 @@ from voxbench.bench.matcher import GoalFact, facts_said, goal_facts, squeeze, wo
 from voxbench.bench.reference import BYE, reply_polarity, sentences
 from voxbench.bench.weak_endings import ACTS as ENDING_ACTS
 from voxbench.bench.weak_endings import problem as ending_problem
+from voxbench.bench.weak_fallback import ACTS as FALLBACK_ACTS
+from voxbench.bench.weak_fallback import problem as fallback_problem
 from voxbench.bench.weak_goal import named_facts
 from voxbench.bench.weak_live import owned_problems, spelled_problems
 from voxbench.bench.weak_offers import ACTS as OFFER_ACTS
@@ -174,6 +178,8 @@ def grade(item: WeakItem, reply: str, ends_call: bool, facts: list[GoalFact], gr
         why = [tree_problem(item, reply, ends_call)]
     elif item.act in WISH_ACTS:
         why = [wish_problem(item, reply, ends_call, facts, table().wish_marks)]
+    elif item.act in FALLBACK_ACTS:
+        why = [fallback_problem(item, reply, ends_call)]
     else:
         why = [act_problem(item.act, reply, ends_call)]
     if item.act in ("wait", "ask_again") and said:

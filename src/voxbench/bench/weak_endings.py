@@ -20,7 +20,8 @@ scenarios), and no reference agent says goodbye while a request is open. The cla
 * ``end_refused_once`` / ``end_refused_again``: its first request refused; expected: no ending (a
   follow-up, a push-back, or the next request) / where its tree says to ask one follow-up and
   then accept (the bench's ``one_follow_up`` reading of the tree), the same refusal again: it
-  accepts: states another open request, else ends;
+  accepts: states another open request (or the fallback its goal holds for the one refused:
+  :mod:`.weak_fallback`), else ends;
 * ``end_done_other``: a completion of something it did not ask for ("Your parking permit has been
   renewed."), then "anything else?", every request open; expected: it states an open request.
 
@@ -39,6 +40,7 @@ from pydantic import BaseModel, Field
 from voxbench.bench.caller_check import goal_text
 from voxbench.bench.matcher import same_word, words_of
 from voxbench.bench.reference import BYE, reply_polarity
+from voxbench.bench.weak_fallback import fallback_pairs, fallback_words
 
 if TYPE_CHECKING:
     from voxbench.bench.weak_turns import Builder, WeakItem
@@ -127,7 +129,9 @@ def said_back(w: EndingWords, request: str) -> str:
 
 
 def requests_of(b: Builder) -> list[str]:
-    """The scenario's requests: its listed intents but in-call behaviours, else its goal sentence."""
+    """The scenario's requests: its listed intents but in-call behaviours and fallbacks (marked in
+    their own words, or held by the goal under an unmet condition: :mod:`.weak_fallback`), else its
+    goal sentence."""
     w = b.t.endings
     assert w is not None
     listed = [str(i.get("intent", "")) for i in (b.scenario.scenario_context.get("intents") or [])]
@@ -135,7 +139,10 @@ def requests_of(b: Builder) -> list[str]:
     def behaviour(x: str) -> bool:
         return bool(re.search(w.behaviour, x, re.I)) and not re.search(w.behaviour_with_request, x, re.I)
 
-    reqs = [x for x in listed if x and not behaviour(x) and not re.search(w.backup, x, re.I)]
+    held = {f for f, _ in fallback_pairs(b.scenario.user_goal.high_level_user_goal, listed, b.t.fallback,
+                                         set(w.minor))} if b.t.fallback and len(listed) > 1 else set()  # fmt: skip
+    reqs = [x for i, x in enumerate(listed) if x and not behaviour(x) and not re.search(w.backup, x, re.I)
+            and i not in held]  # fmt: skip
     return reqs or ([] if listed else [b.scenario.user_goal.high_level_user_goal])
 
 
@@ -273,3 +280,4 @@ def refused_again(b: Builder, reqs: list[str], mine: list[str], listed: bool) ->
     refusal = b.template("end_refused_once", reqs[i]).format(request=mine[i] if listed else w.that)
     b.add("end_refused_again", refusal, context=[refusal])
     b.items[-1].open_words = open_words(reqs, [j for j in range(len(reqs)) if j != i], minor)
+    b.items[-1].open_words += fallback_words(b, reqs[i])  # its fallback, asked for once it is refused

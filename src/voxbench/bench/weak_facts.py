@@ -15,6 +15,7 @@ from pydantic import BaseModel, Field
 from voxbench.bench.matcher import NOT_VALUES
 from voxbench.bench.weak_alternatives import AlternativeWords
 from voxbench.bench.weak_endings import EndingWords
+from voxbench.bench.weak_fallback import FallbackWords
 from voxbench.bench.weak_goal import GoalTold
 from voxbench.bench.weak_treeask import TreeAskedWords
 from voxbench.bench.weak_wish import GoalWish
@@ -81,6 +82,8 @@ class WeakTable(BaseModel):
     """Words that say a value is a wish or a limit ('prefer', 'after', 'latest'): :mod:`.weak_wishes`."""
     tree_asked: TreeAskedWords | None = None
     """How a tree step naming its one follow-up question is read (:mod:`.weak_treeask`)."""
+    fallback: FallbackWords | None = None
+    """How a goal's fallback is read (:mod:`.weak_fallback`)."""
 
 
 @cache

@@ -62,7 +62,9 @@ is a template filled with one scenario's own facts, never written per item:
   in the middle of a call with several requests and with an agent that makes no progress
   (:mod:`.weak_midcall`);
 * ``offer_stated_*``: an offer or a choice said as a statement, and a statement of fact as the
-  control (:mod:`.weak_offers`).
+  control (:mod:`.weak_offers`);
+* ``fallback_*``: a goal with a fallback: the request stated without it, the fallback taken once
+  the request it backs up is refused (:mod:`.weak_fallback`).
 
 The table and the caller's facts as templates use them are :mod:`.weak_facts`.
 
@@ -96,6 +98,7 @@ from voxbench.bench.weak_facts import (
     table,
 )
 from voxbench.bench.weak_failures import failures
+from voxbench.bench.weak_fallback import fallbacks
 from voxbench.bench.weak_fields import two_fields
 from voxbench.bench.weak_goal import answer_words, question_of, told_lines
 from voxbench.bench.weak_heard import cut_requests, preferences, statements
@@ -271,6 +274,7 @@ class Builder:
         confirm_wishes(self)
         identity_pairs(self)
         enumerated(self)
+        fallbacks(self)
         return self.items
 
     def goal_open(self) -> None:

@@ -201,6 +201,10 @@ class FollowUps:
         nxt = self.s.push.next_line(text)
         if nxt is not None:
             return self.log.act("pushback", f"{prefix} {nxt[0]}", nxt[1], heard)
+        if (fb := self.req.fallback_line(prefix)) is not None:  # 'floor 3 if floor 2 is full'
+            return self.log.act(
+                "state_request", fb[0], "fallback_after_refusal", heard, about(fb[2]), facts=fb[1]
+            )
         if heard.has("question") and self.s.stuck < self.s.config.give_up_after:
             return self.unanswerable(heard)
         pending, moved = self.s.tracker.pending(), len(self.s.tracker.pending()) < self.s.pending_before

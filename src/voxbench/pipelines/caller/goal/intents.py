@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 
+from voxbench.pipelines.caller.goal.contingent import contingent
 from voxbench.pipelines.caller.goal.ending_lang import pattern
 from voxbench.pipelines.caller.goal.facts import HEADS, WEAK_WORDS, Fact, FactBook, group_of, stem
 from voxbench.pipelines.caller.goal.lang import phrases
@@ -32,6 +33,8 @@ _FALLBACK = re.compile(
     r"\b(backup|fallback|as (a|my) second|instead|alternative|even without|if (that'?s|it'?s) not available)\b",
     re.I,
 )
+_MARKS = content_words("instead backup fallback alternative second accept take settle willing")
+"""Words that mark a request as a fallback ('Accept a room on floor 3 instead'), naming no thing."""
 # Key words that name no subject of their own.
 _NO_SUBJECT = HEADS | WEAK_WORDS | {"choice", "preference", "product", "code", "value"}
 
@@ -125,12 +128,15 @@ def _names(own: set[str], words: set[str]) -> bool:
 class IntentTracker:
     """Which of the caller's requests the agent has completed or refused."""
 
-    def __init__(self, intents: list[str]) -> None:
+    def __init__(self, intents: list[str], goal: str = "") -> None:
         self.intents = intents
         self.done: list[bool] = [False] * len(intents)
         # a contingency ('a desk on floor 3 as my backup choice', 'accept a room even without a
-        # projector') is no request of its own: it is said when the agent offers it, never listed
-        self.fallback = [bool(_FALLBACK.search(i)) and j > 0 for j, i in enumerate(intents)]
+        # projector', or one the goal holds under an unmet condition: 'if none are available, you
+        # are willing to be placed on the waitlist', :mod:`.contingent`) is no request of its own:
+        # it is said when the agent offers it, never listed
+        held = contingent(intents, goal) if goal else [False] * len(intents)
+        self.fallback = [(bool(_FALLBACK.search(i)) or held[j]) and j > 0 for j, i in enumerate(intents)]
         # an in-call behaviour ('Get the agent to skip the return authorization'): met only when the
         # agent agrees or refuses it by name; a completion naming its object did the thing it asks
         # to skip. Raised once the caller's other requests are done ('after the replacement is
@@ -180,7 +186,7 @@ class IntentTracker:
             hit = {
                 w for w in own if any(words_close(w, x) for x in said)
             }  # 'access removal' names 'remove access'
-            if own and len(hit) >= min(2, len(own)):
+            if own and len(hit) >= min(2, len(own)) and (not self.fallback[i] or self._whole(i, said)):
                 hits.append(i)
         picked = self._one_per_twin(hits, text, completed)
         for i in picked:
@@ -201,6 +207,23 @@ class IntentTracker:
             best = max(named, default=(0, 0))
             if things:
                 self.done[-best[1] if best[0] else things[0]] = True
+
+    def _whole(self, i: int, said: set[str]) -> bool:
+        """Whether ``said`` names request ``i`` by two of all its words: a fallback's own word alone
+        ('waitlist' of 'the waitlist for Executive Garage parking') is said of other things too ('I
+        can place you on the desk waitlist'), which neither complete nor refuse it."""
+        words = content_words(self.intents[i]) - GENERIC
+        return sum(any(words_close(w, x) for x in said) for w in words) >= min(2, len(words))
+
+    def fallback_for(self, refused: set[int]) -> int | None:
+        """The open fallback of a refused request: the one sharing most words with it (none: 0)."""
+        best = (0, -1)
+        for j, fb in enumerate(self.fallback):
+            if fb and not self.done[j]:
+                words = content_words(self.intents[j]) - GENERIC
+                for i in refused:
+                    best = max(best, (len(words & (content_words(self.intents[i]) - GENERIC)), -j))
+        return -best[1] if best[0] else None
 
     def _backup_done(self, text: str) -> bool:
         """A backup request ('a desk on floor 3 instead') open while the request it backs up is done,
@@ -249,6 +272,28 @@ class IntentTracker:
             else any(words_close(t, x) for x in heard if x.isalpha())
             for t in apart
         )
+
+    def fallback_named(self, text: str) -> int | None:
+        """The one fallback not yet done that ``text`` names: by a word that tells it apart (its
+        marks left out: 'instead', 'accept'), else, when it has none ('a desk on floor 3 instead'
+        beside 'a desk on floor 2'), by one of its words and a word or number no other request has."""
+        hits, said, heard = [], _said_words(text), set(tokens(text))
+        for j, fb in enumerate(self.fallback):
+            if not fb or self.done[j]:
+                continue
+            rest = content_words(" ".join(x for i, x in enumerate(self.intents) if i != j))
+            own = content_words(self.intents[j]) - GENERIC - rest - _MARKS
+            if own:
+                named = any(words_close(w, x) for w in own for x in said)
+            else:
+                others = {t for i, x in enumerate(self.intents) if i != j for t in tokens(x)}
+                apart = {t for t in tokens(self.intents[j]) if t.isalnum() and t not in others}
+                apart = {t for t in apart if not content_words(t) & _MARKS}
+                words = content_words(self.intents[j]) - GENERIC - _MARKS
+                named = bool(apart & heard) and any(words_close(w, x) for w in words for x in said)
+            if named:
+                hits.append(j)
+        return hits[0] if len(hits) == 1 else None
 
     def named(self, question: str) -> int | None:
         """The one request (done or not, no backup) an agent's open question names by its own words."""

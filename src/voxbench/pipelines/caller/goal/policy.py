@@ -308,7 +308,8 @@ class GoalCaller:
             return asked
         need = as_need(self.s.intents[offered])
         details, told = self.req.details(offered, later=True)
-        line = f"Yes. {need[:1].upper()}{need[1:]}. {details}".strip()
+        yes = "" if re.search(r"\bor\b|^\s*which\b", heard.question, re.I) else "Yes. "  # a choice: no yes
+        line = f"{yes}{need[:1].upper()}{need[1:]}. {details}".strip()
         return self.log.act(
             "state_request", line, "offered_request_yes", heard, about(offered), facts=told, choice="yes"
         )
@@ -326,13 +327,13 @@ class GoalCaller:
         ):  # 'I couldn't find ... under that code and last name.'
             line = given_again(lost, self.s.say, self.s.phr)
             return self.log.act("answer", line, "not_found_gives_again", heard, facts=lost)
-        offered = self.req.offered(heard)
+        offered = self.req.offered(heard, text)
         record = "" if heard.readback_wrong else other_record(text, self.s.record)
         offered = None if record else offered  # a yes to another's booking is no yes (:mod:`.record`)
         if offered is not None and self.s.learn.partial:  # 'Would you like to know more about it?'
             return self.follow.ask_rest(heard, yes=True)
-        if offered is not None and not heard.has("request"):  # 'Would you like to do the shift swap now?'
-            return self._offered_request(text, heard, offered)
+        if offered is not None and (not heard.has("request") or self.s.tracker.fallback[offered]):
+            return self._offered_request(text, heard, offered)  # 'Would you like to do the shift swap now?'
         d = Draft()
         if heard.has("options") and self.s.tracker.orders(heard.options, heard.question):
             heard.kinds = [k for k in heard.kinds if k != "request"]  # 'Which first: I-9 or PTO?'

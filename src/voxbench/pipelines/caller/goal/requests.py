@@ -19,6 +19,7 @@ from voxbench.pipelines.caller.goal.heard import Heard
 from voxbench.pipelines.caller.goal.intents import IntentTracker, goal_clause_facts, intent_facts
 from voxbench.pipelines.caller.goal.lang import phrases
 from voxbench.pipelines.caller.goal.learn import Learnings
+from voxbench.pipelines.caller.goal.offered import offers
 from voxbench.pipelines.caller.goal.phrases import as_need, first_person
 from voxbench.pipelines.caller.goal.speech import unit_form
 from voxbench.pipelines.caller.goal.state import CallState
@@ -37,6 +38,10 @@ _OFFER_TO_DO = re.compile(r"^(?:\w+[,.]?\s+)?would you like to (" + OFFER_VERBS 
 _RECORD_STATE = frozenset(phrases("facts", "record_state_words"))
 """Key words of a record's state ('status'): what the system holds, no detail of a request."""
 _BY_PRONOUN = re.compile(r"\bto \w+ (it|that|this|them)\b", re.I)
+_VALUE_Q = re.compile(r"^\s*(?:what|which|how|when|where|who|why)\b", re.I)
+"""A question for a value ('What floor would you like?')."""
+_WHICH_Q = re.compile(r"^\s*which\b(?:\s+\w+){0,4}\?$", re.I)
+"""A bare choice question, its options said before it ('Which would you prefer?')."""
 
 
 class Requests:
@@ -101,6 +106,21 @@ class Requests:
         )
         return f"{line} {details}".strip(), told
 
+    def fallback_line(self, prefix: str = "") -> tuple[str, list[str], int] | None:
+        """'Then, I need to get a desk on floor 3.': the open fallback of a request refused
+        (:meth:`.intents.IntentTracker.fallback_for`), once the tree's answers to the refusal are
+        said; its facts told, and which it is. None: no refused request has one. A refusal naming
+        none of its requests ('I cannot reserve it.') refuses the one in hand."""
+        refused = self.s.refused_now or self.s.refused or set(self.s.tracker.pending()[:1])
+        i = self.s.tracker.fallback_for(refused) if refused else None
+        if i is None:
+            return None
+        line, told = self.next_line(i)
+        line = re.sub(
+            r"^Yes[,.]\s*(?:[^:]*:\s*)?(\w)", lambda m: f"{prefix} Then, {m.group(1)}".strip(), line
+        )
+        return line, told, i
+
     def circumstances(self, i: int, told: list[str]) -> list[str]:
         """The words the goal places with request ``i`` (:mod:`.belong`), its reason or
         circumstance ('new_setup', 'personal leave'), not said yet: a person asked for its next
@@ -130,10 +150,15 @@ class Requests:
         finished = [d and j not in refused for j, d in enumerate(tracker.done)]  # refused: may be pushed for
         return InHand.of(self.s.owners, i, finished)
 
-    def offered(self, heard: Heard) -> int | None:
+    def offered(self, heard: Heard, text: str = "") -> int | None:
         """The agent offers to take up one of the caller's pending requests ('Would you like to do the
-        malpractice update now?'): that request. Not a confirmation before submitting one."""
+        malpractice update now?'), or its fallback ('Would you like me to add you to the waitlist
+        instead?', :meth:`.intents.IntentTracker.fallback_named`): that request. Not a confirmation
+        before submitting one."""
         q = heard.question
+        fallback = self.fallback_offered(heard, text)
+        if fallback is not None:  # offered with the refusal: the tree's answers to a refusal first
+            return None if heard.has("denial") and self.s.push.left() else fallback
         if not OFFER_REQ.match(q) or re.search(r"\bor\b", q, re.I):
             return None
         if heard.has("confirm_question") and not _OFFER_TO_DO.match(q):
@@ -143,6 +168,30 @@ class Requests:
         if named is None and len(pending) == 1 and _BY_PRONOUN.search(q):
             return pending[0]  # 'Would you like to assign it now?': the one request in hand
         return named
+
+    def fallback_offered(self, heard: Heard, text: str = "") -> int | None:
+        """A fallback of the caller's offered (:meth:`.intents.IntentTracker.fallback_named`): by a
+        yes/no question naming it ('Would you like me to add you to the waitlist instead?'), or as
+        one of a choice ('... the waitlist, or a callback request?'; 'You could join the waitlist,
+        or I can set up a callback. Which do you prefer?': the sentence before a bare 'which'; an
+        offer stated with no question, :func:`.offered.offers`), whose other options name none of
+        its requests. Not a question for a value ('What floor?')."""
+        q = heard.question
+        if not q:  # 'No spaces are open. I can add you to the waitlist.': the offer stated
+            said = next((s for s in sentences_of(text) if offers(s) and self.s.tracker.fallback_named(s)), "")
+        elif not q.endswith("?") or (_VALUE_Q.match(q) and not _WHICH_Q.match(q)):
+            return None
+        else:
+            said = q
+        if _WHICH_Q.match(q) and self.s.tracker.fallback_named(q) is None:
+            before = [s for s in sentences_of(text) if s != q and not s.endswith("?")]
+            said = before[-1] if before else q
+        fallback = self.s.tracker.fallback_named(said)
+        if fallback is None:
+            return None
+        parts = re.split(r",?\s+\bor\b\s+", said)
+        others = [p for p in parts if self.s.tracker.fallback_named(p) != fallback]
+        return None if any(self.s.tracker.rank(p) is not None for p in others) else fallback
 
     def note_resolutions(self, text: str, heard: Heard) -> None:
         """Which intents the agent has completed or refused, by their words in its closing sentences."""
@@ -179,8 +228,9 @@ class Requests:
                 tracker.note(" ".join(denied), False)
                 refused = {i for i, d in enumerate(tracker.done) if d and i not in before}
                 said = [s for s in said if s not in denied]
-            if not completed:  # what the refusal moves on to is not refused ('We can still handle ...')
-                said = [s for s in said if not pattern("still_can").search(s)]
+            if not completed:  # what the refusal moves on to is not refused ('We can still handle ...',
+                # 'I can add you to the waitlist instead': an offer, :mod:`.offered`)
+                said = [s for s in said if not pattern("still_can").search(s) and not offers(s)]
             # 'All set: your access review is scheduled.': each sentence tells a must-have that is none
             # of its listed requests; no request is done by it, the next one no more than the others
             listed = self.s.intents != [self.s.goal_text]

@@ -129,7 +129,7 @@ class CallState:
         intents = [lead.sub(ending_words().agent_lead_said, i) for i in listed if i] or [
             goal.high_level_user_goal
         ]
-        tracker = IntentTracker(intents)
+        tracker = IntentTracker(intents, goal.high_level_user_goal)
         explicit = intents != [goal.high_level_user_goal]  # must-haves of a listed request are the tracker's
         agenda = Agenda(
             tree.must_have_criteria,
