@@ -20,6 +20,7 @@ from voxbench.pipelines.caller.goal.lang import phrases
 from voxbench.pipelines.caller.goal.phrases import Phrasing
 
 _PRESENT = [re.compile(p, re.I) for p in phrases("asks", "present_moment")]
+_PART = re.compile(r"\b(date|time|day|today)\b", re.I)
 KIND_OF = {"date": "date", "day": "date", "today": "date", "time": "time"}
 """A word of the present moment asked -> the part of it ("day" is the date)."""
 
@@ -29,7 +30,7 @@ def present_asked(sentences: list[str]) -> list[str]:
     out: list[str] = []
     for s in sentences:
         for m in sorted((m for p in _PRESENT for m in p.finditer(s)), key=lambda m: m.start()):
-            out += [KIND_OF[w.lower()] for w in (m.group("h"), m.groupdict().get("h2")) if w]
+            out += [KIND_OF[w.lower()] for w in _PART.findall(m.group(0))]
     return list(dict.fromkeys(out))
 
 
