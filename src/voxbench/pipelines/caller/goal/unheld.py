@@ -54,11 +54,14 @@ def unheld_fields(
         if re.search(r"\b(?:either|or)\b", s, re.I):
             continue  # alternatives: one held is the answer
         phrases_ = [(m.group(0), m.group(1).split(), m.group(2).lower()) for m in _NP.finditer(s)]
+        maybe = [i for i, (_, mods, _) in enumerate(phrases_)
+                 if not all(w.lower() in _EMPTY for w in mods) and not _asked_words(mods, asked, book)]  # fmt: skip
+        if not maybe:  # the cheap tests first: matching each phrase to facts costs (goal_caller_cpu.py)
+            continue
         named = {k: i for i, (np, _, _) in enumerate(phrases_) for k, _ in asked_facts(np, book)}
-        for i, (np, mods, head) in enumerate(phrases_):
+        for i in maybe:
+            np, mods, head = phrases_[i]
             if any(j == i for j in named.values()) or _names_asked(mods, head, asked, book, named):
-                continue
-            if not mods or all(w.lower() in _EMPTY for w in mods):
                 continue
             field = " ".join([*(w.lower() for w in mods), "ID" if head == "id" else head])
             stand = [k for k, _ in subject_fallback(np, book) if k not in asked and k not in given]
@@ -66,17 +69,20 @@ def unheld_fields(
     return out
 
 
+def _asked_words(mods: list[str], asked: dict[str, str], book: FactBook) -> bool:
+    """A qualifier of the phrase is a word of an asked fact ('your phone number' beside 'phone_last_four')."""
+    said = {stem(w.lower()) for w in mods}
+    return any(said & {stem(w) for w in f.words} for k in asked if (f := book.get(k)) is not None)
+
+
 def _names_asked(
     mods: list[str], head: str, asked: dict[str, str], book: FactBook, named: dict[str, int]
 ) -> bool:
     """Whether the phrase names an asked fact in other words (module docstring)."""
-    said = {stem(w.lower()) for w in mods}
     for k in asked:
         f = book.get(k)
         if f is None:
             continue
-        if said & {stem(w) for w in f.words}:
-            return True
         if k not in named and any(_family(h) == _family(head) for h in f.heads):
             return True
     return False
