@@ -152,6 +152,15 @@ def goal_text(scenario: Scenario) -> str:
                      tree.failure_condition, scenario.starting_utterance()])  # fmt: skip
 
 
+def call_date_time(scenario: Scenario) -> str:
+    """The date and time of the call, which EVA's caller prompt gives it ('Today is
+    {current_date_time}.'), with the time on a 12-hour clock too ('14:15' said '2:15 PM'): a
+    caller saying them invents nothing."""
+    cdt = scenario.current_date_time or ""
+    m = re.search(r"\b(\d{1,2}):(\d{2})\b", cdt)
+    return f"{cdt} {int(m.group(1)) % 12 or 12}:{m.group(2)}" if m else cdt
+
+
 def expected_pairs(scenario: Scenario) -> list[tuple[str, str, list[str]]]:
     """(agent turn, reference reply, goal facts the reply discloses) for every turn: training pairs."""
     facts = goal_facts(scenario.user_goal.information_required)
@@ -197,6 +206,7 @@ def check_scenario(
     info = scenario.user_goal.information_required
     facts: list[GoalFact] = goal_facts(info)
     ground = Grounding(info, goal_text(scenario))
+    ground.add(call_date_time(scenario))
     tally = Tally(scenarios=1)
     res = ScenarioResult(domain=domain, scenario_id=scenario.id, tally=tally)
     opening, turns = reference_turns(scenario)

@@ -60,7 +60,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from voxbench.bench.caller_check import Grounding, TextCaller, goal_text
+from voxbench.bench.caller_check import Grounding, TextCaller, call_date_time, goal_text
 from voxbench.bench.matcher import GoalFact, facts_said, goal_facts, squeeze, words_of
 from voxbench.bench.reference import BYE, reply_polarity, sentences
 from voxbench.bench.weak_endings import ACTS as ENDING_ACTS
@@ -134,6 +134,10 @@ def act_problem(act: str, reply: str, ends_call: bool) -> str:
         return "a bare count" if bare_count(reply) else ""
     if act == "not_have":
         return "" if lacks and pol != "yes" else "did not say it lacks it"
+    if act == "facts_lacks":  # the facts said are checked by grade(): here, the field it lacks said so
+        return "" if _not_have().search(reply) else "did not say it lacks the other"
+    if act == "present":  # the date of the call is checked by grade()
+        return "hung up" if ends_call or BYE.search(reply) else "said it lacks it" if lacks else ""
     if act == "wait":
         if ends_call or BYE.search(reply):
             return "hung up"
@@ -190,6 +194,8 @@ def grade(item: WeakItem, reply: str, ends_call: bool, facts: list[GoalFact], gr
         said = facts_said(reply, facts)
         heard = set()
     why += [f"missing {k}" for k in item.must if k not in said and k not in heard]
+    if item.when and not facts_said(reply, goal_facts({"call_date": item.when})):
+        why.append(f"the date of the call not said: {item.when}")
     got, flat = set(words_of(reply)), squeeze(reply)  # a code the goal writes is said spelled
     missing = [w for w in item.words if w not in got and squeeze(w) not in flat]
     stands = named_facts(said, item.words) if item.act == "goal_words" else []
@@ -220,6 +226,7 @@ def _clock_values(obj: Any) -> list[str]:
 def run_item(item: WeakItem, scenario: Scenario, caller: TextCaller) -> WeakRow:
     info = scenario.user_goal.information_required
     ground = Grounding(info, goal_text(scenario))
+    ground.add(call_date_time(scenario))
     for v in _clock_values(info):  # '23:45' said '11:45 PM': the same time, not an invented number
         ground.add(v)
     caller.open()

@@ -55,7 +55,8 @@ is a template filled with one scenario's own facts, never written per item:
 * ``two_part_asked``, ``readback_both_asked``, ``thing_label``, ``not_found_keys``: classes read
   in live calls (:mod:`.weak_live`); ``two_fields_asked``: two of its facts asked by their labels,
   those two and no other said (:mod:`.weak_fields`); ``enumerated_asks``: three to five asked as
-  a numbered list (:mod:`.weak_enumerated`);
+  a numbered list (:mod:`.weak_enumerated`); ``some_held_asked``: one of its facts and a field it
+  lacks asked together, ``present_asked``: the date of the call asked (:mod:`.weak_lack`);
 * ``end_*``: the end of a call with more than one request (:mod:`.weak_endings`), and around
   its last report (:mod:`.weak_closings`), and on its failure side: an agent error, a thing
   the tree says to accept being told, an action said as to come (:mod:`.weak_failures`), and
@@ -103,6 +104,7 @@ from voxbench.bench.weak_fields import two_fields
 from voxbench.bench.weak_goal import answer_words, question_of, told_lines
 from voxbench.bench.weak_heard import cut_requests, preferences, statements
 from voxbench.bench.weak_identity import identity_classes, identity_pairs
+from voxbench.bench.weak_lack import lack_classes
 from voxbench.bench.weak_live import live_classes
 from voxbench.bench.weak_midcall import midcall
 from voxbench.bench.weak_offers import offers
@@ -147,6 +149,7 @@ class WeakItem(BaseModel):
     framed: list[str] = Field(
         default_factory=list, description="wishes the reply, if it says them, must say as wishes"
     )
+    when: str = Field(default="", description="the date of the call the reply must say (``present_asked``)")
 
 
 def half(domain: str, scenario_id: str) -> str:
@@ -200,11 +203,11 @@ class Builder:
         return [o.key for o in self.others if o.kind in kinds and o.key not in must and o.value not in values]
 
     def add(self, cls: str, turn: str, must: list[str] | None = None, context: list[str] | None = None,
-            must_not: list[str] | None = None) -> None:  # fmt: skip
+            must_not: list[str] | None = None, when: str = "") -> None:  # fmt: skip
         must = must or []
         c = self.t.classes[cls]
         self.items.append(WeakItem(domain=self.domain, scenario_id=self.sid, half=self.half, cls=cls, act=c.act,
-                                   context=context or [], turn=turn, must=must,
+                                   context=context or [], turn=turn, must=must, when=when,
                                    must_not=must_not or (self.must_not(must) if must else [])))  # fmt: skip
 
     def build(self) -> list[WeakItem]:
@@ -275,6 +278,7 @@ class Builder:
         identity_pairs(self)
         enumerated(self)
         fallbacks(self)
+        lack_classes(self)
         return self.items
 
     def goal_open(self) -> None:

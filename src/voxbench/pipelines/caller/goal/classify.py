@@ -55,6 +55,7 @@ from voxbench.pipelines.caller.goal.fullest import fullest
 from voxbench.pipelines.caller.goal.heard import ANYTHING_ELSE_OFFERED, THAT_ALL_ASKED, Heard, Kind, mark
 from voxbench.pipelines.caller.goal.options import offered_options
 from voxbench.pipelines.caller.goal.parts import open_parts
+from voxbench.pipelines.caller.goal.present import not_the_present, present_asked, still_present
 from voxbench.pipelines.caller.goal.readback import asks_to_state, misread, readbacks
 from voxbench.pipelines.caller.goal.requested import (
     ChoiceClassifier,
@@ -70,6 +71,7 @@ from voxbench.pipelines.caller.goal.scoped import scoped
 from voxbench.pipelines.caller.goal.stated import misstated
 from voxbench.pipelines.caller.goal.transfers import TRANSFER_REFUSED, offers_transfer, refuses_transfer
 from voxbench.pipelines.caller.goal.turn import Turn
+from voxbench.pipelines.caller.goal.unheld import unheld_fields
 from voxbench.pipelines.caller.goal.wishes import wish_named
 from voxbench.pipelines.caller.goal.yesno import STATE_Q_LEAD
 from voxbench.spoken import mentions, times
@@ -284,10 +286,15 @@ def classify(
     heard = Heard(question=(t.questions or t.requests or [""])[-1])
     _speech_acts(t, heard, book)
     asked = _asked(t, heard.kinds, book, given, hook, keys, heard.question, hand)
+    heard.present = present_asked([*t.questions, *t.requests])  # 'the current date': no fact's date
+    asked = not_the_present(asked, book, heard.present, [*t.questions, *t.requests])
+    heard.present = still_present(heard.present, asked, book)
     heard.lacking = lacking_fields(t.requests, book, asked)
     asked = read_forms(t, heard, book, before, {k: r for k, r in asked.items() if k not in heard.lacking})
     heard.rules += [f"lacks:{k}:{v}" for k, v in heard.lacking.items()]
-    if asked:
+    heard.unheld = unheld_fields(t.requests, book, asked, given)
+    heard.rules += [f"unheld:{k}" for k in heard.unheld] + [f"present:{p}" for p in heard.present]
+    if asked or heard.present:
         heard.kinds.append("request")
         heard.asked = list(asked)
         heard.rules += [f"ask:{k}:{r}" for k, r in asked.items()]

@@ -21,6 +21,7 @@ from voxbench.pipelines.caller.goal.lang import alt
 from voxbench.pipelines.caller.goal.moveon import next_after_report
 from voxbench.pipelines.caller.goal.options import option_clause
 from voxbench.pipelines.caller.goal.phrases import as_need, first_person
+from voxbench.pipelines.caller.goal.present import present_line
 from voxbench.pipelines.caller.goal.records import route_mates
 from voxbench.pipelines.caller.goal.requests import Requests
 from voxbench.pipelines.caller.goal.scope import about_transfer, stated_offer
@@ -102,8 +103,22 @@ class Drafts:
         if limits:
             d.parts.append(self.s.say.answer(limits))
             d.facts += limits
+        self.not_held(heard, d)
         d.kind, d.rule = "answer", "answer_asked_facts"
         self.refused_value(heard, d)
+
+    def not_held(self, heard: Heard, d: Draft) -> None:
+        """Beside the facts asked, each field asked that it does not hold said so, with what it has
+        in its place (:mod:`.unheld`); the date or time of the call asked, said (:mod:`.present`)."""
+        for lacked, stand in heard.unheld.items():
+            d.parts.append(self.s.phr.say("dont_have_field", field=lacked))
+            offer = [k for k in stand if k not in d.facts]
+            if offer:
+                d.parts.append(self.s.say.answer(offer))
+                d.facts += offer
+        if heard.present:
+            d.parts.append(present_line(heard.present, self.s.scenario.current_date_time or "", self.s.phr))
+        d.parts = [p for p in d.parts if p]
 
     def _named(self, key: str) -> bool:
         """Whether the agent's requests say every word of the fact's field ('delivery building' in

@@ -161,7 +161,8 @@ def narrowed(words: list[str], turn: frozenset[str], head: bool = True) -> list[
     units = _units(words)  # a spelled acronym ('D E A') is one word: kept whole or not at all
 
     def whole(u: list[str]) -> bool:  # a spelled acronym said in full words: 'paid time off'
-        return all(said(w) for w in u) or (len(u) > 1 and "^" + "".join(u).lower() in turn)
+        own = [w for w in u if w not in LINKS] if len(u) > 2 else u
+        return all(said(w) for w in own) or (len(u) > 1 and "^" + "".join(u).lower() in turn)
 
     if not head:
         return _trim([w for u in units if whole(u) for w in u])
@@ -176,7 +177,13 @@ def narrowed(words: list[str], turn: frozenset[str], head: bool = True) -> list[
 
 
 def _units(words: list[str]) -> list[list[str]]:
-    """A label's words with each run of single letters (a spelled acronym) as one unit."""
+    """A label's words with each run of single letters (a spelled acronym) as one unit, and a
+    head noun with the link and words that qualify it as one ('date of birth', 'type on record'):
+    narrowed apart, 'date of birth' asked as 'the date' was said 'The date birth is ...', a key
+    with a word dropped that no person says (live medical_hr, 2026-12-07)."""
+    link = next((i for i in range(1, len(words) - 1) if words[i] in LINKS), 0)  # not a spelled "A"
+    if link:
+        return [*_units(words[: link - 1]), words[link - 1 :]]
     out: list[list[str]] = []
     for w in words:
         if len(w) == 1 and out and all(len(x) == 1 for x in out[-1]):

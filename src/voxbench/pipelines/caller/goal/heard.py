@@ -53,6 +53,14 @@ class Heard(BaseModel):
     lacking: dict[str, str] = Field(
         default_factory=dict, description="fact key -> a field asked of it that it is not ('flight number')"
     )
+    unheld: dict[str, list[str]] = Field(
+        default_factory=dict,
+        description="a field asked beside held facts that the caller does not hold ('shift ID') -> facts in its place",
+    )
+    present: list[str] = Field(
+        default_factory=list,
+        description="parts of the present moment asked ('date', 'time'): :mod:`.present`",
+    )
     rules: list[str] = Field(default_factory=list)
 
     def has(self, kind: Kind) -> bool:

@@ -1,0 +1,44 @@
+"""Weak-agent turns of two classes an ask the caller can only partly answer falls in, templates in
+``bench/lang/weak_<lang>.json`` filled with one scenario's own facts, as :mod:`.weak_turns` does
+for the other classes:
+
+* ``some_held_asked``: one of its facts and a field it has no fact for asked in one turn ("Could
+  you provide your employee ID and your passport number?"); expected: the fact, and that it does
+  not have the other (live medical_hr: 'your employee ID and the shift ID' answered with the ID
+  alone, the agent asked again and the caller left);
+* ``present_asked``: the date (and time) of the call asked ("What's the current date and
+  time?"), a question about the world and about none of its facts; expected: the date of the call,
+  which EVA's caller prompt gives it ('Today is {current_date_time}.'), and none of its own dates
+  or times (live: 'The date birth is August 22, 1991. The date is September 14, 2026.').
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from voxbench.bench.caller_check import call_date_time
+from voxbench.bench.matcher import facts_said, goal_facts
+from voxbench.bench.weak_facts import label, said
+from voxbench.bench.weak_fields import askable
+
+if TYPE_CHECKING:
+    from voxbench.bench.weak_turns import Builder
+
+
+def lack_classes(b: Builder) -> None:
+    """The two classes' items of one scenario."""
+    held = {w for f in b.facts for w in f.words}
+    lacked = [x for x in b.t.lacked_fields if not set(x.split()) - {"number", "address", "name"} & held]
+    own = askable(b)
+    for f in b.pick(own, lambda f: f"some_held/{f.key}"):
+        x = b.pick(lacked, lambda x, k=f.key: f"some_held/{k}/{x}")[:1]
+        if x:
+            turn = b.template("some_held_asked", f.key + x[0]).format(a=label(f), lacked=x[0])
+            b.add("some_held_asked", turn, [f.key])
+    day = b.scenario.current_date_time.split(" ")[0]
+    # a fact the call's date or time cannot be said without (the same day, the same hour) is no fault
+    info = b.scenario.user_goal.information_required
+    inside = set(facts_said(f"{said(day)}. {call_date_time(b.scenario)}", goal_facts(info)))
+    timed = [f.key for f in b.own if f.kind in ("date", "time") and f.key not in inside]
+    for t in b.pick(b.t.classes["present_asked"].templates, lambda t: f"present/{t}")[:1]:
+        b.add("present_asked", t, must_not=timed, when=day)

@@ -1,0 +1,88 @@
+"""Fields an ask names beside the caller's facts that the caller does not hold ('Could you provide
+your employee ID and the shift ID?' with no shift ID among its facts).
+
+The held ones are answered; each field not held is said not to be held, in the same line, with
+what the caller has that stands for it (the facts about the same thing: 'the shift' -> its date
+and start time, :func:`.fallbacks.subject_fallback`). Answered with the employee ID alone, the
+shift ID was passed over in silence; live, the agent asked again and the caller left
+(medical_hr, 2026-12-07). A person says 'I don't have the shift ID'.
+
+A field is a noun phrase with a determiner, a qualifier and a value head ('the shift ID':
+``asks.unheld_heads``) that names none of the caller's facts. Any other head is not read as a
+field: tried (a phrase ending an item of the ask, none of whose words is a word of the caller's
+facts: 'your vehicle license plate'), it read 'the footrest request', 'the technician visit', 'the
+person leaving' as fields lacking in the reference agents' turns (measured, not kept). It is taken as the turn naming an
+asked fact another way, not as a field missing, when a qualifier of it is a word of an asked fact
+('your phone number' beside 'phone_last_four'), or when an asked fact of its kind of head is named
+by no other phrase ('the reservation code' for 'confirmation_number'), or when it is one of two
+alternatives ('the booking code or the last name'), or when a phrase follows that says what it is of ('the
+expected number of attendees').
+"""
+
+from __future__ import annotations
+
+import re
+
+from voxbench.pipelines.caller.goal.asks import asked_facts
+from voxbench.pipelines.caller.goal.facts import WANT_WORDS, WEAK_WORDS, FactBook, stem
+from voxbench.pipelines.caller.goal.fallbacks import subject_fallback
+from voxbench.pipelines.caller.goal.lang import phrases
+
+_HEADS = phrases("asks", "unheld_heads")
+_NP = re.compile(
+    rf"(?<!\bof )(?<!\bfor )(?<!\bon )(?<!\bin )(?<!\bunder )(?<!\bwith )(?<!\bfrom )"
+    rf"\b(?:the|your|a|an|and)\s+((?:(?!(?:and|or|the|your|of|for|to|in|on|at|with|from)\b)[a-z][a-z'-]*\s+){{1,3}}?)({'|'.join(_HEADS)})\b(?!\s+(?:of|for|on|in)\b)",
+    re.I,
+)
+_IDENTIFIER = {"id", "code", "number"}
+_EMPTY = WANT_WORDS | WEAK_WORDS | {"same", "other", "correct", "exact", "full", "right", "that", "this"}
+
+
+def _family(head: str) -> str:
+    return "identifier" if head in _IDENTIFIER else head
+
+
+def unheld_fields(
+    requests: list[str], book: FactBook, asked: dict[str, str], given: set[str]
+) -> dict[str, list[str]]:
+    """The field as the agent said it ('shift ID') -> the facts the caller gives in its place (not
+    given yet; none when it has none), for each field not held in a request that asks held ones."""
+    if not asked:
+        return {}
+    out: dict[str, list[str]] = {}
+    for s in requests:
+        if re.search(r"\b(?:either|or)\b", s, re.I):
+            continue  # alternatives: one held is the answer
+        phrases_ = [(m.group(0), m.group(1).split(), m.group(2).lower()) for m in _NP.finditer(s)]
+        maybe = [i for i, (_, mods, _) in enumerate(phrases_)
+                 if not all(w.lower() in _EMPTY for w in mods) and not _asked_words(mods, asked, book)]  # fmt: skip
+        if not maybe:  # the cheap tests first: matching each phrase to facts costs (goal_caller_cpu.py)
+            continue
+        named = {k: i for i, (np, _, _) in enumerate(phrases_) for k, _ in asked_facts(np, book)}
+        for i in maybe:
+            np, mods, head = phrases_[i]
+            if any(j == i for j in named.values()) or _names_asked(mods, head, asked, book, named):
+                continue
+            field = " ".join([*(w.lower() for w in mods), "ID" if head == "id" else head])
+            stand = [k for k, _ in subject_fallback(np, book) if k not in asked and k not in given]
+            out.setdefault(field, stand)
+    return out
+
+
+def _asked_words(mods: list[str], asked: dict[str, str], book: FactBook) -> bool:
+    """A qualifier of the phrase is a word of an asked fact ('your phone number' beside 'phone_last_four')."""
+    said = {stem(w.lower()) for w in mods}
+    return any(said & {stem(w) for w in f.words} for k in asked if (f := book.get(k)) is not None)
+
+
+def _names_asked(
+    mods: list[str], head: str, asked: dict[str, str], book: FactBook, named: dict[str, int]
+) -> bool:
+    """Whether the phrase names an asked fact in other words (module docstring)."""
+    for k in asked:
+        f = book.get(k)
+        if f is None:
+            continue
+        if k not in named and any(_family(h) == _family(head) for h in f.heads):
+            return True
+    return False

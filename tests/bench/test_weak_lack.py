@@ -1,0 +1,73 @@
+"""``some_held_asked`` and ``present_asked``: a fact and a field the caller lacks asked together, and
+the date of the call asked, generated from each scenario's own facts (:mod:`voxbench.bench.weak_lack`);
+graded on the fact said and the field said lacking, and on the call's date said and none of the
+caller's own dates."""
+
+from __future__ import annotations
+
+from voxbench.bench.callers import GoalTextCaller
+from voxbench.bench.weak_check import grade, run_item
+from voxbench.bench.weak_turns import WeakItem, generate
+
+from ..pipelines.caller_goal.conftest import make_scenario
+
+INFO = {
+    "first_name": "Jamal",
+    "date_of_birth": "1991-08-22",
+    "employee_id": "EMP850800",
+    "shift_date": "2026-09-14",
+    "shift_start_time": "3:00 PM",
+}
+
+
+def _items(cls: str) -> list[WeakItem]:
+    return [i for i in generate("medical_hr", make_scenario(INFO)) if i.cls == cls]
+
+
+def test_a_held_fact_is_asked_beside_a_field_no_fact_holds() -> None:
+    items = _items("some_held_asked")
+    assert items and all(len(i.must) == 1 and i.act == "facts_lacks" for i in items)
+    for i in items:
+        assert i.must[0].replace("_", " ").replace(" id", " ID") in i.turn
+
+
+def test_the_present_item_holds_the_call_date_and_forbids_the_callers_own_dates() -> None:
+    (item,) = _items("present_asked")
+    assert item.when == "2026-06-18"
+    assert set(item.must_not) == {"date_of_birth", "shift_date", "shift_start_time"}
+
+
+def test_grading_the_two_classes_fails_what_the_live_caller_said() -> None:
+    from voxbench.bench.caller_check import Grounding, call_date_time, goal_text
+    from voxbench.bench.matcher import goal_facts
+
+    sc = make_scenario(INFO)
+    facts, ground = goal_facts(INFO), Grounding(INFO, goal_text(sc))
+    ground.add(call_date_time(sc))
+    (present,) = _items("present_asked")
+    ok, why, _ = grade(present, "The date of birth is August 22, 1991. The date is September 14, 2026.",
+                       False, facts, ground)  # fmt: skip
+    assert not ok and "date of the call not said" in why and "said date_of_birth" in why
+    assert grade(present, "It's June 18, 2026, about 9 AM.", False, facts, ground)[0]
+    held = _items("some_held_asked")[0]
+    assert not grade(held, "E M P eight five zero eight zero zero.", False, facts, ground)[0] or (
+        held.must != ["employee_id"]
+    )
+
+
+def test_the_goal_caller_agrees_on_both_classes() -> None:
+    """A field whose head is no value head (``asks.unheld_heads``: 'vehicle license plate') is not
+    read as a field (a known gap, counted by the bench's per-class figures), so not here."""
+    from voxbench.pipelines.caller.goal.lang import phrases
+
+    heads = set(phrases("asks", "unheld_heads"))
+    sc = make_scenario(INFO)
+    held = [
+        i
+        for i in _items("some_held_asked")
+        if set(i.turn.split(" and your ")[-1].rstrip("?.").split()) & heads
+    ]
+    assert held
+    for i in held + _items("present_asked"):
+        row = run_item(i, sc, GoalTextCaller(sc))
+        assert row.agrees, (i.turn, row.reply, row.why)
