@@ -1,4 +1,4 @@
-"""``some_held_asked`` and ``present_asked``: a fact and a field the caller lacks asked together, and
+"""``some_held_asked``, ``unheld_alone`` and ``present_asked``: a fact and a field the caller lacks asked together, and
 the date of the call asked, generated from each scenario's own facts (:mod:`voxbench.bench.weak_lack`);
 graded on the fact said and the field said lacking, and on the call's date said and none of the
 caller's own dates."""
@@ -71,3 +71,16 @@ def test_the_goal_caller_agrees_on_both_classes() -> None:
     for i in held + _items("present_asked"):
         row = run_item(i, sc, GoalTextCaller(sc))
         assert row.agrees, (i.turn, row.reply, row.why)
+
+
+def test_an_identifier_of_a_thing_its_dates_are_of_is_asked_alone() -> None:
+    (item,) = _items("unheld_alone")
+    assert "shift" in item.turn and item.must == [] and item.act == "facts_lacks"
+    sc = make_scenario(INFO)
+    row = run_item(item, sc, GoalTextCaller(sc))
+    assert row.agrees, (item.turn, row.reply, row.why)
+    from voxbench.bench.caller_check import Grounding, goal_text
+    from voxbench.bench.matcher import goal_facts
+
+    dates_only = "The shift date is September 14, 2026. The shift time is 3 PM."  # as said before
+    assert not grade(item, dates_only, False, goal_facts(INFO), Grounding(INFO, goal_text(sc)))[0]

@@ -58,6 +58,8 @@ class WeakTable(BaseModel):
     goal_wish: GoalWish | None = None
     endings: EndingWords | None = None
     """The ending classes' word lists and templates (:mod:`.weak_endings`)."""
+    unheld_skip: list[str] = Field(default_factory=list)
+    """Key words that qualify a date or time, not a thing ('effective', 'start'): no 'the start ID'."""
     want_words: list[str] = Field(default_factory=list)
     """Key words of a value the caller wants ('desired', 'new'): read back as a want."""
     preference_words: list[str] = Field(default_factory=list)

@@ -6,6 +6,10 @@ for the other classes:
   you provide your employee ID and your passport number?"); expected: the fact, and that it does
   not have the other (live medical_hr: 'your employee ID and the shift ID' answered with the ID
   alone, the agent asked again and the caller left);
+* ``unheld_alone``: an identifier asked alone that no fact of its holds, qualified by the first
+  word of one of its dates or times ("Could you provide the shift ID?" holding ``shift_date`` and
+  ``shift_start_time``); expected: that it does not have it (it may give the date and time too).
+  Live, the caller gave the date and time as if they were the ID;
 * ``present_asked``: the date (and time) of the call asked ("What's the current date and
   time?"), a question about the world and about none of its facts; expected: the date of the call,
   which EVA's caller prompt gives it ('Today is {current_date_time}.'), and none of its own dates
@@ -26,7 +30,7 @@ if TYPE_CHECKING:
 
 
 def lack_classes(b: Builder) -> None:
-    """The two classes' items of one scenario."""
+    """The three classes' items of one scenario."""
     held = {w for f in b.facts for w in f.words}
     lacked = [x for x in b.t.lacked_fields if not set(x.split()) - {"number", "address", "name"} & held]
     own = askable(b)
@@ -35,6 +39,7 @@ def lack_classes(b: Builder) -> None:
         if x:
             turn = b.template("some_held_asked", f.key + x[0]).format(a=label(f), lacked=x[0])
             b.add("some_held_asked", turn, [f.key])
+    unheld_alone(b)
     day = b.scenario.current_date_time.split(" ")[0]
     # a fact the call's date or time cannot be said without (the same day, the same hour) is no fault
     info = b.scenario.user_goal.information_required
@@ -42,3 +47,17 @@ def lack_classes(b: Builder) -> None:
     timed = [f.key for f in b.own if f.kind in ("date", "time") and f.key not in inside]
     for t in b.pick(b.t.classes["present_asked"].templates, lambda t: f"present/{t}")[:1]:
         b.add("present_asked", t, must_not=timed, when=day)
+
+
+_IDENTIFIER = ("id", "number", "code", "num", "no")
+
+
+def unheld_alone(b: Builder) -> None:
+    """``unheld_alone``: the thing a date or time of the caller's is of, asked for by an identifier
+    no fact of its holds (no fact has both the thing's word and an identifier word)."""
+    skip = set(b.t.unheld_skip) | set(b.t.want_words)
+    things = sorted({f.words[0] for f in b.own if f.kind in ("date", "time") and len(f.words) > 1})
+    things = [w for w in things if w not in skip and len(w) > 2 and w.isalpha()]
+    coded = {w for f in b.facts if set(f.words) & set(_IDENTIFIER) for w in f.words}
+    for w in b.pick([w for w in things if w not in coded], lambda w: f"unheld_alone/{w}")[:1]:
+        b.add("unheld_alone", b.template("unheld_alone", w).format(thing=w), [])

@@ -96,3 +96,18 @@ def test_a_label_with_a_link_word_is_narrowed_whole() -> None:
         "record",
     ]
     assert narrowed(["D", "E", "A", "number"], frozenset({"number"})) == ["number"]  # a spelled 'A' no link
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_an_identifier_asked_alone_is_said_not_held_before_the_facts_that_stand_for_it(seed: int) -> None:
+    c = opened(make_scenario(NURSE), seed)
+    act = c.respond("Could you provide the shift ID?")
+    lacks = act.text.find("don't have the shift ID")
+    assert 0 <= lacks < act.text.find("September 14, 2026")
+    assert "3 PM" in act.text
+
+
+def test_a_field_whose_facts_are_of_its_own_kind_is_the_fact_itself() -> None:
+    book = goal_facts(NURSE)
+    assert classify("What is the shift date?", book).unheld == {}
+    assert classify("Could you provide the employee ID?", book).unheld == {}

@@ -67,6 +67,7 @@ from voxbench.pipelines.caller.goal.requested import (
     one_sibling,
 )
 from voxbench.pipelines.caller.goal.results import stated_result
+from voxbench.pipelines.caller.goal.rules import ASK_TAG
 from voxbench.pipelines.caller.goal.scoped import scoped
 from voxbench.pipelines.caller.goal.stated import misstated
 from voxbench.pipelines.caller.goal.transfers import TRANSFER_REFUSED, offers_transfer, refuses_transfer
@@ -334,7 +335,7 @@ def _options_not_facts(
     offered is one the caller holds, so choosing it answers. And a type chosen (:func:`_type_chosen`)."""
     if len(heard.options) < 2 or not heard.asked:
         return
-    rules = {r.split(":", 2)[1]: r.split(":", 2)[2] for r in heard.rules if r.startswith("ask:")}
+    rules = {r.split(":", 2)[1]: r.split(":", 2)[2] for r in heard.rules if r.startswith(ASK_TAG)}
     drop = [
         k
         for k in heard.asked

@@ -24,6 +24,12 @@ from voxbench.pipelines.caller.goal.phrases import as_need, first_person
 from voxbench.pipelines.caller.goal.present import present_line
 from voxbench.pipelines.caller.goal.records import route_mates
 from voxbench.pipelines.caller.goal.requests import Requests
+from voxbench.pipelines.caller.goal.rules import (
+    ACCEPTS_TRANSFER,
+    CONFIRM_OFFER,
+    CONFIRM_READBACK,
+    OFFER_OUTSIDE_GOAL,
+)
 from voxbench.pipelines.caller.goal.scope import about_transfer, stated_offer
 from voxbench.pipelines.caller.goal.state import CallState
 from voxbench.pipelines.caller.goal.tree import content_words, offer_text, violations
@@ -111,7 +117,11 @@ class Drafts:
         """Beside the facts asked, each field asked that it does not hold said so, with what it has
         in its place (:mod:`.unheld`); the date or time of the call asked, said (:mod:`.present`)."""
         for lacked, stand in heard.unheld.items():
-            d.parts.append(self.s.phr.say("dont_have_field", field=lacked))
+            sorry = self.s.phr.say("dont_have_field", field=lacked)
+            if stand and set(stand) <= set(d.facts):  # its facts answered it: what it lacks first
+                d.parts.insert(0, sorry)
+                continue
+            d.parts.append(sorry)
             offer = [k for k in stand if k not in d.facts]
             if offer:
                 d.parts.append(self.s.say.answer(offer))
@@ -266,7 +276,7 @@ class Drafts:
                 d.kind, d.rule, d.choice, d.ends = "end", "offer_outside_goal_all_done_end", "no", True
                 return
             d.parts.append(self.s.phr.say("no_thanks"))
-            d.kind, d.rule, d.choice = "refuse", "offer_outside_goal", "no"
+            d.kind, d.rule, d.choice = "refuse", OFFER_OUTSIDE_GOAL, "no"
             nxt = next_after_report(self.s, self.req, heard)  # a report with it: the next request too
             if nxt is not None:
                 d.parts.append(nxt[0])
@@ -292,7 +302,7 @@ class Drafts:
             d.parts.append(self.s.say.answer(touched))  # the change wanted, the limits that go with it
             d.facts += touched
         d.kind = "confirm"
-        d.rule = "confirm_readback_matches" if readback else "confirm_offer_meets_goal"
+        d.rule = CONFIRM_READBACK if readback else CONFIRM_OFFER
         d.choice = "yes"
 
     def preference_offered(self, heard: Heard) -> Fact | None:
@@ -313,7 +323,7 @@ class Drafts:
         if not heard.has("transfer_offer") or not (about or d.kind is None) or d.kind == "answer":
             return None
         if self.s.rules.accept_transfer:
-            return self.log.act("accept_transfer", self.s.phr.say("accept_transfer"), "escalation_accepts_transfer",
+            return self.log.act("accept_transfer", self.s.phr.say("accept_transfer"), ACCEPTS_TRANSFER,
                              heard, choice="yes")  # fmt: skip
         if not heard.has("denial") or about:
             d.parts.append(self.s.phr.say("decline_transfer"))

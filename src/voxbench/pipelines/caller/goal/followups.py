@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from voxbench.pipelines.caller.goal import rules
 from voxbench.pipelines.caller.goal.acting import ActLog, about
 from voxbench.pipelines.caller.goal.acts import ActKind, CallerAct
 from voxbench.pipelines.caller.goal.cues import ASKS_FOR, GIVE_Q, REPEAT_Q, SPELL_Q
@@ -59,8 +60,6 @@ _WANTS_Q = re.compile(
 _WHICH = re.compile(r"\bwhich\b", re.I)
 """'Which one would you like?': a choice among things offered, not what it wants."""
 
-_TRANSFER_RULES = frozenset({"escalation_asks_transfer", "escalation_accepts_transfer"})
-"""A transfer the caller asked for or accepted already: not asked for again."""
 
 _WHAT_ELSE = re.compile(r"\s*what else\b", re.I)
 """'What else can I help you with?' is no yes/no question: the open request is said without 'Yes,'."""
@@ -185,7 +184,7 @@ class FollowUps:
         if self.s.agenda.open_items() and not heard.has("denial"):  # before goodbye: a must-have untold
             lead = "Yes." if heard.has("anything_else") and not said_not_asked(heard) else "Thanks."
             line = f"{'No.' if that_all(heard) else lead} {self.s.agenda.ask()}"
-            return self.log.act("state_request", line, "must_have_not_told", heard, "must-haves")
+            return self.log.act("state_request", line, rules.MUST_HAVE_NOT_TOLD, heard, "must-haves")
         if heard.has("anything_else"):  # offered in a statement: thanks, not 'no'
             kind = (
                 "bye_that_all" if that_all(heard) else "bye_done" if said_not_asked(heard) else "bye_nothing"
@@ -229,13 +228,13 @@ class FollowUps:
         transferred to a live agent'), the caller asks for one first, once, unless the agent has
         said it cannot transfer the call (:mod:`.transfers`). Where the failure condition counts
         the caller's requests ('after two clear requests'), it asks that many times."""
-        asked = sum(a.rule in _TRANSFER_RULES for a in self.s.acts)
+        asked = sum(a.rule in rules.TRANSFER_RULES for a in self.s.acts)
         if (
             self.s.rules.accept_transfer
             and asked < max(1, self.s.transfer_fails[1])
             and not refused_before([heard.rules, *(a.rules for a in self.s.acts)])
         ):
-            return self.log.act("pushback", self.s.phr.say("ask_transfer"), "escalation_asks_transfer", heard)
+            return self.log.act("pushback", self.s.phr.say("ask_transfer"), rules.ASKS_TRANSFER, heard)
         return self.log.act(
             "end", self.s.phr.say("bye_give_up"), "failure_condition_end", heard, ends_call=True
         )
@@ -248,7 +247,7 @@ class FollowUps:
         last = self.s.acts[-1] if self.s.acts else None
         if last is not None and (
             (last.kind == "pushback" and not self.s.push.left() and not self.s.tracker.pending())
-            or (self.s.transfer_fails[1] and last.rule == "escalation_asks_transfer")
+            or (self.s.transfer_fails[1] and last.rule == rules.ASKS_TRANSFER)
         ):
             return self.give_up(heard)
         if self.s.acts and self.s.acts[-1].kind in ("acknowledge", "state_request") and self.s.turn > 1:
@@ -285,7 +284,7 @@ class FollowUps:
             return self.log.act("confirm", self.s.phr.say("no_thanks"), "extras_outside_goal_declined", heard,
                                 choice="no")  # fmt: skip
         if "cut_request" in heard.rules:  # 'Please provide the conf.': cut off by the recogniser
-            return self.log.act("cannot_answer", self.s.phr.say("say_again"), "cut_request_asks_again", heard)
+            return self.log.act("cannot_answer", self.s.phr.say("say_again"), rules.CUT_ASKS_AGAIN, heard)
         if (said := self.identity(heard)) is not None:  # 'Can you verify your identity?'
             return said
         q = heard.question
@@ -314,9 +313,7 @@ class FollowUps:
             return self.log.act("cannot_answer", f"{line} {self.s.say.answer(held[:1])}",
                                 "no_such_identifier_offers_one", heard, facts=held[:1])  # fmt: skip
         if heard.has("info_request"):  # asked for information naming none it holds: what is needed?
-            return self.log.act(
-                "cannot_answer", self.s.phr.say("what_needed"), "vague_request_asks_what", heard
-            )
+            return self.log.act("cannot_answer", self.s.phr.say("what_needed"), rules.VAGUE_ASKS_WHAT, heard)
         q = heard.question
         pending = self.s.tracker.pending()
         named = self.s.tracker.named(q) if len(self.s.intents) > 1 else None

@@ -62,6 +62,7 @@ from voxbench.pipelines.caller.goal.openask import OpenAnswer
 from voxbench.pipelines.caller.goal.phrases import as_need
 from voxbench.pipelines.caller.goal.record import other_record
 from voxbench.pipelines.caller.goal.requests import Requests
+from voxbench.pipelines.caller.goal.rules import CONFIRM_OFFER, CUT_REPLIES, NOT_FOUND_GIVES_AGAIN
 from voxbench.pipelines.caller.goal.say import FactSayer
 from voxbench.pipelines.caller.goal.scope import about_transfer
 from voxbench.pipelines.caller.goal.stall import Stalls
@@ -73,7 +74,6 @@ from voxbench.spoken import sentences_of, tokens
 
 __all__ = ["GoalCaller", "GoalCallerConfig"]
 
-_CUT_REPLIES = frozenset({"cut_request_asks_again", "vague_request_asks_what"})
 """The caller's replies to a request cut before its object ('First, I need your')."""
 _GOES_ON = re.compile(rf"\s*(?:{alt('forms', 'cut_determiner')})\b", re.I)
 """A turn that begins where a cut request ends ('your employee ID?'): the words a cut ends on."""
@@ -234,7 +234,7 @@ class GoalCaller:
     def _accepts_offer(self, heard: Heard, d: Draft) -> bool:
         """An option chosen, an offer accepted, or a read-back of a change it wants confirmed: the
         caller has checked what it takes against its tree's conditions (:meth:`.agenda.Agenda.settle`)."""
-        if d.kind == "choose" or d.rule == "confirm_offer_meets_goal":
+        if d.kind == "choose" or d.rule == CONFIRM_OFFER:
             return True
         wanted = [f for k in heard.readback_ok if (f := self.s.book.get(k)) is not None and f.wanted]
         return d.kind == "confirm" and d.choice == "yes" and bool(wanted)
@@ -251,7 +251,7 @@ class GoalCaller:
         this turn goes on with it ('employee ID and the last four digits of your phone.': a small
         letter, or a possessive or article first). The two are one request, answered as one."""
         last = self.s.acts[-1] if self.s.acts else None
-        if last is None or last.rule not in _CUT_REPLIES or not self.s.agent_turn:
+        if last is None or last.rule not in CUT_REPLIES or not self.s.agent_turn:
             return agent_text
         if not (agent_text.lstrip()[:1].islower() or _GOES_ON.match(agent_text)):
             return agent_text
@@ -326,7 +326,7 @@ class GoalCaller:
             lost, self.s.acts
         ):  # 'I couldn't find ... under that code and last name.'
             line = given_again(lost, self.s.say, self.s.phr)
-            return self.log.act("answer", line, "not_found_gives_again", heard, facts=lost)
+            return self.log.act("answer", line, NOT_FOUND_GIVES_AGAIN, heard, facts=lost)
         offered = self.req.offered(heard, text)
         record = "" if heard.readback_wrong else other_record(text, self.s.record)
         offered = None if record else offered  # a yes to another's booking is no yes (:mod:`.record`)

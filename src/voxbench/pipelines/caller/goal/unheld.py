@@ -5,7 +5,10 @@ The held ones are answered; each field not held is said not to be held, in the s
 what the caller has that stands for it (the facts about the same thing: 'the shift' -> its date
 and start time, :func:`.fallbacks.subject_fallback`). Answered with the employee ID alone, the
 shift ID was passed over in silence; live, the agent asked again and the caller left
-(medical_hr, 2026-12-07). A person says 'I don't have the shift ID'.
+(medical_hr, 2026-12-07). A person says 'I don't have the shift ID'. Asked alone ('Could you
+provide the shift ID?'), a field whose qualifier names held facts all of another kind (the
+shift's date and start time) is said not held first, then those facts: given the date alone, the
+agent heard a date where it asked for an ID.
 
 A field is a noun phrase with a determiner, a qualifier and a value head ('the shift ID':
 ``asks.unheld_heads``) that names none of the caller's facts. Any other head is not read as a
@@ -54,25 +57,49 @@ def unheld_fields(
         if re.search(r"\b(?:either|or)\b", s, re.I):
             continue  # alternatives: one held is the answer
         phrases_ = [(m.group(0), m.group(1).split(), m.group(2).lower()) for m in _NP.finditer(s)]
-        maybe = [i for i, (_, mods, _) in enumerate(phrases_)
-                 if not all(w.lower() in _EMPTY for w in mods) and not _asked_words(mods, asked, book)]  # fmt: skip
+        maybe = [i for i, (_, mods, head) in enumerate(phrases_)
+                 if not all(w.lower() in _EMPTY for w in mods)
+                 and (not _asked_words(mods, asked, book) or _kind_apart(mods, head, asked, book))]  # fmt: skip
         if not maybe:  # the cheap tests first: matching each phrase to facts costs (goal_caller_cpu.py)
             continue
         named = {k: i for i, (np, _, _) in enumerate(phrases_) for k, _ in asked_facts(np, book)}
         for i in maybe:
             np, mods, head = phrases_[i]
+            if _kind_apart(mods, head, asked, book):  # the asked facts sharing its words answer it
+                out.setdefault(_field(mods, head), _sharing(mods, asked, book))
+                continue
             if any(j == i for j in named.values()) or _names_asked(mods, head, asked, book, named):
                 continue
-            field = " ".join([*(w.lower() for w in mods), "ID" if head == "id" else head])
+            field = _field(mods, head)
             stand = [k for k, _ in subject_fallback(np, book) if k not in asked and k not in given]
             out.setdefault(field, stand)
     return out
 
 
+def _field(mods: list[str], head: str) -> str:
+    return " ".join([*(w.lower() for w in mods), "ID" if head == "id" else head])
+
+
+def _kind_apart(mods: list[str], head: str, asked: dict[str, str], book: FactBook) -> bool:
+    """The phrase's qualifier is a word of asked facts, none of which has a head of its kind: 'the
+    shift ID' asked alone, answered by the shift's date and start time, is a field not held, said
+    so beside them; 'the shift date' beside 'shift_date', or 'your reservation code' beside
+    'confirmation_number' (both identifiers), is the fact itself."""
+    mine = [f for k in _sharing(mods, asked, book) if (f := book.get(k)) is not None]
+    if not mine or not all(f.heads for f in mine):  # 'phone_last_four' is of no kind: a part held
+        return False
+    return not any(_family(h) == _family(head) for f in mine for h in f.heads)
+
+
+def _sharing(mods: list[str], asked: dict[str, str], book: FactBook) -> list[str]:
+    """The asked facts a word of the qualifier is a word of."""
+    said = {stem(w.lower()) for w in mods}
+    return [k for k in asked if (f := book.get(k)) is not None and said & {stem(w) for w in f.words}]
+
+
 def _asked_words(mods: list[str], asked: dict[str, str], book: FactBook) -> bool:
     """A qualifier of the phrase is a word of an asked fact ('your phone number' beside 'phone_last_four')."""
-    said = {stem(w.lower()) for w in mods}
-    return any(said & {stem(w) for w in f.words} for k in asked if (f := book.get(k)) is not None)
+    return bool(_sharing(mods, asked, book))
 
 
 def _names_asked(
