@@ -31,8 +31,7 @@ if TYPE_CHECKING:
 
 def lack_classes(b: Builder) -> None:
     """The three classes' items of one scenario."""
-    held = {w for f in b.facts for w in f.words}
-    lacked = [x for x in b.t.lacked_fields if not set(x.split()) - {"number", "address", "name"} & held]
+    lacked = b.lacked()
     own = askable(b)
     for f in b.pick(own, lambda f: f"some_held/{f.key}"):
         x = b.pick(lacked, lambda x, k=f.key: f"some_held/{k}/{x}")[:1]

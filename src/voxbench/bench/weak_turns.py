@@ -188,6 +188,12 @@ class Builder:
     def pick(self, items: list[Any], key: Any) -> list[Any]:
         return _pick(items, self.sid, key, self.t.per_class)
 
+    def lacked(self) -> list[str]:
+        """The fields of ``lacked_fields`` no fact of the scenario holds (a word of theirs other than
+        'number', 'address', 'name' is a word of none of its facts)."""
+        held = {w for f in self.facts for w in f.words}
+        return [x for x in self.t.lacked_fields if not set(x.split()) - {"number", "address", "name"} & held]
+
     def template(self, cls: str, salt: str) -> str:
         return self.template_of(self.t.classes[cls].templates, cls, salt)
 
@@ -242,10 +248,7 @@ class Builder:
             self.add("point_back", _fill(self.template("point_back", f.key), label=label(f)), [f.key])
             ask = _fill(self.t.classes["repeated"].context[0], label=label(f))
             self.add("repeated", _fill(self.template("repeated", f.key), label=label(f)), [f.key], [ask])
-        held = {w for f in self.facts for w in f.words}
-        lacked = [
-            x for x in self.t.lacked_fields if not set(x.split()) - {"number", "address", "name"} & held
-        ]
+        lacked = self.lacked()
         for x in self.pick(lacked, lambda x: x):
             self.add("lacking", _fill(self.template("lacking", x), lacked=x))
         for x in self.pick(lacked, lambda x: f"modal/{x}"):

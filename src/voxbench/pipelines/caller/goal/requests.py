@@ -94,16 +94,15 @@ class Requests:
             said, told = [k for k in said if k not in cut], [k for k in told if k not in cut]
         return self.s.say.answer(said), told
 
-    def next_line(self, i: int) -> tuple[str, list[str]]:
-        """'Yes, one more thing: I need to ...' with the request's details, and the facts told."""
+    def next_line(self, i: int, kind: str = "next_request") -> tuple[str, list[str]]:
+        """'Yes, one more thing: I need to ...' with the request's details, and the facts told;
+        ``kind`` is the phrasing that leads it ('fallback_request': 'Then, I need to ...')."""
         nxt = as_need(self.s.intents[i])
         details, told = self.details(i, later=True)
         why = self.circumstances(i, told)
         if why:  # '... a new 27-inch monitor for my desk. The justification is new setup.'
             details, told = f"{details} {self.s.say.answer(why)}".strip(), told + why
-        line = self.s.phr.say(
-            "next_request", intent=nxt if nxt.startswith("I ") else nxt[0].lower() + nxt[1:]
-        )
+        line = self.s.phr.say(kind, intent=nxt if nxt.startswith("I ") else nxt[0].lower() + nxt[1:])
         return f"{line} {details}".strip(), told
 
     def fallback_line(self, prefix: str = "") -> tuple[str, list[str], int] | None:
@@ -115,11 +114,8 @@ class Requests:
         i = self.s.tracker.fallback_for(refused) if refused else None
         if i is None:
             return None
-        line, told = self.next_line(i)
-        line = re.sub(
-            r"^Yes[,.]\s*(?:[^:]*:\s*)?(\w)", lambda m: f"{prefix} Then, {m.group(1)}".strip(), line
-        )
-        return line, told, i
+        line, told = self.next_line(i, "fallback_request")
+        return f"{prefix} {line}".strip(), told, i
 
     def circumstances(self, i: int, told: list[str]) -> list[str]:
         """The words the goal places with request ``i`` (:mod:`.belong`), its reason or
