@@ -21,7 +21,7 @@ flagged, 2 if one or two dimensions are at 2, 1 if any is at 1 or three are flag
 | reasked_fact | after a call used a fact the caller gave, the agent asks for it again and the caller repeats it | 2, information_loss ("re-asking the user for information they already provided") |
 | asr_reask | the caller's line giving a fact cut off mid-way, the agent asking again, the caller repeating it | 3 (a re-ask after a visible recognition failure is no flag) |
 | repeated_statement | the declarative sentences of an agent line after a tool result said again at the start of its next line (not the final recap) | 2, redundant_statements |
-| vague_question | after the caller's identity is verified, the agent asks what they would like to do and the caller restates the goal | 1, question_quality ("asking an overly vague question when the user's goal was clear", the rubric's example of a severe issue; its rating-2 list also names "one vague question") |
+| vague_question | where the caller's opening line names its goal (a content word of the scenario's `high_level_user_goal`), after its identity is verified, the agent asks what they would like to do and the caller restates the goal | 1, question_quality ("asking an overly vague question when the user's goal was clear", the rubric's example of a severe issue; its rating-2 list also names "one vague question") |
 | two_dims | repeated_call + repeated_statement | 2 (two dimensions at 2) |
 | three_dims | repeated_call + repeated_statement + reasked_fact | 1 (three dimensions flagged) |
 
@@ -284,12 +284,52 @@ def repeated_statement(conv: RefConversation, rng: random.Random) -> tuple[RefCo
     return conv.copy(steps), f"agent line of step {a} said again at step {b}"
 
 
+_PLAIN = frozenset(
+    [
+        "need",
+        "help",
+        "with",
+        "have",
+        "want",
+        "would",
+        "like",
+        "could",
+        "some",
+        "things",
+        "thing",
+        "that",
+        "this",
+        "your",
+        "about",
+        "make",
+        "also",
+        "there",
+        "have",
+        "just",
+        "know",
+        "able",
+        "please",
+        "today",
+        "call",
+    ]
+)
+
+
+def _goal_stated(conv: RefConversation, line: str) -> bool:
+    """Whether the caller's line names its goal: it shares a content word (4+ letters) with the
+    scenario's `high_level_user_goal` ("I need my laptop replaced" does; "I have a few things I
+    need help with" does not)."""
+    goal = set(re.findall(r"[a-z]{4,}", str(conv.goal.get("high_level_user_goal", "")).lower()))
+    return bool((set(re.findall(r"[a-z]{4,}", line.lower())) & goal) - _PLAIN)
+
+
 def vague_question(conv: RefConversation, rng: random.Random) -> tuple[RefConversation, str] | None:
-    """After the first successful auth call, before the agent's next line, a vague question
-    ("what would you like to do?") and the caller restating its opening request."""
+    """Where the caller's opening line names its goal: after the first successful auth call,
+    before the agent's next line, a vague question ("what would you like to do?") and the
+    caller restating its opening request."""
     auths = _successful(conv, ("auth",))
     users = conv.lines("user")
-    if not auths or not users:
+    if not auths or not users or not _goal_stated(conv, _line(conv, users[0]).text):
         return None
     nxt = _agent_after(conv, auths[0])
     if nxt is None:
