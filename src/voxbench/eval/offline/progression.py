@@ -6,8 +6,7 @@ poor questions. The record carries direct evidence of the first three:
 * a tool called again with identical parameters (it already had the answer), or the same
   tool called again at all (a re-lookup), or called with empty/placeholder parameters
   before the caller gave them (UNKNOWN, ABC123, "");
-* an agent sentence that repeats an earlier one (near-identical wording) with no value of its
-  own (the same template read with a new request number is new information);
+* an agent sentence that repeats an earlier one (near-identical wording);
 * an agent question that repeats an earlier question (it asked for what it was told).
 
 Each finding is an evidence item {turn, claim, rule}. The counts feed the ordinal model of
@@ -20,13 +19,6 @@ finding can only lower the rating or leave it. Fitted freely on EVA's labels (st
 rewarding, and an agent asking for the same confirmation number four times was rated 3.
 Repeated questions and repeated statements enter the model as one count (a repeated
 sentence either way), so the weight learned from the statements also prices the questions.
-
-The model's rating is then lowered to the rubric's floor (`_progression_rubric`): needless
-calls (identical after a success with no write between, or empty/placeholder), facts asked
-again after a call used them, and open questions once the goal is stated, rated by the
-rubric's severity wording (two needless calls are "multiple instances", a 1). The floor was
-developed on injected faults (benchmarks/offline_progression_independent.py, seed 0), not on
-people's labels.
 """
 
 from __future__ import annotations
@@ -38,10 +30,9 @@ from typing import Any
 from rapidfuzz import fuzz
 
 from voxbench.eval.context import ConversationContext, strip_tags
-from voxbench.eval.offline import _progression_rubric as rubric
 from voxbench.eval.offline import fitted_method, offline_method
 from voxbench.eval.offline._ordinal import Model, fit_ordinal, shipped_model
-from voxbench.eval.offline._trace import enum_params, tool_kinds
+from voxbench.eval.offline._trace import enum_params
 from voxbench.eval.types import MetricResult, sub
 
 NAME = "conversation_progression"
@@ -129,16 +120,12 @@ def norm(s: str) -> str:
 
 
 def _repeats(items: list[tuple[int, str]], threshold: float, feature: str, what: str) -> list[dict[str, Any]]:
-    """Items whose wording matches an earlier one (rapidfuzz's normalised Indel similarity) and
-    that carry no value of their own: the same template read with another request's number or
-    time ("Your first request number is R E Q ... two seven one" then "... two seven three")
-    states new details, which the rubric does not count as a restatement."""
+    """Items whose wording matches an earlier one (rapidfuzz's normalised Indel similarity)."""
     out = []
     normed = [norm(s) for _, s in items]
-    vals = [set(rubric.values(s)) for _, s in items]
     for i, (t, s) in enumerate(items):
-        for (t0, _), n0, v0 in zip(items[:i], normed[:i], vals[:i], strict=True):
-            if vals[i] <= v0 and fuzz.ratio(normed[i], n0, score_cutoff=threshold * 100):
+        for (t0, _), n0 in zip(items[:i], normed[:i], strict=True):
+            if fuzz.ratio(normed[i], n0, score_cutoff=threshold * 100):
                 out.append({"feature": feature, "turn": t, "claim": s[:160], "rule": f"{what} (turn {t0})"})
                 break
     return out
@@ -175,37 +162,21 @@ def features(c: dict[str, float]) -> dict[str, float]:
     return {f: sum(c[k] for k in POOLED.get(f, (f,))) for f in FEATURES}
 
 
-def rubric_findings(ctx: ConversationContext) -> list[dict[str, Any]]:
-    """The findings the rubric's severity floor rates (`_progression_rubric`)."""
-    trace, tools = ctx.conversation_trace, ctx.agent_tools or []
-    writes = {n for n, k in tool_kinds(tools).items() if k == "write"}
-    return (
-        rubric.needless_calls(trace, writes, PLACEHOLDER, enum_params(tools))
-        + rubric.reasked_facts(trace)
-        + rubric.vague_questions(trace, writes)
-    )
-
-
 def rate_with(ctx: ConversationContext, model: Model) -> MetricResult:
-    """The model's rating from the counts, lowered to the rubric's floor where the record shows
-    a class the rubric rates by itself (`_progression_rubric`)."""
     if not any(e.get("role") == "assistant" for e in ctx.conversation_trace):
         return MetricResult.skip(NAME, "no assistant turns")
     found = findings(ctx)
     c = counts(found)
-    r_model, how, contrib = model.explain(features(c))
-    floor_found = rubric_findings(ctx)
-    restated = {"redundant_statements"} if c["repeated_statements"] else set()
-    floor, floor_dims = rubric.rubric_rating(floor_found, restated)
-    r = min(r_model, floor)
-    flagged = sorted({FEATURE_DIM[x["feature"]] for x in found} if r_model < 3 else set())
-    flagged = sorted(set(flagged) | set(floor_dims))
-    every = found + floor_found
-    dims = {d: {"flagged": d in flagged, "evidence": [x for x in every if _dim(x) == d]} for d in DIMS}
-    evidence = [{k: x[k] for k in ("turn", "claim", "rule")} for x in every]
+    r, how, contrib = model.explain(features(c))
+    flagged = sorted({FEATURE_DIM[x["feature"]] for x in found}) if r < 3 else []
+    dims = {
+        d: {"flagged": d in flagged, "evidence": [x for x in found if FEATURE_DIM[x["feature"]] == d]}
+        for d in DIMS
+    }
+    evidence = [{k: x[k] for k in ("turn", "claim", "rule")} for x in found]
     evidence.append(
         {"turn": None, "claim": ", ".join(f"{k}={int(v)}" for k, v in c.items()),
-         "rule": f"progression {how}; rubric floor {floor} ({len(floor_found)} findings) -> {r}"}
+         "rule": f"progression {how}"}
     )  # fmt: skip
     return MetricResult(
         name=NAME,
@@ -216,15 +187,10 @@ def rate_with(ctx: ConversationContext, model: Model) -> MetricResult:
             "flagged": flagged,
             "counts": c,
             "contributions": contrib,
-            "rubric_floor": {"rating": floor, "dimensions": floor_dims},
             "evidence": evidence,
         },
         sub_metrics={f"{d}_rate": sub(f"{d}_rate", float(d in flagged)) for d in DIMS},
     )
-
-
-def _dim(x: dict[str, Any]) -> str:
-    return FEATURE_DIM.get(x["feature"]) or rubric.DIMENSION[x["feature"]]
 
 
 def fit(labelled: list[tuple[ConversationContext, Any]]) -> Model:
@@ -234,7 +200,7 @@ def fit(labelled: list[tuple[ConversationContext, Any]]) -> Model:
     return fit_ordinal(rows, labels, FEATURES, l2=0.01, iters=6000, lr=0.2, penalising=FEATURES)
 
 
-@offline_method(NAME, method="stall-count-ordinal", version="4")
+@offline_method(NAME, method="stall-count-ordinal", version="3")
 def progression_offline(ctx: ConversationContext) -> MetricResult:
     """Overall 1-3 from repeated/placeholder tool calls and repeated sentences (statements or questions)."""
     return rate_with(ctx, shipped_model(NAME))
