@@ -1,0 +1,500 @@
+"""The offline conversation_progression method on conversations whose rating is known by
+construction: a check no progression weight or rule was fitted on.
+
+EVA's visible progression labels are 66 conversations (34 dev / 32 test); every candidate
+fitted on the dev half has failed on the test half. Here, as `offline_faith_independent.py`
+does for faithfulness, each EVA reference conversation (all three domains,
+`voxbench.eval.gateset`) is written as a record as it is and with progression faults injected
+by its structure, never by an item, each labelled by EVA's conversation_progression rubric
+(`configs/prompts/judge.yaml`; per dimension 2 for "a single isolated issue", 1 for "multiple
+instances of the same type of issue" or "a single severe issue"; overall 3 if nothing is
+flagged, 2 if one or two dimensions are at 2, 1 if any is at 1 or three are flagged):
+
+| kind | injection | expected |
+|---|---|---|
+| clean | the reference conversation | 3 (a correct agent) |
+| repeated_call | one successful read call made again at once with the same parameters and response | 2, unnecessary_tool_calls ("the same tool with the same parameters after a prior successful response") |
+| repeated_call_twice | two different successful read calls, each made again | 1, unnecessary_tool_calls (multiple instances) |
+| placeholder_call | before a lookup the caller's facts feed, the same tool called with those parameters empty, failing | 2, unnecessary_tool_calls ("empty or missing required parameters, causing a predictable error") |
+| failed_retry | that empty call, failed, retried without change | 1, unnecessary_tool_calls (two instances) |
+| corrected_retry | a lookup first made with one character of the caller's identifier wrong, failing, then made right | 3 ("retrying a tool call after a tool error with corrected parameters" is no flag) |
+| reasked_fact | after a call used a fact the caller gave, the agent asks for it again and the caller repeats it | 2, information_loss ("re-asking the user for information they already provided") |
+| asr_reask | the caller's line giving a fact cut off mid-way, the agent asking again, the caller repeating it | 3 (a re-ask after a visible recognition failure is no flag) |
+| repeated_statement | the declarative sentences of an agent line after a tool result said again at the start of its next line (not the final recap) | 2, redundant_statements |
+| vague_question | where the caller's opening line names its goal (a content word of the scenario's `high_level_user_goal`), after its identity is verified, the agent asks what they would like to do and the caller restates the goal | 1, question_quality ("asking an overly vague question when the user's goal was clear", the rubric's example of a severe issue; its rating-2 list also names "one vague question") |
+| two_dims | repeated_call + repeated_statement | 2 (two dimensions at 2) |
+| three_dims | repeated_call + repeated_statement + reasked_fact | 1 (three dimensions flagged) |
+
+Each tool call keeps the response the reference recorded; an injected failing call gets an
+error response in EVA's shape (`status`, `error_type`, `message`). The labels are by
+construction, not a person's or a frontier judge's rating; the wordings of the injected lines
+are the tables below. Seed 0 is for development, seed 1 (other places, other wordings) is
+held out; both draw from the same reference conversations and the same wording tables, so
+seed 1 checks a method against other places and wordings, not against other conversations.
+Prints per kind the share rated as labelled and the expected dimension flagged, accuracy /
+κ / quadratic κ overall and per domain, and ms per conversation. Not a test.
+
+Measured (issue 30, 2026-12-07): `stall-count-ordinal` 3, seed 0 0.635 / κ 0.436, seed 1
+0.637 / κ 0.439 (1807 conversations; vague questions, re-asked facts and three flagged
+dimensions are mostly missed, two needless calls rated 2 not 1). A rubric floor on grounded
+findings (commit d4f06c8: needless calls, facts asked again, open questions once the goal is
+stated, three dimensions; values-aware repeated sentences) reached seed 0 0.885 / κ 0.824 and
+seed 1 0.887 / κ 0.827, but its vague-question and re-ask phrase lists were written knowing
+this script's wordings, and on people's labels the test half fell (0.719 -> 0.688): measured
+and not kept.
+
+    PYTHONPATH=src .venv/bin/python benchmarks/offline_progression_independent.py [--seed 0]
+        [--eva DIR] [--domains airline,itsm,medical_hr] [-v] [--json out.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import re
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from itertools import pairwise
+from pathlib import Path
+from typing import Any
+
+from voxbench.cli.judges import _agent_info
+from voxbench.eval.calibration import _ctx, agreement, trace_from_events
+from voxbench.eval.context import ConversationContext
+from voxbench.eval.gateset.conversation import Line, RefConversation, Step, Tool, from_scenario
+from voxbench.eval.gateset.faults import reference_fault
+from voxbench.eval.offline.progression import progression_offline
+from voxbench.eval.types import MetricResult
+from voxbench.records import derive_seed
+from voxbench.scenarios.loader import load_dataset
+
+ROOT = Path(__file__).resolve().parents[1]
+TOOLS, LOSS, REDUNDANT, QUESTION = (
+    "unnecessary_tool_calls",
+    "information_loss",
+    "redundant_statements",
+    "question_quality",
+)
+DIMENSIONS: dict[str, dict[str, int]] = {
+    "clean": {},
+    "repeated_call": {TOOLS: 2},
+    "repeated_call_twice": {TOOLS: 1},
+    "placeholder_call": {TOOLS: 2},
+    "failed_retry": {TOOLS: 1},
+    "corrected_retry": {},
+    "reasked_fact": {LOSS: 2},
+    "asr_reask": {},
+    "repeated_statement": {REDUNDANT: 2},
+    "vague_question": {QUESTION: 1},
+    "two_dims": {TOOLS: 2, REDUNDANT: 2},
+    "three_dims": {TOOLS: 2, REDUNDANT: 2, LOSS: 2},
+}
+"""Per kind, the rating of each flagged dimension by the rubric's severity wording."""
+
+
+def overall(dims: dict[str, int]) -> int:
+    """EVA's overall rule: 3 if nothing is flagged; 1 if any dimension is rated 1 or three or
+    more are flagged; else 2."""
+    if not dims:
+        return 3
+    return 1 if min(dims.values()) == 1 or len(dims) >= 3 else 2
+
+
+EXPECTED: dict[str, tuple[int, tuple[str, ...]]] = {k: (overall(d), tuple(d)) for k, d in DIMENSIONS.items()}
+REASKS = (
+    "Sorry, could you give me your {f} again?",
+    "Before I go on, what was your {f} again?",
+    "Could you repeat your {f} for me?",
+    "Can you tell me your {f} one more time?",
+)
+ASR_REASKS = (
+    "Sorry, I didn't catch all of that. Could you repeat your {f}?",
+    "I'm sorry, that cut out. Can you say your {f} again?",
+    "Sorry, I only heard part of that. What was your {f}?",
+)
+VAGUE = (
+    "Thanks, you're verified. What would you like to do today?",
+    "Thank you. So, what can I do for you?",
+    "Got it, thanks. What is it you need help with?",
+    "Great, you're all set. Is there something specific you'd like me to look into?",
+)
+ERRORS = {
+    "empty": ("missing_parameter", "Required parameter missing or empty: {p}."),
+    "wrong": ("not_found", "No record found for {p}."),
+}
+_REPEAT_ASK = re.compile(r"\b(repeat|again|say that|one more time|didn'?t (catch|hear))\b", re.I)
+
+
+def _tool_types(conv: RefConversation) -> dict[str, str]:
+    return {t.name: str(t.tool_type) for t in conv.dd.agent.tools}
+
+
+def _tool(conv: RefConversation, i: int) -> Tool:
+    s = conv.steps[i]
+    assert isinstance(s, Tool)
+    return s
+
+
+def _line(conv: RefConversation, i: int) -> Line:
+    s = conv.steps[i]
+    assert isinstance(s, Line)
+    return s
+
+
+def _ok(t: Tool) -> bool:
+    return str((t.expected or {}).get("status", "success")) == "success"
+
+
+def _successful(conv: RefConversation, types: tuple[str, ...]) -> list[int]:
+    kinds = _tool_types(conv)
+    return [i for i in conv.tools() if kinds.get(_tool(conv, i).name) in types and _ok(_tool(conv, i))]
+
+
+def _insert(conv: RefConversation, at: int, new: Sequence[Step]) -> RefConversation:
+    return conv.copy([*conv.steps[:at], *new, *conv.steps[at:]])
+
+
+def _error(t: Tool, params: dict[str, Any], kind: str, about: str) -> Tool:
+    etype, msg = ERRORS[kind]
+    return Tool(t.name, params, {"status": "error", "error_type": etype, "message": msg.format(p=about)})
+
+
+def _field(key: str) -> str:
+    return " ".join("ID" if w == "id" else w for w in key.split("_"))
+
+
+def _given(conv: RefConversation, t: Tool) -> list[str]:
+    """The string parameters of `t` whose values are the caller's facts (the goal's
+    `information_required`)."""
+    info = conv.goal.get("information_required") or {}
+    facts = {str(v).lower() for v in info.values() if isinstance(v, str | int) and not isinstance(v, bool)}
+    return [k for k, v in t.params.items() if isinstance(v, str) and len(v) >= 3 and v.lower() in facts]
+
+
+def _answer_before(conv: RefConversation, i: int) -> int | None:
+    """The caller's last line before step `i` (the line that gave the call's facts)."""
+    users = [j for j in conv.lines("user") if j < i]
+    return users[-1] if users else None
+
+
+def _agent_after(conv: RefConversation, i: int) -> int | None:
+    """The agent's first line after step `i`, when it is not the agent's last line."""
+    agents = conv.lines("agent")
+    later = [j for j in agents if j > i]
+    return later[0] if later and later[0] != agents[-1] else None
+
+
+def repeated_call(
+    conv: RefConversation, rng: random.Random, n: int = 1
+) -> tuple[RefConversation, str] | None:
+    """`n` different successful read calls, each made again right after its response."""
+    cands = _successful(conv, ("read",))
+    if len(cands) < n:
+        return None
+    picks = sorted(rng.sample(cands, n), reverse=True)
+    out = conv
+    for i in picks:
+        out = _insert(out, i + 1, [_tool(conv, i)])
+    return out, "repeated " + ", ".join(_tool(conv, i).name for i in sorted(picks))
+
+
+def _fed_lookup(conv: RefConversation) -> int | None:
+    """The first successful auth or read call whose parameters hold the caller's facts."""
+    return next((i for i in _successful(conv, ("auth", "read")) if _given(conv, _tool(conv, i))), None)
+
+
+def placeholder_call(
+    conv: RefConversation, rng: random.Random, times: int = 1
+) -> tuple[RefConversation, str] | None:
+    """Before a lookup the caller's facts feed, the same tool called with those parameters
+    empty (a predictable error), `times` times without change."""
+    i = _fed_lookup(conv)
+    if i is None:
+        return None
+    t = _tool(conv, i)
+    keys = _given(conv, t)
+    empty = _error(t, {**t.params, **dict.fromkeys(keys, "")}, "empty", ", ".join(keys))
+    return _insert(conv, i, [empty] * times), f"{t.name} with {keys} empty x{times}"
+
+
+def corrected_retry(conv: RefConversation, rng: random.Random) -> tuple[RefConversation, str] | None:
+    """A lookup first made with one character of the caller's identifier wrong (failing), then right."""
+    i = _fed_lookup(conv)
+    if i is None:
+        return None
+    t = _tool(conv, i)
+    keys = [k for k in _given(conv, t) if any(c.isdigit() for c in t.params[k])] or _given(conv, t)
+    k = rng.choice(keys)
+    v = t.params[k]
+    pos = rng.choice([j for j, c in enumerate(v) if c.isalnum()])
+    c = v[pos]
+    swap = str((int(c) + rng.randint(1, 8)) % 10) if c.isdigit() else ("X" if c.upper() != "X" else "Y")
+    wrong = v[:pos] + swap + v[pos + 1 :]
+    return _insert(
+        conv, i, [_error(t, {**t.params, k: wrong}, "wrong", wrong)]
+    ), f"{t.name}.{k} {wrong!r} then {v!r}"
+
+
+def reasked_fact(conv: RefConversation, rng: random.Random) -> tuple[RefConversation, str] | None:
+    """After a successful call used a fact the caller gave, the agent asks for it again at its
+    next line (not its last), and the caller repeats the line that gave it."""
+    cands = []
+    for i in _successful(conv, ("auth", "read")):
+        ans, nxt = _answer_before(conv, i), _agent_after(conv, i)
+        if ans is not None and nxt is not None and _given(conv, _tool(conv, i)):
+            cands.append((i, ans, nxt))
+    if not cands:
+        return None
+    i, ans, nxt = rng.choice(cands)
+    f = _field(rng.choice(_given(conv, _tool(conv, i))))
+    ask = Line("agent", rng.choice(REASKS).format(f=f))
+    return _insert(conv, nxt, [ask, _line(conv, ans)]), f"re-asked {f} after turn of step {i}"
+
+
+def asr_reask(conv: RefConversation, rng: random.Random) -> tuple[RefConversation, str] | None:
+    """The caller's line giving a lookup's facts cut off half-way (what recognition heard), the
+    agent asking again, the caller saying it in full."""
+    i = _fed_lookup(conv)
+    ans = None if i is None else _answer_before(conv, i)
+    if i is None or ans is None:
+        return None
+    words = _line(conv, ans).text.split()
+    if len(words) < 4:
+        return None
+    cut = Line("user", " ".join(words[: len(words) // 2]) + "...")
+    f = _field(rng.choice(_given(conv, _tool(conv, i))))
+    steps = [*conv.steps[:ans], cut, Line("agent", rng.choice(ASR_REASKS).format(f=f)), *conv.steps[ans:]]
+    return conv.copy(steps), f"caller's line cut, agent re-asked {f}"
+
+
+def _sentences(text: str) -> list[str]:
+    return [s for s in re.split(r"(?<=[.!?])\s+", text.strip()) if s]
+
+
+def repeated_statement(conv: RefConversation, rng: random.Random) -> tuple[RefConversation, str] | None:
+    """The declarative sentences of an agent line that follows a tool result, said again at
+    the start of the agent's next line (not its last: a final recap is no flag), when the
+    caller between did not ask to hear it again."""
+    agents = conv.lines("agent")
+    cands = []
+    for a, b in pairwise(agents[:-1]):
+        if a == 0 or not isinstance(conv.steps[a - 1], Tool):
+            continue
+        said = [s for s in _sentences(_line(conv, a).text) if not s.endswith("?") and len(s.split()) >= 5]
+        between = " ".join(_line(conv, j).text for j in conv.lines("user") if a < j < b)
+        if said and not _REPEAT_ASK.search(between):
+            cands.append((a, b, said))
+    if not cands:
+        return None
+    a, b, said = rng.choice(cands)
+    line = _line(conv, b)
+    steps = list(conv.steps)
+    steps[b] = replace(line, text=" ".join(said) + " " + line.text)
+    return conv.copy(steps), f"agent line of step {a} said again at step {b}"
+
+
+_PLAIN = frozenset(
+    [
+        "need",
+        "help",
+        "with",
+        "have",
+        "want",
+        "would",
+        "like",
+        "could",
+        "some",
+        "things",
+        "thing",
+        "that",
+        "this",
+        "your",
+        "about",
+        "make",
+        "also",
+        "there",
+        "have",
+        "just",
+        "know",
+        "able",
+        "please",
+        "today",
+        "call",
+    ]
+)
+
+
+def _goal_stated(conv: RefConversation, line: str) -> bool:
+    """Whether the caller's line names its goal: it shares a content word (4+ letters) with the
+    scenario's `high_level_user_goal` ("I need my laptop replaced" does; "I have a few things I
+    need help with" does not)."""
+    goal = set(re.findall(r"[a-z]{4,}", str(conv.goal.get("high_level_user_goal", "")).lower()))
+    return bool((set(re.findall(r"[a-z]{4,}", line.lower())) & goal) - _PLAIN)
+
+
+def vague_question(conv: RefConversation, rng: random.Random) -> tuple[RefConversation, str] | None:
+    """Where the caller's opening line names its goal: after the first successful auth call,
+    before the agent's next line, a vague question ("what would you like to do?") and the
+    caller restating its opening request."""
+    auths = _successful(conv, ("auth",))
+    users = conv.lines("user")
+    if not auths or not users or not _goal_stated(conv, _line(conv, users[0]).text):
+        return None
+    nxt = _agent_after(conv, auths[0])
+    if nxt is None:
+        return None
+    new = [Line("agent", rng.choice(VAGUE)), _line(conv, users[0])]
+    return _insert(conv, nxt, new), "vague question after verification"
+
+
+Fault = Callable[[RefConversation, random.Random], tuple[RefConversation, str] | None]
+
+
+def _chain(*faults: Fault) -> Fault:
+    """Faults applied one after another (each on the previous one's result); None if any does
+    not apply."""
+
+    def run(conv: RefConversation, rng: random.Random) -> tuple[RefConversation, str] | None:
+        whats = []
+        for f in faults:
+            got = f(conv, rng)
+            if got is None:
+                return None
+            conv, what = got
+            whats.append(what)
+        return conv, "; ".join(whats)
+
+    return run
+
+
+FAULTS: dict[str, Fault] = {
+    "repeated_call": repeated_call,
+    "repeated_call_twice": lambda c, r: repeated_call(c, r, 2),
+    "placeholder_call": placeholder_call,
+    "failed_retry": lambda c, r: placeholder_call(c, r, 2),
+    "corrected_retry": corrected_retry,
+    "reasked_fact": reasked_fact,
+    "asr_reask": asr_reask,
+    "repeated_statement": repeated_statement,
+    "vague_question": vague_question,
+    # the statement first: it edits agent lines by index, which the inserted steps would shift
+    "two_dims": _chain(repeated_statement, repeated_call),
+    "three_dims": _chain(repeated_statement, reasked_fact, repeated_call),
+}
+
+
+def variants(ref: RefConversation, seed: int, dom: str, sid: str) -> list[tuple[str, RefConversation, str]]:
+    out: list[tuple[str, RefConversation, str]] = [("clean", ref, "")]
+    for kind, fn in FAULTS.items():
+        got = fn(ref, random.Random(derive_seed("voxbench.progression-independent", seed, dom, sid, kind)))
+        if got is not None:
+            out.append((kind, got[0], got[1]))
+    return out
+
+
+def events(conv: RefConversation) -> list[dict[str, Any]]:
+    """The conversation as EVA's trace events, each tool call with its recorded response."""
+    out: list[dict[str, Any]] = []
+    for s in conv.steps:
+        if isinstance(s, Line):
+            out.append({"event_type": f"{s.who}_utterance", "utterance": s.text})
+        else:
+            out.append({"event_type": "tool_call", "tool_name": s.name, "params": s.params})
+            resp = s.expected or {}
+            out.append({"event_type": "tool_response", "tool_name": s.name,
+                        "status": str(resp.get("status", "success")), "response": resp})  # fmt: skip
+    return out
+
+
+Method = Callable[[ConversationContext], MetricResult]
+
+
+def run(
+    eva: Path, seed: int, domains: list[str], verbose: bool, method: Method = progression_offline
+) -> dict[str, Any]:
+    ds = load_dataset(eva, domains)
+    rows: list[dict[str, Any]] = []
+    times: list[float] = []
+    for dom, dd in ds.domains.items():
+        agent = _agent_info(eva / "configs" / "agents" / f"{dom}_agent.yaml")
+        for sid in sorted(dd.scenarios):
+            ref = from_scenario(dd, sid)
+            if ref is None or reference_fault(ref) is not None:
+                continue
+            when = dd.scenarios[sid].current_date_time
+            for kind, conv, what in variants(ref, seed, dom, sid):
+                ctx = _ctx(f"{dom}/{sid}/{kind}", trace_from_events(events(conv)), agent, when)
+                t0 = time.perf_counter()
+                res = method(ctx)
+                times.append(time.perf_counter() - t0)
+                dims = res.details.get("dimensions", {})
+                flagged = sorted(d for d, v in dims.items() if v.get("flagged"))
+                ev = res.details.get("evidence", [])
+                rating = round(res.score or 0)
+                rows.append({"domain": dom, "scenario": sid, "kind": kind, "what": what,
+                             "expected": EXPECTED[kind][0], "rating": rating, "flagged": flagged,
+                             "rules": [e["rule"] for e in ev if e.get("turn") is not None],
+                             "claims": [f"t{e['turn']} {e['claim']}"[:160] for e in ev]})  # fmt: skip
+                if verbose and rating != EXPECTED[kind][0]:
+                    print(f"  XX {dom} {sid} {kind} ({what}) -> {rating} {rows[-1]['claims'][-3:]}")
+    return {"rows": rows, "seconds": {"mean": sum(times) / len(times), "max": max(times)}}
+
+
+def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for dom in [*sorted({r["domain"] for r in rows}), "all"]:
+        sel = [r for r in rows if dom in ("all", r["domain"])]
+        out[dom] = agreement([(r["expected"], r["rating"]) for r in sel], [1, 2, 3], ordinal=True)
+        out[dom]["issue_vs_none"] = agreement(
+            [(r["expected"] < 3, r["rating"] < 3) for r in sel], [True, False]
+        )
+    kinds: dict[str, Any] = {}
+    for kind, (exp, dims) in EXPECTED.items():
+        sel = [r for r in rows if r["kind"] == kind]
+        if not sel:
+            continue
+        kinds[kind] = {
+            "n": len(sel),
+            "expected": exp,
+            "ratings_3_2_1": [sum(r["rating"] == k for r in sel) for k in (3, 2, 1)],
+            "exact": round(sum(r["rating"] == exp for r in sel) / len(sel), 3),
+            "expected_dimensions_flagged": (
+                round(sum(set(dims) <= set(r["flagged"]) for r in sel) / len(sel), 3) if dims else None
+            ),
+        }
+    out["kinds"] = kinds
+    return out
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--eva", type=Path, default=ROOT.parent / "shared" / "eva-data")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--domains", default="airline,itsm,medical_hr")
+    ap.add_argument("-v", "--verbose", action="store_true")
+    ap.add_argument("--json", type=Path)
+    args = ap.parse_args()
+    res = run(args.eva, args.seed, args.domains.split(","), args.verbose)
+    s = summarise(res["rows"])
+    for dom in [d for d in s if d != "kinds"]:
+        a = s[dom]
+        print(f"{dom:10} n={a['n']} acc={a['accuracy']} kappa={a['cohen_kappa']} "
+              f"qwk={a.get('weighted_kappa_quadratic')} | issue-vs-none acc={a['issue_vs_none']['accuracy']} "
+              f"kappa={a['issue_vs_none']['cohen_kappa']} | confusion (rows expected 1-3, cols offline 1-3) "
+              f"{a.get('confusion')}")  # fmt: skip
+    for kind, k in s["kinds"].items():
+        print(f"  {kind:20} n={k['n']:3} expected {k['expected']} rated 3/2/1={k['ratings_3_2_1']} "
+              f"as labelled={k['exact']} expected dimensions flagged={k['expected_dimensions_flagged']}")  # fmt: skip
+    sec = res["seconds"]
+    print(f"  ms per conversation: mean {sec['mean'] * 1000:.1f}, max {sec['max'] * 1000:.1f}")
+    if args.json:
+        tmp = args.json.with_suffix(".tmp")
+        tmp.write_text(json.dumps({"summary": s, **res}, indent=1, default=str) + "\n", encoding="utf-8")
+        tmp.replace(args.json)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
