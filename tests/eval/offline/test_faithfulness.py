@@ -219,10 +219,16 @@ SCHEMA_TOOLS = [
 ]  # fmt: skip
 
 
-def _equipment(building: str, item: str = "chair", when: str = "2026-05-04", status: str = "success") -> list:
+def _equipment(
+    building: str,
+    item: str = "chair",
+    when: str = "2026-05-04",
+    status: str = "success",
+    asked: str = "chair",
+) -> list:
     return [
         A("Hi, how can I help you today?"),
-        U("I need an ergonomic chair delivered to East Campus on May fourth."),
+        U(f"I need an ergonomic {asked} delivered to East Campus on May fourth."),
         A("An ergonomic chair to East Campus on May fourth. Shall I submit it?"),
         U("Yes, please."),
         call("submit_equipment_request", item=item, delivery_building=building, delivery_date=when),
@@ -232,16 +238,19 @@ def _equipment(building: str, item: str = "chair", when: str = "2026-05-04", sta
 
 
 def test_tool_values_are_checked_against_the_schema_and_the_sources() -> None:
-    """A write value outside the schema's enum (the tool refused it), an impossible date, or a
-    place nobody named is fabricated (1); what the caller said, a short standard code (a state,
-    an airport) and an enum value the tool accepted are not."""
+    """A write value outside the schema's enum (the tool refused it, or took it though nobody
+    named it), an impossible date, or a place nobody named is fabricated (1); what the caller
+    said, a short standard code (a state, an airport) and a value outside this schema that the
+    tool took and the caller named (another schema version) are not."""
     rate = lambda ev: faithfulness_offline(context(ev, agent_tools=SCHEMA_TOOLS))  # noqa: E731
     assert rate(_equipment("East Campus")).score == 3.0
     for bad in (_equipment("Headquarters"), _equipment("East Campus", when="2026-13-40"),
                 _equipment("East Campus", item="desk", status="error")):  # fmt: skip
         res = rate(bad)
         assert res.score == 1.0 and res.details["dimensions"]["fabricating_tool_parameters"]["flagged"]
-    assert rate(_equipment("East Campus", item="desk")).score == 3.0  # the tool took it
+    assert rate(_equipment("East Campus", item="desk", asked="desk")).score == 3.0  # the tool took it
+    invented = rate(_equipment("East Campus", item="XQZV_PLMK"))  # taken, but no source names it
+    assert invented.score == 1.0 and invented.details["dimensions"]["fabricating_tool_parameters"]["flagged"]
     assert rate(_equipment("TX")).score == 3.0
 
 
@@ -303,3 +312,34 @@ def test_a_time_the_agent_searched_for_is_no_new_time() -> None:
     shifted = A("I found one room on June fifth from ten AM to eleven forty-seven AM.")
     res = faithfulness_offline(context([*events[:-1], shifted]))
     assert "clock time no tool result or caller statement gives" in _rules(res)
+
+
+def test_only_a_duration_the_record_holds_shifts_a_known_time() -> None:
+    """Arrival = departure + a `duration_minutes` the result returned; a fare or a flight number
+    is no duration (taken as one, almost every time would be derivable)."""
+    res = {**RESERVATION["reservation"], "total_fare": 260, "segments": [
+        {"flight_number": "SK412", "departure_time": "14:45", "duration_minutes": 95}]}  # fmt: skip
+    events = [*lookup()[:3], result("get_reservation", {"status": "success", "reservation": res})]
+    right = A("Flight S K four one two leaves at two forty-five PM and lands at four twenty PM.")
+    assert faithfulness_offline(context([*events, right])).score == 3.0
+    fare_shift = A("Flight S K four one two leaves at two forty-five PM and lands at seven oh five PM.")
+    res_ = faithfulness_offline(context([*events, fare_shift]))  # 14:45 + the 260 fare as minutes
+    assert "clock time no tool result or caller statement gives" in _rules(res_)
+
+
+def test_a_question_back_is_no_go_ahead_and_a_write_without_one_is_major() -> None:
+    """A caller's "..., correct?" asks the agent; a non-ancillary write after it lacks the explicit
+    confirmation the policy asks for, a 1 whatever it costs (EVA's rubric)."""
+    told = "The cancellation fee is one hundred dollars. Shall I cancel it?"
+    res = faithfulness_offline(context(_charged(told, consent="The fee is one hundred dollars, correct?")))
+    assert res.score == 1.0 and "write tool run without the caller's explicit confirmation" in _rules(res)
+    assert faithfulness_offline(context(_charged(told, consent="Correct. Cancel it."))).score == 3.0
+
+
+def test_a_charge_no_source_held_before_the_write_is_told_by_naming_the_fee() -> None:
+    """The write's own result set the amount: naming the fee told what could be told; not naming
+    it is a minor omission (2), not a hidden charge (1)."""
+    ctx = lambda told: context(_charged(told), agent_instructions=convs.POLICY.split(" Cancellation fee")[0])  # noqa: E731
+    assert faithfulness_offline(ctx("A cancellation fee may be deducted. Shall I cancel it?")).score == 3.0
+    res = faithfulness_offline(ctx("Shall I cancel it?"))
+    assert res.score == 2.0 and any("not disclosed" in r for r in _rules(res))

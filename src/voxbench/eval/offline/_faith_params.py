@@ -34,7 +34,9 @@ _LONG_WORD = re.compile(r"[A-Za-z]{4,}")
 
 def _accepted(conv: Conversation, call: Step) -> bool:
     """The tool answered this call with success: it took the value (the schema at hand may be
-    another version than the one the agent ran with)."""
+    another version than the one the agent ran with). Taken only when the value's words are held
+    by a source (the policy names the category, the caller said it): a value no version of the
+    schema nor anything said could give is a fabricated category whatever the tool answered."""
     resp = next(
         (r for r in conv.steps[call.i + 1 :] if r.kind == "tool_response" and r.tool == call.tool), None
     )
@@ -77,7 +79,7 @@ def _severity(conv: Conversation, tool: str) -> int:
 def _checks(conv: Conversation, s: Step, name: str, val: str, allowed: set[str] | None) -> str | None:
     """Why `val` is fabricated, or None."""
     if allowed is not None:
-        if val in allowed or _accepted(conv, s):
+        if val in allowed or (_accepted(conv, s) and _word_grounded(val.replace("_", " "), s)):
             return None
         return f"value not among the tool's allowed values ({len(allowed)})"
     if not _real_date(val) or not _real_time(val):

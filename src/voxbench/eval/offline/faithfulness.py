@@ -47,7 +47,7 @@ DIMENSIONS = (
     "failing_to_disambiguate",
     "hallucination",
 )
-VERSION = "0.5"
+VERSION = "0.6"
 
 
 def find_issues(ctx: ConversationContext) -> list[Finding]:
