@@ -343,3 +343,56 @@ def test_a_charge_no_source_held_before_the_write_is_told_by_naming_the_fee() ->
     assert faithfulness_offline(ctx("A cancellation fee may be deducted. Shall I cancel it?")).score == 3.0
     res = faithfulness_offline(ctx("Shall I cancel it?"))
     assert res.score == 2.0 and any("not disclosed" in r for r in _rules(res))
+
+
+def test_a_list_after_a_colon_is_read_apart_from_the_year() -> None:
+    """ "on June 5th, 2026: 3:02 PM" is a date then a time, not one code "2026 302"."""
+    said = A("I have one slot on June 5th, 2026: three oh two PM.")
+    res = faithfulness_offline(context([*lookup(), said]))
+    assert "clock time no tool result or caller statement gives" in _rules(res)
+
+
+def test_a_figure_is_a_fare_difference_plus_a_smaller_fee_only() -> None:
+    """(new - old) + fee with the fee smaller than both fares; with any third amount nearly
+    every figure would be some difference plus something."""
+    fares = {"status": "success", "options": [{"fare": 419}, {"fare": 389}, {"fare": 200}, {"fare": 199}]}
+    events = [
+        *lookup(),
+        call("get_reservation", confirmation_number="ZK3FFW"),
+        result("get_reservation", fares),
+    ]
+    # 30 + the $100 policy fee: told in parts of a change, grounded
+    assert (
+        faithfulness_offline(context([*events, A("That is one hundred thirty dollars in total.")])).score
+        == 3.0
+    )
+    # (200 - 199) + 389: no fare difference plus a fee
+    res = faithfulness_offline(context([*events, A("That is three hundred ninety dollars in total.")]))
+    assert res.score == 1.0
+
+
+def test_short_codes_and_clock_times_in_a_write_need_a_source() -> None:
+    """A 3-character code or a clock time written to the system must come from somewhere;
+    "floor three" names FL3, "from ten o'clock to eleven thirty" names 10:00 and 11:30."""
+    tools = [*convs.TOOLS, {"name": "book_room", "tool_type": "write"}]
+
+    def rate(floor: str, end: str) -> float | None:
+        return faithfulness_offline(context([
+            *lookup()[:-1],
+            U("Book me a room on floor three from ten o'clock to eleven thirty."),
+            A("A room on floor three from ten to eleven thirty. Shall I book it?"),
+            U("Yes, please."),
+            call("book_room", floor_code=floor, start_time="10:00", end_time=end),
+            result("book_room", {"status": "success"}),
+            A("Done."),
+        ], agent_tools=tools)).score  # fmt: skip
+
+    assert rate("FL3", "11:30") == 3.0
+    assert rate("PO2", "11:30") == 1.0
+    assert rate("FL3", "21:11") == 1.0
+
+
+def test_a_count_before_an_acronym_the_caller_used_is_no_code() -> None:
+    ask = U("I've got a couple of IT issues.")
+    said = A("Sure. What are the two I T issues?")
+    assert faithfulness_offline(context([*lookup(), ask, said])).score == 3.0

@@ -35,6 +35,11 @@ _OFFER = re.compile(
 _SENT = re.compile(r"(?<=[.!?])\s+|\n+")
 
 
+_LIST_COLON = re.compile(r"(?<=\D):\s+|(?<=\d):\s+(?=\D|\d{1,2}(?::\d\d)?\s?[AaPp]\.?[Mm])")
+"""A colon and a space introduce what follows ("on June 10th, 2026: 10:17 AM, eleven AM"): the
+values on either side are read apart, not as one code ("2026 1017")."""
+
+
 def _sentences(text: str) -> list[str]:
     return [x.strip() for x in _SENT.split(text) if x.strip()]
 
@@ -88,11 +93,17 @@ def unsupported_values(conv: Conversation) -> Iterator[Finding]:
             if x >= 10 and not number_grounded(x, known):
                 yield Finding(dim, 1, s.turn, f"amount {v.surface!r}",
                               "amount no tool result, caller statement or policy gives (nor a sum/difference)")  # fmt: skip
-        spoken = [v for sent in _sentences(s.text) if not _EXAMPLE.search(sent) for v in spoken_values(sent)]
+        spoken = [
+            v
+            for sent in _sentences(s.text)
+            if not _EXAMPLE.search(sent)
+            for clause in _LIST_COLON.split(sent)
+            for v in spoken_values(clause)
+        ]
         for v in spoken:
             body = v.key[2:]
             if v.kind == "c" and any(ch.isalpha() for ch in body) and any(ch.isdigit() for ch in body):
-                if not _code_heard(v.key, known):
+                if not _code_heard(v.key, known) and not _count_of_acronym(body, conv, s):
                     yield Finding(HALLUCINATION, 1, s.turn, f"code {v.surface!r} -> {body.upper()}",
                                   "code / number no caller statement or tool result contains")  # fmt: skip
             elif (
@@ -103,6 +114,16 @@ def unsupported_values(conv: Conversation) -> Iterator[Finding]:
             ):
                 yield Finding(dim, 1, s.turn, f"time {v.surface!r}",
                               "clock time no tool result or caller statement gives")  # fmt: skip
+
+
+def _count_of_acronym(body: str, conv: Conversation, s: Step) -> bool:
+    """ "two I T issues", "three V P N profiles": a count before letters the caller used as an
+    acronym ("IT", "VPN") is no code."""
+    m = re.match(r"^([1-9])([a-z]{2,4})$", body)
+    if not m:
+        return False
+    acro = re.compile(rf"\b{m.group(2).upper()}\b")
+    return any(x.kind == "user" and acro.search(x.text) for x in conv.steps[: s.i])
 
 
 def _time_derivable(key: str, known: set[str], durations: set[int]) -> bool:
