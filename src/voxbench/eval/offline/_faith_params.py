@@ -20,8 +20,8 @@ from collections.abc import Iterator
 from datetime import date
 from typing import Any
 
-from voxbench.eval.offline._faith_claims import _durations, _time_derivable
 from voxbench.eval.offline._faith_rules import FABRICATION, Finding
+from voxbench.eval.offline._faith_times import durations, time_derivable
 from voxbench.eval.offline._trace import Conversation, Step, enum_values, response_failed
 from voxbench.eval.offline._values import canon_code
 
@@ -81,7 +81,7 @@ def _time_grounded(conv: Conversation, s: Step, val: str) -> bool:
     key = f"t:{hh:02d}{mm}"
     # said without AM / PM ("from ten o'clock to eleven thirty"): read as the number 10 or 1130
     bare = {f"n:{h}{'' if mm == '00' else mm}" for h in {hh, hh - 12 if hh > 12 else hh}}
-    return key in s.known or bool(bare & s.known) or _time_derivable(key, s.known, _durations(conv, s))
+    return key in s.known or bool(bare & s.known) or time_derivable(key, s.known, durations(conv, s))
 
 
 def _severity(conv: Conversation, tool: str) -> int:
