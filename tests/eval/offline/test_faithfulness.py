@@ -396,3 +396,15 @@ def test_a_count_before_an_acronym_the_caller_used_is_no_code() -> None:
     ask = U("I've got a couple of IT issues.")
     said = A("Sure. What are the two I T issues?")
     assert faithfulness_offline(context([*lookup(), ask, said])).score == 3.0
+
+
+def test_an_action_reported_done_after_the_system_refused_it_is_major() -> None:
+    """A later write refused, an earlier one done: "Your refund has been processed" right
+    after the refusal contradicts the result (1); telling the failure first is fine."""
+    refused = {"status": "error", "error_type": "request_rejected", "message": "could not be processed"}
+    events = [*_clean()[:-1], call("process_refund", confirmation_number="ZK3FFW"),
+              result("process_refund", refused)]  # fmt: skip
+    res = faithfulness_offline(context([*events, A("Your refund has been processed.")]))
+    assert res.score == 1.0 and res.details["dimensions"]["misrepresenting_tool_result"]["flagged"]
+    told = A("Unfortunately the refund could not be processed. Your reservation has been cancelled.")
+    assert faithfulness_offline(context([*events, told])).score == 3.0
