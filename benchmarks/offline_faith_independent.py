@@ -148,9 +148,11 @@ def refused_write_claimed(conv: RefConversation) -> tuple[RefConversation, str] 
     after = [s for s in conv.steps[w + 1 :] if isinstance(s, Line)]
     if not after or after[0].who != "agent":
         return None
+    tool = conv.steps[w]
+    assert isinstance(tool, Tool)
     steps = list(conv.steps)
-    steps[w] = replace(conv.steps[w], expected=dict(REFUSAL))  # type: ignore[type-var]
-    return conv.copy(steps), f"{conv.steps[w].name} refused"  # type: ignore[union-attr]
+    steps[w] = replace(tool, expected=dict(REFUSAL))
+    return conv.copy(steps), f"{tool.name} refused"
 
 
 def _kind(conv: RefConversation, i: int) -> str:
