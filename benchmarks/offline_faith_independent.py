@@ -22,7 +22,8 @@ Each tool call keeps the response the reference recorded (re-executing it would 
 that the reference's lines do not say). The labels are by construction, not a person's or a
 frontier judge's rating. The clean references were read while writing claims-rules 0.3,
 0.4 and 0.5 (false alarms; 0.5's reading fixes were sorted on them); the injected kinds were first run on claims-rules 0.3 as it was, then used
-(seed 0) to develop 0.4; seed 1 draws other arguments and amounts to change. Prints accuracy, Cohen's kappa, quadratic kappa and the confusion per domain and overall,
+(seed 0) to develop 0.4 and 0.6 (refused_write_claimed was added with 0.6, measured on 0.5 as
+it was first); seed 1 draws other arguments and amounts to change and is the held-out check. Prints accuracy, Cohen's kappa, quadratic kappa and the confusion per domain and overall,
 the detection rate per kind and whether the expected dimension was flagged, per dimension the
 flagged yes/no agreement (clean conversations and the kinds labelled with that dimension alone),
 and the rules that fired on clean references. Not a test.
