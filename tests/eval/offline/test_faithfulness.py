@@ -219,10 +219,16 @@ SCHEMA_TOOLS = [
 ]  # fmt: skip
 
 
-def _equipment(building: str, item: str = "chair", when: str = "2026-05-04", status: str = "success") -> list:
+def _equipment(
+    building: str,
+    item: str = "chair",
+    when: str = "2026-05-04",
+    status: str = "success",
+    asked: str = "chair",
+) -> list:
     return [
         A("Hi, how can I help you today?"),
-        U("I need an ergonomic chair delivered to East Campus on May fourth."),
+        U(f"I need an ergonomic {asked} delivered to East Campus on May fourth."),
         A("An ergonomic chair to East Campus on May fourth. Shall I submit it?"),
         U("Yes, please."),
         call("submit_equipment_request", item=item, delivery_building=building, delivery_date=when),
@@ -232,16 +238,19 @@ def _equipment(building: str, item: str = "chair", when: str = "2026-05-04", sta
 
 
 def test_tool_values_are_checked_against_the_schema_and_the_sources() -> None:
-    """A write value outside the schema's enum (the tool refused it), an impossible date, or a
-    place nobody named is fabricated (1); what the caller said, a short standard code (a state,
-    an airport) and an enum value the tool accepted are not."""
+    """A write value outside the schema's enum (the tool refused it, or took it though nobody
+    named it), an impossible date, or a place nobody named is fabricated (1); what the caller
+    said, a short standard code (a state, an airport) and a value outside this schema that the
+    tool took and the caller named (another schema version) are not."""
     rate = lambda ev: faithfulness_offline(context(ev, agent_tools=SCHEMA_TOOLS))  # noqa: E731
     assert rate(_equipment("East Campus")).score == 3.0
     for bad in (_equipment("Headquarters"), _equipment("East Campus", when="2026-13-40"),
                 _equipment("East Campus", item="desk", status="error")):  # fmt: skip
         res = rate(bad)
         assert res.score == 1.0 and res.details["dimensions"]["fabricating_tool_parameters"]["flagged"]
-    assert rate(_equipment("East Campus", item="desk")).score == 3.0  # the tool took it
+    assert rate(_equipment("East Campus", item="desk", asked="desk")).score == 3.0  # the tool took it
+    invented = rate(_equipment("East Campus", item="XQZV_PLMK"))  # taken, but no source names it
+    assert invented.score == 1.0 and invented.details["dimensions"]["fabricating_tool_parameters"]["flagged"]
     assert rate(_equipment("TX")).score == 3.0
 
 
@@ -303,3 +312,97 @@ def test_a_time_the_agent_searched_for_is_no_new_time() -> None:
     shifted = A("I found one room on June fifth from ten AM to eleven forty-seven AM.")
     res = faithfulness_offline(context([*events[:-1], shifted]))
     assert "clock time no tool result or caller statement gives" in _rules(res)
+
+
+def test_only_a_duration_the_record_holds_shifts_a_known_time() -> None:
+    """Arrival = departure + a `duration_minutes` the result returned; a fare or a flight number
+    is no duration (taken as one, almost every time would be derivable)."""
+    res = {**RESERVATION["reservation"], "total_fare": 260, "segments": [
+        {"flight_number": "SK412", "departure_time": "14:45", "duration_minutes": 95}]}  # fmt: skip
+    events = [*lookup()[:3], result("get_reservation", {"status": "success", "reservation": res})]
+    right = A("Flight S K four one two leaves at two forty-five PM and lands at four twenty PM.")
+    assert faithfulness_offline(context([*events, right])).score == 3.0
+    fare_shift = A("Flight S K four one two leaves at two forty-five PM and lands at seven oh five PM.")
+    res_ = faithfulness_offline(context([*events, fare_shift]))  # 14:45 + the 260 fare as minutes
+    assert "clock time no tool result or caller statement gives" in _rules(res_)
+
+
+def test_a_write_without_the_go_ahead_the_policy_asks_for_is_major() -> None:
+    """EVA's rubric: "an irreversible action without the explicit user confirmation that the
+    agent's policies require" is a 1, free of charge or not (a rebooking here)."""
+    tools = [*convs.TOOLS, {"name": "rebook_flight", "tool_type": "write"}]
+    events = [*lookup()[:-1], A("There is a later flight I can move you to."), U("Does it have a meal?"),
+              call("rebook_flight", confirmation_number="ZK3FFW"),
+              result("rebook_flight", {"status": "success"}), A("Okay.")]  # fmt: skip
+    res = faithfulness_offline(context(events, agent_tools=tools))
+    ev = [
+        e
+        for e in res.details["evidence"]
+        if e["rule"] == "write tool run without the caller's explicit confirmation"
+    ]
+    assert ev and ev[0]["rating"] == 1 and res.score == 1.0
+
+
+def test_a_list_after_a_colon_is_read_apart_from_the_year() -> None:
+    """ "on June 5th, 2026: 3:02 PM" is a date then a time, not one code "2026 302"."""
+    said = A("I have one slot on June 5th, 2026: three oh two PM.")
+    res = faithfulness_offline(context([*lookup(), said]))
+    assert "clock time no tool result or caller statement gives" in _rules(res)
+
+
+def test_a_figure_is_a_fare_difference_plus_a_smaller_fee_only() -> None:
+    """(new - old) + fee with the fee smaller than both fares; with any third amount nearly
+    every figure would be some difference plus something."""
+    fares = {"status": "success", "options": [{"fare": 419}, {"fare": 389}, {"fare": 200}, {"fare": 199}]}
+    events = [
+        *lookup(),
+        call("get_reservation", confirmation_number="ZK3FFW"),
+        result("get_reservation", fares),
+    ]
+    # 30 + the $100 policy fee: told in parts of a change, grounded
+    assert (
+        faithfulness_offline(context([*events, A("That is one hundred thirty dollars in total.")])).score
+        == 3.0
+    )
+    # (200 - 199) + 389: no fare difference plus a fee
+    res = faithfulness_offline(context([*events, A("That is three hundred ninety dollars in total.")]))
+    assert res.score == 1.0
+
+
+def test_short_codes_and_clock_times_in_a_write_need_a_source() -> None:
+    """A 3-character code or a clock time written to the system must come from somewhere;
+    "floor three" names FL3, "from ten o'clock to eleven thirty" names 10:00 and 11:30."""
+    tools = [*convs.TOOLS, {"name": "book_room", "tool_type": "write"}]
+
+    def rate(floor: str, end: str) -> float | None:
+        return faithfulness_offline(context([
+            *lookup()[:-1],
+            U("Book me a room on floor three from ten o'clock to eleven thirty."),
+            A("A room on floor three from ten to eleven thirty. Shall I book it?"),
+            U("Yes, please."),
+            call("book_room", floor_code=floor, start_time="10:00", end_time=end),
+            result("book_room", {"status": "success"}),
+            A("Done."),
+        ], agent_tools=tools)).score  # fmt: skip
+
+    assert rate("FL3", "11:30") == 3.0
+    assert rate("PO2", "11:30") == 1.0
+    assert rate("FL3", "21:11") == 1.0
+
+
+def test_a_count_before_an_acronym_the_caller_used_is_no_code() -> None:
+    ask = U("I've got a couple of IT issues.")
+    said = A("Sure. What are the two I T issues?")
+    assert faithfulness_offline(context([*lookup(), ask, said])).score == 3.0
+
+
+def test_an_action_reported_done_after_the_system_refused_it_is_major() -> None:
+    """A later write refused, an earlier one done: "Your refund has been processed" right
+    after the refusal contradicts the result (1); telling the failure first is fine."""
+    refused = {"status": "error", "error_type": "request_rejected", "message": "could not be processed"}
+    events = [*_clean()[:-1], call("process_refund", confirmation_number="ZK3FFW"),
+              result("process_refund", refused)]  # fmt: skip
+    res = faithfulness_offline(context([*events, A("Your refund has been processed.")]))
+    assert res.score == 1.0 and res.details["dimensions"]["misrepresenting_tool_result"]["flagged"]
+    told = A("Unfortunately the refund could not be processed. Your reservation has been cancelled.")
+    assert faithfulness_offline(context([*events, told])).score == 3.0

@@ -18,6 +18,7 @@ from voxbench.eval.offline._faith_rules import (
     Finding,
     number_grounded,
 )
+from voxbench.eval.offline._faith_times import durations, time_derivable
 from voxbench.eval.offline._trace import Conversation, Step, lookup_missed, response_failed, tool_names
 from voxbench.eval.offline._values import (
     amount_values,
@@ -33,6 +34,11 @@ _OFFER = re.compile(
     re.I,
 )
 _SENT = re.compile(r"(?<=[.!?])\s+|\n+")
+
+
+_LIST_COLON = re.compile(r"(?<=\D):\s+|(?<=\d):\s+(?=\D|\d{1,2}(?::\d\d)?\s?[AaPp]\.?[Mm])")
+"""A colon and a space introduce what follows ("on June 10th, 2026: 10:17 AM, eleven AM"): the
+values on either side are read apart, not as one code ("2026 1017")."""
 
 
 def _sentences(text: str) -> list[str]:
@@ -88,31 +94,37 @@ def unsupported_values(conv: Conversation) -> Iterator[Finding]:
             if x >= 10 and not number_grounded(x, known):
                 yield Finding(dim, 1, s.turn, f"amount {v.surface!r}",
                               "amount no tool result, caller statement or policy gives (nor a sum/difference)")  # fmt: skip
-        spoken = [v for sent in _sentences(s.text) if not _EXAMPLE.search(sent) for v in spoken_values(sent)]
+        spoken = [
+            v
+            for sent in _sentences(s.text)
+            if not _EXAMPLE.search(sent)
+            for clause in _LIST_COLON.split(sent)
+            for v in spoken_values(clause)
+        ]
         for v in spoken:
             body = v.key[2:]
             if v.kind == "c" and any(ch.isalpha() for ch in body) and any(ch.isdigit() for ch in body):
-                if not _code_heard(v.key, known):
+                if not _code_heard(v.key, known) and not _count_of_acronym(body, conv, s):
                     yield Finding(HALLUCINATION, 1, s.turn, f"code {v.surface!r} -> {body.upper()}",
                                   "code / number no caller statement or tool result contains")  # fmt: skip
-            elif v.kind == "t" and any_tool and v.key not in known and not _time_derivable(v.key, known):
+            elif (
+                v.kind == "t"
+                and any_tool
+                and v.key not in known
+                and not time_derivable(v.key, known, durations(conv, s))
+            ):
                 yield Finding(dim, 1, s.turn, f"time {v.surface!r}",
                               "clock time no tool result or caller statement gives")  # fmt: skip
 
 
-def _time_derivable(key: str, known: set[str]) -> bool:
-    """A time equal to a known time plus or minus whole or half hours, or a known duration
-    (arrival = departure + duration; time zones)."""
-    t = int(key[2:4]) * 60 + int(key[4:6])
-    times = [int(k[2:4]) * 60 + int(k[4:6]) for k in known if k.startswith("t:")]
-    mins = [int(float(k[2:])) for k in known if k.startswith("n:") and k[2:].replace(".", "").isdigit()]
-    mins = [m for m in mins if 20 <= m < 24 * 60]  # a duration or delay; 1-19 are counts, rows, days
-    for a in times:
-        if (t - a) % 60 == 0 or ((t - a) % 30 == 0 and abs(t - a) <= 180):
-            return True
-        if any((a + m) % 1440 == t or (a - m) % 1440 == t for m in mins):
-            return True
-    return False
+def _count_of_acronym(body: str, conv: Conversation, s: Step) -> bool:
+    """ "two I T issues", "three V P N profiles": a count before letters the caller used as an
+    acronym ("IT", "VPN") is no code."""
+    m = re.match(r"^([1-9])([a-z]{2,4})$", body)
+    if not m:
+        return False
+    acro = re.compile(rf"\b{m.group(2).upper()}\b")
+    return any(x.kind == "user" and acro.search(x.text) for x in conv.steps[: s.i])
 
 
 _NO_DELAY = re.compile(r"\b(no delays?|not delayed|on time|on schedule|no changes? to your flight)\b", re.I)

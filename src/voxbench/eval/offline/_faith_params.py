@@ -21,6 +21,7 @@ from datetime import date
 from typing import Any
 
 from voxbench.eval.offline._faith_rules import FABRICATION, Finding
+from voxbench.eval.offline._faith_times import durations, time_derivable
 from voxbench.eval.offline._trace import Conversation, Step, enum_values, response_failed
 from voxbench.eval.offline._values import canon_code
 
@@ -34,7 +35,9 @@ _LONG_WORD = re.compile(r"[A-Za-z]{4,}")
 
 def _accepted(conv: Conversation, call: Step) -> bool:
     """The tool answered this call with success: it took the value (the schema at hand may be
-    another version than the one the agent ran with)."""
+    another version than the one the agent ran with). Taken only when the value's words are held
+    by a source (the policy names the category, the caller said it): a value no version of the
+    schema nor anything said could give is a fabricated category whatever the tool answered."""
     resp = next(
         (r for r in conv.steps[call.i + 1 :] if r.kind == "tool_response" and r.tool == call.tool), None
     )
@@ -70,6 +73,17 @@ def _word_grounded(value: str, s: Step) -> bool:
     return bool(words) and all(w in text for w in words)
 
 
+def _time_grounded(conv: Conversation, s: Step, val: str) -> bool:
+    """A clock time written to a system: said or returned before, or a known time shifted by
+    whole hours, half hours within 3 h, or a duration the record holds (an end time an hour
+    after the start the caller said)."""
+    hh, mm = int(val.split(":")[0]), val.split(":")[1]
+    key = f"t:{hh:02d}{mm}"
+    # said without AM / PM ("from ten o'clock to eleven thirty"): read as the number 10 or 1130
+    bare = {f"n:{h}{'' if mm == '00' else mm}" for h in {hh, hh - 12 if hh > 12 else hh}}
+    return key in s.known or bool(bare & s.known) or time_derivable(key, s.known, durations(conv, s))
+
+
 def _severity(conv: Conversation, tool: str) -> int:
     return 2 if conv.tool_kind(tool) == "read" else 1
 
@@ -77,13 +91,15 @@ def _severity(conv: Conversation, tool: str) -> int:
 def _checks(conv: Conversation, s: Step, name: str, val: str, allowed: set[str] | None) -> str | None:
     """Why `val` is fabricated, or None."""
     if allowed is not None:
-        if val in allowed or _accepted(conv, s):
+        if val in allowed or (_accepted(conv, s) and _word_grounded(val.replace("_", " "), s)):
             return None
         return f"value not among the tool's allowed values ({len(allowed)})"
     if not _real_date(val) or not _real_time(val):
         return "not a real date or time"
+    if _TIME.match(val) and conv.tool_kind(s.tool) == "write" and not _time_grounded(conv, s, val):
+        return "clock time no caller statement or tool result gives (nor a known one shifted)"
     if _DATE.match(val) or _TIME.match(val) or any(ch.isdigit() for ch in val):
-        return None  # dates, times and identifiers with digits: grounded by other rules
+        return None  # dates and identifiers with digits: grounded by other rules
     if _SNAKE.match(val) or _FREE_TEXT.search(name) or len(val) > 40 or not _LONG_WORD.search(val):
         return None  # the agent's own category, free text, or a short code (state, airport)
     if conv.tool_kind(s.tool) != "write":

@@ -55,6 +55,32 @@ _PERSON_NAME = re.compile(
 _FREE_TEXT_PARAM = re.compile(r"summary|reason|note|description|comment|message|details")
 
 
+_SHORT_CODE = re.compile(r"^(?=.*[A-Za-z])(?=.*\d)[A-Za-z0-9]{3}$")
+
+
+def _id_like(v: str, kind: str) -> bool:
+    """An identifier with a digit: 4+ characters, or in a write also 3 (a floor "FL2", a seat
+    "21C": what the system records must come from somewhere)."""
+    if not any(ch.isdigit() for ch in v):
+        return False
+    return bool(_ID_LIKE.match(v)) or (kind == "write" and bool(_SHORT_CODE.match(v)))
+
+
+def _named_by_its_word(value: str, conv: Conversation, before: int) -> bool:
+    """A short code the caller named by the word it abbreviates and its number ("floor three"
+    for FL3, "building two" for BLD2): a standard mapping, grounded (EVA)."""
+    m = re.match(r"^([A-Za-z]{1,3})(\d{1,2})$", value)
+    if not m:
+        return False
+    pat = re.compile(rf"\b{re.escape(m.group(1).lower())}[a-z]*\s+(?:number\s+)?([\w-]+)", re.I)
+    for x in conv.steps[:before]:
+        if x.kind == "user":
+            for hit in pat.finditer(x.text):
+                if f"n:{int(m.group(2))}" in {v.key for v in spoken_values(hit.group(1))}:
+                    return True
+    return False
+
+
 def _severity(conv: Conversation, tool: str) -> int:
     return 2 if conv.tool_kind(tool) == "read" else 1
 
@@ -97,7 +123,7 @@ def fabricated_params(conv: Conversation) -> Iterator[Finding]:
                     yield Finding(FABRICATION, _severity(conv, s.tool), s.turn, f"{s.tool}({name}={val})",
                                   "number no caller statement, tool result or policy gives (nor a sum/difference)")  # fmt: skip
                 continue
-            if not isinstance(val, str) or not _ID_LIKE.match(sval) or not any(ch.isdigit() for ch in sval):
+            if not isinstance(val, str) or not _id_like(sval, conv.tool_kind(s.tool)):
                 if (
                     _PERSON_NAME.search(name.lower())
                     and isinstance(val, str)
@@ -114,7 +140,7 @@ def fabricated_params(conv: Conversation) -> Iterator[Finding]:
                 continue
             if sval[:4].isdigit() and "-" in sval:  # a date: checked by the date rules, not here
                 continue
-            if _variants_ok(sval, conv, s.i):
+            if _variants_ok(sval, conv, s.i) or _named_by_its_word(sval, conv, s.i):
                 continue
             yield Finding(FABRICATION, _severity(conv, s.tool), s.turn, f"{s.tool}({name}={sval!r})",
                           "identifier no caller statement or earlier tool result contains")  # fmt: skip
@@ -131,13 +157,19 @@ def _numbers(keys: set[str], prefix: str) -> list[float]:
     return [x for x in out if x < 100000]
 
 
+_MIN_TERM = 5
+"""Amounts below this are no term of a sum: a count under a money-like field name (two seats
+left in "premium_economy") is no fee, and with 1-3 as terms nearly any figure is a sum."""
+
+
 def number_grounded(x: float, known: set[str]) -> bool:
     """Held by a source, or a sum / difference of two, a sum of three, or a difference plus
-    a third of the *amounts* the sources hold (fares, fees, totals, amounts in the policy or said by the caller; not
-    phone digits or flight numbers)."""
+    a smaller third of the *amounts* the sources hold (fares, fees, totals, amounts in the
+    policy or said by the caller; not phone digits or flight numbers), each term at least
+    `_MIN_TERM`."""
     if f"n:{_fmt(x)}" in known or f"m:{_fmt(x)}" in known:
         return True
-    cand = sorted({n for n in _numbers(known, "m:") if n >= 1})
+    cand = sorted({n for n in _numbers(known, "m:") if n >= _MIN_TERM})
     for a, b in combinations(cand, 2):
         if abs(a + b - x) < 0.01 or abs(abs(a - b) - x) < 0.01:
             return True
@@ -145,9 +177,10 @@ def number_grounded(x: float, known: set[str]) -> bool:
         for a, b, c in combinations(cand, 3):
             if abs(a + b + c - x) < 0.01:
                 return True
-    # a fare difference plus a fee: (new - old) + fee
-    cset = {round(c, 2) for c in cand}
-    return any(round(x - (a - b), 2) in cset for a in cand for b in cand if a > b)
+    # a fare difference plus a fee: (new - old) + fee, the fee smaller than either fare (with
+    # any third term nearly every figure is some difference plus some amount)
+    fees = {round(c, 2) for c in cand}
+    return any((f := round(x - (a - b), 2)) in fees and f < b for a in cand for b in cand if a > b)
 
 
 # --- irreversible writes: confirmation and disclosure --------------------------------------------
@@ -215,7 +248,9 @@ def unconfirmed_writes(conv: Conversation) -> Iterator[Finding]:
         told = any(x.kind == "assistant" and x.turn < s.turn for x in conv.steps[: s.i])
         heavy = bool(paid) or re.search(r"cancel|refund|delete|terminate", s.tool.lower()) is not None
         if user is None or not _consented(user.text):
-            yield Finding(POLICY, 1 if heavy else 2, s.turn, f"{s.tool} after caller said {_q(user)}",
+            # EVA: "an irreversible action without the explicit user confirmation that the
+            # agent's policies require" is a 1 whatever it costs
+            yield Finding(POLICY, 1, s.turn, f"{s.tool} after caller said {_q(user)}",
                           "write tool run without the caller's explicit confirmation")  # fmt: skip
         elif not told and not spoke_since_user:
             yield Finding(POLICY, 1 if heavy else 2, s.turn, f"{s.tool} before the agent explained anything",

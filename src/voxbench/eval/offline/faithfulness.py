@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from voxbench.eval.context import ConversationContext
 from voxbench.eval.offline import offline_method
-from voxbench.eval.offline._faith_actions import claimed_actions
+from voxbench.eval.offline._faith_actions import claimed_actions, claims_after_refusal
 from voxbench.eval.offline._faith_claims import (
     contradictions,
     failed_lookup_not_clarified,
@@ -47,7 +47,7 @@ DIMENSIONS = (
     "failing_to_disambiguate",
     "hallucination",
 )
-VERSION = "0.5"
+VERSION = "0.6"
 
 
 def find_issues(ctx: ConversationContext) -> list[Finding]:
@@ -65,6 +65,7 @@ def find_issues(ctx: ConversationContext) -> list[Finding]:
         *failed_lookup_not_clarified(conv),
         *found_without_lookup(conv),
         *claimed_actions(conv),
+        *claims_after_refusal(conv),
     ]
     return sorted(found, key=lambda f: (f.turn, f.rating))
 
