@@ -36,9 +36,10 @@ PAUSE_T, PAUSE_S = 3.2, 4.0  # the first sentence's voice ends at 3.0, its own p
 RESUMED = 7.25  # the rest of the line, heard a moment after its release at 7.2
 
 
-def _conv(agent_at: float, paused: bool = True, turn_ends: tuple[float, ...] = ()) -> Conv:
-    """``turn_ends``: when the agent's VAD heard the caller stop (``vad`` stop events of side
-    agent on the user channel; none by default, as an external agent's record)."""
+def _held_line(turn_ends: tuple[float, ...] = (), paused: bool = True) -> Conv:
+    """The greeting and the caller's line said in two parts around the pause. ``turn_ends``:
+    when the agent's VAD heard the caller stop (``vad`` stop events of side agent on the user
+    channel; none by default, as an external agent's record)."""
     conv = Conv().agent(0.0, 0.8, "Hello! How can I help you today?")
     conv.events += [VADEvent(t=t, side="agent", channel="user", state="stop") for t in turn_ends]
     conv.events += [
@@ -51,6 +52,11 @@ def _conv(agent_at: float, paused: bool = True, turn_ends: tuple[float, ...] = (
     ]
     if paused:
         conv.events.append(HarnessPause(t=PAUSE_T, duration_s=PAUSE_S, sentence=1, line=LINE))
+    return conv
+
+
+def _conv(agent_at: float, paused: bool = True, turn_ends: tuple[float, ...] = ()) -> Conv:
+    conv = _held_line(turn_ends, paused)
     return (
         conv.agent(agent_at, 8.5, "Sure, what is the confirmation code?")
         .agent(10.0, 12.0, "Thanks, I found booking Z K three F F W.")
@@ -210,16 +216,7 @@ def test_a_turn_end_inside_the_pause_before_a_reply_after_the_line_is_the_agent_
 ) -> None:
     """The agent's VAD stopped in the pause (3.4 s) and again when the line ended (9.2 s); its
     reply at 9.5 s answers the whole line: scored as latency, the record valid."""
-    conv = Conv().agent(0.0, 0.8, "Hello! How can I help you today?")
-    conv.events += [VADEvent(t=t, side="agent", channel="user", state="stop") for t in (3.4, 9.2)] + [
-        Utterance(t=0.9, side="user", channel="user", text=LINE),
-        Speech(t=1.0, channel="user", state="onset"),
-        Speech(t=3.0, channel="user", state="offset"),
-        Speech(t=RESUMED, channel="user", state="onset"),
-        Speech(t=9.0, channel="user", state="offset"),
-        Transcript(t=9.3, side="agent", channel="user", text=LINE),
-        HarnessPause(t=PAUSE_T, duration_s=PAUSE_S, sentence=1, line=LINE),
-    ]
+    conv = _held_line(turn_ends=(3.4, 9.2))
     conv.agent(9.5, 11.0, "Sure, I can help with that.")
     d = conv.write(tmp_path / "r")
     res = turn_taking(load_context(d), EvalConfig())
