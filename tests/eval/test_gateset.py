@@ -70,7 +70,8 @@ def test_calibrate_gate_command(tmp_path: Path, airline_set: Path) -> None:
     data = json.loads(out.read_text())
     assert data["records"] == len(read_labels(airline_set))
     assert set(data["figures"]["all"]) == {
-        "user_behavioral_fidelity", "conversation_valid_end", "user_speech_fidelity", "gate",
+        "user_behavioral_fidelity", "conversation_valid_end", "user_speech_fidelity", "user_pacing_fidelity",
+        "gate",
     }  # fmt: skip
     assert "early_hangup" in data["figures"]["airline"]["gate"]["caller_recall_by_kind"]
 
@@ -93,3 +94,24 @@ def test_a_reference_whose_caller_is_transferred_against_its_goal_is_not_clean()
     assert reference_fault(transferred) == "reference_caller_transferred_against_goal"
     allows = {"decision_tree": {"escalation_behavior": "Ask for a live agent if the fee is not waived."}}
     assert reference_fault(dataclasses.replace(ref, goal=allows, end_reason="transfer")) is None
+
+
+def test_a_harness_pause_answered_into_is_caught_and_its_waited_control_passes(airline_set: Path) -> None:
+    """The injected pause is a real ``harness_pause`` event; the agent's reply starts inside it
+    or, on the VAD stop inside it, just after the caller resumed; the gate fails those records
+    (user_pacing_fidelity) and passes the same pause with the agent waiting for the whole line."""
+    labels = [lab for lab in read_labels(airline_set) if lab.kind.startswith("harness_pause")]
+    assert {lab.kind for lab in labels} == {"harness_pause", "harness_pause_waited"}
+    for lab in labels:
+        ctx = load_context(airline_set / lab.record)
+        [pause] = ctx.harness_pauses or []
+        assert 2.5 <= pause["duration_s"] <= 7.5
+        if pause["sentence"] > 0:  # the caller fell silent mid-line: the agent's VAD stopped in the pause
+            assert any(pause["t"] <= t <= pause["t"] + pause["duration_s"] for t in ctx.agent_turn_ends)
+    rows = score_set(airline_set, labels)
+    for r in rows:
+        caught = r["flags"]["user_pacing_fidelity"] and r["flags"]["gate"]
+        assert caught == (r["label"]["kind"] == "harness_pause"), r["label"]
+    figs = report(rows)["all"]["gate"]
+    assert figs["caller_recall_by_kind"]["harness_pause"]["recall"] == 1.0
+    assert figs["false_invalid_clean_by_kind"]["harness_pause_waited"]["flagged"] == 0

@@ -21,15 +21,27 @@ from voxbench.eval.runner import score_context
 from voxbench.eval.types import REGISTRY, EvalConfig
 from voxbench.orchestrator.config import JudgesConfig
 from voxbench.orchestrator.eval_bridge import EvalGate
-from voxbench.records import SCHEMA_VERSION, HarnessPause, Speech, Transcript, Utterance, read_record
+from voxbench.records import (
+    SCHEMA_VERSION,
+    HarnessPause,
+    Speech,
+    Transcript,
+    Utterance,
+    VADEvent,
+    read_record,
+)
 
 LINE = "I need to change my flight. My code is Z K three F F W."
 PAUSE_T, PAUSE_S = 3.2, 4.0  # the first sentence's voice ends at 3.0, its own pause at 3.2
 RESUMED = 7.25  # the rest of the line, heard a moment after its release at 7.2
 
 
-def _conv(agent_at: float, paused: bool = True) -> Conv:
+def _held_line(turn_ends: tuple[float, ...] = (), paused: bool = True) -> Conv:
+    """The greeting and the caller's line said in two parts around the pause. ``turn_ends``:
+    when the agent's VAD heard the caller stop (``vad`` stop events of side agent on the user
+    channel; none by default, as an external agent's record)."""
     conv = Conv().agent(0.0, 0.8, "Hello! How can I help you today?")
+    conv.events += [VADEvent(t=t, side="agent", channel="user", state="stop") for t in turn_ends]
     conv.events += [
         Utterance(t=0.9, side="user", channel="user", text=LINE),
         Speech(t=1.0, channel="user", state="onset"),
@@ -40,6 +52,11 @@ def _conv(agent_at: float, paused: bool = True) -> Conv:
     ]
     if paused:
         conv.events.append(HarnessPause(t=PAUSE_T, duration_s=PAUSE_S, sentence=1, line=LINE))
+    return conv
+
+
+def _conv(agent_at: float, paused: bool = True, turn_ends: tuple[float, ...] = ()) -> Conv:
+    conv = _held_line(turn_ends, paused)
     return (
         conv.agent(agent_at, 8.5, "Sure, what is the confirmation code?")
         .agent(10.0, 12.0, "Thanks, I found booking Z K three F F W.")
@@ -135,3 +152,99 @@ def test_an_agent_going_on_while_the_next_line_is_held_keeps_its_answer_scored(t
     assert list(res.details["harness_pause_turns"]) == [2]
     gate = EvalGate(JudgesConfig(mode="none"))(d)
     assert not gate.valid and [r["turn"] for r in gate.details["evidence"]["user_pacing_fidelity"]] == [1]
+
+
+# The rule's second clause: the agent's voice starts over the resumed line (7.5 s, the rest of the
+# line heard from 7.25 s); what tells whose doing it was is the agent's last turn end before it.
+
+
+def test_an_agent_that_decided_inside_the_pause_is_the_harness_s_doing(tmp_path: Path) -> None:
+    """Its VAD heard the caller stop at 3.4 s, inside the pause (3.2-7.2 s), and nothing since."""
+    d = _conv(7.5, turn_ends=(3.4,)).write(tmp_path / "r")
+    ctx = load_context(d)
+    assert ctx.agent_turn_ends == [3.4]
+    res = turn_taking(ctx, EvalConfig())
+    assert res.details["per_turn_reason"] == {2: "latency"}  # turn 1 no longer agent_interrupt
+    assert res.details["harness_pause_turns"] == {
+        1: {"agent_start": 7.5, "pause_t": PAUSE_T, "pause_s": PAUSE_S, "agent_turn_end": 3.4,
+            "role": "the agent's answer was decided in the pause"}
+    }  # fmt: skip
+    assert res.sub_metrics["agent_interruption.rate"].score == 0.0
+    gate = EvalGate(JudgesConfig(mode="none"))(d)
+    assert not gate.valid and gate.reason == "invalid: user_pacing_fidelity"
+    [row] = gate.details["evidence"]["user_pacing_fidelity"]
+    assert (
+        row["turn"] == 1
+        and "on a turn end at 3.40 s inside a 4.00 s harness pause from 3.20 s" in row["claim"]
+    )
+
+
+@pytest.mark.parametrize(
+    ("turn_ends", "why"),
+    [
+        ((), "no turn end recorded (an external agent): no evidence"),
+        ((3.1,), "its turn end came in the line's natural pause, before the harness's part"),
+        ((3.4, 7.45), "it heard the caller stop again after the line resumed"),
+    ],
+)
+def test_an_agent_whose_last_turn_end_was_not_in_the_pause_still_interrupts(
+    tmp_path: Path, turn_ends: tuple[float, ...], why: str
+) -> None:
+    d = _conv(7.5, turn_ends=turn_ends).write(tmp_path / "r")
+    res = turn_taking(load_context(d), EvalConfig())
+    assert res.details["per_turn_reason"][1] == "agent_interrupt", why
+    assert "harness_pause_turns" not in res.details, why
+    assert EvalGate(JudgesConfig(mode="none"))(d).valid, why
+
+
+def test_agent_speech_since_the_turn_end_leaves_the_later_speech_its_own(tmp_path: Path) -> None:
+    """The agent spoke inside the pause (5.0-5.6 s: the first clause) and again at 7.5 s with no
+    turn end between: one decision, one row, the one that started in the pause."""
+    conv = _conv(7.5, turn_ends=(3.4,))
+    conv.events += [
+        Speech(t=5.0, channel="agent", state="onset"),
+        Speech(t=5.6, channel="agent", state="offset"),
+    ]
+    d = conv.write(tmp_path / "r")
+    gate = EvalGate(JudgesConfig(mode="none"))(d)
+    [row] = gate.details["evidence"]["user_pacing_fidelity"]
+    assert "agent spoke at 5.00 s, inside a 4.00 s harness pause" in row["claim"]
+
+
+def test_a_turn_end_inside_the_pause_before_a_reply_after_the_line_is_the_agent_s_timing(
+    tmp_path: Path,
+) -> None:
+    """The agent's VAD stopped in the pause (3.4 s) and again when the line ended (9.2 s); its
+    reply at 9.5 s answers the whole line: scored as latency, the record valid."""
+    conv = _held_line(turn_ends=(3.4, 9.2))
+    conv.agent(9.5, 11.0, "Sure, I can help with that.")
+    d = conv.write(tmp_path / "r")
+    res = turn_taking(load_context(d), EvalConfig())
+    assert res.details["per_turn_reason"] == {1: "latency"}
+    assert "harness_pause_turns" not in res.details
+    assert EvalGate(JudgesConfig(mode="none"))(d).valid
+
+
+def test_a_line_held_before_its_first_word_keeps_its_words_in_its_own_turn(tmp_path: Path) -> None:
+    """The line was decided at 6.3 s (its utterance) and held until 10.8 s: its words go with
+    the speech from 10.85 s, not with the caller's previous turn (3.0 s away, against 4.5 s)."""
+    held = "Yes, it is Z K three F F W."
+    conv = (
+        Conv()
+        .agent(0.0, 0.8, "Hello! How can I help you today?")
+        .user(1.0, 3.0, "I need to change my flight.")
+        .agent(4.0, 6.0, "Sure. What is the confirmation code?")
+    )
+    conv.events += [
+        Utterance(t=6.3, side="user", channel="user", text=held),
+        HarnessPause(t=8.3, duration_s=2.5, sentence=0, line=held),
+        Speech(t=10.85, channel="user", state="onset"),
+        Speech(t=12.5, channel="user", state="offset"),
+        Transcript(t=12.8, side="agent", channel="user", text=held),
+    ]
+    conv.agent(13.5, 14.5, "Thanks, I found it.")
+    ctx = load_context(conv.write(tmp_path / "r"))
+    assert ctx.intended_user_turns == {1: "I need to change my flight.", 2: held}
+    conv.events = [e for e in conv.events if not isinstance(e, HarnessPause)]
+    unpaused = load_context(conv.write(tmp_path / "plain"))  # without the event, nearest in time
+    assert unpaused.intended_user_turns[1] == f"I need to change my flight. {held}"

@@ -109,6 +109,10 @@ class ConversationContext:
     harness_pauses: list[dict[str, Any]] | None = None
     """`harness_pause` events (t, duration_s, sentence, line): silences the harness put into the
     caller's lines. None: the record cannot say (EVA logs, voxbench records before schema 1.2)."""
+    agent_turn_ends: list[float] = field(default_factory=list)
+    """When the agent's own turn detection heard the caller stop (its VAD's `stop` decisions on
+    the caller's channel, `vad` events of side agent), sorted. Empty when the record has none
+    (EVA logs, an external agent whose VAD the harness does not see)."""
 
     @property
     def num_assistant_turns(self) -> int:

@@ -22,6 +22,7 @@ from voxbench.records import (
     AudioSegment,
     CallerAct,
     EndEvent,
+    Event,
     FallbackNudge,
     HarnessPause,
     LLMText,
@@ -34,6 +35,7 @@ from voxbench.records import (
     TTSText,
     UsageEvent,
     Utterance,
+    VADEvent,
     Yield,
     read_record,
 )
@@ -52,6 +54,7 @@ def history_from_events(bundle: RecordBundle) -> list[HEvent]:
     has_agent_utt = any(isinstance(e, Utterance) and e.channel == "agent" for e in ev)
     out: list[HEvent] = []
     unsaid = unsaid_utterances(ev)
+    released = _held_lines(ev)
     for k, e in enumerate(ev):
         if k in unsaid:
             continue  # a caller line withdrawn before it was said
@@ -67,7 +70,7 @@ def history_from_events(bundle: RecordBundle) -> list[HEvent]:
         elif isinstance(e, Utterance | TTSText | LLMText):
             if e.channel == "user":
                 if not isinstance(e, LLMText) and (isinstance(e, Utterance) or not has_user_utt):
-                    out.append(HEvent(e.t, "user_intended", text=e.text))
+                    out.append(HEvent(released.get(k, e.t), "user_intended", text=e.text))
             else:
                 chosen = (
                     isinstance(e, TTSText)
@@ -88,6 +91,22 @@ def history_from_events(bundle: RecordBundle) -> list[HEvent]:
             out.append(HEvent(e.t, "fallback"))
         elif isinstance(e, EndEvent):
             out.append(HEvent(e.t, "end"))
+    return out
+
+
+def _held_lines(ev: list[Event]) -> dict[int, float]:
+    """Caller utterances whose line the voice held before its first word: index -> when the
+    voice released it (the end of the `harness_pause` of sentence 0 of that line, the first
+    after the utterance and before the next one). An utterance is stamped when the line was
+    decided; held for seconds, its words would sit nearer the caller's previous turn than its
+    own speech, and the turn texts would give them to the wrong turn."""
+    out: dict[int, float] = {}
+    pending: tuple[int, str] | None = None  # the latest caller utterance
+    for k, e in enumerate(ev):
+        if isinstance(e, Utterance) and e.channel == "user":
+            pending = (k, e.text)
+        elif isinstance(e, HarnessPause) and e.sentence == 0 and pending and pending[1] == e.line:
+            out.setdefault(pending[0], e.t + e.duration_s)
     return out
 
 
@@ -145,6 +164,9 @@ def context_from_bundle(bundle: RecordBundle) -> ConversationContext:
             ctx.caller_acts.append(e.model_dump(mode="json", exclude={"type", "side", "channel"}))
         elif isinstance(e, Yield):
             ctx.yields.append((e.t, e.channel))
+        elif isinstance(e, VADEvent) and e.side == "agent" and e.channel == "user" and e.state == "stop":
+            ctx.agent_turn_ends.append(e.t)
+    ctx.agent_turn_ends.sort()
     if rec.schema_version not in UNRECORDED_HARNESS_PAUSES:
         ctx.harness_pauses = [
             e.model_dump(mode="json", include={"t", "duration_s", "sentence", "line"})

@@ -6,8 +6,10 @@ lasts longer than the voice would make it. The TTS pushes this frame right befor
 chunk that ends the silence, so the recorder (an observer) stamps it at the release on the
 call's clock and writes a typed ``harness_pause`` event starting ``duration_s`` earlier, the
 same way a ``FallbackNudgeFrame`` becomes a ``fallback_nudge`` event. A line withdrawn or cut
-off before the chunk is released drops the frame with its audio: a silence nobody resumed is
-not a pause inside a line.
+off while held (the caller driver withdraws a line the agent started speaking over before its
+first word) ends the silence without a release: the TTS then pushes the frame at once with the
+part of the silence that played (``LocalTTSService.process_frame``), so the pause the agent
+spoke into is in the record even though the line never resumed.
 """
 
 from __future__ import annotations

@@ -224,8 +224,9 @@ class HarnessPause(_Event):
     slower than real time): before sentence ``sentence`` (0: before the first word) the line
     was silent ``duration_s`` longer than its natural pause (the voice's own sentence pause;
     before the first word, ``LEAD_IN_S`` from the decision). ``line`` is the text the caller's
-    TTS was given. An agent that starts speaking in it answered a caller the harness stalled
-    (``voxbench.eval.harness_pauses`` has what the gate and turn_taking do with that)."""
+    TTS was given. A line withdrawn or cut off while held ends its pause there: ``duration_s``
+    is the part that played. An agent that starts speaking in it answered a caller the harness
+    stalled (``voxbench.eval.harness_pauses`` has what the gate and turn_taking do with that)."""
 
     type: Literal["harness_pause"] = "harness_pause"
     side: Side = "user"

@@ -9,19 +9,23 @@ the real observer; its events are compared with the pauses ``paced_chunks`` repo
 
 from __future__ import annotations
 
+import asyncio
+import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 import pytest
-from pipecat.frames.frames import Frame, TTSAudioRawFrame, TTSSpeakFrame
+from pipecat.frames.frames import EndFrame, Frame, InterruptionFrame, TTSAudioRawFrame, TTSSpeakFrame
 from pipecat.observers.base_observer import FramePushed
 from pipecat.pipeline.pipeline import Pipeline
+from pipecat.pipeline.worker import PipelineWorker
 from pipecat.processors.frame_processor import FrameDirection, FrameProcessor
 from pipecat.tests.utils import run_test
+from pipecat.workers.runner import WorkerRunner
 
 from voxbench.pipelines.services.kokoro import split_sentences
 from voxbench.pipelines.services.local_tts import LocalTTSService
-from voxbench.pipelines.services.playout import HeldPause, paced_chunks
+from voxbench.pipelines.services.playout import HeldPause, OpenPause, paced_chunks
 from voxbench.processors.clock import ConversationClock
 from voxbench.processors.harness_pause import HarnessPauseFrame
 from voxbench.processors.recorder import ConversationRecorder
@@ -59,7 +63,11 @@ class PacedSynth:
         return b"\x10\x00" * round(secs * SR)
 
     def iter_sentences(
-        self, text: str, out_rate: int, on_pause: Callable[[HeldPause], None] | None = None
+        self,
+        text: str,
+        out_rate: int,
+        on_pause: Callable[[HeldPause], None] | None = None,
+        on_open: Callable[[OpenPause], None] | None = None,
     ) -> Iterator[bytes]:
         def note(p: HeldPause) -> None:
             self.reported.append(p)
@@ -67,7 +75,12 @@ class PacedSynth:
                 on_pause(p)
 
         return paced_chunks(
-            split_sentences(text), self._synth, 2.0 * out_rate, now=lambda: self.t, on_pause=note
+            split_sentences(text),
+            self._synth,
+            2.0 * out_rate,
+            now=lambda: self.t,
+            on_pause=note,
+            on_open=on_open,
         )
 
 
@@ -122,3 +135,82 @@ def test_the_event_starts_where_the_silence_did_on_the_call_clock() -> None:
     assert rec.events == [HarnessPause(t=9.5, side="user", duration_s=2.5, sentence=2, line="A. B. C.")]
     run_virtual(rec.observer("agent").on_push_frame(pushed))  # only the caller's voice pauses so
     assert len(rec.events) == 1
+
+
+class StalledSynth(PacedSynth):
+    """A voice whose first sentence takes 5 s on its clock and then stalls (in the worker
+    thread) until ``release`` is set: the line is held before its first word."""
+
+    def __init__(self) -> None:
+        super().__init__(rtf=0.0)
+        self.stalled = threading.Event()
+        self.release = threading.Event()
+
+    def _synth(self, i: int, text: str) -> bytes:
+        if i == 0:
+            self.t += 5.0
+            self.stalled.set()
+            self.release.wait(timeout=60)  # a guard against a hung test, never the measure
+        return super()._synth(i, text)
+
+
+class WithdrawWhenStalled(FrameProcessor):
+    """Plays the caller driver's part: the agent started speaking, the line is withdrawn (an
+    ``InterruptionFrame`` downstream) once the voice is stalled in it."""
+
+    def __init__(self, synth: StalledSynth) -> None:
+        super().__init__()
+        self.synth = synth
+
+    async def process_frame(self, frame: Frame, direction: FrameDirection) -> None:
+        await super().process_frame(frame, direction)
+        await self.push_frame(frame, direction)
+        if isinstance(frame, TTSSpeakFrame):
+            self.create_task(self._withdraw())
+
+    async def _withdraw(self) -> None:
+        await asyncio.to_thread(self.synth.stalled.wait)
+        await self.push_frame(InterruptionFrame())
+
+
+async def _call_until_released(synth: StalledSynth, rec: ConversationRecorder) -> list[Frame]:
+    """Run the line through the caller's voice; end the call once the voice has gone on."""
+    down: list[Frame] = []
+
+    class Sink(FrameProcessor):
+        async def process_frame(self, frame: Frame, direction: FrameDirection) -> None:
+            await super().process_frame(frame, direction)
+            down.append(frame)
+            await self.push_frame(frame, direction)
+
+    pipeline = Pipeline([WithdrawWhenStalled(synth), LocalTTSService(synth, sample_rate=SR), Sink()])
+    worker = PipelineWorker(pipeline, cancel_on_idle_timeout=False, observers=[rec.observer("user")])
+
+    async def speak() -> None:
+        await worker.queue_frame(TTSSpeakFrame(LINE))
+        await asyncio.to_thread(synth.release.wait)
+        await worker.queue_frame(EndFrame())
+
+    runner = WorkerRunner()
+    await runner.add_workers(worker)
+    await asyncio.gather(runner.run(), speak())
+    return down
+
+
+def test_a_line_withdrawn_while_held_records_the_part_of_the_pause_that_played() -> None:
+    """Decided at 0 on the voice's clock, held from 2 s (the lead-in) and withdrawn at 5 s: a
+    3 s pause before sentence 0, written when the line is withdrawn, with no audio after it."""
+    synth = StalledSynth()
+    rec = ConversationRecorder(ConversationClock(), SR)
+    rec.listeners.append(lambda e: synth.release.set() if isinstance(e, HarnessPause) else None)
+    try:
+        down = asyncio.run(_call_until_released(synth, rec))
+    finally:
+        synth.release.set()
+    # the one pause written is the one cut short (the stalled thread, let go afterwards, made its
+    # chunk and reported its release to nobody: the line was gone)
+    [event] = [e for e in rec.events if isinstance(e, HarnessPause)]
+    assert (event.duration_s, event.sentence, event.line) == (3.0, 0, LINE)
+    assert not any(isinstance(f, TTSAudioRawFrame) for f in down)
+    [frame] = [f for f in down if isinstance(f, HarnessPauseFrame)]
+    assert isinstance(down[down.index(frame) + 1], InterruptionFrame)

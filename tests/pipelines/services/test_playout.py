@@ -14,6 +14,7 @@ the silences the same play-out model computes from the chunks alone.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import accumulate
 
@@ -261,3 +262,37 @@ def test_single_and_empty_lines() -> None:
 def test_a_bound_that_is_not_positive_is_refused(bad: float) -> None:
     with pytest.raises(ValueError, match="max_silence_s"):
         list(paced_chunks(["Hi."], Machine(0.5).synth, BPS, max_silence_s=bad))
+
+
+def test_the_open_pause_says_how_much_of_the_current_silence_was_held() -> None:
+    """What a line cut while held reports (``on_open``): nothing during the natural part, the
+    held part since it ended, nothing once the whole line has been released."""
+    m = Machine(3.0)
+    opened: list[Callable[[], HeldPause | None]] = []
+    line = ["I need to change my flight.", "The code is Q X 7 T 4 M.", "Thanks."]
+    chunks = paced_chunks(line, m.synth, BPS, now=m.now, on_open=opened.append)
+    first = next(chunks)  # the decision at 0; the first sentence takes 5.3 s to make
+    [so_far] = opened
+    released = m.t
+    end_of_audio = released + len(first) / BPS
+    assert so_far() is None  # the released audio is playing
+    m.t = end_of_audio + 1.5  # its voice over, the next chunk not released
+    assert so_far() == HeldPause(1, end_of_audio, pytest.approx(1.5))
+    assert list(chunks) and so_far() is None  # the rest released
+
+
+def test_before_the_first_word_the_open_pause_starts_after_the_lead_in() -> None:
+    m = Machine(0.0)
+    opened: list[Callable[[], HeldPause | None]] = []
+    seen: list[HeldPause | None] = []
+
+    def synth(i: int, text: str) -> bytes:  # 3 s to make each sentence; the open pause read then
+        m.t += 3.0
+        seen.append(opened[0]())
+        return bytes(BPS)  # 1 s of audio
+
+    chunks = paced_chunks(["Hi.", "Yes."], synth, BPS, now=m.now, on_open=opened.append)
+    assert opened == []  # not decided until the pacing starts
+    list(chunks)
+    assert seen[0] == HeldPause(0, LEAD_IN_S, 3.0 - LEAD_IN_S)  # decided at 0, 2 s of it the caller's own
+    assert opened[0]() is None  # released whole

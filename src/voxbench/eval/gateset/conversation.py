@@ -7,12 +7,16 @@ forward as `voxbench tools replay` does), so the final database is what the call
 and writes a real record directory with `voxbench.records.write_record`: typed events on one
 clock, scenario.json, agent.json, the two databases. No audio: the caller's speech is
 represented by what was meant (`utterance`), what the agent heard (a live `transcript`) and
-what the caller's recording said (a `post_call` transcript of the user channel).
+what the caller's recording said (a `post_call` transcript of the user channel). The agent's
+turn detection is represented by its VAD's `stop` on the caller's channel, `VAD_STOP_S` after
+each stretch of caller speech; a caller line can carry a harness pause (`Held`), and an agent
+line can be timed from that pause (`Line.cue_s`) instead of after the line before it.
 """
 
 from __future__ import annotations
 
 import copy
+import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
@@ -21,6 +25,7 @@ from voxbench.records import (
     ConversationRecord,
     EndEvent,
     Event,
+    HarnessPause,
     SimulatorInfo,
     Speech,
     ToolCall,
@@ -28,6 +33,7 @@ from voxbench.records import (
     Transcript,
     TTSText,
     Utterance,
+    VADEvent,
     write_record,
 )
 from voxbench.records.models import AgentInfo
@@ -37,18 +43,46 @@ from voxbench.scenarios.reference_script import Call, IdCarry, Say, reference_sc
 
 SECONDS_PER_CHAR = 0.065
 GAP_S = 0.7
+VAD_STOP_S = 0.25
+"""An agent's VAD stop after the caller falls silent: a ``stop_secs`` of 0.2 s and one frame."""
+SENTENCE_PAUSE_S = 0.2
+"""The voice's own pause between two sentences; a harness pause starts where it ends."""
+LEAD_IN_S = 2.0
+"""Before a line's first word, a harness pause starts this long after the line was decided
+(its ``utterance``, 0.2 s before the line's usual start)."""
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+
+
+@dataclass(frozen=True)
+class Held:
+    """A harness pause in a caller line: after its first ``sentence`` sentences, the voice
+    silent ``seconds`` past its own sentence pause (a ``harness_pause`` event)."""
+
+    sentence: int
+    seconds: float
+
+
+def sentences(text: str) -> list[str]:
+    """A line's sentences, as the caller's voice releases them (split after . ! or ?)."""
+    return [x for x in _SENTENCE_END.split(text.strip()) if x]
+
+
 _END_REASONS = {"user_ended_call": "end_call", "goodbye": "goodbye", "transfer": "transfer"}
 
 
 @dataclass(frozen=True)
 class Line:
     """One spoken line. `spoken`: what the caller's recording said, when not the line itself;
-    `wait_s`: silence before it (the other side said nothing)."""
+    `wait_s`: silence before it (the other side said nothing); `held`: a harness pause inside
+    a caller line; `cue_s`: an agent line whose voice starts this long after the start of the
+    last harness pause (inside it, or after the caller resumed), not after the line before."""
 
     who: Literal["user", "agent"]
     text: str
     spoken: str | None = None
     wait_s: float = GAP_S
+    held: Held | None = None
+    cue_s: float | None = None
 
 
 Tool = Call
@@ -117,8 +151,37 @@ def _scenario_json(conv: RefConversation) -> dict[str, Any]:
     return data
 
 
+def _speech_s(text: str) -> float:
+    return max(0.8, SECONDS_PER_CHAR * len(text))
+
+
+def _caller_speech(line: Line, t: float) -> tuple[list[Event], float]:
+    """The caller's voice for a line starting at `t`: one stretch, or two around a harness
+    pause; the agent's VAD stop after each stretch. Returns the events and the end."""
+    dur = _speech_s(line.text)
+    parts = [(t, t + dur)]
+    events: list[Event] = []
+    if line.held is not None:
+        said = " ".join(sentences(line.text)[: line.held.sentence])
+        first = dur * len(said) / max(len(line.text), 1)
+        pause_t = t + first + SENTENCE_PAUSE_S if said else t - 0.2 + LEAD_IN_S
+        resumed = pause_t + line.held.seconds
+        parts = [(t, t + first)] if said else []
+        parts.append((resumed, resumed + dur - first))
+        events.append(
+            HarnessPause(t=pause_t, duration_s=line.held.seconds, sentence=line.held.sentence, line=line.text)
+        )
+    for on, off in parts:
+        events += [
+            Speech(t=on, channel="user", state="onset"),
+            Speech(t=off, channel="user", state="offset"),
+            VADEvent(t=off + VAD_STOP_S, side="agent", channel="user", state="stop"),
+        ]
+    return events, parts[-1][1]
+
+
 def _line_events(line: Line, t: float) -> tuple[list[Event], float]:
-    dur = max(0.8, SECONDS_PER_CHAR * len(line.text))
+    dur = _speech_s(line.text)
     end = t + dur
     if line.who == "agent":
         return [
@@ -130,11 +193,8 @@ def _line_events(line: Line, t: float) -> tuple[list[Event], float]:
     spoken = line.text if line.spoken is None else line.spoken
     events: list[Event] = [Utterance(t=t - 0.2, side="user", channel="user", text=line.text)]
     if spoken.strip():
-        events += [
-            Speech(t=t, channel="user", state="onset"),
-            Speech(t=end, channel="user", state="offset"),
-            Transcript(t=end + 0.3, side="agent", channel="user", text=spoken),
-        ]
+        speech, end = _caller_speech(line, t)
+        events += [*speech, Transcript(t=end + 0.3, side="agent", channel="user", text=spoken)]
     events.append(Transcript(t=end + 0.35, side="harness", channel="user", text=spoken, source="post_call"))
     return events, end
 
@@ -148,11 +208,15 @@ def to_record(conv: RefConversation, out: Path, conversation_id: str, seed: int)
     carry = IdCarry(dd.domain)
     events: list[Event] = []
     t = 1.0
+    pause_t: float | None = None  # the start of the last harness pause
     for n, step in enumerate(conv.steps):
         if isinstance(step, Line):
-            t += step.wait_s
-            evs, t = _line_events(step, t)
+            cued = step.cue_s is not None and pause_t is not None
+            start = pause_t + step.cue_s if cued else t + step.wait_s  # type: ignore[operator]
+            evs, end = _line_events(step, start)
             events += evs
+            t = max(t, end) if cued else end  # a cued line overlaps the caller's resumed words
+            pause_t = next((e.t for e in evs if isinstance(e, HarnessPause)), pause_t)
             continue
         call = Call(step.name, step.params, step.expected)
         args = carry.arguments(call)

@@ -1,13 +1,14 @@
 """The validation gate measured on a labelled set: per validator and for the whole gate.
 
 A validator *flags* a record when it would make the gate discard it: user_behavioral_fidelity
-below 1, conversation_valid_end not 1, user_speech_fidelity with a caller turn rated 1 (or
-any of them failing to rate). "Unscored" (no method, no audio) flags nothing and is counted.
+or user_pacing_fidelity below 1, conversation_valid_end not 1, user_speech_fidelity with a
+caller turn rated 1 (or any of them failing to rate). "Unscored" (no method, no audio) flags nothing and is counted.
 Figures, per group of records (a domain, or all):
 
 * recall per caller-fault kind and overall: flagged caller-fault records / caller-fault records;
 * precision: flagged caller-fault records / all flagged records;
-* false-invalid rate on clean records, and on agent-fault records (overall and per kind).
+* false-invalid rate on clean records (overall and per kind: "clean", and controls such as
+  "harness_pause_waited"), and on agent-fault records (overall and per kind).
 """
 
 from __future__ import annotations
@@ -21,7 +22,12 @@ from voxbench.eval.gateset.build import GateLabel
 from voxbench.eval.metrics.validation import validation_gate
 from voxbench.eval.types import REGISTRY, EvalConfig, MetricResult
 
-VALIDATORS = ("user_behavioral_fidelity", "conversation_valid_end", "user_speech_fidelity")
+VALIDATORS = (
+    "user_behavioral_fidelity",
+    "conversation_valid_end",
+    "user_speech_fidelity",
+    "user_pacing_fidelity",
+)
 GATE = "gate"
 
 
@@ -94,6 +100,10 @@ def figures(rows: list[dict[str, Any]], validator: str) -> dict[str, Any]:
         },
         "precision": _rate(sum(bool(f) for f in caller), flagged),
         "false_invalid_clean": _rate(sum(bool(f) for f in clean), len(clean)),
+        "false_invalid_clean_by_kind": {
+            k: {"flagged": sum(bool(f) for f in by_kind[k]), "n": len(by_kind[k])}
+            for k in kinds if _party(rows, k) == "none"
+        },
         "false_invalid_agent": _rate(sum(bool(f) for f in agent), len(agent)),
         "false_invalid_agent_by_kind": {
             k: {"flagged": sum(bool(f) for f in by_kind[k]), "n": len(by_kind[k])}

@@ -332,7 +332,8 @@ class PolicyDriver(SpeaksReplies):
         holds their words. The line is withdrawn: its words and any audio synthesised leave the
         TTS and the output (an ``InterruptionFrame`` downstream only: the ears are upstream), the
         policy forgets the decision, the trail records the withdrawal at this time, and the
-        turns it answered are answered again with the agent's next one.
+        turns it answered are answered again with the agent's next one. A voice that held the
+        line past its lead-in writes that pause as it is withdrawn (``local_tts``).
 
         Let be: a line whose audio started (speech over it is a barge-in, the agent's), one
         queued behind a line still being said (holding it would cut that one), one with a later

@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from voxbench.localmodels.kokoro import KOKORO_LANGS, KOKORO_RATE, KOKORO_VOICES
-from voxbench.pipelines.services.playout import HeldPause, paced_chunks
+from voxbench.pipelines.services.playout import HeldPause, OpenPause, paced_chunks
 
 KOKORO_PREFIX = "kokoro:"
 SENTENCE_PAUSE_S = 0.2
@@ -104,7 +104,11 @@ class KokoroSynth:
         return to_pcm16(audio, KOKORO_RATE, out_rate)
 
     def iter_sentences(
-        self, text: str, out_rate: int, on_pause: Callable[[HeldPause], None] | None = None
+        self,
+        text: str,
+        out_rate: int,
+        on_pause: Callable[[HeldPause], None] | None = None,
+        on_open: Callable[[OpenPause], None] | None = None,
     ) -> Iterator[bytes]:
         """PCM16 mono at ``out_rate``, a sentence (or several) per chunk.
 
@@ -112,7 +116,8 @@ class KokoroSynth:
         over when the next sentence is predicted to be ready before it has played, or when
         waiting longer would hold a silence past the bound (:mod:`.playout`): on an idle
         machine it is one chunk per sentence and no gap; on a loaded one the line starts within
-        the bound and any gap lengthens a sentence pause, reported to ``on_pause``.
+        the bound and any gap lengthens a sentence pause, reported to ``on_pause``; ``on_open``
+        gets the line's :data:`~.playout.OpenPause`.
         """
         parts = split_sentences(text)
         gap = bytes(2 * round(SENTENCE_PAUSE_S * out_rate))
@@ -121,7 +126,7 @@ class KokoroSynth:
             pcm = self.sentence_pcm(sentence, out_rate)
             return pcm + gap if i < len(parts) - 1 else pcm
 
-        yield from paced_chunks(parts, one, 2.0 * out_rate, on_pause=on_pause)
+        yield from paced_chunks(parts, one, 2.0 * out_rate, on_pause=on_pause, on_open=on_open)
 
     def sentences(self, text: str, out_rate: int) -> list[bytes]:
         return list(self.iter_sentences(text, out_rate))

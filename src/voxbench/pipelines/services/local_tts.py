@@ -3,9 +3,10 @@
 Both engines synthesise in a worker thread one chunk (a sentence, or several) at a time
 and push each as a ``TTSAudioRawFrame`` at the pipeline rate; only the synth differs
 (:class:`~.tts.PiperSynth`, :class:`~.kokoro.KokoroSynth`, each with
-``iter_sentences(text, out_rate, on_pause)``). A silence the pacing held past its natural
-length goes out as a ``HarnessPauseFrame`` right before the chunk that ends it. Imports
-pipecat; the factories (:func:`~.tts.make_piper_tts`, :func:`~.kokoro.make_kokoro_tts`) import
+``iter_sentences(text, out_rate, on_pause, on_open)``). A silence the pacing held past its
+natural length goes out as a ``HarnessPauseFrame`` right before the chunk that ends it; a line
+withdrawn or cut off (an ``InterruptionFrame``) while held sends the part of the silence that
+played, at once (:meth:`LocalTTSService.process_frame`). Imports pipecat; the factories (:func:`~.tts.make_piper_tts`, :func:`~.kokoro.make_kokoro_tts`) import
 this module on use.
 """
 
@@ -15,12 +16,13 @@ import asyncio
 from collections.abc import AsyncGenerator, Callable, Iterator
 from typing import Any, Protocol
 
-from pipecat.frames.frames import ErrorFrame, Frame, TTSAudioRawFrame
+from pipecat.frames.frames import ErrorFrame, Frame, InterruptionFrame, TTSAudioRawFrame
+from pipecat.processors.frame_processor import FrameDirection
 from pipecat.services.settings import TTSSettings
 from pipecat.services.tts_service import TTSService
 
 from voxbench.pipelines.services.kokoro import KEEPALIVE_S, KokoroSynth, KokoroVoiceParams, parse_kokoro_voice
-from voxbench.pipelines.services.playout import HeldPause
+from voxbench.pipelines.services.playout import HeldPause, OpenPause
 from voxbench.pipelines.services.tts import PiperSynth, PiperVoiceParams, resolve_piper_voice
 from voxbench.processors.harness_pause import HarnessPauseFrame
 from voxbench.spoken.money import said_amounts
@@ -33,7 +35,11 @@ class Synth(Protocol):
     def params(self) -> Any: ...
 
     def iter_sentences(
-        self, text: str, out_rate: int, on_pause: Callable[[HeldPause], None] | None = None
+        self,
+        text: str,
+        out_rate: int,
+        on_pause: Callable[[HeldPause], None] | None = None,
+        on_open: Callable[[OpenPause], None] | None = None,
     ) -> Iterator[bytes]: ...
 
 
@@ -51,6 +57,7 @@ class LocalTTSService(TTSService):
             **kwargs,
         )
         self._synth = synth
+        self._open: tuple[OpenPause, str] | None = None  # the line being released, and its text
 
     @property
     def voice_params(self) -> Any:
@@ -86,11 +93,30 @@ class LocalTTSService(TTSService):
             if not job.done():
                 job.cancel()
 
+    async def process_frame(self, frame: Frame, direction: FrameDirection) -> None:
+        if isinstance(frame, InterruptionFrame):
+            await self._push_cut_pause()  # before the base class cancels the line's synthesis
+        await super().process_frame(frame, direction)
+
+    async def _push_cut_pause(self) -> None:
+        """The line is withdrawn or cut off: if it was in a held silence, that silence ends
+        here, unresumed; the part that played goes to the recorder now (no chunk will end it)."""
+        opened, self._open = self._open, None
+        held = opened[0]() if opened is not None else None
+        if held is not None and opened is not None:
+            await self.push_frame(
+                HarnessPauseFrame(duration_s=held.length_s, sentence=held.sentence, line=opened[1])
+            )
+
     async def run_tts(self, text: str, context_id: str) -> AsyncGenerator[Frame, None]:
         await self.start_tts_usage_metrics(text)
         out_rate = self.sample_rate
         held: list[HeldPause] = []  # appended by the worker thread, read here between chunks
-        it = self._synth.iter_sentences(said_amounts(text), out_rate, on_pause=held.append)
+
+        def opened(so_far: OpenPause) -> None:  # from the worker thread, when the line is decided
+            self._open = (so_far, text)
+
+        it = self._synth.iter_sentences(said_amounts(text), out_rate, on_pause=held.append, on_open=opened)
 
         def next_pcm() -> bytes | None:
             return next(it, None)
@@ -108,6 +134,8 @@ class LocalTTSService(TTSService):
         except Exception as e:  # pragma: no cover - surfaced as a pipeline error
             yield ErrorFrame(error=f"{self.engine} synthesis failed: {e}")
         finally:
+            if self._open is not None and self._open[1] is text:
+                self._open = None  # released whole (or failed): no silence of it is open
             await self.stop_ttfb_metrics()
 
 

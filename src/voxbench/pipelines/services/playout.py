@@ -48,6 +48,12 @@ Every silence the rule leaves past the line's natural length is reported (``on_p
   released after the audio before it has finished playing lengthens that pause by exactly the
   difference;
 * before the first word, the silence from the decision past :data:`LEAD_IN_S`.
+
+A silence can also end without a release: the line is withdrawn or cut off while it is held
+(the caller driver holds a line the agent started speaking over before its first word). So the
+pacing also hands out, once per line (``on_open``), a function giving the held part of the
+silence the line is in *now* (an :data:`OpenPause`), for whoever cuts the line to report the
+part that played.
 """
 
 from __future__ import annotations
@@ -105,6 +111,11 @@ class HeldPause:
     length_s: float
 
 
+OpenPause = Callable[[], HeldPause | None]
+"""The silence a line is in now, as far as it was held past its natural length (None: not held
+past it, or the whole line has been released); read on the pacing's own clock."""
+
+
 def _held(sentence: int, released: float, play_end: float, lead_in_s: float) -> HeldPause | None:
     start = play_end + lead_in_s if sentence == 0 else play_end  # before any audio, play_end is the decision
     return HeldPause(sentence, start, released - start) if released > start else None
@@ -116,10 +127,10 @@ def paced_chunks(
     bytes_per_second: float,
     *,
     now: Callable[[], float] = time.monotonic,
-    safety: float = SAFETY,
     max_silence_s: float = MAX_SILENCE_S,
     lead_in_s: float = LEAD_IN_S,
     on_pause: Callable[[HeldPause], None] | None = None,
+    on_open: Callable[[OpenPause], None] | None = None,
 ) -> Iterator[bytes]:
     """Yield PCM chunks of ``synth(i, texts[i])``: without a gap when synthesis keeps up, and
     with no silence longer than ``max_silence_s`` (see the module docstring) when it does not.
@@ -129,12 +140,13 @@ def paced_chunks(
         synth: makes the audio of sentence ``i`` (any trailing pause included).
         bytes_per_second: of the PCM ``synth`` returns (2 * rate for mono PCM16).
         now: monotonic clock in seconds (injected by tests).
-        safety: factor on the predicted synthesis time of the next sentence.
         max_silence_s: the longest silence to hold a line for (``math.inf``: never release
             before the rest of the line is predicted ready, the rule without a bound).
         lead_in_s: the silence before the first word that is not reported as a pause.
         on_pause: called, just before the chunk it precedes is yielded, with each silence
             longer than its natural length (:class:`HeldPause`).
+        on_open: called once, when the line is decided (the first ``next``), with the
+            line's :data:`OpenPause` (safe to call from another thread).
 
     Yields:
         Concatenated audio of one or more consecutive sentences; every text is in exactly one
@@ -148,11 +160,18 @@ def paced_chunks(
     synth_s = 0.0
     chars = 0
     first = 0  # index of the first sentence in the buffer
+    done = False  # every chunk released
 
     def note(released: float) -> None:
         held = _held(first, released, play_end, lead_in_s)
         if held is not None and on_pause is not None:
             on_pause(held)
+
+    def so_far() -> HeldPause | None:
+        return None if done else _held(first, now(), play_end, lead_in_s)
+
+    if on_open is not None:
+        on_open(so_far)
 
     for i, text in enumerate(texts):
         t0 = now()
@@ -165,12 +184,14 @@ def paced_chunks(
         t = now()
         ahead = max(play_end - t, 0.0) + len(buffer) / bytes_per_second
         silence_if_held = t + expected - play_end  # from the last audio (or the decision) to the next
-        if ahead >= expected * safety or silence_if_held > max_silence_s:
+        if ahead >= expected * SAFETY or silence_if_held > max_silence_s:
             note(t)
             play_end = max(play_end, t) + len(buffer) / bytes_per_second
-            yield bytes(buffer)
+            chunk, first = bytes(buffer), i + 1
             buffer.clear()
-            first = i + 1
+            yield chunk
     if buffer:
         note(now())
+        done = True
         yield bytes(buffer)
+    done = True

@@ -236,12 +236,16 @@ class PiperSynth:
         self._syn = synthesis_config(voice)
 
     def iter_sentences(
-        self, text: str, out_rate: int, on_pause: Callable[[Any], None] | None = None
+        self,
+        text: str,
+        out_rate: int,
+        on_pause: Callable[[Any], None] | None = None,
+        on_open: Callable[[Any], None] | None = None,
     ) -> Iterator[bytes]:
         """PCM16 mono at ``out_rate``, one buffer per sentence Piper finds in ``text``, as made.
 
-        ``on_pause`` is never called: nothing is held back (RTF ~0.05 keeps every sentence
-        ahead of the one playing)."""
+        ``on_pause`` and ``on_open`` are never called: nothing is held back (RTF ~0.05 keeps
+        every sentence ahead of the one playing)."""
         eff_rate = self.native_rate * self.params.pitch_ratio
         for chunk in self.voice.synthesize(text, syn_config=self._syn):
             yield to_pcm16(chunk.audio_float_array, eff_rate, out_rate)
