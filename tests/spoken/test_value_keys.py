@@ -50,3 +50,22 @@ def test_letter_i_inside_a_spelled_code_and_written_times_stay_as_they_were() ->
     assert "c:ai12" in _keys("A I one two")
     assert "t:0720" in _keys("at 07:20 am")
     assert "c:emp43965" in _keys("E M P zero four three nine six five")
+
+
+@pytest.mark.parametrize(
+    ("text", "apart", "merged"),
+    [
+        ("on June 10th, 2026: 10:17 AM, eleven AM", {"n:2026", "t:1017", "t:1100"}, "c:20261017"),
+        ("Flight 770: 2:45 PM departure", {"n:770", "t:1445"}, "c:7702"),
+        ("Gate 12: B 5, then C 7", {"n:12", "c:b5", "c:c7"}, "c:12b5"),
+    ],
+)
+def test_a_colon_before_a_space_separates_values(text: str, apart: set[str], merged: str) -> None:
+    keys = _keys(text)
+    assert apart <= keys
+    assert merged not in keys
+
+
+def test_a_colon_between_digits_stays_inside_a_time() -> None:
+    assert _keys("it leaves at 10:17 AM") == {"t:1017"}
+    assert _keys("boarding at 4:30 PM, gate B 12") == {"t:1630", "c:b12"}

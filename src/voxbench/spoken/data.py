@@ -13,6 +13,7 @@ from typing import Any
 
 from voxbench.spoken.codes import canon_code
 from voxbench.spoken.keys import NUM, ValueReader, num_text, time_key
+from voxbench.spoken.words import FIELD_TAIL_WORDS, MONEY_FIELD_WORDS
 
 _ISO_DATE = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})")
 _HHMM = re.compile(r"\b(\d{1,2}):(\d{2})\b")
@@ -67,11 +68,31 @@ def scalar_keys(v: Any, reader: ValueReader) -> set[str]:
     return keys
 
 
-_MONEY_FIELD = re.compile(
-    r"fare|fee|price|amount|cost|total|credit|refund|difference|collected|balance|charge|paid|due|voucher|"
-    r"value|rate|limit|salary|pay|deductible|premium",
-    re.I,
-)
+_NAME_PART = re.compile(r"[A-Z]{2,}(?![a-z])|[A-Z]?[a-z]+|\d+")
+
+
+def name_parts(name: str) -> list[str]:
+    """A field name's words, lower-case: split on anything not a letter or digit and on
+    camelCase ("fareClass" -> fare, class; "amountUSD" -> amount, usd)."""
+    return [p.lower() for w in re.split(r"[^A-Za-z0-9]+", name) for p in _NAME_PART.findall(w)]
+
+
+def is_money_field(name: str) -> bool:
+    """Whether a field name says its number is an amount of money: its head, the last word once
+    a currency or a bound after it ("amount_usd", "refund_amount_eligible") or a rate's "per ..."
+    ("price_per_night") is set aside, is a money word, whole ("fee", "fees"; not "feedback").
+    A money word before another noun names that thing, no amount: "premium_economy" is a cabin
+    (a seat count under "available_seats"), "fare_class", "refund_id", "total_calls". A field
+    under a money field ("fares": {"premium_economy": 690.0}) is money through its parent."""
+    parts = name_parts(name)
+    if "per" in parts[1:]:
+        parts = parts[: parts.index("per", 1)]
+    while parts and parts[-1] in FIELD_TAIL_WORDS:
+        parts.pop()
+    if not parts:
+        return False
+    head = parts[-1]
+    return head in MONEY_FIELD_WORDS or (head.endswith("s") and head[:-1] in MONEY_FIELD_WORDS)
 
 
 def money_keys(obj: Any, reader: ValueReader, field: str = "") -> set[str]:
@@ -80,7 +101,7 @@ def money_keys(obj: Any, reader: ValueReader, field: str = "") -> set[str]:
     out: set[str] = set()
     if isinstance(obj, dict):
         for k, v in obj.items():
-            out |= money_keys(v, reader, str(k) if _MONEY_FIELD.search(str(k)) else field)
+            out |= money_keys(v, reader, str(k) if is_money_field(str(k)) else field)
     elif isinstance(obj, list | tuple):
         for v in obj:
             out |= money_keys(v, reader, field)

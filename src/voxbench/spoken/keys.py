@@ -28,7 +28,10 @@ from functools import lru_cache
 from voxbench.spoken.codes import canon_code
 from voxbench.spoken.words import DIGIT, LETTER_WORD, MONTHS, NATO, NUMBER_WORDS, ORDINALS, TEENS_TENS
 
-_CLAUSE = re.compile(r"(?<!\d)[.,;:!?](?!\d)|[,;!?—–()\"]|\n")
+_CLAUSE = re.compile(r"(?<!\d)[.,;:!?](?!\d)|:(?=\s)|[,;!?—–()\"]|\n")
+"""Punctuation that ends a phrase. A point or colon between digits is inside a value (4.5,
+10:17); a colon before a space introduces what follows ("June 10th, 2026: 10:17 AM, eleven AM"),
+so the values on its sides are read apart, not as one code (2026 1017)."""
 ORDINAL = re.compile(r"^(\d+)(st|nd|rd|th)$")
 NUM = re.compile(r"^\d+(?:\.\d+)?$")
 

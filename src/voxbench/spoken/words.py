@@ -68,3 +68,17 @@ MONTHS: dict[str, int] = {
     for m in names
 }  # fmt: skip
 """Month names and their abbreviations as the month's number."""
+
+MONEY_FIELD_WORDS: frozenset[str] = frozenset(
+    ("fare", "fee", "price", "amount", "cost", "total", "credit", "refund", "difference", "collected",
+     "balance", "charge", "paid", "due", "voucher", "value", "rate", "limit", "salary", "pay",
+     "deductible", "premium")
+)  # fmt: skip
+"""Words that, as the head of a field name ("change_fee", "total_cost", "fare_paid"), make the
+number held under it an amount of money (plurals too: "fares", "fees")."""
+
+FIELD_TAIL_WORDS: frozenset[str] = frozenset(
+    ("usd", "eur", "gbp", "cad", "dollars", "cents", "eligible", "exclusive", "inclusive", "max", "min")
+)  # fmt: skip
+"""Words after the head of a field name that qualify it without naming another thing: a
+currency ("amount_usd") or a bound ("refund_amount_eligible", "cost_usd_exclusive")."""

@@ -36,11 +36,6 @@ _OFFER = re.compile(
 _SENT = re.compile(r"(?<=[.!?])\s+|\n+")
 
 
-_LIST_COLON = re.compile(r"(?<=\D):\s+|(?<=\d):\s+(?=\D|\d{1,2}(?::\d\d)?\s?[AaPp]\.?[Mm])")
-"""A colon and a space introduce what follows ("on June 10th, 2026: 10:17 AM, eleven AM"): the
-values on either side are read apart, not as one code ("2026 1017")."""
-
-
 def _sentences(text: str) -> list[str]:
     return [x.strip() for x in _SENT.split(text) if x.strip()]
 
@@ -94,13 +89,7 @@ def unsupported_values(conv: Conversation) -> Iterator[Finding]:
             if x >= 10 and not number_grounded(x, known):
                 yield Finding(dim, 1, s.turn, f"amount {v.surface!r}",
                               "amount no tool result, caller statement or policy gives (nor a sum/difference)")  # fmt: skip
-        spoken = [
-            v
-            for sent in _sentences(s.text)
-            if not _EXAMPLE.search(sent)
-            for clause in _LIST_COLON.split(sent)
-            for v in spoken_values(clause)
-        ]
+        spoken = [v for sent in _sentences(s.text) if not _EXAMPLE.search(sent) for v in spoken_values(sent)]
         for v in spoken:
             body = v.key[2:]
             if v.kind == "c" and any(ch.isalpha() for ch in body) and any(ch.isdigit() for ch in body):

@@ -158,8 +158,9 @@ def _numbers(keys: set[str], prefix: str) -> list[float]:
 
 
 _MIN_TERM = 5
-"""Amounts below this are no term of a sum: a count under a money-like field name (two seats
-left in "premium_economy") is no fee, and with 1-3 as terms nearly any figure is a sum."""
+"""Amounts below this are no term of a sum: with 1-3 as terms nearly any figure is a sum. (It
+was also the guard against seat counts read as fees, "premium_economy": 2; a field name now
+needs a money word as its head, :func:`voxbench.spoken.data.is_money_field`.)"""
 
 
 def number_grounded(x: float, known: set[str]) -> bool:
