@@ -12,7 +12,8 @@ of its asks for (``endings.alternatives``), offered together, one to be chosen:
 * ``option_three``: "A, B, or C — which works best?", the request one of three;
 
 expected (act ``picks``): the request said, no other thing chosen, never a yes (an either/or
-question has no yes for an answer), not a no, no hang-up. And:
+question has no yes for an answer: a first sentence of three words at most that is a yes), not a
+no, no hang-up. And:
 
 * ``option_after_refusal``: the request refused, a thing no goal of its asks for offered instead
   ("I can't {request} right now. I could open a {other} for you instead. Would that work?");
@@ -27,13 +28,15 @@ from typing import TYPE_CHECKING
 
 from voxbench.bench.caller_check import goal_text
 from voxbench.bench.matcher import words_of
-from voxbench.bench.reference import BYE, reply_polarity
+from voxbench.bench.reference import BYE, reply_polarity, sentences
 from voxbench.bench.weak_endings import listed_all, open_words, requests_of, said_back, states_open
 
 if TYPE_CHECKING:
     from voxbench.bench.weak_turns import Builder, WeakItem
 
 ACTS = ("picks", "refuses_other")
+_BARE = 3
+"""Words of a first sentence that is a bare yes ('Yes, go ahead.'), not the option named."""
 CLASSES = ("option_or", "option_prefer", "option_two", "option_alternatively", "option_ordinal",
            "option_numbered", "option_three", "option_after_refusal")  # fmt: skip
 
@@ -68,10 +71,11 @@ def problem(item: WeakItem, reply: str, ends_call: bool) -> str:
     chose = [o for o in item.not_offered if set(words_of(o)) <= got]
     if chose:
         return f"chose the thing its goal does not ask for ({chose[0]})"
-    if pol == "yes":
-        return "a yes to a choice" if item.act == "picks" else "a yes to an offer outside its goal"
     if item.act == "refuses_other":
-        return ""
+        return "a yes to an offer outside its goal" if pol == "yes" else ""
+    first = (sentences(reply) or [""])[0]
+    if reply_polarity(first) == "yes" and len(words_of(first)) <= _BARE:
+        return "a yes to a choice"
     if pol == "no":
         return "a no"
     return "" if states_open(reply, item) else "did not name the option its goal wants"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from voxbench.pipelines.caller.goal.lang import alt, alts
+from voxbench.pipelines.caller.goal.marked import OFFER_LEAD, marked_options
 from voxbench.spoken import tokens
 
 
@@ -31,11 +32,18 @@ _VALUE_WH = re.compile(rf"({_a('value_question_word')})\b", re.I)
 _CHOICE = re.compile(rf"\b({_a('choice_cue')})\b", re.I)
 _ITEM_SPLIT = re.compile(rf",\s*(?:and\s+)?(?=(?:{_a('item_start')})\b)|;\s*|\band (?=an?\b)")
 _LISTING_LEAD = re.compile(rf"^({_a('listing_lead')})\s+", re.I)
+_DASHED_WH = re.compile(rf"\s+[—–-]+\s+(?:{_a('question_word')})\b.*$", re.I)
+"""A question asked after a dash, its options before it ('A, B, or C — which works best?')."""
 
 
 def offered_options(sents: list[str], question: str) -> list[str]:
-    """The alternatives an agent offered: 'window or aisle?', or the items listed before 'Which one?'."""
-    q = question.rstrip("?").strip()
+    """The alternatives an agent offered: 'window or aisle?', the items listed before 'Which one?',
+    else the options the turn's structure marks (:mod:`.marked`)."""
+    return _asked_options(sents, question) or marked_options(sents, question)
+
+
+def _asked_options(sents: list[str], question: str) -> list[str]:
+    q = _DASHED_WH.sub("", question.rstrip("?").strip())  # 'A, B, or C — which works best?'
     if ":" in q:
         q = q.split(":", 1)[1]
     if re.search(r"\bor\b", q, re.I) and not examples_of_any(question):
@@ -50,6 +58,7 @@ def offered_options(sents: list[str], question: str) -> list[str]:
         if len(parts) == 2 and _VALUE_WH.match(parts[0]):
             return []  # 'What date or time would you like?': a value asked for, not two options
         parts = [_LEAD.sub("", p).strip(" ,.") for p in parts]
+        parts[:1] = [OFFER_LEAD.sub("", p) for p in parts[:1]]  # 'I can help you A, B, or C?'
         parts = [p for p in parts if p and len(p.split()) <= 12 and not _RELATIVE.match(p)]
         if len(parts) >= 2:
             return parts

@@ -56,6 +56,7 @@ from voxbench.pipelines.caller.goal.intents import IntentTracker
 from voxbench.pipelines.caller.goal.lang import alt
 from voxbench.pipelines.caller.goal.learn import Learnings
 from voxbench.pipelines.caller.goal.lists import listed
+from voxbench.pipelines.caller.goal.marked import YES, a_choice
 from voxbench.pipelines.caller.goal.marks import restored
 from voxbench.pipelines.caller.goal.notfound import given_again, given_twice, not_found_keys
 from voxbench.pipelines.caller.goal.openask import OpenAnswer
@@ -308,8 +309,8 @@ class GoalCaller:
             return asked
         need = as_need(self.s.intents[offered])
         details, told = self.req.details(offered, later=True)
-        yes = "" if re.search(r"\bor\b|^\s*which\b", heard.question, re.I) else "Yes. "  # a choice: no yes
-        line = f"{yes}{need[:1].upper()}{need[1:]}. {details}".strip()
+        yes = "" if a_choice(heard.options, heard.question) else YES  # a choice: no yes
+        line = f"{yes} {need[:1].upper()}{need[1:]}. {details}".strip()
         return self.log.act(
             "state_request", line, "offered_request_yes", heard, about(offered), facts=told, choice="yes"
         )
