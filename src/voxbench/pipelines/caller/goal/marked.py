@@ -6,7 +6,8 @@ options: 1. A 2. B. Which one?": the options sit in the sentences before the que
 turn that asks none), each begun by a mark: a list marker ('1.', '2)'), an ordinal ('first',
 'option two'), a word that brings in another ('alternatively', 'or' after a comma or starting a
 sentence). A mark of a first option ('first', 'option one', '1.') makes what comes before it an
-introduction; any other mark makes it the first option. The options are read only when the
+introduction; any other mark makes it the first option. A turn that refuses offers none here: the
+refusal is answered first, as the tree says (:func:`.offered.offers_asked`). The options are read only when the
 question asks which (``options.choice_cue``) or the turn names options (``option_marks.offer_cue``):
 steps listed 'first, ...; second, ...' offer nothing. Each option is said without its lead-in
 ('I can', 'you could', 'is to') and its trailing words ('for you', 'instead'). The words are
@@ -17,6 +18,8 @@ from __future__ import annotations
 
 import re
 
+from voxbench.pipelines.caller.goal.conditions import unconditioned
+from voxbench.pipelines.caller.goal.cues import DENIAL
 from voxbench.pipelines.caller.goal.lang import alt, phrases
 
 
@@ -51,6 +54,9 @@ def a_choice(options: list[str], question: str) -> bool:
     return len(options) >= 2 or bool(CHOICE_ASKED.search(question))
 
 
+_SENTENCE_END = re.compile(r"[.!?]\s+")
+_MOST = 5
+"""More items than this are a list of things asked or told, not options offered."""
 _WORDS = 20
 """An option longer than this is a clause the marks cut wrong, not an option."""
 
@@ -62,9 +68,18 @@ def _clean(part: str) -> str:
 
 
 def _split_or(part: str) -> list[str]:
-    """'A, B' before an 'or' mark: the items of an 'A, B, or C' list (three at least with the last)."""
+    """'A, B' before an 'or' mark: the items of an 'A, B, or C' list (three at least with the
+    last), in the sentence of the 'or' only."""
+    part = _SENTENCE_END.split(part)[-1]
     items = [p for p in part.split(", ") if p.strip()]
     return items if len(items) >= 2 else [part]
+
+
+def _word(m: re.Match[str], body: str) -> str:
+    """The mark's word; an 'or' only after a comma ('A, B, or C': the items before it a list), not
+    one that starts a sentence ('... which seats six. Or room 301': the sentence before one option)."""
+    w = m.group("word") or m.group("start") or ""
+    return "" if _OR.match(w) and body[m.start() - 1 : m.start()] != "," else w
 
 
 def marked_options(sents: list[str], question: str) -> list[str]:
@@ -74,13 +89,13 @@ def marked_options(sents: list[str], question: str) -> list[str]:
     body = " ".join(sents[:i]).strip()
     if not body or not (_CHOICE.search(question) or _CUE.search(body)):
         return []
-    marks = [m for m in _MARK.finditer(body)]
-    if not marks:
-        return []
+    marks = list(_MARK.finditer(body))
+    if not marks or any(DENIAL.search(unconditioned(s)) for s in sents):
+        return []  # a refusal first, answered as the tree says (:func:`.offered.offers_asked`)
     first = marks[0].group("num") == "1" or bool(
         _IS_FIRST.match(marks[0].group("word") or marks[0].group("start") or "")
     )
-    cuts = [(m.start(), m.end(), m.group("word") or m.group("start") or "") for m in marks]
+    cuts = [(m.start(), m.end(), _word(m, body)) for m in marks]
     parts: list[str] = []
     head = body[: cuts[0][0]]
     if not first and head.strip():
@@ -90,6 +105,6 @@ def marked_options(sents: list[str], question: str) -> list[str]:
         seg = body[end : nxt[0]]
         parts += _split_or(seg) if _OR.match(nxt[2]) else [seg]
     out = [c for p in parts if (c := _clean(p))]
-    if len(out) < 2 or any(len(o.split()) > _WORDS for o in out):
+    if not 2 <= len(out) <= _MOST or any(len(o.split()) > _WORDS for o in out):
         return []
     return out

@@ -10,8 +10,8 @@ of the sentence is the caller's wish ('If you'd like', '... if you want': ``offe
 clause names two things ('either ... or ...': ``offer_choice``), or the modal is 'could' ('I
 could book the nine AM.'), and the turn asks nothing else (a question it asks says what it
 asks: 'Next, we can do A or B. Which would you like first?') nor refuses (:func:`offers_asked`); a
-turn whose structure marks two options or more ('I can offer A. Alternatively, B.': :mod:`.marked`)
-asks which of them. What the agent can see, tell or confirm ('I can see your booking is
+turn whose structure marks two options or more in more than one offer ('I can offer A.
+Alternatively, B.': :mod:`.marked`) asks which of them. What the agent can see, tell or confirm ('I can see your booking is
 confirmed.'), or can do once something else is done ('... before I can access or change a
 booking.'), offers nothing; a sentence naming a transfer of the call is :mod:`.transfers`' to read.
 The words are data: the patterns in ``ending_lang``, the modals and the question frames in
@@ -65,10 +65,12 @@ def offers_asked(sents: list[str]) -> list[str]:
     follow-up: :mod:`.pushback`) before any alternative is taken."""
     if any(s.endswith("?") for s in sents) or any(DENIAL.search(unconditioned(s)) for s in sents):
         return sents
+    said = [as_question(s) for s in sents]
+    offer = [s for s, q in zip(sents, said, strict=True) if s != q]
     options = marked_options(sents, "")  # 'I can offer A. Alternatively, B.': which of them
-    if options:
+    if options and not (len(offer) == 1 and all(o in offer[0] for o in options)):  # not one offer's own
         return [*sents, phrases("offered", "choice_asked")[0].format(options=", or ".join(options))]
-    return [as_question(s) for s in sents]
+    return said
 
 
 def as_question(sentence: str) -> str:

@@ -342,8 +342,8 @@ class GoalCaller:
             if not wishes_confirmed(heard, d, self.s.book, self.s.say):  # 'confirm your departure time'
                 self.drafts.answer(heard, d)
             d.parts[:0] = [tree_says.line] if tree_says else []  # the tree's answer, then the facts
-            if offered is not None and d.choice != "yes":
-                d.parts.insert(0, "Yes.")
+            if offered is not None and d.choice != "yes" and not a_choice(heard.options, heard.question):
+                d.parts.insert(0, YES)
                 d.choice = "yes"
             if heard.has("open_question"):  # 'What access requests do you need? Please give me the names.'
                 line, told, _ = self.req.line()
