@@ -42,7 +42,7 @@ from typing import Any
 
 from voxbench.pipelines.caller.goal.acting import ActLog, about
 from voxbench.pipelines.caller.goal.acts import CallerAct, require_last
-from voxbench.pipelines.caller.goal.alternatives import decline_alternative
+from voxbench.pipelines.caller.goal.alternatives import ask_fallback, decline_alternative
 from voxbench.pipelines.caller.goal.classify import ChoiceClassifier, Heard, classify
 from voxbench.pipelines.caller.goal.config import GoalCallerConfig
 from voxbench.pipelines.caller.goal.cues import PROGRESS
@@ -383,6 +383,7 @@ class GoalCaller:
         decline_alternative(
             self.s, text, d, lambda: self.req.line(only_next=True)[0]
         )  # 'another floor': as the tree says
+        ask_fallback(self.s, text, d)  # 'the desk waitlist' when floor 3 backs up floor 2: floor 3
         if d.kind is not None and d.kind != "decline_transfer":
             self.s.stuck = 0
             if self._accepts_offer(heard, d):
