@@ -28,7 +28,9 @@ def test_one_item_of_each_class_from_the_scenarios_own_requests() -> None:
     assert set(items) == set(CLASSES)
     for i in items.values():
         assert i.open_words and i.not_offered and all(o in i.turn for o in i.not_offered)
-        assert any(r in i.turn.lower() for r in ("order a replacement monitor", "move your desk to building 4"))
+        assert any(
+            r in i.turn.lower() for r in ("order a replacement monitor", "move your desk to building 4")
+        )
     assert len(items["option_three"].not_offered) == 2
     assert items["option_after_refusal"].act == "refuses_other"
     assert not _items(_scenario(intents=None))  # a goal sentence is no verb phrase to offer
