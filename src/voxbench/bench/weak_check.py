@@ -35,6 +35,8 @@ left out), none it must not, and invents nothing (:class:`.caller_check.Groundin
   tree's question's content words (``item.words``);
 * ``states_only``: an open request said, none of its fallback's own words, no hang-up
   (:func:`.weak_fallback.problem`);
+* ``picks``, ``refuses_other``: the option its goal wants named, never a yes to a choice; an
+  offer outside its goal not taken (:func:`.weak_choices.problem`);
 * ``wish_framed``: no hang-up, and a wish said only with a word of a wish or a limit
   (:func:`.weak_wishes.problem`);
 * ``goal_words``: two thirds of the goal's answer's content words (``item.words``), or a fact of
@@ -63,6 +65,8 @@ from pydantic import BaseModel, Field
 from voxbench.bench.caller_check import Grounding, TextCaller, call_date_time, goal_text
 from voxbench.bench.matcher import GoalFact, facts_said, goal_facts, squeeze, words_of
 from voxbench.bench.reference import BYE, reply_polarity, sentences
+from voxbench.bench.weak_choices import ACTS as CHOICE_ACTS
+from voxbench.bench.weak_choices import problem as choice_problem
 from voxbench.bench.weak_endings import ACTS as ENDING_ACTS
 from voxbench.bench.weak_endings import problem as ending_problem
 from voxbench.bench.weak_fallback import ACTS as FALLBACK_ACTS
@@ -184,6 +188,8 @@ def grade(item: WeakItem, reply: str, ends_call: bool, facts: list[GoalFact], gr
         why = [wish_problem(item, reply, ends_call, facts, table().wish_marks)]
     elif item.act in FALLBACK_ACTS:
         why = [fallback_problem(item, reply, ends_call)]
+    elif item.act in CHOICE_ACTS:
+        why = [choice_problem(item, reply, ends_call)]
     else:
         why = [act_problem(item.act, reply, ends_call)]
     if item.act in ("wait", "ask_again") and said:

@@ -65,7 +65,10 @@ is a template filled with one scenario's own facts, never written per item:
 * ``offer_stated_*``: an offer or a choice said as a statement, and a statement of fact as the
   control (:mod:`.weak_offers`);
 * ``fallback_*``: a goal with a fallback: the request stated without it, the fallback taken once
-  the request it backs up is refused (:mod:`.weak_fallback`).
+  the request it backs up is refused (:mod:`.weak_fallback`);
+* ``option_*``: its request and things no goal asks for offered as options, the ways agents
+  phrase them ('A or B?', 'Alternatively, ...', ordinals, numbered lists, after a refusal:
+  :mod:`.weak_choices`).
 
 The table and the caller's facts as templates use them are :mod:`.weak_facts`.
 
@@ -81,6 +84,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from voxbench.bench.weak_alternatives import alternatives_declined
+from voxbench.bench.weak_choices import choices
 from voxbench.bench.weak_closings import closings
 from voxbench.bench.weak_endings import endings
 from voxbench.bench.weak_enumerated import enumerated
@@ -281,6 +285,7 @@ class Builder:
         identity_pairs(self)
         enumerated(self)
         fallbacks(self)
+        choices(self)
         lack_classes(self)
         return self.items
 

@@ -18,9 +18,12 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from voxbench.pipelines.caller.goal.conditions import unconditioned
+from voxbench.pipelines.caller.goal.cues import DENIAL
 from voxbench.pipelines.caller.goal.drafts import Draft
 from voxbench.pipelines.caller.goal.facts import stem
 from voxbench.pipelines.caller.goal.lang import alt, phrases
+from voxbench.pipelines.caller.goal.phrases import as_need
 from voxbench.pipelines.caller.goal.rules import CONFIRM_OFFER
 from voxbench.pipelines.caller.goal.state import CallState
 from voxbench.spoken import sentences_of
@@ -78,3 +81,22 @@ def decline_alternative(s: CallState, text: str, d: Draft, restate: Callable[[],
         return
     d.parts, d.facts = [s.phr.say("no_thanks"), restate()], []
     d.kind, d.rule, d.choice = "refuse", "alternative_tree_declines", "no"
+
+
+def ask_fallback(s: CallState, text: str, d: Draft) -> None:
+    """A yes drafted to an offer made with a refusal of a request the goal backs up ('No desks are
+    open on floor 2. I can place you on the desk waitlist. Would you like me to do that?' to a
+    caller who takes floor 3 if floor 2 is full: :mod:`.contingent`): an offer that does not name
+    that fallback is not taken; the fallback is asked for instead."""
+    if d.rule != CONFIRM_OFFER:
+        return
+    t = s.tracker
+    sents = sentences_of(text)
+    refusal = " ".join(x for x in sents if DENIAL.search(unconditioned(x)))
+    refused = {i for i in range(len(t.intents)) if refusal and not t.fallback[i] and t.says(i, refusal)}
+    fb = t.fallback_for(refused) if refused else None
+    if fb is None or t.fallback_named(" ".join(x for x in sents if x not in refusal)) == fb:
+        return  # the fallback offered (named outside the refusal: 'B L D three, floor two' names no floor 3)
+    need = as_need(s.intents[fb])
+    d.parts, d.facts = [s.phr.say("no_thanks"), f"{need[:1].upper()}{need[1:]}."], []
+    d.kind, d.rule, d.choice = "refuse", "offer_not_fallback", "no"

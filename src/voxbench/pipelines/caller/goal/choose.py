@@ -29,16 +29,29 @@ def _a(name: str) -> str:
 _KEPT = tuple(phrases("choose", "kept_words"))
 """Short words that tell options apart ('all floors', 'not at all') though no content word does."""
 _WANT = _a("want_verb")
-_WANTS_ME_TO = re.compile(rf"\b({_WANT})\s+me\s+to\b", re.I)
-_WANTS_TO = re.compile(rf"\byou(?:'d)?\s+(?:still\s+)?(?:{_WANT})\s+to\s+(\w+)", re.I)
+_TO, _OR = alt("option_words", "to"), alt("option_words", "or")
+_WANTS_ME_TO = re.compile(rf"\b({_WANT})\s+(?:{alt('option_words', 'me')})\s+(?:{_TO})\b", re.I)
+_WANTS_TO = re.compile(
+    rf"\b(?:{alt('option_words', 'you_would')})\s+(?:(?:{alt('option_words', 'still')})\s+)?(?:{_WANT})\s+(?:{_TO})\s+(\w+)",
+    re.I,
+)
 """The caller's wish ('would you like to use PTO or sick leave?'), not the agent's ('I'll need to')."""
 _AGENT_LEAD = re.compile(rf"^(?:{_a('agent_lead')})\s+", re.I)
 """An option the agent says it would do itself ('I'll need to direct you to X', 'I can transfer you')."""
-_ON_YOU = re.compile(r"^[\w'-]+\s+you\b", re.I)  # 'transfer you to a live agent': done to the caller
-_WANT_LEAD = re.compile(rf"({_WANT})\b", re.I)
+_ON_YOU = re.compile(
+    rf"^[\w'-]+\s+(?:{alt('option_words', 'you')})\b", re.I
+)  # 'transfer you to a live agent': done to the caller
+_WANT_LEAD = re.compile(rf"(?:(?:{alt('option_words', 'still')})\s+)?({_WANT})\b", re.I)
 _PRO_VERBS = frozenset(phrases("choose", "pro_verb"))
 """Verbs that stand for the options' own ('what would you like to do next: open a case, ...')."""
-_KNOW_Q = re.compile(rf"(?:do|did) you (?:{_a('know_verb')})\s+(.*)", re.I)
+_KNOW_Q = re.compile(
+    rf"(?:{alt('option_words', 'know_aux')}) (?:{alt('option_words', 'you')}) (?:{_a('know_verb')})\s+(.*)",
+    re.I,
+)
+_YOU_ARE, _I_AM = phrases("option_words", "you_are")
+"""A clause's 'you are' said by the caller ('I am')."""
+_DO_IT = phrases("option_words", "do_it")[0]
+_WISH_TO = phrases("option_words", "wish_to")[0]
 _PREPOSITION = re.compile(rf"\b(?:{_a('preposition')})\b")
 _COMMON = set(phrases("choose", "common_words"))
 
@@ -52,7 +65,7 @@ def option_name(option: str) -> str:
     ts = times(option)
     if ts:
         h, m = ts[0]
-        return f"the {say_time(f'{h:02d}:{m:02d}')} one"
+        return phrases("option_words", "time_named")[0].format(time=say_time(f"{h:02d}:{m:02d}"))
     return " ".join(option.split()[:8])
 
 
@@ -80,24 +93,26 @@ def say_option(option: str, question: str, phr: Phrasing) -> str:
             subject, rest = f"{subject.split()[0]} {caps.group(1)}{caps.group(2)}", caps.group(3)
         elif len(subject.split()) >= 3 and subject.endswith("ly"):  # 'the VPN completely refusing'
             subject, rest = subject.rsplit(" ", 1)[0], f"{subject.rsplit(' ', 1)[1]} {rest}"
-        said = first_person(f"{subject} {aux} {rest}".replace(" you are ", " I am "))
+        said = first_person(f"{subject} {aux} {rest}".replace(_YOU_ARE, _I_AM))
         return f"{said[:1].upper()}{said[1:]}."
     lead = _AGENT_LEAD.match(option)
     option = option[lead.end() :] if lead else option
     act = first_person(option)  # 'look up the devices assigned to you' -> '... to me'
     act = act[:1].lower() + act[1:]
     if (_WANTS_ME_TO.search(question) or lead) and _is_action(option):
-        return f"Please {act}."
+        return _DO_IT.format(act=act)
     wants = _WANTS_TO.search(question)
     if not wants and _ON_YOU.match(option) and _is_action(option):
-        return f"Please {act}."
+        return _DO_IT.format(act=act)
     if wants and _is_action(option):
         verb = wants.group(1)  # 'to use PTO or sick leave?': the verb goes with each option
-        shared = not re.search(rf"\bto\s+{re.escape(act.split()[0])}\b", question, re.I)
-        own = _OWN_OBJECT.match(act) and re.search(rf"\bor\s+{re.escape(act.split()[0])}\b", question, re.I)
+        shared = not re.search(rf"\b(?:{_TO})\s+{re.escape(act.split()[0])}\b", question, re.I)
+        own = _OWN_OBJECT.match(act) and re.search(
+            rf"\b(?:{_OR})\s+{re.escape(act.split()[0])}\b", question, re.I
+        )
         shared = shared and not own  # '... or change your seat': its own verb, not 'add change'
         shared = shared and verb.lower() not in _PRO_VERBS  # 'like to do next: open a case
-        return f"I'd like to {verb.lower()} {act}." if shared else f"I'd like to {act}."
+        return _WISH_TO.format(act=f"{verb.lower()} {act}" if shared else act)
     return _named(option, phr)
 
 

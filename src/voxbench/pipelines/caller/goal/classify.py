@@ -53,7 +53,7 @@ from voxbench.pipelines.caller.goal.fit import fitting
 from voxbench.pipelines.caller.goal.forms import read_forms, reports_done, statement_check
 from voxbench.pipelines.caller.goal.fullest import fullest
 from voxbench.pipelines.caller.goal.heard import ANYTHING_ELSE_OFFERED, THAT_ALL_ASKED, Heard, Kind, mark
-from voxbench.pipelines.caller.goal.options import offered_options
+from voxbench.pipelines.caller.goal.options import CHOICE_Q, offered_options
 from voxbench.pipelines.caller.goal.parts import open_parts
 from voxbench.pipelines.caller.goal.present import not_the_present, present_asked, still_present
 from voxbench.pipelines.caller.goal.readback import asks_to_state, misread, readbacks
@@ -341,7 +341,11 @@ def _options_not_facts(
         for k in heard.asked
         if rules.get(k, "").startswith("head:") and _all_of_kind(heard.options, book.get(k), book)
     ]
-    drop += _type_chosen(t, heard, book, given, focus, hand)
+    # 'Which would you like: help you get a Figma license, or a feedback form?': a fact named only in a
+    # clause offered (four words or more; 'Mac or Windows?' says a fact's values) is not asked
+    clauses = [o for o in heard.options if len(o.split()) >= 4] if CHOICE_Q.search(heard.question) else []
+    left = _asked_outside(t, heard, book, given, focus, hand, clauses) if clauses else heard.asked
+    drop += _type_chosen(t, heard, book, given, focus, hand) or [k for k in heard.asked if k not in left]
     if not drop:
         return
     heard.asked = [k for k in heard.asked if k not in drop]
@@ -364,11 +368,17 @@ def _type_chosen(
              and any(mentions(o, v) for o in heard.options for v in f.values())]  # fmt: skip
     if not typed or any(len(o.split()) > 5 for o in heard.options):  # a clause read as an option: unsure
         return []
-    blank = " ".join(dict.fromkeys(t.questions + t.requests))  # what the turn asks, options taken out
-    for o in sorted(heard.options, key=len, reverse=True):
-        blank = re.sub(re.escape(o), " ", blank, flags=re.I)
-    left = _asked(Turn.of(blank), [], book, given, None, focus, heard.question, hand)
+    left = _asked_outside(t, heard, book, given, focus, hand, heard.options)
     return [k for k in heard.asked if k not in left and book.get(k) not in typed]
+
+
+def _asked_outside(t: Turn, heard: Heard, book: FactBook, given: set[str], focus: set[str] | None,
+                   hand: InHand | None, options: list[str]) -> dict[str, str]:  # fmt: skip
+    """The facts the turn's questions and requests name with ``options`` taken out."""
+    blank = " ".join(dict.fromkeys(t.questions + t.requests))
+    for o in sorted(options, key=len, reverse=True):
+        blank = re.sub(re.escape(o), " ", blank, flags=re.I)
+    return _asked(Turn.of(blank), [], book, given, None, focus, heard.question, hand)
 
 
 def _all_of_kind(options: list[str], f: Fact | None, book: FactBook) -> bool:

@@ -9,7 +9,9 @@ offer it should have taken. A statement offers when, outside its conditions
 of the sentence is the caller's wish ('If you'd like', '... if you want': ``offer_wish``), the
 clause names two things ('either ... or ...': ``offer_choice``), or the modal is 'could' ('I
 could book the nine AM.'), and the turn asks nothing else (a question it asks says what it
-asks: 'Next, we can do A or B. Which would you like first?') nor refuses (:func:`offers_asked`). What the agent can see, tell or confirm ('I can see your booking is
+asks: 'Next, we can do A or B. Which would you like first?') nor refuses (:func:`offers_asked`); a
+turn whose structure marks two options or more in more than one offer ('I can offer A.
+Alternatively, B.': :mod:`.marked`) asks which of them. What the agent can see, tell or confirm ('I can see your booking is
 confirmed.'), or can do once something else is done ('... before I can access or change a
 booking.'), offers nothing; a sentence naming a transfer of the call is :mod:`.transfers`' to read.
 The words are data: the patterns in ``ending_lang``, the modals and the question frames in
@@ -24,6 +26,7 @@ from voxbench.pipelines.caller.goal.conditions import condition_spans, unconditi
 from voxbench.pipelines.caller.goal.cues import DENIAL
 from voxbench.pipelines.caller.goal.ending_lang import pattern
 from voxbench.pipelines.caller.goal.lang import phrases, words
+from voxbench.pipelines.caller.goal.marked import marked_options
 
 _MODALS = [f" {m} " for m in phrases("offered", "modal")]
 _TENTATIVE = phrases("offered", "modal_tentative")
@@ -60,11 +63,13 @@ def offers_asked(sents: list[str]) -> list[str]:
     none of them asks already nor refuses: 'I cannot submit that as paid time off. If you want, I
     can check sick leave instead.' is a refusal first, answered as the tree says (push back, one
     follow-up: :mod:`.pushback`) before any alternative is taken."""
-    if any(s.endswith("?") for s in sents):
+    if any(s.endswith("?") for s in sents) or any(DENIAL.search(unconditioned(s)) for s in sents):
         return sents
     said = [as_question(s) for s in sents]
-    if said == sents or any(DENIAL.search(unconditioned(s)) for s in sents):
-        return sents
+    offer = [s for s, q in zip(sents, said, strict=True) if s != q]
+    options = marked_options(sents, "")  # 'I can offer A. Alternatively, B.': which of them
+    if options and not (len(offer) == 1 and all(o in offer[0] for o in options)):  # not one offer's own
+        return [*sents, phrases("offered", "choice_asked")[0].format(options=", or ".join(options))]
     return said
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from voxbench.pipelines.caller.goal.lang import alt, alts
+from voxbench.pipelines.caller.goal.marked import OFFER_LEAD, marked_options
 from voxbench.spoken import tokens
 
 
@@ -14,7 +15,12 @@ def _a(name: str) -> str:
 
 # The words are data (``goal/lang/<lang>.json``, ``phrases.options``); the grammar (and the
 # conjunctions 'or' / 'and' that split a list) is here.
-_LEAD = re.compile(rf"^(?:.*?\b(?:{_a('question_lead')})\b\s*(?:to\s+)?(?:me to\s+)?)", re.I)
+_OR, _AND, _TO = alt("option_words", "or"), alt("option_words", "and"), alt("option_words", "to")
+"""The conjunctions that join options and the infinitive's mark (``phrases.option_words``)."""
+_LEAD = re.compile(
+    rf"^(?:.*?\b(?:{_a('question_lead')})\b\s*(?:(?:{_TO})\s+)?(?:(?:{alt('option_words', 'me')}) (?:{_TO})\s+)?)",
+    re.I,
+)
 ANY_AUX = alts("questions", "auxiliary", "wish_aux", "proposal_aux")
 """Any auxiliary a yes/no question starts with (``phrases.questions``): of a state ('is it'), a wish
 ('would you') or a proposal ('shall I'). Some patterns take only ``questions.auxiliary``: there a
@@ -29,17 +35,35 @@ _NOT_AN_OFFER = re.compile(rf"\b({_a('not_an_offer')})\b", re.I)
 _WH = re.compile(rf"({_a('question_word')})\b", re.I)
 _VALUE_WH = re.compile(rf"({_a('value_question_word')})\b", re.I)
 _CHOICE = re.compile(rf"\b({_a('choice_cue')})\b", re.I)
-_ITEM_SPLIT = re.compile(rf",\s*(?:and\s+)?(?=(?:{_a('item_start')})\b)|;\s*|\band (?=an?\b)")
+CHOICE_Q = _CHOICE
+"""A question that asks which of the options ('Which would you prefer?', 'do you prefer')."""
+_ITEM_SPLIT = re.compile(
+    rf",\s*(?:(?:{_AND})\s+)?(?=(?:{_a('item_start')})\b)|;\s*|\b(?:{_AND}) (?=(?:{alt('option_words', 'article')})\b)"
+)
+_HAS_OR = re.compile(rf"\b(?:{_OR})\b", re.I)
+_OR_SPLIT = re.compile(rf",\s*(?:(?:{_OR})\s+)?|\s+(?:{_OR})\s+")
+_JOINED = re.compile(rf"(?:{_AND}|{_OR})\s", re.I)
+_JOIN_LEAD = re.compile(rf"^(?:{_AND}|{_OR})\s+", re.I)
+_CLAUSE_SPLIT = re.compile(rf",\s*(?:(?:{_OR})\s+)?|\s+(?:{_OR})\s+|:\s*")
+_EXAMPLE_SPLIT = re.compile(rf",\s*(?:(?:{_OR})\s+|(?:{_AND})\s+)?|\s+(?:{_OR})\s+|\s+(?:{_AND})\s+")
+_TAIL_SPLIT = re.compile(rf"\s+(?:{_AND}|{_OR})\s+")
 _LISTING_LEAD = re.compile(rf"^({_a('listing_lead')})\s+", re.I)
+_DASHED_WH = re.compile(rf"\s+[—–-]+\s+(?:{_a('question_word')})\b.*$", re.I)
+"""A question asked after a dash, its options before it ('A, B, or C — which works best?')."""
 
 
 def offered_options(sents: list[str], question: str) -> list[str]:
-    """The alternatives an agent offered: 'window or aisle?', or the items listed before 'Which one?'."""
-    q = question.rstrip("?").strip()
+    """The alternatives an agent offered: 'window or aisle?', the items listed before 'Which one?',
+    else the options the turn's structure marks (:mod:`.marked`)."""
+    return _asked_options(sents, question) or marked_options(sents, question)
+
+
+def _asked_options(sents: list[str], question: str) -> list[str]:
+    q = _DASHED_WH.sub("", question.rstrip("?").strip())  # 'A, B, or C — which works best?'
     if ":" in q:
         q = q.split(":", 1)[1]
-    if re.search(r"\bor\b", q, re.I) and not examples_of_any(question):
-        parts = [p.strip(" ,.") for p in re.split(r",\s*(?:or\s+)?|\s+or\s+", q) if p.strip(" ,.")]
+    if _HAS_OR.search(q) and not examples_of_any(question):
+        parts = [p.strip(" ,.") for p in _OR_SPLIT.split(q) if p.strip(" ,.")]
         if len(parts) >= 3 and (_WH.match(parts[0]) or len(parts[0].split()) == 1):
             parts = parts[1:]  # 'What would you like to handle first, A or B' / 'Next, A or B'
         lead = next((i for i, p in enumerate(parts) if _AUX_LEAD.match(p)), 0)
@@ -50,6 +74,7 @@ def offered_options(sents: list[str], question: str) -> list[str]:
         if len(parts) == 2 and _VALUE_WH.match(parts[0]):
             return []  # 'What date or time would you like?': a value asked for, not two options
         parts = [_LEAD.sub("", p).strip(" ,.") for p in parts]
+        parts[:1] = [OFFER_LEAD.sub("", p) for p in parts[:1]]  # 'I can help you A, B, or C?'
         parts = [p for p in parts if p and len(p.split()) <= 12 and not _RELATIVE.match(p)]
         if len(parts) >= 2:
             return parts
@@ -73,7 +98,8 @@ def offered_options(sents: list[str], question: str) -> list[str]:
         return listed
     i = sents.index(question) if question in sents else len(sents)
     before = sents[i - 1] if i > 0 else ""  # the sentence just before the question lists them
-    return [] if _STATUS.search(before) else listed_series(before)
+    series = [] if _STATUS.search(before) else listed_series(before)
+    return [OFFER_LEAD.sub("", x) for x in series[:1]] + series[1:]  # 'We could A, B, or C.'
 
 
 # A sentence reporting what the caller has ('I currently show orientation, badge pickup, and T B test
@@ -95,17 +121,17 @@ def listed_series(sentence: str) -> list[str]:
     if colon:
         s = s.rsplit(":", 1)[1]
     parts = [p.strip() for p in re.split(r",\s*", s) if p.strip()]
-    end = max((i for i, p in enumerate(parts) if re.match(r"(and|or)\s", p, re.I)), default=-1)
+    end = max((i for i, p in enumerate(parts) if _JOINED.match(p)), default=-1)
     if end < 0:  # 'A, B and C' / after a colon 'A or B'
-        tail = re.split(r"\s+(?:and|or)\s+", parts[-1]) if parts else []
+        tail = _TAIL_SPLIT.split(parts[-1]) if parts else []
         if len(tail) != 2:
             return []
         parts, end = [*parts[:-1], tail[0], f"and {tail[1]}"], len(parts)
-    items = [re.sub(r"^(and|or)\s+", "", parts[end], flags=re.I)]
+    items = [_JOIN_LEAD.sub("", parts[end])]
     for p in reversed(parts[:end]):
         lead = _SERIES_LEAD.match(p)
-        if lead or re.match(r"(and|or)\s", p, re.I):
-            items.insert(0, re.sub(r"^(and|or)\s+", "", p[lead.end() :] if lead else p, flags=re.I))
+        if lead or _JOINED.match(p):
+            items.insert(0, _JOIN_LEAD.sub("", p[lead.end() :] if lead else p))
             break
         if len(p.split()) > 5:
             break
@@ -118,7 +144,7 @@ def option_clause(question: str, option: str) -> str:
     """The option as the agent said it, with the words the lead-stripping took off ('are you
     unable to connect at all' for 'unable to connect at all'); the option itself if not found."""
     q = question.rstrip("?").strip()
-    for part in re.split(r",\s*(?:or\s+)?|\s+or\s+|:\s*", q):
+    for part in _CLAUSE_SPLIT.split(q):
         part = part.strip(" ,.")
         if option and part.lower().endswith(option.lower()) and len(part) > len(option):
             return part
@@ -128,7 +154,8 @@ def option_clause(question: str, option: str) -> str:
 # 'Do you need any room equipment, such as a projector, whiteboard, or speakerphone?': the list gives
 # examples of what 'any' covers, a yes/no question, not alternatives to choose among.
 _ANY_EXAMPLES = re.compile(
-    rf"\b({_a('any_aux')}) you ({_a('any_verb')})\b[^?]*\bany\b[^?]*?\b({_a('example_marker')})\s+(?P<ex>[^?]*)\?",
+    rf"\b({_a('any_aux')}) (?:{alt('option_words', 'you')}) ({_a('any_verb')})\b[^?]*\b(?:{alt('option_words', 'any')})\b"
+    rf"[^?]*?\b({_a('example_marker')})\s+(?P<ex>[^?]*)\?",
     re.I,
 )
 
@@ -138,8 +165,4 @@ def examples_of_any(question: str) -> list[str]:
     m = _ANY_EXAMPLES.search(question)
     if not m:
         return []
-    return [
-        p.strip(" ,.")
-        for p in re.split(r",\s*(?:or\s+|and\s+)?|\s+or\s+|\s+and\s+", m.group("ex"))
-        if p.strip(" ,.")
-    ]
+    return [p.strip(" ,.") for p in _EXAMPLE_SPLIT.split(m.group("ex")) if p.strip(" ,.")]

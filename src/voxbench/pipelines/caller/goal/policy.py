@@ -42,7 +42,7 @@ from typing import Any
 
 from voxbench.pipelines.caller.goal.acting import ActLog, about
 from voxbench.pipelines.caller.goal.acts import CallerAct, require_last
-from voxbench.pipelines.caller.goal.alternatives import decline_alternative
+from voxbench.pipelines.caller.goal.alternatives import ask_fallback, decline_alternative
 from voxbench.pipelines.caller.goal.classify import ChoiceClassifier, Heard, classify
 from voxbench.pipelines.caller.goal.config import GoalCallerConfig
 from voxbench.pipelines.caller.goal.cues import PROGRESS
@@ -56,6 +56,7 @@ from voxbench.pipelines.caller.goal.intents import IntentTracker
 from voxbench.pipelines.caller.goal.lang import alt
 from voxbench.pipelines.caller.goal.learn import Learnings
 from voxbench.pipelines.caller.goal.lists import listed
+from voxbench.pipelines.caller.goal.marked import YES, a_choice
 from voxbench.pipelines.caller.goal.marks import restored
 from voxbench.pipelines.caller.goal.notfound import given_again, given_twice, not_found_keys
 from voxbench.pipelines.caller.goal.openask import OpenAnswer
@@ -308,8 +309,8 @@ class GoalCaller:
             return asked
         need = as_need(self.s.intents[offered])
         details, told = self.req.details(offered, later=True)
-        yes = "" if re.search(r"\bor\b|^\s*which\b", heard.question, re.I) else "Yes. "  # a choice: no yes
-        line = f"{yes}{need[:1].upper()}{need[1:]}. {details}".strip()
+        yes = "" if a_choice(heard.options, heard.question) else YES  # a choice: no yes
+        line = f"{yes} {need[:1].upper()}{need[1:]}. {details}".strip()
         return self.log.act(
             "state_request", line, "offered_request_yes", heard, about(offered), facts=told, choice="yes"
         )
@@ -341,8 +342,8 @@ class GoalCaller:
             if not wishes_confirmed(heard, d, self.s.book, self.s.say):  # 'confirm your departure time'
                 self.drafts.answer(heard, d)
             d.parts[:0] = [tree_says.line] if tree_says else []  # the tree's answer, then the facts
-            if offered is not None and d.choice != "yes":
-                d.parts.insert(0, "Yes.")
+            if offered is not None and d.choice != "yes" and not a_choice(heard.options, heard.question):
+                d.parts.insert(0, YES)
                 d.choice = "yes"
             if heard.has("open_question"):  # 'What access requests do you need? Please give me the names.'
                 line, told, _ = self.req.line()
@@ -382,6 +383,7 @@ class GoalCaller:
         decline_alternative(
             self.s, text, d, lambda: self.req.line(only_next=True)[0]
         )  # 'another floor': as the tree says
+        ask_fallback(self.s, text, d)  # 'the desk waitlist' when floor 3 backs up floor 2: floor 3
         if d.kind is not None and d.kind != "decline_transfer":
             self.s.stuck = 0
             if self._accepts_offer(heard, d):
