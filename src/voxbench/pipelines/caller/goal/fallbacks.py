@@ -21,6 +21,7 @@ from voxbench.pipelines.caller.goal.facts import (
 )
 from voxbench.pipelines.caller.goal.lang import alt as lang_alt
 from voxbench.pipelines.caller.goal.lang import phrases as lang_phrases
+from voxbench.pipelines.caller.goal.rules import HEAD_TAG
 from voxbench.spoken import compact, is_code
 
 
@@ -199,7 +200,7 @@ def head_fallback(
             cands = [f for f in cands if f.key in focus]  # 'the date' of the request in hand
         cands = _one_per_value(cands)
         if 1 <= len(cands) <= 2:
-            out += [(f.key, f"head:{head}") for f in cands]
+            out += [(f.key, f"{HEAD_TAG}{head}") for f in cands]
     return out + _tail_fallback(sentence, book, covered, focus, aside)
 
 
