@@ -42,21 +42,23 @@ _VALUE = re.compile(
 _NOTHING_TO_PAY = re.compile(rf"\b({_a('nothing_to_pay')})\b", re.I)
 
 _DELIVERABLE = re.compile(
-    rf"^(?!if\b)(?:receive\b|.*\b(?:you (?:{_a('you_receive')})|(?:the )?agent (?:\w+ )?(?:{_a('agent_gives')})"
-    rf"|(?:is|are) (?:{_a('given')})\b))",
+    rf"^(?!(?:{_a('not_lead')})\b)(?:(?:{_a('receive')})\b|.*\b(?:(?:{_a('you')}) (?:{_a('you_receive')})"
+    rf"|(?:(?:{_a('the')}) )?(?:{_a('agent')}) (?:\w+ )?(?:{_a('agent_gives')})|(?:{_a('be')}) (?:{_a('given')})\b))",
     re.I,
 )
 """A must-have that is something the agent gives or tells ('You receive a meal voucher ...', 'The
 agent confirms your seat ...'), not a condition on an offer ('New flight must depart before 2 PM'),
 which the caller checks when offered (:func:`.tree.violations`)."""
 
-_LEAD = re.compile(rf"^(?:the agent (?:has )?(?:{_a('agent_says')})(?: that)?\s+)", re.I)
+_LEAD = re.compile(
+    rf"^(?:(?:{_a('the_agent')}) (?:(?:{_a('has')}) )?(?:{_a('agent_says')})(?: (?:{_a('that')}))?\s+)", re.I
+)
 _CLAUSE_END = re.compile(
     rf",?\s+(?:{_a('clause_link')})\s+(?:{_a('clause_subject')})\b|;|(?<!\d):(?!\d)|\s+-\s+|\s+\u2014\s+"
 )
 """Where a criterion's first clause ends (not the colon of a clock time: 'the 12:30 PM flight')."""
 _MANNER = re.compile(rf"\b({_a('manner')})\s+", re.I)
-_AND_GIVES = re.compile(rf"\b(and|or) (?:the agent )?(?:{_a('and_gives')})\s+")
+_AND_GIVES = re.compile(rf"\b({_a('and_or')}) (?:(?:{_a('the_agent')}) )?(?:{_a('and_gives')})\s+")
 
 
 @dataclass
@@ -120,8 +122,11 @@ class MustHave:
 # A criterion whose subject is the agent ('the agent' said as 'you') keeps its third-person verb
 # ('you transfers'): an action verb is asked for in its base form, an auxiliary agrees with 'you'.
 _YOU_AUX_FORM = {"is": "are", "has": "have", "was": "were", "does": "do"}
-_YOU_AUX = re.compile(r"^you (is|has|was|does)\b", re.I)
-_YOU_ACTS = re.compile(r"^you (?P<verb>(?!(?:is|has|was|does)\b)[a-z]+[^s\W]s)\b(?P<rest>.*)$", re.I)
+_YOU_AUX = re.compile(rf"^(?:{_a('you')}) ({_a('you_aux')})\b", re.I)
+_YOU_ACTS = re.compile(
+    rf"^(?:{_a('you')}) (?P<verb>(?!(?:{_a('you_aux')})\b)[a-z]+[^s\W]s)\b(?P<rest>.*)$", re.I
+)
+_SIBILANT_ES = re.compile(rf"(?:{_a('sibilant_es')})$")
 
 
 def _base_form(verb: str) -> str:
@@ -130,7 +135,7 @@ def _base_form(verb: str) -> str:
     v = verb.lower()
     if v.endswith("ies"):
         return v[:-3] + "y"
-    if re.search(r"(ss|sh|ch|x|z)es$", v):
+    if _SIBILANT_ES.search(v):
         return v[:-2]
     return v[:-1]
 
@@ -140,15 +145,15 @@ def _lower(s: str) -> str:
 
 
 _first_lower = _lower
-_MUST = re.compile(r"\bmust (\w+)", re.I)
+_MUST = re.compile(rf"\b(?:{_a('must')}) (\w+)", re.I)
 _MUST_FORM = {"be": "is", "have": "has", "not": "does not"}
 """A condition's 'must X' asked as a statement of fact ('must be' -> 'is'; any other verb takes an s)."""
 _CLAUSE_VERB = re.compile(rf"\b({_a('clause_verb')})\b", re.I)
 _GIVES = re.compile(
-    rf"^(?:the )?agent (?P<verb>{_a('gives_verb')})\s+(?:you\s+)?(?P<what>.+)$",
+    rf"^(?:(?:{_a('the')}) )?(?:{_a('agent')}) (?P<verb>{_a('gives_verb')})\s+(?:(?:{_a('you')})\s+)?(?P<what>.+)$",
     re.I,
 )
-_GETS = re.compile(rf"^you (?:{_a('gets_verb')})\s+(?P<what>.+)$", re.I)
+_GETS = re.compile(rf"^(?:{_a('you')}) (?:{_a('gets_verb')})\s+(?P<what>.+)$", re.I)
 
 
 class Agenda:
