@@ -49,9 +49,9 @@ def _text(node: ast.expr, names: dict[str, ast.expr], depth: int = 0) -> str | N
         return node.value
     if isinstance(node, ast.JoinedStr):
         return "".join(v.value if isinstance(v, ast.Constant) else SLOT for v in node.values)  # type: ignore[misc]
-    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):  # a part not literal is a slot
         left, right = _text(node.left, names, depth + 1), _text(node.right, names, depth + 1)
-        return None if left is None or right is None else left + right
+        return None if left is None and right is None else (left or SLOT) + (right or SLOT)
     if isinstance(node, ast.Name) and node.id in names:
         return _text(names[node.id], names, depth + 1)
     return None
@@ -138,10 +138,13 @@ def scan(path: Path, declared: frozenset[str] = frozenset()) -> tuple[list[list[
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--words", action="store_true", help="list the words found per module")
+    ap.add_argument(
+        "--package", type=Path, default=PACKAGE, help="the caller package's folder (another checkout's)"
+    )
     args = ap.parse_args()
     total_r = total_t = 0
     print(f"{'module':<20} {'regex lits':>10} {'word tuples':>11}")
-    paths = sorted(PACKAGE.glob("*.py"))
+    paths = sorted(args.package.glob("*.py"))
     declared = declared_names(paths)
     for path in paths:
         regexes, tuples = scan(path, declared)
