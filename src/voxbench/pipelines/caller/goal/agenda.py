@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 from voxbench.pipelines.caller.goal.ending_lang import pattern
 from voxbench.pipelines.caller.goal.facts import stem
-from voxbench.pipelines.caller.goal.lang import alt, phrases
+from voxbench.pipelines.caller.goal.lang import alt, phrases, words
 from voxbench.pipelines.caller.goal.learn import LEARN_GOAL
 from voxbench.pipelines.caller.goal.phrases import PHRASES, first_person
 from voxbench.pipelines.caller.goal.tree import content_words
@@ -33,6 +33,7 @@ def _a(name: str) -> str:
 
 
 # The words are data (``goal/lang/<lang>.json``, ``phrases.agenda``); the grammar is here.
+_TELL, _GIVE = phrases("agenda", "tell_verb")[0], phrases("agenda", "give_verb")[0]
 _ROLE_WORDS = {stem(w) for w in phrases("agenda", "role_words")}
 """Words that say how a must-have is met, not what it is about."""
 
@@ -103,7 +104,7 @@ class MustHave:
         s = re.sub(r"(?<=\w)/(?=\w)", " or ", s)
         m = _GIVES.match(s)
         if m:
-            verb = "tell" if m.group("verb").lower().startswith("tell") else "give"
+            verb = _TELL if m.group("verb").lower().startswith(_TELL) else _GIVE
             return PHRASES["also_tell"][0].format(verb=verb, what=_lower(first_person(m.group("what"))))
         m = _GETS.match(s)
         if m:
@@ -112,7 +113,7 @@ class MustHave:
         m = _YOU_ACTS.match(s)
         if m:  # 'The agent transfers your case to X' -> 'Can you also transfer my case to X?'
             return PHRASES["also_do"][0].format(verb=_base_form(m.group("verb")), rest=m.group("rest"))
-        s = _YOU_AUX.sub(lambda a: "you " + _YOU_AUX_FORM[a.group(1).lower()], s)
+        s = _YOU_AUX.sub(lambda a: f"{_YOU} " + _YOU_AUX_FORM[a.group(1).lower()], s)
         that = (
             "that " if self.condition or _CLAUSE_VERB.search(s) else ""
         )  # 'that my seat remains ...', 'my gate information'
@@ -121,7 +122,8 @@ class MustHave:
 
 # A criterion whose subject is the agent ('the agent' said as 'you') keeps its third-person verb
 # ('you transfers'): an action verb is asked for in its base form, an auxiliary agrees with 'you'.
-_YOU_AUX_FORM = {"is": "are", "has": "have", "was": "were", "does": "do"}
+_YOU_AUX_FORM = dict(words().rewrites["you_aux_agreement"])
+_YOU = phrases("agenda", "you")[0]
 _YOU_AUX = re.compile(rf"^(?:{_a('you')}) ({_a('you_aux')})\b", re.I)
 _YOU_ACTS = re.compile(
     rf"^(?:{_a('you')}) (?P<verb>(?!(?:{_a('you_aux')})\b)[a-z]+[^s\W]s)\b(?P<rest>.*)$", re.I
@@ -146,7 +148,7 @@ def _lower(s: str) -> str:
 
 _first_lower = _lower
 _MUST = re.compile(rf"\b(?:{_a('must')}) (\w+)", re.I)
-_MUST_FORM = {"be": "is", "have": "has", "not": "does not"}
+_MUST_FORM = dict(words().rewrites["must_statement"])
 """A condition's 'must X' asked as a statement of fact ('must be' -> 'is'; any other verb takes an s)."""
 _CLAUSE_VERB = re.compile(rf"\b({_a('clause_verb')})\b", re.I)
 _GIVES = re.compile(

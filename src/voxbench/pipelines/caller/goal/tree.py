@@ -194,7 +194,9 @@ def read_tree(must: list[str], nice: list[str], negotiation: list[str], edge: li
     return rules
 
 
-_COUNT = {"once": 1, "one": 1, "twice": 2, "two": 2, "three": 3, "3": 3, "2": 2, "1": 1}
+_COUNT = {
+    w: n for n, k in ((1, "one"), (2, "two"), (3, "three")) for w in (*phrases("tree", f"count_{k}"), str(n))
+}
 
 
 def pushback_count(text: str) -> int:

@@ -101,8 +101,7 @@ def fallback_for_offer(book: FactBook, given: set[str], question: str) -> str | 
 
 # -- the part of a booking a change is to, and what stays ------------------------------------------
 
-_LEG_WORDS = {"outbound": "outbound", "departure": "outbound", "depart": "outbound", "going": "outbound",
-              "return": "return", "inbound": "return", "returning": "return"}  # fmt: skip
+_LEG_WORDS = {w: leg for leg in ("outbound", "return") for w in phrases("volunteer", f"{leg}_words")}
 """Key words that name one part of a two-part booking (the way out, the way back)."""
 
 _KEEP_WORDS = set(phrases("volunteer", "keep_words"))
