@@ -23,6 +23,7 @@ from typing import Any
 
 from caller_check_halves import half
 
+from voxbench.pipelines.caller.goal.rules import GOAL_ANSWERS_OPEN
 from voxbench.pipelines.caller.goal.tree import content_words
 
 
@@ -41,7 +42,7 @@ def reference_check(before: str, after: str, rows: bool) -> None:
     was = {(h, k, r["turn"]) for h, k, r in _rows(before) if r["rule"] == "no_fact_for_question"}
     for h in ("dev", "test"):
         now = [(k, r) for hh, k, r in _rows(after) if hh == h and (h, k, r["turn"]) in was]
-        told = [(k, r) for k, r in now if r["rule"].startswith("goal_answers_open")]
+        told = [(k, r) for k, r in now if r["rule"].startswith(GOAL_ANSWERS_OPEN)]
         agree = sum(_agrees(r["reply"], r["reference"]) for _, r in told)
         print(f"{h:4} no_fact_for_question before {len([w for w in was if w[0] == h])}, "
               f"now a goal clause {len(told)}, sharing a content word with the reference {agree}")  # fmt: skip

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 from voxbench.pipelines.caller.goal.ending_lang import pattern
 from voxbench.pipelines.caller.goal.facts import stem
-from voxbench.pipelines.caller.goal.lang import alt, phrases
+from voxbench.pipelines.caller.goal.lang import alt, phrases, words
 from voxbench.pipelines.caller.goal.learn import LEARN_GOAL
 from voxbench.pipelines.caller.goal.phrases import PHRASES, first_person
 from voxbench.pipelines.caller.goal.tree import content_words
@@ -33,6 +33,7 @@ def _a(name: str) -> str:
 
 
 # The words are data (``goal/lang/<lang>.json``, ``phrases.agenda``); the grammar is here.
+_TELL, _GIVE = phrases("agenda", "tell_verb")[0], phrases("agenda", "give_verb")[0]
 _ROLE_WORDS = {stem(w) for w in phrases("agenda", "role_words")}
 """Words that say how a must-have is met, not what it is about."""
 
@@ -42,21 +43,23 @@ _VALUE = re.compile(
 _NOTHING_TO_PAY = re.compile(rf"\b({_a('nothing_to_pay')})\b", re.I)
 
 _DELIVERABLE = re.compile(
-    rf"^(?!if\b)(?:receive\b|.*\b(?:you (?:{_a('you_receive')})|(?:the )?agent (?:\w+ )?(?:{_a('agent_gives')})"
-    rf"|(?:is|are) (?:{_a('given')})\b))",
+    rf"^(?!(?:{_a('not_lead')})\b)(?:(?:{_a('receive')})\b|.*\b(?:(?:{_a('you')}) (?:{_a('you_receive')})"
+    rf"|(?:(?:{_a('the')}) )?(?:{_a('agent')}) (?:\w+ )?(?:{_a('agent_gives')})|(?:{_a('be')}) (?:{_a('given')})\b))",
     re.I,
 )
 """A must-have that is something the agent gives or tells ('You receive a meal voucher ...', 'The
 agent confirms your seat ...'), not a condition on an offer ('New flight must depart before 2 PM'),
 which the caller checks when offered (:func:`.tree.violations`)."""
 
-_LEAD = re.compile(rf"^(?:the agent (?:has )?(?:{_a('agent_says')})(?: that)?\s+)", re.I)
+_LEAD = re.compile(
+    rf"^(?:(?:{_a('the_agent')}) (?:(?:{_a('has')}) )?(?:{_a('agent_says')})(?: (?:{_a('that')}))?\s+)", re.I
+)
 _CLAUSE_END = re.compile(
     rf",?\s+(?:{_a('clause_link')})\s+(?:{_a('clause_subject')})\b|;|(?<!\d):(?!\d)|\s+-\s+|\s+\u2014\s+"
 )
 """Where a criterion's first clause ends (not the colon of a clock time: 'the 12:30 PM flight')."""
 _MANNER = re.compile(rf"\b({_a('manner')})\s+", re.I)
-_AND_GIVES = re.compile(rf"\b(and|or) (?:the agent )?(?:{_a('and_gives')})\s+")
+_AND_GIVES = re.compile(rf"\b({_a('and_or')}) (?:(?:{_a('the_agent')}) )?(?:{_a('and_gives')})\s+")
 
 
 @dataclass
@@ -101,7 +104,7 @@ class MustHave:
         s = re.sub(r"(?<=\w)/(?=\w)", " or ", s)
         m = _GIVES.match(s)
         if m:
-            verb = "tell" if m.group("verb").lower().startswith("tell") else "give"
+            verb = _TELL if m.group("verb").lower().startswith(_TELL) else _GIVE
             return PHRASES["also_tell"][0].format(verb=verb, what=_lower(first_person(m.group("what"))))
         m = _GETS.match(s)
         if m:
@@ -110,7 +113,7 @@ class MustHave:
         m = _YOU_ACTS.match(s)
         if m:  # 'The agent transfers your case to X' -> 'Can you also transfer my case to X?'
             return PHRASES["also_do"][0].format(verb=_base_form(m.group("verb")), rest=m.group("rest"))
-        s = _YOU_AUX.sub(lambda a: "you " + _YOU_AUX_FORM[a.group(1).lower()], s)
+        s = _YOU_AUX.sub(lambda a: f"{_YOU} " + _YOU_AUX_FORM[a.group(1).lower()], s)
         that = (
             "that " if self.condition or _CLAUSE_VERB.search(s) else ""
         )  # 'that my seat remains ...', 'my gate information'
@@ -119,9 +122,13 @@ class MustHave:
 
 # A criterion whose subject is the agent ('the agent' said as 'you') keeps its third-person verb
 # ('you transfers'): an action verb is asked for in its base form, an auxiliary agrees with 'you'.
-_YOU_AUX_FORM = {"is": "are", "has": "have", "was": "were", "does": "do"}
-_YOU_AUX = re.compile(r"^you (is|has|was|does)\b", re.I)
-_YOU_ACTS = re.compile(r"^you (?P<verb>(?!(?:is|has|was|does)\b)[a-z]+[^s\W]s)\b(?P<rest>.*)$", re.I)
+_YOU_AUX_FORM = dict(words().rewrites["you_aux_agreement"])
+_YOU = phrases("agenda", "you")[0]
+_YOU_AUX = re.compile(rf"^(?:{_a('you')}) ({_a('you_aux')})\b", re.I)
+_YOU_ACTS = re.compile(
+    rf"^(?:{_a('you')}) (?P<verb>(?!(?:{_a('you_aux')})\b)[a-z]+[^s\W]s)\b(?P<rest>.*)$", re.I
+)
+_SIBILANT_ES = re.compile(rf"(?:{_a('sibilant_es')})$")
 
 
 def _base_form(verb: str) -> str:
@@ -130,7 +137,7 @@ def _base_form(verb: str) -> str:
     v = verb.lower()
     if v.endswith("ies"):
         return v[:-3] + "y"
-    if re.search(r"(ss|sh|ch|x|z)es$", v):
+    if _SIBILANT_ES.search(v):
         return v[:-2]
     return v[:-1]
 
@@ -140,15 +147,15 @@ def _lower(s: str) -> str:
 
 
 _first_lower = _lower
-_MUST = re.compile(r"\bmust (\w+)", re.I)
-_MUST_FORM = {"be": "is", "have": "has", "not": "does not"}
+_MUST = re.compile(rf"\b(?:{_a('must')}) (\w+)", re.I)
+_MUST_FORM = dict(words().rewrites["must_statement"])
 """A condition's 'must X' asked as a statement of fact ('must be' -> 'is'; any other verb takes an s)."""
 _CLAUSE_VERB = re.compile(rf"\b({_a('clause_verb')})\b", re.I)
 _GIVES = re.compile(
-    rf"^(?:the )?agent (?P<verb>{_a('gives_verb')})\s+(?:you\s+)?(?P<what>.+)$",
+    rf"^(?:(?:{_a('the')}) )?(?:{_a('agent')}) (?P<verb>{_a('gives_verb')})\s+(?:(?:{_a('you')})\s+)?(?P<what>.+)$",
     re.I,
 )
-_GETS = re.compile(rf"^you (?:{_a('gets_verb')})\s+(?P<what>.+)$", re.I)
+_GETS = re.compile(rf"^(?:{_a('you')}) (?:{_a('gets_verb')})\s+(?P<what>.+)$", re.I)
 
 
 class Agenda:

@@ -34,7 +34,10 @@ _ONE_BY_ONE = re.compile(rf"\b(?:{alt('bundles', 'one_by_one')})\b", re.I)
 _CUT = re.compile(rf"\b(?:{alt('bundles', 'cut')})\b", re.I)
 _NAMES = re.compile(rf"(?:{alt('bundles', 'name_verbs')})$", re.I)
 _CLAUSE_ASKED = re.compile(rf"\b(?:{alt('bundles', 'clause_asked')})\b", re.I)
-_CLAUSE = re.compile(r",\s*(?:and\s+|then\s+)*|;\s*|\s+and\s+(?:then\s+)?|\s+then\s+", re.I)
+_AND, _THEN = alt("bundles", "and"), alt("bundles", "then")
+_CLAUSE = re.compile(
+    rf",\s*(?:(?:{_AND}|{_THEN})\s+)*|;\s*|\s+(?:{_AND})\s+(?:(?:{_THEN})\s+)?|\s+(?:{_THEN})\s+", re.I
+)
 
 
 @dataclass(frozen=True)

@@ -67,7 +67,7 @@ from voxbench.pipelines.caller.goal.requested import (
     one_sibling,
 )
 from voxbench.pipelines.caller.goal.results import stated_result
-from voxbench.pipelines.caller.goal.rules import ASK_TAG
+from voxbench.pipelines.caller.goal.rules import ASK_TAG, HEAD_TAG
 from voxbench.pipelines.caller.goal.scoped import scoped
 from voxbench.pipelines.caller.goal.stated import misstated
 from voxbench.pipelines.caller.goal.transfers import TRANSFER_REFUSED, offers_transfer, refuses_transfer
@@ -339,7 +339,7 @@ def _options_not_facts(
     drop = [
         k
         for k in heard.asked
-        if rules.get(k, "").startswith("head:") and _all_of_kind(heard.options, book.get(k), book)
+        if rules.get(k, "").startswith(HEAD_TAG) and _all_of_kind(heard.options, book.get(k), book)
     ]
     # 'Which would you like: help you get a Figma license, or a feedback form?': a fact named only in a
     # clause offered (four words or more; 'Mac or Windows?' says a fact's values) is not asked

@@ -21,9 +21,10 @@ def _a(name: str) -> str:
 REQUEST = re.compile(
     rf"^(?:[^,]{{1,24}},\s*|(?:(?:{_a('request_lead_in')}) )?(?:{_a('request_topic')}) [^,]{{1,40}},\s*)?"
     rf"(?:(?:{_a('request_connective')})\s+)?({_a('request_opener')})\b"
-    rf"|\bi('ll| will)? (also )?need ({_a('need_object')})\b"
-    rf"|(?:,\s*|\s)(?:and\s+)?(?:if so,?\s*)?please ({_a('please_verb')})\b"
-    rf"|,\s*(?:and\s+)?then (please\s+)?({_a('then_verb')})\b"  # not 'then tell me if it works'
+    rf"|\b(?:{_a('i')})({_a('will_contracted')}| (?:{_a('will')}))? ((?:{_a('also')}) )?(?:{_a('need')})"
+    rf" ({_a('need_object')})\b"
+    rf"|(?:,\s*|\s)(?:(?:{_a('and')})\s+)?(?:(?:{_a('if_so')}),?\s*)?(?:{_a('please')}) ({_a('please_verb')})\b"
+    rf"|,\s*(?:(?:{_a('and')})\s+)?(?:{_a('then')}) ((?:{_a('please')})\s+)?({_a('then_verb')})\b"  # not 'then tell me if it works'
     rf"|^[^,]{{1,48}}?\s(?:{_a('unclosed_opener')})\s+[a-z]",
     re.IGNORECASE,
 )
@@ -37,23 +38,24 @@ REQUEST = re.compile(
 ACTION_VERB = _a("action_verb")
 # The agent says it takes (or is taking) that action: 'I'll add a checked bag', 'I'm updating it now'.
 ACTION_SAID = re.compile(
-    r"\bi(?:'ll|\s+will|'m going to|\s+am going to)\s+(?:now\s+)?(?:go ahead and\s+)?(?:"
-    + ACTION_VERB
-    + r")\b"
-    rf"|\bi(?:'m|\s+am)\s+(?:now\s+)?(?:{_a('action_doing')})\b",
+    rf"\b(?:{_a('i_will')})\s+(?:(?:{_a('now')})\s+)?(?:(?:{_a('go_ahead')})\s+)?(?:" + ACTION_VERB + r")\b"
+    rf"|\b(?:{_a('i_am')})\s+(?:(?:{_a('now')})\s+)?(?:{_a('action_doing')})\b",
     re.IGNORECASE,
 )
 _MOMENT = _a("moment")
 # 'I'll need to verify the eligibility for this leave category.': the agent's own next step, said
 # with 'need to' before one of its checking verbs; not when the verb's object is the caller's
 # ('I'll need to verify your employee ID') or is had from it ('check a few details with you').
-_NEED_TO_DO = rf"need to (?:{_a('will_verb')})\b(?!\s+(?:your|you)\b)(?!.*\b(?:from|with) you\b).*"
+_NEED_TO_DO = (
+    rf"(?:{_a('need_to')}) (?:{_a('will_verb')})\b(?!\s+(?:{_a('your_you')})\b)"
+    rf"(?!.*\b(?:{_a('from_with')}) (?:{_a('you')})\b).*"
+)
 HOLD = re.compile(
-    rf"^(?:(?:{_a('acknowledgement')})[,!.]*\s*)*(?:please\s+)?(?:(?:{_a('hold_word')})"
-    rf"(?: (?:for )?(?:{_a('moment_article')}) (?:{_MOMENT}))?|"
+    rf"^(?:(?:{_a('acknowledgement')})[,!.]*\s*)*(?:(?:{_a('please')})\s+)?(?:(?:{_a('hold_word')})"
+    rf"(?: (?:(?:{_a('for')}) )?(?:{_a('moment_article')}) (?:{_MOMENT}))?|"
     rf"(?:{_a('moment_lead')}) "
-    rf"(?:{_MOMENT})|let me (?:{_a('let_me_verb')})\b.*|"
-    rf"i(?:'ll|\s+will|'m going to)\s+(?:now\s+)?(?:(?:{_a('will_verb')})\b.*|" + _NEED_TO_DO + "|"
+    rf"(?:{_MOMENT})|(?:{_a('let_me')}) (?:{_a('let_me_verb')})\b.*|"
+    rf"(?:{_a('i_will_hold')})\s+(?:(?:{_a('now')})\s+)?(?:(?:{_a('will_verb')})\b.*|" + _NEED_TO_DO + "|"
     r"(?:" + ACTION_VERB + rf")\b(?!.*\b(?:{_a('condition')})\b).*)|{_a('hold_phrase')})"
     rf"(?:[,\s]+(?:{_a('hold_tail')}))*[.!]*$",
     re.IGNORECASE,
@@ -79,12 +81,13 @@ DENIAL = re.compile(rf"\b({_a('denial')})", re.IGNORECASE)
 # Offers to do something, asked as a yes/no question ('Do you want to add a bag?', 'Would you like to ...').
 OFFER_VERBS = _a("offer_verb")
 CONFIRM_Q = re.compile(
-    rf"^({_a('confirm_lead')}|(do you want|would you like) to ("
+    rf"^({_a('confirm_lead')}|({_a('want_to')}) (?:{_a('to')}) ("
     + OFFER_VERBS
     + rf")\b|{_a('confirm_tail_lead')})"
     rf"|\b({_a('confirm_word')})\s*\?$|{_a('confirm_said')}"
-    rf"|^(?!({_a('wh_word')})\b)[a-z]+ (it|that|this|them)\b[^?]{{0,30}}\?$"
-    rf"|^(?:(?:{_a('confirm_modal')})\s+you\s+(?:please\s+|just\s+)?)?(?:{_a('confirm_verb')})\b[^?]*\b(?:is|are|as)\b[^?]*\?$",
+    rf"|^(?!({_a('wh_word')})\b)[a-z]+ ({_a('object_pronoun')})\b[^?]{{0,30}}\?$"
+    rf"|^(?:(?:{_a('confirm_modal')})\s+(?:{_a('you')})\s+(?:(?:{_a('please_just')})\s+)?)?(?:{_a('confirm_verb')})\b"
+    rf"[^?]*\b(?:{_a('stated_link')})\b[^?]*\?$",
     re.IGNORECASE,
 )
 OPEN_Q = re.compile(_a("open_q"), re.IGNORECASE)
@@ -92,13 +95,15 @@ OPEN_Q = re.compile(_a("open_q"), re.IGNORECASE)
 # help ...?': the caller's requests of that kind, not the fact the modifier names ('equipment_type',
 # 'leave_category'); 'What type of issue ...?' stays a fact request.
 REQUESTS_Q = re.compile(
-    rf"\bwhat (\w+ ){{1,3}}({_a('requests_plural')})\b[^?]*\b({_a('requests_verb')})\b[^?]*\?"
-    rf"|\bwhat ({_a('requests_kind')})s? of (\S+ ){{0,2}}(requests?|help)\b[^?]*\?|\bwhat \S+[- ]related (help|requests?)\b[^?]*\?",
+    rf"\b(?:{_a('what')}) (\w+ ){{1,3}}({_a('requests_plural')})\b[^?]*\b({_a('requests_verb')})\b[^?]*\?"
+    rf"|\b(?:{_a('what')}) ({_a('requests_kind')})s? (?:{_a('of')}) (\S+ ){{0,2}}({_a('request_help')})\b[^?]*\?"
+    rf"|\b(?:{_a('what')}) \S+[- ](?:{_a('related')}) ({_a('help_request')})\b[^?]*\?",
     re.IGNORECASE,
 )
 STEP = re.compile(
     rf"\b({_a('step')})\b"  # a step by its verb, or any instruction: 'please reseat them', 'Step four: unplug it'
-    rf"|\b(?:please|step \w+:)\s+(?!(?:{_a('not_a_step')})\b)[a-z]{{3,}}\b(?! (?:you|me|us)\b)",
+    rf"|\b(?:{_a('please')}|(?:{_a('step_word')}) \w+:)\s+(?!(?:{_a('not_a_step')})\b)[a-z]{{3,}}\b"
+    rf"(?! (?:{_a('you_me_us')})\b)",
     re.IGNORECASE,
 )
 OUTCOME_Q = re.compile(f"({_a('outcome_q')})", re.IGNORECASE)
@@ -124,19 +129,19 @@ WILLING_Q = re.compile(
 # 'provide' and 'share' ask for information whatever noun follows ('Are you able to provide the
 # vehicle license plate?'): their object needs no noun of the table.
 GIVE_Q = re.compile(
-    rf"^(?:\w+[,!.]?\s+)?(?:{_a('give_q_lead')})\s+(?:(?:please|kindly|also|just)\s+)*"
-    rf"(?:(?:{_a('able_to')})\s+)?(?:(?:{_a('info_verb')})\b(?:\s+(?:me|us))?(?:\s+with)?"
-    rf"\s+(?:your\b|[^?]*\b(?:{_a('info_noun')})\b)|(?:{_a('info_verb_any_object')})\b(?:\s+(?:me|us))?"
-    rf"(?:\s+with)?\s+the\b)",
+    rf"^(?:\w+[,!.]?\s+)?(?:{_a('give_q_lead')})\s+(?:(?:{_a('softener')})\s+)*"
+    rf"(?:(?:{_a('able_to')})\s+)?(?:(?:{_a('info_verb')})\b(?:\s+(?:{_a('me_us')}))?(?:\s+(?:{_a('with')}))?"
+    rf"\s+(?:(?:{_a('your')})\b|[^?]*\b(?:{_a('info_noun')})\b)|(?:{_a('info_verb_any_object')})\b"
+    rf"(?:\s+(?:{_a('me_us')}))?(?:\s+(?:{_a('with')}))?\s+(?:{_a('the')})\b)",
     re.I,
 )
 # A confirm verb whose object is 'your X' and nothing after it ('Can you confirm your home mailing
 # address?', 'Please verify your date of birth.'): with no value said it asks the caller to state X
 # (:func:`.readback.asks_to_state`); 'Can you confirm your name is Maria?' states one.
 CONFIRM_ASKS = re.compile(
-    rf"^(?:\w+[,!.]?\s+)?(?:(?:{_a('confirm_modal')})\s+you\s+(?:(?:please|kindly|also|just)\s+)*|please\s+)?"
-    rf"(?:{_a('confirm_verb')})\s+(?:for me\s+)?your\s+(?![^?.!]*\b(?:is|are|as|was|were|matches|reads)\b)"
-    r"(?P<field>[^?.!,:;]+?)(?:,?\s+(?:please|for me))?\s*[?.!]?$",
+    rf"^(?:\w+[,!.]?\s+)?(?:(?:{_a('confirm_modal')})\s+(?:{_a('you')})\s+(?:(?:{_a('softener')})\s+)*"
+    rf"|(?:{_a('please')})\s+)?(?:{_a('confirm_verb')})\s+(?:(?:{_a('for_me')})\s+)?(?:{_a('your')})\s+"
+    rf"(?![^?.!]*\b(?:{_a('stated_verb')})\b)(?P<field>[^?.!,:;]+?)(?:,?\s+(?:{_a('please_for_me')}))?\s*[?.!]?$",
     re.I,
 )
 # A request for information by a modal and a verb of giving ('Can you please provide me with the
@@ -144,16 +149,17 @@ CONFIRM_ASKS = re.compile(
 # never a question whether the caller is able to (no 'if', 'whether' or question word after it);
 # not one for 'your X', a field the caller holds or lacks.
 _ASKS_FOR = (
-    rf"^(?:\w+[,!.]?\s+)?(?:{_a('confirm_modal')})\s+you\s+(?:(?:please|kindly|also|just)\s+)*"
+    rf"^(?:\w+[,!.]?\s+)?(?:{_a('confirm_modal')})\s+(?:{_a('you')})\s+(?:(?:{_a('softener')})\s+)*"
     rf"(?:{_a('info_verb')})\b"
 )
 ASKS_FOR = re.compile(_ASKS_FOR, re.I)
 """'Could you tell me the desk code?': a request for something, worded as a yes/no question."""
-_PLEASE_GIVE = rf"^(?:\w+[,!.]?\s+)?(?:please|kindly)\s+(?:{_a('info_verb')})\b"
+_PLEASE_GIVE = rf"^(?:\w+[,!.]?\s+)?(?:{_a('please_kindly')})\s+(?:{_a('info_verb')})\b"
 """The same request as an imperative: 'Please provide the following information.'"""
 INFO_ASKED = re.compile(
-    rf"(?:{_ASKS_FOR}|{_PLEASE_GIVE})(?!\s+(?:(?:me|us)\s+)?(?:with\s+)?your\b)"  # 'your plate': a field
-    rf"(?![^?]*\b(?:{_a('question_word')}|if|whether)\b)",
+    rf"(?:{_ASKS_FOR}|{_PLEASE_GIVE})"
+    rf"(?!\s+(?:(?:{_a('me_us')})\s+)?(?:(?:{_a('with')})\s+)?(?:{_a('your')})\b)"  # 'your plate': a field
+    rf"(?![^?]*\b(?:{_a('question_word')}|{_a('if_whether')})\b)",
     re.I,
 )
 # Nothing but a courtesy word: the tail of a sentence already answered ('Please.', 'Thanks.').
@@ -161,7 +167,7 @@ COURTESY = re.compile(rf"^({_a('courtesy')})[.!]*$", re.I)
 
 # The agent reports something done in words too loose for a completion ('That's done.'): not the
 # end of a request, but progress enough that the call is not stalled.
-PROGRESS = re.compile(rf"\b(that|it)(['’]s| is) ({_a('progress')})\b", re.I)
+PROGRESS = re.compile(rf"\b({_a('that_it')})(['’]s| (?:{_a('is')})) ({_a('progress')})\b", re.I)
 
 # Asked to say again what it just said, or to try again ('Can you try again?', 'Sorry, could you
 # repeat that?'): the facts of its last answer, said again; never a bare 'Yes, I can.'.

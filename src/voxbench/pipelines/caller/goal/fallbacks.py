@@ -21,12 +21,18 @@ from voxbench.pipelines.caller.goal.facts import (
 )
 from voxbench.pipelines.caller.goal.lang import alt as lang_alt
 from voxbench.pipelines.caller.goal.lang import phrases as lang_phrases
+from voxbench.pipelines.caller.goal.rules import HEAD_TAG
 from voxbench.spoken import compact, is_code
 
+
+def _a(name: str) -> str:
+    return lang_alt("fallbacks", name)
+
+
 _OBJECT_LEAD = re.compile(rf"\b(?:{lang_alt('facts', 'object_lead')})\s+", re.I)
-_ITEM_SPLIT = re.compile(r",\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+", re.I)
-_ITEM_END = re.compile(r"[?.!:;]|\s(?:so|to|in order to|before|because|from|in|on|for)\s", re.I)
-_DETERMINERS = {"the", "your", "a", "an", "my", "his", "her", "their", "its"}
+_ITEM_SPLIT = re.compile(rf",\s*(?:(?:{_a('item_join')})\s+)?|\s+(?:{_a('item_join')})\s+", re.I)
+_ITEM_END = re.compile(rf"[?.!:;]|\s(?:{_a('item_end')})\s", re.I)
+_DETERMINERS = set(lang_phrases("fallbacks", "determiners"))
 _FREE_HEADS = set(lang_phrases("facts", "free_heads"))
 
 
@@ -54,19 +60,20 @@ def unknown_head(sentence: str, book: FactBook, taken: set[str]) -> list[tuple[s
     return out
 
 
-_NUMBER_TAILS = {"one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"}
+_NUMBER_TAILS = set(lang_phrases("fallbacks", "number_tails"))
 
-_FALLBACK_WORDS = {"backup", "fallback", "alternate", "alternative", "secondary"}
-_FALLBACK_CUE = re.compile(
-    r"\b(backup|back up|fallback|alternat\w*|second choice|instead|other option)\b", re.I
-)
+_FALLBACK_WORDS = set(lang_phrases("fallbacks", "fallback_words"))
+_FALLBACK_CUE = re.compile(rf"\b({_a('fallback_cue')})\b", re.I)
+_NEXT_CUE = re.compile(rf"\b({_a('next_cue')})\b", re.I)
+_OTHER_CUE = _a("other_cue")
+_PREFERENCE = frozenset(lang_phrases("fallbacks", "preference"))
 
 
 def prefer_fallback(question: str, book: FactBook, asked: dict[str, str], text: str = "") -> dict[str, str]:
     """'Which floor should I try next / instead?', or 'I can check other floors. Which floor first?':
     the caller's fallback fact of that kind ('backup_desk_floor', 'fallback_floor'), when it has
     exactly one. Asked without such a cue, the fallback fact is not what the agent means."""
-    cue = re.search(r"\b(next|instead|another|other|else|alternative)\b", question, re.I)
+    cue = _NEXT_CUE.search(question)
     out: dict[str, str] = {}
     for k, rule in asked.items():
         f = book.get(k)
@@ -77,9 +84,7 @@ def prefer_fallback(question: str, book: FactBook, asked: dict[str, str], text: 
                 out[twins[0].key] = f"not_fallback:{k}"
                 continue
         tail = f.words[-1] if f is not None and f.words else ""
-        if not (
-            cue or (tail and re.search(rf"\b(other|another|different|alternative)\s+{tail}s?\b", text, re.I))
-        ):
+        if not (cue or (tail and re.search(rf"\b({_OTHER_CUE})\s+{tail}s?\b", text, re.I))):
             out[k] = rule
             continue
         twins = [
@@ -102,10 +107,10 @@ def subject_fallback(sentence: str, book: FactBook, context: str = "") -> list[t
     cws, cflat = words_of(f"{context} {sentence}")
     scored: list[tuple[int, str]] = []
     for f in book:
-        strong = [w for w in f.distinctive if w not in WEAK_WORDS and w not in ("choice", "preference")]
+        strong = [w for w in f.distinctive if w not in WEAK_WORDS and w not in _PREFERENCE]
         if not strong or f.source != "information_required" or not any(has_word(w, ws, flat) for w in strong):
             continue
-        if {"preference", "choice"} & set(f.words) and other_head(f, flat):
+        if _PREFERENCE & set(f.words) and other_head(f, flat):
             continue  # 'the desk code' is no desk preference: what it wants identifies nothing
         if all(has_word(w, cws, cflat) for w in strong):
             scored.append((len(strong), f.key))
@@ -128,10 +133,11 @@ def _one_per_value(cands: list[Fact]) -> list[Fact]:
 
 
 # A request for what the caller wants, and the keys of what it has now ('original_travel_details').
-_WANTS = re.compile(
-    r"\b(new|like|want|hoping|prefer|need|looking|instead|change (?:it )?to|move (?:it )?to)\b", re.I
-)
-_CURRENT_KEY = re.compile(r"(?i)(?<![a-z])(original|current|existing|previous|old)(?![a-z])")
+_WANTS = re.compile(rf"\b({_a('wants_tail')}|{_a('wants_change')})\b", re.I)
+_WANTS_TAIL = re.compile(rf"\b({_a('wants_tail')})\b", re.I)
+_CURRENT_KEY = re.compile(rf"(?i)(?<![a-z])({_a('current_key')})(?![a-z])")
+_POINTED, _AT_A = _a("pointed"), _a("at_a")
+_HEAD_OF, _HEAD_OF_DETERMINER = _a("head_of"), _a("head_of_determiner")
 
 
 def head_fallback(
@@ -153,7 +159,7 @@ def head_fallback(
     out: list[tuple[str, str]] = []
     for head in sorted(HEADS - FLUFF_HEADS - covered):
         if stem(head) not in ws or re.search(
-            rf"\b(those|these|that|the same|same)\s+{head}s?\b|\bat a {head}\b", sentence, re.I
+            rf"\b({_POINTED})\s+{head}s?\b|\b(?:{_AT_A}) {head}\b", sentence, re.I
         ):  # 'one at a time' asks for no time
             continue
         if covered and _other_field(sentence, head, book):  # 'your meeting date and your first name'
@@ -161,7 +167,7 @@ def head_fallback(
         with_head = _not_aside(
             [f for f in book if head in f.heads and f.source == "information_required"], aside
         )
-        if re.search(rf"\b{head}s?\s+(?:for|of)\s+(?:the|your|this|that|my)\b", sentence, re.I):
+        if re.search(rf"\b{head}s?\s+(?:{_HEAD_OF})\s+(?:{_HEAD_OF_DETERMINER})\b", sentence, re.I):
             # 'the date for your follow-up appointment' says what the date is of: not a fact whose own
             # qualifier ('birth') it leaves unsaid; one with none, or with one said, fits
             with_head = [f for f in with_head if not f.distinctive or set(f.distinctive) & ws] or with_head
@@ -194,11 +200,13 @@ def head_fallback(
             cands = [f for f in cands if f.key in focus]  # 'the date' of the request in hand
         cands = _one_per_value(cands)
         if 1 <= len(cands) <= 2:
-            out += [(f.key, f"head:{head}") for f in cands]
+            out += [(f.key, f"{HEAD_TAG}{head}") for f in cands]
     return out + _tail_fallback(sentence, book, covered, focus, aside)
 
 
-_KNOWN_MODIFIERS = DROP_WORDS | WANT_WORDS | WEAK_WORDS | _DETERMINERS | {"what", "which", "whose"}
+_KNOWN_MODIFIERS = (
+    DROP_WORDS | WANT_WORDS | WEAK_WORDS | _DETERMINERS | set(lang_phrases("fallbacks", "wh_modifiers"))
+)
 
 
 def _other_field(sentence: str, head: str, book: FactBook) -> bool:
@@ -237,7 +245,7 @@ def _tail_fallback(
     ('dispatch_building', 'delivery_building'), when they hold one value (or the request in hand
     has one of them)."""
     ws, _ = words_of(sentence)
-    wants = bool(re.search(r"\b(new|like|want|hoping|prefer|need|looking)\b", sentence, re.I))
+    wants = bool(_WANTS_TAIL.search(sentence))
     out: list[tuple[str, str]] = []
     tails = {f.words[-1] for f in book if len(f.words) >= 2 and f.words[-1] not in HEADS}
     done = {stem(c) for c in covered}
@@ -257,7 +265,7 @@ def _tail_fallback(
     return out
 
 
-_FIELD = re.compile(r"\s+(number|code|id|i d)\b", re.I)
+_FIELD = re.compile(rf"\s+({_a('field')})\b", re.I)
 
 
 def lacking_fields(requests: list[str], book: FactBook, asked: dict[str, str]) -> dict[str, str]:

@@ -6,19 +6,30 @@ reason it gives up (:mod:`.stall`)."""
 
 from __future__ import annotations
 
-import re
-
 from voxbench.pipelines.caller.goal import rules
 from voxbench.pipelines.caller.goal.acting import ActLog, about
 from voxbench.pipelines.caller.goal.acts import ActKind, CallerAct
 from voxbench.pipelines.caller.goal.cues import ASKS_FOR, GIVE_Q, REPEAT_Q, SPELL_Q
 from voxbench.pipelines.caller.goal.drafts import Draft
 from voxbench.pipelines.caller.goal.ending_lang import pattern
+from voxbench.pipelines.caller.goal.followcues import (
+    HELD_ID_TAILS,
+    ID_FIELD,
+    MORE_OFFERED,
+    NOT_ID_WORDS,
+    ONE_MORE,
+    SAID_LEAD,
+    WANTS_Q,
+    WHAT_ELSE,
+    WHICH,
+    YES_NO_Q,
+    YES_SPACE_WORD,
+    YES_THEN_WORD,
+)
 from voxbench.pipelines.caller.goal.forms import have_question
 from voxbench.pipelines.caller.goal.heard import ANYTHING_ELSE_OFFERED, THAT_ALL_ASKED, Heard
 from voxbench.pipelines.caller.goal.identity import held_part, identity_answer
 from voxbench.pipelines.caller.goal.intents import intent_facts
-from voxbench.pipelines.caller.goal.lang import alt
 from voxbench.pipelines.caller.goal.moveon import declined_then_next
 from voxbench.pipelines.caller.goal.openask import OpenAnswer, names_thing, offers, other_request
 from voxbench.pipelines.caller.goal.options import examples_of_any
@@ -31,38 +42,6 @@ from voxbench.pipelines.caller.goal.transfers import refused_before
 from voxbench.pipelines.caller.goal.tree import content_words
 from voxbench.pipelines.caller.goal.yesno import Answer, asks_whether
 from voxbench.spoken import is_code
-
-# An offer to tell more ('Would you like to know more about it?').
-MORE_OFFERED = re.compile(
-    r"^(?!(?:what|which|how|when|where|who|why)\b)(?:.*\b(would|do) you (like|want) to (know|hear)\b"
-    r"|.*\bmore (about|information|details)\b)",
-    re.I,
-)
-
-# A request for an identifier by its name ('your flight number', 'the ticket ID').
-_ID_FIELD = re.compile(
-    r"\b(?!(?:the|a|an|your|my|this|that|any|its|their|his|her|our|phone|same|other)\b)([a-z]+) (number|code|ID|reference)\b",
-    re.I,
-)
-
-# A yes/no question (auxiliary first) about the caller's situation, which no fact answers. Not
-# 'would'/'will' (``questions.wish_aux``): 'Would you like ...?' asks what it wants (_WANTS_Q).
-_YES_NO_Q = re.compile(
-    rf"^(?:[\w' -]+,\s+)?({alt('questions', 'auxiliary')})\s+({alt('questions', 'subject')})\b", re.I
-)
-
-
-# A question about what the caller wants ('What date or time would you like to change it to?').
-_WANTS_Q = re.compile(
-    r"\b(would you like|do you want|are you (hoping|looking) for|would you prefer|do you prefer)\b", re.I
-)
-
-_WHICH = re.compile(r"\bwhich\b", re.I)
-"""'Which one would you like?': a choice among things offered, not what it wants."""
-
-
-_WHAT_ELSE = re.compile(r"\s*what else\b", re.I)
-"""'What else can I help you with?' is no yes/no question: the open request is said without 'Yes,'."""
 
 
 def that_all(heard: Heard) -> bool:
@@ -121,8 +100,7 @@ class FollowUps:
         if heard.has("open_question") and names_thing(heard.question) and (said := self.open_answer(heard)):
             return said  # 'What room do you need?': the goal's words for it, not every request
         if heard.has("open_question"):
-            one = bool(re.search(r"\b(second|next|other|another|third|fourth|fifth|last|remaining)\b",
-                                 heard.question, re.I))  # fmt: skip
+            one = bool(ONE_MORE.search(heard.question))
             line, told, what = self.req.line(one)
             return self.log.act("state_request", line, "state_request", heard, what, facts=told)
         if heard.has("question"):
@@ -171,7 +149,7 @@ class FollowUps:
             line, told = self.req.next_line(pending[0])
             if not heard.has("anything_else") or said_not_asked(heard) or that_all(heard):  # no 'Yes'
                 lead = "No." if that_all(heard) else "Thanks."  # a report asks nothing
-                line = re.sub(r"^Yes[,.]\s*(\w)", lambda m: f"{lead} {m.group(1).upper()}", line)
+                line = YES_THEN_WORD.sub(lambda m: f"{lead} {m.group(1).upper()}", line)
             return self.log.act("state_request", line, "next_intent", heard, about(pending[0]), facts=told)
         if pending and (moved := declined_then_next(self.s, self.req, self.log, heard)):
             return moved  # 'Done. Can I set up reminders?': no thanks, and its next request
@@ -216,7 +194,7 @@ class FollowUps:
             line, told = self.req.next_line(i)
             if heard.has("transfer_offer") or not heard.question:  # no 'Yes' to a refusal that asks nothing
                 lead = prefix or self.s.phr.say("decline_transfer") if heard.has("transfer_offer") else prefix
-                line = f"{lead} " + re.sub(r"^Yes[,.] (\w)", lambda m: m.group(1).upper(), line)
+                line = f"{lead} " + YES_SPACE_WORD.sub(lambda m: m.group(1).upper(), line)
             return self.log.act(
                 "state_request", line, "next_intent_after_refusal", heard, about(i), facts=told
             )
@@ -273,8 +251,8 @@ class FollowUps:
     def said_open(self, said: OpenAnswer, heard: Heard) -> CallerAct:
         """The goal's words for an open question, with the text they came from in the act's rules."""
         self.s.stuck = 0
-        act = self.log.act("answer", said.line, f"goal_answers_open:{said.how}", heard)
-        act.rules += [f"goal_text:{said.source}"] if act.rule.startswith("goal_answers_open") else []
+        act = self.log.act("answer", said.line, f"{rules.GOAL_ANSWERS_OPEN}:{said.how}", heard)
+        act.rules += [f"goal_text:{said.source}"] if act.rule.startswith(rules.GOAL_ANSWERS_OPEN) else []
         return act
 
     def unanswerable(self, heard: Heard) -> CallerAct:
@@ -288,7 +266,7 @@ class FollowUps:
         if (said := self.identity(heard)) is not None:  # 'Can you verify your identity?'
             return said
         q = heard.question
-        grounded = self.s.answers.answer(q) if _YES_NO_Q.match(q) or asks_whether(q) else None
+        grounded = self.s.answers.answer(q) if YES_NO_Q.match(q) or asks_whether(q) else None
         if grounded is not None and grounded.polarity != "unknown":  # a decision: progress
             self.s.stuck = 0
             return self.goal_answer(grounded, heard)
@@ -304,10 +282,9 @@ class FollowUps:
             return self.goal_answer(grounded, heard)
         if heard.lacking:
             return self.lacking(heard)
-        field = _ID_FIELD.search(heard.question)
+        field = ID_FIELD.search(heard.question)
         held = [f.key for f in self.s.book if f.key in self.s.given and is_code(str(f.value))
-                and f.words and f.words[-1] in ("number", "code", "id", "locator", "reference")
-                and not {"phone", "mobile", "fax"} & set(f.words)]  # fmt: skip
+                and f.words and f.words[-1] in HELD_ID_TAILS and not NOT_ID_WORDS & set(f.words)]  # fmt: skip
         if field and held:  # 'What's your flight number?' having given its confirmation code: that again
             line = self.s.phr.say("dont_have_field", field=f"{field.group(1).lower()} {field.group(2)}")
             return self.log.act("cannot_answer", f"{line} {self.s.say.answer(held[:1])}",
@@ -318,8 +295,8 @@ class FollowUps:
         pending = self.s.tracker.pending()
         named = self.s.tracker.named(q) if len(self.s.intents) > 1 else None
         named = named if named in pending else None
-        which = _WHICH.search(q) and (named is None or offers(self.s.agent_turn))
-        if _WANTS_Q.search(q) and not _YES_NO_Q.match(q) and not which and pending:
+        which = WHICH.search(q) and (named is None or offers(self.s.agent_turn))
+        if WANTS_Q.search(q) and not YES_NO_Q.match(q) and not which and pending:
             # 'What time would you like?' with no fact for it: what it wants, the request the question
             # names by its words ('What kind of room do you need?') else the one in hand; 'Which one
             # would you like?' names none, and 'Which room ...?' after a list of rooms: a choice
@@ -331,7 +308,7 @@ class FollowUps:
                 "confirm", self.s.phr.say("have_none"), "have_question_none", heard, choice="no"
             )
         # 'Are you on Wi-Fi right now?': not 'I don't have that'; 'Are you able to provide the X?' is a request
-        if _YES_NO_Q.match(q) and not (ASKS_FOR.match(q) or GIVE_Q.match(q) or asks_to_state(q, self.s.book)):
+        if YES_NO_Q.match(q) and not (ASKS_FOR.match(q) or GIVE_Q.match(q) or asks_to_state(q, self.s.book)):
             return self.log.act("cannot_answer", self.s.phr.say("not_sure"), "not_sure_yes_no", heard)
         return self.log.act("cannot_answer", self.s.phr.say("dont_have"), "no_fact_for_question", heard)
 
@@ -357,8 +334,8 @@ class FollowUps:
         kinds: dict[str, ActKind] = {"unknown": "cannot_answer", "said": "answer"}
         choice = grounded.polarity if grounded.polarity in ("yes", "no") else ""
         act = self.log.act(kinds.get(grounded.polarity, "confirm"), grounded.line,
-                           f"goal_answers_yes_no:{grounded.polarity}", heard, choice=choice)  # fmt: skip
-        if act.rule == f"goal_answers_yes_no:{grounded.polarity}":  # not a repeat's stand-in
+                           f"{rules.GOAL_ANSWERS_YES_NO}{grounded.polarity}", heard, choice=choice)  # fmt: skip
+        if act.rule == f"{rules.GOAL_ANSWERS_YES_NO}{grounded.polarity}":  # not a repeat's stand-in
             act.rules = [*act.rules, f"goal_text:{grounded.source}"]
         return act
 
@@ -378,7 +355,7 @@ class FollowUps:
         line, told, what = (
             self.req.line(True) if self.s.tracker.pending()[:1] == [i] else (*self.req.next_line(i), about(i))
         )
-        line = re.sub(r"^(?:Yes|Actually)[,.]\s*", "", line)
+        line = SAID_LEAD.sub("", line)
         first = line if line.startswith("I ") else line[:1].lower() + line[1:]
         text = f"{pattern('goodbye_open_lead').pattern} {first}"
         return self.log.act("state_request", text, "agent_goodbye_request_open", heard, what, facts=told)
@@ -390,7 +367,7 @@ class FollowUps:
         line = self.s.phr.say("still_open", intent=as_need(self.s.intents[i]))
         line = line if line.startswith("I ") else line[:1].lower() + line[1:]
         details, told = self.req.details(i)
-        lead = "Actually," if said_not_asked(heard) else "" if _WHAT_ELSE.match(heard.question) else "Yes,"
+        lead = "Actually," if said_not_asked(heard) else "" if WHAT_ELSE.match(heard.question) else "Yes,"
         lead = "No," if that_all(heard) else lead
         text = f"{lead} {line} {details}".strip()
         return self.log.act("state_request", text, "request_still_open", heard, about(i), facts=told)

@@ -56,18 +56,21 @@ _LEAD = rf"^(?:(?:{_a('check_lead')})[,.!]?\s+)*"
 _CHECK = re.compile(rf"{_LEAD}(?:{_a('check_subject')}|{_a('check_want')})\b", re.I)
 _LEAD_WORDS = 5
 """The longest sentence before a read-back said as a statement ('I found your reservation.')."""
-_CLAUSES = re.compile(r",\s|\band\b|;", re.I)
+_CLAUSES = re.compile(rf",\s|\b(?:{_a('and')})\b|;", re.I)
 _DONE = re.compile(rf"\b{DONE_VERB}\b", re.I)
 _WANT = re.compile(rf"{_LEAD}(?:{_a('check_want')})\b", re.I)
 _CUT_END = re.compile(rf"\b(?:{_a('cut_determiner')})\s*[.!,?]*$", re.I)
-_CUT_VERB = re.compile(rf"\b(?:{_a('cut_verb')})(?:\s+me)?\s*[.!,?]*$", re.I)
+_CUT_VERB = re.compile(rf"\b(?:{_a('cut_verb')})(?:\s+(?:{_a('me')}))?\s*[.!,?]*$", re.I)
 """'Can you give me.': a verb of giving with no object; not in a wh-question ('What would you like to share?')."""
 _CUT_WORD = re.compile(rf"\b(?:{_a('cut_determiner')})\s+(?P<w>[A-Za-z]+)\s*[.!,?]*$", re.I)
 _TOKEN = re.compile(r"[A-Za-z][A-Za-z']*")
 _CODE = re.compile(r"\b(?=[\w-]*\d)(?=[\w-]*[A-Za-z])[A-Za-z0-9][A-Za-z0-9-]{3,}\b")
 """A code written as one token of letters and digits ('POL-2028-ZOYN9Q', 'GJPZ-57Y')."""
-_HAVE_Q = re.compile(rf"^(?:\w+[,.!]?\s+)*?(?:{_a('have_lead')})\s+(?:a|an|any)\s+(?P<x>[^?]+?)\s*\??$", re.I)
+_HAVE_Q = re.compile(
+    rf"^(?:\w+[,.!]?\s+)*?(?:{_a('have_lead')})\s+(?:{_a('article')})\s+(?P<x>[^?]+?)\s*\??$", re.I
+)
 PREFERENCE_WORDS = frozenset(phrases("forms", "preference_words"))
+_OR = re.compile(rf"\b(?:{_a('or')})\b", re.I)
 
 
 def reports_done(sentence: str, book: FactBook) -> bool:
@@ -130,7 +133,7 @@ def have_question(question: str) -> str:
     """X of 'Do you have a/any X?' when X ends on a preference word or a field's head ('floor
     preference', 'preference for the seat', 'confirmation number'); '' otherwise ('a moment')."""
     m = _HAVE_Q.match(question.strip())
-    if m is None or re.search(r"\bor\b", m.group("x"), re.I):
+    if m is None or _OR.search(m.group("x")):
         return ""
     ws = [w.lower() for w in _TOKEN.findall(m.group("x"))]
     return m.group("x") if set(ws) & PREFERENCE_WORDS or (ws and ws[-1] in HEADS) else ""

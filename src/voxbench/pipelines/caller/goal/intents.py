@@ -119,7 +119,7 @@ def _said_words(text: str) -> set[str]:
     return content_words(text) | {r for r in runs(text) if r.isalpha() and len(r) >= 2 and r not in toks}
 
 
-def _names(own: set[str], words: set[str]) -> bool:
+def _names(own: set[str] | frozenset[str], words: set[str]) -> bool:
     """Whether a text's words name a request by the words that tell it apart."""
     hit = {w for w in own if any(words_close(w, x) for x in words)}
     return bool(own) and len(hit) >= min(2, len(own))
@@ -130,6 +130,7 @@ class IntentTracker:
 
     def __init__(self, intents: list[str], goal: str = "") -> None:
         self.intents = intents
+        self._words = [frozenset(content_words(i) - GENERIC) for i in intents]
         self.done: list[bool] = [False] * len(intents)
         # a contingency ('a desk on floor 3 as my backup choice', 'accept a room even without a
         # projector', or one the goal holds under an unmet condition: 'if none are available, you
@@ -150,10 +151,15 @@ class IntentTracker:
         self.last_refused: int | None = None
         """The request the last refusal named: a twin's refusal naming neither twin is its."""
         self._own = []
-        for i, intent in enumerate(intents):
+        for i in range(len(intents)):
             rest = content_words(" ".join(x for j, x in enumerate(intents) if j != i))
-            words = content_words(intent) - GENERIC
+            words = self.words_of(i)
             self._own.append((words - rest) or words)
+
+    def words_of(self, i: int) -> frozenset[str]:
+        """The content words of request ``i`` without those of any request (:data:`GENERIC`): the
+        words the tracker compares requests and turns by (read once: the requests are fixed)."""
+        return self._words[i]
 
     def mentions(self, i: int, text: str) -> bool:
         """Whether a text says one of the words that tell request ``i`` apart ('reactivation')."""
@@ -212,7 +218,7 @@ class IntentTracker:
         """Whether ``said`` names request ``i`` by two of all its words: a fallback's own word alone
         ('waitlist' of 'the waitlist for Executive Garage parking') is said of other things too ('I
         can place you on the desk waitlist'), which neither complete nor refuse it."""
-        words = content_words(self.intents[i]) - GENERIC
+        words = self.words_of(i)
         return sum(any(words_close(w, x) for x in said) for w in words) >= min(2, len(words))
 
     def fallback_for(self, refused: set[int]) -> int | None:
@@ -220,9 +226,9 @@ class IntentTracker:
         best = (0, -1)
         for j, fb in enumerate(self.fallback):
             if fb and not self.done[j]:
-                words = content_words(self.intents[j]) - GENERIC
+                words = self.words_of(j)
                 for i in refused:
-                    best = max(best, (len(words & (content_words(self.intents[i]) - GENERIC)), -j))
+                    best = max(best, (len(words & self.words_of(i)), -j))
         return -best[1] if best[0] else None
 
     def _backup_done(self, text: str) -> bool:
@@ -232,10 +238,10 @@ class IntentTracker:
         for j, fb in enumerate(self.fallback):
             if not fb or self.done[j]:
                 continue
-            base = content_words(self.intents[j]) - GENERIC
+            base = self.words_of(j)
             backs = [i for i in range(len(self.intents)) if i != j and self.done[i] and not self.fallback[i]
-                     and len(base & (content_words(self.intents[i]) - GENERIC)) >= 1]  # fmt: skip
-            shared = {w for i in backs for w in (content_words(self.intents[i]) - GENERIC) & base}
+                     and len(base & self.words_of(i)) >= 1]  # fmt: skip
+            shared = {w for i in backs for w in self.words_of(i) & base}
             if backs and any(words_close(w, x) for w in shared for x in words):
                 self.done[j] = True
                 return True
@@ -282,14 +288,14 @@ class IntentTracker:
             if not fb or self.done[j]:
                 continue
             rest = content_words(" ".join(x for i, x in enumerate(self.intents) if i != j))
-            own = content_words(self.intents[j]) - GENERIC - rest - _MARKS
+            own = self.words_of(j) - rest - _MARKS
             if own:
                 named = any(words_close(w, x) for w in own for x in said)
             else:
                 others = {t for i, x in enumerate(self.intents) if i != j for t in tokens(x)}
                 apart = {t for t in tokens(self.intents[j]) if t.isalnum() and t not in others}
                 apart = {t for t in apart if not content_words(t) & _MARKS}
-                words = content_words(self.intents[j]) - GENERIC - _MARKS
+                words = self.words_of(j) - _MARKS
                 named = bool(apart & heard) and any(words_close(w, x) for w in words for x in said)
             if named:
                 hits.append(j)

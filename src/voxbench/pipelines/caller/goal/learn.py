@@ -24,19 +24,28 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from voxbench.pipelines.caller.goal.lang import alts
+from voxbench.pipelines.caller.goal.lang import alt, alts, phrases
 from voxbench.pipelines.caller.goal.options import ANY_AUX
 from voxbench.spoken import sentences_of, tokens
 
-LEARN_GOAL = re.compile(r"^(?:learn|find out|know|be told|get told|hear)\s+(?P<what>.+?)\.?$", re.I)
-_WHETHER = re.compile(r"^(?:whether|if)\b.*?\b(?:is|are|will be|was|has been)\s+(?P<pred>.+)$", re.I)
-_DET = re.compile(r"^(the|my|its|their|your|a|an)\s+", re.I)
+
+def _a(name: str) -> str:
+    return alt("learn", name)
+
+
+LEARN_GOAL = re.compile(rf"^(?:{_a('learn_verb')})\s+(?P<what>.+?)\.?$", re.I)
+_WHETHER = re.compile(rf"^(?:{_a('whether')})\b.*?\b(?:{_a('be')})\s+(?P<pred>.+)$", re.I)
+_DET = re.compile(rf"^({_a('determiner')})\s+", re.I)
 # what a status question's answer may say instead of its predicate
-_OPPOSITES = {"on time": re.compile(r"\b(delay|cancel|behind schedule)", re.I)}
+_OPPOSITES = {phrases("learn", "on_time")[0]: re.compile(rf"\b({_a('not_on_time')})", re.I)}
 _CLOCK = re.compile(r"\b\d{1,2}(?:[:.]\d{2})?\s*[ap]\.?\s?m\b|\b\d{1,2}:\d{2}\b", re.I)
-_DURATION = re.compile(r"(minutes?|hours?|mins?|hrs?|percent|days?)$")
+_DURATION = re.compile(rf"({_a('duration')})$")
 _TAGGED_Q = re.compile(rf",\s*(?:{ANY_AUX})\s+(?:{alts('questions', 'subject', 'person')})\b[^,]*\?$", re.I)
-_SKIP = {"is", "are", "will", "be", "now", "number", "no", "of", "at", "from", "currently"}
+_SKIP = set(phrases("learn", "skip"))
+_ASKS_WHETHER = re.compile(rf"\b({_a('whether')})\b", re.I)
+_PIECES = re.compile(rf",\s*(?:(?:{_a('and')})\s+)?|\s+(?:{_a('and')})\s+")
+_TIME_HEADS = frozenset(phrases("learn", "time_head"))
+_AT = frozenset(phrases("learn", "at"))
 
 
 @dataclass
@@ -56,13 +65,13 @@ class Part:
         if m is not None:
             pred = m.group("pred").strip().rstrip(".").lower()
             opposite = _OPPOSITES.get(pred)
-            if re.search(r"\b(whether|if)\b", sentence, re.I):  # 'Let me check if it is on time.'
+            if _ASKS_WHETHER.search(sentence):  # 'Let me check if it is on time.'
                 return False
             return pred in sentence.lower() or bool(opposite and opposite.search(sentence))
         toks = tokens(sentence)
-        if self.head == "time":
+        if self.head in _TIME_HEADS:
             return bool(_CLOCK.search(sentence)) or any(
-                t == "at" and toks[i + 1 : i + 2] and toks[i + 1].isdigit() and int(toks[i + 1]) <= 24
+                t in _AT and toks[i + 1 : i + 2] and toks[i + 1].isdigit() and int(toks[i + 1]) <= 24
                 and not _DURATION.match(" ".join(toks[i + 2 : i + 3]))
                 for i, t in enumerate(toks)
             )  # fmt: skip
@@ -84,7 +93,7 @@ def parts_to_learn(must_have: list[str]) -> list[Part]:
         if _WHETHER.match(what):
             out.append(Part(what))
             continue
-        pieces = [p.strip() for p in re.split(r",\s*(?:and\s+)?|\s+and\s+", what) if p.strip()]
+        pieces = [p.strip() for p in _PIECES.split(what) if p.strip()]
         det = _DET.match(pieces[0]) if pieces else None
         for p in pieces:
             out.append(Part(p if _DET.match(p) or det is None else f"{det.group(1).lower()} {p}"))

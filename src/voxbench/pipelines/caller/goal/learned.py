@@ -30,59 +30,12 @@ from pathlib import Path
 import numpy as np
 
 from voxbench.pipelines.caller.goal.facts import Fact, FactBook, stem
+from voxbench.pipelines.caller.goal.lang import alt, phrases
 from voxbench.spoken import mentions
 
 DIM = 1 << 18
-_STOP = frozenset(
-    [
-        "a",
-        "an",
-        "the",
-        "i",
-        "you",
-        "your",
-        "my",
-        "me",
-        "we",
-        "us",
-        "to",
-        "of",
-        "for",
-        "in",
-        "on",
-        "at",
-        "is",
-        "are",
-        "was",
-        "be",
-        "it",
-        "this",
-        "that",
-        "and",
-        "or",
-        "please",
-        "can",
-        "could",
-        "would",
-        "will",
-        "may",
-        "have",
-        "has",
-        "do",
-        "does",
-        "did",
-        "what",
-        "which",
-        "so",
-        "also",
-        "just",
-        "now",
-        "then",
-        "with",
-        "as",
-        "if",
-    ]
-)
+_STOP = frozenset(phrases("learned", "stop"))
+_OFFERS = re.compile(rf"\b({alt('learned', 'options_cue')})\b", re.I)
 
 
 @dataclass
@@ -144,7 +97,7 @@ def features(
     n_same = sum(w in kws for w in words)
     feats += [f"same:{w}" for w in words if w in kws] + [f"same_n:{min(n_same, 3)}"]
     said = fact.matchable and any(mentions(text, v) for v in fact.values())
-    offers = bool(re.search(r"\b(or|which)\b", text, re.I))
+    offers = bool(_OFFERS.search(text))
     if said:
         feats.append("said_by_agent_in_options" if offers else "said_by_agent")
     if fact.key in given:

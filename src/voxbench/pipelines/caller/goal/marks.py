@@ -21,8 +21,8 @@ _PRONOUN = rf"(?:{alt('questions', 'pronoun')})"
 _LINKED = rf"^(?:(?:{alt('questions', 'lead')})[,]?\s+)?"
 _WH_ASKED = re.compile(
     rf"(?:{_LINKED}(?:{alt('questions', 'wh')})|{_LEAD}(?:{alt('questions', 'wh_after_comma')}))"
-    rf"(?:'s\b|\s+(?:is|are|was|were)\b|(?:\s+(?!{_PRONOUN}\b)[\w'-]+){{0,6}}?"
-    rf"\s+(?:{ANY_AUX})\s+(?!that\s+\w)(?:{_SUBJECT})\b)[^?]*[.!]?$",
+    rf"(?:'s\b|\s+(?:{alt('marks', 'be')})\b|(?:\s+(?!{_PRONOUN}\b)[\w'-]+){{0,6}}?"
+    rf"\s+(?:{ANY_AUX})\s+(?!(?:{alt('marks', 'that')})\s+\w)(?:{_SUBJECT})\b)[^?]*[.!]?$",
     re.I,
 )
 """A wh-question: the question word, then its verb ('What is your ID.', 'What's the date.') or a

@@ -68,16 +68,18 @@ content = _words
 
 
 _FRAME = _norm({w for p in phrases("openask", "frame") for w in words(p)} | set(phrases("openask", "frame")))
-_WH = ("why", "how", "where", "when", "who")
+_WH = tuple(phrases("openask", "wh_one"))
 """Question words that ask for one kind of answer: a told X that says one is matched only by it."""
 _TELL = re.compile(rf"\b(?:{_a('open_anywhere')})\b", re.I)
-_YES_NO = re.compile(rf"^(?:[\w' -]+,\s+)?(?:{ANY_AUX}|had)\s+(?:{alt('yesno', 'subject')})\b", re.I)
+_YES_NO = re.compile(
+    rf"^(?:[\w' -]+,\s+)?(?:{ANY_AUX}|{_a('aux_had')})\s+(?:{alt('yesno', 'subject')})\b", re.I
+)
 """A yes/no question (any auxiliary of ``phrases.questions``; 'had' as :mod:`.yesno` reads it): :mod:`.yesno`'s."""
 _OPEN = re.compile(
-    rf"(?:^|[,;:]\s*|\band\s+|\bso\s+)(?:{_a('open_lead')})\b|\b(?:{_a('open_anywhere')})\b", re.I
+    rf"(?:^|[,;:]\s*|\b(?:{_a('open_join')})\s+)(?:{_a('open_lead')})\b|\b(?:{_a('open_anywhere')})\b", re.I
 )
-_WHICH = re.compile(r"\bwhich\b", re.I)
-_WHICH_THING = re.compile(rf"\bwhich\s+(?!(?:{_a('which_not_thing')})\b)[a-z]", re.I)
+_WHICH = re.compile(rf"\b(?:{_a('which')})\b", re.I)
+_WHICH_THING = re.compile(rf"\b(?:{_a('which')})\s+(?!(?:{_a('which_not_thing')})\b)[a-z]", re.I)
 """'Which flight would you prefer?' names the thing it asks about; 'Which one?' points at options."""
 _OFFERS = re.compile(rf"\b(?:{_a('offers')})\b", re.I)
 _REQUEST_NOUNS = _norm({w for p in phrases("openask", "request_nouns") for w in words(p)})
@@ -85,12 +87,14 @@ _DESCRIBED = re.compile(rf"\b(?:{_a('described')})\b", re.I)
 """'What kind of room?' asks the thing described: a describing word before it answers ('a quiet room'),
 as it does to a question of what the caller wants ('What room do you need?', ``wish``)."""
 _HEAD = re.compile(
-    rf"\b(?:what|which)(?:'s|\s+is|\s+are|\s+was|\s+were)?\s+(?:(?:your|the|a|an|this|that)\s+)?(?P<h>(?:(?!(?:{_a('head_stop')})\b)[\w-]+\s*){{1,4}}(?:of\s+(?:(?:your|the|a|an)\s+)?[\w-]+)?)",
+    rf"\b(?:{_a('head_wh')})(?:'s|\s+(?:{_a('head_be')}))?\s+(?:(?:{_a('head_determiner')})\s+)?"
+    rf"(?P<h>(?:(?!(?:{_a('head_stop')})\b)[\w-]+\s*){{1,4}}(?:(?:{_a('of')})\s+(?:(?:{_a('of_determiner')})\s+)?[\w-]+)?)",
     re.I,
 )
 _TOLD = re.compile(
-    rf"\b(?:if|when|once)\s+(?:(?:{alt('yesno', 'asker')})\s+)?(?:asks?|is asked|are asked|asked)(?:\s+you)?"
-    rf"\s+(?P<x>(?!(?:whether|if|to|you to)\b)[^;:,.]+?),\s*(?:then\s+)?(?P<verb>{_a('told_verb')})\b:?(?P<y>[^.;]*)",
+    rf"\b(?:{_a('told_lead')})\s+(?:(?:{alt('yesno', 'asker')})\s+)?(?:{alt('yesno', 'asked_verb')})"
+    rf"(?:\s+(?:{alt('yesno', 'you')}))?\s+(?P<x>(?!(?:{_a('told_not_x')})\b)[^;:,.]+?),\s*(?:(?:{_a('then')})\s+)?"
+    rf"(?P<verb>{_a('told_verb')})\b:?(?P<y>[^.;]*)",
     re.I,
 )
 _FACT_REF = re.compile(rf"(?:{_a('fact_ref')})", re.I)
@@ -104,12 +108,19 @@ _VALUE_BEFORE = re.compile(r"(?<![.:;]\s)(?<!^)\b(?:[A-Z][\w'-]*|[\w-]*\d[\w-]*)
 _VALUE_AFTER = re.compile(r"^\s+(?:[A-Z][\w'-]*|[\w-]*\d[\w-]*)\b")
 """... or right after it ('floor 2', 'lot B')."""
 _BARE = re.compile(rf"\b(?:{_a('bare_determiner')})\s*$", re.I)
-_JOIN = re.compile(r"\s*(?:,\s*)?\b(and|or)\b\s*|\s*,\s*", re.I)
+_JOIN = re.compile(rf"\s*(?:,\s*)?\b({_a('join_and')}|{_a('join_or')})\b\s*|\s*,\s*", re.I)
+_AND = frozenset(phrases("openask", "join_and"))
 _CLAUSE = re.compile(
-    r"\s*(?:[;:](?=\s)|,\s*(?:but|and|so|while)\b|,\s*(?=(?:you|your)\b)|\bbut\b|\band\b(?=\s+(?:you|your)\b))\s*",
+    rf"\s*(?:[;:](?=\s)|,\s*(?:{alt('yesno', 'clause_conj')})\b|,\s*(?=(?:{_a('about_caller')})\b)"
+    rf"|\b(?:{alt('yesno', 'clause_but')})\b|\b(?:{alt('yesno', 'clause_and')})\b(?=\s+(?:{_a('about_caller')})\b))\s*",
     re.I,
 )
-_ABOUT_CALLER = re.compile(r"^(?:you|your)\b", re.I)
+_ABOUT_CALLER = re.compile(rf"^(?:{_a('about_caller')})\b", re.I)
+_WH_ONE = re.compile(rf"\b({'|'.join(_WH)})\b", re.I)
+_ASKED_ABOUT = re.compile(rf"^(?:{_a('asked_about')})\s+", re.I)
+_CUT_AT_LETTER = re.compile(rf"(?:^|\b(?:{_a('article')})\s+)[A-Z]$")
+_INSTRUCTION_LEAD = re.compile(rf"^(?:{_a('instruction_lead')})\b", re.I)
+_WH_WORDS = frozenset((*_WH, *phrases("openask", "wh_thing")))
 _BRACKETS = re.compile(r"\s*\([^()]*\)")
 _KINDS = {
     kind: (_norm({w for h in phrases("openask", f"heads_{kind}") for w in words(h)}),
@@ -238,7 +249,7 @@ def names_thing(question: str) -> bool:
 
 
 def _wh(question: str) -> str:
-    m = re.search(rf"\b({'|'.join(_WH)})\b", question, re.I)
+    m = _WH_ONE.search(question)
     return m.group(1).lower() if m else ""
 
 
@@ -251,7 +262,7 @@ def _heads(question: str) -> tuple[list[list[str]], bool]:
         return [], True
     parts = _JOIN.split(m.group("h"))
     groups = [[w for w in _word_list(_of_last(p)) if w not in _FRAME] for p in parts[::2]]
-    either = "and" not in [c.lower() for c in parts[1::2] if c]
+    either = not any(c.lower() in _AND for c in parts[1::2] if c)
     return [g for g in groups if g], either
 
 
@@ -325,16 +336,11 @@ def _holds(
 def _told_of(m: re.Match[str]) -> _Told | None:
     """One "if asked X, say Y" (None: Y points at the facts, or says nothing)."""
     x = m.group("x")
-    x = re.sub(rf"^(?:{_a('asked_about')})\s+", "", x.strip(), flags=re.I)
+    x = _ASKED_ABOUT.sub("", x.strip())
     y = _INSTRUCTION.sub("", _CUT.sub("", m.group("y")))
     y = _TAIL_FILL.sub("", _LEAD_FILL.sub("", y.strip(' ,:"“”'))).strip(' ,"“”')
-    about = _words(x) - _FRAME - frozenset((*_WH, "what", "which"))
-    if (
-        _FACT_REF.search(y)
-        or not re.search(r"\w", y)
-        or re.search(r"(?:^|\b(?:a|an|the)\s+)[A-Z]$", y)
-        or not (about or _wh(x))
-    ):
+    about = _words(x) - _FRAME - _WH_WORDS
+    if _FACT_REF.search(y) or not re.search(r"\w", y) or _CUT_AT_LETTER.search(y) or not (about or _wh(x)):
         return None  # points at the facts, says nothing, or was cut at an abbreviation ('a U.S. ...')
     return _Told(about, _wh(x), y, m.group(0))
 
@@ -342,7 +348,7 @@ def _told_of(m: re.Match[str]) -> _Told | None:
 def _clauses(sentence: str) -> list[tuple[frozenset[str], str]]:
     """A statement's clauses about the caller ('Your Wi-Fi shows connected, but nothing loads' ->
     the first); an instruction ('If the agent ...') is none."""
-    if re.match(r"^(?:if|when|once|after|before|never|do not|don't)\b", sentence.strip(), re.I):
+    if _INSTRUCTION_LEAD.match(sentence.strip()):
         return []
     parts = [p.strip(" ,.") for p in _CLAUSE.split(_CUT.sub("", sentence)) if p and p.strip(" ,.")]
     return [(_words(p), p) for p in parts if _ABOUT_CALLER.match(p) and len(_words(p)) >= 2]

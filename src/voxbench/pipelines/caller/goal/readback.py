@@ -93,7 +93,7 @@ PERSON_WORDS = set(phrases("readback", "person_words"))
 _LINK = "|".join(phrases("readback", "links"))
 _LEAD = re.compile(rf"^\s*(?:'s\b|s\b)?[\s:=-]*(?:(?:{alt('readback', 'value_lead')})\b[\s:]*)*", re.I)
 _NOT_VALUE = set(phrases("readback", "not_value"))
-VALUE_END = re.compile(r"[,;?!]|\.(?:\s|$)|\s(?:and|but|right|correct|is that|for|on file|in our)\b", re.I)
+VALUE_END = re.compile(rf"[,;?!]|\.(?:\s|$)|\s(?:{alt('readback', 'value_end')})\b", re.I)
 
 
 def field_words(f: Fact) -> list[str]:
@@ -199,7 +199,10 @@ def _changing(seg: str, f: Fact, facts: list[Fact]) -> bool:
 
 
 _TOKEN = re.compile(r"\+?[A-Z0-9][A-Z0-9-]*")
-_YOUR_NAME = re.compile(r"\b(?:your|my)\s+(?:full\s+)?name\b", re.I)
+_YOUR_NAME = re.compile(
+    rf"\b(?:{alt('readback', 'name_owner')})\s+(?:(?:{alt('readback', 'full')})\s+)?(?:{alt('readback', 'name')})\b",
+    re.I,
+)
 
 
 def _full_name_misread(text: str, facts: list[Fact]) -> dict[str, str]:

@@ -26,10 +26,14 @@ from voxbench.spoken.words import MONTH_NAMES, MONTHS
 _MONTH = "|".join(sorted(MONTHS, key=len, reverse=True))  # 'August', 'Aug', 'Sept'
 _DATE = re.compile(rf"\b({_MONTH})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?\b", re.I)
 _ON_DATE = re.compile(
-    rf"\s*,?\s*(?:on\s+)?(?:\w+day,?\s+)?({_MONTH})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?\b", re.I
+    rf"\s*,?\s*(?:(?:{alt('record', 'on')})\s+)?(?:\w+day,?\s+)?({_MONTH})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?\b",
+    re.I,
 )
 _PLACE = r"(?:[A-Z]{3}\b|[A-Z][a-z.'-]+(?:\s+[A-Z][a-z.'-]+){0,3})"
-_ROUTE = re.compile(rf"\bfrom\s+(?:the\s+)?({_PLACE})\s+to\s+(?:the\s+)?({_PLACE})")
+_ROUTE = re.compile(
+    rf"\b(?:{alt('record', 'from')})\s+(?:(?:{alt('record', 'the')})\s+)?({_PLACE})"
+    rf"\s+(?:{alt('record', 'to')})\s+(?:(?:{alt('record', 'the')})\s+)?({_PLACE})"
+)
 _OWN = re.compile(
     rf"\b(?:{alt('record', 'own_lead')})\s+(?:\w+\s+){{0,2}}?({alt('record', 'record_words')})\b", re.I
 )
@@ -37,7 +41,7 @@ _IT = re.compile(
     rf"^(?:{alt('record', 'it_lead')})\s+(?:\w+\s+){{0,2}}?({alt('record', 'record_words')})\b", re.I
 )
 """'It's for a flight ...' after 'I found your reservation.': the record the turn named as the caller's."""
-_ROUTE_VALUE = re.compile(r"\s+to\s+")
+_ROUTE_VALUE = re.compile(rf"\s+(?:{alt('record', 'to')})\s+")
 _SKIP = re.compile(rf"\b(?:{alt('record', 'not_own')})\b", re.I)
 _PLACE_WORDS = set(phrases("record", "place_words"))
 

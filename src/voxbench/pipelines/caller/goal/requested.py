@@ -22,13 +22,17 @@ from voxbench.pipelines.caller.goal.cues import (
 )
 from voxbench.pipelines.caller.goal.facts import Fact, FactBook, group_of, stem
 from voxbench.pipelines.caller.goal.fallbacks import head_fallback, subject_fallback, unknown_head
-from voxbench.pipelines.caller.goal.lang import alt
+from voxbench.pipelines.caller.goal.lang import alt, phrases
 from voxbench.pipelines.caller.goal.parts import open_parts, parts_of
 from voxbench.pipelines.caller.goal.readback import asks_to_state
 from voxbench.pipelines.caller.goal.rules import CONTEXT
 from voxbench.pipelines.caller.goal.turn import Turn
 from voxbench.pipelines.caller.goal.yesno import asks_whether
 from voxbench.spoken import compact, mentions, tokens
+
+
+def _a(name: str) -> str:
+    return alt("requested", name)
 
 
 class ChoiceClassifier(Protocol):
@@ -58,7 +62,7 @@ def asked_by_words(
     asked: dict[str, str] = {}
     steps = t.troubleshooting()
     for whole, s in [(r, p) for r in t.requests for p in _units(r, book, given, focus)]:
-        if (CONFIRM_Q.search(s) and not re.search(r"\b(give|tell|provide|read|spell|what|which)\b", s, re.I)
+        if (CONFIRM_Q.search(s) and not _NAMES_VALUE.search(s)
                 and not asks_to_state(s, book)):  # fmt: skip
             continue  # a read-back or an offer; 'Can you confirm your employee ID?' asks it
         if steps and not _ASKS_VALUE.search(s):
@@ -88,12 +92,7 @@ def asked_by_words(
                 asked.setdefault(key, rule)
             for key, rule in unknown_head(core, book, set(asked) | {k for k, _ in found}):
                 asked.setdefault(key, rule)
-        if (
-            not found
-            and not asked
-            and not OPEN_Q.search(s)
-            and re.search(r"\b(id|number|code|name)\b", s, re.I)
-        ):
+        if not found and not asked and not OPEN_Q.search(s) and _ID_WORD.search(s):
             live = " ".join(x for x in t.sents if x != s and not COMPLETED.search(x))  # not 'payroll done'
             for key, rule in subject_fallback(s, book, live):
                 asked.setdefault(key, rule)
@@ -126,9 +125,9 @@ def _less_specific_borrowed(asked: dict[str, str], book: FactBook) -> dict[str, 
 # A request whose object is a pronoun ('Please give those to me.', 'Please read it again slowly.',
 # 'Can you spell that?'): what it asks for was named in the sentence before it.
 _POINTS_BACK = re.compile(
-    r"\b(give|tell|provide|read|repeat|spell|say|share)\b[^.?!]*?\b(those|these|them|it|that|this)\b"
-    r"(?=\s*(?:[.?!,]|$)|\s+(?:to|for|again|slowly|back|once|one more|with|please|now|out)\b)"
-    r"|\b(give|tell|provide|read|repeat|share)\b[^.?!]*?\b(that|this|those|these) (information|info|details?|data)\b",
+    rf"\b({_a('back_verb')})\b[^.?!]*?\b({_a('back_pronoun')})\b"
+    rf"(?=\s*(?:[.?!,]|$)|\s+(?:{_a('back_follow')})\b)"
+    rf"|\b({_a('back_that_verb')})\b[^.?!]*?\b({_a('back_demonstrative')}) ({_a('back_info')})\b",
     re.I,
 )  # the pronoun as an object ('give those to me'), not a determiner ('confirm those dates') or a clause;
 # 'that information' / 'those details' point back too
@@ -149,18 +148,28 @@ def named_before(t: Turn, book: FactBook, given: set[str], focus: set[str] | Non
     return asked
 
 
-_ONLY_IF_CHANGED = re.compile(r"\bonly if\b|\bif (it|that|anything)('s| is| has)? (changed|different)", re.I)
-_WHICH_OF = re.compile(r"^(?:and |so )?which (?:of (?:those|these|them)|ones?)\b", re.I)
+_ONLY_IF_CHANGED = re.compile(
+    rf"\b(?:{_a('only_if')})\b|\b(?:{_a('if')}) ({_a('changed_subject')})('s| (?:{_a('changed_aux')}))?"
+    rf" ({_a('changed')})",
+    re.I,
+)
+_WHICH_OF = re.compile(rf"^(?:(?:{_a('which_lead')}) )?(?:{_a('which_of')})\b", re.I)
 # A request for a value, not a step to try ('What is the error code?', 'Please tell me ...').
-_ASKS_VALUE = re.compile(r"^(what|which|who|where|when|how many)\b|\b(give|tell|provide|read|spell)\b", re.I)
-_ASKS_AGAIN = re.compile(r"\b(?:(?:can|could|may) (?:i|we) (?:get|have)|repeat|say)\b", re.I)
+_ASKS_VALUE = re.compile(rf"^({_a('value_wh_lead')})\b|\b({_a('value_verb')})\b", re.I)
+_NAMES_VALUE = re.compile(rf"\b({_a('value_verb')}|{_a('value_wh')})\b", re.I)
+_ID_WORD = re.compile(rf"\b({_a('id_word')})\b", re.I)
+_UNSURE_WH = re.compile(rf"({_a('unsure_wh')})\b", re.I)
+_SENT_CODE_KEY = re.compile(_a("sent_code_key"), re.I)
+_SENT_CODE_WORDS = frozenset(phrases("requested", "sent_code_words"))
+_CHOICE_CUE = re.compile(rf"\b({_a('choice_cue')})\b", re.I)
+_ASKS_AGAIN = re.compile(rf"\b(?:{_a('asks_again')})\b", re.I)
 """A request for a value said again, or by the asker's getting it ('Can I get your code and last
 name again?', 'Can you repeat your code and last name?')."""
 # A yes/no question between two alternatives ('For the Wi-Fi issue, are you unable to connect, or ...?')
 _EITHER_OR = re.compile(
-    r"^(?:[^,?]*,\s*)?(is|are|was|were|does|do|did|has|have)\b(?![^?]*\b(what|which|how|when|where)\b)[^?]*"
-    r",?\s+or\s+(is|are|was|were|does|do|did|has|have|can|it|you|just)\b[^?]*\?$"
-    r"|^(?:[^,?]*,\s*)?(is|are|was|were)\s+[\w-]+\s+(a|an|the)\b[^?]*\bor\s+(a|an|the)\b[^?]*\?$",  # 'Is X a B or a C?'
+    rf"^(?:[^,?]*,\s*)?({_a('either_aux')})\b(?![^?]*\b({_a('either_wh')})\b)[^?]*"
+    rf",?\s+(?:{_a('or')})\s+({_a('or_next')})\b[^?]*\?$"
+    rf"|^(?:[^,?]*,\s*)?({_a('be')})\s+[\w-]+\s+({_a('article')})\b[^?]*\b(?:{_a('or')})\s+({_a('article')})\b[^?]*\?$",  # 'Is X a B or a C?'
     re.I,
 )
 _PURPOSE = re.compile(rf"^(?:{alt('asks', 'purpose_lead')})\b[^,?!]*,\s*(?=\S)", re.I)
@@ -174,9 +183,7 @@ def _without_purpose(s: str) -> str:
 
 
 # 'What would you like me to check in the employee record?': what to do, not a value
-_WHAT_FOR = re.compile(
-    r"\bwhat (would|do) you (like|want|need) (me to )?(check|do|look|help|know|see)\b", re.I
-)
+_WHAT_FOR = re.compile(rf"\b(?:{_a('what_for')})\b", re.I)
 _KNOWN = {"hold", "transfer", "transfer_offer", "anything_else", "goodbye", "completed"}
 
 
@@ -188,7 +195,7 @@ def _unsure_requests(t: Turn, kinds: Sequence[str]) -> list[str]:
     return [
         s
         for s in t.requests
-        if ((re.match(r"(what|which|who|where|when)\b", s, re.I) and s.endswith("?")) or REQUEST.search(s))
+        if ((_UNSURE_WH.match(s) and s.endswith("?")) or REQUEST.search(s))
         and INFO_NOUN.search(s)
         and not OPEN_Q.search(s)
         and not CONFIRM_Q.search(s)
@@ -220,9 +227,7 @@ def asked_otherwise(
                 asked.setdefault(f.key, "which_of_its_own")
     if any(SENT_CODE.search(s) for s in t.sents):
         for f in book:
-            if set(f.words) & {"otp", "passcode", "verification", "security"} or re.search(
-                r"otp", f.key, re.I
-            ):
+            if set(f.words) & _SENT_CODE_WORDS or _SENT_CODE_KEY.search(f.key):
                 asked.setdefault(f.key, "sent_code")
     pick = getattr(hook, "pick_facts", None)
     if not asked and pick is not None:
@@ -269,7 +274,7 @@ def not_said_by_agent(t: Turn, book: FactBook, asked: dict[str, str]) -> dict[st
     CorpNet"), unless it said it as one of the choices ("The category can be your own
     condition, a family member's serious illness, or bonding") or asks for it again by name in a
     request of its own (:func:`asked_again`)."""
-    choices = [x for x in t.sents if re.search(r"\b(or|either|can be|options are)\b", x, re.I)]
+    choices = [x for x in t.sents if _CHOICE_CUE.search(x)]
     return {
         k: r
         for k, r in asked.items()

@@ -17,7 +17,7 @@ from voxbench.pipelines.caller.goal.facts import Fact
 from voxbench.pipelines.caller.goal.framing import kind_of
 from voxbench.pipelines.caller.goal.heard import Heard
 from voxbench.pipelines.caller.goal.intents import IntentTracker, goal_clause_facts, intent_facts
-from voxbench.pipelines.caller.goal.lang import phrases
+from voxbench.pipelines.caller.goal.lang import alt, phrases
 from voxbench.pipelines.caller.goal.learn import Learnings
 from voxbench.pipelines.caller.goal.offered import offers
 from voxbench.pipelines.caller.goal.phrases import as_need, first_person
@@ -25,22 +25,29 @@ from voxbench.pipelines.caller.goal.speech import unit_form
 from voxbench.pipelines.caller.goal.state import CallState
 from voxbench.spoken import mentions, sentences_of
 
+
+def _a(name: str) -> str:
+    return alt("requests", name)
+
+
 # A yes/no offer to take something up ('Would you like to do the shift swap now?').
 OFFER_REQ = re.compile(
-    r"^(?!(?:what|which|how|when|where|who|why)\b)(?:\w+[,.]?\s+)?(would you like|do you want|shall we|should we|can we|are you ready|ready) to\b[^?]*\?$",
+    rf"^(?!(?:{_a('not_wh')})\b)(?:\w+[,.]?\s+)?({_a('offer_lead')}) (?:{_a('to')})\b[^?]*\?$",
     re.I,
 )
 
 # A confirmation question that may offer one of the caller's requests ('Would you like to assign it now?').
-_OFFER_TO_DO = re.compile(r"^(?:\w+[,.]?\s+)?would you like to (" + OFFER_VERBS + r")\b", re.I)
+_OFFER_TO_DO = re.compile(rf"^(?:\w+[,.]?\s+)?(?:{_a('would_like_to')}) (" + OFFER_VERBS + r")\b", re.I)
 
 # An offer whose object is a pronoun ('Would you like to assign it now?', 'shall we do that?').
 _RECORD_STATE = frozenset(phrases("facts", "record_state_words"))
 """Key words of a record's state ('status'): what the system holds, no detail of a request."""
-_BY_PRONOUN = re.compile(r"\bto \w+ (it|that|this|them)\b", re.I)
-_VALUE_Q = re.compile(r"^\s*(?:what|which|how|when|where|who|why)\b", re.I)
+_BY_PRONOUN = re.compile(rf"\b(?:{_a('to')}) \w+ ({_a('pronoun')})\b", re.I)
+_VALUE_Q = re.compile(rf"^\s*(?:{_a('not_wh')})\b", re.I)
 """A question for a value ('What floor would you like?')."""
-_WHICH_Q = re.compile(r"^\s*which\b(?:\s+\w+){0,4}\?$", re.I)
+_WHICH_Q = re.compile(rf"^\s*(?:{_a('which')})\b(?:\s+\w+){{0,4}}\?$", re.I)
+_OR = re.compile(rf"\b(?:{_a('or')})\b", re.I)
+_OR_SPLIT = re.compile(rf",?\s+\b(?:{_a('or')})\b\s+")
 """A bare choice question, its options said before it ('Which would you prefer?')."""
 
 
@@ -155,7 +162,7 @@ class Requests:
         fallback = self.fallback_offered(heard, text)
         if fallback is not None:  # offered with the refusal: the tree's answers to a refusal first
             return None if heard.has("denial") and self.s.push.left() else fallback
-        if not OFFER_REQ.match(q) or re.search(r"\bor\b", q, re.I):
+        if not OFFER_REQ.match(q) or _OR.search(q):
             return None
         if heard.has("confirm_question") and not _OFFER_TO_DO.match(q):
             return None
@@ -185,7 +192,7 @@ class Requests:
         fallback = self.s.tracker.fallback_named(said)
         if fallback is None:
             return None
-        parts = re.split(r",?\s+\bor\b\s+", said)
+        parts = _OR_SPLIT.split(said)
         others = [p for p in parts if self.s.tracker.fallback_named(p) != fallback]
         return None if any(self.s.tracker.rank(p) is not None for p in others) else fallback
 

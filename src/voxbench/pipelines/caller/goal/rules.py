@@ -35,3 +35,13 @@ CONTEXT = "context"
 CONTEXT_MOST_WORDS = "context_most_words"
 THIRD_PARTY = "third_party"
 """Another person's fact ('her date of birth'); the tag's rule is ``third_party:<key named>``."""
+
+# Answers from the goal's own text (:mod:`.followups`, :mod:`.openask`, :mod:`.yesno`).
+GOAL_ANSWERS_OPEN = "goal_answers_open"
+"""An open question answered from the goal's words; the rule is ``goal_answers_open:<how>``."""
+GOAL_ANSWERS_YES_NO = "goal_answers_yes_no:"
+"""The prefix of a yes/no answered from the goal's words: ``goal_answers_yes_no:<polarity>``."""
+
+# How a fact was found by a head noun alone (:mod:`.fallbacks`, read by :mod:`.classify`).
+HEAD_TAG = "head:"
+"""The prefix of the rule of a fact found by its head noun alone: ``head:<noun>`` ('the date')."""

@@ -14,27 +14,24 @@ import re
 from voxbench.pipelines.caller.goal.cues import DONE_VERB
 from voxbench.pipelines.caller.goal.ending_lang import pattern
 from voxbench.pipelines.caller.goal.facts import FactBook
+from voxbench.pipelines.caller.goal.lang import alt, phrases
 from voxbench.pipelines.caller.goal.tree import content_words
 from voxbench.spoken import sentences_of, tokens
 
+
+def _a(name: str) -> str:
+    return alt("scope", name)
+
+
 # Words of any offer: they name no subject (nor a field: :mod:`.confirmobj`).
-OFFER_WORDS = content_words(
-    "would you like want need me to also go ahead and proceed with submit process place book confirm add "
-    "change update make do help anything else today now for your that this them those these one it "
-    "please should shall can could may let know okay ready right away as well instead request option "
-    "like set up get have keep continue start finish complete sure take care handle ticket case booking "
-    "reservation record changes account details information request new"
-)
+OFFER_WORDS = content_words(" ".join(phrases("scope", "offer_words")))
 # Dates and times name when, not what ('book June fifteenth at ten AM').
-CALENDAR = content_words(
-    "january february march april may june july august september october november december monday tuesday "
-    "wednesday thursday friday saturday sunday morning afternoon evening noon tomorrow week month day"
-)
+CALENDAR = content_words(" ".join(phrases("scope", "calendar")))
 _DONE_VERB = re.compile(rf"\b{DONE_VERB}\b", re.I)
-_OFFER = re.compile(
-    r"\b(would you like|do you want|shall i|should i|can i|may i|want me to|like me to|i can also|i could also)\b",
-    re.I,
-)
+_OFFER = re.compile(rf"\b({_a('offer')})\b", re.I)
+_WH = re.compile(rf"({_a('wh')})\b", re.I)
+_AND = re.compile(rf"[;,:]|\b(?:{_a('and')})\b")
+_TRANSFER = re.compile(rf"\b(?:{_a('transfer')})", re.I)
 
 
 class Scope:
@@ -53,7 +50,7 @@ class Scope:
     def outside(self, text: str, question: str) -> bool:
         """Whether the offer in ``question`` names only subjects the caller's goal never mentions
         (a vague one, 'Would you like that?', is about the matter in hand)."""
-        if re.match(r"(how|what|which|when|where|who|why)\b", question, re.I):
+        if _WH.match(question):
             return False  # 'How would you like to proceed?' offers nothing of its own
         offer = stated_offer(text) if pattern("offer_vague").match(question.strip()) else ""
         if not offer and not _OFFER.search(question):
@@ -70,7 +67,7 @@ class Scope:
         pounds goes back to your card.' reports the cancellation the caller asked for."""
         if pattern("all_done").match(sentence.strip()):  # 'Everything is complete.': the whole call
             return False
-        clauses = [c for c in re.split(r"[;,:]|\band\b", sentence) if _DONE_VERB.search(c)]
+        clauses = [c for c in _AND.split(sentence) if _DONE_VERB.search(c)]
         plain = pattern("report_filler").sub(" ", _DONE_VERB.sub(" ", " ".join(clauses)))
         words = content_words(plain) - OFFER_WORDS - CALENDAR
         other = {w for c in clauses for before, w in _pairs(c) if self.other_compound(before, w)}
@@ -108,14 +105,12 @@ def _pairs(text: str) -> list[tuple[str, str]]:
     return out
 
 
-_VAGUE_OFFER = re.compile(
-    r"\b(would you like|do you want|shall i|should i)\b.{0,25}\b(do that|that|this|connect|now)\?$", re.I
-)
+_VAGUE_OFFER = re.compile(rf"\b({_a('vague_offer')})\b.{{0,25}}\b({_a('vague_object')})\?$", re.I)
 
 
 def about_transfer(question: str, transfer_offered: bool) -> bool:
     """Whether the agent's question is about a transfer: it names one, or it is a vague 'Would you
     like me to do that?' in a turn that offered one."""
-    if re.search(r"\btransfer|\blive (agent|specialist|person)|\bsupervisor|\bhuman\b", question, re.I):
+    if _TRANSFER.search(question):
         return True
     return transfer_offered and bool(_VAGUE_OFFER.search(question))

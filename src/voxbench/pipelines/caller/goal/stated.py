@@ -52,7 +52,8 @@ _LEAD = alt("stated", "place_lead")
 _NAME = re.compile(r"[A-Z][A-Za-z'-]+(?: (?:[A-Z][A-Za-z'-]+|\d{1,4}))*")
 """A capitalised name, a number in it ('East Campus', 'Building 2'); four words at most."""
 _CODE = re.compile(r"\+?[A-Za-z0-9][A-Za-z0-9-]*")
-_VERB = re.compile(r"\s(?:is|are|was|were|has|have|will)\b", re.I)
+_VERB = re.compile(rf"\s(?:{alt('stated', 'verb')})\b", re.I)
+_THE = alt("stated", "the")
 """Where a role's value ends before the sentence goes on ('delivery to Building 2 is booked')."""
 _YEAR = re.compile(r"^,?\s*(\d{4})\b")
 _KINDS = ("date", "time", "number", "code", "name", "measure", "text")
@@ -159,7 +160,7 @@ def _by_words(s: str, f: Fact, book: FactBook) -> str:
 @cache
 def _role(modifier: tuple[str, ...]) -> re.Pattern[str]:
     words = r"[\s_-]+".join(re.escape(w) for w in modifier)
-    return re.compile(rf"\b{words}(?:'s|s)?\s+(?:{_LEAD})\s+(?:the\s+)?", re.I)
+    return re.compile(rf"\b{words}(?:'s|s)?\s+(?:{_LEAD})\s+(?:(?:{_THE})\s+)?", re.I)
 
 
 def _by_role(s: str, book: FactBook, places: list[Fact]) -> dict[str, str]:

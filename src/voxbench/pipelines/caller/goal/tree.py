@@ -78,7 +78,7 @@ _TIME = r"(\d{1,2}(?::\d{2})?\s*(?:[ap]\.?m\.?)|noon|\d{1,2}:\d{2})"
 _BEFORE = re.compile(rf"\b({_a('before')})\s+{_TIME}", re.I)
 _AFTER = re.compile(rf"\b({_a('after')})\s+{_TIME}", re.I)
 _UNDER = re.compile(rf"\b({_a('under')})\s+\$\s?(\d[\d,]*(?:\.\d+)?)", re.I)
-_OR_LESS = re.compile(rf"\$\s?(\d[\d,]*(?:\.\d+)?)\s+or ({_a('or_less')})", re.I)
+_OR_LESS = re.compile(rf"\$\s?(\d[\d,]*(?:\.\d+)?)\s+(?:{_a('or')}) ({_a('or_less')})", re.I)
 _QUOTE = re.compile(r"[\"“]([^\"”]{6,}?)[\"”]")
 _DIRECT = re.compile(rf"\b({_a('direct')})\b", re.I)
 _FIXES = re.compile(rf"\b({_a('fixes')})\b", re.I)
@@ -87,12 +87,22 @@ _WANTS_TRANSFER = re.compile(_a("wants_transfer"), re.I)
 _REFUSES_TRANSFER = re.compile(rf"\b({_a('refuses_transfer')})\b", re.I)
 _TRANSFER_ALLOWED = re.compile(_a("transfer_allowed"), re.I)
 _PREFER: tuple[tuple[Literal["earliest", "latest", "cheapest"], re.Pattern[str]], ...] = (
-    ("earliest", re.compile(rf"\b({_a('choose_verb')}) the {_a('prefer_earliest')}\b")),
-    ("latest", re.compile(rf"\b({_a('choose_verb')}) the {_a('prefer_latest')}\b")),
-    ("cheapest", re.compile(rf"\b({_a('choose_verb')}) the ({_a('prefer_cheapest')})")),
+    ("earliest", re.compile(rf"\b({_a('choose_verb')}) (?:{_a('the')}) {_a('prefer_earliest')}\b")),
+    ("latest", re.compile(rf"\b({_a('choose_verb')}) (?:{_a('the')}) {_a('prefer_latest')}\b")),
+    ("cheapest", re.compile(rf"\b({_a('choose_verb')}) (?:{_a('the')}) ({_a('prefer_cheapest')})")),
 )
 _CONNECTION = re.compile(rf"\b({_a('connection')})\b", re.I)
-_TOTAL = re.compile(rf"\btotal (?:(?:{_a('total_link')}) )?(?:\$ ?)?(\d+(?:\.\d+)?)\b")
+_TOTAL = re.compile(rf"\b(?:{_a('total')}) (?:(?:{_a('total_link')}) )?(?:\$ ?)?(\d+(?:\.\d+)?)\b")
+_TOTAL_WORD = phrases("tree", "total")[0]
+_DOLLARS_TOTAL = re.compile(rf"(\d+(?:\.\d+)?) (?:{_a('dollars_total')})\b")
+_PLUS = re.compile(rf"\b(?:{_a('plus')})\b", re.I)
+_PUSHBACK_TIMES = re.compile(
+    rf"(?:{_a('pushback_said')})\s+(?:\w+\s+){{0,2}}?({_a('pushback_times')})\b(?:\s+(?:{_a('times')}))?"
+)
+_ATTEMPTS = re.compile(
+    rf"\b({_a('attempt_count')})\s+(?:\w+\s+)?(?:{_a('attempts')})\s+(?:(?:{_a('to')})\s+)?(?:{_a('push')})"
+)
+_AND_FINAL, _PUSHBACK = _a("and_final"), _a("pushback")
 _BEFORE_INCLUSIVE, _AFTER_INCLUSIVE, _UNDER_STRICT = (
     _set("before_inclusive"), _set("after_inclusive"), _set("under_strict")
 )  # fmt: skip
@@ -184,21 +194,21 @@ def read_tree(must: list[str], nice: list[str], negotiation: list[str], edge: li
     return rules
 
 
-_COUNT = {"once": 1, "one": 1, "twice": 2, "two": 2, "three": 3, "3": 3, "2": 2, "1": 1}
+_COUNT = {
+    w: n for n, k in ((1, "one"), (2, "two"), (3, "three")) for w in (*phrases("tree", f"count_{k}"), str(n))
+}
 
 
 def pushback_count(text: str) -> int:
     """'push back firmly 3 times', 'ONE attempt to push back', 'third and final pushback' -> 3, 1, 3."""
     low = text.lower()
     n = 0
-    for m in re.finditer(
-        r"push(?:ing)?[ -]?back\w*\s+(?:\w+\s+){0,2}?(once|twice|\d|one|two|three)\b(?:\s+times?)?", low
-    ):
+    for m in _PUSHBACK_TIMES.finditer(low):
         n = max(n, _COUNT.get(m.group(1), 0))
-    for m in re.finditer(r"\b(one|two|three|\d)\s+(?:\w+\s+)?(?:attempts?|times?)\s+(?:to\s+)?push", low):
+    for m in _ATTEMPTS.finditer(low):
         n = max(n, _COUNT.get(m.group(1), 0))
     for word, k in (("third", 3), ("second", 2), ("first", 1)):
-        if re.search(rf"\b{word}(?: and final)? pushback\b", low):
+        if re.search(rf"\b{word}(?: (?:{_AND_FINAL}))? (?:{_PUSHBACK})\b", low):
             n = max(n, k)
             break
     return n
@@ -224,11 +234,11 @@ def offer_cost(text: str) -> float | None:
     """The offer's cost: the amount called total, else the largest amount named."""
     for s in sentences_of(text):  # 'one hundred fifty dollars total', 'a total of $150'
         said = " ".join(tokens(s))
-        m = re.search(r"(\d+(?:\.\d+)?) dollars? (?:in )?total\b", said) or _TOTAL.search(said)
+        m = _DOLLARS_TOTAL.search(said) or _TOTAL.search(said)
         if m:
             return float(m.group(1))
     low = text.lower()
-    i = low.rfind("total")
+    i = low.rfind(_TOTAL_WORD)
     if i >= 0:
         after = money(text[i:])
         if after:
@@ -237,7 +247,7 @@ def offer_cost(text: str) -> float | None:
     for s in sentences_of(text):  # "a seventy-five dollar fee, plus a forty dollar fare difference"
         amounts = money(s)
         if amounts:
-            v = sum(amounts) if re.search(r"\bplus\b", s, re.I) else max(amounts)
+            v = sum(amounts) if _PLUS.search(s) else max(amounts)
             best = v if best is None else max(best, v)
     return best
 

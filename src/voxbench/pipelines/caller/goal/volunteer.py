@@ -11,15 +11,21 @@ from __future__ import annotations
 import re
 
 from voxbench.pipelines.caller.goal.facts import Fact, FactBook, stem
-from voxbench.pipelines.caller.goal.lang import alts
+from voxbench.pipelines.caller.goal.lang import alt, alts, phrases
 from voxbench.pipelines.caller.goal.options import ANY_AUX
 from voxbench.pipelines.caller.goal.tree import content_words
 from voxbench.spoken import mentions
 
+
+def _a(name: str) -> str:
+    return alt("volunteer", name)
+
+
 # A fact key that states a limit the caller's change must meet.
-LIMIT_KEY = re.compile(
-    r"(?i)(?<![a-z])(max|maximum|min|minimum|latest|earliest|limit|budget|acceptable|cap|deadline)(?![a-z])"
-)
+LIMIT_KEY = re.compile(rf"(?i)(?<![a-z])({_a('limit_key')})(?![a-z])")
+_RANKED_KEY = re.compile(rf"({_a('ranked')})_(?:{_a('choice')})$")
+_RANK_WORDS = tuple(phrases("volunteer", "rank_words"))
+_WIDER = _a("wider")
 
 
 # Any auxiliary: an offer is a wish ('Would you like an aisle seat?'), a proposal ('Shall I book
@@ -71,16 +77,14 @@ def touched_preferences(book: FactBook, given: set[str], text: str) -> list[str]
     words = content_words(text)
     out: list[str] = []
     for f in book:
-        if re.search(r"(first|second|third)_choice$", f.key):
-            subject = [
-                w for w in f.distinctive if w not in ("first", "second", "third", "choice", "preference")
-            ]
+        if _RANKED_KEY.search(f.key):
+            subject = [w for w in f.distinctive if w not in _RANK_WORDS]
             if subject and (all(stem(w) in words for w in subject) or f.key not in given):
                 out.append(f.key)
     return out
 
 
-_FALLBACK_WORDS = {"backup", "fallback", "alternate", "alternative", "secondary"}
+_FALLBACK_WORDS = set(phrases("volunteer", "fallback_words"))
 
 
 def fallback_for_offer(book: FactBook, given: set[str], question: str) -> str | None:
@@ -90,21 +94,20 @@ def fallback_for_offer(book: FactBook, given: set[str], question: str) -> str | 
         if f.key in given or not set(f.words) & _FALLBACK_WORDS or not f.words or not f.matchable:
             continue
         tail = f.words[-1]
-        if re.search(rf"\b(any|all|other|another|different)\s+(\w+\s+)?{tail}s?\b", question, re.I):
+        if re.search(rf"\b({_WIDER})\s+(\w+\s+)?{tail}s?\b", question, re.I):
             return f.key
     return None
 
 
 # -- the part of a booking a change is to, and what stays ------------------------------------------
 
-_LEG_WORDS = {"outbound": "outbound", "departure": "outbound", "depart": "outbound", "going": "outbound",
-              "return": "return", "inbound": "return", "returning": "return"}  # fmt: skip
+_LEG_WORDS = {w: leg for leg in ("outbound", "return") for w in phrases("volunteer", f"{leg}_words")}
 """Key words that name one part of a two-part booking (the way out, the way back)."""
 
-_KEEP_WORDS = {"must", "remain", "remains", "keep", "kept", "unchanged", "stay", "stays", "same"}
+_KEEP_WORDS = set(phrases("volunteer", "keep_words"))
 """Key words that say a value must stay as it is ('return_date_must_remain')."""
 
-_ROUTE = re.compile(r"^\s*[A-Z]{3}\s+(?:to|-|->|\u2192)\s+[A-Z]{3}\s*$")
+_ROUTE = re.compile(rf"^\s*[A-Z]{{3}}\s+(?:{_a('route_link')})\s+[A-Z]{{3}}\s*$")
 
 
 def _leg(f: Fact) -> str | None:

@@ -45,17 +45,23 @@ _GENERIC = frozenset(stem(w) for w in phrases("yesno", "generic"))
 _NEGATION = re.compile(rf"(?:\b({_a('negation')})\b|n't\b)", re.I)
 # "If the agent asks (you) whether X, say Y" / "If asked if X, answer Y" / "..., decline".
 _ASKED = re.compile(
-    rf"\bif (?:(?:{_a('asker')}) )?(?:asks?|is asked|are asked|asked)(?: you)?(?: (?:{_a('about')}))? (?:whether|if) "
-    rf"(?P<x>[^;:]+?),? (?P<verb>{_a('answer_verb')})\b(?P<y>[^.;]*)",
+    rf"\b(?:{_a('if')}) (?:(?:{_a('asker')}) )?(?:{_a('asked_verb')})(?: (?:{_a('you')}))?(?: (?:{_a('about')}))?"
+    rf" (?:{_a('whether_if')}) (?P<x>[^;:]+?),? (?P<verb>{_a('answer_verb')})\b(?P<y>[^.;]*)",
     re.I,
 )
 # A line the goal tells the caller to say ("state clearly that the issue is still not resolved").
-_SAY = re.compile(rf"\b(?:{_a('say_verb')})(?: (?:clearly|again|simply|that))* (?:that )?(?P<y>[^.;]+)", re.I)
-_YES_NO_LEAD = re.compile(r"^(?P<p>yes|no)\b(?:\s*(?:[,:—–-]+|\bbecause\b)\s*(?P<rest>.*))?", re.I)
-_DONT_KNOW = re.compile(rf"^(?:that )?(?:{_a('dont_know')})\b", re.I)
+_SAY = re.compile(
+    rf"\b(?:{_a('say_verb')})(?: (?:{_a('say_fill')}))* (?:(?:{_a('that')}) )?(?P<y>[^.;]+)", re.I
+)
+_YES_NO_LEAD = re.compile(
+    rf"^(?:(?P<yes>{_a('yes')})|{_a('no')})\b(?:\s*(?:[,:—–-]+|\b(?:{_a('because')})\b)\s*(?P<rest>.*))?",
+    re.I,
+)
+_DONT_KNOW = re.compile(rf"^(?:(?:{_a('that')}) )?(?:{_a('dont_know')})\b", re.I)
 _CUT = re.compile(rf"\s+(?:{_a('cut')})\b.*$", re.I)
 _CLAUSE = re.compile(
-    r"\s*(?:,\s*(?:but|and|so|while)\b|;|\bbut\b|\band\b(?=\s+(?:you|your|i|my)\b)|,\s*(?=\w+ (?:is|are|was|were)\b))\s*",
+    rf"\s*(?:,\s*(?:{_a('clause_conj')})\b|;|\b(?:{_a('clause_but')})\b|\b(?:{_a('clause_and')})\b"
+    rf"(?=\s+(?:{_a('clause_person')})\b)|,\s*(?=\w+ (?:{_a('clause_be')})\b))\s*",
     re.I,
 )
 _HYPHEN = re.compile(r"(?<=[A-Za-z])[-\u2010\u2011](?=[A-Za-z])")
@@ -72,13 +78,20 @@ def words(text: str) -> frozenset[str]:
     return frozenset(w for w in content_words(joined) if w not in _GENERIC and not _NEGATION.fullmatch(w))
 
 
-STATE_Q_LEAD = rf"^(?:(?:and|so|also|now|okay|ok|just)[, ]+)?(?:{_a('aux')})\s+(?:{_a('subject')})\b"
+STATE_Q_LEAD = rf"^(?:(?:{_a('q_filler')})[, ]+)?(?:{_a('aux')})\s+(?:{_a('subject')})\b"
 """How a yes/no question about a state of affairs starts: its auxiliary, then its subject ('Is the
 issue resolved', 'Has your colleague agreed'). Not 'can'/'could' (``questions.auxiliary`` has them):
 'Could you give me your address?' is a request, whose value is asked, not a state to say yes to."""
 _AUX_LEAD = re.compile(STATE_Q_LEAD, re.I)
-_WHETHER = re.compile(rf"\b(?:{_a('whether')})\s+(?:whether|if)\s+", re.I)
+_WHETHER = re.compile(rf"\b(?:{_a('whether')})\s+(?:{_a('whether_if')})\s+", re.I)
 _VALUE_VERB = re.compile(rf"\b(?:{_a('value_verb')})\b", re.I)
+_OR = re.compile(rf"\b(?:{_a('or')})\b", re.I)
+_OR_NOT_WHETHER = re.compile(rf"\b(?:{_a('or')})\b(?!,?\s+(?:{_a('whether_if')})\b)", re.I)
+_LISTED_OR = re.compile(rf",\s*(?:{_a('or')})\b")
+_IF_ASKED = re.compile(rf"\b(?:{_a('if')}) (?:{_a('if_asked')})\b", re.I)
+_ANSWER_FILL = re.compile(rf"^(?:(?:{_a('answer_fill')})\s+)+", re.I)
+_SAID_VERBS = tuple(phrases("yesno", "said_verb"))
+_DECLINE_VERBS = tuple(phrases("yesno", "decline_verb"))
 
 
 def proposition(question: str) -> str:
@@ -108,7 +121,7 @@ def asks_whether(sentence: str) -> bool:
         if a is None:
             return False
         rest = sentence[: len(sentence) - len(said)] + " " + said[a.end() :]
-    return not re.search(r"\bor\b", rest, re.I) and not _VALUE_VERB.search(rest)
+    return not _OR.search(rest) and not _VALUE_VERB.search(rest)
 
 
 @dataclass(frozen=True)
@@ -150,7 +163,7 @@ class GoalAnswers:
         for s in (x for t in texts for x in sentences_of(t)):
             found = [t for m in _ASKED.finditer(s) if (t := _told_of(m)) is not None]
             told += found
-            if not found and not re.search(r"\bif (?:asked|the agent|they)\b", s, re.I):
+            if not found and not _IF_ASKED.search(s):
                 clauses += [c for m in _SAY.finditer(s) for c in _clauses(m.group("y"))]
         for s in sentences_of(goal.high_level_user_goal):
             clauses += _clauses(s)
@@ -159,7 +172,7 @@ class GoalAnswers:
     def answer(self, question: str) -> Answer | None:
         """The goal's answer to a yes/no question, or None when its text holds none clearly."""
         said = proposition(question)
-        if _NEGATION.search(said) or re.search(r"\bor\b", question, re.I):  # negated, or a choice
+        if _NEGATION.search(said) or _OR.search(question):  # negated, or a choice
             return None
         q = words(said)
         if len(q) < 2:
@@ -188,25 +201,19 @@ class GoalAnswers:
 def _told_of(m: re.Match[str]) -> _Told | None:
     """The tree's answer in one "if asked whether X, say Y" (None: not a yes/no, or no words)."""
     x, verb = m.group("x"), m.group("verb").lower()
-    y = re.sub(
-        r"^(?:(?:clearly|simply|again|only|that)\s+)+", "", _CUT.sub("", m.group("y")).strip(" ,"), flags=re.I
-    )
-    if re.search(r"\bor\b(?!,?\s+(?:whether|if)\b)", x, re.I) and not re.search(r",\s*or\b", x):
+    y = _ANSWER_FILL.sub("", _CUT.sub("", m.group("y")).strip(" ,"))
+    if _OR_NOT_WHETHER.search(x) and not _LISTED_OR.search(x):
         return None  # 'X or Y': a choice, not a yes/no ('X, Y, or Z' is one; 'X or whether Y' is two)
     about = words(x)
-    if verb.startswith("declin"):
+    if verb.startswith(_DECLINE_VERBS):
         return _Told(about, "no", "", m.group(0))
     lead = _YES_NO_LEAD.match(y)
     if lead:
         rest = lead.group("rest") or ""
-        return _Told(about, "yes" if lead.group("p").lower() == "yes" else "no", rest.strip(" ,"), m.group(0))
+        return _Told(about, "yes" if lead.group("yes") else "no", rest.strip(" ,"), m.group(0))
     if _DONT_KNOW.match(y):
         return _Told(about, "unknown", "", m.group(0))
-    return (
-        _Told(about, "said", y, m.group(0))
-        if verb.startswith(("say", "state", "tell")) and words(y)
-        else None
-    )
+    return _Told(about, "said", y, m.group(0)) if verb.startswith(_SAID_VERBS) and words(y) else None
 
 
 def _stated_polarity(clause: str) -> Polarity:
