@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 
-from voxbench.pipelines.caller.goal.asks import asked_facts, prefer_heard_digits
+from voxbench.pipelines.caller.goal.asks import asked_facts
 from voxbench.pipelines.caller.goal.belong import InHand
 from voxbench.pipelines.caller.goal.conditions import unconditioned
 from voxbench.pipelines.caller.goal.cues import (
@@ -44,6 +44,7 @@ from voxbench.pipelines.caller.goal.cues import (
     WH,
     WILLING_Q,
 )
+from voxbench.pipelines.caller.goal.digits import prefer_heard_digits
 from voxbench.pipelines.caller.goal.facts import Fact, FactBook
 from voxbench.pipelines.caller.goal.fallbacks import (
     lacking_fields,
