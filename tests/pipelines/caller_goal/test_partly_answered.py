@@ -147,3 +147,16 @@ def test_a_head_after_a_word_of_no_fact_names_no_fact_spread_over_two_items() ->
         " for an existing monitor, and what size do you need: twenty-four inch or twenty-seven inch?"
     )
     assert "monitor_size" in dict(asked_facts(turn, monitor))  # 'what size': no qualifier of another thing
+
+
+def test_values_read_back_and_asked_again_by_name_are_each_asked() -> None:
+    """A key with a word the re-ask leaves out ('contact') is asked again all the same; 'again'
+    of no request for a value asks nothing the turn says."""
+    book = goal_facts({"phone_number_for_contact": "+1-225-555-3902", "first_name": "Jason"})
+    turn = (
+        "I have +1-225-555-3902 for the phone number and Jason for the first name. "
+        "Can you repeat your phone number and first name?"
+    )
+    assert set(classify(turn, book).asked) == {"phone_number_for_contact", "first_name"}
+    seat = goal_facts({"seat_preference": "aisle", "first_name": "Jason"})
+    assert classify("Would you like an aisle seat again on the new flight?", seat).asked == []
