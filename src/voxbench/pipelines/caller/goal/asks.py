@@ -160,7 +160,9 @@ def _split(key: str, parts: list[str], book: FactBook) -> bool:
     before = [
         m.group(1)
         for p in parts
-        for m in re.finditer(rf"\b(?:your|the|a|an)\s+([a-z]+)\s+(?:{heads})\b", p.lower())
+        for m in re.finditer(
+            rf"\b(?:{lang_alt('unheld_items', 'determiners')})\s+([a-z]+)\s+(?:{heads})\b", p.lower()
+        )
     ]
     return any(content_words(w) and stem(w) not in held for w in before)
 

@@ -42,14 +42,16 @@ _NP = re.compile(
     rf"\b(?:the|your|a|an|and)\s+((?:(?!(?:and|or|the|your|of|for|to|in|on|at|with|from)\b)[a-z][a-z'-]*\s+){{1,3}}?)({'|'.join(_HEADS)})\b(?!\s+(?:of|for|on|in)\b)",
     re.I,
 )
+_OWNER = alt("unheld_items", "owner")
 _ITEM = re.compile(
-    r"(?:\band|,)\s+your\s+((?:(?!(?:and|or|the|your|of|for|to|in|on|at|with|from|please)\b)[a-z][a-z'-]*\s+){0,2})"
-    r"([a-z][a-z'-]+)(?=\s*(?:[,.?!]|$|\bplease\b))",
+    rf"(?:\b(?:{alt('unheld_items', 'joins')})|,)\s+(?:{_OWNER})\s+"
+    rf"((?:(?!(?:{alt('unheld_items', 'stops')})\b)[a-z][a-z'-]*\s+){{0,2}})"
+    rf"([a-z][a-z'-]+)(?=\s*(?:[,.?!]|$|\b(?:{alt('unheld_items', 'tail')})\b))",
     re.I,
 )
 """The last item of a list the agent asks for, 'your' and a noun of no value head ('... and your
 vehicle license plate?'): a field when :func:`.confirmobj.asks_a_field` reads it as one."""
-_LEAD = re.compile(rf"\b(?:{alt('facts', 'object_lead')})\s+your\b", re.I)
+_LEAD = re.compile(rf"\b(?:{alt('facts', 'object_lead')})\s+(?:{_OWNER})\b", re.I)
 """An ask of the caller's own things: 'give me your', 'what are your', 'I'll need your'."""
 _IDENTIFIER = {"id", "code", "number"}
 _EMPTY = WANT_WORDS | WEAK_WORDS | {"same", "other", "correct", "exact", "full", "right", "that", "this"}
@@ -103,7 +105,7 @@ def _items(s: str, book: FactBook, found: set[str]) -> list[tuple[str, list[str]
         return []
     out = []
     for m in _ITEM.finditer(s, lead.end()):
-        np = f"your {m.group(1)}{m.group(2)}"
+        np = f"{phrases('unheld_items', 'owner')[0]} {m.group(1)}{m.group(2)}"
         held = any(stem(m.group(2).lower()) == stem(w) for f in book for w in f.words)
         if held or any(np in f or f in np for f in found):
             continue
