@@ -112,6 +112,7 @@ from voxbench.bench.weak_lack import lack_classes
 from voxbench.bench.weak_live import live_classes
 from voxbench.bench.weak_midcall import midcall
 from voxbench.bench.weak_offers import offers
+from voxbench.bench.weak_reask import reask_classes
 from voxbench.bench.weak_records import record_fields
 from voxbench.bench.weak_restate import restated
 from voxbench.bench.weak_treeask import tree_asked
@@ -287,6 +288,7 @@ class Builder:
         fallbacks(self)
         choices(self)
         lack_classes(self)
+        reask_classes(self)
         return self.items
 
     def goal_open(self) -> None:

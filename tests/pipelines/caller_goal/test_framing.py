@@ -199,3 +199,25 @@ def test_every_eva_scenario_says_its_facts_right_when_asked(eva_data: Path) -> N
                 for p in said_problems(text, disclosed, others, c.say.acronyms)
             ]
     assert out == []
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_a_label_naming_the_caller_by_its_role_is_said_as_its_own(seed: int) -> None:
+    """'passenger_first_name' volunteered: 'first name', never 'My passenger first name is ...' (a
+    passenger the caller has); 'employee ID' keeps its role word: it is the identifier's name."""
+    c = _caller({"passenger_first_name": "Jason", "employee_id": "EMP850800"}, seed)
+    text = c.say.answer(["passenger_first_name", "employee_id"], "What is it?", [], "What is it?")
+    assert "passenger" not in text.lower() and "first name is Jason" in text
+    assert "employee ID" in text
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_a_label_narrowed_to_words_of_another_facts_label_is_said_whole(seed: int) -> None:
+    """'What is the phone number?' answered with the confirmation number too: the code keeps its
+    label ('number' alone is the phone's), never 'The number is M L A T G two.'."""
+    c = _caller({"phone_number": "+1-612-555-0923", "confirmation_number": "MLATG2"}, seed)
+    q = "What is the phone number?"
+    text = c.say.answer(
+        ["phone_number", "confirmation_number"], q, ["phone_number", "confirmation_number"], q
+    )
+    assert "confirmation number is M L A T G two" in text

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from tests.pipelines.caller_goal.conftest import make_scenario, opened
+from voxbench.pipelines.caller.goal.asks import asked_facts
 from voxbench.pipelines.caller.goal.classify import classify
 from voxbench.pipelines.caller.goal.facts import goal_facts
 from voxbench.pipelines.caller.goal.framing import narrowed
@@ -111,3 +112,51 @@ def test_a_field_whose_facts_are_of_its_own_kind_is_the_fact_itself() -> None:
     book = goal_facts(NURSE)
     assert classify("What is the shift date?", book).unheld == {}
     assert classify("Could you provide the employee ID?", book).unheld == {}
+
+
+@pytest.mark.parametrize(
+    "field", ["vehicle license plate", "insurance policy", "parking permit"]
+)  # nouns of no value head, in the list the agent asks for
+def test_the_last_item_of_an_ask_naming_nothing_held_is_a_field_not_held(field: str) -> None:
+    book = goal_facts(NURSE)
+    heard = classify(f"Could you provide your first name and your {field}?", book)
+    assert heard.unheld == {field: []}
+    assert heard.asked == ["first_name"]
+
+
+def test_an_item_that_is_no_ask_or_names_held_words_is_no_field() -> None:
+    book = goal_facts({**NURSE, "employee_record_status": "active"})
+    for turn in (
+        "I need to review your employee record and your current checklist.",  # no ask of its things
+        "Could you give me your employee ID and your shift?",  # the shift's facts are held
+        "What is your first name and your request?",  # the matter in hand
+    ):
+        assert classify(turn, book).unheld == {}, turn
+
+
+def test_a_head_after_a_word_of_no_fact_names_no_fact_spread_over_two_items() -> None:
+    """'your dea transfer effective date and your fax number': 'dea' and 'number' are the words of
+    'dea_number', one in each item; the fax number is not held, the DEA number is not asked."""
+    book = goal_facts({"dea_number": "CY8801975", "dea_transfer_effective_date": "2026-07-01"})
+    heard = classify("I'll need your dea transfer effective date and your fax number, please.", book)
+    assert heard.asked == ["dea_transfer_effective_date"]
+    assert heard.unheld == {"fax number": []}
+    monitor = goal_facts({"monitor_size": "27-inch", "setup_type": "new"})
+    turn = (
+        "To get that monitor request started, I need two details: is this a new setup or a replacement"
+        " for an existing monitor, and what size do you need: twenty-four inch or twenty-seven inch?"
+    )
+    assert "monitor_size" in dict(asked_facts(turn, monitor))  # 'what size': no qualifier of another thing
+
+
+def test_values_read_back_and_asked_again_by_name_are_each_asked() -> None:
+    """A key with a word the re-ask leaves out ('contact') is asked again all the same; 'again'
+    of no request for a value asks nothing the turn says."""
+    book = goal_facts({"phone_number_for_contact": "+1-225-555-3902", "first_name": "Jason"})
+    turn = (
+        "I have +1-225-555-3902 for the phone number and Jason for the first name. "
+        "Can you repeat your phone number and first name?"
+    )
+    assert set(classify(turn, book).asked) == {"phone_number_for_contact", "first_name"}
+    seat = goal_facts({"seat_preference": "aisle", "first_name": "Jason"})
+    assert classify("Would you like an aisle seat again on the new flight?", seat).asked == []

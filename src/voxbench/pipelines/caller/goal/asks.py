@@ -29,7 +29,8 @@ from voxbench.pipelines.caller.goal.lang import phrases
 from voxbench.pipelines.caller.goal.parts import parts_of
 from voxbench.pipelines.caller.goal.rules import CONTEXT, CONTEXT_MOST_WORDS, MOST_WORDS, THIRD_PARTY
 from voxbench.pipelines.caller.goal.speech import value_kind
-from voxbench.spoken import compact, mentions, runs, tokens
+from voxbench.pipelines.caller.goal.tree import content_words
+from voxbench.spoken import runs, tokens
 
 _STATE_WORDS = set(phrases("readback", "state_words"))
 """'new', 'original', 'desired'...: a request saying one its fact's key does not have asks another."""
@@ -134,11 +135,36 @@ def asked_facts(
     do not name a fact with the other's ('the P T O type, and the preferred date' asks for no P T O
     date, :mod:`.parts`)."""
     parts = parts_of(sentence)
-    if len(parts) > 1:
-        each = [asked_in(p, book, given, context, focus) for p in parts]
-        if all(each):
-            return _merged([kr for e in each for kr in e])
-    return asked_in(sentence, book, given, context, focus)
+    if len(parts) == 1:
+        return asked_in(sentence, book, given, context, focus)
+    each = [asked_in(p, book, given, context, focus) for p in parts]
+    if all(each):
+        return _merged([kr for e in each for kr in e])
+    # a fact's words, some in one part and some in another, name no fact: 'your dea transfer
+    # effective date and your fax number' asks no DEA number
+    in_part = {k for e in each for k, _ in e}
+    whole = asked_in(sentence, book, given, context, focus)
+    return [(k, r) for k, r in whole if k in in_part or r.startswith(CONTEXT) or not _split(k, parts, book)]
+
+
+def _split(key: str, parts: list[str], book: FactBook) -> bool:
+    """The fact's words are said in two of the parts or more, and one part says its head after a
+    word of none of the caller's facts ('your fax number'): that head is of another thing."""
+    f = book.get(key)
+    if f is None or not f.heads:
+        return False
+    if sum(any(has_word(w, *words_of(p)) for w in f.words) for p in parts) < 2:
+        return False
+    held = {stem(w) for o in book for w in o.words}
+    heads = "|".join(map(re.escape, f.heads))
+    before = [
+        m.group(1)
+        for p in parts
+        for m in re.finditer(
+            rf"\b(?:{lang_alt('unheld_items', 'determiners')})\s+([a-z]+)\s+(?:{heads})\b", p.lower()
+        )
+    ]
+    return any(content_words(w) and stem(w) not in held for w in before)
 
 
 def _merged(found: list[tuple[str, str]]) -> list[tuple[str, str]]:
@@ -351,31 +377,6 @@ def _prefer_not_given(
         ]
         out.append((others[0].key, f"not_given_same_head:{key}") if len(others) == 1 else (key, rule))
     return list(dict.fromkeys(out))
-
-
-def prefer_heard_digits(text: str, book: FactBook, asked: dict[str, str]) -> dict[str, str]:
-    """Asked to repeat a number the agent half heard, the caller means the fact holding those digits."""
-    heard_runs = [r for r in runs(text) if sum(c.isdigit() for c in r) >= 4]
-    if not heard_runs:
-        return asked
-    out: dict[str, str] = {}
-    for k, rule in asked.items():
-        f = book.get(k)
-        if f is None or any(r in compact(v) for v in f.values() for r in heard_runs):
-            out[k] = rule
-            continue
-        same = [
-            o
-            for o in book
-            if set(o.heads) & set(f.heads) | (set(o.words) & set(f.words))
-            and any(r in compact(v) for v in o.values() for r in heard_runs)
-            and not any(mentions(text, v) for v in o.values())
-        ]  # fmt: skip  (read back whole: not half heard)
-        if len(same) == 1:
-            out[same[0].key] = f"heard_digits:{k}"
-        else:
-            out[k] = rule
-    return out
 
 
 # Number words that end fact keys ('phone_last_four', 'ssn_last_4'): never a field word by themselves.

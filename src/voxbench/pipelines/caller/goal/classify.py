@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 
-from voxbench.pipelines.caller.goal.asks import asked_facts, prefer_heard_digits
+from voxbench.pipelines.caller.goal.asks import asked_facts
 from voxbench.pipelines.caller.goal.belong import InHand
 from voxbench.pipelines.caller.goal.conditions import unconditioned
 from voxbench.pipelines.caller.goal.cues import (
@@ -44,6 +44,7 @@ from voxbench.pipelines.caller.goal.cues import (
     WH,
     WILLING_Q,
 )
+from voxbench.pipelines.caller.goal.digits import prefer_heard_digits
 from voxbench.pipelines.caller.goal.facts import Fact, FactBook
 from voxbench.pipelines.caller.goal.fallbacks import (
     lacking_fields,
@@ -57,6 +58,7 @@ from voxbench.pipelines.caller.goal.options import CHOICE_Q, offered_options
 from voxbench.pipelines.caller.goal.parts import open_parts
 from voxbench.pipelines.caller.goal.present import not_the_present, present_asked, still_present
 from voxbench.pipelines.caller.goal.readback import asks_to_state, misread, readbacks
+from voxbench.pipelines.caller.goal.reasked import said_and_asked_again
 from voxbench.pipelines.caller.goal.requested import (
     ChoiceClassifier,
     asked_by_words,
@@ -320,7 +322,7 @@ def _asked(
     # 'Please confirm your arrival time.': its latest acceptable one, which no key match finds
     asked = asked or wish_named([*t.questions, *t.requests], book)
     asked = learned_extra(t, list(kinds), book, hook, given, asked)
-    asked = not_said_by_agent(t, book, asked)
+    asked = said_and_asked_again(t, book, asked, not_said_by_agent(t, book, asked))
     asked = prefer_heard_digits(t.text, book, asked)
     asked = prefer_fallback(question, book, asked, t.text)
     asked = fullest(t, book, fitting(t, book, one_group(t.text, book, asked)))

@@ -38,6 +38,21 @@ def fact_label(f: Fact, acronyms: AbstractSet[str] = GENERAL_ACRONYMS) -> str:
     return " ".join(words) or label(f.key, (), acronyms) or "answer"
 
 
+_ROLES = frozenset(phrases("own_label", "roles"))
+_ID_HEADS = frozenset(phrases("own_label", "identifier_heads"))
+
+
+def as_self(words: list[str]) -> list[str]:
+    """A label of the caller's own field said as a person says it of themself, the role word the
+    key names them by left out: 'passenger first name' -> 'first name' ('My first name is Jason.',
+    not 'My passenger first name is Jason.': a passenger the caller has). A role word before an
+    identifier head alone stays: 'employee ID', 'member number' are the identifier's name."""
+    low = [w.lower() for w in words]
+    if len(low) >= 2 and low[0] in _ROLES and not (len(low) == 2 and low[1] in _ID_HEADS):
+        return words[1:]
+    return words
+
+
 _UNOWNED = frozenset(phrases("speech", "unowned_heads"))
 _THINGS = frozenset(phrases("speech", "thing_heads"))
 _THING_META = frozenset(phrases("speech", "thing_meta"))

@@ -20,7 +20,6 @@ from voxbench.pipelines.caller.goal.facts import (
 )
 from voxbench.pipelines.caller.goal.framing import (
     ReplyFacts,
-    family,
     frame_of,
     kind_of,
     narrowed,
@@ -34,6 +33,7 @@ from voxbench.pipelines.caller.goal.labels import (
     STATE_WORDS,
     agree,
     agree_phrase,
+    as_self,
     fact_label,
     is_count,
     owned,
@@ -129,7 +129,7 @@ class FactSayer:
             return self.phr.say("qualified", Value=cap, thing=" ".join(words[:-1]))
         if frame == "asked_label":
             words = written(ctx.labels.get(f.key, "").split()) or words
-        words = without_thing_name(words)
+        words = as_self(without_thing_name(words))
         many = plural(words[-1]) if words else False
         said = self.phr.say("fact", label=" ".join(words), value=value, be="are" if many else "is")
         if not owned(words) and said.startswith("My "):  # 'The date is ...', 'The application is ...'
@@ -353,16 +353,18 @@ class FactSayer:
 
     def reply_facts(self, singles: list[Fact], asked: Iterable[str], turn: str) -> ReplyFacts:
         """The frames' view of a reply (:class:`.framing.ReplyFacts`); an asked fact said beside
-        another of its kind keeps the label's words the turn says, when they tell it apart."""
+        another keeps the label's words the turn says, when they tell it apart: not when they are
+        all words of the other's label ('What is the phone number?' asked beside the confirmation
+        number: 'The number is M L A T G two.' was said of the code)."""
         ctx = ReplyFacts.of(singles, asked, turn)
         twins = [f for f in singles if f.key in ctx.asked and len(singles) > 1]
         short = {f.key: " ".join(without_thing_name(narrowed(fact_label(f, self.acronyms).split(), ctx.turn)))
                  for f in twins}  # fmt: skip
-        for f in twins:
-            same = [o for o in singles if o is not f and family(o) == family(f)]
-            if short[f.key] and all(
-                short.get(o.key, fact_label(o, self.acronyms)) != short[f.key] for o in same
-            ):
+        for f in twins:  # a label inside another's tells them not apart: 'number' beside 'phone number'
+            mine = set(short[f.key].lower().split())
+            inside = [mine <= set(short.get(o.key, fact_label(o, self.acronyms)).lower().split())
+                      for o in singles if o is not f]  # fmt: skip
+            if mine and not any(inside):
                 ctx.labels[f.key] = short[f.key]
         return ctx
 

@@ -11,10 +11,14 @@ shift's date and start time) is said not held first, then those facts: given the
 agent heard a date where it asked for an ID.
 
 A field is a noun phrase with a determiner, a qualifier and a value head ('the shift ID':
-``asks.unheld_heads``) that names none of the caller's facts. Any other head is not read as a
-field: tried (a phrase ending an item of the ask, none of whose words is a word of the caller's
-facts: 'your vehicle license plate'), it read 'the footrest request', 'the technician visit', 'the
-person leaving' as fields lacking in the reference agents' turns (measured, not kept). It is taken as the turn naming an
+``asks.unheld_heads``) that names none of the caller's facts; or, of any head, the last item of a
+list the agent asks the caller for ('could you provide your first name and your vehicle license
+plate?': 'your' after an ask verb, the item ending the sentence), its noun a word of none of the
+caller's facts, and neither a record an agent has in hand nor what the call is about
+(:func:`.confirmobj.asks_a_field`). Read anywhere else, such a phrase was 'the footrest request',
+'the technician visit', 'the person leaving', 'your current checklist' in the reference agents'
+turns (measured, not kept): a noun of no value head is a field only where it is asked for. It is
+taken as the turn naming an
 asked fact another way, not as a field missing, when a qualifier of it is a word of an asked fact
 ('your phone number' beside 'phone_last_four'), or when an asked fact of its kind of head is named
 by no other phrase ('the reservation code' for 'confirmation_number'), or when it is one of two
@@ -27,9 +31,10 @@ from __future__ import annotations
 import re
 
 from voxbench.pipelines.caller.goal.asks import asked_facts
+from voxbench.pipelines.caller.goal.confirmobj import asks_a_field
 from voxbench.pipelines.caller.goal.facts import WANT_WORDS, WEAK_WORDS, FactBook, stem
 from voxbench.pipelines.caller.goal.fallbacks import subject_fallback
-from voxbench.pipelines.caller.goal.lang import phrases
+from voxbench.pipelines.caller.goal.lang import alt, phrases
 
 _HEADS = phrases("asks", "unheld_heads")
 _NP = re.compile(
@@ -37,6 +42,17 @@ _NP = re.compile(
     rf"\b(?:the|your|a|an|and)\s+((?:(?!(?:and|or|the|your|of|for|to|in|on|at|with|from)\b)[a-z][a-z'-]*\s+){{1,3}}?)({'|'.join(_HEADS)})\b(?!\s+(?:of|for|on|in)\b)",
     re.I,
 )
+_OWNER = alt("unheld_items", "owner")
+_ITEM = re.compile(
+    rf"(?:\b(?:{alt('unheld_items', 'joins')})|,)\s+(?:{_OWNER})\s+"
+    rf"((?:(?!(?:{alt('unheld_items', 'stops')})\b)[a-z][a-z'-]*\s+){{0,2}})"
+    rf"([a-z][a-z'-]+)(?=\s*(?:[,.?!]|$|\b(?:{alt('unheld_items', 'tail')})\b))",
+    re.I,
+)
+"""The last item of a list the agent asks for, 'your' and a noun of no value head ('... and your
+vehicle license plate?'): a field when :func:`.confirmobj.asks_a_field` reads it as one."""
+_LEAD = re.compile(rf"\b(?:{alt('facts', 'object_lead')})\s+(?:{_OWNER})\b", re.I)
+"""An ask of the caller's own things: 'give me your', 'what are your', 'I'll need your'."""
 _IDENTIFIER = {"id", "code", "number"}
 _EMPTY = WANT_WORDS | WEAK_WORDS | {"same", "other", "correct", "exact", "full", "right", "that", "this"}
 
@@ -57,15 +73,19 @@ def unheld_fields(
         if re.search(r"\b(?:either|or)\b", s, re.I):
             continue  # alternatives: one held is the answer
         phrases_ = [(m.group(0), m.group(1).split(), m.group(2).lower()) for m in _NP.finditer(s)]
-        maybe = [i for i, (_, mods, head) in enumerate(phrases_)
-                 if not all(w.lower() in _EMPTY for w in mods)
-                 and (not _asked_words(mods, asked, book) or _kind_apart(mods, head, asked, book))]  # fmt: skip
+        heads = len(phrases_)  # the phrases of a value head; the items of none after them
+        phrases_ += _items(s, book, {np for np, _, _ in phrases_})
+        maybe = [i for i, (_, mods, head) in enumerate(phrases_) if i >= heads or (
+                 not all(w.lower() in _EMPTY for w in mods)
+                 and (not _asked_words(mods, asked, book) or _kind_apart(mods, head, asked, book)))]  # fmt: skip
         if not maybe:  # the cheap tests first: matching each phrase to facts costs (goal_caller_cpu.py)
             continue
         named = {k: i for i, (np, _, _) in enumerate(phrases_) for k, _ in asked_facts(np, book)}
         for i in maybe:
             np, mods, head = phrases_[i]
-            if _kind_apart(mods, head, asked, book):  # the asked facts sharing its words answer it
+            if i < heads and _kind_apart(
+                mods, head, asked, book
+            ):  # the asked facts sharing its words answer it
                 out.setdefault(_field(mods, head), _sharing(mods, asked, book))
                 continue
             if any(j == i for j in named.values()) or _names_asked(mods, head, asked, book, named):
@@ -73,6 +93,24 @@ def unheld_fields(
             field = _field(mods, head)
             stand = [k for k, _ in subject_fallback(np, book) if k not in asked and k not in given]
             out.setdefault(field, stand)
+    return out
+
+
+def _items(s: str, book: FactBook, found: set[str]) -> list[tuple[str, list[str], str]]:
+    """The list's last item of no value head that names a field (:data:`_ITEM`), not within a
+    phrase :data:`_NP` found, its noun a word of none of the caller's facts ('your shift' to a
+    caller holding the shift's date is about them)."""
+    lead = _LEAD.search(s)
+    if lead is None:  # 'I need to review your employee record and your current checklist': no ask
+        return []
+    out = []
+    for m in _ITEM.finditer(s, lead.end()):
+        np = f"{phrases('unheld_items', 'owner')[0]} {m.group(1)}{m.group(2)}"
+        held = any(stem(m.group(2).lower()) == stem(w) for f in book for w in f.words)
+        if held or any(np in f or f in np for f in found):
+            continue
+        if asks_a_field(np, book):
+            out.append((np, m.group(1).split(), m.group(2).lower()))
     return out
 
 
