@@ -60,12 +60,8 @@ def _state_reported(verb: str, tool_text: str) -> bool:
     return verb[:5] in tool_text
 
 
-_FAILURE_TOLD = re.compile(
-    r"\b(unable|couldn't|could not|can't|cannot|wasn't able|was not able|not able|didn't go through|"
-    r"did not go through|error|failed|fail|unsuccessful|rejected|declined|denied|problem|issue with|"
-    r"unfortunately|not (been )?(processed|submitted|completed))\b",
-    re.I,
-)
+_FAILURE_TOLD = re.compile(rf"\b(?:{alt('_faith_actions', 'failure_told')})\b", re.I)
+"""A failure told: 'I was unable to', 'it didn't go through', 'unfortunately'."""
 
 
 def claims_after_refusal(conv: Conversation) -> Iterator[Finding]:
