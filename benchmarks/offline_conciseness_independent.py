@@ -42,8 +42,6 @@ faults together are rated 1 in 0.08 (mostly 2).
 
 from __future__ import annotations
 
-import argparse
-import json
 import random
 import re
 import time
@@ -52,6 +50,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from _injected import arguments, write_json
 from offline_progression_independent import _REPEAT_ASK, _line, _ok, _sentences, _tool_types, events
 
 from voxbench.cli.judges import _agent_info
@@ -65,7 +64,6 @@ from voxbench.records import derive_seed
 from voxbench.scenarios.loader import load_dataset
 from voxbench.spoken.words import NATO as SPOKEN_NATO
 
-ROOT = Path(__file__).resolve().parents[1]
 EXPECTED = {
     "clean": 3,
     "tool_dump": 1,
@@ -336,13 +334,7 @@ def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--eva", type=Path, default=ROOT.parent / "shared" / "eva-data")
-    ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--domains", default="airline,itsm,medical_hr")
-    ap.add_argument("-v", "--verbose", action="store_true")
-    ap.add_argument("--json", type=Path)
-    args = ap.parse_args()
+    args = arguments(__doc__)
     res = run(args.eva, args.seed, args.domains.split(","), args.verbose)
     s = summarise(res["rows"])
     for dom in [d for d in s if d != "kinds"]:
@@ -356,10 +348,7 @@ def main() -> int:
               f"as labelled={k['exact']} | with clean turns acc={w['accuracy']} kappa={w['cohen_kappa']} "
               f"qwk={w['weighted_kappa_quadratic']}")  # fmt: skip
     print(f"  ms per rated agent turn: {res['ms_per_turn']:.3f}")
-    if args.json:
-        tmp = args.json.with_suffix(".tmp")
-        tmp.write_text(json.dumps({"summary": s, **res}, indent=1, default=str) + "\n", encoding="utf-8")
-        tmp.replace(args.json)
+    write_json(args.json, {"summary": s, **res})
     return 0
 
 

@@ -49,28 +49,20 @@ and not kept.
 
 from __future__ import annotations
 
-import argparse
-import json
 import random
 import re
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
-from voxbench.cli.judges import _agent_info
-from voxbench.eval.calibration import _ctx, agreement, trace_from_events
-from voxbench.eval.context import ConversationContext
-from voxbench.eval.gateset.conversation import Line, RefConversation, Step, Tool, from_scenario
-from voxbench.eval.gateset.faults import reference_fault
-from voxbench.eval.offline.progression import progression_offline
-from voxbench.eval.types import MetricResult
-from voxbench.records import derive_seed
-from voxbench.scenarios.loader import load_dataset
+from _injected import Method, arguments, by_domain, print_domains, rate_variants, write_json
 
-ROOT = Path(__file__).resolve().parents[1]
+from voxbench.eval.gateset.conversation import Line, RefConversation, Step, Tool
+from voxbench.eval.offline.progression import progression_offline
+from voxbench.records import derive_seed
+
 TOOLS, LOSS, REDUNDANT, QUESTION = (
     "unnecessary_tool_calls",
     "information_loss",
@@ -408,48 +400,16 @@ def events(conv: RefConversation) -> list[dict[str, Any]]:
     return out
 
 
-Method = Callable[[ConversationContext], MetricResult]
-
-
 def run(
     eva: Path, seed: int, domains: list[str], verbose: bool, method: Method = progression_offline
 ) -> dict[str, Any]:
-    ds = load_dataset(eva, domains)
-    rows: list[dict[str, Any]] = []
-    times: list[float] = []
-    for dom, dd in ds.domains.items():
-        agent = _agent_info(eva / "configs" / "agents" / f"{dom}_agent.yaml")
-        for sid in sorted(dd.scenarios):
-            ref = from_scenario(dd, sid)
-            if ref is None or reference_fault(ref) is not None:
-                continue
-            when = dd.scenarios[sid].current_date_time
-            for kind, conv, what in variants(ref, seed, dom, sid):
-                ctx = _ctx(f"{dom}/{sid}/{kind}", trace_from_events(events(conv)), agent, when)
-                t0 = time.perf_counter()
-                res = method(ctx)
-                times.append(time.perf_counter() - t0)
-                dims = res.details.get("dimensions", {})
-                flagged = sorted(d for d, v in dims.items() if v.get("flagged"))
-                ev = res.details.get("evidence", [])
-                rating = round(res.score or 0)
-                rows.append({"domain": dom, "scenario": sid, "kind": kind, "what": what,
-                             "expected": EXPECTED[kind][0], "rating": rating, "flagged": flagged,
-                             "rules": [e["rule"] for e in ev if e.get("turn") is not None],
-                             "claims": [f"t{e['turn']} {e['claim']}"[:160] for e in ev]})  # fmt: skip
-                if verbose and rating != EXPECTED[kind][0]:
-                    print(f"  XX {dom} {sid} {kind} ({what}) -> {rating} {rows[-1]['claims'][-3:]}")
-    return {"rows": rows, "seconds": {"mean": sum(times) / len(times), "max": max(times)}}
+    return rate_variants(
+        eva, seed, domains, variants, events, method, EXPECTED, verbose, turn_rules_only=True
+    )
 
 
 def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for dom in [*sorted({r["domain"] for r in rows}), "all"]:
-        sel = [r for r in rows if dom in ("all", r["domain"])]
-        out[dom] = agreement([(r["expected"], r["rating"]) for r in sel], [1, 2, 3], ordinal=True)
-        out[dom]["issue_vs_none"] = agreement(
-            [(r["expected"] < 3, r["rating"] < 3) for r in sel], [True, False]
-        )
+    out: dict[str, Any] = by_domain(rows)
     kinds: dict[str, Any] = {}
     for kind, (exp, dims) in EXPECTED.items():
         sel = [r for r in rows if r["kind"] == kind]
@@ -469,30 +429,16 @@ def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--eva", type=Path, default=ROOT.parent / "shared" / "eva-data")
-    ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--domains", default="airline,itsm,medical_hr")
-    ap.add_argument("-v", "--verbose", action="store_true")
-    ap.add_argument("--json", type=Path)
-    args = ap.parse_args()
+    args = arguments(__doc__)
     res = run(args.eva, args.seed, args.domains.split(","), args.verbose)
     s = summarise(res["rows"])
-    for dom in [d for d in s if d != "kinds"]:
-        a = s[dom]
-        print(f"{dom:10} n={a['n']} acc={a['accuracy']} kappa={a['cohen_kappa']} "
-              f"qwk={a.get('weighted_kappa_quadratic')} | issue-vs-none acc={a['issue_vs_none']['accuracy']} "
-              f"kappa={a['issue_vs_none']['cohen_kappa']} | confusion (rows expected 1-3, cols offline 1-3) "
-              f"{a.get('confusion')}")  # fmt: skip
+    print_domains(s, [d for d in s if d != "kinds"])
     for kind, k in s["kinds"].items():
         print(f"  {kind:20} n={k['n']:3} expected {k['expected']} rated 3/2/1={k['ratings_3_2_1']} "
               f"as labelled={k['exact']} expected dimensions flagged={k['expected_dimensions_flagged']}")  # fmt: skip
     sec = res["seconds"]
     print(f"  ms per conversation: mean {sec['mean'] * 1000:.1f}, max {sec['max'] * 1000:.1f}")
-    if args.json:
-        tmp = args.json.with_suffix(".tmp")
-        tmp.write_text(json.dumps({"summary": s, **res}, indent=1, default=str) + "\n", encoding="utf-8")
-        tmp.replace(args.json)
+    write_json(args.json, {"summary": s, **res})
     return 0
 
 
