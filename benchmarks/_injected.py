@@ -19,7 +19,7 @@ from typing import Any
 from voxbench.cli.judges import _agent_info
 from voxbench.eval.calibration import _ctx, agreement, trace_from_events
 from voxbench.eval.context import ConversationContext
-from voxbench.eval.gateset.conversation import RefConversation, from_scenario
+from voxbench.eval.gateset.conversation import Line, RefConversation, from_scenario
 from voxbench.eval.gateset.faults import reference_fault
 from voxbench.eval.types import MetricResult
 from voxbench.scenarios.loader import load_dataset
@@ -29,6 +29,22 @@ ROOT = Path(__file__).resolve().parents[1]
 Variants = Callable[[RefConversation, int, str, str], list[tuple[str, RefConversation, str]]]
 Events = Callable[[RefConversation], list[dict[str, Any]]]
 Method = Callable[[ConversationContext], MetricResult]
+
+
+def events(conv: RefConversation) -> list[dict[str, Any]]:
+    """The conversation as EVA's trace events, each tool call with the response the reference
+    recorded (not re-executed: the executor mints new ids, which the reference's lines do not
+    say)."""
+    out: list[dict[str, Any]] = []
+    for s in conv.steps:
+        if isinstance(s, Line):
+            out.append({"event_type": f"{s.who}_utterance", "utterance": s.text})
+        else:
+            out.append({"event_type": "tool_call", "tool_name": s.name, "params": s.params})
+            resp = s.expected or {}
+            out.append({"event_type": "tool_response", "tool_name": s.name,
+                        "status": str(resp.get("status", "success")), "response": resp})  # fmt: skip
+    return out
 
 
 def rate_variants(

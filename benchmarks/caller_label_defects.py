@@ -27,7 +27,6 @@ once per line by half (dev/test: ``caller_check_halves.half``):
 
 from __future__ import annotations
 
-import json
 import re
 import sys
 from collections import defaultdict
@@ -36,7 +35,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from caller_value_lines import bare_after_be, run
+from caller_value_lines import bare_after_be, run, show_rows
 
 from voxbench.pipelines.caller.goal.category import ARTICLE_HEADS, counted_noun
 from voxbench.pipelines.caller.goal.speech import key_parts
@@ -142,16 +141,7 @@ def main(argv: list[str]) -> int:
     data = argv[argv.index("--data") + 1] if "--data" in argv else "/work/shared/eva-data"
     rows = defects(run(data))
     print(table(rows))
-    if "--rows" in argv:
-        seen: set[str] = set()
-        for r in rows:
-            problems = {c: r[c] for c in CHECKS if r[c]}
-            if r["half"] != "dev" or not problems or r["text"] in seen:
-                continue
-            seen.add(r["text"])
-            print(f"{r['domain']}/{r['id']} {r['key']} [{r['ctx']}] {problems}: {r['text']}")
-    if "--out" in argv:
-        Path(argv[argv.index("--out") + 1]).write_text(json.dumps(rows, indent=0), encoding="utf-8")
+    show_rows(rows, argv, CHECKS)
     return 0
 
 

@@ -36,6 +36,7 @@ import json
 import re
 import sys
 from collections import defaultdict
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -172,17 +173,22 @@ def main(argv: list[str]) -> int:
     data = argv[argv.index("--data") + 1] if "--data" in argv else "/work/shared/eva-data"
     rows = run(data)
     print(table(rows))
+    show_rows(rows, argv, CHECKS)
+    return 0
+
+
+def show_rows(rows: list[dict[str, Any]], argv: list[str], checks: Sequence[str]) -> None:
+    """``--rows``: each dev line with a problem of ``checks`` once; ``--out FILE``: every row as JSON."""
     if "--rows" in argv:
         seen: set[str] = set()
         for r in rows:
-            problems = {c: r[c] for c in CHECKS if r[c]}
+            problems = {c: r[c] for c in checks if r[c]}
             if r["half"] != "dev" or not problems or r["text"] in seen:
                 continue
             seen.add(r["text"])
             print(f"{r['domain']}/{r['id']} {r['key']} [{r['ctx']}] {problems}: {r['text']}")
     if "--out" in argv:
         Path(argv[argv.index("--out") + 1]).write_text(json.dumps(rows, indent=0), encoding="utf-8")
-    return 0
 
 
 if __name__ == "__main__":

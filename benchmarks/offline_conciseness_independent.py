@@ -50,8 +50,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from _injected import arguments, write_json
-from offline_progression_independent import _REPEAT_ASK, _line, _ok, _sentences, _tool_types, events
+from _injected import arguments, events, write_json
+from offline_progression_independent import _REPEAT_ASK, _line, _ok, _sentences, _tool_types
 
 from voxbench.cli.judges import _agent_info
 from voxbench.eval.calibration import _ctx, agreement, trace_from_events

@@ -41,7 +41,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from _injected import arguments, by_domain, print_domains, rate_variants, write_json
+from _injected import arguments, by_domain, events, print_domains, rate_variants, write_json
 
 from voxbench.eval.calibration import agreement
 from voxbench.eval.gateset.conversation import Line, RefConversation, Tool
@@ -186,24 +186,8 @@ def _variants(ref: RefConversation, seed: int, dom: str, sid: str) -> list[tuple
     return out
 
 
-def _events(conv: RefConversation) -> list[dict[str, Any]]:
-    """The conversation as EVA's trace events, each tool call with the response the reference
-    recorded (not re-executed: the executor mints new ids, which the reference's lines do not
-    say)."""
-    out: list[dict[str, Any]] = []
-    for s in conv.steps:
-        if isinstance(s, Line):
-            out.append({"event_type": f"{s.who}_utterance", "utterance": s.text})
-        else:
-            out.append({"event_type": "tool_call", "tool_name": s.name, "params": s.params})
-            resp = s.expected or {}
-            out.append({"event_type": "tool_response", "tool_name": s.name,
-                        "status": str(resp.get("status", "success")), "response": resp})  # fmt: skip
-    return out
-
-
 def run(eva: Path, seed: int, domains: list[str], verbose: bool) -> dict[str, Any]:
-    return rate_variants(eva, seed, domains, _variants, _events, faithfulness_offline, EXPECTED, verbose)
+    return rate_variants(eva, seed, domains, _variants, events, faithfulness_offline, EXPECTED, verbose)
 
 
 def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:

@@ -57,7 +57,7 @@ from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
-from _injected import Method, arguments, by_domain, print_domains, rate_variants, write_json
+from _injected import Method, arguments, by_domain, events, print_domains, rate_variants, write_json
 
 from voxbench.eval.gateset.conversation import Line, RefConversation, Step, Tool
 from voxbench.eval.offline.progression import progression_offline
@@ -383,20 +383,6 @@ def variants(ref: RefConversation, seed: int, dom: str, sid: str) -> list[tuple[
         got = fn(ref, random.Random(derive_seed("voxbench.progression-independent", seed, dom, sid, kind)))
         if got is not None:
             out.append((kind, got[0], got[1]))
-    return out
-
-
-def events(conv: RefConversation) -> list[dict[str, Any]]:
-    """The conversation as EVA's trace events, each tool call with its recorded response."""
-    out: list[dict[str, Any]] = []
-    for s in conv.steps:
-        if isinstance(s, Line):
-            out.append({"event_type": f"{s.who}_utterance", "utterance": s.text})
-        else:
-            out.append({"event_type": "tool_call", "tool_name": s.name, "params": s.params})
-            resp = s.expected or {}
-            out.append({"event_type": "tool_response", "tool_name": s.name,
-                        "status": str(resp.get("status", "success")), "response": resp})  # fmt: skip
     return out
 
 
