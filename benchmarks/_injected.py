@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 import json
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -47,6 +47,28 @@ def events(conv: RefConversation) -> list[dict[str, Any]]:
     return out
 
 
+def references(eva: Path, domains: list[str]) -> Iterator[tuple[str, str, RefConversation, Any, str]]:
+    """(domain, scenario id, reference conversation, the domain's agent, the call's date) for every
+    scenario whose reference trace keeps to its own goal (``reference_fault`` is None)."""
+    ds = load_dataset(eva, domains)
+    for dom, dd in ds.domains.items():
+        agent = _agent_info(eva / "configs" / "agents" / f"{dom}_agent.yaml")
+        for sid in sorted(dd.scenarios):
+            ref = from_scenario(dd, sid)
+            if ref is not None and reference_fault(ref) is None:
+                yield dom, sid, ref, agent, dd.scenarios[sid].current_date_time
+
+
+def rated_as(sel: list[dict[str, Any]], expected: int) -> dict[str, Any]:
+    """How the rows of one kind were rated against their label ``expected``."""
+    return {
+        "n": len(sel),
+        "expected": expected,
+        "ratings_3_2_1": [sum(r["rating"] == k for r in sel) for k in (3, 2, 1)],
+        "exact": round(sum(r["rating"] == expected for r in sel) / len(sel), 3),
+    }
+
+
 def rate_variants(
     eva: Path,
     seed: int,
@@ -61,31 +83,24 @@ def rate_variants(
     """One row per variant: its label (``expected[kind][0]``), the method's rating, the dimensions
     it flagged, the rules that fired (only those tied to a turn when ``turn_rules_only``) and their
     claims; and the method's seconds per conversation."""
-    ds = load_dataset(eva, domains)
     rows: list[dict[str, Any]] = []
     times: list[float] = []
-    for dom, dd in ds.domains.items():
-        agent = _agent_info(eva / "configs" / "agents" / f"{dom}_agent.yaml")
-        for sid in sorted(dd.scenarios):
-            ref = from_scenario(dd, sid)
-            if ref is None or reference_fault(ref) is not None:
-                continue
-            when = dd.scenarios[sid].current_date_time
-            for kind, conv, what in variants(ref, seed, dom, sid):
-                ctx = _ctx(f"{dom}/{sid}/{kind}", trace_from_events(events(conv)), agent, when)
-                t0 = time.perf_counter()
-                res = method(ctx)
-                times.append(time.perf_counter() - t0)
-                dims = res.details.get("dimensions", {})
-                ev = res.details.get("evidence", [])
-                rating = round(res.score or 0)
-                rows.append({"domain": dom, "scenario": sid, "kind": kind, "what": what,
-                             "expected": expected[kind][0], "rating": rating,
-                             "flagged": sorted(d for d, v in dims.items() if v.get("flagged")),
-                             "rules": [e["rule"] for e in ev if not turn_rules_only or e.get("turn") is not None],
-                             "claims": [f"t{e['turn']} {e['claim']}"[:160] for e in ev]})  # fmt: skip
-                if verbose and rating != expected[kind][0]:
-                    print(f"  XX {dom} {sid} {kind} ({what}) -> {rating} {rows[-1]['claims'][:3]}")
+    for dom, sid, ref, agent, when in references(eva, domains):
+        for kind, conv, what in variants(ref, seed, dom, sid):
+            ctx = _ctx(f"{dom}/{sid}/{kind}", trace_from_events(events(conv)), agent, when)
+            t0 = time.perf_counter()
+            res = method(ctx)
+            times.append(time.perf_counter() - t0)
+            dims = res.details.get("dimensions", {})
+            ev = res.details.get("evidence", [])
+            rating = round(res.score or 0)
+            rows.append({"domain": dom, "scenario": sid, "kind": kind, "what": what,
+                         "expected": expected[kind][0], "rating": rating,
+                         "flagged": sorted(d for d, v in dims.items() if v.get("flagged")),
+                         "rules": [e["rule"] for e in ev if not turn_rules_only or e.get("turn") is not None],
+                         "claims": [f"t{e['turn']} {e['claim']}"[:160] for e in ev]})  # fmt: skip
+            if verbose and rating != expected[kind][0]:
+                print(f"  XX {dom} {sid} {kind} ({what}) -> {rating} {rows[-1]['claims'][:3]}")
     return {"rows": rows, "seconds": {"mean": sum(times) / len(times), "max": max(times)}}
 
 

@@ -50,18 +50,15 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from _injected import arguments, events, write_json
+from _injected import arguments, events, rated_as, references, write_json
 from offline_progression_independent import _REPEAT_ASK, _line, _ok, _sentences, _tool_types
 
-from voxbench.cli.judges import _agent_info
 from voxbench.eval.calibration import _ctx, agreement, trace_from_events
 from voxbench.eval.context import ConversationContext
-from voxbench.eval.gateset.conversation import Line, RefConversation, Tool, from_scenario
-from voxbench.eval.gateset.faults import reference_fault
+from voxbench.eval.gateset.conversation import Line, RefConversation, Tool
 from voxbench.eval.offline.conciseness import conciseness_offline
 from voxbench.eval.types import MetricResult
 from voxbench.records import derive_seed
-from voxbench.scenarios.loader import load_dataset
 from voxbench.spoken.words import NATO as SPOKEN_NATO
 
 EXPECTED = {
@@ -279,33 +276,26 @@ def variants(
 def run(
     eva: Path, seed: int, domains: list[str], verbose: bool, method: Method = conciseness_offline
 ) -> dict[str, Any]:
-    ds = load_dataset(eva, domains)
     rows: list[dict[str, Any]] = []
     spent, rated = 0.0, 0
-    for dom, dd in ds.domains.items():
-        agent = _agent_info(eva / "configs" / "agents" / f"{dom}_agent.yaml")
-        for sid in sorted(dd.scenarios):
-            ref = from_scenario(dd, sid)
-            if ref is None or reference_fault(ref) is not None:
-                continue
-            when = dd.scenarios[sid].current_date_time
-            for kind, conv, step, what in variants(ref, seed, dom, sid):
-                trace = trace_from_events(events(conv))
-                ctx = _ctx(f"{dom}/{sid}/{kind}", trace, agent, when)
-                t0 = time.perf_counter()
-                res = method(ctx)
-                spent += time.perf_counter() - t0
-                per_turn = res.details.get("per_turn_rating", {})
-                rated += len(per_turn)
-                turns = sorted(per_turn) if step is None else [line_turns(conv, trace)[step]]
-                for t in turns:
-                    rows.append({"domain": dom, "scenario": sid, "kind": kind, "what": what, "turn": t,
-                                 "expected": EXPECTED[kind], "rating": int(per_turn[t])})  # fmt: skip
-                    if verbose and rows[-1]["rating"] != EXPECTED[kind]:
-                        text = " ".join(
-                            e["content"] for e in trace if e.get("role") == "assistant" and e["turn_id"] == t
-                        )
-                        print(f"  XX {dom} {sid} {kind} t{t} -> {rows[-1]['rating']}: {text[:160]!r}")
+    for dom, sid, ref, agent, when in references(eva, domains):
+        for kind, conv, step, what in variants(ref, seed, dom, sid):
+            trace = trace_from_events(events(conv))
+            ctx = _ctx(f"{dom}/{sid}/{kind}", trace, agent, when)
+            t0 = time.perf_counter()
+            res = method(ctx)
+            spent += time.perf_counter() - t0
+            per_turn = res.details.get("per_turn_rating", {})
+            rated += len(per_turn)
+            turns = sorted(per_turn) if step is None else [line_turns(conv, trace)[step]]
+            for t in turns:
+                rows.append({"domain": dom, "scenario": sid, "kind": kind, "what": what, "turn": t,
+                             "expected": EXPECTED[kind], "rating": int(per_turn[t])})  # fmt: skip
+                if verbose and rows[-1]["rating"] != EXPECTED[kind]:
+                    text = " ".join(
+                        e["content"] for e in trace if e.get("role") == "assistant" and e["turn_id"] == t
+                    )
+                    print(f"  XX {dom} {sid} {kind} t{t} -> {rows[-1]['rating']}: {text[:160]!r}")
     return {"rows": rows, "ms_per_turn": 1000 * spent / max(rated, 1)}
 
 
@@ -323,10 +313,7 @@ def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
         pairs = [(r["expected"], r["rating"]) for r in sel]
         vs = agreement(pairs + ([] if kind == "clean" else clean), [1, 2, 3], ordinal=True)
         kinds[kind] = {
-            "n": len(sel),
-            "expected": exp,
-            "ratings_3_2_1": [sum(r["rating"] == k for r in sel) for k in (3, 2, 1)],
-            "exact": round(sum(r["rating"] == exp for r in sel) / len(sel), 3),
+            **rated_as(sel, exp),
             "with_clean": {k: vs.get(k) for k in ("accuracy", "cohen_kappa", "weighted_kappa_quadratic")},
         }
     out["kinds"] = kinds

@@ -41,7 +41,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from _injected import arguments, by_domain, events, print_domains, rate_variants, write_json
+from _injected import arguments, by_domain, events, print_domains, rate_variants, rated_as, write_json
 
 from voxbench.eval.calibration import agreement
 from voxbench.eval.gateset.conversation import Line, RefConversation, Tool
@@ -198,9 +198,7 @@ def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
         if not sel:
             continue
         kinds[kind] = {
-            "n": len(sel),
-            "ratings_3_2_1": [sum(r["rating"] == k for r in sel) for k in (3, 2, 1)],
-            "exact": round(sum(r["rating"] == exp for r in sel) / len(sel), 3),
+            **rated_as(sel, exp),
             "expected_dimension_flagged": (
                 round(sum(bool(set(dims) & set(r["flagged"])) for r in sel) / len(sel), 3) if dims else None
             ),
