@@ -33,7 +33,7 @@ def test_a_held_fact_is_asked_beside_a_field_no_fact_holds() -> None:
 
 def test_the_present_item_holds_the_call_date_and_forbids_the_callers_own_dates() -> None:
     (item,) = _items("present_asked")
-    assert item.when == "2026-06-18"
+    assert item.when == make_scenario(INFO).current_date_time.split(" ")[0]
     assert set(item.must_not) == {"date_of_birth", "shift_date", "shift_start_time"}
 
 
@@ -49,10 +49,10 @@ def test_grading_the_two_classes_fails_what_the_live_caller_said() -> None:
                        False, facts, ground)  # fmt: skip
     assert not ok and "date of the call not said" in why and "said date_of_birth" in why
     assert grade(present, "It's June 18, 2026, about 9 AM.", False, facts, ground)[0]
-    held = _items("some_held_asked")[0]
-    assert not grade(held, "E M P eight five zero eight zero zero.", False, facts, ground)[0] or (
-        held.must != ["employee_id"]
-    )
+    held = next(i for i in _items("some_held_asked") if i.must == ["date_of_birth"])
+    said = "My date of birth is August 22, 1991."
+    assert not grade(held, said, False, facts, ground)[0]  # the passport number's lack not said
+    assert grade(held, f"{said} Sorry, I don't have a passport number.", False, facts, ground)[0]
 
 
 def test_the_goal_caller_agrees_on_both_classes() -> None:

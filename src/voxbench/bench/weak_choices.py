@@ -26,10 +26,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from voxbench.bench.caller_check import goal_text
 from voxbench.bench.matcher import words_of
 from voxbench.bench.reference import BYE, reply_polarity, sentences
-from voxbench.bench.weak_endings import listed_all, open_words, requests_of, said_back, states_open
+from voxbench.bench.weak_endings import (
+    held_words,
+    open_words,
+    requests_of,
+    said_back,
+    states_open,
+)
 
 if TYPE_CHECKING:
     from voxbench.bench.weak_turns import Builder, WeakItem
@@ -48,7 +53,7 @@ def choices(b: Builder) -> None:
     if w is None or not reqs or "option_or" not in b.t.classes:
         return
     minor = set(w.minor)
-    held = set(words_of(" ".join([goal_text(b.scenario), *listed_all(b), *(f.key for f in b.facts)])))
+    held = held_words(b)
     others = b.pick([t for t in w.alternatives if not set(words_of(t)) & held], lambda t: f"choice/{t}")
     if len(others) < 2:
         return

@@ -40,7 +40,7 @@ from pydantic import BaseModel, Field
 from voxbench.bench.caller_check import goal_text
 from voxbench.bench.matcher import same_word, words_of
 from voxbench.bench.reference import BYE, reply_polarity
-from voxbench.bench.weak_fallback import fallback_pairs, fallback_words
+from voxbench.bench.weak_fallback import fallback_pairs, fallback_words, listed_all
 
 if TYPE_CHECKING:
     from voxbench.bench.weak_turns import Builder, WeakItem
@@ -134,7 +134,7 @@ def requests_of(b: Builder) -> list[str]:
     goal sentence."""
     w = b.t.endings
     assert w is not None
-    listed = [str(i.get("intent", "")) for i in (b.scenario.scenario_context.get("intents") or [])]
+    listed = listed_all(b)
 
     def behaviour(x: str) -> bool:
         return bool(re.search(w.behaviour, x, re.I)) and not re.search(w.behaviour_with_request, x, re.I)
@@ -146,8 +146,10 @@ def requests_of(b: Builder) -> list[str]:
     return reqs or ([] if listed else [b.scenario.user_goal.high_level_user_goal])
 
 
-def listed_all(b: Builder) -> list[str]:
-    return [str(i.get("intent", "")) for i in (b.scenario.scenario_context.get("intents") or [])]
+def held_words(b: Builder) -> set[str]:
+    """The words of the scenario's goal, listed intents and fact keys: a thing none of them names is
+    outside its goal."""
+    return set(words_of(" ".join([goal_text(b.scenario), *listed_all(b), *(f.key for f in b.facts)])))
 
 
 def content(text: str, minor: set[str]) -> list[str]:
@@ -245,7 +247,7 @@ def endings(b: Builder) -> None:
     b.add("end_agent_bye_again", bye, context=[*context, bye])
     b.add("end_transfer_now", transfer, context=context)
     refused_again(b, reqs, mine, listed)
-    held = set(words_of(" ".join([goal_text(b.scenario), *listed_all(b), *(f.key for f in b.facts)])))
+    held = held_words(b)
     topics = [t for t in w.other_topics if not set(words_of(t)) & held]
     for t in b.pick(topics, lambda t: f"other/{t}")[:1]:
         b.add("end_done_other", f"{tpl('end_done_other', t).format(topic=t)} {anything}")

@@ -92,11 +92,16 @@ def fallback_pairs(goal: str, reqs: list[str], w: FallbackWords, minor: set[str]
     return out
 
 
+def listed_all(b: Builder) -> list[str]:
+    """The scenario's listed intents, in order (its ``scenario_context.intents``)."""
+    return [str(i.get("intent", "")) for i in (b.scenario.scenario_context.get("intents") or [])]
+
+
 def fallback_words(b: Builder, request: str) -> list[list[str]]:
     """The own words of the fallback the goal holds for ``request`` (one of its listed intents):
     what a caller asks for once that request is refused; [] when it has none."""
     w, e = b.t.fallback, b.t.endings
-    listed = [str(i.get("intent", "")) for i in (b.scenario.scenario_context.get("intents") or [])]
+    listed = listed_all(b)
     if w is None or e is None or request not in listed:
         return []
     minor = set(e.minor)
@@ -111,7 +116,7 @@ def fallbacks(b: Builder) -> None:
     from voxbench.bench.weak_endings import open_words, second_person
 
     w, e = b.t.fallback, b.t.endings
-    listed = [str(i.get("intent", "")) for i in (b.scenario.scenario_context.get("intents") or [])]
+    listed = listed_all(b)
     if w is None or e is None or len(listed) < 2:
         return
     minor = set(e.minor)

@@ -17,10 +17,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from voxbench.bench.caller_check import goal_text
 from voxbench.bench.matcher import words_of
 from voxbench.bench.reference import BYE, reply_polarity
-from voxbench.bench.weak_endings import listed_all, open_words, requests_of, said_back, states_open
+from voxbench.bench.weak_endings import (
+    held_words,
+    open_words,
+    requests_of,
+    said_back,
+    states_open,
+)
 from voxbench.bench.weak_facts import label, said
 
 if TYPE_CHECKING:
@@ -40,7 +45,7 @@ def offers(b: Builder) -> None:
     mine = said_back(w, reqs[i])
     b.add("offer_stated_one", b.template("offer_stated_one", mine).format(request=mine))
     b.items[-1].open_words = open_words(reqs, [i], minor)
-    held = set(words_of(" ".join([goal_text(b.scenario), *listed_all(b), *(f.key for f in b.facts)])))
+    held = held_words(b)
     others = [t for t in w.alternatives if not set(words_of(t)) & held]
     for other in b.pick(others, lambda t: f"offer/{t}")[:1]:
         b.add(
