@@ -406,3 +406,13 @@ def test_an_action_reported_done_after_the_system_refused_it_is_major() -> None:
     assert res.score == 1.0 and res.details["dimensions"]["misrepresenting_tool_result"]["flagged"]
     told = A("Unfortunately the refund could not be processed. Your reservation has been cancelled.")
     assert faithfulness_offline(context([*events, told])).score == 3.0
+
+
+def test_only_whole_duration_words_name_a_duration_field() -> None:
+    """'admins' and 'waitlist_position' hold no duration: only a field whose name has a duration
+    word, whole or plural, shifts a known clock time."""
+    from voxbench.eval.offline._faith_times import field_durations
+
+    got = field_durations({"admins": 25, "waitlist_position": 30, "delay_minutes": 45, "layoverDuration": 50})
+    assert got == {45, 50}
+    assert field_durations({"flights": [{"delays": 70, "seats": 2}]}) == {70}

@@ -8,6 +8,8 @@ import re
 
 from voxbench.eval.offline._trace import Conversation, Step
 from voxbench.eval.offline._values import spoken_values
+from voxbench.eval.offline.lang import alt, word_set
+from voxbench.spoken.data import name_parts
 
 
 def time_derivable(key: str, known: set[str], durations: set[int]) -> bool:
@@ -23,8 +25,14 @@ def time_derivable(key: str, known: set[str], durations: set[int]) -> bool:
     return False
 
 
-_DURATION_FIELD = re.compile(r"duration|delay|minutes|mins|layover|connection|wait", re.I)
-_SPOKEN_MINUTES = re.compile(r"((?:[\w-]+\s+){1,3})(?:minutes?|mins?)\b", re.I)
+_DURATION_FIELDS = word_set("_faith_times", "duration_fields")
+"""Name words of a field holding a duration ('delay_minutes', 'layover_duration'); whole words,
+singular or plural ('waitlist_position' and 'admins' hold none)."""
+_SPOKEN_MINUTES = re.compile(rf"((?:[\w-]+\s+){{1,3}})(?:{alt('_faith_times', 'minute')})\b", re.I)
+
+
+def _duration_field(name: str) -> bool:
+    return any(p in _DURATION_FIELDS or p.removesuffix("s") in _DURATION_FIELDS for p in name_parts(name))
 
 
 def durations(conv: Conversation, s: Step) -> set[int]:
@@ -35,17 +43,17 @@ def durations(conv: Conversation, s: Step) -> set[int]:
     out: set[int] = set()
     for x in conv.steps[: s.i]:
         if x.kind == "tool_response":
-            out |= _field_numbers(x.response)
+            out |= field_durations(x.response)
     for m in _SPOKEN_MINUTES.finditer(s.known_text):
         out |= {int(float(v.key[2:])) for v in spoken_values(m.group(0)) if v.kind == "n"}
     return {m for m in out if 20 <= m < 24 * 60}
 
 
-def _field_numbers(obj: object, under: bool = False) -> set[int]:
+def field_durations(obj: object, under: bool = False) -> set[int]:
     if isinstance(obj, dict):
-        return {n for k, v in obj.items() for n in _field_numbers(v, bool(_DURATION_FIELD.search(str(k))))}
+        return {n for k, v in obj.items() for n in field_durations(v, _duration_field(str(k)))}
     if isinstance(obj, list):
-        return {n for v in obj for n in _field_numbers(v, under)}
+        return {n for v in obj for n in field_durations(v, under)}
     if under and isinstance(obj, int | float) and not isinstance(obj, bool):
         return {int(obj)}
     return set()
