@@ -188,7 +188,7 @@ async def _call_until_released(synth: StalledSynth, rec: ConversationRecorder) -
 
     async def speak() -> None:
         await worker.queue_frame(TTSSpeakFrame(LINE))
-        await asyncio.to_thread(synth.release.wait)
+        await asyncio.to_thread(synth.release.wait, 60)  # a guard: no pause written ends the call too
         await worker.queue_frame(EndFrame())
 
     runner = WorkerRunner()

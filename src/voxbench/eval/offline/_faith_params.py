@@ -35,9 +35,9 @@ _LONG_WORD = re.compile(r"[A-Za-z]{4,}")
 
 def _accepted(conv: Conversation, call: Step) -> bool:
     """The tool answered this call with success: it took the value (the schema at hand may be
-    another version than the one the agent ran with). Taken only when the value's words are held
-    by a source (the policy names the category, the caller said it): a value no version of the
-    schema nor anything said could give is a fabricated category whatever the tool answered."""
+    another version than the one the agent ran with). The caller also asks that the value's words
+    are held by a source (``_word_grounded``): a value no version of the schema nor anything said
+    could give is a fabricated category whatever the tool answered."""
     resp = next(
         (r for r in conv.steps[call.i + 1 :] if r.kind == "tool_response" and r.tool == call.tool), None
     )
