@@ -48,3 +48,14 @@ def test_a_choice_is_two_options_heard_or_a_question_that_asks_which() -> None:
     assert a_choice([], "Would you like the window or the aisle?")
     assert a_choice([], "Which would you like?")
     assert not a_choice([A], "Would you like me to do that?")
+
+
+def test_options_stated_with_no_question_are_asked_as_a_choice_unless_refused() -> None:
+    """'I can offer to A. Alternatively, I can B.' is heard as 'Which would you like me to do: A,
+    or B?'; after a refusal the turn stays as it is (the refusal is answered first)."""
+    from voxbench.pipelines.caller.goal.offered import offers_asked
+
+    stated = [f"I can offer to {A}.", f"Alternatively, I can {B} instead."]
+    assert offers_asked(stated) == [*stated, f"Which would you like me to do: {A}, or {B}?"]
+    refused = ["I cannot do that.", stated[1]]
+    assert offers_asked(refused) == refused

@@ -21,14 +21,13 @@ import re
 
 from voxbench.pipelines.caller.goal.asks import asked_facts
 from voxbench.pipelines.caller.goal.belong import InHand
-from voxbench.pipelines.caller.goal.conditions import unconditioned
+from voxbench.pipelines.caller.goal.conditions import refuses
 from voxbench.pipelines.caller.goal.cues import (
     AGAIN,
     ANYTHING_ELSE,
     ANYTHING_ELSE_SAID,
     CONFIRM_Q,
     COURTESY,
-    DENIAL,
     GIVE_Q,
     GOODBYE,
     HOLD,
@@ -105,7 +104,7 @@ def _speech_acts(t: Turn, heard: Heard, book: FactBook) -> None:
         mark(heard, "goodbye", "goodbye")
     if any(reports_done(s, book) for s in t.statements):  # not its own value read back as its field
         mark(heard, "completed", "completed_phrase")
-    if any(DENIAL.search(unconditioned(s)) for s in t.statements):  # not 'If you can't wait, ...'
+    if refuses(t.statements):  # not 'If you can't wait, ...'
         mark(heard, "denial", "denial_phrase")
 
 

@@ -13,6 +13,7 @@ the system can't find it') is the condition's, not the main clause's.
 
 from __future__ import annotations
 
+from voxbench.pipelines.caller.goal.cues import DENIAL
 from voxbench.pipelines.caller.goal.ending_lang import pattern
 
 
@@ -36,6 +37,11 @@ def condition_spans(sentence: str) -> list[tuple[int, int]]:
 def in_condition(sentence: str, pos: int) -> tuple[int, int] | None:
     """The conditional clause of ``sentence`` holding offset ``pos`` (None: none does)."""
     return next(((a, b) for a, b in condition_spans(sentence) if a <= pos < b), None)
+
+
+def refuses(sentences: list[str]) -> bool:
+    """Whether a sentence states a refusal outright (not 'If you can't wait, ...')."""
+    return any(DENIAL.search(unconditioned(s)) for s in sentences)
 
 
 def unconditioned(sentence: str) -> str:

@@ -30,8 +30,6 @@ YES_NO_Q = re.compile(
 WANTS_Q = re.compile(rf"\b({_a('wants_q')})\b", re.I)
 """A question about what the caller wants ('What date or time would you like to change it to?')."""
 
-WHICH = re.compile(rf"\b(?:{_a('which')})\b", re.I)
-"""'Which one would you like?': a choice among things offered, not what it wants."""
 
 WHAT_ELSE = re.compile(rf"\s*(?:{_a('what_else')})\b", re.I)
 """'What else can I help you with?' is no yes/no question: the open request is said without 'Yes,'."""
@@ -40,7 +38,6 @@ ONE_MORE = re.compile(rf"\b({_a('one_more')})\b", re.I)
 """An open question about one more thing ('What is the second thing?'): one request, not all."""
 
 YES_THEN_WORD = re.compile(rf"^(?:{_a('yes_lead')})[,.]\s*(\w)")
-YES_SPACE_WORD = re.compile(rf"^(?:{_a('yes_lead')})[,.] (\w)")
 SAID_LEAD = re.compile(rf"^(?:{_a('said_lead')})[,.]\s*")
 """The caller's own 'Yes,' / 'Actually,' that leads a line, taken off or re-led where it does not fit."""
 

@@ -21,9 +21,7 @@ from voxbench.pipelines.caller.goal.followcues import (
     SAID_LEAD,
     WANTS_Q,
     WHAT_ELSE,
-    WHICH,
     YES_NO_Q,
-    YES_SPACE_WORD,
     YES_THEN_WORD,
 )
 from voxbench.pipelines.caller.goal.forms import have_question
@@ -31,7 +29,7 @@ from voxbench.pipelines.caller.goal.heard import ANYTHING_ELSE_OFFERED, THAT_ALL
 from voxbench.pipelines.caller.goal.identity import held_part, identity_answer
 from voxbench.pipelines.caller.goal.intents import intent_facts
 from voxbench.pipelines.caller.goal.moveon import declined_then_next
-from voxbench.pipelines.caller.goal.openask import OpenAnswer, names_thing, offers, other_request
+from voxbench.pipelines.caller.goal.openask import WHICH, OpenAnswer, names_thing, offers, other_request
 from voxbench.pipelines.caller.goal.options import examples_of_any
 from voxbench.pipelines.caller.goal.phrases import as_need, first_person
 from voxbench.pipelines.caller.goal.pushback import step_fixes
@@ -194,7 +192,7 @@ class FollowUps:
             line, told = self.req.next_line(i)
             if heard.has("transfer_offer") or not heard.question:  # no 'Yes' to a refusal that asks nothing
                 lead = prefix or self.s.phr.say("decline_transfer") if heard.has("transfer_offer") else prefix
-                line = f"{lead} " + YES_SPACE_WORD.sub(lambda m: m.group(1).upper(), line)
+                line = f"{lead} " + YES_THEN_WORD.sub(lambda m: m.group(1).upper(), line)
             return self.log.act(
                 "state_request", line, "next_intent_after_refusal", heard, about(i), facts=told
             )

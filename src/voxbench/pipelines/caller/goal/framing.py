@@ -180,7 +180,7 @@ def _units(words: list[str]) -> list[list[str]]:
     """A label's words with each run of single letters (a spelled acronym) as one unit, and a
     head noun with the link and words that qualify it as one ('date of birth', 'type on record'):
     narrowed apart, 'date of birth' asked as 'the date' was said 'The date birth is ...', a key
-    with a word dropped that no person says (live medical_hr, 2026-12-07)."""
+    with a word dropped that no person says."""
     link = next((i for i in range(1, len(words) - 1) if words[i] in LINKS), 0)  # not a spelled "A"
     if link:
         return [*_units(words[: link - 1]), words[link - 1 :]]

@@ -33,7 +33,7 @@ _FALLBACK = re.compile(
     r"\b(backup|fallback|as (a|my) second|instead|alternative|even without|if (that'?s|it'?s) not available)\b",
     re.I,
 )
-_MARKS = content_words("instead backup fallback alternative second accept take settle willing")
+_MARKS = content_words(" ".join(phrases("fallbacks", "request_marks")))
 """Words that mark a request as a fallback ('Accept a room on floor 3 instead'), naming no thing."""
 # Key words that name no subject of their own.
 _NO_SUBJECT = HEADS | WEAK_WORDS | {"choice", "preference", "product", "code", "value"}

@@ -18,8 +18,7 @@ from __future__ import annotations
 
 import re
 
-from voxbench.pipelines.caller.goal.conditions import unconditioned
-from voxbench.pipelines.caller.goal.cues import DENIAL
+from voxbench.pipelines.caller.goal.conditions import refuses
 from voxbench.pipelines.caller.goal.lang import alt, phrases
 
 
@@ -38,7 +37,8 @@ _MARK = re.compile(
 _IS_FIRST = re.compile(rf"{_FIRST}$", re.I)
 _OR = re.compile(rf"(?:{_m('or')})(?:\s|$)", re.I)
 _CUE = re.compile(rf"\b(?:{_m('offer_cue')})\b", re.I)
-_CHOICE = re.compile(rf"\b(?:{alt('options', 'choice_cue')})\b", re.I)
+CHOICE_Q = re.compile(rf"\b(?:{alt('options', 'choice_cue')})\b", re.I)
+"""A question that asks for a choice ('which', 'prefer', 'choose')."""
 _LEAD = re.compile(rf"^(?:(?:{_m('offer_lead')}|{_m('lead')})\s+)+", re.I)
 OFFER_LEAD = re.compile(rf"^(?:{_m('offer_lead')})\s+", re.I)
 """Who offers and the modal an option is said with ('I can', 'we could go ahead and')."""
@@ -87,10 +87,10 @@ def marked_options(sents: list[str], question: str) -> list[str]:
     when fewer than two are marked."""
     i = sents.index(question) if question in sents else len(sents)
     body = " ".join(sents[:i]).strip()
-    if not body or not (_CHOICE.search(question) or _CUE.search(body)):
+    if not body or not (CHOICE_Q.search(question) or _CUE.search(body)):
         return []
     marks = list(_MARK.finditer(body))
-    if not marks or any(DENIAL.search(unconditioned(s)) for s in sents):
+    if not marks or refuses(sents):
         return []  # a refusal first, answered as the tree says (:func:`.offered.offers_asked`)
     first = marks[0].group("num") == "1" or bool(
         _IS_FIRST.match(marks[0].group("word") or marks[0].group("start") or "")

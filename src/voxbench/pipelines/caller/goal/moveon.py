@@ -10,16 +10,12 @@ when every requested action is done."""
 
 from __future__ import annotations
 
-import re
-
 from voxbench.pipelines.caller.goal.acting import ActLog, about
 from voxbench.pipelines.caller.goal.acts import CallerAct
+from voxbench.pipelines.caller.goal.followcues import YES_THEN_WORD
 from voxbench.pipelines.caller.goal.heard import Heard
-from voxbench.pipelines.caller.goal.lang import alt
 from voxbench.pipelines.caller.goal.requests import Requests
 from voxbench.pipelines.caller.goal.state import CallState
-
-_YES_LEAD = re.compile(rf"^(?:{alt('moveon', 'yes_lead')})[,.]\s*(\w)")
 
 
 def next_after_report(s: CallState, req: Requests, heard: Heard) -> tuple[str, list[str], str] | None:
@@ -30,7 +26,7 @@ def next_after_report(s: CallState, req: Requests, heard: Heard) -> tuple[str, l
     if not pending or not s.reports_done(heard) or heard.has("denial"):
         return None
     line, told = req.next_line(pending[0])
-    return _YES_LEAD.sub(lambda m: m.group(1).upper(), line), told, about(pending[0])
+    return YES_THEN_WORD.sub(lambda m: m.group(1).upper(), line), told, about(pending[0])
 
 
 def courtesy_question(s: CallState, heard: Heard) -> bool:

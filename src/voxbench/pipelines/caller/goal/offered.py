@@ -22,8 +22,7 @@ from __future__ import annotations
 
 import re
 
-from voxbench.pipelines.caller.goal.conditions import condition_spans, unconditioned
-from voxbench.pipelines.caller.goal.cues import DENIAL
+from voxbench.pipelines.caller.goal.conditions import condition_spans, refuses, unconditioned
 from voxbench.pipelines.caller.goal.ending_lang import pattern
 from voxbench.pipelines.caller.goal.lang import phrases, words
 from voxbench.pipelines.caller.goal.marked import marked_options
@@ -63,7 +62,7 @@ def offers_asked(sents: list[str]) -> list[str]:
     none of them asks already nor refuses: 'I cannot submit that as paid time off. If you want, I
     can check sick leave instead.' is a refusal first, answered as the tree says (push back, one
     follow-up: :mod:`.pushback`) before any alternative is taken."""
-    if any(s.endswith("?") for s in sents) or any(DENIAL.search(unconditioned(s)) for s in sents):
+    if any(s.endswith("?") for s in sents) or refuses(sents):
         return sents
     said = [as_question(s) for s in sents]
     offer = [s for s, q in zip(sents, said, strict=True) if s != q]

@@ -78,7 +78,8 @@ _YES_NO = re.compile(
 _OPEN = re.compile(
     rf"(?:^|[,;:]\s*|\b(?:{_a('open_join')})\s+)(?:{_a('open_lead')})\b|\b(?:{_a('open_anywhere')})\b", re.I
 )
-_WHICH = re.compile(rf"\b(?:{_a('which')})\b", re.I)
+WHICH = re.compile(rf"\b(?:{_a('which')})\b", re.I)
+"""A 'which' question: a choice among things, not what the caller wants."""
 _WHICH_THING = re.compile(rf"\b(?:{_a('which')})\s+(?!(?:{_a('which_not_thing')})\b)[a-z]", re.I)
 """'Which flight would you prefer?' names the thing it asks about; 'Which one?' points at options."""
 _OFFERS = re.compile(rf"\b(?:{_a('offers')})\b", re.I)
@@ -192,7 +193,7 @@ class GoalOpenAnswers:
         q = _words(question) - _FRAME
         told = self._told(q, _wh(question))
         wish = not offered and bool(_WHICH_THING.search(question))
-        if told is not None or (_WHICH.search(question) and not wish):
+        if told is not None or (WHICH.search(question) and not wish):
             return told
         heads = _heads(question)
         if _wh(question) == "when" and not heads[0]:  # a time or a date, of what it says

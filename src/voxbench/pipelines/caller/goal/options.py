@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from voxbench.pipelines.caller.goal.lang import alt, alts
-from voxbench.pipelines.caller.goal.marked import OFFER_LEAD, marked_options
+from voxbench.pipelines.caller.goal.marked import CHOICE_Q, OFFER_LEAD, marked_options
 from voxbench.spoken import tokens
 
 
@@ -34,8 +34,7 @@ _OFFER_ITEM = re.compile(rf"\b({_a('offer_item')})\b")
 _NOT_AN_OFFER = re.compile(rf"\b({_a('not_an_offer')})\b", re.I)
 _WH = re.compile(rf"({_a('question_word')})\b", re.I)
 _VALUE_WH = re.compile(rf"({_a('value_question_word')})\b", re.I)
-_CHOICE = re.compile(rf"\b({_a('choice_cue')})\b", re.I)
-CHOICE_Q = _CHOICE
+_CHOICE = CHOICE_Q
 """A question that asks which of the options ('Which would you prefer?', 'do you prefer')."""
 _ITEM_SPLIT = re.compile(
     rf",\s*(?:(?:{_AND})\s+)?(?=(?:{_a('item_start')})\b)|;\s*|\b(?:{_AND}) (?=(?:{alt('option_words', 'article')})\b)"

@@ -5,7 +5,7 @@ A head noun qualified by a word that anchors it at the time of the call ('curren
 date", 'the time now': ``asks.present_moment``) is not a fact whose key has a qualifier of its own
 ('date_of_birth', 'shift_date'): matched by the head alone, 'What's the current date and time?'
 was answered 'The date of birth is August 22, 1991. The date is September 14, 2026. The time is
-3 PM.' (live medical_hr, 2026-12-07). EVA's caller is told the date and time of the call ('Today
+3 PM.' EVA's caller is told the date and time of the call ('Today
 is {current_date_time}.' in ``user_simulator.system_prompt_<domain>``), so the caller says them
 from the scenario's ``current_date_time``; a scenario without one leaves it not sure.
 """
@@ -20,9 +20,9 @@ from voxbench.pipelines.caller.goal.lang import phrases
 from voxbench.pipelines.caller.goal.phrases import Phrasing
 
 _PRESENT = [re.compile(p, re.I) for p in phrases("asks", "present_moment")]
-_PART = re.compile(r"\b(date|time|day|today)\b", re.I)
-KIND_OF = {"date": "date", "day": "date", "today": "date", "time": "time"}
+_KIND_OF = {w: part for part in ("date", "time") for w in phrases("asks", f"{part}_words")}
 """A word of the present moment asked -> the part of it ("day" is the date)."""
+_PART = re.compile(rf"\b({'|'.join(_KIND_OF)})\b", re.I)
 
 
 def present_asked(sentences: list[str]) -> list[str]:
@@ -30,7 +30,7 @@ def present_asked(sentences: list[str]) -> list[str]:
     out: list[str] = []
     for s in sentences:
         for m in sorted((m for p in _PRESENT for m in p.finditer(s)), key=lambda m: m.start()):
-            out += [KIND_OF[w.lower()] for w in _PART.findall(m.group(0))]
+            out += [_KIND_OF[w.lower()] for w in _PART.findall(m.group(0))]
     return list(dict.fromkeys(out))
 
 
@@ -47,7 +47,7 @@ def not_the_present(
     out: dict[str, str] = {}
     for k, rule in asked.items():
         f = book.get(k)
-        heads = {KIND_OF.get(h, h) for h in f.heads} if f is not None else set()
+        heads = {_KIND_OF.get(h, h) for h in f.heads} if f is not None else set()
         if (
             f is not None
             and heads & set(present)
@@ -58,13 +58,13 @@ def not_the_present(
     return out
 
 
-_NOW_WORDS = {"current", "today", "present", "now"}
+_NOW_WORDS = frozenset(phrases("asks", "now_words"))
 
 
 def still_present(present: list[str], asked: dict[str, str], book: FactBook) -> list[str]:
     """The parts of the present asked that no asked fact holds: a fact keyed as the present one
     ('current_date_of_travel', asked 'your current date of travel') answers it itself."""
-    held = {KIND_OF.get(h, h) for k in asked if (f := book.get(k)) is not None and set(f.words) & _NOW_WORDS
+    held = {_KIND_OF.get(h, h) for k in asked if (f := book.get(k)) is not None and set(f.words) & _NOW_WORDS
             for h in f.heads}  # fmt: skip
     return [p for p in present if p not in held]
 

@@ -4,8 +4,7 @@ your employee ID and the shift ID?' with no shift ID among its facts).
 The held ones are answered; each field not held is said not to be held, in the same line, with
 what the caller has that stands for it (the facts about the same thing: 'the shift' -> its date
 and start time, :func:`.fallbacks.subject_fallback`). Answered with the employee ID alone, the
-shift ID was passed over in silence; live, the agent asked again and the caller left
-(medical_hr, 2026-12-07). A person says 'I don't have the shift ID'. Asked alone ('Could you
+shift ID was passed over in silence, and the agent had to ask again. A person says 'I don't have the shift ID'. Asked alone ('Could you
 provide the shift ID?'), a field whose qualifier names held facts all of another kind (the
 shift's date and start time) is said not held first, then those facts: given the date alone, the
 agent heard a date where it asked for an ID.
@@ -75,20 +74,23 @@ def unheld_fields(
         phrases_ = [(m.group(0), m.group(1).split(), m.group(2).lower()) for m in _NP.finditer(s)]
         heads = len(phrases_)  # the phrases of a value head; the items of none after them
         phrases_ += _items(s, book, {np for np, _, _ in phrases_})
-        maybe = [i for i, (_, mods, head) in enumerate(phrases_) if i >= heads or (
+        # a qualifier word of an asked fact ('your phone number' beside 'phone_last_four') answers
+        # the phrase unless the asked facts sharing it are all of another kind
+        apart = [
+            i < heads and _kind_apart(mods, head, asked, book) for i, (_, mods, head) in enumerate(phrases_)
+        ]
+        maybe = [i for i, (_, mods, _) in enumerate(phrases_) if i >= heads or (
                  not all(w.lower() in _EMPTY for w in mods)
-                 and (not _asked_words(mods, asked, book) or _kind_apart(mods, head, asked, book)))]  # fmt: skip
+                 and (not _sharing(mods, asked, book) or apart[i]))]  # fmt: skip
         if not maybe:  # the cheap tests first: matching each phrase to facts costs (goal_caller_cpu.py)
             continue
         named = {k: i for i, (np, _, _) in enumerate(phrases_) for k, _ in asked_facts(np, book)}
         for i in maybe:
             np, mods, head = phrases_[i]
-            if i < heads and _kind_apart(
-                mods, head, asked, book
-            ):  # the asked facts sharing its words answer it
+            if apart[i]:  # the asked facts sharing its words answer it
                 out.setdefault(_field(mods, head), _sharing(mods, asked, book))
                 continue
-            if any(j == i for j in named.values()) or _names_asked(mods, head, asked, book, named):
+            if i in named.values() or _names_asked(head, asked, book, named):
                 continue
             field = _field(mods, head)
             stand = [k for k, _ in subject_fallback(np, book) if k not in asked and k not in given]
@@ -135,19 +137,11 @@ def _sharing(mods: list[str], asked: dict[str, str], book: FactBook) -> list[str
     return [k for k in asked if (f := book.get(k)) is not None and said & {stem(w) for w in f.words}]
 
 
-def _asked_words(mods: list[str], asked: dict[str, str], book: FactBook) -> bool:
-    """A qualifier of the phrase is a word of an asked fact ('your phone number' beside 'phone_last_four')."""
-    return bool(_sharing(mods, asked, book))
-
-
-def _names_asked(
-    mods: list[str], head: str, asked: dict[str, str], book: FactBook, named: dict[str, int]
-) -> bool:
+def _names_asked(head: str, asked: dict[str, str], book: FactBook, named: dict[str, int]) -> bool:
     """Whether the phrase names an asked fact in other words (module docstring)."""
-    for k in asked:
-        f = book.get(k)
-        if f is None:
-            continue
-        if k not in named and any(_family(h) == _family(head) for h in f.heads):
-            return True
-    return False
+    return any(
+        k not in named
+        and (f := book.get(k)) is not None
+        and any(_family(h) == _family(head) for h in f.heads)
+        for k in asked
+    )
