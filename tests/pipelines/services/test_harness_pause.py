@@ -23,13 +23,13 @@ from pipecat.processors.frame_processor import FrameDirection, FrameProcessor
 from pipecat.tests.utils import run_test
 from pipecat.workers.runner import WorkerRunner
 
-from voxbench.pipelines.services.kokoro import split_sentences
 from voxbench.pipelines.services.local_tts import LocalTTSService
 from voxbench.pipelines.services.playout import HeldPause, OpenPause, paced_chunks
 from voxbench.processors.clock import ConversationClock
 from voxbench.processors.harness_pause import HarnessPauseFrame
 from voxbench.processors.recorder import ConversationRecorder
 from voxbench.records import HarnessPause
+from voxbench.records.voice import split_sentences
 from voxbench.transports.virtual_loop import run_virtual
 
 SR = 16_000

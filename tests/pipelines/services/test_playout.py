@@ -21,7 +21,8 @@ from itertools import accumulate
 import pytest
 
 from voxbench.pipelines.caller.timing import SILENT_TTS_S
-from voxbench.pipelines.services.playout import LEAD_IN_S, MAX_SILENCE_S, HeldPause, paced_chunks
+from voxbench.pipelines.services.playout import HeldPause, paced_chunks
+from voxbench.records.voice import LEAD_IN_S, MAX_SILENCE_S
 
 BPS = 2 * 16_000  # PCM16 mono 16 kHz
 SECONDS_PER_CHAR = 0.065  # about how long speech lasts per character of English text

@@ -17,8 +17,9 @@ from voxbench.localmodels.kokoro import (
     spell_with_pauses,
 )
 from voxbench.pipelines.services import TTSConfig
-from voxbench.pipelines.services.kokoro import KokoroVoiceParams, parse_kokoro_voice, split_sentences
+from voxbench.pipelines.services.kokoro import KokoroVoiceParams, parse_kokoro_voice
 from voxbench.pipelines.services.tts import PiperVoiceParams, engine_of, known_voice_names, resolve_voice
+from voxbench.records.voice import split_sentences
 
 
 @pytest.mark.parametrize("name", [f"kokoro:{v}" for v in KOKORO_VOICES])

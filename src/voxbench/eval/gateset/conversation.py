@@ -16,7 +16,6 @@ line can be timed from that pause (`Line.cue_s`) instead of after the line befor
 from __future__ import annotations
 
 import copy
-import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
@@ -37,6 +36,7 @@ from voxbench.records import (
     write_record,
 )
 from voxbench.records.models import AgentInfo
+from voxbench.records.voice import LEAD_IN_S, SENTENCE_PAUSE_S, split_sentences
 from voxbench.scenarios.executor import ToolExecutor
 from voxbench.scenarios.loader import DomainData
 from voxbench.scenarios.reference_script import Call, IdCarry, Say, reference_script
@@ -45,12 +45,6 @@ SECONDS_PER_CHAR = 0.065
 GAP_S = 0.7
 VAD_STOP_S = 0.25
 """An agent's VAD stop after the caller falls silent: a ``stop_secs`` of 0.2 s and one frame."""
-SENTENCE_PAUSE_S = 0.2
-"""The voice's own pause between two sentences; a harness pause starts where it ends."""
-LEAD_IN_S = 2.0
-"""Before a line's first word, a harness pause starts this long after the line was decided
-(its ``utterance``, 0.2 s before the line's usual start)."""
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 
 
 @dataclass(frozen=True)
@@ -60,11 +54,6 @@ class Held:
 
     sentence: int
     seconds: float
-
-
-def sentences(text: str) -> list[str]:
-    """A line's sentences, as the caller's voice releases them (split after . ! or ?)."""
-    return [x for x in _SENTENCE_END.split(text.strip()) if x]
 
 
 _END_REASONS = {"user_ended_call": "end_call", "goodbye": "goodbye", "transfer": "transfer"}
@@ -162,7 +151,7 @@ def _caller_speech(line: Line, t: float) -> tuple[list[Event], float]:
     parts = [(t, t + dur)]
     events: list[Event] = []
     if line.held is not None:
-        said = " ".join(sentences(line.text)[: line.held.sentence])
+        said = " ".join(split_sentences(line.text)[: line.held.sentence])
         first = dur * len(said) / max(len(line.text), 1)
         pause_t = t + first + SENTENCE_PAUSE_S if said else t - 0.2 + LEAD_IN_S
         resumed = pause_t + line.held.seconds

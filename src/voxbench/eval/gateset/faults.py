@@ -20,9 +20,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
-from voxbench.eval.gateset.conversation import Held, Line, RefConversation, Step, Tool, sentences
+from voxbench.eval.gateset.conversation import Held, Line, RefConversation, Step, Tool
 from voxbench.eval.offline._caller_end import offers_to_end
 from voxbench.eval.offline._caller_facts import field_words, holds
+from voxbench.records.voice import split_sentences
 
 HANG_UPS = (
     "Actually, never mind. I have to go. Bye.",
@@ -85,7 +86,7 @@ AGENT_PROMPTS = ("Are you still there?", "Take your time.", "Hello? Can you hear
 PAUSE_S = (2.5, 7.5)
 """An injected harness pause's length: longer than an agent's turn-end timeout (a 0.2 s VAD
 stop, then smart-turn or a 0.6 s timeout) and no longer than the caller's voice holds a line
-(``MAX_SILENCE_S``, 8 s, in ``pipelines/services/playout.py``)."""
+(``MAX_SILENCE_S``, 8 s, in ``records/voice.py``)."""
 
 Party = Literal["caller", "agent", "none"]
 """Who spoiled the record; "none" for a clean variant (a control: it must pass the gate)."""
@@ -265,7 +266,7 @@ def _paused(conv: RefConversation, rng: random.Random, when: str) -> Injected | 
     j = replies[i]
     assert j is not None
     line = _line(conv, i)
-    n = len(sentences(line.text))
+    n = len(split_sentences(line.text))
     k = rng.randrange(1, n) if n > 1 else 0
     held = Held(k, round(rng.uniform(*PAUSE_S), 2))
     steps = list(conv.steps)

@@ -7,7 +7,7 @@ still being made: Kokoro's RTF here is ~0.35 (Piper's ~0.05), so synthesising a 
 caller line in one go would delay the caller's first word by a second or more. A sentence is
 released when the next one will be ready before the audio released so far has played, or when
 holding it longer would leave a silence over
-:data:`~voxbench.pipelines.services.playout.MAX_SILENCE_S`
+:data:`~voxbench.records.voice.MAX_SILENCE_S`
 (:mod:`voxbench.pipelines.services.playout`): a slow machine delays the line by at most that
 much, and any longer pause it needs falls between two sentences, never inside one.
 
@@ -17,7 +17,6 @@ the rate and phonemiser language when they differ from the defaults, for run rec
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -26,15 +25,12 @@ import numpy as np
 
 from voxbench.localmodels.kokoro import KOKORO_LANGS, KOKORO_RATE, KOKORO_VOICES
 from voxbench.pipelines.services.playout import HeldPause, OpenPause, paced_chunks
+from voxbench.records.voice import SENTENCE_PAUSE_S, split_sentences
 
 KOKORO_PREFIX = "kokoro:"
-SENTENCE_PAUSE_S = 0.2
-"""Silence put between the sentences of one text (Kokoro's own join pause is 0.25 s)."""
 KEEPALIVE_S = 1.0
 """How often (at most; a third of pipecat's idle timeout if that is shorter) a sentence still
 being synthesised refreshes pipecat's audio context."""
-
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 
 
 @dataclass(frozen=True)
@@ -76,11 +72,6 @@ def parse_kokoro_voice(name: str) -> KokoroVoiceParams:
     if not name.startswith(KOKORO_PREFIX):
         raise ValueError(f"{name!r} is not a Kokoro voice name (expected '{KOKORO_PREFIX}<voice>')")
     return KokoroVoiceParams(voice=name.removeprefix(KOKORO_PREFIX))
-
-
-def split_sentences(text: str) -> list[str]:
-    """Sentences of ``text`` (split after . ! ? and whitespace), empty pieces dropped."""
-    return [s.strip() for s in _SENTENCE_END.split(text) if s.strip()]
 
 
 class KokoroSynth:
