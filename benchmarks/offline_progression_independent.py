@@ -41,7 +41,11 @@ findings (commit d4f06c8: needless calls, facts asked again, open questions once
 stated, three dimensions; values-aware repeated sentences) reached seed 0 0.885 / κ 0.824 and
 seed 1 0.887 / κ 0.827, but its vague-question and re-ask phrase lists were written knowing
 this script's wordings, and on people's labels the test half fell (0.719 -> 0.688): measured
-and not kept.
+and not kept. `stall-count-ordinal` 5 (the next request's read-back or go-ahead no repeat; constants
+unchanged): seed 0 0.644 / κ 0.453, seed 1 0.649 / κ 0.460; clean references rated 3 0.741 ->
+0.849; every injected repeated statement still found, but with fewer false repeats in the
+reference around it a fault alone more often stays rated 3 (repeated_statement 0.713 -> 0.629,
+two needless calls 0.423 -> 0.260 rated 1).
 
     PYTHONPATH=src .venv/bin/python benchmarks/offline_progression_independent.py [--seed 0]
         [--eva DIR] [--domains airline,itsm,medical_hr] [-v] [--json out.json]

@@ -7,6 +7,13 @@ incomplete themselves: a code the caller never says, an OTP read off-screen). Us
 the rules without reading the test half of the labels (docs/judges.md). Prints, per domain, how
 many references each method rates 3 / 2 / 1 and which rules fired; `-v` lists every finding.
 
+Measured (issue 30, 2026-12-07), references rated 3 (airline / ITSM / medical HR): faithfulness
+`claims-rules` 0.6 31/40, 55/64, 65/66 (a flaw of the reference each: a value no caller turn
+says, the ITSM OTPs among them; a write without the go-ahead; a fee told waived and charged; a
+fee named before its amount was known, which people's labels flag too: exempting it lost 3 dev
+conversations);
+progression `stall-count-ordinal` 3 40/40, 43/64, 44/66 -> 5 40/40, 54/64, 51/66.
+
     PYTHONPATH=src .venv/bin/python benchmarks/offline_reference_conversations.py [--eva DIR] [-v]
 """
 

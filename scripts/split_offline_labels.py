@@ -52,6 +52,10 @@ SEEN_TEST_HALF = {
         "(constants fitted on the dev half)",
         "stall-count-ordinal 3": "version 2's features (chosen by CV over all visible labels); categorical values, "
         "open offers of help and go-aheads exempted on EVA's unlabelled reference conversations",
+        "stall-count-ordinal 5": "version 3's features and constants; sentences worded like an earlier one "
+        "exempted when a tool returned one of their values since or, valueless, a write finished since (found on "
+        "EVA's unlabelled reference conversations); no labelled conversation's counts changed, the test half "
+        "read once, after",
     },
 }  # fmt: skip
 ROOT = Path(__file__).resolve().parents[1]

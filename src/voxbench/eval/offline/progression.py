@@ -9,6 +9,12 @@ poor questions. The record carries direct evidence of the first three:
 * an agent sentence that repeats an earlier one (near-identical wording);
 * an agent question that repeats an earlier question (it asked for what it was told).
 
+A sentence worded like an earlier one is no repeat when the record shows it is about another
+request (`_news`): it carries a value a tool returned after the earlier one (the next request
+number read in the same template), or it carries no value and a write finished in between (the
+go-ahead asked for the next action). Found on EVA's reference conversations, correct agents'
+multi-request calls; no labelled conversation's counts change.
+
 Each finding is an evidence item {turn, claim, rule}. The counts feed the ordinal model of
 `_ordinal` (fitted on the visible human labels by scripts/fit_offline_judges.py), which
 weighs them into 1-3; the dimensions flagged follow EVA's names.
@@ -32,6 +38,7 @@ from rapidfuzz import fuzz
 from voxbench.eval.context import ConversationContext, strip_tags
 from voxbench.eval.offline import fitted_method, offline_method
 from voxbench.eval.offline._ordinal import Model, fit_ordinal, shipped_model
+from voxbench.eval.offline._progression_record import Record, read_record, sentence_values
 from voxbench.eval.offline._trace import enum_params
 from voxbench.eval.types import MetricResult, sub
 
@@ -119,37 +126,56 @@ def norm(s: str) -> str:
     return re.sub(r"[^a-z0-9 ]", "", s.lower()).strip()
 
 
-def _repeats(items: list[tuple[int, str]], threshold: float, feature: str, what: str) -> list[dict[str, Any]]:
-    """Items whose wording matches an earlier one (rapidfuzz's normalised Indel similarity)."""
+def _repeats(
+    items: list[tuple[int, int, str]], threshold: float, feature: str, what: str, rec: Record
+) -> list[dict[str, Any]]:
+    """Items (trace position, turn, text) whose wording matches an earlier one (rapidfuzz's
+    normalised Indel similarity) and that tell the caller nothing it did not (`_news`)."""
     out = []
-    normed = [norm(s) for _, s in items]
-    for i, (t, s) in enumerate(items):
-        for (t0, _), n0 in zip(items[:i], normed[:i], strict=True):
-            if fuzz.ratio(normed[i], n0, score_cutoff=threshold * 100):
+    normed = [norm(s) for _, _, s in items]
+    values = [sentence_values(s, rec) for _, _, s in items]
+    for k, (i, t, s) in enumerate(items):
+        for (i0, t0, _), n0, v0 in zip(items[:k], normed[:k], values[:k], strict=True):
+            similar = fuzz.ratio(normed[k], n0, score_cutoff=threshold * 100)
+            if similar and not _news(values[k], v0, i0, i, rec):
                 out.append({"feature": feature, "turn": t, "claim": s[:160], "rule": f"{what} (turn {t0})"})
                 break
     return out
 
 
-def _speech_findings(trace: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    sentences: list[tuple[int, str]] = []
-    questions: list[tuple[int, str]] = []
-    for e in trace:
+def _news(values: set[str], earlier: set[str], i0: int, i: int, rec: Record) -> bool:
+    """A sentence worded like an earlier one still moves the call on when the record shows it
+    is about something else: it carries a value the earlier one did not that a tool returned
+    after the earlier one was said (the read-back template with the next request's number;
+    "I found Datadog, catalog ID APP-1002" after the same line for Confluence), or it carries
+    no value at all and a write finished between the two (the go-ahead or the prompt for the
+    next request, asked again once the previous request is done)."""
+    if any(rec.returned_between(v, i0, i) for v in values - earlier):
+        return True
+    return not values and rec.write_between(i0, i)
+
+
+def _speech_findings(trace: list[dict[str, Any]], rec: Record) -> list[dict[str, Any]]:
+    sentences: list[tuple[int, int, str]] = []
+    questions: list[tuple[int, int, str]] = []
+    for i, e in enumerate(trace):
         if e.get("role") != "assistant":
             continue
         text = strip_tags(str(e.get("content", "")))
         for s in re.split(r"(?<=[.!?])\s+", text):
             if len(s.split()) >= MIN_WORDS and not OPEN_OFFER.search(s) and not CONFIRM_STEP.search(s):
-                (questions if s.rstrip().endswith("?") else sentences).append((e["turn_id"], s))
-    return _repeats(sentences, SIMILAR_STATEMENT, "repeated_statements", "repeats an earlier sentence") + (
-        _repeats(questions, SIMILAR_QUESTION, "repeated_questions", "asks an earlier question again")
+                (questions if s.rstrip().endswith("?") else sentences).append((i, e["turn_id"], s))
+    said = _repeats(sentences, SIMILAR_STATEMENT, "repeated_statements", "repeats an earlier sentence", rec)
+    return said + _repeats(
+        questions, SIMILAR_QUESTION, "repeated_questions", "asks an earlier question again", rec
     )
 
 
 def findings(ctx: ConversationContext) -> list[dict[str, Any]]:
     """Every stall the record shows, as {feature, turn, claim, rule}."""
     categorical = enum_params(ctx.agent_tools or [])
-    return _tool_findings(ctx.conversation_trace, categorical) + _speech_findings(ctx.conversation_trace)
+    rec = read_record(ctx.conversation_trace, ctx.agent_tools or [])
+    return _tool_findings(ctx.conversation_trace, categorical) + _speech_findings(ctx.conversation_trace, rec)
 
 
 def counts(found: list[dict[str, Any]]) -> dict[str, float]:
@@ -200,7 +226,7 @@ def fit(labelled: list[tuple[ConversationContext, Any]]) -> Model:
     return fit_ordinal(rows, labels, FEATURES, l2=0.01, iters=6000, lr=0.2, penalising=FEATURES)
 
 
-@offline_method(NAME, method="stall-count-ordinal", version="3")
+@offline_method(NAME, method="stall-count-ordinal", version="5")
 def progression_offline(ctx: ConversationContext) -> MetricResult:
     """Overall 1-3 from repeated/placeholder tool calls and repeated sentences (statements or questions)."""
     return rate_with(ctx, shipped_model(NAME))
