@@ -35,6 +35,7 @@ def test_one_clean_record_and_one_per_fault_kind(airline_set: Path) -> None:
     assert set(by_scenario) == {"bb.1", "bb.2", "bb.3"}
     for kinds in by_scenario.values():
         assert "clean" in kinds and {"invented_fact", "early_hangup", "long_silence", "refusal"} <= kinds
+        assert "unheld_attribute_asked" in kinds  # a clean control: another attribute asked, not held
 
 
 def test_records_are_real_and_tools_really_ran(airline_set: Path) -> None:

@@ -45,6 +45,22 @@ def test_a_field_the_agent_only_states_is_not_asked() -> None:
     assert _rate(events) == ["missing_information"]  # a confirmation asks about what it read back
 
 
+def test_another_attribute_of_a_thing_a_fact_names_is_not_withheld() -> None:
+    """Live: "What's the current model of the laptop?" to a caller holding only `laptop_size`
+    was taken as asking for its size; the caller's "I don't have that" discarded the call. The
+    same words asking for the field itself are still a withheld fact."""
+    events = [A("Hi, how can I help?"), U("I want to cancel my flight."),
+              A("Okay. What's the current model of the travel booking?"), U("I don't have that, sorry."),
+              A("No problem, thank you for calling."), U("Bye.")]  # fmt: skip
+    assert _rate(events) == []
+    events[2] = A("Okay. What's the travel booking's model?")
+    assert _rate(events) == []
+    events[2] = A("Okay. What's the date of your travel?")
+    assert _rate(events) == ["missing_information"]
+    events[2] = A("Okay. What are the last four digits of your booking confirmation number?")
+    assert _rate(events) == ["missing_information"]
+
+
 def test_withheld_request() -> None:
     """Asked for its next request, the caller says it does not have it."""
     events = [A("Hi, how can I help?"), U("I want to cancel my flight."),

@@ -82,6 +82,14 @@ TRANSFERS = (
 )
 TRANSFER_REPLIES = ("No, I didn't ask for a transfer. Goodbye.", "I don't want to be transferred. Bye.")
 
+ATTRIBUTES = ("model", "serial number", "colour", "brand", "manufacturer", "version")
+"""Attributes of a thing a caller's fact names that no EVA goal holds for it."""
+UNHELD_REPLIES = (
+    "I don't have that, sorry.",
+    "I'm not sure, I don't have that information.",
+    "I don't know that.",
+)
+
 AGENT_PROMPTS = ("Are you still there?", "Take your time.", "Hello? Can you hear me?", "I'm still here.")
 PAUSE_S = (2.5, 7.5)
 """An injected harness pause's length: longer than an agent's turn-end timeout (a 0.2 s VAD
@@ -194,6 +202,24 @@ def withheld_fact(conv: RefConversation, rng: random.Random) -> Injected | None:
         return None
     i = rng.choice(cands)
     return _edit(conv, i, replace(_line(conv, i), text=rng.choice(WITHHOLDS)), "fact withheld when asked")
+
+
+def unheld_attribute_asked(conv: RefConversation, rng: random.Random) -> Injected | None:
+    """A clean control of `withheld_fact`: after a caller line, the agent asks for another
+    attribute of a thing one of the caller's facts names ("What's the model of the laptop?"
+    with only `laptop_size`; the attribute is a word of none of its facts) and the caller says
+    it does not have it. Nothing it holds was asked for, so the record must pass."""
+    names = [k for k in _given_facts(conv) if len(field_words(k)) >= 2]
+    held = set().union(*(field_words(k) for k in (conv.goal.get("information_required") or {})))
+    attrs = [a for a in ATTRIBUTES if not set(a.split()) & held]
+    cands = [i for i in _mid_caller_lines(conv) if _reply_to(conv, i) is not None]
+    if not names or not attrs or not cands:
+        return None
+    i, name, attr = rng.choice(cands), rng.choice(names), rng.choice(attrs)
+    thing = rng.choice(sorted(field_words(name)))
+    ask = Line("agent", f"Thanks. And what's the {attr} of the {thing}?")
+    steps = [*conv.steps[: i + 1], ask, Line("user", rng.choice(UNHELD_REPLIES)), *conv.steps[i + 1 :]]
+    return Injected(conv.copy(steps), i + 1, f"asked the {attr} of the {thing} ({name} held)")
 
 
 def early_hangup(conv: RefConversation, rng: random.Random) -> Injected | None:
@@ -424,6 +450,7 @@ FAULTS: dict[str, tuple[Party, Injector]] = {
     "forbidden_escalation": ("caller", forbidden_escalation),
     "harness_pause": ("caller", harness_pause),
     "harness_pause_waited": ("none", harness_pause_waited),
+    "unheld_attribute_asked": ("none", unheld_attribute_asked),
     "completion_without_write": ("agent", completion_without_write),
     "wrong_write": ("agent", wrong_write),
     "refusal": ("agent", refusal),

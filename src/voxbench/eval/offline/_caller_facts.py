@@ -207,6 +207,29 @@ def _whose_field(question: str, name: str, fields: dict[str, Any]) -> str | None
     return theirs[0] if len(theirs) == 1 else None
 
 
+_PART_OF = word_set("_caller_facts", "part_of")
+_ATTRIBUTE_OF = re.compile(r"\b([a-z]+)\s+of\s+(?:the|your|my|this|that|its)\s+((?:[a-z]+\s+)?[a-z]+)\b")
+_ATTRIBUTE_POSS = re.compile(r"\b([a-z]+)(?:'|’)s\s+([a-z]+)\b")
+
+
+def other_attribute(question: str, name: str) -> bool:
+    """The question asks for another attribute of the thing a field names, not the field: "the
+    model of the laptop" (or "the laptop's model") for `laptop_size` names the laptop, but
+    asks for its model. Said when a word of the field is the owner in an "X of the Y" or "Y's
+    X" phrase, and X is no word of the field, nor a generic one ("the number of your booking" may
+    ask for `booking_reference`, so "the serial number of the laptop" is not read) or a part
+    ("the last four digits of your phone"). Live, a caller asked the model of its laptop, with
+    only its size, said "I don't have that" and the call was discarded as its fault."""
+    q = question.lower()
+    own = field_words(name)
+    for m in [*_ATTRIBUTE_OF.finditer(q), *(_ATTRIBUTE_POSS.finditer(q))]:
+        attr, owner = (m.group(1), m.group(2)) if m.re is _ATTRIBUTE_OF else (m.group(2), m.group(1))
+        owned = any(w in own or w.removesuffix("s") in own for w in owner.split())
+        if owned and attr not in own | _GENERIC | _PART_OF | _FIELD_STOP:
+            return True
+    return False
+
+
 def asked_field(question: str, fields: dict[str, Any]) -> str | None:
     """The caller's fact the agent's line asks for: the field whose distinctive name words it
     says (half of them at least: "building" for `delivery_building`), or, for a field named
@@ -288,6 +311,8 @@ def missing_information(ctx: ConversationContext) -> list[dict[str, Any]]:
         said = [x for t, x in callers.items() if t < turn]  # an option the agent read out is still held
         last = (_asks(agent[asked]) or [""])[-1].lower()  # 'If so, please read me the six-digit code.'
         name = asked_field(asking(agent[asked]), fields) or _unsaid_field(last, fields, said)
+        if name is not None and other_attribute(asking(agent[asked]) or last, name):
+            continue  # asked for something else of the thing the field names: not withholding
         name = _whose_field(agent[asked], name, fields) if name is not None else None
         if name is None and _REQUEST_Q.search(closing_question(agent[asked])):
             out.append(ev(turn, f"agent asked {agent[asked][-100:]!r}; caller: {text[:100]!r}",
