@@ -47,7 +47,7 @@ def _scenario(*steps: str):  # type: ignore[no-untyped-def]
         (
             "If the agent asks for your confirmation number, say you don't have it handy.",
             {"confirmation_code_if_eventually_provided"},
-        ),  # fmt: skip
+        ),
         ("Do not give the confirmation number until the agent asks for it.", set()),
         ("If the agent asks for Sam Okafor's confirmation number, say you do not have it.", set()),
         ("If asked for any personal information beyond your first name, refuse.", set()),

@@ -47,7 +47,7 @@ def test_a_sentence_refuses_the_facts_it_names(sentence: str, keys: list[str]) -
 
 
 def test_the_line_is_the_trees_words_in_the_first_person() -> None:
-    keys, line, bare = read_refusal(STEPS[0], BOOK)
+    _, line, bare = read_refusal(STEPS[0], BOOK)
     assert (
         line
         == "I can't find it right now. Could you find me by first name Nadia and destination Denver instead?"
