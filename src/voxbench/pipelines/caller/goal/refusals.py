@@ -43,7 +43,7 @@ _ASKS = re.compile(rf"\b(?:{_a('asks')})\s+(?P<x>.+)$", re.I)
 _REFUSE = re.compile(rf"\b(?:{_a('refuse')})\b", re.I)
 _BARE = re.compile(rf"\b(?:{_a('bare')})\b", re.I)
 """A refusal the sentence does not word ('refuse to provide it'): the phrase table's, before its line."""
-_NOT_GIVE = re.compile(rf"\b(?:{_a('not_give')})\s+(?P<x>[^;.]+?)(?=\s*(?:[;.]|,|\binstead\b|$))", re.I)
+
 _UNTIL = re.compile(rf"\b(?:{_a('until')})\b", re.I)
 """'Do not give the task codes until the agent asks': not volunteering, no refusal."""
 _PARTS = re.compile(rf"\s*(?:,|\b(?:{_a('join')})\b)\s*", re.I)
@@ -54,13 +54,16 @@ _OTHERS = re.compile(r"\b(?!your\b)[A-Za-z]+['’]s\b", re.I)
 _HIS = re.compile(rf"\b(?:{_a('other_owner')})\b", re.I)
 _GIVE = re.compile(rf"\b(?:{_a('give')})\b", re.I)
 _INSIST = re.compile(rf"\b(?:{_a('insist')})\b", re.I)
+_JOIN, _LEAD = _a("clause_join"), _a("clause_lead")
+_NOT_GIVE = re.compile(rf"\b(?:{_a('not_give')})\s+(?P<x>[^;.]+?)(?=\s*(?:[;.]|,|\b(?:{_LEAD})\b|$))", re.I)
 _SPLIT = re.compile(
-    rf"\s*(?:;|,|\band\b|\bthen\b)\s*(?:(?:and|then|instead)\s*,?\s*)*(?=(?:{_a('speech')})\b)", re.I
+    rf"\s*(?:;|,|\b(?:{_JOIN})\b)\s*(?:(?:{_JOIN}|{_LEAD})\s*,?\s*)*(?=(?:{_a('speech')})\b)", re.I
 )
-_SAY = re.compile(rf"^(?:instead\s*,?\s*)?(?:{_a('say')})\s+(?:that\s+)?(?P<y>.+)$", re.I)
-_ASK_TO = re.compile(rf"^(?:instead\s*,?\s*)?(?:{_a('ask_to')})\s+(?P<y>.+)$", re.I)
+_SAY = re.compile(rf"^(?:(?:{_LEAD})\s*,?\s*)?(?:{_a('say')})\s+(?:(?:{_a('that')})\s+)?(?P<y>.+)$", re.I)
+_ASK_TO = re.compile(rf"^(?:(?:{_LEAD})\s*,?\s*)?(?:{_a('ask_to')})\s+(?P<y>.+)$", re.I)
 _ASK_THERE = re.compile(
-    r"^(?:instead\s*,?\s*)?ask\s+(?:if|whether)\s+there\s+(?P<be>is|are)\s+(?P<y>.+)$", re.I
+    rf"^(?:(?:{_LEAD})\s*,?\s*)?(?:{_a('ask_whether')})\s+(?:{_a('there')})\s+(?P<be>{_a('be')})\s+(?P<y>.+)$",
+    re.I,
 )
 _BRACKET = re.compile(r"\s*\(([^()]*)\)")
 _LONG_BRACKET = re.compile(rf"\b(?:{_a('aside')})\b|,", re.I)
@@ -190,6 +193,6 @@ def _line(act: str) -> str:
 
 
 def _lower(text: str) -> str:
-    """A clause set inside a frame: its first letter small, unless a name or 'I' ('Derek', 'I')."""
+    """A clause set inside a frame: its first letter small, unless it is 'I' or an acronym."""
     head = text.split(" ", 1)[0]
     return text if head == "I" or head.isupper() else f"{text[:1].lower()}{text[1:]}"
