@@ -49,7 +49,15 @@ def _line(t: dict[str, float]) -> str:
             f"  decisions {_pct(g('decisions_matched', 0), g('decisions', 0))}"
             f" ({int(g('decisions_matched', 0))}/{int(g('decisions', 0))})"
             f"  premature {int(g('premature_endings', 0))}  missed {int(g('missed_endings', 0))}"
-            f"  invented {int(g('invented', 0))}  {_over(t)}  ms/turn {g('ms_total', 0) / max(g('turns', 0), 1):.2f}")  # fmt: skip
+            f"  invented {int(g('invented', 0))}  {_over(t)}{_refused(t)}  ms/turn {g('ms_total', 0) / max(g('turns', 0), 1):.2f}")  # fmt: skip
+
+
+def _refused(t: dict[str, float]) -> str:
+    """Facts the tree says to refuse, disclosed by the caller (and by the reference); '' for a report
+    written before the figure."""
+    if "facts_refused_disclosed" not in t:
+        return ""
+    return f"  refused told {int(t['facts_refused_disclosed'])} (ref {int(t.get('facts_refused_disclosed_ref', 0))})"
 
 
 def _over(t: dict[str, float]) -> str:

@@ -60,6 +60,7 @@ from voxbench.bench.reference import (
     touches_fact,
     yes_no_question,
 )
+from voxbench.bench.refused import REFUSED_DISCLOSED, refused_facts
 from voxbench.bench.tally import ScenarioResult, Tally, TurnRow, by_domain, count, in_goal
 from voxbench.scenarios import Scenario
 from voxbench.scenarios.loader import DomainData
@@ -205,6 +206,8 @@ def check_scenario(
     turn -> goal rules the reference broke there, :mod:`.ref_goal`) also tally the in-goal turns."""
     info = scenario.user_goal.information_required
     facts: list[GoalFact] = goal_facts(info)
+    refused = refused_facts(scenario, facts)
+    breaks = None if breaks is None else {t: list(k) for t, k in breaks.items()}  # its own, added to
     ground = Grounding(info, goal_text(scenario))
     ground.add(call_date_time(scenario))
     tally = Tally(scenarios=1)
@@ -235,6 +238,10 @@ def check_scenario(
         told |= set(row.disclosed_facts)
         row.invented = ground.invented(reply.text)
         _decision(row, agent, ref, reply.text)
+        row.refused_disclosed = [k for k in row.disclosed_facts if k in refused]
+        row.refused_disclosed_ref = [k for k in row.expected_facts if k in refused]
+        if breaks is not None and row.refused_disclosed_ref:  # the reference gave what its tree refuses
+            breaks[i + 1] = [*breaks.get(i + 1, []), REFUSED_DISCLOSED]
         row.ref_breaks = list((breaks or {}).get(i + 1, []))
         count(tally, row)
         if reply.ends_call and first_end is None:

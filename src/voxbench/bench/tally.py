@@ -41,6 +41,13 @@ class TurnRow(BaseModel):
     ref_breaks: list[str] = Field(
         default_factory=list, description="goal rules the reference caller broke in its reply"
     )
+    refused_disclosed: list[str] = Field(
+        default_factory=list,
+        description="facts the tree says to refuse that the reply disclosed (:mod:`.refused`)",
+    )
+    refused_disclosed_ref: list[str] = Field(
+        default_factory=list, description="facts the tree says to refuse that the reference reply disclosed"
+    )
 
 
 class Tally(BaseModel):
@@ -66,6 +73,12 @@ class Tally(BaseModel):
         description="facts told unasked beyond the reference, not said before (every turn, TurnRow.over_volunteered)",
     )
     invented: int = 0
+    facts_refused_disclosed: int = Field(
+        0, description="disclosures of facts the tree says to refuse (TurnRow.refused_disclosed)"
+    )
+    facts_refused_disclosed_ref: int = Field(
+        0, description="the same, by the reference caller (TurnRow.refused_disclosed_ref)"
+    )
     decisions: int = 0
     decisions_matched: int = 0
     premature_endings: int = 0
@@ -106,6 +119,8 @@ class Tally(BaseModel):
             if self.turns
             else None,
             "invented_facts": self.invented,
+            "facts_refused_disclosed": self.facts_refused_disclosed,
+            "facts_refused_disclosed_by_reference": self.facts_refused_disclosed_ref,
             "decisions_matched_pct": pct(self.decisions_matched, self.decisions),
             "premature_endings": self.premature_endings,
             "missed_endings": self.missed_endings,
@@ -155,6 +170,8 @@ def count(tally: Tally, row: TurnRow) -> None:
         tally.facts_volunteered_said_before += len(row.said_before)
     tally.facts_over_volunteered += len(row.over_volunteered)
     tally.invented += len(row.invented)
+    tally.facts_refused_disclosed += len(row.refused_disclosed)
+    tally.facts_refused_disclosed_ref += len(row.refused_disclosed_ref)
     if row.decision_ref:
         tally.decisions += 1
         tally.decisions_matched += row.decision_ref == row.decision_ours

@@ -166,6 +166,14 @@ def act_problem(act: str, reply: str, ends_call: bool) -> str:
         )
     if act in ("restate", "only_asked"):  # the facts said are checked by grade()
         return "a no" if act == "restate" and pol == "no" else "said it lacks it" if lacks else ""
+    if act == "refuses":  # a fact its tree refuses asked: the fact unsaid is checked by grade()
+        return (
+            "hung up"
+            if ends_call or BYE.search(reply)
+            else "a bare yes"
+            if pol == "yes" and len(words_of(reply)) < 4
+            else ""
+        )
     if act in ("goal_words", "wish_words"):  # the goal's words are checked by grade()
         return "hung up" if ends_call or BYE.search(reply) else "said it lacks it" if lacks else ""
     raise ValueError(f"bench/lang/weak_en.json: unknown act {act!r}")
@@ -246,6 +254,15 @@ def run_item(item: WeakItem, scenario: Scenario, caller: TextCaller) -> WeakRow:
     return WeakRow(item=item, reply=reply.text, rule=reply.rule, said=said, agrees=ok, why=why)
 
 
+def with_steps(scenario: Scenario, steps: list[str]) -> Scenario:
+    """The scenario with tree steps a class adds to its edge cases (itself when none)."""
+    if not steps:
+        return scenario
+    sc = scenario.model_copy(deep=True)
+    sc.user_goal.decision_tree.edge_cases = [*sc.user_goal.decision_tree.edge_cases, *steps]
+    return sc
+
+
 def run_all(
     scenarios: list[tuple[str, Scenario]], make: Callable[[str, Scenario], TextCaller]
 ) -> list[WeakRow]:
@@ -254,7 +271,8 @@ def run_all(
     for domain, sc in scenarios:
         for item in generate(domain, sc):
             try:
-                rows.append(run_item(item, sc, make(domain, sc)))
+                at = with_steps(sc, item.steps)
+                rows.append(run_item(item, at, make(domain, at)))
             except Exception as e:  # a broken caller on one item must not hide the others
                 rows.append(WeakRow(item=item, reply="", why=f"error {type(e).__name__}: {e}"))
     return rows

@@ -44,6 +44,8 @@ class WeakTable(BaseModel):
     lacked_fields: list[str]
     generic_labels: list[str]
     per_class: int
+    refusal_steps: list[str] = Field(default_factory=list)
+    """Tree steps refusing a fact ('{label}'), added to a scenario by :mod:`.weak_refusals`."""
     classes: dict[str, WeakClass]
     not_have: list[str]
     number_words: list[str]

@@ -66,6 +66,8 @@ is a template filled with one scenario's own facts, never written per item:
   control (:mod:`.weak_offers`);
 * ``fallback_*``: a goal with a fallback: the request stated without it, the fallback taken once
   the request it backs up is refused (:mod:`.weak_fallback`);
+* ``refused_*``: a tree step refusing one of its facts added, that fact asked, asked again, and
+  another asked (:mod:`.weak_refusals`);
 * ``option_*``: its request and things no goal asks for offered as options, the ways agents
   phrase them ('A or B?', 'Alternatively, ...', ordinals, numbered lists, after a refusal:
   :mod:`.weak_choices`).
@@ -83,6 +85,8 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from voxbench.bench.matcher import goal_facts
+from voxbench.bench.refused import refused_facts
 from voxbench.bench.weak_alternatives import alternatives_declined
 from voxbench.bench.weak_choices import choices
 from voxbench.bench.weak_closings import closings
@@ -114,6 +118,7 @@ from voxbench.bench.weak_midcall import midcall
 from voxbench.bench.weak_offers import offers
 from voxbench.bench.weak_reask import reask_classes
 from voxbench.bench.weak_records import record_fields
+from voxbench.bench.weak_refusals import refusal_classes
 from voxbench.bench.weak_restate import restated
 from voxbench.bench.weak_treeask import tree_asked
 from voxbench.bench.weak_wish import phrase_words, wished
@@ -155,6 +160,10 @@ class WeakItem(BaseModel):
         default_factory=list, description="wishes the reply, if it says them, must say as wishes"
     )
     when: str = Field(default="", description="the date of the call the reply must say (``present_asked``)")
+    steps: list[str] = Field(
+        default_factory=list,
+        description="tree steps the class adds to the scenario's edge cases (:mod:`.weak_refusals`)",
+    )
 
 
 def half(domain: str, scenario_id: str) -> str:
@@ -183,7 +192,9 @@ class Builder:
         self.domain, self.sid = domain, scenario.id
         self.half = half(domain, scenario.id)
         self.scenario = scenario
-        self.facts = leaves(scenario.user_goal.information_required, set(self.t.label_drop))
+        info = scenario.user_goal.information_required
+        refused = refused_facts(scenario, goal_facts(info))  # its tree refuses them: asked, no answer
+        self.facts = [f for f in leaves(info, set(self.t.label_drop)) if f.key not in refused]
         persons = set(self.t.persons)
         self.own = [f for f in self.facts if not set(f.words) & persons]
         self.others = [f for f in self.facts if set(f.words) & persons]
@@ -214,12 +225,13 @@ class Builder:
         return [o.key for o in self.others if o.kind in kinds and o.key not in must and o.value not in values]
 
     def add(self, cls: str, turn: str, must: list[str] | None = None, context: list[str] | None = None,
-            must_not: list[str] | None = None, when: str = "") -> None:  # fmt: skip
+            must_not: list[str] | None = None, when: str = "", steps: list[str] | None = None) -> None:  # fmt: skip
         must = must or []
         c = self.t.classes[cls]
         self.items.append(WeakItem(domain=self.domain, scenario_id=self.sid, half=self.half, cls=cls, act=c.act,
                                    context=context or [], turn=turn, must=must, when=when,
-                                   must_not=must_not or (self.must_not(must) if must else [])))  # fmt: skip
+                                   must_not=must_not or (self.must_not(must) if must else []),
+                                   steps=steps or []))  # fmt: skip
 
     def build(self) -> list[WeakItem]:
         changeable = [f for f in self.own if f.kind in _CHANGEABLE and changed(f, self.taken)]
@@ -289,6 +301,7 @@ class Builder:
         choices(self)
         lack_classes(self)
         reask_classes(self)
+        refusal_classes(self)
         return self.items
 
     def goal_open(self) -> None:

@@ -169,6 +169,9 @@ class OptionChooser:
         self.tracker = tracker
         self.criteria = criteria
         self.goal_words = content_words(" ".join(criteria))
+        # clock times its criteria name ('a departure time around 15:00'): one option at one of
+        # them is the one they describe, whatever words the others share with the goal
+        self.times = {t for c in criteria for t in times(c)}
         self.hook = hook
 
     def choose(self, options: list[str], question: str = "") -> tuple[str, str]:
@@ -194,6 +197,9 @@ class OptionChooser:
         closest = self._closest_to_a_description(ok)
         if closest[0]:
             return closest
+        at = [o for o in ok if set(times(o)) & self.times]  # 'the three PM flight' for 'around 15:00'
+        if len(at) == 1 and len(ok) > 1:
+            return at[0], "option_at_criteria_time"
         if self.rules.prefer in ("earliest", "latest") and all(times(o) for o in ok):
             key = [min(h * 60 + m for h, m in times(o)) for o in ok]
             i = key.index(min(key) if self.rules.prefer == "earliest" else max(key))

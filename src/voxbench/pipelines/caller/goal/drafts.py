@@ -23,6 +23,7 @@ from voxbench.pipelines.caller.goal.options import option_clause
 from voxbench.pipelines.caller.goal.phrases import as_need, first_person
 from voxbench.pipelines.caller.goal.present import present_line
 from voxbench.pipelines.caller.goal.records import route_mates
+from voxbench.pipelines.caller.goal.refusals import REFUSES_FACT
 from voxbench.pipelines.caller.goal.requests import Requests
 from voxbench.pipelines.caller.goal.rules import (
     ACCEPTS_TRANSFER,
@@ -74,8 +75,20 @@ class Drafts:
         self.log = log
         self.req = req
 
+    def refuse(self, heard: Heard) -> Heard:
+        """The turn with the facts its tree refuses taken out of its ask; what the caller says for
+        them kept for :meth:`answer` (:mod:`.refusals`)."""
+        heard.asked, _ = self.s.refusals.hold(list(heard.asked), self.s.phr)
+        return heard
+
     def answer(self, heard: Heard, d: Draft) -> None:
-        """Exactly the asked facts (a yes first when the turn also read facts back right)."""
+        """Exactly the asked facts (a yes first when the turn also read facts back right); for
+        those its tree refuses, what the tree says instead."""
+        if self.s.refusals.now and not heard.asked:  # every fact asked is one its tree refuses
+            d.parts += self.s.refusals.now
+            d.facts += self.s.refusals.told
+            d.kind, d.rule = "refuse", REFUSES_FACT
+            return
         if heard.readback_ok and heard.has("confirm_question") and not heard.readback_wrong:
             d.parts.append(self.s.phr.say("yes"))
             d.choice = "yes"
@@ -89,6 +102,7 @@ class Drafts:
         mates = route_mates(self.s.book, keys, self.s.agent_turn)  # 'the origin? Destination.'
         keys = self.s.say.with_companions(keys, self.s.agent_turn)  # 'Lima' -> 'Ana Lima'
         keys += self.s.bundles.extra(keys, self.s.given)  # a step's others: 'provide A, B and C'
+        keys = [k for k in keys if not self.s.refusals.held(k)]
         if several:  # those the turn names only ('the building code and floor for delivery')
             keys = [
                 k for k in keys if k in heard.asked or k in mates or self._named(k) or self._name_of(k, keys)
@@ -111,6 +125,7 @@ class Drafts:
             d.facts += limits
         self.not_held(heard, d)
         d.kind, d.rule = "answer", "answer_asked_facts"
+        d.parts[:0], d.facts[:0] = self.s.refusals.now, self.s.refusals.told
         self.refused_value(heard, d)
 
     def not_held(self, heard: Heard, d: Draft) -> None:

@@ -193,7 +193,7 @@ class GoalCaller:
         if moved != hand:
             heard = classify(agent_text, self.s.book, self.s.given, self.s.hook, moved, previous)
         self.s.in_hand = moved.current
-        told = self._told_first(heard)
+        told = self._told_first(self.drafts.refuse(heard))  # a fact the tree refuses: not asked
         if not self.s.opened:
             self.s.opened = True
             text = self.s.scenario.starting_utterance() or as_need(self.s.intents[0])

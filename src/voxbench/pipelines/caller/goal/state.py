@@ -28,6 +28,7 @@ from voxbench.pipelines.caller.goal.openask import GoalOpenAnswers
 from voxbench.pipelines.caller.goal.phrases import Phrasing
 from voxbench.pipelines.caller.goal.pushback import PushBacks, request_budgets
 from voxbench.pipelines.caller.goal.record import OwnRecord
+from voxbench.pipelines.caller.goal.refusals import Refusals
 from voxbench.pipelines.caller.goal.say import FactSayer
 from voxbench.pipelines.caller.goal.scope import Scope
 from voxbench.pipelines.caller.goal.speech import acronyms_of
@@ -86,6 +87,8 @@ class CallState:
     """The request the agent turn being answered is about (:meth:`.requests.Requests.in_hand`)."""
     ledger: Ledger = field(default_factory=Ledger)
     """Which request each agent turn resolved beyond its classification, and how (:mod:`.ledger`)."""
+    refusals: Refusals = field(default_factory=Refusals)
+    """Facts the tree tells the caller to refuse, and what it says instead (:mod:`.refusals`)."""
 
     @cached_property
     def answers(self) -> GoalAnswers:
@@ -160,6 +163,7 @@ class CallState:
             chooser=chooser, stalls=Stalls(config.stall_limit), bundles=Bundles.of(tree.negotiation_behavior, book),
             pending_before=len(intents),
             owners=fact_owners(intents, book, goal.high_level_user_goal), ledger=Ledger.of(len(intents)),
+            refusals=Refusals.of([*tree.negotiation_behavior, *tree.edge_cases], book),
         )  # fmt: skip
 
     def named_done_now(self) -> bool:
