@@ -5,14 +5,13 @@ Cuffo' four times, and the caller said 'As I said, Okafor.' each time). Template
 :mod:`.weak_turns` does for the other classes:
 
 * ``misheard_once`` / ``misheard_twice`` / ``misheard_thrice``: the fact asked, then read back in
-  a mis-heard form (:func:`misheard_forms`: a name split into two words or a letter changed, a
+  a mis-heard form (:func:`misheard_forms`: a name split into two words, a letter changed; a
   code's digits swapped or a letter changed) once / twice / three times, each time another form;
   expected: a correction with the value; from the second failed hearing on, the value spelled
   (letters and digits one by one);
 * ``reasked_twice`` / ``reasked_same``: the fact asked, then asked again twice, in other words /
   in the same words (the live form: the agent reads nothing back and asks once more); expected:
-  the value, spelled at the second re-ask.
-
+  the value, spelled at the second re-ask;
 * ``reask_open_item``: a caller with one request asked what it needs twice after its opening;
   expected: its request again, no word that adds an item to others ('also', 'another': the
   table's ``additive``, those its goal does not say), as it asked for nothing else before (live
@@ -97,10 +96,15 @@ def _letter(v: str) -> str:
 
 def misheard_forms(f: Leaf, taken: set[str]) -> list[str]:
     """Up to three mis-heard forms of a name or code, each another, none a value of the caller's:
-    a name split / its last vowel / its first consonant changed; a code's digits swapped / its last
+    a name split with its first vowel changed ('Oke For': split alone, it sounds the same read
+    aloud) / its last vowel / its first consonant changed; a code's digits swapped / its last
     letter / its first digit changed."""
     v = f.value
-    tries = [_split(v), _vowel(v), _consonant(v), _vowel(v, last=False)] if f.kind == "name" else []
+    tries = (
+        [_split(_vowel(v, last=False)), _vowel(v), _consonant(v), _vowel(v, last=False)]
+        if f.kind == "name"
+        else []
+    )
     tries += [_swap_digits(v), _letter(v), _digit(v), _vowel(v)] if f.kind == "code" else []
     out: list[str] = []
     for t in tries:
