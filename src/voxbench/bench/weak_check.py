@@ -45,7 +45,8 @@ left out), none it must not, and invents nothing (:class:`.caller_check.Groundin
 * ``wish_words``: as ``goal_words``, but a fact said does not stand for the goal's words (what is
   asked holds no fact, :mod:`.weak_wish`).
 
-A value of ``item.spelled`` not said letter by letter, a thing of ``item.not_my`` said as the
+A value of ``item.spelled`` not said letter by letter (digits one by one), more tellings
+claimed than ``item.told`` (:func:`.weak_misheard.count_problems`), a word of ``item.not_words``, a thing of ``item.not_my`` said as the
 caller's own ('my application'), fail the reply (:mod:`.weak_live`).
 
 Whatever the class, a reply fails that says two different facts with the same label ('The
@@ -73,6 +74,7 @@ from voxbench.bench.weak_fallback import ACTS as FALLBACK_ACTS
 from voxbench.bench.weak_fallback import problem as fallback_problem
 from voxbench.bench.weak_goal import named_facts
 from voxbench.bench.weak_live import owned_problems, spelled_problems
+from voxbench.bench.weak_misheard import count_problems
 from voxbench.bench.weak_offers import ACTS as OFFER_ACTS
 from voxbench.bench.weak_offers import problem as offer_problem
 from voxbench.bench.weak_records import twin_labels
@@ -221,6 +223,8 @@ def grade(item: WeakItem, reply: str, ends_call: bool, facts: list[GoalFact], gr
     else:
         why += [f"said {k}" for k in item.must_not if k in said]
     why += spelled_problems(reply, item.spelled) + owned_problems(reply, item.not_my)
+    why += count_problems(reply, item.told, table().told_counts) if item.told else []
+    why += [f"said {w!r}" for w in item.not_words if re.search(rf"\b{re.escape(w)}\b", reply, re.I)]
     why += [f"one label for two values: {x!r}" for x in twin_labels(reply, facts)]
     why += [f"invented {v}" for v in ground.invented(reply)]
     why = [w for w in why if w]

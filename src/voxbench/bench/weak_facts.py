@@ -88,6 +88,10 @@ class WeakTable(BaseModel):
     """How a tree step naming its one follow-up question is read (:mod:`.weak_treeask`)."""
     fallback: FallbackWords | None = None
     """How a goal's fallback is read (:mod:`.weak_fallback`)."""
+    told_counts: dict[str, int] = Field(default_factory=dict)
+    additive: list[str] = Field(default_factory=list)
+    """Words that add an item to others asked ('also', 'another'): :mod:`.weak_misheard`."""
+    """Words that claim a count of tellings ('a few times': 3, 'twice': 2): :mod:`.weak_misheard`."""
 
 
 @cache

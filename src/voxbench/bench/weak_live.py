@@ -25,6 +25,7 @@ import re
 from typing import TYPE_CHECKING
 
 from voxbench.bench.weak_facts import Leaf, label, said
+from voxbench.spoken.words import DIGIT_WORDS
 
 if TYPE_CHECKING:
     from voxbench.bench.weak_turns import Builder
@@ -87,14 +88,20 @@ def live_classes(b: Builder) -> None:
 
 
 def spelled_problems(reply: str, values: list[str]) -> list[str]:
-    """Each value (a name) not said letter by letter ('L I M A', 'L-I-M-A', 'L as in Lima ...')."""
+    """Each value (a name, a code) not said letter by letter, digits one by one ('L I M A',
+    'L-I-M-A', 'L as in Lima ...', 'Q X seven T')."""
     out = []
     for v in values:
-        letters = [c for c in v.upper() if c.isalpha()]
+        chars = [_char(c) for c in v.upper() if c.isalnum()]
         gap = r"(?:[\s,.-]+|\s+as\s+in\s+\w+[\s,.-]*)"
-        if letters and not re.search(r"\b" + gap.join(letters) + r"\b", reply, re.I):
+        if chars and not re.search(r"\b" + gap.join(chars) + r"\b", reply, re.I):
             out.append(f"not spelled {v!r}")
     return out
+
+
+def _char(c: str) -> str:
+    """One character as spelled: a letter, or a digit as a digit or its word."""
+    return f"(?:{c}|{DIGIT_WORDS[int(c)]})" if c.isdigit() else c
 
 
 def owned_problems(reply: str, heads: list[str]) -> list[str]:

@@ -68,6 +68,8 @@ is a template filled with one scenario's own facts, never written per item:
   the request it backs up is refused (:mod:`.weak_fallback`);
 * ``refused_*``: a tree step refusing one of its facts added, that fact asked, asked again, and
   another asked (:mod:`.weak_refusals`);
+* ``misheard_*``, ``reasked_*``: a name or code read back mis-heard, or asked again, once to
+  three times: the value, spelled from the second failed hearing on (:mod:`.weak_misheard`);
 * ``option_*``: its request and things no goal asks for offered as options, the ways agents
   phrase them ('A or B?', 'Alternatively, ...', ordinals, numbered lists, after a refusal:
   :mod:`.weak_choices`).
@@ -115,6 +117,7 @@ from voxbench.bench.weak_identity import identity_classes, identity_pairs
 from voxbench.bench.weak_lack import lack_classes
 from voxbench.bench.weak_live import live_classes
 from voxbench.bench.weak_midcall import midcall
+from voxbench.bench.weak_misheard import misheard_classes
 from voxbench.bench.weak_offers import offers
 from voxbench.bench.weak_reask import reask_classes
 from voxbench.bench.weak_records import record_fields
@@ -164,6 +167,8 @@ class WeakItem(BaseModel):
         default_factory=list,
         description="tree steps the class adds to the scenario's edge cases (:mod:`.weak_refusals`)",
     )
+    told: int = Field(default=0, description="times the caller said the must fact before: no more claimed")
+    not_words: list[str] = Field(default_factory=list, description="words the reply must not say ('also')")
 
 
 def half(domain: str, scenario_id: str) -> str:
@@ -302,6 +307,7 @@ class Builder:
         lack_classes(self)
         reask_classes(self)
         refusal_classes(self)
+        misheard_classes(self)
         return self.items
 
     def goal_open(self) -> None:

@@ -203,12 +203,16 @@ def test_a_yes_to_the_same_read_back_is_said_twice_not_three_times() -> None:
 def test_facts_asked_again_by_the_same_turn_are_given_again() -> None:
     """Fact answers are not cut by the same-line rule at the second ask (the agent's STT may have
     missed them): given again, as a person does ('As I said, ...'); the third time to the same ask
-    with nothing moved on, the caller gives up (stall.Repeats, test_policy_live_repeats)."""
+    with nothing moved on, misheard twice, spelled once (:mod:`.hearing`: a person spells before
+    giving up); the fourth, the caller gives up (stall.Repeats, test_policy_live_repeats)."""
     c = _builtin("bb.2")
     ask = "Could you tell me the confirmation number and last name, please?"
-    acts = [c.respond(ask) for _ in range(3)]
-    assert [a.kind for a in acts[:2]] == ["answer"] * 2 and acts[1].facts == acts[0].facts
-    assert acts[2].ends_call and acts[2].rule == "same_content_again_end"
+    acts = [c.respond(ask) for _ in range(4)]
+    assert [a.kind for a in acts[:3]] == ["answer"] * 3 and acts[1].facts == acts[0].facts == acts[2].facts
+    assert "spelled_misheard" not in acts[1].rules and "spelled_misheard" in acts[2].rules
+    assert "H, N, four, R, eight, B" in acts[2].text and "O K A F O R" in acts[2].text
+    assert acts[3].ends_call and acts[3].rule == "same_content_again_end"
+    assert "three times" in acts[3].text or "few times" not in acts[3].text
 
 
 def test_the_same_question_it_has_no_answer_for_gets_goodbye_the_second_time() -> None:
@@ -276,13 +280,15 @@ def test_holds_between_asks_for_a_given_fact_do_not_reset_the_count() -> None:
 )
 def test_the_same_report_of_something_done_is_not_progress_again(turn: str) -> None:
     # An agent saying the same 'done' again with the same question is looping: the report counts as
-    # progress once, so the caller gives its code, then 'As I said, ...', then gives up (it answered
-    # forever when every such turn counted as progress).
+    # progress once, so the caller gives its code, then 'As I said, ...', then spelled one character
+    # at a time (misheard twice: :mod:`.hearing`), then gives up (it answered forever when every
+    # such turn counted as progress).
     c = _builtin("bb.1")
-    acts = [c.respond(turn) for _ in range(3)]
-    assert [a.kind for a in acts] == ["answer", "answer", "end"]
+    acts = [c.respond(turn) for _ in range(4)]
+    assert [a.kind for a in acts] == ["answer", "answer", "answer", "end"]
     assert acts[1].text.startswith(("As I said", "As I mentioned", "Like I mentioned"))
-    assert acts[2].rule == "same_content_again_end"
+    assert "spelled_misheard" in acts[2].rules and "Q, X, seven, T, four, M" in acts[2].text
+    assert acts[3].rule == "same_content_again_end" and "three times" in acts[3].text
 
 
 def test_a_code_given_in_the_call_a_fifth_time_is_a_loop_whatever_moved_on() -> None:

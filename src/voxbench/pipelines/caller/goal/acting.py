@@ -9,6 +9,7 @@ from typing import Any
 from voxbench.pipelines.caller.goal.acts import ActKind, CallerAct
 from voxbench.pipelines.caller.goal.belong import shared_kind
 from voxbench.pipelines.caller.goal.heard import Heard
+from voxbench.pipelines.caller.goal.hearing import SPELLED_MISHEARD, times_said
 from voxbench.pipelines.caller.goal.rules import ASK_TAG, ASKS_TRANSFER, TRANSFER_RULES
 from voxbench.pipelines.caller.goal.state import CallState
 from voxbench.pipelines.caller.goal.transfers import refused_before
@@ -53,14 +54,21 @@ class ActLog:
         )
         question, before = heard.question if heard else "", self.s.progress()
         verdict = self.s.repeats.verdict(act, about, self.s.agent_turn, question, before) if heard else ""
+        hear = self.s.hearings
+        if heard is not None:
+            hear.hear(self.s.turn, heard, self.s.given)
         if verdict == "echo":
             return self.said_already(heard)
+        said = {k: self.s.say.value(f) for k in act.facts if (f := self.s.book.get(k)) is not None}
+        if verdict == "loop" and hear.first_spelling(act.facts, self.s.book, act.text, said):
+            verdict = "again"  # a person spells the value before giving up (:mod:`.hearing`)
         if verdict == "loop":
-            return self.act(
-                "end", self.s.phr.say("bye_repeated"), "same_content_again_end", heard, ends_call=True
-            )
+            return self.act("end", self.given_up(act, about), "same_content_again_end", heard, ends_call=True)
         if verdict == "again":  # 'As I said, my confirmation code is ...'
             act.text, act.rules = self.s.phr.again(act.text), [*act.rules, "said_before"]
+        if hear.to_spell(act.facts, self.s.book, act.text, said):  # 'It's Okafor, O K A F O R.'
+            act.text = hear.spell(act.text, act.facts, self.s.book, said, self.s.phr)
+            act.rules = [*act.rules, SPELLED_MISHEARD]
         if act.ends_call:
             self.s.ended = True
             act.rules = [*act.rules, f"end:{act.end_reason}"]
@@ -69,6 +77,15 @@ class ActLog:
         self.s.acts.append(act)
         self.s.repeats.note(act, about, self.s.agent_turn, question, before, self.s.progress())
         return act
+
+    def given_up(self, act: CallerAct, about: str) -> str:
+        """The goodbye to the same content once too often, counting the tellings as they were:
+        facts by the acts that gave them, a request by the times it was said ('I've asked that
+        twice now.', never 'a few times' after two)."""
+        if act.facts:
+            n = sum(1 for a in self.s.acts if set(act.facts) <= set(a.facts))
+            return self.s.phr.say("bye_repeated", times=times_said(n))
+        return self.s.phr.say("bye_reasked", times=times_said(self.s.repeats.told(act, about)))
 
     def _own(self, act: CallerAct) -> None:
         """A fact the agent asked for by its own words while a request was in hand, of a kind the

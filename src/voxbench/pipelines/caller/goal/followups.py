@@ -135,8 +135,12 @@ class FollowUps:
         ('Yes, I still need to know ...' to an offer to tell more)."""
         missing = self.s.learn.missing()
         what = " and ".join(m[:1].lower() + first_person(m)[1:] for m in missing)
-        line = f"Yes, I still need to know {what}." if yes else self.s.phr.say("ask_rest", what=what)
-        return self.log.act("state_request", line, "ask_what_is_missing", heard, choice=" and ".join(missing))
+        choice = " and ".join(missing)
+        # asked before for these parts alone, it adds nothing to them: no 'also' ('ask_rest_again')
+        again = any(a.rule == "ask_what_is_missing" and a.choice == choice for a in self.s.acts)
+        kind = "ask_rest_again" if again else "ask_rest"
+        line = f"Yes, I still need to know {what}." if yes else self.s.phr.say(kind, what=what)
+        return self.log.act("state_request", line, "ask_what_is_missing", heard, choice=choice)
 
     def after_done(self, heard: Heard) -> CallerAct:
         self.s.stuck = 0

@@ -164,6 +164,11 @@ class Repeats:
         to_ask = said.to_ask + 1 if still and _same(_ask(turn), said.ask) else 1
         return to_ask, (said.times + 1 if still else 1), said.total + 1
 
+    def told(self, act: CallerAct, about: str) -> int:
+        """Times this content was said in the call (0: never), for a line that counts them."""
+        said = self._said.get(_key(act, about))
+        return said.total if said else 0
+
     def verdict(self, act: CallerAct, about: str, turn: str, question: str, progress: Progress) -> str:
         """'' (say it), 'again' (said before: acknowledge it), 'echo' (the line again to the same
         turn: goodbye instead) or 'loop' (the same content once too often: give up)."""

@@ -21,6 +21,7 @@ from voxbench.pipelines.caller.goal.classify import ChoiceClassifier, Heard
 from voxbench.pipelines.caller.goal.config import GoalCallerConfig
 from voxbench.pipelines.caller.goal.ending_lang import ending_words, pattern
 from voxbench.pipelines.caller.goal.facts import FactBook, goal_facts
+from voxbench.pipelines.caller.goal.hearing import Hearings
 from voxbench.pipelines.caller.goal.intents import IntentTracker
 from voxbench.pipelines.caller.goal.learn import Learnings
 from voxbench.pipelines.caller.goal.ledger import NAMED_DONE, Ledger
@@ -89,6 +90,8 @@ class CallState:
     """Which request each agent turn resolved beyond its classification, and how (:mod:`.ledger`)."""
     refusals: Refusals = field(default_factory=Refusals)
     """Facts the tree tells the caller to refuse, and what it says instead (:mod:`.refusals`)."""
+    hearings: Hearings = field(default_factory=Hearings)
+    """Per fact, the agent's failed hearings of it: said, 'as I said', then spelled (:mod:`.hearing`)."""
 
     @cached_property
     def answers(self) -> GoalAnswers:
