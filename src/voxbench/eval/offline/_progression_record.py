@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from voxbench.eval.offline._trace import _as_dict, infer_tool_kind, response_failed, tool_kinds
+from voxbench.eval.offline._trace import as_dict, infer_tool_kind, response_failed, tool_kinds
 from voxbench.eval.offline._values import code_supported, data_keys, spoken_values
 from voxbench.eval.offline.lang import word_set
 
@@ -83,10 +83,10 @@ def read_record(trace: list[dict[str, Any]], tools: list[dict[str, Any]]) -> Rec
         name = str(e.get("tool_name"))
         if e.get("type") == "tool_call":
             open_calls.setdefault(name, []).append(i)
-            strings += _strings(_as_dict(e.get("parameters")))
+            strings += _strings(as_dict(e.get("parameters")))
         elif e.get("type") == "tool_response" and open_calls.get(name):
             at = open_calls[name].pop()
-            resp = _as_dict(e.get("tool_response"))
+            resp = as_dict(e.get("tool_response"))
             strings += _strings(resp)
             if response_failed(resp):
                 continue

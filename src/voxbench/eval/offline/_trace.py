@@ -113,7 +113,7 @@ def tool_names(tools: list[dict[str, Any]]) -> list[str]:
     return list(tool_kinds(tools))
 
 
-def _as_dict(x: Any) -> dict[str, Any]:
+def as_dict(x: Any) -> dict[str, Any]:
     """Tool parameters or a result as a mapping: a JSON object given as a string (how some traces
     record them) is read as that object, so its fields and an ``is_error`` flag are seen."""
     if isinstance(x, str) and x.lstrip().startswith("{"):
@@ -152,11 +152,11 @@ def read_conversation(ctx: ConversationContext) -> Conversation:
             snap.kind, snap.tool, snap.params = (
                 "tool_call",
                 str(e.get("tool_name")),
-                _as_dict(e.get("parameters")),
+                as_dict(e.get("parameters")),
             )
         elif typ == "tool_response":
             snap.kind, snap.tool = "tool_response", str(e.get("tool_name"))
-            snap.response = _as_dict(e.get("tool_response"))
+            snap.response = as_dict(e.get("tool_response"))
             known |= data_keys(snap.response) | money_keys(snap.response)
             known_text.append(_flat_text(snap.response))
         else:

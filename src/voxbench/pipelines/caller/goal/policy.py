@@ -28,8 +28,9 @@ the agent's turn (:mod:`.classify`) and decides, in this order:
 Whatever the rule, one rule bounds saying the same thing again (:class:`.stall.Repeats`: this
 content, to this ask, with no progress since, a limit per kind of act): the same line once more to
 the same agent turn gets goodbye instead, as the tree's failure condition does; facts or a request
-said again come with 'As I said, ...', until said once too often with nothing moved on. Turns in a
-row that bring no progress at all end the call too (:class:`.stall.Stalls`).
+said again come with 'As I said, ...', and a fact the agent failed to hear twice is spelled
+(:mod:`.hearing`), until said once too often with nothing moved on. Turns in a row that bring no
+progress at all end the call too (:class:`.stall.Stalls`).
 
 Deterministic for a seed (the seed only picks among equivalent phrasings).
 """
