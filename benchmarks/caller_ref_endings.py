@@ -56,7 +56,10 @@ def main() -> None:
     for c in [*ACTS, "all"]:
         for s in ("all", "airline", "itsm", "medical_hr"):
             if tally.get((c, s, "all")):
-                print(f"{c if s == 'all' else '':<16} {s:<11} " + " ".join(f"{cell((c, s, h)):>18}" for h in ("dev", "test", "all")))
+                print(
+                    f"{c if s == 'all' else '':<16} {s:<11} "
+                    + " ".join(f"{cell((c, s, h)):>18}" for h in ("dev", "test", "all"))
+                )
     if args.why:
         why: Counter[tuple[str, str]] = Counter()
         shown: Counter[str] = Counter()
@@ -65,14 +68,18 @@ def main() -> None:
                 why[(r.item.cls, r.why.split(":")[0])] += 1
                 if shown[r.item.cls] < args.show:
                     shown[r.item.cls] += 1
-                    print(f"--- {r.item.cls} {r.item.domain}/{r.item.scenario_id} from {src} [{r.rule}] {r.why}")
+                    print(
+                        f"--- {r.item.cls} {r.item.domain}/{r.item.scenario_id} from {src} [{r.rule}] {r.why}"
+                    )
                     for c in r.item.context:
                         print(f"   ctx: {c[:200]}")
                     print(f"   agent: {r.item.turn[:300]}\n   caller: {r.reply[:200]}")
         for (c, w), n in sorted(why.items()):
             print(f"dev  {c:<16} {n:4}  {w}")
     if args.out:
-        Path(args.out).write_text(json.dumps([{"source": s, **r.model_dump(mode="json")} for s, r in rows], indent=1))
+        Path(args.out).write_text(
+            json.dumps([{"source": s, **r.model_dump(mode="json")} for s, r in rows], indent=1)
+        )
 
 
 if __name__ == "__main__":

@@ -7,8 +7,8 @@ templates' wordings passes them and meets other wordings on unseen scenarios. He
 the reference agents', picked by the trace's structure alone (no turn read, no word list):
 
 * a *closing* turn: the agent turn the reference caller answered with its ending (its first reply
-  with a goodbye, :func:`.reference.reference_end`), that ends in a question, with no transfer in
-  it ("Your seat is 14C. Is there anything else I can help you with today?");
+  with a goodbye, :func:`.reference.reference_end`) led by a no ("No, that's all."), that ends in
+  a question, with no transfer in it ("Your seat is 14C. Is there anything else I can help you with today?");
 * a *farewell*: the agent turn after the reference caller's goodbye, the last of the call, no
   transfer in it;
 * a *transfer*: the agent turn in which the agent called EVA's transfer tool;
@@ -24,7 +24,8 @@ The classes (the acts of :func:`.weak_endings.problem`):
   open request, does not end (``next_request``);
 * ``ref_close_done``: every request but the last reported done (the templates' reports with
   "anything else?"), then the last one's report followed by the closing turn's final question;
-  expected: it ends or checks an untold must-have (``ends_or_checks``); listed requests only;
+  expected: it ends or checks an untold must-have (``ends_or_checks``); listed requests only, and
+  none an in-call behaviour (raised once the rest is done, as in :mod:`.weak_closings`);
 * ``ref_bye_open`` / ``ref_bye_again``: a farewell with every request open; expected: it raises
   an open request, does not end / the same farewell again: it ends;
 * ``ref_transfer``: a transfer turn; expected: it ends (EVA's prompt: once the transfer is
@@ -43,9 +44,9 @@ import hashlib
 from collections.abc import Iterable
 from typing import NamedTuple
 
-from voxbench.bench.reference import BYE, reference_end, sentences
-from voxbench.bench.weak_closings import must_words
-from voxbench.bench.weak_endings import open_words, requests_of, said_back
+from voxbench.bench.reference import BYE, reference_end, reply_polarity, sentences
+from voxbench.bench.weak_closings import _behaviour, must_words
+from voxbench.bench.weak_endings import listed_all, open_words, requests_of, said_back
 from voxbench.bench.weak_turns import Builder, WeakItem
 from voxbench.eval.offline._trace import infer_tool_kind
 from voxbench.processors.control import TRANSFER_TOOL
@@ -111,8 +112,8 @@ def kind_of(turns: list[_Turn], i: int) -> str:
     if i == len(turns) - 1 and not t.reply and said_bye:
         return "bye"
     last = (sentences(t.text) or [""])[-1]
-    if i == end and BYE.search(t.reply) and last.endswith("?"):
-        return "close"
+    if i == end and BYE.search(t.reply) and reply_polarity(t.reply) == "no" and last.endswith("?"):
+        return "close"  # 'No, that's all. Goodbye.': nothing more wanted, not a caller giving up
     if i > end:
         return ""
     wrote = any(infer_tool_kind(n) == "write" and s == "success" for n, s in t.tools)
@@ -156,6 +157,7 @@ def items_of(domain: str, scenario: Scenario, pool: list[RefTurn]) -> list[RefIt
     minor = set(w.minor)
     every = open_words(reqs, list(range(len(reqs))), minor)
     listed = bool(scenario.scenario_context.get("intents"))
+    last_ends = listed and not any(_behaviour(x, w) for x in listed_all(b))
     mine = [said_back(w, r) for r in reqs]
     done = [b.template_of(w.done_report, "end_done", f"{n}").format(request=m) for n, m in enumerate(mine)]
     anything = b.template_of(w.anything_else, "end_anything_else", "")
@@ -173,9 +175,15 @@ def items_of(domain: str, scenario: Scenario, pool: list[RefTurn]) -> list[RefIt
                 continue
             if k == "close":
                 add("ref_close_open", t.text, src, [], every)
-                if listed:
+                if last_ends:
                     graded = f"{done[-1]} {last_question(t.text)}"
-                    add("ref_close_done", graded, src, [f"{d} {anything}" for d in done[:-1]], must_words(b, graded))
+                    add(
+                        "ref_close_done",
+                        graded,
+                        src,
+                        [f"{d} {anything}" for d in done[:-1]],
+                        must_words(b, graded),
+                    )
             elif k == "bye":
                 add("ref_bye_open", t.text, src, [], every)
                 add("ref_bye_again", t.text, src, [t.text], [])
@@ -198,4 +206,3 @@ def counts(pool: list[RefTurn]) -> dict[tuple[str, str], int]:
     for t in pool:
         out[(t.domain, t.kind)] = out.get((t.domain, t.kind), 0) + 1
     return out
-
