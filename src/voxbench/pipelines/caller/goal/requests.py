@@ -219,7 +219,7 @@ class Requests:
         if completed or (heard.has("denial") and not asks_back):
             said = [s for s in sentences_of(text) if not NEXT_STEP.search(s) and not s.endswith("?")]
             other = [s for s in said if completed and self.s.scope.other_done(s)]
-            if other and len(other) == len(said) and not heard.has("denial"):
+            if other and not heard.has("denial") and all(s in other or self.beside(s) for s in said):
                 return refused  # a completion of something it did not ask for: none of its requests
             said = [s for s in said if s not in other]
             denied = (
@@ -244,6 +244,17 @@ class Requests:
         if learning and learn.complete:
             tracker.done[0] = True
         return refused
+
+    def beside(self, sentence: str) -> bool:
+        """A sentence of a report that says nothing done and names none of the caller's requests
+        ('Your case number is C A S E M A L 391369.', 'Thank you for calling.'): it leaves what
+        the report's done clauses say done as they say it; a report whose every done clause is
+        outside the caller's goal (:meth:`.scope.Scope.other_done`) completes none of its
+        requests, whatever such sentences go with it (a reference number, a courtesy)."""
+        tracker = self.s.tracker
+        return not self.s.scope.reports(sentence) and not any(
+            tracker.mentions(i, sentence) for i in range(len(tracker.done))
+        )
 
     def refuse_line(self, bad: list[str] | None = None) -> str:
         restate = [
