@@ -45,7 +45,7 @@ from collections.abc import Iterable
 from typing import NamedTuple
 
 from voxbench.bench.reference import BYE, reference_end, reply_polarity, sentences
-from voxbench.bench.weak_closings import _behaviour, must_words
+from voxbench.bench.weak_closings import behaviour_intent, must_words
 from voxbench.bench.weak_endings import listed_all, open_words, requests_of, said_back
 from voxbench.bench.weak_turns import Builder, WeakItem
 from voxbench.eval.offline._trace import infer_tool_kind
@@ -157,7 +157,7 @@ def items_of(domain: str, scenario: Scenario, pool: list[RefTurn]) -> list[RefIt
     minor = set(w.minor)
     every = open_words(reqs, list(range(len(reqs))), minor)
     listed = bool(scenario.scenario_context.get("intents"))
-    last_ends = listed and not any(_behaviour(x, w) for x in listed_all(b))
+    last_ends = listed and not any(behaviour_intent(x, w) for x in listed_all(b))
     mine = [said_back(w, r) for r in reqs]
     done = [b.template_of(w.done_report, "end_done", f"{n}").format(request=m) for n, m in enumerate(mine)]
     anything = b.template_of(w.anything_else, "end_anything_else", "")
