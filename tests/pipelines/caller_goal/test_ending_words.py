@@ -1,45 +1,12 @@
-"""End-of-call turns in words the templates do not have (issue 29, the wordings of EVA's reference
-agents of other domains, benchmarks/caller_ref_endings.py): a report of something the caller never
-asked for keeps its request open though a reference number or a courtesy comes with it; and a tree
-that says to push back three times gets three push-backs, not a goodbye at the second because the
-generic line would be said again."""
+"""A tree's own end condition (issue 29, bench/weak_treeend.py): a tree that says to push back
+three times gets three push-backs, not a goodbye at the second because the generic line would be
+said again, and accepts at the fourth refusal."""
 
 from __future__ import annotations
 
 import pytest
 
 from tests.pipelines.caller_goal.conftest import make_scenario, opened
-from voxbench.pipelines.caller.goal.policy import GoalCaller
-
-FOREIGN_REPORT = (
-    "Your malpractice coverage was updated, and the credentialing committee was notified. "
-    "Your confirmation number is Case M A L, three nine one three six nine. "
-    "Is there anything else I can help you with today?"
-)
-
-
-def _flight_caller() -> GoalCaller:
-    sc = make_scenario(
-        {"confirmation_number": "ABC123", "last_name": "Lima"},
-        goal="You want to move your flight to an earlier one today.",
-    )
-    return opened(sc)
-
-
-def test_a_report_of_something_else_with_its_reference_number_keeps_the_request_open() -> None:
-    reply = _flight_caller().respond(FOREIGN_REPORT)
-    assert not reply.ends_call
-    assert "flight" in reply.text.lower()
-
-
-def test_a_report_naming_the_request_beside_a_number_still_completes_it() -> None:
-    c = _flight_caller()
-    reply = c.respond(
-        "Your flight has been changed to the 9 AM departure. Your confirmation number is A B C one "
-        "two three. Is there anything else I can help you with today?"
-    )
-    assert reply.ends_call
-
 
 PUSH = "after pushing back firmly 3 times, if you are clearly denied, accept the outcome."
 REFUSALS = [

@@ -11,7 +11,7 @@ import re
 from voxbench.pipelines.caller.goal.acting import about
 from voxbench.pipelines.caller.goal.belong import InHand
 from voxbench.pipelines.caller.goal.conditions import unconditioned
-from voxbench.pipelines.caller.goal.cues import COMPLETED, DENIAL, NEXT_STEP, OFFER_VERBS
+from voxbench.pipelines.caller.goal.cues import DENIAL, NEXT_STEP, OFFER_VERBS
 from voxbench.pipelines.caller.goal.ending_lang import pattern
 from voxbench.pipelines.caller.goal.facts import Fact
 from voxbench.pipelines.caller.goal.framing import kind_of
@@ -24,9 +24,6 @@ from voxbench.pipelines.caller.goal.phrases import as_need, first_person
 from voxbench.pipelines.caller.goal.speech import unit_form
 from voxbench.pipelines.caller.goal.state import CallState
 from voxbench.spoken import mentions, sentences_of
-
-_BARE_DONE = re.compile(rf"^(?=(?:\S+\s+){{0,4}}\S+$)(?:.*){COMPLETED.pattern}", re.I)
-"""A completion of five words at most, naming nothing ('Done.', 'All set.', 'You're all set.')."""
 
 
 def _a(name: str) -> str:
@@ -222,7 +219,7 @@ class Requests:
         if completed or (heard.has("denial") and not asks_back):
             said = [s for s in sentences_of(text) if not NEXT_STEP.search(s) and not s.endswith("?")]
             other = [s for s in said if completed and self.s.scope.other_done(s)]
-            if other and not heard.has("denial") and all(s in other or self.beside(s) for s in said):
+            if other and len(other) == len(said) and not heard.has("denial"):
                 return refused  # a completion of something it did not ask for: none of its requests
             said = [s for s in said if s not in other]
             denied = (
@@ -247,18 +244,6 @@ class Requests:
         if learning and learn.complete:
             tracker.done[0] = True
         return refused
-
-    def beside(self, sentence: str) -> bool:
-        """A sentence of a report that says nothing done and names none of the caller's requests
-        ('Your case number is C A S E M A L 391369.', 'Thank you for calling.'), nor is a bare
-        completion of five words at most ('All set.', 'You're all set.'): it leaves what
-        the report's done clauses say done as they say it; a report whose every done clause is
-        outside the caller's goal (:meth:`.scope.Scope.other_done`) completes none of its
-        requests, whatever such sentences go with it (a reference number, a courtesy)."""
-        tracker = self.s.tracker
-        if self.s.scope.reports(sentence) or _BARE_DONE.match(sentence.strip()):
-            return False  # 'Done.', 'All set.': the matter in hand reported done, not an aside
-        return not any(tracker.mentions(i, sentence) for i in range(len(tracker.done)))
 
     def refuse_line(self, bad: list[str] | None = None) -> str:
         restate = [
