@@ -101,6 +101,15 @@ def test_every_class_is_generated_from_the_scenarios_own_facts() -> None:
     goal = "You want an earlier flight today, but if none has a seat, you are willing to be put on the standby list."
     fallback = {i.cls for i in generate("airline", make_scenario(info, goal=goal, intents=held))}
     made |= fallback & {"fallback_unstated", "fallback_offered", "fallback_choice"}  # a goal with a fallback
+    pushed = make_scenario(info, intents=intents, must=[  # a tree's count of push-backs, of attempts
+        f"You want to {intents[0][0].lower()}{intents[0][1:]}, but after pushing back firmly 3 times, if you are "
+        "clearly denied, accept the outcome."])  # fmt: skip
+    pushed.user_goal.decision_tree.failure_condition = (
+        "If the agent cannot change your flight after two clear attempts, say goodbye and end the call."
+    )
+    counted = {i.cls for i in generate("airline", pushed)}
+    assert {"end_pushed_not_met", "end_pushed_met", "end_attempts_not_met", "end_attempts_met"} <= counted
+    made |= counted
     assert {i.cls for i in items} | made == set(table().classes)
     assert all(i.half == half("airline", "t.1") for i in items)
     assert items == generate("airline", make_scenario(info, negotiation=TOLD))  # the same every run

@@ -70,7 +70,7 @@ def closings(b: Builder) -> None:
     ctx = [f"{d} {anything}" for d in done[:-1]]  # every request but the last reported done
     n = len(reqs)
     # the caller's in-call behaviour ('skip the calendar invite') is raised once the rest is done
-    last_ends = not any(_behaviour(x, w) for x in listed_all(b))
+    last_ends = not any(behaviour_intent(x, w) for x in listed_all(b))
     if n >= 2:
         back = [f"{d} {anything}" for d in reversed(done)]
         b.add("end_other_order", back[0])
@@ -95,7 +95,7 @@ def closings(b: Builder) -> None:
     refusals(b, mine[0])
 
 
-def _behaviour(intent: str, w: EndingWords) -> bool:
+def behaviour_intent(intent: str, w: EndingWords) -> bool:
     return bool(re.search(w.behaviour, intent, re.I)) and not re.search(
         w.behaviour_with_request, intent, re.I
     )

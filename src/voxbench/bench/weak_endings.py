@@ -69,6 +69,15 @@ class EndingWords(BaseModel):
     agent_lead: str
     """A request's lead naming the agent ('Get the agent to skip ...'), not said back by the agent."""
     one_follow_up: str
+    push_count: str = ""
+    """A tree line counting the caller's push-backs before it accepts ('pushing back firmly 3
+    times', 'after three pushbacks'); group ``n``: the count (:mod:`.weak_treeend`)."""
+    attempts_count: str = ""
+    """A failure condition counting attempts or requests ('after two clear attempts'); group ``n``."""
+    then_end: str = ""
+    """A failure condition that ends the call ('say goodbye and end the call')."""
+    follow_up_line: str = ""
+    """A tree line naming a follow-up question ('Ask one follow-up question about why ...')."""
     fails_transfer_at_once: str = ""
     """A failure condition that ends the call when the agent refuses a transfer or says one is
     impossible, with no count of requests first (``end_transfer_fails``, :mod:`.weak_failures`)."""

@@ -61,7 +61,8 @@ is a template filled with one scenario's own facts, never written per item:
   its last report (:mod:`.weak_closings`), and on its failure side: an agent error, a thing
   the tree says to accept being told, an action said as to come (:mod:`.weak_failures`), and
   in the middle of a call with several requests and with an agent that makes no progress
-  (:mod:`.weak_midcall`);
+  (:mod:`.weak_midcall`), and at the refusal that meets a tree line's count of push-backs or
+  attempts and the one before it (:mod:`.weak_treeend`);
 * ``offer_stated_*``: an offer or a choice said as a statement, and a statement of fact as the
   control (:mod:`.weak_offers`);
 * ``fallback_*``: a goal with a fallback: the request stated without it, the fallback taken once
@@ -124,6 +125,7 @@ from voxbench.bench.weak_records import record_fields
 from voxbench.bench.weak_refusals import refusal_classes
 from voxbench.bench.weak_restate import restated
 from voxbench.bench.weak_treeask import tree_asked
+from voxbench.bench.weak_treeend import tree_endings
 from voxbench.bench.weak_wish import phrase_words, wished
 from voxbench.bench.weak_wishes import confirm_wishes
 from voxbench.scenarios import Scenario
@@ -296,6 +298,7 @@ class Builder:
         closings(self)
         failures(self)
         midcall(self)
+        tree_endings(self)
         offers(self)
         tree_asked(self)
         alternatives_declined(self)

@@ -50,7 +50,22 @@ class Phrasing:
         A', 'by shipping label') is not taken as a thing ('I'll take using List A'): its own frames."""
         if kind == "choose" and _DOING.match(slots.get("option", "")):
             kind = "choose_doing"
-        text = self._rng.choice(PHRASES[kind]).format(**slots)
+        return self.say_as(self._rng.choice(PHRASES[kind]), kind, **slots)
+
+    def unsaid(self, kind: str, said: list[str], **slots: str) -> str:
+        """One phrasing of ``kind`` not in ``said`` where there is one (the seeded one first, then
+        the next in the table): lines said in turn to the same refusal (a tree's three push-backs)
+        are three lines, not one said three times. The seeded draw is made either way."""
+        text = self.say(kind, **slots)
+        options = [self.say_as(t, kind, **slots) for t in PHRASES[kind]]
+        if text not in said or text not in options:
+            return text
+        i = options.index(text)
+        return next((x for x in options[i + 1 :] + options[:i] if x not in said), text)
+
+    def say_as(self, template: str, kind: str, **slots: str) -> str:
+        """``template`` as :meth:`say` says it (slots filled, a curt persona's pleasantries off)."""
+        text = template.format(**slots)
         if self.curt and kind not in ("bye_done", "bye_give_up", "bye_silence", "bye", "bye_nothing"):
             text = _PLEASANTRIES.sub("", text)
             text = text[:1].upper() + text[1:]

@@ -38,6 +38,8 @@ class PushBacks:
         self.pushbacks = 0
         self.asked_follow_ups = 0
         self.asked_own: set[int] = set()
+        self.pushed: list[str] = []
+        """The generic push-backs said: the next is another ('pushing back firmly 3 times')."""
         """The tree's own follow-up questions asked (:attr:`.tree.TreeRules.asks`), by index."""
         self.about: int | None = None
         """The request whose refusal the push-backs and follow-ups were spent on."""
@@ -82,7 +84,9 @@ class PushBacks:
                 return s.line, f"tree_scripted_line:{s.index}"
         if self.pushbacks < pushes:
             self.pushbacks += 1
-            return self.phr.say("push_back"), "tree_push_back"
+            line = self.phr.unsaid("push_back", self.pushed)
+            self.pushed.append(line)
+            return line, "tree_push_back"
         if self.asked_follow_ups < follow_ups:  # the tree's own question wins over the generic one
             asked = self.tree_question(text)
             if asked is not None:

@@ -114,10 +114,14 @@ def _same_turn(turn: str, question: str, last_turn: str, last_question: str) -> 
 
 def _key(act: CallerAct, about: str) -> tuple[str, ...]:
     """What a line says, whatever the seeded wording: the requests it states (``about``, whatever
-    details come with them), else its choice (else the rule that phrased it) and its facts; an
+    details come with them), a push-back by its words (a tree that says to push back three times
+    gets three, :meth:`.pushback.PushBacks.next_line`; the same one again to the same refusal is
+    an echo), else its choice (else the rule that phrased it) and its facts; an
     answer by its facts alone, whatever came with them ('Yes, that's right.' to a read-back)."""
     if about:
         return (act.kind, about)
+    if act.kind == "pushback":  # the tree's n-th push-back is another line, in other words
+        return (act.kind, act.rule, *_words(act.text))
     if act.facts and LIMITS.get(act.kind, _ONCE).again:
         return (act.kind, *sorted(act.facts))
     return (act.kind, act.choice or act.rule, *sorted(act.facts))
