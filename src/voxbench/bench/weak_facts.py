@@ -32,6 +32,19 @@ class WeakClass(BaseModel):
     """Templates for a fact the caller wants (its key has a ``want_words`` word), if they differ."""
 
 
+class SeveralWords(BaseModel):
+    """How several values or fields are said in one turn (:mod:`.weak_several`)."""
+
+    joiner: str
+    """The word before a list's last item ('and')."""
+    your: str
+    """The determiner of a field asked ('your')."""
+    items: list[str]
+    """Forms of one value read back: '{label} {value}', 'the {label} {value}, {spelled}', bare '{value}'."""
+    lacked: list[str]
+    """Fields a caller may not hold, each with a head word its facts have ("mother's maiden name")."""
+
+
 class WeakTable(BaseModel):
     """The templates and the word lists they draw on (data: ``bench/lang/weak_<lang>.json``)."""
 
@@ -89,9 +102,11 @@ class WeakTable(BaseModel):
     fallback: FallbackWords | None = None
     """How a goal's fallback is read (:mod:`.weak_fallback`)."""
     told_counts: dict[str, int] = Field(default_factory=dict)
+    """Words that claim a count of tellings ('a few times': 3, 'twice': 2): :mod:`.weak_misheard`."""
     additive: list[str] = Field(default_factory=list)
     """Words that add an item to others asked ('also', 'another'): :mod:`.weak_misheard`."""
-    """Words that claim a count of tellings ('a few times': 3, 'twice': 2): :mod:`.weak_misheard`."""
+    several: SeveralWords | None = None
+    """How several values or fields are said in one turn (:mod:`.weak_several`)."""
 
 
 @cache

@@ -71,6 +71,9 @@ is a template filled with one scenario's own facts, never written per item:
   another asked (:mod:`.weak_refusals`);
 * ``misheard_*``, ``reasked_*``: a name or code read back mis-heard, or asked again, once to
   three times: the value, spelled from the second failed hearing on (:mod:`.weak_misheard`);
+* ``readback_several_*``: two or three of its values read back in one question, all right or one
+  changed; ``listed_held`` / ``listed_one_unheld``: three or four fields asked in one listed ask,
+  all held or one not (:mod:`.weak_several`);
 * ``option_*``: its request and things no goal asks for offered as options, the ways agents
   phrase them ('A or B?', 'Alternatively, ...', ordinals, numbered lists, after a refusal:
   :mod:`.weak_choices`).
@@ -124,6 +127,7 @@ from voxbench.bench.weak_reask import reask_classes
 from voxbench.bench.weak_records import record_fields
 from voxbench.bench.weak_refusals import refusal_classes
 from voxbench.bench.weak_restate import restated
+from voxbench.bench.weak_several import several
 from voxbench.bench.weak_treeask import tree_asked
 from voxbench.bench.weak_treeend import tree_endings
 from voxbench.bench.weak_wish import phrase_words, wished
@@ -311,6 +315,7 @@ class Builder:
         reask_classes(self)
         refusal_classes(self)
         misheard_classes(self)
+        several(self)
         return self.items
 
     def goal_open(self) -> None:
