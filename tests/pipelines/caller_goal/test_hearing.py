@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from voxbench.pipelines.caller.goal.hearing import SPELLED_MISHEARD, spelled_form, times_said
+from voxbench.pipelines.caller.goal.hearing import SPELLED_MISHEARD, spellable, spelled_form, times_said
 from voxbench.pipelines.caller.goal.policy import GoalCaller
 from voxbench.pipelines.caller.goal_live import goal_caller_for
 from voxbench.pipelines.scenario_input import CallScenario
@@ -30,6 +30,34 @@ def test_spelled_form_of_a_name_and_of_a_code_said_spelled_already() -> None:
     assert spelled_form("Okafor", "Okafor") == "O K A F O R"
     assert spelled_form("QX7T4M", "Q X seven T four M") == "Q, X, seven, T, four, M"
     assert spelled_form("CorpNet5G", "CorpNet five G") == "C O R P N E T five G"
+
+
+def test_only_names_and_codes_are_spelled() -> None:
+    """A date, an amount, an email or a flag spelled character by character is no form a person
+    uses ('That's spelled one nine eight five zero four one two.')."""
+    assert all(
+        spellable(v) for v in ("Okafor", "Maria Okafor", "ZK3FFW", "EMP048271", "7294", "617-555-4829")
+    )
+    assert not any(
+        spellable(v) for v in ("1985-04-12", "$120.50", "maria@example.com", True, "300", "16_inch")
+    )
+
+
+def test_a_date_misheard_twice_is_said_again_not_spelled() -> None:
+    c = opened(make_scenario({**INFO, "date_of_birth": "1985-04-12"}))
+    c.respond("What is your date of birth?")
+    c.respond("I have your date of birth as April 21, 1985. Is that right?")
+    second = c.respond("I have your date of birth as April 2, 1985. Is that right?")
+    assert "April 12, 1985" in second.text and "one nine eight five" not in second.text
+
+
+def test_a_right_read_back_clears_the_count() -> None:
+    c = opened(make_scenario(INFO))
+    c.respond("Can I have your last name, please?")
+    c.respond("I have your last name as Okafer. Is that right?")
+    c.respond("Okay, your last name is Okafor. Is that correct?")
+    again = c.respond("I have your last name as Ogafor. Is that right?")
+    assert "Okafor" in again.text and "O K A F O R" not in again.text
 
 
 def test_times_said_follows_the_real_count() -> None:

@@ -95,6 +95,13 @@ def test_the_caller_refuses_and_never_says_the_fact() -> None:
     )
 
 
+def test_a_refused_fact_read_back_wrong_is_not_corrected_with_its_value() -> None:
+    sc = make_scenario(INFO, negotiation=STEPS, goal="You want your trip found without giving your code.")
+    c = opened(sc)
+    act = c.respond("I have your last name as Okafer. Is that right?")
+    assert "Okafor" not in act.text and "last_name_if_eventually_provided" not in c.given
+
+
 def test_a_tree_with_no_refusal_answers_as_before() -> None:
     sc = make_scenario(INFO, goal="You want your trip found.")
     act = opened(sc).respond("Please tell me your booking code and your last name.")

@@ -193,11 +193,13 @@ class Drafts:
     def correction(self, heard: Heard, d: Draft) -> None:
         """No, and the right values; a value the agent took from another of its facts is said to be
         that one ('No, that's not right. David Park is my husband's name. My name is ...')."""
-        whose = [o for k in dict.fromkeys(heard.misheard.get(k, "") for k in heard.readback_wrong)
+        wrong = [k for k in heard.readback_wrong if not self.s.refusals.held(k)]  # never a refused fact
+        whose = [o for k in dict.fromkeys(heard.misheard.get(k, "") for k in wrong)
                  if k and (o := self.s.book.get(k)) is not None]  # fmt: skip
-        said = " ".join([*(self.s.say.whose(o) for o in whose), self.s.say.answer(heard.readback_wrong)])
+        said = " ".join([*(self.s.say.whose(o) for o in whose), self.s.say.answer(wrong)])
+        said = said.strip() or self.s.phr.say("refuse_fact")  # each wrong value one it refuses
         d.parts.append(self.s.phr.say("correct", fact=said))
-        d.facts += heard.readback_wrong
+        d.facts += wrong
         d.kind, d.rule, d.choice = "correct", "correct_wrong_readback", "no"
 
     def option_named(self, heard: Heard, d: Draft) -> None:

@@ -8,7 +8,10 @@ back right. A person who has been misheard twice spells the value: 'It's Okafor,
 and the caller said 'As I said, Okafor.' each time, then hung up). From the second failed
 hearing of a fact on, its value in the caller's line is followed by its letters and digits one
 by one, as :func:`voxbench.spoken.codes.spell_chars` spells a code; a code said spelled already
-(:func:`voxbench.spoken.say_value`) gets nothing more. A line said once too often (the
+(:func:`voxbench.spoken.say_value`) is said again one character at a time, each apart. Only
+names and codes are spelled (:func:`spellable`): a date, a time, an amount, an email or a flag
+spelled character by character is no form a person uses. A read-back that gets a fact right
+clears its count. A line said once too often (the
 :class:`.stall.Repeats` loop) is said once more when it would be the first spelled, as a person
 spells before giving up.
 """
@@ -23,8 +26,10 @@ from voxbench.pipelines.caller.goal.heard import Heard
 from voxbench.pipelines.caller.goal.lang import phrases
 from voxbench.pipelines.caller.goal.phrases import Phrasing
 from voxbench.spoken.codes import spell_chars
+from voxbench.spoken.dates import ISO_DATE
 
 _WORD_VALUE = re.compile(r"[A-Za-z][A-Za-z' -]*")
+_NAME_OR_CODE = re.compile(r"[A-Za-z0-9][A-Za-z0-9' -]*")
 """A value of letters only (a name, a word): its letters follow it in the sentence."""
 SPELL_AFTER = 2
 """Failed hearings of a fact after which the caller spells it."""
@@ -41,6 +46,18 @@ def spelled_form(value: str, said: str) -> str:
     if spaced and _words(said) == _words(spaced):
         return ", ".join(spaced.split())
     return spaced
+
+
+def spellable(value: object) -> bool:
+    """A name or a code (letters, digits, spaces, hyphens; a number of four digits or more, such
+    as a phone's last four): not a date, a time, an amount, an email, a flag or a short number."""
+    if (
+        not isinstance(value, str)
+        or not _NAME_OR_CODE.fullmatch(value.strip())
+        or ISO_DATE.match(value.strip())
+    ):
+        return False
+    return any(c.isalpha() for c in value) or sum(c.isdigit() for c in value) >= 4
 
 
 def times_said(n: int) -> str:
@@ -72,6 +89,8 @@ class Hearings:
         for k in dict.fromkeys([*heard.readback_wrong, *heard.asked]):
             if k in given and k not in heard.readback_ok:
                 self.misheard[k] = self.misheard.get(k, 0) + 1
+        for k in heard.readback_ok:  # heard right at last: a later ask (a next request) starts over
+            self.misheard.pop(k, None)
 
     def to_spell(self, keys: list[str], book: FactBook, text: str, said: dict[str, str]) -> list[str]:
         """Of ``keys`` (the facts a line says; ``said``: key -> the value as said), those to say
@@ -79,7 +98,7 @@ class Hearings:
         out = []
         for k in keys:
             f = book.get(k)
-            if f is None or self.misheard.get(k, 0) < SPELL_AFTER or isinstance(f.value, list | dict):
+            if f is None or self.misheard.get(k, 0) < SPELL_AFTER or not spellable(f.value):
                 continue
             form = spelled_form(str(f.value), said.get(k, str(f.value)))
             if form and form.lower() not in text.lower():

@@ -38,9 +38,9 @@ class PushBacks:
         self.pushbacks = 0
         self.asked_follow_ups = 0
         self.asked_own: set[int] = set()
+        """The tree's own follow-up questions asked (:attr:`.tree.TreeRules.asks`), by index."""
         self.pushed: list[str] = []
         """The generic push-backs said: the next is another ('pushing back firmly 3 times')."""
-        """The tree's own follow-up questions asked (:attr:`.tree.TreeRules.asks`), by index."""
         self.about: int | None = None
         """The request whose refusal the push-backs and follow-ups were spent on."""
 
