@@ -78,7 +78,10 @@ def main() -> None:
             print(f"dev  {c:<16} {n:4}  {w}")
     if args.out:
         Path(args.out).write_text(
-            json.dumps([{"source": s, **r.model_dump(mode="json")} for s, r in rows], indent=1)
+            json.dumps(
+                [{"source": s, **r.model_dump(mode="json")} for s, r in rows if r.item.half == "dev"],
+                indent=1,
+            )  # dev rows only: a test item's words are never written out
         )
 
 

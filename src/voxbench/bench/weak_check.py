@@ -169,13 +169,7 @@ def act_problem(act: str, reply: str, ends_call: bool) -> str:
     if act in ("restate", "only_asked"):  # the facts said are checked by grade()
         return "a no" if act == "restate" and pol == "no" else "said it lacks it" if lacks else ""
     if act == "refuses":  # a fact its tree refuses asked: the fact unsaid is checked by grade()
-        return (
-            "hung up"
-            if ends_call or BYE.search(reply)
-            else "a bare yes"
-            if pol == "yes" and len(words_of(reply)) < 4
-            else ""
-        )
+        return "hung up" if ends_call or BYE.search(reply) else "a yes, not a refusal" if pol == "yes" else ""
     if act in ("goal_words", "wish_words"):  # the goal's words are checked by grade()
         return "hung up" if ends_call or BYE.search(reply) else "said it lacks it" if lacks else ""
     raise ValueError(f"bench/lang/weak_en.json: unknown act {act!r}")

@@ -59,6 +59,9 @@ class WeakTable(BaseModel):
     per_class: int
     refusal_steps: list[str] = Field(default_factory=list)
     """Tree steps refusing a fact ('{label}'), added to a scenario by :mod:`.weak_refusals`."""
+    refusal_steps_wide: list[str] = Field(default_factory=list)
+    """Refusing steps that also cover other asks ('... or any other verification'): not used
+    where another fact is asked and expected (:mod:`.weak_refusals`)."""
     classes: dict[str, WeakClass]
     not_have: list[str]
     number_words: list[str]

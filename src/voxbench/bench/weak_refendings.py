@@ -47,7 +47,7 @@ from typing import NamedTuple
 from voxbench.bench.reference import BYE, reference_end, reply_polarity, sentences
 from voxbench.bench.weak_closings import behaviour_intent, must_words
 from voxbench.bench.weak_endings import listed_all, open_words, requests_of, said_back
-from voxbench.bench.weak_turns import Builder, WeakItem
+from voxbench.bench.weak_turns import Builder, WeakItem, half
 from voxbench.eval.offline._trace import infer_tool_kind
 from voxbench.processors.control import TRANSFER_TOOL
 from voxbench.scenarios import Scenario
@@ -148,8 +148,10 @@ def last_question(text: str) -> str:
 
 
 def items_of(domain: str, scenario: Scenario, pool: list[RefTurn]) -> list[RefItem]:
-    """Every item of one scenario, its wordings from the other domains' turns of ``pool``."""
+    """Every item of one scenario, its wordings from the other domains' turns of ``pool`` of
+    the scenario's own half (a dev item never shows a test conversation's words)."""
     b = Builder(domain, scenario)
+    pool = [t for t in pool if half(t.domain, t.scenario_id) == b.half]
     w = b.t.endings
     reqs = requests_of(b) if w is not None else []
     if w is None or not reqs:

@@ -29,11 +29,13 @@ def refusal_classes(b: Builder) -> None:
     own = [f for f in askable(b) if f.kind in _KINDS]
     for f in b.pick(own, lambda f: f"refused/{f.key}")[:1]:
         step = b.template("refused_asked", f"step/{f.key}")
-        steps = [b.template_of(b.t.refusal_steps, "refused", f.key).format(label=label(f))]
+        every = [*b.t.refusal_steps, *b.t.refusal_steps_wide]
+        steps = [b.template_of(every, "refused", f.key).format(label=label(f))]
+        narrow = [b.template_of(b.t.refusal_steps, "refused", f.key).format(label=label(f))]
         ask = step.format(label=label(f))
         b.add("refused_asked", ask, must_not=[f.key], steps=steps)
         again = b.template("refused_asked_again", f.key).format(label=label(f))
         b.add("refused_asked_again", again, must_not=[f.key], context=[ask], steps=steps)
         for o in b.pick([o for o in own if o.key != f.key], lambda o: f"refused_other/{o.key}")[:1]:
             turn = b.template("refused_other_asked", o.key).format(label=label(o))
-            b.add("refused_other_asked", turn, [o.key], must_not=[f.key], steps=steps)
+            b.add("refused_other_asked", turn, [o.key], must_not=[f.key], steps=narrow)  # one fact refused
