@@ -68,5 +68,10 @@ def test_a_go_ahead_asked_again_before_anything_was_done_is_a_repeat() -> None:
     done = [A("Hi, how can I help you today?"), U("I need access to Confluence."), A(ask), U("Yes."),
             call("submit_access_request", catalog_id="APP-1001", employee_id="EMP058321"),
             result("submit_access_request", {"status": "success", "request_id": "REQ-SW-048271"}),
-            U("And Datadog too."), A(ask)]  # fmt: skip
-    assert _repeats(done) == []
+            U("And Datadog too."),
+            call("get_application_details", application_name="Datadog"),
+            result("get_application_details", {"status": "success", "catalog_id": "APP-1002", "name": "Datadog"}),
+            A(ask)]  # fmt: skip
+    assert _repeats(done) == []  # done, and the next request looked up: the go-ahead is for it
+    same = [*done[:6], U("Okay."), A(ask)]
+    assert [f["feature"] for f in _repeats(same)] == ["repeated_questions"]  # done, nothing new since

@@ -34,6 +34,8 @@ class Record:
 
     writes: list[int] = field(default_factory=list)
     """Positions of the calls of write tools whose response succeeded."""
+    written: list[int] = field(default_factory=list)
+    """Positions of those writes' responses."""
     results: list[tuple[int, set[str]]] = field(default_factory=list)
     """(position, value keys) of every successful tool response."""
     vocabulary: frozenset[str] = frozenset()
@@ -43,6 +45,16 @@ class Record:
     def write_between(self, start: int, end: int) -> bool:
         """A successful write at a position in [start, end)."""
         return any(start <= w < end for w in self.writes)
+
+    def next_request_between(self, start: int, end: int) -> bool:
+        """A write finished in [start, end) and, after its response and before `end`, a tool
+        returned values no response up to it had: the call went on to another request's lookup
+        (a write alone is no sign: the same request's next step may follow it)."""
+        done = [r for w, r in zip(self.writes, self.written, strict=True) if start <= w < end]
+        if not done:
+            return False
+        seen = {k for at, ks in self.results if at <= max(done) for k in ks}
+        return any(max(done) < at < end and ks - seen for at, ks in self.results)
 
     def returned_between(self, value: str, start: int, end: int) -> bool:
         """A successful tool response between positions `start` and `end` holds `value` (a code
@@ -93,6 +105,7 @@ def read_record(trace: list[dict[str, Any]], tools: list[dict[str, Any]]) -> Rec
             responses.append((i, resp))
             if (kinds.get(name) or infer_tool_kind(name)) == "write":
                 rec.writes.append(at)
+                rec.written.append(i)
     rec.vocabulary = frozenset(_value_words(strings))
     rec.results = [(i, data_keys(r) | {f"w:{w}" for w in _value_words(_strings(r))}) for i, r in responses]
     return rec

@@ -148,11 +148,12 @@ def _news(values: set[str], earlier: set[str], i0: int, i: int, rec: Record) -> 
     is about something else: it carries a value the earlier one did not that a tool returned
     after the earlier one was said (the read-back template with the next request's number;
     "I found Datadog, catalog ID APP-1002" after the same line for Confluence), or it carries
-    no value at all and a write finished between the two (the go-ahead or the prompt for the
-    next request, asked again once the previous request is done)."""
+    no value at all and between the two a write finished and the next request's lookup
+    returned new values (the go-ahead asked again for the next request). A valueless line said
+    again after a write with no new lookup is a repeat about the same request."""
     if any(rec.returned_between(v, i0, i) for v in values - earlier):
         return True
-    return not values and rec.write_between(i0, i)
+    return not values and rec.next_request_between(i0, i)
 
 
 def _speech_findings(trace: list[dict[str, Any]], rec: Record) -> list[dict[str, Any]]:
