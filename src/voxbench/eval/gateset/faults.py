@@ -82,8 +82,9 @@ TRANSFERS = (
 )
 TRANSFER_REPLIES = ("No, I didn't ask for a transfer. Goodbye.", "I don't want to be transferred. Bye.")
 
-ATTRIBUTES = ("model", "serial number", "colour", "brand", "manufacturer", "version")
-"""Attributes of a thing a caller's fact names that no EVA goal holds for it."""
+ATTRIBUTES = ("model", "colour", "brand", "manufacturer", "version")
+"""Attributes of a thing a caller's fact names that no EVA goal holds for it (none with a
+generic head word such as "serial number": the rule leaves those as asking for the field)."""
 UNHELD_REPLIES = (
     "I don't have that, sorry.",
     "I'm not sure, I don't have that information.",
@@ -204,19 +205,26 @@ def withheld_fact(conv: RefConversation, rng: random.Random) -> Injected | None:
     return _edit(conv, i, replace(_line(conv, i), text=rng.choice(WITHHOLDS)), "fact withheld when asked")
 
 
+def _owner_words(name: str) -> list[str]:
+    """The words of a field name before its last one (the thing: 'laptop' of `laptop_size`)."""
+    parts = [w for w in re.split(r"[^a-z0-9]+", name.lower()) if w]
+    return sorted({w for w in parts[:-1] if w in field_words(name)})
+
+
 def unheld_attribute_asked(conv: RefConversation, rng: random.Random) -> Injected | None:
     """A clean control of `withheld_fact`: after a caller line, the agent asks for another
     attribute of a thing one of the caller's facts names ("What's the model of the laptop?"
     with only `laptop_size`; the attribute is a word of none of its facts) and the caller says
     it does not have it. Nothing it holds was asked for, so the record must pass."""
-    names = [k for k in _given_facts(conv) if len(field_words(k)) >= 2]
+    owners = {k: _owner_words(k) for k in _given_facts(conv)}
+    names = [k for k, words in owners.items() if words]
     held = set().union(*(field_words(k) for k in (conv.goal.get("information_required") or {})))
     attrs = [a for a in ATTRIBUTES if not set(a.split()) & held]
     cands = [i for i in _mid_caller_lines(conv) if _reply_to(conv, i) is not None]
     if not names or not attrs or not cands:
         return None
     i, name, attr = rng.choice(cands), rng.choice(names), rng.choice(attrs)
-    thing = rng.choice(sorted(field_words(name)))
+    thing = rng.choice(owners[name])
     ask = Line("agent", f"Thanks. And what's the {attr} of the {thing}?")
     steps = [*conv.steps[: i + 1], ask, Line("user", rng.choice(UNHELD_REPLIES)), *conv.steps[i + 1 :]]
     return Injected(conv.copy(steps), i + 1, f"asked the {attr} of the {thing} ({name} held)")

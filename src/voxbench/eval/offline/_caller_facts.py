@@ -209,7 +209,7 @@ def _whose_field(question: str, name: str, fields: dict[str, Any]) -> str | None
 
 _PART_OF = word_set("_caller_facts", "part_of")
 _ATTRIBUTE_OF = re.compile(r"\b([a-z]+)\s+of\s+(?:the|your|my|this|that|its)\s+((?:[a-z]+\s+)?[a-z]+)\b")
-_ATTRIBUTE_POSS = re.compile(r"\b([a-z]+)(?:'|’)s\s+([a-z]+)\b")
+_ATTRIBUTE_POSS = re.compile(r"\b(?=([a-z]+)(?:'|’)s\s+([a-z]+(?:\s+[a-z]+){0,2})\b)")
 
 
 def other_attribute(question: str, name: str) -> bool:
@@ -224,8 +224,10 @@ def other_attribute(question: str, name: str) -> bool:
     own = field_words(name)
     for m in [*_ATTRIBUTE_OF.finditer(q), *(_ATTRIBUTE_POSS.finditer(q))]:
         attr, owner = (m.group(1), m.group(2)) if m.re is _ATTRIBUTE_OF else (m.group(2), m.group(1))
-        owned = any(w in own or w.removesuffix("s") in own for w in owner.split())
-        if owned and attr not in own | _GENERIC | _PART_OF | _FIELD_STOP:
+        if any(w in own or w.removesuffix("s") in own for w in owner.split()) and not any(
+            w in own | _GENERIC | _PART_OF | _FIELD_STOP or w.removesuffix("s") in own | _GENERIC
+            for w in attr.split()
+        ):
             return True
     return False
 
