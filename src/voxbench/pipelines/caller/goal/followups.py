@@ -31,7 +31,7 @@ from voxbench.pipelines.caller.goal.intents import intent_facts
 from voxbench.pipelines.caller.goal.moveon import declined_then_next
 from voxbench.pipelines.caller.goal.openask import WHICH, OpenAnswer, names_thing, offers, other_request
 from voxbench.pipelines.caller.goal.options import examples_of_any
-from voxbench.pipelines.caller.goal.phrases import as_need, first_person
+from voxbench.pipelines.caller.goal.phrases import PHRASES, as_need, first_person
 from voxbench.pipelines.caller.goal.pushback import step_fixes
 from voxbench.pipelines.caller.goal.readback import asks_to_state
 from voxbench.pipelines.caller.goal.requests import Requests
@@ -139,7 +139,10 @@ class FollowUps:
         # asked before for these parts alone, it adds nothing to them: no 'also' ('ask_rest_again')
         again = any(a.rule == "ask_what_is_missing" and a.choice == choice for a in self.s.acts)
         kind = "ask_rest_again" if again else "ask_rest"
-        line = f"Yes, I still need to know {what}." if yes else self.s.phr.say(kind, what=what)
+        yes_line = PHRASES["ask_rest_yes"][0]  # one wording: no seeded draw
+        line = (
+            self.s.phr.say_as(yes_line, "ask_rest_yes", what=what) if yes else self.s.phr.say(kind, what=what)
+        )
         return self.log.act("state_request", line, "ask_what_is_missing", heard, choice=choice)
 
     def after_done(self, heard: Heard) -> CallerAct:
