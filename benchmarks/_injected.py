@@ -1,6 +1,7 @@
 """What the injected-fault benches of the offline judges share.
 
-`offline_faith_independent.py` and `offline_progression_independent.py` rate every variant (clean,
+`offline_faith_independent.py`, `offline_progression_independent.py` and
+`offline_conciseness_independent.py` rate every variant (clean,
 and one injected fault per kind) of every EVA reference conversation with one offline method and
 compare the rating with the label the variant was built with. The loop over the dataset, the
 agreement per domain, the command line and the JSON output are the same for both; what differs
@@ -67,6 +68,21 @@ def rated_as(sel: list[dict[str, Any]], expected: int) -> dict[str, Any]:
         "ratings_3_2_1": [sum(r["rating"] == k for r in sel) for k in (3, 2, 1)],
         "exact": round(sum(r["rating"] == expected for r in sel) / len(sel), 3),
     }
+
+
+def per_kind(
+    rows: list[dict[str, Any]],
+    expected: Mapping[str, tuple[int, Any]],
+    extra: Callable[[list[dict[str, Any]], Any], dict[str, Any]],
+) -> dict[str, Any]:
+    """Per kind of ``expected`` (kind -> (label, what else the bench checks)): how its rows were
+    rated (:func:`rated_as`) and the bench's own figures for them (``extra(rows, what)``)."""
+    out: dict[str, Any] = {}
+    for kind, (label, what) in expected.items():
+        sel = [r for r in rows if r["kind"] == kind]
+        if sel:
+            out[kind] = {**rated_as(sel, label), **extra(sel, what)}
+    return out
 
 
 def rate_variants(

@@ -50,7 +50,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from _injected import arguments, events, rated_as, references, write_json
+from _injected import arguments, by_domain, events, per_kind, print_domains, references, write_json
 from offline_progression_independent import _REPEAT_ASK, _line, _ok, _sentences, _tool_types
 
 from voxbench.eval.calibration import _ctx, agreement, trace_from_events
@@ -300,35 +300,22 @@ def run(
 
 
 def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for dom in [*sorted({r["domain"] for r in rows}), "all"]:
-        sel = [r for r in rows if dom in ("all", r["domain"])]
-        out[dom] = agreement([(r["expected"], r["rating"]) for r in sel], [1, 2, 3], ordinal=True)
     clean = [(r["expected"], r["rating"]) for r in rows if r["kind"] == "clean"]
-    kinds: dict[str, Any] = {}
-    for kind, exp in EXPECTED.items():
-        sel = [r for r in rows if r["kind"] == kind]
-        if not sel:
-            continue
+
+    def with_clean(sel: list[dict[str, Any]], kind: str) -> dict[str, Any]:
         pairs = [(r["expected"], r["rating"]) for r in sel]
         vs = agreement(pairs + ([] if kind == "clean" else clean), [1, 2, 3], ordinal=True)
-        kinds[kind] = {
-            **rated_as(sel, exp),
-            "with_clean": {k: vs.get(k) for k in ("accuracy", "cohen_kappa", "weighted_kappa_quadratic")},
-        }
-    out["kinds"] = kinds
-    return out
+        return {"with_clean": {k: vs.get(k) for k in ("accuracy", "cohen_kappa", "weighted_kappa_quadratic")}}
+
+    expected = {kind: (label, kind) for kind, label in EXPECTED.items()}
+    return {**by_domain(rows), "kinds": per_kind(rows, expected, with_clean)}
 
 
 def main() -> int:
     args = arguments(__doc__)
     res = run(args.eva, args.seed, args.domains.split(","), args.verbose)
     s = summarise(res["rows"])
-    for dom in [d for d in s if d != "kinds"]:
-        a = s[dom]
-        print(f"{dom:10} n={a['n']} acc={a['accuracy']} kappa={a['cohen_kappa']} "
-              f"qwk={a.get('weighted_kappa_quadratic')} | confusion (rows expected 1-3, cols offline 1-3) "
-              f"{a.get('confusion')}")  # fmt: skip
+    print_domains(s, [d for d in s if d != "kinds"])
     for kind, k in s["kinds"].items():
         w = k["with_clean"]
         print(f"  {kind:19} n={k['n']:4} expected {k['expected']} rated 3/2/1={k['ratings_3_2_1']} "

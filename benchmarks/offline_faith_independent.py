@@ -41,7 +41,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from _injected import arguments, by_domain, events, print_domains, rate_variants, rated_as, write_json
+from _injected import arguments, by_domain, events, per_kind, print_domains, rate_variants, write_json
 
 from voxbench.eval.calibration import agreement
 from voxbench.eval.gateset.conversation import Line, RefConversation, Tool
@@ -191,19 +191,11 @@ def run(eva: Path, seed: int, domains: list[str], verbose: bool) -> dict[str, An
 
 
 def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
-    out: dict[str, Any] = by_domain(rows)
-    kinds: dict[str, Any] = {}
-    for kind, (exp, dims) in EXPECTED.items():
-        sel = [r for r in rows if r["kind"] == kind]
-        if not sel:
-            continue
-        kinds[kind] = {
-            **rated_as(sel, exp),
-            "expected_dimension_flagged": (
-                round(sum(bool(set(dims) & set(r["flagged"])) for r in sel) / len(sel), 3) if dims else None
-            ),
-        }
-    out["kinds"] = kinds
+    def flagged(sel: list[dict[str, Any]], dims: Any) -> dict[str, Any]:
+        some = sum(bool(set(dims) & set(r["flagged"])) for r in sel)
+        return {"expected_dimension_flagged": round(some / len(sel), 3) if dims else None}
+
+    out: dict[str, Any] = {**by_domain(rows), "kinds": per_kind(rows, EXPECTED, flagged)}
     out["dimensions"] = _per_dimension(rows)
     out["clean_rules"] = Counter(x for r in rows if r["kind"] == "clean" for x in dict.fromkeys(r["rules"]))
     return out

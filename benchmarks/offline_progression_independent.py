@@ -61,7 +61,7 @@ from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
-from _injected import Method, arguments, by_domain, events, print_domains, rate_variants, rated_as, write_json
+from _injected import Method, arguments, by_domain, events, per_kind, print_domains, rate_variants, write_json
 
 from voxbench.eval.gateset.conversation import Line, RefConversation, Step, Tool
 from voxbench.eval.offline.progression import progression_offline
@@ -399,20 +399,11 @@ def run(
 
 
 def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
-    out: dict[str, Any] = by_domain(rows)
-    kinds: dict[str, Any] = {}
-    for kind, (exp, dims) in EXPECTED.items():
-        sel = [r for r in rows if r["kind"] == kind]
-        if not sel:
-            continue
-        kinds[kind] = {
-            **rated_as(sel, exp),
-            "expected_dimensions_flagged": (
-                round(sum(set(dims) <= set(r["flagged"]) for r in sel) / len(sel), 3) if dims else None
-            ),
-        }
-    out["kinds"] = kinds
-    return out
+    def flagged(sel: list[dict[str, Any]], dims: Any) -> dict[str, Any]:
+        every = sum(set(dims) <= set(r["flagged"]) for r in sel)
+        return {"expected_dimensions_flagged": round(every / len(sel), 3) if dims else None}
+
+    return {**by_domain(rows), "kinds": per_kind(rows, EXPECTED, flagged)}
 
 
 def main() -> int:
