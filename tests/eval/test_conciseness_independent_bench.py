@@ -73,6 +73,11 @@ def test_every_kind_is_measured_on_one_domain(eva_data: Path) -> None:
     bench = load("offline_conciseness_independent")
     res = bench.run(eva_data, 0, ["airline"], verbose=False)
     kinds = bench.summarise(res["rows"])["kinds"]
-    assert set(kinds) == set(bench.EXPECTED)
-    assert all(r["expected"] == bench.EXPECTED[r["kind"]] for r in res["rows"])
-    assert all(r["rating"] in (1, 2, 3) for r in res["rows"])
+    assert set(kinds) == set(bench.EXPECTED) and sum(k["n"] for k in kinds.values()) == len(res["rows"])
+
+    def mean(kind: str) -> float:
+        rated = [r["rating"] for r in res["rows"] if r["kind"] == kind]
+        return sum(rated) / len(rated)
+
+    # the method tells a whole tool result read out (the rubric's 1) from a clean turn (3)
+    assert mean("tool_dump") < mean("clean")

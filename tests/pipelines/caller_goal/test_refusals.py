@@ -88,6 +88,7 @@ def test_the_caller_refuses_and_never_says_the_fact() -> None:
     assert act.rule == REFUSES_FACT and act.kind == "refuse"
     assert "Q X" not in act.text and "Okafor" not in act.text and "Denver" in act.text
     act = c.respond("For security I need the booking code and last name. What is your last name?")
+    assert act.kind == "refuse" and act.rule == REFUSES_FACT
     assert "Okafor" not in act.text and "Q X seven" not in act.text
     assert (
         "booking_code_if_eventually_provided" not in c.given
@@ -99,7 +100,8 @@ def test_a_refused_fact_read_back_wrong_is_not_corrected_with_its_value() -> Non
     sc = make_scenario(INFO, negotiation=STEPS, goal="You want your trip found without giving your code.")
     c = opened(sc)
     act = c.respond("I have your last name as Okafer. Is that right?")
-    assert "Okafor" not in act.text and "last_name_if_eventually_provided" not in c.given
+    assert act.kind == "correct" and "Okafor" not in act.text
+    assert "last_name_if_eventually_provided" not in c.given
 
 
 def test_a_tree_with_no_refusal_answers_as_before() -> None:
