@@ -60,14 +60,15 @@ class ActLog:
         if verdict == "echo":
             return self.said_already(heard)
         said = {k: self.s.say.value(f) for k in act.facts if (f := self.s.book.get(k)) is not None}
-        if verdict == "loop" and hear.first_spelling(act.facts, self.s.book, act.text, said):
+        spell = hear.to_spell(act.facts, self.s.book, act.text, said) if hear.misheard else []
+        if verdict == "loop" and any(k not in hear.spelled for k in spell):
             verdict = "again"  # a person spells the value before giving up (:mod:`.hearing`)
         if verdict == "loop":
             return self.act("end", self.given_up(act, about), "same_content_again_end", heard, ends_call=True)
         if verdict == "again":  # 'As I said, my confirmation code is ...'
             act.text, act.rules = self.s.phr.again(act.text), [*act.rules, "said_before"]
-        if hear.to_spell(act.facts, self.s.book, act.text, said):  # 'It's Okafor, O K A F O R.'
-            act.text = hear.spell(act.text, act.facts, self.s.book, said, self.s.phr)
+        if spell:  # 'It's Okafor, O K A F O R.'
+            act.text = hear.spell(act.text, spell, self.s.book, said, self.s.phr)
             act.rules = [*act.rules, SPELLED_MISHEARD]
         if act.ends_call:
             self.s.ended = True

@@ -33,6 +33,8 @@ from voxbench.pipelines.caller.goal.tree import content_words
 from voxbench.spoken import runs, tokens
 
 _STATE_WORDS = set(phrases("readback", "state_words"))
+_DETERMINERS = lang_alt("unheld_items", "determiners")
+"""Words before a noun in a listed ask ('your', 'the'): read once, not per turn."""
 """'new', 'original', 'desired'...: a request saying one its fact's key does not have asks another."""
 
 
@@ -155,16 +157,13 @@ def _split(key: str, parts: list[str], book: FactBook) -> bool:
         return False
     if sum(any(has_word(w, *words_of(p)) for w in f.words) for p in parts) < 2:
         return False
-    held = {stem(w) for o in book for w in o.words}
     heads = "|".join(map(re.escape, f.heads))
     before = [
         m.group(1)
         for p in parts
-        for m in re.finditer(
-            rf"\b(?:{lang_alt('unheld_items', 'determiners')})\s+([a-z]+)\s+(?:{heads})\b", p.lower()
-        )
+        for m in re.finditer(rf"\b(?:{_DETERMINERS})\s+([a-z]+)\s+(?:{heads})\b", p.lower())
     ]
-    return any(content_words(w) and stem(w) not in held for w in before)
+    return any(content_words(w) and stem(w) not in book.word_stems for w in before)
 
 
 def _merged(found: list[tuple[str, str]]) -> list[tuple[str, str]]:

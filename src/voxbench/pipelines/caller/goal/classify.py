@@ -53,7 +53,8 @@ from voxbench.pipelines.caller.goal.fit import fitting
 from voxbench.pipelines.caller.goal.forms import read_forms, reports_done, statement_check
 from voxbench.pipelines.caller.goal.fullest import fullest
 from voxbench.pipelines.caller.goal.heard import ANYTHING_ELSE_OFFERED, THAT_ALL_ASKED, Heard, Kind, mark
-from voxbench.pipelines.caller.goal.options import CHOICE_Q, offered_options
+from voxbench.pipelines.caller.goal.marked import CHOICE_Q
+from voxbench.pipelines.caller.goal.options import offered_options
 from voxbench.pipelines.caller.goal.parts import open_parts
 from voxbench.pipelines.caller.goal.present import not_the_present, present_asked, still_present
 from voxbench.pipelines.caller.goal.readback import asks_to_state, misread, readbacks

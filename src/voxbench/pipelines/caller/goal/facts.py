@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from voxbench.pipelines.caller.goal.lang import phrases
@@ -154,6 +155,12 @@ class FactBook:
 
     def key_set(self) -> set[str]:
         return {f.key for f in self.facts}
+
+    @cached_property
+    def word_stems(self) -> frozenset[str]:
+        """The stem of every word of every fact's key: the book is complete once built
+        (:func:`goal_facts`), so this is computed once, not per turn."""
+        return frozenset(stem(w) for f in self.facts for w in f.words)
 
     def __iter__(self) -> Any:
         return iter(self.facts)

@@ -29,8 +29,8 @@ from voxbench.spoken.codes import spell_chars
 from voxbench.spoken.dates import ISO_DATE
 
 _WORD_VALUE = re.compile(r"[A-Za-z][A-Za-z' -]*")
-_NAME_OR_CODE = re.compile(r"[A-Za-z0-9][A-Za-z0-9' -]*")
 """A value of letters only (a name, a word): its letters follow it in the sentence."""
+_NAME_OR_CODE = re.compile(r"[A-Za-z0-9][A-Za-z0-9' -]*")
 SPELL_AFTER = 2
 """Failed hearings of a fact after which the caller spells it."""
 SPELLED_MISHEARD = "spelled_misheard"
@@ -105,18 +105,13 @@ class Hearings:
                 out.append(k)
         return out
 
-    def first_spelling(self, keys: list[str], book: FactBook, text: str, said: dict[str, str]) -> bool:
-        """Whether the line would say a fact spelled for the first time (then it is said once more,
-        not given up on)."""
-        return any(k not in self.spelled for k in self.to_spell(keys, book, text, said))
-
     def spell(self, text: str, keys: list[str], book: FactBook, said: dict[str, str], phr: Phrasing) -> str:
         """The line with each fact to spell spelled: a value said spelled already said again one
         character at a time in its place ('Q, X, seven, T, four, M'); a name followed by its
         letters ('My last name is Okafor, O K A F O R.'), or, when it is not found as said in the
         line, or a value of letters and digits or said in other words ('FL3': 'Floor 3'), a
         sentence spelling it after the line ('That's C O R P N E T five G.')."""
-        for k in self.to_spell(keys, book, text, said):
+        for k in keys:  # those :meth:`to_spell` picked
             f = book.get(k)
             assert f is not None
             value = said.get(k, str(f.value))

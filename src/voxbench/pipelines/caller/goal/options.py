@@ -34,7 +34,6 @@ _OFFER_ITEM = re.compile(rf"\b({_a('offer_item')})\b")
 _NOT_AN_OFFER = re.compile(rf"\b({_a('not_an_offer')})\b", re.I)
 _WH = re.compile(rf"({_a('question_word')})\b", re.I)
 _VALUE_WH = re.compile(rf"({_a('value_question_word')})\b", re.I)
-_CHOICE = CHOICE_Q
 """A question that asks which of the options ('Which would you prefer?', 'do you prefer')."""
 _ITEM_SPLIT = re.compile(
     rf",\s*(?:(?:{_AND})\s+)?(?=(?:{_a('item_start')})\b)|;\s*|\b(?:{_AND}) (?=(?:{alt('option_words', 'article')})\b)"
@@ -78,7 +77,7 @@ def _asked_options(sents: list[str], question: str) -> list[str]:
         if len(parts) >= 2:
             return parts
     listed: list[str] = []
-    if not _CHOICE.search(question):
+    if not CHOICE_Q.search(question):
         return []
     for s in sents:
         if s == question:

@@ -93,6 +93,8 @@ class Refusals:
 
     refusals: list[Refusal] = field(default_factory=list)
     releases: frozenset[str] = frozenset()
+    keys: frozenset[str] = frozenset()
+    """Every fact some refusal names (fixed for the call)."""
     count: dict[str, int] = field(default_factory=dict)
     now: list[str] = field(default_factory=list)
     """The line for the facts the agent turn being answered asked and the caller refuses."""
@@ -112,12 +114,8 @@ class Refusals:
                 refusals.append(Refusal(tuple(keys), line, bare, says))
             elif _GIVE.search(sentence) and _INSIST.search(sentence) and not _REFUSE.search(sentence):
                 gives |= set(_named(_GIVE.split(sentence, 1)[1], book))
-        refused = {k for r in refusals for k in r.keys}
-        return cls(refusals, frozenset(gives & refused))
-
-    @property
-    def keys(self) -> set[str]:
-        return {k for r in self.refusals for k in r.keys}
+        refused = frozenset(k for r in refusals for k in r.keys)
+        return cls(refusals, frozenset(gives) & refused, refused)
 
     def held(self, key: str) -> bool:
         """Whether the caller still refuses this fact (released once refused, if the tree says so)."""

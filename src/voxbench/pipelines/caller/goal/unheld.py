@@ -108,7 +108,7 @@ def _items(s: str, book: FactBook, found: set[str]) -> list[tuple[str, list[str]
     out = []
     for m in _ITEM.finditer(s, lead.end()):
         np = f"{phrases('unheld_items', 'owner')[0]} {m.group(1)}{m.group(2)}"
-        held = any(stem(m.group(2).lower()) == stem(w) for f in book for w in f.words)
+        held = stem(m.group(2).lower()) in book.word_stems
         if held or any(np in f or f in np for f in found):
             continue
         if asks_a_field(np, book):
