@@ -197,7 +197,8 @@ def test_an_action_reported_done_needs_a_write() -> None:
     failed = [call("cancel_reservation", confirmation_number="ZK3FFW"),
               result("cancel_reservation", {"status": "error", "error_type": "not_allowed"})]  # fmt: skip
     res = faithfulness_offline(context([*lookup(), U("Yes, please cancel it."), *failed, claim]))
-    assert "action reported done after the write failed" in _rules(res)
+    after = [e for e in res.details["evidence"] if e["rule"] == "action reported done after the write failed"]
+    assert len(after) == 1  # one finding, not one per rule that sees it
     assert faithfulness_offline(context(_clean())).score == 3.0
     later = A("Once I've cancelled it, the refund goes back to your card. Shall I?")
     assert not any("action reported" in r for r in _rules(faithfulness_offline(context([*lookup(), later]))))

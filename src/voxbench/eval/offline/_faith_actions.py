@@ -85,18 +85,20 @@ def claims_after_refusal(conv: Conversation) -> Iterator[Finding]:
 
 
 def claimed_actions(conv: Conversation) -> Iterator[Finding]:
-    """The first agent claim of a completed action with no successful write before it."""
-    wrote_ok = wrote_failed = False
+    """The first agent claim of a completed action with no successful write before it. Turns
+    right after a refused write (until the caller speaks) are :func:`claims_after_refusal`'s."""
+    wrote_ok = wrote_failed = refused_now = False
     tool_text: list[str] = []
     for s in conv.steps:
         if s.kind == "tool_response":
             tool_text.append(json.dumps(s.response).lower())
             if conv.tool_kind(s.tool) == "write":
-                if response_failed(s.response):
-                    wrote_failed = True
-                else:
-                    wrote_ok = True
-        elif s.kind == "assistant" and not wrote_ok:
+                refused_now = response_failed(s.response)
+                wrote_failed |= refused_now
+                wrote_ok |= not refused_now
+        elif s.kind == "user":
+            refused_now = False
+        elif s.kind == "assistant" and not wrote_ok and not refused_now:
             for claim, verb, passive in _claims(s.text):
                 if passive and _state_reported(verb, " ".join(tool_text)):
                     continue
