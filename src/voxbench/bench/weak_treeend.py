@@ -43,7 +43,7 @@ def count_of(text: str, numbers: list[str]) -> int:
     t = text.lower()
     if t.isdigit():
         return int(t)
-    extra = {"once": 1, "twice": 2, "single": 1, "a single": 1}
+    extra = {"once": 1, "twice": 2}  # the words push_count captures besides numbers
     return extra.get(t, numbers.index(t) + 1 if t in numbers else 0)
 
 

@@ -73,8 +73,11 @@ def _strings(obj: Any, key: str = "") -> list[str]:
     return []
 
 
+_NOT_VALUES = word_set("_progression", "not_values")
+
+
 def _value_words(values: list[str]) -> set[str]:
-    stop = word_set("_progression", "not_values")
+    stop = _NOT_VALUES
     out: set[str] = set()
     for v in values:
         words = [w for w in re.split(r"[\s_\-/.,:]+", v.lower()) if w]
