@@ -7,22 +7,15 @@ of their own, each a function of a :class:`Builder`; :mod:`.weak_turns` lists th
 
 from __future__ import annotations
 
-import hashlib
 from typing import Any
 
 from voxbench.bench.matcher import goal_facts
 from voxbench.bench.refused import refused_facts
 from voxbench.bench.weak_facts import Leaf, changed, label, leaves, person_pairs, said, split_words, table
 from voxbench.bench.weak_goal import answer_words, question_of, told_lines
-from voxbench.bench.weak_item import WeakItem, half
+from voxbench.bench.weak_item import WeakItem, digest, half
 from voxbench.bench.weak_wish import phrase_words, wished
 from voxbench.scenarios import Scenario
-
-
-def _pick(items: list[Any], scenario_id: str, key: Any, n: int) -> list[Any]:
-    """Up to ``n`` items, in an order fixed by a hash of the scenario and each item (no seed)."""
-    return sorted(items, key=lambda x: hashlib.sha256(f"{scenario_id}/{key(x)}".encode()).hexdigest())[:n]
-
 
 _CHANGEABLE = ("date", "time", "number", "code", "capitals", "name")
 
@@ -49,7 +42,8 @@ class Builder:
         self.items: list[WeakItem] = []
 
     def pick(self, items: list[Any], key: Any) -> list[Any]:
-        return _pick(items, self.sid, key, self.t.per_class)
+        """Up to ``per_class`` items, in an order fixed by a hash of the scenario and each item's ``key``."""
+        return sorted(items, key=lambda x: digest(self.sid, key(x)))[: self.t.per_class]
 
     def lacked(self) -> list[str]:
         """The fields of ``lacked_fields`` no fact of the scenario holds (a word of theirs other than
@@ -62,7 +56,7 @@ class Builder:
 
     def template_of(self, ts: list[str], cls: str, salt: str) -> str:
         """One of ``ts``, picked by a hash of the scenario, the class and ``salt`` (no seed)."""
-        return ts[int(hashlib.sha256(f"{self.sid}/{cls}/{salt}".encode()).hexdigest()[:6], 16) % len(ts)]
+        return ts[int(digest(self.sid, cls, salt)[:6], 16) % len(ts)]
 
     def must_not(self, must: list[str]) -> list[str]:
         """Another person's facts of the kind of those asked: a caller must not give them for its own

@@ -1,5 +1,6 @@
 """What the weak-agent bench grades: one agent turn and what the caller's reply to it must (and
-must not) say, and the dev/test half it belongs to (the caller check's split)."""
+must not) say, the dev/test half it belongs to (the caller check's split), and the one hash the
+builders fix their choices by (which facts, which wording, which order)."""
 
 from __future__ import annotations
 
@@ -47,7 +48,12 @@ class WeakItem(BaseModel):
     not_words: list[str] = Field(default_factory=list, description="words the reply must not say ('also')")
 
 
+def digest(*parts: object) -> str:
+    """The sha256 hex digest of ``parts`` joined by '/': sorting by it, or reading a number off
+    its first digits, fixes an order or a choice by the scenario and the item, with no seed."""
+    return hashlib.sha256("/".join(f"{p}" for p in parts).encode()).hexdigest()
+
+
 def half(domain: str, scenario_id: str) -> str:
     """The caller check's split, fixed in advance: dev when sha256('domain/id')'s first 8 hex digits are even."""
-    h = int(hashlib.sha256(f"{domain}/{scenario_id}".encode()).hexdigest()[:8], 16)
-    return "dev" if h % 2 == 0 else "test"
+    return "dev" if int(digest(domain, scenario_id)[:8], 16) % 2 == 0 else "test"

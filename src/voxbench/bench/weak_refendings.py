@@ -40,13 +40,13 @@ turn (no seed). Each item keeps the domain its wording came from (:class:`RefIte
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterable
 from typing import NamedTuple
 
 from voxbench.bench.reference import BYE, reference_end, reply_polarity, sentences
 from voxbench.bench.weak_closings import behaviour_intent, must_words
 from voxbench.bench.weak_endings import listed_all, open_words, requests_of, said_back
+from voxbench.bench.weak_item import digest
 from voxbench.bench.weak_turns import Builder, WeakItem, half
 from voxbench.eval.offline._trace import infer_tool_kind
 from voxbench.processors.control import TRANSFER_TOOL
@@ -139,7 +139,7 @@ def harvest(scenarios: Iterable[tuple[str, Scenario]]) -> list[RefTurn]:
 def _pick(sid: str, turns: list[RefTurn], salt: str) -> RefTurn | None:
     if not turns:
         return None
-    return min(turns, key=lambda t: hashlib.sha256(f"{sid}/{salt}/{t.text}".encode()).hexdigest())
+    return min(turns, key=lambda t: digest(sid, salt, t.text))
 
 
 def last_question(text: str) -> str:
