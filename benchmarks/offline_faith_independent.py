@@ -100,7 +100,7 @@ def misstated_value(conv: RefConversation, rng: random.Random) -> tuple[RefConve
                 x = float(vals[0].key[2:])
                 new = x + rng.choice([7, max(3, round(x * 0.13))])
                 txt = s.text[: m.start()] + f"${new:,.2f}".replace(".00", "") + s.text[m.end() :]
-                return _with(conv, i, txt), f"amount {m.group(0)!r} -> {new}"
+                return conv.with_text(i, txt), f"amount {m.group(0)!r} -> {new}"
         for m in _TIME.finditer(s.text):
             vals = [v for v in spoken_values(m.group(0)) if v.kind == "t"]
             if len(vals) == 1 and vals[0].key in seen:
@@ -109,7 +109,7 @@ def misstated_value(conv: RefConversation, rng: random.Random) -> tuple[RefConve
                 h12 = (t // 60) % 12 or 12
                 new = f"{h12}:{t % 60:02d} {'PM' if t >= 720 else 'AM'}"
                 txt = s.text[: m.start()] + new + s.text[m.end() :]
-                return _with(conv, i, txt), f"time {m.group(0)!r} -> {new}"
+                return conv.with_text(i, txt), f"time {m.group(0)!r} -> {new}"
     return None
 
 
@@ -117,7 +117,7 @@ def go_ahead_dropped(conv: RefConversation) -> tuple[RefConversation, str] | Non
     """Before the first write, the agent's last question and the caller's answer to it removed:
     the write follows the caller's earlier words, with no go-ahead asked or given (EVA's
     policies ask for explicit confirmation before a change)."""
-    writes = [i for i in conv.tools() if _kind(conv, i) == "write"]
+    writes = [i for i in conv.tools() if conv.tool_types().get(conv.tool(i).name) == "write"]
     if not writes:
         return None
     w = writes[0]
@@ -138,7 +138,7 @@ def refused_write_claimed(conv: RefConversation) -> tuple[RefConversation, str] 
     were: an agent line after it that reports the action done tells the caller a change the
     record shows was not made. Only the last write, so no later call uses what it returned; only
     when an agent line follows it."""
-    writes = [i for i in conv.tools() if _kind(conv, i) == "write"]
+    writes = [i for i in conv.tools() if conv.tool_types().get(conv.tool(i).name) == "write"]
     if not writes:
         return None
     w = writes[-1]
@@ -150,17 +150,6 @@ def refused_write_claimed(conv: RefConversation) -> tuple[RefConversation, str] 
     steps = list(conv.steps)
     steps[w] = replace(tool, expected=dict(REFUSAL))
     return conv.copy(steps), f"{tool.name} refused"
-
-
-def _kind(conv: RefConversation, i: int) -> str:
-    kinds = {t.name: t.tool_type for t in conv.dd.agent.tools}
-    return str(kinds.get(conv.steps[i].name))  # type: ignore[union-attr]
-
-
-def _with(conv: RefConversation, i: int, text: str) -> RefConversation:
-    steps = list(conv.steps)
-    steps[i] = replace(conv.steps[i], text=text)  # type: ignore[type-var]
-    return conv.copy(steps)
 
 
 def _variants(ref: RefConversation, seed: int, dom: str, sid: str) -> list[tuple[str, RefConversation, str]]:
