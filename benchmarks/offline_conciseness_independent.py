@@ -52,7 +52,7 @@ from typing import Any
 from _injected import arguments, by_domain, events, per_kind, print_domains, references, write_json
 from offline_progression_independent import REPEAT_ASK
 
-from voxbench.eval.calibration import _ctx, agreement, trace_from_events
+from voxbench.eval.calibration import agreement, context_of, trace_from_events
 from voxbench.eval.context import ConversationContext
 from voxbench.eval.gateset.conversation import Line, RefConversation, Tool, succeeded
 from voxbench.eval.offline.conciseness import conciseness_offline
@@ -275,7 +275,7 @@ def run(
     for dom, sid, ref, agent, when in references(eva, domains):
         for kind, conv, step, what in variants(ref, seed, dom, sid):
             trace = trace_from_events(events(conv))
-            ctx = _ctx(f"{dom}/{sid}/{kind}", trace, agent, when)
+            ctx = context_of(f"{dom}/{sid}/{kind}", trace, agent, when)
             t0 = time.perf_counter()
             res = method(ctx)
             spent += time.perf_counter() - t0
