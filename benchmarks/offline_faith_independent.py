@@ -46,11 +46,12 @@ from _injected import arguments, by_domain, events, per_kind, print_domains, rat
 from voxbench.eval.calibration import agreement
 from voxbench.eval.gateset.conversation import Line, RefConversation, Tool
 from voxbench.eval.gateset.faults import completion_without_write, wrong_write
+from voxbench.eval.offline._faith_rules import FREE_TEXT_WORDS
 from voxbench.eval.offline._values import amount_values, data_keys, spoken_values
 from voxbench.eval.offline.faithfulness import faithfulness_offline
 from voxbench.records import derive_seed
 
-FREE_TEXT = re.compile(r"summary|reason|note|description|comment|message|details|text", re.I)
+FREE_TEXT = re.compile(rf"{FREE_TEXT_WORDS}|text", re.I)
 EXPECTED = {
     "clean": (3, ()),
     "wrong_write": (1, ("fabricating_tool_parameters",)),
