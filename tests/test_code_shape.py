@@ -179,22 +179,33 @@ def _private(name: str) -> bool:
     return name.startswith("_") and not name.startswith("__")
 
 
+def _private_uses(
+    tree: ast.AST, bound: set[str], siblings: frozenset[str] = frozenset()
+) -> list[tuple[int, str]]:
+    """(line, what) of each private name taken from the project (or a sibling script): imported,
+    or read as an attribute of something imported from it."""
+    uses = []
+    for n in ast.walk(tree):
+        if isinstance(n, ast.ImportFrom) and (
+            n.level or (n.module or "").startswith("voxbench") or n.module in siblings
+        ):
+            uses += [(n.lineno, f"imports {al.name}") for al in n.names if _private(al.name)]
+        elif isinstance(n, ast.Attribute) and _private(n.attr):
+            root = n.value
+            while isinstance(root, ast.Attribute):
+                root = root.value
+            if isinstance(root, ast.Name) and root.id in bound:
+                uses.append((n.lineno, f"uses {ast.unparse(n)}"))
+    return uses
+
+
 def test_no_module_uses_another_modules_private_names() -> None:
     """``from voxbench.x import _name`` or ``x._name`` on something imported from the project:
     a private name is the owning module's business (make it public, or move the code)."""
     bad = []
     for path in sorted(SRC.rglob("*.py")):
         tree = ast.parse(path.read_text())
-        bound = _project_names(tree)
-        for n in ast.walk(tree):
-            if isinstance(n, ast.ImportFrom) and (n.level or (n.module or "").startswith("voxbench")):
-                bad += [f"{_rel(path)}:{n.lineno} imports {al.name}" for al in n.names if _private(al.name)]
-            elif isinstance(n, ast.Attribute) and _private(n.attr):
-                root = n.value
-                while isinstance(root, ast.Attribute):
-                    root = root.value
-                if isinstance(root, ast.Name) and root.id in bound:
-                    bad.append(f"{_rel(path)}:{n.lineno} uses {ast.unparse(n)}")
+        bad += [f"{_rel(path)}:{line} {use}" for line, use in _private_uses(tree, _project_names(tree))]
     assert not bad, "\n".join(bad)
 
 
@@ -211,7 +222,7 @@ SCRIPT_PRIVATE_DEBTS = {
 
 def _script_private_uses(path: Path) -> list[str]:
     """What a benchmark or script takes by a private name from the project or a sibling script."""
-    siblings = {p.stem for p in path.parent.glob("*.py")}
+    siblings = frozenset(p.stem for p in path.parent.glob("*.py"))
     tree = ast.parse(path.read_text())
     bound = _project_names(tree)
     for n in ast.walk(tree):
@@ -219,19 +230,7 @@ def _script_private_uses(path: Path) -> list[str]:
             bound |= {al.asname or al.name for al in n.names}
         elif isinstance(n, ast.Import):
             bound |= {al.asname or al.name for al in n.names if al.name in siblings}
-    uses = []
-    for n in ast.walk(tree):
-        if isinstance(n, ast.ImportFrom) and (
-            n.level or (n.module or "").startswith("voxbench") or n.module in siblings
-        ):
-            uses += [f"imports {al.name}" for al in n.names if _private(al.name)]
-        elif isinstance(n, ast.Attribute) and _private(n.attr):
-            root = n.value
-            while isinstance(root, ast.Attribute):
-                root = root.value
-            if isinstance(root, ast.Name) and root.id in bound:
-                uses.append(f"uses {ast.unparse(n)}")
-    return uses
+    return [use for _, use in _private_uses(tree, bound, siblings)]
 
 
 def test_no_script_uses_another_modules_private_names() -> None:
