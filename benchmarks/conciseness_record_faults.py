@@ -16,14 +16,19 @@ adds three more faults the human labels carry no weight for, each stated once:
   is politeness (people rate such turns 3).
 - the rest of the turn is rated by the fitted counts, then one lower per mode found.
 
-Measured on 2026-12-07 (constants refitted on the dev half as calibration does): injected
-verbosity (`offline_conciseness_independent.py`) seed 0 0.752 -> 0.851 (κ 0.475 -> 0.710),
+Measured on 2026-12-07 (injected sets with the shipped constants; the test half with constants
+fitted on the dev half, as calibration does): injected verbosity (`offline_conciseness_independent.py`) seed 0 0.752 -> 0.851 (κ 0.475 -> 0.710),
 seed 1 0.743 -> 0.847 (κ 0.451 -> 0.700), clean reference turns 0.884 unchanged; dev 5-fold CV
 0.918 unchanged (no dev turn changes); test half 0.902 -> 0.893 (one turn of 112): not kept.
 Sentences of filler written apart from the bench's wordings (12, paired around 34 reference
-turns) are caught in 298 of 408 pairs (the bench's own filler in 0.92 of turns).
+turns) are caught in 298 of 408 pairs (the bench's own filler in 0.92 of turns); the stop
+words were widened once (to a standard English stop list) after these were first read, at
+104 of 408.
 
     PYTHONPATH=src .venv/bin/python benchmarks/conciseness_record_faults.py [--seed 0] [--dev]
+
+prints the injected figures, the held-out filler pairs (`HELD_OUT_FILLER`) and, with --dev,
+dev CV.
 """
 
 from __future__ import annotations
@@ -361,13 +366,51 @@ def dev_cv(seeds: int = 8) -> float:
     return sum(accs) / len(accs)
 
 
+HELD_OUT_FILLER = [
+    "Well, you know, I just want to say that I totally get where you are coming from on all of this.",
+    "Honestly, it is no problem whatsoever, and I am always glad to be able to lend a hand with things like this.",
+    "So, basically, what I am going to do here is take care of this for you as best as I possibly can.",
+    "I really appreciate you taking the time to call in today and walk me through everything.",
+    "Let me just say that you have been super patient and I am very grateful for that.",
+    "Okay, alright, so let's see here, I want to be sure that we get all of this sorted out properly.",
+    "Please know that your satisfaction really matters a lot to us and we always want to do right by you.",
+    "If there is anything at all that you would like me to go over again, just let me know and I will.",
+    "That's a really good point, and I am so glad that you brought it up with me just now.",
+    "I totally understand how you feel, and I want you to know that I am here for you the whole way.",
+    "Alright then, I think that pretty much covers it, but feel free to stop me at any point if you need to.",
+    "Of course, it would be my absolute pleasure to go ahead and look into that for you right away.",
+]
+"""Filler written apart from the injected set's wordings, after the first tables were written."""
+
+
+def held_out_pairs(eva: Path) -> tuple[int, int, int]:
+    """(pairs found as filler, as detail, pairs): two held-out filler sentences around the
+    middle agent turn of every fifth reference conversation, in that conversation's record."""
+    from _injected import events, references
+
+    from voxbench.eval.calibration import _ctx, trace_from_events
+
+    found = detail = n = 0
+    for k, (_, _, ref, agent, when) in enumerate(references(eva, ["airline", "itsm", "medical_hr"])):
+        if k % 5:
+            continue
+        views = list(turn_views(_ctx("x", trace_from_events(events(ref)), agent, when)).values())
+        v = views[len(views) // 2]
+        for i, s in enumerate(HELD_OUT_FILLER):
+            after = HELD_OUT_FILLER[(i + 5) % len(HELD_OUT_FILLER)]
+            nothing, one = filler(TurnView(text=f"{s} {v.text} {after}", record=v.record))
+            found, detail, n = found + bool(nothing), detail + bool(one), n + 1
+    return found, detail, n
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--dev", action="store_true", help="also dev-half 5-fold CV (fold seeds 0-7)")
     args = ap.parse_args()
     model = shipped_model(C.NAME)
-    res = run(ROOT.parent / "shared" / "eva-data", args.seed, ["airline", "itsm", "medical_hr"], False,
+    eva = ROOT.parent / "shared" / "eva-data"
+    res = run(eva, args.seed, ["airline", "itsm", "medical_hr"], False,
               method=lambda ctx: rate_with(ctx, model))  # fmt: skip
     s = summarise(res["rows"])
     a = s["all"]
@@ -377,6 +420,8 @@ def main() -> int:
     for kind, k in s["kinds"].items():
         print(f"  {kind:19} rated 3/2/1={k['ratings_3_2_1']} as labelled={k['exact']}")
     print(f"  ms per rated agent turn: {res['ms_per_turn']:.3f}")
+    found, detail, pairs = held_out_pairs(eva)
+    print(f"held-out filler pairs found as filler / as detail / pairs: {found} / {detail} / {pairs}")
     if args.dev:
         print(f"dev 5-fold CV, mean of fold seeds 0-7: acc {dev_cv():.3f}")
     return 0
