@@ -101,6 +101,18 @@ def test_another_attribute_asked_beside_the_thing() -> None:
     ]
 
 
+def test_the_head_of_a_thing_named_in_the_sentence_before() -> None:
+    """The line names the thing in a sentence that does not ask ("Okay, the employee.") and its
+    question asks the field's head word ("which ID it is"): the field is asked, also when the
+    caller said it before (asked again, it still holds it); another word asked is not."""
+    events = [A("Hi, how can I help?"), U("I need a new laptop. My employee ID is EMP204817."),
+              A("Okay, the employee. Do you know which ID it is?"), U("Sorry, I don't know it."),
+              A("No problem, thank you for calling."), U("Bye.")]  # fmt: skip
+    ctx = context(events, user_goal=LAPTOP, conversation_ended_reason="end_call", simulator_ended_call=True)
+    assert user_behavioral_fidelity_offline(ctx).details["detected"] == ["missing_information"]
+    assert _asked("Okay, the employee. Do you know which team it is?", "I don't know that.") == []
+
+
 def test_held_and_unheld_asked_at_once() -> None:
     """The held field and another attribute in one question: giving the one and lacking the
     other is no fault, lacking both withholds the held one."""
