@@ -1,0 +1,61 @@
+"""Turns that name several of the caller's facts at once: a read-back question of several values
+(goal/readback.py), a listed ask of several fields, some not held (goal/fit.py, goal/unheld.py),
+and an option that carries one of its facts (goal/choose.py, goal/options.py)."""
+
+from __future__ import annotations
+
+from voxbench.pipelines.caller.goal.policy import GoalCaller
+from voxbench.spoken import mentions
+
+from .conftest import make_scenario
+
+FLIGHT = {"confirmation_number": "ZK3FFW", "first_name": "Samantha", "last_name": "Rodriguez"}
+STAFF = {
+    "first_name": "Priya",
+    "last_name": "Sharma",
+    "employee_id": "EMP126225",
+    "date_of_birth": "1987-09-14",
+    "phone_number": "617-555-4829",
+    "facility_code": "TOU-77A",
+}
+
+
+def _caller(info: dict[str, object]) -> GoalCaller:
+    c = GoalCaller(make_scenario(info))
+    c.respond("Hello, how can I help?")
+    return c
+
+
+def test_a_read_back_question_of_several_right_values_is_confirmed() -> None:
+    for turn in (
+        "So that's Z K 3 F F W, and the last name Rodriguez, R O D R I G U E Z?",
+        "So that's ZK3FFW, and the last name Rodriguez?",
+    ):
+        act = _caller(FLIGHT).respond(turn)
+        assert act.kind == "confirm" and act.text.startswith("Yes"), (turn, act.text)
+
+
+def test_the_one_wrong_value_of_a_read_back_question_is_corrected() -> None:
+    act = _caller(FLIGHT).respond("So that's Z K 3 F F W, and the last name Rodrigues, R O D R I G U E S?")
+    assert act.kind == "correct" and "Rodriguez" in act.text
+    act = _caller(STAFF).respond("So first name Jordan, employee ID EMP126225, correct?")
+    assert act.kind == "correct" and "Priya" in act.text and "Sharma" not in act.text  # not its last name
+    act = _caller(STAFF).respond(
+        "So that's TOU-00A and date of birth September 14, 1987?"
+    )  # a code off by two
+    assert act.kind == "correct" and mentions(act.text, "TOU-77A")
+    act = _caller(STAFF).respond(
+        "Just to confirm: phone number 617-555-4829 and the last name Nakamura - is that right?"
+    )
+    assert act.kind == "correct" and "Sharma" in act.text
+
+
+def test_a_question_that_asks_besides_values_is_no_read_back() -> None:
+    act = _caller(STAFF).respond("So that's EMP126225 and Sharma, and what is your date of birth?")
+    assert "September 14, 1987" in act.text
+
+
+def test_a_name_spelled_alone_is_said() -> None:
+    assert mentions("So that's A S A N T E and the date of birth?", "Asante")
+    assert not mentions("So that's A S A N T A and the date of birth?", "Asante")
+
