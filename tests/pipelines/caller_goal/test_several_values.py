@@ -4,6 +4,8 @@ and an option that carries one of its facts (goal/choose.py, goal/options.py).""
 
 from __future__ import annotations
 
+from voxbench.pipelines.caller.goal.facts import Fact
+from voxbench.pipelines.caller.goal.fit import other_owner
 from voxbench.pipelines.caller.goal.policy import GoalCaller
 from voxbench.spoken import mentions
 
@@ -59,3 +61,39 @@ def test_a_name_spelled_alone_is_said() -> None:
     assert mentions("So that's A S A N T E and the date of birth?", "Asante")
     assert not mentions("So that's A S A N T A and the date of birth?", "Asante")
 
+
+def test_every_held_field_of_a_listed_ask_is_answered_beside_one_not_held() -> None:
+    act = _caller(STAFF).respond(
+        "Could you give me your employee ID, your last name, and your mother's maiden name?"
+    )
+    assert "Sharma" in act.text and "mother's maiden name" in act.text and "don't have" in act.text
+    act = _caller(STAFF).respond(
+        "Could you give me your vehicle license plate, your last name, and your phone number?"
+    )
+    assert "Sharma" in act.text and "vehicle license plate" in act.text
+    act = _caller(STAFF).respond("Can I get the first name, middle name, and employee ID, please?")
+    assert "Priya" in act.text and "middle name" in act.text
+
+
+def test_a_list_ends_where_its_items_are_no_fields() -> None:
+    for turn in (
+        "Please provide your employee ID, and your date of birth in year, month, day format.",
+        "Please give me your employee ID and your date of birth, in year, month, day format.",
+    ):
+        act = _caller(STAFF).respond(turn)
+        assert "don't have" not in act.text and "September 14, 1987" in act.text, (turn, act.text)
+
+
+def test_two_items_of_one_field_are_no_field_not_held() -> None:
+    act = _caller({**STAFF, "leave_start_date": "2026-08-17", "leave_end_date": "2026-10-12"}).respond(
+        "What are your planned leave start and end dates?"
+    )
+    assert "don't have" not in act.text
+
+
+def test_another_persons_field_is_read_in_its_own_item_of_a_list() -> None:
+    last = Fact(key="last_name", value="Sharma", words=("last", "name"))
+    assert not other_owner(
+        "Could you give me your employee ID, your last name, and your mother's maiden name?", last
+    )
+    assert other_owner("Could you give me your mother's maiden name?", last)
