@@ -4,6 +4,7 @@ and an option that carries one of its facts (goal/choose.py, goal/options.py).""
 
 from __future__ import annotations
 
+from voxbench.pipelines.caller.goal.choose import value_names
 from voxbench.pipelines.caller.goal.facts import Fact
 from voxbench.pipelines.caller.goal.fit import other_owner
 from voxbench.pipelines.caller.goal.policy import GoalCaller
@@ -97,3 +98,29 @@ def test_another_persons_field_is_read_in_its_own_item_of_a_list() -> None:
         "Could you give me your employee ID, your last name, and your mother's maiden name?", last
     )
     assert other_owner("Could you give me your mother's maiden name?", last)
+
+
+def test_a_fact_names_an_option_only_when_the_option_is_no_more_than_it() -> None:
+    q = "For those dates, would you like to use general paid time off or sick leave?"
+    assert value_names("PTO", "use general paid time off", q)
+    assert value_names("PTO", "PTO", "PTO or unpaid leave?")
+    assert not value_names("PTO", "request PTO for honeymoon", "Would you like to request PTO for honeymoon?")
+    info = {"employee_id": "EMP126225", "pto_type": "PTO"}
+    c = GoalCaller(make_scenario(info, goal="You want to request PTO for your honeymoon."))
+    c.respond("Hello, how can I help?")
+    act = c.respond(
+        "Option one is to request PTO for honeymoon, option two is a feedback form. Which would you like?"
+    )
+    assert act.kind == "choose" and "honeymoon" in act.text
+
+
+def test_a_long_option_after_a_question_lead_is_read() -> None:
+    c = GoalCaller(
+        make_scenario({"employee_id": "EMP126225"}, goal="You want to report that company email is down.")
+    )
+    c.respond("Hello, how can I help?")
+    act = c.respond(
+        "Do you want me to help you report that company email is down and get added to the tracking list"
+        " or open a newsletter subscription?"
+    )
+    assert act.kind == "choose" and not act.text.startswith("Yes") and "newsletter" not in act.text
