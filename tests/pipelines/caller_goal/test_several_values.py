@@ -124,3 +124,17 @@ def test_a_long_option_after_a_question_lead_is_read() -> None:
         " or open a newsletter subscription?"
     )
     assert act.kind == "choose" and not act.text.startswith("Yes") and "newsletter" not in act.text
+
+
+def test_a_yes_to_a_read_back_is_no_progress() -> None:
+    """Its fields asked and given, then asked again in turn with a read-back of two between: the
+    yes moves nothing on, and the caller gives up as it would without the read-back."""
+    c = _caller(STAFF)
+    asks = [f"Could you please provide your {x}?" for x in ("employee ID", "last name", "date of birth")]
+    for t in asks:
+        c.respond(t)
+    before = c.s.progress()
+    act = c.respond("So that's EMP126225 and the last name Sharma, S H A R M A?")
+    assert act.kind == "confirm" and c.s.progress() == before
+    ended = [c.respond(asks[n % 3]).ends_call for n in range(7)]
+    assert any(ended)
