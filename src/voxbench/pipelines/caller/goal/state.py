@@ -186,6 +186,12 @@ class CallState:
         extra = ["completed"] if self.named_done_now() and not heard.has("completed") else []
         return [*heard.kinds, *extra]
 
+    def moved_on(self, rule: str) -> None:
+        """A drafted act answered the turn: the statements in a row that bring nothing start again
+        (``stuck``); a yes to a read-back does not, as it is no progress (:meth:`progress`)."""
+        if rule != CONFIRM_READBACK:
+            self.stuck = 0
+
     def progress(self) -> Progress:
         """What the call has moved on by, the one measure of progress (:mod:`.stall`): facts given,
         requests done, parts of its question told, decisions made (a choice or yes/no not made
