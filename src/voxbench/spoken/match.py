@@ -65,8 +65,6 @@ def mentions(text: str, value: str) -> bool:
             return True
     elif 2 <= len(c) <= 4 and v.isalpha() and (c in rs or _initials(text, c)):
         return True  # 'LAX' said 'L A X' (a whole run); 'pto' said 'paid time off'
-    elif len(c) >= 4 and v.isalpha() and c in rs:
-        return True  # a name spelled alone ('A S A N T E' for 'Asante'): its letters one run
     if _abbreviated(text, v):
         return True
     words = [w for w in tokens(v) if w not in SEPARATORS and w not in ".?!;"]

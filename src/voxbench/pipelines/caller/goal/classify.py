@@ -57,7 +57,7 @@ from voxbench.pipelines.caller.goal.marked import CHOICE_Q
 from voxbench.pipelines.caller.goal.options import offered_options
 from voxbench.pipelines.caller.goal.parts import open_parts
 from voxbench.pipelines.caller.goal.present import not_the_present, present_asked, still_present
-from voxbench.pipelines.caller.goal.readback import asks_to_state, misread, read_back_questions, readbacks
+from voxbench.pipelines.caller.goal.readback import asks_to_state, misread, readbacks
 from voxbench.pipelines.caller.goal.reasked import said_and_asked_again
 from voxbench.pipelines.caller.goal.requested import (
     ChoiceClassifier,
@@ -129,10 +129,9 @@ _YES_NO_NAMING = re.compile(STATE_Q_LEAD + r"(?![^?]*\b(or|either)\b)[^?]*\?$", 
 
 def _readback_kinds(t: Turn, heard: Heard, book: FactBook) -> None:
     """Facts read back (right or wrong) and whether the turn asks the caller to confirm something."""
-    reads = read_back_questions(t.questions, heard, book)  # 'So that's Z K 3 F F W, and the last name ...?'
     said = [
         s
-        for s in t.statements + [q for q in t.questions if CONFIRM_Q.search(q) or q in reads]
+        for s in t.statements + [q for q in t.questions if CONFIRM_Q.search(q)]
         if not asks_to_state(s, book)
     ]
     ok, wrong = readbacks(" ".join(said), book)  # 'Please confirm your X.' states none
@@ -145,9 +144,7 @@ def _readback_kinds(t: Turn, heard: Heard, book: FactBook) -> None:
     stated, named_ok, named_wrong = statement_check(t, book)  # 'So your employee ID is E M P one two three.'
     ok += [k for k in named_ok if k not in ok]
     heard.readback_ok = [k for k in ok if k not in heard.asked]
-    checking = any(CONFIRM_Q.search(q) for q in t.questions) or bool(
-        READBACK_CUE.search(t.text) or stated or reads
-    )
+    checking = any(CONFIRM_Q.search(q) for q in t.questions) or bool(READBACK_CUE.search(t.text) or stated)
     heard.readback_wrong = (
         [k for k in wrong + named_wrong if k not in heard.asked and k not in ok] if checking else []
     )
@@ -163,7 +160,6 @@ def _readback_kinds(t: Turn, heard: Heard, book: FactBook) -> None:
         any(CONFIRM_Q.search(s) and not asks_to_state(s, book) for s in t.sents)  # not 'Confirm your X?'
         or (heard.readback_ok and READBACK_CUE.search(t.text))
         or read_in_q
-        or reads
     ):
         mark(heard, "confirm_question", "confirm_question")
     elif stated:

@@ -6,9 +6,8 @@ import re
 from functools import cache
 
 from voxbench.pipelines.caller.goal.confirmobj import asks_a_field
-from voxbench.pipelines.caller.goal.cues import CONFIRM_ASKS, GIVE_Q
+from voxbench.pipelines.caller.goal.cues import CONFIRM_ASKS
 from voxbench.pipelines.caller.goal.facts import Fact, FactBook
-from voxbench.pipelines.caller.goal.heard import Heard
 from voxbench.pipelines.caller.goal.lang import alt, phrases
 from voxbench.pipelines.caller.goal.speech import says, value_kind
 from voxbench.spoken import compact, is_code, mentions, parse_time_value, runs, sentences_of, times
@@ -21,9 +20,7 @@ def readbacks(text: str, book: FactBook) -> tuple[list[str], list[str]]:
     wrong: list[str] = []
     held = {compact(v) for f in book for v in f.values()}
     # a run that is another of its values is that fact said, not this one misheard
-    joined = re.sub(r"(?<=[A-Za-z0-9])-(?=[A-Za-z0-9])", "", text)  # 'TOU-00A' one run, as 'TOU00A'
-    heard = dict.fromkeys(runs(text) + runs(joined))
-    rs = [r for r in heard if any(c.isdigit() for c in r) and len(r) >= 3 and r not in held]
+    rs = [r for r in runs(text) if any(c.isdigit() for c in r) and len(r) >= 3 and r not in held]
     for f in book:
         if not f.matchable:
             continue
@@ -36,12 +33,8 @@ def readbacks(text: str, book: FactBook) -> tuple[list[str], list[str]]:
             if sum(ch.isdigit() for ch in c) >= 7 and any(len(r) == 4 and c.endswith(r) for r in rs):
                 ok.append(f.key)  # "the phone ending in four eight two nine"
                 break
-            if (
-                len(c) >= 4
-                and (is_code(v) or sum(ch.isdigit() for ch in c) >= 7)
-                and any(ch.isdigit() for ch in c)
-            ):
-                near = [  # same length, one or two characters off: a mishearing, not another code (or phone);
+            if len(c) >= 4 and is_code(v) and any(ch.isdigit() for ch in c):
+                near = [  # same length, one or two characters off: a mishearing, not another code;
                     r  # or a long code with one character missed ('three three four two three,
                     for r in rs  # then one four four four' for 3342331444)
                     if (
@@ -58,39 +51,6 @@ def readbacks(text: str, book: FactBook) -> tuple[list[str], list[str]]:
                     wrong.append(f.key)
                     break
     return ok, wrong
-
-
-_ASKS = re.compile(
-    rf"\b(?:{alt('cues', 'question_word')}|{alt('option_words', 'or')}|{alt('readback', 'offer_lead')})\b",
-    re.I,
-)
-"""A word that makes a question ask something ('what', 'which'), offer a choice ('or') or offer
-a thing ('would you like', 'shall I'): values it says are offered, not read back."""
-
-
-def read_back_questions(questions: list[str], heard: Heard, book: FactBook) -> list[str]:
-    """The questions that only read values back: no question word, no 'or', no offer, not a giving
-    verb first, and two or more of the caller's fields said with a value, right (:func:`readbacks`)
-    or not (:func:`misread`) ('So that's Z K 3 F F W, and the last name Rodriguez, R O D R I G U E Z?').
-    The fields they name are read back, not asked: taken out of ``heard.asked``, and so is one
-    whose own words they do not say (the last name for 'first name Jordan')."""
-    out, read = [], set()
-    for q in questions:
-        if _ASKS.search(q) or GIVE_Q.match(q):
-            continue
-        ok, wrong = readbacks(q, book)
-        keys = {*ok, *wrong, *misread(q, book)}
-        if len(keys) >= 2:
-            out.append(q)
-            read |= keys
-    if not out:
-        return out
-    named = [k for k in heard.asked if (f := book.get(k)) is not None  # 'first name Jordan': not the last name
-             and any(phrase_pattern(tuple(field_words(f))).search(q) for q in out)]  # fmt: skip
-    heard.asked = [k for k in named if k not in read]
-    if not heard.asked and "request" in heard.kinds:
-        heard.kinds.remove("request")
-    return out
 
 
 def asks_to_state(sentence: str, book: FactBook) -> bool:
@@ -133,7 +93,7 @@ PERSON_WORDS = set(phrases("readback", "person_words"))
 _LINK = "|".join(phrases("readback", "links"))
 _LEAD = re.compile(rf"^\s*(?:'s\b|s\b)?[\s:=-]*(?:(?:{alt('readback', 'value_lead')})\b[\s:]*)*", re.I)
 _NOT_VALUE = set(phrases("readback", "not_value"))
-VALUE_END = re.compile(rf"[,;?!]|\.(?:\s|$)|\s[—–-]+(?:\s|$)|\s(?:{alt('readback', 'value_end')})\b", re.I)
+VALUE_END = re.compile(rf"[,;?!]|\.(?:\s|$)|\s(?:{alt('readback', 'value_end')})\b", re.I)
 
 
 def field_words(f: Fact) -> list[str]:
