@@ -1,10 +1,11 @@
 """Aggregate figures of `voxbench caller check` reports, split into a dev and a test half.
 
-    python benchmarks/caller_check_halves.py before.json after.json [--rows dev-report.json]
+    python benchmarks/caller_check_halves.py before.json after.json [--rows dev-report.json] [--test]
 
 The split is fixed in advance: a scenario is *dev* when ``int(sha256("domain/id")[:8], 16)`` is even,
 else *test*. Rules for the goal caller are written reading dev transcripts only; for test only the
-aggregate figures printed here are read. ``--rows`` prints the per-turn rows of dev scenarios that
+aggregate figures printed here are read, and only when asked: the test half's lines are printed
+with ``--test`` alone, so a run during development shows the dev half only. ``--rows`` prints the per-turn rows of dev scenarios that
 withheld a fact or missed a decision, and never a test scenario's; ``--over`` the dev rows that
 over-volunteered (facts told unasked beyond the reference, not said before) and their count per
 caller rule. Each line gives the over-volunteered facts as a count and a rate per turn.
@@ -129,10 +130,11 @@ def main() -> None:
     ap.add_argument(
         "--over", help="print this report's dev rows that over-volunteered, and the count per rule"
     )
+    ap.add_argument("--test", action="store_true", help="also print the test half's aggregate lines")
     args = ap.parse_args()
     ts = [tallies(p) for p in args.reports]
     gs = [tallies(p, "in_goal") for p in args.reports]
-    for h in ("dev", "test"):
+    for h in ("dev", "test") if args.test else ("dev",):
         for d in ("airline", "itsm", "medical_hr", "all"):
             for p, t, g in zip(args.reports, ts, gs, strict=True):
                 name = p.rsplit("/", 1)[-1]

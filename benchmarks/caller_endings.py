@@ -1,11 +1,11 @@
 """How `voxbench caller check` reports end calls, per half of the fixed split and per domain.
 
-    python benchmarks/caller_endings.py before.json after.json
+    python benchmarks/caller_endings.py before.json after.json [--test]
 
 For each report: premature and missed endings per half (dev / test, the split of
 ``caller_check_halves.py``) and domain, and the distribution of the reasons the caller gave for
 ending (``END_REASONS`` of the ending act's rule; 'never' when it did not end). Aggregate counts
-only: no transcript of a test scenario is printed.
+only: no transcript of a test scenario is printed, and the test half's counts only with ``--test``.
 
 ``--old-definition`` recounts the endings from the report's rows by the bench's earlier rule: the
 reference ends at its first goodbye, else after the last agent turn; any ending before that turn
@@ -65,10 +65,12 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("reports", nargs="+")
     ap.add_argument("--old-definition", action="store_true", help="recount by the bench's earlier rule")
+    ap.add_argument("--test", action="store_true", help="also print the test half's counts")
     args = ap.parse_args()
+    halves = ("dev", "test") if args.test else ("dev",)
     sums = [summary(p, args.old_definition) for p in args.reports]
     print(f"{'half':5} {'domain':11} " + " ".join(f"{p.rsplit('/', 1)[-1][:18]:>18}" for p in args.reports))
-    for h in ("dev", "test"):
+    for h in halves:
         for d in ("airline", "itsm", "medical_hr", "all"):
             cells = [
                 f"P {e[(h, d, 'premature')]:2} M {e[(h, d, 'missed')]:2} /{e[(h, d, 'scenarios')]:3}"
@@ -84,7 +86,7 @@ def main() -> None:
                 print(f"{'':5} {'':11} " + " ".join(f"{c:>18}" for c in cells))
     names = sorted({k[1] for _, r in sums for k in r})
     print("\nfirst ending's reason")
-    for h in ("dev", "test"):
+    for h in halves:
         for n in names:
             print(f"{h:5} {n:14} " + " ".join(f"{r[(h, n)]:>18}" for _, r in sums))
 

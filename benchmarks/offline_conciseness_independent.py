@@ -29,12 +29,13 @@ tools) is held out; both draw from the same references and wording tables. Print
 and the agreement on that kind's turns with the clean turns; ms per rated agent turn. Not a
 test.
 
-Measured (issue 30, 2026-12-07): `listening-load-logit` 2, seed 0 0.752 / κ 0.475 / quadratic
-κ 0.653, seed 1 0.743 / κ 0.451 / 0.645 (2974 turns; 0.3 ms per turn). Options offered at once
-and codes read out are rated as labelled (0.96 / 0.96); the clean reference turns 0.884 (160
-rated 2, 37 rated 1); whole tool results read out are rated 1 in 0.47 of turns, filler,
-repetition of the previous turn and background are rated 2 in 0.37-0.43 (mostly 3), and two
-faults together are rated 1 in 0.08 (mostly 2).
+Measured (issue 30, 2026-12-07): `listening-load-logit` 3, seed 0 0.777 / κ 0.532 / quadratic
+κ 0.719, seed 1 0.770 / κ 0.515 / 0.721 (2974 turns; 0.4 ms per turn on a loaded machine, 2's
+0.37 in the same run). Whole tool results read out are rated 1 in 0.94 of turns (2: 0.47), options
+offered at once and codes read out as labelled (0.96 / 0.96), the clean reference turns 0.884
+(160 rated 2, 37 rated 1); filler, repetition of the previous turn and background are rated 2
+in 0.37-0.43 (mostly 3), and two faults together are rated 1 in 0.08 (mostly 2).
+`conciseness_record_faults.py` is a candidate for those (seed 0 0.851), not kept.
 
     PYTHONPATH=src .venv/bin/python benchmarks/offline_conciseness_independent.py [--seed 0]
         [--eva DIR] [--domains airline,itsm,medical_hr] [-v] [--json out.json]

@@ -12,6 +12,7 @@ import pytest
 from voxbench.cli.main import main
 from voxbench.eval.from_record import load_context
 from voxbench.eval.gateset import FAULTS, generate, read_labels
+from voxbench.eval.gateset.asked import ASKED_FAULTS
 from voxbench.eval.gateset.faults import PAUSE_S
 from voxbench.eval.gateset.measure import report, score_set
 from voxbench.records import read_record
@@ -117,3 +118,15 @@ def test_a_harness_pause_answered_into_is_caught_and_its_waited_control_passes(a
     figs = report(rows)["all"]["gate"]
     assert figs["caller_recall_by_kind"]["harness_pause"]["recall"] == 1.0
     assert figs["false_invalid_clean_by_kind"]["harness_pause_waited"]["flagged"] == 0
+
+
+def test_the_asked_attribute_shapes_pass_clean_and_catch_the_withheld(airline_set: Path) -> None:
+    """Each shape of a question about a thing a fact names ("X of the Y" with a generic head,
+    "which X" beside the thing, the held field and another attribute at once): its clean control
+    passes the gate, its fault (the caller lacking what it holds) fails it as withheld."""
+    labels = [lab for lab in read_labels(airline_set) if lab.kind in ASKED_FAULTS]
+    assert {lab.kind for lab in labels} == set(ASKED_FAULTS)
+    for r in score_set(airline_set, labels):
+        caller = r["label"]["at_fault"] == "caller"
+        assert r["flags"]["gate"] == caller, r["label"]
+        assert ("missing_information" in r["detected"]) == caller, r["label"]

@@ -15,6 +15,12 @@ does for the other classes:
   expected: every fact, and that it does not have the other (live: the last name dropped beside
   'your mother's maiden name').
 
+* ``end_stall_readback``: an agent that makes no progress: three of its facts asked and given,
+  then asked again in turn, eight times, one of the eight a read-back of two of them (right);
+  expected: it has ended by the eighth (``ends_by``, as ``end_stall_long``: EVA's caller ends
+  when "the assistant has not been helpful for 5 consecutive turns"). A yes to a read-back of
+  what it already gave moves nothing on; counted as progress, it bought the agent six turns more.
+
 The facts are those :func:`.weak_fields.askable` finds (asked by their label, one fact each), no
 label word shared between two of one item.
 """
@@ -30,7 +36,8 @@ from voxbench.bench.weak_fields import askable
 if TYPE_CHECKING:
     from voxbench.bench.weak_turns import Builder
 
-CLASSES = ("readback_several_right", "readback_several_one_wrong", "listed_held", "listed_one_unheld")
+CLASSES = ("readback_several_right", "readback_several_one_wrong", "listed_held", "listed_one_unheld",
+           "end_stall_readback")  # fmt: skip
 _SPELLED = ("code", "name")
 """Kinds of a value an agent spells back letter by letter."""
 _BARE = ("code", "name", "date")
@@ -86,7 +93,7 @@ def _item(w: SeveralWords, f: Leaf, value: str, salt: str, first: bool) -> str:
 
 
 def several(b: Builder) -> None:
-    """The four classes' items of one scenario (see the module docstring)."""
+    """The classes' items of one scenario (see the module docstring)."""
     w = b.t.several
     if w is None or "listed_held" not in b.t.classes:
         return
@@ -106,6 +113,7 @@ def several(b: Builder) -> None:
     for n, picked in enumerate(_sets(b, "listed_held", 3, 4)):
         salt = f"{b.sid}/listed_held/{n}"
         _listed(b, w, "listed_held", salt, [label(f) for f in picked], [f.key for f in picked])
+    _stall_readback(b, w)
     lacked = _lacked(b, w)
     for n, picked in enumerate(_sets(b, "listed_one_unheld", 2, 3) if lacked else []):
         salt = f"{b.sid}/listed_one_unheld/{n}"
@@ -126,3 +134,23 @@ def _lacked(b: Builder, w: SeveralWords) -> list[str]:
     held = {w for f in b.facts for w in f.words}
     generic = {"number", "address", "name"}
     return [x for x in w.lacked if not (set(x.replace("'s", "").split()) - generic) & held]
+
+
+_STALL = 8
+"""Agent turns that bring nothing in ``end_stall_readback`` (``end_stall_long``'s count)."""
+
+
+def _stall_readback(b: Builder, w: SeveralWords) -> None:
+    """Three facts asked (given), then asked again in turn with a read-back of the first two second
+    of the eight turns that bring nothing (module docstring)."""
+    ends = b.t.endings
+    sets = _sets(b, "end_stall_readback", 3, 3, held=True)
+    if ends is None or not ends.stall_field or not sets:
+        return
+    picked, salt = sets[0], f"{b.sid}/end_stall_readback"
+    asks = [b.template_of(ends.stall_field, "end_stall_field", f.key).format(label=label(f)) for f in picked]
+    read = [_item(w, f, f.value, salt, i == 0) for i, f in enumerate(picked[:2])]
+    readback = b.template("end_stall_readback", salt).format(items=_join(read, w))
+    again = [asks[n % len(asks)] for n in range(_STALL - 1)]
+    again.insert(1, readback)
+    b.add("end_stall_readback", again[-1], context=asks + again[:-1])

@@ -61,6 +61,76 @@ def test_another_attribute_of_a_thing_a_fact_names_is_not_withheld() -> None:
     assert _rate(events) == ["missing_information"]
 
 
+LAPTOP: dict[str, Any] = {
+    "high_level_user_goal": "Order a replacement laptop.",
+    "information_required": {
+        "employee_id": "EMP204817",
+        "laptop_size": "14-inch",
+        "delivery_building": "Harbor",
+    },
+}
+
+
+def _asked(question: str, reply: str) -> list[str]:
+    events = [A("Hi, how can I help?"), U("I need a new laptop."), A(question), U(reply),
+              A("No problem, thank you for calling."), U("Bye.")]  # fmt: skip
+    ctx = context(events, user_goal=LAPTOP, conversation_ended_reason="end_call", simulator_ended_call=True)
+    return list(user_behavioral_fidelity_offline(ctx).details["detected"])
+
+
+def test_an_identifier_of_the_thing_is_not_the_field() -> None:
+    """A generic head word with a distinctive one before it ("serial number", "asset tag")
+    asks for the thing's identifier, not `laptop_size`; a generic head alone ("the number of
+    your employee") or a part ("the last four digits") still asks for the field."""
+    assert _asked("What's the serial number of the laptop?", "I don't have that, sorry.") == []
+    assert _asked("Okay. What's the laptop's asset tag?", "I don't know that.") == []
+    assert _asked("And what's the id of your employee?", "Sorry, I don't know it.") == ["missing_information"]
+    assert _asked("What are the last four digits of your employee ID?", "I'm not sure.") == [
+        "missing_information"
+    ]
+
+
+def test_another_attribute_asked_beside_the_thing() -> None:
+    """No "X of the Y": the thing named beside a "which X" question ("For the laptop, which
+    model is it?"); "which size" asks the field, and "which building" another of its facts."""
+    assert _asked("For the laptop, which model is it?", "I don't have that, sorry.") == []
+    assert _asked("Okay, the laptop. Do you know which version it is?", "I don't know that.") == []
+    assert _asked("For the laptop, which size is it?", "Sorry, I don't know it.") == ["missing_information"]
+    assert _asked("For the laptop, which building should it go to?", "I'm not sure.") == [
+        "missing_information"
+    ]
+
+
+def test_the_head_of_a_thing_named_in_the_sentence_before() -> None:
+    """The line names the thing in a sentence that does not ask ("Okay, the employee.") and its
+    question asks the field's head word ("which ID it is"): the field is asked, also when the
+    caller said it before (asked again, it still holds it); another word asked is not."""
+    events = [A("Hi, how can I help?"), U("I need a new laptop. My employee ID is EMP204817."),
+              A("Okay, the employee. Do you know which ID it is?"), U("Sorry, I don't know it."),
+              A("No problem, thank you for calling."), U("Bye.")]  # fmt: skip
+    ctx = context(events, user_goal=LAPTOP, conversation_ended_reason="end_call", simulator_ended_call=True)
+    assert user_behavioral_fidelity_offline(ctx).details["detected"] == ["missing_information"]
+    assert _asked("Okay, the employee. Do you know which team it is?", "I don't know that.") == []
+
+
+def test_held_and_unheld_asked_at_once() -> None:
+    """The held field and another attribute in one question: giving the one and lacking the
+    other is no fault, lacking both withholds the held one."""
+    for q in ("What's your laptop size and its model?", "What's the model of the laptop, and its size?"):
+        assert _asked(q, "It's 14-inch. I don't have the model, sorry.") == []
+        assert _asked(q, "I don't have either of those, sorry.") == ["missing_information"]
+
+
+def test_an_email_ending_a_sentence_is_the_callers() -> None:
+    """The full stop after an email the caller holds is no part of it (read as
+    "...@gmail.com." it was an email not among its facts)."""
+    goal = {"information_required": {"Email address": "mark.lewis@gmail.com"}}
+    events = [A("Hi, how can I help?"), U("I need to change my flight."), A("What's your email address?"),
+              U("It's mark.lewis@gmail.com. Thanks."), A("Thank you, goodbye."), U("Bye.")]  # fmt: skip
+    ctx = context(events, user_goal=goal, conversation_ended_reason="end_call", simulator_ended_call=True)
+    assert user_behavioral_fidelity_offline(ctx).details["detected"] == []
+
+
 def test_withheld_request() -> None:
     """Asked for its next request, the caller says it does not have it."""
     events = [A("Hi, how can I help?"), U("I want to cancel my flight."),

@@ -16,10 +16,19 @@ from __future__ import annotations
 import random
 import re
 import string
-from collections.abc import Callable
-from dataclasses import dataclass, replace
-from typing import Any, Literal
+from dataclasses import replace
+from typing import Any
 
+from voxbench.eval.gateset._steps import (
+    Injected,
+    Injector,
+    Party,
+    given_facts,
+    line_at,
+    mid_caller_lines,
+    reply_to,
+)
+from voxbench.eval.gateset.asked import ASKED_FAULTS
 from voxbench.eval.gateset.conversation import Held, Line, RefConversation, Step, Tool
 from voxbench.eval.offline._caller_end import offers_to_end
 from voxbench.eval.offline._caller_facts import field_words, holds
@@ -82,35 +91,11 @@ TRANSFERS = (
 )
 TRANSFER_REPLIES = ("No, I didn't ask for a transfer. Goodbye.", "I don't want to be transferred. Bye.")
 
-ATTRIBUTES = ("model", "colour", "brand", "manufacturer", "version")
-"""Attributes of a thing a caller's fact names that no EVA goal holds for it (none with a
-generic head word such as "serial number": the rule leaves those as asking for the field)."""
-UNHELD_REPLIES = (
-    "I don't have that, sorry.",
-    "I'm not sure, I don't have that information.",
-    "I don't know that.",
-)
-
 AGENT_PROMPTS = ("Are you still there?", "Take your time.", "Hello? Can you hear me?", "I'm still here.")
 PAUSE_S = (2.5, 7.5)
 """An injected harness pause's length: longer than an agent's turn-end timeout (a 0.2 s VAD
 stop, then smart-turn or a 0.6 s timeout) and no longer than the caller's voice holds a line
 (``MAX_SILENCE_S``, 8 s, in ``records/voice.py``)."""
-
-Party = Literal["caller", "agent", "none"]
-"""Who spoiled the record; "none" for a clean variant (a control: it must pass the gate)."""
-
-
-@dataclass(frozen=True)
-class Injected:
-    """The faulty conversation and where the fault sits (for the label)."""
-
-    conv: RefConversation
-    step: int
-    what: str
-
-
-Injector = Callable[[RefConversation, random.Random], Injected | None]
 
 
 def _writes(conv: RefConversation) -> list[int]:
@@ -129,21 +114,10 @@ def _facts(conv: RefConversation) -> list[str]:
     return [v for v in vals if len(v) >= 4 and any(c.isdigit() for c in v)]
 
 
-def _line(conv: RefConversation, i: int) -> Line:
-    s = conv.steps[i]
-    assert isinstance(s, Line)
-    return s
-
-
-def _mid_caller_lines(conv: RefConversation) -> list[int]:
-    lines = conv.lines("user")
-    return lines[1:-1] or lines
-
-
 def _agent_questions(conv: RefConversation, before: int) -> list[int]:
     """Agent lines asking the caller something, after the first caller line and before `before`."""
     first_user = conv.lines("user")[0]
-    return [i for i in conv.lines("agent") if first_user < i < before and "?" in _line(conv, i).text]
+    return [i for i in conv.lines("agent") if first_user < i < before and "?" in line_at(conv, i).text]
 
 
 def _fabricate(value: str, rng: random.Random) -> str:
@@ -158,25 +132,16 @@ def invented_fact(conv: RefConversation, rng: random.Random) -> Injected | None:
     """A fact of the caller replaced by a made-up one of the same shape; or, when no caller
     line states one, a made-up identifier added to a caller line."""
     for fact in rng.sample(_facts(conv), len(_facts(conv))):
-        hits = [i for i in conv.lines("user") if fact.lower() in _line(conv, i).text.lower()]
+        hits = [i for i in conv.lines("user") if fact.lower() in line_at(conv, i).text.lower()]
         if hits:
             i = rng.choice(hits)
             fake = _fabricate(fact, rng)
-            text = re.sub(re.escape(fact), fake, _line(conv, i).text, flags=re.I)
-            return _edit(conv, i, replace(_line(conv, i), text=text), f"{fact!r} -> {fake!r}")
-    i = rng.choice(_mid_caller_lines(conv))
+            text = re.sub(re.escape(fact), fake, line_at(conv, i).text, flags=re.I)
+            return _edit(conv, i, replace(line_at(conv, i), text=text), f"{fact!r} -> {fake!r}")
+    i = rng.choice(mid_caller_lines(conv))
     code = _fabricate("AB12CD9", rng)
-    text = f"{_line(conv, i).text} My member number is {code}."
-    return _edit(conv, i, replace(_line(conv, i), text=text), f"added member number {code}")
-
-
-def _given_facts(conv: RefConversation) -> dict[str, str]:
-    """The caller's facts that can be said (`information_required` scalars of 3+ characters)."""
-    info = conv.goal.get("information_required") or {}
-    return {
-        k: str(v) for k, v in info.items()
-        if isinstance(v, str | int) and not isinstance(v, bool) and len(str(v)) >= 3
-    }  # fmt: skip
+    text = f"{line_at(conv, i).text} My member number is {code}."
+    return _edit(conv, i, replace(line_at(conv, i), text=text), f"added member number {code}")
 
 
 def withheld_fact(conv: RefConversation, rng: random.Random) -> Injected | None:
@@ -185,56 +150,35 @@ def withheld_fact(conv: RefConversation, rng: random.Random) -> Injected | None:
     `date_constraint_earliest_departure`, "employee" for `employee_id`) and the reply is the
     first line of the call to state the fact (a restated fact, or one volunteered to an open
     "what else can I help with?", was not asked for)."""
-    facts = _given_facts(conv)
+    facts = given_facts(conv)
     opening = [j for j in conv.lines("agent") if j < conv.lines("user")[0]]
     cands = []
     for i in conv.lines("user"):
         prev = [j for j in conv.lines("agent") if j < i and j not in opening]  # not "how can I help?"
-        if not prev or "?" not in _line(conv, prev[-1]).text:
+        if not prev or "?" not in line_at(conv, prev[-1]).text:
             continue
-        asked = set(re.findall(r"[a-z0-9]+", _line(conv, prev[-1]).text.lower()))
-        before = [_line(conv, j).text for j in conv.lines("user") + conv.lines("agent") if j < i]
+        asked = set(re.findall(r"[a-z0-9]+", line_at(conv, prev[-1]).text.lower()))
+        before = [line_at(conv, j).text for j in conv.lines("user") + conv.lines("agent") if j < i]
         if any(
-            holds(_line(conv, i).text, v) and field_words(k) & asked and not any(holds(b, v) for b in before)
+            holds(line_at(conv, i).text, v)
+            and field_words(k) & asked
+            and not any(holds(b, v) for b in before)
             for k, v in facts.items()
         ):
             cands.append(i)
     if not cands:
         return None
     i = rng.choice(cands)
-    return _edit(conv, i, replace(_line(conv, i), text=rng.choice(WITHHOLDS)), "fact withheld when asked")
-
-
-def _owner_words(name: str) -> list[str]:
-    """The words of a field name before its last one (the thing: 'laptop' of `laptop_size`)."""
-    parts = [w for w in re.split(r"[^a-z0-9]+", name.lower()) if w]
-    return sorted({w for w in parts[:-1] if w in field_words(name)})
-
-
-def unheld_attribute_asked(conv: RefConversation, rng: random.Random) -> Injected | None:
-    """A clean control of `withheld_fact`: after a caller line, the agent asks for another
-    attribute of a thing one of the caller's facts names ("What's the model of the laptop?"
-    with only `laptop_size`; the attribute is a word of none of its facts) and the caller says
-    it does not have it. Nothing it holds was asked for, so the record must pass."""
-    owners = {k: _owner_words(k) for k in _given_facts(conv)}
-    names = [k for k, words in owners.items() if words]
-    held = set().union(*(field_words(k) for k in (conv.goal.get("information_required") or {})))
-    attrs = [a for a in ATTRIBUTES if not set(a.split()) & held]
-    cands = [i for i in _mid_caller_lines(conv) if _reply_to(conv, i) is not None]
-    if not names or not attrs or not cands:
-        return None
-    i, name, attr = rng.choice(cands), rng.choice(names), rng.choice(attrs)
-    thing = rng.choice(owners[name])
-    ask = Line("agent", f"Thanks. And what's the {attr} of the {thing}?")
-    steps = [*conv.steps[: i + 1], ask, Line("user", rng.choice(UNHELD_REPLIES)), *conv.steps[i + 1 :]]
-    return Injected(conv.copy(steps), i + 1, f"asked the {attr} of the {thing} ({name} held)")
+    return _edit(conv, i, replace(line_at(conv, i), text=rng.choice(WITHHOLDS)), "fact withheld when asked")
 
 
 def early_hangup(conv: RefConversation, rng: random.Random) -> Injected | None:
     """The caller leaves right after an agent question, before the task's first write, while
     the agent was progressing (its question neither offered a transfer nor wrapped up)."""
     qs = [
-        i for i in _agent_questions(conv, _before_first_write(conv)) if not offers_to_end(_line(conv, i).text)
+        i
+        for i in _agent_questions(conv, _before_first_write(conv))
+        if not offers_to_end(line_at(conv, i).text)
     ]
     if not qs:
         return None
@@ -244,15 +188,15 @@ def early_hangup(conv: RefConversation, rng: random.Random) -> Injected | None:
 
 
 def outside_goal(conv: RefConversation, rng: random.Random) -> Injected | None:
-    i = rng.choice(_mid_caller_lines(conv))
+    i = rng.choice(mid_caller_lines(conv))
     extra = f"{rng.choice(EXTRA_OPENERS)} {rng.choice(EXTRA_REQUESTS)}."
-    return _edit(conv, i, replace(_line(conv, i), text=f"{_line(conv, i).text} {extra}"), extra)
+    return _edit(conv, i, replace(line_at(conv, i), text=f"{line_at(conv, i).text} {extra}"), extra)
 
 
 def wrong_language(conv: RefConversation, rng: random.Random) -> Injected | None:
-    i = rng.choice(_mid_caller_lines(conv))
+    i = rng.choice(mid_caller_lines(conv))
     lang = rng.choice(sorted(FOREIGN_LINES))
-    return _edit(conv, i, replace(_line(conv, i), text=FOREIGN_LINES[lang]), f"line in {lang}")
+    return _edit(conv, i, replace(line_at(conv, i), text=FOREIGN_LINES[lang]), f"line in {lang}")
 
 
 def line_not_said(conv: RefConversation, rng: random.Random) -> Injected | None:
@@ -262,27 +206,27 @@ def line_not_said(conv: RefConversation, rng: random.Random) -> Injected | None:
     which the caller is not blamed for."""
     lines = conv.lines("user")
     i = rng.choice(lines)
-    text = _line(conv, i).text
+    text = line_at(conv, i).text
     silent = rng.random() < 0.4 or len(text.split()) < 4
     if silent and i == lines[-1] and len(lines) > 1:
         i = rng.choice(lines[:-1])
     if silent:
-        return _edit(conv, i, replace(_line(conv, i), spoken=""), "line not spoken at all")
+        return _edit(conv, i, replace(line_at(conv, i), spoken=""), "line not spoken at all")
     words = text.split()
     facts = [f for f in _facts(conv) if f.lower() in text.lower()]
     spoken = re.sub("|".join(re.escape(f) for f in facts), "", text, flags=re.I) if facts else ""
     if not facts or spoken.strip() == text.strip():
         spoken = " ".join(words[: max(1, len(words) // 2)])
-    return _edit(conv, i, replace(_line(conv, i), spoken=spoken), f"said {spoken!r}")
+    return _edit(conv, i, replace(line_at(conv, i), spoken=spoken), f"said {spoken!r}")
 
 
 def forbidden_escalation(conv: RefConversation, rng: random.Random) -> Injected | None:
     rules = str((conv.goal.get("decision_tree") or {}).get("escalation_behavior") or "")
     if not re.search(r"\bdo not ask\b[^.]*\b(supervisor|live agent|manager)", rules, re.I):
         return None  # the goal allows escalation: asking is not a fault there
-    i = rng.choice(_mid_caller_lines(conv))
+    i = rng.choice(mid_caller_lines(conv))
     ask = rng.choice(ESCALATIONS)
-    return _edit(conv, i, replace(_line(conv, i), text=f"{_line(conv, i).text} {ask}"), ask)
+    return _edit(conv, i, replace(line_at(conv, i), text=f"{line_at(conv, i).text} {ask}"), ask)
 
 
 def _paused(conv: RefConversation, rng: random.Random, when: str) -> Injected | None:
@@ -292,14 +236,14 @@ def _paused(conv: RefConversation, rng: random.Random, when: str) -> Injected | 
     word, a line of `AGENT_PROMPTS` into the silence); "decided" (a pause after a sentence):
     the reply just after the caller resumed, its turn end the one inside the pause; "waited":
     the reply as in the reference, after the whole line."""
-    replies = {i: _reply_to(conv, i) for i in conv.lines("user")}
+    replies = {i: reply_to(conv, i) for i in conv.lines("user")}
     cands = [i for i, j in replies.items() if j is not None]
     if not cands:
         return None
     i = rng.choice(cands)
     j = replies[i]
     assert j is not None
-    line = _line(conv, i)
+    line = line_at(conv, i)
     n = len(split_sentences(line.text))
     k = rng.randrange(1, n) if n > 1 else 0
     held = Held(k, round(rng.uniform(*PAUSE_S), 2))
@@ -312,24 +256,14 @@ def _paused(conv: RefConversation, rng: random.Random, when: str) -> Injected | 
         if k == 0:
             steps.insert(i + 1, Line("agent", rng.choice(AGENT_PROMPTS), cue_s=cue))
         else:
-            steps[j] = replace(_line(conv, j), cue_s=cue)
+            steps[j] = replace(line_at(conv, j), cue_s=cue)
     elif when == "decided":
         # before the agent's VAD stop after the resumed words: a 3-character sentence is said
         # in 0.26 s (``SECONDS_PER_CHAR``), its stop 0.25 s later
         cue = round(held.seconds + rng.uniform(0.2, 0.5), 2)
-        steps[j] = replace(_line(conv, j), cue_s=cue)
+        steps[j] = replace(line_at(conv, j), cue_s=cue)
     what = f"{held.seconds:.2f} s harness pause before sentence {k}; agent reply {when}"
     return Injected(conv.copy(steps), i, what)
-
-
-def _reply_to(conv: RefConversation, i: int) -> int | None:
-    """The agent's first line after caller line `i`, before the caller's next (tool calls
-    between them stay where they are)."""
-    for j in range(i + 1, len(conv.steps)):
-        s = conv.steps[j]
-        if isinstance(s, Line):
-            return j if s.who == "agent" else None
-    return None
 
 
 def harness_pause(conv: RefConversation, rng: random.Random) -> Injected | None:
@@ -393,7 +327,7 @@ def refusal(conv: RefConversation, rng: random.Random) -> Injected | None:
 def loop(conv: RefConversation, rng: random.Random) -> Injected | None:
     """An agent question asked three more times, the caller answering each time, then leaving."""
     qs = [i for i in _agent_questions(conv, _before_first_write(conv)) if i + 1 < len(conv.steps)]
-    qs = [i for i in qs if isinstance(conv.steps[i + 1], Line) and _line(conv, i + 1).who == "user"]
+    qs = [i for i in qs if isinstance(conv.steps[i + 1], Line) and line_at(conv, i + 1).who == "user"]
     if not qs:
         return None
     i = rng.choice(qs)
@@ -458,7 +392,7 @@ FAULTS: dict[str, tuple[Party, Injector]] = {
     "forbidden_escalation": ("caller", forbidden_escalation),
     "harness_pause": ("caller", harness_pause),
     "harness_pause_waited": ("none", harness_pause_waited),
-    "unheld_attribute_asked": ("none", unheld_attribute_asked),
+    **ASKED_FAULTS,
     "completion_without_write": ("agent", completion_without_write),
     "wrong_write": ("agent", wrong_write),
     "refusal": ("agent", refusal),

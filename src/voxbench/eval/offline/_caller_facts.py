@@ -21,7 +21,7 @@ from voxbench.eval.offline.lang import alt, word_set
 from voxbench.spoken.times import times
 
 _NAME_SAID = re.compile(rf"\b(?:{alt('_caller_facts', 'name_said')})\s+is\s+([A-Z][A-Za-z'\-]+)")
-_EMAIL = re.compile(r"[\w.+-]+@[\w-]+\.[\w.]+")
+_EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")  # not a sentence's full stop after it
 _WITHHOLDS = re.compile(
     alt("_caller_facts", "withholds"),
     re.I,
@@ -208,28 +208,74 @@ def _whose_field(question: str, name: str, fields: dict[str, Any]) -> str | None
 
 
 _PART_OF = word_set("_caller_facts", "part_of")
-_ATTRIBUTE_OF = re.compile(r"\b([a-z]+)\s+of\s+(?:the|your|my|this|that|its)\s+((?:[a-z]+\s+)?[a-z]+)\b")
+_NOT_ATTRIBUTE = word_set("_caller_facts", "not_attribute")
+_ATTRIBUTE_OF = re.compile(r"\b((?:[a-z]+\s+)?[a-z]+)\s+of\s+(?:the|your|my|this|that|its)\s+[a-z]+")
 _ATTRIBUTE_POSS = re.compile(r"\b(?=([a-z]+)(?:'|’)s\s+([a-z]+(?:\s+[a-z]+){0,2})\b)")
+_ATTRIBUTE_WH = re.compile(rf"(?:{alt('_caller_facts', 'attribute_asked')})([a-z]+(?:\s+[a-z]+)?)\b")
+
+
+def _attribute_heads(q: str) -> list[tuple[list[str], tuple[int, int]]]:
+    """What a question asks about, as phrases: the X of "X of the Y", "Y's X", "which X" /
+    "what's the X", "its X" (its words less stop and filler words) with where it stands. A
+    "which X" whose X is the owner of a "Y's X" ("what's the laptop's model") is that phrase's."""
+    out = []
+    for rx in (_ATTRIBUTE_OF, _ATTRIBUTE_POSS, _ATTRIBUTE_WH):
+        for m in rx.finditer(q):
+            g = 2 if rx is _ATTRIBUTE_POSS else 1
+            if rx is _ATTRIBUTE_POSS and m.group(1) in _NOT_ATTRIBUTE:
+                continue  # "what's the model": no owner
+            if rx is _ATTRIBUTE_WH and re.match(r"(?:'|’)s\b", q[m.end(1) :]):
+                continue
+            words = [w for w in m.group(g).split() if w not in _FIELD_STOP | _NOT_ATTRIBUTE]
+            if words:
+                out.append((words, m.span(g)))
+    return out
+
+
+def _distinct(head: list[str]) -> list[str]:
+    """A phrase's distinctive words: no generic word, and no part word at its end ("the part
+    number" is an identifier, "which part" a part)."""
+    return [w for w in head[:-1] if w not in _GENERIC] + [
+        w for w in head[-1:] if w not in _GENERIC | _PART_OF
+    ]
+
+
+def _asks_field(head: list[str], own: set[str]) -> bool:
+    """A phrase asks for the field: a part of something ("the last four digits"), or its
+    distinctive words (those no generic word) are the field's; with none, its generic ones are
+    ("the number of your booking" may ask for `booking_reference`, "the serial number" not)."""
+    if head[-1] in _PART_OF - _GENERIC:
+        return True
+    return any(w in own or w.removesuffix("s") in own for w in _distinct(head) or head)
 
 
 def other_attribute(question: str, name: str) -> bool:
+    """Whether the question asks for another attribute of the thing `name` names (see
+    `other_attributes`)."""
+    return bool(other_attributes(question, name))
+
+
+def other_attributes(question: str, name: str) -> list[str]:
     """The question asks for another attribute of the thing a field names, not the field: "the
-    model of the laptop" (or "the laptop's model") for `laptop_size` names the laptop, but
-    asks for its model. Said when a word of the field is the owner in an "X of the Y" or "Y's
-    X" phrase, and X is no word of the field, nor a generic one ("the number of your booking" may
-    ask for `booking_reference`, so "the serial number of the laptop" is not read) or a part
-    ("the last four digits of your phone"). Live, a caller asked the model of its laptop, with
-    only its size, said "I don't have that" and the call was discarded as its fault."""
+    model of the laptop", "the laptop's model", "the serial number of the laptop", "For the
+    laptop, which model is it?" for `laptop_size` name the laptop, but ask for something else.
+    Said when the question names a word of the field, asks about a phrase of a distinctive word
+    (none generic, a part or a field word), asks about no phrase of the field's ("... and its
+    size?") and does not name the whole field beside it ("your laptop size and its model").
+    Live, a caller asked the model of its laptop, with only its size, said "I don't have that"
+    and the call was discarded as its fault. Returns those phrases (empty: the field is asked)."""
     q = question.lower()
     own = field_words(name)
-    for m in [*_ATTRIBUTE_OF.finditer(q), *(_ATTRIBUTE_POSS.finditer(q))]:
-        attr, owner = (m.group(1), m.group(2)) if m.re is _ATTRIBUTE_OF else (m.group(2), m.group(1))
-        if any(w in own or w.removesuffix("s") in own for w in owner.split()) and not any(
-            w in own | _GENERIC | _PART_OF | _FIELD_STOP or w.removesuffix("s") in own | _GENERIC
-            for w in attr.split()
-        ):
-            return True
-    return False
+    heads = _attribute_heads(q)
+    if any(_asks_field(h, own) for h, _ in heads):
+        return []
+    other = [span for h, span in heads if _distinct(h)]
+    if not other:
+        return []
+    rest = "".join(" " if any(a <= k < b for a, b in other) else c for k, c in enumerate(q))
+    said = {w.removesuffix("s") for w in re.findall(r"[a-z0-9]+", rest)} | set(re.findall(r"[a-z0-9]+", rest))
+    named = bool(own & said) and not own <= said
+    return [" ".join(h) for h, _ in heads if _distinct(h)] if named else []
 
 
 def asked_field(question: str, fields: dict[str, Any]) -> str | None:
@@ -299,6 +345,17 @@ def _unsaid_field(question: str, fields: dict[str, Any], said: list[str]) -> str
     return fits[0] if len(fits) == 1 else None
 
 
+def _head_of_named(line: str, question: str, fields: dict[str, Any]) -> str | None:
+    """The fact a question asks by its head word alone ("Do you know which code it is?") after
+    the line named its thing in a sentence that does not ask ("Okay, the confirmation."): the
+    field the whole line names, when the question's "which X" / "X of" / "its X" is its own."""
+    name = asked_field(line, fields)
+    if name is None:
+        return None
+    own = field_words(name)
+    return name if any(_asks_field(h, own) for h, _ in _attribute_heads(question.lower())) else None
+
+
 def missing_information(ctx: ConversationContext) -> list[dict[str, Any]]:
     fields = ctx.user_goal.get("information_required") or {}
     if not isinstance(fields, dict) or not fields:
@@ -312,9 +369,17 @@ def missing_information(ctx: ConversationContext) -> list[dict[str, Any]]:
             continue
         said = [x for t, x in callers.items() if t < turn]  # an option the agent read out is still held
         last = (_asks(agent[asked]) or [""])[-1].lower()  # 'If so, please read me the six-digit code.'
-        name = asked_field(asking(agent[asked]), fields) or _unsaid_field(last, fields, said)
-        if name is not None and other_attribute(asking(agent[asked]) or last, name):
-            continue  # asked for something else of the thing the field names: not withholding
+        name = (
+            asked_field(asking(agent[asked]), fields)
+            or _unsaid_field(last, fields, said)
+            or _head_of_named(agent[asked], asking(agent[asked]) or last, fields)
+        )
+        if name is not None and (others := other_attributes(asking(agent[asked]) or last, name)):
+            # asked for something else of the thing the field names: withholding only when that
+            # is another of its facts ("for the laptop, which building?" and `delivery_building`)
+            name = asked_field(" ".join(others), {k: v for k, v in fields.items() if k != name})
+            if name is None:
+                continue
         name = _whose_field(agent[asked], name, fields) if name is not None else None
         if name is None and _REQUEST_Q.search(closing_question(agent[asked])):
             out.append(ev(turn, f"agent asked {agent[asked][-100:]!r}; caller: {text[:100]!r}",

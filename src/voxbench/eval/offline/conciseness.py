@@ -8,6 +8,10 @@ explanation ("normally...", "the system..."). Those counts, measured on the agen
 `scripts/fit_offline_judges.py` (constants in `params.json`). Aggregation is EVA's: score =
 mean rating, normalised = mean of (rating - 1) / 2, `<mode>_rate` sub-metrics.
 
+A turn that reads out more than five values of one of its tool responses (values the caller
+gave or asked about not counted) is rated 1, `excess_information_density`
+(`conciseness_faults.py`): the labels hold no tool responses, so the counts cannot learn it.
+
 Each turn's evidence says what was counted and which counts pulled the rating down; the
 failure modes are the modes those counts stand for.
 """
@@ -22,6 +26,7 @@ from typing import Any
 from voxbench.eval.context import ConversationContext, strip_tags
 from voxbench.eval.offline import fitted_method, offline_method
 from voxbench.eval.offline._ordinal import Model, fit_two_step, shipped_model
+from voxbench.eval.offline.conciseness_faults import READ_OUT_MAX, TurnView, read_out, turn_views
 from voxbench.eval.types import MetricResult, sub
 
 NAME = "conciseness"
@@ -88,16 +93,11 @@ def turn_features(text: str, caller_text: str = "") -> dict[str, float]:
 
 def agent_turns(ctx: ConversationContext) -> dict[int, tuple[str, str]]:
     """{turn_id: (agent text, caller text)} of the turns where the agent spoke."""
-    agent: dict[int, list[str]] = {}
-    caller: dict[int, list[str]] = {}
-    for e in ctx.conversation_trace:
-        role, t = e.get("role"), e.get("turn_id")
-        if role in ("assistant", "user") and isinstance(t, int):
-            (agent if role == "assistant" else caller).setdefault(t, []).append(str(e.get("content", "")))
-    return {t: (" ".join(v), " ".join(caller.get(t, []))) for t, v in sorted(agent.items())}
+    return {t: (v.text, v.caller) for t, v in turn_views(ctx).items()}
 
 
-def _turn_evidence(t: int, f: dict[str, float], model: Model) -> tuple[int, list[str], dict[str, Any]]:
+def _turn_evidence(t: int, v: TurnView, model: Model) -> tuple[int, list[str], dict[str, Any]]:
+    f = turn_features(v.text, v.caller)
     r, how, contrib = model.explain(f)
     down = sorted((c, k) for k, c in contrib.items() if c < -0.25) if r < 3 else []
     modes = [] if r == 3 else list(dict.fromkeys(FEATURE_MODE[k] for _, k in down if k in FEATURE_MODE))
@@ -111,19 +111,25 @@ def _turn_evidence(t: int, f: dict[str, float], model: Model) -> tuple[int, list
     rule = f"listening load: {how}" + (
         f"; pulled down by {', '.join(f'{k} {c:+.2f}' for c, k in down[:3])}" if down else ""
     )
+    said = read_out(v)
+    if said:
+        claim += f", {said} value{'s' * (said > 1)} of one tool response read out"
+    if said > READ_OUT_MAX:
+        r, modes = 1, list(dict.fromkeys(["excess_information_density", *modes]))
+        rule += f"; more than {READ_OUT_MAX} values of one tool response read out -> 1"
     return r, modes, {"turn": t, "claim": claim, "rule": rule, "rating": r}
 
 
 def rate_with(ctx: ConversationContext, model: Model) -> MetricResult:
     """Rate every agent turn with `model`; EVA's aggregation."""
-    turns = agent_turns(ctx)
+    turns = turn_views(ctx)
     if not turns:
         return MetricResult.skip(NAME, "no assistant turns")
     ratings: dict[int, int] = {}
     modes: dict[int, list[str]] = {}
     evidence = []
-    for t, (text, caller) in turns.items():
-        ratings[t], modes[t], ev = _turn_evidence(t, turn_features(text, caller), model)
+    for t, v in turns.items():
+        ratings[t], modes[t], ev = _turn_evidence(t, v, model)
         evidence.append(ev)
     n = len(ratings)
     return MetricResult(
@@ -156,9 +162,10 @@ def fit(labelled: list[tuple[ConversationContext, Any]]) -> Model:
     return fit_two_step(rows, labels, FEATURES)
 
 
-@offline_method(NAME, method="listening-load-logit", version="2")
+@offline_method(NAME, method="listening-load-logit", version="3")
 def conciseness_offline(ctx: ConversationContext) -> MetricResult:
-    """Per-turn 1-3 listening load from word, number, sentence, option and explanation counts."""
+    """Per-turn 1-3 listening load from word, number, sentence, option and explanation counts;
+    a tool response read out is a 1."""
     return rate_with(ctx, shipped_model(NAME))
 
 

@@ -116,6 +116,20 @@ def say_option(option: str, question: str, phr: Phrasing) -> str:
     return _named(option, phr)
 
 
+def value_names(value: str, option: str, question: str) -> bool:
+    """Whether a fact's short value ('PTO') names the whole option: the option is the value, the
+    value and one word ('PTO days'), or the words it is short for and one more at most ('general
+    paid time off'), the question's wish verb before them aside ('would you like to use ...');
+    the caller names the choice by it ('P T O, please.'). An option that says more ('request PTO
+    for honeymoon') carries the fact but is more than it: the caller says it as the agent did."""
+    short = re.sub(r"[^a-z0-9]", "", value.lower())
+    words = re.findall(r"[a-z0-9]+", option.lower())
+    wants = _WANTS_TO.search(question)
+    if wants and words[:1] == [wants.group(1).lower()]:
+        words = words[1:]
+    return len(words) <= (2 if short in words else len(short) + 1)
+
+
 _OWN_OBJECT = re.compile(rf"^[a-z]+\s+(?:{_a('determiner')})\s", re.I)
 """An option that is a verb and its object ('change your seat preference'), offered after an 'or':
 it carries its own verb, so the question's verb is not put before it."""

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from voxbench.pipelines.caller.goal.acting import ActLog
 from voxbench.pipelines.caller.goal.acts import ActKind, CallerAct
-from voxbench.pipelines.caller.goal.choose import say_option
+from voxbench.pipelines.caller.goal.choose import say_option, value_names
 from voxbench.pipelines.caller.goal.cues import SPELL_Q
 from voxbench.pipelines.caller.goal.ending_lang import pattern
 from voxbench.pipelines.caller.goal.facts import Fact, stem
@@ -234,7 +234,9 @@ class Drafts:
                 re.sub(r"^(do|handle|start with|take care of|go with)\s+", "", picked, flags=re.I)
             )
             d.parts.append(f"{name[:1].upper()}{name[1:]}, please.")
-        elif (f := self._acronym_fact(why)) is not None:  # 'general paid time off' chosen: 'P T O, please.'
+        elif (
+            f := self._acronym_fact(why, picked, heard.question)
+        ) is not None:  # 'general paid time off': 'P T O, please.'
             d.parts.append(self.s.phr.say("choose", option=self.s.say.value(f)))
             d.facts.append(f.key)
         else:
@@ -253,11 +255,14 @@ class Drafts:
             d.parts.append(self.s.say.answer(touched))
             d.facts += touched
 
-    def _acronym_fact(self, why: str) -> Fact | None:
-        """The fact an option was chosen by, when its value is an acronym the option spells out:
-        a person names the choice by it ('PTO' for 'general paid time off')."""
+    def _acronym_fact(self, why: str, option: str, question: str) -> Fact | None:
+        """The fact an option was chosen by, when its value is an acronym the option spells out and
+        the option says little else (:func:`.choose.value_names`): a person names the choice by it
+        ('PTO' for 'general paid time off'), not 'request PTO for honeymoon'."""
         f = self.s.book.get(why.split(":", 1)[1]) if why.startswith("option_matches_fact:") else None
-        return f if f is not None and str(f.value).lower() in self.s.say.acronyms else None
+        if f is None or str(f.value).lower() not in self.s.say.acronyms:
+            return None
+        return f if value_names(str(f.value), option, question) else None
 
     def confirm(self, text: str, heard: Heard, d: Draft) -> None:
         """Yes to a right read-back or an offer that meets the must-haves; no and the broken one otherwise."""

@@ -68,24 +68,29 @@ def wh_misfit(sentence: str, f: Fact) -> bool:
 
 
 def other_owner(sentence: str, f: Fact) -> bool:
-    """The request names the field as another person's: a person word right before one of the
-    fact's words ('manager's email', 'supervising physician NPI') or after it with 'of'/'for'
-    ('the NPI of your supervisor'), and the fact's key does not name that person."""
+    """The request names the field as another person's, wherever it names it: a person word before
+    one of the fact's words in the same item of a list ('manager's email', 'supervising physician
+    NPI'; an item begins at a comma or a determiner) or after it with 'of'/'for' ('the NPI of your
+    supervisor'), and the fact's key does not name that person. 'your last name, and your mother's
+    maiden name' names the caller's own last name too: not another's."""
     if set(f.words) & _OTHERS or any(set(SYNONYMS.get(w, ())) & _OTHERS for w in f.words):
         return False
-    toks = re.findall(r"[a-z]+", re.sub(r"'s\b|s'", "", sentence.lower()))
-    own = _stems(f)
-    for i, tok in enumerate(toks):
-        if tok in _OTHERS and any(stem(x) in own for x in toks[i + 1 : i + 4]):
-            return True
-        if (
-            stem(tok) in own
-            and toks[i + 1 : i + 2]
-            and toks[i + 1] in _OF
-            and set(toks[i + 2 : i + 5]) & _OTHERS
-        ):
-            return True
-    return False
+    text = re.sub(r"'s\b|s'", "", sentence.lower())
+    items = [re.findall(r"[a-z]+", x) for x in _ITEM_START.split(text)]
+    toks = [t for it in items for t in it]
+    own, found, n = _stems(f), [], 0
+    for it in items:
+        for i, tok in enumerate(it):
+            j = n + i
+            if stem(tok) in own and tok not in _OF:
+                after = toks[j + 1 : j + 2] and toks[j + 1] in _OF and set(toks[j + 2 : j + 5]) & _OTHERS
+                found.append(bool(set(it[max(0, i - 3) : i]) & _OTHERS or after))
+        n += len(it)
+    return bool(found) and all(found)
+
+
+_ITEM_START = re.compile(rf",|;|\b(?=(?:{alt('lists', 'determiner')})\b)", re.I)
+"""Where an item of a list begins: a comma, or a determiner ('your last name, and your mother's ...')."""
 
 
 def fitting(t: Turn, book: FactBook, asked: dict[str, str]) -> dict[str, str]:

@@ -57,7 +57,7 @@ def a_choice(options: list[str], question: str) -> bool:
 _SENTENCE_END = re.compile(r"[.!?]\s+")
 _MOST = 5
 """More items than this are a list of things asked or told, not options offered."""
-_WORDS = 20
+OPTION_WORDS = 20
 """An option longer than this is a clause the marks cut wrong, not an option."""
 
 
@@ -105,6 +105,6 @@ def marked_options(sents: list[str], question: str) -> list[str]:
         seg = body[end : nxt[0]]
         parts += _split_or(seg) if _OR.match(nxt[2]) else [seg]
     out = [c for p in parts if (c := _clean(p))]
-    if not 2 <= len(out) <= _MOST or any(len(o.split()) > _WORDS for o in out):
+    if not 2 <= len(out) <= _MOST or any(len(o.split()) > OPTION_WORDS for o in out):
         return []
     return out

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from voxbench.pipelines.caller.goal.lang import alt, alts
-from voxbench.pipelines.caller.goal.marked import CHOICE_Q, OFFER_LEAD, marked_options
+from voxbench.pipelines.caller.goal.marked import CHOICE_Q, OFFER_LEAD, OPTION_WORDS, marked_options
 from voxbench.spoken import tokens
 
 
@@ -50,6 +50,10 @@ _DASHED_WH = re.compile(rf"\s+[—–-]+\s+(?:{_a('question_word')})\b.*$", re.I
 """A question asked after a dash, its options before it ('A, B, or C — which works best?')."""
 
 
+_BARE_WORDS = 12
+"""A part longer than this, in a question with no question or offer lead, is context, not an option."""
+
+
 def offered_options(sents: list[str], question: str) -> list[str]:
     """The alternatives an agent offered: 'window or aisle?', the items listed before 'Which one?',
     else the options the turn's structure marks (:mod:`.marked`)."""
@@ -71,9 +75,14 @@ def _asked_options(sents: list[str], question: str) -> list[str]:
             ]  # 'For the Wi-Fi issue, are you unable to connect, or ...': context before the question
         if len(parts) == 2 and _VALUE_WH.match(parts[0]):
             return []  # 'What date or time would you like?': a value asked for, not two options
+        led = any(_LEAD.match(p) for p in parts)
         parts = [_LEAD.sub("", p).strip(" ,.") for p in parts]
+        led = led or any(OFFER_LEAD.match(p) for p in parts[:1])
         parts[:1] = [OFFER_LEAD.sub("", p) for p in parts[:1]]  # 'I can help you A, B, or C?'
-        parts = [p for p in parts if p and len(p.split()) <= 12 and not _RELATIVE.match(p)]
+        # a long option only where a question's or an offer's lead says options follow ('Do you want
+        # me to help you <a request of 15 words> or ...?'); with none, a long part is context
+        most = OPTION_WORDS if led else _BARE_WORDS
+        parts = [p for p in parts if p and len(p.split()) <= most and not _RELATIVE.match(p)]
         if len(parts) >= 2:
             return parts
     listed: list[str] = []

@@ -30,6 +30,7 @@ from voxbench.pipelines.caller.goal.phrases import Phrasing
 from voxbench.pipelines.caller.goal.pushback import PushBacks, request_budgets
 from voxbench.pipelines.caller.goal.record import OwnRecord
 from voxbench.pipelines.caller.goal.refusals import Refusals
+from voxbench.pipelines.caller.goal.rules import CONFIRM_READBACK
 from voxbench.pipelines.caller.goal.say import FactSayer
 from voxbench.pipelines.caller.goal.scope import Scope
 from voxbench.pipelines.caller.goal.speech import acronyms_of
@@ -185,12 +186,24 @@ class CallState:
         extra = ["completed"] if self.named_done_now() and not heard.has("completed") else []
         return [*heard.kinds, *extra]
 
+    def moved_on(self, rule: str) -> None:
+        """A drafted act answered the turn: the statements in a row that bring nothing start again
+        (``stuck``); a yes to a read-back does not, as it is no progress (:meth:`progress`)."""
+        if rule != CONFIRM_READBACK:
+            self.stuck = 0
+
     def progress(self) -> Progress:
         """What the call has moved on by, the one measure of progress (:mod:`.stall`): facts given,
         requests done, parts of its question told, decisions made (a choice or yes/no not made
         before), things the agent said got done (which the caller may not track), each once: an
-        agent saying "That's done." again with the same question is not moving on."""
-        decisions = {(a.kind, a.choice or a.text) for a in self.acts if a.kind in DECISIONS}
+        agent saying "That's done." again with the same question is not moving on. A yes to a
+        read-back decides nothing: what it confirms was given or is the agent's own record, and
+        an agent reading the caller's values back between asks of them again makes no progress."""
+        decisions = {
+            (a.kind, a.choice or a.text)
+            for a in self.acts
+            if a.kind in DECISIONS and a.rule != CONFIRM_READBACK
+        }
         told = sum(p.told for p in self.learn.parts)
         return len(self.given), sum(self.tracker.done), told, len(decisions), len(self.reported)
 

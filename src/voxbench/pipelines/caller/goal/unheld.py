@@ -74,6 +74,7 @@ def unheld_fields(
         phrases_ = [(m.group(0), m.group(1).split(), m.group(2).lower()) for m in _NP.finditer(s)]
         heads = len(phrases_)  # the phrases of a value head; the items of none after them
         phrases_ += _items(s, book, {np for np, _, _ in phrases_})
+        phrases_ += _listed(s, book, {np for np, _, _ in phrases_})
         # a qualifier word of an asked fact ('your phone number' beside 'phone_last_four') answers
         # the phrase unless the asked facts sharing it are all of another kind
         apart = [
@@ -90,7 +91,7 @@ def unheld_fields(
             if apart[i]:  # the asked facts sharing its words answer it
                 out.setdefault(_field(mods, head), _sharing(mods, asked, book))
                 continue
-            if i in named.values() or _names_asked(head, asked, book, named):
+            if i in named.values() or _names_asked(head, asked, book, named, s.replace(np, " ; ")):
                 continue
             field = _field(mods, head)
             stand = [k for k, _ in subject_fallback(np, book) if k not in asked and k not in given]
@@ -116,6 +117,55 @@ def _items(s: str, book: FactBook, found: set[str]) -> list[tuple[str, list[str]
     return out
 
 
+_DET = alt("unheld_items", "determiners")
+_LIST_LEAD = re.compile(rf"\b(?:{alt('unheld_items', 'list_lead')})\s+(?=(?:{_DET})\s)", re.I)
+"""An ask of a list of things: 'can I get the', 'what are your', 'I'll need your'."""
+_LIST_SPLIT = re.compile(
+    rf"\s*,\s*(?:(?:{alt('unheld_items', 'joins')})\s+)?|\s+(?:{alt('unheld_items', 'joins')})\s+", re.I
+)
+_DET_LEAD = re.compile(rf"^(?:(?:{_DET})\s+)+", re.I)
+_TAIL = re.compile(rf"[\s,]*\b(?:{alt('unheld_items', 'tail')})\b.*$", re.I)
+_STOPS = frozenset(phrases("unheld_items", "stops"))
+_ENDS = _STOPS - {"of"}
+"""A word that ends a list of fields ('in year, month, day format'); 'of' is within one ('date of birth')."""
+
+
+def _listed(s: str, book: FactBook, found: set[str]) -> list[tuple[str, list[str], str]]:
+    """Each item of a list the agent asks for, with or without its determiner ('Can I get the
+    first name, mother's maiden name, and phone last four, please?', 'what are your vehicle
+    license plate, your flight number, ...'; of two items, one with its determiner): one of
+    three words at most and no preposition that
+    names none of the caller's facts and asks for a field (:func:`.confirmobj.asks_a_field`), not
+    within a phrase found before; the list ends at an item that is none and names no fact ('your
+    date of birth, in year, month, day format'). The first item and one with no determiner are read here;
+    :data:`_NP` and :data:`_ITEM` find those after 'your' or 'the' with a value head."""
+    lead = _LIST_LEAD.search(s)
+    if lead is None:
+        return []
+    items = [_TAIL.sub("", x.strip(" ?.!")) for x in _LIST_SPLIT.split(s[lead.end() :])]
+    out = []
+    for said in items if len(items) >= 2 else []:
+        it = _DET_LEAD.sub("", said)
+        if len(items) < 3 and it == said:  # 'start and end dates': two items, the second no field
+            continue
+        ws = it.split()
+        if not 1 <= len(ws) <= 3 or any(
+            not re.fullmatch(r"[a-z][a-z'-]*", w, re.I) or w.lower() in _STOPS for w in ws
+        ):
+            if asked_facts(it, book) and not set(w.lower() for w in ws) & _ENDS:
+                continue  # 'your date of birth': a held item, the list goes on
+            break  # 'your date of birth in year, month, day format': the list of fields ended
+
+        if any(it.lower() in f.lower() or f.lower() in it.lower() for f in found):
+            continue
+        head = ws[-1].lower()  # one of no value head that is a word of its facts is about them ('your shift')
+        if head not in _HEADS and any(stem(head) == stem(w) for f in book for w in f.words):
+            continue
+        if not asked_facts(it, book) and asks_a_field(it, book):
+            out.append((it, ws[:-1], ws[-1].lower()))
+    return out
+
+
 def _field(mods: list[str], head: str) -> str:
     return " ".join([*(w.lower() for w in mods), "ID" if head == "id" else head])
 
@@ -137,11 +187,10 @@ def _sharing(mods: list[str], asked: dict[str, str], book: FactBook) -> list[str
     return [k for k in asked if (f := book.get(k)) is not None and said & {stem(w) for w in f.words}]
 
 
-def _names_asked(head: str, asked: dict[str, str], book: FactBook, named: dict[str, int]) -> bool:
-    """Whether the phrase names an asked fact in other words (module docstring)."""
-    return any(
-        k not in named
-        and (f := book.get(k)) is not None
-        and any(_family(h) == _family(head) for h in f.heads)
-        for k in asked
-    )
+def _names_asked(head: str, asked: dict[str, str], book: FactBook, named: dict[str, int], rest: str) -> bool:
+    """Whether the phrase names an asked fact in other words (module docstring): one of its kind
+    of head that nothing else the sentence says (``rest``: the sentence without the phrase) names
+    ('first name' in 'the phone number, first name, and middle name' is not the middle name)."""
+    other = [k for k in asked if k not in named and (f := book.get(k)) is not None
+             and any(_family(h) == _family(head) for h in f.heads)]  # fmt: skip
+    return bool(other) and not {k for k, _ in asked_facts(rest, book)} >= set(other)

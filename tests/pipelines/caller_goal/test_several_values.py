@@ -1,0 +1,115 @@
+"""Turns that name several of the caller's facts at once: a listed ask of several fields, some not
+held (goal/fit.py, goal/unheld.py), an option that carries one of its facts (goal/choose.py,
+goal/options.py); and a yes to a read-back among turns that bring nothing (goal/state.py)."""
+
+from __future__ import annotations
+
+from voxbench.pipelines.caller.goal.choose import value_names
+from voxbench.pipelines.caller.goal.facts import Fact
+from voxbench.pipelines.caller.goal.fit import other_owner
+from voxbench.pipelines.caller.goal.policy import GoalCaller
+
+from .conftest import make_scenario
+
+STAFF = {
+    "first_name": "Priya",
+    "last_name": "Sharma",
+    "employee_id": "EMP126225",
+    "date_of_birth": "1987-09-14",
+    "phone_number": "617-555-4829",
+    "facility_code": "TOU-77A",
+}
+
+
+def _caller(info: dict[str, object]) -> GoalCaller:
+    c = GoalCaller(make_scenario(info))
+    c.respond("Hello, how can I help?")
+    return c
+
+
+def test_every_held_field_of_a_listed_ask_is_answered_beside_one_not_held() -> None:
+    act = _caller(STAFF).respond(
+        "Could you give me your employee ID, your last name, and your mother's maiden name?"
+    )
+    assert "Sharma" in act.text and "mother's maiden name" in act.text and "don't have" in act.text
+    act = _caller(STAFF).respond(
+        "Could you give me your vehicle license plate, your last name, and your phone number?"
+    )
+    assert "Sharma" in act.text and "vehicle license plate" in act.text
+    act = _caller(STAFF).respond("Can I get the first name, middle name, and employee ID, please?")
+    assert "Priya" in act.text and "middle name" in act.text
+
+
+def test_a_list_ends_where_its_items_are_no_fields() -> None:
+    for turn in (
+        "Please provide your employee ID, and your date of birth in year, month, day format.",
+        "Please give me your employee ID and your date of birth, in year, month, day format.",
+    ):
+        act = _caller(STAFF).respond(turn)
+        assert "don't have" not in act.text and "September 14, 1987" in act.text, (turn, act.text)
+
+
+def test_two_items_of_one_field_are_no_field_not_held() -> None:
+    act = _caller({**STAFF, "leave_start_date": "2026-08-17", "leave_end_date": "2026-10-12"}).respond(
+        "What are your planned leave start and end dates?"
+    )
+    assert "don't have" not in act.text
+
+
+def test_another_persons_field_is_read_in_its_own_item_of_a_list() -> None:
+    last = Fact(key="last_name", value="Sharma", words=("last", "name"))
+    assert not other_owner(
+        "Could you give me your employee ID, your last name, and your mother's maiden name?", last
+    )
+    assert other_owner("Could you give me your mother's maiden name?", last)
+
+
+def test_a_fact_names_an_option_only_when_the_option_is_no_more_than_it() -> None:
+    q = "For those dates, would you like to use general paid time off or sick leave?"
+    assert value_names("PTO", "use general paid time off", q)
+    assert value_names("PTO", "PTO", "PTO or unpaid leave?")
+    assert not value_names("PTO", "request PTO for honeymoon", "Would you like to request PTO for honeymoon?")
+    info = {"employee_id": "EMP126225", "pto_type": "PTO"}
+    c = GoalCaller(make_scenario(info, goal="You want to request PTO for your honeymoon."))
+    c.respond("Hello, how can I help?")
+    act = c.respond(
+        "Option one is to request PTO for honeymoon, option two is a feedback form. Which would you like?"
+    )
+    assert act.kind == "choose" and "honeymoon" in act.text
+
+
+def test_a_long_option_after_a_question_lead_is_read() -> None:
+    c = GoalCaller(
+        make_scenario({"employee_id": "EMP126225"}, goal="You want to report that company email is down.")
+    )
+    c.respond("Hello, how can I help?")
+    act = c.respond(
+        "Do you want me to help you report that company email is down and get added to the tracking list"
+        " or open a newsletter subscription?"
+    )
+    assert act.kind == "choose" and not act.text.startswith("Yes") and "newsletter" not in act.text
+
+
+def test_a_yes_to_a_read_back_is_no_progress() -> None:
+    """Its fields asked and given, then asked again in turn with a read-back between: the
+    yes moves nothing on, and the caller gives up as it would without the read-back."""
+    c = _caller(STAFF)
+    asks = [f"Could you please provide your {x}?" for x in ("employee ID", "last name", "date of birth")]
+    for t in asks:
+        c.respond(t)
+    before = c.s.progress()
+    act = c.respond("So your employee ID is EMP126225, correct?")
+    assert act.kind == "confirm" and c.s.progress() == before
+    ended = [c.respond(asks[n % 3]).ends_call for n in range(7)]
+    assert any(ended)
+
+
+def test_a_yes_to_a_read_back_does_not_reset_statements_in_a_row() -> None:
+    """Statements that bring nothing, a read-back between them: the yes is no progress for the
+    count of statements in a row either (``give_up_after``)."""
+    c = _caller(STAFF)
+    for t in ("I understand how frustrating this must be.", "Okay, I see. Thank you for explaining that."):
+        c.respond(t)
+    stuck = c.s.stuck
+    act = c.respond("So your employee ID is EMP126225, correct?")
+    assert act.kind == "confirm" and stuck == c.s.stuck == 1
