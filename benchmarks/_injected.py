@@ -17,8 +17,8 @@ from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from voxbench.cli.judges import _agent_info
-from voxbench.eval.calibration import _ctx, agreement, trace_from_events
+from voxbench.cli.judges import agent_info
+from voxbench.eval.calibration import agreement, context_of, trace_from_events
 from voxbench.eval.context import ConversationContext
 from voxbench.eval.gateset.conversation import Line, RefConversation, from_scenario
 from voxbench.eval.gateset.faults import reference_fault
@@ -53,7 +53,7 @@ def references(eva: Path, domains: list[str]) -> Iterator[tuple[str, str, RefCon
     scenario whose reference trace keeps to its own goal (``reference_fault`` is None)."""
     ds = load_dataset(eva, domains)
     for dom, dd in ds.domains.items():
-        agent = _agent_info(eva / "configs" / "agents" / f"{dom}_agent.yaml")
+        agent = agent_info(eva / "configs" / "agents" / f"{dom}_agent.yaml")
         for sid in sorted(dd.scenarios):
             ref = from_scenario(dd, sid)
             if ref is not None and reference_fault(ref) is None:
@@ -103,7 +103,7 @@ def rate_variants(
     times: list[float] = []
     for dom, sid, ref, agent, when in references(eva, domains):
         for kind, conv, what in variants(ref, seed, dom, sid):
-            ctx = _ctx(f"{dom}/{sid}/{kind}", trace_from_events(events(conv)), agent, when)
+            ctx = context_of(f"{dom}/{sid}/{kind}", trace_from_events(events(conv)), agent, when)
             t0 = time.perf_counter()
             res = method(ctx)
             times.append(time.perf_counter() - t0)

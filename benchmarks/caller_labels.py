@@ -52,10 +52,11 @@ from caller_check_halves import half
 from voxbench.bench.caller_check import check_scenario, resolved_scenarios
 from voxbench.bench.callers import GoalRules
 from voxbench.bench.matcher import Said, Value, words_of
-from voxbench.bench.reference import key_words, sentences
+from voxbench.bench.reference import key_words
 from voxbench.pipelines.caller.goal.facts import goal_facts
 from voxbench.pipelines.caller.goal.speech import key_parts, value_kind
 from voxbench.scenarios import Scenario
+from voxbench.spoken import sentences_of
 
 META = frozenset({
     "description", "name", "action", "type", "reason", "details", "detail", "preference", "method",
@@ -107,7 +108,7 @@ def _prose(raw: object) -> Value | None:
 
 def _sentence_of(reply: str, value: Value) -> tuple[str, list[str]] | None:
     """The reply's sentence that says ``value`` and its words with the value's own taken out."""
-    for s in sentences(reply):
+    for s in sentences_of(reply):
         said = Said.of(s)
         if not value.said_in(said):
             continue

@@ -48,8 +48,9 @@ from voxbench.bench.caller_check import resolved_scenarios
 from voxbench.bench.callers import GoalTextCaller
 from voxbench.bench.lang import words
 from voxbench.bench.matcher import facts_said, goal_facts, words_of
-from voxbench.bench.reference import reference_turns, sentences
+from voxbench.bench.reference import reference_turns
 from voxbench.scenarios import Scenario
+from voxbench.spoken import sentences_of
 
 DOMAINS = ("airline", "itsm", "medical_hr", "all")
 KINDS = ("code", "date", "number", "text")
@@ -185,7 +186,7 @@ class Opening:
         text = " ".join(p for p, _ in parts if p)
         said = [k for p, a in parts for k in facts_said(p, facts, a)]
         return cls(text, len(names.named(text)), list(dict.fromkeys(said)), len(words_of(text)),
-                   len(sentences(text)))  # fmt: skip
+                   len(sentences_of(text)))  # fmt: skip
 
 
 @dataclass

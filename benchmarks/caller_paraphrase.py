@@ -52,6 +52,7 @@ import turn_variants
 from voxbench.bench.callers import GoalRules
 from voxbench.bench.matcher import facts_said, goal_facts
 from voxbench.bench.reference import asks, reference_turns
+from voxbench.records.voice import split_sentences
 
 SYNONYMS: list[tuple[str, ...]] = [
     ("last name", "surname", "family name"),
@@ -125,10 +126,6 @@ def by_sentence(text: str, f: Callable[[str], str]) -> str:
     """``f`` applied to each sentence, the text between sentences kept as it was."""
     parts = re.split(r"(?<=[.?!])(\s+)", text)
     return "".join(p if i % 2 else f(p) for i, p in enumerate(parts))
-
-
-def sentences(text: str) -> list[str]:
-    return [s for s in re.split(r"(?<=[.?!])\s+", text.strip()) if s]
 
 
 def _form_of(s: str) -> tuple[str, str, str, str, str] | None:
@@ -242,7 +239,7 @@ def lead_in(text: str, rng: random.Random) -> str:
 
 def explained(text: str, rng: random.Random) -> str:
     """A turn whose request comes after a long explanation of why it is asked."""
-    if not any(_form_of(s) for s in sentences(text)):
+    if not any(_form_of(s) for s in split_sentences(text)):
         return text
     return f"{rng.choice(EXPLANATIONS)} {text}"
 

@@ -18,20 +18,18 @@ from pathlib import Path
 
 from voxbench.bench.caller_check import resolved_scenarios
 from voxbench.bench.callers import GoalRules
-from voxbench.bench.weak_check import run_item
+from voxbench.bench.weak_check import WeakRow, run_item
 from voxbench.bench.weak_refendings import ACTS, counts, generate_all, harvest
+from voxbench.scenarios import Scenario
+
+Row = tuple[str, WeakRow]
+"""(the domain the turn's wording comes from, the graded row)."""
+Tally = dict[tuple[str, str, str], list[int]]
+"""(class, source domain, half) -> [agreeing, items]; "all" for each."""
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--data", required=True)
-    ap.add_argument("--out", default="")
-    ap.add_argument("--why", action="store_true")
-    ap.add_argument("--show", type=int, default=0)
-    args = ap.parse_args()
-    scenarios = resolved_scenarios(args.data)
-    pool = harvest(scenarios)
-    print("pool (turns by domain and kind):", dict(sorted(counts(pool).items())))
+def graded(scenarios: list[tuple[str, Scenario]]) -> list[Row]:
+    """Every item of every scenario, graded with the goal caller."""
     caller = GoalRules()
     byid = {(d, s.id): s for d, s in scenarios}
     t0 = time.perf_counter()
@@ -40,14 +38,21 @@ def main() -> None:
         sc = byid[(x.item.domain, x.item.scenario_id)]
         rows.append((x.source, run_item(x.item, sc, caller.make(x.item.domain, sc))))
     print(f"{len(rows)} items in {time.perf_counter() - t0:.1f} s")
-    tally: dict[tuple[str, str, str], list[int]] = defaultdict(lambda: [0, 0])
+    return rows
+
+
+def tally_of(rows: list[Row]) -> Tally:
+    tally: Tally = defaultdict(lambda: [0, 0])
     for src, r in rows:
         for c in (r.item.cls, "all"):
             for s in (src, "all"):
                 for h in (r.item.half, "all"):
                     tally[(c, s, h)][0] += r.agrees
                     tally[(c, s, h)][1] += 1
+    return tally
 
+
+def print_table(tally: Tally) -> None:
     def cell(k: tuple[str, str, str]) -> str:
         a, n = tally.get(k, [0, 0])
         return f"{100.0 * a / n:5.1f} % ({a}/{n})" if n else "-"
@@ -60,29 +65,47 @@ def main() -> None:
                     f"{c if s == 'all' else '':<16} {s:<11} "
                     + " ".join(f"{cell((c, s, h)):>18}" for h in ("dev", "test", "all"))
                 )
+
+
+def print_why(rows: list[Row], show: int) -> None:
+    """The dev half's disagreements: reasons counted by class, and up to ``show`` items per class."""
+    why: Counter[tuple[str, str]] = Counter()
+    shown: Counter[str] = Counter()
+    for src, r in rows:
+        if r.item.half == "dev" and not r.agrees:
+            why[(r.item.cls, r.why.split(":")[0])] += 1
+            if shown[r.item.cls] < show:
+                shown[r.item.cls] += 1
+                print(f"--- {r.item.cls} {r.item.domain}/{r.item.scenario_id} from {src} [{r.rule}] {r.why}")
+                for c in r.item.context:
+                    print(f"   ctx: {c[:200]}")
+                print(f"   agent: {r.item.turn[:300]}\n   caller: {r.reply[:200]}")
+    for (c, w), n in sorted(why.items()):
+        print(f"dev  {c:<16} {n:4}  {w}")
+
+
+def write_dev(rows: list[Row], out: str) -> None:
+    """The dev rows only: a test item's words are never written out."""
+    dev = [{"source": s, **r.model_dump(mode="json")} for s, r in rows if r.item.half == "dev"]
+    Path(out).write_text(json.dumps(dev, indent=1))
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--data", required=True)
+    ap.add_argument("--out", default="")
+    ap.add_argument("--why", action="store_true")
+    ap.add_argument("--show", type=int, default=0)
+    args = ap.parse_args()
+    scenarios = resolved_scenarios(args.data)
+    pool = harvest(scenarios)
+    print("pool (turns by domain and kind):", dict(sorted(counts(pool).items())))
+    rows = graded(scenarios)
+    print_table(tally_of(rows))
     if args.why:
-        why: Counter[tuple[str, str]] = Counter()
-        shown: Counter[str] = Counter()
-        for src, r in rows:
-            if r.item.half == "dev" and not r.agrees:
-                why[(r.item.cls, r.why.split(":")[0])] += 1
-                if shown[r.item.cls] < args.show:
-                    shown[r.item.cls] += 1
-                    print(
-                        f"--- {r.item.cls} {r.item.domain}/{r.item.scenario_id} from {src} [{r.rule}] {r.why}"
-                    )
-                    for c in r.item.context:
-                        print(f"   ctx: {c[:200]}")
-                    print(f"   agent: {r.item.turn[:300]}\n   caller: {r.reply[:200]}")
-        for (c, w), n in sorted(why.items()):
-            print(f"dev  {c:<16} {n:4}  {w}")
+        print_why(rows, args.show)
     if args.out:
-        Path(args.out).write_text(
-            json.dumps(
-                [{"source": s, **r.model_dump(mode="json")} for s, r in rows if r.item.half == "dev"],
-                indent=1,
-            )  # dev rows only: a test item's words are never written out
-        )
+        write_dev(rows, args.out)
 
 
 if __name__ == "__main__":

@@ -97,6 +97,14 @@ class Step:
         return key not in self.agent_said and names_fact(self.agent, key, key in self.offered)
 
 
+def _request_in_hand(caller: GoalCaller, agent: str) -> tuple[int, list[str]]:
+    """The request the agent's turn is about (else the first still open) and its detail keys."""
+    hand = caller.req.in_hand(agent)
+    pending = caller.tracker.pending()
+    i = hand.current if hand.current is not None else (pending[0] if pending else 0)
+    return i, caller.req.details(i)[1]
+
+
 def steps(sc: Scenario, before_reply: Callable[[], None] = lambda: None) -> Iterator[Step]:
     """The goal caller walked through a scenario's reference agent turns, each reply made (after
     ``before_reply``) whatever it said before; a Step for each turn that asks and has a reference
@@ -109,10 +117,7 @@ def steps(sc: Scenario, before_reply: Callable[[], None] = lambda: None) -> Iter
     for n, (agent, ref) in enumerate(turns, 1):
         if caller.ended:
             break
-        hand = caller.req.in_hand(agent)
-        pending = caller.tracker.pending()
-        i = hand.current if hand.current is not None else (pending[0] if pending else 0)
-        details = caller.req.details(i)[1]
+        i, details = _request_in_hand(caller, agent)
         roles = {k: _role(caller, k, i, details) for k in keys}
         before_reply()
         act = caller.respond(agent)
@@ -138,10 +143,7 @@ def candidates(domain: str, sc: Scenario) -> list[Candidate]:
     for agent, ref in turns:
         if caller.ended:
             break
-        hand = caller.req.in_hand(agent)
-        pending = caller.tracker.pending()
-        i = hand.current if hand.current is not None else (pending[0] if pending else 0)
-        details = caller.req.details(i)[1]
+        i, details = _request_in_hand(caller, agent)
         before = set(caller.given)
         act = caller.respond(agent)
         if not ref or not asks(agent):

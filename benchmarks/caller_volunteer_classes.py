@@ -40,10 +40,11 @@ from caller_volunteer import steps
 from voxbench.bench.caller_check import resolved_scenarios
 from voxbench.bench.lang import alt
 from voxbench.bench.matcher import facts_said, goal_facts, key_words
-from voxbench.bench.reference import names_fact, sentences
+from voxbench.bench.reference import names_fact
 from voxbench.pipelines.caller.goal.framing import kind_of
 from voxbench.pipelines.caller.goal.policy import GoalCaller
 from voxbench.scenarios import Scenario
+from voxbench.spoken import sentences_of
 
 CLASSES = ["said_before", "tree_bundle", "date_with_time", "pair_second", "identity_then_details",
            "next_request_reason", "other_request", "detail", "call"]  # fmt: skip
@@ -56,7 +57,7 @@ def _bundles(sc: Scenario, facts: list) -> list[set[str]]:
     tree = sc.user_goal.decision_tree
     out = []
     for line in [*tree.negotiation_behavior, *tree.edge_cases]:
-        for s in sentences(line):
+        for s in sentences_of(line):
             m = _GIVE.search(s)
             if m is None:
                 continue

@@ -347,7 +347,7 @@ def fit(labelled: list[tuple[ConversationContext, Any]]) -> Model:
 
 def dev_cv(seeds: int = 8) -> float:
     """Dev-half 5-fold CV (mean accuracy over fold seeds), the candidate in the shipped one's place."""
-    from voxbench.cli.judges import _agent_info, _find_agent_config
+    from voxbench.cli.judges import agent_info, find_agent_config
     from voxbench.eval.calibration import load_items
     from voxbench.eval.calibration_offline import cross_validate
     from voxbench.eval.label_split import halves_of, load_split
@@ -355,7 +355,7 @@ def dev_cv(seeds: int = 8) -> float:
     load_all()
     data = ROOT.parent / "shared" / "eva-data" / "docs" / "metrics" / "judge_validation_datasets"
     f = data / "conciseness.jsonl"
-    _, items, _ = load_items(f, _agent_info(_find_agent_config(data)))
+    _, items, _ = load_items(f, agent_info(find_agent_config(data)))
     halves = halves_of("conciseness", items, load_split(), hashlib.sha256(f.read_bytes()).hexdigest())
     assert halves is not None
     FITTERS[C.NAME] = Fitter(metric=C.NAME, fit=fit, rate_with=rate_with)
@@ -388,13 +388,13 @@ def held_out_pairs(eva: Path) -> tuple[int, int, int]:
     middle agent turn of every fifth reference conversation, in that conversation's record."""
     from _injected import events, references
 
-    from voxbench.eval.calibration import _ctx, trace_from_events
+    from voxbench.eval.calibration import context_of, trace_from_events
 
     found = detail = n = 0
     for k, (_, _, ref, agent, when) in enumerate(references(eva, ["airline", "itsm", "medical_hr"])):
         if k % 5:
             continue
-        views = list(turn_views(_ctx("x", trace_from_events(events(ref)), agent, when)).values())
+        views = list(turn_views(context_of("x", trace_from_events(events(ref)), agent, when)).values())
         v = views[len(views) // 2]
         for i, s in enumerate(HELD_OUT_FILLER):
             after = HELD_OUT_FILLER[(i + 5) % len(HELD_OUT_FILLER)]

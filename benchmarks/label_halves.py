@@ -10,7 +10,7 @@ import hashlib
 from pathlib import Path
 from typing import NamedTuple
 
-from voxbench.cli.judges import _agent_info, _find_agent_config
+from voxbench.cli.judges import agent_info, find_agent_config
 from voxbench.eval.calibration import CalibItem, load_items
 from voxbench.eval.label_split import halves_of, load_split
 
@@ -25,7 +25,7 @@ class Halves(NamedTuple):
 def split_halves(dataset: Path, stem: str, with_agent: bool = True) -> Halves:
     """The items of ``<dataset>/<stem>.jsonl``, all and by half."""
     f = Path(dataset) / f"{stem}.jsonl"
-    agent = _agent_info(_find_agent_config(Path(dataset))) if with_agent else None
+    agent = agent_info(find_agent_config(Path(dataset))) if with_agent else None
     _, items, _ = load_items(f, agent)
     halves = halves_of(stem, items, load_split(), hashlib.sha256(f.read_bytes()).hexdigest())
     if halves is None:

@@ -114,7 +114,7 @@ def _substitute(obj: Any, names: dict[str, str]) -> Any:
 def reference_traces(data_root: Path) -> dict[str, Any]:
     """EVA's reference conversations (expected traces; no human labels): how often each
     offline method flags them. A proxy for false positives on well-behaved calls."""
-    from voxbench.eval.calibration import _ctx, trace_from_events
+    from voxbench.eval.calibration import context_of, trace_from_events
 
     out: dict[str, Any] = {}
     methods = load_all()
@@ -135,7 +135,7 @@ def reference_traces(data_root: Path) -> dict[str, Any]:
                 if isinstance(v, str)
             }
             trace = _substitute(trace, names)
-            ctx = _ctx(str(rec["id"]), trace_from_events(trace), agent, rec.get("current_date_time"))
+            ctx = context_of(str(rec["id"]), trace_from_events(trace), agent, rec.get("current_date_time"))
             ctx.user_goal = _substitute(rec.get("user_goal") or {}, names)
             n += 1
             for m in flagged:

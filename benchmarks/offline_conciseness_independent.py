@@ -47,19 +47,19 @@ import random
 import re
 import time
 from collections.abc import Callable
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from _injected import arguments, by_domain, events, per_kind, print_domains, references, write_json
-from offline_progression_independent import _REPEAT_ASK, _line, _ok, _sentences, _tool_types
+from offline_progression_independent import REPEAT_ASK
 
-from voxbench.eval.calibration import _ctx, agreement, trace_from_events
+from voxbench.eval.calibration import agreement, context_of, trace_from_events
 from voxbench.eval.context import ConversationContext
-from voxbench.eval.gateset.conversation import Line, RefConversation, Tool
+from voxbench.eval.gateset.conversation import Line, RefConversation, Tool, succeeded
 from voxbench.eval.offline.conciseness import conciseness_offline
 from voxbench.eval.types import MetricResult
 from voxbench.records import derive_seed
+from voxbench.records.voice import split_sentences
 from voxbench.spoken.words import NATO as SPOKEN_NATO
 
 EXPECTED = {
@@ -136,12 +136,12 @@ def _say(v: Any) -> str:
 
 
 def tool_dump(conv: RefConversation, i: int, rng: random.Random) -> str | None:
-    kinds = _tool_types(conv)
+    kinds = conv.tool_types()
     for t in _preceding_tools(conv, i):
         leaves = _leaves(t.expected or {})
-        if kinds.get(t.name) in ("read", "auth") and _ok(t) and len(leaves) >= 8:
+        if kinds.get(t.name) in ("read", "auth") and succeeded(t) and len(leaves) >= 8:
             said = ", ".join(f"{k.replace('_', ' ')} {_say(v)}" for k, v in leaves[:16])
-            return f"{_line(conv, i).text} Here is everything on the record: {said}."
+            return f"{conv.line(i).text} Here is everything on the record: {said}."
     return None
 
 
@@ -154,7 +154,7 @@ def many_options(conv: RefConversation, i: int, rng: random.Random) -> str | Non
     for n, t in enumerate(picks, 1):
         clause = " ".join(str(t.description).split(".")[0].split()[:12]).rstrip(",;")
         opts.append(f"option {DIGITS[n]}, {t.name.replace('_', ' ')}, which means: {clause}")
-    return f"{_line(conv, i).text} Here are the options I can offer: {'; '.join(opts)}. Which would you like?"
+    return f"{conv.line(i).text} Here are the options I can offer: {'; '.join(opts)}. Which would you like?"
 
 
 def repeated_previous(conv: RefConversation, i: int, rng: random.Random) -> str | None:
@@ -163,19 +163,19 @@ def repeated_previous(conv: RefConversation, i: int, rng: random.Random) -> str 
     if k == 0 or i == agents[-1]:
         return None
     prev = agents[k - 1]
-    said = [s for s in _sentences(_line(conv, prev).text) if not s.endswith("?") and len(s.split()) >= 5]
-    between = " ".join(_line(conv, j).text for j in conv.lines("user") if prev < j < i)
-    if not said or _REPEAT_ASK.search(between):
+    said = [s for s in split_sentences(conv.line(prev).text) if not s.endswith("?") and len(s.split()) >= 5]
+    between = " ".join(conv.line(j).text for j in conv.lines("user") if prev < j < i)
+    if not said or REPEAT_ASK.search(between):
         return None
-    return f"{rng.choice(REPEAT_LEAD)}{' '.join(said[:2])} {_line(conv, i).text}"
+    return f"{rng.choice(REPEAT_LEAD)}{' '.join(said[:2])} {conv.line(i).text}"
 
 
 def filler(conv: RefConversation, i: int, rng: random.Random) -> str | None:
-    return f"{rng.choice(FILLER_BEFORE)} {_line(conv, i).text} {rng.choice(FILLER_AFTER)}"
+    return f"{rng.choice(FILLER_BEFORE)} {conv.line(i).text} {rng.choice(FILLER_AFTER)}"
 
 
 def background(conv: RefConversation, i: int, rng: random.Random) -> str | None:
-    parts = _sentences(_line(conv, i).text)
+    parts = split_sentences(conv.line(i).text)
     return " ".join([*parts[:1], rng.choice(BACKGROUND), *parts[1:]])
 
 
@@ -190,13 +190,13 @@ def _spell(code: str, nato: bool) -> str:
 
 
 def code_readback(conv: RefConversation, i: int, rng: random.Random) -> str | None:
-    kinds = _tool_types(conv)
+    kinds = conv.tool_types()
     for t in _preceding_tools(conv, i):
         codes = [(k, str(v)) for k, v in _leaves(t.expected or {}) if isinstance(v, str) and CODE.match(v)]
-        if kinds.get(t.name) == "write" and _ok(t) and codes:
+        if kinds.get(t.name) == "write" and succeeded(t) and codes:
             key, code = rng.choice(codes)
             said = _spell(code, nato=rng.random() < 0.5)
-            first = _sentences(_line(conv, i).text)[0]
+            first = split_sentences(conv.line(i).text)[0]
             return f"{first} {rng.choice(CODE_LEAD).format(f=key.replace('_', ' '), c=said)}"
     return None
 
@@ -213,8 +213,8 @@ def _chain(*edits: Edit) -> Edit:
             text = e(conv, i, rng)
             if text is None:
                 return None
-            conv = _with(conv, i, text)
-        return _line(conv, i).text
+            conv = conv.with_text(i, text)
+        return conv.line(i).text
 
     return run
 
@@ -231,12 +231,6 @@ EDITS: dict[str, Edit] = {
 }
 
 
-def _with(conv: RefConversation, i: int, text: str) -> RefConversation:
-    steps = list(conv.steps)
-    steps[i] = replace(_line(conv, i), text=text)
-    return conv.copy(steps)
-
-
 def inject(conv: RefConversation, kind: str, rng: random.Random) -> tuple[RefConversation, int, str] | None:
     """One agent line, drawn among those `kind` applies to, edited: (conversation, step, what)."""
     cands = []
@@ -247,7 +241,7 @@ def inject(conv: RefConversation, kind: str, rng: random.Random) -> tuple[RefCon
     if not cands:
         return None
     i, text = rng.choice(cands)
-    return _with(conv, i, text), i, f"{kind} at step {i}"
+    return conv.with_text(i, text), i, f"{kind} at step {i}"
 
 
 def line_turns(conv: RefConversation, trace: list[dict[str, Any]]) -> dict[int, int]:
@@ -282,7 +276,7 @@ def run(
     for dom, sid, ref, agent, when in references(eva, domains):
         for kind, conv, step, what in variants(ref, seed, dom, sid):
             trace = trace_from_events(events(conv))
-            ctx = _ctx(f"{dom}/{sid}/{kind}", trace, agent, when)
+            ctx = context_of(f"{dom}/{sid}/{kind}", trace, agent, when)
             t0 = time.perf_counter()
             res = method(ctx)
             spent += time.perf_counter() - t0

@@ -46,11 +46,12 @@ from _injected import arguments, by_domain, events, per_kind, print_domains, rat
 from voxbench.eval.calibration import agreement
 from voxbench.eval.gateset.conversation import Line, RefConversation, Tool
 from voxbench.eval.gateset.faults import completion_without_write, wrong_write
+from voxbench.eval.offline._faith_rules import FREE_TEXT_WORDS
 from voxbench.eval.offline._values import amount_values, data_keys, spoken_values
 from voxbench.eval.offline.faithfulness import faithfulness_offline
 from voxbench.records import derive_seed
 
-FREE_TEXT = re.compile(r"summary|reason|note|description|comment|message|details|text", re.I)
+FREE_TEXT = re.compile(rf"{FREE_TEXT_WORDS}|text", re.I)
 EXPECTED = {
     "clean": (3, ()),
     "wrong_write": (1, ("fabricating_tool_parameters",)),
@@ -100,7 +101,7 @@ def misstated_value(conv: RefConversation, rng: random.Random) -> tuple[RefConve
                 x = float(vals[0].key[2:])
                 new = x + rng.choice([7, max(3, round(x * 0.13))])
                 txt = s.text[: m.start()] + f"${new:,.2f}".replace(".00", "") + s.text[m.end() :]
-                return _with(conv, i, txt), f"amount {m.group(0)!r} -> {new}"
+                return conv.with_text(i, txt), f"amount {m.group(0)!r} -> {new}"
         for m in _TIME.finditer(s.text):
             vals = [v for v in spoken_values(m.group(0)) if v.kind == "t"]
             if len(vals) == 1 and vals[0].key in seen:
@@ -109,7 +110,7 @@ def misstated_value(conv: RefConversation, rng: random.Random) -> tuple[RefConve
                 h12 = (t // 60) % 12 or 12
                 new = f"{h12}:{t % 60:02d} {'PM' if t >= 720 else 'AM'}"
                 txt = s.text[: m.start()] + new + s.text[m.end() :]
-                return _with(conv, i, txt), f"time {m.group(0)!r} -> {new}"
+                return conv.with_text(i, txt), f"time {m.group(0)!r} -> {new}"
     return None
 
 
@@ -117,7 +118,7 @@ def go_ahead_dropped(conv: RefConversation) -> tuple[RefConversation, str] | Non
     """Before the first write, the agent's last question and the caller's answer to it removed:
     the write follows the caller's earlier words, with no go-ahead asked or given (EVA's
     policies ask for explicit confirmation before a change)."""
-    writes = [i for i in conv.tools() if _kind(conv, i) == "write"]
+    writes = [i for i in conv.tools() if conv.tool_types().get(conv.tool(i).name) == "write"]
     if not writes:
         return None
     w = writes[0]
@@ -138,7 +139,7 @@ def refused_write_claimed(conv: RefConversation) -> tuple[RefConversation, str] 
     were: an agent line after it that reports the action done tells the caller a change the
     record shows was not made. Only the last write, so no later call uses what it returned; only
     when an agent line follows it."""
-    writes = [i for i in conv.tools() if _kind(conv, i) == "write"]
+    writes = [i for i in conv.tools() if conv.tool_types().get(conv.tool(i).name) == "write"]
     if not writes:
         return None
     w = writes[-1]
@@ -150,17 +151,6 @@ def refused_write_claimed(conv: RefConversation) -> tuple[RefConversation, str] 
     steps = list(conv.steps)
     steps[w] = replace(tool, expected=dict(REFUSAL))
     return conv.copy(steps), f"{tool.name} refused"
-
-
-def _kind(conv: RefConversation, i: int) -> str:
-    kinds = {t.name: t.tool_type for t in conv.dd.agent.tools}
-    return str(kinds.get(conv.steps[i].name))  # type: ignore[union-attr]
-
-
-def _with(conv: RefConversation, i: int, text: str) -> RefConversation:
-    steps = list(conv.steps)
-    steps[i] = replace(conv.steps[i], text=text)  # type: ignore[type-var]
-    return conv.copy(steps)
 
 
 def _variants(ref: RefConversation, seed: int, dom: str, sid: str) -> list[tuple[str, RefConversation, str]]:

@@ -63,9 +63,10 @@ from typing import Any
 
 from _injected import Method, arguments, by_domain, events, per_kind, print_domains, rate_variants, write_json
 
-from voxbench.eval.gateset.conversation import Line, RefConversation, Step, Tool
+from voxbench.eval.gateset.conversation import Line, RefConversation, Step, Tool, succeeded
 from voxbench.eval.offline.progression import progression_offline
 from voxbench.records import derive_seed
+from voxbench.records.voice import split_sentences
 
 TOOLS, LOSS, REDUNDANT, QUESTION = (
     "unnecessary_tool_calls",
@@ -120,32 +121,12 @@ ERRORS = {
     "empty": ("missing_parameter", "Required parameter missing or empty: {p}."),
     "wrong": ("not_found", "No record found for {p}."),
 }
-_REPEAT_ASK = re.compile(r"\b(repeat|again|say that|one more time|didn'?t (catch|hear))\b", re.I)
-
-
-def _tool_types(conv: RefConversation) -> dict[str, str]:
-    return {t.name: str(t.tool_type) for t in conv.dd.agent.tools}
-
-
-def _tool(conv: RefConversation, i: int) -> Tool:
-    s = conv.steps[i]
-    assert isinstance(s, Tool)
-    return s
-
-
-def _line(conv: RefConversation, i: int) -> Line:
-    s = conv.steps[i]
-    assert isinstance(s, Line)
-    return s
-
-
-def _ok(t: Tool) -> bool:
-    return str((t.expected or {}).get("status", "success")) == "success"
+REPEAT_ASK = re.compile(r"\b(repeat|again|say that|one more time|didn'?t (catch|hear))\b", re.I)
 
 
 def _successful(conv: RefConversation, types: tuple[str, ...]) -> list[int]:
-    kinds = _tool_types(conv)
-    return [i for i in conv.tools() if kinds.get(_tool(conv, i).name) in types and _ok(_tool(conv, i))]
+    kinds = conv.tool_types()
+    return [i for i in conv.tools() if kinds.get(conv.tool(i).name) in types and succeeded(conv.tool(i))]
 
 
 def _insert(conv: RefConversation, at: int, new: Sequence[Step]) -> RefConversation:
@@ -192,13 +173,13 @@ def repeated_call(
     picks = sorted(rng.sample(cands, n), reverse=True)
     out = conv
     for i in picks:
-        out = _insert(out, i + 1, [_tool(conv, i)])
-    return out, "repeated " + ", ".join(_tool(conv, i).name for i in sorted(picks))
+        out = _insert(out, i + 1, [conv.tool(i)])
+    return out, "repeated " + ", ".join(conv.tool(i).name for i in sorted(picks))
 
 
 def _fed_lookup(conv: RefConversation) -> int | None:
     """The first successful auth or read call whose parameters hold the caller's facts."""
-    return next((i for i in _successful(conv, ("auth", "read")) if _given(conv, _tool(conv, i))), None)
+    return next((i for i in _successful(conv, ("auth", "read")) if _given(conv, conv.tool(i))), None)
 
 
 def placeholder_call(
@@ -209,7 +190,7 @@ def placeholder_call(
     i = _fed_lookup(conv)
     if i is None:
         return None
-    t = _tool(conv, i)
+    t = conv.tool(i)
     keys = _given(conv, t)
     empty = _error(t, {**t.params, **dict.fromkeys(keys, "")}, "empty", ", ".join(keys))
     return _insert(conv, i, [empty] * times), f"{t.name} with {keys} empty x{times}"
@@ -220,7 +201,7 @@ def corrected_retry(conv: RefConversation, rng: random.Random) -> tuple[RefConve
     i = _fed_lookup(conv)
     if i is None:
         return None
-    t = _tool(conv, i)
+    t = conv.tool(i)
     keys = [k for k in _given(conv, t) if any(c.isdigit() for c in t.params[k])] or _given(conv, t)
     k = rng.choice(keys)
     v = t.params[k]
@@ -239,14 +220,14 @@ def reasked_fact(conv: RefConversation, rng: random.Random) -> tuple[RefConversa
     cands = []
     for i in _successful(conv, ("auth", "read")):
         ans, nxt = _answer_before(conv, i), _agent_after(conv, i)
-        if ans is not None and nxt is not None and _given(conv, _tool(conv, i)):
+        if ans is not None and nxt is not None and _given(conv, conv.tool(i)):
             cands.append((i, ans, nxt))
     if not cands:
         return None
     i, ans, nxt = rng.choice(cands)
-    f = _field(rng.choice(_given(conv, _tool(conv, i))))
+    f = _field(rng.choice(_given(conv, conv.tool(i))))
     ask = Line("agent", rng.choice(REASKS).format(f=f))
-    return _insert(conv, nxt, [ask, _line(conv, ans)]), f"re-asked {f} after turn of step {i}"
+    return _insert(conv, nxt, [ask, conv.line(ans)]), f"re-asked {f} after turn of step {i}"
 
 
 def asr_reask(conv: RefConversation, rng: random.Random) -> tuple[RefConversation, str] | None:
@@ -256,17 +237,13 @@ def asr_reask(conv: RefConversation, rng: random.Random) -> tuple[RefConversatio
     ans = None if i is None else _answer_before(conv, i)
     if i is None or ans is None:
         return None
-    words = _line(conv, ans).text.split()
+    words = conv.line(ans).text.split()
     if len(words) < 4:
         return None
     cut = Line("user", " ".join(words[: len(words) // 2]) + "...")
-    f = _field(rng.choice(_given(conv, _tool(conv, i))))
+    f = _field(rng.choice(_given(conv, conv.tool(i))))
     steps = [*conv.steps[:ans], cut, Line("agent", rng.choice(ASR_REASKS).format(f=f)), *conv.steps[ans:]]
     return conv.copy(steps), f"caller's line cut, agent re-asked {f}"
-
-
-def _sentences(text: str) -> list[str]:
-    return [s for s in re.split(r"(?<=[.!?])\s+", text.strip()) if s]
 
 
 def repeated_statement(conv: RefConversation, rng: random.Random) -> tuple[RefConversation, str] | None:
@@ -278,14 +255,14 @@ def repeated_statement(conv: RefConversation, rng: random.Random) -> tuple[RefCo
     for a, b in pairwise(agents[:-1]):
         if a == 0 or not isinstance(conv.steps[a - 1], Tool):
             continue
-        said = [s for s in _sentences(_line(conv, a).text) if not s.endswith("?") and len(s.split()) >= 5]
-        between = " ".join(_line(conv, j).text for j in conv.lines("user") if a < j < b)
-        if said and not _REPEAT_ASK.search(between):
+        said = [s for s in split_sentences(conv.line(a).text) if not s.endswith("?") and len(s.split()) >= 5]
+        between = " ".join(conv.line(j).text for j in conv.lines("user") if a < j < b)
+        if said and not REPEAT_ASK.search(between):
             cands.append((a, b, said))
     if not cands:
         return None
     a, b, said = rng.choice(cands)
-    line = _line(conv, b)
+    line = conv.line(b)
     steps = list(conv.steps)
     steps[b] = replace(line, text=" ".join(said) + " " + line.text)
     return conv.copy(steps), f"agent line of step {a} said again at step {b}"
@@ -336,12 +313,12 @@ def vague_question(conv: RefConversation, rng: random.Random) -> tuple[RefConver
     caller restating its opening request."""
     auths = _successful(conv, ("auth",))
     users = conv.lines("user")
-    if not auths or not users or not _goal_stated(conv, _line(conv, users[0]).text):
+    if not auths or not users or not _goal_stated(conv, conv.line(users[0]).text):
         return None
     nxt = _agent_after(conv, auths[0])
     if nxt is None:
         return None
-    new = [Line("agent", rng.choice(VAGUE)), _line(conv, users[0])]
+    new = [Line("agent", rng.choice(VAGUE)), conv.line(users[0])]
     return _insert(conv, nxt, new), "vague question after verification"
 
 

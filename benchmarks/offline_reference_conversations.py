@@ -26,8 +26,8 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from voxbench.cli.judges import _agent_info
-from voxbench.eval.calibration import _ctx, trace_from_events
+from voxbench.cli.judges import agent_info
+from voxbench.eval.calibration import context_of, trace_from_events
 from voxbench.eval.offline.faithfulness import faithfulness_offline
 from voxbench.eval.offline.progression import progression_offline
 
@@ -35,7 +35,7 @@ ROOT = Path(__file__).resolve().parents[1]
 DOMAINS = ("airline", "itsm", "medical_hr")
 
 
-def _resolved(record: dict[str, Any]) -> list[dict[str, Any]]:
+def resolved_trace(record: dict[str, Any]) -> list[dict[str, Any]]:
     """The reference trace with the English culture placeholders filled in, after a greeting."""
     raw = json.dumps(record["ground_truth"]["expected_trace"]["trace"])
     c = (record.get("culture_overrides") or {}).get("en") or {}
@@ -59,12 +59,14 @@ def main() -> int:
     ap.add_argument("-v", "--verbose", action="store_true")
     args = ap.parse_args()
     for domain in DOMAINS:
-        agent = _agent_info(args.eva / "configs" / "agents" / f"{domain}_agent.yaml")
+        agent = agent_info(args.eva / "configs" / "agents" / f"{domain}_agent.yaml")
         records = json.loads((args.eva / "data" / f"{domain}_dataset.json").read_text(encoding="utf-8"))
         ratings: dict[str, Counter[int]] = {"faithfulness": Counter(), "progression": Counter()}
         rules: Counter[str] = Counter()
         for r in records:
-            ctx = _ctx(str(r["id"]), trace_from_events(_resolved(r)), agent, r.get("current_date_time"))
+            ctx = context_of(
+                str(r["id"]), trace_from_events(resolved_trace(r)), agent, r.get("current_date_time")
+            )
             for name, res in (
                 ("faithfulness", faithfulness_offline(ctx)),
                 ("progression", progression_offline(ctx)),

@@ -38,7 +38,7 @@ DIMS = tuple(DETECTORS)
 Row = dict[str, Any]
 
 
-def _row(it: CalibItem) -> Row:
+def row_of(it: CalibItem) -> Row:
     found = all_findings(it.ctx)
     dims = {d: float(sum(f["dimension"] == d for f in found)) for d in DIMS}
     old = v3.features(v3.counts(v3.findings(it.ctx)))
@@ -80,7 +80,9 @@ COMBINATIONS = {
 }
 
 
-def _cv(rows: list[Row], fit: Callable[[list[Row]], Callable[[Row], int]], seed: int) -> dict[str, Any]:
+def fold_agreement(
+    rows: list[Row], fit: Callable[[list[Row]], Callable[[Row], int]], seed: int
+) -> dict[str, Any]:
     fold = assign_folds([r["id"] for r in rows], 5, seed)
     pred: dict[str, int] = {}
     for f in range(5):
@@ -89,11 +91,11 @@ def _cv(rows: list[Row], fit: Callable[[list[Row]], Callable[[Row], int]], seed:
     return agreement([(r["h"], pred[r["id"]]) for r in rows], [1, 2, 3], ordinal=True)
 
 
-def _fmt(a: dict[str, Any]) -> str:
+def fmt_agreement(a: dict[str, Any]) -> str:
     return f"acc {a['accuracy']:.3f} κ {a['cohen_kappa']:.3f} qwk {a.get('weighted_kappa_quadratic', 0):.3f}"
 
 
-def _dimensions(rows: list[Row], rate: Callable[[Row], int]) -> None:
+def dimension_agreement(rows: list[Row], rate: Callable[[Row], int]) -> None:
     """Each detector flagged (a finding, the rating below 3) against the label's dimensions."""
     for d in DIMS:
         pairs = [(d in r["modes"], r["dims"][d] > 0 and rate(r) < 3) for r in rows]
@@ -110,27 +112,29 @@ def main() -> int:
     ap.add_argument("--test", action="store_true", help="read the test half once (the pooled candidate)")
     args = ap.parse_args()
     halves = split_halves(args.dataset, "conversation_progression")
-    dev = [_row(it) for it in halves.dev]
+    dev = [row_of(it) for it in halves.dev]
     print(f"dev half: {len(dev)} conversations")
     for name, fit in COMBINATIONS.items():
         rate = fit(dev)
-        cvs = [_cv(dev, fit, seed) for seed in range(8)]
+        cvs = [fold_agreement(dev, fit, seed) for seed in range(8)]
         mean = sum(a["accuracy"] for a in cvs) / len(cvs)
         kappa = sum(a["cohen_kappa"] for a in cvs) / len(cvs)
         fitted = agreement([(r["h"], rate(r)) for r in dev], [1, 2, 3], ordinal=True)
         print(
-            f"  {name:20s} fitted on dev: {_fmt(fitted)}; dev 5-fold CV (seeds 0-7): acc {mean:.3f} κ {kappa:.3f}"
+            f"  {name:20s} fitted on dev: {fmt_agreement(fitted)}; dev 5-fold CV (seeds 0-7): acc {mean:.3f} κ {kappa:.3f}"
         )
     print("  per dimension (pooled, fitted on dev):")
-    _dimensions(dev, COMBINATIONS["pooled"](dev))
+    dimension_agreement(dev, COMBINATIONS["pooled"](dev))
     if args.test:
-        test = [_row(it) for it in halves.test]
+        test = [row_of(it) for it in halves.test]
         rate = COMBINATIONS["pooled"](dev)
         print(f"test half: {len(test)} conversations, pooled fitted on dev: ", end="")
-        print(_fmt(agreement([(r["h"], rate(r)) for r in test], [1, 2, 3], ordinal=True)))
-        _dimensions(test, rate)
-        every = [_row(it) for it in halves.every]
-        print(f"all visible labels, 5-fold CV (seed 0): {_fmt(_cv(every, COMBINATIONS['pooled'], 0))}")
+        print(fmt_agreement(agreement([(r["h"], rate(r)) for r in test], [1, 2, 3], ordinal=True)))
+        dimension_agreement(test, rate)
+        every = [row_of(it) for it in halves.every]
+        print(
+            f"all visible labels, 5-fold CV (seed 0): {fmt_agreement(fold_agreement(every, COMBINATIONS['pooled'], 0))}"
+        )
     return 0
 
 

@@ -150,7 +150,7 @@ def unnecessary_tool_calls(ctx: ConversationContext) -> list[dict[str, Any]]:
     return out
 
 
-def _agent_sentences(trace: list[dict[str, Any]], closing: bool = True) -> list[tuple[int, str]]:
+def agent_sentences(trace: list[dict[str, Any]], closing: bool = True) -> list[tuple[int, str]]:
     """The agent's sentences with their turns; without the closing turn's when `closing` is
     False (a recap at the end of the call is the wrap-up, not a redundant statement)."""
     said = [e for e in trace if e.get("role") == "assistant"]
@@ -189,7 +189,7 @@ def _repeats(
     return out
 
 
-def _checked(s: str) -> bool:
+def checked(s: str) -> bool:
     return len(s.split()) >= MIN_WORDS and not OPEN_OFFER.search(s) and not CONFIRM_STEP.search(s)
 
 
@@ -214,9 +214,7 @@ def information_loss(ctx: ConversationContext) -> list[dict[str, Any]]:
             text = strip_tags(str(e.get("content", "")))
             if RE_ASK.search(text):
                 out.append(_finding("re_asks", dim, t, text, "asks the caller to say again what was said"))
-    questions = [
-        (t, s) for t, s in _agent_sentences(ctx.conversation_trace) if s.endswith("?") and _checked(s)
-    ]
+    questions = [(t, s) for t, s in agent_sentences(ctx.conversation_trace) if s.endswith("?") and checked(s)]
     out += _repeats(questions, SIMILAR_QUESTION, "repeated_questions", dim, "asks an earlier question again")
     return out
 
@@ -224,10 +222,10 @@ def information_loss(ctx: ConversationContext) -> list[dict[str, Any]]:
 def redundant_statements(ctx: ConversationContext) -> list[dict[str, Any]]:
     """Sentences repeating an earlier one, and sentences announcing a repetition."""
     dim = "redundant_statements"
-    before_closing = _agent_sentences(ctx.conversation_trace, closing=False)
-    plain = [(t, s) for t, s in before_closing if not s.endswith("?") and _checked(s)]
+    before_closing = agent_sentences(ctx.conversation_trace, closing=False)
+    plain = [(t, s) for t, s in before_closing if not s.endswith("?") and checked(s)]
     out = _repeats(plain, SIMILAR_STATEMENT, "repeated_statements", dim, "repeats an earlier sentence")
-    for t, s in _agent_sentences(ctx.conversation_trace):
+    for t, s in agent_sentences(ctx.conversation_trace):
         if RESTATE_CUE.search(s):
             out.append(_finding("restatements", dim, t, s, "announces that it says something again"))
     return out

@@ -40,7 +40,7 @@ from typing import Any
 
 from label_halves import split_halves
 from progression_dims import RESTATE_CUE
-from progression_rate import _agree, _confusion, _fmt, cv, fit
+from progression_rate import agree, confusion_of, cv, fit, fmt_agreement
 
 from voxbench.eval.calibration import CalibItem
 from voxbench.eval.context import ConversationContext, strip_tags
@@ -128,13 +128,13 @@ def dev_report(dev: list[Row]) -> None:
     print(f"dev half: {len(dev)} conversations")
     for name, names in VARIANTS.items():
         feats = feats_of(names)
-        accs = [_agree(dev, cv(dev, feats, s)) for s in range(8)]
+        accs = [agree(dev, cv(dev, feats, s)) for s in range(8)]
         m = fit(dev, feats)
-        ins = _agree(dev, {r["id"]: m.rate(feats(r)) for r in dev})
+        ins = agree(dev, {r["id"]: m.rate(feats(r)) for r in dev})
         mean = sum(a["accuracy"] for a in accs) / 8
         print(f"  {name:32s} dev CV (seeds 0-7) acc {mean:.3f} [{min(a['accuracy'] for a in accs):.3f}-"
               f"{max(a['accuracy'] for a in accs):.3f}] κ {sum(a['cohen_kappa'] for a in accs) / 8:.3f}; "
-              f"fitted on dev {_fmt(ins)}")  # fmt: skip
+              f"fitted on dev {fmt_agreement(ins)}")  # fmt: skip
 
 
 def test_report(dev: list[Row], test: list[Row], names: list[str]) -> None:
@@ -143,7 +143,9 @@ def test_report(dev: list[Row], test: list[Row], names: list[str]) -> None:
         feats = feats_of(VARIANTS[name])
         m = fit(dev, feats)
         pred = {r["id"]: m.rate(feats(r)) for r in test}
-        print(f"  {name}: fitted on dev, test half {_fmt(_agree(test, pred))}; {_confusion(test, pred)}")
+        print(
+            f"  {name}: fitted on dev, test half {fmt_agreement(agree(test, pred))}; {confusion_of(test, pred)}"
+        )
 
 
 def main() -> int:

@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from label_halves import split_halves
-from progression_rate import _agree, _confusion, _fmt, fit
+from progression_rate import agree, confusion_of, fit, fmt_agreement
 from progression_rate import refs_report as rate_refs
 
 from voxbench.eval.context import ConversationContext
@@ -161,12 +161,12 @@ def dev_report(dev: list[Row]) -> None:
     )
     for name, names in VARIANTS.items():
         feats = feats_of(names)
-        accs = [_agree(dev, cv(dev, feats, s))["accuracy"] for s in range(8)]
-        loo = _agree(dev, cv(dev, feats, None))
-        ins = _agree(dev, {r["id"]: fit(dev, feats).rate(feats(r)) for r in dev})
+        accs = [agree(dev, cv(dev, feats, s))["accuracy"] for s in range(8)]
+        loo = agree(dev, cv(dev, feats, None))
+        ins = agree(dev, {r["id"]: fit(dev, feats).rate(feats(r)) for r in dev})
         print(
             f"  {name:34s} 5-fold (seeds 0-7) {sum(accs) / 8:.3f} [{min(accs):.3f}-{max(accs):.3f}]"
-            f"  LOO {_fmt(loo)}  fitted on dev {ins['accuracy']:.3f}"
+            f"  LOO {fmt_agreement(loo)}  fitted on dev {ins['accuracy']:.3f}"
         )
 
 
@@ -181,8 +181,8 @@ def test_report(dev: list[Row], test: list[Row], name: str) -> None:
         feats = feats_of(VARIANTS[label])
         m = fit(dev, feats)
         pred = {r["id"]: m.rate(feats(r)) for r in test}
-        print(f"  test half ({len(test)}), {label}, fitted on dev: {_fmt(_agree(test, pred))}")
-        print(f"    confusion (person->method): {_confusion(test, pred)}")
+        print(f"  test half ({len(test)}), {label}, fitted on dev: {fmt_agreement(agree(test, pred))}")
+        print(f"    confusion (person->method): {confusion_of(test, pred)}")
 
 
 def main() -> int:

@@ -31,10 +31,10 @@ from pathlib import Path
 from typing import Any
 
 from label_halves import split_halves
-from offline_reference_conversations import _resolved
+from offline_reference_conversations import resolved_trace
 
-from voxbench.cli.judges import _agent_info
-from voxbench.eval.calibration import CalibItem, _ctx, agreement, trace_from_events
+from voxbench.cli.judges import agent_info
+from voxbench.eval.calibration import CalibItem, agreement, context_of, trace_from_events
 from voxbench.eval.calibration_dims import PROGRESSION_MODES
 from voxbench.eval.context import ConversationContext
 from voxbench.eval.offline import progression as v3
@@ -85,17 +85,17 @@ def cv(rows: list[Row], feats: Feats, seed: int, folds: int = 5) -> dict[str, in
     return pred
 
 
-def _agree(rows: list[Row], pred: dict[str, int]) -> dict[str, Any]:
+def agree(rows: list[Row], pred: dict[str, int]) -> dict[str, Any]:
     return agreement([(r["h"], pred[r["id"]]) for r in rows], [1, 2, 3], ordinal=True)
 
 
-def _fmt(a: dict[str, Any]) -> str:
+def fmt_agreement(a: dict[str, Any]) -> str:
     return (
         f"acc {a['accuracy']:.3f} κ {a['cohen_kappa']:.3f} qwk {a.get('weighted_kappa_quadratic') or 0:.3f}"
     )
 
 
-def _confusion(rows: list[Row], pred: dict[str, int]) -> str:
+def confusion_of(rows: list[Row], pred: dict[str, int]) -> str:
     c = Counter((int(r["h"]), pred[r["id"]]) for r in rows)
     return ", ".join(f"{h}->{j}: {c[h, j]}" for h in (1, 2, 3) for j in (1, 2, 3) if c[h, j])
 
@@ -114,13 +114,13 @@ def dimensions(rows: list[Row], pred: dict[str, int]) -> None:
 def dev_report(dev: list[Row]) -> None:
     print(f"dev half: {len(dev)} conversations")
     for name, feats in VARIANTS.items():
-        accs = [_agree(dev, cv(dev, feats, s)) for s in range(8)]
+        accs = [agree(dev, cv(dev, feats, s)) for s in range(8)]
         m = fit(dev, feats)
-        ins = _agree(dev, {r["id"]: m.rate(feats(r)) for r in dev})
+        ins = agree(dev, {r["id"]: m.rate(feats(r)) for r in dev})
         mean = sum(a["accuracy"] for a in accs) / 8
         print(f"  {name:22s} dev 5-fold CV (seeds 0-7) acc {mean:.3f} [{min(a['accuracy'] for a in accs):.3f}-"
               f"{max(a['accuracy'] for a in accs):.3f}] κ {sum(a['cohen_kappa'] for a in accs) / 8:.3f}; "
-              f"fitted on dev {_fmt(ins)}; weights {m.weights} cuts {m.cuts}")  # fmt: skip
+              f"fitted on dev {fmt_agreement(ins)}; weights {m.weights} cuts {m.cuts}")  # fmt: skip
     for s in range(8):
         a, b = cv(dev, VARIANTS[BASELINE], s), cv(dev, VARIANTS[CANDIDATE], s)
         win = sum(b[r["id"]] == r["h"] != a[r["id"]] for r in dev)
@@ -142,11 +142,13 @@ def refs_report(
     row = rows or row_of
     models = {name: (feats, fit(dev, feats)) for name, feats in (variants or VARIANTS).items()}
     for domain in ("airline", "itsm", "medical_hr"):
-        agent = _agent_info(eva / "configs" / "agents" / f"{domain}_agent.yaml")
+        agent = agent_info(eva / "configs" / "agents" / f"{domain}_agent.yaml")
         records = json.loads((eva / "data" / f"{domain}_dataset.json").read_text(encoding="utf-8"))
         rated = {name: Counter[int]() for name in models}
         for rec in records:
-            ctx = _ctx(str(rec["id"]), trace_from_events(_resolved(rec)), agent, rec.get("current_date_time"))
+            ctx = context_of(
+                str(rec["id"]), trace_from_events(resolved_trace(rec)), agent, rec.get("current_date_time")
+            )
             r = row(str(rec["id"]), ctx)
             for name, (feats, m) in models.items():
                 rated[name][m.rate(feats(r))] += 1
@@ -160,12 +162,12 @@ def test_report(dev: list[Row], test: list[Row]) -> None:
         feats = VARIANTS[name]
         m = fit(dev, feats)
         pred = {r["id"]: m.rate(feats(r)) for r in test}
-        print(f"  {name}: fitted on dev, test half {_fmt(_agree(test, pred))}")
-        print(f"    confusion (person, method): {_confusion(test, pred)}")
+        print(f"  {name}: fitted on dev, test half {fmt_agreement(agree(test, pred))}")
+        print(f"    confusion (person, method): {confusion_of(test, pred)}")
         dimensions(test, pred)
         every = dev + test
         print(
-            f"  {name}: 5-fold CV over all visible labels (seed 0) {_fmt(_agree(every, cv(every, feats, 0)))}"
+            f"  {name}: 5-fold CV over all visible labels (seed 0) {fmt_agreement(agree(every, cv(every, feats, 0)))}"
         )
 
 

@@ -56,7 +56,7 @@ from typing import Any
 
 from label_halves import split_halves
 from progression_novelty import cv, feats_of
-from progression_rate import _agree, _confusion, _fmt, dimensions, fit
+from progression_rate import agree, confusion_of, dimensions, fit, fmt_agreement
 from progression_rate import refs_report as rate_refs
 
 from voxbench.eval.calibration_dims import PROGRESSION_MODES
@@ -202,14 +202,14 @@ def dev_report(dev: list[Row]) -> None:
     print(f"dev half: {len(dev)} conversations (5-fold mean [range] over fold seeds 0-7, leave-one-out)")
     for name, names in VARIANTS.items():
         feats = feats_of(names)
-        accs = [_agree(dev, cv(dev, feats, s)) for s in range(8)]
-        loo = _agree(dev, cv(dev, feats, None))
+        accs = [agree(dev, cv(dev, feats, s)) for s in range(8)]
+        loo = agree(dev, cv(dev, feats, None))
         m = fit(dev, feats)
-        ins = _agree(dev, {r["id"]: m.rate(feats(r)) for r in dev})
+        ins = agree(dev, {r["id"]: m.rate(feats(r)) for r in dev})
         acc = [a["accuracy"] for a in accs]
         print(
             f"  {name:34s} 5-fold {sum(acc) / 8:.3f} [{min(acc):.3f}-{max(acc):.3f}] κ "
-            f"{sum(a['cohen_kappa'] for a in accs) / 8:.3f}  LOO {_fmt(loo)}  fitted on dev {ins['accuracy']:.3f}"
+            f"{sum(a['cohen_kappa'] for a in accs) / 8:.3f}  LOO {fmt_agreement(loo)}  fitted on dev {ins['accuracy']:.3f}"
             f"  weights {m.weights} cuts {m.cuts}"
         )
 
@@ -220,8 +220,8 @@ def test_report(dev: list[Row], test: list[Row]) -> None:
         feats = feats_of(VARIANTS[name])
         m = fit(dev, feats)
         pred = {r["id"]: m.rate(feats(r)) for r in test}
-        print(f"  {name}: fitted on dev, test half {_fmt(_agree(test, pred))}")
-        print(f"    confusion (person->method): {_confusion(test, pred)}")
+        print(f"  {name}: fitted on dev, test half {fmt_agreement(agree(test, pred))}")
+        print(f"    confusion (person->method): {confusion_of(test, pred)}")
         dimensions(test, pred)
 
 

@@ -27,7 +27,7 @@ from typing import Any
 
 import progression_candidates as pc
 from label_halves import split_halves
-from progression_dims import _agent_sentences, _checked
+from progression_dims import agent_sentences, checked
 from rapidfuzz import fuzz
 
 from voxbench.eval.calibration import agreement
@@ -69,9 +69,7 @@ def _content(s: str) -> set[str]:
 def borderline_pairs(ctx: ConversationContext, overlap: float = 0.5) -> list[tuple[str, str]]:
     """(earlier sentence, later sentence) for each later agent statement whose best earlier
     match (of an earlier turn) shares >= `overlap` of its content words, not word for word."""
-    sents = [
-        (t, s) for t, s in _agent_sentences(ctx.conversation_trace) if not s.endswith("?") and _checked(s)
-    ]
+    sents = [(t, s) for t, s in agent_sentences(ctx.conversation_trace) if not s.endswith("?") and checked(s)]
     out = []
     for i, (t, s) in enumerate(sents):
         words, best = _content(s), None
@@ -120,7 +118,7 @@ def main() -> int:
             yes = sum(_ask(srv, a, b) for a, b in borderline_pairs(it.ctx))
             secs.append(time.perf_counter() - t0)
             asked, said_yes = asked + len(borderline_pairs(it.ctx)), said_yes + yes
-            row = pc._row(it)
+            row = pc.row_of(it)
             without.append(row)
             dims = {
                 **row["dims"],
@@ -131,12 +129,12 @@ def main() -> int:
     print(f"seconds per conversation: mean {sum(secs) / len(secs):.1f}, max {max(secs):.1f}")
     fit = pc.COMBINATIONS["pooled"]
     for name, rows in (("without the model", without), ("with the model", with_model)):
-        cvs: list[dict[str, Any]] = [pc._cv(rows, fit, seed) for seed in range(8)]
+        cvs: list[dict[str, Any]] = [pc.fold_agreement(rows, fit, seed) for seed in range(8)]
         rate = fit(rows)
         fitted = agreement([(r["h"], rate(r)) for r in rows], [1, 2, 3], ordinal=True)
         mean = sum(a["accuracy"] for a in cvs) / len(cvs)
-        print(f"  {name}: fitted on dev {pc._fmt(fitted)}; dev 5-fold CV (seeds 0-7) acc {mean:.3f}")
-        pc._dimensions(rows, rate)
+        print(f"  {name}: fitted on dev {pc.fmt_agreement(fitted)}; dev 5-fold CV (seeds 0-7) acc {mean:.3f}")
+        pc.dimension_agreement(rows, rate)
     return 0
 
 

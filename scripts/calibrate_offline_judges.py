@@ -17,7 +17,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from voxbench.cli.judges import _agent_info, _find_agent_config
+from voxbench.cli.judges import agent_info, find_agent_config
 from voxbench.eval.calibration import CALIBRATION_SCHEMA, calibrate_dataset
 from voxbench.eval.offline import load_all
 from voxbench.eval.offline._shipped import CALIBRATION_FILE
@@ -40,9 +40,9 @@ def main() -> int:
     ap.add_argument("--folds", type=int, default=5)
     args = ap.parse_args()
     methods = load_all()
-    agent = _find_agent_config(args.dataset)
+    agent = find_agent_config(args.dataset)
     ds = calibrate_dataset(
-        args.dataset, EvalConfig(judge_mode="offline"), agent=_agent_info(agent), cv_folds=args.folds
+        args.dataset, EvalConfig(judge_mode="offline"), agent=agent_info(agent), cv_folds=args.folds
     )
     metrics: dict[str, Any] = {}
     missing = []

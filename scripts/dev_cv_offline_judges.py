@@ -19,7 +19,7 @@ import hashlib
 from pathlib import Path
 from typing import Any
 
-from voxbench.cli.judges import _agent_info, _find_agent_config
+from voxbench.cli.judges import agent_info, find_agent_config
 from voxbench.eval.calibration import DATASET_METRICS, CalibItem, load_items, score_items
 from voxbench.eval.calibration_offline import cross_validate
 from voxbench.eval.label_split import halves_of, load_split
@@ -53,7 +53,7 @@ def main() -> int:
     ap.add_argument("--seeds", type=int, default=8, help="fold seeds 0..N-1")
     args = ap.parse_args()
     load_all()
-    agent = _agent_info(_find_agent_config(args.dataset))
+    agent = agent_info(find_agent_config(args.dataset))
     split = load_split()
     for stem, metric in DATASET_METRICS.items():
         f = args.dataset / f"{stem}.jsonl"

@@ -11,6 +11,7 @@ import pytest
 from tests.bench.bench_scripts import load
 from voxbench.eval.calibration import trace_from_events
 from voxbench.eval.gateset.conversation import Line, RefConversation, from_scenario
+from voxbench.records.voice import split_sentences
 from voxbench.scenarios.loader import load_dataset
 
 
@@ -65,7 +66,7 @@ def test_repeated_previous_says_the_previous_agent_statements_first(ref: RefConv
     bench = load("offline_conciseness_independent")
     conv, step, _ = bench.inject(ref, "repeated_previous", random.Random(0))
     prev = max(i for i in ref.lines("agent") if i < step)
-    first = bench._sentences(ref.steps[prev].text)
+    first = split_sentences(ref.steps[prev].text)
     assert any(s in conv.steps[step].text.split(ref.steps[step].text)[0] for s in first)
 
 

@@ -21,7 +21,8 @@ from collections import Counter, defaultdict
 from itertools import pairwise
 
 from voxbench.bench.matcher import GoalFact, facts_said
-from voxbench.bench.reference import BYE, chosen_option, offered_options, reply_polarity, sentences
+from voxbench.bench.reference import BYE, chosen_option, offered_options, reply_polarity
+from voxbench.spoken import sentences_of
 
 ACTS = ("bye", "facts", "option", "yes", "no", "ask", "ack", "state")
 
@@ -48,7 +49,7 @@ def turn_features(agent: str) -> list[str]:
         ws = [("<n>" if w.isdigit() else w) for w in re.findall(r"[a-z']+|\d+", text.lower())]
         return [f"{tag}{w}" for w in ws] + [f"{tag}{a}_{b}" for a, b in pairwise(ws)]
 
-    sents = sentences(agent) or [""]
+    sents = sentences_of(agent) or [""]
     last = sents[-1]
     return grams(agent, "") + grams(last, "L:") + [f"end:{last[-1:] or '-'}", f"n_sents:{min(len(sents), 4)}"]
 

@@ -37,6 +37,7 @@ from typing import NamedTuple
 
 from voxbench.bench.lang import alt, words
 from voxbench.bench.matcher import words_of
+from voxbench.spoken import sentences_of
 
 _W = words("en")
 _G = _W.option_grammar
@@ -51,7 +52,6 @@ _INTRO = re.compile(rf":|\b({alt('reference', 'option_intro')})\b", re.I)
 _ASK = re.compile(rf"\b({alt('reference', 'ask')})\b", re.I)
 _OR = re.compile(r"\bor\b", re.I)
 _OPTION_SEP = re.compile(r",\s*(?:or\s+)?|\s+or\s+|;\s*")
-_SPLIT = re.compile(r"(?<=[.?!])\s+|\n+")
 _HALF = re.compile(r"\b([ap])\.?\s?m\b\.?", re.I)
 _OCLOCK = re.compile(r"\bo['’]clock\b", re.I)
 _TOKEN = re.compile(r"\d{1,2}:\d{2}|\d+|[a-z]+(?:-[a-z]+)*|[^\s\w]")
@@ -154,10 +154,6 @@ def _not_spans(clocks: list[Clock], text: str) -> list[str]:
     return [c.time for c in clocks if c.start not in inside]
 
 
-def _sentences(text: str) -> list[str]:
-    return [s.strip() for s in _SPLIT.split(text.strip()) if s.strip()]
-
-
 def _or_parts(q: str) -> list[str]:
     """The options of one 'or' question, or [] (see the module docstring)."""
     q = next(
@@ -207,7 +203,7 @@ def _tail(part: str, n: int) -> str:
 def offered_options(agent_text: str) -> list[str]:
     """The options a turn offers: the parts of its last 'or' question, else two or more clock times
     (no span's ends) in a turn that asks and whose last question is not a yes/no one."""
-    sents = _sentences(agent_text)
+    sents = sentences_of(agent_text)
     qs = [s for s in sents if s.endswith("?")]
     ors = [s for s in qs if _OR.search(s)]
     if ors and (parts := _or_parts(ors[-1])):
@@ -253,7 +249,7 @@ def _distinct(options: list[str], agent: str) -> list[set[str]]:
             x for x in words_[-1] if x.isdigit()
         }  # 'thirty, sixty, or ninety days': the unit is all's
     out = [w - set().union(*(v for j, v in enumerate(words_) if j != i)) for i, w in enumerate(words_)]
-    rest = _content(" ".join(s for s in _sentences(agent) if not any(o in s for o in options)))
+    rest = _content(" ".join(s for s in sentences_of(agent) if not any(o in s for o in options)))
     return [(d - rest) or d for d in out]
 
 

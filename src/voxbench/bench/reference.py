@@ -20,6 +20,7 @@ from voxbench.bench.options import clock_times as clock_times
 from voxbench.bench.options import offered_options as offered_options
 from voxbench.processors.control import TRANSFER_TOOL  # EVA's transfer tool, one name in every domain
 from voxbench.scenarios import Scenario
+from voxbench.spoken import sentences_of
 
 
 def _a(name: str) -> str:
@@ -37,7 +38,6 @@ _AUX = re.compile(rf"^(?:\w+,\s+)?({_a('auxiliary')})\b", re.I)
 _OUTCOME = re.compile(_a("outcome"), re.I)
 _ASK = re.compile(rf"\b({_a('ask')})\b", re.I)
 BYE = re.compile(rf"\b({_a('bye')})\b", re.I)
-_SPLIT = re.compile(r"(?<=[.?!])\s+|\n+")
 _TAG = re.compile(rf",\s*({_a('tag')})\?$", re.I)
 _CONFIRM = re.compile(rf"^(please )?({_a('confirm')})\b", re.I)
 
@@ -110,10 +110,6 @@ def reference_ending(scenario: Scenario, turns: list[tuple[str, str]]) -> Ending
     return Ending(first, last, by_agent)
 
 
-def sentences(text: str) -> list[str]:
-    return [s.strip() for s in _SPLIT.split(text.strip()) if s.strip()]
-
-
 def reply_polarity(text: str) -> str:
     """'yes' / 'no' / '' for a caller reply."""
     t = re.sub(r"^\W+|\{\}", "", text.strip()).strip()
@@ -126,12 +122,12 @@ def reply_polarity(text: str) -> str:
 
 def asks(agent_text: str) -> bool:
     """The turn asks something: a question, or a request for information in the imperative."""
-    return any(s.endswith("?") or _ASK.search(s) for s in sentences(agent_text))
+    return any(s.endswith("?") or _ASK.search(s) for s in sentences_of(agent_text))
 
 
 def yes_no_question(agent_text: str) -> bool:
     """An auxiliary-first question, a tag ('..., correct?'), 'please confirm', or a step's outcome."""
-    for s in sentences(agent_text):
+    for s in sentences_of(agent_text):
         if s.endswith("?") and (_AUX.match(s) or _TAG.search(s)):
             return True
         if _CONFIRM.match(s) or _OUTCOME.search(s):

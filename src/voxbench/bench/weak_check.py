@@ -65,7 +65,7 @@ from pydantic import BaseModel, Field
 
 from voxbench.bench.caller_check import Grounding, TextCaller, call_date_time, goal_text
 from voxbench.bench.matcher import GoalFact, facts_said, goal_facts, squeeze, words_of
-from voxbench.bench.reference import BYE, reply_polarity, sentences
+from voxbench.bench.reference import BYE, reply_polarity
 from voxbench.bench.weak_choices import ACTS as CHOICE_ACTS
 from voxbench.bench.weak_choices import problem as choice_problem
 from voxbench.bench.weak_endings import ACTS as ENDING_ACTS
@@ -84,6 +84,7 @@ from voxbench.bench.weak_turns import WeakItem, generate, table
 from voxbench.bench.weak_wishes import ACTS as WISH_ACTS
 from voxbench.bench.weak_wishes import problem as wish_problem
 from voxbench.scenarios import Scenario
+from voxbench.spoken import sentences_of
 
 
 class WeakRow(BaseModel):
@@ -106,7 +107,7 @@ def _denial() -> re.Pattern[str]:
 def bare_count(text: str) -> bool:
     """A sentence that is only a number and at most one word ('1 bag.', 'Two.')."""
     numbers = set(table().number_words)
-    for s in sentences(text):
+    for s in sentences_of(text):
         ws = re.findall(r"[A-Za-z0-9']+", s.lower())
         if 1 <= len(ws) <= 2 and (ws[0].isdigit() or ws[0] in numbers) and all(w.isalpha() for w in ws[1:]):
             return True
@@ -115,7 +116,9 @@ def bare_count(text: str) -> bool:
 
 def act_problem(act: str, reply: str, ends_call: bool) -> str:
     """Why the reply is not the act expected ('' when it is)."""
-    first = (sentences(reply) or [""])[0]  # a short first sentence saying so, not 'I don't have X' in a story
+    first = (sentences_of(reply) or [""])[
+        0
+    ]  # a short first sentence saying so, not 'I don't have X' in a story
     lacks = bool(_not_have().search(first)) and len(first.split()) <= 8
     pol = reply_polarity(reply)
     if act == "yes":

@@ -27,7 +27,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from voxbench.bench.matcher import words_of
-from voxbench.bench.reference import BYE, reply_polarity, sentences
+from voxbench.bench.reference import BYE, reply_polarity
 from voxbench.bench.weak_endings import (
     held_words,
     open_words,
@@ -35,6 +35,7 @@ from voxbench.bench.weak_endings import (
     said_back,
     states_open,
 )
+from voxbench.spoken import sentences_of
 
 if TYPE_CHECKING:
     from voxbench.bench.weak_turns import Builder, WeakItem
@@ -78,7 +79,7 @@ def problem(item: WeakItem, reply: str, ends_call: bool) -> str:
         return f"chose the thing its goal does not ask for ({chose[0]})"
     if item.act == "refuses_other":
         return "a yes to an offer outside its goal" if pol == "yes" else ""
-    first = (sentences(reply) or [""])[0]
+    first = (sentences_of(reply) or [""])[0]
     if reply_polarity(first) == "yes" and len(words_of(first)) <= _BARE:
         return "a yes to a choice"
     if pol == "no":

@@ -9,11 +9,11 @@ correction (a list marker after a field's name is no value read back) and the fa
 
 from __future__ import annotations
 
-import hashlib
 from typing import TYPE_CHECKING
 
 from voxbench.bench.weak_facts import Leaf, label
 from voxbench.bench.weak_fields import askable
+from voxbench.bench.weak_item import digest
 
 if TYPE_CHECKING:
     from voxbench.bench.weak_turns import Builder
@@ -48,10 +48,6 @@ def _in_digits(labels: list[str]) -> str:
 FORMS = {"written": _written, "words": _in_words, "digits": _in_digits}
 
 
-def _hashed(salt: str, f: Leaf) -> str:
-    return hashlib.sha256(f"{salt}/{f.key}".encode()).hexdigest()
-
-
 def enumerated(b: Builder) -> None:
     """One item per form: 3-5 of its askable facts (no label word in common, as ``two_fields_asked``),
     in an order fixed by a hash; not a count of a digit or two, which a list marker said holds."""
@@ -59,10 +55,10 @@ def enumerated(b: Builder) -> None:
     for form, write in FORMS.items():
         salt = f"{b.sid}/enumerated/{form}"
         picked: list[Leaf] = []
-        for f in sorted(own, key=lambda x: _hashed(salt, x)):
+        for f in sorted(own, key=lambda x: digest(salt, x.key)):
             if not any(set(f.words) & set(o.words) for o in picked):  # no label word shared, as two_fields
                 picked.append(f)
-        picked = picked[: 3 + hashlib.sha256(salt.encode()).digest()[0] % 3]
+        picked = picked[: 3 + int(digest(salt)[:2], 16) % 3]
         if len(picked) < 3:  # this form's order found too few; another form's may not
             continue
         intro = b.template("enumerated_asks", form)

@@ -15,12 +15,12 @@ the bench's matcher finds in the two values said alone.
 
 from __future__ import annotations
 
-import hashlib
 import re
 from typing import TYPE_CHECKING
 
 from voxbench.bench.matcher import facts_said, goal_facts
 from voxbench.bench.weak_facts import Leaf, label, said
+from voxbench.bench.weak_item import digest
 
 if TYPE_CHECKING:
     from voxbench.bench.weak_turns import Builder
@@ -54,7 +54,7 @@ def two_fields(b: Builder) -> None:
     own = askable(b)
     pairs = [(f, g) for f in own for g in own if f.key < g.key and not set(f.words) & set(g.words)]
     for f, g in b.pick(pairs, lambda p: f"two_fields/{p[0].key}/{p[1].key}"):
-        flip = hashlib.sha256(f"{b.sid}/{f.key}/{g.key}".encode()).digest()[0] % 2
+        flip = int(digest(b.sid, f.key, g.key)[:2], 16) % 2
         first, second = (g, f) if flip else (f, g)  # either may come first
         turn = b.template("two_fields_asked", first.key + second.key)
         turn = turn.format(a=label(first), b=label(second))

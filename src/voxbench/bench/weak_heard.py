@@ -27,8 +27,6 @@ from voxbench.spoken import sentences_of
 if TYPE_CHECKING:
     from voxbench.bench.weak_turns import Builder
 
-_CHANGEABLE = ("date", "time", "number", "code", "capitals", "name")
-
 
 def _template(b: Builder, cls: str, f: Leaf) -> str:
     """The class's template for the fact: its want template when the key says the caller wants it."""
@@ -44,8 +42,7 @@ def statements(b: Builder) -> None:
         b.add(
             "statement_right", _template(b, "statement_right", f).format(label=label(f), value=said(f.value))
         )
-    changeable = [f for f in b.own if f.kind in _CHANGEABLE and changed(f, b.taken)]
-    for f in b.pick(changeable, lambda f: f"statement/{f.key}"):
+    for f in b.pick(b.changeable(), lambda f: f"statement/{f.key}"):
         wrong = said(changed(f, b.taken) or "")
         b.add(
             "statement_changed",

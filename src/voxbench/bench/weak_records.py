@@ -15,8 +15,8 @@ import re
 from typing import TYPE_CHECKING
 
 from voxbench.bench.matcher import GoalFact, facts_said
-from voxbench.bench.reference import sentences
 from voxbench.bench.weak_facts import Leaf, label
+from voxbench.spoken import sentences_of
 
 if TYPE_CHECKING:
     from voxbench.bench.weak_turns import Builder
@@ -30,7 +30,7 @@ def twin_labels(reply: str, facts: list[GoalFact]) -> list[str]:
     B O S.'): the listener cannot tell which value is which."""
     seen: dict[str, set[str]] = {}
     out: list[str] = []
-    for s in sentences(reply):
+    for s in sentences_of(reply):
         m = _LABEL.match(s)
         keys = set(facts_said(s, facts)) if m else set()
         if not m or not keys:

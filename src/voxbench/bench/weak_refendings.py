@@ -40,17 +40,18 @@ turn (no seed). Each item keeps the domain its wording came from (:class:`RefIte
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterable
 from typing import NamedTuple
 
-from voxbench.bench.reference import BYE, reference_end, reply_polarity, sentences
+from voxbench.bench.reference import BYE, reference_end, reply_polarity
 from voxbench.bench.weak_closings import behaviour_intent, must_words
 from voxbench.bench.weak_endings import listed_all, open_words, requests_of, said_back
+from voxbench.bench.weak_item import digest
 from voxbench.bench.weak_turns import Builder, WeakItem, half
 from voxbench.eval.offline._trace import infer_tool_kind
 from voxbench.processors.control import TRANSFER_TOOL
 from voxbench.scenarios import Scenario
+from voxbench.spoken import sentences_of
 
 KINDS = ("close", "bye", "transfer", "report_noq", "report_asks", "refused")
 ACTS = {"ref_close_open": "next_request", "ref_close_done": "ends_or_checks", "ref_bye_open": "raise_open",
@@ -111,7 +112,7 @@ def kind_of(turns: list[_Turn], i: int) -> str:
     said_bye = end < i and bool(BYE.search(turns[end].reply))
     if i == len(turns) - 1 and not t.reply and said_bye:
         return "bye"
-    last = (sentences(t.text) or [""])[-1]
+    last = (sentences_of(t.text) or [""])[-1]
     if i == end and BYE.search(t.reply) and reply_polarity(t.reply) == "no" and last.endswith("?"):
         return "close"  # 'No, that's all. Goodbye.': nothing more wanted, not a caller giving up
     if i > end:
@@ -139,12 +140,12 @@ def harvest(scenarios: Iterable[tuple[str, Scenario]]) -> list[RefTurn]:
 def _pick(sid: str, turns: list[RefTurn], salt: str) -> RefTurn | None:
     if not turns:
         return None
-    return min(turns, key=lambda t: hashlib.sha256(f"{sid}/{salt}/{t.text}".encode()).hexdigest())
+    return min(turns, key=lambda t: digest(sid, salt, t.text))
 
 
 def last_question(text: str) -> str:
     """The closing turn's final question (its last sentence)."""
-    return (sentences(text) or [""])[-1]
+    return (sentences_of(text) or [""])[-1]
 
 
 def items_of(domain: str, scenario: Scenario, pool: list[RefTurn]) -> list[RefItem]:

@@ -18,7 +18,8 @@ import re
 from typing import TYPE_CHECKING
 
 from voxbench.bench.matcher import GoalFact, facts_said
-from voxbench.bench.reference import BYE, sentences
+from voxbench.bench.reference import BYE
+from voxbench.spoken import sentences_of
 
 if TYPE_CHECKING:
     from voxbench.bench.weak_turns import Builder, WeakItem
@@ -55,7 +56,7 @@ def problem(item: WeakItem, reply: str, ends_call: bool, facts: list[GoalFact], 
     if ends_call or BYE.search(reply):
         return "hung up"
     mark = re.compile(r"\b(?:" + "|".join(re.escape(m) for m in marks) + r")\b", re.I)
-    for s in sentences(reply):
+    for s in sentences_of(reply):
         bare = [k for k in facts_said(s, facts) if k in item.framed and not mark.search(s)]
         if bare:
             return f"a wish said as the booking's value: {bare[0]} in {s!r}"

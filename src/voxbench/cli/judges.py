@@ -51,7 +51,9 @@ def add_parser(sub: Any) -> None:
     judges_gate.add_parser(jsub)
 
 
-def _find_agent_config(dataset: Path) -> Path | None:
+def find_agent_config(dataset: Path) -> Path | None:
+    """EVA's agent config beside a judge-validation dataset (the first parent holding
+    ``configs/agents/airline_agent.yaml``), or None."""
     for parent in dataset.resolve().parents:
         cand = parent / "configs" / "agents" / "airline_agent.yaml"
         if cand.is_file():
@@ -59,7 +61,8 @@ def _find_agent_config(dataset: Path) -> Path | None:
     return None
 
 
-def _agent_info(path: Path | None) -> Any:
+def agent_info(path: Path | None) -> Any:
+    """The agent a judge is told about (role, instructions, tools) from an EVA agent config."""
     from voxbench.eval.calibration import AgentInfo
 
     if path is None:
@@ -93,7 +96,7 @@ def run_calibrate(args: argparse.Namespace) -> int:
         dataset = Path(args.dataset)
         if not dataset.is_dir():
             raise FileNotFoundError(f"dataset folder not found: {dataset}")
-        agent_path = agent_path or _find_agent_config(dataset)
+        agent_path = agent_path or find_agent_config(dataset)
     result = _calibrate(args, agent_path)
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -175,7 +178,7 @@ def _calibrate_dataset(
         metrics=metrics,
         limit=args.limit,
         seed=args.seed,
-        agent=_agent_info(agent_path),
+        agent=agent_info(agent_path),
         progress=progress,
         cv_folds=args.cv_folds,
     )

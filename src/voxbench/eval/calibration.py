@@ -236,9 +236,11 @@ def _fill_turn_texts(ctx: ConversationContext) -> ConversationContext:
     return ctx
 
 
-def _ctx(
+def context_of(
     item_id: str, trace: list[dict[str, Any]], agent: AgentInfo | None, when: str | None
 ) -> ConversationContext:
+    """A validation item's conversation as a judge reads it: the trace, the agent's role,
+    instructions and tools, and the date of the call (the benches build theirs the same way)."""
     ctx = ConversationContext(record_id=item_id, source="eva-judge-validation", conversation_trace=trace)
     if agent is not None:
         ctx.agent_role, ctx.agent_instructions, ctx.agent_tools = agent.role, agent.instructions, agent.tools
@@ -270,7 +272,7 @@ def load_items(path: Path, agent: AgentInfo | None = None) -> tuple[str, list[Ca
         for r in kept:
             if r.get("expected_rating") not in (1, 2, 3):
                 continue
-            ctx = _ctx(
+            ctx = context_of(
                 str(r.get("id")), trace_from_events(r.get("trace") or []), agent, r.get("current_date_time")
             )
             modes = _modes(r.get("failure_mode") or [])
@@ -293,7 +295,7 @@ def load_items(path: Path, agent: AgentInfo | None = None) -> tuple[str, list[Ca
                 if t.get("role") == "agent" and t.get("expected_rating") in (1, 2, 3)
             }
             items.append(
-                CalibItem(metric, str(r.get("id")), _ctx(str(r.get("id")), trace, agent, None), human)
+                CalibItem(metric, str(r.get("id")), context_of(str(r.get("id")), trace, agent, None), human)
             )
     elif metric == "transcription_accuracy_key_entities":
         for n, r in enumerate(kept):

@@ -14,21 +14,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from voxbench.eval.judges.prompts import FAITH_DIMS, PROG_DIMS  # EVA's dimensions, as the judges are asked
 from voxbench.eval.types import MetricResult
 
-DIMENSIONS = (
-    "fabricating_tool_parameters",
-    "misrepresenting_tool_result",
-    "violating_policies",
-    "failing_to_disambiguate",
-    "hallucination",
-)
-PROGRESSION_DIMENSIONS = (
-    "unnecessary_tool_calls",
-    "information_loss",
-    "redundant_statements",
-    "question_quality",
-)
 PROGRESSION_MODES = {
     "unnecessary_tool_calls": "unnecessary_tool_calls",
     "repetitive_tool_calls": "unnecessary_tool_calls",
@@ -42,14 +30,14 @@ PROGRESSION_MODES = {
     "vague_questions": "question_quality",
     "no_clarifying_questions": "question_quality",
 }
-METRIC_DIMENSIONS = {"faithfulness": DIMENSIONS, "conversation_progression": PROGRESSION_DIMENSIONS}
+METRIC_DIMENSIONS = {"faithfulness": FAITH_DIMS, "conversation_progression": PROG_DIMS}
 
 
 def label_dimensions(metric: str, modes: list[str]) -> list[str]:
     """The metric's dimensions a label's failure modes name (unknown names are dropped)."""
     if metric == "conversation_progression":
         return sorted({PROGRESSION_MODES[m] for m in modes if m in PROGRESSION_MODES})
-    return [m for m in modes if m in DIMENSIONS]
+    return [m for m in modes if m in FAITH_DIMS]
 
 
 def flagged_dimensions(metric: str, res: MetricResult) -> list[str]:
@@ -63,7 +51,7 @@ def flagged_dimensions(metric: str, res: MetricResult) -> list[str]:
 
 
 def dimension_agreement(
-    rows: Sequence[dict[str, Any]], dimensions: Sequence[str] = DIMENSIONS
+    rows: Sequence[dict[str, Any]], dimensions: Sequence[str] = FAITH_DIMS
 ) -> dict[str, Any]:
     """{dimension: agreement of flagged yes/no, person vs method} over the rows that carry
     both (calibration rows with `human_modes` and `judge_flagged`)."""

@@ -28,12 +28,6 @@ Party = Literal["caller", "agent", "none"]
 """Who spoiled the record; "none" for a clean variant (a control: it must pass the gate)."""
 
 
-def line_at(conv: RefConversation, i: int) -> Line:
-    s = conv.steps[i]
-    assert isinstance(s, Line)
-    return s
-
-
 def mid_caller_lines(conv: RefConversation) -> list[int]:
     lines = conv.lines("user")
     return lines[1:-1] or lines

@@ -104,6 +104,33 @@ class RefConversation:
     def tools(self) -> list[int]:
         return [i for i, s in enumerate(self.steps) if isinstance(s, Tool)]
 
+    def line(self, i: int) -> Line:
+        """Step ``i``, a line."""
+        s = self.steps[i]
+        assert isinstance(s, Line)
+        return s
+
+    def tool(self, i: int) -> Tool:
+        """Step ``i``, a tool call."""
+        s = self.steps[i]
+        assert isinstance(s, Tool)
+        return s
+
+    def tool_types(self) -> dict[str, str]:
+        """Each of the agent's tools by name -> its type ('auth', 'read', 'write', ...)."""
+        return {t.name: str(t.tool_type) for t in self.dd.agent.tools}
+
+    def with_text(self, i: int, text: str) -> RefConversation:
+        """A copy in which line ``i`` says ``text``."""
+        steps = list(self.steps)
+        steps[i] = replace(self.line(i), text=text)
+        return self.copy(steps)
+
+
+def succeeded(t: Tool) -> bool:
+    """The call's recorded response is a success (EVA's ``status``; none recorded is one)."""
+    return str((t.expected or {}).get("status", "success")) == "success"
+
 
 def from_scenario(dd: DomainData, scenario_id: str, lang: str = "en") -> RefConversation | None:
     """The scenario's expected trace as steps (None when it has no trace with caller lines)."""

@@ -24,7 +24,6 @@ from voxbench.eval.gateset._steps import (
     Injector,
     Party,
     given_facts,
-    line_at,
     mid_caller_lines,
     reply_to,
 )
@@ -117,7 +116,7 @@ def _facts(conv: RefConversation) -> list[str]:
 def _agent_questions(conv: RefConversation, before: int) -> list[int]:
     """Agent lines asking the caller something, after the first caller line and before `before`."""
     first_user = conv.lines("user")[0]
-    return [i for i in conv.lines("agent") if first_user < i < before and "?" in line_at(conv, i).text]
+    return [i for i in conv.lines("agent") if first_user < i < before and "?" in conv.line(i).text]
 
 
 def _fabricate(value: str, rng: random.Random) -> str:
@@ -132,16 +131,16 @@ def invented_fact(conv: RefConversation, rng: random.Random) -> Injected | None:
     """A fact of the caller replaced by a made-up one of the same shape; or, when no caller
     line states one, a made-up identifier added to a caller line."""
     for fact in rng.sample(_facts(conv), len(_facts(conv))):
-        hits = [i for i in conv.lines("user") if fact.lower() in line_at(conv, i).text.lower()]
+        hits = [i for i in conv.lines("user") if fact.lower() in conv.line(i).text.lower()]
         if hits:
             i = rng.choice(hits)
             fake = _fabricate(fact, rng)
-            text = re.sub(re.escape(fact), fake, line_at(conv, i).text, flags=re.I)
-            return _edit(conv, i, replace(line_at(conv, i), text=text), f"{fact!r} -> {fake!r}")
+            text = re.sub(re.escape(fact), fake, conv.line(i).text, flags=re.I)
+            return _edit(conv, i, replace(conv.line(i), text=text), f"{fact!r} -> {fake!r}")
     i = rng.choice(mid_caller_lines(conv))
     code = _fabricate("AB12CD9", rng)
-    text = f"{line_at(conv, i).text} My member number is {code}."
-    return _edit(conv, i, replace(line_at(conv, i), text=text), f"added member number {code}")
+    text = f"{conv.line(i).text} My member number is {code}."
+    return _edit(conv, i, replace(conv.line(i), text=text), f"added member number {code}")
 
 
 def withheld_fact(conv: RefConversation, rng: random.Random) -> Injected | None:
@@ -155,30 +154,26 @@ def withheld_fact(conv: RefConversation, rng: random.Random) -> Injected | None:
     cands = []
     for i in conv.lines("user"):
         prev = [j for j in conv.lines("agent") if j < i and j not in opening]  # not "how can I help?"
-        if not prev or "?" not in line_at(conv, prev[-1]).text:
+        if not prev or "?" not in conv.line(prev[-1]).text:
             continue
-        asked = set(re.findall(r"[a-z0-9]+", line_at(conv, prev[-1]).text.lower()))
-        before = [line_at(conv, j).text for j in conv.lines("user") + conv.lines("agent") if j < i]
+        asked = set(re.findall(r"[a-z0-9]+", conv.line(prev[-1]).text.lower()))
+        before = [conv.line(j).text for j in conv.lines("user") + conv.lines("agent") if j < i]
         if any(
-            holds(line_at(conv, i).text, v)
-            and field_words(k) & asked
-            and not any(holds(b, v) for b in before)
+            holds(conv.line(i).text, v) and field_words(k) & asked and not any(holds(b, v) for b in before)
             for k, v in facts.items()
         ):
             cands.append(i)
     if not cands:
         return None
     i = rng.choice(cands)
-    return _edit(conv, i, replace(line_at(conv, i), text=rng.choice(WITHHOLDS)), "fact withheld when asked")
+    return _edit(conv, i, replace(conv.line(i), text=rng.choice(WITHHOLDS)), "fact withheld when asked")
 
 
 def early_hangup(conv: RefConversation, rng: random.Random) -> Injected | None:
     """The caller leaves right after an agent question, before the task's first write, while
     the agent was progressing (its question neither offered a transfer nor wrapped up)."""
     qs = [
-        i
-        for i in _agent_questions(conv, _before_first_write(conv))
-        if not offers_to_end(line_at(conv, i).text)
+        i for i in _agent_questions(conv, _before_first_write(conv)) if not offers_to_end(conv.line(i).text)
     ]
     if not qs:
         return None
@@ -190,13 +185,13 @@ def early_hangup(conv: RefConversation, rng: random.Random) -> Injected | None:
 def outside_goal(conv: RefConversation, rng: random.Random) -> Injected | None:
     i = rng.choice(mid_caller_lines(conv))
     extra = f"{rng.choice(EXTRA_OPENERS)} {rng.choice(EXTRA_REQUESTS)}."
-    return _edit(conv, i, replace(line_at(conv, i), text=f"{line_at(conv, i).text} {extra}"), extra)
+    return _edit(conv, i, replace(conv.line(i), text=f"{conv.line(i).text} {extra}"), extra)
 
 
 def wrong_language(conv: RefConversation, rng: random.Random) -> Injected | None:
     i = rng.choice(mid_caller_lines(conv))
     lang = rng.choice(sorted(FOREIGN_LINES))
-    return _edit(conv, i, replace(line_at(conv, i), text=FOREIGN_LINES[lang]), f"line in {lang}")
+    return _edit(conv, i, replace(conv.line(i), text=FOREIGN_LINES[lang]), f"line in {lang}")
 
 
 def line_not_said(conv: RefConversation, rng: random.Random) -> Injected | None:
@@ -206,18 +201,18 @@ def line_not_said(conv: RefConversation, rng: random.Random) -> Injected | None:
     which the caller is not blamed for."""
     lines = conv.lines("user")
     i = rng.choice(lines)
-    text = line_at(conv, i).text
+    text = conv.line(i).text
     silent = rng.random() < 0.4 or len(text.split()) < 4
     if silent and i == lines[-1] and len(lines) > 1:
         i = rng.choice(lines[:-1])
     if silent:
-        return _edit(conv, i, replace(line_at(conv, i), spoken=""), "line not spoken at all")
+        return _edit(conv, i, replace(conv.line(i), spoken=""), "line not spoken at all")
     words = text.split()
     facts = [f for f in _facts(conv) if f.lower() in text.lower()]
     spoken = re.sub("|".join(re.escape(f) for f in facts), "", text, flags=re.I) if facts else ""
     if not facts or spoken.strip() == text.strip():
         spoken = " ".join(words[: max(1, len(words) // 2)])
-    return _edit(conv, i, replace(line_at(conv, i), spoken=spoken), f"said {spoken!r}")
+    return _edit(conv, i, replace(conv.line(i), spoken=spoken), f"said {spoken!r}")
 
 
 def forbidden_escalation(conv: RefConversation, rng: random.Random) -> Injected | None:
@@ -226,7 +221,7 @@ def forbidden_escalation(conv: RefConversation, rng: random.Random) -> Injected 
         return None  # the goal allows escalation: asking is not a fault there
     i = rng.choice(mid_caller_lines(conv))
     ask = rng.choice(ESCALATIONS)
-    return _edit(conv, i, replace(line_at(conv, i), text=f"{line_at(conv, i).text} {ask}"), ask)
+    return _edit(conv, i, replace(conv.line(i), text=f"{conv.line(i).text} {ask}"), ask)
 
 
 def _paused(conv: RefConversation, rng: random.Random, when: str) -> Injected | None:
@@ -243,7 +238,7 @@ def _paused(conv: RefConversation, rng: random.Random, when: str) -> Injected | 
     i = rng.choice(cands)
     j = replies[i]
     assert j is not None
-    line = line_at(conv, i)
+    line = conv.line(i)
     n = len(split_sentences(line.text))
     k = rng.randrange(1, n) if n > 1 else 0
     held = Held(k, round(rng.uniform(*PAUSE_S), 2))
@@ -256,12 +251,12 @@ def _paused(conv: RefConversation, rng: random.Random, when: str) -> Injected | 
         if k == 0:
             steps.insert(i + 1, Line("agent", rng.choice(AGENT_PROMPTS), cue_s=cue))
         else:
-            steps[j] = replace(line_at(conv, j), cue_s=cue)
+            steps[j] = replace(conv.line(j), cue_s=cue)
     elif when == "decided":
         # before the agent's VAD stop after the resumed words: a 3-character sentence is said
         # in 0.26 s (``SECONDS_PER_CHAR``), its stop 0.25 s later
         cue = round(held.seconds + rng.uniform(0.2, 0.5), 2)
-        steps[j] = replace(line_at(conv, j), cue_s=cue)
+        steps[j] = replace(conv.line(j), cue_s=cue)
     what = f"{held.seconds:.2f} s harness pause before sentence {k}; agent reply {when}"
     return Injected(conv.copy(steps), i, what)
 
@@ -327,7 +322,7 @@ def refusal(conv: RefConversation, rng: random.Random) -> Injected | None:
 def loop(conv: RefConversation, rng: random.Random) -> Injected | None:
     """An agent question asked three more times, the caller answering each time, then leaving."""
     qs = [i for i in _agent_questions(conv, _before_first_write(conv)) if i + 1 < len(conv.steps)]
-    qs = [i for i in qs if isinstance(conv.steps[i + 1], Line) and line_at(conv, i + 1).who == "user"]
+    qs = [i for i in qs if isinstance(conv.steps[i + 1], Line) and conv.line(i + 1).who == "user"]
     if not qs:
         return None
     i = rng.choice(qs)

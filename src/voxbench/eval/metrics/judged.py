@@ -15,23 +15,9 @@ from typing import Any
 from voxbench.eval.context import ConversationContext
 from voxbench.eval.judges import Judge, parse_json_list, parse_json_object
 from voxbench.eval.judges import prompts as P
+from voxbench.eval.judges.prompts import CONCISE_MODES, FAITH_DIMS, PROG_DIMS  # the schema's lists
 from voxbench.eval.offline import rate_offline
 from voxbench.eval.types import EvalConfig, MetricResult, metric, prompt_hash, sub
-
-FAITH_DIMS = (
-    "fabricating_tool_parameters",
-    "misrepresenting_tool_result",
-    "violating_policies",
-    "failing_to_disambiguate",
-    "hallucination",
-)
-PROG_DIMS = ("unnecessary_tool_calls", "information_loss", "redundant_statements", "question_quality")
-CONCISE_MODES = (
-    "verbosity_or_filler",
-    "excess_information_density",
-    "over_enumeration_or_list_exhaustion",
-    "contextually_disproportionate_detail",
-)
 
 
 def norm(rating: float, lo: float, hi: float) -> float:

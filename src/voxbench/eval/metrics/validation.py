@@ -15,14 +15,6 @@ from voxbench.eval.metrics.judged import judge_or_offline
 from voxbench.eval.offline import rate_offline
 from voxbench.eval.types import EvalConfig, MetricResult, metric, prompt_hash
 
-USER_BEHAVIOR_TYPES = (
-    "extra_modifications",
-    "premature_ending",
-    "missing_information",
-    "duplicate_modifications",
-    "decision_tree_violation",
-    "wrong_language",
-)
 VALIDATION_THRESHOLDS = {
     "conversation_valid_end": 1.0,
     "user_behavioral_fidelity": 1.0,

@@ -28,16 +28,12 @@ from voxbench.eval.offline._values import (
     scalar_keys,
     spoken_values,
 )
+from voxbench.spoken import sentences_of
 
 _OFFER = re.compile(
     r"\b(i can|i could|i'll|i will|would you like me to|want me to|shall i|i'm able to|if you (want|like|'d like))\b",
     re.I,
 )
-_SENT = re.compile(r"(?<=[.!?])\s+|\n+")
-
-
-def _sentences(text: str) -> list[str]:
-    return [x.strip() for x in _SENT.split(text) if x.strip()]
 
 
 def _later_keys(conv: Conversation, s: Step) -> set[str]:
@@ -89,7 +85,9 @@ def unsupported_values(conv: Conversation) -> Iterator[Finding]:
             if x >= 10 and not number_grounded(x, known):
                 yield Finding(dim, 1, s.turn, f"amount {v.surface!r}",
                               "amount no tool result, caller statement or policy gives (nor a sum/difference)")  # fmt: skip
-        spoken = [v for sent in _sentences(s.text) if not _EXAMPLE.search(sent) for v in spoken_values(sent)]
+        spoken = [
+            v for sent in sentences_of(s.text) if not _EXAMPLE.search(sent) for v in spoken_values(sent)
+        ]
         for v in spoken:
             body = v.key[2:]
             if v.kind == "c" and any(ch.isalpha() for ch in body) and any(ch.isdigit() for ch in body):
@@ -251,7 +249,7 @@ def invented_policies(conv: Conversation) -> Iterator[Finding]:
     for s in conv.steps:
         if s.kind != "assistant":
             continue
-        for sent in _sentences(s.text):
+        for sent in sentences_of(s.text):
             if not _POLICY_CUE.search(sent) or _NEGATED.search(sent) or _OFFER.search(sent) or "?" in sent:
                 continue
             known = vocab | _words(s.known_text)  # only for the rare policy-like sentence
@@ -314,7 +312,7 @@ def missing_capabilities(conv: Conversation, tools: list[dict[str, Any]]) -> Ite
     for s in conv.steps:
         if s.kind != "assistant":
             continue
-        for sent in _sentences(s.text):
+        for sent in sentences_of(s.text):
             if _OFFER_TO_SEND.search(sent):
                 yield Finding(HALLUCINATION, 2, s.turn, sent[:200], "offers a capability no tool provides")
                 return

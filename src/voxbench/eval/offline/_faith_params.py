@@ -20,13 +20,12 @@ from collections.abc import Iterator
 from datetime import date
 from typing import Any
 
-from voxbench.eval.offline._faith_rules import FABRICATION, Finding
+from voxbench.eval.offline._faith_rules import FABRICATION, FREE_TEXT_WORDS, SNAKE_CASE, Finding
 from voxbench.eval.offline._faith_times import durations, time_derivable
 from voxbench.eval.offline._trace import Conversation, Step, enum_values, response_failed
 from voxbench.eval.offline._values import canon_code
 
-_FREE_TEXT = re.compile(r"summary|reason|note|description|comment|message|details|text|justification|notes")
-_SNAKE = re.compile(r"^[a-z]+(?:_[a-z0-9]+)+$")
+_FREE_TEXT = re.compile(rf"{FREE_TEXT_WORDS}|text|justification")  # a value's field, more than a code's
 _DATE = re.compile(r"^(\d{4})-(\d{2})-(\d{2})$")
 _TIME = re.compile(r"^(\d{1,2}):(\d{2})$")
 _WORD = re.compile(r"[A-Za-z]{2,}")
@@ -100,7 +99,7 @@ def _checks(conv: Conversation, s: Step, name: str, val: str, allowed: set[str] 
         return "clock time no caller statement or tool result gives (nor a known one shifted)"
     if _DATE.match(val) or _TIME.match(val) or any(ch.isdigit() for ch in val):
         return None  # dates and identifiers with digits: grounded by other rules
-    if _SNAKE.match(val) or _FREE_TEXT.search(name) or len(val) > 40 or not _LONG_WORD.search(val):
+    if SNAKE_CASE.match(val) or _FREE_TEXT.search(name) or len(val) > 40 or not _LONG_WORD.search(val):
         return None  # the agent's own category, free text, or a short code (state, airport)
     if conv.tool_kind(s.tool) != "write":
         return None  # a lookup by a name the caller paraphrased fails harmlessly

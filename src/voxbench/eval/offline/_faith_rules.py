@@ -48,11 +48,16 @@ class Finding:
 
 _PLACEHOLDER = re.compile(r"^(\?+|unknown|placeholder|missing|n/?a|tbd|x{3,}|<.*>|\{.*\})$", re.I)
 _ID_LIKE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_\-]{3,}$")
-_SNAKE = re.compile(r"^[a-z]+(?:_[a-z0-9]+)+$")
+SNAKE_CASE = re.compile(r"^[a-z]+(?:_[a-z0-9]+)+$")
+"""A snake_case value: a category the agent picks ('full_refund'), not a fact to ground."""
 _PERSON_NAME = re.compile(
     r"(first|last|given|family|full|middle|sur|passenger|caller|employee)_?name$|^name$"
 )
-_FREE_TEXT_PARAM = re.compile(r"summary|reason|note|description|comment|message|details")
+FREE_TEXT_WORDS = "summary|reason|note|description|comment|message|details"
+"""Words of a tool parameter's name that make it free text, the agent's own words with no value to
+ground ('issue_summary', 'cancellation_reason'): the one list the faithfulness rules and the fault
+benches read (a use that takes more names adds them where it is)."""
+_FREE_TEXT_PARAM = re.compile(FREE_TEXT_WORDS)
 
 
 _SHORT_CODE = re.compile(r"^(?=.*[A-Za-z])(?=.*\d)[A-Za-z0-9]{3}$")
@@ -111,7 +116,7 @@ def fabricated_params(conv: Conversation) -> Iterator[Finding]:
         for name, val in s.params.items():
             if isinstance(val, bool) or val is None or _FREE_TEXT_PARAM.search(name):
                 continue
-            if (s.tool, name) in conv.enums or (isinstance(val, str) and _SNAKE.match(val)):
+            if (s.tool, name) in conv.enums or (isinstance(val, str) and SNAKE_CASE.match(val)):
                 continue  # a categorical choice, judged by the policy rules, not grounding
             sval = str(val).strip()
             if _PLACEHOLDER.match(sval):

@@ -23,6 +23,7 @@ of the fixed split, is measured by `voxbench judges calibrate --judge offline` (
 from __future__ import annotations
 
 from voxbench.eval.context import ConversationContext
+from voxbench.eval.judges.prompts import FAITH_DIMS
 from voxbench.eval.offline import offline_method
 from voxbench.eval.offline._faith_actions import claimed_actions, claims_after_refusal
 from voxbench.eval.offline._faith_claims import (
@@ -40,13 +41,6 @@ from voxbench.eval.offline._trace import read_conversation
 from voxbench.eval.types import MetricResult, sub
 
 NAME = "faithfulness"
-DIMENSIONS = (
-    "fabricating_tool_parameters",
-    "misrepresenting_tool_result",
-    "violating_policies",
-    "failing_to_disambiguate",
-    "hallucination",
-)
 VERSION = "0.6"
 
 
@@ -76,7 +70,7 @@ def faithfulness_offline(ctx: ConversationContext) -> MetricResult:
     if not any(e.get("role") == "assistant" for e in ctx.conversation_trace):
         return MetricResult.skip(NAME, "no assistant turns")
     found = find_issues(ctx)
-    dims = {d: {"rating": 3, "flagged": False, "evidence": []} for d in DIMENSIONS}
+    dims = {d: {"rating": 3, "flagged": False, "evidence": []} for d in FAITH_DIMS}
     for f in found:
         d = dims[f.dimension]
         d["rating"] = min(int(d["rating"]), f.rating)  # type: ignore[call-overload]

@@ -20,11 +20,15 @@ from voxbench.pipelines.caller.goal.cues import (
     REQUESTS_Q,
     SENT_CODE,
 )
-from voxbench.pipelines.caller.goal.facts import Fact, FactBook, group_of, stem
+from voxbench.pipelines.caller.goal.facts import FactBook, group_of, stem
 from voxbench.pipelines.caller.goal.fallbacks import head_fallback, subject_fallback, unknown_head
 from voxbench.pipelines.caller.goal.lang import alt, phrases
 from voxbench.pipelines.caller.goal.parts import open_parts, parts_of
 from voxbench.pipelines.caller.goal.readback import asks_to_state
+from voxbench.pipelines.caller.goal.reasked import ASKS_VALUE
+from voxbench.pipelines.caller.goal.reasked import (
+    not_said_by_agent as not_said_by_agent,  # classify reads it here
+)
 from voxbench.pipelines.caller.goal.rules import CONTEXT
 from voxbench.pipelines.caller.goal.turn import Turn
 from voxbench.pipelines.caller.goal.yesno import asks_whether
@@ -65,7 +69,7 @@ def asked_by_words(
         if (CONFIRM_Q.search(s) and not _NAMES_VALUE.search(s)
                 and not asks_to_state(s, book)):  # fmt: skip
             continue  # a read-back or an offer; 'Can you confirm your employee ID?' asks it
-        if steps and not _ASKS_VALUE.search(s):
+        if steps and not ASKS_VALUE.search(s):
             continue  # 'Please restart the VPN client. Did that fix it?'
         if asks_whether(s):  # 'Let me know whether the issue is resolved.': whether, not a value;
             for key, rule in asked_facts(s, book, given=given, focus=focus):  # a fact named by a synonym
@@ -154,17 +158,11 @@ _ONLY_IF_CHANGED = re.compile(
     re.I,
 )
 _WHICH_OF = re.compile(rf"^(?:(?:{_a('which_lead')}) )?(?:{_a('which_of')})\b", re.I)
-# A request for a value, not a step to try ('What is the error code?', 'Please tell me ...').
-_ASKS_VALUE = re.compile(rf"^({_a('value_wh_lead')})\b|\b({_a('value_verb')})\b", re.I)
 _NAMES_VALUE = re.compile(rf"\b({_a('value_verb')}|{_a('value_wh')})\b", re.I)
 _ID_WORD = re.compile(rf"\b({_a('id_word')})\b", re.I)
 _UNSURE_WH = re.compile(rf"({_a('unsure_wh')})\b", re.I)
 _SENT_CODE_KEY = re.compile(_a("sent_code_key"), re.I)
 _SENT_CODE_WORDS = frozenset(phrases("requested", "sent_code_words"))
-_CHOICE_CUE = re.compile(rf"\b({_a('choice_cue')})\b", re.I)
-_ASKS_AGAIN = re.compile(rf"\b(?:{_a('asks_again')})\b", re.I)
-"""A request for a value said again, or by the asker's getting it ('Can I get your code and last
-name again?', 'Can you repeat your code and last name?')."""
 # A yes/no question between two alternatives ('For the Wi-Fi issue, are you unable to connect, or ...?')
 _EITHER_OR = re.compile(
     rf"^(?:[^,?]*,\s*)?({_a('either_aux')})\b(?![^?]*\b({_a('either_wh')})\b)[^?]*"
@@ -267,72 +265,6 @@ def learned_extra(
         k: f"learned:{getattr(hook, 'name', 'model')}" for k in pick(t.text, book, given) if k not in asked
     }
     return {**asked, **extra}
-
-
-def not_said_by_agent(t: Turn, book: FactBook, asked: dict[str, str]) -> dict[str, str]:
-    """A fact whose value the agent just said is not asked for ("forget the network called
-    CorpNet"), unless it said it as one of the choices ("The category can be your own
-    condition, a family member's serious illness, or bonding") or asks for it again by name in a
-    request of its own (:func:`asked_again`)."""
-    choices = [x for x in t.sents if _CHOICE_CUE.search(x)]
-    return {
-        k: r
-        for k, r in asked.items()
-        if r == "which_of_its_own"
-        or not (
-            (f := book.get(k))
-            and f.matchable
-            and any(mentions(t.text, v) for v in f.values())
-            and not any(mentions(c, v) for c in choices for v in f.values())
-        )
-        or asked_again(t, book, k)  # read only for a value the turn says
-    }
-
-
-def asked_again(t: Turn, book: FactBook, key: str) -> bool:
-    """The agent stated the value, then asks for the field again ('I'll check the free desks on
-    floor three. Please provide the floor code.'): a request sentence that does not say the value,
-    asks for one (a giving verb or a wh-question), names the fact by all its key words, and names
-    no other fact the more specific ('the departure date' is not the desired new departure date's)."""
-    f = book.get(key)
-    if f is None or not _field_words(f) or isinstance(f.value, list | dict):  # a list said is options
-        return False
-    for s in t.requests:
-        asks = _ASKS_VALUE.search(s) or _ASKS_AGAIN.search(s)
-        if not asks or any(mentions(s, v) for v in f.values()):
-            continue
-        said = [stem(w) for w in re.findall(r"[a-z0-9]+", s.lower())]  # words as said: 'first', not '1'
-        named = [g for g in book if (w := _field_words(g)) and all(stem(x) in said for x in w)]
-        if _as_phrase(_field_words(f), said) and not any(
-            set(_field_words(f)) < set(_field_words(g)) for g in named
-        ):
-            return True
-    return False
-
-
-def _as_phrase(words: tuple[str, ...], said: list[str]) -> bool:
-    """The field's words said as its name, in order, at most one word between two ('date of
-    birth'), not scattered ('the completion code for that task' does not name the task code)."""
-    stems = [stem(w) for w in words]
-    for i, w in enumerate(said):
-        if w != stems[0]:
-            continue
-        at, ok = i, True
-        for x in stems[1:]:
-            nxt = next((j for j in range(at + 1, min(at + 3, len(said))) if said[j] == x), None)
-            if nxt is None:
-                ok = False
-                break
-            at = nxt
-        if ok:
-            return True
-    return False
-
-
-def _field_words(f: Fact) -> tuple[str, ...]:
-    """A fact's key words but those of the listed record it is in ('original_travel_details.0.origin':
-    'origin'), which a request for the field leaves out."""
-    return tuple(w for w in f.words if w not in f.record_words)
 
 
 def one_group(text: str, book: FactBook, asked: dict[str, str]) -> dict[str, str]:
