@@ -16,6 +16,7 @@ from voxbench.pipelines.caller.goal.acts import CallerAct
 from voxbench.pipelines.caller.goal.agenda import Agenda
 from voxbench.pipelines.caller.goal.belong import fact_owners
 from voxbench.pipelines.caller.goal.bundles import Bundles
+from voxbench.pipelines.caller.goal.casing import small_words
 from voxbench.pipelines.caller.goal.choose import OptionChooser
 from voxbench.pipelines.caller.goal.classify import ChoiceClassifier, Heard
 from voxbench.pipelines.caller.goal.config import GoalCallerConfig
@@ -128,7 +129,9 @@ class CallState:
         rules = read_tree(tree.must_have_criteria, tree.nice_to_have_criteria, tree.negotiation_behavior,
                           tree.edge_cases, tree.escalation_behavior, goal.high_level_user_goal,
                           tree.failure_condition)  # fmt: skip
-        phr = Phrasing(config.seed, scenario.user_config.user_persona)
+        phr = Phrasing(
+            config.seed, scenario.user_config.user_persona, small_words(scenario.model_dump(), book)
+        )
         listed = [str(i.get("intent", "")) for i in (scenario.scenario_context.get("intents") or [])
                   if isinstance(i, dict)]  # fmt: skip
         lead = pattern("agent_lead")  # 'Get the agent to skip ...' said to the agent: 'ask you to skip ...'
