@@ -56,13 +56,14 @@ _CALENDAR = {m.capitalize() for m in MONTH_NAMES} | {
     "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"
 }  # fmt: skip
 INSTRUCTION = re.compile(
-    r"\b(?:proper|properly|ensure|ensures|make sure|the agent|standard process|full verification"
-    r"|the required|policy)\b",
+    r"\b(?:proper|properly|the agent|standard process|full verification|the required|policy|claiming"
+    r"|claimed)\b",
     re.I,
 )
 """The class of goal wording that instructs the simulator (read on the DEV goals' texts): 'with
-proper ...', 'properly ...', 'through the standard / full ... process', 'get the agent to ...',
-'ensure / make sure ...', 'the required ...'."""
+proper ...', 'properly ...', 'through the standard / full ... process', 'get (make sure) the agent
+...', 'the required ...', 'by claiming ...'. A want of the caller's own ('make sure I am staying on
+the same flight') is not one."""
 _COUNT = re.compile(r"(?<![\w$.,:-])(\d{1,2})(?![\w.:,-]\d)(?!-)\s+([A-Za-z][a-z]+)")
 _NOT_COUNTED = re.compile(r"^(?:am|pm|a|p|percent|o'clock|and|or|to|of|at|on|in)$", re.I)
 _ID_BEFORE = re.compile(

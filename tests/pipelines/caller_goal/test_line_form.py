@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from tests.pipelines.caller_goal.conftest import make_scenario
+from voxbench.pipelines.caller.goal.intents import plain_requests
 from voxbench.pipelines.caller.goal.phrases import as_need
 from voxbench.pipelines.caller.goal.policy import GoalCaller
 
@@ -37,8 +38,8 @@ def _again(text: str, goal: str = "You want a desk on floor 2 by the rose garden
 def test_a_value_said_again_keeps_its_capital_only_when_the_scenario_writes_it_proper(
     said: str, again: str
 ) -> None:
-    out = _again(said)
-    assert out.endswith(f", {again}") and out.split(", ", 1)[0] in ("As I said", "Like I mentioned", "As I mentioned")
+    lead, rest = _again(said).split(", ", 1)
+    assert rest == again and lead in ("As I said", "Like I mentioned", "As I mentioned")
 
 
 def test_a_word_the_scenario_writes_with_a_capital_mid_sentence_is_proper() -> None:
@@ -61,7 +62,19 @@ def test_a_word_the_scenario_writes_with_a_capital_mid_sentence_is_proper() -> N
     ],
 )  # fmt: skip
 def test_a_request_is_said_without_the_simulators_words_of_manner(intent: str, said: str) -> None:
-    assert as_need(intent) == said
+    assert as_need(plain_requests([intent])[0]) == said
+
+
+def test_words_of_manner_that_tell_two_requests_apart_are_kept() -> None:
+    """Cut, 'Get a new badge' says nothing the other request does not: the words stay."""
+    intents = [
+        "Ask you to skip the photo check and issue a new badge directly",
+        "Get a new badge properly issued",
+    ]
+    assert plain_requests(intents) == ["Ask you to skip the photo check and issue a new badge directly",
+                                       "Get a new badge properly issued"]  # fmt: skip
+    intents = ["Ask you to skip the photo check", "Get a new badge with proper photo verification"]
+    assert plain_requests(intents)[1] == "Get a new badge"
 
 
 def test_the_request_line_of_a_listed_intent_drops_the_manner_words() -> None:
@@ -73,3 +86,14 @@ def test_the_request_line_of_a_listed_intent_drops_the_manner_words() -> None:
     )
     act = GoalCaller(sc).open()
     assert act.text.startswith("I need to order a replacement badge") and "proper" not in act.text
+
+
+def test_a_request_said_again_after_its_own_lead_in_takes_no_second_one() -> None:
+    """'Like I mentioned, Before you go, I need to ...': the line's own lead ('Before you go,')
+    already frames it, as 'Next, ...' does; what follows it is what is said again."""
+    again = GoalCaller(make_scenario(_INFO)).s.phr.again
+    assert again("Before you go, I need to order a badge.") == "Before you go, I need to order a badge."
+    lead, rest = again("Before you go, I need to order a badge. The building is Headquarters.").split(". ", 1)
+    assert lead == "Before you go, I need to order a badge" and rest.endswith(
+        ", the building is Headquarters."
+    )

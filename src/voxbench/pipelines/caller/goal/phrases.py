@@ -171,17 +171,10 @@ def _unbracket(m: re.Match[str]) -> str:
     return f"{word}, {say_value(inner)}{tail}"
 
 
-_MANNER = re.compile(_a("simulator_manner"), re.I)
-"""Words of a request label that grade how the agent must do it ('with proper calendar event
-creation', 'properly', 'through the standard process') or name the caller's tactic ('by claiming I
-already tried everything'): written for the simulator, they are not what a person asks for."""
-
-
 def as_need(intent: str) -> str:
-    """An intent label ('Update malpractice coverage record') as a request ('I need to update ...'),
-    without the simulator's words of manner (``simulator_manner``: 'Book a conference room with
-    proper calendar event creation' is 'I need to book a conference room')."""
-    s = _MANNER.sub("", intent.strip()).strip().rstrip(".")
+    """An intent label ('Update malpractice coverage record') as a request ('I need to update ...');
+    the label as said is :func:`.intents.plain_requests`'."""
+    s = intent.strip().rstrip(".")
     if _PERSON_LEAD.match(s):  # 'You ordered a kettle by mistake and want...'
         return first_person(s)
     return PHRASES["as_need"][0].format(intent=s[:1].lower() + s[1:])

@@ -23,7 +23,7 @@ from voxbench.pipelines.caller.goal.config import GoalCallerConfig
 from voxbench.pipelines.caller.goal.ending_lang import ending_words, pattern
 from voxbench.pipelines.caller.goal.facts import FactBook, goal_facts
 from voxbench.pipelines.caller.goal.hearing import Hearings
-from voxbench.pipelines.caller.goal.intents import IntentTracker
+from voxbench.pipelines.caller.goal.intents import IntentTracker, plain_requests
 from voxbench.pipelines.caller.goal.learn import Learnings
 from voxbench.pipelines.caller.goal.ledger import NAMED_DONE, Ledger
 from voxbench.pipelines.caller.goal.openask import GoalOpenAnswers
@@ -73,6 +73,9 @@ class CallState:
     """Refusals, unanswerable questions or statements in a row (``config.give_up_after``)."""
     reported: set[str] = field(default_factory=set)
     """What the agent said got done, tracked by the caller or not (each once)."""
+    plain: list[str] = field(default_factory=list)
+    """The requests as the caller words them (:func:`.intents.plain_requests`); ``intents`` are
+    what it tracks."""
     pending_before: int = 0
     refused: set[int] = field(default_factory=set)
     """Requests a refusal named (and so marked done)."""
@@ -163,7 +166,7 @@ class CallState:
             push=PushBacks(rules, _follow_ups(config.follow_ups, rules, tree), phr,
                            request_budgets([*tree.must_have_criteria, *tree.nice_to_have_criteria], tracker.says,
                                            len(intents))),
-            intents=intents, tracker=tracker,
+            intents=intents, tracker=tracker, plain=plain_requests(intents),
             learn=Learnings(tree.must_have_criteria), agenda=agenda,
             say=FactSayer(book, phr, acronyms_of([goal.model_dump_json(), start])), scope=scope,
             chooser=chooser, stalls=Stalls(config.stall_limit), bundles=Bundles.of(tree.negotiation_behavior, book),
