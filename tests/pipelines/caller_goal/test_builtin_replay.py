@@ -80,12 +80,12 @@ def test_statements_in_a_row_restate_then_end() -> None:
 
 def test_bag_caller_declines_a_seat_and_says_its_count_plainly() -> None:
     """Live bb.1: 'Do you want to add a seat?' was answered 'Yes, go ahead.' (the offer check looked
-    only at limits) and the count was said 'The bags wanted is 1.'."""
+    only at limits) and the count was said 'The bags wanted is 1.'; a small count is said in words."""
     dd = load_dataset(None, ["airline"]).domains["airline"]
     caller = goal_caller_for(CallScenario.from_domain(dd, "bb.1"), seed=0)
     caller.open()
     act = caller.respond("How many bags would you like to add?")
-    assert act.text == "1 bag." and act.facts == ["Bags wanted"]
+    assert act.text == "One bag." and act.facts == ["Bags wanted"]
     act = caller.respond("Okay. Do you want to add a seat?")  # the bag not added yet: declined, call goes on
     assert act.kind == "refuse" and act.choice == "no" and act.rule == "offer_outside_goal"
     act = caller.respond("Would you like me to add the bag now?")

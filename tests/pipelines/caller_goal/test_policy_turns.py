@@ -171,7 +171,7 @@ def test_facts_holding_one_value_answer_a_head_noun_together() -> None:
 def test_a_count_is_said_with_its_noun() -> None:
     sc = make_scenario({"confirmation_number": "ZK3FFW", "bags_wanted": 1}, goal="You want to add one bag.")
     act = opened(sc).respond("How many bags wanted?")
-    assert act.text == "1 bag."
+    assert act.text == "One bag."
 
 
 def test_asked_for_the_change_it_states_its_limits_once() -> None:

@@ -81,11 +81,14 @@ def test_could_you_verify_a_field_with_no_value_is_still_a_request() -> None:
 
 
 def test_a_count_is_said_with_its_noun_phrase_unless_asked_how_many() -> None:
+    """A small count in words ('I need 1 bag.' was the digit where a person says 'one', live);
+    a larger one keeps its digits, a number that counts nothing is said as a number."""
     c = GoalCaller(make_scenario({"confirmation_number": "ZK3FFW", "bags_wanted": 1, "attendee_count": "6",
-                                  "extension_days": "60", "room_number": "101"}))  # fmt: skip
-    assert c.say.answer(["bags_wanted"]) in ("I'd like 1 bag.", "I need 1 bag.")
-    assert c.say.answer(["bags_wanted"], "How many bags would you like?") == "1 bag."
-    assert c.say.answer(["attendee_count"]) in ("There are 6 attendees.", "That's 6 attendees.")
+                                  "extension_days": "60", "room_number": "101", "weeks_needed": "10"}))  # fmt: skip
+    assert c.say.answer(["bags_wanted"]) in ("I'd like one bag.", "I need one bag.")
+    assert c.say.answer(["bags_wanted"], "How many bags would you like?") == "One bag."
+    assert c.say.answer(["attendee_count"]) in ("There are six attendees.", "That's six attendees.")
+    assert c.say.answer(["weeks_needed"]) in ("I'd like ten weeks.", "I need ten weeks.")
     assert c.say.answer(["extension_days"]) in ("My extension is 60 days.", "The extension is 60 days.")
     assert "room number is one zero one." in c.say.answer(["room_number"])  # a number, not a count of rooms
 

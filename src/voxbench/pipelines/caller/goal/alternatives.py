@@ -97,6 +97,6 @@ def ask_fallback(s: CallState, text: str, d: Draft) -> None:
     fb = t.fallback_for(refused) if refused else None
     if fb is None or t.fallback_named(" ".join(x for x in sents if x not in refusal)) == fb:
         return  # the fallback offered (named outside the refusal: 'B L D three, floor two' names no floor 3)
-    need = as_need(s.intents[fb])
+    need = as_need(s.plain[fb])
     d.parts, d.facts = [s.phr.say("no_thanks"), f"{need[:1].upper()}{need[1:]}."], []
     d.kind, d.rule, d.choice = "refuse", "offer_not_fallback", "no"

@@ -244,7 +244,7 @@ class Drafts:
         d.kind, d.rule, d.choice = "choose", why, picked
         nxt = self.s.tracker.rank(picked) if why == "option_is_next_request" else None
         if nxt is not None:  # choosing one of its requests, the caller says it, and what it needs there
-            need = as_need(self.s.intents[nxt])
+            need = as_need(self.s.plain[nxt])
             if not content_words(need) - GENERIC <= content_words(picked):
                 d.parts.append(f"{need}.")
             details, told = self.req.details(nxt, later=True)

@@ -162,7 +162,7 @@ class FollowUps:
         if named is not None:  # 'Now, what PTO question can I help with?': the request it names
             others = [x for j, x in enumerate(self.s.intents) if j != named]
             told = [f.key for f in intent_facts(self.s.intents[named], self.s.book, others)]
-            line = f"{as_need(self.s.intents[named])}. {self.s.say.answer(told)}".strip()
+            line = f"{as_need(self.s.plain[named])}. {self.s.say.answer(told)}".strip()
             return self.log.act("state_request", line, "named_intent", heard, about(named), facts=told)
         if self.s.agenda.open_items() and not heard.has("denial"):  # before goodbye: a must-have untold
             lead = "Yes." if heard.has("anything_else") and not said_not_asked(heard) else "Thanks."
@@ -369,7 +369,7 @@ class FollowUps:
         """'Yes, my request isn't done yet: I want to add ...' ('Actually, ...' to an offer said as a
         statement, 'If you have any other questions, feel free to ask.'), with the request's
         details (said again, it is bounded like any request: :data:`.stall.LIMITS`)."""
-        line = self.s.phr.say("still_open", intent=as_need(self.s.intents[i]))
+        line = self.s.phr.say("still_open", intent=as_need(self.s.plain[i]))
         line = line if line.startswith("I ") else line[:1].lower() + line[1:]
         details, told = self.req.details(i)
         lead = "Actually," if said_not_asked(heard) else "" if WHAT_ELSE.match(heard.question) else "Yes,"

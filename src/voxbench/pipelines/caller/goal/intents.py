@@ -19,7 +19,7 @@ import re
 from voxbench.pipelines.caller.goal.contingent import contingent
 from voxbench.pipelines.caller.goal.ending_lang import pattern
 from voxbench.pipelines.caller.goal.facts import HEADS, WEAK_WORDS, Fact, FactBook, group_of, stem
-from voxbench.pipelines.caller.goal.lang import phrases
+from voxbench.pipelines.caller.goal.lang import alt, phrases
 from voxbench.pipelines.caller.goal.tree import content_words
 from voxbench.spoken import mentions, runs, sentences_of, tokens
 
@@ -330,3 +330,25 @@ class IntentTracker:
             and len(ranks) >= len(options) - 1
             and bool(re.search(r"\b(first|next|start|handle|take care|do)\b", question, re.I))
         )
+
+
+_MANNER = re.compile(alt("requests", "simulator_manner"), re.I)
+"""Words of a request label that grade how the agent must do it ('with proper calendar event
+creation', 'properly', 'through the standard process') or name the caller's tactic ('by claiming I
+already tried everything'): written for the simulator, they are not what a person asks for."""
+
+
+def plain_requests(intents: list[str]) -> list[str]:
+    """Each request label as a person words it: without the simulator's words of manner
+    (``simulator_manner``: 'Book a conference room with proper calendar event creation' is 'Book a
+    conference room'), unless every content word left is one of another request's: then the
+    words of manner are what tell the two apart, and the label is kept whole ('Get my new hire
+    properly provisioned through the full verification process' beside 'skip the new hire lookup
+    ... and provision directly')."""
+    out = []
+    for i, intent in enumerate(intents):
+        cut = _MANNER.sub("", intent).strip()
+        mine = content_words(cut) - GENERIC  # 'get', 'need' tell no request apart
+        others = [content_words(x) for j, x in enumerate(intents) if j != i]
+        out.append(cut if mine and not any(mine <= o for o in others) else intent)
+    return out

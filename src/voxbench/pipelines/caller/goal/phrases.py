@@ -41,9 +41,11 @@ _DOING = re.compile(rf"^(?:\w+ing|{_a('doing_lead')})\b", re.I)
 class Phrasing:
     """Picks a template per kind with a seeded RNG; a curt persona drops leading pleasantries."""
 
-    def __init__(self, seed: int = 0, persona: str = "") -> None:
+    def __init__(self, seed: int = 0, persona: str = "", small: frozenset[str] = frozenset()) -> None:
         self._rng = random.Random(seed)
         self.curt = bool(_CURT.search(persona or ""))
+        self.small = small
+        """The words the scenario writes only in small letters (:func:`.casing.small_words`)."""
 
     def say(self, kind: str, **slots: str) -> str:
         """One phrasing of ``kind`` with its slots filled; an option that is a doing ('using List
@@ -74,13 +76,17 @@ class Phrasing:
     def again(self, text: str) -> str:
         """The same content said a second time, as a person does: 'Yes. As I said, my last name is
         Lima.' (after a leading yes, no or thanks, which answers the new turn; a question asked
-        again is 'Thank you. Again, could you tell me the gate?', not 'As I said, ...')."""
+        again is 'Thank you. Again, could you tell me the gate?', not 'As I said, ...'). The
+        first word loses its capital when it is the caller's own opener, a number word or a word
+        its scenario writes only in small letters ('Like I mentioned, employee medical condition.')."""
         m = _YES_NO.match(text.strip())
         lead, rest = (m.group(1) or "", m.group(2)) if m else ("", text.strip())
         if not rest:
             return text
         opener = rest.split()[0].lower().strip(",.!?") if rest.split() else ""
-        common = opener in _OPENERS or re.fullmatch(f"(?:{NUMBER_WORDS})", opener, re.I)
+        common = (
+            opener in _OPENERS or opener in self.small or re.fullmatch(f"(?:{NUMBER_WORDS})", opener, re.I)
+        )
         rest = rest if _KEEP_CASE.match(rest) or not common else rest[:1].lower() + rest[1:]
         kind = "asked_before" if rest.rstrip().endswith("?") else "said_before"
         return f"{lead}{self.say(kind, rest=rest)}"
@@ -94,8 +100,9 @@ _OPENERS = frozenset(
     if s.strip() and s[0] != "{"
 )
 """The words the caller's own sentences open with ('It's', 'The', 'My', 'Could'): said again after 'As I
-said,' they lose their capital, as does a number word; any other first word is a value said alone,
-a name ('Whitfield.') or a month, and keeps it."""
+said,' they lose their capital, as does a number word and a word its scenario writes only in small
+letters (:attr:`Phrasing.small`); any other first word is a name ('Whitfield.'), a month or a
+proper value ('Headquarters.'), and keeps it."""
 
 
 def _rewrites(name: str) -> list[tuple[str, str]]:
@@ -165,7 +172,8 @@ def _unbracket(m: re.Match[str]) -> str:
 
 
 def as_need(intent: str) -> str:
-    """An intent label ('Update malpractice coverage record') as a request ('I need to update ...')."""
+    """An intent label ('Update malpractice coverage record') as a request ('I need to update ...');
+    the label as said is :func:`.intents.plain_requests`'."""
     s = intent.strip().rstrip(".")
     if _PERSON_LEAD.match(s):  # 'You ordered a kettle by mistake and want...'
         return first_person(s)

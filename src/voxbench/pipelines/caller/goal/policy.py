@@ -178,7 +178,7 @@ class GoalCaller:
         """The starting utterance (the opening line of the call)."""
         self._keep_undo()
         self.s.opened = True
-        text = self.s.scenario.starting_utterance() or as_need(self.s.intents[0])
+        text = self.s.scenario.starting_utterance() or as_need(self.s.plain[0])
         return self.log.act("open", text, "starting_utterance")
 
     def respond(self, agent_text: str, t: float | None = None) -> CallerAct:
@@ -197,7 +197,7 @@ class GoalCaller:
         told = self._told_first(self.drafts.refuse(heard))  # a fact the tree refuses: not asked
         if not self.s.opened:
             self.s.opened = True
-            text = self.s.scenario.starting_utterance() or as_need(self.s.intents[0])
+            text = self.s.scenario.starting_utterance() or as_need(self.s.plain[0])
             return self.log.act("open", text, "starting_utterance", heard)
         self.s.agenda.hear(agent_text)
         if heard.has("completed") or PROGRESS.search(agent_text):  # the agent got something done
@@ -308,7 +308,7 @@ class GoalCaller:
         request with its details; refused with it offered, the tree's question first (:mod:`.treefirst`)."""
         if (asked := tree_first(self.s, self.log, text, heard, None)) is not None:
             return asked
-        need = as_need(self.s.intents[offered])
+        need = as_need(self.s.plain[offered])
         details, told = self.req.details(offered, later=True)
         yes = "" if a_choice(heard.options, heard.question) else YES  # a choice: no yes
         line = f"{yes} {need[:1].upper()}{need[1:]}. {details}".strip()

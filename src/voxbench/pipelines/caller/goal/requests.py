@@ -68,7 +68,7 @@ class Requests:
             pending = [first] if first is not None else pending[:1]
         if len(self.s.intents) == 1 and self.s.intents[0] == self.s.scenario.user_goal.high_level_user_goal:
             return first_person(self.s.intents[0]), [], about(0)
-        parts = [as_need(self.s.intents[i]) for i in pending]
+        parts = [as_need(self.s.plain[i]) for i in pending]
         line = (", and ".join(parts) + ".").replace(", and I need to ", ", and ")
         details, told = self.details(pending[0])
         return f"{line} {details}".strip(), told, about(*pending)
@@ -104,7 +104,7 @@ class Requests:
     def next_line(self, i: int, kind: str = "next_request") -> tuple[str, list[str]]:
         """'Yes, one more thing: I need to ...' with the request's details, and the facts told;
         ``kind`` is the phrasing that leads it ('fallback_request': 'Then, I need to ...')."""
-        nxt = as_need(self.s.intents[i])
+        nxt = as_need(self.s.plain[i])
         details, told = self.details(i, later=True)
         why = self.circumstances(i, told)
         if why:  # '... a new 27-inch monitor for my desk. The justification is new setup.'

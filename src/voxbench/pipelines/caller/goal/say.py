@@ -70,6 +70,8 @@ _PART = re.compile(rf"^(?P<whole>.+) (?P<end>{alt('speech', 'part_ends')}) (?P<n
 """A label that names a part of a number: '<whole> <last|first> <how many digits>'."""
 _PART_WHOLES = set(phrases("speech", "part_wholes"))
 _HOW_MANY = re.compile(rf"\b({'|'.join(phrases('speech', 'count_question'))})\b", re.I)
+_SAID_COUNTS = phrases("speech", "count_said")
+"""A small count as a person says it ('one bag', 'six attendees'); a larger one keeps its digits."""
 
 
 class FactSayer:
@@ -153,9 +155,10 @@ class FactSayer:
         )
 
     def count(self, f: Fact, question: str = "") -> str | None:
-        """A count said with its noun phrase, in a sentence: 'I'd like 1 bag.' ('bags_wanted: 1'),
-        'There are 6 attendees.' ('attendee_count'), 'The duration is 60 days.' ('duration_days');
-        asked how many, the count and its noun alone ('1 bag.'). None for a value that is no count.
+        """A count said with its noun phrase, in a sentence: 'I'd like one bag.' ('bags_wanted: 1'),
+        'There are six attendees.' ('attendee_count'), 'The duration is 60 days.' ('duration_days'):
+        a small count in words (``count_said``); asked how many, the count and its noun alone ('One
+        bag.'). None for a value that is no count.
         Said alone after other facts, '1 bag.' was a fragment no one could place (live, small agent)."""
         if not is_count(f.value) or value_kind(f.value, f.words) == "money":
             return None
@@ -171,9 +174,9 @@ class FactSayer:
             return None  # 'room_number: 101', 'floor: 3': a number, not a count of things
         rest = without_thing_name([w for w in words if w != unit]) if unit else []  # 'trial duration'
         noun = agree(unit, n) if unit else agree_phrase(words or ["items"], n)
-        counted = f"{n} {noun}"
+        counted = f"{_SAID_COUNTS[n] if 0 <= n < len(_SAID_COUNTS) else n} {noun}"
         if _HOW_MANY.search(question):
-            return f"{counted}."
+            return f"{counted[:1].upper()}{counted[1:]}."
         if key & (_TRAILING_WANT | WANT_WORDS):
             return self.phr.say("count_want", count=counted)
         if rest:

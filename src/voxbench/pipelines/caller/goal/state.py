@@ -16,13 +16,14 @@ from voxbench.pipelines.caller.goal.acts import CallerAct
 from voxbench.pipelines.caller.goal.agenda import Agenda
 from voxbench.pipelines.caller.goal.belong import fact_owners
 from voxbench.pipelines.caller.goal.bundles import Bundles
+from voxbench.pipelines.caller.goal.casing import small_words
 from voxbench.pipelines.caller.goal.choose import OptionChooser
 from voxbench.pipelines.caller.goal.classify import ChoiceClassifier, Heard
 from voxbench.pipelines.caller.goal.config import GoalCallerConfig
 from voxbench.pipelines.caller.goal.ending_lang import ending_words, pattern
 from voxbench.pipelines.caller.goal.facts import FactBook, goal_facts
 from voxbench.pipelines.caller.goal.hearing import Hearings
-from voxbench.pipelines.caller.goal.intents import IntentTracker
+from voxbench.pipelines.caller.goal.intents import IntentTracker, plain_requests
 from voxbench.pipelines.caller.goal.learn import Learnings
 from voxbench.pipelines.caller.goal.ledger import NAMED_DONE, Ledger
 from voxbench.pipelines.caller.goal.openask import GoalOpenAnswers
@@ -73,6 +74,9 @@ class CallState:
     """Refusals, unanswerable questions or statements in a row (``config.give_up_after``)."""
     reported: set[str] = field(default_factory=set)
     """What the agent said got done, tracked by the caller or not (each once)."""
+    plain: list[str] = field(default_factory=list)
+    """The requests as the caller words them (:func:`.intents.plain_requests`); ``intents`` are
+    what it tracks."""
     pending_before: int = 0
     refused: set[int] = field(default_factory=set)
     """Requests a refusal named (and so marked done)."""
@@ -129,7 +133,9 @@ class CallState:
         rules = read_tree(tree.must_have_criteria, tree.nice_to_have_criteria, tree.negotiation_behavior,
                           tree.edge_cases, tree.escalation_behavior, goal.high_level_user_goal,
                           tree.failure_condition)  # fmt: skip
-        phr = Phrasing(config.seed, scenario.user_config.user_persona)
+        phr = Phrasing(
+            config.seed, scenario.user_config.user_persona, small_words(scenario.model_dump(), book)
+        )
         listed = [str(i.get("intent", "")) for i in (scenario.scenario_context.get("intents") or [])
                   if isinstance(i, dict)]  # fmt: skip
         lead = pattern("agent_lead")  # 'Get the agent to skip ...' said to the agent: 'ask you to skip ...'
@@ -161,7 +167,7 @@ class CallState:
             push=PushBacks(rules, _follow_ups(config.follow_ups, rules, tree), phr,
                            request_budgets([*tree.must_have_criteria, *tree.nice_to_have_criteria], tracker.says,
                                            len(intents))),
-            intents=intents, tracker=tracker,
+            intents=intents, tracker=tracker, plain=plain_requests(intents),
             learn=Learnings(tree.must_have_criteria), agenda=agenda,
             say=FactSayer(book, phr, acronyms_of([goal.model_dump_json(), start])), scope=scope,
             chooser=chooser, stalls=Stalls(config.stall_limit), bundles=Bundles.of(tree.negotiation_behavior, book),
