@@ -130,6 +130,7 @@ from voxbench.bench.weak_restate import restated
 from voxbench.bench.weak_several import several
 from voxbench.bench.weak_treeask import tree_asked
 from voxbench.bench.weak_treeend import tree_endings
+from voxbench.bench.weak_whose import whose_classes
 from voxbench.bench.weak_wish import phrase_words, wished
 from voxbench.bench.weak_wishes import confirm_wishes
 from voxbench.scenarios import Scenario
@@ -316,6 +317,7 @@ class Builder:
         refusal_classes(self)
         misheard_classes(self)
         several(self)
+        whose_classes(self)
         return self.items
 
     def goal_open(self) -> None:
