@@ -34,10 +34,14 @@ from functools import cache
 
 from voxbench.pipelines.caller.goal.facts import SYNONYMS, Fact, FactBook, key_tokens, stem
 from voxbench.pipelines.caller.goal.lang import phrases
+from voxbench.pipelines.caller.goal.lang import words as lang_words
 from voxbench.pipelines.caller.goal.rules import THIRD_PARTY
 from voxbench.pipelines.caller.goal.speech import value_kind
 
 _PERSONS = sorted(phrases("whose", "persons"), key=lambda p: -len(p.split()))
+_PERSONS_AT: dict[str, list[str]] = {}
+for _p in _PERSONS:  # by first word, longest first
+    _PERSONS_AT.setdefault(_p.split()[0], []).append(_p)
 _KIN = [set(g.split("|")) for g in phrases("whose", "kin")]
 _ROLES = frozenset(phrases("whose", "roles"))
 _OTHER = frozenset(phrases("whose", "other_possessives"))
@@ -128,7 +132,7 @@ def _spans(toks: list[str]) -> list[_Span]:
     bare = [re.sub(r"'s$|'$", "", t) for t in toks]
     while i < len(toks):
         hit = None
-        for phrase in _PERSONS:
+        for phrase in _PERSONS_AT.get(bare[i], ()):
             ws = phrase.split()
             if bare[i : i + len(ws)] == ws:
                 hit = _Span(i, i + len(ws), phrase)
@@ -148,9 +152,21 @@ def _spans(toks: list[str]) -> list[_Span]:
     return out
 
 
+@cache
+def _word_stems(word: str) -> frozenset[str]:
+    """The stems a field word is said by: its own, its one-word synonyms', the one words that stand
+    for it and others ('surname' for 'last' and 'name', :data:`.facts.said_expansions`)."""
+    stands = [n for n, ws in lang_words().key_expansions.items() if word in ws and " " not in n]
+    return frozenset({stem(word), *(stem(s) for s in [*SYNONYMS.get(word, ()), *stands] if " " not in s)})
+
+
+@cache
+def _tok_stem(tok: str) -> str:
+    return stem(re.sub(r"'s$|'$", "", tok))
+
+
 def _said(word: str, tok: str) -> bool:
-    t = re.sub(r"'s$|'$", "", tok)
-    return stem(t) == stem(word) or any(" " not in s and stem(s) == stem(t) for s in SYNONYMS.get(word, ()))
+    return _tok_stem(tok) in _word_stems(word)
 
 
 def _field_at(f: Fact, toks: list[str], spans: list[_Span]) -> tuple[int, int] | None:
@@ -202,11 +218,11 @@ def owned(
     sentence: str, book: FactBook, asked: list[tuple[str, str]], context: str = ""
 ) -> list[tuple[str, str]]:
     """``asked`` with each fact's owner as the request names it (see the module docstring)."""
-    if not asked and not _has_others(book):
-        return asked
+    if not _has_others(book):
+        return asked  # one person's facts: nothing to tell apart
     toks = _tokens(sentence)
     spans = _spans(toks)
-    if not spans or not _has_others(book):
+    if not spans:
         return asked
     named = {s.owner for s in _spans(_tokens(context)) if s.owner not in (SELF, PRONOUN)}
     out: list[tuple[str, str]] = []
@@ -282,7 +298,8 @@ def _field_contains(book: FactBook, a: str, b: str) -> bool:
 
 
 def _has_others(book: FactBook) -> bool:
-    return any(owner_of(f) for f in book)
+    """Whether the book holds another person's facts (the keys' owners are read once per key)."""
+    return any(owner_words(f.key)[0] for f in book.facts)
 
 
 def owned_turn(requests: list[str], book: FactBook, asked: dict[str, str]) -> dict[str, str]:
