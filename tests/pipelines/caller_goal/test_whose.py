@@ -37,6 +37,8 @@ _MANAGER = {
     "new_hire_id": "EMP377810",
     "departing_employee_id": "EMP288413",
     "department_code": "OPS",
+    "start_date": "2026-09-01",
+    "last_working_day": "2026-08-28",
 }
 
 
@@ -92,6 +94,14 @@ def test_a_role_noun_of_no_other_person_is_the_caller() -> None:
 def test_a_word_of_the_matter_asked_about_another_person_stays() -> None:
     """'her relationship to you': the caller's word for it (daughter), no fact a person has."""
     assert _asked(_FAMILY, "What is her relationship to you?") == ["relationship"]
+
+
+def test_the_callers_facts_about_the_other_person_stay() -> None:
+    """The new hire's start date, the departing employee's last day and department are the
+    caller's facts about them (no field each person has of their own): asked by their owner, given."""
+    assert _asked(_MANAGER, "What is the new hire's start date?") == ["start_date"]
+    assert _asked(_MANAGER, "And what is the departing employee's last working day?") == ["last_working_day"]
+    assert _asked(_MANAGER, "What is their department code?") == ["department_code"]
 
 
 def test_a_scenario_of_one_person_is_read_as_before() -> None:

@@ -36,7 +36,6 @@ from voxbench.pipelines.caller.goal.facts import SYNONYMS, Fact, FactBook, key_t
 from voxbench.pipelines.caller.goal.lang import phrases
 from voxbench.pipelines.caller.goal.lang import words as lang_words
 from voxbench.pipelines.caller.goal.rules import THIRD_PARTY
-from voxbench.pipelines.caller.goal.speech import value_kind
 
 _PERSONS = sorted(phrases("whose", "persons"), key=lambda p: -len(p.split()))
 _PERSONS_AT: dict[str, list[str]] = {}
@@ -48,7 +47,7 @@ _OTHER = frozenset(phrases("whose", "other_possessives"))
 _OWN = frozenset(phrases("whose", "own_possessives"))
 _DETERMINERS = frozenset(phrases("whose", "determiners"))
 _STOPS = frozenset(phrases("whose", "stops")) | frozenset(",;:.?!")
-_PERSONAL = frozenset(phrases("whose", "personal_kinds"))
+_PERSONAL = [frozenset(p.split()) for p in phrases("whose", "personal_fields")]
 SELF, PRONOUN = "", "*"
 """Owners an ask may name besides a person: the caller ('your'), someone unnamed ('his')."""
 
@@ -246,9 +245,10 @@ def owned(
 
 def _for_owner(f: Fact, rule: str, who: str | None, book: FactBook, named: set[str]) -> list[tuple[str, str]]:
     """The fact of the owner ``who`` of ``f``'s field: ``f`` itself, its twin, or none. A fact of
-    the caller's whose value is a word of the matter ('her relationship to you': spouse), no code,
-    date, name or number a person has of their own, stays."""
-    keeps = [] if owner_of(f) or value_kind(f.value, f.words) in _PERSONAL else [(f.key, rule)]
+    the caller's that is no field each person has of their own (``whose.personal_fields``: a name,
+    a date of birth, an employee ID, a confirmation number) stays: 'the new hire's start date', 'her
+    relationship to you' are the caller's facts about that person."""
+    keeps = [] if owner_of(f) or personal(f) else [(f.key, rule)]
     if who is None:
         return keeps  # a person the caller holds nothing of: not its own fact for theirs
     if who == SELF:
@@ -262,6 +262,11 @@ def _for_owner(f: Fact, rule: str, who: str | None, book: FactBook, named: set[s
     if len(twins) > 1 and named:
         twins = [g for g in twins if any(_matches(n, owner_of(g)) for n in named)]
     return [(twins[0].key, f"{THIRD_PARTY}:{f.key}")] if len(twins) == 1 else keeps
+
+
+def personal(f: Fact) -> bool:
+    """Whether the fact is of a field each person has of their own (``whose.personal_fields``)."""
+    return any(p <= set(f.words) for p in _PERSONAL)
 
 
 def _one_person(f: Fact, book: FactBook, named: set[str]) -> bool:
