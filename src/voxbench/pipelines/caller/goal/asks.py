@@ -30,7 +30,6 @@ from voxbench.pipelines.caller.goal.parts import parts_of
 from voxbench.pipelines.caller.goal.rules import CONTEXT, CONTEXT_MOST_WORDS, MOST_WORDS, THIRD_PARTY
 from voxbench.pipelines.caller.goal.speech import value_kind
 from voxbench.pipelines.caller.goal.tree import content_words
-from voxbench.pipelines.caller.goal.whose import owned
 from voxbench.spoken import runs, tokens
 
 _STATE_WORDS = set(phrases("readback", "state_words"))
@@ -232,7 +231,7 @@ def asked_in(
     keep = [h for h in keep if not _only_a_qualifier(h, keep, sentence)]
     keep = [h for h in keep if not _head_taken(h, keep, ws, flat)]
     out = [(f.key, rule) for f, _, rule in keep] + _own_name(sentence, book, [h[0] for h in keep])
-    return owned(sentence, book, _prefer_not_given(sentence, book, out, given or set()), context)
+    return _prefer_not_given(sentence, book, out, given or set())
 
 
 def _wants(f: Fact) -> set[str]:

@@ -75,7 +75,6 @@ from voxbench.pipelines.caller.goal.stated import misstated
 from voxbench.pipelines.caller.goal.transfers import TRANSFER_REFUSED, offers_transfer, refuses_transfer
 from voxbench.pipelines.caller.goal.turn import Turn
 from voxbench.pipelines.caller.goal.unheld import unheld_fields
-from voxbench.pipelines.caller.goal.whose import owned_turn
 from voxbench.pipelines.caller.goal.wishes import wish_named
 from voxbench.pipelines.caller.goal.yesno import STATE_Q_LEAD
 from voxbench.spoken import mentions, times
@@ -327,7 +326,7 @@ def _asked(
     asked = prefer_heard_digits(t.text, book, asked)
     asked = prefer_fallback(question, book, asked, t.text)
     asked = fullest(t, book, fitting(t, book, one_group(t.text, book, asked)))
-    return owned_turn(t.requests, book, scoped(t.requests, book, one_sibling(t, book, asked, given), hand))
+    return scoped(t.requests, book, one_sibling(t, book, asked, given), hand)
 
 
 def _options_not_facts(
