@@ -45,10 +45,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from caller_check_halves import half
 
 from voxbench.bench.caller_check import resolved_scenarios
-from voxbench.bench.reference import sentences
 from voxbench.pipelines.caller.goal.policy import GoalCaller
 from voxbench.pipelines.caller.goal.speech import said_problems, value_kind
 from voxbench.scenarios import Scenario
+from voxbench.spoken import sentences_of
 from voxbench.spoken.words import MONTH_NAMES
 
 CLASSES = ("cap", "capword", "digit", "goal", "goal4", "key")
@@ -183,7 +183,7 @@ def run(data: str, check: str | None, weak: str | None) -> list[dict[str, Any]]:
             lines.append(("weak", s, row["reply"]))
     rows = []
     for src, s, line in lines:
-        for sent in sentences(line or ""):
+        for sent in sentences_of(line or ""):
             found = classes(s, sent)
             if key := s.key_said(sent):
                 found["key"] = key

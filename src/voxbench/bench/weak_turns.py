@@ -128,6 +128,7 @@ from voxbench.bench.weak_restate import restated
 from voxbench.bench.weak_several import several
 from voxbench.bench.weak_treeask import tree_asked
 from voxbench.bench.weak_treeend import tree_endings
+from voxbench.bench.weak_whose import whose_classes
 from voxbench.bench.weak_wishes import confirm_wishes
 from voxbench.scenarios import Scenario
 
@@ -171,6 +172,7 @@ CLASSES: tuple[Callable[[Builder], None], ...] = (
     refusal_classes,
     misheard_classes,
     several,
+    whose_classes,
 )
 """Every class's builder, in the order a scenario's items are made (the order is the report's)."""
 
