@@ -230,3 +230,19 @@ def test_a_fact_said_in_parts_is_said_and_an_option_read_out_is_still_held() -> 
                    U("I can't remember it, sorry.")]  # fmt: skip
     ctx = context(events, user_goal=goal, conversation_ended_reason="end_call", simulator_ended_call=True)
     assert user_behavioral_fidelity_offline(ctx).details["detected"] == ["missing_information"]
+
+
+def test_a_field_asked_as_a_third_persons_is_not_the_callers() -> None:
+    """A question putting "his", "her" or "their" before a field's words asks for another person's
+    field: a caller holding only its own confirmation number withholds nothing when it says it
+    does not have his. The caller's own field, or a pronoun before other words, is still asked."""
+    events = [A("Hi, how can I help?"), U("I want to cancel my flight."),
+              A("Sure. What is his booking confirmation number?"), U("I don't have his, sorry."),
+              A("No problem, thank you for calling."), U("Bye.")]  # fmt: skip
+    assert _rate(events) == []
+    events[2] = A("Sure. Could you give me their travel date?")
+    assert _rate(events) == []
+    events[2] = A("Sure. What is your booking confirmation number?")
+    assert _rate(events) == ["missing_information"]
+    events[2] = A("I'll check her flight too. What is your booking confirmation number?")
+    assert _rate(events) == ["missing_information"]

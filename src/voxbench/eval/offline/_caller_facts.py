@@ -192,15 +192,28 @@ _OTHER_PERSON = word_set("_caller_facts", "other_person")
 _PERSONS = "|".join(sorted(_OTHER_PERSON))
 # the other person owns what is asked: "your husband's flight", "the number of your husband"
 _POSSESSOR = re.compile(rf"\b(?:{_PERSONS})(?:'|’)s\b|\bof (?:your|the|his|her|my) (?:{_PERSONS})\b", re.I)
+# "his confirmation number": a third person's pronoun right before the field's words
+_THIRD = "|".join(sorted(word_set("_caller_facts", "third_person_possessive")))
+_THEIR = re.compile(rf"\b(?:{_THIRD})\s+((?:[a-z]+\s+){{0,3}}[a-z]+)", re.I)
+
+
+def _other_owner(question: str, name: str) -> bool:
+    """The question makes another person the owner of the field: by a person's word ("your
+    husband's", "of your wife") or by a third person's pronoun before the field's words ("his
+    confirmation number"; the agent says "your" to the caller)."""
+    if _POSSESSOR.search(question):
+        return True
+    return any(asked_field(m.group(1), {name: name}) == name for m in _THEIR.finditer(question))
 
 
 def _whose_field(question: str, name: str, fields: dict[str, Any]) -> str | None:
     """The field a question asks for once its owner is read: "What is your spouse's date of
-    birth?" names `date_of_birth` by its words, but makes another person the owner, so it asks for
+    birth?" (or "What is his date of birth?") names `date_of_birth` by its words, but makes another
+    person the owner, so it asks for
     `dependent_date_of_birth` (the field of the same words plus a person's); when the caller holds
     no such field ("the confirmation number of your husband" and only `Your confirmation number`),
     it asks for nothing the caller holds (None)."""
-    if field_words(name) & _OTHER_PERSON or not _POSSESSOR.search(question):
+    if field_words(name) & _OTHER_PERSON or not _other_owner(question, name):
         return name
     own = field_words(name)
     theirs = [f for f in fields if field_words(f) & _OTHER_PERSON and field_words(f) - _OTHER_PERSON == own]
