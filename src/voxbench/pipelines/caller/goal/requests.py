@@ -11,7 +11,7 @@ import re
 from voxbench.pipelines.caller.goal.acting import about
 from voxbench.pipelines.caller.goal.belong import InHand
 from voxbench.pipelines.caller.goal.conditions import unconditioned
-from voxbench.pipelines.caller.goal.cues import DENIAL, NEXT_STEP, OFFER_VERBS
+from voxbench.pipelines.caller.goal.cues import COMPLETED, DENIAL, NEXT_STEP, OFFER_VERBS
 from voxbench.pipelines.caller.goal.ending_lang import pattern
 from voxbench.pipelines.caller.goal.facts import Fact
 from voxbench.pipelines.caller.goal.framing import kind_of
@@ -24,6 +24,9 @@ from voxbench.pipelines.caller.goal.phrases import as_need, first_person
 from voxbench.pipelines.caller.goal.speech import unit_form
 from voxbench.pipelines.caller.goal.state import CallState
 from voxbench.spoken import mentions, sentences_of
+
+_BARE_DONE = re.compile(rf"^(?=(?:\S+\s+){{0,4}}\S+$)(?:.*){COMPLETED.pattern}", re.I)
+"""A completion of five words at most, naming nothing ('Done.', 'All set.', 'You're all set.')."""
 
 
 def _a(name: str) -> str:
@@ -218,8 +221,8 @@ class Requests:
         refused: set[int] = set()
         if completed or (heard.has("denial") and not asks_back):
             said = [s for s in sentences_of(text) if not NEXT_STEP.search(s) and not s.endswith("?")]
-            other = [s for s in said if completed and self.s.scope.other_done(s)]
-            if other and len(other) == len(said) and not heard.has("denial"):
+            other = [s for s in said if completed and self.s.scope.other_done(s) and not self.names(s)]
+            if other and not heard.has("denial") and all(s in other or self.beside(s) for s in said):
                 return refused  # a completion of something it did not ask for: none of its requests
             said = [s for s in said if s not in other]
             denied = (
@@ -244,6 +247,24 @@ class Requests:
         if learning and learn.complete:
             tracker.done[0] = True
         return refused
+
+    def names(self, sentence: str) -> bool:
+        """Whether a sentence names one of the caller's requests as a completion must
+        (:meth:`.intents.IntentTracker.says`): a report that does is about that request, never
+        something the caller did not ask for, whatever other words it holds."""
+        return any(self.s.tracker.says(i, sentence) for i in range(len(self.s.tracker.done)))
+
+    def beside(self, sentence: str) -> bool:
+        """A sentence that goes with a report of something the caller never asked for and changes
+        nothing of what it reports: one that says nothing done and names none of the caller's
+        requests (a reference number, 'Your case number is C A S E M A L 391369.'; a courtesy,
+        'Thank you for calling.'), or a bare completion of five words at most ('All set.',
+        'Done.'), which leads in to that report. A report whose done clauses are all outside the
+        caller's goal (:meth:`.scope.Scope.other_done`) and name none of its requests completes
+        none of them, whatever such sentences go with it (:meth:`resolve`)."""
+        if _BARE_DONE.match(sentence.strip()):
+            return True
+        return not self.s.scope.reports(sentence) and not self.names(sentence)
 
     def refuse_line(self, bad: list[str] | None = None) -> str:
         restate = [

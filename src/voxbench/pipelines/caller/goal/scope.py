@@ -73,6 +73,10 @@ class Scope:
         other = {w for c in clauses for before, w in _pairs(c) if self.other_compound(before, w)}
         return bool(words) and not (words & self.words) - other
 
+    def reports(self, sentence: str) -> bool:
+        """Whether a sentence holds a clause with a done verb (what :meth:`other_done` reads)."""
+        return any(_DONE_VERB.search(c) for c in _AND.split(sentence) if c)
+
     def other_compound(self, before: str, word: str) -> bool:
         """'mailing address' to a caller whose texts hold 'address' only as 'email address' or
         'home address': the same head with a word the caller never says, another thing. A word the
