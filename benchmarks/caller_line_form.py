@@ -1,12 +1,12 @@
 """Are the goal caller's lines in the form a person says them? Three classes, per half.
 
     PYTHONPATH=src .venv/bin/python benchmarks/caller_line_form.py --check after.json \
-        [--weak weak.json] [--data DIR] [--rows] [--save now.json] [--before then.json]
+        [--weak weak.json] [--data DIR] [--rows] [--save now.json] [--before then.json] [--test]
 
 Lines read: every scenario's opening (:meth:`GoalCaller.open`), the caller check's replies
 (``--check``: the JSON of ``voxbench caller check --out``) and, with ``--weak``, the weak-turn
 replies (``caller check --weak-turns --out``). Each line is cut into sentences and each sentence is
-counted once per class it shows:
+counted once per class it shows (the dev half's counts; the test half's only with ``--test``):
 
 * **cap**: a value the scenario writes in small letters, or in sentence case ('Traffic made you
   miss the flight'), said after other words of its sentence with a capital first letter ('Like I
@@ -211,9 +211,10 @@ def main() -> None:
     ap.add_argument("--cls", help="with --rows: only this class")
     ap.add_argument("--save", help="write the aggregates here (JSON)")
     ap.add_argument("--before", help="aggregates saved before: print before -> now")
+    ap.add_argument("--test", action="store_true", help="also print and save the test half's aggregates")
     args = ap.parse_args()
     rows = run(args.data, args.check, args.weak)
-    agg = aggregate(rows)
+    agg = {k: v for k, v in aggregate(rows).items() if args.test or not k.endswith("/test")}
     before = json.loads(Path(args.before).read_text(encoding="utf-8")) if args.before else {}
     print(f"{'lines/half':<12} {'sentences':>10} " + " ".join(f"{c:>12}" for c in CLASSES))
     for k in sorted(agg):
