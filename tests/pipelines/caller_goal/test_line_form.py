@@ -20,7 +20,7 @@ _INFO = {
 }
 
 
-def _again(text: str, goal: str = "You want a desk on floor 2 by the rose garden.") -> str:
+def _again(text: str, goal: str = "You want a desk on floor 2 by the rose garden; you may wait.") -> str:
     return GoalCaller(make_scenario(_INFO, goal=goal)).s.phr.again(text)
 
 
@@ -32,6 +32,7 @@ def _again(text: str, goal: str = "You want a desk on floor 2 by the rose garden
         ("Headquarters.", "Headquarters."),  # a value the scenario writes with capitals: proper
         ("Rose.", "Rose."),  # a name fact's word, though the goal writes 'rose' in small letters
         ("March 3, 2026.", "March 3, 2026."),  # a word the scenario never writes: left as it is
+        ("May 5, 2026.", "May 5, 2026."),  # a month, though the goal's 'may' is a verb
         ("It's E M P four eight two.", "it's E M P four eight two."),  # the caller's own opener
     ],
 )
@@ -56,8 +57,11 @@ def test_a_word_the_scenario_writes_with_a_capital_mid_sentence_is_proper() -> N
         ("Get a new phone through the standard procurement process", "I need to get a new phone"),
         ("Get parking approved or properly escalated through the full review process",
          "I need to get parking approved or escalated"),
-        ("Get a refund issued by claiming the item never arrived", "I need to get a refund issued"),
-        ("Ask you to waive the fee based on a claimed loyalty exception", "I need to ask you to waive the fee"),
+        ("Book a room with proper calendar event creation and send invites to my team",
+         "I need to book a room and send invites to my team"),  # the manner words alone are cut
+        # the caller's tactic is its own to say, no manner: kept
+        ("Get a refund issued by claiming the item never arrived",
+         "I need to get a refund issued by claiming the item never arrived"),
         ("Update my proper name on file", "I need to update my proper name on file"),  # no manner: kept
     ],
 )  # fmt: skip

@@ -97,7 +97,9 @@ class Requests:
             and k.rsplit(".", 1)[-1].split("_")[-1] not in _RECORD_STATE
         ]
         said = [
-            k for k in told if (f := self.s.book.get(k)) and not any(mentions(intent, v) for v in f.values())
+            k
+            for k in told
+            if (f := self.s.book.get(k)) and not any(mentions(self.s.plain[i], v) for v in f.values())
         ]
         if later:
             cut = {k for k in said if (f := self.s.book.get(k)) is not None and _held_back(f)}
