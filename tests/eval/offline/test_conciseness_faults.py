@@ -89,3 +89,14 @@ def test_turn_views_join_a_turns_lines_and_agent_turns_keep_their_shape() -> Non
     assert views[1].caller == "Check my record." and views[1].responses == [RECORD] and not views[0].responses
     assert agent_turns(ctx) == {0: ("Hi.", ""), 1: ("One moment. Found it.", "Check my record."),
                                 2: ("You're welcome. Goodbye.", "Thanks.")}  # fmt: skip
+
+
+def test_a_value_inside_another_and_a_value_given_earlier_are_not_counted_again() -> None:
+    """'Olivia Tanaka' said once is one value, though the record also holds her first and last
+    name; values the caller gave in an earlier turn are its own, as in the same turn."""
+    named = {**RECORD, "employee": {**RECORD["employee"], "name": "Olivia Tanaka"}}
+    lines = [("assistant", "Hi."), ("user", "Check my record please."), ("assistant", READ), *CLOSE]
+    assert read_out(turn_views(ctx_of(lines, (1, "get_employee_record", named)))[1]) == 7
+    earlier = [("assistant", "Hi."), ("user", "I'm Olivia Tanaka, EMP04396, in Engineering."),
+               ("assistant", "Thanks."), ("user", "Check my record please."), ("assistant", READ), *CLOSE]  # fmt: skip
+    assert read_out(turn_views(ctx_of(earlier, (2, "get_employee_record", RECORD)))[2]) == 4

@@ -5,7 +5,8 @@ numbers, options, explanations). The labels carry no tool responses, so no weigh
 fitted for an agent reading a whole lookup result to the caller; it is read from the record
 instead. EVA's rubric allows "a reference number, date, and one or two key details" at once;
 a turn that says more than `READ_OUT_MAX` distinct values of one of its tool responses,
-values the caller said and fields the caller named not counted (what was asked for is no
+values the caller said (in this turn or before) and fields it named in this turn not counted, and a
+value inside another one said counted with it (what was asked for is no
 excess), has `excess_information_density`, a significant mode: rated 1.
 
 Values are matched as words (a value's letters and digits, in order, as whole words of the
@@ -28,6 +29,9 @@ READ_OUT_MAX = 5
 key details", plus one."""
 
 _WORD = re.compile(r"[a-z0-9']+")
+_SHORT_KEY = 3
+"""A field-name word of this length or less ('id', 'the', 'no') says too little to mean the
+caller named the field."""
 
 
 @dataclass
@@ -38,6 +42,8 @@ class TurnView:
     text: str = ""
     caller: str = ""
     responses: list[dict[str, Any]] = field(default_factory=list)
+    heard: str = ""
+    """Everything the caller said up to this turn: a value it gave earlier is no excess either."""
 
 
 def turn_views(ctx: ConversationContext) -> dict[int, TurnView]:
@@ -56,6 +62,9 @@ def turn_views(ctx: ConversationContext) -> dict[int, TurnView]:
             v.text = " ".join(x for x in (v.text, str(e.get("content", ""))) if x)
         elif typ == "tool_response":
             v.responses.append(as_dict(e.get("tool_response")))
+    heard = ""
+    for _, v in sorted(views.items()):
+        heard = v.heard = " ".join(x for x in (heard, v.caller) if x)
     return {t: v for t, v in sorted(views.items()) if t in spoke}
 
 
@@ -83,16 +92,23 @@ def read_out(v: TurnView) -> int:
     if not v.responses:
         return 0
     said = f" {' '.join(_words(v.text))} "
+    given = f" {' '.join(_words(v.heard or v.caller))} "
     asked = f" {' '.join(_words(v.caller))} "
     best = 0
     for resp in v.responses:
         got = set()
         for key, value in _leaves(resp):
             w = _value_words(str(value))
-            if len(w) < 2 or f" {w} " not in said or f" {w} " in asked:
+            if len(w) < 2 or f" {w} " not in said or f" {w} " in given:
                 continue
-            if any(len(k) > 3 and f" {k} " in asked for k in key.lower().split("_")):
+            if any(len(k) > _SHORT_KEY and f" {k} " in asked for k in key.lower().split("_")):
                 continue
             got.add(w)
-        best = max(best, len(got))
+        best = max(best, len(_outermost(got)))
     return best
+
+
+def _outermost(values: set[str]) -> set[str]:
+    """The values not inside another one said: 'Olivia Tanaka' with its `first_name` and
+    `last_name` is one value read out, not three."""
+    return {w for w in values if not any(w != o and f" {w} " in f" {o} " for o in values)}
