@@ -58,13 +58,12 @@ from voxbench.pipelines.caller.goal.options import offered_options
 from voxbench.pipelines.caller.goal.parts import open_parts
 from voxbench.pipelines.caller.goal.present import not_the_present, present_asked, still_present
 from voxbench.pipelines.caller.goal.readback import asks_to_state, misread, readbacks
-from voxbench.pipelines.caller.goal.reasked import said_and_asked_again
+from voxbench.pipelines.caller.goal.reasked import not_said_by_agent, said_and_asked_again
 from voxbench.pipelines.caller.goal.requested import (
     ChoiceClassifier,
     asked_by_words,
     asked_otherwise,
     learned_extra,
-    not_said_by_agent,
     one_group,
     one_sibling,
 )

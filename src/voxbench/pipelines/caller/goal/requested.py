@@ -26,9 +26,6 @@ from voxbench.pipelines.caller.goal.lang import alt, phrases
 from voxbench.pipelines.caller.goal.parts import open_parts, parts_of
 from voxbench.pipelines.caller.goal.readback import asks_to_state
 from voxbench.pipelines.caller.goal.reasked import ASKS_VALUE
-from voxbench.pipelines.caller.goal.reasked import (
-    not_said_by_agent as not_said_by_agent,  # classify reads it here
-)
 from voxbench.pipelines.caller.goal.rules import CONTEXT
 from voxbench.pipelines.caller.goal.turn import Turn
 from voxbench.pipelines.caller.goal.yesno import asks_whether
