@@ -56,6 +56,14 @@ def test_the_three_classes_are_generated_from_the_owners_facts() -> None:
     assert not _items({"employee_id": "EMP440122"}, "whose_other_held")  # one person: none
 
 
+def test_another_persons_fact_forbids_none_of_their_others() -> None:
+    """An own fact of the field is all a reply must not give: none (``must_not=[]``) is none, not
+    the other person's facts of the kind (airline 7.4.1: 'his airline' forbade his destination)."""
+    info = {**INFO, "Wife's destination city": "Denver"}
+    held = _items(info, "whose_other_held")
+    assert held and all(not any(k.startswith("Wife's") for k in i.must_not) for i in held)
+
+
 def test_grading_fails_the_own_value_for_another_persons() -> None:
     item = next(i for i in _items(INFO, "whose_other_unheld") if i.must_not == ["Your confirmation number"])
     facts, ground = goal_facts(INFO), Grounding(INFO, goal_text(make_scenario(INFO)))

@@ -71,7 +71,7 @@ class Builder:
         c = self.t.classes[cls]
         self.items.append(WeakItem(domain=self.domain, scenario_id=self.sid, half=self.half, cls=cls, act=c.act,
                                    context=context or [], turn=turn, must=must, when=when,
-                                   must_not=must_not or (self.must_not(must) if must else []),
+                                   must_not=must_not if must_not is not None else self.must_not(must),
                                    steps=steps or []))  # fmt: skip
 
     def changeable(self) -> list[Leaf]:
