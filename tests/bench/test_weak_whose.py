@@ -64,6 +64,21 @@ def test_another_persons_fact_forbids_none_of_their_others() -> None:
     assert held and all(not any(k.startswith("Wife's") for k in i.must_not) for i in held)
 
 
+def test_two_other_persons_forbid_each_others_fact_of_the_field() -> None:
+    """itsm 79: the caller, a new hire and a departing employee, an ID each. 'Their ID' forbids the
+    other person's too; the caller's own ID is one item, forbidding both of theirs."""
+    info = {"employee_id": "EMP440122", "new_hire_id": "EMP551903", "departing_employee_id": "EMP662014"}
+    held = {i.must[0]: set(i.must_not) for i in _items(info, "whose_other_held")}
+    assert held == {
+        "new_hire_id": {"employee_id", "departing_employee_id"},
+        "departing_employee_id": {"employee_id", "new_hire_id"},
+    }
+    own = _items(info, "whose_own_your")
+    assert [(i.must, set(i.must_not)) for i in own] == [
+        (["employee_id"], {"new_hire_id", "departing_employee_id"})
+    ]
+
+
 def test_grading_fails_the_own_value_for_another_persons() -> None:
     item = next(i for i in _items(INFO, "whose_other_unheld") if i.must_not == ["Your confirmation number"])
     facts, ground = goal_facts(INFO), Grounding(INFO, goal_text(make_scenario(INFO)))

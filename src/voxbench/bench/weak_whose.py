@@ -8,13 +8,15 @@ husband's booking), the caller gave its own.
 
 * ``whose_other_held``: another person's fact the caller holds, asked by its owner ("your husband's
   travel date", "their employee ID" after naming the colleague); expected: that value, never the
-  caller's own fact of the same field;
+  caller's own fact of the same field nor a third person's (itsm 79: a new hire's and a departing
+  employee's ID);
 * ``whose_other_unheld``: a field of the caller's own (an identifier, a date of birth, a phone
   number: ``personal``) asked as another person's, who has no fact of it ("his confirmation
   number"); expected: that it does not have it, never its own value;
 * ``whose_own_your``: the caller's own fact asked as "your X" where another person's fact of the
   same field exists ("your employee ID" beside the colleague's), the person named in the turn or
-  not; expected: its own value, never the other's.
+  not; expected: its own value, never another person's of that field (one item per fact of its
+  own, naming the person a hash puts first).
 
 Whose a key is: an owner phrase of ``whose_<lang>.json`` as whole words of it ('departing
 employee' in ``departing_employee_id``); the rest of its words is its field. Two facts are of one
@@ -32,6 +34,7 @@ from typing import TYPE_CHECKING
 from pydantic import BaseModel
 
 from voxbench.bench.weak_facts import Leaf
+from voxbench.bench.weak_item import digest
 from voxbench.spoken.tables import read_table
 
 if TYPE_CHECKING:
@@ -86,6 +89,19 @@ def _field_label(words: list[str]) -> str:
     return " ".join("ID" if w == "id" else w.upper() if w == "npi" else w for w in words)
 
 
+def of_field(f: Leaf, o: Leaf) -> bool:
+    """Whether ``f`` (the caller's, or another person's) and another person's ``o`` are of one
+    field and hold two values: what a reply asked for the one must not give for it."""
+    if f.key == o.key or f.value == o.value:
+        return False
+    who = owner(f)[0]
+    if not who:
+        return same_field(f, o)
+    if who == owner(o)[0]:
+        return False
+    return owner(f)[1] == owner(o)[1] or (f.kind == o.kind == "code" and _shape(f.value) == _shape(o.value))
+
+
 def whose_classes(b: Builder) -> None:
     """The three classes' items of one scenario."""
     persons = whose_words().persons
@@ -96,19 +112,24 @@ def whose_classes(b: Builder) -> None:
     for o in b.pick(others, lambda f: f"whose_held/{f.key}"):
         who, field = owner(o)
         p = persons[who]
-        mates = [m.key for m in own if same_field(m, o) and m.value != o.value]
+        mates = [m.key for m in b.facts if of_field(m, o)]  # its own and every other person's
         turn = b.template("whose_other_held", o.key).format(
             owner=f"{p.determiner} {who}'s", pronoun=p.pronoun, field=_field_label(field)
         )
         b.add("whose_other_held", turn, [o.key], must_not=mates)
     unheld(b, own, others)
-    for m, o in b.pick([(m, o) for m in own for o in others if same_field(m, o) and m.value != o.value],
-                       lambda p: f"whose_own/{p[0].key}/{p[1].key}"):  # fmt: skip
-        who, _ = owner(o)
+    named = {}  # an own fact -> (the person named in its turn, every other person's fact of its field)
+    for m in own:
+        theirs = [o for o in others if of_field(m, o)]
+        theirs.sort(key=lambda o, k=m.key: digest(b.sid, f"whose_own/{k}/{o.key}"))
+        if theirs:
+            named[m.key] = (m, theirs)
+    for m, theirs in b.pick(list(named.values()), lambda x: f"whose_own/{x[0].key}/{x[1][0].key}"):
+        who, _ = owner(theirs[0])  # the one its hash puts first, named in the turn or not
         turn = b.template("whose_own_your", m.key).format(
             owner=f"{persons[who].determiner} {who}'s", field=_field_label(m.words)
         )
-        b.add("whose_own_your", turn, [m.key], must_not=[o.key])
+        b.add("whose_own_your", turn, [m.key], must_not=[o.key for o in theirs])
 
 
 def unheld(b: Builder, own: list[Leaf], others: list[Leaf]) -> None:
