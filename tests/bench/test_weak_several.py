@@ -44,6 +44,8 @@ def test_each_class_has_items_from_the_scenarios_own_facts() -> None:
         assert i.act == "facts_lacks" and 2 <= len(i.must) <= 3
     for i in _items("end_stall_readback"):  # three asks, then eight that bring nothing, one a read-back
         assert i.act == "ends_by" and len(i.context) == 3 + 7 and i.context[3] == i.context[0]
+        asks, stall = i.context[:3], [*i.context[3:], i.turn]  # the read-back second of the eight
+        assert stall[1] not in asks and stall[:1] + stall[2:] == [asks[n % 3] for n in range(7)]
 
 
 def test_spelled_values_are_letters_apart() -> None:

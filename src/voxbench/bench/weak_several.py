@@ -1,4 +1,4 @@
-"""Weak-agent turns of four classes that name several of the caller's facts in one turn, templates
+"""Weak-agent turns of five classes that name several of the caller's facts in one turn, templates
 in ``bench/lang/weak_<lang>.json`` filled with one scenario's own facts, as :mod:`.weak_turns`
 does for the other classes:
 
@@ -27,11 +27,11 @@ label word shared between two of one item.
 
 from __future__ import annotations
 
-import hashlib
 from typing import TYPE_CHECKING
 
 from voxbench.bench.weak_facts import Leaf, SeveralWords, changed, label, said
 from voxbench.bench.weak_fields import askable
+from voxbench.bench.weak_item import digest
 
 if TYPE_CHECKING:
     from voxbench.bench.weak_turns import Builder
@@ -46,7 +46,7 @@ and changed only a code (a near miss of its own, no other field's; another name 
 
 
 def _h(*parts: str) -> int:
-    return int(hashlib.sha256("/".join(parts).encode()).hexdigest()[:8], 16)
+    return int(digest(*parts)[:8], 16)
 
 
 def spelled(value: str) -> str:

@@ -73,7 +73,10 @@ is a template filled with one scenario's own facts, never written per item:
   three times: the value, spelled from the second failed hearing on (:mod:`.weak_misheard`);
 * ``readback_several_*``: two or three of its values read back in one question, all right or one
   changed; ``listed_held`` / ``listed_one_unheld``: three or four fields asked in one listed ask,
-  all held or one not (:mod:`.weak_several`);
+  all held or one not; ``end_stall_readback``: an agent that makes no progress, one of its eight
+  turns a read-back of two facts it gave (:mod:`.weak_several`);
+* ``whose_*``: a fact asked by its owner where the caller holds another person's facts: the
+  other's held, a field the other has no fact of, the caller's own as "your X" (:mod:`.weak_whose`);
 * ``option_*``: its request and things no goal asks for offered as options, the ways agents
   phrase them ('A or B?', 'Alternatively, ...', ordinals, numbered lists, after a refusal:
   :mod:`.weak_choices`).
