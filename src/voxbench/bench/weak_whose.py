@@ -118,10 +118,11 @@ def whose_classes(b: Builder) -> None:
         )
         b.add("whose_other_held", turn, [o.key], must_not=mates)
     unheld(b, own, others)
-    named = {}  # an own fact -> (the person named in its turn, every other person's fact of its field)
+    named: dict[str, tuple[Leaf, list[Leaf]]] = {}  # an own fact -> (it, every other person's of its field)
     for m in own:
         theirs = [o for o in others if of_field(m, o)]
-        theirs.sort(key=lambda o, k=m.key: digest(b.sid, f"whose_own/{k}/{o.key}"))
+        key = f"whose_own/{m.key}/"
+        theirs.sort(key=lambda o: digest(b.sid, key + o.key))
         if theirs:
             named[m.key] = (m, theirs)
     for m, theirs in b.pick(list(named.values()), lambda x: f"whose_own/{x[0].key}/{x[1][0].key}"):
