@@ -64,6 +64,24 @@ def test_another_persons_field_is_read_in_its_own_item_of_a_list() -> None:
     assert other_owner("Could you give me your mother's maiden name?", last)
 
 
+def test_a_field_of_several_words_of_another_person_is_one_mention() -> None:
+    """'the employee ID of your manager': 'employee' and 'ID' are one mention, the manager's; not
+    the caller's own employee ID because 'employee' alone is followed by no 'of your manager'."""
+    cases = {
+        "Can I have the employee ID of your manager?": ("employee_id", ("employee", "id")),
+        "The email address of your supervisor?": ("email_address", ("email", "address")),
+        "And the phone number for your manager?": ("phone_number", ("phone", "number")),
+    }
+    for turn, (key, words) in cases.items():
+        assert other_owner(turn, Fact(key=key, value="x", words=words)), turn
+    assert not other_owner(
+        "Can I have your employee ID?", Fact(key="employee_id", value="x", words=("employee", "id"))
+    )
+    for turn in ("Can I have the employee ID of your manager?", "And the phone number for your manager?"):
+        act = _caller(STAFF).respond(turn)
+        assert "two two five" not in act.text and "four eight two nine" not in act.text, (turn, act.text)
+
+
 def test_a_fact_names_an_option_only_when_the_option_is_no_more_than_it() -> None:
     q = "For those dates, would you like to use general paid time off or sick leave?"
     assert value_names("PTO", "use general paid time off", q)
