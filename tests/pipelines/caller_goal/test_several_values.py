@@ -108,18 +108,42 @@ def test_a_long_option_after_a_question_lead_is_read() -> None:
     assert act.kind == "choose" and not act.text.startswith("Yes") and "newsletter" not in act.text
 
 
-def test_a_yes_to_a_read_back_is_no_progress() -> None:
-    """Its fields asked and given, then asked again in turn with a read-back between: the
-    yes moves nothing on, and the caller gives up as it would without the read-back."""
+def test_a_yes_to_a_read_back_again_is_no_progress() -> None:
+    """Its fields asked and given, then asked again in turn with read-backs between: a fact
+    confirmed the first time only half moves on (no turn that stalls, none forgiven before it), the
+    same read back again moves nothing on, and the caller gives up after six turns that bring nothing."""
     c = _caller(STAFF)
     asks = [f"Could you please provide your {x}?" for x in ("employee ID", "last name", "date of birth")]
     for t in asks:
         c.respond(t)
     before = c.s.progress()
     act = c.respond("So your employee ID is EMP126225, correct?")
+    assert act.kind == "confirm" and c.s.progress() == (*before[:-1], before[-1] + 1)
+    before = c.s.progress()
+    act = c.respond("So your employee ID is EMP126225, correct?")
     assert act.kind == "confirm" and c.s.progress() == before
-    ended = [c.respond(asks[n % 3]).ends_call for n in range(7)]
-    assert any(ended)
+    acts = [c.respond(asks[n % 3]) for n in range(6)]
+    assert [a.ends_call for a in acts] == [False] * 5 + [True] and acts[-1].rule == "stalled_call_end"
+    assert acts[-1].turn == 12
+
+
+def test_each_fact_read_back_right_is_progress_once() -> None:
+    """An agent reading back seven fields one by one, each right: the caller says yes to each and
+    does not stall; reading them back again is no progress, and it gives up."""
+    c = _caller({**STAFF, "email_address": "priya.sharma@example.com"})
+    reads = [
+        "So your first name is Priya, correct?",
+        "And your last name is Sharma, is that right?",
+        "Your employee ID is EMP126225, correct?",
+        "Your date of birth is September 14, 1987, correct?",
+        "Your phone number is 617-555-4829, correct?",
+        "Your facility code is TOU-77A, correct?",
+        "And your email is priya.sharma@example.com, correct?",
+    ]
+    acts = [c.respond(t) for t in reads]
+    assert [a.kind for a in acts] == ["confirm"] * 7 and c.s.progress()[-1] == 7
+    again = [c.respond(reads[n % 2]) for n in range(7)]
+    assert [a.ends_call for a in again] == [False] * 6 + [True] and again[-1].rule == "stalled_call_end"
 
 
 def test_a_yes_to_a_read_back_does_not_reset_statements_in_a_row() -> None:
