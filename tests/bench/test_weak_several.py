@@ -74,3 +74,12 @@ def test_the_goal_caller_agrees_on_the_classes() -> None:
         for item in _items(cls):
             row = run_item(item, sc, GoalTextCaller(sc))
             assert row.agrees, (cls, item.turn, row.reply, row.why)
+
+
+def test_the_goal_caller_ends_a_stall_with_a_read_back_in_it() -> None:
+    """``end_stall_readback``: the read-back of two values it gave, among asks of them again, does
+    not keep the call going (a fact confirmed the first time is no turn forgiven, :class:`.stall.Stalls`)."""
+    sc = make_scenario(INFO)
+    for item in _items("end_stall_readback"):
+        row = run_item(item, sc, GoalTextCaller(sc))
+        assert row.agrees, (item.turn, row.reply, row.why)

@@ -64,6 +64,24 @@ def test_another_persons_field_is_read_in_its_own_item_of_a_list() -> None:
     assert other_owner("Could you give me your mother's maiden name?", last)
 
 
+def test_a_field_of_several_words_of_another_person_is_one_mention() -> None:
+    """'the employee ID of your manager': 'employee' and 'ID' are one mention, the manager's; not
+    the caller's own employee ID because 'employee' alone is followed by no 'of your manager'."""
+    cases = {
+        "Can I have the employee ID of your manager?": ("employee_id", ("employee", "id")),
+        "The email address of your supervisor?": ("email_address", ("email", "address")),
+        "And the phone number for your manager?": ("phone_number", ("phone", "number")),
+    }
+    for turn, (key, words) in cases.items():
+        assert other_owner(turn, Fact(key=key, value="x", words=words)), turn
+    assert not other_owner(
+        "Can I have your employee ID?", Fact(key="employee_id", value="x", words=("employee", "id"))
+    )
+    for turn in ("Can I have the employee ID of your manager?", "And the phone number for your manager?"):
+        act = _caller(STAFF).respond(turn)
+        assert "two two five" not in act.text and "four eight two nine" not in act.text, (turn, act.text)
+
+
 def test_a_fact_names_an_option_only_when_the_option_is_no_more_than_it() -> None:
     q = "For those dates, would you like to use general paid time off or sick leave?"
     assert value_names("PTO", "use general paid time off", q)
@@ -90,18 +108,42 @@ def test_a_long_option_after_a_question_lead_is_read() -> None:
     assert act.kind == "choose" and not act.text.startswith("Yes") and "newsletter" not in act.text
 
 
-def test_a_yes_to_a_read_back_is_no_progress() -> None:
-    """Its fields asked and given, then asked again in turn with a read-back between: the
-    yes moves nothing on, and the caller gives up as it would without the read-back."""
+def test_a_yes_to_a_read_back_again_is_no_progress() -> None:
+    """Its fields asked and given, then asked again in turn with read-backs between: a fact
+    confirmed the first time only half moves on (no turn that stalls, none forgiven before it), the
+    same read back again moves nothing on, and the caller gives up after six turns that bring nothing."""
     c = _caller(STAFF)
     asks = [f"Could you please provide your {x}?" for x in ("employee ID", "last name", "date of birth")]
     for t in asks:
         c.respond(t)
     before = c.s.progress()
     act = c.respond("So your employee ID is EMP126225, correct?")
+    assert act.kind == "confirm" and c.s.progress() == (*before[:-1], before[-1] + 1)
+    before = c.s.progress()
+    act = c.respond("So your employee ID is EMP126225, correct?")
     assert act.kind == "confirm" and c.s.progress() == before
-    ended = [c.respond(asks[n % 3]).ends_call for n in range(7)]
-    assert any(ended)
+    acts = [c.respond(asks[n % 3]) for n in range(6)]
+    assert [a.ends_call for a in acts] == [False] * 5 + [True] and acts[-1].rule == "stalled_call_end"
+    assert acts[-1].turn == 12
+
+
+def test_each_fact_read_back_right_is_progress_once() -> None:
+    """An agent reading back seven fields one by one, each right: the caller says yes to each and
+    does not stall; reading them back again is no progress, and it gives up."""
+    c = _caller({**STAFF, "email_address": "priya.sharma@example.com"})
+    reads = [
+        "So your first name is Priya, correct?",
+        "And your last name is Sharma, is that right?",
+        "Your employee ID is EMP126225, correct?",
+        "Your date of birth is September 14, 1987, correct?",
+        "Your phone number is 617-555-4829, correct?",
+        "Your facility code is TOU-77A, correct?",
+        "And your email is priya.sharma@example.com, correct?",
+    ]
+    acts = [c.respond(t) for t in reads]
+    assert [a.kind for a in acts] == ["confirm"] * 7 and c.s.progress()[-1] == 7
+    again = [c.respond(reads[n % 2]) for n in range(7)]
+    assert [a.ends_call for a in again] == [False] * 6 + [True] and again[-1].rule == "stalled_call_end"
 
 
 def test_a_yes_to_a_read_back_does_not_reset_statements_in_a_row() -> None:

@@ -68,11 +68,12 @@ def wh_misfit(sentence: str, f: Fact) -> bool:
 
 
 def other_owner(sentence: str, f: Fact) -> bool:
-    """The request names the field as another person's, wherever it names it: a person word before
-    one of the fact's words in the same item of a list ('manager's email', 'supervising physician
-    NPI'; an item begins at a comma or a determiner) or after it with 'of'/'for' ('the NPI of your
-    supervisor'), and the fact's key does not name that person. 'your last name, and your mother's
-    maiden name' names the caller's own last name too: not another's."""
+    """The request names the field as another person's, wherever it names it. A run of the fact's
+    words in a row is one mention ('the employee ID of your manager'): another's with a person word
+    in the three words before the run in the same item of a list ('manager's email', 'supervising
+    physician NPI'; an item begins at a comma or a determiner) or 'of'/'for' and a person word right
+    after it ('the NPI of your supervisor'), and the fact's key does not name that person. 'your
+    last name, and your mother's maiden name' names the caller's own last name too: not another's."""
     if set(f.words) & _OTHERS or any(set(SYNONYMS.get(w, ())) & _OTHERS for w in f.words):
         return False
     text = re.sub(r"'s\b|s'", "", sentence.lower())
@@ -80,11 +81,13 @@ def other_owner(sentence: str, f: Fact) -> bool:
     toks = [t for it in items for t in it]
     own, found, n = _stems(f), [], 0
     for it in items:
-        for i, tok in enumerate(it):
-            j = n + i
-            if stem(tok) in own and tok not in _OF:
-                after = toks[j + 1 : j + 2] and toks[j + 1] in _OF and set(toks[j + 2 : j + 5]) & _OTHERS
-                found.append(bool(set(it[max(0, i - 3) : i]) & _OTHERS or after))
+        mine = [stem(tok) in own and tok not in _OF for tok in it]
+        for i in range(len(it)):
+            if not mine[i] or (i and mine[i - 1]):
+                continue  # not a fact word, or inside a run
+            e = n + next((k for k in range(i, len(it)) if not mine[k]), len(it)) - 1  # the run's end
+            after = toks[e + 1 : e + 2] and toks[e + 1] in _OF and set(toks[e + 2 : e + 5]) & _OTHERS
+            found.append(bool(set(it[max(0, i - 3) : i]) & _OTHERS or after))
         n += len(it)
     return bool(found) and all(found)
 

@@ -386,7 +386,7 @@ class GoalCaller:
         )  # 'another floor': as the tree says
         ask_fallback(self.s, text, d)  # 'the desk waitlist' when floor 3 backs up floor 2: floor 3
         if d.kind is not None and d.kind != "decline_transfer":
-            self.s.moved_on(d.rule)
+            self.s.moved_on(d.rule, heard.readback_ok)
             if self._accepts_offer(heard, d):
                 self.s.agenda.settle()
             return self.log.act(d.kind, " ".join(d.parts), d.rule, heard, facts=list(dict.fromkeys(d.facts)),

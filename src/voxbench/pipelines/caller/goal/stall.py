@@ -14,7 +14,8 @@ from voxbench.pipelines.caller.goal.acts import CallerAct
 from voxbench.spoken import sentences_of
 
 Progress = tuple[int, ...]
-"""What the call has moved on by, counts that only grow: two equal values mean nothing moved on."""
+"""What the call has moved on by, counts that only grow: two equal values mean nothing moved on.
+The last is the facts confirmed read back right (:meth:`Stalls.note`: only half a move)."""
 
 DECISIONS = ("choose", "confirm", "correct", "refuse")
 """Acts whose (kind, choice) made for the first time is progress."""
@@ -22,7 +23,10 @@ DECISIONS = ("choose", "confirm", "correct", "refuse")
 
 class Stalls:
     """Counts agent turns in a row that brought no progress (waiting on a hold is neutral); a
-    declined transfer leaves one such turn."""
+    declined transfer leaves one such turn. A turn that moves on only by facts confirmed read back
+    for the first time (the last of :data:`Progress`) is neutral too: an agent reading seven fields
+    back one by one does not stall, nor does it forgive the turns before that brought nothing (one
+    reading two given values back among its asks of them again still stalls)."""
 
     def __init__(self, limit: int) -> None:
         self.limit = limit
@@ -35,8 +39,11 @@ class Stalls:
 
     def note(self, progress: Progress, kind: str = "wait") -> None:
         """The progress now, after an act of ``kind`` (the default, a wait, only looks)."""
-        moved, self._seen = progress != self._seen, progress
-        self.count = 0 if moved else self.count + (kind != "wait")
+        before, self._seen = self._seen, progress
+        checked = len(before) == len(progress) and before[:-1] == progress[:-1] and before != progress
+        self.count = (
+            0 if progress != before and not checked else self.count + (kind != "wait" and not checked)
+        )
         if kind == "decline_transfer":
             self.count = max(self.count, self.limit - 1)
 

@@ -97,6 +97,8 @@ class CallState:
     """Facts the tree tells the caller to refuse, and what it says instead (:mod:`.refusals`)."""
     hearings: Hearings = field(default_factory=Hearings)
     """Per fact, the agent's failed hearings of it: said, 'as I said', then spelled (:mod:`.hearing`)."""
+    confirmed: set[str] = field(default_factory=set)
+    """Facts the caller said yes to read back right (:meth:`moved_on`), each once progress."""
 
     @cached_property
     def answers(self) -> GoalAnswers:
@@ -192,26 +194,31 @@ class CallState:
         extra = ["completed"] if self.named_done_now() and not heard.has("completed") else []
         return [*heard.kinds, *extra]
 
-    def moved_on(self, rule: str) -> None:
+    def moved_on(self, rule: str, read_back: list[str]) -> None:
         """A drafted act answered the turn: the statements in a row that bring nothing start again
-        (``stuck``); a yes to a read-back does not, as it is no progress (:meth:`progress`)."""
+        (``stuck``); a yes to a read-back does not, and only its facts confirmed for the first time
+        are progress (:meth:`progress`)."""
         if rule != CONFIRM_READBACK:
             self.stuck = 0
+        else:
+            self.confirmed.update(read_back)
 
     def progress(self) -> Progress:
         """What the call has moved on by, the one measure of progress (:mod:`.stall`): facts given,
         requests done, parts of its question told, decisions made (a choice or yes/no not made
-        before), things the agent said got done (which the caller may not track), each once: an
-        agent saying "That's done." again with the same question is not moving on. A yes to a
-        read-back decides nothing: what it confirms was given or is the agent's own record, and
-        an agent reading the caller's values back between asks of them again makes no progress."""
+        before), things the agent said got done (which the caller may not track), facts confirmed
+        read back right, each once: an agent saying "That's done." again with the same question is
+        not moving on. A yes to a read-back decides nothing beyond its facts: an agent reading back
+        seven fields one by one moves on seven times, one reading the caller's values back again
+        between asks of them again makes no progress."""
         decisions = {
             (a.kind, a.choice or a.text)
             for a in self.acts
             if a.kind in DECISIONS and a.rule != CONFIRM_READBACK
         }
         told = sum(p.told for p in self.learn.parts)
-        return len(self.given), sum(self.tracker.done), told, len(decisions), len(self.reported)
+        done = sum(self.tracker.done)
+        return len(self.given), done, told, len(decisions), len(self.reported), len(self.confirmed)
 
 
 def _follow_ups(configured: int, rules: TreeRules, tree: DecisionTree) -> int:
