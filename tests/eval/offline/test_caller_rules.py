@@ -246,3 +246,74 @@ def test_a_field_asked_as_a_third_persons_is_not_the_callers() -> None:
     assert _rate(events) == ["missing_information"]
     events[2] = A("I'll check her flight too. What is your booking confirmation number?")
     assert _rate(events) == ["missing_information"]
+
+
+def test_a_request_asked_after_another_attribute_of_a_held_thing() -> None:
+    """Live (EVA itsm 39): a line naming another attribute of a thing a field names ("the
+    laptop's charger", not `laptop_size`) and then asking the caller's next request: no field
+    is asked, but the request still is; withholding it is still read."""
+    q = "Your laptop is ordered. Please ship back the laptop's charger. What's your second hardware request?"
+    assert _asked(q, "I don't have that, sorry.") == ["missing_information"]
+    assert _asked(q, "That's all, thank you.") == []
+
+
+def test_which_one_asks_for_no_field_the_line_mentions() -> None:
+    """Live (EVA itsm 19, 81, medical_hr D3.1): "Which one would you like?" / "What's the second
+    one?" after a line that only states fields was read as asking the field the line mentions.
+    A part word ("one") is no head of a field, and the named thing is read only from the
+    sentence just before the question."""
+    assert (
+        _asked("I have the laptop for your building ready. Which one would you like?", "I don't know.") == []
+    )
+    assert _asked("Your employee ID is verified. You mentioned two requests. What's the second one?",
+                  "I'm not sure.") == []  # fmt: skip
+    assert _asked("Okay, the employee. Do you know which ID it is?", "I don't know that.") == [
+        "missing_information"
+    ]
+
+
+def test_a_pronoun_gives_another_person_only_the_words_it_modifies() -> None:
+    """ "her" owns the words right after it ("her name"), not the caller's field a "your" names
+    later in the sentence; a pronoun in a sentence that does not ask ("I'll add her booking
+    afterwards") owns nothing asked."""
+    events = [A("Hi, how can I help?"), U("I want to cancel my flight."),
+              A("Sure. Could I have her name and your booking confirmation number?"), U("I don't have that, sorry."),
+              A("No problem, thank you for calling."), U("Bye.")]  # fmt: skip
+    assert _rate(events) == ["missing_information"]
+    events[2] = A("Sure. What's your confirmation number? I'll add her booking afterwards.")
+    assert _rate(events) == ["missing_information"]
+    events[2] = A("Sure. What is her new booking confirmation number?")
+    assert _rate(events) == []
+
+
+def test_a_relative_which_asks_nothing() -> None:
+    """ "which" after a comma with a verb after it starts a relative clause ("the fourteen inch
+    size, which weighs less"), not a question about another attribute ("weighs less"): the
+    size is asked."""
+    q = "Do you want the fourteen inch size, which weighs less, or the sixteen inch size?"
+    assert _asked(q, "I'm not sure.") == ["missing_information"]
+    assert _asked("For the laptop, which model is it?", "I don't have that, sorry.") == []
+
+
+def test_an_attribute_of_the_issue_is_no_request() -> None:
+    """ "What's the issue's model number?" asks another attribute of the issue the caller holds,
+    not its request ("what's the issue?"): lacking it withholds nothing."""
+    goal = {
+        "information_required": {"employee_id": "EMP204817", "issue_description": "Laptop screen flickers"}
+    }
+    events = [A("Hi, how can I help?"), U("My laptop screen flickers."), A("Okay. What's the issue's model number?"),
+              U("I don't know that."), A("No problem, thank you for calling."), U("Bye.")]  # fmt: skip
+    ctx = context(events, user_goal=goal, conversation_ended_reason="end_call", simulator_ended_call=True)
+    assert user_behavioral_fidelity_offline(ctx).details["detected"] == []
+
+
+def test_the_one_date_whose_words_the_question_says() -> None:
+    """Live (EVA medical_hr T4.2): "What date would you prefer?" with several unsaid date facts
+    asks for `preferred_date`, the one whose words it says ("prefer" for "preferred")."""
+    goal = {"information_required": {"leave_start_date": "2026-08-03", "pto_start_date": "2026-07-27",
+                                     "preferred_date": "2026-09-28"}}  # fmt: skip
+    events = [A("Hi, how can I help?"), U("I need to schedule my return-to-work check-in."),
+              A("It must be on or after September twenty-fifth. What date would you prefer?"),
+              U("Hmm, I'm not sure what it is."), A("No problem, thank you for calling."), U("Bye.")]  # fmt: skip
+    ctx = context(events, user_goal=goal, conversation_ended_reason="end_call", simulator_ended_call=True)
+    assert user_behavioral_fidelity_offline(ctx).details["detected"] == ["missing_information"]

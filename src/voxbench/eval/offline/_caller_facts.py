@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import re
+from itertools import pairwise
 from typing import Any
 
 from voxbench.eval.context import ConversationContext, strip_tags
@@ -194,16 +195,38 @@ _PERSONS = "|".join(sorted(_OTHER_PERSON))
 _POSSESSOR = re.compile(rf"\b(?:{_PERSONS})(?:'|’)s\b|\bof (?:your|the|his|her|my) (?:{_PERSONS})\b", re.I)
 # "his confirmation number": a third person's pronoun right before the field's words
 _THIRD = "|".join(sorted(word_set("_caller_facts", "third_person_possessive")))
-_THEIR = re.compile(rf"\b(?:{_THIRD})\s+((?:[a-z]+\s+){{0,3}}[a-z]+)", re.I)
+_THEIR = re.compile(rf"\b(?:{_THIRD})\s+([a-z]+(?:\s+[a-z]+){{0,5}})", re.I)
+_OWN = frozenset({"your", "my"})
 
 
-def _other_owner(question: str, name: str) -> bool:
-    """The question makes another person the owner of the field: by a person's word ("your
-    husband's", "of your wife") or by a third person's pronoun before the field's words ("his
-    confirmation number"; the agent says "your" to the caller)."""
-    if _POSSESSOR.search(question):
+def _pronoun_owns(after: str, name: str) -> bool:
+    """The words after "his" / "her" / "their" are the field's: its words (and "of": "date of
+    birth") right after the pronoun, or after one adjective ("her new confirmation number");
+    "her name and your booking number" gives her the name, not the booking."""
+    own = field_words(name)
+    words = after.lower().split()
+    for start in (0, 1):
+        if start and (words[0] in _OWN or words[0] in own):
+            break
+        run: list[str] = []
+        for w in words[start:]:
+            if w in own or w.removesuffix("s") in own or (run and w == "of"):
+                run.append(w)
+            else:
+                break
+        if run and asked_field(" ".join(run), {name: name}) == name:
+            return True
+    return False
+
+
+def _other_owner(line: str, asks: str, name: str) -> bool:
+    """The question makes another person the owner of the field: by a person's word in the line
+    ("your husband's", "of your wife") or by a third person's pronoun right before the field's
+    words in what the line asks (`asks`: "What is his confirmation number?"; the agent says
+    "your" to the caller, and "I'll add her booking afterwards" asks nothing)."""
+    if _POSSESSOR.search(line):
         return True
-    return any(asked_field(m.group(1), {name: name}) == name for m in _THEIR.finditer(question))
+    return any(_pronoun_owns(m.group(1), name) for m in _THEIR.finditer(asks))
 
 
 def _whose_field(question: str, name: str, fields: dict[str, Any]) -> str | None:
@@ -213,7 +236,7 @@ def _whose_field(question: str, name: str, fields: dict[str, Any]) -> str | None
     `dependent_date_of_birth` (the field of the same words plus a person's); when the caller holds
     no such field ("the confirmation number of your husband" and only `Your confirmation number`),
     it asks for nothing the caller holds (None)."""
-    if field_words(name) & _OTHER_PERSON or not _other_owner(question, name):
+    if field_words(name) & _OTHER_PERSON or not _other_owner(question, asking(question), name):
         return name
     own = field_words(name)
     theirs = [f for f in fields if field_words(f) & _OTHER_PERSON and field_words(f) - _OTHER_PERSON == own]
@@ -237,12 +260,34 @@ def _attribute_heads(q: str) -> list[tuple[list[str], tuple[int, int]]]:
             g = 2 if rx is _ATTRIBUTE_POSS else 1
             if rx is _ATTRIBUTE_POSS and m.group(1) in _NOT_ATTRIBUTE:
                 continue  # "what's the model": no owner
-            if rx is _ATTRIBUTE_WH and re.match(r"(?:'|’)s\b", q[m.end(1) :]):
+            if rx is _ATTRIBUTE_WH and (
+                re.match(r"(?:'|’)s\b", q[m.end(1) :]) or _relative_which(q, m.start())
+            ):
                 continue
             words = [w for w in m.group(g).split() if w not in _FIELD_STOP | _NOT_ATTRIBUTE]
             if words:
                 out.append((words, m.span(g)))
     return out
+
+
+_AUXILIARY = word_set("_caller_facts", "auxiliary")
+_SUBJECT = word_set("_caller_facts", "subject_or_determiner")
+
+
+def _relative_which(q: str, at: int) -> bool:
+    """A "which" after a comma that starts a relative clause, not a question: a verb follows it
+    ("staged, which preserves email", "which is not", "which resolved to") or a subject ("which
+    I cannot"). A question's "which" has its noun, then a verb or a subject ("For the laptop,
+    which model is it?"), or a verb and then its subject ("Okay, which is your date?")."""
+    if not q.startswith("which", at) or not q[:at].rstrip().endswith(","):
+        return False
+    first, second, *_ = [*re.findall(r"[a-z']+", q[at + 5 : at + 60])[:2], "", ""]
+    if first in _SUBJECT:
+        return True
+    if first in _AUXILIARY:
+        return second not in _SUBJECT
+    verb_like = first.endswith(("s", "ed")) and not first.endswith("ss")
+    return verb_like and second not in _AUXILIARY | _SUBJECT
 
 
 def _distinct(head: list[str]) -> list[str]:
@@ -324,10 +369,18 @@ def asking(text: str) -> str:
     return text if any(_CONFIRM_Q.search(s) for s in asks) else " ".join(asks)
 
 
+def _sentences(text: str) -> list[str]:
+    """A line's sentences ('I.D. you want' is no sentence end: the next word is small)."""
+    return re.split(r"(?<=[.!?])\s+(?=[A-Z\"“])", text.strip())
+
+
+def _is_ask(sentence: str) -> bool:
+    return sentence.rstrip().endswith("?") or bool(_ASKS.search(sentence))
+
+
 def _asks(text: str) -> list[str]:
-    """The sentences that ask ('I.D. you want' is no sentence end: the next word is small)."""
-    sentences = re.split(r"(?<=[.!?])\s+(?=[A-Z\"“])", text.strip())
-    return [s for s in sentences if s.rstrip().endswith("?") or _ASKS.search(s)]
+    """The sentences that ask."""
+    return [s for s in _sentences(text) if _is_ask(s)]
 
 
 def holds(text: str, value: str) -> bool:
@@ -347,7 +400,9 @@ def _unsaid_field(question: str, fields: dict[str, Any], said: list[str]) -> str
     """The fact a question asks for when it names none distinctly: the one fact, not yet said
     by the caller, whose field name shares a word with the question ("What date
     would you like?" for `date_constraint_earliest_departure`; "Could I get your ID?" for
-    `employee_id`). None when no such fact, or more than one, fits."""
+    `employee_id`); of several, the one all of whose words the question says, a word by its stem
+    ("What date would you prefer?" for `preferred_date`). None when no such fact, or more than
+    one, fits."""
     words = set(re.findall(r"[a-z0-9]+", question.lower()))
     words |= {w[:-1] for w in words if w.endswith("s") and not w.endswith("ss")}  # "what dates ...?"
     fits = [
@@ -355,18 +410,43 @@ def _unsaid_field(question: str, fields: dict[str, Any], said: list[str]) -> str
         if isinstance(value, str | int | float) and not isinstance(value, bool) and len(str(value)) >= 3
         and field_words(name) & words and not any(holds(x, str(value)) for x in said)
     ]  # fmt: skip
+    if len(fits) > 1:  # "What date would you prefer?": the one fact all of whose words it says
+        fits = [name for name in fits if all(_says_word(w, words) for w in field_words(name))]
     return fits[0] if len(fits) == 1 else None
 
 
-def _head_of_named(line: str, question: str, fields: dict[str, Any]) -> str | None:
-    """The fact a question asks by its head word alone ("Do you know which code it is?") after
-    the line named its thing in a sentence that does not ask ("Okay, the confirmation."): the
-    field the whole line names, when the question's "which X" / "X of" / "its X" is its own."""
-    name = asked_field(line, fields)
-    if name is None:
-        return None
-    own = field_words(name)
-    return name if any(_asks_field(h, own) for h, _ in _attribute_heads(question.lower())) else None
+_INFLECTION = ("s", "es", "d", "ed", "red", "ing")
+
+
+def _says_word(word: str, words: set[str]) -> bool:
+    """A field's word is said as itself or its stem ("prefer" for "preferred")."""
+    return word in words or any(
+        len(q) >= 4 and word.startswith(q) and word[len(q) :] in _INFLECTION for q in words
+    )
+
+
+def _head_of_named(line: str, fields: dict[str, Any]) -> str | None:
+    """The fact a question asks by its head word alone ("Do you know which ID it is?") after
+    the sentence just before it, one that does not ask, named its thing ("Okay, the
+    employee."): the field that sentence names, when the question's "which X" / "X of" / "its
+    X" holds a word of the field's that is no part word ("which one", "the second one" ask for
+    one of the things listed, not a field). A generic head word ("ID") counts only so, beside
+    the distinctive words the sentence before named; a field the line names elsewhere does not."""
+    sentences = _sentences(line)
+    for before, question in pairwise(sentences):
+        if not _is_ask(question) or _is_ask(before) or (name := asked_field(before, fields)) is None:
+            continue
+        own = field_words(name)
+        if not own - _GENERIC:
+            continue  # a field of generic words only (`first_name`): a generic head alone names nothing
+        if any(
+            w in own or w.removesuffix("s") in own
+            for head, _ in _attribute_heads(question.lower())
+            for w in head
+            if w not in _PART_OF - _GENERIC
+        ):
+            return name
+    return None
 
 
 def missing_information(ctx: ConversationContext) -> list[dict[str, Any]]:
@@ -385,14 +465,13 @@ def missing_information(ctx: ConversationContext) -> list[dict[str, Any]]:
         name = (
             asked_field(asking(agent[asked]), fields)
             or _unsaid_field(last, fields, said)
-            or _head_of_named(agent[asked], asking(agent[asked]) or last, fields)
+            or _head_of_named(agent[asked], fields)
         )
         if name is not None and (others := other_attributes(asking(agent[asked]) or last, name)):
             # asked for something else of the thing the field names: withholding only when that
             # is another of its facts ("for the laptop, which building?" and `delivery_building`)
+            # (none of them held: no field asked, but the line may still ask for the caller's request)
             name = asked_field(" ".join(others), {k: v for k, v in fields.items() if k != name})
-            if name is None:
-                continue
         name = _whose_field(agent[asked], name, fields) if name is not None else None
         if name is None and _REQUEST_Q.search(closing_question(agent[asked])):
             out.append(ev(turn, f"agent asked {agent[asked][-100:]!r}; caller: {text[:100]!r}",
