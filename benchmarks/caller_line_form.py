@@ -49,6 +49,7 @@ from voxbench.pipelines.caller.goal.policy import GoalCaller
 from voxbench.pipelines.caller.goal.speech import said_problems, value_kind
 from voxbench.scenarios import Scenario
 from voxbench.spoken import sentences_of
+from voxbench.spoken.data import leaves
 from voxbench.spoken.words import MONTH_NAMES
 
 CLASSES = ("cap", "capword", "digit", "goal", "goal4", "key")
@@ -76,11 +77,7 @@ _WORD = re.compile(r"[a-z0-9']+")
 
 
 def _leaves(obj: Any) -> list[str]:
-    if isinstance(obj, dict):
-        return [x for v in obj.values() for x in _leaves(v)]
-    if isinstance(obj, list):
-        return [x for v in obj for x in _leaves(v)]
-    return [] if obj is None or isinstance(obj, bool) else [str(obj)]
+    return [str(x) for x in leaves(obj) if not isinstance(x, bool)]
 
 
 class Scene:

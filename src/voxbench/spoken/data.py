@@ -22,18 +22,19 @@ _HHMM = re.compile(r"\b(\d{1,2}):(\d{2})\b")
 def data_keys(obj: Any, reader: ValueReader) -> set[str]:
     """Keys of every scalar in a JSON-like value (strings are also split into parts)."""
     keys: set[str] = set()
-    for leaf in _leaves(obj):
+    for leaf in leaves(obj):
         keys |= scalar_keys(leaf, reader)
     return keys
 
 
-def _leaves(obj: Any) -> Iterable[Any]:
+def leaves(obj: Any) -> Iterable[Any]:
+    """Every scalar of a JSON-like value (dict values, list and tuple items), None left out."""
     if isinstance(obj, dict):
         for v in obj.values():
-            yield from _leaves(v)
+            yield from leaves(v)
     elif isinstance(obj, list | tuple):
         for v in obj:
-            yield from _leaves(v)
+            yield from leaves(v)
     elif obj is not None:
         yield obj
 

@@ -14,10 +14,10 @@ the scenario never writes is left as it is.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 
 from voxbench.pipelines.caller.goal.facts import FactBook
 from voxbench.pipelines.caller.goal.speech import value_kind
+from voxbench.spoken.data import leaves
 from voxbench.spoken.words import MONTH_NAMES
 
 _WORD = re.compile(r"[A-Za-z][a-z']*")
@@ -25,21 +25,10 @@ _MID_CAPITAL = re.compile(r"(?<=[A-Za-z0-9,] )[A-Z][a-z][\w']*")
 """A capitalised word after another word: no sentence starts there."""
 
 
-def _leaves(obj: object) -> Iterable[str]:
-    if isinstance(obj, dict):
-        for v in obj.values():
-            yield from _leaves(v)
-    elif isinstance(obj, list):
-        for v in obj:
-            yield from _leaves(v)
-    elif isinstance(obj, str):
-        yield obj
-
-
 def small_words(scenario_data: object, book: FactBook) -> frozenset[str]:
     """The words (lower case) the scenario writes only in small letters (module docstring):
     ``scenario_data`` is the scenario as data (its JSON dump), ``book`` the caller's facts."""
-    texts = [re.sub(r"[_-]+", " ", t) for t in _leaves(scenario_data)]
+    texts = [re.sub(r"[_-]+", " ", t) for t in leaves(scenario_data) if isinstance(t, str)]
     small = {w for t in texts for w in _WORD.findall(t) if w[:1].islower()}
     proper = {w.lower() for t in texts for w in _MID_CAPITAL.findall(t)} | set(MONTH_NAMES)
     for f in book:
