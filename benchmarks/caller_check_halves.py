@@ -19,15 +19,11 @@ validation gate's validators run on it), the scenarios they are in and the endin
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 from collections import defaultdict
 from typing import Any
 
-
-def half(domain: str, scenario_id: str) -> str:
-    h = int(hashlib.sha256(f"{domain}/{scenario_id}".encode()).hexdigest()[:8], 16)
-    return "dev" if h % 2 == 0 else "test"
+from voxbench.bench.weak_item import half as half  # the split fixed in advance, one home
 
 
 def _results(path: str) -> list[dict[str, Any]]:

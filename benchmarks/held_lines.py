@@ -19,12 +19,8 @@ import hashlib
 from collections import Counter
 from pathlib import Path
 
+from voxbench.bench.weak_item import half
 from voxbench.records import AudioSegment, CallerAct, RecordBundle, VADEvent, read_record
-
-
-def half(domain: str, scenario_id: str) -> str:
-    h = int(hashlib.sha256(f"{domain}/{scenario_id}".encode()).hexdigest()[:8], 16)
-    return "dev" if h % 2 == 0 else "test"
 
 
 def preceded(b: RecordBundle) -> tuple[int, list[tuple[CallerAct, float]], int]:
