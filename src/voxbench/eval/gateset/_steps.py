@@ -53,6 +53,18 @@ def owner_words(name: str) -> list[str]:
     return sorted({w for w in parts[:-1] if w in field_words(name)})
 
 
+def insert_exchange(
+    conv: RefConversation, rng: random.Random, lines: list[Line], what: str
+) -> Injected | None:
+    """`lines` (the agent's, the caller's reply, ...) after a mid-call caller line the agent
+    answered, drawn by `rng`; the fault's step is the first of them."""
+    cands = [i for i in mid_caller_lines(conv) if reply_to(conv, i) is not None]
+    if not cands:
+        return None
+    i = rng.choice(cands)
+    return Injected(conv.copy([*conv.steps[: i + 1], *lines, *conv.steps[i + 1 :]]), i + 1, what)
+
+
 def reply_to(conv: RefConversation, i: int) -> int | None:
     """The agent's first line after caller line `i`, before the caller's next (tool calls
     between them stay where they are)."""

@@ -28,6 +28,7 @@ from voxbench.eval.gateset._steps import (
     Party,
     given_facts,
     held_words,
+    insert_exchange,
     mid_caller_lines,
     owner_words,
     reply_to,
@@ -90,12 +91,7 @@ _GENERIC = word_set("_caller_facts", "generic_field")
 
 def _insert(conv: RefConversation, rng: random.Random, ask: str, reply: str, what: str) -> Injected | None:
     """`ask` and the caller's `reply` after a mid-call caller line the agent answered."""
-    cands = [i for i in mid_caller_lines(conv) if reply_to(conv, i) is not None]
-    if not cands:
-        return None
-    i = rng.choice(cands)
-    steps = [*conv.steps[: i + 1], Line("agent", ask), Line("user", reply), *conv.steps[i + 1 :]]
-    return Injected(conv.copy(steps), i + 1, what)
+    return insert_exchange(conv, rng, [Line("agent", ask), Line("user", reply)], what)
 
 
 def _things(conv: RefConversation) -> dict[str, list[str]]:

@@ -29,6 +29,7 @@ from voxbench.eval.gateset._steps import (
 )
 from voxbench.eval.gateset.asked import ASKED_FAULTS
 from voxbench.eval.gateset.conversation import Held, Line, RefConversation, Step, Tool
+from voxbench.eval.gateset.offered import OFFERED_FAULTS
 from voxbench.eval.offline._caller_end import offers_to_end
 from voxbench.eval.offline._caller_facts import field_words, holds
 from voxbench.records.voice import split_sentences
@@ -388,6 +389,7 @@ FAULTS: dict[str, tuple[Party, Injector]] = {
     "harness_pause": ("caller", harness_pause),
     "harness_pause_waited": ("none", harness_pause_waited),
     **ASKED_FAULTS,
+    **OFFERED_FAULTS,
     "completion_without_write": ("agent", completion_without_write),
     "wrong_write": ("agent", wrong_write),
     "refusal": ("agent", refusal),

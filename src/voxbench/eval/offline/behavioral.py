@@ -7,8 +7,9 @@ write, a wrong write, a refusal, a loop, a silence, a transfer) is the agent's s
 caller that leaves such an agent is valid. Deterministic checks over the record, one module
 per family:
 
-* `_caller_facts`: `invented_information` (a value the caller states that neither its facts
-  nor the agent gave it), `missing_information` (a fact it holds, withheld when asked);
+* `_caller_invented`: `invented_information` (a value the caller states that neither its facts
+  nor the agent gave it); `_caller_facts`: `missing_information` (a fact it holds, withheld when
+  asked; with `_caller_synonyms` and `_caller_offered`);
 * `_caller_end`: `premature_ending` (the caller hung up while the agent was progressing and
   had asked it for something, the task unresolved; see that module for what counts as the
   agent having stopped);
@@ -29,13 +30,14 @@ from typing import Any
 from voxbench.eval.context import ConversationContext
 from voxbench.eval.offline import offline_method
 from voxbench.eval.offline._caller_end import agent_looping, caller_turns, premature_ending
-from voxbench.eval.offline._caller_facts import invented_information, missing_information
+from voxbench.eval.offline._caller_facts import missing_information
+from voxbench.eval.offline._caller_invented import invented_information
 from voxbench.eval.offline._caller_requests import extra_requests
 from voxbench.eval.offline._caller_scope import duplicate_modifications, escalation_violations, wrong_language
 from voxbench.eval.types import MetricResult
 
 NAME = "user_behavioral_fidelity"
-VERSION = "0.9"
+VERSION = "1.0"
 __all__ = ["agent_looping", "caller_findings", "premature_ending", "user_behavioral_fidelity_offline"]
 
 
