@@ -183,7 +183,9 @@ class GoalOpenAnswers:
     ) -> OpenAnswer | None:
         """The goal's answer to an open question, or None when its text holds none clearly.
         ``other_request``: whether a goal clause is about another of the caller's requests than the
-        one in hand (not said now; the tree's answer to what the agent asks is said when asked).
+        one in hand (not said now; the tree's answer to what the agent asks is said when asked; and
+        a thing asked by its own noun, no date or time, that only such a clause holds: 'What sort of
+        space are you looking for?' right after the opening is the later request's parking space).
         ``offered``: the agent's turn offers options; else a 'which' question that names a thing
         ('Which flight would you prefer?') asks what the caller wants, as 'what kind of' does."""
         if not _OPEN.search(question) or (OPEN_Q.search(question) and not names_thing(question)):
@@ -199,7 +201,10 @@ class GoalOpenAnswers:
         if _wh(question) == "when" and not heads[0]:  # a time or a date, of what it says
             return self._stated(q, ([[k] for k in sorted(_KIND_WORDS)], True), other_request, also=q)
         described = wish or bool(_DESCRIBED.search(question) or _WISH.search(question))
-        return self._stated(q, heads, other_request, described=described)
+        said = self._stated(q, heads, other_request, described=described)
+        if said is None and not {w for g in heads[0] for w in g} & _KIND_WORDS:  # asked by its own noun,
+            said = self._stated(q, heads, lambda _: False, described=described)  # a later request's thing
+        return said
 
     def told_for(self, question: str) -> OpenAnswer | None:
         """The tree's own answer to an open question (form 1 alone), or None: what :mod:`.fit`
