@@ -81,3 +81,26 @@ def test_a_fact_stands_for_the_goals_answer_only_when_the_answer_names_it() -> N
     assert grade(named, "It's a schedule conflict.", False, facts, ground)[0]
     assert not grade(named, "My last name is Lima.", False, facts, ground)[0]
     assert named_facts(["reason", "last_name", "confirmation_number"], ["reason", "file"]) == ["reason"]
+
+
+def test_the_goals_words_said_in_another_form_agree() -> None:
+    """Issue 29: 'say you want to be added' answered 'It's add.', 'to debug' for 'debugging'."""
+    facts = goal_facts(INFO)
+    ground = Grounding(INFO, " ".join(TREE))
+    item = WeakItem(domain="itsm", scenario_id="t.1", half="dev", cls="goal_open", act="goal_words",
+                    turn="Can you tell me the action?", words=["added"])  # fmt: skip
+    assert grade(item, "It's add.", False, facts, ground)[0]
+    assert not grade(item, "It's an addition.", False, facts, ground)[0]
+    item.words = ["production", "debugging"]
+    assert grade(item, "I need to debug a production issue.", False, facts, ground)[0]
+
+
+def test_an_answer_that_only_counts_or_wants_says_no_word_a_reply_must() -> None:
+    """'say you have several requests': no content word a reply must say, so no item; 'say you want
+    to be added': 'want' frames the answer, 'added' is it."""
+    t = table()
+    assert t.goal_told is not None
+    tree = ["If asked what you need, say you have several requests.",
+            "If the agent asks for the action, say you want to be added."]  # fmt: skip
+    told = told_lines(make_scenario(INFO, negotiation=tree), t.goal_told, t.not_have)
+    assert [y for _, y, _ in told] == ["you want to be added"]

@@ -271,3 +271,19 @@ def same_word_either(w: str, k: str) -> bool:
         or (len(w) >= 3 and same_word(k, w))
         or (len(w) >= 3 and w.rstrip("s") == k.rstrip("s"))
     )
+
+
+_ENDINGS = ("ing", "ed", "es", "s", "d")
+
+
+def said_word(word: str, said: set[str]) -> bool:
+    """Whether a content word of the goal's text is among a reply's words ``said``: itself, the same
+    word by :func:`same_word_either` ('marked' for 'mark', 'debugging' for 'debug'), or its root
+    with an ending taken off ('add' for 'added', 'debug' for 'debugging': a root of three letters,
+    which the five-letter rule misses). The goal says what to answer in its own grammar ('say you
+    want to be added'); a reply in another form of the same word says it."""
+    if word in said:
+        return True
+    roots = {word[: -len(e)] for e in _ENDINGS if word.endswith(e) and len(word) - len(e) >= 3}
+    roots |= {r[:-1] for r in roots if len(r) >= 4 and r[-1] == r[-2]}  # 'debugg' -> 'debug'
+    return any(w in roots or same_word_either(w, word) for w in said if len(w) >= 3)

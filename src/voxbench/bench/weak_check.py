@@ -64,7 +64,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from voxbench.bench.caller_check import Grounding, TextCaller, call_date_time, goal_text
-from voxbench.bench.matcher import GoalFact, facts_said, goal_facts, squeeze, words_of
+from voxbench.bench.matcher import GoalFact, facts_said, goal_facts, said_word, squeeze, words_of
 from voxbench.bench.reference import BYE, reply_polarity
 from voxbench.bench.weak_choices import ACTS as CHOICE_ACTS
 from voxbench.bench.weak_choices import problem as choice_problem
@@ -210,7 +210,7 @@ def grade(item: WeakItem, reply: str, ends_call: bool, facts: list[GoalFact], gr
     if item.when and not facts_said(reply, goal_facts({"call_date": item.when})):
         why.append(f"the date of the call not said: {item.when}")
     got, flat = set(words_of(reply)), squeeze(reply)  # a code the goal writes is said spelled
-    missing = [w for w in item.words if w not in got and squeeze(w) not in flat]
+    missing = [w for w in item.words if not said_word(w, got) and squeeze(w) not in flat]
     stands = named_facts(said, item.words) if item.act == "goal_words" else []
     if item.words and not stands and 3 * len(missing) > len(item.words):
         why.append("the goal's answer not said: " + ", ".join(missing))

@@ -41,6 +41,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from voxbench.pipelines.caller.goal.cues import OPEN_Q
+from voxbench.pipelines.caller.goal.goalclauses import caller_clauses
 from voxbench.pipelines.caller.goal.intents import IntentTracker
 from voxbench.pipelines.caller.goal.lang import alt, phrases
 from voxbench.pipelines.caller.goal.options import ANY_AUX
@@ -111,16 +112,9 @@ _VALUE_AFTER = re.compile(r"^\s+(?:[A-Z][\w'-]*|[\w-]*\d[\w-]*)\b")
 _BARE = re.compile(rf"\b(?:{_a('bare_determiner')})\s*$", re.I)
 _JOIN = re.compile(rf"\s*(?:,\s*)?\b({_a('join_and')}|{_a('join_or')})\b\s*|\s*,\s*", re.I)
 _AND = frozenset(phrases("openask", "join_and"))
-_CLAUSE = re.compile(
-    rf"\s*(?:[;:](?=\s)|,\s*(?:{alt('yesno', 'clause_conj')})\b|,\s*(?=(?:{_a('about_caller')})\b)"
-    rf"|\b(?:{alt('yesno', 'clause_but')})\b|\b(?:{alt('yesno', 'clause_and')})\b(?=\s+(?:{_a('about_caller')})\b))\s*",
-    re.I,
-)
-_ABOUT_CALLER = re.compile(rf"^(?:{_a('about_caller')})\b", re.I)
 _WH_ONE = re.compile(rf"\b({'|'.join(_WH)})\b", re.I)
 _ASKED_ABOUT = re.compile(rf"^(?:{_a('asked_about')})\s+", re.I)
 _CUT_AT_LETTER = re.compile(rf"(?:^|\b(?:{_a('article')})\s+)[A-Z]$")
-_INSTRUCTION_LEAD = re.compile(rf"^(?:{_a('instruction_lead')})\b", re.I)
 _WH_WORDS = frozenset((*_WH, *phrases("openask", "wh_thing")))
 _BRACKETS = re.compile(r"\s*\([^()]*\)")
 _KINDS = {
@@ -183,7 +177,9 @@ class GoalOpenAnswers:
     ) -> OpenAnswer | None:
         """The goal's answer to an open question, or None when its text holds none clearly.
         ``other_request``: whether a goal clause is about another of the caller's requests than the
-        one in hand (not said now; the tree's answer to what the agent asks is said when asked).
+        one in hand (not said now; the tree's answer to what the agent asks is said when asked; and
+        a thing asked by its own noun, no date or time, that only such a clause holds: 'What sort of
+        space are you looking for?' right after the opening is the later request's parking space).
         ``offered``: the agent's turn offers options; else a 'which' question that names a thing
         ('Which flight would you prefer?') asks what the caller wants, as 'what kind of' does."""
         if not _OPEN.search(question) or (OPEN_Q.search(question) and not names_thing(question)):
@@ -199,7 +195,10 @@ class GoalOpenAnswers:
         if _wh(question) == "when" and not heads[0]:  # a time or a date, of what it says
             return self._stated(q, ([[k] for k in sorted(_KIND_WORDS)], True), other_request, also=q)
         described = wish or bool(_DESCRIBED.search(question) or _WISH.search(question))
-        return self._stated(q, heads, other_request, described=described)
+        said = self._stated(q, heads, other_request, described=described)
+        if said is None and not {w for g in heads[0] for w in g} & _KIND_WORDS:  # asked by its own noun,
+            said = self._stated(q, heads, lambda _: False, described=described)  # a later request's thing
+        return said
 
     def told_for(self, question: str) -> OpenAnswer | None:
         """The tree's own answer to an open question (form 1 alone), or None: what :mod:`.fit`
@@ -347,12 +346,8 @@ def _told_of(m: re.Match[str]) -> _Told | None:
 
 
 def _clauses(sentence: str) -> list[tuple[frozenset[str], str]]:
-    """A statement's clauses about the caller ('Your Wi-Fi shows connected, but nothing loads' ->
-    the first); an instruction ('If the agent ...') is none."""
-    if _INSTRUCTION_LEAD.match(sentence.strip()):
-        return []
-    parts = [p.strip(" ,.") for p in _CLAUSE.split(_CUT.sub("", sentence)) if p and p.strip(" ,.")]
-    return [(_words(p), p) for p in parts if _ABOUT_CALLER.match(p) and len(_words(p)) >= 2]
+    """A statement's clauses about the caller (:mod:`.goalclauses`), with their words."""
+    return [(_words(p), p) for p in caller_clauses(sentence) if len(_words(p)) >= 2]
 
 
 def _line(said: str) -> str:
