@@ -89,3 +89,21 @@ def test_a_question_with_a_negation_refuses_nothing() -> None:
     )
     assert refuses("I can\u2019t swap that shift, but would you like me to open a ticket?")
     assert refuses("I'm sorry, no eligible pre-FMLA range is available. I could open a ticket instead.")
+
+
+def test_the_quoted_follow_up_is_asked_for_the_refusal_it_names() -> None:
+    step = (
+        "If the agent says they cannot unlock your account because of a security hold, ask exactly one "
+        "follow-up question: 'Is there anything else that can be done today?'"
+    )
+    sc = make_scenario({"employee_id": "EMP551200"}, goal="You want your locked account unlocked.",
+                       negotiation=[step], start="Hi, my account is locked.")  # fmt: skip
+    other = opened(sc).respond(
+        "There is no stable workaround for the outage right now. Now, for your account lockout, is it "
+        "locked after too many sign-in attempts, or has your password expired and you cannot reset it?"
+    )
+    assert other.rule != "tree_scripted_line:0", other
+    named = opened(sc).respond(
+        "I cannot unlock your account because of a security hold. Would you like a feedback form instead?"
+    )
+    assert "anything else that can be done today" in named.text, named

@@ -127,12 +127,16 @@ class PushBacks:
     def scripted_follow_up(self, text: str) -> tuple[str, str] | None:
         """(line, rule) when the tree's next line for the refusal in ``text`` is its one follow-up
         question, quoted ('If floor 2 has no availability, ask exactly one follow-up question: "Is
-        there anything else available?"'), said as :meth:`next_line` says it; None otherwise."""
-        words = content_words(text)
+        there anything else available?"'), said as :meth:`next_line` says it; None otherwise. Asked
+        before an answer to what the turn offers, it is asked only for the refusal its condition
+        names, as the tree's unquoted question is (:meth:`_own_question`): two of its words in the
+        turn's refusing statements ('there is no stable workaround' names no lockout)."""
+        words, refused = content_words(text), refusal_words(text)
         for s in self.rules.scripted[self.scripted_next :] if not self.met() else []:
             own = own_condition(s.condition)
             if len(content_words(own) & words) >= 2 or _REFUSAL_CONDITION.search(own):
-                return self.next_line(text) if pattern("follow_up_named").search(own) else None
+                named = len((content_words(own) - OUTCOME_WORDS) & refused) >= 2
+                return self.next_line(text) if named and pattern("follow_up_named").search(own) else None
         return None
 
     def tree_question(self, text: str) -> str | None:
@@ -170,11 +174,13 @@ def stated(sentence: str) -> str:
     """The part of a sentence that states: all of it, or of a question the words before the
     question begins ('I can't swap that shift, but would you like a ticket?' -> 'I can't swap
     that shift'; 'Now, for your lockout, is your account locked, or has your password expired and
-    you cannot reset it?' -> 'Now, for your lockout'). A question refuses nothing: it asks."""
+    you cannot reset it?' -> 'Now, for your lockout'). A question refuses nothing: it asks. Where
+    no question word begins a clause ('I can't swap it - want a ticket instead?') the question's
+    start is not known, and all of it is kept."""
     if not sentence.rstrip().endswith("?"):
         return sentence
     m = _QUESTION_PART.search(sentence)
-    return sentence[: m.start()] if m else ""
+    return sentence[: m.start()] if m else sentence
 
 
 def refuses(text: str) -> bool:
