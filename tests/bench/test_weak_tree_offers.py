@@ -35,6 +35,22 @@ def test_a_step_naming_its_follow_up_question_gives_a_refusal_with_an_offer() ->
     assert not _items(_scenario(steps), "tree_ask_offered")  # no refusal in its condition
 
 
+QUOTED = (
+    "If the agent says no desks are available on FL1, ask exactly one follow-up question: "
+    "{o}Are there truly no desks available at all on that floor?{c} After the answer, accept."
+)
+
+
+def test_a_question_quoted_in_any_style_is_read_and_asked() -> None:
+    for o, c in (('"', '"'), ("\u201c", "\u201d"), ("'", "'"), ("\u2018", "\u2019")):
+        sc = _scenario([QUOTED.format(o=o, c=c)])
+        items = _items(sc, "tree_ask_offered")
+        assert items and all({"truly", "desks", "floor"} <= set(i.words) for i in items), (o, items)
+        for item in items:
+            row = run_item(item, sc, GoalRules().make("itsm", sc))
+            assert row.agrees, (o, item.turn, row.reply, row.why)
+
+
 def test_a_step_declining_an_alternative_gives_its_offer() -> None:
     items = _items(_scenario([ALT]), "alternative_declined")
     assert items and all(i.act == "declines" and "floor" in i.turn for i in items)

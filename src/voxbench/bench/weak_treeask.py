@@ -2,7 +2,7 @@
 else in the same turn (:mod:`.weak_turns`), from each scenario's own decision tree:
 
 * ``tree_ask_offered``: a tree step "If the agent says <X>, ask exactly one follow-up question:
-  [ask] whether <Y>" (or the question quoted), read here by the bench's own patterns
+  [ask] whether <Y>" (or the question quoted, in any quote style: :mod:`voxbench.spoken.quotes`), read here by the bench's own patterns
   (``tree_asked`` in ``bench/lang/weak_<lang>.json``), never by the caller's; the agent turn is
   <X> said as a refusal, then an alternative no goal of the caller's asks for offered, as a
   question or as a statement ("I'm sorry, the shift cannot be swapped because it is within 24
@@ -24,6 +24,7 @@ from pydantic import BaseModel
 
 from voxbench.bench.matcher import words_of
 from voxbench.bench.reference import BYE, reply_polarity
+from voxbench.spoken.quotes import double_quoted
 
 if TYPE_CHECKING:
     from voxbench.bench.weak_turns import Builder, WeakItem
@@ -53,7 +54,7 @@ def tree_steps(b: Builder, w: TreeAskedWords) -> list[tuple[str, str]]:
     tree = b.scenario.user_goal.decision_tree
     out: list[tuple[str, str]] = []
     for line in [*tree.negotiation_behavior, *tree.edge_cases]:
-        for s in re.split(r"(?<=[.!?])\s+(?=[A-Z0-9])", line):
+        for s in re.split(r"(?<=[.!?])\s+(?=[A-Z0-9])", double_quoted(line)):
             m = re.search(w.step, s, re.I)
             if m is None:
                 continue

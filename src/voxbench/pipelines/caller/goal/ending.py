@@ -41,11 +41,14 @@ class Endings:
         self.unprocessable = bool(pattern("fails_unprocessable").search(tree.failure_condition or ""))
         """The failure condition ends the call on a refusal with no alternative (:func:`.told.no_alternative`)."""
 
-    def note_refusal(self) -> None:
+    def note_refusal(self, heard: Heard) -> None:
         """A refusal naming one of the caller's requests: the tree's answers to it are that
-        request's own (:meth:`.pushback.PushBacks.for_request`)."""
+        request's own (:meth:`.pushback.PushBacks.for_request`). A refusal that offers, asks or
+        reports nothing is one attempt of the request under way spent (:mod:`.attempts`)."""
         if self.s.refused_now:
             self.s.push.for_request(min(self.s.refused_now))
+        if heard.has("denial") and not {"options", "request", "completed"} & set(heard.kinds):
+            self.s.push.refused()
 
     def named_done(self, heard: Heard) -> int | None:
         """'Your request to report your VPN issue is done.': a statement that names one of the

@@ -214,6 +214,7 @@ class FollowUps:
         asked = sum(a.rule in rules.TRANSFER_RULES for a in self.s.acts)
         if (
             self.s.rules.accept_transfer
+            and not self.s.push.met()  # the failure condition's count of attempts met: it holds
             and asked < max(1, self.s.transfer_fails[1])
             and not refused_before([heard.rules, *(a.rules for a in self.s.acts)])
         ):

@@ -319,7 +319,7 @@ class GoalCaller:
     def _decide(self, text: str, heard: Heard, tree_says: OpenAnswer | None = None) -> CallerAct:
         self.ends.note_named_done(heard)
         self.req.note_resolutions(text, heard)
-        self.ends.note_refusal()
+        self.ends.note_refusal(heard)
         end = self.ends.agent_ends(heard) or self.ends.agent_fails(heard)
         if end is not None:
             return end

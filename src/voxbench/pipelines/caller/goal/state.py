@@ -14,6 +14,7 @@ from functools import cached_property
 
 from voxbench.pipelines.caller.goal.acts import CallerAct
 from voxbench.pipelines.caller.goal.agenda import Agenda
+from voxbench.pipelines.caller.goal.attempts import attempts_cap
 from voxbench.pipelines.caller.goal.belong import fact_owners
 from voxbench.pipelines.caller.goal.bundles import Bundles
 from voxbench.pipelines.caller.goal.casing import small_words
@@ -168,7 +169,8 @@ class CallState:
             scenario=scenario, config=config, hook=hook, book=book, rules=rules, phr=phr,
             push=PushBacks(rules, _follow_ups(config.follow_ups, rules, tree), phr,
                            request_budgets([*tree.must_have_criteria, *tree.nice_to_have_criteria], tracker.says,
-                                           len(intents))),
+                                           len(intents)),
+                            attempts_cap(tree.failure_condition or "")),
             intents=intents, tracker=tracker, plain=plain_requests(intents),
             learn=Learnings(tree.must_have_criteria), agenda=agenda,
             say=FactSayer(book, phr, acronyms_of([goal.model_dump_json(), start])), scope=scope,

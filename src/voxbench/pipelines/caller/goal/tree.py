@@ -5,7 +5,7 @@ EVA writes a caller's decision tree as prose ("departs LAX before 2:00 PM", "fee
 live agent, you must decline"). :func:`read_tree` pulls out the parts a rule can check
 without understanding the prose: time and money limits with what they apply to (departure,
 arrival, cost), "direct" requirements, the quoted lines the caller is told to say and the
-condition before each, whether it should accept a transfer, and the words of the steps
+condition before each (quoted in any style: :mod:`voxbench.spoken.quotes`), whether it should accept a transfer, and the words of the steps
 that fix its problem. What it cannot read it leaves alone: the policy then falls back to
 generic, content-free behaviour (confirm, ask once more, end).
 """
@@ -20,6 +20,7 @@ from voxbench.pipelines.caller.goal.facts import stem
 from voxbench.pipelines.caller.goal.lang import alt, phrases
 from voxbench.pipelines.caller.goal.treeasks import TreeAsk, tree_asks
 from voxbench.spoken import money, parse_time_value, runs, sentences_of, times, tokens
+from voxbench.spoken.quotes import double_quoted
 
 Subject = Literal["depart", "arrive", "any"]
 Op = Literal["lt", "le", "gt", "ge"]
@@ -171,7 +172,8 @@ def read_tree(must: list[str], nice: list[str], negotiation: list[str], edge: li
         if _DIRECT.search(c):
             rules.direct_only = True
     idx = 0
-    for text in [*negotiation, *edge, escalation, failure]:
+    negotiation, edge = [double_quoted(x) for x in negotiation], [double_quoted(x) for x in edge]
+    for text in [*negotiation, *edge, double_quoted(escalation), double_quoted(failure)]:
         for m in _QUOTE.finditer(text):
             line = m.group(1).strip()
             if len(line.split()) < 3:
@@ -197,6 +199,11 @@ def read_tree(must: list[str], nice: list[str], negotiation: list[str], edge: li
 _COUNT = {
     w: n for n, k in ((1, "one"), (2, "two"), (3, "three")) for w in (*phrases("tree", f"count_{k}"), str(n))
 }
+
+
+def count_said(word: str) -> int:
+    """'two' / 'twice' / '2' as a number, by the tree's count words (0: no count it reads)."""
+    return _COUNT.get(word.lower(), 0)
 
 
 def pushback_count(text: str) -> int:

@@ -38,7 +38,7 @@ def _a(name: str) -> str:
 _ASK = re.compile(
     rf"^(?P<cond>(?:\d+[a-z]?\.\s*)?(?:{_a('condition_lead')})\b.+?),?\s+(?:{_a('ask_verb')})\b"
     rf"(?:\s+(?:{_a('agent_object')})\s+(?:{_a('to')})\s+(?P<verb>[a-z-]+))?"
-    rf"[^:;\"“]{{0,60}}?(?::\s*(?:(?:{_a('ask_verb')})\s+)?)?\s*\b(?:{_a('whether')})\s+(?P<clause>[^;\"“]+)",
+    rf"[^:;\"“]{{0,80}}?(?::\s*(?:(?:{_a('ask_verb')})\s+)?)?\s*\b(?:{_a('whether')})\s+(?P<clause>[^;\"“]+)",
     re.I,
 )
 _CLAUSE_END = re.compile(rf"(?:,\s*(?:{_a('clause_end')})\b|[.?!]\s*$)", re.I)

@@ -15,7 +15,9 @@ or its next scripted line when that is the quoted follow-up question its step na
 * an offer outside its goal, which it declines: the decline and the question together ("No,
   thank you. Is there any exception for this shift?"), so the question is not lost to the no.
 
-A read-back is no offer: it is confirmed first ('I heard G O 362 6181. Is that right?').
+A read-back is no offer: it is confirmed first ('I heard G O 362 6181. Is that right?'). A refusal
+is a statement: a question with a negation in it ('is your account locked, or has your password
+expired and you cannot reset it?') refuses nothing, and its options are answered.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from voxbench.pipelines.caller.goal.acting import ActLog
 from voxbench.pipelines.caller.goal.acts import CallerAct
 from voxbench.pipelines.caller.goal.classify import Heard
 from voxbench.pipelines.caller.goal.drafts import Draft
+from voxbench.pipelines.caller.goal.pushback import refuses
 from voxbench.pipelines.caller.goal.rules import CONFIRM_READBACK, OFFER_OUTSIDE_GOAL
 from voxbench.pipelines.caller.goal.state import CallState
 
@@ -38,7 +41,7 @@ def tree_first(s: CallState, log: ActLog, text: str, heard: Heard, d: Draft | No
     (``d``: the caller's draft answer to the offer; None: one of its own requests offered, which
     it would take); None when the turn refuses nothing, the tree names no question for this
     refusal or has asked it, or the draft is neither an offer taken nor one declined."""
-    if not heard.has("denial"):
+    if not heard.has("denial") or not refuses(text):
         return None
     declines = d is not None and d.kind == "refuse" and d.rule in _DECLINES
     if d is not None and not declines and (d.kind not in _TAKES or d.rule == CONFIRM_READBACK):

@@ -29,7 +29,9 @@ class EndingWords(BaseModel):
     caller says to the agent as ``agent_lead_said`` ('Ask you to ...': 'I need to ask you to ...')."""
     agent_lead_said: str
     follow_up_named: str
-    """A tree that names a follow-up question of its own ('ask exactly one follow-up question')."""
+    """A tree that names a follow-up question of the caller's own, counted ('ask exactly one
+    follow-up question', 'after one follow-up question'); not the agent's ('until the agent asks
+    follow-up questions'), which is no budget of the caller's."""
     before_ending: str
     """A line of the tree that asks the agent something before hanging up ('Before ending,
     explicitly ask the agent to confirm (1) ..., (2) ...'); group ``what``: what to ask."""
@@ -107,6 +109,10 @@ class EndingWords(BaseModel):
     agent refuses to transfer you', 'if the agent says transfer is impossible'): :mod:`.transfers`."""
     failure_alternative: str
     """Where one alternative of a failure condition ends and the next begins (', or if ...')."""
+    attempts_count: str
+    """A failure condition's count of attempts ('after two clear search attempts', 'after 3
+    attempts', 'after two clear requests'); group ``n``: each refusal of the request spends one
+    (:mod:`.attempts`)."""
     times_asked: str
     """How many of the caller's requests an alternative counts ('after two clear requests',
     'after you have requested escalation twice'); group ``n`` or ``m``."""
