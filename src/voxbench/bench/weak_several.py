@@ -54,7 +54,7 @@ def spelled(value: str) -> str:
     return " ".join(c.upper() for c in value if c.isalnum())
 
 
-def _sets(b: Builder, tag: str, least: int, most: int, held: bool = False) -> list[list[Leaf]]:
+def fact_sets(b: Builder, tag: str, least: int, most: int, held: bool = False) -> list[list[Leaf]]:
     """Up to ``per_class`` sets of ``least``..``most`` of its askable facts, no label word in common
     within a set, each set in an order fixed by a hash (no seed); ``held``: only values it holds as
     they are (no wish, limit or preference: ``report_not_held``), which a read-back can only match."""
@@ -75,13 +75,13 @@ def _sets(b: Builder, tag: str, least: int, most: int, held: bool = False) -> li
     return out
 
 
-def _join(items: list[str], w: SeveralWords) -> str:
+def join_items(items: list[str], w: SeveralWords) -> str:
     """'A, B, and C' / 'A and B' (the table's 'and')."""
     and_ = w.joiner
     return f" {and_} ".join(items) if len(items) == 2 else ", ".join(items[:-1]) + f", {and_} {items[-1]}"
 
 
-def _item(w: SeveralWords, f: Leaf, value: str, salt: str, first: bool) -> str:
+def read_item(w: SeveralWords, f: Leaf, value: str, salt: str, first: bool) -> str:
     """One value read back, in one of the table's item forms (spelled for a code or a name; bare
     only as the first of the turn's items and of a kind told by its form, 'So that's Z K 3 F F W, ...')."""
     bare = first and f.kind in _BARE and (value == f.value or f.kind == "code")
@@ -97,25 +97,25 @@ def several(b: Builder) -> None:
     w = b.t.several
     if w is None or "listed_held" not in b.t.classes:
         return
-    for n, picked in enumerate(_sets(b, "readback_several", 2, 3, held=True)):
+    for n, picked in enumerate(fact_sets(b, "readback_several", 2, 3, held=True)):
         salt = f"{b.sid}/readback_several/{n}"
-        items = [_item(w, f, f.value, salt, i == 0) for i, f in enumerate(picked)]
-        turn = b.template("readback_several_right", salt).format(items=_join(items, w))
+        items = [read_item(w, f, f.value, salt, i == 0) for i, f in enumerate(picked)]
+        turn = b.template("readback_several_right", salt).format(items=join_items(items, w))
         b.add("readback_several_right", turn)
         wrong = [f for f in picked if changed(f, b.taken)]
         if not wrong:
             continue
         bad = wrong[_h(salt, "wrong") % len(wrong)]
-        items = [_item(w, f, changed(f, b.taken) or "" if f is bad else f.value, salt, i == 0)
+        items = [read_item(w, f, changed(f, b.taken) or "" if f is bad else f.value, salt, i == 0)
                  for i, f in enumerate(picked)]  # fmt: skip
-        turn = b.template("readback_several_one_wrong", salt).format(items=_join(items, w))
+        turn = b.template("readback_several_one_wrong", salt).format(items=join_items(items, w))
         b.add("readback_several_one_wrong", turn, [bad.key])
-    for n, picked in enumerate(_sets(b, "listed_held", 3, 4)):
+    for n, picked in enumerate(fact_sets(b, "listed_held", 3, 4)):
         salt = f"{b.sid}/listed_held/{n}"
         _listed(b, w, "listed_held", salt, [label(f) for f in picked], [f.key for f in picked])
     _stall_readback(b, w)
     lacked = _lacked(b, w)
-    for n, picked in enumerate(_sets(b, "listed_one_unheld", 2, 3) if lacked else []):
+    for n, picked in enumerate(fact_sets(b, "listed_one_unheld", 2, 3) if lacked else []):
         salt = f"{b.sid}/listed_one_unheld/{n}"
         labels = [label(f) for f in picked]
         at = _h(salt, "at") % (len(labels) + 1)
@@ -125,7 +125,9 @@ def several(b: Builder) -> None:
 
 def _listed(b: Builder, w: SeveralWords, cls: str, salt: str, labels: list[str], must: list[str]) -> None:
     template = b.template(cls, salt)
-    turn = template.format(items=_join(labels, w), your_items=_join([f"{w.your} {x}" for x in labels], w))
+    turn = template.format(
+        items=join_items(labels, w), your_items=join_items([f"{w.your} {x}" for x in labels], w)
+    )
     b.add(cls, turn, must)
 
 
@@ -144,13 +146,13 @@ def _stall_readback(b: Builder, w: SeveralWords) -> None:
     """Three facts asked (given), then asked again in turn with a read-back of the first two second
     of the eight turns that bring nothing (module docstring)."""
     ends = b.t.endings
-    sets = _sets(b, "end_stall_readback", 3, 3, held=True)
+    sets = fact_sets(b, "end_stall_readback", 3, 3, held=True)
     if ends is None or not ends.stall_field or not sets:
         return
     picked, salt = sets[0], f"{b.sid}/end_stall_readback"
     asks = [b.template_of(ends.stall_field, "end_stall_field", f.key).format(label=label(f)) for f in picked]
-    read = [_item(w, f, f.value, salt, i == 0) for i, f in enumerate(picked[:2])]
-    readback = b.template("end_stall_readback", salt).format(items=_join(read, w))
+    read = [read_item(w, f, f.value, salt, i == 0) for i, f in enumerate(picked[:2])]
+    readback = b.template("end_stall_readback", salt).format(items=join_items(read, w))
     again = [asks[n % len(asks)] for n in range(_STALL - 1)]
     again.insert(1, readback)
     b.add("end_stall_readback", again[-1], context=asks + again[:-1])

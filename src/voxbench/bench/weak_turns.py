@@ -98,6 +98,7 @@ from voxbench.bench.weak_alternatives import alternatives_declined
 from voxbench.bench.weak_builder import Builder
 from voxbench.bench.weak_choices import choices
 from voxbench.bench.weak_closings import closings
+from voxbench.bench.weak_donelist import done_with_values
 from voxbench.bench.weak_endings import endings
 from voxbench.bench.weak_enumerated import enumerated
 from voxbench.bench.weak_facts import (
@@ -176,6 +177,7 @@ CLASSES: tuple[Callable[[Builder], None], ...] = (
     misheard_classes,
     several,
     whose_classes,
+    done_with_values,
 )
 """Every class's builder, in the order a scenario's items are made (the order is the report's)."""
 

@@ -1,0 +1,49 @@
+"""Weak-agent turns that end a call naming the caller's values, a template in
+``bench/lang/weak_<lang>.json`` filled with one scenario's own requests and facts, as
+:mod:`.weak_closings` and :mod:`.weak_several` do:
+
+* ``end_anything_else_values``: every request but the last reported done with "anything else?";
+  then the last reported done and "anything else?" (or "Will that be all?") naming two or three
+  of its values, each by its label or bare, a code or a name spelled too ("Is there anything
+  else I can help you with regarding employee ID EMP123456 and the last name Petrov?").
+  Expected (``ends_or_checks``, as ``end_that_all``): it ends, or checks a must-have the report
+  did not tell. The question asks whether more is needed; its values name what it is about and
+  read nothing back: a caller that answers it "Yes, that's right." never ends the call.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from voxbench.bench.weak_closings import behaviour_intent, must_words
+from voxbench.bench.weak_endings import listed_all, requests_of, said_back
+from voxbench.bench.weak_several import fact_sets, join_items, read_item
+
+if TYPE_CHECKING:
+    from voxbench.bench.weak_turns import Builder
+
+CLASSES = ("end_anything_else_values",)
+
+
+def done_with_values(b: Builder) -> None:
+    """The class's items of one scenario (module docstring)."""
+    w, s = b.t.endings, b.t.several
+    reqs = requests_of(b)
+    if w is None or s is None or not reqs or not set(CLASSES) <= set(b.t.classes):
+        return
+    if not b.scenario.scenario_context.get("intents"):
+        return  # a goal sentence said back as a request is no agent's words
+    if any(behaviour_intent(x, w) for x in listed_all(b)):
+        return  # an in-call behaviour is raised once the rest is done: the last report ends nothing
+    mine = [said_back(w, r) for r in reqs]
+    done = [b.template_of(w.done_report, "end_done", f"{n}").format(request=m) for n, m in enumerate(mine)]
+    anything = b.template_of(w.anything_else, "end_anything_else", "")
+    ctx = [f"{d} {anything}" for d in done[:-1]]
+    for cls in CLASSES:
+        for n, picked in enumerate(fact_sets(b, cls, 2, 3, held=True)):
+            salt = f"{b.sid}/{cls}/{n}"
+            items = [read_item(s, f, f.value, salt, i == 0) for i, f in enumerate(picked)]
+            read = b.template(cls, salt).format(items=join_items(items, s), anything=anything)
+            turn = f"{done[-1]} {read}"
+            b.add(cls, turn, context=ctx)
+            b.items[-1].open_words = must_words(b, turn)

@@ -1,0 +1,42 @@
+"""``end_anything_else_values``: the last request reported done, then "anything else?" naming the
+caller's values (:mod:`voxbench.bench.weak_donelist`), built from the scenario's
+own requests and facts; the anything-else question naming them ends the call."""
+
+from __future__ import annotations
+
+from voxbench.bench.callers import GoalTextCaller
+from voxbench.bench.weak_check import run_item
+from voxbench.bench.weak_donelist import CLASSES
+from voxbench.bench.weak_turns import WeakItem, generate
+
+from ..pipelines.caller_goal.conftest import make_scenario
+
+INFO = {
+    "employee_id": "EMP126225",
+    "first_name": "Priya",
+    "last_name": "Sharma",
+    "date_of_birth": "1987-09-14",
+    "phone_number": "617-555-4829",
+}
+INTENTS = ["Update the direct deposit account", "Request a new badge"]
+
+
+def _items(cls: str) -> list[WeakItem]:
+    sc = make_scenario(INFO, intents=INTENTS)
+    return [i for i in generate("medical_hr", sc) if i.cls == cls]
+
+
+def test_items_name_its_own_values_after_the_other_requests_done() -> None:
+    for cls in CLASSES:
+        items = _items(cls)
+        assert items, cls
+        for i in items:
+            assert i.act == "ends_or_checks" and len(i.context) == len(INTENTS) - 1
+            assert sum(v in i.turn for v in ("EMP126225", "Priya", "Sharma", "617-555-4829")) >= 1
+
+
+def test_anything_else_naming_values_ends_the_call() -> None:
+    sc = make_scenario(INFO, intents=INTENTS)
+    for i in _items("end_anything_else_values"):
+        row = run_item(i, sc, GoalTextCaller(sc))
+        assert row.agrees, (i.turn, row.reply, row.why)
