@@ -274,16 +274,45 @@ def same_word_either(w: str, k: str) -> bool:
 
 
 _ENDINGS = ("ing", "ed", "es", "s", "d")
+_CUT_ONLY_AFTER = {"es": re.compile(r"(?:[sxz]|ch|sh)es$"), "d": re.compile(r"ed$")}
+"""An ending cut only where it is one ('boxes' -> 'box', 'noted' -> 'note'; not 'notes' -> 'not',
+'card' -> 'car')."""
+
+
+def word_roots(word: str) -> set[str]:
+    """The roots of ``word`` with an inflection ending cut off ('noted' -> 'note', 'debugging' ->
+    'debug'). A root of three letters is kept only where the cut is sure: an 'es' after s/x/z/ch/sh
+    ('fixes' -> 'fix') or a doubled consonant ('added' -> 'add', 'running' -> 'run'); 'seed' gives
+    no 'see', 'noted' no 'not'."""
+    roots = set()
+    for e in _ENDINGS:
+        cut = _CUT_ONLY_AFTER.get(e)
+        if word.endswith(e) and len(word) - len(e) >= 3 and (cut is None or cut.search(word)):
+            roots.add((word[: -len(e)], e))
+    out = {r for r, e in roots if len(r) >= 4 or e == "es" or _doubled(r)}
+    return out | {r[:-1] for r, _ in roots if len(r) >= 4 and _doubled(r)}  # 'debugg' -> 'debug'
+
+
+def _doubled(r: str) -> bool:
+    return r[-1] == r[-2] and r[-1] not in "aeiouy"
 
 
 def said_word(word: str, said: set[str]) -> bool:
-    """Whether a content word of the goal's text is among a reply's words ``said``: itself, the same
-    word by :func:`same_word_either` ('marked' for 'mark', 'debugging' for 'debug'), or its root
-    with an ending taken off ('add' for 'added', 'debug' for 'debugging': a root of three letters,
-    which the five-letter rule misses). The goal says what to answer in its own grammar ('say you
-    want to be added'); a reply in another form of the same word says it."""
+    """Whether a content word of the goal's text is among a reply's words ``said``: itself, one of
+    its :func:`word_roots` ('add' for 'added', 'run' for 'running': roots of three letters, which
+    the five-letter rule misses), or the same word by :func:`same_word_either` ('marked' for 'mark').
+    A reply word that is the goal's word less an ending of up to three letters says it only as a
+    root ('plan' does not say 'planes', nor 'new' 'news'). The goal says what to answer in its own
+    grammar ('say you want to be added'); a reply in another form of the same word says it."""
     if word in said:
         return True
-    roots = {word[: -len(e)] for e in _ENDINGS if word.endswith(e) and len(word) - len(e) >= 3}
-    roots |= {r[:-1] for r in roots if len(r) >= 4 and r[-1] == r[-2]}  # 'debugg' -> 'debug'
-    return any(w in roots or same_word_either(w, word) for w in said if len(w) >= 3)
+    roots = word_roots(word)
+
+    def says(w: str) -> bool:
+        if w in roots:
+            return True
+        if word.startswith(w) and len(word) - len(w) <= 3:
+            return False
+        return same_word_either(w, word)
+
+    return any(says(w) for w in said if len(w) >= 3)

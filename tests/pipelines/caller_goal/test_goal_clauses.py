@@ -38,3 +38,15 @@ def test_the_thing_such_a_clause_holds_answers_its_noun() -> None:
     )
     a = GoalOpenAnswers.of(sc).answer("What room do you need?", offered=False)
     assert a is not None and "conference room" in a.line
+
+
+def test_a_part_with_its_own_subject_or_finite_verb_shares_nothing() -> None:
+    assert caller_clauses("You need to call the desk first, and everything should work after.") == [
+        "You need to call the desk first"
+    ]
+    assert caller_clauses("You need to pay the late fee, and hopefully the fee is waived.") == [
+        "You need to pay the late fee"
+    ]
+    assert caller_clauses("You need to reset the router, and nobody else can do it.") == [
+        "You need to reset the router"
+    ]

@@ -9,8 +9,10 @@ but nothing loads' -> the first). Two forms of a goal's prose say that with no s
   out ('you want a technician visit scheduled');
 * a verb phrase after ', and' in a list of what 'you need to' do ('you need to provision accounts
   ..., get yourself read-only access to Confluence, and book a conference room'): it shares the
-  subject and verb of the clause before it ('you need to book a conference room'), when it opens
-  with a word no determiner or pronoun (``clause_not_verb``).
+  subject and verb of the clause before it ('you need to book a conference room') only when it
+  is a bare verb phrase (``_verb_phrase``): no determiner, pronoun or adverb first
+  (``clause_not_verb``) and no finite verb of its own (``clause_finite``), so 'and everything
+  should work after' stays a clause of its own.
 
 An instruction ('If the agent ...') is no statement; a condition ('... once that is handled')
 is cut at the sentence's first ``yesno.cut`` word. The words are data (``openask`` in
@@ -42,6 +44,15 @@ _LEAD_IN = re.compile(
 _SHARED = re.compile(rf"^(?:{_a('about_caller')})(?:\s+[\w'-]+){{1,3}}?\s+(?:{_a('clause_shared')})\s+", re.I)
 """The subject and verb a list of verb phrases shares ('you need to ', 'you also want to ')."""
 _NOT_VERB = re.compile(rf"^(?:{_a('clause_not_verb')})\b", re.I)
+_FINITE = re.compile(rf"(?<![\w'-])(?:{_a('clause_finite')})(?![\w'-])", re.I)
+
+
+def _verb_phrase(part: str) -> bool:
+    """Whether ``part`` is a bare verb phrase that shares the subject and verb before it ('book a
+    conference room'): it opens lowercase with no word of ``clause_not_verb`` (a determiner,
+    pronoun or adverb: 'everything should work', 'hopefully the fee is waived') and holds no finite
+    verb of its own (``clause_finite``: a be-verb, modal or has/does: 'nobody else can do it')."""
+    return part[:1].islower() and not _NOT_VERB.match(part) and not _FINITE.search(part)
 
 
 def caller_clauses(sentence: str) -> list[str]:
@@ -52,7 +63,7 @@ def caller_clauses(sentence: str) -> list[str]:
     out, shared = [], ""
     for p in parts:
         p = _LEAD_IN.sub("", p)
-        if not _ABOUT_CALLER.match(p) and shared and p[:1].islower() and not _NOT_VERB.match(p):
+        if not _ABOUT_CALLER.match(p) and shared and _verb_phrase(p):
             p = f"{shared}{p}"  # 'and book a conference room': 'you need to book a conference room'
         m = _SHARED.match(p)
         shared = m.group(0) if m else ""
