@@ -37,3 +37,10 @@ def test_a_single_quoted_line_is_written_in_double_quotes(quoted: str) -> None:
 )
 def test_an_apostrophe_a_term_and_a_double_quoted_line_are_left_as_they_are(text: str) -> None:
     assert double_quoted(text) == text
+
+
+def test_a_quoted_word_ending_in_s_closes_where_no_quote_follows() -> None:
+    text = "If asked, spell 'Fuentes' as F-U-E-N-T-E-S, and say 'That is my last name.' Then wait."
+    assert double_quoted(text) == (
+        "If asked, spell \u201cFuentes\u201d as F-U-E-N-T-E-S, and say \u201cThat is my last name.\u201d Then wait."
+    )

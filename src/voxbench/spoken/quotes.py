@@ -7,7 +7,8 @@ misses the rest, or reads a clause out of the middle of the quote. :func:`double
 each single-quoted span as “…”, so one pattern reads them all. An apostrophe is no quote: a
 single quote opens a span only where no letter comes before it ('the agent's' opens none), and
 closes it only where no letter comes after it ('don't', 'there’s' stay inside), nor after an s
-with a word in lower case next ('on the agents' advice': a plural possessive). A single-quoted
+with a word in lower case next where the span closes later ('on the agents' advice, so ...': a
+plural possessive; 'spell 'Fuentes' as F-U-E-N-T-E-S' closes there). A single-quoted
 span that begins in lower case is a term the tree names, not a line to say ('outside the 'within
 2 hours' window', 'insisting they 'just look it up''): it is left as it is. Double quotes are read
 as written, and so is what they quote: a single-quoted span inside a "…" or “…” line is the line's
@@ -18,10 +19,11 @@ from __future__ import annotations
 
 import re
 
+_REST = r"(?:[^'\u2018\u2019\"\u201c\u201d]|(?<=[A-Za-z])['\u2019](?=[A-Za-z]))*"  # up to the next quote mark
 _SINGLE = re.compile(
     r"(?<![A-Za-z0-9])(?P<open>['\u2018])(?P<line>[A-Z](?:[^'\u2018\u2019\"\u201c\u201d]|['\u2019](?=[A-Za-z])"
     r"|(?<=s)['\u2019](?=\s[a-z]))+?)"
-    r"(?!(?<=s)['\u2019]\s[a-z])['\u2019](?![A-Za-z0-9])"
+    r"(?!(?<=s)['\u2019]\s[a-z]" + _REST + r"['\u2019](?![A-Za-z0-9]))['\u2019](?![A-Za-z0-9])"
 )
 _DOUBLE = re.compile(r"\"[^\"]*\"|\u201c[^\u201d]*\u201d")
 
