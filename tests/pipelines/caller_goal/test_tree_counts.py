@@ -30,6 +30,21 @@ def test_the_count_of_attempts_is_read_where_the_condition_ends_the_call() -> No
     assert attempts_cap("If, after 3 attempts to clarify, the agent cannot help, say goodbye.") == 3
     assert attempts_cap("After two clear search attempts, keep waiting for the agent.") == 0  # no end
     assert attempts_cap("If the agent cannot help after one attempt, end the call.") == 0  # one: any refusal
+    # the end is read in the count's own alternative: here 3 attempts lead to a supervisor ask
+    assert (
+        attempts_cap(
+            "After 3 attempts, ask for a supervisor, or if the agent refuses to transfer, say goodbye."
+        )
+        == 0
+    )
+    assert attempts_cap("If the agent refuses to transfer, wait, or after 3 attempts, say goodbye.") == 3
+    # an 'or' that opens no condition of its own shares the ending after it
+    assert (
+        attempts_cap(
+            "If, after two clear attempts, the agent cannot rebook you OR cannot refund, end the call."
+        )
+        == 2
+    )
     # a count of transfer requests is the transfer's (transfers.transfer_failure), not of refusals
     assert (
         attempts_cap("If the agent cannot complete the transfer after two clear requests, end the call.") == 0
@@ -67,6 +82,9 @@ def test_the_follow_up_question_named_is_the_callers_own() -> None:
     assert named.search("If told no desks are free, ask exactly one follow-up question: whether")
     assert named.search("accept that outcome after one follow-up question.")
     assert named.search("ask one brief follow-up question about why")
+    assert named.search("If told the seat is gone, ask a follow-up question: 'Is a later flight open?'")
+    assert named.search("ask an additional question, then ask a short follow-up question")
+    assert not named.search("Wait until the agent asks a follow-up question.")
     assert not named.search("Do not volunteer detailed symptoms until the agent asks follow-up questions.")
     assert not named.search("unless the agent asks a more specific follow-up question.")
 
