@@ -1,4 +1,4 @@
-"""A caller's fact asked without its field's words (caller-rules 1.0): a choice among options
+"""A caller's fact asked without its field's words (caller-rules 1.0, 1.1): a choice among options
 holding the caller's value, and a synonym of the field's words."""
 
 from __future__ import annotations
@@ -80,3 +80,33 @@ def test_a_synonym_of_the_fields_words_asks_for_it() -> None:
     )
     assert _rate(A("Thanks. What's your surname?"), U("I don't have that, sorry.")) == ["missing_information"]
     assert _rate(A("Thanks. What's your husband's surname?"), U("I don't have that, sorry.")) == []
+
+
+def test_a_field_named_by_a_synonym_is_asked_by_that_word() -> None:
+    """The field's name goes through the synonym table like the agent's line: a field called
+    `surname` (`dob`, `postcode`, `headcount`) is asked by "surname" as by "last name"."""
+    for field, value, question in [
+        ("surname", "Okafor", "What's your surname?"),
+        ("surname", "Okafor", "What's your last name?"),
+        ("dob", "1988-03-14", "Could you tell me your DOB?"),
+        ("dob", "1988-03-14", "What's your date of birth?"),
+        ("postcode", "90210", "And your postcode?"),
+        ("headcount", "12", "What's the headcount for the meeting?"),
+        ("guest_family_name", "Okafor", "What's the guest's family name?"),
+        ("birthday", "1988-03-14", "When is your birthday?"),
+    ]:
+        goal = {"high_level_user_goal": "Book a room.", "information_required": {field: value}}
+        assert _rate(A(f"Thanks. {question}"), U("I don't have that, sorry."), goal=goal) == [
+            "missing_information"
+        ], (field, question)
+
+
+def test_general_words_are_no_synonym_of_a_field() -> None:
+    """ "passcode" is any code ("the passcode for the door"), "birthday" any birthday ("Happy
+    birthday!"): only "your birthday" (a possessive before it) is a date of birth."""
+    assert in_field_words("Can I get the passcode for the door?") == "Can I get the passcode for the door?"
+    assert in_field_words("Happy birthday! Anything else?") == "Happy birthday! Anything else?"
+    assert in_field_words("When is your birthday?") == "When is your date of birth?"
+    assert in_field_words("What's your wife's birthday?") == "What's your wife's date of birth?"
+    assert in_field_words("Birthday party plans?") == "Birthday party plans?"
+    assert in_field_words("Please read me the one-time passcode.") == "Please read me the otp code."

@@ -131,7 +131,8 @@ def _synonym_asked(conv: RefConversation, rng: random.Random, held: bool) -> Inj
     if not cands:
         return None
     words = rng.choice(cands)
-    syn = rng.choice(table[words])
+    # a synonym said only in a frame ("{possessive} birthday"): each frame says "your" before it
+    syn = re.sub(r"^\{\w+\}\s+", "", rng.choice(table[words]))
     ask = rng.choice(SYNONYM_FRAMES).format(syn=syn)
     reply = rng.choice(WITHHOLDS if held else UNHELD_REPLIES)
     what = f"asked {ask!r} ({named[words]} held)" if held else f"asked {ask!r} (no field of {words!r} held)"

@@ -11,6 +11,7 @@ say it. Its twin, a value the caller states that it was not given, is
 from __future__ import annotations
 
 import re
+from functools import cache
 from itertools import pairwise
 from typing import Any
 
@@ -29,8 +30,17 @@ _FIELD_STOP = word_set("_caller_facts", "field_stop")
 
 
 def field_words(name: str) -> set[str]:
-    """The words of a fact's field name (`Booking confirmation number`, `employee_id`)."""
-    return {w for w in re.split(r"[^a-z0-9]+", name.lower()) if len(w) >= 2 and w not in _FIELD_STOP}
+    """The words of a fact's field name (`Booking confirmation number`, `employee_id`), in the
+    field's words of the synonym table as the agent's line is (`surname` -> "last name", `dob`
+    -> "date of birth"), so a field named by a synonym is asked by that word too."""
+    return set(_field_words(name))
+
+
+@cache
+def _field_words(name: str) -> frozenset[str]:
+    # read as the caller's own ("your birthday"), so a synonym said only in a frame is read too
+    text = in_field_words("your " + " ".join(re.split(r"[^a-z0-9]+", name.lower()))).removeprefix("your ")
+    return frozenset(w for w in re.split(r"[^a-z0-9]+", text) if len(w) >= 2 and w not in _FIELD_STOP)
 
 
 _GENERIC = word_set("_caller_facts", "generic_field")

@@ -21,14 +21,26 @@ from voxbench.eval.offline.lang import tables
 @cache
 def _table(language: str = "en") -> tuple[tuple[re.Pattern[str], str], ...]:
     """(a synonym as a whole-word pattern, the field's words), longest synonym first, so
-    "cell phone number" is rewritten before "phone number" could be read in it."""
+    "cell phone number" is rewritten before "phone number" could be read in it. A synonym that
+    is a general word ("birthday": "Happy birthday!") is one only in a frame, a `{possessive}`
+    word before it ("your birthday", "your wife's birthday"), kept as it is (group `keep`)."""
     pairs = [
         (syn, words)
         for words, syns in tables(language).phrases.get("_caller_synonyms", {}).items()
         for syn in syns
     ]
     pairs.sort(key=lambda p: -len(p[0]))
-    return tuple((re.compile(rf"(?<![\w-]){re.escape(s)}(?![\w-])", re.I), w) for s, w in pairs)
+    return tuple((re.compile(_pattern(s, language), re.I), w) for s, w in pairs)
+
+
+def _pattern(synonym: str, language: str) -> str:
+    """A synonym's pattern: its words whole, after its frame's words when it has a frame."""
+    frames = tables(language).phrases.get("_caller_synonym_frames", {})
+    keep, rest = "", synonym
+    for frame, options in frames.items():
+        if synonym.startswith(frame + " "):
+            keep, rest = rf"(?P<keep>\b(?:{'|'.join(options)})\s+)", synonym[len(frame) + 1 :]
+    return rf"(?<![\w-]){keep}(?P<syn>{re.escape(rest)})(?![\w-])"
 
 
 def _cased(found: str, words: str) -> str:
@@ -49,7 +61,7 @@ def in_field_words(text: str, language: str = "en") -> str:
 
 def _replacer(words: str) -> Callable[[re.Match[str]], str]:
     def replace(m: re.Match[str]) -> str:
-        return _cased(m.group(0), words)
+        return (m.groupdict().get("keep") or "") + _cased(m.group("syn"), words)
 
     return replace
 

@@ -37,7 +37,7 @@ from voxbench.eval.offline._caller_scope import duplicate_modifications, escalat
 from voxbench.eval.types import MetricResult
 
 NAME = "user_behavioral_fidelity"
-VERSION = "1.0"
+VERSION = "1.1"
 __all__ = ["agent_looping", "caller_findings", "premature_ending", "user_behavioral_fidelity_offline"]
 
 
