@@ -45,6 +45,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from caller_check_halves import half
 
 from voxbench.bench.caller_check import resolved_scenarios
+from voxbench.bench.lang import alt
 from voxbench.pipelines.caller.goal.policy import GoalCaller
 from voxbench.pipelines.caller.goal.speech import said_problems, value_kind
 from voxbench.scenarios import Scenario
@@ -66,13 +67,11 @@ proper ...', 'properly ...', 'through the standard / full ... process', 'get (ma
 ...', 'the required ...', 'by claiming ...'. A want of the caller's own ('make sure I am staying on
 the same flight') is not one."""
 _COUNT = re.compile(r"(?<![\w$.,:-])(\d{1,2})(?![\w.:,-]\d)(?!-)\s+([A-Za-z][a-z]+)")
-_NOT_COUNTED = re.compile(r"^(?:am|pm|a|p|percent|o'clock|and|or|to|of|at|on|in)$", re.I)
-_ID_BEFORE = re.compile(
-    r"\b(?:floor|room|level|gate|terminal|seat|row|flight|building|step|option|number|version|tier"
-    r"|list|suite|unit|bay|lot|wing|desk|phase|zone|plan|shift|group|day|week)\s*$",
-    re.I,
-)
-_MONTH = re.compile(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s*$", re.I)
+_NOT_COUNTED = re.compile(rf"^(?:{alt('line_form', 'not_counted')})$", re.I)
+"""Words after a number that it does not count ('10 am', '5 percent'): bench/lang/en.json."""
+_ID_BEFORE = re.compile(rf"\b(?:{alt('line_form', 'id_before')})\s*$", re.I)
+"""A number after these names a thing ('floor 3', 'gate 12'), it counts nothing."""
+_MONTH = re.compile(rf"\b(?:{'|'.join(sorted({m[:3] for m in MONTH_NAMES} | {'sept'}))})[a-z]*\.?\s*$", re.I)
 _WORD = re.compile(r"[a-z0-9']+")
 
 
