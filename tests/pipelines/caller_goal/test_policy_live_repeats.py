@@ -21,6 +21,7 @@ import pytest
 
 from voxbench.pipelines.caller.goal.classify import classify
 from voxbench.pipelines.caller.goal.facts import goal_facts
+from voxbench.pipelines.caller.goal.phrases import PHRASES
 from voxbench.pipelines.caller.goal.policy import GoalCaller
 from voxbench.pipelines.caller.goal_live import goal_caller_for
 from voxbench.pipelines.scenario_input import CallScenario
@@ -189,3 +190,26 @@ def test_what_else_is_the_agents_anything_else(turn: str) -> None:
     openings = tuple(p.split("{")[0] for p in PHRASES["still_open"])
     assert act.text.startswith(openings)  # no 'Yes,' (nor 'Actually,') before it
     assert "I want a window seat on my Bluebird Air flight" in act.text
+
+
+def test_asked_again_for_what_it_lacks_its_goodbye_says_so() -> None:
+    """Live itsm/4 (2026-12-07): asked twice for an email address it does not hold, the caller
+    said "I'm afraid I don't have that." and then "Okay, I understand. Goodbye.", which answers a
+    refusal nobody made. Its goodbye now repeats that it lacks it."""
+    c = GoalCaller(make_scenario({"last_name": "Murphy"}))
+    c.open()
+    ask = "Could you please give me your email address?"
+    first = c.respond(ask)
+    assert first.kind == "cannot_answer" and not first.ends_call
+    end = c.respond(ask)
+    assert end.ends_call and end.rule == "same_line_again_end"
+    assert end.text in PHRASES["bye_lacking_again"] and "understand" not in end.text
+
+
+def test_a_third_question_in_a_row_it_cannot_answer_ends_with_that_reason() -> None:
+    c = GoalCaller(make_scenario({"last_name": "Murphy"}))
+    c.open()
+    acts = [c.respond(q) for q in ("What is your badge colour?", "What is your desk phone extension?",
+                                   "What is your manager's employee number?")]  # fmt: skip
+    assert [a.ends_call for a in acts] == [False, False, True]
+    assert acts[-1].rule == "no_progress_end" and acts[-1].text in PHRASES["bye_cannot_answer"]

@@ -10,7 +10,7 @@ from voxbench.pipelines.caller.goal.acts import ActKind, CallerAct
 from voxbench.pipelines.caller.goal.belong import shared_kind
 from voxbench.pipelines.caller.goal.heard import Heard
 from voxbench.pipelines.caller.goal.hearing import SPELLED_MISHEARD, times_said
-from voxbench.pipelines.caller.goal.rules import ASK_TAG, ASKS_TRANSFER, TRANSFER_RULES
+from voxbench.pipelines.caller.goal.rules import ASK_TAG, ASKS_TRANSFER, LACKING_RULES, TRANSFER_RULES
 from voxbench.pipelines.caller.goal.state import CallState
 from voxbench.pipelines.caller.goal.transfers import refused_before
 
@@ -58,7 +58,7 @@ class ActLog:
         if heard is not None:
             hear.hear(self.s.turn, heard, self.s.given)
         if verdict == "echo":
-            return self.said_already(heard)
+            return self.said_already(heard, act)
         said = {k: self.s.say.value(f) for k in act.facts if (f := self.s.book.get(k)) is not None}
         spell = hear.to_spell(act.facts, self.s.book, act.text, said) if hear.misheard else []
         if verdict == "loop" and any(k not in hear.spelled for k in spell):
@@ -100,11 +100,13 @@ class ActLog:
             if f is not None and k in named and k not in self.s.owners and shared_kind(f, self.s.book):
                 self.s.owners[k] = self.s.in_hand
 
-    def said_already(self, heard: Heard | None) -> CallerAct:
+    def said_already(self, heard: Heard | None, act: CallerAct | None = None) -> CallerAct:
         """The agent's turn again, after the caller already said its line to it: no second time,
         but the tree's next step: goodbye, with thanks when every request is done, else as its
         failure condition says (the agent cannot do it); a transfer its escalation rule forbids is
-        declined in the same breath. A refusal said again where the escalation rule asks for a
+        declined in the same breath. Asked again for a thing it has said it does not hold, it says
+        so again in its goodbye ('As I said, I don't have that.'), not 'Okay, I understand', which
+        answers a refusal nobody made. A refusal said again where the escalation rule asks for a
         transfer gets that ask first, once (as :meth:`.followups.FollowUps.after_refusal` does)."""
         asked = any(a.rule in TRANSFER_RULES for a in self.s.acts)
         asked = asked or refused_before([heard.rules if heard else [], *(a.rules for a in self.s.acts)])
@@ -115,7 +117,8 @@ class ActLog:
             # the transfer offered again: declined, as its escalation rule says, not 'Perfect, thanks'
             text = f"{self.s.phr.say('decline_transfer')} {self.s.phr.say('bye')}"
         elif self.s.tracker.pending():
-            text = self.s.phr.say("bye_give_up")
+            lacks = act is not None and act.rule in LACKING_RULES
+            text = self.s.phr.say("bye_lacking_again" if lacks else "bye_give_up")
         else:
             text = self.s.phr.say("bye_nothing" if heard and heard.has("question") else "bye_done")
         return self.act("end", text, "same_line_again_end", heard, ends_call=True)

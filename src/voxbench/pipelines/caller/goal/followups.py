@@ -281,8 +281,9 @@ class FollowUps:
             return said
         self.s.stuck += 1
         if self.s.stuck >= self.s.config.give_up_after:
+            # asked a third thing in a row it cannot answer: its goodbye says so, not 'I understand'
             return self.log.act(
-                "end", self.s.phr.say("bye_give_up"), "no_progress_end", heard, ends_call=True
+                "end", self.s.phr.say("bye_cannot_answer"), "no_progress_end", heard, ends_call=True
             )
         if grounded is not None:  # the goal's own 'say you do not know'
             return self.goal_answer(grounded, heard)
@@ -316,7 +317,7 @@ class FollowUps:
         # 'Are you on Wi-Fi right now?': not 'I don't have that'; 'Are you able to provide the X?' is a request
         if YES_NO_Q.match(q) and not (ASKS_FOR.match(q) or GIVE_Q.match(q) or asks_to_state(q, self.s.book)):
             return self.log.act("cannot_answer", self.s.phr.say("not_sure"), "not_sure_yes_no", heard)
-        return self.log.act("cannot_answer", self.s.phr.say("dont_have"), "no_fact_for_question", heard)
+        return self.log.act("cannot_answer", self.s.phr.say("dont_have"), rules.NO_FACT, heard)
 
     def identity(self, heard: Heard) -> CallerAct | None:
         """Its identifying facts to a request for its identity, the part of a field it holds to the

@@ -24,6 +24,12 @@ TRANSFER_RULES = frozenset({ASKS_TRANSFER, ACCEPTS_TRANSFER})
 CUT_ASKS_AGAIN = "cut_request_asks_again"
 VAGUE_ASKS_WHAT = "vague_request_asks_what"
 CUT_REPLIES = frozenset({CUT_ASKS_AGAIN, VAGUE_ASKS_WHAT})
+NO_FACT = "no_fact_for_question"
+LACKING_RULES = frozenset(
+    {NO_FACT, "no_such_field", "no_such_field_offers_fact", "no_such_identifier_offers_one"}
+)
+"""The caller saying it does not hold what was asked ('I don't have the email address.'): asked
+again, or a third question in a row it cannot answer, its goodbye says so (:mod:`.acting`)."""
 """The caller's replies to a request cut before its object ('First, I need your')."""
 
 # How a fact was found asked (:mod:`.asks`): the rule of an ``ask:<key>:<rule>`` tag of a turn.
