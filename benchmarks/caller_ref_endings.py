@@ -1,6 +1,7 @@
 """The goal caller on end-of-call turns in EVA's own words, taken from the other domains' reference
-conversations (:mod:`voxbench.bench.weak_refendings`): agreement per class and half, and per class,
-source domain (where the wording comes from) and half.
+conversations (:mod:`voxbench.bench.weak_refendings`, and the premature-ending classes of
+:mod:`voxbench.bench.weak_refpremature`): agreement per class and half, and per class, source
+domain (where the wording comes from) and half.
 
     python benchmarks/caller_ref_endings.py --data ../shared/eva-data [--out rows.json] [--why]
 
@@ -20,6 +21,8 @@ from voxbench.bench.caller_check import resolved_scenarios
 from voxbench.bench.callers import GoalRules
 from voxbench.bench.weak_check import WeakRow, run_item
 from voxbench.bench.weak_refendings import ACTS, counts, generate_all, harvest
+from voxbench.bench.weak_refpremature import ACTS as PREMATURE_ACTS
+from voxbench.bench.weak_refpremature import generate_all as premature_all
 from voxbench.scenarios import Scenario
 
 Row = tuple[str, WeakRow]
@@ -34,7 +37,7 @@ def graded(scenarios: list[tuple[str, Scenario]]) -> list[Row]:
     byid = {(d, s.id): s for d, s in scenarios}
     t0 = time.perf_counter()
     rows = []
-    for x in generate_all(scenarios):
+    for x in [*generate_all(scenarios), *premature_all(scenarios)]:
         sc = byid[(x.item.domain, x.item.scenario_id)]
         rows.append((x.source, run_item(x.item, sc, caller.make(x.item.domain, sc))))
     print(f"{len(rows)} items in {time.perf_counter() - t0:.1f} s")
@@ -58,7 +61,7 @@ def print_table(tally: Tally) -> None:
         return f"{100.0 * a / n:5.1f} % ({a}/{n})" if n else "-"
 
     print(f"{'class':<16} {'source':<11} {'dev':>18} {'test':>18} {'all':>18}")
-    for c in [*ACTS, "all"]:
+    for c in [*ACTS, *PREMATURE_ACTS, "all"]:
         for s in ("all", "airline", "itsm", "medical_hr"):
             if tally.get((c, s, "all")):
                 print(

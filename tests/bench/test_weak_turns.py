@@ -95,7 +95,9 @@ def test_every_class_is_generated_from_the_scenarios_own_facts() -> None:
         "If the agent suggests a different airport, decline and insist on PHX only.",
     ]
     tree = {i.cls for i in generate("airline", make_scenario(info, negotiation=steps))}
-    made = {i.cls for i in multi if i.cls.startswith(("end_", "offer_", "option_"))}  # need listed intents
+    made = {
+        i.cls for i in multi if i.cls.startswith(("end_", "offer_", "option_", "prem_"))
+    }  # need listed intents
     made |= tree & {"tree_ask_offered", "alternative_declined"}  # these need their tree steps
     held = ["Change my flight to an earlier one", "Get on the standby list for an earlier flight"]
     goal = "You want an earlier flight today, but if none has a seat, you are willing to be put on the standby list."

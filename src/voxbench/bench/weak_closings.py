@@ -124,11 +124,21 @@ def must_words(b: Builder, report: str) -> list[list[str]]:
 
 def part_done(b: Builder, reqs: list[str]) -> None:
     """One must-have reported met as a statement in the second person, the others left untold."""
+    said = part_done_turn(b, reqs)
+    if said is not None:
+        b.add("end_part_done", said[0])
+        b.items[-1].open_words = said[1]
+
+
+def part_done_turn(b: Builder, reqs: list[str]) -> tuple[str, list[list[str]]] | None:
+    """``end_part_done``'s turn (one must-have of two or more reported met, then "anything else?")
+    and the words of what stays open: the other must-haves, and the requests when listed; None
+    where the goal has fewer than two must-haves short enough to say back."""
     w = b.t.endings
     assert w is not None
     musts = [m for m in _musts(b) if len(m.split()) <= w.part_done_max_words]
     if len(musts) < 2:
-        return
+        return None
     k = b.pick(list(range(len(musts))), lambda i: f"must/{i}")[0]
     said = second_person(re.sub(r"\bmust (\w+)", lambda m: w.must_swap.get(m.group(1).lower(), f"{m.group(1)}s"),
                                 musts[k]), w.person_swap)  # fmt: skip
@@ -136,10 +146,9 @@ def part_done(b: Builder, reqs: list[str]) -> None:
         done=said, anything=b.template_of(w.anything_else, "end_anything_else", "")
     )
     minor = set(w.minor) | set(content(said, set()))
-    b.add("end_part_done", turn)
     others = [m for i, m in enumerate(musts) if i != k]
     listed = open_words(reqs, list(range(len(reqs))), minor) if listed_all(b) else []
-    b.items[-1].open_words = open_words(others, list(range(len(others))), minor) + listed
+    return turn, open_words(others, list(range(len(others))), minor) + listed
 
 
 def refusals(b: Builder, first: str) -> None:

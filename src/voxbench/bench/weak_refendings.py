@@ -80,7 +80,7 @@ class _Turn(NamedTuple):
     tools: list[tuple[str, str]]  # (tool name, response status) called in this agent turn
 
 
-def _turns(scenario: Scenario) -> list[_Turn]:
+def agent_turns(scenario: Scenario) -> list[_Turn]:
     """The reference agent turns (consecutive agent utterances between two caller lines), with
     the tool calls made in each and the reference caller's reply ('' for the last)."""
     trace = scenario.ground_truth.expected_trace
@@ -129,7 +129,7 @@ def harvest(scenarios: Iterable[tuple[str, Scenario]]) -> list[RefTurn]:
     """Every reference agent turn of a kind, once per wording."""
     out: dict[tuple[str, str], RefTurn] = {}
     for domain, sc in scenarios:
-        turns = _turns(sc)
+        turns = agent_turns(sc)
         for i, t in enumerate(turns):
             k = kind_of(turns, i)
             if k and t.text.strip():
@@ -137,7 +137,8 @@ def harvest(scenarios: Iterable[tuple[str, Scenario]]) -> list[RefTurn]:
     return list(out.values())
 
 
-def _pick(sid: str, turns: list[RefTurn], salt: str) -> RefTurn | None:
+def pick(sid: str, turns: list[RefTurn], salt: str) -> RefTurn | None:
+    """One of ``turns`` for scenario ``sid``, fixed by a hash of the scenario, ``salt`` and the turn (no seed)."""
     if not turns:
         return None
     return min(turns, key=lambda t: digest(sid, salt, t.text))
@@ -173,7 +174,7 @@ def items_of(domain: str, scenario: Scenario, pool: list[RefTurn]) -> list[RefIt
     for src in sorted({t.domain for t in pool} - {domain}):
         by = {k: [t for t in pool if t.domain == src and t.kind == k] for k in KINDS}
         for k in KINDS:
-            t = _pick(scenario.id, by[k], k)
+            t = pick(scenario.id, by[k], k)
             if t is None:
                 continue
             if k == "close":

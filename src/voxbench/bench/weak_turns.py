@@ -62,7 +62,10 @@ is a template filled with one scenario's own facts, never written per item:
   the tree says to accept being told, an action said as to come (:mod:`.weak_failures`), and
   in the middle of a call with several requests and with an agent that makes no progress
   (:mod:`.weak_midcall`), and at the refusal that meets a tree line's count of push-backs or
-  attempts and the one before it (:mod:`.weak_treeend`);
+  attempts and the one before it (:mod:`.weak_treeend`), and where an ending rule could end it
+  before EVA's rules let it: a forbidden transfer offered again with another request open, a
+  refusal naming none after the caller moved on, a check before ending answered only by an action
+  to come (:mod:`.weak_premature`);
 * ``offer_stated_*``: an offer or a choice said as a statement, and a statement of fact as the
   control (:mod:`.weak_offers`);
 * ``fallback_*``: a goal with a fallback: the request stated without it, the fallback taken once
@@ -125,6 +128,7 @@ from voxbench.bench.weak_live import live_classes
 from voxbench.bench.weak_midcall import midcall
 from voxbench.bench.weak_misheard import misheard_classes
 from voxbench.bench.weak_offers import offers
+from voxbench.bench.weak_premature import premature
 from voxbench.bench.weak_reask import reask_classes
 from voxbench.bench.weak_records import record_fields
 from voxbench.bench.weak_refusals import refusal_classes
@@ -178,6 +182,7 @@ CLASSES: tuple[Callable[[Builder], None], ...] = (
     several,
     whose_classes,
     done_with_values,
+    premature,
 )
 """Every class's builder, in the order a scenario's items are made (the order is the report's)."""
 

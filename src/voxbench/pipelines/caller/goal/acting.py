@@ -18,10 +18,13 @@ _BY_NAME = ("name", "distinctive")
 """The rules of :mod:`.asks` by which a request names a fact by its own words."""
 
 
+REQUESTS = "requests:"
+
+
 def about(*requests: int) -> str:
     """Which of its requests a line states: what a request said again is counted by
     (:class:`.stall.Repeats`), whatever its phrasing and the details that come with it."""
-    return "requests:" + ",".join(map(str, requests))
+    return REQUESTS + ",".join(map(str, requests))
 
 
 class ActLog:
@@ -76,6 +79,9 @@ class ActLog:
         self.s.given.update(act.facts)
         self._own(act)
         self.s.acts.append(act)
+        self.s.stated = (
+            int(about.removeprefix(REQUESTS).split(",")[0]) if about.startswith(REQUESTS) else None
+        )
         self.s.repeats.note(act, about, self.s.agent_turn, question, before, self.s.progress())
         return act
 

@@ -239,9 +239,23 @@ class Agenda:
         items = self.open_items()
         for m in items:
             m.asked = True
-        if not items:
-            return ""
-        questions = [m.as_question() for m in items]
-        rest = [f"And {q.removeprefix('Can you also ')}" if q.startswith("Can you also ") else f"And {q[:1].lower()}{q[1:]}"
-                for q in questions[1:]]  # fmt: skip
-        return " ".join([questions[0], *rest])
+        return _asked(items)
+
+    def unanswered(self) -> list[MustHave]:
+        """The must-haves asked about and not told since."""
+        return [m for m in self.items if m.asked and not m.told and not (m.condition and self.settled)]
+
+    def ask_again(self) -> str:
+        """The question about every must-have asked and not told ('' when none): the check again,
+        where the agent only said it would look into it (:meth:`.followups.FollowUps.check_unanswered`)."""
+        return _asked(self.unanswered())
+
+
+def _asked(items: list[MustHave]) -> str:
+    """One question about ``items`` ('Can you also confirm that X? And that Y?'; '' for none)."""
+    if not items:
+        return ""
+    questions = [m.as_question() for m in items]
+    rest = [f"And {q.removeprefix('Can you also ')}" if q.startswith("Can you also ") else f"And {q[:1].lower()}{q[1:]}"
+            for q in questions[1:]]  # fmt: skip
+    return " ".join([questions[0], *rest])

@@ -24,15 +24,25 @@ from voxbench.spoken import sentences_of
 
 RaiseOpen = Callable[[int, Heard], CallerAct]
 """Says one open request before the agent hangs up (:meth:`.followups.FollowUps.before_goodbye`)."""
+DeclineNext = Callable[[Heard, Draft, int | None, int], CallerAct]
+"""Declines a transfer, counts the request under way failed and states another open one
+(:meth:`.followups.FollowUps.declined_next`)."""
 
 
 class Endings:
     """The end logic over one call's :class:`.state.CallState`."""
 
-    def __init__(self, state: CallState, log: ActLog, raise_open: RaiseOpen | None = None) -> None:
+    def __init__(
+        self,
+        state: CallState,
+        log: ActLog,
+        raise_open: RaiseOpen | None = None,
+        decline_next: DeclineNext | None = None,
+    ) -> None:
         self.s = state
         self.log = log
         self.raise_open = raise_open
+        self.decline_next = decline_next
         self.raised_at_goodbye = False
         tree = state.scenario.user_goal.decision_tree
         self.told = told_to_end([*tree.negotiation_behavior, *tree.edge_cases, tree.escalation_behavior or "",
@@ -43,12 +53,21 @@ class Endings:
 
     def note_refusal(self, heard: Heard) -> None:
         """A refusal naming one of the caller's requests: the tree's answers to it are that
-        request's own (:meth:`.pushback.PushBacks.for_request`). A refusal that offers, asks or
-        reports nothing is one attempt of the request under way spent (:mod:`.attempts`)."""
+        request's own (:meth:`.pushback.PushBacks.for_request`). One naming none ('I'm sorry, I
+        can't do that either.') refuses the request the caller's last line stated, where it stated
+        one: the answers the tree gave another request's refusal are not this one's, and its
+        failure condition is not met by them. A refusal that offers, asks or reports nothing is one
+        attempt of the request under way spent (:mod:`.attempts`)."""
         if self.s.refused_now:
             self.s.push.for_request(min(self.s.refused_now))
+        elif heard.has("denial") and self.s.stated is not None and not self.names_any():
+            self.s.push.for_request(self.s.stated)
         if heard.has("denial") and not {"options", "request", "completed"} & set(heard.kinds):
             self.s.push.refused()
+
+    def names_any(self) -> bool:
+        """Whether the agent turn names one of the caller's requests by the words that tell it apart."""
+        return any(self.s.tracker.says(i, self.s.agent_turn) for i in range(len(self.s.intents)))
 
     def named_done(self, heard: Heard) -> int | None:
         """'Your request to report your VPN issue is done.': a statement that names one of the
@@ -164,17 +183,31 @@ class Endings:
         caller declined the last one and the tree's push-backs said: the agent has said it cannot
         go on, which is the failure condition (EVA's caller declines and ends on the next turn: 'if
         they have already offered a transfer, they have signaled they cannot proceed'). Declined,
-        and goodbye. A first offer is only declined: the agent may still find another way."""
+        and goodbye. A first offer is only declined: the agent may still find another way. Either
+        way only with no other request to move on to: one the agent has neither done nor refused
+        (nor spoken of in the offer) is one it has not said it cannot proceed with (EVA: decline,
+        and 'let the agent try another path'), so the caller declines and goes on with it: offered
+        again, the request under way has failed and the next is stated
+        (:meth:`.followups.FollowUps.declined_next`)."""
         again = self.s.declined_at is not None and self.s.declined_at == self.s.progress()
         pending, about = self.s.tracker.pending(), self.s.push.about
-        # no other request to move on to: none open, or only the one the refusal answers went to
-        alone = not pending or (
-            len(pending) == 1 and (pending[0] == about or (about is None and not self.s.refused))
-        )
-        spent = self.s.push.spent() and alone
+        # no other request to move on to: none open but the one the refusal answers went to (naming
+        # none, the one under way)
+        under = about if about is not None else pending[0] if pending and not self.s.refused else None
+        others = [i for i in pending if i != under]
+        alone = not others
+        spent = self.s.push.spent()
         if not spent and (not again or self.s.push.pushes_left()):
             self.s.declined_at = self.s.progress()
             return None
+        # another request open that this turn does not speak of: one the agent has not taken up
+        # (one it speaks of it has answered or refused, in words the tracker may not read as such)
+        untaken = [i for i in others if not self.s.tracker.mentions(i, self.s.agent_turn)]
+        if not alone and (not again or untaken):
+            self.s.declined_at = self.s.progress()
+            if again and self.decline_next is not None:
+                return self.decline_next(heard, d, under, untaken[0])
+            return None  # the refusal's answers spent: its next step (:meth:`.followups.FollowUps.after_refusal`)
         heard.rules.append("refusal_answers_spent" if spent else "transfer_offered_again")
         text = f"{' '.join(d.parts)} {self.s.phr.say('bye')}"
         return self.log.act("end", text, "declined_transfer_end", heard, choice="no", ends_call=True)

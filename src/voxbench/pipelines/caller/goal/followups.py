@@ -9,7 +9,7 @@ from __future__ import annotations
 from voxbench.pipelines.caller.goal import rules
 from voxbench.pipelines.caller.goal.acting import ActLog, about
 from voxbench.pipelines.caller.goal.acts import ActKind, CallerAct
-from voxbench.pipelines.caller.goal.cues import ASKS_FOR, GIVE_Q, REPEAT_Q, SPELL_Q
+from voxbench.pipelines.caller.goal.cues import ASKS_FOR, GIVE_Q, HOLD, REPEAT_Q, SPELL_Q
 from voxbench.pipelines.caller.goal.drafts import Draft
 from voxbench.pipelines.caller.goal.ending_lang import pattern
 from voxbench.pipelines.caller.goal.followcues import (
@@ -39,7 +39,7 @@ from voxbench.pipelines.caller.goal.state import CallState
 from voxbench.pipelines.caller.goal.transfers import refused_before
 from voxbench.pipelines.caller.goal.tree import content_words
 from voxbench.pipelines.caller.goal.yesno import Answer, asks_whether
-from voxbench.spoken import is_code
+from voxbench.spoken import is_code, sentences_of
 
 
 def that_all(heard: Heard) -> bool:
@@ -168,6 +168,10 @@ class FollowUps:
             lead = "Yes." if heard.has("anything_else") and not said_not_asked(heard) else "Thanks."
             line = f"{'No.' if that_all(heard) else lead} {self.s.agenda.ask()}"
             return self.log.act("state_request", line, rules.MUST_HAVE_NOT_TOLD, heard, "must-haves")
+        if heard.has("anything_else") and self.check_unanswered(heard):  # 'Let me check. Anything else?'
+            lead = "Yes." if not said_not_asked(heard) else "Thanks."
+            line = f"{'No.' if that_all(heard) else lead} {self.s.agenda.ask_again()}"
+            return self.log.act("state_request", line, rules.MUST_HAVE_ASKED_AGAIN, heard, "must-haves")
         if heard.has("anything_else"):  # offered in a statement: thanks, not 'no'
             kind = (
                 "bye_that_all" if that_all(heard) else "bye_done" if said_not_asked(heard) else "bye_nothing"
@@ -177,6 +181,18 @@ class FollowUps:
         if heard.has("question"):
             return self.unanswerable(heard)
         return self.log.act("end", self.s.phr.say("bye_done"), "resolution_end", heard, ends_call=True)
+
+    def check_unanswered(self, heard: Heard) -> bool:
+        """The caller's check before hanging up (its must-haves not told) answered only by an
+        action said as to come ('Let me check on that for you. Is there anything else ...?'):
+        EVA's caller asks for confirmation where it is unclear the agent has finished, and "I'm
+        processing that" is no completion. Asked once more (its last line was the check); a turn
+        that reports anything done, or states more than that action, answers it."""
+        last = self.s.acts[-1] if self.s.acts else None
+        if last is None or last.rule != rules.MUST_HAVE_NOT_TOLD or self.s.reports_done(heard):
+            return False
+        said = [x for x in sentences_of(self.s.agent_turn) if not x.endswith("?")]
+        return bool(said) and all(HOLD.match(x) for x in said) and bool(self.s.agenda.unanswered())
 
     def after_refusal(self, text: str, heard: Heard, prefix: str = "") -> CallerAct:
         self.s.stuck += 1
@@ -190,8 +206,11 @@ class FollowUps:
         if heard.has("question") and self.s.stuck < self.s.config.give_up_after:
             return self.unanswerable(heard)
         pending, moved = self.s.tracker.pending(), len(self.s.tracker.pending()) < self.s.pending_before
-        # still about a request refused before ('the petition number'): the next one
+        # still about a request refused before ('the petition number'), or answering the push-backs
+        # said to one no longer open (a refusal naming none: :meth:`.ending.Endings.note_refusal`): the next one
+        about_ = self.s.push.about
         moved = moved or any(self.s.tracker.mentions(i, text) for i in self.s.refused)
+        moved = moved or (about_ is not None and about_ not in pending)
         restated = bool(self.s.acts) and self.s.acts[-1].kind == "state_request" and not self.s.acts[-1].facts
         if pending and (moved or len(pending) >= 2) and not restated:  # that one failed: the next
             self.s.tracker.done[pending[0]] = not moved  # (moved: the refusal named the one it refused)
@@ -204,6 +223,19 @@ class FollowUps:
                 "state_request", line, "next_intent_after_refusal", heard, about(i), facts=told
             )
         return self.give_up(heard)
+
+    def declined_next(self, heard: Heard, d: Draft, failed: int | None, i: int) -> CallerAct:
+        """'No thanks, I don't need a transfer. One more thing: I need to ...': a transfer the
+        escalation rule forbids, offered again with nothing moved on, request ``i`` open and not
+        taken up (EVA: decline, and 'let the agent try another path'): the request under way
+        (``failed``, None: none) has failed, and ``i`` is stated (:meth:`.ending.Endings.after_declining`)."""
+        if failed is not None:
+            self.s.tracker.done[failed] = True
+        line, told = self.req.next_line(i)
+        text = f"{' '.join(d.parts)} " + YES_THEN_WORD.sub(lambda m: m.group(1).upper(), line)
+        return self.log.act(
+            "state_request", text, "next_intent_after_transfer_declined", heard, about(i), facts=told
+        )
 
     def give_up(self, heard: Heard) -> CallerAct:
         """The refusal stands and the tree's answers to it are spent: goodbye, as its failure

@@ -102,7 +102,7 @@ class GoalCaller:
         self.req = Requests(self.s)
         self.drafts = Drafts(self.s, self.log, self.req)
         self.follow = FollowUps(self.s, self.log, self.req)
-        self.ends = Endings(self.s, self.log, self.follow.before_goodbye)
+        self.ends = Endings(self.s, self.log, self.follow.before_goodbye, self.follow.declined_next)
         self.withdrawable = withdrawable  # keep each decision's state before (:meth:`withdraw`)
         self._undo: CallState | None = None
 

@@ -16,6 +16,7 @@ OFFER_OUTSIDE_GOAL = "offer_outside_goal"
 
 # Acts the later turns look back at (:mod:`.followups`, :mod:`.policy`, :mod:`.acting`).
 MUST_HAVE_NOT_TOLD = "must_have_not_told"
+MUST_HAVE_ASKED_AGAIN = "must_have_check_unanswered"
 NOT_FOUND_GIVES_AGAIN = "not_found_gives_again"
 ASKS_TRANSFER = "escalation_asks_transfer"
 ACCEPTS_TRANSFER = "escalation_accepts_transfer"

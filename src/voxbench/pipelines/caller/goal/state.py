@@ -83,6 +83,10 @@ class CallState:
     """Requests a refusal named (and so marked done)."""
     refused_now: set[int] = field(default_factory=set)
     """Requests the agent turn being answered refused."""
+    stated: int | None = None
+    """The request the caller's last line stated (the first its ``about`` names, :func:`.acting.about`),
+    None after any other line: a refusal that names none of its requests refuses that one
+    (:meth:`.ending.Endings.note_refusal`)."""
     declined_at: Progress | None = None
     """The call's progress when the caller last declined a transfer (None: it has not)."""
     agent_turn: str = ""
