@@ -313,7 +313,7 @@ class FollowUps:
             return said
         self.s.stuck += 1
         if self.s.stuck >= self.s.config.give_up_after:
-            # asked a third thing in a row it cannot answer: its goodbye says so, not 'I understand'
+            # the turns without progress spent on a question it cannot answer: its goodbye answers it
             return self.log.act(
                 "end", self.s.phr.say("bye_cannot_answer"), "no_progress_end", heard, ends_call=True
             )
