@@ -76,6 +76,15 @@ def test_a_turn_whose_value_the_target_has_no_fact_of_the_kind_for_is_dropped_an
     assert made.dropped[("readback", "no fact of its kind")] == 1
 
 
+def test_a_fact_the_targets_tree_refuses_is_never_asked_for_as_one_to_give() -> None:
+    edge = ["If the agent asks for your confirmation number, say you don't have it handy."]
+    info = {**TARGET, "frequent_flyer_number": "FF123456"}
+    _, sc = _target(info)
+    refusing = sc.model_copy(update={"user_goal": make_scenario(info, edge=edge).user_goal})
+    made = items_of("airline", refusing, harvest([_source(ASK_TRACE)]))
+    assert made.items and all("confirmation_number" not in x.item.must for x in made.items)
+
+
 def test_generation_is_deterministic_and_leaves_a_domain_out() -> None:
     scenarios = [
         _source(ASK_TRACE),

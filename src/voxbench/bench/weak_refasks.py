@@ -53,6 +53,7 @@ from voxbench.bench.reference import (
     reply_polarity,
     yes_no_question,
 )
+from voxbench.bench.refused import refused_facts
 from voxbench.bench.transplant import (
     Edit,
     Span,
@@ -198,12 +199,14 @@ def counts(pool: list[RefAsk]) -> dict[tuple[str, str], int]:
 
 
 class Target:
-    """A scenario turns are said again in: its facts by whose they are, and which kind."""
+    """A scenario turns are said again in: its facts (those its tree refuses left out, as
+    :class:`.weak_builder.Builder` does), the caller's own and other persons'."""
 
     def __init__(self, domain: str, scenario: Scenario) -> None:
         self.domain, self.sid, self.half = domain, scenario.id, half(domain, scenario.id)
-        self.facts = _leaves(scenario)
         self.goal = goal_facts(scenario.user_goal.information_required)
+        refused = refused_facts(scenario, self.goal)  # its tree refuses them: asked, not given
+        self.facts = [f for f in _leaves(scenario) if f.key not in refused]
         self.taken = {f.value for f in self.facts}
         unique = [f for f in self.facts if not any(p.isdigit() for p in f.key.split("."))
                   and all(o.value != f.value and o.words != f.words for o in self.facts if o.key != f.key)]  # fmt: skip
