@@ -24,8 +24,8 @@ from voxbench.bench.weak_check import WeakRow, run_item
 from voxbench.bench.weak_refasks import ACTS, Made, counts, generate_all, harvest
 from voxbench.scenarios import Scenario
 
-Row = tuple[str, WeakRow]
-"""(the domain the turn's wording comes from, the graded row)."""
+Row = tuple[str, WeakRow, str]
+"""(the domain the turn's wording comes from, the graded row, the reference turn it was said from)."""
 Tally = dict[tuple[str, str, str], list[int]]
 """(class, source domain, half) -> [agreeing, items]; "all" for each."""
 
@@ -38,14 +38,14 @@ def graded(scenarios: list[tuple[str, Scenario]], made: Made) -> list[Row]:
     rows = []
     for x in made.items:
         sc = byid[(x.item.domain, x.item.scenario_id)]
-        rows.append((x.source, run_item(x.item, sc, caller.make(x.item.domain, sc))))
+        rows.append((x.source, run_item(x.item, sc, caller.make(x.item.domain, sc)), x.origin))
     print(f"{len(rows)} items in {time.perf_counter() - t0:.1f} s")
     return rows
 
 
 def tally_of(rows: list[Row]) -> Tally:
     tally: Tally = defaultdict(lambda: [0, 0])
-    for src, r in rows:
+    for src, r, _ in rows:
         for c in (r.item.cls, "all"):
             for s in (src, "all"):
                 for h in (r.item.half, "all"):
@@ -69,16 +69,27 @@ def print_table(tally: Tally, halves: tuple[str, ...]) -> None:
                 )
 
 
+def print_wordings(rows: list[Row]) -> None:
+    """Distinct reference turns behind each class's dev items: how many wordings a figure stands on."""
+    used: dict[str, set[str]] = defaultdict(set)
+    for _, r, origin in rows:
+        if r.item.half == "dev":
+            used[r.item.cls].add(origin)
+    print("dev wordings (distinct reference turns) per class:", {c: len(used[c]) for c in ACTS if c in used})
+
+
 def print_why(rows: list[Row], show: int) -> None:
     """The dev half's disagreements: counted by class, caller rule and reason; up to ``show`` items per class."""
     why: Counter[tuple[str, str, str]] = Counter()
     shown: Counter[str] = Counter()
-    for src, r in rows:
+    for _, r, origin in rows:
         if r.item.half == "dev" and not r.agrees:
             why[(r.item.cls, r.rule, r.why.split(":")[0])] += 1
             if shown[r.item.cls] < show:
                 shown[r.item.cls] += 1
-                print(f"--- {r.item.cls} {r.item.domain}/{r.item.scenario_id} from {src} [{r.rule}] {r.why}")
+                print(
+                    f"--- {r.item.cls} {r.item.domain}/{r.item.scenario_id} from {origin} [{r.rule}] {r.why}"
+                )
                 print(f"   agent: {r.item.turn[:400]}\n   caller: {r.reply[:240]}")
     for (c, rule, w), n in sorted(why.items()):
         print(f"dev  {c:<22} {n:4}  [{rule}] {w}")
@@ -86,7 +97,9 @@ def print_why(rows: list[Row], show: int) -> None:
 
 def write_dev(rows: list[Row], out: str) -> None:
     """The dev rows only: a test item's words are never written out."""
-    dev = [{"source": s, **r.model_dump(mode="json")} for s, r in rows if r.item.half == "dev"]
+    dev = [
+        {"source": s, "origin": o, **r.model_dump(mode="json")} for s, r, o in rows if r.item.half == "dev"
+    ]
     Path(out).write_text(json.dumps(dev, indent=1))
 
 
@@ -104,6 +117,7 @@ def main() -> None:
     print("dropped (kind, reason):", dict(sorted(made.dropped.items())))
     rows = graded(scenarios, made)
     print_table(tally_of(rows), ("dev",) if args.dev_only else ("dev", "test", "all"))
+    print_wordings(rows)
     if args.why:
         print_why(rows, args.show)
     if args.out:

@@ -119,6 +119,8 @@ class RefItem(NamedTuple):
     item: WeakItem
     source: str
     """The domain the graded turn's wording comes from."""
+    origin: str = ""
+    """The reference turn it was said from ('medical_hr/D5.3#3': its scenario and place in the pool)."""
 
 
 class Made(NamedTuple):
@@ -461,7 +463,7 @@ def items_of(domain: str, scenario: Scenario, pool: list[RefAsk]) -> Made:
                 if isinstance(got, str):
                     dropped[(kind, got)] += 1
                     continue
-                out += [RefItem(x, src_domain) for _, x in got]
+                out += [RefItem(x, src_domain, f"{p.domain}/{p.scenario_id}#{pool.index(p)}") for _, x in got]
                 made += 1
                 if made == PER:
                     break
