@@ -37,6 +37,8 @@ left out), none it must not, and invents nothing (:class:`.caller_check.Groundin
   (:func:`.weak_fallback.problem`);
 * ``picks``, ``refuses_other``: the option its goal wants named, never a yes to a choice; an
   offer outside its goal not taken (:func:`.weak_choices.problem`);
+* ``takes_option``: the offered option that holds its value named (:func:`.options.chosen_option`
+  on the turn's options), no hang-up (:func:`.weak_refasks.problem`);
 * ``wish_framed``: no hang-up, and a wish said only with a word of a wish or a limit
   (:func:`.weak_wishes.problem`);
 * ``goal_words``: two thirds of the goal's answer's content words (``item.words``), or a fact of
@@ -78,6 +80,8 @@ from voxbench.bench.weak_misheard import count_problems
 from voxbench.bench.weak_offers import ACTS as OFFER_ACTS
 from voxbench.bench.weak_offers import problem as offer_problem
 from voxbench.bench.weak_records import twin_labels
+from voxbench.bench.weak_refasks import OPTION_ACTS
+from voxbench.bench.weak_refasks import problem as option_problem
 from voxbench.bench.weak_treeask import ACTS as TREE_ACTS
 from voxbench.bench.weak_treeask import problem as tree_problem
 from voxbench.bench.weak_turns import WeakItem, generate, table
@@ -197,6 +201,8 @@ def grade(item: WeakItem, reply: str, ends_call: bool, facts: list[GoalFact], gr
         why = [fallback_problem(item, reply, ends_call)]
     elif item.act in CHOICE_ACTS:
         why = [choice_problem(item, reply, ends_call)]
+    elif item.act in OPTION_ACTS:
+        why = [option_problem(item, reply, ends_call)]
     else:
         why = [act_problem(item.act, reply, ends_call)]
     if item.act in ("wait", "ask_again") and said:

@@ -96,6 +96,27 @@ def test_a_long_code_read_back_with_one_digit_missed_is_a_near_miss() -> None:
     assert wrong == []  # four digits missing: another number, not a mishearing
 
 
+def test_a_phone_number_read_back_two_digits_off_is_a_near_miss_whatever_its_signs() -> None:
+    """'+1-206-555-0334' is no code by its '+', yet it is said digit by digit as one is."""
+    for phone in ("+1-206-555-0334", "+1 206 555 0334"):
+        book = GoalCaller(make_scenario({"passenger_phone_number": phone})).book
+        _, wrong = readbacks("Let me read that back slowly: +1-206-555-0367. Is that correct?", book)
+        assert wrong == ["passenger_phone_number"], phone
+        ok, wrong = readbacks("Let me read that back slowly: +1-206-555-0334. Is that correct?", book)
+        assert (ok, wrong) == (["passenger_phone_number"], []), phone
+    book = GoalCaller(make_scenario({"max_cost": "$1,200"})).book
+    assert readbacks("The total is $1,210. Would you like to proceed?", book)[1] == []  # an amount, no code
+
+
+def test_a_wrong_phone_number_read_back_alone_is_corrected() -> None:
+    c = GoalCaller(
+        make_scenario({"confirmation_number": "ZK3FFW", "passenger_phone_number": "+1-206-555-0334"})
+    )
+    c.open()
+    act = c.respond("Let me read that back slowly: +1-206-555-0367. Is that correct?")
+    assert act.kind == "correct" and act.choice == "no" and act.rule == "correct_wrong_readback"
+
+
 def test_a_question_in_question_order_is_a_question_without_its_mark() -> None:
     t = Turn.of("I found your booking. Would you like a window seat.")
     assert t.questions == ["Would you like a window seat?"]

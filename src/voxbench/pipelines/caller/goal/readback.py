@@ -30,10 +30,12 @@ def readbacks(text: str, book: FactBook) -> tuple[list[str], list[str]]:
             continue
         for v in vals:
             c = compact(v)
-            if sum(ch.isdigit() for ch in c) >= 7 and any(len(r) == 4 and c.endswith(r) for r in rs):
+            if sum(ch.isdigit() for ch in c) >= _LONG_NUMBER and any(
+                len(r) == 4 and c.endswith(r) for r in rs
+            ):
                 ok.append(f.key)  # "the phone ending in four eight two nine"
                 break
-            if len(c) >= 4 and is_code(v) and any(ch.isdigit() for ch in c):
+            if len(c) >= 4 and _said_by_characters(v, c) and any(ch.isdigit() for ch in c):
                 near = [  # same length, one or two characters off: a mishearing, not another code;
                     r  # or a long code with one character missed ('three three four two three,
                     for r in rs  # then one four four four' for 3342331444)
@@ -51,6 +53,17 @@ def readbacks(text: str, book: FactBook) -> tuple[list[str], list[str]]:
                     wrong.append(f.key)
                     break
     return ok, wrong
+
+
+def _said_by_characters(value: str, flat: str) -> bool:
+    """A value said character by character, whose near miss is a mishearing: a code, or a number of
+    seven digits or more whatever its signs ('+1-206-555-0334': no code by its '+', a phone number
+    read back one or two digits off all the same)."""
+    return is_code(value) or (flat.isdigit() and len(flat) >= _LONG_NUMBER)
+
+
+_LONG_NUMBER = 7
+"""Digits of a number said digit by digit (a phone number), not an amount or a count."""
 
 
 def asks_to_state(sentence: str, book: FactBook) -> bool:

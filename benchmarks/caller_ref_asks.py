@@ -1,0 +1,128 @@
+"""The goal caller on request turns in EVA's own words, taken from the other domains' reference
+conversations and said again with each scenario's own facts (:mod:`voxbench.bench.weak_refasks`):
+agreement per class and half, and per class, source domain (where the wording comes from) and half.
+
+    python benchmarks/caller_ref_asks.py --data ../shared/eva-data [--out rows.json] [--why] [--show N] [--dev-only]
+
+It prints the source turns by domain and kind, and the turns dropped (not said faithfully in a
+scenario) by kind and reason. ``--why`` prints, for the DEV half only, the disagreeing items
+counted by class, caller rule and reason, and with ``--show N`` up to N dev items per class (test
+items are never printed); ``--dev-only`` leaves the test column out of the table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from collections import Counter, defaultdict
+from pathlib import Path
+
+from voxbench.bench.caller_check import resolved_scenarios
+from voxbench.bench.callers import GoalRules
+from voxbench.bench.weak_check import WeakRow, run_item
+from voxbench.bench.weak_refasks import ACTS, Made, counts, generate_all, harvest
+from voxbench.scenarios import Scenario
+
+Row = tuple[str, WeakRow, str]
+"""(the domain the turn's wording comes from, the graded row, the reference turn it was said from)."""
+Tally = dict[tuple[str, str, str], list[int]]
+"""(class, source domain, half) -> [agreeing, items]; "all" for each."""
+
+
+def graded(scenarios: list[tuple[str, Scenario]], made: Made) -> list[Row]:
+    """Every item, graded with the goal caller."""
+    caller = GoalRules()
+    byid = {(d, s.id): s for d, s in scenarios}
+    t0 = time.perf_counter()
+    rows = []
+    for x in made.items:
+        sc = byid[(x.item.domain, x.item.scenario_id)]
+        rows.append((x.source, run_item(x.item, sc, caller.make(x.item.domain, sc)), x.origin))
+    print(f"{len(rows)} items in {time.perf_counter() - t0:.1f} s")
+    return rows
+
+
+def tally_of(rows: list[Row]) -> Tally:
+    tally: Tally = defaultdict(lambda: [0, 0])
+    for src, r, _ in rows:
+        for c in (r.item.cls, "all"):
+            for s in (src, "all"):
+                for h in (r.item.half, "all"):
+                    tally[(c, s, h)][0] += r.agrees
+                    tally[(c, s, h)][1] += 1
+    return tally
+
+
+def print_table(tally: Tally, halves: tuple[str, ...]) -> None:
+    def cell(k: tuple[str, str, str]) -> str:
+        a, n = tally.get(k, [0, 0])
+        return f"{100.0 * a / n:5.1f} % ({a}/{n})" if n else "-"
+
+    print(f"{'class':<22} {'source':<11} " + " ".join(f"{h:>18}" for h in halves))
+    for c in [*ACTS, "all"]:
+        for s in ("all", "airline", "itsm", "medical_hr"):
+            if tally.get((c, s, "all")):
+                print(
+                    f"{c if s == 'all' else '':<22} {s:<11} "
+                    + " ".join(f"{cell((c, s, h)):>18}" for h in halves)
+                )
+
+
+def print_wordings(rows: list[Row]) -> None:
+    """Distinct reference turns behind each class's dev items: how many wordings a figure stands on."""
+    used: dict[str, set[str]] = defaultdict(set)
+    for _, r, origin in rows:
+        if r.item.half == "dev":
+            used[r.item.cls].add(origin)
+    print("dev wordings (distinct reference turns) per class:", {c: len(used[c]) for c in ACTS if c in used})
+
+
+def print_why(rows: list[Row], show: int) -> None:
+    """The dev half's disagreements: counted by class, caller rule and reason; up to ``show`` items per class."""
+    why: Counter[tuple[str, str, str]] = Counter()
+    shown: Counter[str] = Counter()
+    for _, r, origin in rows:
+        if r.item.half == "dev" and not r.agrees:
+            why[(r.item.cls, r.rule, r.why.split(":")[0])] += 1
+            if shown[r.item.cls] < show:
+                shown[r.item.cls] += 1
+                print(
+                    f"--- {r.item.cls} {r.item.domain}/{r.item.scenario_id} from {origin} [{r.rule}] {r.why}"
+                )
+                print(f"   agent: {r.item.turn[:400]}\n   caller: {r.reply[:240]}")
+    for (c, rule, w), n in sorted(why.items()):
+        print(f"dev  {c:<22} {n:4}  [{rule}] {w}")
+
+
+def write_dev(rows: list[Row], out: str) -> None:
+    """The dev rows only: a test item's words are never written out."""
+    dev = [
+        {"source": s, "origin": o, **r.model_dump(mode="json")} for s, r, o in rows if r.item.half == "dev"
+    ]
+    Path(out).write_text(json.dumps(dev, indent=1))
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--data", required=True)
+    ap.add_argument("--out", default="")
+    ap.add_argument("--why", action="store_true")
+    ap.add_argument("--show", type=int, default=0)
+    ap.add_argument("--dev-only", action="store_true")
+    args = ap.parse_args()
+    scenarios = resolved_scenarios(args.data)
+    print("pool (turns by domain and kind):", dict(sorted(counts(harvest(scenarios)).items())))
+    made = generate_all(scenarios)
+    print("dropped (kind, reason):", dict(sorted(made.dropped.items())))
+    rows = graded(scenarios, made)
+    print_table(tally_of(rows), ("dev",) if args.dev_only else ("dev", "test", "all"))
+    print_wordings(rows)
+    if args.why:
+        print_why(rows, args.show)
+    if args.out:
+        write_dev(rows, args.out)
+
+
+if __name__ == "__main__":
+    main()
