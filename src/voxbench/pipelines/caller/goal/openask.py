@@ -24,7 +24,7 @@ reads the goal in the same two forms, once:
    such nouns ('How would you like to receive it?'), a clause holding every word it says.
 
 Only a clear, unique answer counts, and only where no fact answers and no field is said lacking
-(the caller asks this module late, :meth:`.followups.FollowUps.unanswerable`). A 'which' question is answered only by the tree's
+(the caller asks this module late, :meth:`.unanswered.Unanswered.unanswerable`). A 'which' question is answered only by the tree's
 own words (what it chooses among is the agent's, :mod:`.choose`), unless it names a thing and the
 agent's turn offers nothing to choose among ('Which flight would you prefer?'): that asks what the
 caller wants, as 'what kind of' does. A clause about another of its

@@ -351,7 +351,7 @@ class GoalCaller:
                 d.parts.insert(0, line)
                 d.facts[:0] = told
         elif tree_says is not None and not heard.readback_wrong:
-            return self.follow.said_open(tree_says, heard)
+            return self.follow.ask.said_open(tree_says, heard)
         if heard.readback_wrong:
             self.drafts.correction(heard, d)
         elif record:  # 'No, that's not my flight. Mine is from Phoenix to Denver on May 13.'
