@@ -7,7 +7,7 @@ from __future__ import annotations
 from voxbench.bench.callers import GoalRules
 from voxbench.bench.weak_check import run_item
 from voxbench.bench.weak_refendings import RefTurn
-from voxbench.bench.weak_refpremature import items_of
+from voxbench.bench.weak_refpremature import items_of, refusals
 from voxbench.bench.weak_turns import WeakItem, generate, half
 from voxbench.scenarios import Scenario
 
@@ -84,3 +84,31 @@ def test_the_reference_wordings_come_from_another_domain_of_the_same_half() -> N
     assert offer.context == [offer.turn] and offer.act == "declines"
     rows = [run_item(x.item, sc, GoalRules().make("itsm", sc)) for x in items]
     assert [(r.item.cls, r.why, r.reply) for r in rows if not r.agrees] == []
+
+
+def _refusing(turns: list[tuple[str, str]]) -> Scenario:
+    """A reference conversation whose every agent turn follows a tool error, with the caller's reply."""
+    events: list[dict[str, str]] = []
+    for agent, reply in [*turns, ("Thanks for calling.", "Goodbye.")]:
+        events += [{"event_type": "tool_call", "tool_name": "get_record"},
+                   {"event_type": "tool_response", "tool_name": "get_record", "status": "error"},
+                   {"event_type": "agent_utterance", "utterance": agent},
+                   {"event_type": "user_utterance", "utterance": reply}]  # fmt: skip
+    data = make_scenario({"employee_id": "EMP092841", "last_name": "Patel", "dea_number": "CY8801975"},
+                         intents=INTENTS).model_dump()  # fmt: skip
+    data["ground_truth"]["expected_trace"] = {"trace": events}
+    return Scenario.model_validate(data)
+
+
+def test_a_reference_refusal_stands_for_any_request_only_where_it_asks_and_names_nothing() -> None:
+    plain = "I'm sorry, but I can't register that while your record shows you on leave."
+    sc = _refusing([
+        (plain, "Is there any way to register for dates after my leave ends?"),
+        ("I'm not finding a DEA record under C Y, eight eight zero, one nine seven five.",
+         "Can you look it up another way?"),  # the source's identifier: another caller's record
+        ("I found the record for Noah Patel, so I can't provision a new account.", "Why not?"),
+        ("Please read the DEA number to me once more.", "Is that needed?"),  # asks for a value
+        ("That code did not match our records.", "It's C Y, eight eight zero, one nine seven five."),  # a value again
+        ("That code did not match, so I can't go on.", "Okay."),  # answered as no refusal
+    ])  # fmt: skip
+    assert [t.text for t in refusals([("medical_hr", sc)])] == [plain]

@@ -8,9 +8,9 @@ the trace's structure alone (no word list), as :mod:`.weak_refendings` picks its
   twice where the escalation rule forbids a transfer, another request open; expected: not a yes,
   no ending (``declines``);
 * ``ref_refused_next``: a *refusal* (:mod:`.weak_refendings`' kind: the agent turn right after a
-  tool call that returned an error), said after the request a 'one follow-up, then accept' tree
-  line names was refused twice; it names none of the caller's requests; expected: no ending
-  (``not_end``);
+  tool call that returned an error) that stands for any request (:func:`refusals`), said after the
+  request a 'one follow-up, then accept' tree line names was refused twice; it names none of the
+  caller's requests; expected: no ending (``not_end``);
 * ``ref_check_unanswered``: a *closing* turn's final question ("Is there anything else I can help
   you with today?") after one must-have of two or more reported met and the caller's check of
   the others, the check said to be under way first (the class's own template); expected: it asks
@@ -24,7 +24,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from voxbench.bench.reference import reply_polarity
+from voxbench.bench.matcher import facts_said, goal_facts
+from voxbench.bench.reference import asks, reply_polarity
 from voxbench.bench.weak_item import WeakItem
 from voxbench.bench.weak_premature import check_unanswered, refused_then_next, transfer_again
 from voxbench.bench.weak_refendings import (
@@ -60,6 +61,29 @@ def offers(scenarios: Iterable[tuple[str, Scenario]]) -> list[RefTurn]:
     return list(out.values())
 
 
+def refusals(scenarios: Iterable[tuple[str, Scenario]]) -> list[RefTurn]:
+    """Every reference refusal (:func:`.weak_refendings.kind_of`) that can stand for a refusal
+    naming no request in another scenario, once per wording: it asks nothing (no question, no
+    request for a value: 'Please read the DEA number one more time' asks the caller to say it
+    again, and a push-back there would answer what was not said), says none of its own scenario's
+    goal facts (names, identifiers, dates, values: 'the new hire record for Noah Patel, employee I
+    D ...' is another caller's record, which a caller corrects), and the reference caller answered
+    it as a refusal: with a question (a push-back or a follow-up), giving none of its facts. A
+    turn after a tool error the reference caller answered with a value again ('It's C as in Charlie
+    ...') was a value not found, not a refusal."""
+    out: dict[str, RefTurn] = {}
+    for domain, sc in scenarios:
+        turns = agent_turns(sc)
+        facts = goal_facts(sc.user_goal.information_required)
+        for i, t in enumerate(turns):
+            text = t.text.strip()
+            if kind_of(turns, i) != "refused" or not text or asks(text) or facts_said(text, facts):
+                continue
+            if "?" in t.reply and not facts_said(t.reply, facts):
+                out.setdefault(text, RefTurn(domain, sc.id, "refused", text))
+    return list(out.values())
+
+
 def items_of(domain: str, scenario: Scenario, pool: list[RefTurn]) -> list[RefItem]:
     """Every item of one scenario, its wordings from the other domains' turns of ``pool`` of the
     scenario's own half (a dev item never shows a test conversation's words)."""
@@ -88,7 +112,7 @@ def items_of(domain: str, scenario: Scenario, pool: list[RefTurn]) -> list[RefIt
 
 
 def generate_all(scenarios: list[tuple[str, Scenario]]) -> list[RefItem]:
-    """Every item of every scenario (the pool: every scenario's reference offers, refusals and
-    closings)."""
-    pool = [*harvest(scenarios), *offers(scenarios)]
+    """Every item of every scenario (the pool: every scenario's reference offers, refusals that
+    stand for any request, and closings)."""
+    pool = [*(t for t in harvest(scenarios) if t.kind != "refused"), *offers(scenarios), *refusals(scenarios)]
     return [x for d, sc in scenarios for x in items_of(d, sc, pool)]

@@ -12,18 +12,29 @@ from voxbench.pipelines.caller.goal.policy import GoalCaller
 
 INTENTS = ["Swap a shift that starts within 24 hours", "Register for on-call availability while on leave"]
 OFFER = "I'm not able to process the shift swap. Would you like me to transfer you to a live agent?"
+ONE = ["If the agent says the shift swap is not possible, ask one follow-up question and then accept."]
 
 
-def _two_requests(seed: int) -> GoalCaller:
+def _two_requests(seed: int, negotiation: list[str] | None = None) -> GoalCaller:
     sc = make_scenario(
         {"employee_id": "EMP824156", "unit_code": "5B-PEDS"},
         goal="You want to swap a shift and register for on-call availability.",
         intents=INTENTS,
         escalation="Do not ask to speak to a supervisor or live agent. If the agent offers a transfer, decline.",
         start="Hi, I have two scheduling things.",
+        negotiation=negotiation,
     )
     c = opened(sc, seed)
     c.respond("What is your employee ID?")
+    return c
+
+
+def _moved_on(seed: int) -> GoalCaller:
+    """The swap refused and followed up once, as its tree line says: the caller states the registration."""
+    c = _two_requests(seed, ONE)
+    c.respond("I'm not able to process the shift swap because it is inside the 24-hour lockout.")
+    moved = c.respond("No, there is no exception for the lockout.")
+    assert moved.rule == "next_intent_after_refusal" and "on-call" in moved.text
     return c
 
 
@@ -90,3 +101,109 @@ def test_a_check_answered_in_a_statement_ends(seed: int) -> None:
     c = _checked(seed)
     end = c.respond("Yes, I can confirm that. Is there anything else I can help you with?")
     assert end.ends_call and end.rule == "nothing_else_end"
+
+
+# The review's findings (mendprem): each probe of /tmp/review1 as a test.
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize(
+    "offer",
+    [
+        f"{OFFER.removesuffix('?')} who can call you back?",  # 'call' of 'on-call'
+        f"{OFFER} Please don't leave the line.",  # 'leave' of 'while on leave'
+    ],
+)
+def test_an_offer_speaks_of_no_request_by_its_own_words(seed: int, offer: str) -> None:
+    c = _two_requests(seed)
+    c.respond(offer)
+    again = c.respond(offer)
+    assert not again.ends_call and again.rule == "next_intent_after_transfer_declined"
+    assert c.done == [True, False]
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_an_offer_speaking_of_the_other_request_by_one_word_of_its_own_ends(seed: int) -> None:
+    c = _two_requests(seed)
+    both = (
+        "I'm not able to process the shift swap, and while you are on leave nothing else can be added. "
+        "Would you like me to transfer you to a live agent?"
+    )
+    c.respond(both)
+    end = c.respond(both)
+    assert end.ends_call and end.rule == "declined_transfer_end"
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_a_transfer_request_is_not_spoken_of_by_the_offer_to_transfer(seed: int) -> None:
+    sc = make_scenario(
+        {"employee_id": "EMP824156", "facility_code": "FAC-22"},
+        goal="You want onboarding tasks marked complete and your DEA registration transferred.",
+        intents=["Mark onboarding tasks as complete", "Transfer DEA registration to the new facility"],
+        escalation="Do not ask to speak to a supervisor or live agent. If the agent offers a transfer, decline.",
+        start="Hi, I have two onboarding things.",
+    )
+    c = opened(sc, seed)
+    offer = "I'm sorry, I'm not able to mark onboarding tasks as complete. Would you like me to transfer you to a live agent?"
+    c.respond(offer)
+    again = c.respond(offer)
+    assert not again.ends_call and again.rule == "next_intent_after_transfer_declined"
+    assert "DEA" in again.text
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize(
+    "third",
+    [
+        "I'm sorry, I can't do that either. Would you like me to transfer you to a live agent?",
+        "I can't do that either. I can connect you with a live agent instead. Shall I do that?",
+    ],
+)
+def test_the_next_requests_first_refusal_with_an_offer_is_not_the_offer_again(seed: int, third: str) -> None:
+    c = _two_requests(seed)
+    c.respond(OFFER)
+    assert c.respond(OFFER).rule == "next_intent_after_transfer_declined"  # moved on to the registration
+    first = c.respond(third)
+    assert not first.ends_call and first.kind == "pushback"  # the registration's own follow-up
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_a_bare_offer_after_moving_on_is_only_declined(seed: int) -> None:
+    c = _two_requests(seed)
+    c.respond(OFFER)
+    c.respond(OFFER)
+    bare = c.respond("Would you like me to transfer you to a live agent?")
+    assert not bare.ends_call and bare.kind == "decline_transfer"
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize("between", ["One moment while I look into that.", "Sure. What is your unit code?"])
+def test_the_request_stated_stays_under_way_past_a_hold_or_a_question(seed: int, between: str) -> None:
+    c = _moved_on(seed)
+    c.respond(between)
+    unnamed = c.respond("I'm sorry, I can't do that either.")
+    assert not unnamed.ends_call and unnamed.kind == "pushback"  # the registration's follow-up
+    assert c.s.push.about == 1
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_a_refusal_speaking_of_another_request_by_one_word_is_not_the_one_under_ways(seed: int) -> None:
+    c = _moved_on(seed)
+    swap = c.respond("Sorry, to be clear, I still can't do the swap.")
+    assert not swap.ends_call and swap.kind == "state_request" and "on-call" in swap.text
+    assert c.s.push.about == 0  # the swap's answers, not the registration's
+    named = c.respond("OK. For the on-call registration, I'm not able to do that while you are on leave.")
+    assert not named.ends_call and named.kind == "pushback"  # its own follow-up first
+    last = c.respond("No, there's no way around it.")
+    assert last.ends_call and last.end_reason == "failed"
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_a_check_asked_again_is_answered_as_the_first_is(seed: int) -> None:
+    c = _checked(seed)
+    c.respond("Let me check on that for you. Is there anything else I can help you with?")
+    answer = (
+        "The twelve dollar voucher goes to your email, and your bag is checked through to the new flight."
+    )
+    end = c.respond(answer)
+    assert end.ends_call and end.rule == "resolution_end"

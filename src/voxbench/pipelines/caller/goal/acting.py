@@ -79,9 +79,8 @@ class ActLog:
         self.s.given.update(act.facts)
         self._own(act)
         self.s.acts.append(act)
-        self.s.stated = (
-            int(about.removeprefix(REQUESTS).split(",")[0]) if about.startswith(REQUESTS) else None
-        )
+        if about.startswith(REQUESTS):  # under way until another is stated (:attr:`.state.CallState.stated`)
+            self.s.stated = int(about.removeprefix(REQUESTS).split(",")[0])
         self.s.repeats.note(act, about, self.s.agent_turn, question, before, self.s.progress())
         return act
 

@@ -16,7 +16,7 @@ from voxbench.pipelines.caller.goal.drafts import Draft
 from voxbench.pipelines.caller.goal.ending_lang import pattern
 from voxbench.pipelines.caller.goal.heard import Heard
 from voxbench.pipelines.caller.goal.ledger import NAMED_DONE
-from voxbench.pipelines.caller.goal.rules import MUST_HAVE_NOT_TOLD
+from voxbench.pipelines.caller.goal.rules import MUST_HAVE_ASKED_AGAIN, MUST_HAVE_NOT_TOLD
 from voxbench.pipelines.caller.goal.state import CallState
 from voxbench.pipelines.caller.goal.told import agent_error, no_alternative, tells, told_to_end
 from voxbench.pipelines.caller.goal.transfers import TRANSFER_REFUSED
@@ -54,20 +54,20 @@ class Endings:
     def note_refusal(self, heard: Heard) -> None:
         """A refusal naming one of the caller's requests: the tree's answers to it are that
         request's own (:meth:`.pushback.PushBacks.for_request`). One naming none ('I'm sorry, I
-        can't do that either.') refuses the request the caller's last line stated, where it stated
-        one: the answers the tree gave another request's refusal are not this one's, and its
-        failure condition is not met by them. A refusal that offers, asks or reports nothing is one
-        attempt of the request under way spent (:mod:`.attempts`)."""
+        can't do that either.') refuses the request under way (:meth:`.state.CallState.under_way`),
+        where the caller stated one: the answers the tree gave another request's refusal are not
+        this one's, and its failure condition is not met by them. One that speaks of another
+        request, even by one of its words ('I still can't do the swap.', after the caller moved on
+        from the swap: :meth:`.state.CallState.speaks_of_other`), is that one's refusal again, not
+        the request under way's: the budget stays where it is. A refusal that offers, asks or
+        reports nothing is one attempt of the request under way spent (:mod:`.attempts`)."""
+        under = self.s.under_way()
         if self.s.refused_now:
             self.s.push.for_request(min(self.s.refused_now))
-        elif heard.has("denial") and self.s.stated is not None and not self.names_any():
-            self.s.push.for_request(self.s.stated)
+        elif heard.has("denial") and under is not None and not self.s.speaks_of_other(under):
+            self.s.push.for_request(under)
         if heard.has("denial") and not {"options", "request", "completed"} & set(heard.kinds):
             self.s.push.refused()
-
-    def names_any(self) -> bool:
-        """Whether the agent turn names one of the caller's requests by the words that tell it apart."""
-        return any(self.s.tracker.says(i, self.s.agent_turn) for i in range(len(self.s.intents)))
 
     def named_done(self, heard: Heard) -> int | None:
         """'Your request to report your VPN issue is done.': a statement that names one of the
@@ -157,10 +157,10 @@ class Endings:
 
     def check_answered(self, heard: Heard) -> bool:
         """The agent's statement answering what the caller checked before hanging up (its must-haves
-        not yet told): the check is done, as a completion is, whatever the words."""
+        not yet told), first or asked again: the check is done, as a completion is, whatever the words."""
         return (
             bool(self.s.acts)
-            and self.s.acts[-1].rule == MUST_HAVE_NOT_TOLD
+            and self.s.acts[-1].rule in (MUST_HAVE_NOT_TOLD, MUST_HAVE_ASKED_AGAIN)
             and not {"question", "request", "options", "denial", "hold"} & set(heard.kinds)
         )
 
@@ -183,13 +183,16 @@ class Endings:
         caller declined the last one and the tree's push-backs said: the agent has said it cannot
         go on, which is the failure condition (EVA's caller declines and ends on the next turn: 'if
         they have already offered a transfer, they have signaled they cannot proceed'). Declined,
-        and goodbye. A first offer is only declined: the agent may still find another way. Either
-        way only with no other request to move on to: one the agent has neither done nor refused
-        (nor spoken of in the offer) is one it has not said it cannot proceed with (EVA: decline,
-        and 'let the agent try another path'), so the caller declines and goes on with it: offered
-        again, the request under way has failed and the next is stated
+        and goodbye. A first offer is only declined: the agent may still find another way; so is
+        the first offer once the caller has moved on to another request (:attr:`.state.CallState.declined_at`).
+        Either way only with no other request to move on to: one the agent has neither done nor
+        refused (nor spoken of in the offer, by words not the offer's own:
+        :meth:`.state.CallState.speaks_of`) is one it has not said it cannot proceed with (EVA:
+        decline, and 'let the agent try another path'), so the caller declines and goes on with it:
+        offered again, the request under way has failed and the next is stated
         (:meth:`.followups.FollowUps.declined_next`)."""
-        again = self.s.declined_at is not None and self.s.declined_at == self.s.progress()
+        now = (self.s.progress(), self.s.under_way())
+        again = self.s.declined_at == now  # the same request, nothing moved on
         pending, about = self.s.tracker.pending(), self.s.push.about
         # no other request to move on to: none open but the one the refusal answers went to (naming
         # none, the one under way)
@@ -198,13 +201,13 @@ class Endings:
         alone = not others
         spent = self.s.push.spent()
         if not spent and (not again or self.s.push.pushes_left()):
-            self.s.declined_at = self.s.progress()
+            self.s.declined_at = now
             return None
         # another request open that this turn does not speak of: one the agent has not taken up
         # (one it speaks of it has answered or refused, in words the tracker may not read as such)
-        untaken = [i for i in others if not self.s.tracker.mentions(i, self.s.agent_turn)]
+        untaken = [i for i in others if not self.s.speaks_of(i)]
         if not alone and (not again or untaken):
-            self.s.declined_at = self.s.progress()
+            self.s.declined_at = now
             if again and self.decline_next is not None:
                 return self.decline_next(heard, d, under, untaken[0])
             return None  # the refusal's answers spent: its next step (:meth:`.followups.FollowUps.after_refusal`)

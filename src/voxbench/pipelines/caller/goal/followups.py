@@ -207,6 +207,14 @@ class FollowUps:
         moved = moved or any(self.s.tracker.mentions(i, text) for i in self.s.refused)
         moved = moved or (about_ is not None and about_ not in pending)
         restated = bool(self.s.acts) and self.s.acts[-1].kind == "state_request" and not self.s.acts[-1].facts
+        # a request just stated is refused by this turn, and so failed, unless the turn speaks of a
+        # request closed before and not of it ('I still can't do the swap.'): then it is still to answer
+        under = self.s.under_way()
+        restated = restated and not (
+            under is not None
+            and any(self.s.speaks_of(j) for j in self.s.refused if j != under)
+            and not self.s.speaks_of(under)
+        )
         if pending and (moved or len(pending) >= 2) and not restated:  # that one failed: the next
             self.s.tracker.done[pending[0]] = not moved  # (moved: the refusal named the one it refused)
             i = self.s.tracker.pending()[0]

@@ -84,11 +84,14 @@ class CallState:
     refused_now: set[int] = field(default_factory=set)
     """Requests the agent turn being answered refused."""
     stated: int | None = None
-    """The request the caller's last line stated (the first its ``about`` names, :func:`.acting.about`),
-    None after any other line: a refusal that names none of its requests refuses that one
-    (:meth:`.ending.Endings.note_refusal`)."""
-    declined_at: Progress | None = None
-    """The call's progress when the caller last declined a transfer (None: it has not)."""
+    """The request the caller last stated (the first its line's ``about`` names, :func:`.acting.about`):
+    the one under way (:meth:`under_way`) until another is stated. A hold, a fact asked and given
+    or a must-have checked in between leave it under way: the agent is still working on it, and a
+    refusal naming none of its requests after them refuses that one (:meth:`.ending.Endings.note_refusal`)."""
+    declined_at: tuple[Progress, int | None] | None = None
+    """The call's progress and the request under way (:meth:`under_way`) when the caller last
+    declined a transfer (None: it has not). An offer is made *again* only to the same request with
+    nothing moved on: the next request's first offer is its own first (:meth:`.ending.Endings.after_declining`)."""
     agent_turn: str = ""
     """The agent turn being answered (until the next one comes)."""
     owners: dict[str, int] = field(default_factory=dict)
@@ -183,6 +186,24 @@ class CallState:
             owners=fact_owners(intents, book, goal.high_level_user_goal), ledger=Ledger.of(len(intents)),
             refusals=Refusals.of([*tree.negotiation_behavior, *tree.edge_cases], book),
         )  # fmt: skip
+
+    def under_way(self) -> int | None:
+        """The request the caller stated last (:attr:`stated`), while it is still open; None once it
+        is done or refused (or none was stated: the opening's request is no statement of one)."""
+        i = self.stated
+        return i if i is not None and not self.tracker.done[i] else None
+
+    def speaks_of(self, i: int) -> bool:
+        """Whether the agent turn speaks of request ``i``, even by one word: says one of the words
+        that tell it apart (:meth:`.intents.IntentTracker.mentions`) outside the words a transfer
+        offer is made of ('transfer you', 'a live agent who can call you back', 'don't leave the
+        line': data, ``offer_own_words``). Those are the offer's own, whatever a request shares
+        with them: the 'call' of 'on-call availability', the 'transfer' of 'Transfer DEA registration'."""
+        return self.tracker.mentions(i, pattern("offer_own_words").sub(" ", self.agent_turn))
+
+    def speaks_of_other(self, i: int) -> bool:
+        """Whether the agent turn speaks of another of the caller's requests than ``i`` (:meth:`speaks_of`)."""
+        return any(self.speaks_of(j) for j in range(len(self.intents)) if j != i)
 
     def named_done_now(self) -> bool:
         """Whether the agent turn being answered named one of the caller's requests finished

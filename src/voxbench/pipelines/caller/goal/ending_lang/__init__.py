@@ -87,6 +87,10 @@ class EndingWords(BaseModel):
     call_transfer: str
     """Words that name a transfer of the call ('transfer you', 'a live agent', 'a supervisor',
     'transfers'), not a transfer of a record ('the DEA transfer'): :mod:`.transfers`."""
+    offer_own_words: str
+    """The words a transfer offer is made of ('transfer you', 'a live agent', 'call you back', 'stay
+    on the line'): what the offer says of itself, never of one of the caller's requests, whatever
+    words they share ('on-call'): :meth:`.state.CallState.speaks_of`."""
     clause_break: str
     """Where a sentence's clause ends, for the scope of a negation ('I can't renew it, but I can
     transfer you.')."""
