@@ -11,7 +11,7 @@ import re
 from voxbench.pipelines.caller.goal.acting import about
 from voxbench.pipelines.caller.goal.belong import InHand
 from voxbench.pipelines.caller.goal.conditions import unconditioned
-from voxbench.pipelines.caller.goal.cues import COMPLETED, DENIAL, NEXT_STEP, OFFER_VERBS
+from voxbench.pipelines.caller.goal.cues import COMPLETED, DENIAL, NEXT_STEP, OFFER_VERBS, READBACK_CUE
 from voxbench.pipelines.caller.goal.ending_lang import pattern
 from voxbench.pipelines.caller.goal.facts import Fact
 from voxbench.pipelines.caller.goal.framing import kind_of
@@ -222,7 +222,8 @@ class Requests:
         completed = (heard.has("completed") or named_done) and not learning
         refused: set[int] = set()
         if completed or (heard.has("denial") and not asks_back):
-            said = [s for s in sentences_of(text) if not NEXT_STEP.search(s) and not s.endswith("?")]
+            said = [s for s in sentences_of(text) if not NEXT_STEP.search(s) and not s.endswith("?")
+                    and not read_back_only(s)]  # fmt: skip
             other = [s for s in said if completed and self.s.scope.other_done(s) and not self.names(s)]
             if other and not heard.has("denial") and all(s in other or self.beside(s) for s in said):
                 return refused  # a completion of something it did not ask for: none of its requests
@@ -285,3 +286,11 @@ def _held_back(f: Fact) -> bool:
     (kinds, names, levels, counts, places), which it keeps."""
     kind = kind_of(f)
     return kind in ("date", "time") or (kind == "code" and unit_form(f.value) is None)
+
+
+def read_back_only(sentence: str) -> bool:
+    """'To confirm, I have the monitor size 27 inch and the delivery floor F L 1.': a read-back,
+    led by its cue and saying nothing done, checks values; it completes or refuses nothing, so the
+    words of its values name no request (a report of the first request read back with the second's
+    monitor size did not finish the second)."""
+    return bool(READBACK_CUE.search(sentence)) and not COMPLETED.search(sentence)
