@@ -224,7 +224,8 @@ class Requests:
         if completed or (heard.has("denial") and not asks_back):
             said = [s for s in sentences_of(text) if not NEXT_STEP.search(s) and not s.endswith("?")
                     and not read_back_only(s)]  # fmt: skip
-            other = [s for s in said if completed and self.s.scope.other_done(s) and not self.names(s)]
+            other = [s for s in said if completed and not self.names(s)
+                     and self.s.scope.other_done(s, mostly=not self.mentioned(s))]  # fmt: skip
             if other and not heard.has("denial") and all(s in other or self.beside(s) for s in said):
                 return refused  # a completion of something it did not ask for: none of its requests
             said = [s for s in said if s not in other]
@@ -256,6 +257,12 @@ class Requests:
         (:meth:`.intents.IntentTracker.says`): a report that does is about that request, never
         something the caller did not ask for, whatever other words it holds."""
         return any(self.s.tracker.says(i, sentence) for i in range(len(self.s.tracker.done)))
+
+    def mentioned(self, sentence: str) -> bool:
+        """Whether a sentence says a word that tells one of the caller's requests apart
+        (:meth:`.intents.IntentTracker.mentions`): a report of that request, however few of its
+        words it says, is no report of another thing (:meth:`.scope.Scope.other_done`)."""
+        return any(self.s.tracker.mentions(i, sentence) for i in range(len(self.s.tracker.done)))
 
     def beside(self, sentence: str) -> bool:
         """A sentence that goes with a report of something the caller never asked for and changes
