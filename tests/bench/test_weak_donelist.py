@@ -40,3 +40,34 @@ def test_anything_else_naming_values_ends_the_call() -> None:
     for i in _items("end_anything_else_values"):
         row = run_item(i, sc, GoalTextCaller(sc))
         assert row.agrees, (i.turn, row.reply, row.why)
+
+
+def test_readback_items_read_its_own_values_right_after_the_report() -> None:
+    last, first = _items("end_readback_last"), _items("end_readback_open")
+    assert last and first
+    for i in last:
+        assert i.act == "confirms_ends" and len(i.context) == len(INTENTS) - 1
+        assert (
+            "?" in i.turn and sum(v in i.turn for v in ("EMP126225", "Priya", "Sharma", "617-555-4829")) >= 1
+        )
+    for i in first:
+        assert i.act == "confirms_open" and not i.context and i.open_words  # the second request open
+
+
+def test_readback_confirmed_in_the_last_report_ends_and_in_the_first_does_not() -> None:
+    sc = make_scenario(INFO, intents=INTENTS)
+    for i in [*_items("end_readback_last"), *_items("end_readback_open")]:
+        row = run_item(i, sc, GoalTextCaller(sc))
+        assert row.agrees, (i.cls, i.turn, row.reply, row.why)
+
+
+def test_confirms_acts_need_a_yes() -> None:
+    from voxbench.bench.weak_endings import problem
+
+    i = _items("end_readback_last")[0]
+    assert problem(i, "Yes, that's right. Thanks, goodbye.", True, False) == ""
+    assert problem(i, "Thanks, goodbye.", True, False).startswith("not a yes")
+    assert problem(i, "Yes, that's right.", False, False) == "did not end"
+    j = _items("end_readback_open")[0]
+    assert problem(j, "Yes, that's right.", False, False) == ""
+    assert problem(j, "Yes, that's right. Goodbye.", True, False) == "ended with a request open"

@@ -9,6 +9,13 @@
   Expected (``ends_or_checks``, as ``end_that_all``): it ends, or checks a must-have the report
   did not tell. The question asks whether more is needed; its values name what it is about and
   read nothing back: a caller that answers it "Yes, that's right." never ends the call.
+* ``end_readback_last``: every request but the last reported done with "anything else?"; then the
+  last reported done and two or three of its values read back right, "Is that correct?" (a live
+  call's last turn). Expected (``confirms_ends``): a yes, and it ends or checks a must-have the
+  report did not tell, as EVA's reference callers confirm and close: a bare yes leaves the call to
+  an agent that has nothing more to ask.
+* ``end_readback_open``: its first request reported done and its values read back right the same
+  way, another request open. Expected (``confirms_open``): a yes, and no ending.
 """
 
 from __future__ import annotations
@@ -16,13 +23,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from voxbench.bench.weak_closings import behaviour_intent, must_words
-from voxbench.bench.weak_endings import listed_all, requests_of, said_back
+from voxbench.bench.weak_endings import listed_all, open_words, requests_of, said_back
 from voxbench.bench.weak_several import fact_sets, join_items, read_item
 
 if TYPE_CHECKING:
     from voxbench.bench.weak_turns import Builder
 
 CLASSES = ("end_anything_else_values",)
+READBACK_CLASSES = ("end_readback_last", "end_readback_open")
 
 
 def done_with_values(b: Builder) -> None:
@@ -47,3 +55,33 @@ def done_with_values(b: Builder) -> None:
             turn = f"{done[-1]} {read}"
             b.add(cls, turn, context=ctx)
             b.items[-1].open_words = must_words(b, turn)
+
+
+def readback_at_end(b: Builder) -> None:
+    """The read-back classes' items of one scenario (module docstring): the last request's, after
+    the others were reported done; the first request's, with the others open."""
+    w, s = b.t.endings, b.t.several
+    reqs = requests_of(b)
+    if w is None or s is None or not reqs or not set(READBACK_CLASSES) <= set(b.t.classes):
+        return
+    if not b.scenario.scenario_context.get("intents"):
+        return  # a goal sentence said back as a request is no agent's words
+    if any(behaviour_intent(x, w) for x in listed_all(b)):
+        return  # an in-call behaviour is raised once the rest is done
+    mine = [said_back(w, r) for r in reqs]
+    done = [b.template_of(w.done_report, "end_done", f"{n}").format(request=m) for n, m in enumerate(mine)]
+    anything = b.template_of(w.anything_else, "end_anything_else", "")
+    cases = [("end_readback_last", done[-1], [f"{d} {anything}" for d in done[:-1]])]
+    if len(reqs) > 1:
+        cases.append(("end_readback_open", done[0], []))
+    for cls, report, ctx in cases:
+        for n, picked in enumerate(fact_sets(b, cls, 2, 3, held=True)):
+            salt = f"{b.sid}/{cls}/{n}"
+            items = [read_item(s, f, f.value, salt, i == 0) for i, f in enumerate(picked)]
+            turn = f"{report} {b.template(cls, salt).format(items=join_items(items, s))}"
+            b.add(cls, turn, context=ctx)
+            b.items[-1].open_words = (
+                must_words(b, turn)
+                if cls == "end_readback_last"
+                else open_words(reqs, list(range(1, len(reqs))), set(w.minor))
+            )

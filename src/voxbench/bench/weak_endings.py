@@ -46,11 +46,13 @@ if TYPE_CHECKING:
     from voxbench.bench.weak_turns import Builder, WeakItem
 
 ACTS = ("next_request", "ends", "not_end", "raise_open", "accept", "ends_or_checks", "declines", "declines_any",
-        "transfer_ok", "no_transfer", "declines_no", "declines_next", "ends_by")  # fmt: skip
+        "transfer_ok", "no_transfer", "declines_no", "declines_next", "ends_by", "confirms_ends",
+        "confirms_open")  # fmt: skip
 """The ending acts; ``declines`` to ``transfer_ok`` are :mod:`.weak_closings`', ``no_transfer``
 and ``declines_no`` (a no, no ending) :mod:`.weak_failures`', ``declines_next`` (not a yes, an
 open request stated) and ``ends_by`` (ended in the context or at the graded turn)
-:mod:`.weak_midcall`'s (their module docstrings)."""
+:mod:`.weak_midcall`'s, ``confirms_ends`` (a yes, then *ends or checks*) and ``confirms_open`` (a
+yes, no ending) :mod:`.weak_donelist`'s (their module docstrings)."""
 
 
 class EndingWords(BaseModel):
@@ -194,6 +196,12 @@ def problem(item: WeakItem, reply: str, ends_call: bool, ended_before: bool) -> 
         return "ended in the context, before the graded turn"
     hung = ends_call or bool(BYE.search(reply))
     act = item.act
+    if act in ("confirms_ends", "confirms_open"):  # its values read back right: a yes first
+        if reply_polarity(reply) != "yes":
+            return "not a yes to its values read back right"
+        if act == "confirms_open":
+            return "ended with a request open" if hung else ""
+        act = "ends_or_checks"
     if act == "accept":
         act = "next_request" if item.open_words else "ends"
     if act == "ends":

@@ -36,6 +36,16 @@ The classes (the acts of :func:`.weak_endings.problem`):
 
 Per scenario and class, one turn of each other domain, picked by a hash of the scenario and the
 turn (no seed). Each item keeps the domain its wording came from (:class:`RefItem`).
+
+A farewell that names one of the scenario's own held fields by its label with another value ('To
+close the call, your confirmation number is I N T, zero zero zero zero zero one.' to an airline
+caller whose confirmation number is XXF6OH) misstates that field for this caller: the caller
+corrects it first, as a completion report stating its value wrong asks (weak class
+``report_changed``), and the item grades that correction, not the end of the call. Such a farewell
+is not picked for that scenario; another of its source domain is, if any (:func:`misstates`; dev
+at the change: 20 airline scenarios, 13 of whose items graded the correction as a failure). A
+closing or a report may still misstate: there the caller corrects and goes on (dev: 38 of 39
+such items agree), and the class grades what it goes on with.
 """
 
 from __future__ import annotations
@@ -43,9 +53,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import NamedTuple
 
+from voxbench.bench.matcher import facts_said, goal_facts, words_of
 from voxbench.bench.reference import BYE, reference_end, reply_polarity
 from voxbench.bench.weak_closings import behaviour_intent, must_words
 from voxbench.bench.weak_endings import listed_all, open_words, requests_of, said_back
+from voxbench.bench.weak_facts import Leaf
 from voxbench.bench.weak_item import digest
 from voxbench.bench.weak_turns import Builder, WeakItem, half
 from voxbench.eval.offline._trace import infer_tool_kind
@@ -149,6 +161,18 @@ def last_question(text: str) -> str:
     return (sentences_of(text) or [""])[-1]
 
 
+def misstates(text: str, own: list[Leaf], scenario: Scenario) -> bool:
+    """Whether ``text`` names one of the caller's own fields by all its label's words in a row
+    ('confirmation number') and does not say the caller's value of it: another scenario's value
+    stated as the caller's own (module docstring)."""
+    said = f" {' '.join(words_of(text))} "
+    named = [f.key for f in own if f.words and f" {' '.join(f.words)} " in said]
+    if not named:
+        return False
+    facts = [g for g in goal_facts(scenario.user_goal.information_required) if g.key in named]
+    return bool(facts) and not set(facts_said(text, facts)) >= {g.key for g in facts}
+
+
 def items_of(domain: str, scenario: Scenario, pool: list[RefTurn]) -> list[RefItem]:
     """Every item of one scenario, its wordings from the other domains' turns of ``pool`` of
     the scenario's own half (a dev item never shows a test conversation's words)."""
@@ -174,7 +198,8 @@ def items_of(domain: str, scenario: Scenario, pool: list[RefTurn]) -> list[RefIt
     for src in sorted({t.domain for t in pool} - {domain}):
         by = {k: [t for t in pool if t.domain == src and t.kind == k] for k in KINDS}
         for k in KINDS:
-            t = pick(scenario.id, by[k], k)
+            turns = [x for x in by[k] if k != "bye" or not misstates(x.text, b.own, scenario)]
+            t = pick(scenario.id, turns, k)
             if t is None:
                 continue
             if k == "close":

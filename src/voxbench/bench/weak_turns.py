@@ -101,7 +101,7 @@ from voxbench.bench.weak_alternatives import alternatives_declined
 from voxbench.bench.weak_builder import Builder
 from voxbench.bench.weak_choices import choices
 from voxbench.bench.weak_closings import closings
-from voxbench.bench.weak_donelist import done_with_values
+from voxbench.bench.weak_donelist import done_with_values, readback_at_end
 from voxbench.bench.weak_endings import endings
 from voxbench.bench.weak_enumerated import enumerated
 from voxbench.bench.weak_facts import (
@@ -183,6 +183,7 @@ CLASSES: tuple[Callable[[Builder], None], ...] = (
     whose_classes,
     done_with_values,
     premature,
+    readback_at_end,
 )
 """Every class's builder, in the order a scenario's items are made (the order is the report's)."""
 

@@ -24,6 +24,7 @@ END_REASONS: dict[str, str] = {
     "resolution_end": "resolved",
     "nothing_else_end": "resolved",
     "offer_outside_goal_all_done_end": "resolved",
+    "confirmed_all_done_end": "resolved",
     "failure_condition_end": "failed",
     "declined_transfer_end": "failed",
     "agent_error_end": "failed",

@@ -16,11 +16,14 @@ from voxbench.pipelines.caller.goal.drafts import Draft
 from voxbench.pipelines.caller.goal.ending_lang import pattern
 from voxbench.pipelines.caller.goal.heard import Heard
 from voxbench.pipelines.caller.goal.ledger import NAMED_DONE
-from voxbench.pipelines.caller.goal.rules import MUST_HAVE_ASKED_AGAIN, MUST_HAVE_NOT_TOLD
+from voxbench.pipelines.caller.goal.rules import CONFIRM_READBACK, MUST_HAVE_ASKED_AGAIN, MUST_HAVE_NOT_TOLD
 from voxbench.pipelines.caller.goal.state import CallState
 from voxbench.pipelines.caller.goal.told import agent_error, no_alternative, tells, told_to_end
 from voxbench.pipelines.caller.goal.transfers import TRANSFER_REFUSED
 from voxbench.spoken import sentences_of
+
+CONFIRMED_LAST_END = "confirmed_all_done_end"
+"""The rule of :meth:`Endings.confirmed_last` (reason ``resolved``, :data:`.acts.END_REASONS`)."""
 
 RaiseOpen = Callable[[int, Heard], CallerAct]
 """Says one open request before the agent hangs up (:meth:`.followups.FollowUps.before_goodbye`)."""
@@ -73,7 +76,9 @@ class Endings:
         """'Your request to report your VPN issue is done.': a statement that names one of the
         caller's open requests by the words that tell it apart and says it is finished, not
         negated nor conditional, in a turn that asks nothing but "anything else?" or an offer of
-        something its goal never mentions ('Would you like text alerts as well?'), is a completion
+        something its goal never mentions ('Would you like text alerts as well?'), or a read-back of
+        its own values, all right ('To confirm, I have ... Is that correct?': it checks what was
+        done, :meth:`confirmed_last`), is a completion
         even where the completion cues do not read its words (they read 'it is done', not 'your X
         is done'). A turn that goes on to the next step reports a step ('Your malpractice update
         is complete. Now let's review your DEA record ...'), as the completion cues leave it.
@@ -85,7 +90,11 @@ class Endings:
             return None
         # a turn going on to the next step asks more than "anything else?"; an offer beside the
         # report of something no goal asks for does not (:mod:`.moveon`), read once a request is named
-        asks = "confirm_question" in kinds or ("question" in kinds and "anything_else" not in kinds)
+        # its own values read back right after the report check what was done: no next step
+        checks = "readback" in kinds and not heard.readback_wrong and not heard.asked
+        asks = ("confirm_question" in kinds and not checks) or (
+            "question" in kinds and "anything_else" not in kinds
+        )
         tracker = self.s.tracker
         for x in sentences_of(self.s.agent_turn):
             m = None if x.endswith("?") else next(reversed(list(pattern("named_done").finditer(x))), None)
@@ -154,6 +163,38 @@ class Endings:
         sents = sentences_of(self.s.agent_turn)
         hit = [n for n, x in enumerate(sents) if pattern("transfer_under_way").search(x)]
         return bool(hit) and not any(x.endswith("?") for x in sents[hit[0] :])
+
+    def confirmed_last(self, heard: Heard, d: Draft) -> CallerAct | None:
+        """A report, then its values read back right and confirmed ('Your request is submitted. To
+        confirm, your employee ID is ... Is that correct?'), with every request done and every
+        must-have told: nothing is left to ask, so the
+        yes closes the call ('Yes, that's correct. Thanks for your help. Goodbye.'), as EVA's
+        reference callers confirm and close. A bare yes leaves the call to an agent that asked its
+        last question (live: it never ended). Only in the turn that reports: a read-back before
+        the action ('I'm about to submit ... Please say yes to confirm.') asks leave to act, and a
+        request read as done too early ('a correction can still be submitted' read as one) must
+        not end the call there. With a must-have not yet told, the yes comes with the
+        check before hanging up instead. A turn that also asks, offers, refuses or holds is answered
+        as it is; a request still open keeps the call going."""
+        if (
+            d.rule != CONFIRM_READBACK
+            or d.choice != "yes"
+            or heard.readback_wrong
+            or not self.s.reports_done(heard)
+        ):
+            return None
+        if {"request", "options", "denial", "transfer_offer", "transfer", "hold"} & set(heard.kinds):
+            return None
+        if self.s.tracker.pending():
+            return None
+        if self.s.agenda.open_items():  # before goodbye, the must-haves not yet told (:mod:`.followups`)
+            text = f"{' '.join(d.parts)} {self.s.agenda.ask()}"
+            return self.log.act("state_request", text, MUST_HAVE_NOT_TOLD, heard, "must-haves", facts=d.facts,
+                                choice="yes")  # fmt: skip
+        text = f"{' '.join(d.parts)} {self.s.phr.say('bye_done')}"
+        return self.log.act(
+            "end", text, CONFIRMED_LAST_END, heard, facts=d.facts, choice="yes", ends_call=True
+        )
 
     def check_answered(self, heard: Heard) -> bool:
         """The agent's statement answering what the caller checked before hanging up (its must-haves

@@ -385,6 +385,8 @@ class GoalCaller:
             self.s, text, d, lambda: self.req.line(only_next=True)[0]
         )  # 'another floor': as the tree says
         ask_fallback(self.s, text, d)  # 'the desk waitlist' when floor 3 backs up floor 2: floor 3
+        if (closed := self.ends.confirmed_last(heard, d)) is not None:
+            return closed  # its values confirmed with nothing left open: yes, and goodbye
         if d.kind is not None and d.kind != "decline_transfer":
             self.s.moved_on(d.rule, heard.readback_ok)
             if self._accepts_offer(heard, d):

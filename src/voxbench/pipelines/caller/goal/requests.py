@@ -11,7 +11,7 @@ import re
 from voxbench.pipelines.caller.goal.acting import about
 from voxbench.pipelines.caller.goal.belong import InHand
 from voxbench.pipelines.caller.goal.conditions import unconditioned
-from voxbench.pipelines.caller.goal.cues import COMPLETED, DENIAL, NEXT_STEP, OFFER_VERBS
+from voxbench.pipelines.caller.goal.cues import COMPLETED, DENIAL, NEXT_STEP, OFFER_VERBS, READBACK_CUE
 from voxbench.pipelines.caller.goal.ending_lang import pattern
 from voxbench.pipelines.caller.goal.facts import Fact
 from voxbench.pipelines.caller.goal.framing import kind_of
@@ -222,8 +222,10 @@ class Requests:
         completed = (heard.has("completed") or named_done) and not learning
         refused: set[int] = set()
         if completed or (heard.has("denial") and not asks_back):
-            said = [s for s in sentences_of(text) if not NEXT_STEP.search(s) and not s.endswith("?")]
-            other = [s for s in said if completed and self.s.scope.other_done(s) and not self.names(s)]
+            said = [s for s in sentences_of(text) if not NEXT_STEP.search(s) and not s.endswith("?")
+                    and not read_back_only(s)]  # fmt: skip
+            other = [s for s in said if completed and not self.names(s)
+                     and self.s.scope.other_done(s, mostly=not self.mentioned(s))]  # fmt: skip
             if other and not heard.has("denial") and all(s in other or self.beside(s) for s in said):
                 return refused  # a completion of something it did not ask for: none of its requests
             said = [s for s in said if s not in other]
@@ -256,6 +258,12 @@ class Requests:
         something the caller did not ask for, whatever other words it holds."""
         return any(self.s.tracker.says(i, sentence) for i in range(len(self.s.tracker.done)))
 
+    def mentioned(self, sentence: str) -> bool:
+        """Whether a sentence says a word that tells one of the caller's requests apart
+        (:meth:`.intents.IntentTracker.mentions`): a report of that request, however few of its
+        words it says, is no report of another thing (:meth:`.scope.Scope.other_done`)."""
+        return any(self.s.tracker.mentions(i, sentence) for i in range(len(self.s.tracker.done)))
+
     def beside(self, sentence: str) -> bool:
         """A sentence that goes with a report of something the caller never asked for and changes
         nothing of what it reports: one that says nothing done and names none of the caller's
@@ -285,3 +293,11 @@ def _held_back(f: Fact) -> bool:
     (kinds, names, levels, counts, places), which it keeps."""
     kind = kind_of(f)
     return kind in ("date", "time") or (kind == "code" and unit_form(f.value) is None)
+
+
+def read_back_only(sentence: str) -> bool:
+    """'To confirm, I have the monitor size 27 inch and the delivery floor F L 1.': a read-back,
+    led by its cue and saying nothing done, checks values; it completes or refuses nothing, so the
+    words of its values name no request (a report of the first request read back with the second's
+    monitor size did not finish the second)."""
+    return bool(READBACK_CUE.search(sentence)) and not COMPLETED.search(sentence)

@@ -58,20 +58,28 @@ class Scope:
         words = content_words(offer or question) - OFFER_WORDS - CALENDAR
         return bool(words) and not words & self.words
 
-    def other_done(self, sentence: str) -> bool:
+    def other_done(self, sentence: str, mostly: bool = False) -> bool:
         """A completion whose subject is nothing the caller came for ('I've renewed your parking
         permit for you.' to a caller rebooking a flight): the clauses holding a done verb, their
         done verbs, report words, dates and the words of any offer left out, say something and
         none of it is in the goal, tree, requests or facts. It completes none of the caller's
         requests (:meth:`.requests.Requests.resolve`). Only those clauses: 'Cancelled; thirty-nine
-        pounds goes back to your card.' reports the cancellation the caller asked for."""
+        pounds goes back to your card.' reports the cancellation the caller asked for.
+
+        ``mostly`` (a sentence naming none of the caller's requests by its own words): its subject
+        is another thing too when two of its words or more are nowhere in the caller's texts and
+        they are as many as those that are ('I submitted your access update for role code M G E N
+        G with the Standard template' to a caller rebooking a flight: 'access', 'role', 'template',
+        'standard' against 'code' and 'required', words any long goal holds)."""
         if pattern("all_done").match(sentence.strip()):  # 'Everything is complete.': the whole call
             return False
         clauses = [c for c in _AND.split(sentence) if _DONE_VERB.search(c)]
         plain = pattern("report_filler").sub(" ", _DONE_VERB.sub(" ", " ".join(clauses)))
         words = content_words(plain) - OFFER_WORDS - CALENDAR
         other = {w for c in clauses for before, w in _pairs(c) if self.other_compound(before, w)}
-        return bool(words) and not (words & self.words) - other
+        inside = (words & self.words) - other
+        outside = words - inside
+        return bool(words) and (not inside or (mostly and len(outside) >= max(2, len(inside))))
 
     def reports(self, sentence: str) -> bool:
         """Whether a sentence holds a clause with a done verb (what :meth:`other_done` reads)."""
