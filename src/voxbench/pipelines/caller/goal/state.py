@@ -83,6 +83,9 @@ class CallState:
     """Requests a refusal named (and so marked done)."""
     refused_now: set[int] = field(default_factory=set)
     """Requests the agent turn being answered refused."""
+    done_now: set[int] = field(default_factory=set)
+    """Requests the agent turn being answered marked done (refused ones aside): what a closing
+    read-back may confirm (:meth:`.ending.Endings.confirmed_last`)."""
     declined_at: Progress | None = None
     """The call's progress when the caller last declined a transfer (None: it has not)."""
     agent_turn: str = ""
