@@ -71,3 +71,30 @@ def test_confirms_acts_need_a_yes() -> None:
     j = _items("end_readback_open")[0]
     assert problem(j, "Yes, that's right.", False, False) == ""
     assert problem(j, "Yes, that's right. Goodbye.", True, False) == "ended with a request open"
+
+
+def test_wrong_and_step_items_of_the_last_request() -> None:
+    wrong, step = _items("end_readback_last_wrong"), _items("end_readback_step")
+    assert wrong and step
+    for i in wrong:  # one value changed: the right value of that fact is not in the turn
+        assert i.act == "corrects_open" and len(i.must) == 1 and len(i.context) == len(INTENTS) - 1
+        assert INFO[i.must[0]] not in i.turn
+    for i in step:  # a step said done, the values read back before the action
+        assert i.act == "confirms_open" and len(i.context) == len(INTENTS) - 1 and "?" in i.turn
+        assert "request a new badge" not in i.turn
+
+
+def test_a_read_back_wrong_or_before_the_action_never_ends_the_call() -> None:
+    sc = make_scenario(INFO, intents=INTENTS)
+    for i in [*_items("end_readback_last_wrong"), *_items("end_readback_step")]:
+        row = run_item(i, sc, GoalTextCaller(sc))
+        assert row.agrees, (i.cls, i.turn, row.reply, row.why)
+
+
+def test_corrects_open_needs_a_no_and_no_ending() -> None:
+    from voxbench.bench.weak_endings import problem
+
+    i = _items("end_readback_last_wrong")[0]
+    assert problem(i, "No, that's not right. The employee ID is E M P 1 2 6 2 2 5.", False, False) == ""
+    assert problem(i, "Yes, that's right.", False, False).startswith("not a no")
+    assert problem(i, "No, the ID is E M P 1 2 6 2 2 5. Thanks, goodbye.", True, False).startswith("ended")

@@ -16,6 +16,13 @@
   an agent that has nothing more to ask.
 * ``end_readback_open``: its first request reported done and its values read back right the same
   way, another request open. Expected (``confirms_open``): a yes, and no ending.
+* ``end_readback_last_wrong``: as ``end_readback_last``, one of the values read back changed to
+  another of its kind. Expected (``corrects_open``): a no, and no ending: a goodbye would leave the
+  record wrong.
+* ``end_readback_step``: a step of the last request reported done ('I've verified your
+  identity.'), then its values read back right before the action ('Before I submit it, let me
+  read that back: ... Is that correct?'). Expected (``confirms_open``): a yes, and no ending: the
+  request is not done yet.
 """
 
 from __future__ import annotations
@@ -24,13 +31,15 @@ from typing import TYPE_CHECKING
 
 from voxbench.bench.weak_closings import behaviour_intent, must_words
 from voxbench.bench.weak_endings import listed_all, open_words, requests_of, said_back
+from voxbench.bench.weak_facts import changed
+from voxbench.bench.weak_item import digest
 from voxbench.bench.weak_several import fact_sets, join_items, read_item
 
 if TYPE_CHECKING:
     from voxbench.bench.weak_turns import Builder
 
 CLASSES = ("end_anything_else_values",)
-READBACK_CLASSES = ("end_readback_last", "end_readback_open")
+READBACK_CLASSES = ("end_readback_last", "end_readback_open", "end_readback_last_wrong", "end_readback_step")
 
 
 def done_with_values(b: Builder) -> None:
@@ -71,17 +80,33 @@ def readback_at_end(b: Builder) -> None:
     mine = [said_back(w, r) for r in reqs]
     done = [b.template_of(w.done_report, "end_done", f"{n}").format(request=m) for n, m in enumerate(mine)]
     anything = b.template_of(w.anything_else, "end_anything_else", "")
-    cases = [("end_readback_last", done[-1], [f"{d} {anything}" for d in done[:-1]])]
+    before = [f"{d} {anything}" for d in done[:-1]]
+    cases = [("end_readback_last", done[-1], before)]
     if len(reqs) > 1:
         cases.append(("end_readback_open", done[0], []))
+    cases.append(("end_readback_last_wrong", done[-1], before))
+    if w.step_report:
+        cases.append(("end_readback_step", b.template_of(w.step_report, "end_readback_step", ""), before))
     for cls, report, ctx in cases:
         for n, picked in enumerate(fact_sets(b, cls, 2, 3, held=True)):
             salt = f"{b.sid}/{cls}/{n}"
-            items = [read_item(s, f, f.value, salt, i == 0) for i, f in enumerate(picked)]
+            values = [f.value for f in picked]
+            must: list[str] = []
+            if cls == "end_readback_last_wrong":  # one value changed to another of its kind
+                wrong = [k for k, f in enumerate(picked) if changed(f, b.taken)]
+                if not wrong:
+                    continue
+                at = wrong[int(digest(salt, "wrong")[:6], 16) % len(wrong)]
+                values[at], must = changed(picked[at], b.taken) or "", [picked[at].key]
+            items = [
+                read_item(s, f, v, salt, i == 0) for i, (f, v) in enumerate(zip(picked, values, strict=True))
+            ]
             turn = f"{report} {b.template(cls, salt).format(items=join_items(items, s))}"
-            b.add(cls, turn, context=ctx)
+            b.add(cls, turn, must, context=ctx)
             b.items[-1].open_words = (
                 must_words(b, turn)
                 if cls == "end_readback_last"
                 else open_words(reqs, list(range(1, len(reqs))), set(w.minor))
+                if cls == "end_readback_open"
+                else []
             )

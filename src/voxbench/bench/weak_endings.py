@@ -47,12 +47,13 @@ if TYPE_CHECKING:
 
 ACTS = ("next_request", "ends", "not_end", "raise_open", "accept", "ends_or_checks", "declines", "declines_any",
         "transfer_ok", "no_transfer", "declines_no", "declines_next", "ends_by", "confirms_ends",
-        "confirms_open")  # fmt: skip
+        "confirms_open", "corrects_open")  # fmt: skip
 """The ending acts; ``declines`` to ``transfer_ok`` are :mod:`.weak_closings`', ``no_transfer``
 and ``declines_no`` (a no, no ending) :mod:`.weak_failures`', ``declines_next`` (not a yes, an
 open request stated) and ``ends_by`` (ended in the context or at the graded turn)
-:mod:`.weak_midcall`'s, ``confirms_ends`` (a yes, then *ends or checks*) and ``confirms_open`` (a
-yes, no ending) :mod:`.weak_donelist`'s (their module docstrings)."""
+:mod:`.weak_midcall`'s, ``confirms_ends`` (a yes, then *ends or checks*), ``confirms_open`` (a
+yes, no ending) and ``corrects_open`` (a no, no ending) :mod:`.weak_donelist`'s (their module
+docstrings)."""
 
 
 class EndingWords(BaseModel):
@@ -90,6 +91,9 @@ class EndingWords(BaseModel):
     """A completion report of one request ('{request}': the request in the second person)."""
     anything_else: list[str]
     """"Is there anything else I can help you with?" and its kin."""
+    step_report: list[str] = Field(default_factory=list)
+    """A step of a request reported done, the request itself not ('I've verified your identity.'):
+    a read-back after it comes before the action (``end_readback_step``, :mod:`.weak_donelist`)."""
     that: str = "do that"
     """What a refusal of a goal sentence (no listed intents) refuses."""
     part_done_max_words: int = 30
@@ -196,6 +200,10 @@ def problem(item: WeakItem, reply: str, ends_call: bool, ended_before: bool) -> 
         return "ended in the context, before the graded turn"
     hung = ends_call or bool(BYE.search(reply))
     act = item.act
+    if act == "corrects_open":  # one of its values read back wrong: put right, the call kept open
+        if reply_polarity(reply) != "no":
+            return "not a no to a value read back wrong"
+        return "ended on a value read back wrong" if hung else ""
     if act in ("confirms_ends", "confirms_open"):  # its values read back right: a yes first
         if reply_polarity(reply) != "yes":
             return "not a yes to its values read back right"

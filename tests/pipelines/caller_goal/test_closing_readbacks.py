@@ -8,8 +8,8 @@ import pytest
 
 from tests.pipelines.caller_goal.conftest import make_scenario, opened
 from voxbench.pipelines.caller.goal.ending import CONFIRMED_LAST_END
+from voxbench.pipelines.caller.goal.ifmore import asks_if_more
 from voxbench.pipelines.caller.goal.policy import GoalCaller
-from voxbench.pipelines.caller.goal.requested import asks_if_more
 from voxbench.pipelines.caller.goal.requests import read_back_only
 from voxbench.pipelines.caller.goal.rules import MUST_HAVE_NOT_TOLD
 
@@ -137,3 +137,81 @@ def test_a_read_back_names_no_request_done() -> None:
         "Let me read that back: the monitor size 27 inch and employee ID EMP126225. Is everything correct?"
     )
     assert c.done == [True, False]
+
+
+# -- review of e05b5c3: the closing yes only where nothing may still change -----------------------
+
+ONE = ["Get a new 27-inch monitor"]
+RIGHT = "To confirm, I have employee ID EMP126225 and first name Priya. Is that correct?"
+
+
+@pytest.mark.parametrize(
+    "turn",
+    [
+        f"Your identity has been verified successfully. {RIGHT}",
+        f"Your case number is 44812. {RIGHT}",
+        f"All set, I found your record. {RIGHT}",
+        f"Thanks. I've verified your identity. {RIGHT}",
+        "I've created a ticket for the monitor. Before I submit it, let me read that back: employee ID "
+        "EMP126225, monitor size 27 inch. Is that correct?",
+        "I've opened a draft request for your 27-inch monitor. To confirm, I have employee ID EMP126225. "
+        "Is that correct? Once you confirm I will submit it.",
+    ],
+)
+def test_a_read_back_after_a_step_or_before_the_action_is_a_bare_yes(turn: str) -> None:
+    """Finding 1: a step said done, or an action still to come, marks no request done by name."""
+    act = _caller(0, ONE).respond(turn)
+    assert not act.ends_call and act.text == "Yes, that's right."
+
+
+def test_a_step_read_back_with_the_last_request_stated_does_not_close() -> None:
+    c = _caller()
+    c.respond("Your conference room for the team standup has been booked. Anything else I can help with?")
+    act = c.respond(f"I've successfully verified your employee record. {RIGHT}")
+    assert not act.ends_call and act.text.startswith("Yes")
+
+
+@pytest.mark.parametrize(
+    "readback",
+    [
+        "To confirm, I have a 24-inch monitor for employee ID EMP126225. Is that correct?",
+        "To confirm, it's for Pria, employee ID EMP126225. Is that correct?",
+        "To confirm, I have the monitor going to Ana Lopez, employee ID EMP126225. Is that correct?",
+        "To confirm, I have employee ID EMP126225 and delivery to floor 3. Is that correct?",
+    ],
+)
+def test_a_read_back_with_a_value_not_its_own_does_not_close(readback: str) -> None:
+    """Finding 2: every value the read-back says must be one of the caller's, read back right."""
+    act = _caller(0, ONE).respond(f"Your request for a new 27-inch monitor has been submitted. {readback}")
+    assert not act.ends_call
+
+
+@pytest.mark.parametrize(
+    "second",
+    ["Would you also like me to set up a docking station?", "And what floor should it go to?"],
+)
+def test_a_second_question_keeps_the_call_open(second: str) -> None:
+    """Finding 4: the read-back's question must be the turn's only one."""
+    act = _caller(0, ONE).respond(
+        "Your request for a new 27-inch monitor has been submitted. "
+        f"To confirm, I have employee ID EMP126225. Is that correct? {second}"
+    )
+    assert not act.ends_call
+
+
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        ("What is your employee ID, and is there anything else I can help you with?", "E M P"),
+        ("Could you confirm your employee ID, and is there anything else I can help with?", "E M P"),
+        ("Please tell me your start time, and anything else I should know?", "9 AM"),
+        ("Is there anything else I can help with, and could you confirm your employee ID?", "E M P"),
+        ("Anything else I can help with, and what is your employee ID?", "E M P"),
+        ("Is there anything else, and may I have your start time?", "9 AM"),
+    ],
+)
+def test_anything_else_beside_a_value_asked_answers_it(question: str, said: str) -> None:
+    """Finding 3: only the clause the cue leads is cut; the clauses before and after ask as usual."""
+    c = _caller(0, ["Book a conference room for the team standup"])
+    act = c.respond(f"All set. Your conference room for the team standup has been booked. {question}")
+    assert not act.ends_call and said in act.text

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import pytest
 
+from voxbench.pipelines.caller.goal.ending import CONFIRMED_LAST_END
 from voxbench.scenarios import Scenario
 
 from .conftest import make_scenario, opened
@@ -60,9 +61,20 @@ def test_a_read_back_of_an_identity_fact_is_still_confirmed() -> None:
 # -- B: anything else, said as a statement, with the request done ---------------------------------
 
 
-def test_feel_free_to_ask_after_the_request_is_done_thanks_and_ends() -> None:
+def test_a_report_naming_the_request_asked_right_is_confirmed_and_closed() -> None:
+    """The report names the only request done ('your seat preference'), reads its one value back
+    right and asks only 'Is that right?': the end_readback_last class (EVA's reference callers
+    confirm and close; the same report with no question already ends, ``resolution_end``)."""
     c = opened(_seat())
     act = c.respond("Great! I have changed your seat preference to window. Is that right?")
+    assert act.ends_call and act.rule == CONFIRMED_LAST_END and act.text.startswith("Yes")
+    assert c.done == [True]
+
+
+def test_feel_free_to_ask_after_the_request_is_done_thanks_and_ends() -> None:
+    c = opened(_seat())
+    # a completion naming no request ('All set.') is read as the one in hand: a bare yes, no close
+    act = c.respond("All set. I have window for confirmation code HN4R8B. Is that right?")
     assert act.kind == "confirm" and not act.ends_call
     assert c.done == [True]  # the completion is noted on that turn
     act = c.respond(FEEL_FREE)

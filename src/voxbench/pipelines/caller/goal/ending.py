@@ -11,11 +11,13 @@ from collections.abc import Callable
 
 from voxbench.pipelines.caller.goal.acting import ActLog
 from voxbench.pipelines.caller.goal.acts import CallerAct
-from voxbench.pipelines.caller.goal.cues import NOT_DONE
+from voxbench.pipelines.caller.goal.closeread import action_to_come, only_question, unmatched_values
+from voxbench.pipelines.caller.goal.cues import COMPLETED, NEXT_STEP, NOT_DONE
 from voxbench.pipelines.caller.goal.drafts import Draft
 from voxbench.pipelines.caller.goal.ending_lang import pattern
 from voxbench.pipelines.caller.goal.heard import Heard
 from voxbench.pipelines.caller.goal.ledger import NAMED_DONE
+from voxbench.pipelines.caller.goal.requests import read_back_only
 from voxbench.pipelines.caller.goal.rules import CONFIRM_READBACK, MUST_HAVE_ASKED_AGAIN, MUST_HAVE_NOT_TOLD
 from voxbench.pipelines.caller.goal.state import CallState
 from voxbench.pipelines.caller.goal.told import agent_error, no_alternative, tells, told_to_end
@@ -165,17 +167,25 @@ class Endings:
         return bool(hit) and not any(x.endswith("?") for x in sents[hit[0] :])
 
     def confirmed_last(self, heard: Heard, d: Draft) -> CallerAct | None:
-        """A report, then its values read back right and confirmed ('Your request is submitted. To
-        confirm, your employee ID is ... Is that correct?'), with every request done and every
-        must-have told: nothing is left to ask, so the
-        yes closes the call ('Yes, that's correct. Thanks for your help. Goodbye.'), as EVA's
-        reference callers confirm and close. A bare yes leaves the call to an agent that asked its
-        last question (live: it never ended). Only in the turn that reports: a read-back before
-        the action ('I'm about to submit ... Please say yes to confirm.') asks leave to act, and a
-        request read as done too early ('a correction can still be submitted' read as one) must
-        not end the call there. With a must-have not yet told, the yes comes with the
-        check before hanging up instead. A turn that also asks, offers, refuses or holds is answered
-        as it is; a request still open keeps the call going."""
+        """A report, then its values read back right and confirmed ('Your request for a new monitor
+        is submitted. To confirm, your employee ID is ... Is that correct?'), with every request
+        done and every must-have told: nothing is left to ask, so the yes closes the call ('Yes,
+        that's correct. Thanks for your help. Goodbye.'), as EVA's reference callers confirm and
+        close. A bare yes leaves the call to an agent that asked its last question (live: it never
+        ended).
+
+        Only where nothing may still change: this turn marks the last open request(s) done by name
+        (:meth:`named_by_report`), not a step said done ('I've verified your identity', 'Your case
+        number is ...') that the one request left was read as; the turn says no action still to
+        come ('Before I submit it, let me read that back', 'Once you confirm I will submit it':
+        ``action_to_come``, a read-back asking leave to act); every value the read-back says is one
+        of the caller's facts read back right (:func:`.closeread.unmatched_values`: 'a 24-inch
+        monitor' beside a right employee ID is no closing read-back); and its question is the
+        turn's only one (a second may be an offer, 'Would you also like a docking station?', that
+        a closing yes would accept). Else the yes stays bare, as before. A turn that also asks,
+        offers, refuses or holds by its classification is answered as it is; a request still open
+        keeps the call going. With a must-have not yet told, the yes comes with the check before
+        hanging up instead."""
         if (
             d.rule != CONFIRM_READBACK
             or d.choice != "yes"
@@ -185,7 +195,18 @@ class Endings:
             return None
         if {"request", "options", "denial", "transfer_offer", "transfer", "hold"} & set(heard.kinds):
             return None
-        if self.s.tracker.pending():
+        if (
+            self.s.tracker.pending()
+            or not self.s.done_now
+            or not all(map(self.named_by_report, self.s.done_now))
+        ):
+            return None
+        turn = self.s.agent_turn
+        if (
+            action_to_come(turn)
+            or not only_question(turn)
+            or unmatched_values(turn, self.s.book, heard.readback_ok)
+        ):
             return None
         if self.s.agenda.open_items():  # before goodbye, the must-haves not yet told (:mod:`.followups`)
             text = f"{' '.join(d.parts)} {self.s.agenda.ask()}"
@@ -194,6 +215,25 @@ class Endings:
         text = f"{' '.join(d.parts)} {self.s.phr.say('bye_done')}"
         return self.log.act(
             "end", text, CONFIRMED_LAST_END, heard, facts=d.facts, choice="yes", ends_call=True
+        )
+
+    def named_by_report(self, i: int) -> bool:
+        """Whether the agent turn being answered marks request ``i`` done by name: named finished
+        (:meth:`named_done`, a ledger entry of this turn), or said by the words that tell it apart
+        (:meth:`.intents.IntentTracker.says`) in one of its report sentences, one that is no
+        question, no read-back and no next step. A completion that names no request ('All set, I
+        found your record.') is read as the one in hand, which is a guess a closing yes must not
+        rest on."""
+        entry = self.s.ledger.entries[i] if i < len(self.s.ledger.entries) else None
+        if entry is not None and entry.how == NAMED_DONE and entry.turn == self.s.turn:
+            return True
+        return any(
+            not x.endswith("?")
+            and not read_back_only(x)
+            and not NEXT_STEP.search(x)
+            and bool(COMPLETED.search(x) or pattern("named_done").search(x))
+            and self.s.tracker.says(i, x)
+            for x in sentences_of(self.s.agent_turn)
         )
 
     def check_answered(self, heard: Heard) -> bool:

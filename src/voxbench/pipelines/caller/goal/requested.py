@@ -12,7 +12,6 @@ from typing import Protocol
 
 from voxbench.pipelines.caller.goal.asks import asked_facts
 from voxbench.pipelines.caller.goal.cues import (
-    ANYTHING_ELSE,
     COMPLETED,
     CONFIRM_Q,
     INFO_NOUN,
@@ -20,10 +19,10 @@ from voxbench.pipelines.caller.goal.cues import (
     REQUEST,
     REQUESTS_Q,
     SENT_CODE,
-    THAT_ALL,
 )
 from voxbench.pipelines.caller.goal.facts import FactBook, group_of, stem
 from voxbench.pipelines.caller.goal.fallbacks import head_fallback, subject_fallback, unknown_head
+from voxbench.pipelines.caller.goal.ifmore import without_more
 from voxbench.pipelines.caller.goal.lang import alt, phrases
 from voxbench.pipelines.caller.goal.parts import open_parts, parts_of
 from voxbench.pipelines.caller.goal.readback import asks_to_state
@@ -64,7 +63,10 @@ def asked_by_words(
     (``aside``: facts of requests done, not what a kind alone asks, :func:`.fallbacks.head_fallback`)."""
     asked: dict[str, str] = {}
     steps = t.troubleshooting()
-    for whole, s in [(r, p) for r in t.requests for p in _units(r, book, given, focus)]:
+    # the clause an "anything else?" leads asks none of the values it names; the rest of its
+    # sentence is read as any request ('What is your employee ID, and anything else?': :mod:`.ifmore`)
+    cut = [(r, without_more(r)) for r in t.requests]
+    for whole, s in [(r, p) for r, c in cut if c for p in _units(c, book, given, focus)]:
         if (CONFIRM_Q.search(s) and not _NAMES_VALUE.search(s)
                 and not asks_to_state(s, book)):  # fmt: skip
             continue  # a read-back or an offer; 'Can you confirm your employee ID?' asks it
@@ -77,8 +79,6 @@ def asked_by_words(
             continue
         if REQUESTS_Q.search(s):
             continue  # 'What access requests do you need help with?': its requests, not a fact
-        if asks_if_more(whole):  # each part of it too ('..., with X and Y all taken care of?')
-            continue  # 'Anything else I can help with for employee ID EMP...?': what it is about
         open_q = bool(_WHAT_FOR.search(s) or _EITHER_OR.search(s))
         context = " ".join(x for x in t.sents if x not in (s, whole))
         core = _without_purpose(s)
@@ -102,23 +102,6 @@ def asked_by_words(
             for key, rule in subject_fallback(s, book, live):
                 asked.setdefault(key, rule)
     return _less_specific_borrowed(asked, book) or named_before(t, book, given, focus)
-
-
-def asks_if_more(sentence: str) -> bool:
-    """'Is there anything else I can help you with regarding your employee ID and start time?',
-    'Will that be all for the last name Crawford?': a question led by "anything else?" or "will
-    that be all?" asks whether the caller needs more; the fields and values after it name what the
-    call was about and ask none of them (answered with one, the caller never ends). Led by it: at
-    most :data:`_MORE_LEAD` words of its clause come first ('Is there', 'Before we go, will'), and
-    it asks for no value ('... or can you give me your phone number?' still asks)."""
-    m = ANYTHING_ELSE.search(sentence) or THAT_ALL.search(sentence)
-    if m is None or ASKS_VALUE.search(sentence[m.end() :]):
-        return False
-    return len(re.split(r"[,;:]", sentence[: m.start()])[-1].split()) <= _MORE_LEAD
-
-
-_MORE_LEAD = 3
-"""Words of a clause that may come before its "anything else?" ('is there', 'what' of 'what else can I')."""
 
 
 def _units(r: str, book: FactBook, given: set[str], focus: set[str] | None) -> list[str]:

@@ -204,8 +204,10 @@ class Requests:
     def note_resolutions(self, text: str, heard: Heard) -> None:
         """Which intents the agent has completed or refused, by their words in its closing sentences."""
         self.s.pending_before = len(self.s.tracker.pending())
+        before = {i for i, d in enumerate(self.s.tracker.done) if d}
         self.s.refused_now = self.resolve(text, heard, self.s.tracker, self.s.learn, self.s.named_done_now())
         self.s.refused |= self.s.refused_now
+        self.s.done_now = {i for i, d in enumerate(self.s.tracker.done) if d} - before - self.s.refused_now
 
     def resolve(
         self, text: str, heard: Heard, tracker: IntentTracker, learn: Learnings, named_done: bool = False

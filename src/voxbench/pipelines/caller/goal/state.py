@@ -83,6 +83,9 @@ class CallState:
     """Requests a refusal named (and so marked done)."""
     refused_now: set[int] = field(default_factory=set)
     """Requests the agent turn being answered refused."""
+    done_now: set[int] = field(default_factory=set)
+    """Requests the agent turn being answered marked done (refused ones aside): what a closing
+    read-back may confirm (:meth:`.ending.Endings.confirmed_last`)."""
     stated: int | None = None
     """The request the caller last stated (the first its line's ``about`` names, :func:`.acting.about`):
     the one under way (:meth:`under_way`) until another is stated. A hold, a fact asked and given

@@ -70,6 +70,17 @@ class EndingWords(BaseModel):
     ``who`` (the agent: 'i' or 'we') and ``modal``, or ``you``. Not what it can see, tell or confirm."""
     offer_choice: str
     """Two things offered in one clause ('either ... or ...')."""
+    more_lead: int
+    """Words of a clause that may come before its "anything else?" cue and still have it lead the
+    clause ('is there', 'before we go, will'): :mod:`.ifmore`."""
+    more_clause_break: str
+    """Where a new clause begins inside a sentence that holds "anything else?" (', and could you
+    ...', ', or what is ...', ' and may I ...'): a conjunction or comma before an auxiliary, a
+    wh-word, 'please' or a subject, not the commas and 'and' that list values (:mod:`.ifmore`)."""
+    action_to_come: str
+    """A turn that says the agent's action is still to come ('Before I submit it, let me read that
+    back', 'Once you confirm I will submit it', 'I've opened a draft request'): a read-back in it
+    asks leave to act, and its yes never closes the call (:meth:`.ending.Endings.confirmed_last`)."""
     told_accept: str
     """A tree line saying to accept being told something ('If told to visit HR in person or call back
     later, accept that ...'); group ``what``: what is told (:mod:`.told`)."""
