@@ -323,10 +323,8 @@ class GoalCaller:
         end = self.ends.agent_ends(heard) or self.ends.agent_fails(heard)
         if end is not None:
             return end
-        lost = not_found_keys(text, heard, self.s.book, self.s.given)
-        if lost and not given_twice(
-            lost, self.s.acts
-        ):  # 'I couldn't find ... under that code and last name.'
+        lost = not_found_keys(text, heard, self.s.book, self.s.given)  # 'No booking under that code.'
+        if lost and not given_twice(lost, self.s.acts):
             line = given_again(lost, self.s.say, self.s.phr)
             return self.log.act("answer", line, NOT_FOUND_GIVES_AGAIN, heard, facts=lost)
         offered = self.req.offered(heard, text)
@@ -367,10 +365,8 @@ class GoalCaller:
         ):
             self.drafts.confirm(text, heard, d)
         keys = [k for o in heard.earlier_options if (k := self.s.chooser.own_fact(o)) and k not in d.facts]
-        d.parts[:0], d.facts[:0] = (
-            [self.s.say.answer(keys)] if keys else [],
-            keys,
-        )  # 'First setup, or...? And?'
+        if keys:  # 'First setup, or...? And?'
+            d.parts[:0], d.facts[:0] = [self.s.say.answer(keys)], keys
         parts = len(d.parts)
         accepted = self.drafts.transfer(heard, d)
         if accepted is not None:
