@@ -18,6 +18,8 @@ import time
 from collections import Counter, defaultdict
 from pathlib import Path
 
+from caller_ref_endings import print_table
+
 from voxbench.bench.caller_check import resolved_scenarios
 from voxbench.bench.callers import GoalRules
 from voxbench.bench.weak_check import WeakRow, run_item
@@ -52,21 +54,6 @@ def tally_of(rows: list[Row]) -> Tally:
                     tally[(c, s, h)][0] += r.agrees
                     tally[(c, s, h)][1] += 1
     return tally
-
-
-def print_table(tally: Tally, halves: tuple[str, ...]) -> None:
-    def cell(k: tuple[str, str, str]) -> str:
-        a, n = tally.get(k, [0, 0])
-        return f"{100.0 * a / n:5.1f} % ({a}/{n})" if n else "-"
-
-    print(f"{'class':<22} {'source':<11} " + " ".join(f"{h:>18}" for h in halves))
-    for c in [*ACTS, "all"]:
-        for s in ("all", "airline", "itsm", "medical_hr"):
-            if tally.get((c, s, "all")):
-                print(
-                    f"{c if s == 'all' else '':<22} {s:<11} "
-                    + " ".join(f"{cell((c, s, h)):>18}" for h in halves)
-                )
 
 
 def print_wordings(rows: list[Row]) -> None:
@@ -116,7 +103,7 @@ def main() -> None:
     made = generate_all(scenarios)
     print("dropped (kind, reason):", dict(sorted(made.dropped.items())))
     rows = graded(scenarios, made)
-    print_table(tally_of(rows), ("dev",) if args.dev_only else ("dev", "test", "all"))
+    print_table(tally_of(rows), list(ACTS), ("dev",) if args.dev_only else ("dev", "test", "all"))
     print_wordings(rows)
     if args.why:
         print_why(rows, args.show)

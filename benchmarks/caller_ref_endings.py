@@ -3,7 +3,7 @@ conversations (:mod:`voxbench.bench.weak_refendings`, and the premature-ending c
 :mod:`voxbench.bench.weak_refpremature`): agreement per class and half, and per class, source
 domain (where the wording comes from) and half.
 
-    python benchmarks/caller_ref_endings.py --data ../shared/eva-data [--out rows.json] [--why]
+    python benchmarks/caller_ref_endings.py --data ../shared/eva-data [--out rows.json] [--why] [--dev-only]
 
 ``--why`` prints, for the DEV half only, the reasons of the disagreeing items by class (counts),
 and with ``--show N`` up to N dev items per class (test items are never printed).
@@ -55,18 +55,21 @@ def tally_of(rows: list[Row]) -> Tally:
     return tally
 
 
-def print_table(tally: Tally) -> None:
+def print_table(tally: Tally, classes: list[str], halves: tuple[str, ...] = ("dev", "test", "all")) -> None:
+    """Agreement per class and source domain, one column per half (``caller_ref_asks.py`` too)."""
+
     def cell(k: tuple[str, str, str]) -> str:
         a, n = tally.get(k, [0, 0])
         return f"{100.0 * a / n:5.1f} % ({a}/{n})" if n else "-"
 
-    print(f"{'class':<16} {'source':<11} {'dev':>18} {'test':>18} {'all':>18}")
-    for c in [*ACTS, *PREMATURE_ACTS, "all"]:
+    width = max(len(c) for c in [*classes, "class"]) + 1
+    print(f"{'class':<{width}} {'source':<11} " + " ".join(f"{h:>18}" for h in halves))
+    for c in [*classes, "all"]:
         for s in ("all", "airline", "itsm", "medical_hr"):
             if tally.get((c, s, "all")):
                 print(
-                    f"{c if s == 'all' else '':<16} {s:<11} "
-                    + " ".join(f"{cell((c, s, h)):>18}" for h in ("dev", "test", "all"))
+                    f"{c if s == 'all' else '':<{width}} {s:<11} "
+                    + " ".join(f"{cell((c, s, h)):>18}" for h in halves)
                 )
 
 
@@ -99,12 +102,15 @@ def main() -> None:
     ap.add_argument("--out", default="")
     ap.add_argument("--why", action="store_true")
     ap.add_argument("--show", type=int, default=0)
+    ap.add_argument("--dev-only", action="store_true", help="print the dev column only")
     args = ap.parse_args()
     scenarios = resolved_scenarios(args.data)
     pool = harvest(scenarios)
     print("pool (turns by domain and kind):", dict(sorted(counts(pool).items())))
     rows = graded(scenarios)
-    print_table(tally_of(rows))
+    print_table(
+        tally_of(rows), [*ACTS, *PREMATURE_ACTS], ("dev",) if args.dev_only else ("dev", "test", "all")
+    )
     if args.why:
         print_why(rows, args.show)
     if args.out:

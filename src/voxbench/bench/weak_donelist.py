@@ -27,11 +27,11 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from voxbench.bench.weak_closings import behaviour_intent, must_words
 from voxbench.bench.weak_endings import listed_all, open_words, requests_of, said_back
-from voxbench.bench.weak_facts import changed
+from voxbench.bench.weak_facts import EndingWords, SeveralWords, changed
 from voxbench.bench.weak_item import digest
 from voxbench.bench.weak_several import fact_sets, join_items, read_item
 
@@ -42,20 +42,40 @@ CLASSES = ("end_anything_else_values",)
 READBACK_CLASSES = ("end_readback_last", "end_readback_open", "end_readback_last_wrong", "end_readback_step")
 
 
-def done_with_values(b: Builder) -> None:
-    """The class's items of one scenario (module docstring)."""
+class _Done(NamedTuple):
+    """What both builders start from: the tables, the requests, each one's done report, and the
+    earlier requests' reports each followed by "anything else?"."""
+
+    w: EndingWords
+    s: SeveralWords
+    reqs: list[str]
+    done: list[str]
+    before: list[str]
+
+
+def _done_reports(b: Builder, classes: tuple[str, ...]) -> _Done | None:
+    """None where the classes do not apply: no tables or requests, a goal with no listed intents
+    (a goal sentence said back as a request is no agent's words), or an in-call behaviour among
+    them (raised once the rest is done: the last report ends nothing)."""
     w, s = b.t.endings, b.t.several
     reqs = requests_of(b)
-    if w is None or s is None or not reqs or not set(CLASSES) <= set(b.t.classes):
-        return
-    if not b.scenario.scenario_context.get("intents"):
-        return  # a goal sentence said back as a request is no agent's words
-    if any(behaviour_intent(x, w) for x in listed_all(b)):
-        return  # an in-call behaviour is raised once the rest is done: the last report ends nothing
-    mine = [said_back(w, r) for r in reqs]
-    done = [b.template_of(w.done_report, "end_done", f"{n}").format(request=m) for n, m in enumerate(mine)]
+    if w is None or s is None or not reqs or not set(classes) <= set(b.t.classes):
+        return None
+    if not b.scenario.scenario_context.get("intents") or any(behaviour_intent(x, w) for x in listed_all(b)):
+        return None
+    done = [b.template_of(w.done_report, "end_done", f"{n}").format(request=said_back(w, r))
+            for n, r in enumerate(reqs)]  # fmt: skip
     anything = b.template_of(w.anything_else, "end_anything_else", "")
-    ctx = [f"{d} {anything}" for d in done[:-1]]
+    return _Done(w, s, reqs, done, [f"{d} {anything}" for d in done[:-1]])
+
+
+def done_with_values(b: Builder) -> None:
+    """The class's items of one scenario (module docstring)."""
+    got = _done_reports(b, CLASSES)
+    if got is None:
+        return
+    s, done, ctx = got.s, got.done, got.before
+    anything = b.template_of(got.w.anything_else, "end_anything_else", "")
     for cls in CLASSES:
         for n, picked in enumerate(fact_sets(b, cls, 2, 3, held=True)):
             salt = f"{b.sid}/{cls}/{n}"
@@ -69,18 +89,10 @@ def done_with_values(b: Builder) -> None:
 def readback_at_end(b: Builder) -> None:
     """The read-back classes' items of one scenario (module docstring): the last request's, after
     the others were reported done; the first request's, with the others open."""
-    w, s = b.t.endings, b.t.several
-    reqs = requests_of(b)
-    if w is None or s is None or not reqs or not set(READBACK_CLASSES) <= set(b.t.classes):
+    got = _done_reports(b, READBACK_CLASSES)
+    if got is None:
         return
-    if not b.scenario.scenario_context.get("intents"):
-        return  # a goal sentence said back as a request is no agent's words
-    if any(behaviour_intent(x, w) for x in listed_all(b)):
-        return  # an in-call behaviour is raised once the rest is done
-    mine = [said_back(w, r) for r in reqs]
-    done = [b.template_of(w.done_report, "end_done", f"{n}").format(request=m) for n, m in enumerate(mine)]
-    anything = b.template_of(w.anything_else, "end_anything_else", "")
-    before = [f"{d} {anything}" for d in done[:-1]]
+    w, s, reqs, done, before = got
     cases = [("end_readback_last", done[-1], before)]
     if len(reqs) > 1:
         cases.append(("end_readback_open", done[0], []))
