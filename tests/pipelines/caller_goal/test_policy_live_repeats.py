@@ -213,3 +213,28 @@ def test_a_third_question_in_a_row_it_cannot_answer_ends_with_that_reason() -> N
                                    "What is your manager's employee number?")]  # fmt: skip
     assert [a.ends_call for a in acts] == [False, False, True]
     assert acts[-1].rule == "no_progress_end" and acts[-1].text in PHRASES["bye_cannot_answer"]
+
+
+def test_a_request_said_twice_then_the_same_close_counts_it_in_the_goodbye() -> None:
+    """Live medical_hr/D4.1 (2026-12-07): the agent said it would do the request and closed, the
+    caller said its request was not done, twice, and to the same turn again said "Okay, I
+    understand. Goodbye.". Its goodbye now counts the request said ("... twice now.")."""
+    c = GoalCaller(make_scenario({"confirmation_number": "ZK3FFW"}))
+    c.open()
+    will = "I will move your flight. Please let me know if you have any other questions."
+    close = "I can do that for you. Is there anything else I can help you with?"
+    acts = [c.respond(t) for t in (will, close, close)]
+    assert [a.kind for a in acts[:2]] == ["state_request", "state_request"]
+    end = acts[-1]
+    assert end.ends_call and end.rule == "same_line_again_end" and "understand" not in end.text
+    assert end.text in {p.format(times="twice now") for p in PHRASES["bye_reasked"]}
+
+
+def test_a_request_said_once_then_the_same_close_does_not_count_it() -> None:
+    """Said once since the opening, there is no count to give: the plain goodbye stays."""
+    c = GoalCaller(make_scenario({"confirmation_number": "ZK3FFW"}))
+    c.open()
+    will = "I will move your flight. Please let me know if you have any other questions."
+    acts = [c.respond(will) for _ in range(2)]
+    assert acts[0].kind == "state_request" and acts[1].ends_call
+    assert acts[1].text in PHRASES["bye_give_up"]

@@ -61,7 +61,7 @@ class ActLog:
         if heard is not None:
             hear.hear(self.s.turn, heard, self.s.given)
         if verdict == "echo":
-            return self.said_already(heard, act)
+            return self.said_already(heard, act, about)
         said = {k: self.s.say.value(f) for k in act.facts if (f := self.s.book.get(k)) is not None}
         spell = hear.to_spell(act.facts, self.s.book, act.text, said) if hear.misheard else []
         if verdict == "loop" and any(k not in hear.spelled for k in spell):
@@ -93,6 +93,16 @@ class ActLog:
             return self.s.phr.say("bye_repeated", times=times_said(n))
         return self.s.phr.say("bye_reasked", times=times_said(self.s.repeats.told(act, about)))
 
+    def _pending_bye(self, act: CallerAct | None, about: str) -> str:
+        """The goodbye to the same turn again with a request still open: what the caller's own
+        line was says why it gives up (a lack it stated, a request it said again, else neither)."""
+        if act is not None and act.rule in LACKING_RULES:
+            return self.s.phr.say("bye_lacking_again")
+        told = self.s.repeats.told(act, about) if act is not None and about.startswith(REQUESTS) else 0
+        if told >= 2:
+            return self.s.phr.say("bye_reasked", times=times_said(told))
+        return self.s.phr.say("bye_give_up")
+
     def _own(self, act: CallerAct) -> None:
         """A fact the agent asked for by its own words while a request was in hand, of a kind the
         caller holds for more than one request ('delivery_floor', 'dispatch_floor'), serves that
@@ -105,13 +115,14 @@ class ActLog:
             if f is not None and k in named and k not in self.s.owners and shared_kind(f, self.s.book):
                 self.s.owners[k] = self.s.in_hand
 
-    def said_already(self, heard: Heard | None, act: CallerAct | None = None) -> CallerAct:
+    def said_already(self, heard: Heard | None, act: CallerAct | None = None, about: str = "") -> CallerAct:
         """The agent's turn again, after the caller already said its line to it: no second time,
         but the tree's next step: goodbye, with thanks when every request is done, else as its
         failure condition says (the agent cannot do it); a transfer its escalation rule forbids is
         declined in the same breath. Asked again for a thing it has said it does not hold, it says
-        so again in its goodbye ('As I said, I don't have that.'), not 'Okay, I understand', which
-        answers a refusal nobody made. A refusal said again where the escalation rule asks for a
+        so again in its goodbye ('As I said, I don't have that.'), and after saying a request again
+        it counts the times ('I've asked that twice now.', as :meth:`given_up` does), not 'Okay, I
+        understand', which answers a refusal nobody made. A refusal said again where the escalation rule asks for a
         transfer gets that ask first, once (as :meth:`.followups.FollowUps.after_refusal` does)."""
         asked = any(a.rule in TRANSFER_RULES for a in self.s.acts)
         asked = asked or refused_before([heard.rules if heard else [], *(a.rules for a in self.s.acts)])
@@ -122,8 +133,7 @@ class ActLog:
             # the transfer offered again: declined, as its escalation rule says, not 'Perfect, thanks'
             text = f"{self.s.phr.say('decline_transfer')} {self.s.phr.say('bye')}"
         elif self.s.tracker.pending():
-            lacks = act is not None and act.rule in LACKING_RULES
-            text = self.s.phr.say("bye_lacking_again" if lacks else "bye_give_up")
+            text = self._pending_bye(act, about)
         else:
             text = self.s.phr.say("bye_nothing" if heard and heard.has("question") else "bye_done")
         return self.act("end", text, "same_line_again_end", heard, ends_call=True)
