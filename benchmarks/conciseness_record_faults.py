@@ -132,6 +132,8 @@ class TurnView:
     calls: list[str] = field(default_factory=list)
     last: bool = False
     record: Record = field(default_factory=lambda: Record([]))
+    heard: str = ""
+    """Everything the caller said up to this turn (``conciseness_faults.read_out`` reads it)."""
 
     @cached_property
     def parts(self) -> list[Sentence]:
@@ -221,6 +223,7 @@ def turn_views(ctx: ConversationContext) -> dict[int, TurnView]:
     rec = Record(record, policy, ctx.agent_tools)
     for t, v in spoken.items():
         v.caller, v.previous, v.record, previous = " ".join(caller.get(t, [])), previous, rec, v
+        v.heard = " ".join(x for u in sorted(caller) if u <= t for x in caller[u])
     if spoken:
         spoken[max(spoken)].last = True
     return spoken
