@@ -35,7 +35,10 @@ Measured (issue 30, 2026-12-07): `listening-load-logit` 3, seed 0 0.777 / κ 0.5
 offered at once and codes read out as labelled (0.96 / 0.96), the clean reference turns 0.884
 (160 rated 2, 37 rated 1); filler, repetition of the previous turn and background are rated 2
 in 0.37-0.43 (mostly 3), and two faults together are rated 1 in 0.08 (mostly 2).
-`conciseness_record_faults.py` is a candidate for those (seed 0 0.851), not kept.
+`conciseness_record_faults.py` is a candidate for those (seed 0 0.851), not kept. Version 4
+(sentences said again, filler, background: `conciseness_said.py`): seed 0 0.872 / κ 0.753,
+seed 1 0.864 / κ 0.737; repeated previous 0.74, filler 0.83, background 0.93, two faults 0.52,
+clean 0.884 (about 1 ms per turn).
 
     PYTHONPATH=src .venv/bin/python benchmarks/offline_conciseness_independent.py [--seed 0]
         [--eva DIR] [--domains airline,itsm,medical_hr] [-v] [--json out.json]
