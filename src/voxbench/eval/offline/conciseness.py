@@ -13,7 +13,7 @@ gave or asked about not counted) is rated 1, `excess_information_density`
 (`conciseness_faults.py`): the labels hold no tool responses, so the counts cannot learn it.
 Sentences the listener did not need (the previous turn's statements said again, filler,
 background nobody asked for; `conciseness_said.py`) are EVA's minor failure modes, which the
-labels hardly hold: one kind found rates the turn at most 2, two or more at most 1.
+labels hardly hold: one mode found rates the turn at most 2, two at most 1.
 
 Each turn's evidence says what was counted and which counts pulled the rating down; the
 failure modes are the modes those counts stand for.
@@ -31,7 +31,7 @@ from voxbench.eval.offline import fitted_method, offline_method
 from voxbench.eval.offline._ordinal import Model, fit_two_step, shipped_model
 from voxbench.eval.offline._trace import infer_tool_kind, tool_kinds
 from voxbench.eval.offline.conciseness_faults import READ_OUT_MAX, TurnView, read_out, turn_views
-from voxbench.eval.offline.conciseness_said import not_needed
+from voxbench.eval.offline.conciseness_said import closing, not_needed
 from voxbench.eval.types import MetricResult, sub
 
 NAME = "conciseness"
@@ -102,7 +102,13 @@ def agent_turns(ctx: ConversationContext) -> dict[int, tuple[str, str]]:
 
 
 def _turn_evidence(
-    t: int, v: TurnView, model: Model, previous: str = "", last: bool = False, wrote: bool = False
+    t: int,
+    v: TurnView,
+    model: Model,
+    previous: str = "",
+    wrap_up: bool = False,
+    wrote: bool = False,
+    earlier: str = "",
 ) -> tuple[int, list[str], dict[str, Any]]:
     f = turn_features(v.text, v.caller)
     r, how, contrib = model.explain(f)
@@ -110,9 +116,9 @@ def _turn_evidence(
     modes = [] if r == 3 else list(dict.fromkeys(FEATURE_MODE[k] for _, k in down if k in FEATURE_MODE))
     if r < 3 and not modes:
         modes = ["verbosity_or_filler"]
-    found = not_needed(v.text, previous, v.caller, last, wrote)
+    found = not_needed(v.text, previous, v.caller, wrap_up, wrote, earlier)
     counted, r = r, found.rated(r)
-    if found.kinds:
+    if found.modes:
         modes = list(dict.fromkeys([*found.modes, *modes]))
     words = round(math.exp(f["log_words"]) - 1)
     claim = (
@@ -122,9 +128,10 @@ def _turn_evidence(
     rule = f"listening load: {how}" + (
         f"; pulled down by {', '.join(f'{k} {c:+.2f}' for c, k in down[:3])}" if down else ""
     )
-    if found.kinds:
+    if found.modes:
+        n = len(found.modes)
         claim += f"; {found.claim()}"
-        rule += f"; {found.kinds} kind{'s' * (found.kinds > 1)} of content not needed (EVA: one minor mode 2, more 1)"
+        rule += f"; {n} minor mode{'s' * (n > 1)} of content not needed (EVA: one minor mode 2, more 1)"
         rule += f" -> {r}" if r < counted else ""
     said = read_out(v)
     if said:
@@ -144,12 +151,15 @@ def rate_with(ctx: ConversationContext, model: Model) -> MetricResult:
     modes: dict[int, list[str]] = {}
     evidence = []
     kinds = tool_kinds(ctx.agent_tools)
-    previous = ""
+    order = list(turns)
+    # the wrap-up: the final turn, and the recap before it when the caller's last line asks nothing new
+    wrap_up = {order[-1], *([order[-2]] if len(order) > 1 and closing(turns[order[-1]].caller) else [])}
+    previous = earlier = ""
     for t, v in turns.items():
         wrote = any((kinds.get(c) or infer_tool_kind(c)) == "write" for c in v.calls)
-        ratings[t], modes[t], ev = _turn_evidence(t, v, model, previous, t == max(turns), wrote)
+        ratings[t], modes[t], ev = _turn_evidence(t, v, model, previous, t in wrap_up, wrote, earlier)
         evidence.append(ev)
-        previous = v.text
+        previous, earlier = v.text, v.caller
     n = len(ratings)
     return MetricResult(
         name=NAME,

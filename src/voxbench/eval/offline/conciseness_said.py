@@ -8,22 +8,28 @@ turn's size, not what its sentences are for, and EVA's human labels hold almost 
 (one filler label, no repetition), so no weight can be fitted for them. Each is a rule on one
 class of sentences, its words data (`lang/en.json`, `_conciseness`):
 
-- **said again**: a statement (no question, no request, no code read out) of five or more words
-  saying a statement of the agent's previous turn again: four fifths of the content words of
-  each are the other's and it carries no value of its own. Not when the caller asked to hear it
-  again or asked about it (a question sharing its words: an answer), not in the final turn
-  (EVA's wrap-up exception), not in a turn with a write (the action reported done repeats its
-  read-back), not when the previous turn was cut off (it may not have been heard).
+- **said again**: a statement (no question, no real request, no code read out) of five or more
+  words saying a statement of the agent's previous turn again, before something new: four fifths
+  of the content words of each are the other's and it carries no value of its own. Not when the
+  caller asked to hear it again, and not when the caller's line in between shares its content
+  words (a question about it, or push-back on it: restating is the answer); not in the wrap-up
+  (the final turn, and the recap before a closing exchange: EVA's wrap-up exception), not in a
+  turn with a write (the action reported done repeats its read-back), not when the previous
+  turn was cut off (it may not have been heard), not when the turn says nothing else (it
+  reaffirms in reply to the caller; nothing new waits behind it).
 - **filler**: a statement of eight or more words with no value, at least three fifths of whose
-  content words are courtesy, hedging or reassurance words; it takes two in a turn (one polite
-  sentence is politeness, which people rate 3).
+  content words are courtesy, hedging or reassurance words (no content verbs); it takes two in a
+  turn (one polite sentence is politeness, which people rate 3).
 - **background**: a statement of twelve or more words with a background cue ("typically", "the
   system", "for context") that addresses nobody (no "you" outside the cue) and shares no
-  content word with what the caller just said: how things work, which nobody asked. The final
-  turn is no exception: EVA's wrap-up allowance ends at "unrelated information".
+  content word with what the caller said in this turn (or in the one before, when this turn's
+  line only acknowledges a "let me check"): how things work, which nobody asked. The final turn is no exception: EVA's wrap-up allowance ends at "unrelated
+  information".
 
-Each kind found is one minor failure mode: EVA's scale rates one a 2 and more a 1 (`Said.rated`),
-never above what the counts rate (a mode found does not excuse a long turn).
+Words match by form: one inflection ending off, a dropped "e" restored ("changed", "change"),
+irregular forms by table ("paid", "pay"). Said again and filler are both `verbosity_or_filler`:
+EVA's scale rates a turn with one minor failure mode 2 and with more 1, counting modes, not
+kinds (`Said.rated`), never above what the counts rate (a mode found does not excuse a long turn).
 """
 
 from __future__ import annotations
@@ -58,6 +64,12 @@ _DIGIT = re.compile(r"\d")
 _CHAR = r"(?:[A-Z0-9]|zero|oh|one|two|three|four|five|six|seven|eight|nine)"
 _SPELLED = re.compile(rf"\b{_CHAR}(?:[ ,-]+{_CHAR}\b){{2,}}")
 """Three or more single letters, digits or digit words in a row: a code read out ("K seven M D")."""
+_CODE_TOKEN = re.compile(
+    r"\b(?!(?i:\d+(?:st|nd|rd|th|am|pm)\b))(?=[A-Z0-9-]*\d)(?=[A-Z0-9-]*[A-Z])[A-Z0-9][A-Z0-9-]{2,}\b|\b\d{4,}\b"
+)
+"""A code written as one token, as text for speech holds it: capitals and digits mixed
+("K7MD2Q", "INC0041"), or four or more digits; an ordinal or a clock time ("30th", "9AM") is none."""
+_CLAUSE = re.compile(r"[.!?,;:]+\s*")
 _CUT_OFF = re.compile(r"\[[^\]]*(?:cut|interrupt)[^\]]*\]\s*$", re.IGNORECASE)
 """A timing tag ending a turn: the speaker was cut off or broke off."""
 
@@ -88,19 +100,49 @@ def _stems(word: str) -> list[str]:
     return [word[: -len(s)] for s in _SUFFIXES if word.endswith(s) and len(word) > len(s) + 2]
 
 
-def stem(word: str) -> str:
-    """The word without its inflection ending, to match "started" with "start"."""
-    return next(iter(_stems(word)), word)
+@cache
+def _irregular() -> dict[str, str]:
+    return dict(pair.split(":") for pair in _words_of("irregular"))
 
 
-def _stem_set(ws: frozenset[str]) -> set[str]:
-    return {stem(w) for w in ws}
+@cache
+def forms(word: str) -> frozenset[str]:
+    """The forms a word is matched by: itself, without one inflection ending, with a dropped "e"
+    restored ("changed" -> "change", "times" -> "time"), and its base if irregular ("paid" -> "pay")."""
+    cut = _stems(word)
+    base = _irregular().get(word)
+    return frozenset([word, *cut, *(s + "e" for s in cut), *([base] if base else [])])
+
+
+def _form_set(ws: frozenset[str]) -> set[str]:
+    return {f for w in ws for f in forms(w)}
 
 
 def is_filler(word: str) -> bool:
-    """A courtesy, hedging or reassurance word, or an inflection of one ("hoping", "makes")."""
-    table = _words_of("filler")
-    return word in table or any(s in table or s + "e" in table for s in _stems(word))
+    """A courtesy, hedging or reassurance word, or an inflection of one ("hoping", "thanked")."""
+    return bool(forms(word) & _words_of("filler"))
+
+
+def is_question(line: str) -> bool:
+    """The caller asks: a "?", or a clause opening with a wh-word after any lead-in ("wait which
+    gate does it leave from"), as speech-to-text writes questions without their mark."""
+    if "?" in line:
+        return True
+    wh, lead = _words_of("wh"), _words_of("lead_in")
+    for clause in _CLAUSE.split(line.lower()):
+        first = next((w for w in words(clause) if w not in lead), "")
+        if first in wh:
+            return True
+    return False
+
+
+def is_request(text: str) -> bool:
+    """A real request to the caller: "could you", "tell me", or "please" / "let me know" with
+    something to supply ("your date of birth", "which day"); "please don't hesitate to let me
+    know if anything is unclear" is courtesy, not a request."""
+    if _pattern("asks").search(text):
+        return True
+    return bool(_pattern("asks_softly").search(text) and _words_of("to_supply") & set(words(text)))
 
 
 def has_value(ws: list[str] | tuple[str, ...] | frozenset[str]) -> bool:
@@ -119,9 +161,9 @@ class Sentence:
 
     @property
     def statement(self) -> bool:
-        """It tells: no question, no request to the caller, no code read out."""
+        """It tells: no question, no real request to the caller, no code read out (spelled or as one token)."""
         t = self.text
-        return not (t.rstrip().endswith("?") or _SPELLED.search(t) or _pattern("asks").search(t))
+        return not (t.rstrip().endswith("?") or _SPELLED.search(t) or _CODE_TOKEN.search(t) or is_request(t))
 
 
 def sentences(text: str) -> list[Sentence]:
@@ -141,22 +183,26 @@ def _same(a: Sentence, b: Sentence) -> bool:
     return common >= SAME_SHARE * max(len(a.content), len(b.content)) and not has_value(a.content - b.content)
 
 
-def said_again(text: str, previous: str, caller: str, last: bool, wrote: bool = False) -> list[str]:
+def said_again(text: str, previous: str, caller: str, wrap_up: bool, wrote: bool = False) -> list[str]:
     """Statements of `text` that say a statement of the agent's `previous` turn again, when
-    nothing in the turn asks for it (module doc)."""
-    if not previous or last or wrote or _pattern("repeat_ask").search(caller) or _CUT_OFF.search(previous):
+    nothing in the turn asks for it and something new follows (module doc)."""
+    if not previous or wrap_up or wrote or _pattern("repeat_ask").search(caller) or _CUT_OFF.search(previous):
         return []
     before = [p for p in sentences(previous) if p.statement and len(p.content) >= MIN_CONTENT]
-    asked = _stem_set(content(words(caller))) if "?" in caller else set()
-    return [
-        s.text
-        for s in sentences(text)
-        if s.statement
-        and len(s.words) >= MIN_REPEAT_WORDS
-        and len(s.content) >= MIN_CONTENT
-        and not _stem_set(s.content) & asked
-        and any(_same(s, p) for p in before)
-    ]
+    raised = _form_set(content(words(caller)) - _words_of("value_words"))
+    out, new = [], False
+    for s in sentences(text):
+        if any(_same(s, p) for p in before):
+            if (
+                s.statement
+                and len(s.words) >= MIN_REPEAT_WORDS
+                and len(s.content) >= MIN_CONTENT
+                and not _form_set(s.content) & raised
+            ):
+                out.append(s.text)
+        elif len(s.content) >= MIN_CONTENT:
+            new = True
+    return out if new else []
 
 
 def filler(text: str) -> list[str]:
@@ -172,17 +218,24 @@ def filler(text: str) -> list[str]:
     return found if len(found) >= FILLER_SENTENCES else []
 
 
-def background(text: str, caller: str) -> list[str]:
+def acknowledges(line: str) -> bool:
+    """The caller only acknowledges ("Sure, go ahead."): no value, fewer than `MIN_CONTENT` content words."""
+    ws = words(line)
+    return not has_value(ws) and len(content(ws)) < MIN_CONTENT
+
+
+def background(text: str, caller: str, earlier: str = "") -> list[str]:
     """Statements of `text` telling how things work, addressed to nobody and about nothing the
-    caller just said (module doc)."""
-    asked = _stem_set(content(words(caller)))
+    caller said in this turn (`caller`), or in the one before (`earlier`) when this turn's line
+    only acknowledges: the question before a "let me check" is answered after it (module doc)."""
+    asked = _form_set(content(words(f"{earlier} {caller}" if acknowledges(caller) else caller)))
     cue = _pattern("background_cue")
     out = []
     for s in sentences(text):
         if not s.statement or len(s.words) < MIN_BACKGROUND_WORDS or not cue.search(s.text):
             continue
         rest = words(cue.sub(" ", s.text))
-        if not (_words_of("you") & set(rest) or _stem_set(content(rest)) & asked):
+        if not (_words_of("you") & set(rest) or _form_set(content(rest)) & asked):
             out.append(s.text)
     return out
 
@@ -196,32 +249,36 @@ class Said:
     background: tuple[str, ...] = ()
 
     @property
-    def kinds(self) -> int:
-        """How many kinds were found: each is one minor failure mode."""
-        return bool(self.again) + bool(self.filler) + bool(self.background)
-
-    @property
     def modes(self) -> list[str]:
         """EVA's failure modes of the kinds found (repetition and filler are both verbosity)."""
         out = ["verbosity_or_filler"] if self.again or self.filler else []
         return out + (["contextually_disproportionate_detail"] if self.background else [])
 
     def rated(self, counted: int) -> int:
-        """EVA: one minor failure mode rates a turn 2, more rate it 1; never above `counted`,
-        the counts' rating."""
-        return min(counted, max(1, 3 - self.kinds))
+        """EVA: one minor failure mode rates a turn 2, more rate it 1, counting distinct modes
+        (said again and filler together are one); never above `counted`, the counts' rating."""
+        return min(counted, max(1, 3 - len(self.modes)))
 
     def claim(self) -> str:
         out = [f"said again: {s!r}" for s in self.again] + [f"filler: {s!r}" for s in self.filler]
         return "; ".join(out + [f"background nobody asked for: {s!r}" for s in self.background])
 
 
-def not_needed(text: str, previous: str, caller: str, last: bool, wrote: bool = False) -> Said:
+def closing(line: str) -> bool:
+    """A caller's line that asks nothing new (no question, no request): after it, the agent's
+    turn before is the call's recap, the closing exchange a thanks and goodbye."""
+    return not (is_question(line) or is_request(line))
+
+
+def not_needed(
+    text: str, previous: str, caller: str, wrap_up: bool, wrote: bool = False, earlier: str = ""
+) -> Said:
     """The sentences of one agent turn a listener did not need: `previous` is the agent's
-    previous turn, `caller` what the caller said in this one, `last` whether it is the final
-    turn, `wrote` whether a write tool was called in it."""
+    previous turn, `caller` what the caller said in this one and `earlier` in the one before,
+    `wrap_up` whether it is the call's wrap-up (`closing`), `wrote` whether a write tool was
+    called in it."""
     return Said(
-        again=tuple(said_again(text, previous, caller, last, wrote)),
+        again=tuple(said_again(text, previous, caller, wrap_up, wrote)),
         filler=tuple(filler(text)),
-        background=tuple(background(text, caller)),
+        background=tuple(background(text, caller, earlier)),
     )
