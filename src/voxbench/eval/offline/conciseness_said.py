@@ -9,10 +9,11 @@ turn's size, not what its sentences are for, and EVA's human labels hold almost 
 class of sentences, its words data (`lang/en.json`, `_conciseness`):
 
 - **said again**: a statement (no question, no real request, no code read out) of five or more
-  words saying a statement of the agent's previous turn again, before something new: four fifths
-  of the content words of each are the other's and it carries no value of its own. Not when the
-  caller asked to hear it again, and not when the caller's line in between shares its content
-  words (a question about it, or push-back on it: restating is the answer); not in the wrap-up
+  words saying a statement of the agent's previous turn again, in a turn that also says
+  something new: four fifths of the content words of each are the other's and it carries no
+  value of its own. Not when the caller asked to hear it again, and not when the caller's line
+  in between shares its content words (a question about it, or push-back on it: restating is
+  the answer); not in the wrap-up
   (the final turn, and the recap before a closing exchange: EVA's wrap-up exception), not in a
   turn with a write (the action reported done repeats its read-back), not when the previous
   turn was cut off (it may not have been heard), not when the turn says nothing else (it
@@ -185,7 +186,7 @@ def _same(a: Sentence, b: Sentence) -> bool:
 
 def said_again(text: str, previous: str, caller: str, wrap_up: bool, wrote: bool = False) -> list[str]:
     """Statements of `text` that say a statement of the agent's `previous` turn again, when
-    nothing in the turn asks for it and something new follows (module doc)."""
+    nothing in the turn asks for it and the turn also says something new (module doc)."""
     if not previous or wrap_up or wrote or _pattern("repeat_ask").search(caller) or _CUT_OFF.search(previous):
         return []
     before = [p for p in sentences(previous) if p.statement and len(p.content) >= MIN_CONTENT]
