@@ -35,7 +35,12 @@ Measured (issue 30, 2026-12-07): `listening-load-logit` 3, seed 0 0.777 / κ 0.5
 offered at once and codes read out as labelled (0.96 / 0.96), the clean reference turns 0.884
 (160 rated 2, 37 rated 1); filler, repetition of the previous turn and background are rated 2
 in 0.37-0.43 (mostly 3), and two faults together are rated 1 in 0.08 (mostly 2).
-`conciseness_record_faults.py` is a candidate for those (seed 0 0.851), not kept.
+`conciseness_record_faults.py` is a candidate for those (seed 0 0.851), not kept. Version 4
+(sentences said again, filler, background: `conciseness_said.py`) as mended at b127d3f: seed 0
+0.820 / κ 0.639, seed 1 0.814 / κ 0.625; repeated previous 0.68, filler 0.37 (its general
+table reads no item of FILLER_BEFORE / FILLER_AFTER), background 0.72, two faults 0.34, clean
+0.884 (about 1 ms per turn). Its first form (db9a479: seed 0 0.872, seed 1 0.864; filler 0.83,
+background 0.93) had word tables partly taken from this file's sentences: in-sample figures.
 
     PYTHONPATH=src .venv/bin/python benchmarks/offline_conciseness_independent.py [--seed 0]
         [--eva DIR] [--domains airline,itsm,medical_hr] [-v] [--json out.json]

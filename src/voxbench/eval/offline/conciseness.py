@@ -11,6 +11,9 @@ mean rating, normalised = mean of (rating - 1) / 2, `<mode>_rate` sub-metrics.
 A turn that reads out more than five values of one of its tool responses (values the caller
 gave or asked about not counted) is rated 1, `excess_information_density`
 (`conciseness_faults.py`): the labels hold no tool responses, so the counts cannot learn it.
+Sentences the listener did not need (the previous turn's statements said again, filler,
+background nobody asked for; `conciseness_said.py`) are EVA's minor failure modes, which the
+labels hardly hold: one mode found rates the turn at most 2, two at most 1.
 
 Each turn's evidence says what was counted and which counts pulled the rating down; the
 failure modes are the modes those counts stand for.
@@ -26,7 +29,9 @@ from typing import Any
 from voxbench.eval.context import ConversationContext, strip_tags
 from voxbench.eval.offline import fitted_method, offline_method
 from voxbench.eval.offline._ordinal import Model, fit_two_step, shipped_model
+from voxbench.eval.offline._trace import infer_tool_kind, tool_kinds
 from voxbench.eval.offline.conciseness_faults import READ_OUT_MAX, TurnView, read_out, turn_views
+from voxbench.eval.offline.conciseness_said import closing, not_needed
 from voxbench.eval.types import MetricResult, sub
 
 NAME = "conciseness"
@@ -96,13 +101,25 @@ def agent_turns(ctx: ConversationContext) -> dict[int, tuple[str, str]]:
     return {t: (v.text, v.caller) for t, v in turn_views(ctx).items()}
 
 
-def _turn_evidence(t: int, v: TurnView, model: Model) -> tuple[int, list[str], dict[str, Any]]:
+def _turn_evidence(
+    t: int,
+    v: TurnView,
+    model: Model,
+    previous: str = "",
+    wrap_up: bool = False,
+    wrote: bool = False,
+    earlier: str = "",
+) -> tuple[int, list[str], dict[str, Any]]:
     f = turn_features(v.text, v.caller)
     r, how, contrib = model.explain(f)
     down = sorted((c, k) for k, c in contrib.items() if c < -0.25) if r < 3 else []
     modes = [] if r == 3 else list(dict.fromkeys(FEATURE_MODE[k] for _, k in down if k in FEATURE_MODE))
     if r < 3 and not modes:
         modes = ["verbosity_or_filler"]
+    found = not_needed(v.text, previous, v.caller, wrap_up, wrote, earlier)
+    counted, r = r, found.rated(r)
+    if found.modes:
+        modes = list(dict.fromkeys([*found.modes, *modes]))
     words = round(math.exp(f["log_words"]) - 1)
     claim = (
         f"{words} words, {round(f['numbers_per_5'] * 5)} numbers, {round(f['sentences_per_5'] * 5)} "
@@ -111,6 +128,11 @@ def _turn_evidence(t: int, v: TurnView, model: Model) -> tuple[int, list[str], d
     rule = f"listening load: {how}" + (
         f"; pulled down by {', '.join(f'{k} {c:+.2f}' for c, k in down[:3])}" if down else ""
     )
+    if found.modes:
+        n = len(found.modes)
+        claim += f"; {found.claim()}"
+        rule += f"; {n} minor mode{'s' * (n > 1)} of content not needed (EVA: one minor mode 2, more 1)"
+        rule += f" -> {r}" if r < counted else ""
     said = read_out(v)
     if said:
         claim += f", {said} value{'s' * (said > 1)} of one tool response read out"
@@ -128,9 +150,16 @@ def rate_with(ctx: ConversationContext, model: Model) -> MetricResult:
     ratings: dict[int, int] = {}
     modes: dict[int, list[str]] = {}
     evidence = []
+    kinds = tool_kinds(ctx.agent_tools)
+    order = list(turns)
+    # the wrap-up: the final turn, and the recap before it when the caller's last line asks nothing new
+    wrap_up = {order[-1], *([order[-2]] if len(order) > 1 and closing(turns[order[-1]].caller) else [])}
+    previous = earlier = ""
     for t, v in turns.items():
-        ratings[t], modes[t], ev = _turn_evidence(t, v, model)
+        wrote = any((kinds.get(c) or infer_tool_kind(c)) == "write" for c in v.calls)
+        ratings[t], modes[t], ev = _turn_evidence(t, v, model, previous, t in wrap_up, wrote, earlier)
         evidence.append(ev)
+        previous, earlier = v.text, v.caller
     n = len(ratings)
     return MetricResult(
         name=NAME,
@@ -162,10 +191,11 @@ def fit(labelled: list[tuple[ConversationContext, Any]]) -> Model:
     return fit_two_step(rows, labels, FEATURES)
 
 
-@offline_method(NAME, method="listening-load-logit", version="3")
+@offline_method(NAME, method="listening-load-logit", version="4")
 def conciseness_offline(ctx: ConversationContext) -> MetricResult:
     """Per-turn 1-3 listening load from word, number, sentence, option and explanation counts;
-    a tool response read out is a 1."""
+    a tool response read out is a 1; sentences not needed (said again, filler, background) are
+    minor failure modes."""
     return rate_with(ctx, shipped_model(NAME))
 
 

@@ -44,6 +44,8 @@ class TurnView:
     responses: list[dict[str, Any]] = field(default_factory=list)
     heard: str = ""
     """Everything the caller said up to this turn: a value it gave earlier is no excess either."""
+    calls: list[str] = field(default_factory=list)
+    """The names of the tools called in the turn."""
 
 
 def turn_views(ctx: ConversationContext) -> dict[int, TurnView]:
@@ -60,6 +62,8 @@ def turn_views(ctx: ConversationContext) -> dict[int, TurnView]:
         elif role == "assistant":
             spoke.add(t)
             v.text = " ".join(x for x in (v.text, str(e.get("content", ""))) if x)
+        elif typ == "tool_call":
+            v.calls.append(str(e.get("tool_name", "")))
         elif typ == "tool_response":
             v.responses.append(as_dict(e.get("tool_response")))
     heard = ""
