@@ -118,3 +118,23 @@ def test_a_part_asked_again_alone_drops_also() -> None:
         assert "gate" in first.text and "gate" in again.text and "also" not in again.text
         end = c.respond("The gate is currently available. Could you please let me know what you need?")
         assert end.ends_call and "twice now" in end.text and "few" not in end.text
+
+
+def test_a_value_the_agent_said_itself_is_said_again_not_spelled() -> None:
+    """Live airline/2.2.4 (2026-12-07): asked a third time for its flight's status, after the agent
+    had said "The flight is confirmed.", the caller said "... confirmed, C O N F I R M E D."."""
+    c = opened(make_scenario({**INFO, "flight_status": "confirmed"}))
+    ask = "Could you please tell me the current flight status?"
+    acts = []
+    for _ in range(3):
+        acts.append(c.respond(ask))
+        c.respond("The flight status is confirmed.")
+    assert all("confirmed" in a.text for a in acts)
+    assert all("C O N F" not in a.text and SPELLED_MISHEARD not in a.rules for a in acts)
+
+
+def test_a_name_the_agent_never_said_is_still_spelled_when_asked_again() -> None:
+    """The same asks for a value the agent has not said itself: spelled from the third time."""
+    c = opened(make_scenario(INFO))
+    acts = [c.respond(ASK_NAME) for _ in range(3)]
+    assert "Okafor, O K A F O R" in acts[2].text and SPELLED_MISHEARD in acts[2].rules

@@ -59,7 +59,7 @@ class ActLog:
         verdict = self.s.repeats.verdict(act, about, self.s.agent_turn, question, before) if heard else ""
         hear = self.s.hearings
         if heard is not None:
-            hear.hear(self.s.turn, heard, self.s.given)
+            hear.hear(self.s.turn, heard, self.s.given, self.s.agent_turn)
         if verdict == "echo":
             return self.said_already(heard, act, about)
         said = {k: self.s.say.value(f) for k in act.facts if (f := self.s.book.get(k)) is not None}

@@ -79,13 +79,16 @@ class Hearings:
     spelled: set[str] = field(default_factory=set)
     turn: int = -1
     """The agent turn last counted (each turn counts once, whatever acts answer it)."""
+    agent_said: list[str] = field(default_factory=list)
+    """The agent's turns as words (' w1 w2 ... '): a value it said itself, whole, needs no spelling."""
 
-    def hear(self, turn: int, heard: Heard, given: set[str]) -> None:
-        """Count the failed hearings of agent turn ``turn``: facts given before that it reads back
-        wrong or asks for again, not read back right in the same turn."""
+    def hear(self, turn: int, heard: Heard, given: set[str], text: str = "") -> None:
+        """Count the failed hearings of agent turn ``turn`` (``text``: what it said): facts given
+        before that it reads back wrong or asks for again, not read back right in the same turn."""
         if turn == self.turn:
             return
         self.turn = turn
+        self.agent_said.append(f" {' '.join(_words(text))} ")
         for k in dict.fromkeys([*heard.readback_wrong, *heard.asked]):
             if k in given and k not in heard.readback_ok:
                 self.misheard[k] = self.misheard.get(k, 0) + 1
@@ -94,16 +97,26 @@ class Hearings:
 
     def to_spell(self, keys: list[str], book: FactBook, text: str, said: dict[str, str]) -> list[str]:
         """Of ``keys`` (the facts a line says; ``said``: key -> the value as said), those to say
-        spelled: misheard twice or more, whose spelled form the line does not say already."""
+        spelled: misheard twice or more, whose spelled form the line does not say already, and
+        not a value the agent has said itself ('The flight is confirmed.'): asked again for the
+        status, a person says 'confirmed' again, never 'C O N F I R M E D'."""
         out = []
         for k in keys:
             f = book.get(k)
             if f is None or self.misheard.get(k, 0) < SPELL_AFTER or not spellable(f.value):
                 continue
+            if self.agent_said_whole(str(f.value)):
+                continue
             form = spelled_form(str(f.value), said.get(k, str(f.value)))
             if form and form.lower() not in text.lower():
                 out.append(k)
         return out
+
+    def agent_said_whole(self, value: str) -> bool:
+        """Whether one agent turn said ``value``, its words in a row ('Mai -Ling' and 'Mei-Leng'
+        say neither 'Mei Ling' nor any value of both their words)."""
+        said = f" {' '.join(_words(value))} "
+        return said.strip() != "" and any(said in t for t in self.agent_said)
 
     def spell(self, text: str, keys: list[str], book: FactBook, said: dict[str, str], phr: Phrasing) -> str:
         """The line with each fact to spell spelled: a value said spelled already said again one
