@@ -19,6 +19,12 @@ Each finding is an evidence item {turn, claim, rule}. The counts feed the ordina
 `_ordinal` (fitted on the visible human labels by scripts/fit_offline_judges.py), which
 weighs them into 1-3; the dimensions flagged follow EVA's names.
 
+Two classes the rubric names as flags outright (`_progression_flags`: a failed call made up
+before the caller was asked, a fact asked again after a call used it) are not weighed: any one
+of them caps the rating at 2 (EVA's overall rule: a flagged dimension is no 3). They are rare
+in the labels (2 of 34 development conversations, none re-asked), so a fitted weight would not
+learn them; a cap can only lower a rating, like every count.
+
 Every count is a stall, so the fit keeps every weight on the penalising side: one more
 finding can only lower the rating or leave it. Fitted freely on EVA's labels (strong agents,
 3 of 66 conversations with a repeated question) the repeated-question weight came out
@@ -38,6 +44,7 @@ from rapidfuzz import fuzz
 from voxbench.eval.context import ConversationContext, strip_tags
 from voxbench.eval.offline import fitted_method, offline_method
 from voxbench.eval.offline._ordinal import Model, fit_ordinal, shipped_model
+from voxbench.eval.offline._progression_flags import rubric_flags
 from voxbench.eval.offline._progression_record import Record, read_record, sentence_values
 from voxbench.eval.offline._trace import enum_params
 from voxbench.eval.types import MetricResult, sub
@@ -50,8 +57,13 @@ KINDS = (
     "placeholder_calls",
     "repeated_statements",
     "repeated_questions",
+    "premature_calls",
+    "reasked_facts",
 )
 """The kinds of finding, counted in `details["counts"]`."""
+CAPPING = ("premature_calls", "reasked_facts")
+"""Kinds the model does not weigh: one of them caps the rating at `CAP`."""
+CAP = 2
 FEATURES = ("identical_calls", "repeated_tools", "placeholder_calls", "repeated_sentences")
 """What the model weighs: the counts, with repeated statements and questions pooled."""
 POOLED = {"repeated_sentences": ("repeated_statements", "repeated_questions")}
@@ -61,6 +73,8 @@ FEATURE_DIM = {
     "placeholder_calls": "unnecessary_tool_calls",
     "repeated_statements": "redundant_statements",
     "repeated_questions": "information_loss",
+    "premature_calls": "unnecessary_tool_calls",
+    "reasked_facts": "information_loss",
 }
 PLACEHOLDER = re.compile(
     r"^(|unknown|n/?a|none|null|placeholder|tbd|to be determined|x{3,}|abc-?123|123456|string|\?+|<[^>]*>)$",
@@ -176,7 +190,9 @@ def findings(ctx: ConversationContext) -> list[dict[str, Any]]:
     """Every stall the record shows, as {feature, turn, claim, rule}."""
     categorical = enum_params(ctx.agent_tools or [])
     rec = read_record(ctx.conversation_trace, ctx.agent_tools or [])
-    return _tool_findings(ctx.conversation_trace, categorical) + _speech_findings(ctx.conversation_trace, rec)
+    trace = ctx.conversation_trace
+    flags = rubric_flags(ctx, PLACEHOLDER, CONFIRM_STEP)
+    return _tool_findings(trace, categorical) + _speech_findings(trace, rec) + flags
 
 
 def counts(found: list[dict[str, Any]]) -> dict[str, float]:
@@ -189,12 +205,21 @@ def features(c: dict[str, float]) -> dict[str, float]:
     return {f: sum(c[k] for k in POOLED.get(f, (f,))) for f in FEATURES}
 
 
+def rating(model: Model, c: dict[str, float]) -> tuple[int, str, dict[str, float]]:
+    """The model's rating of the counts, capped at `CAP` when a `CAPPING` kind was found."""
+    r, how, contrib = model.explain(features(c))
+    capped = [k for k in CAPPING if c.get(k)]
+    if capped and r > CAP:
+        return CAP, f"{how}; capped at {CAP}: {', '.join(capped)} (a flag by EVA's rubric)", contrib
+    return r, how, contrib
+
+
 def rate_with(ctx: ConversationContext, model: Model) -> MetricResult:
     if not any(e.get("role") == "assistant" for e in ctx.conversation_trace):
         return MetricResult.skip(NAME, "no assistant turns")
     found = findings(ctx)
     c = counts(found)
-    r, how, contrib = model.explain(features(c))
+    r, how, contrib = rating(model, c)
     flagged = sorted({FEATURE_DIM[x["feature"]] for x in found}) if r < 3 else []
     dims = {
         d: {"flagged": d in flagged, "evidence": [x for x in found if FEATURE_DIM[x["feature"]] == d]}
@@ -227,9 +252,10 @@ def fit(labelled: list[tuple[ConversationContext, Any]]) -> Model:
     return fit_ordinal(rows, labels, FEATURES, l2=0.01, iters=6000, lr=0.2, penalising=FEATURES)
 
 
-@offline_method(NAME, method="stall-count-ordinal", version="5")
+@offline_method(NAME, method="stall-count-ordinal", version="6")
 def progression_offline(ctx: ConversationContext) -> MetricResult:
-    """Overall 1-3 from repeated/placeholder tool calls and repeated sentences (statements or questions)."""
+    """Overall 1-3 from repeated/placeholder tool calls and repeated sentences (statements or
+    questions), capped at 2 by a premature call or a re-asked fact."""
     return rate_with(ctx, shipped_model(NAME))
 
 
