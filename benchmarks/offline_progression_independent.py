@@ -18,8 +18,10 @@ flagged, 2 if one or two dimensions are at 2, 1 if any is at 1 or three are flag
 | placeholder_call | before a lookup the caller's facts feed, the same tool called with those parameters empty, failing | 2, unnecessary_tool_calls ("empty or missing required parameters, causing a predictable error") |
 | failed_retry | that empty call, failed, retried without change | 1, unnecessary_tool_calls (two instances) |
 | corrected_retry | a lookup first made with one character of the caller's identifier wrong, failing, then made right | 3 ("retrying a tool call after a tool error with corrected parameters" is no flag) |
-| reasked_fact | after a call used a fact the caller gave, the agent asks for it again and the caller repeats it | 2, information_loss ("re-asking the user for information they already provided") |
-| asr_reask | the caller's line giving a fact cut off mid-way, the agent asking again, the caller repeating it | 3 (a re-ask after a visible recognition failure is no flag) |
+| reasked_fact | after a call used a fact the caller gave, the agent asks for it again ("your {field}" wordings) and the caller says it again | 2, information_loss ("re-asking the user for information they already provided") |
+| reasked_fact_reworded | the same, the agent's line worded without "your" ("Remind me, what was the {field}?", "Could I have it again?", imperatives) | 2, information_loss |
+| new_record | after that call, the agent asks for the same field of another record and the caller gives another value | 3 ("asking for information the user has not yet provided" is no flag) |
+| asr_reask | the caller's line giving a fact cut off mid-way ("..." or an interruption tag), the agent asking again, the caller repeating it | 3 (a re-ask after a visible recognition failure is no flag) |
 | repeated_statement | the declarative sentences of an agent line after a tool result said again at the start of its next line (not the final recap) | 2, redundant_statements |
 | vague_question | where the caller's opening line names its goal (a content word of the scenario's `high_level_user_goal`), after its identity is verified, the agent asks what they would like to do and the caller restates the goal | 1, question_quality ("asking an overly vague question when the user's goal was clear", the rubric's example of a severe issue; its rating-2 list also names "one vague question") |
 | two_dims | repeated_call + repeated_statement | 2 (two dimensions at 2) |
@@ -45,7 +47,12 @@ and not kept. `stall-count-ordinal` 5 (the next request's read-back or go-ahead 
 unchanged): seed 0 0.644 / κ 0.453, seed 1 0.649 / κ 0.460; clean references rated 3 0.741 ->
 0.849; every injected repeated statement still found, but with fewer false repeats in the
 reference around it a fault alone more often stays rated 3 (repeated_statement 0.713 -> 0.629,
-two needless calls 0.423 -> 0.260 rated 1).
+two needless calls 0.423 -> 0.260 rated 1). `stall-count-ordinal` 6 as mended (a re-asked fact read
+from the caller giving a used value back; the kinds `reasked_fact_reworded` and `new_record` and
+the tagged cut-off written before they were run, the re-ask answered with the value after the run
+showed the old answer often held none; 2132 conversations): seed 0 0.720 / κ 0.554, seed 1 read
+once 0.722 / κ 0.558 (version 5 0.622 and 0.625; version 6's first draft, which read "your" +
+a field, 0.676 and 0.678: reworded re-asks 0.170 for it, 0.812 mended).
 
     PYTHONPATH=src .venv/bin/python benchmarks/offline_progression_independent.py [--seed 0]
         [--eva DIR] [--domains airline,itsm,medical_hr] [-v] [--json out.json]
@@ -67,6 +74,8 @@ from voxbench.eval.gateset.conversation import Line, RefConversation, Step, Tool
 from voxbench.eval.offline.progression import progression_offline
 from voxbench.records import derive_seed
 from voxbench.records.voice import split_sentences
+from voxbench.spoken.dates import ISO_DATE
+from voxbench.spoken.say import say_value
 
 TOOLS, LOSS, REDUNDANT, QUESTION = (
     "unnecessary_tool_calls",
@@ -82,6 +91,8 @@ DIMENSIONS: dict[str, dict[str, int]] = {
     "failed_retry": {TOOLS: 1},
     "corrected_retry": {},
     "reasked_fact": {LOSS: 2},
+    "reasked_fact_reworded": {LOSS: 2},
+    "new_record": {},
     "asr_reask": {},
     "repeated_statement": {REDUNDANT: 2},
     "vague_question": {QUESTION: 1},
@@ -106,6 +117,26 @@ REASKS = (
     "Could you repeat your {f} for me?",
     "Can you tell me your {f} one more time?",
 )
+REWORDED_REASKS = (
+    "Sorry, can I get that {f} once more?",
+    "Remind me, what was the {f}?",
+    "Please say the {f} for me one more time.",
+    "I'll need the {f} again, please.",
+    "Sorry, I lost that. Could I have it again?",
+    "Which {f} was it again?",
+    "Go ahead and give me the {f} one more time.",
+)
+"""Re-asks written for version 6's mend, before it was run, in forms the first re-ask rule did
+not read (no "your", no field, imperatives)."""
+NEW_RECORD_ASKS = (
+    "I can look at that one too. What is the {f} for the other one?",
+    "Sure. And the {f} of the second one?",
+    "Okay, which {f} should I check next?",
+)
+ANSWERS = ("It's {v}.", "Sure, {v}.", "{v}.")
+"""How the caller answers an ask for one value."""
+CUT_TAGS = ("[likely cut off by assistant]", "[user interrupts]")
+"""Interruption tags as EVA's trace writes them at a caller line cut short."""
 ASR_REASKS = (
     "Sorry, I didn't catch all of that. Could you repeat your {f}?",
     "I'm sorry, that cut out. Can you say your {f} again?",
@@ -205,29 +236,70 @@ def corrected_retry(conv: RefConversation, rng: random.Random) -> tuple[RefConve
     keys = [k for k in _given(conv, t) if any(c.isdigit() for c in t.params[k])] or _given(conv, t)
     k = rng.choice(keys)
     v = t.params[k]
-    pos = rng.choice([j for j, c in enumerate(v) if c.isalnum()])
-    c = v[pos]
-    swap = str((int(c) + rng.randint(1, 8)) % 10) if c.isdigit() else ("X" if c.upper() != "X" else "Y")
-    wrong = v[:pos] + swap + v[pos + 1 :]
+    wrong = _other(v, rng)
     return _insert(
         conv, i, [_error(t, {**t.params, k: wrong}, "wrong", wrong)]
     ), f"{t.name}.{k} {wrong!r} then {v!r}"
 
 
-def reasked_fact(conv: RefConversation, rng: random.Random) -> tuple[RefConversation, str] | None:
-    """After a successful call used a fact the caller gave, the agent asks for it again at its
-    next line (not its last), and the caller repeats the line that gave it."""
+def _used_facts(conv: RefConversation) -> list[tuple[int, int, int]]:
+    """(call, the caller line that gave its facts, the agent's next line) for successful auth
+    or read calls that used a fact the caller gave."""
     cands = []
     for i in _successful(conv, ("auth", "read")):
         ans, nxt = _answer_before(conv, i), _agent_after(conv, i)
         if ans is not None and nxt is not None and _given(conv, conv.tool(i)):
             cands.append((i, ans, nxt))
+    return cands
+
+
+def reasked_fact(
+    conv: RefConversation, rng: random.Random, wordings: Sequence[str] = REASKS
+) -> tuple[RefConversation, str] | None:
+    """After a successful call used a fact the caller gave, the agent asks for it again at its
+    next line (not its last), and the caller says the value again (as the voxbench caller says
+    a value). Until version 6's mend the caller repeated its last line before the call, which in
+    about one case in five was not the line that gave the fact ("Okay.", "Yes.")."""
+    cands = _used_facts(conv)
     if not cands:
         return None
-    i, ans, nxt = rng.choice(cands)
-    f = _field(rng.choice(_given(conv, conv.tool(i))))
-    ask = Line("agent", rng.choice(REASKS).format(f=f))
-    return _insert(conv, nxt, [ask, conv.line(ans)]), f"re-asked {f} after turn of step {i}"
+    i, _, nxt = rng.choice(cands)
+    k = rng.choice(_given(conv, conv.tool(i)))
+    ask = Line("agent", rng.choice(wordings).format(f=_field(k)))
+    answer = Line("user", rng.choice(ANSWERS).format(v=say_value(conv.tool(i).params[k])))
+    return _insert(conv, nxt, [ask, answer]), f"re-asked {_field(k)} after turn of step {i}"
+
+
+def _other(v: str, rng: random.Random) -> str:
+    """`v` with one character changed (a digit for a digit, a letter for a letter)."""
+    pos = rng.choice([j for j, c in enumerate(v) if c.isalnum()])
+    c = v[pos]
+    swap = str((int(c) + rng.randint(1, 8)) % 10) if c.isdigit() else ("X" if c.upper() != "X" else "Y")
+    return v[:pos] + swap + v[pos + 1 :]
+
+
+def _identifiers(t: Tool, keys: list[str]) -> list[str]:
+    """The parameters among `keys` whose value names a record (holds a digit, not a date)."""
+    return [k for k in keys if any(c.isdigit() for c in t.params[k]) and not ISO_DATE.match(t.params[k])]
+
+
+def new_record(conv: RefConversation, rng: random.Random) -> tuple[RefConversation, str] | None:
+    """After a successful call used an identifier the caller gave, the agent asks for the same
+    field of another record and the caller gives another value (one character changed, said as
+    a caller says it)."""
+    cands = [
+        (i, nxt, ks)
+        for i, _, nxt in _used_facts(conv)
+        if (ks := _identifiers(conv.tool(i), _given(conv, conv.tool(i))))
+    ]
+    if not cands:
+        return None
+    i, nxt, keys = rng.choice(cands)
+    k = rng.choice(keys)
+    v = _other(conv.tool(i).params[k], rng)
+    ask = Line("agent", rng.choice(NEW_RECORD_ASKS).format(f=_field(k)))
+    answer = Line("user", rng.choice(ANSWERS).format(v=say_value(v)))
+    return _insert(conv, nxt, [ask, answer]), f"asked {k} of another record: {v!r}"
 
 
 def asr_reask(conv: RefConversation, rng: random.Random) -> tuple[RefConversation, str] | None:
@@ -240,9 +312,11 @@ def asr_reask(conv: RefConversation, rng: random.Random) -> tuple[RefConversatio
     words = conv.line(ans).text.split()
     if len(words) < 4:
         return None
-    cut = Line("user", " ".join(words[: len(words) // 2]) + "...")
+    half = " ".join(words[: len(words) // 2])
     f = _field(rng.choice(_given(conv, conv.tool(i))))
-    steps = [*conv.steps[:ans], cut, Line("agent", rng.choice(ASR_REASKS).format(f=f)), *conv.steps[ans:]]
+    ask = Line("agent", rng.choice(ASR_REASKS).format(f=f))
+    cut = Line("user", rng.choice([half + "...", *(f"{half} {t}" for t in CUT_TAGS)]))
+    steps = [*conv.steps[:ans], cut, ask, *conv.steps[ans:]]
     return conv.copy(steps), f"caller's line cut, agent re-asked {f}"
 
 
@@ -349,6 +423,8 @@ FAULTS: dict[str, Fault] = {
     "failed_retry": lambda c, r: placeholder_call(c, r, 2),
     "corrected_retry": corrected_retry,
     "reasked_fact": reasked_fact,
+    "reasked_fact_reworded": lambda c, r: reasked_fact(c, r, REWORDED_REASKS),
+    "new_record": new_record,
     "asr_reask": asr_reask,
     "repeated_statement": repeated_statement,
     "vague_question": vague_question,

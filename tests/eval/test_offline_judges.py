@@ -152,15 +152,18 @@ def test_an_agent_stuck_in_a_loop_is_not_rated_3() -> None:
 
 def test_one_more_stall_never_raises_the_shipped_progression_rating() -> None:
     """Property over a grid of counts: adding any one finding of any kind lowers the rating or
-    leaves it (the fit keeps every stall weight on the penalising side)."""
+    leaves it (the fit keeps every stall weight on the penalising side; a capping kind only
+    caps)."""
     model = shipped_model(progression.NAME)
+    weighed = [k for k in progression.KINDS if k not in progression.CAPPING]
     grid = range(7)
-    for combo in itertools.product(grid, repeat=len(progression.KINDS)):
-        c = dict(zip(progression.KINDS, map(float, combo), strict=True))
-        r = model.rate(progression.features(c))
+    for combo in itertools.product(grid, repeat=len(weighed)):
+        c = {**dict.fromkeys(progression.CAPPING, 0.0), **dict(zip(weighed, map(float, combo), strict=True))}
+        r = progression.rating(model, c)[0]
         for k in progression.KINDS:
-            more = model.rate(progression.features({**c, k: c[k] + 1}))
+            more = progression.rating(model, {**c, k: c[k] + 1})[0]
             assert more <= r, (c, k, r, more)
+            assert progression.rating(model, {**c, k: c[k] + 2})[0] <= more, (c, k)
 
 
 def test_speakability_rules() -> None:

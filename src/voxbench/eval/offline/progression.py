@@ -19,6 +19,12 @@ Each finding is an evidence item {turn, claim, rule}. The counts feed the ordina
 `_ordinal` (fitted on the visible human labels by scripts/fit_offline_judges.py), which
 weighs them into 1-3; the dimensions flagged follow EVA's names.
 
+A class the rubric names as a flag outright (`_progression_flags`: a fact asked again after a
+call used it, read from the caller giving the same value back) is not weighed: one caps the
+rating at 2 (EVA's overall rule: a flagged dimension is no 3), two or more at 1 (the rubric's
+"multiple instances"). The labels hold too few for a fitted weight to learn; a cap can only
+lower a rating, like every count.
+
 Every count is a stall, so the fit keeps every weight on the penalising side: one more
 finding can only lower the rating or leave it. Fitted freely on EVA's labels (strong agents,
 3 of 66 conversations with a repeated question) the repeated-question weight came out
@@ -38,8 +44,9 @@ from rapidfuzz import fuzz
 from voxbench.eval.context import ConversationContext, strip_tags
 from voxbench.eval.offline import fitted_method, offline_method
 from voxbench.eval.offline._ordinal import Model, fit_ordinal, shipped_model
+from voxbench.eval.offline._progression_flags import reasked_facts
 from voxbench.eval.offline._progression_record import Record, read_record, sentence_values
-from voxbench.eval.offline._trace import enum_params
+from voxbench.eval.offline._trace import enum_params, tool_kinds
 from voxbench.eval.types import MetricResult, sub
 
 NAME = "conversation_progression"
@@ -50,8 +57,15 @@ KINDS = (
     "placeholder_calls",
     "repeated_statements",
     "repeated_questions",
+    "reasked_facts",
 )
 """The kinds of finding, counted in `details["counts"]`."""
+CAPPING = ("reasked_facts",)
+"""Kinds the model does not weigh: one finding of them caps the rating at `CAP`, two or more of
+one kind at `CAP_MANY` (EVA's rubric: "multiple instances of the same type of issue" rate the
+dimension 1)."""
+CAP = 2
+CAP_MANY = 1
 FEATURES = ("identical_calls", "repeated_tools", "placeholder_calls", "repeated_sentences")
 """What the model weighs: the counts, with repeated statements and questions pooled."""
 POOLED = {"repeated_sentences": ("repeated_statements", "repeated_questions")}
@@ -61,6 +75,7 @@ FEATURE_DIM = {
     "placeholder_calls": "unnecessary_tool_calls",
     "repeated_statements": "redundant_statements",
     "repeated_questions": "information_loss",
+    "reasked_facts": "information_loss",
 }
 PLACEHOLDER = re.compile(
     r"^(|unknown|n/?a|none|null|placeholder|tbd|to be determined|x{3,}|abc-?123|123456|string|\?+|<[^>]*>)$",
@@ -176,7 +191,9 @@ def findings(ctx: ConversationContext) -> list[dict[str, Any]]:
     """Every stall the record shows, as {feature, turn, claim, rule}."""
     categorical = enum_params(ctx.agent_tools or [])
     rec = read_record(ctx.conversation_trace, ctx.agent_tools or [])
-    return _tool_findings(ctx.conversation_trace, categorical) + _speech_findings(ctx.conversation_trace, rec)
+    trace = ctx.conversation_trace
+    flags = reasked_facts(trace, tool_kinds(ctx.agent_tools or []), categorical, CONFIRM_STEP, OPEN_OFFER)
+    return _tool_findings(trace, categorical) + _speech_findings(trace, rec) + flags
 
 
 def counts(found: list[dict[str, Any]]) -> dict[str, float]:
@@ -189,13 +206,33 @@ def features(c: dict[str, float]) -> dict[str, float]:
     return {f: sum(c[k] for k in POOLED.get(f, (f,))) for f in FEATURES}
 
 
+def cap_of(c: dict[str, float]) -> int:
+    """The highest rating the `CAPPING` findings allow: 3 without one, `CAP` with one,
+    `CAP_MANY` with two or more of one kind."""
+    return min([3] + [CAP_MANY if c.get(k, 0) >= 2 else CAP for k in CAPPING if c.get(k)])
+
+
+def rating(model: Model, c: dict[str, float]) -> tuple[int, int, str, dict[str, float]]:
+    """The rating of the counts, the model's own rating of the weighed ones, how, and the
+    contributions. EVA's overall rule that three flagged dimensions rate 1 is not applied: the
+    weighed counts give no per-dimension rating to count (see docs/judges.md)."""
+    r, how, contrib = model.explain(features(c))
+    cap = cap_of(c)
+    if r > cap:
+        capped = ", ".join(f"{k}={int(c[k])}" for k in CAPPING if c.get(k))
+        return cap, r, f"{how}; capped at {cap}: {capped} (a flag by EVA's rubric)", contrib
+    return r, r, how, contrib
+
+
 def rate_with(ctx: ConversationContext, model: Model) -> MetricResult:
     if not any(e.get("role") == "assistant" for e in ctx.conversation_trace):
         return MetricResult.skip(NAME, "no assistant turns")
     found = findings(ctx)
     c = counts(found)
-    r, how, contrib = model.explain(features(c))
-    flagged = sorted({FEATURE_DIM[x["feature"]] for x in found}) if r < 3 else []
+    r, weighed, how, contrib = rating(model, c)
+    # a weighed finding flags its dimension only when the weighed counts alone rate below 3;
+    # a capping finding always flags its own
+    flagged = sorted({FEATURE_DIM[x["feature"]] for x in found if x["feature"] in CAPPING or weighed < 3})
     dims = {
         d: {"flagged": d in flagged, "evidence": [x for x in found if FEATURE_DIM[x["feature"]] == d]}
         for d in DIMS
@@ -227,9 +264,10 @@ def fit(labelled: list[tuple[ConversationContext, Any]]) -> Model:
     return fit_ordinal(rows, labels, FEATURES, l2=0.01, iters=6000, lr=0.2, penalising=FEATURES)
 
 
-@offline_method(NAME, method="stall-count-ordinal", version="5")
+@offline_method(NAME, method="stall-count-ordinal", version="6")
 def progression_offline(ctx: ConversationContext) -> MetricResult:
-    """Overall 1-3 from repeated/placeholder tool calls and repeated sentences (statements or questions)."""
+    """Overall 1-3 from repeated/placeholder tool calls and repeated sentences (statements or
+    questions), capped at 2 by a re-asked fact (at 1 by two or more)."""
     return rate_with(ctx, shipped_model(NAME))
 
 

@@ -1,0 +1,201 @@
+"""A re-asked fact, read from the record: the finding EVA's progression rubric names as a flag
+outright.
+
+The fitted counts of `progression` price stalls that are often harmless (the same tool called
+again, a sentence worded like an earlier one), so one of them alone rarely lowers a rating. A
+re-asked fact needs no pricing (`information_loss`: "re-asking the user for information they
+already provided (e.g. ... after the user stated it and it was used successfully)"), so it caps
+the rating instead.
+
+It is decided from the record, not from how the agent worded its question: after a successful
+tool call used a value the caller had given, the agent speaks and the caller's next line gives
+that same value back (the same value key by the project's spoken-value reader; a name or word
+value by its words or its spelled letters). Whatever the agent said ("Remind me, what was your
+ID?", "Please give me your confirmation number one more time.", "Can I get that code again?"),
+the caller's answer shows what it asked for. A caller line with a value the caller never gave
+before is a new record ("the other booking") or a correction ("I read you the old code"), not a
+re-ask. Not a re-ask either:
+
+* a line that carries the value itself (a read-back: "Is your last name Rodriguez?"), asks for
+  the go-ahead (`confirm_step`) or offers help (`open_offer`), or says it verifies
+  ("confirm", "verify": the rubric's read-back of an error-prone value, which policies ask for
+  before a write);
+* a caller line that is itself a question ("Can you do it with J U O P dash two one C?"): the
+  caller pressing its own point, not answering an ask;
+* a line answering a caller line that was cut off: an interruption tag in the raw trace
+  content ("[likely cut off by assistant]", "[user interrupts]"; the judges' texts have them
+  stripped, so they are read here) or a line ending "..." or a dash (the rubric's
+  speech-recognition exemption);
+* a line after a lookup with the value found nothing ("not found": checking the value is
+  disambiguation, which faithfulness asks for; another error, "swap locked", is no reason to
+  ask for it again);
+* a line after a write finished, for a value only that finished request used (the next
+  request's delivery building may be the same one); the caller's identity, used by an
+  authentication call, stays known for the whole call.
+
+It reads the raw trace once; no value is looked up in the policy or the tool results.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from voxbench.eval.context import strip_tags
+from voxbench.eval.offline._trace import as_dict, infer_tool_kind, lookup_missed, response_failed
+from voxbench.eval.offline._values import scalar_keys, spoken_values
+from voxbench.eval.offline.lang import word_set
+from voxbench.eval.tags import CUT_OFF_TAGS, TAG_ASSISTANT_INTERRUPTS, TAG_USER_INTERRUPTS
+
+_CUT_OFF_ENDS = tuple(word_set("_progression", "cut_off_endings"))
+"""How a line the recogniser cut short ends ("...", a dash)."""
+_VERIFIES = re.compile(
+    r"\b(" + "|".join(map(re.escape, word_set("_progression", "verification_cues"))) + r")\b"
+)
+"""Words of a line that says it verifies a value ("can you confirm", "so I can match it")."""
+_BROKEN = (*CUT_OFF_TAGS, TAG_USER_INTERRUPTS, TAG_ASSISTANT_INTERRUPTS)
+"""Tags of a caller line whose words may have been lost to overlapping speech."""
+_IDENTITY = re.compile(r"auth|verif|login|otp")
+"""A tool that establishes who the caller is ("verify_employee_auth"): what it used stays known
+for the whole call."""
+_WORD = re.compile(r"[a-z0-9]+")
+_WHOLE = ("d:", "t:")
+"""Key kinds that stand for a whole value as said (a date said without its year, a clock time)."""
+MAX_WORDS = 3
+"""A value read by its words has at most this many (a name, a city); longer free text is no fact a
+caller gives back word for word."""
+MIN_CHARS = 3
+"""A value of fewer letters and digits ("2", "B") names no record a caller would be asked for."""
+SMALL_NUMBER = 4
+"""A plain number key of at most this many characters ("n:25" of a date, "n:1" in "one more
+time") names no record."""
+
+
+@dataclass(frozen=True)
+class Said:
+    """What a line says, as the re-ask test compares it: value keys and its words."""
+
+    keys: frozenset[str]
+    words: str
+
+    @staticmethod
+    def of(text: str) -> Said:
+        keys = frozenset(v.key for v in spoken_values(text) if _names_a_record(v.key))
+        return Said(keys, " " + " ".join(_WORD.findall(text.lower())) + " ")
+
+
+@dataclass(frozen=True)
+class Value:
+    """A tool parameter's value, in the forms a caller line can give it back."""
+
+    param: str
+    keys: frozenset[str]
+    words: str
+
+    @staticmethod
+    def of(param: str, raw: str) -> Value | None:
+        """The value's whole keys, read as tool data and as speech (its code, its date, its clock
+        time; not the year of a date or a code's first part; a code's zeros may be dropped in
+        speech, "E M P four eight" for EMP048) and, a name or a word value, its words."""
+        whole = "".join(_WORD.findall(raw.lower()))
+        if len(whole) < MIN_CHARS:
+            return None
+        forms = scalar_keys(raw) | {v.key for v in spoken_values(raw)}
+        keys = frozenset(
+            k for k in forms if k[:2] in _WHOLE or k[2:].replace("0", "") == whole.replace("0", "")
+        )
+        words = " ".join(_WORD.findall(raw.lower()))
+        wordy = not any(c.isdigit() for c in whole) and len(words.split()) <= MAX_WORDS
+        if not keys and not wordy:
+            return None
+        return Value(param, keys, words if wordy else "")
+
+    def in_line(self, line: Said) -> bool:
+        return bool(self.keys & line.keys) or (bool(self.words) and f" {self.words} " in line.words)
+
+
+def _names_a_record(key: str) -> bool:
+    return not key.startswith("n:") or len(key) > SMALL_NUMBER
+
+
+def _cut_off(raw: str) -> bool:
+    """The caller line was cut off or overlapped: an interruption tag, or a broken-off end."""
+    return any(t in raw for t in _BROKEN) or strip_tags(raw).endswith(_CUT_OFF_ENDS)
+
+
+def _exempt(ask: str, confirm_step: re.Pattern[str], open_offer: re.Pattern[str]) -> bool:
+    return any(p.search(ask) for p in (confirm_step, open_offer)) or bool(_VERIFIES.search(ask.lower()))
+
+
+def _given(param: str, raw: Any, said: Said) -> Value | None:
+    """The call parameter's value when the caller said it before the call."""
+    if not isinstance(raw, str) or not raw.strip():
+        return None
+    v = Value.of(param, raw)
+    return v if v is not None and v.in_line(said) else None
+
+
+def reasked_facts(
+    trace: list[dict[str, Any]],
+    kinds: dict[str, str],
+    categorical: set[tuple[str, str]],
+    confirm_step: re.Pattern[str],
+    open_offer: re.Pattern[str],
+) -> list[dict[str, Any]]:
+    """Agent lines after which the caller gave back a value it had given and a successful call
+    had used, as {feature, turn, claim, rule} (see the module doc for what is no re-ask). A
+    parameter whose schema lists its values (`categorical`: (tool, parameter) pairs) holds a
+    choice, not a fact of the caller's. A successful write (`kinds`: tool -> read / write /
+    system) finishes a request: the values its request used, other than the caller's identity,
+    are the next request's to ask again ("what building and floor?" for a second delivery)."""
+    heard_keys: set[str] = set()
+    heard_words = " "
+    used: dict[str, Value] = {}
+    identity: set[str] = set()
+    calls: list[tuple[str, dict[str, Any]]] = []
+    asks: list[tuple[int, str]] = []
+    broken = False
+    out: list[dict[str, Any]] = []
+    for e in trace:
+        role, typ = e.get("role"), e.get("type")
+        if typ == "tool_call":
+            calls.append((str(e.get("tool_name")), as_dict(e.get("parameters"))))
+        elif typ == "tool_response":
+            k = next((j for j, (name, _) in enumerate(calls) if name == str(e.get("tool_name"))), None)
+            if k is None:
+                continue
+            tool, params = calls.pop(k)
+            said = Said(frozenset(heard_keys), heard_words)
+            facts = {n: raw for n, raw in params.items() if (tool, n) not in categorical}
+            values = [v for n, raw in facts.items() if (v := _given(n, raw, said)) is not None]
+            resp = as_dict(e.get("tool_response"))
+            if lookup_missed(resp):
+                for v in values:
+                    used.pop(v.param, None)
+            elif response_failed(resp):
+                continue
+            elif (kinds.get(tool) or infer_tool_kind(tool)) == "write":
+                used = {n: v for n, v in used.items() if n in identity}
+            else:
+                used.update({v.param: v for v in values})
+                identity |= {v.param for v in values if _IDENTITY.search(tool.lower())}
+        elif role == "assistant":
+            asks.append((int(e.get("turn_id", 0)), strip_tags(str(e.get("content", "")))))
+        elif role == "user":
+            raw = str(e.get("content", ""))
+            line = Said.of(strip_tags(raw))
+            ask = " ".join(t for _, t in asks)
+            answers = "?" not in raw and line.keys <= heard_keys  # a new value: a new record
+            if used and asks and answers and not broken and not _exempt(ask, confirm_step, open_offer):
+                back = [v for v in used.values() if v.in_line(line)]
+                asked = Said.of(ask) if back else line
+                back = [v for v in back if not v.in_line(asked)]
+                if back:
+                    fields = ", ".join(sorted(v.param for v in back))
+                    out.append({"feature": "reasked_facts", "turn": asks[-1][0], "claim": asks[-1][1][:160],
+                                "rule": f"the caller gave back {fields}, which it gave and a call used"})  # fmt: skip
+            heard_keys |= line.keys
+            heard_words += line.words
+            broken, asks = _cut_off(raw), []
+    return out
