@@ -15,6 +15,7 @@ from voxbench.eval.gateset import FAULTS, generate, read_labels
 from voxbench.eval.gateset.asked import ASKED_FAULTS
 from voxbench.eval.gateset.faults import PAUSE_S
 from voxbench.eval.gateset.measure import report, score_set
+from voxbench.eval.gateset.present import PRESENT_FAULTS
 from voxbench.records import read_record
 from voxbench.scenarios.task_completion import check_task_completion
 
@@ -130,3 +131,25 @@ def test_the_asked_attribute_shapes_pass_clean_and_catch_the_withheld(airline_se
         caller = r["label"]["at_fault"] == "caller"
         assert r["flags"]["gate"] == caller, r["label"]
         assert ("missing_information" in r["detected"]) == caller, r["label"]
+
+
+def test_the_present_asked_passes_from_the_scenarios_clock_and_is_caught_when_made_up(
+    airline_set: Path,
+) -> None:
+    """Asked for the date and time, a caller answering from the scenario's current_date_time
+    passes the gate; the same question answered with another date and time is invented."""
+    labels = [lab for lab in read_labels(airline_set) if lab.kind in PRESENT_FAULTS]
+    assert {lab.kind for lab in labels} == set(PRESENT_FAULTS)
+    for r in score_set(airline_set, labels):
+        caller = r["label"]["at_fault"] == "caller"
+        assert r["flags"]["gate"] == caller, r["label"]
+        assert ("invented_information" in r["detected"]) == caller, r["label"]
+
+
+def test_an_agent_that_starts_the_call_over_is_the_agents_fault(airline_set: Path) -> None:
+    """The agent's opening line again after the caller answered one of its questions, and the
+    caller leaving: a reset, scored against the agent, never regenerated."""
+    labels = [lab for lab in read_labels(airline_set) if lab.kind == "restart"]
+    assert labels and all(lab.at_fault == "agent" for lab in labels)
+    for r in score_set(airline_set, labels):
+        assert not r["flags"]["gate"], r["label"]

@@ -17,6 +17,7 @@ import random
 import re
 import string
 from dataclasses import replace
+from difflib import SequenceMatcher
 from typing import Any
 
 from voxbench.eval.gateset._steps import (
@@ -30,7 +31,8 @@ from voxbench.eval.gateset._steps import (
 from voxbench.eval.gateset.asked import ASKED_FAULTS
 from voxbench.eval.gateset.conversation import Held, Line, RefConversation, Step, Tool
 from voxbench.eval.gateset.offered import OFFERED_FAULTS
-from voxbench.eval.offline._caller_end import offers_to_end
+from voxbench.eval.gateset.present import PRESENT_FAULTS
+from voxbench.eval.offline._caller_end import closing_question, offers_to_end
 from voxbench.eval.offline._caller_facts import field_words, holds
 from voxbench.records.voice import split_sentences
 
@@ -89,6 +91,13 @@ TRANSFERS = (
     "Let me transfer you to a live agent who can help with that.",
     "I'm going to connect you with one of our specialists now.",
 )
+OPENINGS = (
+    "Hello! How can I help you today?",
+    "Thank you for calling. How may I help you?",
+    "Hi there, what can I do for you today?",
+)
+RESTART_LEADS = ("", "Hello! I'm here. ", "Sorry about that. ")
+"""Before the opening line said again: a live agent restarting said "Hello! I'm here." first."""
 TRANSFER_REPLIES = ("No, I didn't ask for a transfer. Goodbye.", "I don't want to be transferred. Bye.")
 
 AGENT_PROMPTS = ("Are you still there?", "Take your time.", "Hello? Can you hear me?", "I'm still here.")
@@ -332,6 +341,33 @@ def loop(conv: RefConversation, rng: random.Random) -> Injected | None:
     return Injected(conv.copy(steps, "end_call"), i, "agent repeated its question")
 
 
+def restart(conv: RefConversation, rng: random.Random) -> Injected | None:
+    """After the caller answered one of its questions, the agent starts the call over with its
+    opening line and the caller leaves: a reset, not a caller hanging up on an agent that was
+    progressing. The rule reads the agent's own opening; a reference that opens with the caller
+    (EVA's do: its agent greets off the trace) gets one of `OPENINGS` first, as a live agent's
+    greeting. Needs a later question of another wording (the agent went on before it reset)."""
+    steps = list(conv.steps)
+    opening = [i for i in conv.lines("agent") if i < conv.lines("user")[0]]
+    if not opening:
+        steps.insert(0, Line("agent", rng.choice(OPENINGS)))
+    ref = conv.copy(steps)
+    first = ref.line([i for i in ref.lines("agent") if i < ref.lines("user")[0]][-1])
+    q = closing_question(first.text)
+    if len(q) < 12:
+        return None
+    qs = [
+        i for i in _agent_questions(ref, _before_first_write(ref))
+        if i + 1 < len(ref.steps) and isinstance(ref.steps[i + 1], Line) and ref.line(i + 1).who == "user"
+        and SequenceMatcher(None, q, closing_question(ref.line(i).text)).ratio() < 0.8
+    ]  # fmt: skip
+    if not qs:
+        return None
+    i = rng.choice(qs)
+    tail = [Line("agent", f"{rng.choice(RESTART_LEADS)}{first.text}"), Line("user", rng.choice(GIVE_UPS))]
+    return Injected(ref.copy([*ref.steps[: i + 2], *tail], "end_call"), i + 2, "agent started the call over")
+
+
 def long_silence(conv: RefConversation, rng: random.Random) -> Injected | None:
     """After a caller line the agent never answers; the caller checks in (or just waits) and leaves."""
     cands = [i for i in conv.lines("user") if i < _before_first_write(conv)]
@@ -390,10 +426,12 @@ FAULTS: dict[str, tuple[Party, Injector]] = {
     "harness_pause_waited": ("none", harness_pause_waited),
     **ASKED_FAULTS,
     **OFFERED_FAULTS,
+    **PRESENT_FAULTS,
     "completion_without_write": ("agent", completion_without_write),
     "wrong_write": ("agent", wrong_write),
     "refusal": ("agent", refusal),
     "loop": ("agent", loop),
+    "restart": ("agent", restart),
     "long_silence": ("agent", long_silence),
     "unrequested_transfer": ("agent", unrequested_transfer),
 }

@@ -14,6 +14,7 @@ from voxbench.eval.judges import prompts as P
 from voxbench.eval.metrics.judged import judge_or_offline
 from voxbench.eval.offline import rate_offline
 from voxbench.eval.types import EvalConfig, MetricResult, metric, prompt_hash
+from voxbench.eval.valid_end import end_evidence
 
 VALIDATION_THRESHOLDS = {
     "conversation_valid_end": 1.0,
@@ -37,6 +38,8 @@ def conversation_valid_end(ctx: ConversationContext, config: EvalConfig) -> Metr
         return MetricResult.fail(name, "no end reason recorded")
     s = 1.0 if ctx.simulator_ended_call else 0.0
     details: dict[str, Any] = {"ended_reason": ctx.conversation_ended_reason}
+    if not s:
+        details["evidence"] = end_evidence(ctx)  # who was heard last: the gate shows it
     if problem.get("kind") == "malformed":
         details["reason"] = problem["message"]  # "Failed to parse ...": not finished, score 0
     if ctx.extra.get("torn_logs"):

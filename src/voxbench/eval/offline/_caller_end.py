@@ -12,6 +12,9 @@ who stopped the task, when:
 * the agent stalled (an apology, an error, a refusal, a transfer), a tool failed;
 * the agent looped (its closing question asked twice before, or asked again after the caller
   said it lacks the value);
+* the agent started over: its closing question is the one it opened the call with, asked again
+  after the caller answered it and the agent had gone on to ask something else (a reset: it
+  lost what the caller told it);
 * the agent stopped answering: the caller spoke, the agent said nothing for at least
   `SILENT_AGENT_S` (or, in a text trace, the caller spoke twice with no agent line between),
   or the caller checked whether the agent was still there;
@@ -151,6 +154,27 @@ def agent_looping(agent: dict[int, str], last_t: int, caller: dict[int, str], re
     return False
 
 
+def agent_restarted(agent: dict[int, str], last_t: int, caller: dict[int, str], tool_turns: set[int]) -> bool:
+    """The agent started the conversation over: its closing question is its opening line's
+    ("How can I help you today?"), after the caller answered that opening and the agent went on
+    with the task (it called a tool, or asked something else). Its next step is then the task's
+    first, whatever the caller gave it since: not progress. Found live (airline 6.1.4): four
+    failed lookups, a silence, the caller's "are you still there?", then "Hello! I'm here. How
+    can I help you today?". Asked again with nothing done between (the caller's first words
+    were a greeting, or were misheard), the opening is a re-ask, not a reset."""
+    first_t = min(agent)
+    q = closing_question(agent[first_t])
+    if last_t == first_t or len(q) < 12 or not any(first_t < t < last_t for t in caller):
+        return False
+
+    def same(t: int) -> bool:
+        return SequenceMatcher(None, q, closing_question(agent[t])).ratio() >= 0.8
+
+    between = [t for t in agent if first_t < t < last_t]
+    went_on = any(t in tool_turns or (closing_question(agent[t]) and not same(t)) for t in between)
+    return went_on and same(last_t)
+
+
 def agent_went_silent(ctx: ConversationContext, last_t: int, caller_after: list[str]) -> str | None:
     """Why the agent looks unresponsive at the end, or None: a long gap between the caller's
     own utterances after the agent's last line, two caller lines in a row (text traces), or
@@ -199,6 +223,10 @@ def agent_stopped(ctx: ConversationContext) -> str | None:
         ),
         ("?" not in last[-200:], "the agent's last line asked nothing"),
         (agent_looping(agent, last_t, caller), "the agent was asking the same question again"),
+        (
+            agent_restarted(agent, last_t, caller, ctx.tool_turns()),
+            "the agent started the conversation over",
+        ),
         (
             bool(caller_after)
             and bool(_YES_NO_QUESTION.search(last))

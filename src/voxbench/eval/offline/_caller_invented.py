@@ -1,8 +1,9 @@
 """The caller's facts: did it state a value it was not given?
 
 `invented_information`: a code, email, phone number, name, amount, date or time the caller states
-that is neither among its facts / goal (`user_goal`) nor something the agent said earlier in the
-call (read-backs and offered options may be repeated). Its twin, a fact withheld when asked, is
+that is neither among its facts / goal (`user_goal`), nor the scenario's current date and time
+(`_caller_present`: the caller is told it), nor something the agent said earlier in the call
+(read-backs and offered options may be repeated). Its twin, a fact withheld when asked, is
 `_caller_facts.missing_information`.
 """
 
@@ -14,6 +15,7 @@ from typing import Any
 
 from voxbench.eval.context import ConversationContext, strip_tags
 from voxbench.eval.offline._caller_end import caller_turns, ev
+from voxbench.eval.offline._caller_present import present_known
 from voxbench.eval.offline._values import Value, code_supported, data_keys, spoken_values, text_keys
 from voxbench.eval.offline.lang import alt
 from voxbench.spoken.times import times
@@ -145,6 +147,8 @@ def _letter_words(body: str) -> set[str]:
 def invented_information(ctx: ConversationContext) -> list[dict[str, Any]]:
     goal_keys, goal_text = _goal_keys(ctx.user_goal)
     placeholders = "<last_name>" in goal_text or "<first_name>" in goal_text
+    now_keys, now_text = present_known(ctx.current_date_time)
+    goal_keys, goal_text = goal_keys | now_keys, f"{goal_text} {now_text}"
     out: list[dict[str, Any]] = []
     for turn, text in caller_turns(ctx).items():
         agent_keys, agent_text = _agent_before(ctx, turn)

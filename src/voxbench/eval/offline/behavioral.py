@@ -7,8 +7,8 @@ write, a wrong write, a refusal, a loop, a silence, a transfer) is the agent's s
 caller that leaves such an agent is valid. Deterministic checks over the record, one module
 per family:
 
-* `_caller_invented`: `invented_information` (a value the caller states that neither its facts
-  nor the agent gave it); `_caller_facts`: `missing_information` (a fact it holds, withheld when
+* `_caller_invented`: `invented_information` (a value the caller states that neither its facts,
+  nor the scenario's current date and time (`_caller_present`), nor the agent gave it); `_caller_facts`: `missing_information` (a fact it holds, withheld when
   asked; with `_caller_synonyms` and `_caller_offered`);
 * `_caller_end`: `premature_ending` (the caller hung up while the agent was progressing and
   had asked it for something, the task unresolved; see that module for what counts as the
@@ -37,7 +37,7 @@ from voxbench.eval.offline._caller_scope import duplicate_modifications, escalat
 from voxbench.eval.types import MetricResult
 
 NAME = "user_behavioral_fidelity"
-VERSION = "1.1"
+VERSION = "1.2"
 __all__ = ["agent_looping", "caller_findings", "premature_ending", "user_behavioral_fidelity_offline"]
 
 

@@ -48,6 +48,11 @@ def alt(module: str, name: str, language: str = "en") -> str:
     return "|".join(_entry("phrases", module, name, language))
 
 
+def phrase_list(module: str, name: str, language: str = "en") -> list[str]:
+    """The phrase list ``name`` of ``module`` as it is written (templates, not an alternation)."""
+    return _entry("phrases", module, name, language)
+
+
 def word_set(module: str, name: str, language: str = "en") -> frozenset[str]:
     """The word set ``name`` of ``module``."""
     return frozenset(_entry("words", module, name, language))
