@@ -16,6 +16,7 @@ import pytest
 
 from tests.eval.builders import Conv
 from voxbench.eval.from_record import load_context
+from voxbench.eval.harness_pauses import harness_agent_speech
 from voxbench.eval.metrics.turn_taking import turn_taking
 from voxbench.eval.runner import score_context
 from voxbench.eval.types import REGISTRY, EvalConfig
@@ -23,6 +24,7 @@ from voxbench.orchestrator.config import JudgesConfig
 from voxbench.orchestrator.eval_bridge import EvalGate
 from voxbench.records import (
     SCHEMA_VERSION,
+    CallerAct,
     HarnessPause,
     Speech,
     Transcript,
@@ -152,6 +154,31 @@ def test_an_agent_going_on_while_the_next_line_is_held_keeps_its_answer_scored(t
     assert list(res.details["harness_pause_turns"]) == [2]
     gate = EvalGate(JudgesConfig(mode="none"))(d)
     assert not gate.valid and [r["turn"] for r in gate.details["evidence"]["user_pacing_fidelity"]] == [1]
+
+
+def test_an_agent_going_on_while_a_line_it_then_withdrew_was_held_is_no_gate_fault(tmp_path: Path) -> None:
+    """Found live (airline 6.1.4, 2.2.4): the agent went on with its own turn (decided before the
+    caller's check-in) inside the pause before the check-in's first word, and the caller withdrew
+    the check-in unsaid. No exchange broke: the gate keeps the call (turn_taking scores it too)."""
+    conv = (
+        Conv()
+        .agent(0.0, 0.8, "Hello! How can I help you today?")
+        .user(1.0, 3.0, "I need to change my flight.")
+        .agent(4.0, 6.0, "Thank you for that.")
+        .agent(10.0, 13.5, "I'll look up your reservation now.")
+        .user(14.5, 15.5, "Okay, thanks. Goodbye.")
+        .agent(16.3, 17.0, "Goodbye!")
+    )
+    check_in = "Hello? Are you still there?"
+    conv.events += [
+        HarnessPause(t=8.5, duration_s=4.0, sentence=0, line=check_in),
+        CallerAct(t=8.4, side="user", kind="check_in", text=check_in, rule="agent_silent_check_in"),
+        CallerAct(t=10.1, side="user", kind="withdrawn", text=check_in, rule="agent_spoke_first"),
+    ]
+    d = conv.write(tmp_path / "r")
+    assert [s["turn"] for s in harness_agent_speech(load_context(d))] == [1]  # the speech is in the pause
+    gate = EvalGate(JudgesConfig(mode="none"))(d)
+    assert gate.valid, gate.details
 
 
 # The rule's second clause: the agent's voice starts over the resumed line (7.5 s, the rest of the
