@@ -62,3 +62,16 @@ def test_each_link_word_of_the_table_parts_two_values() -> None:
     for w in links:
         assert _bad(f"To confirm, that's Sharma {w} Sarma. Is that correct?") == ["Sarma."], w
     assert _bad("To confirm, that's Sharma versus Sarma. Is that correct?") == []  # no link: one piece
+
+
+def test_a_long_number_read_back_by_its_last_four_is_said_right() -> None:
+    """'the phone ending in 4821': the read-back check reads the phone said right by its last four
+    digits, and the closing read-back reads that piece by the same statement (``said_right``), so
+    the two agree; four digits not its own stay a value none of the caller's."""
+    sc = make_scenario({**INFO, "phone_number": "6175554821"}, intents=["Get a new monitor"])
+    book = goal_facts(sc.user_goal.information_required, sc.seed_data)
+    right = "To confirm, employee ID EMP126225, and the phone ending in 4821. Is that correct?"
+    assert readbacks(right, book)[0] == ["employee_id", "phone_number"]
+    assert unmatched_values(right, book, readbacks(right, book)[0]) == []
+    other = right.replace("4821", "4829")
+    assert unmatched_values(other, book, readbacks(other, book)[0]) == ["4829."]

@@ -7,7 +7,8 @@ have a 24-inch monitor for employee ID EMP126225.' to a caller who wants a 27-in
 its employee ID back right and the size wrong, and the size is no fact the read-back check
 matched (:func:`.readback.readbacks` reads each fact's own value, not every value said). Every
 part of the read-back that says a value (a number, a name, spelled letters) must say one of the
-facts read back right; else the yes stays bare, the call open.
+facts read back right, as the read-back check reads a fact said right (:func:`.readback.said_right`,
+the one statement of it); else the yes stays bare, the call open.
 """
 
 from __future__ import annotations
@@ -17,8 +18,9 @@ from dataclasses import dataclass
 
 from voxbench.pipelines.caller.goal.cues import COMPLETED
 from voxbench.pipelines.caller.goal.ending_lang import pattern
-from voxbench.pipelines.caller.goal.facts import FactBook
+from voxbench.pipelines.caller.goal.facts import Fact, FactBook
 from voxbench.pipelines.caller.goal.lang import alt
+from voxbench.pipelines.caller.goal.readback import digit_runs, said_right
 from voxbench.spoken import compact, mentions, sentences_of
 
 _PIECE = re.compile(rf",(?!\d)\s*|;\s*|:\s+|\s+(?:{alt('closeread', 'piece_links')})\s+|\s+-\s+", re.I)
@@ -30,11 +32,12 @@ _WORD = re.compile(r"[\w'-]+")
 
 @dataclass(frozen=True)
 class _Held:
-    """What the caller holds, read once per turn: its fields' label words, the values of the facts
-    read back right, and every value of its own, long (compacted, three characters or more) and short."""
+    """What the caller holds, read once per turn: its facts, its fields' label words, the facts read
+    back right, and every value of its own, long (compacted, three characters or more) and short."""
 
+    book: FactBook
     labels: frozenset[str]
-    right: tuple[str, ...]
+    right: tuple[Fact, ...]
     long: tuple[str, ...]
     short: frozenset[str]
 
@@ -42,8 +45,9 @@ class _Held:
     def of(cls, book: FactBook, ok: list[str]) -> _Held:
         own = [compact(v) for f in book for v in f.values()]
         return cls(
+            book=book,
             labels=frozenset(w.lower() for f in book for w in f.words),
-            right=tuple(v for f in book if f.key in ok for v in f.values()),
+            right=tuple(f for f in book if f.key in ok),
             long=tuple(c for c in own if len(c) >= 3),
             short=frozenset(c for c in own if 0 < len(c) < 3),  # 'US': a word of its own
         )
@@ -92,16 +96,23 @@ def _unmatched(sentence: str, spans: list[tuple[int, int]], n: int, held: _Held)
         for k, w in enumerate(_WORD.findall(piece))
         if _value_like(w, n == 0 and k == 0, held.labels)
     ]
-    if not own or any(mentions(piece, v) for v in held.right) or any(c in compact(piece) for c in held.long):
+    if not own or _says_right(piece, held) or any(c in compact(piece) for c in held.long):
         return False
     return not all(x in held.short for x in own) and not _split_value(sentence, spans, n, own, held)
+
+
+def _says_right(piece: str, held: _Held) -> bool:
+    """The piece says one of the facts read back right, as the read-back check reads it."""
+    rs = digit_runs(piece, held.book)
+    return any(said_right(piece, f, rs) for f in held.right)
 
 
 def _split_value(sentence: str, spans: list[tuple[int, int]], n: int, own: list[str], held: _Held) -> bool:
     """A value split across pieces ('September 14, 1987'): the piece's value words are all of a right
     value it and its neighbours say together."""
     window = sentence[spans[max(n - 1, 0)][0] : spans[min(n + 1, len(spans) - 1)][1]]
-    return any(mentions(window, v) and all(x in compact(v) for x in own) for v in held.right)
+    values = [v for f in held.right for v in f.values()]
+    return any(mentions(window, v) and all(x in compact(v) for x in own) for v in values)
 
 
 def only_question(turn: str) -> bool:
