@@ -230,11 +230,16 @@ def goal_facts(information: dict[str, Any]) -> list[GoalFact]:
     return out
 
 
-def facts_said(text: str, facts: list[GoalFact], unless_in: str = "") -> list[str]:
-    """Keys of the facts ``text`` says, leaving out those ``unless_in`` (the agent's turn) already said."""
+def facts_said(
+    text: str, facts: list[GoalFact], unless_in: str = "", *, asked_in: str | None = None
+) -> list[str]:
+    """Keys of the facts ``text`` says, leaving out those ``unless_in`` (the agent's turn) already said.
+    A bare count is said where the turn that asked names its key ('How many attendees?' - 'Four.'):
+    that turn is ``asked_in``, ``unless_in`` when not given (a turn's words may ask a count without
+    its values being left out)."""
     said = Said.of(text)
     before = Said.of(unless_in) if unless_in else None
-    asked = words_of(unless_in)
+    asked = words_of(unless_in if asked_in is None else asked_in)
     out = []
     for f in facts:
         for v in f.values:

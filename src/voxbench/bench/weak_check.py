@@ -3,8 +3,9 @@ graded with the bench's own reading (:mod:`.matcher`, :mod:`.reference`), never 
 
 Each item is run on a fresh caller: its opening, the item's context turns (replies not graded),
 then the graded turn. The reply *agrees* when its act is the one the class expects, it says every
-fact it must (each value found by :func:`.matcher.facts_said`, those the agent's turn already said
-left out), none it must not, and invents nothing (:class:`.caller_check.Grounding`):
+fact it must (each value found by :func:`.matcher.facts_said`; one the agent's turn says is excused
+only when the turn reads it back to confirm: :func:`missing_facts`), none it must not (those the
+agent's turn already said left out), and invents nothing (:class:`.caller_check.Grounding`):
 
 * ``yes``: the reply's polarity is yes;
 * ``correct``: a no (the right value is the *must* fact), not "I don't have it";
@@ -182,13 +183,31 @@ def act_problem(act: str, reply: str, ends_call: bool) -> str:
     raise ValueError(f"bench/lang/weak_en.json: unknown act {act!r}")
 
 
+READ_BACK_ACTS = frozenset({"yes", "correct", "not_correct", "keeps", "confirms_ends", "confirms_open",
+                            "corrects_open"})  # fmt: skip
+"""The acts that answer a read-back: the agent's turn states the caller's values and asks whether
+they are right, and a yes or a no (with the value put right) answers it. Only there may a *must*
+fact go unsaid because the turn says it: a "Yes." confirms the value read back ('Park' of 'David
+Park' needs no saying again when 'David' is corrected). Anywhere else the agent asked for the fact,
+and EVA's caller provides "the information you have available ... when the agent asks for it": a
+value the agent's words happen to hold (the 'PTO' of "What is the pto type?") tells it nothing.
+The one "yes" that answers no read-back, ``have_preference``, names its key's words as the topic,
+not its value."""
+
+
+def missing_facts(item: WeakItem, reply: str, facts: list[GoalFact]) -> list[str]:
+    """The *must* facts the reply does not say. Its words are read whole, an echo of the agent's
+    turn included (it cannot be told apart from an answer); a fact the turn says is excused only
+    when the turn reads it back to confirm (:data:`READ_BACK_ACTS`)."""
+    told = set(facts_said(reply, facts, asked_in=item.turn))
+    read_back = set(facts_said(item.turn, facts)) if item.act in READ_BACK_ACTS else set()
+    return [k for k in item.must if k not in told and k not in read_back]
+
+
 def grade(item: WeakItem, reply: str, ends_call: bool, facts: list[GoalFact], ground: Grounding,
           ended_before: bool = False) -> tuple[bool, str, list[str]]:  # fmt: skip
     """(agrees, why not, fact keys said) of one reply (``ended_before``: the caller hung up in the context)."""
-    said = facts_said(reply, facts, item.turn)
-    heard = set(
-        facts_said(item.turn, facts)
-    )  # a value the agent said ('Park' in 'David Park') cannot be told apart
+    said = facts_said(reply, facts, item.turn)  # what it disclosed: an echo of the agent's words is none
     if item.act in ENDING_ACTS:
         why = [ending_problem(item, reply, ends_call, ended_before)]
     elif item.act in OFFER_ACTS:
@@ -209,10 +228,9 @@ def grade(item: WeakItem, reply: str, ends_call: bool, facts: list[GoalFact], gr
         why.append("said a fact not asked: " + ", ".join(said))
     if item.act == "info" and not said and "?" not in reply:
         why.append("neither a fact nor a question back")
-    if item.act in ("restate", "only_asked"):  # asked again what the turn says: no value excused
+    if item.act in ("restate", "only_asked"):  # asked again what the turn says: an echo is said
         said = facts_said(reply, facts)
-        heard = set()
-    why += [f"missing {k}" for k in item.must if k not in said and k not in heard]
+    why += [f"missing {k}" for k in missing_facts(item, reply, facts)]
     if item.when and not facts_said(reply, goal_facts({"call_date": item.when})):
         why.append(f"the date of the call not said: {item.when}")
     got, flat = set(words_of(reply)), squeeze(reply)  # a code the goal writes is said spelled

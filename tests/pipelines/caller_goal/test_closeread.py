@@ -5,6 +5,7 @@ from __future__ import annotations
 from tests.pipelines.caller_goal.conftest import make_scenario
 from voxbench.pipelines.caller.goal.closeread import action_to_come, only_question, unmatched_values
 from voxbench.pipelines.caller.goal.facts import FactBook, goal_facts
+from voxbench.pipelines.caller.goal.lang import phrases
 from voxbench.pipelines.caller.goal.readback import readbacks
 
 INFO = {
@@ -51,3 +52,26 @@ def test_only_question_and_action_to_come() -> None:
     assert action_to_come("Before I submit it, let me read that back: EMP126225. Is that correct?")
     assert action_to_come("To confirm, EMP126225. Is that correct? Once you confirm I will submit it.")
     assert not action_to_come("Your request has been submitted. To confirm, EMP126225. Is that correct?")
+
+
+def test_each_link_word_of_the_table_parts_two_values() -> None:
+    """'Sharma for Sarma': the table's link words (``closeread.piece_links``) cut the read-back
+    into pieces, so a wrong value beside a right one is a piece of its own, not hidden by it."""
+    links = phrases("closeread", "piece_links")
+    assert links
+    for w in links:
+        assert _bad(f"To confirm, that's Sharma {w} Sarma. Is that correct?") == ["Sarma."], w
+    assert _bad("To confirm, that's Sharma versus Sarma. Is that correct?") == []  # no link: one piece
+
+
+def test_a_long_number_read_back_by_its_last_four_is_said_right() -> None:
+    """'the phone ending in 4821': the read-back check reads the phone said right by its last four
+    digits, and the closing read-back reads that piece by the same statement (``said_right``), so
+    the two agree; four digits not its own stay a value none of the caller's."""
+    sc = make_scenario({**INFO, "phone_number": "6175554821"}, intents=["Get a new monitor"])
+    book = goal_facts(sc.user_goal.information_required, sc.seed_data)
+    right = "To confirm, employee ID EMP126225, and the phone ending in 4821. Is that correct?"
+    assert readbacks(right, book)[0] == ["employee_id", "phone_number"]
+    assert unmatched_values(right, book, readbacks(right, book)[0]) == []
+    other = right.replace("4821", "4829")
+    assert unmatched_values(other, book, readbacks(other, book)[0]) == ["4829."]

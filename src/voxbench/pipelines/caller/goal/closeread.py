@@ -7,25 +7,53 @@ have a 24-inch monitor for employee ID EMP126225.' to a caller who wants a 27-in
 its employee ID back right and the size wrong, and the size is no fact the read-back check
 matched (:func:`.readback.readbacks` reads each fact's own value, not every value said). Every
 part of the read-back that says a value (a number, a name, spelled letters) must say one of the
-facts read back right; else the yes stays bare, the call open.
+facts read back right, as the read-back check reads a fact said right (:func:`.readback.said_right`,
+the one statement of it); else the yes stays bare, the call open.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from voxbench.pipelines.caller.goal.cues import COMPLETED
 from voxbench.pipelines.caller.goal.ending_lang import pattern
-from voxbench.pipelines.caller.goal.facts import FactBook
+from voxbench.pipelines.caller.goal.facts import Fact, FactBook
+from voxbench.pipelines.caller.goal.lang import alt
+from voxbench.pipelines.caller.goal.readback import digit_runs, said_right
 from voxbench.spoken import compact, mentions, sentences_of
 
-_PIECE = re.compile(r",(?!\d)\s*|;\s*|:\s+|\s+(?:and|for|with|to|at|on|under|in|of|as)\s+|\s+-\s+", re.I)
+_PIECE = re.compile(rf",(?!\d)\s*|;\s*|:\s+|\s+(?:{alt('closeread', 'piece_links')})\s+|\s+-\s+", re.I)
 """Where one value read back ends and the next begins ('A, B and C', 'a monitor for employee ID
-...'; not the colon of '09:00'): grammar, not words of a language's table."""
+...'; not the colon of '09:00'): the punctuation is grammar, the words that link two values
+(``closeread.piece_links``) the language's table."""
 _WORD = re.compile(r"[\w'-]+")
 
 
-def _value_like(token: str, first: bool, labels: set[str]) -> bool:
+@dataclass(frozen=True)
+class _Held:
+    """What the caller holds, read once per turn: its facts, its fields' label words, the facts read
+    back right, and every value of its own, long (compacted, three characters or more) and short."""
+
+    book: FactBook
+    labels: frozenset[str]
+    right: tuple[Fact, ...]
+    long: tuple[str, ...]
+    short: frozenset[str]
+
+    @classmethod
+    def of(cls, book: FactBook, ok: list[str]) -> _Held:
+        own = [compact(v) for f in book for v in f.values()]
+        return cls(
+            book=book,
+            labels=frozenset(w.lower() for f in book for w in f.words),
+            right=tuple(f for f in book if f.key in ok),
+            long=tuple(c for c in own if len(c) >= 3),
+            short=frozenset(c for c in own if 0 < len(c) < 3),  # 'US': a word of its own
+        )
+
+
+def _value_like(token: str, first: bool, labels: frozenset[str]) -> bool:
     """A token that says a value: a digit in it, or a capital not opening the sentence and no word of
     a field's label ('ID' of 'employee ID')."""
     if any(c.isdigit() for c in token):
@@ -35,33 +63,56 @@ def _value_like(token: str, first: bool, labels: set[str]) -> bool:
 
 def unmatched_values(turn: str, book: FactBook, ok: list[str]) -> list[str]:
     """The parts of the turn's read-back sentences (those that report nothing done) that say a value
-    none of the facts ``ok`` (read back right) says: empty when the read-back is all the caller's.
-    A value split across parts ('September 14, 1987') is said by a part whose value words are all
-    of a value its neighbours and it say together."""
-    labels = {w.lower() for f in book for w in f.words}
-    values = [v for f in book if f.key in ok for v in f.values()]
-    held = [c for f in book for v in f.values() if len(c := compact(v)) >= 3]
-    short = {c for f in book for v in f.values() if 0 < len(c := compact(v)) < 3}  # 'US': a word of its own
-    bad: list[str] = []
-    for sentence in sentences_of(turn):
-        if COMPLETED.search(sentence) or pattern("named_done").search(sentence):
-            continue  # the report, not the read-back
-        cuts = [0, *(x for m in _PIECE.finditer(sentence) for x in (m.start(), m.end())), len(sentence)]
-        spans = list(zip(cuts[::2], cuts[1::2], strict=True))
-        for n, (a, b) in enumerate(spans):
-            piece = sentence[a:b]
-            words = _WORD.findall(piece)
-            if not any(_value_like(w, n == 0 and k == 0, labels) for k, w in enumerate(words)):
-                continue
-            own = [compact(w) for k, w in enumerate(words) if _value_like(w, n == 0 and k == 0, labels)]
-            if any(mentions(piece, v) for v in values) or any(c in compact(piece) for c in held):
-                continue  # said as the caller holds it, or spelled ('start time 09:00', 'S H A R M A')
-            if all(x in short for x in own):
-                continue  # a short value of its own said whole ('issuing country code US')
-            window = sentence[spans[max(n - 1, 0)][0] : spans[min(n + 1, len(spans) - 1)][1]]
-            if not any(mentions(window, v) and all(x in compact(v) for x in own) for v in values):
-                bad.append(piece)  # not the rest of a value its neighbours say ('..., 1987')
-    return bad
+    none of the facts ``ok`` (read back right) says: empty when the read-back is all the caller's."""
+    held = _Held.of(book, ok)
+    return [piece for s in _read_back_sentences(turn) for piece in _unmatched_pieces(s, held)]
+
+
+def _read_back_sentences(turn: str) -> list[str]:
+    """The turn's sentences but the report's ('Your request ... has been submitted.')."""
+    return [s for s in sentences_of(turn) if not (COMPLETED.search(s) or pattern("named_done").search(s))]
+
+
+def _spans(sentence: str) -> list[tuple[int, int]]:
+    """(start, end) of each piece of a sentence cut at :data:`_PIECE`."""
+    cuts = [0, *(x for m in _PIECE.finditer(sentence) for x in (m.start(), m.end())), len(sentence)]
+    return list(zip(cuts[::2], cuts[1::2], strict=True))
+
+
+def _unmatched_pieces(sentence: str, held: _Held) -> list[str]:
+    """The pieces of one read-back sentence that say a value none of the caller's says."""
+    spans = _spans(sentence)
+    return [sentence[a:b] for n, (a, b) in enumerate(spans) if _unmatched(sentence, spans, n, held)]
+
+
+def _unmatched(sentence: str, spans: list[tuple[int, int]], n: int, held: _Held) -> bool:
+    """Whether piece ``n`` says a value and none of the caller's says it: not as the caller holds
+    it, nor spelled ('start time 09:00', 'S H A R M A'), nor a short value of its own said whole
+    ('issuing country code US'), nor the rest of a right value its neighbours say (:func:`_split_value`)."""
+    a, b = spans[n]
+    piece = sentence[a:b]
+    own = [
+        compact(w)
+        for k, w in enumerate(_WORD.findall(piece))
+        if _value_like(w, n == 0 and k == 0, held.labels)
+    ]
+    if not own or _says_right(piece, held) or any(c in compact(piece) for c in held.long):
+        return False
+    return not all(x in held.short for x in own) and not _split_value(sentence, spans, n, own, held)
+
+
+def _says_right(piece: str, held: _Held) -> bool:
+    """The piece says one of the facts read back right, as the read-back check reads it."""
+    rs = digit_runs(piece, held.book)
+    return any(said_right(piece, f, rs) for f in held.right)
+
+
+def _split_value(sentence: str, spans: list[tuple[int, int]], n: int, own: list[str], held: _Held) -> bool:
+    """A value split across pieces ('September 14, 1987'): the piece's value words are all of a right
+    value it and its neighbours say together."""
+    window = sentence[spans[max(n - 1, 0)][0] : spans[min(n + 1, len(spans) - 1)][1]]
+    values = [v for f in held.right for v in f.values()]
+    return any(mentions(window, v) and all(x in compact(v) for x in own) for v in values)
 
 
 def only_question(turn: str) -> bool:

@@ -15,44 +15,55 @@ from voxbench.spoken.words import MONTH_NAMES
 
 
 def readbacks(text: str, book: FactBook) -> tuple[list[str], list[str]]:
-    """Facts the agent said back: with the caller's value, or with a near miss of it."""
+    """Facts the agent said back: with the caller's value (:func:`said_right`), or with a near miss of it."""
     ok: list[str] = []
     wrong: list[str] = []
-    held = {compact(v) for f in book for v in f.values()}
-    # a run that is another of its values is that fact said, not this one misheard
-    rs = [r for r in runs(text) if any(c.isdigit() for c in r) and len(r) >= 3 and r not in held]
+    rs = digit_runs(text, book)
     for f in book:
         if not f.matchable:
             continue
-        vals = f.values()
-        if any(mentions(text, v) for v in vals):
+        if said_right(text, f, rs):
             ok.append(f.key)
-            continue
-        for v in vals:
-            c = compact(v)
-            if sum(ch.isdigit() for ch in c) >= _LONG_NUMBER and any(
-                len(r) == 4 and c.endswith(r) for r in rs
-            ):
-                ok.append(f.key)  # "the phone ending in four eight two nine"
-                break
-            if len(c) >= 4 and _said_by_characters(v, c) and any(ch.isdigit() for ch in c):
-                near = [  # same length, one or two characters off: a mishearing, not another code;
-                    r  # or a long code with one character missed ('three three four two three,
-                    for r in rs  # then one four four four' for 3342331444)
-                    if (
-                        len(r) == len(c)
-                        and sum(a != b for a, b in zip(r, c, strict=True)) <= min(2, len(c) // 3)
-                    )
-                    or (
-                        len(c) >= 7
-                        and len(r) == len(c) - 1
-                        and any(c[:i] + c[i + 1 :] == r for i in range(len(c)))
-                    )
-                ]
-                if near:
-                    wrong.append(f.key)
-                    break
+        elif any(_near_miss(v, rs) for v in f.values()):
+            wrong.append(f.key)
     return ok, wrong
+
+
+def digit_runs(text: str, book: FactBook) -> list[str]:
+    """The runs of characters with a digit (three or more) the text says, but those that are one of
+    the caller's values: a run that is another of its values is that fact said, not this one misheard."""
+    held = {compact(v) for f in book for v in f.values()}
+    return [r for r in runs(text) if any(c.isdigit() for c in r) and len(r) >= 3 and r not in held]
+
+
+def said_right(text: str, f: Fact, rs: list[str]) -> bool:
+    """Whether the text says the fact's own value: one of its values as the caller holds it, or a
+    long number by its last four digits ("the phone ending in four eight two nine"; ``rs``: the
+    text's :func:`digit_runs`). The one statement of what a read-back says right, for the read-back
+    check and for a closing read-back's values (:mod:`.closeread`)."""
+    vals = f.values()
+    return any(mentions(text, v) for v in vals) or any(_last_four(compact(v), rs) for v in vals)
+
+
+def _last_four(flat: str, rs: list[str]) -> bool:
+    """A long number (:data:`_LONG_NUMBER` digits or more) said by its last four digits."""
+    return sum(ch.isdigit() for ch in flat) >= _LONG_NUMBER and any(
+        len(r) == 4 and flat.endswith(r) for r in rs
+    )
+
+
+def _near_miss(value: str, rs: list[str]) -> bool:
+    """A run of the value's length said one or two characters off it: a mishearing, not another
+    code; or a long code with one character missed ('three three four two three, then one four
+    four four' for 3342331444)."""
+    c = compact(value)
+    if len(c) < 4 or not _said_by_characters(value, c) or not any(ch.isdigit() for ch in c):
+        return False
+    return any(
+        (len(r) == len(c) and sum(a != b for a, b in zip(r, c, strict=True)) <= min(2, len(c) // 3))
+        or (len(c) >= 7 and len(r) == len(c) - 1 and any(c[:i] + c[i + 1 :] == r for i in range(len(c))))
+        for r in rs
+    )
 
 
 def _said_by_characters(value: str, flat: str) -> bool:
