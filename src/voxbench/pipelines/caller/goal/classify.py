@@ -37,6 +37,7 @@ from voxbench.pipelines.caller.goal.cues import (
     OPEN_Q,
     READBACK_CUE,
     REQUESTS_Q,
+    SERVICE_TALK,
     THAT_ALL,
     TRANSFER_NOW,
     TRANSFER_OFFER,
@@ -82,7 +83,8 @@ from voxbench.spoken import mentions, times
 def _speech_acts(t: Turn, heard: Heard, book: FactBook) -> None:
     """Holds, transfers, "anything else?" (asked, or offered in a closing statement), goodbyes,
     completions and refusals."""
-    if t.sents and HOLD.match(t.sents[-1]) and not t.questions:
+    said = [s for s in t.sents if not SERVICE_TALK.match(s)]  # service talk after a hold holds
+    if said and HOLD.match(said[-1]) and not t.questions:
         mark(heard, "hold", "hold_phrase")
     if any(offers_transfer(s, TRANSFER_NOW) for s in t.sents):  # not 'I can't connect you to ...'
         mark(heard, "transfer", "transfer_now")

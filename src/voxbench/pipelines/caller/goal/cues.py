@@ -164,6 +164,10 @@ INFO_ASKED = re.compile(
 )
 # Nothing but a courtesy word: the tail of a sentence already answered ('Please.', 'Thanks.').
 COURTESY = re.compile(rf"^({_a('courtesy')})[.!]*$", re.I)
+# A sentence of service talk that thanks for the caller's patience or says the agent is there to
+# help ('Thanks for your patience.', "I'm happy to help."): it tells and asks nothing, so what the
+# turn does is what its other sentences do ('One moment. Thanks for your patience.' still holds).
+SERVICE_TALK = re.compile(rf"^(?:{_a('service_talk')})[.!]*$", re.I)
 
 # The agent reports something done in words too loose for a completion ('That's done.'): not the
 # end of a request, but progress enough that the call is not stalled.

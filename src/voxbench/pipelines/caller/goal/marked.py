@@ -102,8 +102,8 @@ def marked_options(sents: list[str], question: str) -> list[str]:
         head = head.rsplit(":", 1)[-1]
         parts += _split_or(head) if _OR.match(cuts[0][2]) else [head]
     for (_, end, _), nxt in zip(cuts, [*cuts[1:], (len(body), len(body), "")], strict=True):
-        seg = body[end : nxt[0]]
-        parts += _split_or(seg) if _OR.match(nxt[2]) else [seg]
+        seg = body[end : nxt[0]]  # an option ends with its sentence: 'C. You need X.' offers 'C'
+        parts += _split_or(seg) if _OR.match(nxt[2]) else _SENTENCE_END.split(seg)[:1]
     out = [c for p in parts if (c := _clean(p))]
     if not 2 <= len(out) <= _MOST or any(len(o.split()) > OPTION_WORDS for o in out):
         return []

@@ -7,6 +7,7 @@ from functools import cache
 
 from pydantic import BaseModel, ConfigDict
 
+from voxbench.pipelines.caller.goal.lang import either_form
 from voxbench.spoken.tables import read_table
 
 
@@ -151,5 +152,6 @@ def ending_words(language: str = "en") -> EndingWords:
 
 @cache
 def pattern(name: str, language: str = "en") -> re.Pattern[str]:
-    """One table entry compiled (``name`` a field of :class:`EndingWords`)."""
-    return re.compile(getattr(ending_words(language), name), re.I)
+    """One table entry compiled (``name`` a field of :class:`EndingWords`), its contractions
+    heard in either form (:func:`~voxbench.pipelines.caller.goal.lang.either_form`)."""
+    return re.compile(either_form(getattr(ending_words(language), name), language), re.I)

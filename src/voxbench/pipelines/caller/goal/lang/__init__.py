@@ -11,6 +11,7 @@ which is not one of the caller's phrasings (``templates``, whose first words :mo
 
 from __future__ import annotations
 
+import re
 from functools import cache
 
 from pydantic import BaseModel
@@ -48,8 +49,45 @@ def phrases(module: str, name: str, language: str = "en") -> list[str]:
 
 
 def alt(module: str, name: str, language: str = "en") -> str:
-    """The phrase list ``name`` of ``module`` as the body of a regex alternation ('a|b|c')."""
-    return "|".join(phrases(module, name, language))
+    """The phrase list ``name`` of ``module`` as the body of a regex alternation ('a|b|c'), each
+    contraction in it matching either form (:func:`either_form`)."""
+    return "|".join(either_form(p, language) for p in phrases(module, name, language))
+
+
+def either_form(pattern: str, language: str = "en") -> str:
+    """``pattern`` with each contraction of the tables (``rewrites.contractions``) written as
+    either form: a phrase written "can't" also hears "cannot", one written "do not" also "don't".
+    Agents say both, and the tables were written from one agent's habits, a phrase at a time (the
+    invariance bench, ``benchmarks/caller_invariance.py``, found replies that changed with the
+    form alone). A form inside a look-behind, where a choice of lengths cannot stand, is left."""
+    found, groups = _contraction_forms(language)
+    out = found.sub(lambda m: _group(groups[m[0].lower()], m[0]), pattern)
+    if out == pattern:
+        return pattern
+    try:
+        re.compile(out)
+    except re.error:
+        return pattern
+    return out
+
+
+def _group(forms: list[str], like: str) -> str:
+    """Every form as one group, capitalised as the pattern wrote the one it had ('I'm')."""
+    if like[:1].isupper():
+        forms = [f[:1].upper() + f[1:] for f in forms]
+    return "(?:" + "|".join(forms) + ")"
+
+
+@cache
+def _contraction_forms(language: str) -> tuple[re.Pattern[str], dict[str, list[str]]]:
+    """The regex finding any form of a contraction as a word of a pattern (a regex escape such as
+    ``\\b`` may stand before it), and each form's group of every form of it."""
+    by_short: dict[str, list[str]] = {}
+    for short, full in words(language).rewrites.get("contractions", []):
+        by_short.setdefault(short, [short]).append(full)
+    groups = {f: forms for forms in by_short.values() for f in forms}
+    body = "|".join(re.escape(f) for f in sorted(groups, key=len, reverse=True))
+    return re.compile(rf"(?:(?<=\\[a-zA-Z])|(?<![\w']))(?:{body})(?![\w'])", re.I), groups
 
 
 def alts(module: str, *names: str, language: str = "en") -> str:
