@@ -27,7 +27,6 @@ itself does: its counts must be 0. ``--rows`` prints the changed rows of DEV sce
 
 from __future__ import annotations
 
-import copy
 import re
 import sys
 from collections import defaultdict
@@ -39,8 +38,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import turn_variants
 
-from voxbench.bench.callers import GoalRules
-from voxbench.bench.reference import reference_turns
 from voxbench.pipelines.caller.goal.acts import CallerAct
 from voxbench.spoken.words import DIGIT, DIGIT_WORDS, TENS, UNITS
 
@@ -148,17 +145,14 @@ def run_scenario(
     domain: str, sc: Any, rules: list[str], rows: list[dict[str, Any]]
 ) -> dict[str, dict[str, int]]:
     """Counts per rule over one scenario; the changed rows go to ``rows``."""
-    caller = GoalRules().make(domain, sc).caller  # type: ignore[attr-defined]
-    opening, turns = reference_turns(sc)
-    if opening is not None:
-        caller.open()
     counts: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
-    for i, (agent, _ref) in enumerate(turns):
-        forks = {r: v for r in rules if (v := variant(r, agent)) != agent or r == "identity"}
-        copies = {r: copy.deepcopy(caller) for r in forks}
-        written = caller.respond(agent)
-        for r, v in forks.items():
-            heard = copies[r].respond(v)
+
+    def variants(_i: int, agent: str, _ref: str) -> dict[str, str]:
+        return {r: v for r in rules if (v := variant(r, agent)) != agent or r == "identity"}
+
+    for f in turn_variants.forked_replies(domain, sc, variants):
+        written = f.written
+        for r, (v, heard) in f.heard.items():
             c = counts[r]
             c["turns"] += 1
             changed = _act(heard) != _act(written)
@@ -168,7 +162,7 @@ def run_scenario(
             c["lost_corrections"] += lost
             c["written_corrections"] += corrects(written)
             if changed or false or lost:
-                rows.append({"domain": domain, "scenario": sc.id, "turn": i + 1, "rule": r, "agent": agent,
+                rows.append({"domain": domain, "scenario": sc.id, "turn": f.turn, "rule": r, "agent": f.agent,
                              "variant": v, "written_reply": written.text, "written_act": list(_act(written)),
                              "heard_reply": heard.text, "heard_act": list(_act(heard)),
                              "heard_rules": heard.rules, "false_correction": false, "lost_correction": lost})  # fmt: skip

@@ -21,7 +21,6 @@ change). ``--rows`` prints the changed replies of DEV scenarios only.
 
 from __future__ import annotations
 
-import copy
 import json
 import sys
 from collections import defaultdict
@@ -32,10 +31,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import turn_variants
 
-from voxbench.bench.callers import GoalRules
 from voxbench.bench.matcher import facts_said, goal_facts
 from voxbench.bench.perturb import class_names, perturb, same_choice, table
-from voxbench.bench.reference import reference_turns
 from voxbench.records.io import atomic_write_json
 
 
@@ -54,21 +51,18 @@ def run_scenario(
     domain: str, sc: Any, classes: list[str], rows: list[dict[str, Any]]
 ) -> dict[str, dict[str, int]]:
     """Items and same replies per class over one scenario's turns; the changed ones go to ``rows``."""
-    caller = GoalRules().make(domain, sc).caller  # type: ignore[attr-defined]
     facts = goal_facts(sc.user_goal.information_required)
-    opening, turns = reference_turns(sc)
-    if opening is not None:
-        caller.open()
     counts: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
-    for i, (agent, _ref) in enumerate(turns):
+
+    def variants(i: int, agent: str, _ref: str) -> dict[str, str]:
         seed = f"{domain}/{sc.id}/{i + 1}"
-        forks = {c: v for c in classes if (v := perturb(c, agent, seed)) != agent}
-        copies = {c: copy.deepcopy(caller) for c in forks}
-        written = caller.respond(agent)
-        w_facts = sorted(facts_said(written.text, facts, agent))
-        for c, v in forks.items():
-            heard = copies[c].respond(v)
-            h_facts = sorted(facts_said(heard.text, facts, agent))
+        return {c: v for c in classes if (v := perturb(c, agent, seed)) != agent}
+
+    for f in turn_variants.forked_replies(domain, sc, variants):
+        seed, written = f"{domain}/{sc.id}/{f.turn}", f.written
+        w_facts = sorted(facts_said(written.text, facts, f.agent))
+        for c, (v, heard) in f.heard.items():
+            h_facts = sorted(facts_said(heard.text, facts, f.agent))
             same_act = _same_act(written, heard, c, seed)
             same = h_facts == w_facts and same_act
             n = counts[c]
@@ -78,7 +72,7 @@ def run_scenario(
             n["facts_changed"] += h_facts != w_facts
             n["words_same"] += heard.text == written.text
             if not same:
-                rows.append({"domain": domain, "scenario": sc.id, "turn": i + 1, "class": c, "agent": agent,
+                rows.append({"domain": domain, "scenario": sc.id, "turn": f.turn, "class": c, "agent": f.agent,
                              "variant": v, "written_reply": written.text, "heard_reply": heard.text,
                              "written_facts": w_facts, "heard_facts": h_facts, "written_act": _act(written),
                              "heard_act": _act(heard), "written_rule": written.rule,

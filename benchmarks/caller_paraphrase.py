@@ -36,7 +36,6 @@ be 0. ``--rows`` prints the changed rows of DEV scenarios only; test is read as 
 
 from __future__ import annotations
 
-import copy
 import random
 import re
 import sys
@@ -49,9 +48,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import turn_variants
 
-from voxbench.bench.callers import GoalRules
 from voxbench.bench.matcher import facts_said, goal_facts
-from voxbench.bench.reference import asks, reference_turns
+from voxbench.bench.reference import asks
 from voxbench.records.voice import split_sentences
 
 SYNONYMS: list[tuple[str, ...]] = [
@@ -267,24 +265,20 @@ def run_scenario(
     domain: str, sc: Any, classes: list[str], rows: list[dict[str, Any]]
 ) -> dict[str, dict[str, int]]:
     """Counts per class over one scenario; the changed rows go to ``rows``."""
-    caller = GoalRules().make(domain, sc).caller  # type: ignore[attr-defined]
     facts = goal_facts(sc.user_goal.information_required)
-    opening, turns = reference_turns(sc)
-    if opening is not None:
-        caller.open()
     counts: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
-    for i, (agent, ref) in enumerate(turns):
-        asking = bool(ref) and asks(agent) and bool(facts_said(ref, facts, agent))
+
+    def variants(i: int, agent: str, ref: str) -> dict[str, str]:
+        if not (ref and asks(agent) and facts_said(ref, facts, agent)):
+            return {}
         seed = f"{domain}/{sc.id}/{i + 1}"
-        forks = {
-            c: v for c in classes if asking and ((v := variant(c, agent, seed)) != agent or c == "identity")
-        }
-        copies = {c: copy.deepcopy(caller) for c in forks}
-        written = caller.respond(agent)
-        w_facts = set(facts_said(written.text, facts, agent))
-        for c, v in forks.items():
-            heard = copies[c].respond(v)
-            h_facts = set(facts_said(heard.text, facts, agent))
+        return {c: v for c in classes if (v := variant(c, agent, seed)) != agent or c == "identity"}
+
+    for f in turn_variants.forked_replies(domain, sc, variants):
+        written = f.written
+        w_facts = set(facts_said(written.text, facts, f.agent))
+        for c, (v, heard) in f.heard.items():
+            h_facts = set(facts_said(heard.text, facts, f.agent))
             lost, extra = sorted(w_facts - h_facts), sorted(h_facts - w_facts)
             n = counts[c]
             n["turns"] += 1
@@ -293,7 +287,7 @@ def run_scenario(
             n["extra"] += bool(extra)
             n["act_changed"] += _act(heard) != _act(written)
             if lost or extra or _act(heard) != _act(written):
-                rows.append({"domain": domain, "scenario": sc.id, "turn": i + 1, "class": c, "agent": agent,
+                rows.append({"domain": domain, "scenario": sc.id, "turn": f.turn, "class": c, "agent": f.agent,
                              "variant": v, "written_reply": written.text, "heard_reply": heard.text,
                              "lost": lost, "extra": extra, "written_act": list(_act(written)),
                              "heard_act": list(_act(heard)), "heard_rule": heard.rule})  # fmt: skip

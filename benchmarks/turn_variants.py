@@ -1,8 +1,10 @@
 """The harness of the benches that give the goal caller each reference agent turn in another form
 and count the replies that change (``caller_asr_forms.py``: as a recogniser writes it;
-``caller_paraphrase.py``: worded another way).
+``caller_paraphrase.py``: worded another way; ``caller_invariance.py``: rewritten in meaning-
+preserving classes).
 
-Each bench supplies ``run_scenario(domain, scenario, variant names, rows) -> counts per variant``;
+Each bench supplies ``run_scenario(domain, scenario, variant names, rows) -> counts per variant``,
+built on :func:`forked_replies` (the caller's reply to each turn as written and to its variants);
 this module runs it over EVA's scenarios, sums the counts per half of the fixed split
 (``caller_check_halves.half``) and variant, prints the table, the changed rows of DEV scenarios
 only (``--rows``: never a test scenario's), and writes the figures (``--out``, atomically).
@@ -11,19 +13,49 @@ only (``--rows``: never a test scenario's), and writes the figures (``--out``, a
 from __future__ import annotations
 
 import argparse
+import copy
 import json
 from collections import defaultdict
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Iterator
+from typing import Any, NamedTuple
 
 from caller_check_halves import half
 
 from voxbench.bench.caller_check import resolved_scenarios
+from voxbench.bench.callers import GoalRules
+from voxbench.bench.reference import reference_turns
 from voxbench.records.io import atomic_write_json
 
 Counts = dict[str, dict[str, int]]
 Totals = dict[tuple[str, str], dict[str, int]]
 RunScenario = Callable[[str, Any, list[str], list[dict[str, Any]]], Counts]
+Variants = Callable[[int, str, str], dict[str, str]]
+"""(turn index, agent turn, reference reply) -> {variant name: the turn in that form}."""
+
+
+class Fork(NamedTuple):
+    """One reference agent turn: the caller's reply to it as written, and to each variant."""
+
+    turn: int
+    agent: str
+    ref: str
+    written: Any
+    heard: dict[str, tuple[str, Any]]
+    """{variant name: (the variant, the reply of a copy of the caller in the same state)}."""
+
+
+def forked_replies(domain: str, sc: Any, variants: Variants) -> Iterator[Fork]:
+    """The goal caller through a scenario's reference agent turns; at each, copies of it in the
+    state the written turns left it hear the variants (so a changed reply is the variant's doing)."""
+    caller = GoalRules().make(domain, sc).caller  # type: ignore[attr-defined]
+    opening, turns = reference_turns(sc)
+    if opening is not None:
+        caller.open()
+    for i, (agent, ref) in enumerate(turns):
+        forks = variants(i, agent, ref)
+        copies = {c: copy.deepcopy(caller) for c in forks}
+        written = caller.respond(agent)
+        yield Fork(i + 1, agent, ref, written, {c: (v, copies[c].respond(v)) for c, v in forks.items()})
 
 
 def parser(description: str, variant: str, dest: str) -> argparse.ArgumentParser:
