@@ -12,18 +12,16 @@ items are never printed); ``--dev-only`` leaves the test column out of the table
 
 from __future__ import annotations
 
-import argparse
-import json
 import time
 from collections import Counter, defaultdict
-from pathlib import Path
 
-from caller_ref_endings import print_table
+from caller_ref_endings import parser, print_table
 
 from voxbench.bench.caller_check import resolved_scenarios
 from voxbench.bench.callers import GoalRules
 from voxbench.bench.weak_check import WeakRow, run_item
 from voxbench.bench.weak_refasks import ACTS, Made, counts, generate_all, harvest
+from voxbench.records.io import atomic_write_json
 from voxbench.scenarios import Scenario
 
 Row = tuple[str, WeakRow, str]
@@ -87,17 +85,11 @@ def write_dev(rows: list[Row], out: str) -> None:
     dev = [
         {"source": s, "origin": o, **r.model_dump(mode="json")} for s, r, o in rows if r.item.half == "dev"
     ]
-    Path(out).write_text(json.dumps(dev, indent=1))
+    atomic_write_json(out, dev)
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--data", required=True)
-    ap.add_argument("--out", default="")
-    ap.add_argument("--why", action="store_true")
-    ap.add_argument("--show", type=int, default=0)
-    ap.add_argument("--dev-only", action="store_true")
-    args = ap.parse_args()
+    args = parser(__doc__).parse_args()
     scenarios = resolved_scenarios(args.data)
     print("pool (turns by domain and kind):", dict(sorted(counts(harvest(scenarios)).items())))
     made = generate_all(scenarios)

@@ -12,10 +12,8 @@ and with ``--show N`` up to N dev items per class (test items are never printed)
 from __future__ import annotations
 
 import argparse
-import json
 import time
 from collections import Counter, defaultdict
-from pathlib import Path
 
 from voxbench.bench.caller_check import resolved_scenarios
 from voxbench.bench.callers import GoalRules
@@ -23,6 +21,7 @@ from voxbench.bench.weak_check import WeakRow, run_item
 from voxbench.bench.weak_refendings import ACTS, counts, generate_all, harvest
 from voxbench.bench.weak_refpremature import ACTS as PREMATURE_ACTS
 from voxbench.bench.weak_refpremature import generate_all as premature_all
+from voxbench.records.io import atomic_write_json
 from voxbench.scenarios import Scenario
 
 Row = tuple[str, WeakRow]
@@ -92,18 +91,24 @@ def print_why(rows: list[Row], show: int) -> None:
 
 def write_dev(rows: list[Row], out: str) -> None:
     """The dev rows only: a test item's words are never written out."""
-    dev = [{"source": s, **r.model_dump(mode="json")} for s, r in rows if r.item.half == "dev"]
-    Path(out).write_text(json.dumps(dev, indent=1))
+    atomic_write_json(
+        out, [{"source": s, **r.model_dump(mode="json")} for s, r in rows if r.item.half == "dev"]
+    )
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def parser(doc: str) -> argparse.ArgumentParser:
+    """The options of the benches in EVA's own words (``caller_ref_asks.py`` too)."""
+    ap = argparse.ArgumentParser(description=doc.splitlines()[0])
     ap.add_argument("--data", required=True)
-    ap.add_argument("--out", default="")
+    ap.add_argument("--out", default="", help="write the DEV rows as JSON")
     ap.add_argument("--why", action="store_true")
     ap.add_argument("--show", type=int, default=0)
     ap.add_argument("--dev-only", action="store_true", help="print the dev column only")
-    args = ap.parse_args()
+    return ap
+
+
+def main() -> None:
+    args = parser(__doc__).parse_args()
     scenarios = resolved_scenarios(args.data)
     pool = harvest(scenarios)
     print("pool (turns by domain and kind):", dict(sorted(counts(pool).items())))
