@@ -61,7 +61,17 @@ def test_each_link_word_of_the_table_parts_two_values() -> None:
     assert links
     for w in links:
         assert _bad(f"To confirm, that's Sharma {w} Sarma. Is that correct?") == ["Sarma."], w
-    assert _bad("To confirm, that's Sharma versus Sarma. Is that correct?") == []  # no link: one piece
+    # no link word: one piece, and its wrong word is still found beside the right one
+    assert _bad("To confirm, that's Sharma versus Sarma. Is that correct?") == ["that's Sharma versus Sarma."]
+
+
+def test_a_right_value_in_a_piece_hides_no_wrong_one() -> None:
+    """'employee ID EMP126225 gets a 24-inch monitor': one piece holding the caller's ID and a
+    monitor size not its own (27-inch) is not all the caller's: the closing yes would confirm it."""
+    assert _bad("To confirm, employee ID EMP126225 gets a 24-inch monitor. Is that correct?") == [
+        "employee ID EMP126225 gets a 24-inch monitor."
+    ]
+    assert _bad("To confirm, employee ID EMP126225 gets a 27-inch monitor. Is that correct?") == []
 
 
 def test_a_long_number_read_back_by_its_last_four_is_said_right() -> None:

@@ -22,12 +22,15 @@ from voxbench.pipelines.caller.goal.facts import Fact, FactBook
 from voxbench.pipelines.caller.goal.lang import alt
 from voxbench.pipelines.caller.goal.readback import digit_runs, said_right
 from voxbench.spoken import compact, mentions, sentences_of
+from voxbench.spoken.words import MONTHS, ORDINALS, SCALES, TENS, UNITS
 
 _PIECE = re.compile(rf",(?!\d)\s*|;\s*|:\s+|\s+(?:{alt('closeread', 'piece_links')})\s+|\s+-\s+", re.I)
 """Where one value read back ends and the next begins ('A, B and C', 'a monitor for employee ID
 ...'; not the colon of '09:00'): the punctuation is grammar, the words that link two values
 (``closeread.piece_links``) the language's table."""
 _WORD = re.compile(r"[\w'-]+")
+_SPOKEN = frozenset([*UNITS, *TENS, *ORDINALS, *SCALES, *MONTHS])
+"""Words a value is said in ('September', 'fourteenth'): the caller's in a piece saying a right value."""
 
 
 @dataclass(frozen=True)
@@ -86,9 +89,13 @@ def _unmatched_pieces(sentence: str, held: _Held) -> list[str]:
 
 
 def _unmatched(sentence: str, spans: list[tuple[int, int]], n: int, held: _Held) -> bool:
-    """Whether piece ``n`` says a value and none of the caller's says it: not as the caller holds
-    it, nor spelled ('start time 09:00', 'S H A R M A'), nor a short value of its own said whole
-    ('issuing country code US'), nor the rest of a right value its neighbours say (:func:`_split_value`)."""
+    """Whether piece ``n`` says a value word none of the caller's values holds, word by word: a
+    right value beside it hides no wrong one ('employee ID EMP126225 gets a 24-inch monitor',
+    'Sharma versus Sarma'). A word is the caller's when one of its values holds it (spelled, the
+    single letters or words it is said in of a piece that says a right value: 'S H A R M A',
+    'September 14'), a short value is said whole
+    ('issuing country code US'), or it is the rest of a right value its neighbours say
+    (:func:`_split_value`)."""
     a, b = spans[n]
     piece = sentence[a:b]
     own = [
@@ -96,9 +103,16 @@ def _unmatched(sentence: str, spans: list[tuple[int, int]], n: int, held: _Held)
         for k, w in enumerate(_WORD.findall(piece))
         if _value_like(w, n == 0 and k == 0, held.labels)
     ]
-    if not own or _says_right(piece, held) or any(c in compact(piece) for c in held.long):
-        return False
-    return not all(x in held.short for x in own) and not _split_value(sentence, spans, n, own, held)
+    spelled = _says_right(piece, held)
+    left = [x for x in own if not _held_word(x, spelled, held)]
+    return bool(left) and not _split_value(sentence, spans, n, left, held)
+
+
+def _held_word(word: str, spelled: bool, held: _Held) -> bool:
+    """One value word the caller's values hold (:func:`_unmatched`)."""
+    if word in held.short or (spelled and (len(word) == 1 or word in _SPOKEN)):
+        return True
+    return any((len(word) >= 2 and word in c) or c in word for c in held.long)
 
 
 def _says_right(piece: str, held: _Held) -> bool:
