@@ -91,8 +91,9 @@ def write_dev(rows: list[Row], out: str) -> None:
 def main() -> None:
     args = parser(__doc__).parse_args()
     scenarios = resolved_scenarios(args.data)
-    print("pool (turns by domain and kind):", dict(sorted(counts(harvest(scenarios)).items())))
-    made = generate_all(scenarios)
+    pool = harvest(scenarios)
+    print("pool (turns by domain and kind):", dict(sorted(counts(pool).items())))
+    made = generate_all(scenarios, pool)
     print("dropped (kind, reason):", dict(sorted(made.dropped.items())))
     rows = graded(scenarios, made)
     print_table(tally_of(rows), list(ACTS), ("dev",) if args.dev_only else ("dev", "test", "all"))

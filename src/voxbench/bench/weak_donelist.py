@@ -75,12 +75,11 @@ def done_with_values(b: Builder) -> None:
     if got is None:
         return
     s, done, ctx = got.s, got.done, got.before
-    anything = b.template_of(got.w.anything_else, "end_anything_else", "")
     for cls in CLASSES:
         for n, picked in enumerate(fact_sets(b, cls, 2, 3, held=True)):
             salt = f"{b.sid}/{cls}/{n}"
             items = [read_item(s, f, f.value, salt, i == 0) for i, f in enumerate(picked)]
-            read = b.template(cls, salt).format(items=join_items(items, s), anything=anything)
+            read = b.template(cls, salt).format(items=join_items(items, s))
             turn = f"{done[-1]} {read}"
             b.add(cls, turn, context=ctx)
             b.items[-1].open_words = must_words(b, turn)

@@ -470,9 +470,10 @@ def items_of(domain: str, scenario: Scenario, pool: list[RefAsk]) -> Made:
     return Made(out, dropped)
 
 
-def generate_all(scenarios: list[tuple[str, Scenario]]) -> Made:
-    """Every item of every scenario (the pool: every scenario's reference turns)."""
-    pool = harvest(scenarios)
+def generate_all(scenarios: list[tuple[str, Scenario]], pool: list[RefAsk] | None = None) -> Made:
+    """Every item of every scenario (``pool``: every scenario's reference turns, :func:`harvest`,
+    collected here unless the caller has it already)."""
+    pool = harvest(scenarios) if pool is None else pool
     items: list[RefItem] = []
     dropped: Counter[tuple[str, str]] = Counter()
     for d, sc in scenarios:
