@@ -23,9 +23,9 @@ OFF = EvalConfig(judge_mode="offline")
 Step = tuple[str, Any]
 
 
-def ctx_of(steps: list[Step]) -> ConversationContext:
+def ctx_of(steps: list[Step], tools: list[dict[str, Any]] | None = None) -> ConversationContext:
     """A context from ("user" | "assistant", text) lines and ("call", (tool, params, response))
-    steps; a caller line opens a turn."""
+    steps; a caller line opens a turn. ``tools``: the agent's tool schemas."""
     trace: list[dict[str, Any]] = []
     turn = 0
     for kind, what in steps:
@@ -36,7 +36,7 @@ def ctx_of(steps: list[Step]) -> ConversationContext:
             continue
         turn += kind == "user"
         trace.append({"role": kind, "content": what, "type": "intended", "turn_id": turn})
-    return ConversationContext(record_id="hand", conversation_trace=trace)
+    return ConversationContext(record_id="hand", conversation_trace=trace, agent_tools=tools or [])
 
 
 def reasks(steps: list[Step]) -> int:
@@ -370,3 +370,18 @@ def test_only_the_reasked_dimension_is_flagged_when_the_weighed_counts_rate_3() 
     steps = [*ORDINARY["A1 a second booking"][:-2], ("assistant", "Can I get that code again?"), A_BACK, *END]
     r = conversation_progression(ctx_of(steps), OFF)
     assert r.score == 2 and r.details["flagged"] == ["information_loss"]
+
+
+def test_the_identity_an_auth_tool_used_stays_known_after_a_write() -> None:
+    """Airline's auth tool is `get_reservation` (its schema says `tool_type: auth`; its name says
+    nothing of it): the confirmation number it used is still known after the rebooking's write."""
+    tools = [
+        {"name": "get_reservation", "tool_type": "auth"},
+        {"name": "rebook_flight", "tool_type": "write"},
+    ]
+    write: Step = ("call", ("rebook_flight", {"confirmation_number": "ZK3FFW", "flight": "SK703"}, OK))
+    again: list[Step] = [("assistant", "Could I have your confirmation number again?"), A_BACK]
+    steps = [*A_OPEN, write, *again, *END]
+    found = progression.findings(ctx_of(steps, tools))
+    assert sum(f["feature"] == "reasked_facts" for f in found) == 1
+    assert sum(f["feature"] == "reasked_facts" for f in progression.findings(ctx_of(steps))) == 0

@@ -57,8 +57,9 @@ _VERIFIES = re.compile(
 _BROKEN = (*CUT_OFF_TAGS, TAG_USER_INTERRUPTS, TAG_ASSISTANT_INTERRUPTS)
 """Tags of a caller line whose words may have been lost to overlapping speech."""
 _IDENTITY = re.compile(r"auth|verif|login|otp")
-"""A tool that establishes who the caller is ("verify_employee_auth"): what it used stays known
-for the whole call."""
+"""A tool that establishes who the caller is, by its name ("verify_employee_auth"), where the
+schema does not say so (``tool_type: auth``, as airline's ``get_reservation``): what it used
+stays known for the whole call."""
 _WORD = re.compile(r"[a-z0-9]+")
 _WHOLE = ("d:", "t:")
 """Key kinds that stand for a whole value as said (a date said without its year, a clock time)."""
@@ -142,13 +143,15 @@ def reasked_facts(
     categorical: set[tuple[str, str]],
     confirm_step: re.Pattern[str],
     open_offer: re.Pattern[str],
+    auth: set[str] | frozenset[str] = frozenset(),
 ) -> list[dict[str, Any]]:
     """Agent lines after which the caller gave back a value it had given and a successful call
     had used, as {feature, turn, claim, rule} (see the module doc for what is no re-ask). A
     parameter whose schema lists its values (`categorical`: (tool, parameter) pairs) holds a
     choice, not a fact of the caller's. A successful write (`kinds`: tool -> read / write /
-    system) finishes a request: the values its request used, other than the caller's identity,
-    are the next request's to ask again ("what building and floor?" for a second delivery)."""
+    system) finishes a request: the values its request used, other than the caller's identity
+    (the values of an `auth` tool, by its schema, or of one named as such), are the next request's
+    to ask again ("what building and floor?" for a second delivery)."""
     heard_keys: set[str] = set()
     heard_words = " "
     used: dict[str, Value] = {}
@@ -179,7 +182,8 @@ def reasked_facts(
                 used = {n: v for n, v in used.items() if n in identity}
             else:
                 used.update({v.param: v for v in values})
-                identity |= {v.param for v in values if _IDENTITY.search(tool.lower())}
+                if tool in auth or _IDENTITY.search(tool.lower()):
+                    identity |= {v.param for v in values}
         elif role == "assistant":
             asks.append((int(e.get("turn_id", 0)), strip_tags(str(e.get("content", "")))))
         elif role == "user":

@@ -192,7 +192,9 @@ def findings(ctx: ConversationContext) -> list[dict[str, Any]]:
     categorical = enum_params(ctx.agent_tools or [])
     rec = read_record(ctx.conversation_trace, ctx.agent_tools or [])
     trace = ctx.conversation_trace
-    flags = reasked_facts(trace, tool_kinds(ctx.agent_tools or []), categorical, CONFIRM_STEP, OPEN_OFFER)
+    tools = ctx.agent_tools or []
+    auth = {str(t.get("name")) for t in tools if t.get("tool_type") == "auth"}
+    flags = reasked_facts(trace, tool_kinds(tools), categorical, CONFIRM_STEP, OPEN_OFFER, auth)
     return _tool_findings(trace, categorical) + _speech_findings(trace, rec) + flags
 
 
