@@ -177,3 +177,12 @@ def test_the_recap_before_a_closing_exchange_is_the_wrap_up() -> None:
     # mid-call the repetition is a minor mode; before "thanks, bye" it is the call's recap
     assert _rated(f"{SAID} {NEXT}")[0] == 2
     assert _rated(f"{SAID} {NEXT}", "Okay, thanks, bye.") == (3, [])
+
+
+def test_a_statement_with_a_changed_number_word_is_no_repeat() -> None:
+    """Every number and month word tells a value (the project's spoken-value words): "the sixth
+    of June" after "the fifth of June" says something new, as "fourteen" after "twelve" does."""
+    before = "Your new flight departs Denver on the fifth of June in the morning. Would you like a seat?"
+    moved = "Your new flight departs Denver on the sixth of June in the morning."
+    assert said_again(f"{moved} {NEXT}", before, "Okay.", wrap_up=False) == []
+    assert said_again(f"{moved} {NEXT}", before.replace("fifth", "sixth"), "Okay.", wrap_up=False) == [moved]

@@ -41,6 +41,7 @@ from functools import cache
 
 from voxbench.eval.context import strip_tags
 from voxbench.eval.offline.lang import alt, word_set
+from voxbench.spoken.words import MONTHS, ORDINALS, SCALES, TENS, UNITS
 
 MIN_REPEAT_WORDS = 5
 """A shorter statement ("You're all set.") is an acknowledgement, not content said again."""
@@ -73,6 +74,8 @@ _CODE_TOKEN = re.compile(
 _CLAUSE = re.compile(r"[.!?,;:]+\s*")
 _CUT_OFF = re.compile(r"\[[^\]]*(?:cut|interrupt)[^\]]*\]\s*$", re.IGNORECASE)
 """A timing tag ending a turn: the speaker was cut off or broke off."""
+VALUE_WORDS = frozenset([*UNITS, *TENS, *ORDINALS, *SCALES, *MONTHS])
+"""Number and month words (the project's spoken-value words): a word of them tells a value."""
 
 
 @cache
@@ -148,8 +151,7 @@ def is_request(text: str) -> bool:
 
 def has_value(ws: list[str] | tuple[str, ...] | frozenset[str]) -> bool:
     """A digit, a number word or a month: the words tell something specific."""
-    values = _words_of("value_words")
-    return any(_DIGIT.search(w) or w in values for w in ws)
+    return any(_DIGIT.search(w) or w in VALUE_WORDS for w in ws)
 
 
 @dataclass(frozen=True)
@@ -190,7 +192,7 @@ def said_again(text: str, previous: str, caller: str, wrap_up: bool, wrote: bool
     if not previous or wrap_up or wrote or _pattern("repeat_ask").search(caller) or _CUT_OFF.search(previous):
         return []
     before = [p for p in sentences(previous) if p.statement and len(p.content) >= MIN_CONTENT]
-    raised = _form_set(content(words(caller)) - _words_of("value_words"))
+    raised = _form_set(content(words(caller)) - VALUE_WORDS)
     out, new = [], False
     for s in sentences(text):
         if any(_same(s, p) for p in before):
