@@ -159,7 +159,7 @@ def test_an_agent_going_on_while_the_next_line_is_held_keeps_its_answer_scored(t
 def test_an_agent_going_on_while_a_line_it_then_withdrew_was_held_is_no_gate_fault(tmp_path: Path) -> None:
     """Found live (airline 6.1.4, 2.2.4): the agent went on with its own turn (decided before the
     caller's check-in) inside the pause before the check-in's first word, and the caller withdrew
-    the check-in unsaid. No exchange broke: the gate keeps the call (turn_taking scores it too)."""
+    the check-in unsaid. No exchange broke: the gate keeps the call and turn_taking scores it."""
     conv = (
         Conv()
         .agent(0.0, 0.8, "Hello! How can I help you today?")
@@ -176,7 +176,9 @@ def test_an_agent_going_on_while_a_line_it_then_withdrew_was_held_is_no_gate_fau
         CallerAct(t=10.1, side="user", kind="withdrawn", text=check_in, rule="agent_spoke_first"),
     ]
     d = conv.write(tmp_path / "r")
-    assert [s["turn"] for s in harness_agent_speech(load_context(d))] == [1]  # the speech is in the pause
+    ctx = load_context(d)
+    assert ctx.harness_pauses and harness_agent_speech(ctx) == []  # the pause broke no exchange
+    assert "harness_pause_turns" not in turn_taking(ctx, EvalConfig()).details  # scored, as the gate keeps it
     gate = EvalGate(JudgesConfig(mode="none"))(d)
     assert gate.valid, gate.details
 

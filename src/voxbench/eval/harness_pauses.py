@@ -12,7 +12,10 @@ gate and by turn_taking:
     channel) fell inside the pause, with no other agent speech started in between.** Either
     way the agent answered a caller the harness stalled, not a caller who stopped: it is not
     the agent interrupting, and the exchange the pause broke measures the harness, not the
-    agent.
+    agent. A pause before the first word of a line the caller then withdrew unsaid is none:
+    no word of the line was said, so no exchange broke, and agent speech in it is the agent
+    going on with its own turn (found live, airline 6.1.4 and 2.2.4: the agent's speech decided
+    before the caller's check-in, which the caller withdrew when the agent spoke).
 
 The second clause tells apart two agents whose voices both start over the resumed line: one
 whose turn detection ended the caller's turn in the silence the harness made (a reply to half
@@ -44,9 +47,18 @@ from voxbench.eval.context import ConversationContext
 RULE = "agent speech started, or decided by the agent's turn end, inside a harness pause of the caller's line"
 
 
+def _withdrawn_unsaid(ctx: ConversationContext, pause: dict[str, Any]) -> bool:
+    """Whether the pause held a line before its first word and the caller then withdrew that line
+    unsaid (a ``caller_act`` of kind ``withdrawn`` with its text, after the pause began)."""
+    return pause["sentence"] == 0 and any(
+        a.get("kind") == "withdrawn" and a.get("text") == pause["line"] and a.get("t", 0.0) >= pause["t"]
+        for a in ctx.caller_acts
+    )
+
+
 def _pause_at(ctx: ConversationContext, t: float) -> dict[str, Any] | None:
     for p in ctx.harness_pauses or ():
-        if p["t"] <= t <= p["t"] + p["duration_s"]:
+        if p["t"] <= t <= p["t"] + p["duration_s"] and not _withdrawn_unsaid(ctx, p):
             return p
     return None
 
@@ -128,24 +140,6 @@ def _claim(s: dict[str, Any]) -> str:
     )
 
 
-def _withdrawn_unsaid(ctx: ConversationContext, pause: dict[str, Any]) -> bool:
-    """Whether the pause held a line before its first word and the caller then withdrew that line
-    unsaid (a ``caller_act`` of kind ``withdrawn`` with its text, after the pause began)."""
-    return pause["sentence"] == 0 and any(
-        a.get("kind") == "withdrawn" and a.get("text") == pause["line"] and a.get("t", 0.0) >= pause["t"]
-        for a in ctx.caller_acts
-    )
-
-
 def gate_rows(ctx: ConversationContext) -> list[dict[str, Any]]:
-    """The validator's evidence, as the gate shows it (turn, claim, rule). Agent speech in a pause
-    before the first word of a line the caller then withdrew unsaid broke no exchange: no word of
-    the line was ever said, so the agent answered no stalled caller; it went on with its own turn,
-    and the call is the one it would have been (found live, airline 6.1.4 and 2.2.4: the agent's
-    speech decided before the caller's check-in, which the caller withdrew when the agent spoke,
-    and the call was regenerated as the caller's fault)."""
-    return [
-        {"turn": s["turn"], "claim": _claim(s), "rule": RULE}
-        for s in harness_agent_speech(ctx)
-        if not _withdrawn_unsaid(ctx, s["pause"])
-    ]
+    """The validator's evidence, as the gate shows it (turn, claim, rule)."""
+    return [{"turn": s["turn"], "claim": _claim(s), "rule": RULE} for s in harness_agent_speech(ctx)]
