@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from voxbench.pipelines.caller.goal.ifmore import asks_if_more, without_more
+from voxbench.pipelines.caller.goal.ifmore import without_more
 
 
 @pytest.mark.parametrize(
@@ -26,9 +26,7 @@ from voxbench.pipelines.caller.goal.ifmore import asks_if_more, without_more
 )  # fmt: skip
 def test_without_more_cuts_only_the_clause_the_cue_leads(sentence: str, rest: str) -> None:
     assert without_more(sentence) == rest
-    assert asks_if_more(sentence) == (rest == "")
 
 
 def test_a_sentence_without_the_cue_is_left_whole() -> None:
     assert without_more("What is your employee ID?") == "What is your employee ID?"
-    assert not asks_if_more("What is your employee ID?")

@@ -115,7 +115,7 @@ class ActLog:
             if f is not None and k in named and k not in self.s.owners and shared_kind(f, self.s.book):
                 self.s.owners[k] = self.s.in_hand
 
-    def said_already(self, heard: Heard | None, act: CallerAct | None = None, about: str = "") -> CallerAct:
+    def said_already(self, heard: Heard | None, act: CallerAct, about: str) -> CallerAct:
         """The agent's turn again, after the caller already said its line to it: no second time,
         but the tree's next step: goodbye, with thanks when every request is done, else as its
         failure condition says (the agent cannot do it); a transfer its escalation rule forbids is

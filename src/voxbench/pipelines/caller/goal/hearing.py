@@ -82,7 +82,7 @@ class Hearings:
     agent_said: list[str] = field(default_factory=list)
     """The agent's turns as words (' w1 w2 ... '): a value it said itself, whole, needs no spelling."""
 
-    def hear(self, turn: int, heard: Heard, given: set[str], text: str = "") -> None:
+    def hear(self, turn: int, heard: Heard, given: set[str], text: str) -> None:
         """Count the failed hearings of agent turn ``turn`` (``text``: what it said): facts given
         before that it reads back wrong or asks for again, not read back right in the same turn."""
         if turn == self.turn:

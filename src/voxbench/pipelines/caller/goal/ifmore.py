@@ -12,19 +12,12 @@ its clause ('Could you tell me your employee ID and anything else you need?') cu
 from __future__ import annotations
 
 import re
-from functools import cache
 
 from voxbench.pipelines.caller.goal.cues import ANYTHING_ELSE, THAT_ALL
 from voxbench.pipelines.caller.goal.ending_lang import ending_words, pattern
 from voxbench.pipelines.caller.goal.reasked import ASKS_VALUE
 
 _PUNCT = re.compile(r"[,;:]")
-
-
-@cache
-def _lead() -> int:
-    """Words of a clause that may come before its cue ('is there', 'what' of 'what else can I')."""
-    return ending_words().more_lead
 
 
 def more_span(sentence: str) -> tuple[int, int] | None:
@@ -41,7 +34,7 @@ def more_span(sentence: str) -> tuple[int, int] | None:
     before = [(x.start(), x.end()) for x in (*_PUNCT.finditer(sentence, 0, m.start()),
                                              *breaks.finditer(sentence, 0, m.start()))]  # fmt: skip
     start, lead = max(before, key=lambda x: x[1], default=(0, 0))
-    if len(sentence[lead : m.start()].split()) > _lead():
+    if len(sentence[lead : m.start()].split()) > ending_words().more_lead:
         return None
     after = breaks.search(sentence, m.end())
     if ASKS_VALUE.search(sentence[m.end() : after.start() if after is not None else len(sentence)]):
@@ -60,9 +53,3 @@ def without_more(sentence: str) -> str:
         return ""
     end = sentence.rstrip()[-1:]
     return rest if rest.endswith(("?", ".", "!")) or end not in "?.!" else f"{rest}{end}"
-
-
-def asks_if_more(sentence: str) -> bool:
-    """Whether the whole sentence asks only whether the caller needs more ('Will that be all for
-    the last name Crawford?'): its values ask for nothing."""
-    return bool(sentence.strip()) and without_more(sentence) == ""
