@@ -41,6 +41,7 @@ from functools import cache
 
 from voxbench.eval.context import strip_tags
 from voxbench.eval.offline.lang import alt, word_set
+from voxbench.spoken import sentences_of
 from voxbench.spoken.words import MONTHS, ORDINALS, SCALES, TENS, UNITS
 
 MIN_REPEAT_WORDS = 5
@@ -60,7 +61,6 @@ MIN_BACKGROUND_WORDS = 12
 EVA's rubric allows."""
 
 _SUFFIXES = ("ing", "ed", "ly", "es", "s")
-_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 _WORD = re.compile(r"[a-z0-9']+")
 _DIGIT = re.compile(r"\d")
 _CHAR = r"(?:[A-Z0-9]|zero|oh|one|two|three|four|five|six|seven|eight|nine)"
@@ -172,7 +172,7 @@ class Sentence:
 def sentences(text: str) -> list[Sentence]:
     """The sentences of an agent turn (tags out)."""
     out = []
-    for piece in _SENTENCE.split(text.strip()):
+    for piece in sentences_of(text):
         s = strip_tags(piece)
         if s:
             ws = words(s)
