@@ -60,10 +60,15 @@ def whose_words(language: str = "en") -> WhoseWords:
     return read_table("voxbench.bench.lang", f"whose_{language}.json", WhoseWords, "bench/lang")
 
 
+@cache
+def _persons_longest_first() -> tuple[tuple[str, list[str]], ...]:
+    """The owner phrases and their words, the longest first ('new hire' before 'hire')."""
+    return tuple((p, p.split()) for p in sorted(whose_words().persons, key=lambda p: -len(p.split())))
+
+
 def owner(f: Leaf) -> tuple[str, list[str]]:
     """(the owner phrase of the key, '' for the caller's own; the field's words)."""
-    for phrase in sorted(whose_words().persons, key=lambda p: -len(p.split())):
-        ws = phrase.split()
+    for phrase, ws in _persons_longest_first():
         for i in range(len(f.words) - len(ws) + 1):
             if f.words[i : i + len(ws)] == ws:
                 return phrase, f.words[:i] + f.words[i + len(ws) :]
