@@ -92,8 +92,8 @@ def _unmatched(sentence: str, spans: list[tuple[int, int]], n: int, held: _Held)
     """Whether piece ``n`` says a value word none of the caller's values holds, word by word: a
     right value beside it hides no wrong one ('employee ID EMP126225 gets a 24-inch monitor',
     'Sharma versus Sarma'). A word is the caller's when one of its values holds it (spelled, the
-    single letters or words it is said in of a piece that says a right value: 'S H A R M A',
-    'September 14'), a short value is said whole
+    single letters or words it is said in of a piece that says one of its values: 'S H A R M A',
+    '1 4 I N C H', 'September 14'), a short value is said whole
     ('issuing country code US'), or it is the rest of a right value its neighbours say
     (:func:`_split_value`)."""
     a, b = spans[n]
@@ -103,7 +103,7 @@ def _unmatched(sentence: str, spans: list[tuple[int, int]], n: int, held: _Held)
         for k, w in enumerate(_WORD.findall(piece))
         if _value_like(w, n == 0 and k == 0, held.labels)
     ]
-    spelled = _says_right(piece, held)
+    spelled = _says_right(piece, held) or any(c in compact(piece) for c in held.long)
     left = [x for x in own if not _held_word(x, spelled, held)]
     return bool(left) and not _split_value(sentence, spans, n, left, held)
 
