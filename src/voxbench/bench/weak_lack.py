@@ -13,7 +13,10 @@ for the other classes:
 * ``present_asked``: the date (and time) of the call asked ("What's the current date and
   time?"), a question about the world and about none of its facts; expected: the date of the call,
   which EVA's caller prompt gives it ('Today is {current_date_time}.'), and none of its own dates
-  or times (live: 'The date birth is August 22, 1991. The date is September 14, 2026.').
+  or times (live: 'The date birth is August 22, 1991. The date is September 14, 2026.');
+* ``presence_check``: a turn that only checks the caller is on the line ("Hello? Are you still
+  there?"), first thing, and again after one of its facts was asked for; expected: a yes (it is
+  there) and no fact (live airline: "Hello?" answered "Sorry, I don't have that information.").
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ if TYPE_CHECKING:
 
 
 def lack_classes(b: Builder) -> None:
-    """The three classes' items of one scenario."""
+    """The four classes' items of one scenario."""
     lacked = b.lacked()
     own = askable(b)
     for f in b.pick(own, lambda f: f"some_held/{f.key}"):
@@ -39,6 +42,7 @@ def lack_classes(b: Builder) -> None:
             turn = b.template("some_held_asked", f.key + x[0]).format(a=label(f), lacked=x[0])
             b.add("some_held_asked", turn, [f.key])
     unheld_alone(b)
+    presence_checks(b)
     day = b.scenario.current_date_time.split(" ")[0]
     if not day:  # no date of the call: nothing the answer could be graded against
         return
@@ -62,3 +66,14 @@ def unheld_alone(b: Builder) -> None:
     coded = {w for f in b.facts if set(f.words) & set(_IDENTIFIER) for w in f.words}
     for w in b.pick([w for w in things if w not in coded], lambda w: f"unheld_alone/{w}")[:1]:
         b.add("unheld_alone", b.template("unheld_alone", w).format(thing=w), [])
+
+
+def presence_checks(b: Builder) -> None:
+    """``presence_check``: the check alone, then after one of its facts was asked (the caller's
+    answer to that ask is context, not graded); no fact of its may be said."""
+    cls = b.t.classes["presence_check"]
+    keys = [f.key for f in b.own]
+    b.add("presence_check", b.template("presence_check", "first"), must_not=keys)
+    for f in b.pick(askable(b), lambda f: f"presence/{f.key}")[:1]:
+        turn = b.template("presence_check", f.key)
+        b.add("presence_check", turn, must_not=keys, context=[cls.context[0].format(label=label(f))])

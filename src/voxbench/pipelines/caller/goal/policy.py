@@ -23,7 +23,7 @@ the agent's turn (:mod:`.classify`) and decides, in this order:
    push-back that completes nothing new and refuses again is the refusal standing;
 7. a troubleshooting step: fixed or not, by the steps the tree says fix it;
 8. a hold (or an action announced, 'I'll add a checked bag'): wait silently; a question it has
-   no fact for: say so (it never invents one).
+   no fact for: say so (it never invents one); a check that it is there, alone: it is (:mod:`.presence`).
 
 Whatever the rule, one rule bounds saying the same thing again (:class:`.stall.Repeats`: this
 content, to this ask, with no progress since, a limit per kind of act): the same line once more to
@@ -62,6 +62,7 @@ from voxbench.pipelines.caller.goal.marks import restored
 from voxbench.pipelines.caller.goal.notfound import given_again, given_twice, not_found_keys
 from voxbench.pipelines.caller.goal.openask import OpenAnswer
 from voxbench.pipelines.caller.goal.phrases import as_need
+from voxbench.pipelines.caller.goal.presence import check_in, here, split_presence
 from voxbench.pipelines.caller.goal.record import other_record
 from voxbench.pipelines.caller.goal.requests import Requests
 from voxbench.pipelines.caller.goal.rules import CONFIRM_OFFER, CUT_REPLIES, NOT_FOUND_GIVES_AGAIN
@@ -187,6 +188,8 @@ class GoalCaller:
         self._keep_undo()
         self.s.turn += 1
         agent_text = self._joined_to_cut(self._punctuated(agent_text))
+        checked, rest = split_presence(agent_text)  # 'Hello? Are you still there?' (:mod:`.presence`)
+        agent_text = rest or agent_text
         previous, self.s.agent_turn = self.s.agent_turn, agent_text
         hand = self.req.in_hand(agent_text)
         heard = classify(agent_text, self.s.book, self.s.given, self.s.hook, hand, previous)
@@ -207,7 +210,7 @@ class GoalCaller:
             return self.log.act(
                 "end", self.s.phr.say("bye_give_up"), "stalled_call_end", heard, ends_call=True
             )
-        act = self._decide(agent_text, heard, told)
+        act = here(self.s, self.log, heard) if checked and not rest else self._decide(agent_text, heard, told)
         self.s.stalls.note(self.s.progress(), act.kind)
         return act
 
@@ -277,18 +280,9 @@ class GoalCaller:
         return told and not heard.has("denial") and not tracker.pending() and not agenda.open_items()
 
     def silence(self) -> CallerAct:
-        """The agent has said nothing for a long while (it said "one moment" and went quiet): ask
-        whether it is still there, and hang up the next time. A person does; and a caller that
-        only waits leaves the call to the inactivity limit, with the agent's "one moment" as the
-        last words, which EVA's gate counts as an unfinished simulation, not the agent's failure."""
+        """The agent has said nothing for a long while: is it still there (:func:`.presence.check_in`)?"""
         self._keep_undo()
-        self.s.turn += 1
-        self.s.stalls.count += 1
-        if self.s.acts and self.s.acts[-1].kind == "check_in":
-            return self.log.act(
-                "end", self.s.phr.say("bye_silence"), "silence_after_check_in_end", ends_call=True
-            )
-        return self.log.act("check_in", self.s.phr.say("check_in"), "agent_silent_check_in")
+        return check_in(self.s, self.log)
 
     def _told_first(self, heard: Heard) -> OpenAnswer | None:
         """The tree's own answer to the question, when it wins over facts the question names
