@@ -46,7 +46,7 @@ from voxbench.eval.context import strip_tags
 from voxbench.eval.offline._trace import as_dict, infer_tool_kind, lookup_missed, response_failed
 from voxbench.eval.offline._values import scalar_keys, spoken_values
 from voxbench.eval.offline.lang import word_set
-from voxbench.eval.tags import CUT_OFF_TAGS, TAG_ASSISTANT_INTERRUPTS, TAG_USER_INTERRUPTS
+from voxbench.eval.tags import cut_off
 
 _CUT_OFF_ENDS = tuple(word_set("_progression", "cut_off_endings"))
 """How a line the recogniser cut short ends ("...", a dash)."""
@@ -54,8 +54,6 @@ _VERIFIES = re.compile(
     r"\b(" + "|".join(map(re.escape, word_set("_progression", "verification_cues"))) + r")\b"
 )
 """Words of a line that says it verifies a value ("can you confirm", "so I can match it")."""
-_BROKEN = (*CUT_OFF_TAGS, TAG_USER_INTERRUPTS, TAG_ASSISTANT_INTERRUPTS)
-"""Tags of a caller line whose words may have been lost to overlapping speech."""
 _IDENTITY = re.compile(r"auth|verif|login|otp")
 """A tool that establishes who the caller is, by its name ("verify_employee_auth"), where the
 schema does not say so (``tool_type: auth``, as airline's ``get_reservation``): what it used
@@ -122,7 +120,7 @@ def _names_a_record(key: str) -> bool:
 
 def _cut_off(raw: str) -> bool:
     """The caller line was cut off or overlapped: an interruption tag, or a broken-off end."""
-    return any(t in raw for t in _BROKEN) or strip_tags(raw).endswith(_CUT_OFF_ENDS)
+    return cut_off(raw) or strip_tags(raw).endswith(_CUT_OFF_ENDS)
 
 
 def _exempt(ask: str, confirm_step: re.Pattern[str], open_offer: re.Pattern[str]) -> bool:
