@@ -17,6 +17,7 @@ import pytest
 from voxbench.eval.context import ConversationContext
 from voxbench.eval.metrics.judged import conversation_progression
 from voxbench.eval.offline import progression
+from voxbench.eval.offline._progression_record import read_record
 from voxbench.eval.types import EvalConfig
 
 OFF = EvalConfig(judge_mode="offline")
@@ -385,3 +386,26 @@ def test_the_identity_an_auth_tool_used_stays_known_after_a_write() -> None:
     found = progression.findings(ctx_of(steps, tools))
     assert sum(f["feature"] == "reasked_facts" for f in found) == 1
     assert sum(f["feature"] == "reasked_facts" for f in progression.findings(ctx_of(steps))) == 0
+
+
+def _parallel(name: str, first: dict[str, Any], second: dict[str, Any], tools: list[dict[str, Any]]) -> Any:
+    """Two calls of one tool made together, then their responses: ``first`` answers the first."""
+    trace = [
+        {"type": "tool_call", "tool_name": name, "parameters": {"id": "A"}, "turn_id": 1},
+        {"type": "tool_call", "tool_name": name, "parameters": {"id": "B"}, "turn_id": 1},
+        {"type": "tool_response", "tool_name": name, "tool_response": first, "turn_id": 1},
+        {"type": "tool_response", "tool_name": name, "tool_response": second, "turn_id": 1},
+    ]
+    return read_record(trace, tools)
+
+
+def test_calls_made_together_are_answered_in_the_order_they_were_made() -> None:
+    """One reading of the calls for the counts and the re-ask flag: the first response answers the
+    first call (the re-ask flag paired them so, the counts' reader paired the latest)."""
+    rec = _parallel("get_booking", OK, NOT_FOUND, [])
+    assert [(a.call, a.at, a.params["id"], a.failed) for a in rec.answered] == [
+        (0, 2, "A", False),
+        (1, 3, "B", True),
+    ]
+    writes = _parallel("rebook_flight", NOT_FOUND, OK, [{"name": "rebook_flight", "tool_type": "write"}])
+    assert (writes.writes, writes.written) == ([1], [3])

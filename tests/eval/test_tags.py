@@ -7,7 +7,7 @@ from pathlib import Path
 from tests.eval.builders import Conv
 from voxbench.eval.context import ConversationContext, HEvent, segment
 from voxbench.eval.from_record import load_context
-from voxbench.eval.tags import ALL_TAGS, iter_regions, tags_in
+from voxbench.eval.tags import ALL_TAGS, TAG_PAUSE, cut_off, iter_regions, tags_in
 from voxbench.records import Speech, Transcript, TTSText, Utterance
 
 
@@ -166,3 +166,13 @@ def test_regions_split_text_at_tags() -> None:
         (" Got it.", None),
     ]
     assert len(ALL_TAGS) == 7 and tags_in("[slow] x [pause] y") == ["[pause]"]
+
+
+def test_cut_off_is_any_tag_of_lost_words_but_a_pause() -> None:
+    """The one test of a line cut off or overlapped (progression's re-ask, conciseness's said again)."""
+    for tag in ALL_TAGS:
+        line = f"My ID is E M P {tag} zero four"
+        assert cut_off(line) is (tag != TAG_PAUSE)
+        assert not cut_off(line, at_end=True)
+        assert cut_off(f"My ID is E M P zero four {tag} ", at_end=True) is (tag != TAG_PAUSE)
+    assert not cut_off("My ID is E M P zero four, cut off and interrupted.")

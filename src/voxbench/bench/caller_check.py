@@ -64,6 +64,7 @@ from voxbench.bench.refused import REFUSED_DISCLOSED, refused_facts
 from voxbench.bench.tally import ScenarioResult, Tally, TurnRow, by_domain, count, in_goal
 from voxbench.scenarios import Scenario
 from voxbench.scenarios.loader import DomainData
+from voxbench.spoken.moment import written_moment
 
 __all__ = [
     "Grounding", "Reply", "ScenarioResult", "Tally", "TextCaller", "TurnRow", "by_domain", "check_all",
@@ -158,8 +159,8 @@ def call_date_time(scenario: Scenario) -> str:
     {current_date_time}.'), with the time on a 12-hour clock too ('14:15' said '2:15 PM'): a
     caller saying them invents nothing."""
     cdt = scenario.current_date_time or ""
-    m = re.search(r"\b(\d{1,2}):(\d{2})\b", cdt)
-    return f"{cdt} {int(m.group(1)) % 12 or 12}:{m.group(2)}" if m else cdt
+    now = written_moment(cdt)
+    return f"{cdt} {now.clock12}" if now is not None and now.time else cdt
 
 
 def expected_pairs(scenario: Scenario) -> list[tuple[str, str, list[str]]]:

@@ -25,6 +25,7 @@ from typing import Literal
 from pydantic import BaseModel
 
 from voxbench.bench.lang import words
+from voxbench.spoken.contractions import contractions
 from voxbench.spoken.tables import read_table
 
 __all__ = ["Grammar", "PerturbTable", "Rewrite", "class_names", "perturb", "same_choice", "table"]
@@ -53,8 +54,6 @@ class Grammar(BaseModel):
     """The verbs of a request a modal question and an imperative both say ('provide', 'spell')."""
     ask_openers: list[str]
     """How a sentence asking for information opens (regex branches)."""
-    contractions: list[tuple[str, str]]
-    """(contracted, expanded) pairs whose contraction is unambiguous."""
     not_expanded_before: list[str]
     """A contraction before these may be 'has' or 'had' ('it's been'): never expanded."""
     owners: list[str]
@@ -67,6 +66,9 @@ class Grammar(BaseModel):
     """A sentence opening with these leans on the one before it: not moved before it."""
     announce: list[str]
     """A sentence opening with these introduces the next one: not moved after it."""
+    contractions: list[tuple[str, str]] = []
+    """(contracted, full) pairs: the language's one table (``spoken.contractions``, the one the goal
+    caller hears either form of), set by :func:`table`, not written in this file."""
 
 
 class PerturbTable(BaseModel):
@@ -77,7 +79,9 @@ class PerturbTable(BaseModel):
 @cache
 def table(language: str = "en") -> PerturbTable:
     """The classes and grammar of ``language`` (``bench/lang/perturb_<language>.json``)."""
-    return read_table("voxbench.bench.lang", f"perturb_{language}.json", PerturbTable, "bench/lang")
+    t = read_table("voxbench.bench.lang", f"perturb_{language}.json", PerturbTable, "bench/lang")
+    t.grammar.contractions = contractions(language)
+    return t
 
 
 def class_names(language: str = "en") -> list[str]:
@@ -175,7 +179,7 @@ def _contractions(text: str, rw: Rewrite, g: Grammar, rng: random.Random) -> str
     """Every contraction expanded if the turn has one, else every expanded pair contracted
     (written with the turn's own apostrophe)."""
     plain = _plain(text)
-    pairs = [(c, e) for c, e in g.contractions]
+    pairs = g.contractions
     keep = _alt(g.not_expanded_before)
     if any(re.search(rf"\b{re.escape(c)}\b", plain, re.I) for c, _ in pairs):
         for c, e in pairs:

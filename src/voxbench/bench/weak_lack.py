@@ -27,6 +27,7 @@ from voxbench.bench.caller_check import call_date_time
 from voxbench.bench.matcher import facts_said, goal_facts
 from voxbench.bench.weak_facts import label, said
 from voxbench.bench.weak_fields import askable
+from voxbench.spoken.moment import call_date
 
 if TYPE_CHECKING:
     from voxbench.bench.weak_turns import Builder
@@ -43,7 +44,7 @@ def lack_classes(b: Builder) -> None:
             b.add("some_held_asked", turn, [f.key])
     unheld_alone(b)
     presence_checks(b)
-    day = b.scenario.current_date_time.split(" ")[0]
+    day = call_date(b.scenario.current_date_time)
     if not day:  # no date of the call: nothing the answer could be graded against
         return
     # a fact the call's date or time cannot be said without (the same day, the same hour) is no fault

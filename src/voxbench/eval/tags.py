@@ -66,6 +66,9 @@ ALL_TAGS = (
 )
 CUT_OFF_TAGS = frozenset({TAG_CUT_BY_USER, TAG_CUT_BY_ASSISTANT, TAG_CUT_ITSELF, TAG_LIKELY_INTERRUPTION})
 """Text before these may not have been spoken (EVA's "cut-off" tags)."""
+BROKEN_TAGS = CUT_OFF_TAGS | {TAG_USER_INTERRUPTS, TAG_ASSISTANT_INTERRUPTS}
+"""Tags of speech whose words may not all have been heard: cut off, or overlapped by the other
+speaker's."""
 
 LIKELY_INTERRUPTION_GAP_S = 1.0
 RECORDING_END_S = 0.1
@@ -163,6 +166,17 @@ def tags_in(text: str) -> list[str]:
             found.append((i, tag))
             start = i + 1
     return [t for _, t in sorted(found)]
+
+
+def cut_off(text: str, at_end: bool = False) -> bool:
+    """Whether `text` was cut off or overlapped: one of `BROKEN_TAGS` in it or, `at_end`, ending
+    it. A finding that needs a line heard whole (the agent asking again for what the caller said,
+    saying again what it said itself) is not made on such a line: the other side may have missed
+    its words. The one test of the offline judges (progression's re-ask, conciseness's said
+    again)."""
+    if at_end:
+        return text.rstrip().endswith(tuple(BROKEN_TAGS))
+    return any(t in text for t in BROKEN_TAGS)
 
 
 def iter_regions(text: str) -> Iterable[tuple[str, str | None]]:

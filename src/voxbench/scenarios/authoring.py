@@ -23,6 +23,7 @@ from voxbench.scenarios.culture import CultureResolver
 from voxbench.scenarios.executor import ToolExecutor
 from voxbench.scenarios.hashing import db_diff, format_diff
 from voxbench.scenarios.models import Scenario
+from voxbench.spoken.moment import call_date
 
 
 class ScenarioSource(BaseModel):
@@ -110,7 +111,7 @@ def build_scenario(src: ScenarioSource, domain: str, agent: AgentSpec) -> BuiltS
     built, so an author sees every problem at once); a correct reference never fails.
     """
     raw_db = copy.deepcopy(src.db)
-    raw_db["_current_date"] = src.current_date_time.split(" ")[0]
+    raw_db["_current_date"] = call_date(src.current_date_time)
     rec = skeleton_record(src)
     sc = Scenario.model_validate(rec)
     res = CultureResolver.for_scenario(sc)

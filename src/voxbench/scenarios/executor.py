@@ -20,6 +20,7 @@ from voxbench.scenarios.agent_spec import AgentSpec
 from voxbench.scenarios.domains import ToolFn, domain_param_rules, domain_tools
 from voxbench.scenarios.domains._common import error
 from voxbench.scenarios.validation import ParamRules, validate_tool_params
+from voxbench.spoken.moment import call_date
 
 Clock = Callable[[], float]
 
@@ -52,7 +53,7 @@ class ToolExecutor:
         self.domain = domain
         self.agent = agent
         self.db: dict[str, Any] = copy.deepcopy(db)
-        self.db["_current_date"] = current_date_time.split(" ")[0]
+        self.db["_current_date"] = call_date(current_date_time)
         self.initial_db = copy.deepcopy(self.db)
         self.clock = clock
         self._keep_audit = audit

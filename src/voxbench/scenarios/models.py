@@ -12,6 +12,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from voxbench.spoken.moment import call_date
+
 _DATE_TIME_RE = re.compile(r"^\d{4}-\d{2}-\d{2} \d{2}:\d{2}( [A-Za-z]+)?$")
 
 
@@ -122,7 +124,7 @@ class Scenario(_Model):
     @property
     def current_date(self) -> str:
         """The date part, which tools see as `db['_current_date']`."""
-        return self.current_date_time.split(" ")[0]
+        return call_date(self.current_date_time)
 
     def starting_utterance(self, lang: str = "en") -> str:
         """The caller's first line in `lang`, falling back to English."""

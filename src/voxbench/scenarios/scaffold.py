@@ -28,6 +28,7 @@ from voxbench.scenarios.loader import (
     read_json,
     toy_dataset_dir,
 )
+from voxbench.spoken.moment import call_date
 
 TODO = "TODO"
 
@@ -71,7 +72,7 @@ def _decision_tree() -> dict[str, Any]:
 def new_record(template: dict[str, Any], scenario_id: str, starting_db: dict[str, Any]) -> dict[str, Any]:
     """The scaffold record: the template's date, caller and facts; TODO goal; no change expected."""
     expected = copy.deepcopy(starting_db)
-    expected["_current_date"] = str(template["current_date_time"]).split(" ")[0]
+    expected["_current_date"] = call_date(str(template["current_date_time"]))
     return {
         "id": scenario_id,
         "current_date_time": template["current_date_time"],

@@ -8,6 +8,7 @@ tool data with it (through EVA's normaliser, which they pass in). One set of wor
 
 * :mod:`.text`: heard text as tokens (number words as digits) and runs (spelled codes joined);
 * :mod:`.dates`, :mod:`.times`, :mod:`.money`: the values in heard text, and saying dates/times;
+* :mod:`.moment`: the moment of a call as a scenario writes it (``current_date_time``) and as said;
 * :mod:`.codes`: which values are codes, spelling one, the canonical code form;
 * :mod:`.say`: how a caller says a fact value;
 * :mod:`.match`: whether text says a fact's value (:func:`mentions`);

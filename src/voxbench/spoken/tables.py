@@ -3,7 +3,8 @@ tables of the goal caller, its endings, the gate's caller validators and the cal
 
 Each of those readers keeps its own tables (a phrase one learns to hear must not teach the one
 that grades it); what they share is only how a table is found, parsed and validated, and the
-error a missing or malformed one gives (naming the file).
+error a missing or malformed one gives (naming the file). The contractions, a fact of the
+language and no phrase learned, are one table for all (:mod:`.contractions`).
 """
 
 from __future__ import annotations

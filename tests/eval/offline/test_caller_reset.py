@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from voxbench.eval.offline._caller_end import agent_restarted
+from voxbench.eval.offline._caller_end import agent_restarted, closing_question, same_question
 from voxbench.eval.offline.behavioral import user_behavioral_fidelity_offline
 
 from .convs import A, U, call, context, result
@@ -64,3 +64,13 @@ def test_the_rule_reads_the_agents_own_opening() -> None:
     checked = {0: OPEN, 1: "Let me check.", 2: OPEN}
     assert not agent_restarted(checked, 2, caller, set())  # nothing done between
     assert agent_restarted(checked, 2, caller, {1})  # a tool call between
+
+
+def test_the_same_question_is_the_closing_question_asked_again_in_a_few_other_words() -> None:
+    """The one test the looping and restart rules and the gate's faults share."""
+    q = closing_question(OPEN)
+    assert same_question(q, "Sorry about that. Hello! How can I help you today?")
+    assert same_question(q, "Hi there! How can I help you today?")  # a word or two changed
+    assert not same_question(q, "Thanks. What is your confirmation number?")
+    assert not same_question(q, "How can I help you today? Is it about a booking?")  # not its last question
+    assert not same_question(q, "I have found your booking.")  # no question

@@ -17,7 +17,6 @@ import random
 import re
 import string
 from dataclasses import replace
-from difflib import SequenceMatcher
 from typing import Any
 
 from voxbench.eval.gateset._steps import (
@@ -32,7 +31,7 @@ from voxbench.eval.gateset.asked import ASKED_FAULTS
 from voxbench.eval.gateset.conversation import Held, Line, RefConversation, Step, Tool
 from voxbench.eval.gateset.offered import OFFERED_FAULTS
 from voxbench.eval.gateset.present import PRESENT_FAULTS
-from voxbench.eval.offline._caller_end import closing_question, offers_to_end
+from voxbench.eval.offline._caller_end import MIN_QUESTION, closing_question, offers_to_end, same_question
 from voxbench.eval.offline._caller_facts import field_words, holds
 from voxbench.records.voice import split_sentences
 
@@ -354,12 +353,12 @@ def restart(conv: RefConversation, rng: random.Random) -> Injected | None:
     ref = conv.copy(steps)
     first = ref.line([i for i in ref.lines("agent") if i < ref.lines("user")[0]][-1])
     q = closing_question(first.text)
-    if len(q) < 12:
+    if len(q) < MIN_QUESTION:
         return None
     qs = [
         i for i in _agent_questions(ref, _before_first_write(ref))
         if i + 1 < len(ref.steps) and isinstance(ref.steps[i + 1], Line) and ref.line(i + 1).who == "user"
-        and SequenceMatcher(None, q, closing_question(ref.line(i).text)).ratio() < 0.8
+        and not same_question(q, ref.line(i).text)
     ]  # fmt: skip
     if not qs:
         return None

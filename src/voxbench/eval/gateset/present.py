@@ -17,12 +17,12 @@ from __future__ import annotations
 import datetime as dt
 import json
 import random
-import re
 
 from voxbench.eval.gateset._steps import Injected, Injector, Party, insert_exchange
 from voxbench.eval.gateset.conversation import Line, RefConversation
 from voxbench.eval.offline._values import data_keys, text_keys
 from voxbench.spoken.dates import say_date
+from voxbench.spoken.moment import written_moment
 from voxbench.spoken.times import say_time
 
 QUESTIONS = (
@@ -33,14 +33,11 @@ QUESTIONS = (
 ANSWERS = ("It's {date}, {time}.", "It's {date}, about {time}.", "Today's {date}, and it's {time}.")
 SHIFTS = range(2, 9)
 """Days and hours an invented present is off by."""
-_WRITTEN = re.compile(r"\s*(\d{4}-\d{2}-\d{2})[ T](\d{1,2}):(\d{2})")
 
 
 def _now(conv: RefConversation) -> dt.datetime | None:
-    m = _WRITTEN.match(conv.dd.scenarios[conv.scenario_id].current_date_time or "")
-    if m is None:
-        return None
-    return dt.datetime.fromisoformat(f"{m.group(1)} {int(m.group(2)):02d}:{m.group(3)}")
+    now = written_moment(conv.dd.scenarios[conv.scenario_id].current_date_time)
+    return None if now is None else now.when()
 
 
 def _said(when: dt.datetime, rng: random.Random) -> str:

@@ -99,6 +99,19 @@ def closing_question(text: str) -> str:
     return ((re.findall(r"[^.!?]*\?", text) or [""])[-1]).strip().lower()
 
 
+MIN_QUESTION = 12
+"""A closing question shorter than this ("Okay?", "Hello?") says too little to tell it asked again."""
+SAME_QUESTION = 0.8
+"""Two questions at least this alike (difflib's ratio of their letters) are one asked again: a
+word or two changed ("could you" for "can you", a name filled in) does not make a new one."""
+
+
+def same_question(question: str, text: str) -> bool:
+    """``text`` closes with ``question`` again (its closing question alike, :data:`SAME_QUESTION`):
+    the one test of the looping and restart rules and of the gate's loop and restart faults."""
+    return SequenceMatcher(None, question, closing_question(text)).ratio() >= SAME_QUESTION
+
+
 def claims_completion(text: str) -> bool:
     """The agent says, in a sentence of its own, that something was done."""
     for sentence in re.split(r"(?<=[.!?])\s+", text):
@@ -140,11 +153,9 @@ def agent_looping(agent: dict[int, str], last_t: int, caller: dict[int, str], re
     failure, not a premature ending. (Asked again after the caller *gave* the value, once, is a
     legitimate re-ask after a mishearing.)"""
     q = closing_question(agent[last_t])
-    if len(q) < 12:
+    if len(q) < MIN_QUESTION:
         return False
-    same = [
-        t for t in agent if t < last_t and SequenceMatcher(None, q, closing_question(agent[t])).ratio() >= 0.8
-    ]
+    same = [t for t in agent if t < last_t and same_question(q, agent[t])]
     if len(same) >= repeats:
         return True
     for t in same:
@@ -164,15 +175,13 @@ def agent_restarted(agent: dict[int, str], last_t: int, caller: dict[int, str], 
     were a greeting, or were misheard), the opening is a re-ask, not a reset."""
     first_t = min(agent)
     q = closing_question(agent[first_t])
-    if last_t == first_t or len(q) < 12 or not any(first_t < t < last_t for t in caller):
+    if last_t == first_t or len(q) < MIN_QUESTION or not any(first_t < t < last_t for t in caller):
         return False
-
-    def same(t: int) -> bool:
-        return SequenceMatcher(None, q, closing_question(agent[t])).ratio() >= 0.8
-
     between = [t for t in agent if first_t < t < last_t]
-    went_on = any(t in tool_turns or (closing_question(agent[t]) and not same(t)) for t in between)
-    return went_on and same(last_t)
+    went_on = any(
+        t in tool_turns or (closing_question(agent[t]) and not same_question(q, agent[t])) for t in between
+    )
+    return went_on and same_question(q, agent[last_t])
 
 
 def agent_went_silent(ctx: ConversationContext, last_t: int, caller_after: list[str]) -> str | None:

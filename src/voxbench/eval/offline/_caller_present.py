@@ -17,24 +17,18 @@ joined over the comma), a caller line saying it reads the same.
 
 from __future__ import annotations
 
-import re
-
 from voxbench.eval.offline._values import text_keys
 from voxbench.eval.offline.lang import phrase_list
-from voxbench.spoken.dates import say_date
-from voxbench.spoken.times import say_time
-
-_WRITTEN = re.compile(r"\s*(\d{4}-\d{2}-\d{2})(?:[ T](\d{1,2}:\d{2}))?")
-"""EVA's ``current_date_time``: an ISO date, then a 24-hour clock time ("2026-06-30 10:15 EST")."""
+from voxbench.spoken.moment import written_moment
 
 
 def present_said(current_date_time: str) -> list[str]:
     """The present as a caller says it, one string per form of the table (a form naming the
     time is left out when the scenario gives none); empty when the scenario gives no date."""
-    m = _WRITTEN.match(current_date_time or "")
-    if m is None:
+    now = written_moment(current_date_time)
+    if now is None:
         return []
-    parts = {"date": say_date(m.group(1)), "time": say_time(m.group(2)) if m.group(2) else ""}
+    parts = now.said()
     return [
         form.format(**parts)
         for form in phrase_list("_caller_present", "said")

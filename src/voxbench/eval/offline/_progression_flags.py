@@ -33,20 +33,23 @@ re-ask. Not a re-ask either:
   request's delivery building may be the same one); the caller's identity, used by an
   authentication call, stays known for the whole call.
 
-It reads the raw trace once; no value is looked up in the policy or the tool results.
+It reads the raw trace once, with the calls as ``_progression_record.read_record`` paired them
+with their responses (the reading progression's counts use); no value is looked up in the policy
+or the tool results.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from voxbench.eval.context import strip_tags
-from voxbench.eval.offline._trace import as_dict, infer_tool_kind, lookup_missed, response_failed
+from voxbench.eval.offline._progression_record import Answered, Record
+from voxbench.eval.offline._trace import lookup_missed
 from voxbench.eval.offline._values import scalar_keys, spoken_values
 from voxbench.eval.offline.lang import word_set
-from voxbench.eval.tags import CUT_OFF_TAGS, TAG_ASSISTANT_INTERRUPTS, TAG_USER_INTERRUPTS
+from voxbench.eval.tags import cut_off
 
 _CUT_OFF_ENDS = tuple(word_set("_progression", "cut_off_endings"))
 """How a line the recogniser cut short ends ("...", a dash)."""
@@ -54,8 +57,6 @@ _VERIFIES = re.compile(
     r"\b(" + "|".join(map(re.escape, word_set("_progression", "verification_cues"))) + r")\b"
 )
 """Words of a line that says it verifies a value ("can you confirm", "so I can match it")."""
-_BROKEN = (*CUT_OFF_TAGS, TAG_USER_INTERRUPTS, TAG_ASSISTANT_INTERRUPTS)
-"""Tags of a caller line whose words may have been lost to overlapping speech."""
 _IDENTITY = re.compile(r"auth|verif|login|otp")
 """A tool that establishes who the caller is, by its name ("verify_employee_auth"), where the
 schema does not say so (``tool_type: auth``, as airline's ``get_reservation``): what it used
@@ -122,7 +123,7 @@ def _names_a_record(key: str) -> bool:
 
 def _cut_off(raw: str) -> bool:
     """The caller line was cut off or overlapped: an interruption tag, or a broken-off end."""
-    return any(t in raw for t in _BROKEN) or strip_tags(raw).endswith(_CUT_OFF_ENDS)
+    return cut_off(raw) or strip_tags(raw).endswith(_CUT_OFF_ENDS)
 
 
 def _exempt(ask: str, confirm_step: re.Pattern[str], open_offer: re.Pattern[str]) -> bool:
@@ -137,69 +138,81 @@ def _given(param: str, raw: Any, said: Said) -> Value | None:
     return v if v is not None and v.in_line(said) else None
 
 
+@dataclass
+class _Known:
+    """What the re-ask test knows at a point of the call: the values the caller gave, the call
+    parameters a successful call used that the caller had given, and which of them are its
+    identity."""
+
+    heard_keys: set[str] = field(default_factory=set)
+    heard_words: str = " "
+    used: dict[str, Value] = field(default_factory=dict)
+    identity: set[str] = field(default_factory=set)
+
+    def answered(
+        self, a: Answered, categorical: set[tuple[str, str]], auth: set[str] | frozenset[str]
+    ) -> None:
+        """A call answered: a missed lookup drops its values (checking them again is no re-ask), a
+        write finishes a request (its values, but the caller's identity, are the next request's to
+        ask again), a successful read or system call used the values the caller gave."""
+        said = Said(frozenset(self.heard_keys), self.heard_words)
+        facts = {n: raw for n, raw in a.params.items() if (a.tool, n) not in categorical}
+        values = [v for n, raw in facts.items() if (v := _given(n, raw, said)) is not None]
+        if lookup_missed(a.response):
+            for v in values:
+                self.used.pop(v.param, None)
+        elif a.failed:
+            return
+        elif a.write:
+            self.used = {n: v for n, v in self.used.items() if n in self.identity}
+        else:
+            self.used.update({v.param: v for v in values})
+            if a.tool in auth or _IDENTITY.search(a.tool.lower()):
+                self.identity |= {v.param for v in values}
+
+
 def reasked_facts(
     trace: list[dict[str, Any]],
-    kinds: dict[str, str],
+    rec: Record,
     categorical: set[tuple[str, str]],
     confirm_step: re.Pattern[str],
     open_offer: re.Pattern[str],
     auth: set[str] | frozenset[str] = frozenset(),
 ) -> list[dict[str, Any]]:
     """Agent lines after which the caller gave back a value it had given and a successful call
-    had used, as {feature, turn, claim, rule} (see the module doc for what is no re-ask). A
-    parameter whose schema lists its values (`categorical`: (tool, parameter) pairs) holds a
-    choice, not a fact of the caller's. A successful write (`kinds`: tool -> read / write /
-    system) finishes a request: the values its request used, other than the caller's identity
-    (the values of an `auth` tool, by its schema, or of one named as such), are the next request's
-    to ask again ("what building and floor?" for a second delivery)."""
-    heard_keys: set[str] = set()
-    heard_words = " "
-    used: dict[str, Value] = {}
-    identity: set[str] = set()
-    calls: list[tuple[str, dict[str, Any]]] = []
+    had used, as {feature, turn, claim, rule} (see the module doc for what is no re-ask). The calls
+    are the record's (`rec`: ``read_record``'s reading of the trace). A parameter whose schema
+    lists its values (`categorical`: (tool, parameter) pairs) holds a choice, not a fact of the
+    caller's. A successful write finishes a request: the values its request used, other than the
+    caller's identity (the values of an `auth` tool, by its schema, or of one named as such), are
+    the next request's to ask again ("what building and floor?" for a second delivery)."""
+    answered = {a.at: a for a in rec.answered}
+    known = _Known()
     asks: list[tuple[int, str]] = []
     broken = False
     out: list[dict[str, Any]] = []
-    for e in trace:
-        role, typ = e.get("role"), e.get("type")
-        if typ == "tool_call":
-            calls.append((str(e.get("tool_name")), as_dict(e.get("parameters"))))
-        elif typ == "tool_response":
-            k = next((j for j, (name, _) in enumerate(calls) if name == str(e.get("tool_name"))), None)
-            if k is None:
-                continue
-            tool, params = calls.pop(k)
-            said = Said(frozenset(heard_keys), heard_words)
-            facts = {n: raw for n, raw in params.items() if (tool, n) not in categorical}
-            values = [v for n, raw in facts.items() if (v := _given(n, raw, said)) is not None]
-            resp = as_dict(e.get("tool_response"))
-            if lookup_missed(resp):
-                for v in values:
-                    used.pop(v.param, None)
-            elif response_failed(resp):
-                continue
-            elif (kinds.get(tool) or infer_tool_kind(tool)) == "write":
-                used = {n: v for n, v in used.items() if n in identity}
-            else:
-                used.update({v.param: v for v in values})
-                if tool in auth or _IDENTITY.search(tool.lower()):
-                    identity |= {v.param for v in values}
+    for i, e in enumerate(trace):
+        role = e.get("role")
+        if i in answered:
+            known.answered(answered[i], categorical, auth)
+        elif e.get("type") in ("tool_call", "tool_response"):
+            continue
         elif role == "assistant":
             asks.append((int(e.get("turn_id", 0)), strip_tags(str(e.get("content", "")))))
         elif role == "user":
             raw = str(e.get("content", ""))
             line = Said.of(strip_tags(raw))
             ask = " ".join(t for _, t in asks)
-            answers = "?" not in raw and line.keys <= heard_keys  # a new value: a new record
-            if used and asks and answers and not broken and not _exempt(ask, confirm_step, open_offer):
-                back = [v for v in used.values() if v.in_line(line)]
+            answers = "?" not in raw and line.keys <= known.heard_keys  # a new value: a new record
+            if known.used and asks and answers and not broken and not _exempt(ask, confirm_step, open_offer):
+                back = [v for v in known.used.values() if v.in_line(line)]
                 asked = Said.of(ask) if back else line
                 back = [v for v in back if not v.in_line(asked)]
                 if back:
                     fields = ", ".join(sorted(v.param for v in back))
                     out.append({"feature": "reasked_facts", "turn": asks[-1][0], "claim": asks[-1][1][:160],
                                 "rule": f"the caller gave back {fields}, which it gave and a call used"})  # fmt: skip
-            heard_keys |= line.keys
-            heard_words += line.words
+            known.heard_keys |= line.keys
+            known.heard_words += line.words
             broken, asks = _cut_off(raw), []
     return out

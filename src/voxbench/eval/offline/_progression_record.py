@@ -1,6 +1,7 @@
 """What the progression method reads from a record besides the agent's words: where the
-successful writes are, what each successful tool response returned, and which values a
-sentence carries.
+successful writes are, what each successful tool response returned, which call each response
+answered, and which values a sentence carries. The re-ask flag (``_progression_flags``) reads the
+record's calls from the same reading.
 
 A call with several requests repeats its procedure for each: the read-back template with the
 next request's number, "I found Datadog, catalog ID APP-1002" after "I found Confluence,
@@ -28,9 +29,31 @@ MAX_VALUE_WORDS = 4
 description), not a value."""
 
 
+@dataclass(frozen=True)
+class Answered:
+    """A tool call and the response that answered it."""
+
+    call: int
+    """Trace position of the call."""
+    at: int
+    """Trace position of the response."""
+    tool: str
+    params: dict[str, Any]
+    response: dict[str, Any]
+    write: bool
+    """The tool writes (by its schema's kind, else by its name)."""
+
+    @property
+    def failed(self) -> bool:
+        return response_failed(self.response)
+
+
 @dataclass
 class Record:
     """The tool side of a conversation trace, by trace position."""
+
+    answered: list[Answered] = field(default_factory=list)
+    """Every call a response answered, in the responses' order, failed ones too."""
 
     writes: list[int] = field(default_factory=list)
     """Positions of the calls of write tools whose response succeeded."""
@@ -87,8 +110,9 @@ def _value_words(values: list[str]) -> set[str]:
 
 
 def read_record(trace: list[dict[str, Any]], tools: list[dict[str, Any]]) -> Record:
-    """The successful writes, the responses' values and the value words of `trace` (a response
-    answers the latest unanswered call of its tool)."""
+    """The answered calls, the successful writes, the responses' values and the value words of
+    `trace`. A response answers the earliest unanswered call of its tool: calls made together are
+    run, and answered, in the order they were made; a response no call is open for answers none."""
     kinds = tool_kinds(tools)
     rec = Record()
     open_calls: dict[str, list[int]] = {}
@@ -100,13 +124,16 @@ def read_record(trace: list[dict[str, Any]], tools: list[dict[str, Any]]) -> Rec
             open_calls.setdefault(name, []).append(i)
             strings += _strings(as_dict(e.get("parameters")))
         elif e.get("type") == "tool_response" and open_calls.get(name):
-            at = open_calls[name].pop()
+            at = open_calls[name].pop(0)
             resp = as_dict(e.get("tool_response"))
             strings += _strings(resp)
-            if response_failed(resp):
+            a = Answered(at, i, name, as_dict(trace[at].get("parameters")), resp,
+                         (kinds.get(name) or infer_tool_kind(name)) == "write")  # fmt: skip
+            rec.answered.append(a)
+            if a.failed:
                 continue
             responses.append((i, resp))
-            if (kinds.get(name) or infer_tool_kind(name)) == "write":
+            if a.write:
                 rec.writes.append(at)
                 rec.written.append(i)
     rec.vocabulary = frozenset(_value_words(strings))

@@ -41,6 +41,7 @@ from functools import cache
 
 from voxbench.eval.context import strip_tags
 from voxbench.eval.offline.lang import alt, word_set
+from voxbench.eval.tags import cut_off
 from voxbench.spoken import sentences_of
 from voxbench.spoken.words import MONTHS, ORDINALS, SCALES, TENS, UNITS
 
@@ -72,8 +73,6 @@ _CODE_TOKEN = re.compile(
 """A code written as one token, as text for speech holds it: capitals and digits mixed
 ("K7MD2Q", "INC0041"), or four or more digits; an ordinal or a clock time ("30th", "9AM") is none."""
 _CLAUSE = re.compile(r"[.!?,;:]+\s*")
-_CUT_OFF = re.compile(r"\[[^\]]*(?:cut|interrupt)[^\]]*\]\s*$", re.IGNORECASE)
-"""A timing tag ending a turn: the speaker was cut off or broke off."""
 VALUE_WORDS = frozenset([*UNITS, *TENS, *ORDINALS, *SCALES, *MONTHS])
 """Number and month words (the project's spoken-value words): a word of them tells a value."""
 
@@ -189,7 +188,13 @@ def _same(a: Sentence, b: Sentence) -> bool:
 def said_again(text: str, previous: str, caller: str, wrap_up: bool, wrote: bool = False) -> list[str]:
     """Statements of `text` that say a statement of the agent's `previous` turn again, when
     nothing in the turn asks for it and the turn also says something new (module doc)."""
-    if not previous or wrap_up or wrote or _pattern("repeat_ask").search(caller) or _CUT_OFF.search(previous):
+    if (
+        not previous
+        or wrap_up
+        or wrote
+        or _pattern("repeat_ask").search(caller)
+        or cut_off(previous, at_end=True)
+    ):
         return []
     before = [p for p in sentences(previous) if p.statement and len(p.content) >= MIN_CONTENT]
     raised = _form_set(content(words(caller)) - VALUE_WORDS)

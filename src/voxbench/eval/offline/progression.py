@@ -46,7 +46,7 @@ from voxbench.eval.offline import fitted_method, offline_method
 from voxbench.eval.offline._ordinal import Model, fit_ordinal, shipped_model
 from voxbench.eval.offline._progression_flags import reasked_facts
 from voxbench.eval.offline._progression_record import Record, read_record, sentence_values
-from voxbench.eval.offline._trace import enum_params, tool_kinds
+from voxbench.eval.offline._trace import enum_params
 from voxbench.eval.types import MetricResult, sub
 
 NAME = "conversation_progression"
@@ -194,7 +194,7 @@ def findings(ctx: ConversationContext) -> list[dict[str, Any]]:
     trace = ctx.conversation_trace
     tools = ctx.agent_tools or []
     auth = {str(t.get("name")) for t in tools if t.get("tool_type") == "auth"}
-    flags = reasked_facts(trace, tool_kinds(tools), categorical, CONFIRM_STEP, OPEN_OFFER, auth)
+    flags = reasked_facts(trace, rec, categorical, CONFIRM_STEP, OPEN_OFFER, auth)
     return _tool_findings(trace, categorical) + _speech_findings(trace, rec) + flags
 
 

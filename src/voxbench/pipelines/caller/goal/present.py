@@ -18,6 +18,7 @@ from voxbench.pipelines.caller.goal.asks import has_word, words_of
 from voxbench.pipelines.caller.goal.facts import Fact, FactBook
 from voxbench.pipelines.caller.goal.lang import phrases
 from voxbench.pipelines.caller.goal.phrases import Phrasing
+from voxbench.spoken.moment import written_moment
 
 _PRESENT = [re.compile(p, re.I) for p in phrases("asks", "present_moment")]
 _KIND_OF = {w: part for part in ("date", "time") for w in phrases("asks", f"{part}_words")}
@@ -72,11 +73,11 @@ def still_present(present: list[str], asked: dict[str, str], book: FactBook) -> 
 def present_line(present: list[str], current_date_time: str, phr: Phrasing) -> str:
     """The date and time of the call as the caller says them ('It's June 12, 2026, about 2:15 PM.');
     not sure when the scenario gives none."""
-    m = re.match(r"\s*(\d{4}-\d{2}-\d{2})(?:[ T](\d{1,2}:\d{2}))?", current_date_time or "")
-    if m is None or ("time" in present and not m.group(2)):
+    now = written_moment(current_date_time)
+    if now is None or ("time" in present and not now.time):
         return phr.say("not_sure")
-    date = Fact("current_date", m.group(1), ("current", "date")).spoken()
-    time = Fact("current_time", m.group(2) or "", ("current", "time")).spoken() if m.group(2) else ""
+    date = Fact("current_date", now.date, ("current", "date")).spoken()
+    time = Fact("current_time", now.time, ("current", "time")).spoken() if now.time else ""
     if "date" in present and "time" in present:
         return phr.say("present_both", date=date, time=time)
     return phr.say("present_time", time=time) if "time" in present else phr.say("present_date", date=date)

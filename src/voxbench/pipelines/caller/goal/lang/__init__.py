@@ -16,6 +16,7 @@ from functools import cache
 
 from pydantic import BaseModel
 
+from voxbench.spoken.contractions import contractions
 from voxbench.spoken.tables import read_table
 
 
@@ -55,7 +56,7 @@ def alt(module: str, name: str, language: str = "en") -> str:
 
 
 def either_form(pattern: str, language: str = "en") -> str:
-    """``pattern`` with each contraction of the tables (``rewrites.contractions``) written as
+    """``pattern`` with each contraction of the language (``spoken.contractions``) written as
     either form: a phrase written "can't" also hears "cannot", one written "do not" also "don't".
     Agents say both, and the tables were written from one agent's habits, a phrase at a time (the
     invariance bench, ``benchmarks/caller_invariance.py``, found replies that changed with the
@@ -81,10 +82,11 @@ def _group(forms: list[str], like: str) -> str:
 @cache
 def _contraction_forms(language: str) -> tuple[re.Pattern[str], dict[str, list[str]]]:
     """The regex finding any form of a contraction as a word of a pattern (a regex escape such as
-    ``\\b`` may stand before it), and each form's group of every form of it."""
+    ``\\b`` may stand before it), and each form's group of every form of it. The forms are lower
+    case: a group is capitalised as the pattern wrote the form it replaces (:func:`_group`)."""
     by_short: dict[str, list[str]] = {}
-    for short, full in words(language).rewrites.get("contractions", []):
-        by_short.setdefault(short, [short]).append(full)
+    for short, full in contractions(language):
+        by_short.setdefault(short.lower(), [short.lower()]).append(full.lower())
     groups = {f: forms for forms in by_short.values() for f in forms}
     body = "|".join(re.escape(f) for f in sorted(groups, key=len, reverse=True))
     return re.compile(rf"(?:(?<=\\[a-zA-Z])|(?<![\w']))(?:{body})(?![\w'])", re.I), groups
