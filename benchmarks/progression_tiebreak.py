@@ -13,11 +13,7 @@ and the pooled candidate of `progression_candidates.py` is cross-validated with 
 them. Prints the seconds per conversation too (the default must stay under 1 s). Slow: a few
 seconds per pair.
 
-`--shipped` measures the model beside the shipped method instead (issue 30, version 7): each
-"yes" is one more of its `restatements` findings (a cap at 2, two at 1), and the shipped
-method's own fit is cross-validated inside the dev half with and without them.
-
-    PYTHONPATH=src .venv/bin/python benchmarks/progression_tiebreak.py [--cap 1] [--shipped]
+    PYTHONPATH=src .venv/bin/python benchmarks/progression_tiebreak.py [--cap 1]
 """
 
 from __future__ import annotations
@@ -36,8 +32,6 @@ from rapidfuzz import fuzz
 
 from voxbench.eval.calibration import agreement
 from voxbench.eval.context import ConversationContext
-from voxbench.eval.offline import progression
-from voxbench.eval.offline._ordinal import assign_folds
 from voxbench.eval.offline.progression import norm as _norm
 from voxbench.localmodels.server import LlamaServer
 
@@ -111,65 +105,18 @@ def _ask(srv: LlamaServer, a: str, b: str) -> bool:
     return bool(json.loads(re.sub(r"^```(json)?|```$", "", text.strip()))["redundant"])
 
 
-def shipped_rating(model: Any, ctx: ConversationContext, extra: int) -> int:
-    """The shipped method's rating with `extra` more restatement findings."""
-    c = progression.counts(progression.findings(ctx))
-    return progression.rating(model, {**c, "restatements": c["restatements"] + extra})[0]
-
-
-def shipped_cv(
-    items: list[Any], extra: dict[str, int], seeds: int = 8, folds: int = 5
-) -> tuple[float, float]:
-    """Mean 5-fold CV accuracy over fold seeds of the shipped method (refitted per fold) with the
-    model's findings added, and its accuracy fitted on all of `items`."""
-    accs = []
-    for seed in range(seeds):
-        fold = assign_folds([it.item_id for it in items], folds, seed)
-        right = 0
-        for k in range(folds):
-            train = [(it.ctx, it.human) for it in items if fold[it.item_id] != k]
-            model = progression.fit(train)
-            right += sum(
-                shipped_rating(model, it.ctx, extra.get(it.item_id, 0)) == it.human
-                for it in items
-                if fold[it.item_id] == k
-            )
-        accs.append(right / len(items))
-    model = progression.fit([(it.ctx, it.human) for it in items])
-    fitted = sum(shipped_rating(model, it.ctx, extra.get(it.item_id, 0)) == it.human for it in items)
-    return sum(accs) / len(accs), fitted / len(items)
-
-
-def shipped_report(items: list[Any], yes: dict[str, int], cap: int) -> None:
-    """The shipped method with and without the model's findings, and the conversations they move."""
-    extra = {k: min(v, cap) for k, v in yes.items()}
-    for name, add in (("without the model", {}), ("with the model", extra)):
-        cv, fitted = shipped_cv(items, add)
-        print(f"  shipped {name}: fitted on dev acc {fitted:.3f}; dev 5-fold CV (seeds 0-7) acc {cv:.3f}")
-    model = progression.fit([(it.ctx, it.human) for it in items])
-    for it in items:
-        a, b = shipped_rating(model, it.ctx, 0), shipped_rating(model, it.ctx, extra.get(it.item_id, 0))
-        if a != b:
-            print(
-                f"    dev {it.item_id}: person {it.human}, {a} -> {b} ({'right' if b == it.human else 'wrong'})"
-            )
-
-
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--dataset", default=str(pc.DATASET))
     ap.add_argument("--cap", type=int, default=99, help="at most this many model findings per conversation")
-    ap.add_argument("--shipped", action="store_true", help="beside the shipped method (restatement findings)")
     args = ap.parse_args()
     halves = split_halves(pc.Path(args.dataset), "conversation_progression")
     without, with_model, secs, asked, said_yes = [], [], [], 0, 0
-    yes_by_id: dict[str, int] = {}
     with LlamaServer(n_threads=1, n_ctx=2048) as srv:
         for it in halves.dev:
             t0 = time.perf_counter()
             yes = sum(_ask(srv, a, b) for a, b in borderline_pairs(it.ctx))
             secs.append(time.perf_counter() - t0)
-            yes_by_id[it.item_id] = yes
             asked, said_yes = asked + len(borderline_pairs(it.ctx)), said_yes + yes
             row = pc.row_of(it)
             without.append(row)
@@ -180,9 +127,6 @@ def main() -> int:
             with_model.append({**row, "dims": dims})
     print(f"{asked} borderline pairs on {len(secs)} dev conversations, the model said yes to {said_yes}")
     print(f"seconds per conversation: mean {sum(secs) / len(secs):.1f}, max {max(secs):.1f}")
-    if args.shipped:
-        shipped_report(halves.dev, yes_by_id, args.cap)
-        return 0
     fit = pc.COMBINATIONS["pooled"]
     for name, rows in (("without the model", without), ("with the model", with_model)):
         cvs: list[dict[str, Any]] = [pc.fold_agreement(rows, fit, seed) for seed in range(8)]

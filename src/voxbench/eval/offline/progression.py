@@ -23,10 +23,9 @@ A class the rubric names as a flag outright (`_progression_flags`: a fact asked 
 call used it, read from the caller giving the same value back) is not weighed: one caps the
 rating at 2 (EVA's overall rule: a flagged dimension is no 3), two or more at 1 (the rubric's
 "multiple instances"). The labels hold too few for a fitted weight to learn; a cap can only
-lower a rating, like every count. So do the classes of `_progression_caps`: a write done again
-with the same parameters after it succeeded (an action done twice, EVA's "single severe issue":
-one caps at 1), a sentence announcing it repeats what was said ("Just to repeat ...", unasked),
-and the caller answering an ask that it already said it ("I just told you").
+lower a rating, like every count. So does `_progression_caps`: a write done again with the
+same parameters after it succeeded, unasked (an action done twice, EVA's "single severe issue":
+one caps at 1).
 
 Every count is a stall, so the fit keeps every weight on the penalising side: one more
 finding can only lower the rating or leave it. Fitted freely on EVA's labels (strong agents,
@@ -47,7 +46,7 @@ from rapidfuzz import fuzz
 from voxbench.eval.context import ConversationContext, strip_tags
 from voxbench.eval.offline import fitted_method, offline_method
 from voxbench.eval.offline._ordinal import Model, fit_ordinal, shipped_model
-from voxbench.eval.offline._progression_caps import already_said, repeated_writes, restatements
+from voxbench.eval.offline._progression_caps import repeated_writes
 from voxbench.eval.offline._progression_flags import reasked_facts
 from voxbench.eval.offline._progression_record import Record, read_record, sentence_values
 from voxbench.eval.offline._trace import enum_params, tool_kinds
@@ -63,11 +62,9 @@ KINDS = (
     "repeated_questions",
     "reasked_facts",
     "repeated_writes",
-    "restatements",
-    "caller_already_said",
 )
 """The kinds of finding, counted in `details["counts"]`."""
-CAPPING = ("reasked_facts", "repeated_writes", "restatements", "caller_already_said")
+CAPPING = ("reasked_facts", "repeated_writes")
 """Kinds the model does not weigh (`_progression_flags`, `_progression_caps`): one finding of
 them caps the rating at `CAP`, two or more of one kind at `CAP_MANY` (EVA's rubric: "multiple
 instances of the same type of issue" rate the dimension 1), a `SEVERE` one at `CAP_MANY`."""
@@ -86,8 +83,6 @@ FEATURE_DIM = {
     "repeated_questions": "information_loss",
     "reasked_facts": "information_loss",
     "repeated_writes": "unnecessary_tool_calls",
-    "restatements": "redundant_statements",
-    "caller_already_said": "information_loss",
 }
 PLACEHOLDER = re.compile(
     r"^(|unknown|n/?a|none|null|placeholder|tbd|to be determined|x{3,}|abc-?123|123456|string|\?+|<[^>]*>)$",
@@ -208,7 +203,7 @@ def findings(ctx: ConversationContext) -> list[dict[str, Any]]:
     auth = {str(t.get("name")) for t in tools if t.get("tool_type") == "auth"}
     kinds = tool_kinds(tools)
     flags = reasked_facts(trace, kinds, categorical, CONFIRM_STEP, OPEN_OFFER, auth)
-    flags += repeated_writes(trace, kinds) + restatements(trace) + already_said(trace)
+    flags += repeated_writes(trace, kinds)
     return _tool_findings(trace, categorical) + _speech_findings(trace, rec) + flags
 
 
@@ -283,8 +278,8 @@ def fit(labelled: list[tuple[ConversationContext, Any]]) -> Model:
 @offline_method(NAME, method="stall-count-ordinal", version="7")
 def progression_offline(ctx: ConversationContext) -> MetricResult:
     """Overall 1-3 from repeated/placeholder tool calls and repeated sentences (statements or
-    questions), capped at 2 by a re-asked fact, an announced restatement or a caller saying it
-    already answered (at 1 by two of a kind), at 1 by a write done twice."""
+    questions), capped at 2 by a re-asked fact (at 1 by two or more), at 1 by a write done
+    twice unasked."""
     return rate_with(ctx, shipped_model(NAME))
 
 
