@@ -23,7 +23,9 @@ A class the rubric names as a flag outright (`_progression_flags`: a fact asked 
 call used it, read from the caller giving the same value back) is not weighed: one caps the
 rating at 2 (EVA's overall rule: a flagged dimension is no 3), two or more at 1 (the rubric's
 "multiple instances"). The labels hold too few for a fitted weight to learn; a cap can only
-lower a rating, like every count.
+lower a rating, like every count. So does `_progression_caps`: a write done again with the
+same parameters after it succeeded, unasked (an action done twice, EVA's "single severe issue":
+one caps at 1).
 
 Every count is a stall, so the fit keeps every weight on the penalising side: one more
 finding can only lower the rating or leave it. Fitted freely on EVA's labels (strong agents,
@@ -44,9 +46,10 @@ from rapidfuzz import fuzz
 from voxbench.eval.context import ConversationContext, strip_tags
 from voxbench.eval.offline import fitted_method, offline_method
 from voxbench.eval.offline._ordinal import Model, fit_ordinal, shipped_model
+from voxbench.eval.offline._progression_caps import repeated_writes
 from voxbench.eval.offline._progression_flags import reasked_facts
 from voxbench.eval.offline._progression_record import Record, read_record, sentence_values
-from voxbench.eval.offline._trace import enum_params
+from voxbench.eval.offline._trace import enum_params, tool_kinds
 from voxbench.eval.types import MetricResult, sub
 
 NAME = "conversation_progression"
@@ -58,14 +61,17 @@ KINDS = (
     "repeated_statements",
     "repeated_questions",
     "reasked_facts",
+    "repeated_writes",
 )
 """The kinds of finding, counted in `details["counts"]`."""
-CAPPING = ("reasked_facts",)
-"""Kinds the model does not weigh: one finding of them caps the rating at `CAP`, two or more of
-one kind at `CAP_MANY` (EVA's rubric: "multiple instances of the same type of issue" rate the
-dimension 1)."""
+CAPPING = ("reasked_facts", "repeated_writes")
+"""Kinds the model does not weigh (`_progression_flags`, `_progression_caps`): one finding of
+them caps the rating at `CAP`, two or more of one kind at `CAP_MANY` (EVA's rubric: "multiple
+instances of the same type of issue" rate the dimension 1), a `SEVERE` one at `CAP_MANY`."""
 CAP = 2
 CAP_MANY = 1
+SEVERE = ("repeated_writes",)
+"""Kinds one finding of which is EVA's "single severe issue": an action done twice."""
 FEATURES = ("identical_calls", "repeated_tools", "placeholder_calls", "repeated_sentences")
 """What the model weighs: the counts, with repeated statements and questions pooled."""
 POOLED = {"repeated_sentences": ("repeated_statements", "repeated_questions")}
@@ -76,6 +82,7 @@ FEATURE_DIM = {
     "repeated_statements": "redundant_statements",
     "repeated_questions": "information_loss",
     "reasked_facts": "information_loss",
+    "repeated_writes": "unnecessary_tool_calls",
 }
 PLACEHOLDER = re.compile(
     r"^(|unknown|n/?a|none|null|placeholder|tbd|to be determined|x{3,}|abc-?123|123456|string|\?+|<[^>]*>)$",
@@ -195,6 +202,7 @@ def findings(ctx: ConversationContext) -> list[dict[str, Any]]:
     tools = ctx.agent_tools or []
     auth = {str(t.get("name")) for t in tools if t.get("tool_type") == "auth"}
     flags = reasked_facts(trace, rec, categorical, CONFIRM_STEP, OPEN_OFFER, auth)
+    flags += repeated_writes(trace, tool_kinds(tools))
     return _tool_findings(trace, categorical) + _speech_findings(trace, rec) + flags
 
 
@@ -210,8 +218,8 @@ def features(c: dict[str, float]) -> dict[str, float]:
 
 def cap_of(c: dict[str, float]) -> int:
     """The highest rating the `CAPPING` findings allow: 3 without one, `CAP` with one,
-    `CAP_MANY` with two or more of one kind."""
-    return min([3] + [CAP_MANY if c.get(k, 0) >= 2 else CAP for k in CAPPING if c.get(k)])
+    `CAP_MANY` with two or more of one kind or one of a `SEVERE` kind."""
+    return min([3] + [CAP_MANY if c.get(k, 0) >= 2 or k in SEVERE else CAP for k in CAPPING if c.get(k)])
 
 
 def rating(model: Model, c: dict[str, float]) -> tuple[int, int, str, dict[str, float]]:
@@ -266,10 +274,11 @@ def fit(labelled: list[tuple[ConversationContext, Any]]) -> Model:
     return fit_ordinal(rows, labels, FEATURES, l2=0.01, iters=6000, lr=0.2, penalising=FEATURES)
 
 
-@offline_method(NAME, method="stall-count-ordinal", version="6")
+@offline_method(NAME, method="stall-count-ordinal", version="7")
 def progression_offline(ctx: ConversationContext) -> MetricResult:
     """Overall 1-3 from repeated/placeholder tool calls and repeated sentences (statements or
-    questions), capped at 2 by a re-asked fact (at 1 by two or more)."""
+    questions), capped at 2 by a re-asked fact (at 1 by two or more), at 1 by a write done
+    twice unasked."""
     return rate_with(ctx, shipped_model(NAME))
 
 
