@@ -78,10 +78,10 @@ def test_a_reply_that_says_the_value_unspelled_or_overclaims_fails() -> None:
 
 def test_a_correction_said_again_with_as_i_mentioned_before_its_value_agrees() -> None:
     """The caller's second correction says it was said before, in front of the value, its no
-    first: the grader takes it. The acknowledgement in front of the no ('Like I mentioned, that's
-    not correct.', the attempt that broke misheard_twice) claims the caller had refused this
-    read-back before, a new one in another wrong form; a reply to a yes/no read-back answers
-    it first, and the grader reads it so (:func:`.reference.reply_polarity`)."""
+    first: the grader takes it. An acknowledgement in front of the no ('Like I mentioned, that's
+    not correct.') would claim the caller had refused this read-back before, a new one in another
+    wrong form; a reply to a yes/no read-back answers it first, and the grader reads it so
+    (:func:`.reference.reply_polarity`)."""
     sc = make_scenario(INFO)
     item = next(i for i in generate("airline", sc) if i.cls == "misheard_twice" and i.must == ["last_name"])
     assert run_item(

@@ -14,9 +14,17 @@ recogniser heard it wrong ("May 30" for "May 13"): the caller corrected it seven
 word. The progress count that ends a stalled call (:class:`.stall.Stalls`) did not help: a
 recogniser hearing the agent's same words differently makes up progress.
 
-What starts the count over: a correction of another fact or another value (a correction *in a
-row* is of the same content), and the agent reading a corrected fact back right (a later
-misreading of it is a new one, as :class:`.hearing.Hearings` clears its count then).
+What starts the count over: a correction of another fact or another value, and the agent reading
+the corrected fact back right (a later misreading of it is a new one, as
+:class:`.hearing.Hearings` clears its count then). *In a row* counts corrections, not turns: the
+fifth wrong read-back of one value with no right one between ends the call whatever else the
+agent did between them (other facts asked and given included), because progress elsewhere does not
+put this value right, and a recogniser that makes up progress defeated the turn count. The key is
+the caller's own value, not the form it heard: five different wrong forms of one name count as
+the same correction (the caller cannot tell who misheard; EVA's "repeatedly misunderstands you"
+covers both). Two facts read back wrong in turn (one, the other, the first again) reset each
+other and are left to the turns-without-progress count; of a two-fact correction where one fact
+is then put right, the count restarts for the other alone.
 """
 
 from __future__ import annotations
