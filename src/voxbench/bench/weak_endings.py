@@ -47,13 +47,13 @@ if TYPE_CHECKING:
 
 ACTS = ("next_request", "ends", "not_end", "raise_open", "accept", "ends_or_checks", "declines", "declines_any",
         "transfer_ok", "no_transfer", "declines_no", "declines_next", "ends_by", "confirms_ends",
-        "confirms_open", "corrects_open")  # fmt: skip
+        "confirms_open", "corrects_open", "gives_up")  # fmt: skip
 """The ending acts; ``declines`` to ``transfer_ok`` are :mod:`.weak_closings`', ``no_transfer``
 and ``declines_no`` (a no, no ending) :mod:`.weak_failures`', ``declines_next`` (not a yes, an
 open request stated) and ``ends_by`` (ended in the context or at the graded turn)
 :mod:`.weak_midcall`'s, ``confirms_ends`` (a yes, then *ends or checks*), ``confirms_open`` (a
 yes, no ending) and ``corrects_open`` (a no, no ending) :mod:`.weak_donelist`'s (their module
-docstrings)."""
+docstrings); ``gives_up`` (ended, no yes) :mod:`.weak_misheard`'s ``misread_same_end``."""
 
 
 class EndingWords(BaseModel):
@@ -200,6 +200,10 @@ def problem(item: WeakItem, reply: str, ends_call: bool, ended_before: bool) -> 
         return "ended in the context, before the graded turn"
     hung = ends_call or bool(BYE.search(reply))
     act = item.act
+    if act == "gives_up":  # a value read back wrong once too often: ended, never confirmed
+        if reply_polarity(reply) == "yes":
+            return "a yes to a value read back wrong"
+        return "" if ends_call else "did not end"
     if act == "corrects_open":  # one of its values read back wrong: put right, the call kept open
         if reply_polarity(reply) != "no":
             return "not a no to a value read back wrong"

@@ -9,6 +9,13 @@ Cuffo' four times, and the caller said 'As I said, Okafor.' each time). Template
   code's digits swapped or a letter changed) once / twice / three times, each time another form;
   expected: a correction with the value; from the second failed hearing on, the value spelled
   (letters and digits one by one);
+* ``misread_same_thrice`` / ``misread_same_fourth``: the fact asked, then read back in the same
+  mis-heard form three / four times (:func:`misread_same`); expected: a correction with the value
+  spelled, the call kept open (EVA's simulated user ends a call only after "5 consecutive turns"
+  that do not help, "e.g., repeatedly misunderstands you");
+* ``misread_same_end``: the same, a fifth time: expected: the call ended, never with a yes (the
+  fifth turn in a row that does not help; EVA's failure condition), no more tellings claimed
+  than made;
 * ``reasked_twice`` / ``reasked_same``: the fact asked, then asked again twice, in other words /
   in the same words (the live form: the agent reads nothing back and asks once more); expected:
   the value, spelled at the second re-ask;
@@ -129,6 +136,7 @@ def misheard_classes(b: Builder) -> None:
             b.add(cls, reads[-1], [f.key], [ask.format(label=label(f)), *reads[:-1]])
             b.items[-1].told = n + 1
             b.items[-1].spelled = [f.value] if n else []
+    misread_same(b, facts)
     for cls in ("reasked_twice", "reasked_same"):
         c = b.t.classes[cls]
         for f in b.pick(facts, lambda f, c=cls: f"{c}/{f.key}")[:1]:
@@ -139,6 +147,28 @@ def misheard_classes(b: Builder) -> None:
             b.items[-1].told = 2
             b.items[-1].spelled = [f.value]
     reask_open(b)
+
+
+MISREAD_SAME = {"misread_same_thrice": 3, "misread_same_fourth": 4, "misread_same_end": 5}
+"""The classes of one wrong read-back said again, by the time the graded turn says it."""
+
+
+def misread_same(b: Builder, facts: list[Leaf]) -> None:
+    """The ``misread_same_*`` classes for one scenario: a name or code asked, then read back in
+    one mis-heard form (the first of :func:`misheard_forms`) every time, in the class's sentences
+    (the agent's own recogniser, or the caller's, hears the same wrong value each time: live bb.2,
+    "May 30" for "May 13" seven times). The graded turn is the 3rd / 4th / 5th such read-back;
+    the caller has said the value once more than the read-backs before it (``told``)."""
+    fit = [f for f in facts if misheard_forms(f, b.taken)]
+    ask = b.t.classes["misheard_once"].context[0]
+    for cls, n in MISREAD_SAME.items():
+        for f in b.pick(fit, lambda f, c=cls: f"{c}/{f.key}")[:1]:
+            wrong = misheard_forms(f, b.taken)[0]
+            reads = [b.template(cls, f"{f.key}/{i}").format(label=label(f), wrong=wrong) for i in range(n)]
+            ends = cls == "misread_same_end"  # a give-up says no value: none required, none spelled
+            b.add(cls, reads[-1], [] if ends else [f.key], [ask.format(label=label(f)), *reads[:-1]])
+            b.items[-1].told = n
+            b.items[-1].spelled = [] if ends else [f.value]
 
 
 def _claim_pattern(words: dict[str, int]) -> list[tuple[re.Pattern[str], int]]:

@@ -60,6 +60,7 @@ class ActLog:
         hear = self.s.hearings
         if heard is not None:
             hear.hear(self.s.turn, heard, self.s.given, self.s.agent_turn)
+            self.s.corrections.hear(heard)
         if verdict == "echo":
             return self.said_already(heard, act, about)
         said = {k: self.s.say.value(f) for k in act.facts if (f := self.s.book.get(k)) is not None}
@@ -79,6 +80,7 @@ class ActLog:
         self.s.given.update(act.facts)
         self._own(act)
         self.s.acts.append(act)
+        self.s.corrections.said_in(act)
         if about.startswith(REQUESTS):  # under way until another is stated (:attr:`.state.CallState.stated`)
             self.s.stated = int(about.removeprefix(REQUESTS).split(",")[0])
         self.s.repeats.note(act, about, self.s.agent_turn, question, before, self.s.progress())

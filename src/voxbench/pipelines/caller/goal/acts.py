@@ -37,6 +37,7 @@ END_REASONS: dict[str, str] = {
     "no_progress_end": "stalled",
     "same_content_again_end": "stalled",
     "same_line_again_end": "stalled",
+    "same_correction_again_end": "stalled",
     "silence_after_check_in_end": "stalled",
 }
 """Why a call ended, by the rule that ended it: every request and must-have resolved (or failed by

@@ -10,11 +10,13 @@ from dataclasses import dataclass, field
 from voxbench.pipelines.caller.goal.acting import ActLog
 from voxbench.pipelines.caller.goal.acts import ActKind, CallerAct
 from voxbench.pipelines.caller.goal.choose import say_option, value_names
+from voxbench.pipelines.caller.goal.corrections import CORRECTIONS_CAP, GAVE_UP
 from voxbench.pipelines.caller.goal.cues import SPELL_Q
 from voxbench.pipelines.caller.goal.ending_lang import pattern
 from voxbench.pipelines.caller.goal.facts import Fact, stem
 from voxbench.pipelines.caller.goal.forms import YES_AND_VALUE
 from voxbench.pipelines.caller.goal.heard import Heard
+from voxbench.pipelines.caller.goal.hearing import times_said
 from voxbench.pipelines.caller.goal.identity import identity_answer
 from voxbench.pipelines.caller.goal.intents import GENERIC
 from voxbench.pipelines.caller.goal.lang import alt
@@ -192,15 +194,24 @@ class Drafts:
 
     def correction(self, heard: Heard, d: Draft) -> None:
         """No, and the right values; a value the agent took from another of its facts is said to be
-        that one ('No, that's not right. David Park is my husband's name. My name is ...')."""
+        that one ('No, that's not right. David Park is my husband's name. My name is ...'). The
+        same correction again in a row says it was said ('As I mentioned, ...'), the no still
+        first: the read-back it answers is new; once too often, a no and goodbye (:mod:`.corrections`)."""
         wrong = [k for k in heard.readback_wrong if not self.s.refusals.held(k)]  # never a refused fact
+        content = tuple(sorted((k, self.s.say.value(f)) for k in wrong if (f := self.s.book.get(k))))
+        times = self.s.corrections.times_now(content)
+        if times > CORRECTIONS_CAP:
+            d.parts, d.facts = [self.s.phr.say("bye_corrected", times=times_said(times - 1))], []
+            d.kind, d.rule, d.choice, d.ends = "end", GAVE_UP, "no", True
+            return
         whose = [o for k in dict.fromkeys(heard.misheard.get(k, "") for k in wrong)
                  if k and (o := self.s.book.get(k)) is not None]  # fmt: skip
         said = " ".join([*(self.s.say.whose(o) for o in whose), self.s.say.answer(wrong)])
         said = said.strip() or self.s.phr.say("refuse_fact")  # each wrong value one it refuses
-        d.parts.append(self.s.phr.say("correct", fact=said))
+        d.parts.append(self.s.phr.say("correct", fact=self.s.phr.again(said) if times > 1 else said))
         d.facts += wrong
         d.kind, d.rule, d.choice = "correct", "correct_wrong_readback", "no"
+        self.s.corrections.draft(self.s.turn, content, times)
 
     def option_named(self, heard: Heard, d: Draft) -> None:
         """Options offered with a request: name the option only when a fact or the goal picks it."""

@@ -29,8 +29,9 @@ Whatever the rule, one rule bounds saying the same thing again (:class:`.stall.R
 content, to this ask, with no progress since, a limit per kind of act): the same line once more to
 the same agent turn gets goodbye instead, as the tree's failure condition does; facts or a request
 said again come with 'As I said, ...', and a fact the agent failed to hear twice is spelled
-(:mod:`.hearing`), until said once too often with nothing moved on. Turns in a row that bring no
-progress at all end the call too (:class:`.stall.Stalls`).
+(:mod:`.hearing`), until said once too often with nothing moved on; the same correction says so
+the second time in a row and is given up after the fourth (:mod:`.corrections`). Turns in a row
+that bring no progress at all end the call too (:class:`.stall.Stalls`).
 
 Deterministic for a seed (the seed only picks among equivalent phrasings).
 """

@@ -82,7 +82,9 @@ LIMITS: dict[str, Limit] = {
     "state_request": Limit(echo=2, times=3, again=True),
     # A short 'Yes.' is what the agent's VAD and STT miss most: said twice, not a third time.
     "confirm": Limit(echo=3),
-    # Said whenever the turn calls for it: a correction, silence, the opening, goodbye, the check-in.
+    # Said whenever the turn calls for it: a correction (bounded by its own count in a row, as a
+    # new read-back may get the same value wrong again: :mod:`.corrections`), silence, the
+    # opening, goodbye, the check-in.
     **{k: Limit(echo=0) for k in ("correct", "wait", "open", "end", "check_in")},
 }
 _ONCE = Limit()

@@ -21,6 +21,7 @@ from voxbench.pipelines.caller.goal.casing import small_words
 from voxbench.pipelines.caller.goal.choose import OptionChooser
 from voxbench.pipelines.caller.goal.classify import ChoiceClassifier, Heard
 from voxbench.pipelines.caller.goal.config import GoalCallerConfig
+from voxbench.pipelines.caller.goal.corrections import Corrections
 from voxbench.pipelines.caller.goal.ending_lang import ending_words, pattern
 from voxbench.pipelines.caller.goal.facts import FactBook, goal_facts
 from voxbench.pipelines.caller.goal.hearing import Hearings
@@ -108,6 +109,8 @@ class CallState:
     """Facts the tree tells the caller to refuse, and what it says instead (:mod:`.refusals`)."""
     hearings: Hearings = field(default_factory=Hearings)
     """Per fact, the agent's failed hearings of it: said, 'as I said', then spelled (:mod:`.hearing`)."""
+    corrections: Corrections = field(default_factory=Corrections)
+    """The last correction said and its times in a row: acknowledged, then given up (:mod:`.corrections`)."""
     confirmed: set[str] = field(default_factory=set)
     """Facts the caller said yes to read back right (:meth:`moved_on`), each once progress."""
 
