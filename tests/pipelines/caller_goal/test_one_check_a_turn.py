@@ -45,3 +45,20 @@ def test_a_question_asking_for_the_whole_list_gets_every_open_must_have(seed: in
     act = c.respond(f"{REPORT} {ask}")
     assert act.rule == "must_have_not_told"
     assert all(w in act.text for w in ("return flight remains unchanged", "voucher", "gate"))
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_let_me_check_again_and_again_re_asks_only_the_last_check(seed: int) -> None:
+    """'Let me check' answers no check: the check just asked is asked once more, then the next;
+    an earlier check is never bundled into a later re-ask (review of branch twopart)."""
+    c = _caller(seed)
+    c.respond(f"{REPORT} Anything else?")
+    lines = []
+    for _ in range(3):
+        act = c.respond("Let me check on that. Anything else?")
+        lines.append(act)
+        if act.ends_call:
+            break
+    for act in lines:
+        assert not ("return flight" in act.text and "voucher" in act.text), act.text
+    assert "return flight" in lines[0].text and "voucher" in lines[1].text

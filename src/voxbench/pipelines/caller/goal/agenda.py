@@ -174,6 +174,7 @@ class Agenda:
                   and not LEARN_GOAL.match(c.strip()) and not tracked(c)]  # fmt: skip
         words = [content_words(c) - _ROLE_WORDS for c in checks]
         self.items: list[MustHave] = []
+        self.last: list[MustHave] = []  # the must-haves the caller's last check asked about
         for i, c in enumerate(checks):
             others = set().union(*(w for j, w in enumerate(words) if j != i)) if len(checks) > 1 else set()
             own = (words[i] - others) or words[i]
@@ -247,16 +248,22 @@ class Agenda:
         items = items if every else items[:1]
         for m in items:
             m.asked = True
+        self.last = items
         return _asked(items)
 
     def unanswered(self) -> list[MustHave]:
         """The must-haves asked about and not told since."""
         return [m for m in self.items if m.asked and not m.told and not (m.condition and self.settled)]
 
+    def last_unanswered(self) -> list[MustHave]:
+        """The must-haves the caller's last check asked about and not told since."""
+        return [m for m in self.unanswered() if m in self.last]
+
     def ask_again(self) -> str:
-        """The question about every must-have asked and not told ('' when none): the check again,
-        where the agent only said it would look into it (:meth:`.followups.FollowUps.check_unanswered`)."""
-        return _asked(self.unanswered())
+        """The last check again, about what it asked and is not told ('' when none), where the agent
+        only said it would look into it (:meth:`.followups.FollowUps.check_unanswered`); an earlier
+        check, asked again once already, is not bundled in."""
+        return _asked(self.last_unanswered())
 
 
 def _asked(items: list[MustHave]) -> str:

@@ -192,7 +192,7 @@ class FollowUps:
         if last is None or last.rule != rules.MUST_HAVE_NOT_TOLD or self.s.reports_done(heard):
             return False
         said = [x for x in sentences_of(self.s.agent_turn) if not x.endswith("?")]
-        return bool(said) and all(HOLD.match(x) for x in said) and bool(self.s.agenda.unanswered())
+        return bool(said) and all(HOLD.match(x) for x in said) and bool(self.s.agenda.last_unanswered())
 
     def after_refusal(self, text: str, heard: Heard, prefix: str = "") -> CallerAct:
         self.s.stuck += 1
