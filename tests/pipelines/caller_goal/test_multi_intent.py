@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from tests.pipelines.caller_goal.conftest import make_scenario, opened
+from voxbench.pipelines.caller.goal.agenda import Agenda
 from voxbench.pipelines.caller.goal.config import GoalCallerConfig
 from voxbench.pipelines.caller.goal.policy import GoalCaller
 
@@ -154,10 +155,8 @@ def test_a_refusal_in_the_same_turn_as_a_completion_gets_the_trees_answer(seed: 
     assert end.ends_call and end.end_reason == "failed"
 
 
-def test_open_must_haves_are_asked_in_one_line_in_the_first_person() -> None:
-    from voxbench.pipelines.caller.goal.agenda import Agenda
-
-    agenda = Agenda(
+def _agenda() -> Agenda:
+    return Agenda(
         [
             "The agent confirms your gate information for SK418 (either the current gate number or none yet).",
             "The agent confirms your seat assignment remains unchanged on the re-departure.",
@@ -165,8 +164,20 @@ def test_open_must_haves_are_asked_in_one_line_in_the_first_person() -> None:
             "New flight must depart before 2:00 PM.",  # a condition on offers: not asked
         ]
     )
-    assert agenda.ask() == (
+
+
+def test_open_must_haves_are_asked_one_a_turn_in_the_first_person() -> None:
+    agenda = _agenda()
+    assert agenda.ask() == "Can you also confirm my gate information for SK418?"
+    assert (
+        agenda.ask() == "Can you also confirm that my seat assignment remains unchanged on the re-departure?"
+    )
+    assert agenda.ask() == "Can I also get a travel credit of $100?"
+    assert agenda.ask() == ""  # each asked once
+
+
+def test_open_must_haves_asked_for_as_a_list_are_asked_in_one_line() -> None:
+    assert _agenda().ask(every=True) == (
         "Can you also confirm my gate information for SK418? And confirm that my seat assignment remains "
         "unchanged on the re-departure? And can I also get a travel credit of $100?"
     )
-    assert agenda.ask() == ""  # each asked once

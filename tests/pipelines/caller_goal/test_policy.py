@@ -116,8 +116,11 @@ def test_a_report_with_no_offer_accepted_checks_the_conditions_once(airline: Sce
     c = GoalCaller(airline)
     c.open()
     act = c.respond("You're all set. I moved you to the one PM flight.")  # fee and 'direct' never said
-    assert not act.ends_call and act.rule == "must_have_not_told" and "direct flight" in act.text
-    act = c.respond("Yes, it's a direct flight and the change fee is $50.")
+    assert not act.ends_call and act.rule == "must_have_not_told" and "before 2 PM" in act.text
+    assert "direct flight" not in act.text  # one a turn, in the goal's order
+    act = c.respond("Yes, it departs at one PM.")
+    assert not act.ends_call and act.rule == "must_have_not_told" and "change fee" in act.text
+    act = c.respond("Yes, it's a direct flight and the change fee is $50.")  # the rest told: nothing to ask
     assert act.ends_call and act.end_reason == "resolved"
 
 

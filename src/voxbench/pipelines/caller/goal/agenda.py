@@ -10,7 +10,8 @@ apart from the other must-haves: any value it names (a time, an amount, a date),
 own words (words no other must-have uses; "voucher", "seat", "baggage"). Before it thanks and
 ends, the caller asks about the first must-have not told, once each, in the criterion's own words
 ("Can you also confirm that my seat assignment is confirmed and my checked baggage remains attached
-to the trip?"). A must-have to find something out ("Learn the gate.") is :mod:`.learn`'s.
+to the trip?"), one per turn in the goal's order (all at once only when the agent asks for the
+whole list: :meth:`Agenda.ask`). A must-have to find something out ("Learn the gate.") is :mod:`.learn`'s.
 """
 
 from __future__ import annotations
@@ -173,6 +174,7 @@ class Agenda:
                   and not LEARN_GOAL.match(c.strip()) and not tracked(c)]  # fmt: skip
         words = [content_words(c) - _ROLE_WORDS for c in checks]
         self.items: list[MustHave] = []
+        self.last: list[MustHave] = []  # the must-haves the caller's last check asked about
         for i, c in enumerate(checks):
             others = set().union(*(w for j, w in enumerate(words) if j != i)) if len(checks) > 1 else set()
             own = (words[i] - others) or words[i]
@@ -190,6 +192,8 @@ class Agenda:
             others = set().union(set(), *(w for j, w in enumerate(every) if j != len(checks) + i))
             self.items.append(MustHave(c, (mine - others) or mine, [v.strip() for v in _VALUE.findall(c)],
                                        condition=True))  # fmt: skip
+        order = {c: i for i, c in enumerate(must_have)}
+        self.items.sort(key=lambda m: order[m.text])  # the goal's order: each is asked in turn
         self.settled = False
 
     def check_before_end(self, tree_lines: list[str]) -> None:
@@ -233,22 +237,33 @@ class Agenda:
         """The must-haves neither told nor asked about yet (nor, for a condition, settled)."""
         return [m for m in self.items if not m.told and not m.asked and not (m.condition and self.settled)]
 
-    def ask(self) -> str:
-        """One question about every open must-have ('Can you also confirm that X, and that Y?'),
-        each then counted as asked: a caller asks once, as a person checks before hanging up."""
+    def ask(self, every: bool = False) -> str:
+        """A question about the first open must-have, in the goal's order, then counted as asked: a
+        caller asks once, as a person checks before hanging up, and asks the next when the agent
+        has answered that one, as EVA's reference callers do (dev: after a report with two or more
+        must-haves open, 13 replies raise one of them, none raises two). ``every``: the agent asked
+        for the whole list ('What other requests do you have?'), so every open one is asked
+        ('Can you also confirm that X? And that Y?')."""
         items = self.open_items()
+        items = items if every else items[:1]
         for m in items:
             m.asked = True
+        self.last = items
         return _asked(items)
 
     def unanswered(self) -> list[MustHave]:
         """The must-haves asked about and not told since."""
         return [m for m in self.items if m.asked and not m.told and not (m.condition and self.settled)]
 
+    def last_unanswered(self) -> list[MustHave]:
+        """The must-haves the caller's last check asked about and not told since."""
+        return [m for m in self.unanswered() if m in self.last]
+
     def ask_again(self) -> str:
-        """The question about every must-have asked and not told ('' when none): the check again,
-        where the agent only said it would look into it (:meth:`.followups.FollowUps.check_unanswered`)."""
-        return _asked(self.unanswered())
+        """The last check again, about what it asked and is not told ('' when none), where the agent
+        only said it would look into it (:meth:`.followups.FollowUps.check_unanswered`); an earlier
+        check, asked again once already, is not bundled in."""
+        return _asked(self.last_unanswered())
 
 
 def _asked(items: list[MustHave]) -> str:

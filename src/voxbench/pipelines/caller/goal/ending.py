@@ -15,6 +15,7 @@ from voxbench.pipelines.caller.goal.closeread import action_to_come, only_questi
 from voxbench.pipelines.caller.goal.cues import COMPLETED, NEXT_STEP, NOT_DONE
 from voxbench.pipelines.caller.goal.drafts import Draft
 from voxbench.pipelines.caller.goal.ending_lang import pattern
+from voxbench.pipelines.caller.goal.followcues import invites_list, must_haves
 from voxbench.pipelines.caller.goal.heard import Heard
 from voxbench.pipelines.caller.goal.ledger import NAMED_DONE
 from voxbench.pipelines.caller.goal.requests import read_back_only
@@ -209,8 +210,9 @@ class Endings:
         ):
             return None
         if self.s.agenda.open_items():  # before goodbye, the must-haves not yet told (:mod:`.followups`)
-            text = f"{' '.join(d.parts)} {self.s.agenda.ask()}"
-            return self.log.act("state_request", text, MUST_HAVE_NOT_TOLD, heard, "must-haves", facts=d.facts,
+            asked = self.s.agenda.ask(invites_list(heard))
+            text = f"{' '.join(d.parts)} {asked}"
+            return self.log.act("state_request", text, MUST_HAVE_NOT_TOLD, heard, must_haves(asked), facts=d.facts,
                                 choice="yes")  # fmt: skip
         text = f"{' '.join(d.parts)} {self.s.phr.say('bye_done')}"
         return self.log.act(

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from voxbench.pipelines.caller.goal.heard import Heard
 from voxbench.pipelines.caller.goal.lang import alt, phrases
 
 
@@ -34,6 +35,10 @@ WANTS_Q = re.compile(rf"\b({_a('wants_q')})\b", re.I)
 WHAT_ELSE = re.compile(rf"\s*(?:{_a('what_else')})\b", re.I)
 """'What else can I help you with?' is no yes/no question: the open request is said without 'Yes,'."""
 
+LIST_INVITED = re.compile(rf"(?:{_a('list_invited')})", re.I)
+"""An "anything else?" that asks for the whole list ('What other requests do you have?', 'Tell me
+everything you need.'): every open check is asked at once; any other is answered one at a time."""
+
 ONE_MORE = re.compile(rf"\b({_a('one_more')})\b", re.I)
 """An open question about one more thing ('What is the second thing?'): one request, not all."""
 
@@ -45,3 +50,15 @@ HELD_ID_TAILS = tuple(phrases("followups", "held_id_tails"))
 """The last key word of an identifier the caller holds ('confirmation_number')."""
 NOT_ID_WORDS = frozenset(phrases("followups", "not_id_words"))
 """Key words of a number that identifies no record ('phone')."""
+
+
+def invites_list(heard: Heard) -> bool:
+    """Whether the agent's question asks for the whole list of what the caller still needs
+    (:data:`LIST_INVITED`): the open must-haves asked at once (:meth:`.agenda.Agenda.ask`)."""
+    return bool(LIST_INVITED.search(heard.question))
+
+
+def must_haves(asked: str) -> str:
+    """What a check of must-haves is about, for :class:`.stall.Repeats`: the question itself, so
+    the next must-have asked is new content and the same one asked again is a repeat."""
+    return f"must-haves: {asked}"

@@ -18,6 +18,8 @@ from voxbench.pipelines.caller.goal.followcues import (
     SAID_LEAD,
     WHAT_ELSE,
     YES_THEN_WORD,
+    invites_list,
+    must_haves,
 )
 from voxbench.pipelines.caller.goal.heard import ANYTHING_ELSE_OFFERED, THAT_ALL_ASKED, Heard
 from voxbench.pipelines.caller.goal.intents import intent_facts
@@ -159,14 +161,17 @@ class FollowUps:
             told = [f.key for f in intent_facts(self.s.intents[named], self.s.book, others)]
             line = f"{as_need(self.s.plain[named])}. {self.s.say.answer(told)}".strip()
             return self.log.act("state_request", line, "named_intent", heard, about(named), facts=told)
+        # 'Let me check. Anything else?': the check asked is asked once more, before the next must-have
+        if heard.has("anything_else") and self.check_unanswered(heard):
+            lead = "Yes." if not said_not_asked(heard) else "Thanks."
+            asked = self.s.agenda.ask_again()
+            line = f"{'No.' if that_all(heard) else lead} {asked}"
+            return self.log.act("state_request", line, rules.MUST_HAVE_ASKED_AGAIN, heard, must_haves(asked))
         if self.s.agenda.open_items() and not heard.has("denial"):  # before goodbye: a must-have untold
             lead = "Yes." if heard.has("anything_else") and not said_not_asked(heard) else "Thanks."
-            line = f"{'No.' if that_all(heard) else lead} {self.s.agenda.ask()}"
-            return self.log.act("state_request", line, rules.MUST_HAVE_NOT_TOLD, heard, "must-haves")
-        if heard.has("anything_else") and self.check_unanswered(heard):  # 'Let me check. Anything else?'
-            lead = "Yes." if not said_not_asked(heard) else "Thanks."
-            line = f"{'No.' if that_all(heard) else lead} {self.s.agenda.ask_again()}"
-            return self.log.act("state_request", line, rules.MUST_HAVE_ASKED_AGAIN, heard, "must-haves")
+            asked = self.s.agenda.ask(invites_list(heard))
+            line = f"{'No.' if that_all(heard) else lead} {asked}"
+            return self.log.act("state_request", line, rules.MUST_HAVE_NOT_TOLD, heard, must_haves(asked))
         if heard.has("anything_else"):  # offered in a statement: thanks, not 'no'
             kind = (
                 "bye_that_all" if that_all(heard) else "bye_done" if said_not_asked(heard) else "bye_nothing"
@@ -187,7 +192,7 @@ class FollowUps:
         if last is None or last.rule != rules.MUST_HAVE_NOT_TOLD or self.s.reports_done(heard):
             return False
         said = [x for x in sentences_of(self.s.agent_turn) if not x.endswith("?")]
-        return bool(said) and all(HOLD.match(x) for x in said) and bool(self.s.agenda.unanswered())
+        return bool(said) and all(HOLD.match(x) for x in said) and bool(self.s.agenda.last_unanswered())
 
     def after_refusal(self, text: str, heard: Heard, prefix: str = "") -> CallerAct:
         self.s.stuck += 1
