@@ -149,6 +149,8 @@ def said_after(sentence: str, end: int) -> str:
     """The value said after a field's name ('your last name is Rossi, right?' -> 'Rossi')."""
     rest = sentence[end:]
     rest = rest[_LEAD.match(rest).end() :]  # type: ignore[union-attr]
+    if address := _EMAIL.match(rest):  # an address said, 'dot' and 'at' in it
+        return address.group(0)
     m = VALUE_END.search(rest)
     seg = (rest[: m.start()] if m else rest).strip(" .")
     first = seg.split()[0].lower() if seg.split() else ""
@@ -180,7 +182,16 @@ def same_kind_other(seg: str, value: str, kind: str) -> bool:
         return token is not None and abs(len(compact(seg)) - len(compact(value))) <= 2
     if kind == "name":
         return bool(re.fullmatch(r"[A-Z][A-Za-z'-]+(?: [A-Z][A-Za-z'-]+){0,2}", seg))
+    if kind == "email":  # another address, written or said ('t dot wexler at mailbox dot com')
+        return bool(_EMAIL.search(seg))
     return False
+
+
+_DOT, _AT = alt("readback", "address_dot"), alt("readback", "address_at")
+_EMAIL = re.compile(
+    rf"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\b\w+(?: (?:{_DOT}) \w+)* (?:{_AT}) \w+(?: (?:{_DOT}) \w+)+\b", re.I
+)
+"""An e-mail address as written, or as said: words joined by 'dot', 'at', then 'dot' again."""
 
 
 def misread(text: str, book: FactBook) -> dict[str, str]:
@@ -194,7 +205,10 @@ def misread(text: str, book: FactBook) -> dict[str, str]:
     for s in sentences_of(text):
         for f in facts:
             kind = fact_kind(f)
-            if kind not in ("date", "time", "number", "money", "code", "name", "measure") or f.key in out:
+            if (
+                kind not in ("date", "time", "number", "money", "code", "name", "measure", "email")
+                or f.key in out
+            ):
                 continue
             own = set(f.words) | set(re.split(r"[^a-z]+", f.key.lower()))  # 'preferred_time': 'preferred' too
             for m in phrase_pattern(tuple(field_words(f))).finditer(s):
@@ -208,7 +222,8 @@ def misread(text: str, book: FactBook) -> dict[str, str]:
                     break
                 if (seg and same_kind_other(seg, str(f.value), kind) and not _any_named_value(seg, f, facts)
                         and not _changing(seg, f, facts)):  # fmt: skip
-                    out[f.key] = next((o.key for o in facts if o is not f and says(seg, str(o.value))), "")
+                    out[f.key] = next((o.key for o in facts if o is not f and says(seg, str(o.value))
+                                       and (kind != "email" or fact_kind(o) == kind)), "")  # fmt: skip
                     break
     out.update({k: v for k, v in _full_name_misread(text, facts).items() if k not in out})
     return out
@@ -252,13 +267,16 @@ def _full_name_misread(text: str, facts: list[Fact]) -> dict[str, str]:
 
 def fact_kind(f: Fact) -> str:
     """The value's kind (:func:`.speech.value_kind`); a text value that is one token of capitals and
-    digits ('ORTHOPEDICS', '+1-415-555-1082') is a code, a number and a unit ('14_inch') a measure."""
+    digits ('ORTHOPEDICS', '+1-415-555-1082') is a code, a number and a unit ('14_inch') a measure,
+    an address with an '@' an email."""
     kind = value_kind(f.value, f.words)
     v = str(f.value).strip()
     if kind == "text" and _TOKEN.fullmatch(v):
         return "code"
     if kind == "text" and re.fullmatch(r"\d+[ _-]?[a-z]+", v):
         return "measure"
+    if kind == "text" and _EMAIL.fullmatch(v):
+        return "email"  # read back with one part off ('.com' for '.org'), another address
     return kind
 
 
