@@ -21,7 +21,8 @@ scenarios of each domain) keeps a pass short, and a cached rerun takes ~1 min.
 The caller hears each turn as written (:func:`turn_variants.forked_replies`), and a copy of it in
 the state the written turns left it in hears the recogniser's text instead. Per domain and half:
 
-* **turns**; **heard_differs**: the heard text is not the written one (any character);
+* **not_heard**: turns left out by ``--cached-only`` (not in the cache: a partial pass);
+  **turns**: turns heard; **heard_differs**: the heard text is not the written one (any character);
   **words_differ**: it differs after lower-casing and dropping punctuation;
 * **changed**: the reply's act (kind, yes/no/option choice, whether it ends the call) or the facts
   it discloses differ; **withheld**: facts the written reply gave and the heard reply did not;
@@ -52,7 +53,7 @@ from voxbench.records.io import atomic_write_json
 
 VOICE = "piper:joe (agent preset)"
 MODEL = "tiny.en"
-COLS = ("turns", "heard_differs", "words_differ", "changed", "withheld", "false_corrections")
+COLS = ("not_heard", "turns", "heard_differs", "words_differ", "changed", "withheld", "false_corrections")
 
 
 class HeardCache:
@@ -61,8 +62,8 @@ class HeardCache:
     The speech models load on the first text not yet cached; the file is rewritten every
     ``save_every`` new texts (and at the end), so an interrupted pass keeps what it heard."""
 
-    def __init__(self, path: Path, save_every: int = 20) -> None:
-        self.path, self.save_every, self.new = path, save_every, 0
+    def __init__(self, path: Path, save_every: int = 20, cached_only: bool = False) -> None:
+        self.path, self.save_every, self.new, self.cached_only = path, save_every, 0, cached_only
         data = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
         if data and (data.get("voice"), data.get("model")) != (VOICE, MODEL):
             raise SystemExit(f"{path} holds texts heard with {data.get('voice')} / {data.get('model')}")
@@ -70,7 +71,10 @@ class HeardCache:
         self._stt: Any = None
         self.secs = 0.0
 
-    def __call__(self, text: str) -> str:
+    def __call__(self, text: str) -> str | None:
+        """The heard text (None when not cached and ``cached_only``)."""
+        if text not in self.heard and self.cached_only:
+            return None
         if text not in self.heard:
             t0 = time.perf_counter()
             self.heard[text] = self._transcribe(text)
@@ -115,6 +119,9 @@ def scenario_runner(cache: HeardCache) -> turn_variants.RunScenario:
 
         def variants(_i: int, agent: str, _ref: str) -> dict[str, str]:
             heard = cache(agent)
+            if heard is None:
+                c["not_heard"] += 1
+                return {}
             c["turns"] += 1
             c["heard_differs"] += heard != agent
             c["words_differ"] += _words(heard) != _words(agent)
@@ -144,9 +151,10 @@ def scenario_runner(cache: HeardCache) -> turn_variants.RunScenario:
 def main() -> int:
     ap = turn_variants.parser(__doc__.split("\n")[0], "col", "cols")
     ap.add_argument("--cache", type=Path, required=True, help="JSON file of heard texts (outside the repo)")
+    ap.add_argument("--cached-only", action="store_true", help="skip turns not in the cache (not_heard)")
     ap.set_defaults(half="dev")
     args = ap.parse_args()
-    cache = HeardCache(args.cache)
+    cache = HeardCache(args.cache, cached_only=args.cached_only)
     t0 = time.perf_counter()
     try:
         totals, dev_rows = turn_variants.run(args, [], scenario_runner(cache))
