@@ -13,7 +13,9 @@ recogniser as the live caller runs it (:class:`WhisperTranscriber` with the defa
 :class:`WhisperOptions`: tiny.en, int8, beam 5; one thread here). The whole turn is one segment
 (live, VAD pauses may cut it into several). The heard texts are cached in ``--cache`` (a JSON file
 outside the repo, keyed by the written text, saved as it grows), so a rerun re-measures the caller
-in seconds. Cost, measured: 2.2 s per turn (Piper + tiny.en) with the two cores loaded ~2.5, and
+in seconds. A cache file holds one half: the half it was filled for is stored in it, a run of the
+other half refuses it (a test-half run needs its own ``--cache`` file, so dev work never reads a
+heard test text) and ``--half both`` is refused with a cache. Cost, measured: 2.2 s per turn (Piper + tiny.en) with the two cores loaded ~2.5, and
 ~8 s per turn at load ~11: the dev half's 931 turns (828 distinct texts) are ~30 min at the first
 rate, over the 20-minute budget, not yet measured on an idle core; ``--limit N`` (the first N
 scenarios of each domain) keeps a pass short, and a cached rerun takes ~1 min.
@@ -53,20 +55,32 @@ from voxbench.records.io import atomic_write_json
 
 VOICE = "piper:joe (agent preset)"
 MODEL = "tiny.en"
+HALVES = ("dev", "test")
 COLS = ("not_heard", "turns", "heard_differs", "words_differ", "changed", "withheld", "false_corrections")
 
 
 class HeardCache:
-    """Written agent text -> what the caller's recogniser made of the agent voice saying it.
+    """Written agent text -> what the caller's recogniser made of the agent voice saying it, for
+    the turns of ONE half of the fixed split.
 
     The speech models load on the first text not yet cached; the file is rewritten every
-    ``save_every`` new texts (and at the end), so an interrupted pass keeps what it heard."""
+    ``save_every`` new texts (and at the end), so an interrupted pass keeps what it heard. The file
+    stores its half and is refused by a run of another half (or of both, or a file with no half):
+    texts are keyed by their words alone, so a mixed file could not say which half a text came
+    from, and a dev run must never read what a test run heard."""
 
-    def __init__(self, path: Path, save_every: int = 20, cached_only: bool = False) -> None:
-        self.path, self.save_every, self.new, self.cached_only = path, save_every, 0, cached_only
+    def __init__(self, path: Path, half: str, save_every: int = 20, cached_only: bool = False) -> None:
+        if half not in HALVES:
+            raise SystemExit(f"a heard cache holds one half ({' or '.join(HALVES)}), not {half!r}")
+        self.path, self.half, self.save_every, self.new = path, half, save_every, 0
+        self.cached_only = cached_only
         data = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
         if data and (data.get("voice"), data.get("model")) != (VOICE, MODEL):
             raise SystemExit(f"{path} holds texts heard with {data.get('voice')} / {data.get('model')}")
+        if data and data.get("half") != half:
+            raise SystemExit(
+                f"{path} holds the {data.get('half')} half's texts; a {half} run needs its own cache"
+            )
         self.heard: dict[str, str] = data.get("heard", {})
         self._stt: Any = None
         self.secs = 0.0
@@ -97,7 +111,8 @@ class HeardCache:
 
     def save(self) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        atomic_write_json(self.path, {"voice": VOICE, "model": MODEL, "heard": self.heard})
+        data = {"voice": VOICE, "model": MODEL, "half": self.half, "heard": self.heard}
+        atomic_write_json(self.path, data)
 
 
 def _words(text: str) -> list[str]:
@@ -154,7 +169,7 @@ def main() -> int:
     ap.add_argument("--cached-only", action="store_true", help="skip turns not in the cache (not_heard)")
     ap.set_defaults(half="dev")
     args = ap.parse_args()
-    cache = HeardCache(args.cache, cached_only=args.cached_only)
+    cache = HeardCache(args.cache, args.half, cached_only=args.cached_only)
     t0 = time.perf_counter()
     try:
         totals, dev_rows = turn_variants.run(args, [], scenario_runner(cache))

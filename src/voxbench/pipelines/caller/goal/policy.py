@@ -67,7 +67,6 @@ from voxbench.pipelines.caller.goal.requests import Requests
 from voxbench.pipelines.caller.goal.rules import CONFIRM_OFFER, CUT_REPLIES, NOT_FOUND_GIVES_AGAIN
 from voxbench.pipelines.caller.goal.say import FactSayer
 from voxbench.pipelines.caller.goal.scope import about_transfer
-from voxbench.pipelines.caller.goal.soundalike import relabelled
 from voxbench.pipelines.caller.goal.stall import Stalls
 from voxbench.pipelines.caller.goal.state import CallState
 from voxbench.pipelines.caller.goal.treefirst import tree_first
@@ -245,10 +244,8 @@ class GoalCaller:
     def _punctuated(self, agent_text: str) -> str:
         """The turn with the punctuation a recogniser drops put back: a list's commas at the
         caller's own words (:mod:`.lists`; a numbered list of asks unnumbered first,
-        :mod:`.enumerated`), then question marks by word order (:mod:`.marks`); a fact's label
-        heard one word wrong is said right first (:mod:`.soundalike`)."""
-        book = self.s.book
-        return restored(listed(unnumbered(relabelled(agent_text, book), book), book))
+        :mod:`.enumerated`), then question marks by word order (:mod:`.marks`)."""
+        return restored(listed(unnumbered(agent_text, self.s.book), self.s.book))
 
     def _joined_to_cut(self, agent_text: str) -> str:
         """The rest of an agent line the recogniser cut in two: the caller's last reply asked for
