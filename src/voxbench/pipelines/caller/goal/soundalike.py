@@ -120,9 +120,7 @@ def _adjacent(text: str, toks: list[re.Match[str]]) -> bool:
     return all(text[a.end() : b.start()].isspace() for a, b in pairwise(toks))
 
 
-def as_label(
-    text: str, heard: Heard, book: FactBook, again: Callable[[str], Heard]
-) -> tuple[str, Heard]:
+def as_label(text: str, heard: Heard, book: FactBook, again: Callable[[str], Heard]) -> tuple[str, Heard]:
     """The turn and its reading, or, when the turn asks for something the caller finds no fact
     for (no fact asked, or a field it does not hold named: it would say "I don't have that"),
     its request sentences with their labels said right and their reading (``again``, the
