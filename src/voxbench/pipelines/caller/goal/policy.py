@@ -69,6 +69,7 @@ from voxbench.pipelines.caller.goal.requests import Requests
 from voxbench.pipelines.caller.goal.rules import CONFIRM_OFFER, CUT_REPLIES, NOT_FOUND_GIVES_AGAIN
 from voxbench.pipelines.caller.goal.say import FactSayer
 from voxbench.pipelines.caller.goal.scope import about_transfer
+from voxbench.pipelines.caller.goal.soundalike import as_label
 from voxbench.pipelines.caller.goal.stall import Stalls
 from voxbench.pipelines.caller.goal.state import CallState
 from voxbench.pipelines.caller.goal.treefirst import tree_first
@@ -195,8 +196,10 @@ class GoalCaller:
         hand = self.req.in_hand(agent_text)
         heard = classify(agent_text, self.s.book, self.s.given, self.s.hook, hand, previous)
         moved = self.req.in_hand(agent_text, heard)  # once the turn's completions are counted
-        if moved != hand:
-            heard = classify(agent_text, self.s.book, self.s.given, self.s.hook, moved, previous)
+        ctx = (self.s.book, self.s.given, self.s.hook, moved, previous)
+        heard = classify(agent_text, *ctx) if moved != hand else heard
+        agent_text, heard = as_label(agent_text, heard, self.s.book, lambda s: classify(s, *ctx))
+        self.s.agent_turn = agent_text  # a label heard off, read as the fact's (.soundalike)
         self.s.in_hand = moved.current
         told = self._told_first(self.drafts.refuse(heard))  # a fact the tree refuses: not asked
         if not self.s.opened:
