@@ -221,7 +221,9 @@ def _option_kinds(t: Turn, heard: Heard) -> None:
     """Options offered in the last question that offers some (not in a request to give or say a value)."""
     found: list[list[str]] = []
     for q in reversed(t.questions or [heard.question]):
-        if q and (not CONFIRM_Q.search(q) or re.search(r"\bor\b", q)):
+        # an invitation to say what else it needs ('let me know if you have any questions or need
+        # any help') joins what the caller may have by 'or': no alternatives offered to pick among
+        if q and (not CONFIRM_Q.search(q) or re.search(r"\bor\b", q)) and not ANYTHING_ELSE_SAID.search(q):
             opts = offered_options(t.sents, q)
             if opts and not re.search(r"\b(give|tell|provide|spell|say)\b", q, re.I):
                 found.append(opts)

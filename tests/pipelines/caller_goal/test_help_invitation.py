@@ -1,0 +1,45 @@
+"""An invitation to say what else the caller needs joins what it may have by 'or' ("Please let me
+know if you have any specific questions or need any assistance."): no options to pick among, an
+anything-else turn (live medical_hr/D9.1: "I'll take Please let me know if you have any.", six times)."""
+
+from __future__ import annotations
+
+import pytest
+
+from voxbench.pipelines.caller.goal.classify import classify
+
+from .conftest import make_scenario, opened
+
+INFO = {"employee_id": "EMP012345", "document_number": "J2O7S3KKV"}
+
+
+def _scenario():  # type: ignore[no-untyped-def]
+    return make_scenario(
+        INFO, goal="You want to submit your I-9 documents.", intents=["Submit I-9 documents"]
+    )
+
+
+@pytest.mark.parametrize(
+    "turn",
+    [
+        "Please let me know if you have any specific questions or need any assistance.",
+        "Let me know if you have questions or concerns.",
+        "Let us know if you need help or have any other questions.",
+        "Please let me know if you have any additional questions or need further help.",
+    ],
+)
+def test_an_invitation_is_no_choice_and_gets_the_open_request(turn: str) -> None:
+    c = opened(_scenario())
+    heard = classify(turn, c.s.book, c.s.given, None)
+    assert not heard.options and heard.has("anything_else")
+    act = c.respond(turn)
+    assert act.kind == "state_request" and "I-9" in act.text
+
+
+@pytest.mark.parametrize(
+    "turn",
+    ["Would you like a window or an aisle seat?", "Let me know if you'd prefer the 9 AM or the 1 PM slot."],
+)
+def test_real_alternatives_stay_options(turn: str) -> None:
+    c = opened(_scenario())
+    assert len(classify(turn, c.s.book, c.s.given, None).options) == 2
