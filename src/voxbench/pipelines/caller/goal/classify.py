@@ -54,6 +54,7 @@ from voxbench.pipelines.caller.goal.fit import fitting
 from voxbench.pipelines.caller.goal.forms import read_forms, reports_done, statement_check
 from voxbench.pipelines.caller.goal.fullest import fullest
 from voxbench.pipelines.caller.goal.heard import ANYTHING_ELSE_OFFERED, THAT_ALL_ASKED, Heard, Kind, mark
+from voxbench.pipelines.caller.goal.lang import alt
 from voxbench.pipelines.caller.goal.marked import CHOICE_Q
 from voxbench.pipelines.caller.goal.options import offered_options
 from voxbench.pipelines.caller.goal.parts import open_parts
@@ -217,14 +218,18 @@ def _misstated(t: Turn, heard: Heard, book: FactBook) -> None:
         heard.kinds.remove("request")
 
 
+_HELP_END = re.compile(rf"\b(?:{alt('options', 'help_nouns')})[.!?]*$", re.I)
+
+
 def _option_kinds(t: Turn, heard: Heard) -> None:
     """Options offered in the last question that offers some (not in a request to give or say a value)."""
     found: list[list[str]] = []
     for q in reversed(t.questions or [heard.question]):
-        # an invitation to say what else it needs ('let me know if you have any questions or need
-        # any help') joins what the caller may have by 'or': no alternatives offered to pick among
-        if q and (not CONFIRM_Q.search(q) or re.search(r"\bor\b", q)) and not ANYTHING_ELSE_SAID.search(q):
+        if q and (not CONFIRM_Q.search(q) or re.search(r"\bor\b", q)):
             opts = offered_options(t.sents, q)
+            # 'let me know if you have questions or need help': an invitation, no alternatives
+            if opts and all(_HELP_END.search(o) for o in opts):
+                continue
             if opts and not re.search(r"\b(give|tell|provide|spell|say)\b", q, re.I):
                 found.append(opts)
     if found:  # the last question's options; an earlier question's too ('Is this X or Y? And what size?')
