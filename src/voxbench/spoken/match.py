@@ -15,6 +15,7 @@ from itertools import pairwise
 from voxbench.spoken.airports import AIRPORT_NAMES, airport_codes
 from voxbench.spoken.dates import ISO_DATE, Date, dates
 from voxbench.spoken.money import money
+from voxbench.spoken.say import AT, DOT
 from voxbench.spoken.text import CHUNK_JOINERS, SEPARATORS, compact, runs, tokens
 from voxbench.spoken.times import parse_time_value, times
 
@@ -59,7 +60,7 @@ def mentions(text: str, value: str) -> bool:
     if has_digit or (len(c) >= 4 and " " not in v and v.upper() == v):
         if any(c == r or (len(c) >= 4 and c in r) for r in rs):
             return True
-        if len(c) >= 8 and c in "".join(r for r in rs if r not in ("dot", "at")):
+        if len(c) >= 8 and c in "".join(r for r in rs if r not in (DOT, AT)):
             return True
         if _joined_letters(rs, c):
             return True
@@ -73,7 +74,7 @@ def mentions(text: str, value: str) -> bool:
     if n == 0:
         return False
     if "@" in v:  # email: said as 'john dot smith at gmail dot com' or written
-        flat = "".join(t for t in toks if t not in ("dot", "at") and t not in ".?!;")
+        flat = "".join(t for t in toks if t not in (DOT, AT) and t not in ".?!;")
         return c.replace("@", "") in flat or c in flat
     if any(toks[i : i + n] == words for i in range(len(toks) - n + 1)):
         return True

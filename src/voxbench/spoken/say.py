@@ -9,6 +9,11 @@ from voxbench.spoken.dates import ISO_DATE, say_date
 from voxbench.spoken.lexicon import say_code, say_text
 from voxbench.spoken.times import parse_time_value, say_time
 
+DOT, AT = "dot", "at"
+"""The words an e-mail address is said with ('t dot wexler at mailbox dot org')."""
+EMAIL = re.compile(rf"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\b\w+(?: {DOT} \w+)* {AT} \w+(?: {DOT} \w+)+\b", re.I)
+"""An e-mail address as written, or as said by :func:`say_value`."""
+
 
 def say_value(value: object) -> str:
     """How the caller says one fact value: codes spelled, dates and times in words a TTS reads well."""
@@ -29,7 +34,7 @@ def say_value(value: object) -> str:
     if re.fullmatch(r"\d{1,2}:\d{2}\s*[AaPp]\.?[Mm]\.?", v):
         return say_time(v)  # '10:00 AM' -> '10 AM', '01:30 AM' -> '1:30 AM': not 'ten oh oh', 'oh one'
     if "@" in v:
-        return v.replace(".", " dot ").replace("@", " at ")
+        return v.replace(".", f" {DOT} ").replace("@", f" {AT} ")
     if re.fullmatch(r"\+?[\d\s().-]{7,}", v):  # phone numbers: digit groups, digits as words
         return ", ".join(spell_chars(g) for g in re.split(r"[\s().-]+", v) if g)
     if is_code(v):

@@ -11,6 +11,7 @@ from voxbench.pipelines.caller.goal.facts import Fact, FactBook
 from voxbench.pipelines.caller.goal.lang import alt, phrases
 from voxbench.pipelines.caller.goal.speech import says, value_kind
 from voxbench.spoken import compact, is_code, mentions, parse_time_value, runs, sentences_of, times
+from voxbench.spoken.say import EMAIL
 from voxbench.spoken.words import MONTH_NAMES
 
 
@@ -149,7 +150,7 @@ def said_after(sentence: str, end: int) -> str:
     """The value said after a field's name ('your last name is Rossi, right?' -> 'Rossi')."""
     rest = sentence[end:]
     rest = rest[_LEAD.match(rest).end() :]  # type: ignore[union-attr]
-    if address := _EMAIL.match(rest):  # an address said, 'dot' and 'at' in it
+    if address := EMAIL.match(rest):  # an address said, 'dot' and 'at' in it
         return address.group(0)
     m = VALUE_END.search(rest)
     seg = (rest[: m.start()] if m else rest).strip(" .")
@@ -183,15 +184,8 @@ def same_kind_other(seg: str, value: str, kind: str) -> bool:
     if kind == "name":
         return bool(re.fullmatch(r"[A-Z][A-Za-z'-]+(?: [A-Z][A-Za-z'-]+){0,2}", seg))
     if kind == "email":  # another address, written or said ('t dot wexler at mailbox dot com')
-        return bool(_EMAIL.search(seg))
+        return bool(EMAIL.search(seg))
     return False
-
-
-_DOT, _AT = alt("readback", "address_dot"), alt("readback", "address_at")
-_EMAIL = re.compile(
-    rf"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\b\w+(?: (?:{_DOT}) \w+)* (?:{_AT}) \w+(?: (?:{_DOT}) \w+)+\b", re.I
-)
-"""An e-mail address as written, or as said: words joined by 'dot', 'at', then 'dot' again."""
 
 
 def misread(text: str, book: FactBook) -> dict[str, str]:
@@ -275,7 +269,7 @@ def fact_kind(f: Fact) -> str:
         return "code"
     if kind == "text" and re.fullmatch(r"\d+[ _-]?[a-z]+", v):
         return "measure"
-    if kind == "text" and _EMAIL.fullmatch(v):
+    if kind == "text" and EMAIL.fullmatch(v):
         return "email"  # read back with one part off ('.com' for '.org'), another address
     return kind
 
