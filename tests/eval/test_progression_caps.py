@@ -12,6 +12,7 @@ from tests.eval.test_progression_flags import A_OPEN, I_OPEN, OK, Step, ctx_of, 
 from voxbench.eval.offline import progression
 from voxbench.eval.offline._ordinal import shipped_model
 from voxbench.eval.offline._progression_caps import repeated_writes
+from voxbench.eval.offline._progression_record import read_record
 
 REBOOK = {"confirmation_number": "ZK3FFW", "segment_id": "SEG001", "new_flight_id": "FL_SW300_20260623"}
 REBOOKED = {"status": "success", "new_segment_id": "SEG_SW300", "new_flight": {"flight_number": "SW300"}}
@@ -46,7 +47,8 @@ def test_a_write_retried_after_it_failed_is_no_repeat() -> None:
         ("assistant", "Done, you are on flight three hundred at one PM."),
     ]
     assert kinds_found(steps)["repeated_writes"] == 0
-    assert repeated_writes(ctx_of(steps).conversation_trace, {}) == []
+    trace = ctx_of(steps).conversation_trace
+    assert repeated_writes(trace, read_record(trace, [])) == []
 
 
 def test_the_same_write_for_another_request_is_no_repeat() -> None:

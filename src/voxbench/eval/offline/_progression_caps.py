@@ -25,7 +25,8 @@ import re
 from typing import Any
 
 from voxbench.eval.context import strip_tags
-from voxbench.eval.offline._trace import as_dict, infer_tool_kind, is_ancillary, response_failed
+from voxbench.eval.offline._progression_record import Record
+from voxbench.eval.offline._trace import is_ancillary
 from voxbench.eval.offline.lang import alt
 
 _ASKS_AGAIN = re.compile(r"\b(?:" + alt("_progression", "ask_again") + r")\b", re.I)
@@ -33,32 +34,19 @@ _ASKS_AGAIN = re.compile(r"\b(?:" + alt("_progression", "ask_again") + r")\b", r
 "another one"): a repeat of a write after it is what the caller asked for."""
 
 
-def _key(e: dict[str, Any]) -> str:
-    return json.dumps(as_dict(e.get("parameters")), sort_keys=True, default=str)
-
-
-def repeated_writes(trace: list[dict[str, Any]], kinds: dict[str, str]) -> list[dict[str, Any]]:
-    """Write calls identical (tool and parameters) to an earlier write that succeeded, with no
-    caller line asking again in between; ancillary writes excepted. A response answers the
-    latest unanswered call of its tool, as `_progression_record.read_record` reads."""
-    open_calls: dict[str, list[str]] = {}
-    done: dict[tuple[str, str], Any] = {}
+def repeated_writes(trace: list[dict[str, Any]], rec: Record) -> list[dict[str, Any]]:
+    """Write calls identical (tool and parameters) to an earlier write that succeeded before them,
+    with no caller line asking again in between; ancillary writes excepted. The calls and their
+    responses are the record's (`rec`: ``read_record``'s pairing and write kinds)."""
+    asks = [i for i, e in enumerate(trace)
+            if e.get("role") == "user" and _ASKS_AGAIN.search(strip_tags(str(e.get("content", ""))))]  # fmt: skip
+    writes = sorted((a for a in rec.answered if a.write and not is_ancillary(a.tool)), key=lambda a: a.call)
     out: list[dict[str, Any]] = []
-    for e in trace:
-        if e.get("role") == "user" and _ASKS_AGAIN.search(strip_tags(str(e.get("content", "")))):
-            done.clear()  # the caller asked again: what was done may be done once more
-            continue
-        name = str(e.get("tool_name"))
-        if (kinds.get(name) or infer_tool_kind(name)) != "write" or is_ancillary(name):
-            continue
-        if e.get("type") == "tool_call":
-            key = _key(e)
-            if (name, key) in done:
-                out.append({"feature": "repeated_writes", "turn": e.get("turn_id"), "claim": f"{name}({key[:120]})",
-                            "rule": f"write done again with the same parameters (succeeded in turn {done[name, key]})"})  # fmt: skip
-            open_calls.setdefault(name, []).append(key)
-        elif e.get("type") == "tool_response" and open_calls.get(name):
-            key = open_calls[name].pop()
-            if not response_failed(as_dict(e.get("tool_response"))):
-                done.setdefault((name, key), e.get("turn_id"))
+    for a in writes:
+        key = json.dumps(a.params, sort_keys=True, default=str)
+        done = next((b for b in writes if not b.failed and b.at < a.call and b.tool == a.tool
+                     and b.params == a.params and not any(b.at < k < a.call for k in asks)), None)  # fmt: skip
+        if done is not None:
+            out.append({"feature": "repeated_writes", "turn": trace[a.call].get("turn_id"), "claim": f"{a.tool}({key[:120]})",
+                        "rule": f"write done again with the same parameters (succeeded in turn {trace[done.at].get('turn_id')})"})  # fmt: skip
     return out

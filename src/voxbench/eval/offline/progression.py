@@ -49,7 +49,7 @@ from voxbench.eval.offline._ordinal import Model, fit_ordinal, shipped_model
 from voxbench.eval.offline._progression_caps import repeated_writes
 from voxbench.eval.offline._progression_flags import reasked_facts
 from voxbench.eval.offline._progression_record import Record, read_record, sentence_values
-from voxbench.eval.offline._trace import enum_params, tool_kinds
+from voxbench.eval.offline._trace import enum_params
 from voxbench.eval.types import MetricResult, sub
 
 NAME = "conversation_progression"
@@ -202,7 +202,7 @@ def findings(ctx: ConversationContext) -> list[dict[str, Any]]:
     tools = ctx.agent_tools or []
     auth = {str(t.get("name")) for t in tools if t.get("tool_type") == "auth"}
     flags = reasked_facts(trace, rec, categorical, CONFIRM_STEP, OPEN_OFFER, auth)
-    flags += repeated_writes(trace, tool_kinds(tools))
+    flags += repeated_writes(trace, rec)
     return _tool_findings(trace, categorical) + _speech_findings(trace, rec) + flags
 
 
