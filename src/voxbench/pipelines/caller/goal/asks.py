@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from voxbench.pipelines.caller.goal.cues import AGAIN, COURTESY, HOLD, REQUEST
+from voxbench.pipelines.caller.goal.cues import AGAIN, COURTESY, REQUEST
 from voxbench.pipelines.caller.goal.facts import (
     FLUFF_HEADS,
     HEADS,
@@ -24,6 +24,7 @@ from voxbench.pipelines.caller.goal.facts import (
     said_expansions,
     stem,
 )
+from voxbench.pipelines.caller.goal.holds import HOLD
 from voxbench.pipelines.caller.goal.lang import alt as lang_alt
 from voxbench.pipelines.caller.goal.lang import phrases
 from voxbench.pipelines.caller.goal.parts import parts_of

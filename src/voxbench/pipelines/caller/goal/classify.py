@@ -30,7 +30,6 @@ from voxbench.pipelines.caller.goal.cues import (
     COURTESY,
     GIVE_Q,
     GOODBYE,
-    HOLD,
     INFO_ASKED,
     INFO_NOUN,
     NEXT_STEP,
@@ -54,6 +53,7 @@ from voxbench.pipelines.caller.goal.fit import fitting
 from voxbench.pipelines.caller.goal.forms import read_forms, reports_done, statement_check
 from voxbench.pipelines.caller.goal.fullest import fullest
 from voxbench.pipelines.caller.goal.heard import ANYTHING_ELSE_OFFERED, THAT_ALL_ASKED, Heard, Kind, mark
+from voxbench.pipelines.caller.goal.holds import HOLD
 from voxbench.pipelines.caller.goal.lang import alt
 from voxbench.pipelines.caller.goal.marked import CHOICE_Q
 from voxbench.pipelines.caller.goal.options import offered_options

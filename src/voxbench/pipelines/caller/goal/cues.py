@@ -42,24 +42,6 @@ ACTION_SAID = re.compile(
     rf"|\b(?:{_a('i_am')})\s+(?:(?:{_a('now')})\s+)?(?:{_a('action_doing')})\b",
     re.IGNORECASE,
 )
-_MOMENT = _a("moment")
-# 'I'll need to verify the eligibility for this leave category.': the agent's own next step, said
-# with 'need to' before one of its checking verbs; not when the verb's object is the caller's
-# ('I'll need to verify your employee ID') or is had from it ('check a few details with you').
-_NEED_TO_DO = (
-    rf"(?:{_a('need_to')}) (?:{_a('will_verb')})\b(?!\s+(?:{_a('your_you')})\b)"
-    rf"(?!.*\b(?:{_a('from_with')}) (?:{_a('you')})\b).*"
-)
-HOLD = re.compile(
-    rf"^(?:(?:{_a('acknowledgement')})[,!.]*\s*)*(?:(?:{_a('please')})\s+)?(?:(?:{_a('hold_word')})"
-    rf"(?: (?:(?:{_a('for')}) )?(?:{_a('moment_article')}) (?:{_MOMENT}))?|"
-    rf"(?:{_a('moment_lead')}) "
-    rf"(?:{_MOMENT})|(?:{_a('let_me')}) (?:{_a('let_me_verb')})\b.*|"
-    rf"(?:{_a('i_will_hold')})\s+(?:(?:{_a('now')})\s+)?(?:(?:{_a('will_verb')})\b.*|" + _NEED_TO_DO + "|"
-    r"(?:" + ACTION_VERB + rf")\b(?!.*\b(?:{_a('condition')})\b).*)|{_a('hold_phrase')})"
-    rf"(?:[,\s]+(?:{_a('hold_tail')}))*[.!]*$",
-    re.IGNORECASE,
-)
 TRANSFER_NOW = re.compile(_a("transfer_now"), re.IGNORECASE)
 TRANSFER_OFFER = re.compile(_a("transfer_offer"), re.IGNORECASE)
 GOODBYE = re.compile(rf"\b({_a('goodbye')})\b", re.I)

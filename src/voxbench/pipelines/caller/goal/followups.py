@@ -9,7 +9,7 @@ from __future__ import annotations
 from voxbench.pipelines.caller.goal import rules
 from voxbench.pipelines.caller.goal.acting import ActLog, about
 from voxbench.pipelines.caller.goal.acts import CallerAct
-from voxbench.pipelines.caller.goal.cues import HOLD, REPEAT_Q, SPELL_Q
+from voxbench.pipelines.caller.goal.cues import REPEAT_Q, SPELL_Q
 from voxbench.pipelines.caller.goal.drafts import Draft
 from voxbench.pipelines.caller.goal.ending_lang import pattern
 from voxbench.pipelines.caller.goal.followcues import (
@@ -22,6 +22,7 @@ from voxbench.pipelines.caller.goal.followcues import (
     must_haves,
 )
 from voxbench.pipelines.caller.goal.heard import ANYTHING_ELSE_OFFERED, THAT_ALL_ASKED, Heard
+from voxbench.pipelines.caller.goal.holds import HOLD
 from voxbench.pipelines.caller.goal.intents import intent_facts
 from voxbench.pipelines.caller.goal.moveon import declined_then_next
 from voxbench.pipelines.caller.goal.openask import names_thing

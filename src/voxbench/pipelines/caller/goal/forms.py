@@ -25,10 +25,11 @@ from __future__ import annotations
 import re
 
 from voxbench.pipelines.caller.goal.asks import asked_facts
-from voxbench.pipelines.caller.goal.cues import COMPLETED, DONE_VERB, HOLD, NOT_DONE, WH
+from voxbench.pipelines.caller.goal.cues import COMPLETED, DONE_VERB, NOT_DONE, WH
 from voxbench.pipelines.caller.goal.ending_lang import pattern
 from voxbench.pipelines.caller.goal.facts import HEADS, Fact, FactBook, stem
 from voxbench.pipelines.caller.goal.heard import Heard
+from voxbench.pipelines.caller.goal.holds import HOLD
 from voxbench.pipelines.caller.goal.lang import alt, phrases
 from voxbench.pipelines.caller.goal.readback import (
     fact_kind,

@@ -190,7 +190,9 @@ class GoalCaller:
         self._keep_undo()
         self.s.turn += 1
         agent_text = self._joined_to_cut(self._punctuated(agent_text))
-        checked, rest = split_presence(agent_text)  # 'Hello? Are you still there?' (:mod:`.presence`)
+        checked, rest = split_presence(
+            agent_text, self.s.names
+        )  # 'Hello? Are you still there?' (:mod:`.presence`)
         agent_text = rest or agent_text
         previous, self.s.agent_turn = self.s.agent_turn, agent_text
         hand = self.req.in_hand(agent_text)

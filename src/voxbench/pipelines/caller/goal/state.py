@@ -9,6 +9,7 @@ so none reaches into another's attributes.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -134,6 +135,11 @@ class CallState:
         """How the failure condition ends the call on a transfer the agent does not make: at once
         on a transfer refused, and the caller's transfer requests it counts (:func:`.transfers.transfer_failure`)."""
         return transfer_failure(self.scenario.user_goal.decision_tree.failure_condition or "")
+
+    @cached_property
+    def names(self) -> tuple[str, ...]:
+        """The words of the caller's own name (a check may call it by name: :mod:`.presence`)."""
+        return tuple(re.findall(r"[a-z]+", self.scenario.user_config.name.lower()))
 
     @property
     def goal_text(self) -> str:
