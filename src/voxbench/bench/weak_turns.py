@@ -57,6 +57,8 @@ is a template filled with one scenario's own facts, never written per item:
   those two and no other said (:mod:`.weak_fields`); ``enumerated_asks``: three to five asked as
   a numbered list (:mod:`.weak_enumerated`); ``some_held_asked``: one of its facts and a field it
   lacks asked together, ``present_asked``: the date of the call asked (:mod:`.weak_lack`);
+  ``hold_turn``: a hold naming one of its fields, first thing and after it was asked
+  (:mod:`.weak_holds`);
 * ``end_*``: the end of a call with more than one request (:mod:`.weak_endings`), and around
   its last report (:mod:`.weak_closings`), and on its failure side: an agent error, a thing
   the tree says to accept being told, an action said as to come (:mod:`.weak_failures`), and
@@ -121,6 +123,7 @@ from voxbench.bench.weak_failures import failures
 from voxbench.bench.weak_fallback import fallbacks
 from voxbench.bench.weak_fields import two_fields
 from voxbench.bench.weak_heard import cut_requests, preferences, statements
+from voxbench.bench.weak_holds import holds
 from voxbench.bench.weak_identity import identity_classes, identity_pairs
 from voxbench.bench.weak_item import WeakItem, half
 from voxbench.bench.weak_lack import lack_classes
@@ -176,6 +179,7 @@ CLASSES: tuple[Callable[[Builder], None], ...] = (
     fallbacks,
     choices,
     lack_classes,
+    holds,
     reask_classes,
     refusal_classes,
     misheard_classes,
