@@ -28,14 +28,9 @@ from voxbench.pipelines.caller.goal.policy import GoalCaller
 from voxbench.scenarios import Scenario
 
 WORDINGS = Path(__file__).resolve().parent / "caller_turn_kinds.json"
-INFO = {
-    "confirmation_code": "ZK3FFW",
-    "last_name": "Lima",
-    "member_id": "MB48213",
-    "date_of_birth": "1990-03-03",
-    "phone_number": "555-201-7788",
-    "email": "ana.lima@example.com",
-}
+DATA: dict[str, Any] = json.loads(WORDINGS.read_text())
+INFO: dict[str, str] = DATA["facts"]
+"""The caller's facts, which the ordinary wordings ask for."""
 
 
 def scenario() -> Scenario:
@@ -92,9 +87,8 @@ def main() -> None:
     ap.add_argument("--rows", action="store_true", help="print the develop wordings it gets wrong")
     ap.add_argument("--held-out", action="store_true", help="print the held-out counts too")
     args = ap.parse_args()
-    data: dict[str, Any] = json.loads(WORDINGS.read_text())
     for kind in ("hold", "presence", "ordinary"):
-        parts = halves(kind, data[kind])
+        parts = halves(kind, DATA[kind])
         shown = ["develop", "held_out"] if args.held_out else ["develop"]
         line = []
         for half in shown:

@@ -18,14 +18,7 @@ from voxbench.pipelines.caller.goal.presence import is_presence_check
 from .conftest import make_scenario, opened
 
 _SET = json.loads((Path(__file__).parents[3] / "benchmarks" / "caller_turn_kinds.json").read_text())
-INFO = {
-    "confirmation_code": "ZK3FFW",
-    "last_name": "Lima",
-    "member_id": "MB48213",
-    "date_of_birth": "1990-03-03",
-    "phone_number": "555-201-7788",
-    "email": "ana.lima@example.com",
-}
+INFO = _SET["facts"]
 
 
 def _reply(turn: str) -> CallerAct:
