@@ -24,7 +24,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from voxbench.eval.calibration import AgentInfo, agreement, load_items, match_entities
+from voxbench.eval.calibration_entities import match_entities
+from voxbench.eval.calibration_items import AgentInfo, load_items
+from voxbench.eval.calibration_stats import agreement
 from voxbench.eval.offline import load_all
 from voxbench.scenarios.agent_spec import load_agent_spec
 
@@ -114,7 +116,7 @@ def _substitute(obj: Any, names: dict[str, str]) -> Any:
 def reference_traces(data_root: Path) -> dict[str, Any]:
     """EVA's reference conversations (expected traces; no human labels): how often each
     offline method flags them. A proxy for false positives on well-behaved calls."""
-    from voxbench.eval.calibration import context_of, trace_from_events
+    from voxbench.eval.calibration_items import context_of, trace_from_events
 
     out: dict[str, Any] = {}
     methods = load_all()
