@@ -3,7 +3,7 @@
     .venv/bin/python benchmarks/offline_claims_agreement.py [--dataset DIR] [--agent-config YAML]
         [--metrics faithfulness,transcription_accuracy_key_entities] [--show-items] [--json out.json]
 
-Builds contexts exactly as `voxbench.eval.calibration.load_items` does (faithfulness items get
+Builds contexts exactly as `voxbench.eval.calibration_items.load_items` does (faithfulness items get
 EVA's airline agent: role, policy, tools) and scores them with the *offline* methods
 (`voxbench.eval.offline`), not the LLM judge. Prints per metric: n, accuracy, Cohen's kappa,
 quadratic-weighted kappa, macro-F1 and the confusion matrix (rows human, columns offline);

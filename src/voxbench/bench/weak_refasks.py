@@ -191,8 +191,8 @@ def items_of(domain: str, scenario: Scenario, pool: list[RefAsk]) -> Made:
 
 
 def generate_all(scenarios: list[tuple[str, Scenario]], pool: list[RefAsk] | None = None) -> Made:
-    """Every item of every scenario (``pool``: every scenario's reference turns, :func:`harvest`,
-    collected here unless the caller has it already)."""
+    """Every item of every scenario (``pool``: every scenario's reference turns,
+    :func:`.weak_refharvest.harvest`, collected here unless the caller has it already)."""
     pool = harvest(scenarios) if pool is None else pool
     items: list[RefItem] = []
     dropped: Counter[tuple[str, str]] = Counter()
