@@ -9,7 +9,8 @@ hears each wording as its first agent turn after the opening. It is right when:
 
 * a hold: it waits, having heard a hold (``hold`` among the act's ``heard``, kind ``wait``);
 * a presence check: it says it is there (rule ``presence_check_here``);
-* an ordinary turn: neither (no ``hold`` heard, no ``presence_check_here``).
+* an ordinary turn (``ordinary``, ``ordinary_new``): neither (no ``hold`` heard, no
+  ``presence_check_here``).
 
 ``--rows`` prints the develop wordings it gets wrong with its reply; ``--held-out`` prints the
 held-out half's counts (read them once, at the end of a change: they were not written on).
@@ -78,7 +79,10 @@ def right(kind: str, act: CallerAct) -> bool:
 
 
 def halves(kind: str, wordings: list[str]) -> dict[str, list[str]]:
-    """The develop (even positions) and held-out (odd positions) wordings of one kind."""
+    """The develop (even positions) and held-out (odd positions) wordings of one kind; the
+    ``ordinary_new`` block, added after a review, is held out whole."""
+    if kind == "ordinary_new":
+        return {"develop": [], "held_out": wordings}
     return {"develop": wordings[0::2], "held_out": wordings[1::2]}
 
 
@@ -87,11 +91,11 @@ def main() -> None:
     ap.add_argument("--rows", action="store_true", help="print the develop wordings it gets wrong")
     ap.add_argument("--held-out", action="store_true", help="print the held-out counts too")
     args = ap.parse_args()
-    for kind in ("hold", "presence", "ordinary"):
+    for kind in ("hold", "presence", "ordinary", "ordinary_new"):
         parts = halves(kind, DATA[kind])
         shown = ["develop", "held_out"] if args.held_out else ["develop"]
         line = []
-        for half in shown:
+        for half in [h for h in shown if parts[h]]:
             acts = [(w, reply(w)) for w in parts[half]]
             ok = sum(right(kind, a) for _, a in acts)
             line.append(f"{half} {ok}/{len(acts)}")
@@ -99,7 +103,8 @@ def main() -> None:
                 for w, a in acts:
                     if not right(kind, a):
                         print(f"  MISS {kind}: {w!r} -> {a.kind}/{a.rule} {a.text!r}")
-        print(f"{kind:9s} " + "  ".join(line))
+        if line:
+            print(f"{kind:12s} " + "  ".join(line))
 
 
 if __name__ == "__main__":
