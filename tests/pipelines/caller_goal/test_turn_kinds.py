@@ -7,12 +7,13 @@ alone, once, at the end of a change."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
 
 from voxbench.pipelines.caller.goal.acts import CallerAct
-from voxbench.pipelines.caller.goal.holds import HOLD
+from voxbench.pipelines.caller.goal.holds import HOLD, ing_form
 from voxbench.pipelines.caller.goal.presence import is_presence_check
 
 from .conftest import make_scenario, opened
@@ -44,10 +45,74 @@ def test_an_ordinary_turn_is_neither(turn: str) -> None:
     assert act.rule != "presence_check_here" and "hold" not in act.heard
 
 
-def test_getting_the_callers_own_fact_is_no_hold() -> None:
-    """'Let me get your member ID.' asks for it; 'let me get that' is the agent's own work."""
-    assert _reply("Let me get your member ID.").kind != "wait"
-    assert HOLD.match("Let me get that for you.") and not HOLD.match("Let me get your member ID.")
+@pytest.mark.parametrize(
+    ("turn", "said"),
+    [
+        ("Let me get your member ID.", "M B four eight two one three"),
+        ("Let me have your date of birth.", "March 3, 1990"),
+        ("I'm going to need your date of birth.", "March 3, 1990"),
+    ],
+)
+def test_getting_the_callers_own_fact_asks_for_it(turn: str, said: str) -> None:
+    """'Let me get your member ID.' asks for it: the caller gives the value; 'let me get that'
+    is the agent's own work."""
+    act = _reply(turn)
+    assert act.kind == "answer" and said in act.text
+    assert HOLD.match("Let me get that for you.") and not HOLD.match(turn)
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "I'm seeing a charge of thirty dollars on your account from March.",
+        "I'm looking at your reservation and it shows a departure at nine AM.",
+        "I'm confirming that your flight is now at two PM.",
+        "We'll see you on Friday at ten.",
+        "We'll process your refund within five business days.",
+        "I'm checking now and your new flight at noon is confirmed.",
+        "I'm finding two open flights.",
+        "We'll see you then.",
+    ],
+)
+def test_a_sentence_stating_a_value_or_a_result_is_no_hold(sentence: str) -> None:
+    assert not HOLD.match(sentence)
+    assert "hold" not in _reply(sentence).heard
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Give me two minutes.",
+        "Sure, give me a couple of seconds.",
+        "Hang tight, pulling that up.",
+        "Let me dig into that.",
+        "Searching our records.",
+        "This will only take a moment.",
+        "I'm going to put you on a brief hold.",
+        "Please stay on the line while I check.",
+        "Please allow me a few moments to locate your file.",
+        "I'm finding it now.",
+    ],
+)
+def test_a_hold_is_read_by_its_shape(sentence: str) -> None:
+    """Any verb after 'let me', any length of time asked, the agent's work said bare."""
+    assert HOLD.match(sentence)
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    ["Let me know which date works.", "Let me tell you the options.", "Hold on to your receipt."],
+)
+def test_a_let_me_that_hands_the_turn_over_is_no_hold(sentence: str) -> None:
+    assert not HOLD.match(sentence)
+
+
+def test_a_patterned_head_takes_its_ing_whole() -> None:
+    """'double[- ]check' -> 'double[- ]checking', not a character class cut at its space."""
+    assert ing_form("double[- ]check") == "double[- ]checking"
+    assert ing_form("take a look") == "taking a look" and ing_form("get") == "getting"
+    assert re.fullmatch(ing_form("double[- ]check"), "double-checking")
+    assert HOLD.match("I'm double checking the fare rules.")
 
 
 @pytest.mark.parametrize(
@@ -72,6 +137,13 @@ def test_the_agents_own_work_holds_unless_it_asks(sentence: str, held: bool) -> 
         ("Hello, Ana?", True),
         ("Ana, are you still there?", True),
         ("Is the line still open?", True),
+        ("Is the line open now?", False),  # the line's hours: no trouble, no 'still'
+        ("Have you heard anything from us?", False),  # heard from someone: not the line
+        ("Did you hear from anyone?", False),
+        ("Is someone there with you?", False),
+        ("Did you get the call?", False),
+        ("Hmm, I'm not hearing anything.", True),  # trouble said in its own words
+        ("Can you hear me?", True),
         ("Sorry, I didn't hear that.", False),  # asks for it again: not about the line alone
         ("Is the connecting flight okay?", False),
     ],

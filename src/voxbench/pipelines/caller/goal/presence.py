@@ -48,6 +48,13 @@ def _part(name: str) -> re.Pattern[str]:
     return re.compile(rf"(?<![\w']){'(?:' + alt('presence', name) + ')'}(?![\w'])", re.I)
 
 
+_ANY_PART = re.compile(
+    rf"(?<![\w'])(?:{alt('presence', 'line_trouble')}|{alt('presence', 'line')}|{alt('presence', 'greeting')})"
+    r"(?![\w'])"
+)
+"""Any word of the line or a greeting: compiled once, the first test of every sentence."""
+
+
 def _small(word: str) -> bool:
     return bool(_part("filler").fullmatch(word))
 
@@ -65,7 +72,7 @@ def is_presence_check(sentence: str, names: Iterable[str] = ()) -> bool:
     'Are you still on the line?', 'Sorry, I can't hear you.'); not an empty sentence. ``names``:
     the caller's name words, which may stand beside it ('Ana, are you still there?')."""
     text = sentence.strip().lower().replace("’", "'")
-    if not re.search(r"\w", text):
+    if not _ANY_PART.search(text):  # most sentences: no word of the line, no greeting
         return False
     own = {n.lower() for n in names}
     trouble = bool(_part("line_trouble").search(text))
