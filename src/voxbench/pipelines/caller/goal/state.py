@@ -172,6 +172,7 @@ class CallState:
              *tree.negotiation_behavior, *tree.edge_cases, tree.resolution_condition, tree.failure_condition,
              start],
             book,
+            intents,
         )  # fmt: skip
         book.matter = frozenset(scope.words)
         chooser = OptionChooser(
