@@ -14,7 +14,7 @@ import pytest
 from tests.pipelines.caller_goal.conftest import make_scenario, opened
 from voxbench.pipelines.caller.goal.facts import goal_facts
 from voxbench.pipelines.caller.goal.policy import GoalCaller
-from voxbench.pipelines.caller.goal.scope import Scope
+from voxbench.pipelines.caller.goal.scope import REPORT_VERB, Scope, stating
 
 OTHER_FAREWELL = (
     "You're welcome. Your reference number is Q X R, four four one. The printer jam was resolved "
@@ -73,22 +73,59 @@ def test_a_report_of_no_other_thing_is_the_request_in_hands(report: str) -> None
     assert bye.ends_call, bye.text
 
 
-def test_a_summary_does_each_request_it_names_by_its_own_words() -> None:
-    c = _two()
-    act = c.respond(
-        "All done. Your vacation request was submitted, and your manager has been notified. Your "
-        "shift swap with your colleague was completed too. Is there anything else I can help you with?"
-    )
-    assert act.ends_call, act.text
+@pytest.mark.parametrize(
+    ("turn", "ends", "open_word"),
+    [
+        (  # a summary naming each request by its own words does both
+            "All done. Your vacation request was submitted, and your manager has been notified. Your "
+            "shift swap with your colleague was completed too. Is there anything else I can help you with?",
+            True,
+            "",
+        ),
+        (  # a request done beside a report of another thing leaves the other request open
+            "Your shift swap with your colleague has been submitted. Your parking permit has been "
+            "renewed. Is there anything else I can help you with?",
+            False,
+            "vacation",
+        ),
+    ],
+)
+def test_a_summary_does_the_requests_it_names_and_no_other(turn: str, ends: bool, open_word: str) -> None:
+    act = _two().respond(turn)
+    assert act.ends_call is ends and open_word in act.text.lower(), act.text
 
 
-def test_a_report_of_another_thing_beside_a_request_done_leaves_the_other_open() -> None:
+@pytest.mark.parametrize(  # review of branch endings: the opening's word ('scheduling') names it
+    "report",
+    [
+        "Your schedule has been updated.",
+        "That's all set, your schedule has been updated.",
+        "Your scheduling change has been submitted.",
+    ],
+)
+def test_a_report_in_the_callers_opening_words_does_the_request_in_hand(report: str) -> None:
     c = _two()
-    act = c.respond(
-        "Your shift swap with your colleague has been submitted. Your parking permit has been "
-        "renewed. Is there anything else I can help you with?"
-    )
-    assert not act.ends_call and "vacation" in act.text.lower()
+    c.respond(report)
+    act = c.respond("Is there anything else I can help you with today?")
+    assert c.s.tracker.done[0] and not act.ends_call and "vacation" in act.text.lower(), act.text
+
+
+@pytest.mark.parametrize("make", [_flight, _two])
+@pytest.mark.parametrize(
+    "farewell",
+    [
+        "Thanks for calling. Your ticket is T K four. The VPN outage was fixed by a restart, and "
+        "nothing else is needed. Goodbye.",
+        "You're all set. Case C nine. The headset issue was resolved with a firmware update. Bye now.",
+        "Great. Your reference is R R two. The late fee was waived, no further steps. Take care, goodbye.",
+        "Okay. Ticket B one. Your voicemail was activated and the receipt was attached. Have a good day, bye.",
+    ],
+)
+def test_a_farewell_after_another_things_report_in_other_words_raises_the_request(
+    make: Make, farewell: str
+) -> None:
+    act = make(0).respond(farewell)
+    assert not act.ends_call and ("flight" in act.text.lower() or "shift" in act.text.lower()), act.text
 
 
 def _scope() -> Scope:
@@ -108,3 +145,28 @@ def test_things_are_the_requests_and_facts_not_the_rest_of_the_goal() -> None:
     assert s.of_things(["Your badge review has been scheduled."]) is False  # the goal's words, no request's
     assert s.of_things(["That's been submitted."]) is True
     assert s.of_things(["Your case number is C A S E one."]) is None
+
+
+def test_identity_fields_name_no_thing_by_their_key_words() -> None:
+    """'phone', 'employee', 'birth' are in any report ('your phone was updated'): an identifying
+    or verifying fact names the caller's thing by its value only; another fact by its key too."""
+    book = goal_facts({"employee_id": "EMP550921", "phone_last_four": "4410", "monitor_size": "27_inch"})
+    s = Scope(["You want a new monitor."], book, ["Get a new monitor delivered"])
+    assert s.of_things(["Your phone voicemail has been activated."]) is False
+    assert s.of_things(["Your employee photo has been updated."]) is False
+    assert s.of_things(["Your size preference has been updated."]) is True
+
+
+@pytest.mark.parametrize("verb", ["sent", "routed", "notified"])
+def test_a_verb_of_something_on_its_way_is_no_report_of_it_done(verb: str) -> None:
+    assert not Scope.done_clauses(f"Your request was {verb} to your manager", REPORT_VERB)
+
+
+def test_the_opening_and_the_goal_clauses_stating_a_request_are_its_words() -> None:
+    book = goal_facts({"employee_id": "EMP824156"})
+    goal = "You want to swap a shift and keep your badge. Your printer was handled last week."
+    intents = ["Swap my shift with a colleague"]
+    s = Scope([goal], book, [*intents, "Hi, I have a scheduling thing.", *stating(goal, intents)])
+    assert s.of_things(["Your schedule has been updated."]) is True
+    assert s.of_things(["Your badge has been activated."]) is False  # the goal's other clause
+    assert s.of_things(["Your printer has been fixed."]) is False

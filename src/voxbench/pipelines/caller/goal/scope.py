@@ -13,7 +13,7 @@ import re
 
 from voxbench.pipelines.caller.goal.cues import DONE_VERB
 from voxbench.pipelines.caller.goal.ending_lang import pattern
-from voxbench.pipelines.caller.goal.facts import FactBook
+from voxbench.pipelines.caller.goal.facts import Fact, FactBook, key_tokens
 from voxbench.pipelines.caller.goal.intents import words_close
 from voxbench.pipelines.caller.goal.lang import alt, phrases
 from voxbench.pipelines.caller.goal.tree import content_words
@@ -28,6 +28,7 @@ def _a(name: str) -> str:
 OFFER_WORDS = content_words(" ".join(phrases("scope", "offer_words")))
 # Dates and times name when, not what ('book June fifteenth at ten AM').
 CALENDAR = content_words(" ".join(phrases("scope", "calendar")))
+_ID_KEY = frozenset(phrases("scope", "identity_key"))
 _DONE_VERB = re.compile(rf"\b{DONE_VERB}\b", re.I)
 REPORT_VERB = re.compile(rf"\b(?:{DONE_VERB}|{_a('report_verb')})\b", re.I)
 """A done verb, or another verb a report of something done holds ('The issue was resolved',
@@ -45,10 +46,14 @@ class Scope:
     def __init__(self, texts: list[str], book: FactBook, requests: list[str] | None = None) -> None:
         values = [v for f in book for v in f.values()] + [" ".join(f.words) for f in book]
         self.words = content_words(" ".join([*texts, *values]))
-        self.things = content_words(" ".join([*(texts if requests is None else requests), *values]))
-        """The words of what the caller asks for: its requests' words, its facts' key words and
-        values (the tree's and the goal's other words aside: a long goal holds words of any
-        report). A report names one of its things by one of them (:meth:`of_things`)."""
+        asked = texts if requests is None else requests
+        own = [v for f in book for v in f.values()] + [" ".join(f.words) for f in book if not _identity(f)]
+        self.things = content_words(" ".join([*asked, *own]))
+        """The words of what the caller asks for: its requests' words (the listed requests, the
+        opening utterance and the goal's clauses stating them: :func:`stating`), its facts' values
+        and the key words of those that do not identify or verify the caller (the tree's and the
+        goal's other words aside: a long goal holds words of any report). A report names one of
+        its things by one of them (:meth:`of_things`)."""
         self.heads: dict[str, set[str]] = {}
         """Word -> the words said right before it wherever the caller's texts hold it ('' where
         none is: 'an address'): 'address' -> {'email', 'home'} holds it only as those compounds."""
@@ -145,6 +150,23 @@ def stated_offer(text: str) -> str:
         if m:
             return sentence[m.end() :]
     return ""
+
+
+def _identity(fact: Fact) -> bool:
+    """Whether a fact identifies or verifies the caller (``employee_id``, ``date_of_birth``,
+    ``phone_last_four``, ``first_name``): its key's words ('date', 'number', 'phone') are in any
+    report ('your phone was updated'), so only its value names one of the caller's things."""
+    return bool(set(key_tokens(fact.key)) & _ID_KEY)
+
+
+def stating(goal: str, requests: list[str]) -> list[str]:
+    """The goal's clauses that state one of the caller's requests, a word of it among theirs
+    ('You want to swap a shift', 'request vacation days'), not those about other things ('and
+    keep your badge'): with the opening utterance ('I have two scheduling things'), the words
+    the caller itself names its requests by (:attr:`Scope.things`)."""
+    own = content_words(" ".join(requests))
+    clauses = [c for x in sentences_of(goal) for c in _AND.split(x) if c]
+    return [c for c in clauses if any(words_close(w, y) for w in content_words(c) for y in own)]
 
 
 def _pairs(text: str) -> list[tuple[str, str]]:
