@@ -111,14 +111,13 @@ def test_a_report_in_the_callers_opening_words_does_the_request_in_hand(report: 
 
 
 @pytest.mark.parametrize("make", [_flight, _two])
-@pytest.mark.parametrize(
+@pytest.mark.parametrize(  # a completion's lead before another thing's report: main ended on each
     "farewell",
     [
-        "Thanks for calling. Your ticket is T K four. The VPN outage was fixed by a restart, and "
-        "nothing else is needed. Goodbye.",
+        "You're all set. Your ticket is T K four. The VPN outage was fixed by a restart. Goodbye.",
         "You're all set. Case C nine. The headset issue was resolved with a firmware update. Bye now.",
-        "Great. Your reference is R R two. The late fee was waived, no further steps. Take care, goodbye.",
-        "Okay. Ticket B one. Your voicemail was activated and the receipt was attached. Have a good day, bye.",
+        "All done. Reference R R two. The late fee was waived. Take care, goodbye.",
+        "You're all set. The overdraft charge was cleared from your statement. Goodbye.",
     ],
 )
 def test_a_farewell_after_another_things_report_in_other_words_raises_the_request(
