@@ -16,11 +16,12 @@ from voxbench.pipelines.caller.goal.ending_lang import pattern
 from voxbench.pipelines.caller.goal.facts import Fact
 from voxbench.pipelines.caller.goal.framing import kind_of
 from voxbench.pipelines.caller.goal.heard import Heard
-from voxbench.pipelines.caller.goal.intents import IntentTracker, goal_clause_facts, intent_facts
+from voxbench.pipelines.caller.goal.intents import IntentTracker, goal_clause_facts, intent_facts, words_close
 from voxbench.pipelines.caller.goal.lang import alt, phrases
 from voxbench.pipelines.caller.goal.learn import Learnings
 from voxbench.pipelines.caller.goal.offered import offers
 from voxbench.pipelines.caller.goal.phrases import as_need, first_person
+from voxbench.pipelines.caller.goal.scope import REPORT_VERB
 from voxbench.pipelines.caller.goal.speech import unit_form
 from voxbench.pipelines.caller.goal.state import CallState
 from voxbench.spoken import mentions, sentences_of
@@ -247,7 +248,10 @@ class Requests:
             # of its listed requests; no request is done by it, the next one no more than the others
             listed = self.s.intents != [self.s.goal_text]
             other_must = completed and listed and all(self.s.agenda.tells(x) for x in said or [text])
-            tracker.note(" ".join(said) or text, completed, next_one=not other_must)
+            next_one = not other_must and self.of_things(said or [text], bool(other))
+            tracker.note(" ".join(said) or text, completed, next_one=next_one)
+            if completed and next_one:
+                self.reported_each(said, tracker)
             if not completed:  # the requests this refusal named
                 refused = {i for i, d in enumerate(tracker.done) if d and i not in before}
         if learning and learn.complete:
@@ -259,6 +263,40 @@ class Requests:
         (:meth:`.intents.IntentTracker.says`): a report that does is about that request, never
         something the caller did not ask for, whatever other words it holds."""
         return any(self.s.tracker.says(i, sentence) for i in range(len(self.s.tracker.done)))
+
+    def reported_each(self, said: list[str], tracker: IntentTracker) -> None:
+        """A turn reporting several things ('Your sick leave request has been submitted ... Today
+        I opened your F M L A case ...'): an open request is done too, whatever else the turn
+        names in full, when one of its done clauses says only the caller's things (its subject's
+        words all among :attr:`.scope.Scope.things`), names no other request in full, and names
+        this one by a word that tells it apart (the tracker reads the turn whole, and a request
+        named in full leaves the others to the next-one reading it then skips)."""
+        scope = self.s.scope
+        clauses = [c for x in said for c in scope.done_clauses(x, REPORT_VERB)]
+        for i in tracker.pending():
+            if tracker.behaviour[i] or tracker.fallback[i]:
+                continue
+            own = tracker.own_words(i)
+            for c in clauses:
+                subject = scope.subject(c)
+                if not scope.all_things(subject) or any(
+                    tracker.says(j, c) for j in range(len(tracker.done)) if j != i
+                ):
+                    continue
+                if any(words_close(w, x) for w in own for x in subject):
+                    tracker.done[i] = True
+
+    def of_things(self, said: list[str], beside_other: bool) -> bool:
+        """Whether a completion naming none of the caller's requests may still be the one in hand's
+        (or the next one's): one of its done clauses is of what the caller asks for
+        (:meth:`.scope.Scope.of_things`).
+        A report of something else, its words in none of the caller's requests or facts, is no
+        completion of any: the caller's request stays open, to be raised before it ends. With no
+        done clause left to read, a turn whose done clauses were all of other things
+        (``beside_other``: 'I submitted your access update ...', then 'your case number is ...')
+        completed those, not the caller's request."""
+        of = self.s.scope.of_things(said)
+        return of if of is not None else not beside_other
 
     def mentioned(self, sentence: str) -> bool:
         """Whether a sentence says a word that tells one of the caller's requests apart

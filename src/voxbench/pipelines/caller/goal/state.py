@@ -36,7 +36,7 @@ from voxbench.pipelines.caller.goal.record import OwnRecord
 from voxbench.pipelines.caller.goal.refusals import Refusals
 from voxbench.pipelines.caller.goal.rules import CONFIRM_READBACK
 from voxbench.pipelines.caller.goal.say import FactSayer
-from voxbench.pipelines.caller.goal.scope import Scope
+from voxbench.pipelines.caller.goal.scope import Scope, stating
 from voxbench.pipelines.caller.goal.speech import acronyms_of
 from voxbench.pipelines.caller.goal.stall import DECISIONS, Progress, Repeats, Stalls
 from voxbench.pipelines.caller.goal.transfers import transfer_failure
@@ -178,6 +178,7 @@ class CallState:
              *tree.negotiation_behavior, *tree.edge_cases, tree.resolution_condition, tree.failure_condition,
              start],
             book,
+            [*intents, start, *stating(goal.high_level_user_goal, intents)],
         )  # fmt: skip
         book.matter = frozenset(scope.words)
         chooser = OptionChooser(
