@@ -56,6 +56,7 @@ from voxbench.pipelines.caller.goal.fullest import fullest
 from voxbench.pipelines.caller.goal.heard import ANYTHING_ELSE_OFFERED, THAT_ALL_ASKED, Heard, Kind, mark
 from voxbench.pipelines.caller.goal.lang import alt
 from voxbench.pipelines.caller.goal.marked import CHOICE_Q
+from voxbench.pipelines.caller.goal.nearread import mark_near_reads, reads_back
 from voxbench.pipelines.caller.goal.options import offered_options
 from voxbench.pipelines.caller.goal.parts import open_parts
 from voxbench.pipelines.caller.goal.present import not_the_present, present_asked, still_present
@@ -131,11 +132,8 @@ _YES_NO_NAMING = re.compile(STATE_Q_LEAD + r"(?![^?]*\b(or|either)\b)[^?]*\?$", 
 
 def _readback_kinds(t: Turn, heard: Heard, book: FactBook) -> None:
     """Facts read back (right or wrong) and whether the turn asks the caller to confirm something."""
-    said = [
-        s
-        for s in t.statements + [q for q in t.questions if CONFIRM_Q.search(q)]
-        if not asks_to_state(s, book)
-    ]
+    reading = reads_back(t.sents)  # 'Confirming: ...', '..., is that right' (.nearread)
+    said = [s for s in t.statements + [q for q in t.questions if CONFIRM_Q.search(q) or reads_back([q])] if not asks_to_state(s, book)]  # fmt: skip
     ok, wrong = readbacks(" ".join(said), book)  # 'Please confirm your X.' states none
     # 'Just today, May twenty-first?': a short question with no wh-word that reads a fact back
     # (not one asking to give a field: 'Are you able to provide the home mailing address?' states none)
@@ -146,12 +144,12 @@ def _readback_kinds(t: Turn, heard: Heard, book: FactBook) -> None:
     stated, named_ok, named_wrong = statement_check(t, book)  # 'So your employee ID is E M P one two three.'
     ok += [k for k in named_ok if k not in ok]
     heard.readback_ok = [k for k in ok if k not in heard.asked]
-    checking = any(CONFIRM_Q.search(q) for q in t.questions) or bool(READBACK_CUE.search(t.text) or stated)
+    checking = reading or any(CONFIRM_Q.search(q) for q in t.questions) or bool(READBACK_CUE.search(t.text) or stated)  # fmt: skip
     heard.readback_wrong = (
         [k for k in wrong + named_wrong if k not in heard.asked and k not in ok] if checking else []
     )
     if checking:  # 'Could you confirm your name is <the husband's name>?': a field named with another value
-        _misheard(t, heard, book)
+        _misheard(t, heard, book, [k for k in wrong if k not in ok])
     _misstated(t, heard, book)
     _repeat_the_misheard(heard, book)
     if heard.readback_ok or heard.readback_wrong:
@@ -160,7 +158,7 @@ def _readback_kinds(t: Turn, heard: Heard, book: FactBook) -> None:
         return  # 'I have you as Priya, Engineering. What would you like help with first?': the question counts
     if (
         any(CONFIRM_Q.search(s) and not asks_to_state(s, book) for s in t.sents)  # not 'Confirm your X?'
-        or (heard.readback_ok and READBACK_CUE.search(t.text))
+        or (heard.readback_ok and (READBACK_CUE.search(t.text) or reading))
         or read_in_q
     ):
         mark(heard, "confirm_question", "confirm_question")
@@ -186,9 +184,11 @@ def _repeat_the_misheard(heard: Heard, book: FactBook) -> None:
         heard.rules.append("repeat_the_misheard")
 
 
-def _misheard(t: Turn, heard: Heard, book: FactBook) -> None:
-    """Facts the turn names by their field's words with a value not theirs (:func:`.readback.misread`):
-    read back wrong, not asked; the fact whose value was said instead is not read back right."""
+def _misheard(t: Turn, heard: Heard, book: FactBook, off: list[str]) -> None:
+    """Facts read back near their value by kind (:mod:`.nearread`) or named by their field's words with
+    a value not theirs (:func:`.readback.misread`): read back wrong, not asked; the fact whose value was
+    said instead is not read back right."""
+    mark_near_reads(t.sents, heard, book, off)
     heard.misheard = misread(t.text, book)
     if not heard.misheard:
         return
