@@ -87,3 +87,12 @@ def test_values_that_read_nothing_of_the_callers_back_are_not_corrected(turn: st
 
 def test_a_time_it_wants_offered_near_is_an_offer_not_a_misreading() -> None:
     assert _reply("So that's 11:30 AM for your appointment?", OTHER).kind != "correct"
+
+
+def test_a_hyphened_name_spelled_letter_by_letter_is_its_own() -> None:
+    info = {"first_name": "Mei-Ling", "last_name": "Chen", "license_expiration_date": "2027-07-14"}
+    act = _reply(
+        "To confirm before I submit, I have M E I L I N G and expiration date July 14, 2027. Is that correct?",
+        info,
+    )
+    assert act.kind != "correct" and act.text.startswith("Yes")

@@ -35,7 +35,7 @@ from voxbench.pipelines.caller.goal.heard import Heard
 from voxbench.pipelines.caller.goal.lang import alt, phrases
 from voxbench.pipelines.caller.goal.readback import fact_kind
 from voxbench.pipelines.caller.goal.tree import content_words
-from voxbench.spoken import ISO_DATE, Date, dates, mentions, money, parse_time_value, times
+from voxbench.spoken import ISO_DATE, Date, compact, dates, mentions, money, parse_time_value, times
 from voxbench.spoken.say import EMAIL, written_email
 from voxbench.spoken.words import MONTH_NAMES
 
@@ -161,11 +161,12 @@ def _email_closeness(said: object, value: str) -> int:
 
 
 def _name_closeness(said: object, value: str) -> int:
-    """A name of four letters or more with one letter off, its first letter kept ('Wexner')."""
-    a, b = str(said).lower(), value.lower()
+    """A name of four letters or more with one letter off, its first letter kept ('Wexner'); its
+    letters alone compared ('M E I L I N G' is 'Mei-Ling' spelled)."""
+    a, b = compact(str(said)), compact(value)
     if a == b:
         return 0
-    return 1 if " " not in b and len(b) >= 4 and a[:1] == b[:1] and _edit_one(a, b) else _FAR
+    return 1 if " " not in value.strip() and len(b) >= 4 and a[:1] == b[:1] and _edit_one(a, b) else _FAR
 
 
 def _names_said(s: str) -> list[str]:
