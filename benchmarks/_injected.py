@@ -18,7 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from voxbench.cli.judges import agent_info
-from voxbench.eval.calibration import agreement, context_of, trace_from_events
+from voxbench.eval.calibration_items import context_of, trace_from_events
+from voxbench.eval.calibration_stats import agreement
 from voxbench.eval.context import ConversationContext
 from voxbench.eval.gateset.conversation import Line, RefConversation, from_scenario
 from voxbench.eval.gateset.faults import reference_fault

@@ -20,7 +20,8 @@ from caller_ref_endings import parser, print_table
 from voxbench.bench.caller_check import resolved_scenarios
 from voxbench.bench.callers import GoalRules
 from voxbench.bench.weak_check import WeakRow, run_item
-from voxbench.bench.weak_refasks import ACTS, Made, counts, generate_all, harvest
+from voxbench.bench.weak_refasks import ACTS, Made, generate_all
+from voxbench.bench.weak_refharvest import counts, harvest
 from voxbench.records.io import atomic_write_json
 from voxbench.scenarios import Scenario
 

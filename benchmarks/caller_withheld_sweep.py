@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from voxbench.bench.weak_item import half
-from voxbench.eval.calibration import trace_from_events
+from voxbench.eval.calibration_items import trace_from_events
 from voxbench.eval.context import ConversationContext
 from voxbench.eval.gateset.conversation import Line, from_scenario
 from voxbench.eval.offline._caller_facts import missing_information

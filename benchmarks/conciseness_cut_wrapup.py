@@ -28,7 +28,8 @@ from typing import NamedTuple
 import numpy as np
 from label_halves import split_halves
 
-from voxbench.eval.calibration import CalibItem, agreement
+from voxbench.eval.calibration_items import CalibItem
+from voxbench.eval.calibration_stats import agreement
 from voxbench.eval.context import strip_tags
 from voxbench.eval.offline import conciseness as C
 from voxbench.eval.offline._ordinal import TwoStepModel, assign_folds, fit_two_step

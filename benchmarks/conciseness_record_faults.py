@@ -351,7 +351,7 @@ def fit(labelled: list[tuple[ConversationContext, Any]]) -> Model:
 def dev_cv(seeds: int = 8) -> float:
     """Dev-half 5-fold CV (mean accuracy over fold seeds), the candidate in the shipped one's place."""
     from voxbench.cli.judges import agent_info, find_agent_config
-    from voxbench.eval.calibration import load_items
+    from voxbench.eval.calibration_items import load_items
     from voxbench.eval.calibration_offline import cross_validate
     from voxbench.eval.label_split import halves_of, load_split
 
@@ -391,7 +391,7 @@ def held_out_pairs(eva: Path) -> tuple[int, int, int]:
     middle agent turn of every fifth reference conversation, in that conversation's record."""
     from _injected import events, references
 
-    from voxbench.eval.calibration import context_of, trace_from_events
+    from voxbench.eval.calibration_items import context_of, trace_from_events
 
     found = detail = n = 0
     for k, (_, _, ref, agent, when) in enumerate(references(eva, ["airline", "itsm", "medical_hr"])):

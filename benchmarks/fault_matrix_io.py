@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from voxbench.eval.from_record import load_context
-from voxbench.eval.runner import metrics_json, score_context
+from voxbench.eval.metrics_doc import metrics_json
+from voxbench.eval.runner import score_context
 from voxbench.eval.types import REGISTRY, EvalConfig
 from voxbench.pipelines.call.selftest import selftest_call_config
 from voxbench.records.stage import CALL_STAGE, read_stage

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from voxbench.cli.judges import agent_info, find_agent_config
-from voxbench.eval.calibration import CalibItem, load_items
+from voxbench.eval.calibration_items import CalibItem, load_items
 from voxbench.eval.label_split import halves_of, load_split
 
 

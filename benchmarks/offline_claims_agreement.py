@@ -3,7 +3,7 @@
     .venv/bin/python benchmarks/offline_claims_agreement.py [--dataset DIR] [--agent-config YAML]
         [--metrics faithfulness,transcription_accuracy_key_entities] [--show-items] [--json out.json]
 
-Builds contexts exactly as `voxbench.eval.calibration.load_items` does (faithfulness items get
+Builds contexts exactly as `voxbench.eval.calibration_items.load_items` does (faithfulness items get
 EVA's airline agent: role, policy, tools) and scores them with the *offline* methods
 (`voxbench.eval.offline`), not the LLM judge. Prints per metric: n, accuracy, Cohen's kappa,
 quadratic-weighted kappa, macro-F1 and the confusion matrix (rows human, columns offline);
@@ -24,7 +24,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from voxbench.eval.calibration import AgentInfo, agreement, load_items, match_entities
+from voxbench.eval.calibration_entities import match_entities
+from voxbench.eval.calibration_items import AgentInfo, load_items
+from voxbench.eval.calibration_stats import agreement
 from voxbench.eval.offline import load_all
 from voxbench.scenarios.agent_spec import load_agent_spec
 
@@ -114,7 +116,7 @@ def _substitute(obj: Any, names: dict[str, str]) -> Any:
 def reference_traces(data_root: Path) -> dict[str, Any]:
     """EVA's reference conversations (expected traces; no human labels): how often each
     offline method flags them. A proxy for false positives on well-behaved calls."""
-    from voxbench.eval.calibration import context_of, trace_from_events
+    from voxbench.eval.calibration_items import context_of, trace_from_events
 
     out: dict[str, Any] = {}
     methods = load_all()

@@ -58,7 +58,8 @@ from typing import Any
 from _injected import arguments, by_domain, events, per_kind, print_domains, references, write_json
 from offline_progression_independent import REPEAT_ASK
 
-from voxbench.eval.calibration import agreement, context_of, trace_from_events
+from voxbench.eval.calibration_items import context_of, trace_from_events
+from voxbench.eval.calibration_stats import agreement
 from voxbench.eval.context import ConversationContext
 from voxbench.eval.gateset.conversation import Line, RefConversation, Tool, succeeded
 from voxbench.eval.offline.conciseness import conciseness_offline

@@ -43,9 +43,9 @@ from typing import Any
 
 from _injected import arguments, by_domain, events, per_kind, print_domains, rate_variants, write_json
 
-from voxbench.eval.calibration import agreement
+from voxbench.eval.calibration_stats import agreement
+from voxbench.eval.gateset.agent_faults import completion_without_write, wrong_write
 from voxbench.eval.gateset.conversation import Line, RefConversation, Tool
-from voxbench.eval.gateset.faults import completion_without_write, wrong_write
 from voxbench.eval.offline._faith_rules import FREE_TEXT_WORDS
 from voxbench.eval.offline._values import amount_values, data_keys, spoken_values
 from voxbench.eval.offline.faithfulness import faithfulness_offline

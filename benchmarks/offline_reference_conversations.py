@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from voxbench.cli.judges import agent_info
-from voxbench.eval.calibration import context_of, trace_from_events
+from voxbench.eval.calibration_items import context_of, trace_from_events
 from voxbench.eval.offline.faithfulness import faithfulness_offline
 from voxbench.eval.offline.progression import progression_offline
 

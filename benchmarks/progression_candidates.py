@@ -28,7 +28,8 @@ from typing import Any
 from label_halves import split_halves
 from progression_dims import DETECTORS, all_findings
 
-from voxbench.eval.calibration import CalibItem, agreement
+from voxbench.eval.calibration_items import CalibItem
+from voxbench.eval.calibration_stats import agreement
 from voxbench.eval.offline import progression as v3
 from voxbench.eval.offline._ordinal import assign_folds, fit_ordinal
 

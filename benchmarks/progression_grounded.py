@@ -42,7 +42,7 @@ from label_halves import split_halves
 from progression_dims import RESTATE_CUE
 from progression_rate import agree, confusion_of, cv, fit, fmt_agreement
 
-from voxbench.eval.calibration import CalibItem
+from voxbench.eval.calibration_items import CalibItem
 from voxbench.eval.context import ConversationContext, strip_tags
 from voxbench.eval.offline import progression as v3
 from voxbench.eval.offline._faith_rules import fabricated_params

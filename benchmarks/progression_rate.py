@@ -34,8 +34,9 @@ from label_halves import split_halves
 from offline_reference_conversations import resolved_trace
 
 from voxbench.cli.judges import agent_info
-from voxbench.eval.calibration import CalibItem, agreement, context_of, trace_from_events
 from voxbench.eval.calibration_dims import PROGRESSION_MODES
+from voxbench.eval.calibration_items import CalibItem, context_of, trace_from_events
+from voxbench.eval.calibration_stats import agreement
 from voxbench.eval.context import ConversationContext
 from voxbench.eval.offline import progression as v3
 from voxbench.eval.offline._ordinal import OrdinalModel, assign_folds, fit_ordinal

@@ -30,7 +30,7 @@ from label_halves import split_halves
 from progression_dims import agent_sentences, checked
 from rapidfuzz import fuzz
 
-from voxbench.eval.calibration import agreement
+from voxbench.eval.calibration_stats import agreement
 from voxbench.eval.context import ConversationContext
 from voxbench.eval.offline.progression import norm as _norm
 from voxbench.localmodels.server import LlamaServer

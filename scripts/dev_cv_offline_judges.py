@@ -20,8 +20,9 @@ from pathlib import Path
 from typing import Any
 
 from voxbench.cli.judges import agent_info, find_agent_config
-from voxbench.eval.calibration import DATASET_METRICS, CalibItem, load_items, score_items
+from voxbench.eval.calibration_items import DATASET_METRICS, CalibItem, load_items
 from voxbench.eval.calibration_offline import cross_validate
+from voxbench.eval.calibration_score import score_items
 from voxbench.eval.label_split import halves_of, load_split
 from voxbench.eval.offline import FITTERS, load_all
 from voxbench.eval.types import EvalConfig

@@ -18,7 +18,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from voxbench.eval.calibration import DATASET_METRICS, load_items
+from voxbench.eval.calibration_items import DATASET_METRICS, load_items
 from voxbench.eval.offline import FITTERS, load_all
 from voxbench.eval.offline._ordinal import PARAMS_FILE
 

@@ -19,7 +19,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from voxbench.eval.calibration import DATASET_METRICS, UNSUPPORTED, load_items
+from voxbench.eval.calibration_items import DATASET_METRICS, UNSUPPORTED, load_items
 from voxbench.eval.label_split import SPLIT_FILE, SPLIT_SEED, split_items
 
 # Methods (and versions) developed before the split existed, reading every visible label: their

@@ -10,7 +10,8 @@ from voxbench.bench.matcher import facts_said, goal_facts
 from voxbench.bench.reference import names_fact
 from voxbench.bench.transplant import Edit, Span, field_spans, rewrite, tokens, value_spans
 from voxbench.bench.weak_item import WeakItem, half
-from voxbench.bench.weak_refasks import generate_all, harvest, items_of, problem
+from voxbench.bench.weak_refasks import generate_all, items_of, problem
+from voxbench.bench.weak_refharvest import harvest
 from voxbench.scenarios import Scenario
 
 from ..pipelines.caller_goal.conftest import make_scenario

@@ -9,14 +9,10 @@ from typing import Any
 import pytest
 
 from tests.eval.fake_judge import FakeJudge
-from voxbench.eval.calibration import (
-    agreement,
-    calibrate_dataset,
-    cohen_kappa,
-    entities_match,
-    match_entities,
-    trace_from_events,
-)
+from voxbench.eval.calibration import calibrate_dataset
+from voxbench.eval.calibration_entities import entities_match, match_entities
+from voxbench.eval.calibration_items import trace_from_events
+from voxbench.eval.calibration_stats import agreement, cohen_kappa
 from voxbench.eval.judges import JudgeReply
 from voxbench.eval.types import EvalConfig
 

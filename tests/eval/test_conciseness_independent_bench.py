@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.bench.bench_scripts import load
-from voxbench.eval.calibration import trace_from_events
+from voxbench.eval.calibration_items import trace_from_events
 from voxbench.eval.gateset.conversation import Line, RefConversation, from_scenario
 from voxbench.records.voice import split_sentences
 from voxbench.scenarios.loader import load_dataset

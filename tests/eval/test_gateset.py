@@ -13,8 +13,8 @@ from voxbench.cli.main import main
 from voxbench.eval.from_record import load_context
 from voxbench.eval.gateset import FAULTS, generate, read_labels
 from voxbench.eval.gateset.asked import ASKED_FAULTS
-from voxbench.eval.gateset.faults import PAUSE_S
 from voxbench.eval.gateset.measure import report, score_set
+from voxbench.eval.gateset.pauses import PAUSE_S
 from voxbench.eval.gateset.present import PRESENT_FAULTS
 from voxbench.records import read_record
 from voxbench.scenarios.task_completion import check_task_completion

@@ -9,8 +9,8 @@ from collections import Counter
 import pytest
 
 from tests.conftest import EVA_DATA
-from voxbench.eval.calibration import CalibItem, load_items
 from voxbench.eval.calibration_dims import dimension_agreement
+from voxbench.eval.calibration_items import CalibItem, load_items
 from voxbench.eval.context import ConversationContext
 from voxbench.eval.headline import judged_by
 from voxbench.eval.label_split import halves_of, load_split, split_items

@@ -15,7 +15,8 @@ from tests.eval.builders import small_conversation
 from voxbench.eval.eva_dataset import EvaDataset
 from voxbench.eval.eva_format import load_eva_context
 from voxbench.eval.from_record import load_context
-from voxbench.eval.runner import json_bytes, metrics_bytes, metrics_json, score_context, score_run
+from voxbench.eval.metrics_doc import json_bytes, metrics_bytes, metrics_json
+from voxbench.eval.runner import score_context, score_run
 from voxbench.eval.sessions import NearestIndex, Session, nearest
 from voxbench.eval.types import REGISTRY, EvalConfig
 from voxbench.records import atomic_write_bytes

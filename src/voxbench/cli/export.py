@@ -16,7 +16,7 @@ def add_parser(sub: Any) -> None:
 
 
 def run_export(args: argparse.Namespace) -> int:
-    from voxbench.eval.runner import discover
+    from voxbench.eval.discover import discover
     from voxbench.eval.tau_voice.export import export_run
 
     run_dir = Path(args.run_dir)

@@ -63,7 +63,7 @@ def find_agent_config(dataset: Path) -> Path | None:
 
 def agent_info(path: Path | None) -> Any:
     """The agent a judge is told about (role, instructions, tools) from an EVA agent config."""
-    from voxbench.eval.calibration import AgentInfo
+    from voxbench.eval.calibration_items import AgentInfo
 
     if path is None:
         return None

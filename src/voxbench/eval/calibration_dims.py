@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from voxbench.eval.calibration_stats import agreement
 from voxbench.eval.judges.prompts import FAITH_DIMS, PROG_DIMS  # EVA's dimensions, as the judges are asked
 from voxbench.eval.types import MetricResult
 
@@ -55,8 +56,6 @@ def dimension_agreement(
 ) -> dict[str, Any]:
     """{dimension: agreement of flagged yes/no, person vs method} over the rows that carry
     both (calibration rows with `human_modes` and `judge_flagged`)."""
-    from voxbench.eval.calibration import agreement
-
     rows = [r for r in rows if "human_modes" in r and r.get("judge") is not None]
     out: dict[str, Any] = {}
     for d in dimensions:

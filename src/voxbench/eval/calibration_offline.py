@@ -17,7 +17,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from voxbench.eval.calibration import CalibItem, score_items
+from voxbench.eval.calibration_items import CalibItem
+from voxbench.eval.calibration_score import score_items
 from voxbench.eval.types import EvalConfig, MetricResult
 
 LOW_CONFIDENCE_KAPPA = 0.4

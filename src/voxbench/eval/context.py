@@ -36,7 +36,7 @@ from typing import Any
 
 from voxbench.eval.sessions import TEXT_KINDS, HEvent, NearestIndex, Session, Who, pair_sessions
 from voxbench.eval.tags import TAG_CUT_BY_ASSISTANT, tagged_texts
-from voxbench.eval.turn_clock import run_turn_clock
+from voxbench.eval.turn_clock import TurnClock, run_turn_clock
 from voxbench.eval.turn_texts import build_trace, speaker_turn_keys, untranscribed_last_turn
 
 __all__ = ["TEXT_KINDS", "ConversationContext", "HEvent", "ToolCallInfo", "Who", "segment", "strip_tags"]
@@ -202,23 +202,7 @@ def segment(
         "user": [s for s in sessions if s.who == "user"],
         "assistant": [s for s in sessions if s.who == "assistant"],
     }
-    near = {who: NearestIndex(ss) for who, ss in by_who.items()}
-    orphan_texts: list[HEvent] = []
-    stt_chunks: list[tuple[HEvent, Session]] = []
-    for ev in events:
-        if ev.kind in TEXT_KINDS and ev.text.strip():
-            who = "user" if ev.kind.startswith("user") else "assistant"
-            # the caller side's transcript of the agent is made after the agent's audio (it
-            # belongs to the session that had started, not to a nearer next one); the
-            # agent's STT of the caller is logged on the agent's clock, which may run ahead
-            # of the caller's audio stamps, so it goes to the nearest session
-            s = near[who].started_by(ev.t) if ev.kind == "assistant_transcribed" else near[who](ev.t)
-            if s is None:
-                orphan_texts.append(ev)
-            else:
-                s.texts.setdefault(ev.kind, []).append((ev.t, ev.text.strip()))
-                if ev.kind == "user_transcribed":
-                    stt_chunks.append((ev, s))
+    orphan_texts, stt_chunks = _texts_into_sessions(events, by_who)
     eva = final_agent_cut if eva_turns is None else eva_turns
     has_user_text = any(s.texts for s in by_who["user"])
     if drop_empty_user_sessions and has_user_text and not eva:
@@ -233,8 +217,7 @@ def segment(
         caller_first_is_turn_1=caller_first_is_turn_1,
         eva=eva,
     )
-    clock, fallback = tc.clock, tc.fallback
-    a_int, u_int = tc.assistant_interrupted, tc.user_interrupted
+    clock = tc.clock
     moved: list[tuple[int, HEvent]] = []
     for ev, s in stt_chunks:  # a chunk that opened a turn is that turn's text, not its session's
         if (opened := tc.opened_by_stt.get(id(ev))) is not None:
@@ -259,6 +242,44 @@ def segment(
     for turn, ev in moved:
         texts[ev.kind].setdefault(turn, []).append((ev.t, ev.text.strip()))
 
+    _fill_turns(ctx, users, assts, texts, tc, calls)
+
+
+def _texts_into_sessions(
+    events: list[HEvent], by_who: dict[str, list[Session]]
+) -> tuple[list[HEvent], list[tuple[HEvent, Session]]]:
+    """Each text event put into its speaker's session: (texts no session took, the agent's STT
+    chunks of the caller with their sessions, which the turn clock may move)."""
+    near = {who: NearestIndex(ss) for who, ss in by_who.items()}
+    orphan_texts: list[HEvent] = []
+    stt_chunks: list[tuple[HEvent, Session]] = []
+    for ev in events:
+        if ev.kind in TEXT_KINDS and ev.text.strip():
+            who = "user" if ev.kind.startswith("user") else "assistant"
+            # the caller side's transcript of the agent is made after the agent's audio (it
+            # belongs to the session that had started, not to a nearer next one); the
+            # agent's STT of the caller is logged on the agent's clock, which may run ahead
+            # of the caller's audio stamps, so it goes to the nearest session
+            s = near[who].started_by(ev.t) if ev.kind == "assistant_transcribed" else near[who](ev.t)
+            if s is None:
+                orphan_texts.append(ev)
+            else:
+                s.texts.setdefault(ev.kind, []).append((ev.t, ev.text.strip()))
+                if ev.kind == "user_transcribed":
+                    stt_chunks.append((ev, s))
+    return orphan_texts, stt_chunks
+
+
+def _fill_turns(
+    ctx: ConversationContext,
+    users: dict[int, list[tuple[float, float]]],
+    assts: dict[int, list[tuple[float, float]]],
+    texts: dict[str, dict[int, list[tuple[float, str]]]],
+    tc: TurnClock,
+    calls: list[ToolCallInfo],
+) -> None:
+    """The turn-level fields of `ctx` from the sessions' spans, the turns' texts, the turn
+    clock's interruptions and fallbacks, and the tool calls."""
     ctx.audio_timestamps_user_turns = {k: sorted(v) for k, v in sorted(users.items())}
     ctx.audio_timestamps_assistant_turns = {k: sorted(v) for k, v in sorted(assts.items())}
     ctx.latency_assistant_turns = {
@@ -266,9 +287,9 @@ def segment(
         for t in sorted(users)
         if t in assts and t != 0
     }
-    ctx.assistant_interrupted_turns = sorted(a_int)
-    ctx.user_interrupted_turns = sorted(u_int)
-    ctx.fallback_turn_ids = fallback
+    ctx.assistant_interrupted_turns = sorted(tc.assistant_interrupted)
+    ctx.user_interrupted_turns = sorted(tc.user_interrupted)
+    ctx.fallback_turn_ids = tc.fallback
 
     def joined(kind: str) -> dict[int, str]:
         return {

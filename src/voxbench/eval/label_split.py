@@ -26,7 +26,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from voxbench.eval.calibration import CalibItem
+from voxbench.eval.calibration_items import CalibItem
 
 SPLIT_FILE = Path(__file__).with_name("offline") / "label_split.json"
 SPLIT_SEED = 30

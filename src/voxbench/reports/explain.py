@@ -22,10 +22,8 @@ def _bad_turns(per: dict[str, Any], good: float) -> list[str]:
     return out
 
 
-def explain(m: MetricView) -> str:
-    d = m.details
-    if m.error:
-        return m.error
+def _dimension_parts(d: dict[str, Any]) -> list[str]:
+    """A judge's flagged dimensions (rated 1, or flagged) with its explanation, or none flagged."""
     parts: list[str] = []
     dims = d.get("dimensions")
     if isinstance(dims, dict) and dims:
@@ -39,14 +37,13 @@ def explain(m: MetricView) -> str:
             parts.append(f"{k.replace('_', ' ')} (rating {v.get('rating')})" + (f": {ex}" if ex else ""))
         if not flagged:
             parts.append("no dimension flagged")
-    if m.name == "task_completion" and m.value is not None:
-        if d.get("auth_success") is False:
-            parts.append("the session's authentication did not match the expected one")
-        parts.append(
-            "final database matches the expected one"
-            if m.value >= 1
-            else "final database differs from the expected one (diff below)"
-        )
+    return parts
+
+
+def _turn_parts(d: dict[str, Any]) -> list[str]:
+    """The turns below the top score or rating (with their reasons or failure modes), or all at
+    the top; entities not heard right."""
+    parts: list[str] = []
     if isinstance(d.get("per_turn_score"), dict):
         bad = _bad_turns(d["per_turn_score"], 1.0)
         reasons = d.get("per_turn_reason") or {}
@@ -75,6 +72,25 @@ def explain(m: MetricView) -> str:
             missing = [x for v in ents.values() if isinstance(v, dict) for x in v.get("missing") or []]
             if missing:
                 parts.append("not heard right: " + ", ".join(map(str, missing[:8])))
+    return parts
+
+
+def explain(m: MetricView) -> str:
+    """One line saying why the metric scored what it did, from its details only."""
+    d = m.details
+    if m.error:
+        return m.error
+    parts: list[str] = []
+    parts += _dimension_parts(d)
+    if m.name == "task_completion" and m.value is not None:
+        if d.get("auth_success") is False:
+            parts.append("the session's authentication did not match the expected one")
+        parts.append(
+            "final database matches the expected one"
+            if m.value >= 1
+            else "final database differs from the expected one (diff below)"
+        )
+    parts += _turn_parts(d)
     if isinstance(d.get("detected"), list):
         parts.append(
             "detected: " + ", ".join(map(str, d["detected"])) if d["detected"] else "nothing detected"

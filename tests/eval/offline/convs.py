@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from voxbench.eval.calibration import trace_from_events
+from voxbench.eval.calibration_items import trace_from_events
 from voxbench.eval.context import ConversationContext
 
 POLICY = (

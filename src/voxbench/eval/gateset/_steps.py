@@ -1,16 +1,18 @@
 """What the injections read of a reference conversation: its lines, the caller's facts, the
-agent's reply to a caller line. Shared by the fault kinds (`faults`) and the asked-attribute
-kinds (`asked`)."""
+agent's reply to a caller line, its questions and write calls; and the two edits they share (a
+value made up in the same shape, one step replaced). Shared by the fault kinds (`caller_faults`,
+`pauses`, `agent_faults`) and the asked, offered and present kinds (`asked`, `offered`, `present`)."""
 
 from __future__ import annotations
 
 import random
 import re
+import string
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
-from voxbench.eval.gateset.conversation import Line, RefConversation
+from voxbench.eval.gateset.conversation import Line, RefConversation, Step
 from voxbench.eval.offline._caller_facts import field_words
 
 
@@ -73,3 +75,47 @@ def reply_to(conv: RefConversation, i: int) -> int | None:
         if isinstance(s, Line):
             return j if s.who == "agent" else None
     return None
+
+
+def writes(conv: RefConversation) -> list[int]:
+    """The steps calling a write tool of the agent's: what a completion rests on."""
+    kinds = {t.name: t.tool_type for t in conv.dd.agent.tools}
+    return [i for i in conv.tools() if kinds.get(conv.steps[i].name) == "write"]  # type: ignore[union-attr]
+
+
+def before_first_write(conv: RefConversation) -> int:
+    """The first write's step (or near the end without one): faults placed before it meet an
+    agent still progressing."""
+    w = writes(conv)
+    return w[0] if w else max(len(conv.steps) - 2, 1)
+
+
+def digit_facts(conv: RefConversation) -> list[str]:
+    """The caller's facts of 4+ characters holding a digit: codes and numbers whose made-up
+    twin (`fabricate`) reads as one."""
+    info = conv.goal.get("information_required") or {}
+    vals = [str(v) for v in info.values() if isinstance(v, str | int) and not isinstance(v, bool)]
+    return [v for v in vals if len(v) >= 4 and any(c.isdigit() for c in v)]
+
+
+def agent_questions(conv: RefConversation, before: int) -> list[int]:
+    """Agent lines asking the caller something, after the first caller line and before `before`."""
+    first_user = conv.lines("user")[0]
+    return [i for i in conv.lines("agent") if first_user < i < before and "?" in conv.line(i).text]
+
+
+def fabricate(value: str, rng: random.Random) -> str:
+    """Another value of the same shape (a digit for a digit, a capital for a letter), never
+    the value itself."""
+    out = [
+        rng.choice(string.digits) if c.isdigit() else rng.choice(string.ascii_uppercase) if c.isalpha() else c
+        for c in value
+    ]
+    return "".join(out) if "".join(out) != value else fabricate(value, rng)
+
+
+def edit_step(conv: RefConversation, i: int, step: Step, what: str) -> Injected:
+    """The conversation with step `i` replaced, the fault placed there."""
+    steps = list(conv.steps)
+    steps[i] = step
+    return Injected(conv.copy(steps), i, what)

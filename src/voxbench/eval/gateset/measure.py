@@ -50,7 +50,7 @@ def score_set(
 ) -> list[dict[str, Any]]:
     """Each labelled record's verdict per validator and for the gate, with the evidence."""
     from voxbench.eval.from_record import load_context
-    from voxbench.eval.runner import run_metric
+    from voxbench.eval.types import run_metric
 
     config = config or EvalConfig(judge_mode="offline")
     rows = []

@@ -106,75 +106,67 @@ def _reasoning_tokens(ctx: ConversationContext) -> MetricResult:
     return res
 
 
-@metric("turn_taking", category="experience", version="v0.2", pass_threshold=PASS_THRESHOLD)
-def turn_taking(ctx: ConversationContext, config: EvalConfig) -> MetricResult:
-    """Timing of every exchange: latency sweet spot, interruptions, yields (EVA §3.3)."""
-    users, assts = ctx.audio_timestamps_user_turns, ctx.audio_timestamps_assistant_turns
-    tool_turns = ctx.tool_turns()
+def _interrupt_score(
+    ctx: ConversationContext,
+    t: int,
+    tool: bool,
+    lat_ms: float,
+    ev: dict[str, Any],
+    agent_ev: list[dict[str, Any]],
+    yield_ev: list[dict[str, Any]],
+) -> tuple[float, str]:
+    """(score, reason) of one evaluable turn, EVA's branches: the agent interrupting (with the
+    caller interrupting too: the dual min), the caller interrupting (its yield), else latency.
+    The evidence goes into `ev`, each interruption's into `agent_ev` / `yield_ev`."""
+    assts = ctx.audio_timestamps_assistant_turns
+    u, a = ctx.audio_timestamps_user_turns[t], assts[t]
     a_int, u_int = set(ctx.assistant_interrupted_turns), set(ctx.user_interrupted_turns)
-    fallback = set(ctx.fallback_turn_ids)
-    paused = harness_paused_turns(ctx)
-    scores: dict[int, float] = {}
-    reasons: dict[int, str] = {}
-    evidence: dict[int, dict[str, Any]] = {}
-    latencies: list[tuple[float, bool]] = []
-    agent_ev: list[dict[str, Any]] = []
-    yield_ev: list[dict[str, Any]] = []
-    evaluable = sorted(t for t in users if t != 0 and users.get(t) and assts.get(t))
-    for t in sorted(set(evaluable) | {f for f in fallback if f != 0}):
-        if t in paused and t not in fallback:
-            continue  # the harness's timing, not the agent's: listed in details, not scored
-        tool = t in tool_turns
-        if t in fallback:
-            scores[t], reasons[t] = 0.0, "turn_end_fallback"
-            evidence[t] = {"has_tool_call": tool}
-            continue
-        u, a = users[t], assts[t]
-        lat_ms = (min(s for s, _ in a) - max(e for _, e in u)) * 1000.0
-        latencies.append((lat_ms, tool))
-        ev: dict[str, Any] = {"has_tool_call": tool}
-        if t in a_int:
-            ai = agent_interrupt_evidence(u, a, tool)
-            agent_ev.append(ai)
-            ev.update({k: v for k, v in ai.items() if k != "score"})
-            score, reason = ai["score"], "agent_interrupt"
-            if t in u_int:
-                yi = yield_evidence(assts.get(t - 1, []), u)
-                yield_ev.append(yi)
-                ev.update({k: v for k, v in yi.items() if k != "score"})
-                if yi["score"] is not None:
-                    score = min(score, yi["score"])
-                reason = "dual_interrupt"
-        elif t in u_int:
+    if t in a_int:
+        ai = agent_interrupt_evidence(u, a, tool)
+        agent_ev.append(ai)
+        ev.update({k: v for k, v in ai.items() if k != "score"})
+        score, reason = ai["score"], "agent_interrupt"
+        if t in u_int:
             yi = yield_evidence(assts.get(t - 1, []), u)
             yield_ev.append(yi)
             ev.update({k: v for k, v in yi.items() if k != "score"})
-            if yi["score"] is None:  # no previous agent audio to yield: fall back to latency
-                score, reason = latency_score(lat_ms, tool), "latency"
-                ev.update({"latency_ms": round(lat_ms, 1), "latency_score": round(score, 4)})
-            else:
-                score, reason = yi["score"], "user_interrupt"
-        else:
+            if yi["score"] is not None:
+                score = min(score, yi["score"])
+            reason = "dual_interrupt"
+    elif t in u_int:
+        yi = yield_evidence(assts.get(t - 1, []), u)
+        yield_ev.append(yi)
+        ev.update({k: v for k, v in yi.items() if k != "score"})
+        if yi["score"] is None:  # no previous agent audio to yield: fall back to latency
             score, reason = latency_score(lat_ms, tool), "latency"
             ev.update({"latency_ms": round(lat_ms, 1), "latency_score": round(score, 4)})
-        scores[t], reasons[t], evidence[t] = round(score, 4), reason, ev
-    missed = ctx.is_agent_timeout_on_user_turn()
-    conv = round(mean(scores.values()), 4) if scores else 0.0
-    if missed:
-        conv = 0.0
-    n_eval = len(scores)
+        else:
+            score, reason = yi["score"], "user_interrupt"
+    else:
+        score, reason = latency_score(lat_ms, tool), "latency"
+        ev.update({"latency_ms": round(lat_ms, 1), "latency_score": round(score, 4)})
+    return score, reason
+
+
+def _latency_subs(latencies: list[tuple[float, bool]]) -> dict[str, MetricResult]:
+    """Latency figures over the scored turns: mean, p50, p90, on time, early and late."""
     lat_vals = [x for x, _ in latencies]
     early = sum(1 for x, _ in latencies if x < EARLY_THRESHOLD_MS)
     late = sum(1 for x, tl in latencies if x >= (LATE_THRESHOLD_MS_TOOL if tl else LATE_THRESHOLD_MS))
     n_lat = len(latencies)
-    n_asst_turns = len(assts)
-    subs = {
+    return {
         "mean_latency_ms": sub("mean_latency_ms", round(mean(lat_vals), 1) if lat_vals else None, False),
         "p50_latency_ms": sub("p50_latency_ms", round(_pct(lat_vals, 0.5), 1) if lat_vals else None, False),
         "p90_latency_ms": sub("p90_latency_ms", round(_pct(lat_vals, 0.9), 1) if lat_vals else None, False),
         "on_time_rate": sub("on_time_rate", round((n_lat - early - late) / n_lat, 4) if n_lat else None),
         "early_rate": sub("early_rate", round(early / n_lat, 4) if n_lat else None),
         "late_rate": sub("late_rate", round(late / n_lat, 4) if n_lat else None),
+    }
+
+
+def _agent_interruption_subs(agent_ev: list[dict[str, Any]], n_eval: int) -> dict[str, MetricResult]:
+    """The agent's interruptions: rate, count, overlap, and its latency after them."""
+    return {
         "agent_interruption.rate": sub(
             "agent_interruption.rate", round(len(agent_ev) / n_eval, 4) if n_eval else None
         ),
@@ -214,6 +206,12 @@ def turn_taking(ctx: ConversationContext, config: EvalConfig) -> MetricResult:
                 ]
             ),
         ),
+    }
+
+
+def _user_interruption_subs(yield_ev: list[dict[str, Any]], n_eval: int) -> dict[str, MetricResult]:
+    """The caller's interruptions: rate, and how soon the agent yielded."""
+    return {
         "user_interruption.rate": sub(
             "user_interruption.rate", round(len(yield_ev) / n_eval, 4) if n_eval else None
         ),
@@ -226,6 +224,47 @@ def turn_taking(ctx: ConversationContext, config: EvalConfig) -> MetricResult:
             "user_interruption.mean_yield_score",
             _m([e["yield_score"] for e in yield_ev if e["yield_score"] is not None]),
         ),
+    }
+
+
+@metric("turn_taking", category="experience", version="v0.2", pass_threshold=PASS_THRESHOLD)
+def turn_taking(ctx: ConversationContext, config: EvalConfig) -> MetricResult:
+    """Timing of every exchange: latency sweet spot, interruptions, yields (EVA §3.3)."""
+    users, assts = ctx.audio_timestamps_user_turns, ctx.audio_timestamps_assistant_turns
+    tool_turns = ctx.tool_turns()
+    fallback = set(ctx.fallback_turn_ids)
+    paused = harness_paused_turns(ctx)
+    scores: dict[int, float] = {}
+    reasons: dict[int, str] = {}
+    evidence: dict[int, dict[str, Any]] = {}
+    latencies: list[tuple[float, bool]] = []
+    agent_ev: list[dict[str, Any]] = []
+    yield_ev: list[dict[str, Any]] = []
+    evaluable = sorted(t for t in users if t != 0 and users.get(t) and assts.get(t))
+    for t in sorted(set(evaluable) | {f for f in fallback if f != 0}):
+        if t in paused and t not in fallback:
+            continue  # the harness's timing, not the agent's: listed in details, not scored
+        tool = t in tool_turns
+        if t in fallback:
+            scores[t], reasons[t] = 0.0, "turn_end_fallback"
+            evidence[t] = {"has_tool_call": tool}
+            continue
+        u, a = users[t], assts[t]
+        lat_ms = (min(s for s, _ in a) - max(e for _, e in u)) * 1000.0
+        latencies.append((lat_ms, tool))
+        ev: dict[str, Any] = {"has_tool_call": tool}
+        score, reason = _interrupt_score(ctx, t, tool, lat_ms, ev, agent_ev, yield_ev)
+        scores[t], reasons[t], evidence[t] = round(score, 4), reason, ev
+    missed = ctx.is_agent_timeout_on_user_turn()
+    conv = round(mean(scores.values()), 4) if scores else 0.0
+    if missed:
+        conv = 0.0
+    n_eval = len(scores)
+    n_asst_turns = len(assts)
+    subs = {
+        **_latency_subs(latencies),
+        **_agent_interruption_subs(agent_ev, n_eval),
+        **_user_interruption_subs(yield_ev, n_eval),
         "fallback_nudge.rate": sub(
             "fallback_nudge.rate", round(len(fallback) / n_asst_turns, 4) if n_asst_turns else None
         ),

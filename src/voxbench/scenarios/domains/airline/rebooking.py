@@ -78,6 +78,57 @@ def _leg_view(db: dict[str, Any], journey_id: str, seg: dict[str, Any], with_sea
     return out
 
 
+def _leg_to_replace(
+    old: dict[str, Any], old_id: str, flight_number: str | None
+) -> tuple[dict[str, Any] | None, list[dict[str, Any]], Result | None]:
+    """(the leg replaced, the legs kept, an error): a partial rebook moves the one leg named;
+    without a flight number the whole journey moves (no leg replaced, none kept)."""
+    if flight_number is None:
+        return None, [], None
+    fn = flight_number.upper()
+    replaced = next((s for s in old.get("segments", []) if s.get("flight_number") == fn), None)
+    if replaced is None:
+        return None, [], error("flight_not_found", f"Flight {fn} not found in journey {old_id}")
+    return replaced, [s for s in old["segments"] if s is not replaced], None
+
+
+def _new_booking(
+    new_j: dict[str, Any], new_id: str, fare_class: str, fare_paid: Any, leg_fares: list[Any]
+) -> dict[str, Any]:
+    """The booking a rebook adds, as EVA writes it: confirmed, no seat, bag or meal yet."""
+    return {
+        "journey_id": new_id,
+        "fare_class": fare_class,
+        "fare_paid": fare_paid,
+        "status": "confirmed",
+        "segments": [
+            {
+                "flight_number": s.get("flight_number"),
+                "date": new_j.get("date"),
+                "fare_paid": fare,
+                "seat": None,
+                "bags_checked": 0,
+                "meal_request": None,
+            }
+            for s, fare in zip(new_j.get("segments", []), leg_fares, strict=True)
+        ],
+    }
+
+
+def _journey_view(new_j: dict[str, Any], new_id: str) -> dict[str, Any]:
+    """The new journey as the tool's result shows it to the agent."""
+    segs = new_j.get("segments", [])
+    return {
+        "journey_id": new_id,
+        "num_stops": new_j.get("num_stops", 0),
+        "segments": copy.deepcopy(segs),
+        "departure": segs[0].get("scheduled_departure") if segs else None,
+        "arrival": segs[-1].get("scheduled_arrival") if segs else None,
+        "origin": new_j.get("origin"),
+        "destination": new_j.get("destination"),
+    }
+
+
 @TOOLS.tool
 def rebook_flight(params: dict[str, Any], db: dict[str, Any], call_index: int) -> Result:
     """Move a booked journey (or one leg of it, when `flight_number` is given) to another."""
@@ -96,16 +147,10 @@ def rebook_flight(params: dict[str, Any], db: dict[str, Any], call_index: int) -
     if err or new_j is None:
         return err or error("flight_not_found", f"Flight {new_id} not found")
 
-    replaced: dict[str, Any] | None = None
-    kept: list[dict[str, Any]] = []
-    old_fare = old.get("fare_paid") or 0
-    if params.get("flight_number") is not None:
-        fn = params["flight_number"].upper()
-        replaced = next((s for s in old.get("segments", []) if s.get("flight_number") == fn), None)
-        if replaced is None:
-            return error("flight_not_found", f"Flight {fn} not found in journey {old_id}")
-        kept = [s for s in old["segments"] if s is not replaced]
-        old_fare = replaced.get("fare_paid") or 0
+    replaced, kept, err = _leg_to_replace(old, old_id, params.get("flight_number"))
+    if err:
+        return err
+    old_fare = (old if replaced is None else replaced).get("fare_paid") or 0
 
     irrops = is_irrops(rtype)
     new_fare = new_j["fares"][fare_class]
@@ -121,28 +166,9 @@ def rebook_flight(params: dict[str, Any], db: dict[str, Any], call_index: int) -
     first["status"] = "cancelled"
     add_seats(db, old_id, orig_class, 1)
     add_seats(db, new_id, fare_class, -1)
-    segs = new_j.get("segments", [])
     leg_fares = _segment_fares(new_j, fare_class, irrops, old, replaced)
     bookings = res.setdefault("bookings", [])
-    bookings.append(
-        {
-            "journey_id": new_id,
-            "fare_class": fare_class,
-            "fare_paid": old_fare if irrops else new_fare,
-            "status": "confirmed",
-            "segments": [
-                {
-                    "flight_number": s.get("flight_number"),
-                    "date": new_j.get("date"),
-                    "fare_paid": fare,
-                    "seat": None,
-                    "bags_checked": 0,
-                    "meal_request": None,
-                }
-                for s, fare in zip(segs, leg_fares, strict=True)
-            ],
-        }
-    )
+    bookings.append(_new_booking(new_j, new_id, fare_class, old_fare if irrops else new_fare, leg_fares))
     if replaced is not None:
         bookings.append(
             {
@@ -157,15 +183,7 @@ def rebook_flight(params: dict[str, Any], db: dict[str, Any], call_index: int) -
 
     result = success(
         confirmation_number=conf,
-        new_journey={
-            "journey_id": new_id,
-            "num_stops": new_j.get("num_stops", 0),
-            "segments": copy.deepcopy(segs),
-            "departure": segs[0].get("scheduled_departure") if segs else None,
-            "arrival": segs[-1].get("scheduled_arrival") if segs else None,
-            "origin": new_j.get("origin"),
-            "destination": new_j.get("destination"),
-        },
+        new_journey=_journey_view(new_j, new_id),
         cost_summary={
             "original_fare_class": orig_class,
             "new_fare_class": fare_class,
