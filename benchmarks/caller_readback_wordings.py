@@ -83,27 +83,32 @@ def passed(act: CallerAct, expect: str, key: str) -> bool:
     return act.kind != "correct"
 
 
-def items(data: dict[str, Any]) -> list[tuple[str, str, str, str, str]]:
-    """(id, scenario, expect, wrong fact, turn) for every template said right and wrong, and every ordinary turn."""
+def items(data: dict[str, Any], block: str = "") -> list[tuple[str, str, str, str, str]]:
+    """(id, scenario, expect, wrong fact, turn) for every template said right and wrong, and every
+    ordinary turn, of the first set (``block`` '') or of the block added after review ('new')."""
     out = []
-    for r in data["readbacks"]:
+    suffix = f"_{block}" if block else ""
+    for r in data[f"readbacks{suffix}"]:
         vals = data["scenarios"][r["sc"]]["values"]
         out.append((r["id"], r["sc"], "right", r["wrong"], fill(r["turn"], vals, None)))
         out.append((r["id"], r["sc"], "wrong", r["wrong"], fill(r["turn"], vals, r["wrong"])))
-    out += [(o["id"], o["sc"], "ordinary", "", o["turn"]) for o in data["ordinary"]]
+    out += [(o["id"], o["sc"], "ordinary", "", o["turn"]) for o in data[f"ordinary{suffix}"]]
     return out
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--half", choices=["develop", "held-out", "both"], default="develop")
-    ap.add_argument("--rows", action="store_true", help="print the failing rows (develop half only)")
+    ap.add_argument("--rows", action="store_true", help="print the failing rows (not the held-out half)")
+    ap.add_argument("--new", action="store_true", help="the blocks added after review, held out whole")
     args = ap.parse_args()
     data = json.loads(SET.read_text())
     halves = ["develop", "held-out"] if args.half == "both" else [args.half]
+    if args.new:
+        halves = ["new"]
     tally: dict[tuple[str, str], list[int]] = {}
-    for iid, sc, expect, key, turn in items(data):
-        h = half(iid)
+    for iid, sc, expect, key, turn in items(data, "new" if args.new else ""):
+        h = "new" if args.new else half(iid)
         if h not in halves:
             continue
         act = reply(data["scenarios"][sc]["info"], turn)
@@ -111,7 +116,7 @@ def main() -> None:
         t = tally.setdefault((h, expect), [0, 0])
         t[0] += ok
         t[1] += 1
-        if args.rows and not ok and h == "develop":
+        if args.rows and not ok and h != "held-out":
             print(f"  {iid} {expect:8} {turn!r}\n      -> {act.kind} {act.facts} {act.text!r}")
     for (h, expect), (n, total) in sorted(tally.items()):
         print(f"{h:9} {expect:8} {n:3}/{total:3}")
