@@ -42,7 +42,8 @@ def _reply(turn: str, info: dict[str, object] | None = None) -> CallerAct:
         ("Just to confirm, March 13, 1984?", "date_of_birth", "March 12, 1984"),
         ("You said 11:30 AM, correct?", "appointment_time", "10:30"),
         ("So the claim is for $347.50 under member ID HR58241, correct?", "claim_amount", "342.50"),
-        ("okay so your last name is W E X N E R right", "last_name", "Wexler"),
+        ("okay so your last name is W E X N E R, right", "last_name", "Wexler"),
+        ("so thats W E X N E R right", "last_name", "Wexler"),
     ],
 )
 def test_a_value_one_off_is_corrected_in_any_wording(turn: str, key: str, said: str) -> None:
@@ -96,3 +97,50 @@ def test_a_hyphened_name_spelled_letter_by_letter_is_its_own() -> None:
         info,
     )
     assert act.kind != "correct" and act.text.startswith("Yes")
+
+
+@pytest.mark.parametrize(
+    ("turn", "info"),
+    [
+        # capitalised words one letter off the caller's name: a sentence's first word, no name field
+        ("Waxler Plumbing did the repair work, correct?", INFO),
+        ("Lina from the front desk will call you back, correct?", OTHER),
+        # a name one letter off said of another person: a title, a person word, another field
+        ("Mr. Wexner in our billing team reviewed the claim, correct?", INFO),
+        ("Your supervisor Dr. Wexner signed the form, right?", INFO),
+        ("The Limo service picks you up at the airport, correct?", OTHER),
+    ],
+)
+def test_another_persons_or_things_name_near_the_callers_is_not_corrected(
+    turn: str, info: dict[str, object]
+) -> None:
+    assert _reply(turn, info).kind != "correct"
+
+
+@pytest.mark.parametrize(
+    "turn",
+    [
+        "The name on the claim is Wexner, is that right?",
+        "Just to confirm, Wexner?",
+    ],
+)
+def test_a_name_one_letter_off_is_corrected_where_the_name_is_what_is_read(turn: str) -> None:
+    act = _reply(turn)
+    assert act.kind == "correct" and act.facts == ["last_name"]
+
+
+@pytest.mark.parametrize(
+    ("turn", "info"),
+    [
+        ("We'll copy the receipt to billing@post.net, is that right?", OTHER),  # the caller's domain
+        ("Your husband's email is j.wexler@mailbox.org, correct?", INFO),  # another person's
+    ],
+)
+def test_another_address_is_not_a_misheard_one(turn: str, info: dict[str, object]) -> None:
+    assert _reply(turn, info).kind != "correct"
+
+
+def test_a_bare_right_closing_a_statement_reads_nothing_back() -> None:
+    info = {**OTHER, "travel_date": "2026-07-04"}
+    assert _reply("Take the Lina Street exit and the office is on your right.", info).kind != "correct"
+    assert _reply("Your travel date is July 5, right?", info).kind == "correct"
