@@ -69,3 +69,14 @@ def test_say_value_spells_codes_for_tts() -> None:
     assert say_value("14:00") == "2 PM"
     assert say_value("end_of_life") == "end of life"
     assert say_value("32_inch") == "32 inch"
+
+
+def test_an_address_said_whole_or_half_is_written_one_way() -> None:
+    from voxbench.spoken.say import EMAIL, written_email
+
+    for said in ("t dot wexler at mailbox dot org", "t dot wexler at mailbox.org", "T.Wexler@mailbox.org"):
+        m = EMAIL.search(f"Your email is {said}, right?")
+        assert m is not None and written_email(m.group(0)) == "t.wexler@mailbox.org"
+    m = EMAIL.search("it's ana underscore lima at post dot net")
+    assert m is not None and written_email(m.group(0)) == "ana_lima@post.net"
+    assert EMAIL.search("meet me at the front desk at noon") is None

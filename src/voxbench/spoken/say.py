@@ -9,10 +9,21 @@ from voxbench.spoken.dates import ISO_DATE, say_date
 from voxbench.spoken.lexicon import say_code, say_text
 from voxbench.spoken.times import parse_time_value, say_time
 
-DOT, AT = "dot", "at"
-"""The words an e-mail address is said with ('t dot wexler at mailbox dot org')."""
-EMAIL = re.compile(rf"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\b\w+(?: {DOT} \w+)* {AT} \w+(?: {DOT} \w+)+\b", re.I)
-"""An e-mail address as written, or as said by :func:`say_value`."""
+DOT, AT, UNDERSCORE = "dot", "at", "underscore"
+"""The words an e-mail address is said with ('t dot wexler at mailbox dot org', 'ana underscore lima')."""
+_PART = rf"\w+(?:(?: {DOT} | {UNDERSCORE} |[._-])\w+)*"
+EMAIL = re.compile(rf"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\b{_PART} {AT} \w+(?:(?: {DOT} |\.)\w+)+\b", re.I)
+"""An e-mail address as written, or as said by :func:`say_value`, or half of each ('t dot wexler at
+mailbox.com': a recogniser writes what it knows as a domain)."""
+
+
+def written_email(said: str) -> str:
+    """An address matched by :data:`EMAIL`, as written ('t dot wexler at mailbox.com' ->
+    't.wexler@mailbox.com'), lower case: two ways of saying one address compare equal."""
+    s = said.strip().lower()
+    for word, sign in ((DOT, "."), (UNDERSCORE, "_"), (AT, "@")):
+        s = re.sub(rf"\s+{word}\s+", sign, s)
+    return s
 
 
 def say_value(value: object) -> str:

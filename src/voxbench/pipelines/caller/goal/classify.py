@@ -23,7 +23,6 @@ from voxbench.pipelines.caller.goal.asks import asked_facts
 from voxbench.pipelines.caller.goal.belong import InHand
 from voxbench.pipelines.caller.goal.conditions import refuses
 from voxbench.pipelines.caller.goal.cues import (
-    AGAIN,
     ANYTHING_ELSE,
     ANYTHING_ELSE_SAID,
     CONFIRM_Q,
@@ -34,13 +33,11 @@ from voxbench.pipelines.caller.goal.cues import (
     INFO_NOUN,
     NEXT_STEP,
     OPEN_Q,
-    READBACK_CUE,
     REQUESTS_Q,
     SERVICE_TALK,
     THAT_ALL,
     TRANSFER_NOW,
     TRANSFER_OFFER,
-    WH,
     WILLING_Q,
 )
 from voxbench.pipelines.caller.goal.digits import prefer_heard_digits
@@ -50,7 +47,7 @@ from voxbench.pipelines.caller.goal.fallbacks import (
     prefer_fallback,
 )
 from voxbench.pipelines.caller.goal.fit import fitting
-from voxbench.pipelines.caller.goal.forms import read_forms, reports_done, statement_check
+from voxbench.pipelines.caller.goal.forms import read_forms, reports_done
 from voxbench.pipelines.caller.goal.fullest import fullest
 from voxbench.pipelines.caller.goal.heard import ANYTHING_ELSE_OFFERED, THAT_ALL_ASKED, Heard, Kind, mark
 from voxbench.pipelines.caller.goal.holds import HOLD
@@ -59,7 +56,7 @@ from voxbench.pipelines.caller.goal.marked import CHOICE_Q
 from voxbench.pipelines.caller.goal.options import offered_options
 from voxbench.pipelines.caller.goal.parts import open_parts
 from voxbench.pipelines.caller.goal.present import not_the_present, present_asked, still_present
-from voxbench.pipelines.caller.goal.readback import asks_to_state, misread, readbacks
+from voxbench.pipelines.caller.goal.readkinds import readback_kinds
 from voxbench.pipelines.caller.goal.reasked import not_said_by_agent, said_and_asked_again
 from voxbench.pipelines.caller.goal.requested import (
     ChoiceClassifier,
@@ -72,12 +69,10 @@ from voxbench.pipelines.caller.goal.requested import (
 from voxbench.pipelines.caller.goal.results import stated_result
 from voxbench.pipelines.caller.goal.rules import ASK_TAG, HEAD_TAG
 from voxbench.pipelines.caller.goal.scoped import scoped
-from voxbench.pipelines.caller.goal.stated import misstated
 from voxbench.pipelines.caller.goal.transfers import TRANSFER_REFUSED, offers_transfer, refuses_transfer
 from voxbench.pipelines.caller.goal.turn import Turn
 from voxbench.pipelines.caller.goal.unheld import unheld_fields
 from voxbench.pipelines.caller.goal.wishes import wish_named
-from voxbench.pipelines.caller.goal.yesno import STATE_Q_LEAD
 from voxbench.spoken import mentions, times
 
 
@@ -122,100 +117,6 @@ def _result_kinds(t: Turn, heard: Heard, book: FactBook, before: str) -> None:
     key = next((k for s in t.statements if (k := stated_result(s, book, f"{before} {t.text}"))), None)
     if key is not None:
         mark(heard, "completed", f"result_stated:{key}")
-
-
-# A yes/no question (auxiliary first, no alternatives) that may name one of the caller's values:
-# 'Do you want this as a replacement because of physical damage?', 'Is the delivery to Headquarters?'
-_YES_NO_NAMING = re.compile(STATE_Q_LEAD + r"(?![^?]*\b(or|either)\b)[^?]*\?$", re.I)
-
-
-def _readback_kinds(t: Turn, heard: Heard, book: FactBook) -> None:
-    """Facts read back (right or wrong) and whether the turn asks the caller to confirm something."""
-    said = [
-        s
-        for s in t.statements + [q for q in t.questions if CONFIRM_Q.search(q)]
-        if not asks_to_state(s, book)
-    ]
-    ok, wrong = readbacks(" ".join(said), book)  # 'Please confirm your X.' states none
-    # 'Just today, May twenty-first?': a short question with no wh-word that reads a fact back
-    # (not one asking to give a field: 'Are you able to provide the home mailing address?' states none)
-    elliptic = " ".join(q for q in t.questions if ((len(q.split()) <= 6 and not WH.match(q)) or _YES_NO_NAMING.match(q))
-                        and not GIVE_Q.match(q))  # fmt: skip
-    read_in_q = [k for k in (readbacks(elliptic, book)[0] if elliptic else []) if k not in heard.asked]
-    ok += [k for k in read_in_q if k not in ok]
-    stated, named_ok, named_wrong = statement_check(t, book)  # 'So your employee ID is E M P one two three.'
-    ok += [k for k in named_ok if k not in ok]
-    heard.readback_ok = [k for k in ok if k not in heard.asked]
-    checking = any(CONFIRM_Q.search(q) for q in t.questions) or bool(READBACK_CUE.search(t.text) or stated)
-    heard.readback_wrong = (
-        [k for k in wrong + named_wrong if k not in heard.asked and k not in ok] if checking else []
-    )
-    if checking:  # 'Could you confirm your name is <the husband's name>?': a field named with another value
-        _misheard(t, heard, book)
-    _misstated(t, heard, book)
-    _repeat_the_misheard(heard, book)
-    if heard.readback_ok or heard.readback_wrong:
-        heard.kinds.append("readback")
-    if OPEN_Q.search(heard.question) and not CONFIRM_Q.search(heard.question):
-        return  # 'I have you as Priya, Engineering. What would you like help with first?': the question counts
-    if (
-        any(CONFIRM_Q.search(s) and not asks_to_state(s, book) for s in t.sents)  # not 'Confirm your X?'
-        or (heard.readback_ok and READBACK_CUE.search(t.text))
-        or read_in_q
-    ):
-        mark(heard, "confirm_question", "confirm_question")
-    elif stated:
-        mark(heard, "confirm_question", "statement_check")
-
-
-def _repeat_the_misheard(heard: Heard, book: FactBook) -> None:
-    """Asked to say again a value it has just read back wrong ('Let me read that back: three three
-    four two three, then one four four four. Please repeat the full ten digit N P I.'): the value
-    read back is the one asked, not another fact whose name the request also says (its own NPI
-    for the supervising physician's)."""
-    if not (heard.readback_wrong and heard.asked and AGAIN.search(heard.question)):
-        return
-    misheard = [book.get(k) for k in heard.readback_wrong]
-    named = [k for k in heard.asked if (f := book.get(k)) is not None
-             and any(o is not None and set(f.distinctive) <= set(o.words) for o in misheard)]  # fmt: skip
-    if named:
-        heard.asked = [k for k in heard.asked if k not in named] + [
-            k for k in heard.readback_wrong if k not in heard.asked
-        ]
-        heard.readback_wrong = []
-        heard.rules.append("repeat_the_misheard")
-
-
-def _misheard(t: Turn, heard: Heard, book: FactBook) -> None:
-    """Facts the turn names by their field's words with a value not theirs (:func:`.readback.misread`):
-    read back wrong, not asked; the fact whose value was said instead is not read back right."""
-    heard.misheard = misread(t.text, book)
-    if not heard.misheard:
-        return
-    heard.readback_wrong += [k for k in heard.misheard if k not in heard.readback_wrong]
-    heard.readback_ok = [
-        k for k in heard.readback_ok if k not in heard.misheard and k not in heard.misheard.values()
-    ]
-    heard.asked = [k for k in heard.asked if k not in heard.misheard]
-    heard.rules += [f"misread:{k}" for k in heard.misheard]
-    if not heard.asked and "request" in heard.kinds:
-        heard.kinds.remove("request")
-
-
-def _misstated(t: Turn, heard: Heard, book: FactBook) -> None:
-    """A field stated with a value not the caller's in any turn, a completion report or summary too
-    (:func:`.stated.misstated`): read back wrong, so corrected before any acknowledgement. A request
-    sentence that states it ('..., and your first name is Jordan.') asks nothing."""
-    found = misstated(t.statements + [q for q in t.questions if CONFIRM_Q.search(q)], book)
-    wrong = [k for k in found if k not in heard.readback_wrong]
-    heard.readback_wrong += wrong
-    heard.readback_ok = [k for k in heard.readback_ok if k not in wrong]
-    heard.rules += [f"misstated:{k}" for k in wrong]
-    stating = {s for _, s in found.values()}
-    asking = [r for r in t.requests if r not in stating]
-    heard.asked = [k for k in heard.asked if k not in wrong] if asking or t.questions or not found else []
-    if found and not heard.asked and "request" in heard.kinds:
-        heard.kinds.remove("request")
 
 
 _HELP_END = re.compile(rf"\b(?:{alt('options', 'help_nouns')})[.!?]*$", re.I)
@@ -310,7 +211,7 @@ def classify(
         heard.asked = list(asked)
         heard.rules += [f"ask:{k}:{r}" for k, r in asked.items()]
     _result_kinds(t, heard, book, before)
-    _readback_kinds(t, heard, book)
+    readback_kinds(t, heard, book)
     _option_kinds(t, heard)
     _options_not_facts(t, heard, book, given, keys, hand)
     _closing_kinds(t, heard, book)
@@ -320,9 +221,15 @@ def classify(
 
 
 def _asked(
-    t: Turn, kinds: list[Kind], book: FactBook, given: set[str], hook: ChoiceClassifier | None,
-    focus: set[str] | None, question: str, hand: InHand | None = None,
-) -> dict[str, str]:  # fmt: skip
+    t: Turn,
+    kinds: list[Kind],
+    book: FactBook,
+    given: set[str],
+    hook: ChoiceClassifier | None,
+    focus: set[str] | None,
+    question: str,
+    hand: InHand | None = None,
+) -> dict[str, str]:
     """The caller's facts the turn asks for, and by which rule (``hand``: which request each
     serves, to choose among facts of one kind, :mod:`.scoped`)."""
     aside = hand.done if hand is not None else frozenset()
@@ -374,16 +281,27 @@ def _type_chosen(
     caller has a fact naming a type that an option says ('pto_type: pto'), facts the question
     names only with its options' words ('paid time off': the PTO dates) are not asked: the question
     chooses the type. 'What dates, and PTO or sick leave?' still asks the dates."""
-    typed = [f for f in book if set(f.words) & {"type", "category", "kind"}
-             and any(mentions(o, v) for o in heard.options for v in f.values())]  # fmt: skip
+    typed = [
+        f
+        for f in book
+        if set(f.words) & {"type", "category", "kind"}
+        and any(mentions(o, v) for o in heard.options for v in f.values())
+    ]
     if not typed or any(len(o.split()) > 5 for o in heard.options):  # a clause read as an option: unsure
         return []
     left = _asked_outside(t, heard, book, given, focus, hand, heard.options)
     return [k for k in heard.asked if k not in left and book.get(k) not in typed]
 
 
-def _asked_outside(t: Turn, heard: Heard, book: FactBook, given: set[str], focus: set[str] | None,
-                   hand: InHand | None, options: list[str]) -> dict[str, str]:  # fmt: skip
+def _asked_outside(
+    t: Turn,
+    heard: Heard,
+    book: FactBook,
+    given: set[str],
+    focus: set[str] | None,
+    hand: InHand | None,
+    options: list[str],
+) -> dict[str, str]:
     """The facts the turn's questions and requests name with ``options`` taken out."""
     blank = " ".join(dict.fromkeys(t.questions + t.requests))
     for o in sorted(options, key=len, reverse=True):
