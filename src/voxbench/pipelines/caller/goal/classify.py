@@ -56,7 +56,7 @@ from voxbench.pipelines.caller.goal.fullest import fullest
 from voxbench.pipelines.caller.goal.heard import ANYTHING_ELSE_OFFERED, THAT_ALL_ASKED, Heard, Kind, mark
 from voxbench.pipelines.caller.goal.lang import alt
 from voxbench.pipelines.caller.goal.marked import CHOICE_Q
-from voxbench.pipelines.caller.goal.options import offered_options
+from voxbench.pipelines.caller.goal.options import OPTION_LEAD, offered_options
 from voxbench.pipelines.caller.goal.parts import open_parts
 from voxbench.pipelines.caller.goal.present import not_the_present, present_asked, still_present
 from voxbench.pipelines.caller.goal.readback import asks_to_state, misread, readbacks
@@ -230,7 +230,7 @@ def _option_kinds(t: Turn, heard: Heard) -> None:
             # 'let me know if you have questions or need help': an invitation, no alternatives
             if opts and all(_HELP_END.search(o) for o in opts):
                 continue
-            if opts and not re.search(r"\b(give|tell|provide|spell|say)\b", q, re.I):
+            if opts and not re.search(r"\b(give|tell|provide|spell|say)\b", OPTION_LEAD.sub(" ", q), re.I):
                 found.append(opts)
     if found:  # the last question's options; an earlier question's too ('Is this X or Y? And what size?')
         heard.options, heard.earlier_options = found[0], found[1:2]
