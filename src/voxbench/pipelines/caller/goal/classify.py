@@ -24,7 +24,6 @@ from voxbench.pipelines.caller.goal.belong import InHand
 from voxbench.pipelines.caller.goal.conditions import refuses
 from voxbench.pipelines.caller.goal.cues import (
     AGAIN,
-    ANYTHING_ELSE,
     ANYTHING_ELSE_SAID,
     CONFIRM_Q,
     COURTESY,
@@ -93,7 +92,7 @@ def _speech_acts(t: Turn, heard: Heard, book: FactBook) -> None:
         mark(heard, "transfer_offer", "transfer_offer")
     elif any(refuses_transfer(s) for s in t.statements):  # 'I can't transfer you to a live agent.'
         heard.rules.append(TRANSFER_REFUSED)
-    if any(ANYTHING_ELSE.search(s) for s in t.questions):
+    if any(t.anything_else(s) for s in t.questions):
         mark(heard, "anything_else", "anything_else")
     elif any(THAT_ALL.search(s) for s in t.questions[-1:]):  # 'Will that be all?': no confirmation
         mark(heard, "anything_else", THAT_ALL_ASKED)
@@ -115,7 +114,7 @@ def _result_kinds(t: Turn, heard: Heard, book: FactBook, before: str) -> None:
     """A stated result that is the value the caller wants ('The new total number of checked bags is
     1.'), in a turn that asks for nothing (or only "anything else?"): a completion. The action may
     have been announced in the agent's turn ``before`` ('I'll add a checked bag.' / hold / result)."""
-    if heard.has("completed") or heard.asked or [q for q in t.questions if not ANYTHING_ELSE.search(q)]:
+    if heard.has("completed") or heard.asked or [q for q in t.questions if not t.anything_else(q)]:
         return
     if t.asks_beyond_anything_else():
         return

@@ -49,11 +49,18 @@ def _items_named(f: Fact, said: set[str]) -> bool:
     if not isinstance(f.value, list) or len(f.value) < 2 or len(f.words) < 2:
         return False
     lead, label = f.words[:-1], f.words[-1]
-    if stem(label) not in _LABELS:
+    if _singular(label) not in _LABELS:
         return False
     plural = {stem(w) for w in said if w.endswith("s") and stem(w) != w}
     stems = {stem(w) for w in said}
     return all(stem(w) in stems for w in lead) and any(stem(w) in plural for w in lead)
+
+
+def _singular(word: str) -> str:
+    """A label word as the heads table holds it: its stem, less a plural 's' a short word keeps
+    ('ids' -> 'id', 'codes' -> 'code')."""
+    w = stem(word)
+    return w[:-1] if w not in _LABELS and w.endswith("s") and w[:-1] in _LABELS else w
 
 
 def plural_items(t: Turn, book: FactBook) -> dict[str, str]:

@@ -20,7 +20,7 @@ from voxbench.pipelines.caller.goal.cues import (
     REQUESTS_Q,
     SENT_CODE,
 )
-from voxbench.pipelines.caller.goal.facts import FactBook, group_of, stem
+from voxbench.pipelines.caller.goal.facts import Fact, FactBook, group_of, stem
 from voxbench.pipelines.caller.goal.fallbacks import head_fallback, subject_fallback, unknown_head
 from voxbench.pipelines.caller.goal.ifmore import without_more
 from voxbench.pipelines.caller.goal.lang import alt, phrases
@@ -160,9 +160,30 @@ def named_before(t: Turn, book: FactBook, given: set[str], focus: set[str] | Non
         if i == 0 or not (_POINTS_BACK.search(s) or _WH_BACK.search(s.replace(",", " "))):
             continue
         before = t.sents[i - 1]
+        wh_only = not _POINTS_BACK.search(s)
         for key, _ in asked_facts(before, book, given=set(), context="", focus=focus):
-            asked.setdefault(key, "named_before")
+            if not wh_only or _named_alone(book.get(key), before):
+                asked.setdefault(key, "named_before")
     return asked
+
+
+_BACK_LEAD = frozenset(stem(w) for w in phrases("requested", "back_named_lead"))
+
+
+def _named_alone(f: Fact | None, sentence: str) -> bool:
+    """The sentence names the fact by all its key words in a row, as a noun phrase of its own: right
+    after a determiner, a linking or reporting verb, a preposition, a list's comma or the sentence's
+    start (``phrases.requested.back_named_lead``), not after a modifier of another thing ('a supervising physician NPI' is not the caller's NPI). A bare 'What is it?' has no noun
+    of its own, so it may take only a fact the sentence before said whole."""
+    if f is None:
+        return False
+    said = [stem(w) for w in re.findall(r"[a-z0-9]+|,", sentence.lower())]
+    own = [stem(w) for w in f.words]
+    n = len(own)
+    return any(
+        said[j : j + n] == own and (j == 0 or said[j - 1] in _BACK_LEAD or said[j - 1] == ",")
+        for j in range(len(said) - n + 1)
+    )
 
 
 _ONLY_IF_CHANGED = re.compile(
