@@ -23,7 +23,6 @@ from voxbench.pipelines.caller.goal.asks import asked_facts
 from voxbench.pipelines.caller.goal.belong import InHand
 from voxbench.pipelines.caller.goal.conditions import refuses
 from voxbench.pipelines.caller.goal.cues import (
-    ANYTHING_ELSE,
     ANYTHING_ELSE_SAID,
     CONFIRM_Q,
     COURTESY,
@@ -53,7 +52,7 @@ from voxbench.pipelines.caller.goal.heard import ANYTHING_ELSE_OFFERED, THAT_ALL
 from voxbench.pipelines.caller.goal.holds import HOLD
 from voxbench.pipelines.caller.goal.lang import alt
 from voxbench.pipelines.caller.goal.marked import CHOICE_Q
-from voxbench.pipelines.caller.goal.options import offered_options
+from voxbench.pipelines.caller.goal.options import OPTION_LEAD, offered_options
 from voxbench.pipelines.caller.goal.parts import open_parts
 from voxbench.pipelines.caller.goal.present import not_the_present, present_asked, still_present
 from voxbench.pipelines.caller.goal.readkinds import readback_kinds
@@ -88,7 +87,7 @@ def _speech_acts(t: Turn, heard: Heard, book: FactBook) -> None:
         mark(heard, "transfer_offer", "transfer_offer")
     elif any(refuses_transfer(s) for s in t.statements):  # 'I can't transfer you to a live agent.'
         heard.rules.append(TRANSFER_REFUSED)
-    if any(ANYTHING_ELSE.search(s) for s in t.questions):
+    if any(t.anything_else(s) for s in t.questions):
         mark(heard, "anything_else", "anything_else")
     elif any(THAT_ALL.search(s) for s in t.questions[-1:]):  # 'Will that be all?': no confirmation
         mark(heard, "anything_else", THAT_ALL_ASKED)
@@ -110,7 +109,7 @@ def _result_kinds(t: Turn, heard: Heard, book: FactBook, before: str) -> None:
     """A stated result that is the value the caller wants ('The new total number of checked bags is
     1.'), in a turn that asks for nothing (or only "anything else?"): a completion. The action may
     have been announced in the agent's turn ``before`` ('I'll add a checked bag.' / hold / result)."""
-    if heard.has("completed") or heard.asked or [q for q in t.questions if not ANYTHING_ELSE.search(q)]:
+    if heard.has("completed") or heard.asked or [q for q in t.questions if not t.anything_else(q)]:
         return
     if t.asks_beyond_anything_else():
         return
@@ -131,7 +130,7 @@ def _option_kinds(t: Turn, heard: Heard) -> None:
             # 'let me know if you have questions or need help': an invitation, no alternatives
             if opts and all(_HELP_END.search(o) for o in opts):
                 continue
-            if opts and not re.search(r"\b(give|tell|provide|spell|say)\b", q, re.I):
+            if opts and not re.search(r"\b(give|tell|provide|spell|say)\b", OPTION_LEAD.sub(" ", q), re.I):
                 found.append(opts)
     if found:  # the last question's options; an earlier question's too ('Is this X or Y? And what size?')
         heard.options, heard.earlier_options = found[0], found[1:2]

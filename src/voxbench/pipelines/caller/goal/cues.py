@@ -46,6 +46,9 @@ TRANSFER_NOW = re.compile(_a("transfer_now"), re.IGNORECASE)
 TRANSFER_OFFER = re.compile(_a("transfer_offer"), re.IGNORECASE)
 GOODBYE = re.compile(rf"\b({_a('goodbye')})\b", re.I)
 ANYTHING_ELSE = re.compile(_a("anything_else"), re.IGNORECASE)
+# 'What else?' / 'Okay, what more is there?' alone: an "anything else?" only as the turn's one
+# question ('What do you need help with? What else?' asks for all of the first) (:class:`.turn.Turn`).
+ANYTHING_ELSE_BARE = re.compile(_a("anything_else_bare"), re.IGNORECASE)
 # 'Will that be all for today?', 'Does that take care of everything?': the agent's "anything else?"
 # asked the other way round, a yes meaning nothing is left (not a yes to an offer).
 THAT_ALL = re.compile(_a("that_all"), re.IGNORECASE)

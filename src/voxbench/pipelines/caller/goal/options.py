@@ -17,8 +17,11 @@ def _a(name: str) -> str:
 # conjunctions 'or' / 'and' that split a list) is here.
 _OR, _AND, _TO = alt("option_words", "or"), alt("option_words", "and"), alt("option_words", "to")
 """The conjunctions that join options and the infinitive's mark (``phrases.option_words``)."""
+OPTION_LEAD = re.compile(rf"\b(?:{_a('option_lead')})\b", re.I)
+"""A statement that offers options as a question does ('Let me know if you'd like A or B.'): its
+lead is a question's, not a request to say or tell something."""
 _LEAD = re.compile(
-    rf"^(?:.*?\b(?:{_a('question_lead')})\b\s*(?:(?:{_TO})\s+)?(?:(?:{alt('option_words', 'me')}) (?:{_TO})\s+)?)",
+    rf"^(?:.*?\b(?:{_a('question_lead')}|{_a('option_lead')})\b\s*(?:(?:{_TO})\s+)?(?:(?:{alt('option_words', 'me')}) (?:{_TO})\s+)?)",
     re.I,
 )
 ANY_AUX = alts("questions", "auxiliary", "wish_aux", "proposal_aux")

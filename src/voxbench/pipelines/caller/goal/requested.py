@@ -20,11 +20,12 @@ from voxbench.pipelines.caller.goal.cues import (
     REQUESTS_Q,
     SENT_CODE,
 )
-from voxbench.pipelines.caller.goal.facts import FactBook, group_of, stem
+from voxbench.pipelines.caller.goal.facts import Fact, FactBook, group_of, stem
 from voxbench.pipelines.caller.goal.fallbacks import head_fallback, subject_fallback, unknown_head
 from voxbench.pipelines.caller.goal.ifmore import without_more
 from voxbench.pipelines.caller.goal.lang import alt, phrases
 from voxbench.pipelines.caller.goal.parts import open_parts, parts_of
+from voxbench.pipelines.caller.goal.plural import plural_items
 from voxbench.pipelines.caller.goal.readback import asks_to_state
 from voxbench.pipelines.caller.goal.reasked import ASKS_VALUE
 from voxbench.pipelines.caller.goal.rules import CONTEXT
@@ -101,7 +102,9 @@ def asked_by_words(
             live = " ".join(x for x in t.sents if x != s and not COMPLETED.search(x))  # not 'payroll done'
             for key, rule in subject_fallback(s, book, live):
                 asked.setdefault(key, rule)
-    return _less_specific_borrowed(asked, book) or named_before(t, book, given, focus)
+    return (
+        _less_specific_borrowed(asked, book) or named_before(t, book, given, focus) or plural_items(t, book)
+    )
 
 
 def _units(r: str, book: FactBook, given: set[str], focus: set[str] | None) -> list[str]:
@@ -138,6 +141,15 @@ _POINTS_BACK = re.compile(
 # 'that information' / 'those details' point back too
 
 
+_WH_BACK = re.compile(
+    rf"^(?:{_a('back_wh')})(?=(?:\s+(?:{_a('back_wh_word')}))*[\s,]*[?.!]*$)"
+    rf"(?=.*\b(?:{_a('back_wh_pronoun')})\b)",
+    re.I,
+)
+"""A question of a wh-word and a pronoun alone ('What are they?', 'Which ones?', 'Could you tell
+me what it is?'): it names no thing of its own, so it asks for what the sentence before named."""
+
+
 def named_before(t: Turn, book: FactBook, given: set[str], focus: set[str] | None) -> dict[str, str]:
     """Facts asked by a request that points back with a pronoun: those the sentence before it names
     ('I still need the aggregate limit, the effective date and the expiration date. Please give those
@@ -145,12 +157,33 @@ def named_before(t: Turn, book: FactBook, given: set[str], focus: set[str] | Non
     asked: dict[str, str] = {}
     for s in t.requests:
         i = t.sents.index(s)
-        if i == 0 or not _POINTS_BACK.search(s):
+        if i == 0 or not (_POINTS_BACK.search(s) or _WH_BACK.search(s.replace(",", " "))):
             continue
         before = t.sents[i - 1]
+        wh_only = not _POINTS_BACK.search(s)
         for key, _ in asked_facts(before, book, given=set(), context="", focus=focus):
-            asked.setdefault(key, "named_before")
+            if not wh_only or _named_alone(book.get(key), before):
+                asked.setdefault(key, "named_before")
     return asked
+
+
+_BACK_LEAD = frozenset(stem(w) for w in phrases("requested", "back_named_lead"))
+
+
+def _named_alone(f: Fact | None, sentence: str) -> bool:
+    """The sentence names the fact by all its key words in a row, as a noun phrase of its own: right
+    after a determiner, a linking or reporting verb, a preposition, a list's comma or the sentence's
+    start (``phrases.requested.back_named_lead``), not after a modifier of another thing ('a supervising physician NPI' is not the caller's NPI). A bare 'What is it?' has no noun
+    of its own, so it may take only a fact the sentence before said whole."""
+    if f is None:
+        return False
+    said = [stem(w) for w in re.findall(r"[a-z0-9]+|,", sentence.lower())]
+    own = [stem(w) for w in f.words]
+    n = len(own)
+    return any(
+        said[j : j + n] == own and (j == 0 or said[j - 1] in _BACK_LEAD or said[j - 1] == ",")
+        for j in range(len(said) - n + 1)
+    )
 
 
 _ONLY_IF_CHANGED = re.compile(

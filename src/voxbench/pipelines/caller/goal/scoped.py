@@ -13,7 +13,10 @@ decides, as it does for a person:
   of the same kind of the request in hand is asked and the turn names the other only by words it
   shares with the one in hand ('what screen size' for the laptop, not the monitor) or not at all
   (its words came from the rest of the turn);
-* 'What dates ...?' (a plural kind) with one of a start/end pair asked asks for both.
+* 'What dates ...?' (a plural kind) with one of a start/end pair asked asks for both; a fact of a
+  request to come whose key word the turn says in the plural ('the names of the applications you
+  need') is asked beside the one in hand's when the request in hand holds one fact of that kind:
+  a plural wants two or more ('the effective and expiration dates' are the request in hand's two).
 
 A fact the turn names explicitly (all its own words, said for it alone) is never dropped.
 """
@@ -25,6 +28,7 @@ import re
 from voxbench.pipelines.caller.goal.asks import words_of
 from voxbench.pipelines.caller.goal.belong import InHand, kind_of, subject_words
 from voxbench.pipelines.caller.goal.facts import SYNONYMS, Fact, FactBook, stem
+from voxbench.pipelines.caller.goal.plural import plural_said
 from voxbench.pipelines.caller.goal.rules import THIRD_PARTY
 
 # Rules that read which fact is meant from more than its words (:mod:`.asks`, :mod:`.requested`):
@@ -85,10 +89,17 @@ def scoped(requests: list[str], book: FactBook, asked: dict[str, str], hand: InH
                 continue  # the kind's one word is the request in hand's
             if not named:
                 continue  # a kind alone: not the finished request's
-        elif k in hand.later and rivals and not named:
+        elif k in hand.later and rivals and not named and not _plural_beyond(f, text, book, hand):
             continue
         out[k] = rule
     return _both_ends(text, book, out, hand)
+
+
+def _plural_beyond(f: Fact, text: str, book: FactBook, hand: InHand) -> bool:
+    """The fact's kind said in the plural while the request in hand holds one fact of that kind:
+    the plural reaches to the requests to come ('Which applications do you need?')."""
+    held = [g for g in book if g.key in hand.keys and kind_of(g) == kind_of(f)]
+    return len(held) < 2 and plural_said(f, text)
 
 
 def _both_ends(text: str, book: FactBook, asked: dict[str, str], hand: InHand) -> dict[str, str]:

@@ -5,7 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from voxbench.pipelines.caller.goal.asks import is_request
-from voxbench.pipelines.caller.goal.cues import ANYTHING_ELSE_SAID, OUTCOME_Q, STEP
+from voxbench.pipelines.caller.goal.cues import (
+    ANYTHING_ELSE,
+    ANYTHING_ELSE_BARE,
+    ANYTHING_ELSE_SAID,
+    OUTCOME_Q,
+    STEP,
+)
 from voxbench.pipelines.caller.goal.marks import asked
 from voxbench.pipelines.caller.goal.offered import offers_asked
 from voxbench.spoken import sentences_of
@@ -25,6 +31,13 @@ class Turn:
         """A request other than an "anything else?" said as a statement ('Let me know if there is
         anything else I can do.' is one by :func:`.asks.is_request`, and asks nothing)."""
         return any(not ANYTHING_ELSE_SAID.search(r) for r in self.requests)
+
+    def anything_else(self, question: str) -> bool:
+        """The question is an "anything else?": a cue's wording, or a bare 'What else?' that is the
+        turn's one question (after another question it asks for more of that one's answer)."""
+        return bool(ANYTHING_ELSE.search(question)) or (
+            self.questions == [question] and bool(ANYTHING_ELSE_BARE.search(question))
+        )
 
     def troubleshooting(self) -> bool:
         """A step to try and a question whether it worked."""
