@@ -4,8 +4,6 @@ several fields asked in one listed ask, generated from each scenario's own facts
 
 from __future__ import annotations
 
-import pytest
-
 from voxbench.bench.caller_check import Grounding, goal_text
 from voxbench.bench.callers import GoalTextCaller
 from voxbench.bench.matcher import goal_facts
@@ -63,12 +61,6 @@ def test_grading_fails_what_the_live_caller_said() -> None:
     assert not grade(unheld, "It's Z K 3 F F W.", False, facts, ground)[0]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a known gap: the goal caller misreads several values read back (one wrong); its fix "
-    "(branches readback, readback2, several, several2) made one more test-half call miss its end, so it "
-    "is not merged",
-)
 def test_the_goal_caller_agrees_on_the_classes() -> None:
     sc = make_scenario(INFO)
     for cls in CLASSES:
