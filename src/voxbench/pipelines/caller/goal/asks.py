@@ -28,7 +28,7 @@ from voxbench.pipelines.caller.goal.holds import HOLD
 from voxbench.pipelines.caller.goal.lang import alt as lang_alt
 from voxbench.pipelines.caller.goal.lang import phrases
 from voxbench.pipelines.caller.goal.parts import parts_of
-from voxbench.pipelines.caller.goal.plural import plural_words
+from voxbench.pipelines.caller.goal.plural import beside_hand
 from voxbench.pipelines.caller.goal.rules import CONTEXT, CONTEXT_MOST_WORDS, MOST_WORDS, THIRD_PARTY
 from voxbench.pipelines.caller.goal.speech import value_kind
 from voxbench.pipelines.caller.goal.tree import content_words
@@ -212,7 +212,7 @@ def asked_in(
         if rule and not other_head(f, flat, book):
             hits.append((f, got, rule))
     if focus:  # the same words name a fact of the request in hand and another as well: the one in hand
-        hits = [h for h in hits if h[0].key in focus or _beside_hand(h, hits, focus, sentence, book)]
+        hits = [h for h in hits if h[0].key in focus or beside_hand(h, hits, focus, sentence, book)]
         hits = [
             h if _named_whole(h[0], flat, sentence) else _in_hand_head(h, book, focus, hits) for h in hits
         ]
@@ -287,33 +287,6 @@ def _only_a_qualifier(
 _QUALIFIER = re.compile(
     r"\b(on|for|in|from|of|to verify|to find|to look up|to pull up)\s+(the|your|this|that|my)\s+$", re.I
 )
-
-
-def _in_hand_instead(
-    h: tuple[Fact, frozenset[str], str], o: tuple[Fact, frozenset[str], str], focus: set[str]
-) -> bool:
-    """Fact ``o`` of the request in hand is named by the same words as ``h``, which is not named
-    whole either ('the effective date' in the DEA transfer: 'dea_transfer_effective_date',
-    not 'malpractice_effective_date'; 'the facility code' stays 'facility_code', not 'new_facility_code')."""
-    return o[0].key in focus and o[1] == h[1] and bool(set(h[0].words) - h[1])
-
-
-def _beside_hand(
-    h: tuple[Fact, frozenset[str], str],
-    hits: list[tuple[Fact, frozenset[str], str]],
-    focus: set[str],
-    sentence: str,
-    book: FactBook,
-) -> bool:
-    """Fact ``h`` of another request is asked beside the request in hand's: no fact of the one in
-    hand is named by the same words (:func:`_in_hand_instead`), or one is, the words are said in the
-    plural ('Which applications do you need?') and the request in hand holds fewer than two facts
-    that answer that plural (its 'effective and expiration dates' are two of its own)."""
-    if not any(_in_hand_instead(h, o, focus) for o in hits):
-        return True
-    plural = plural_words(h[0], sentence)
-    mates = [o for o in book if o.key in focus and plural & set(o.words)]
-    return bool(plural) and len(mates) < 2
 
 
 def _named_whole(f: Fact, flat: str, sentence: str) -> bool:

@@ -74,3 +74,30 @@ def plural_items(t: Turn, book: FactBook) -> dict[str, str]:
             if _items_named(f, said):
                 asked.setdefault(f.key, PLURAL_ITEMS)
     return asked
+
+
+def _in_hand_instead(
+    h: tuple[Fact, frozenset[str], str], o: tuple[Fact, frozenset[str], str], focus: set[str]
+) -> bool:
+    """Fact ``o`` of the request in hand is named by the same words as ``h``, which is not named
+    whole either ('the effective date' in the DEA transfer: 'dea_transfer_effective_date',
+    not 'malpractice_effective_date'; 'the facility code' stays 'facility_code', not 'new_facility_code')."""
+    return o[0].key in focus and o[1] == h[1] and bool(set(h[0].words) - h[1])
+
+
+def beside_hand(
+    h: tuple[Fact, frozenset[str], str],
+    hits: list[tuple[Fact, frozenset[str], str]],
+    focus: set[str],
+    sentence: str,
+    book: FactBook,
+) -> bool:
+    """Fact ``h`` of another request is asked beside the request in hand's: no fact of the one in
+    hand is named by the same words (:func:`_in_hand_instead`), or one is, the words are said in the
+    plural ('Which applications do you need?') and the request in hand holds fewer than two facts
+    that answer that plural (its 'effective and expiration dates' are two of its own)."""
+    if not any(_in_hand_instead(h, o, focus) for o in hits):
+        return True
+    plural = plural_words(h[0], sentence)
+    mates = [o for o in book if o.key in focus and plural & set(o.words)]
+    return bool(plural) and len(mates) < 2
