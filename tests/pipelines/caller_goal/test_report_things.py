@@ -169,3 +169,11 @@ def test_the_opening_and_the_goal_clauses_stating_a_request_are_its_words() -> N
     assert s.of_things(["Your schedule has been updated."]) is True
     assert s.of_things(["Your badge has been activated."]) is False  # the goal's other clause
     assert s.of_things(["Your printer has been fixed."]) is False
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_a_report_of_another_thing_with_no_question_gets_no_yes(seed: int) -> None:
+    """A report asks nothing: the open request is said again without a 'Yes,' in front."""
+    act = _two(seed).respond("Your parking permit has been renewed.")
+    assert not act.ends_call and "shift" in act.text.lower()
+    assert not act.text.lower().startswith("yes")

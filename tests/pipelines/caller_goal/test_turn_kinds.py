@@ -150,3 +150,18 @@ def test_the_agents_own_work_holds_unless_it_asks(sentence: str, held: bool) -> 
 )
 def test_a_line_check_speaks_of_the_line_and_nothing_else(sentence: str, check: bool) -> None:
     assert is_presence_check(sentence, ("ana", "lima")) is check
+
+
+@pytest.mark.parametrize(
+    ("sentence", "held"),
+    [
+        ("I'll need to verify the eligibility for this phone last four.", True),
+        ("Let me confirm the badge level two.", True),
+        ("I'm checking your flight at nine.", False),
+        ("Let me check the seat on row five.", False),
+        ("We'll process your refund within five business days.", False),
+    ],
+)
+def test_a_number_word_ending_a_fields_name_is_no_value(sentence: str, held: bool) -> None:
+    """'phone last four' names a field; 'at nine', 'row five' say values."""
+    assert HOLD.match(sentence) is held

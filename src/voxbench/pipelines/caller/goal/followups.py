@@ -306,7 +306,9 @@ class FollowUps:
         line = self.s.phr.say("still_open", intent=as_need(self.s.plain[i]))
         line = line if line.startswith("I ") else line[:1].lower() + line[1:]
         details, told = self.req.details(i)
-        lead = "Actually," if said_not_asked(heard) else "" if WHAT_ELSE.match(heard.question) else "Yes,"
+        # a report of something else asks nothing: no yes to it ('Your first name has been updated.')
+        told_only = said_not_asked(heard) or not heard.question.strip()
+        lead = "" if WHAT_ELSE.match(heard.question) else "Actually," if told_only else "Yes,"
         lead = "No," if that_all(heard) else lead
         text = f"{lead} {line} {details}".strip()
         return self.log.act("state_request", text, "request_still_open", heard, about(i), facts=told)

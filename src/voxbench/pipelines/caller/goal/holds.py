@@ -21,7 +21,8 @@ patience,"), it is one of:
 * **the work said bare**: "Checking now.", "Searching our records.", "Pulling that up for you."
 
 Whatever its shape, a sentence that states something is no hold (:data:`HOLD`): a value (a
-number, date, time, amount; the time asked for aside) or a second clause that says what is ("...
+number, date, time, amount; the time asked for aside, and a number word that ends a field's name
+closing the sentence, "this phone last four", ``label_value``) or a second clause that says what is ("...
 and it shows a departure at nine", ", and there is a seat", "... is confirmed"). An agent reports
 a result in the same "I'm looking at ..." it holds in; the caller must hear the result.
 
@@ -105,6 +106,7 @@ _ONE = rf"(?:{_TIME}|{_ABOUT_TO}|{_UNDER_WAY}|{_BARE})"
 _SHAPE = re.compile(rf"^{_LEAD}*{_ONE}(?:[,;.]?\s+(?:and\s+)?{_ONE})?(?:,\s*[a-z]+)?[.!]*$", re.I)
 _TIME_ASKED = re.compile(_MOMENT, re.I)
 _STATES = re.compile(rf"\b(?:{_a('value')})\b|{_a('states')}", re.I)
+_LABEL_VALUE = re.compile(rf"\b(?:{_a('label_value')})", re.I)
 
 
 class _Hold:
@@ -115,7 +117,7 @@ class _Hold:
     def match(self, sentence: str) -> bool:
         if not _SHAPE.match(sentence):
             return False
-        return not _STATES.search(_TIME_ASKED.sub(" ", sentence))
+        return not _STATES.search(_LABEL_VALUE.sub(" ", _TIME_ASKED.sub(" ", sentence)))
 
 
 HOLD = _Hold()
