@@ -44,6 +44,7 @@ from voxbench.pipelines.caller.goal.lang import alt, phrases
 from voxbench.pipelines.caller.goal.readback import fact_kind
 from voxbench.pipelines.caller.goal.tree import content_words
 from voxbench.spoken import ISO_DATE, Date, compact, dates, mentions, money, parse_time_value, times
+from voxbench.spoken.edits import one_changed, one_edit
 from voxbench.spoken.say import EMAIL, written_email
 from voxbench.spoken.words import MONTH_NAMES
 
@@ -154,10 +155,10 @@ def _date_closeness(said: object, value: str) -> int:
     sy, smo, sd = said.year, said.month, said.day
     year_off = sy is not None and sy != y
     if (smo, sd) == (mo, d):
-        return 0 if not year_off else (1 if _one_off(str(sy), str(y)) else _FAR)
+        return 0 if not year_off else (1 if one_changed(str(sy), str(y)) else _FAR)
     if year_off:
         return _FAR
-    if smo == mo and (abs(sd - d) == 1 or _one_off(f"{sd:02d}", f"{d:02d}")):
+    if smo == mo and (abs(sd - d) == 1 or one_changed(f"{sd:02d}", f"{d:02d}")):
         return abs(sd - d)
     return 31 if sd == d and abs(smo - mo) == 1 else _FAR
 
@@ -172,7 +173,7 @@ def _time_closeness(said: object, value: str) -> int:
         return 0
     if sm == m and (sh - h) % 12 in (1, 11):
         return 60
-    return abs(sm - m) if sh % 12 == h % 12 and _one_off(f"{sm:02d}", f"{m:02d}") else _FAR
+    return abs(sm - m) if sh % 12 == h % 12 and one_changed(f"{sm:02d}", f"{m:02d}") else _FAR
 
 
 def _money_closeness(said: object, value: str) -> int:
@@ -181,7 +182,7 @@ def _money_closeness(said: object, value: str) -> int:
     if not held or not isinstance(said, float):
         return _FAR
     a, b = f"{said:.2f}".replace(".", ""), f"{held[0]:.2f}".replace(".", "")
-    return 0 if a == b else (1 if _one_off(a, b) else _FAR)
+    return 0 if a == b else (1 if one_changed(a, b) else _FAR)
 
 
 def _email_closeness(said: object, value: str) -> int:
@@ -198,7 +199,7 @@ def _email_closeness(said: object, value: str) -> int:
 
 
 def _part_near(a: str, b: str) -> bool:
-    return _edit_one(a, b) or SequenceMatcher(None, a, b).ratio() >= 0.8
+    return one_edit(a, b) or SequenceMatcher(None, a, b).ratio() >= 0.8
 
 
 def _name_closeness(said: object, value: str) -> int:
@@ -207,7 +208,7 @@ def _name_closeness(said: object, value: str) -> int:
     a, b = compact(str(said)), compact(value)
     if a == b:
         return 0
-    return 1 if " " not in value.strip() and len(b) >= 4 and a[:1] == b[:1] and _edit_one(a, b) else _FAR
+    return 1 if " " not in value.strip() and len(b) >= 4 and a[:1] == b[:1] and one_edit(a, b) else _FAR
 
 
 def _names_said(s: str, book: FactBook) -> list[object]:
@@ -222,20 +223,6 @@ def _names_said(s: str, book: FactBook) -> list[object]:
         if not first or (after and compact(after[0]) in held):
             out.append(m.group(0))
     return out + [re.sub(r"[\s-]+", "", m.group(0)) for m in _SPELLED.finditer(s)]
-
-
-def _one_off(a: str, b: str) -> bool:
-    return len(a) == len(b) and sum(x != y for x, y in zip(a, b, strict=True)) == 1
-
-
-def _edit_one(a: str, b: str) -> bool:
-    """One letter changed, added or dropped."""
-    if len(a) == len(b):
-        return _one_off(a, b)
-    short, long_ = sorted((a, b), key=len)
-    return len(long_) - len(short) == 1 and any(
-        long_[:i] + long_[i + 1 :] == short for i in range(len(long_))
-    )
 
 
 _Reader = Callable[[str, FactBook], list[object]]

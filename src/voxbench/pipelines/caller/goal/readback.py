@@ -11,6 +11,7 @@ from voxbench.pipelines.caller.goal.facts import Fact, FactBook
 from voxbench.pipelines.caller.goal.lang import alt, phrases
 from voxbench.pipelines.caller.goal.speech import says, value_kind
 from voxbench.spoken import compact, is_code, mentions, parse_time_value, runs, sentences_of, times
+from voxbench.spoken.edits import one_dropped
 from voxbench.spoken.say import EMAIL
 from voxbench.spoken.words import MONTH_NAMES
 
@@ -62,7 +63,7 @@ def _near_miss(value: str, rs: list[str]) -> bool:
         return False
     return any(
         (len(r) == len(c) and sum(a != b for a, b in zip(r, c, strict=True)) <= min(2, len(c) // 3))
-        or (len(c) >= 7 and len(r) == len(c) - 1 and any(c[:i] + c[i + 1 :] == r for i in range(len(c))))
+        or (len(c) >= 7 and one_dropped(c, r))
         for r in rs
     )
 

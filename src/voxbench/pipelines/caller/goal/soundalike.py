@@ -42,6 +42,7 @@ from voxbench.pipelines.caller.goal.heard import Heard
 from voxbench.pipelines.caller.goal.labels import fact_label
 from voxbench.pipelines.caller.goal.lang import phrases
 from voxbench.pipelines.caller.goal.turn import Turn
+from voxbench.spoken.edits import one_edit
 
 _BEFORE = frozenset(phrases("soundalike", "before"))
 _CONFUSABLE = tuple(frozenset(g) for g in phrases("soundalike", "confusable"))
@@ -60,15 +61,9 @@ def sound_key(word: str) -> str:
 def one_confusable_edit(a: str, b: str) -> bool:
     """Equal, or one letter apart by a confusable pair (``soundalike.confusable``) or by one
     letter a recogniser drops or adds (``soundalike.dropped``)."""
-    if a == b:
-        return True
-    if len(a) == len(b):
-        diff = [(x, y) for x, y in zip(a, b, strict=True) if x != y]
-        return len(diff) == 1 and any(set(diff[0]) <= g for g in _CONFUSABLE)
-    if abs(len(a) - len(b)) != 1:
-        return False
-    short, long_ = sorted((a, b), key=len)
-    return any(long_[i] in _DROPPED and long_[:i] + long_[i + 1 :] == short for i in range(len(long_)))
+    return a == b or one_edit(
+        a, b, swap=lambda x, y: any({x, y} <= g for g in _CONFUSABLE), drop=lambda c: c in _DROPPED
+    )
 
 
 def sounds_like(heard: str, meant: str) -> bool:
